@@ -1,0 +1,17 @@
+# One image for all six nodes; the command picks the node (`twin serve <node>`).
+FROM python:3.11-slim AS base
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 UV_LINK_MODE=copy UV_PROJECT_ENVIRONMENT=/venv
+RUN pip install --no-cache-dir uv==0.13.9
+WORKDIR /app
+COPY pyproject.toml uv.lock README.md ./
+RUN uv sync --frozen --no-dev --no-install-project
+COPY contracts ./contracts
+COPY services ./services
+RUN uv sync --frozen --no-dev
+ENV PATH=/venv/bin:$PATH TWIN_HOST=0.0.0.0
+# pulse-decay 8101, graph-hydrator 8102, rag-gate 8103, envelope-validator 8104,
+# reflection-writer 8105, memory-upserter 8106 (compose.yaml probes each on /readyz)
+EXPOSE 8101-8106
+USER nobody
+ENTRYPOINT ["twin"]
+CMD ["up"]

@@ -1,0 +1,85 @@
+"""Recall tables from ranked item lists: per method, per budget, per category."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from bench.common import table
+from bench.recall.data import CATEGORIES, Question
+from bench.recall.metrics import Item, Tally, covered, within_items, within_tokens
+
+ITEM_BUDGETS = (5, 10, 20)
+TOKEN_BUDGETS = (100, 200, 400, 800)
+GROUPS = ("all", *CATEGORIES.values())
+
+Ranked = Mapping[str, Sequence[Item]]  # qid → items, best first
+
+
+def budgets() -> list[tuple[str, Callable[[Sequence[Item]], list[Item]]]]:
+    out: list[tuple[str, Callable[[Sequence[Item]], list[Item]]]] = []
+    for k in ITEM_BUDGETS:
+        out.append((f"@{k}", lambda items, k=k: within_items(items, k)))
+    for t in TOKEN_BUDGETS:
+        out.append((f"@{t}t", lambda items, t=t: within_tokens(items, t)))
+    return out
+
+
+def tally(ranked: Ranked, questions: Sequence[Question],
+          cut: Callable[[Sequence[Item]], list[Item]]) -> Tally:
+    result = Tally()
+    for q in questions:
+        found = covered(cut(ranked.get(q.qid, ())))
+        result.add(("all", CATEGORIES[q.category]), found, q.evidence)
+    return result
+
+
+def evaluate(methods: Mapping[str, Ranked], questions: Sequence[Question]
+             ) -> dict[str, dict[str, dict[str, tuple[float, float]]]]:
+    """``{method: {budget: {group: (recall, all-evidence rate)}}}`` for every budget."""
+    out: dict[str, dict[str, dict[str, tuple[float, float]]]] = {}
+    for method, ranked in methods.items():
+        out[method] = {}
+        for name, cut in budgets():
+            t = tally(ranked, questions, cut)
+            out[method][name] = {g: (t.recall(g), t.all_rate(g)) for g in GROUPS}
+    return out
+
+
+def matched(twin: Ranked, baselines: Mapping[str, Ranked], questions: Sequence[Question]
+            ) -> dict[str, dict[str, tuple[float, float]]]:
+    """Everything Twin Core returned for each question, against each baseline cut at the same
+    number of tokens for that question: ``{method: {group: (recall, all-evidence)}}``."""
+    out = {"Twin Core (all returned)": tally(twin, questions, list)}
+    for name, ranked in baselines.items():
+        result = Tally()
+        for q in questions:
+            spent = sum(i.tokens for i in twin.get(q.qid, ()))
+            found = covered(within_tokens(ranked[q.qid], spent))
+            result.add(("all", CATEGORIES[q.category]), found, q.evidence)
+        out[name] = result
+    return {name: {g: (t.recall(g), t.all_rate(g)) for g in GROUPS} for name, t in out.items()}
+
+
+def fmt(value: float) -> str:
+    return "–" if value != value else f"{value:.3f}"  # NaN → dash
+
+
+def headline(results, methods: Sequence[str]) -> str:
+    names = [n for n, _ in budgets()]
+    rows = [[m, *(fmt(results[m][b]["all"][0]) for b in names)] for m in methods]
+    header = ["method", *(f"R{b}" if not b.endswith("t") else f"R@{b[1:-1]} tok"
+                          for b in names)]
+    return table(header, rows)
+
+
+def per_category(results, methods: Sequence[str], budget: str, which: int) -> str:
+    rows = [[m, *(fmt(results[m][budget][g][which]) for g in GROUPS)] for m in methods]
+    return table(["method", *GROUPS], rows)
+
+
+def counts(questions: Sequence[Question]) -> dict[str, int]:
+    out = {g: 0 for g in GROUPS}
+    for q in questions:
+        out["all"] += 1
+        out[CATEGORIES[q.category]] += 1
+    return out

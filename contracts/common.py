@@ -1,0 +1,87 @@
+"""Shared building blocks of every contract: ids, scopes, provenance, the contract version.
+
+Bump ``SLOT_CONTRACT_VERSION`` (and re-export the schemas) whenever a contract changes shape.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+SLOT_CONTRACT_VERSION = "1.0"
+
+ContractVersion = Literal["1.0"]
+
+# Ids are opaque strings chosen by the caller: "tg:12345", "alice", "deanna", "tg:987".
+UserId = Annotated[
+    str,
+    msgspec.Meta(min_length=1, max_length=128, pattern=r"^[^@\x00-\x1f\x7f][^\x00-\x1f\x7f]*$",
+                 description="The person's id, e.g. 'tg:12345' (Telegram) or 'alice'. "
+                             "Ids starting with '@' are reserved."),
+]
+AgentId = Annotated[
+    str,
+    msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$",
+                 description="The persona's id, e.g. 'deanna'."),
+]
+ChatId = Annotated[
+    str,
+    msgspec.Meta(min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f]+$",
+                 description="The conversation's id, e.g. 'tg:987'."),
+]
+RowId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, description="A stored row's id.")]
+Text = Annotated[str, msgspec.Meta(max_length=20_000)]
+ShortText = Annotated[str, msgspec.Meta(max_length=2_000)]
+Confidence = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
+Importance = Annotated[int, msgspec.Meta(ge=0, le=3, description="0 trivial … 3 core identity.")]
+
+Scope = Literal["global", "agent"]
+Role = Literal["user", "assistant", "system"]
+MemoryType = Literal["PROFILE", "PEOPLE", "PROJECT"]
+TodoKind = Literal["COMMITMENT", "THREAD", "FRICTION", "HABIT", "REMINDER", "GOAL"]
+TodoStatus = Literal["PENDING", "DONE", "DROPPED"]
+Category = Literal["Person", "Location", "Org", "Project", "Goal", "Food", "Habit", "Pet",
+                   "Thing", "Event", "Other"]
+
+
+class Struct(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=False):
+    """Base of every contract: keyword-only, unknown fields refused (typos surface as 422)."""
+
+
+class Provenance(Struct, kw_only=True, frozen=True):
+    """Where a memory item comes from, so a designer can see why it is there."""
+
+    row_id: RowId
+    message_ids: list[str] = []
+    source: str | None = None
+
+
+class Ids(Struct, kw_only=True):
+    """Who is talking to whom, in which chat. Every node request starts with these."""
+
+    user_id: UserId
+    agent_id: AgentId
+    chat_id: ChatId
+
+
+class Health(Struct, kw_only=True):
+    status: Literal["ok"]
+    node: str
+
+
+class Readiness(Struct, kw_only=True):
+    status: Literal["ready", "unavailable"]
+    node: str
+    checks: dict[str, str]
+
+
+class Version(Struct, kw_only=True):
+    node: str
+    version: str
+    slot_contract_version: ContractVersion
+    schema_version: str | None = None
+
+
+
+EXPORTS = {"health": Health, "readiness": Readiness, "version": Version}

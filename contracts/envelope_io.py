@@ -1,0 +1,137 @@
+"""envelope-validator's request and answer: the slots as the other nodes returned them, plus
+the prompt context, in; the checked envelope and the chat messages for the one LLM call, out.
+
+The request is flat so an n8n designer maps each earlier node's output into one JSON body:
+``AFFECT`` from pulse-decay, ``GRAPH`` from graph-hydrator, ``EPISODE``/``KNOWLEDGE``/``FACTS``
+from rag-gate, each passed whole.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from contracts.common import AgentId, ChatId, ContractVersion, Struct, Text, UserId
+from contracts.envelope import ChatMessage, InferenceEnvelope
+from contracts.slots import (
+    AffectSlot,
+    EntityCard,
+    EpisodeSlot,
+    FactLine,
+    GraphSlot,
+    KnowledgeSlot,
+    Turn,
+)
+
+LongText = Annotated[str, msgspec.Meta(max_length=10_000)]
+
+
+class FactsSlot(Struct, kw_only=True):
+    """rag-gate's relevant facts (blended ranking) and entity cards; they join
+    ``GRAPH.relevant_facts`` / ``GRAPH.entity_cards`` (they are Postgres facts: authoritative)."""
+
+    slot_contract_version: ContractVersion = "1.0"
+    relevant_facts: list[FactLine] = []
+    entity_cards: list[EntityCard] = []
+    degraded: str | None = None
+
+
+class EnvelopeRequest(Struct, kw_only=True):
+    """Everything the LLM call needs. Slots are accepted whole, exactly as their node answered."""
+
+    slot_contract_version: ContractVersion = "1.0"
+    user_id: UserId
+    agent_id: AgentId
+    chat_id: ChatId
+    AFFECT: Annotated[AffectSlot, msgspec.Meta(description="pulse-decay's AFFECT, whole.")]
+    GRAPH: Annotated[GraphSlot, msgspec.Meta(description="graph-hydrator's GRAPH, whole.")]
+    EPISODE: Annotated[EpisodeSlot, msgspec.Meta(
+        description="rag-gate's EPISODE (omit when the gate stayed closed).",
+    )] = msgspec.field(default_factory=EpisodeSlot)
+    KNOWLEDGE: Annotated[KnowledgeSlot, msgspec.Meta(
+        description="rag-gate's KNOWLEDGE (omit when the gate stayed closed).",
+    )] = msgspec.field(default_factory=KnowledgeSlot)
+    FACTS: Annotated[FactsSlot, msgspec.Meta(
+        description="rag-gate's relevant facts and entity cards, merged into GRAPH; or put "
+                    "them in GRAPH.relevant_facts / GRAPH.entity_cards directly.",
+    )] | None = None
+    persona_prompt: Annotated[str, msgspec.Meta(
+        max_length=20_000, description="The agent's persona prompt (trusted, rendered as is).",
+    )] = ""
+    realtime_context: Annotated[str, msgspec.Meta(
+        max_length=2_000,
+        description="[REAL-TIME CONTEXT] (trusted, rendered as is); derived from `now` "
+                    "when empty.",
+    )] = ""
+    user_context: Annotated[LongText, msgspec.Meta(
+        description="The user's seed profile (UserSeed); cut to 800 characters.")] = ""
+    conversation_summary: Annotated[LongText, msgspec.Meta(
+        description="The summary spine; cut to 1200 characters.")] = ""
+    latest_session_summary: Annotated[LongText, msgspec.Meta(
+        description="The last closed session's summary; cut to 600 characters. When empty, "
+                    "EPISODE.latest_session_summary is used.")] = ""
+    recent_turns: Annotated[list[Turn], msgspec.Meta(
+        description="Recent history, oldest first (pulse-decay's session.turns); the last "
+                    "10 are replayed, each cut to 800 characters.")] = []
+    user_message: Annotated[Text, msgspec.Meta(
+        description="The current user message; the final user turn, never cut.")]
+    now: Annotated[datetime, msgspec.Meta(
+        tz=True, description="The turn's time with its offset; defaults to the server clock.",
+    )] | None = None
+
+
+WarningCode = Literal[
+    "truncated",            # a text was cut to its cap
+    "capped",               # a list was over its cap: the first N (the producer's ranking) kept
+    "deduplicated",         # an item repeated another one (same id and content, or same text)
+    "filtered",             # an item the prompt must not carry (a fact not PROFILE/PEOPLE/PROJECT)
+    "affect_expired",       # AFFECT's decay_at has passed: rendered as neutral
+    "degraded",             # a producer said its retrieval was degraded
+    "empty_user_message",   # the current user message is empty
+    "prompt_large",         # the prompt is over 20,000 characters (nothing cut)
+]
+
+
+class EnvelopeWarning(Struct, kw_only=True):
+    """Something the node changed or noticed; nothing is dropped without one naming it."""
+
+    code: WarningCode
+    section: str
+    detail: str
+
+
+class EnvelopeStats(Struct, kw_only=True):
+    chars: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    total_chars: int = 0
+    messages: int = 0
+
+
+class JsonSchemaFormat(Struct, kw_only=True):
+    name: str
+    strict: bool
+    schema: dict[str, Any]
+
+
+class ResponseFormat(Struct, kw_only=True):
+    """OpenAI ``response_format``: the strict JSON Schema of the answer (``LLMAnswer``)."""
+
+    type: Literal["json_schema"] = "json_schema"
+    json_schema: JsonSchemaFormat
+
+
+class EnvelopeResponse(Struct, kw_only=True):
+    """The checked envelope (slots after caps), the chat messages to send as they are, the
+    ``response_format`` to send beside them, and what was cut or noticed."""
+
+    slot_contract_version: ContractVersion = "1.0"
+    envelope: InferenceEnvelope
+    messages: list[ChatMessage]
+    response_format: ResponseFormat
+    warnings: list[EnvelopeWarning] = []
+    stats: EnvelopeStats = msgspec.field(default_factory=EnvelopeStats)
+
+
+EXPORTS = {"envelope-request": EnvelopeRequest, "envelope-response": EnvelopeResponse}

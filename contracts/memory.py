@@ -1,0 +1,295 @@
+"""memory-upserter's requests and answers: commit a turn, ingest knowledge, forget, seed a
+profile, reindex. Every write is idempotent: a retried request changes nothing more."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+import msgspec
+
+from contracts.common import (
+    AgentId,
+    Category,
+    ChatId,
+    Confidence,
+    ContractVersion,
+    MemoryType,
+    RowId,
+    Scope,
+    ShortText,
+    Struct,
+    Text,
+    TodoKind,
+    UserId,
+)
+from contracts.plan import EntityHandle, FactType, MemoryWritePlan
+from contracts.slots import Scratch
+
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=120)]
+TurnId = Annotated[str, msgspec.Meta(
+    min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f]+$",
+    description="The turn's idempotency key, e.g. the Telegram update id or n8n's execution id. "
+                "The same turn_id with the same body is answered from the first commit.")]
+Timestamp = Annotated[datetime, msgspec.Meta(tz=True)]
+Predicate = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z_]+$")]
+
+
+class Notice(Struct, kw_only=True):
+    """Something the designer should know that did not stop the request."""
+
+    code: Annotated[str, msgspec.Meta(description=(
+        "judge_fallback, vectors_unindexed, working_memory_not_updated, affect_not_promoted, "
+        "affect_fact_dropped, commitment_not_completed, due_not_understood, "
+        "unknown_active_entity, plan_forget_applied, …"))]
+    detail: str
+
+
+# --- POST /v1/commit --------------------------------------------------------------------------
+
+
+class CommitMessage(Struct, kw_only=True):
+    role: Literal["user", "assistant"]
+    text: Text
+    speaker: Annotated[Name, msgspec.Meta(
+        description="Who said it, for imports with several speakers (LoCoMo: 'Caroline'). A user "
+                    "message whose speaker is not the user attaches its facts to that speaker."
+    )] | None = None
+    external_id: Annotated[str, msgspec.Meta(
+        min_length=1, max_length=128,
+        description="The source's id: a Telegram message id, a LoCoMo turn id 'D1:3'.",
+    )] | None = None
+    ts: Annotated[Timestamp, msgspec.Meta(
+        description="When it was said (default: the turn's time).")] | None = None
+
+
+class CommitRequest(Struct, kw_only=True):
+    """One turn, after the LLM answered: the messages to log, and what to remember.
+
+    ``plan`` is the memory-write plan; omit it (and ``answer``) to have the shadow judge
+    extract one from the user's messages. ``scratch``, when given, replaces the session's.
+    """
+
+    user_id: UserId
+    agent_id: AgentId
+    chat_id: ChatId
+    turn_id: TurnId
+    messages: Annotated[list[CommitMessage], msgspec.Meta(
+        min_length=1, max_length=200,
+        description="Normally the user message and the assistant reply; one user message alone, "
+                    "or many (a chat export, a benchmark import), are accepted.")]
+    # Optional structs stay un-annotated: a 422 then lists every bad field inside them.
+    plan: MemoryWritePlan | None = None
+    answer: Annotated[str, msgspec.Meta(
+        max_length=200_000,
+        description="The LLM's raw answer (an LLMAnswer JSON string, e.g. n8n's "
+                    "`choices[0].message.content`): its reply becomes the assistant message "
+                    "when `messages` has none, its plan is used.")] | None = None
+    active_entity_ids: Annotated[list[RowId], msgspec.Meta(
+        max_length=50,
+        description="graph-hydrator's active entities, kept in the session and marked seen.",
+    )] = []
+    scratch: Scratch | None = None
+    now: Annotated[Timestamp, msgspec.Meta(
+        description="The turn's time; default: the newest message ts, else the server clock.",
+    )] | None = None
+
+
+EntityOutcome = Literal["created", "updated", "unchanged"]
+
+
+class EntityWritten(Struct, kw_only=True):
+    entity_id: RowId
+    name: str
+    category: Category
+    entity_ref: str | None = None
+    outcome: EntityOutcome
+
+
+class FactWritten(Struct, kw_only=True):
+    fact_id: RowId
+    text: str
+    predicate: str
+    memory_type: str
+    scope: Scope
+    memory_key: str | None = None
+    outcome: Literal["created", "updated", "unchanged", "superseded_previous"]
+    replaced_id: Annotated[RowId, msgspec.Meta(
+        description="The fact this one closed (contradiction): status SUPERSEDED, valid_to set, "
+                    "superseded_by = fact_id.")] | None = None
+
+
+class TodoWritten(Struct, kw_only=True):
+    todo_id: RowId
+    kind: TodoKind
+    text: str
+    due_at: datetime | None = None
+    source_snippet: ShortText | None = None
+    outcome: Literal["created", "unchanged"]
+
+
+class Completion(Struct, kw_only=True):
+    todo_id: RowId
+    text: str
+    outcome: Literal["completed"] = "completed"
+
+
+class CommitResponse(Struct, kw_only=True):
+    """What the turn wrote; a retry of the same turn answers this again."""
+
+    slot_contract_version: ContractVersion = "1.0"
+    user_id: UserId
+    agent_id: AgentId
+    chat_id: ChatId
+    turn_id: TurnId
+    session_id: RowId
+    new_session: bool
+    message_ids: list[RowId]
+    reply: Annotated[Text, msgspec.Meta(
+        description="The assistant's text, for the node that sends it.")] | None = None
+    plan_source: Literal["request", "answer", "llm_judge", "offline_extractor"]
+    entities: list[EntityWritten] = []
+    facts: list[FactWritten] = []
+    todos: list[TodoWritten] = []
+    completions: list[Completion] = []
+    forgotten: dict[str, int] = {}
+    warnings: list[Notice] = []
+
+
+# --- POST /v1/knowledge -----------------------------------------------------------------------
+
+
+class KnowledgeRequest(Struct, kw_only=True):
+    """A markdown document for one agent's library (003 §2.4)."""
+
+    agent_id: AgentId
+    doc_id: Annotated[str, msgspec.Meta(min_length=1, max_length=255, pattern=r"^[^\x00-\x1f]+$")]
+    domain: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] = "general"
+    title: Annotated[str, msgspec.Meta(max_length=255)] | None = None
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=2_000_000,
+                                      description="Markdown.")]
+    user_id: Annotated[UserId, msgspec.Meta(
+        description="Only this user sees the document (default: every user of the agent).",
+    )] | None = None
+
+
+class KnowledgeResponse(Struct, kw_only=True):
+    agent_id: AgentId
+    doc_id: str
+    user_id: UserId | None = None
+    chunks: int
+    added: int
+    unchanged: int
+    removed: int
+    indexed: int
+    warnings: list[Notice] = []
+
+
+# --- POST /v1/forget --------------------------------------------------------------------------
+
+
+class ForgetTarget(Struct, kw_only=True):
+    """Exactly one of: an entity (name, alias, ref or id), a fact/episode/todo id, or a text."""
+
+    entity: Annotated[str, msgspec.Meta(min_length=1, max_length=255)] | None = None
+    fact_id: RowId | None = None
+    episode_id: RowId | None = None
+    todo_id: RowId | None = None
+    text: Annotated[str, msgspec.Meta(
+        min_length=2, max_length=200,
+        description="Forget what contains this (normalized substring of fact texts, todo "
+                    "texts, episode reflections, messages).")] | None = None
+
+
+class ForgetRequest(Struct, kw_only=True):
+    """Intentional amnesia (003 §9). Soft by default; ``hard`` deletes and keeps only an audit."""
+
+    user_id: UserId
+    scope: Annotated[Literal["session", "agent", "global"], msgspec.Meta(description=(
+        "session: the chat's working memory (and with include_history its session's messages "
+        "and episodes); agent: this agent's facts, todos and episodes; global: everything of "
+        "the user, whichever agent holds it."))]
+    agent_id: AgentId | None = None
+    chat_id: ChatId | None = None
+    targets: Annotated[list[ForgetTarget], msgspec.Meta(max_length=50)] = []
+    everything: Annotated[bool, msgspec.Meta(
+        description="Forget all of the scope (needed when there are no targets).")] = False
+    include_history: bool = False
+    session_id: RowId | None = None
+    hard: bool = False
+    reason: Annotated[str, msgspec.Meta(
+        max_length=200, description="A label for the audit log; never quote what is forgotten.",
+    )] | None = None
+
+
+class ForgetResponse(Struct, kw_only=True):
+    user_id: UserId
+    scope: str
+    hard: bool
+    forget_ids: list[RowId]
+    counts: dict[str, int]
+    entity_ids: list[RowId] = []
+    warnings: list[Notice] = []
+
+
+# --- POST /v1/profile -------------------------------------------------------------------------
+
+
+class ProfileFact(Struct, kw_only=True):
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
+    predicate: Predicate | None = None
+    memory_type: MemoryType = "PROFILE"
+    subject: EntityHandle = "user"
+    subject_category: Category = "Person"
+    object: EntityHandle | None = None
+    object_category: Category = "Other"
+    value: Annotated[str, msgspec.Meta(max_length=500)] | None = None
+    fact_type: FactType = "fact"
+    confidence: Confidence = 1.0
+    scope: Scope = "global"
+
+
+class ProfileRequest(Struct, kw_only=True):
+    """The initial profile (000 UserSeed): stored pinned, importance 3, source seeded_profile."""
+
+    user_id: UserId
+    agent_id: Annotated[AgentId, msgspec.Meta(
+        description="Needed for facts with scope 'agent'.")] | None = None
+    display_name: Name | None = None
+    timezone: Annotated[str, msgspec.Meta(max_length=64, description="IANA, e.g. Europe/Lisbon")
+                        ] | None = None
+    seed_text: Annotated[str, msgspec.Meta(max_length=800)] | None = None
+    facts: Annotated[list[ProfileFact], msgspec.Meta(max_length=100)] = []
+
+
+class ProfileResponse(Struct, kw_only=True):
+    user_id: UserId
+    seed: Literal["created", "updated", "unchanged", "absent"]
+    entities: list[EntityWritten] = []
+    facts: list[FactWritten] = []
+    warnings: list[Notice] = []
+
+
+# --- POST /v1/reindex -------------------------------------------------------------------------
+
+
+class ReindexRequest(Struct, kw_only=True):
+    user_id: Annotated[UserId, msgspec.Meta(description="Default: every user.")] | None = None
+    limit: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 1_000
+
+
+class ReindexResponse(Struct, kw_only=True):
+    facts_indexed: int
+    facts_deactivated: int
+    knowledge_indexed: int
+    remaining: bool
+    warnings: list[Notice] = []
+
+
+EXPORTS = {
+    "commit-request": CommitRequest, "commit-response": CommitResponse,
+    "knowledge-request": KnowledgeRequest, "knowledge-response": KnowledgeResponse,
+    "forget-request": ForgetRequest, "forget-response": ForgetResponse,
+    "profile-request": ProfileRequest, "profile-response": ProfileResponse,
+    "reindex-request": ReindexRequest, "reindex-response": ReindexResponse,
+}

@@ -1,0 +1,87 @@
+"""The memory-write plan: what the LLM (or the offline extractor) asks memory-upserter to store.
+
+The LLM answers every turn with :class:`LLMAnswer` — its reply plus this plan — in one call.
+Facts are PROFILE/PEOPLE/PROJECT only; open loops are todos, never facts (001 invariant).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from contracts.common import (
+    Category,
+    Confidence,
+    Importance,
+    MemoryType,
+    Scope,
+    ShortText,
+    Struct,
+    TodoKind,
+)
+
+EntityHandle = Annotated[
+    str,
+    msgspec.Meta(min_length=1, max_length=120,
+                 description="'user' for the person themselves, an entity ref such as "
+                             "'person:marta', or a name used in this plan."),
+]
+FactType = Literal["fact", "preference", "relationship", "friction", "habit"]
+
+
+class PlanEntity(Struct, kw_only=True):
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=120)]
+    category: Category = "Person"
+    aliases: list[Annotated[str, msgspec.Meta(min_length=1, max_length=120)]] = []
+    scope: Scope = "global"
+    hint: ShortText | None = None
+
+
+class PlanFact(Struct, kw_only=True):
+    """One fact: ``subject predicate object`` (an entity) or ``subject predicate value``."""
+
+    memory_type: MemoryType
+    subject: EntityHandle = "user"
+    predicate: Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z_]+$")]
+    object: EntityHandle | None = None
+    value: Annotated[str, msgspec.Meta(max_length=500)] | None = None
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
+    fact_type: FactType = "fact"
+    importance: Importance = 1
+    pinned: bool = False
+    confidence: Confidence = 0.8
+    scope: Scope = "global"
+
+
+class PlanTodo(Struct, kw_only=True):
+    kind: TodoKind
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=300)]
+    due: Annotated[str, msgspec.Meta(max_length=40)] | None = None
+    source_snippet: ShortText | None = None
+
+
+class AffectPromotion(Struct, kw_only=True):
+    """Store an affect as a fact only because the user said it outright (003 §3.2)."""
+
+    label: Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+    user_statement: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
+
+
+class MemoryWritePlan(Struct, kw_only=True):
+    entities: list[PlanEntity] = []
+    facts: Annotated[list[PlanFact], msgspec.Meta(max_length=50)] = []
+    todos: Annotated[list[PlanTodo], msgspec.Meta(max_length=20)] = []
+    complete_commitment: bool = False
+    promote_affect: AffectPromotion | None = None
+    forget: list[Annotated[str, msgspec.Meta(max_length=200)]] = []
+
+
+class LLMAnswer(Struct, kw_only=True):
+    """What the model must answer with: the reply to send, and what to remember."""
+
+    reply: Annotated[str, msgspec.Meta(min_length=1, max_length=8_000)]
+    plan: MemoryWritePlan = msgspec.field(default_factory=MemoryWritePlan)
+
+
+EXPORTS = {"memory-write-plan": MemoryWritePlan, "llm-answer": LLMAnswer}

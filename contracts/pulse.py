@@ -1,0 +1,67 @@
+"""pulse-decay's request and answer: one user message in, ``session`` + ``AFFECT`` out."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+import msgspec
+
+from contracts.common import AgentId, ChatId, Confidence, ContractVersion, Struct, Text, UserId
+from contracts.slots import AffectSlot, SessionState
+
+AffectLabel = Annotated[
+    str,
+    msgspec.Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z][A-Za-z _-]*$",
+                 description="A tone label such as 'furious', 'stressed', 'happy' (stored "
+                             "lower-case); 'neutral' resets the affect."),
+]
+
+AppliedRule = Literal[
+    "new_affect",           # no affect in Redis (first turn or expired): start neutral, no decay
+    "temporal_decay",       # Rule 1: decay_at has passed → neutral, markers ["expired_decay"]
+    "pulse_decay",          # Rule 2: pulse turn → confidence × 0.95, pulse stamped
+    "short_message_decay",  # Rule 2: pulse turn on a short functional message → also × 0.7
+    "forced_flush",         # Rule 3: a non-neutral affect fell under 0.3 → neutral
+    "explicit_boost",       # an explicit marker (request or first-person statement) set the affect
+]
+
+
+class AffectMarker(Struct, kw_only=True, frozen=True):
+    """An explicit affect signal the caller already has (a classifier, a reaction, a button)."""
+
+    label: AffectLabel
+    confidence: Confidence = 0.85
+    evidence: Annotated[str, msgspec.Meta(
+        max_length=80, description="What to record in AFFECT's markers (default: the label).",
+    )] | None = None
+
+
+class PulseRequest(Struct, kw_only=True):
+    """One user turn. Markers are the only way besides a first-person statement to raise AFFECT."""
+
+    user_id: UserId
+    agent_id: AgentId
+    chat_id: ChatId
+    message: Annotated[Text, msgspec.Meta(
+        description="The user's message as received ('' for a sticker or a photo).")]
+    markers: Annotated[list[AffectMarker], msgspec.Meta(
+        max_length=8,
+        description="Explicit affect signals; the most confident one at or above 0.3 wins "
+                    "over anything detected in the message.")] = []
+    now: Annotated[datetime, msgspec.Meta(
+        tz=True,
+        description="The turn's time with its offset; defaults to the server clock "
+                    "(set it when importing history or testing).")] | None = None
+
+
+class PulseResponse(Struct, kw_only=True):
+    """The conversation after this turn: both blobs as saved, and which rules fired."""
+
+    slot_contract_version: ContractVersion = "1.0"
+    session: SessionState
+    AFFECT: AffectSlot
+    applied: list[AppliedRule] = []
+
+
+EXPORTS = {"pulse-request": PulseRequest, "pulse-response": PulseResponse}

@@ -1,0 +1,254 @@
+"""The four prompt slots of 003 §1 and the Redis working-memory objects of 003 §3.
+
+Authority ladder: GRAPH (authoritative) > KNOWLEDGE (static) > EPISODE (historical) >
+AFFECT (non-factual, tone only). Each slot carries its labels so the envelope can check them.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from contracts.common import (
+    AgentId,
+    Category,
+    ChatId,
+    Confidence,
+    ContractVersion,
+    Importance,
+    Provenance,
+    Role,
+    RowId,
+    Scope,
+    ShortText,
+    Struct,
+    Text,
+    TodoKind,
+    TodoStatus,
+    UserId,
+)
+
+# --- Working memory (Redis) -------------------------------------------------------------------
+
+
+class Turn(Struct, kw_only=True):
+    role: Role
+    text: Text
+    speaker: str | None = None
+    ts: datetime | None = None
+    message_id: str | None = None
+
+
+class Scratch(Struct, kw_only=True):
+    """Per-session scratch variables (003 §3.1)."""
+
+    topic_focus: str | None = None
+    mode: str | None = None
+    pending_questions: list[ShortText] = []
+    flags: dict[str, str | int | float | bool] = {}
+
+
+class SessionState(Struct, kw_only=True):
+    """``sess:{user}:{agent}:{chat}``: the rolling "now" of one conversation."""
+
+    slot_contract_version: ContractVersion = "1.0"
+    user_id: UserId
+    agent_id: AgentId
+    chat_id: ChatId
+    msg_count: Annotated[int, msgspec.Meta(ge=0)] = 0
+    summary: Annotated[str, msgspec.Meta(max_length=2_000)] = ""
+    turns: list[Turn] = []
+    scratch: Scratch = msgspec.field(default_factory=Scratch)
+    active_entity_ids: list[RowId] = []
+    updated_at: datetime | None = None
+
+
+class Pulse(Struct, kw_only=True):
+    every_n_messages: Annotated[int, msgspec.Meta(ge=1, le=100)] = 3
+    last_pulse_at: datetime | None = None
+    still_valid: bool = True
+
+
+class Affect(Struct, kw_only=True):
+    label: Annotated[str, msgspec.Meta(min_length=1, max_length=40)] = "neutral"
+    confidence: Confidence = 0.0
+    markers: list[Annotated[str, msgspec.Meta(max_length=80)]] = []
+    decay_at: datetime
+    pulse: Pulse = msgspec.field(default_factory=Pulse)
+
+
+class AffectSlot(Struct, kw_only=True):
+    """``{{AFFECT}}`` — tone and mode only; never a fact (003 §3.2)."""
+
+    slot_contract_version: ContractVersion = "1.0"
+    authority: Literal["non-factual"] = "non-factual"
+    stability: Literal["volatile"] = "volatile"
+    user_id: UserId
+    agent_id: AgentId
+    chat_id: ChatId | None = None
+    ts: datetime
+    affect: Affect
+    interaction_mode: str = "default"
+    topic_focus: str | None = None
+    active_entity_ids: list[RowId] = []
+
+
+# --- GRAPH (Postgres) -------------------------------------------------------------------------
+
+
+class GraphEntity(Struct, kw_only=True):
+    entity_id: RowId
+    name: str
+    category: Category
+    scope: Scope
+    entity_ref: str | None = None
+    aliases: list[str] = []
+    last_seen: datetime | None = None
+    seed: Literal["mention", "active", "neighbor"] = "neighbor"
+
+
+class GraphEdge(Struct, kw_only=True):
+    """A relation between two entities, or a literal fact about one (``value``)."""
+
+    rel_id: RowId
+    subject_id: RowId
+    subject: str
+    predicate: str
+    object_id: RowId | None = None
+    object: str | None = None
+    value: Any = None
+    text: str | None = None
+    scope: Scope = "global"
+    confidence: Confidence = 1.0
+    importance: Importance = 1
+    pinned: bool = False
+    critical: bool = False
+    valid_from: datetime | None = None
+    updated_at: datetime | None = None
+    provenance: Provenance
+
+
+class FactLine(Struct, kw_only=True):
+    """One human-readable fact (foundation, relevant or card fact)."""
+
+    fact_id: RowId
+    text: Text
+    memory_type: str = "PROFILE"
+    importance: Importance = 1
+    pinned: bool = False
+    source: str | None = None
+    score: float | None = None
+    score_details: dict[str, float] = {}
+    provenance: Provenance
+
+
+class EntityCard(Struct, kw_only=True):
+    """``[person:john]: fact1; fact2; fact3`` of 000 (importance ≥ 2 or pinned, top 3)."""
+
+    entity_ref: str
+    label: str
+    facts: list[str]
+
+
+class TodoLine(Struct, kw_only=True):
+    todo_id: RowId
+    kind: TodoKind
+    text: ShortText
+    status: TodoStatus = "PENDING"
+    due_at: datetime | None = None
+    created_at: datetime | None = None
+    completed_at: datetime | None = None
+    source_snippet: ShortText | None = None
+
+
+class Candidate(Struct, kw_only=True):
+    entity_id: RowId
+    name: str
+    hint: str
+
+
+class Disambiguation(Struct, kw_only=True):
+    """Several entities answer to one name and nothing picks one: ask, don't guess (003 §10)."""
+
+    mention: str
+    question: ShortText
+    candidates: list[Candidate]
+
+
+class GraphSlot(Struct, kw_only=True):
+    """``{{GRAPH}}`` — identity and constraints, authoritative."""
+
+    slot_contract_version: ContractVersion = "1.0"
+    authority: Literal["authoritative"] = "authoritative"
+    stability: Literal["persistent"] = "persistent"
+    user_id: UserId
+    agent_id: AgentId
+    entities: list[GraphEntity] = []
+    edges: list[GraphEdge] = []
+    foundation: list[FactLine] = []
+    relevant_facts: list[FactLine] = []
+    entity_cards: list[EntityCard] = []
+    commitments: list[TodoLine] = []
+    threads: list[TodoLine] = []
+    frictions: list[TodoLine] = []
+    wins: list[TodoLine] = []
+    pending_question: Disambiguation | None = None
+    dropped: dict[str, int] = {}
+
+
+# --- EPISODE and KNOWLEDGE (vector index + Postgres) -------------------------------------------
+
+
+class EpisodeHit(Struct, kw_only=True):
+    episode_id: RowId
+    ts: datetime
+    day: date | None = None
+    one_liner: ShortText = ""
+    reflection: Text
+    score: float
+    score_details: dict[str, float] = {}
+    entity_ids: list[RowId] = []
+    provenance: Provenance
+
+
+class EpisodeSlot(Struct, kw_only=True):
+    """``{{EPISODE}}`` — continuity; context only, never overrides GRAPH."""
+
+    slot_contract_version: ContractVersion = "1.0"
+    authority: Literal["historical"] = "historical"
+    stability: Literal["historical"] = "historical"
+    hits: list[EpisodeHit] = []
+    latest_session_summary: ShortText | None = None
+    previous_session_tail: list[Turn] = []
+    degraded: str | None = None
+
+
+class KnowledgeHit(Struct, kw_only=True):
+    chunk_id: RowId
+    doc_id: str
+    domain: str | None = None
+    section: str = ""
+    text: Text
+    score: float
+    score_details: dict[str, float] = {}
+
+
+class KnowledgeSlot(Struct, kw_only=True):
+    """``{{KNOWLEDGE}}`` — this agent's library; applies unless GRAPH has a personal exception."""
+
+    slot_contract_version: ContractVersion = "1.0"
+    authority: Literal["static"] = "static"
+    stability: Literal["static"] = "static"
+    hits: list[KnowledgeHit] = []
+    degraded: str | None = None
+
+
+EXPORTS = {
+    "session-state": SessionState,
+    "affect-slot": AffectSlot,
+    "graph-slot": GraphSlot,
+    "episode-slot": EpisodeSlot,
+    "knowledge-slot": KnowledgeSlot,
+}

@@ -1,0 +1,91 @@
+"""``twin``: the entry point — the only place that reads the environment.
+
+    twin migrate              apply pending Postgres migrations (idempotent)
+    twin serve NODE [--port]  one node on its own port
+    twin up                   migrate, then all six nodes in one process on their ports
+    twin export-schema        write contracts/schema/*.json from the contracts
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+
+from services.core.logs import configure_logging
+from services.core.settings import NODE_PORTS, Settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="twin", description="Twin Core memory nodes")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("migrate", help="apply pending Postgres migrations")
+    serve_cmd = commands.add_parser("serve", help="serve one node")
+    serve_cmd.add_argument("node", choices=sorted(NODE_PORTS))
+    serve_cmd.add_argument("--port", type=int, default=None)
+    up_cmd = commands.add_parser("up", help="migrate, then serve all six nodes in one process")
+    up_cmd.add_argument("--no-migrate", action="store_true")
+    commands.add_parser("export-schema", help="write contracts/schema/*.json")
+    args = parser.parse_args(argv)
+
+    settings = Settings.from_env(os.environ)
+    configure_logging(json=settings.log_json)
+    if args.command == "migrate":
+        return _migrate(settings)
+    if args.command == "serve":
+        return _serve_one(settings, args.node, args.port or settings.port_of(args.node))
+    if args.command == "up":
+        if not args.no_migrate and _migrate(settings) != 0:
+            return 1
+        return _serve_all(settings)
+    if args.command == "export-schema":
+        from contracts.export import export
+
+        print("\n".join(export()))
+        return 0
+    return 2  # pragma: no cover - argparse refuses unknown commands
+
+
+def _migrate(settings: Settings) -> int:
+    from services.core.migrate import MigrationError, apply_migrations, ensure_database
+
+    async def run() -> list[str]:
+        if await ensure_database(settings.database_url):
+            print("created the database")
+        return await apply_migrations(settings.database_url)
+
+    try:
+        applied = asyncio.run(run())
+    except (MigrationError, OSError) as exc:
+        print(f"twin migrate: {exc}", file=sys.stderr)
+        return 1
+    print(f"applied: {', '.join(applied)}" if applied else "schema is up to date")
+    return 0
+
+
+def _serve_one(settings: Settings, node: str, port: int) -> int:
+    from services.core.app import create_app
+    from services.core.host import bind, serve
+    from services.core.nodes import node_spec
+
+    serve(create_app(node_spec(node), settings), [bind(settings.host, port)])
+    return 0
+
+
+def _serve_all(settings: Settings) -> int:
+    from services.core.app import create_app
+    from services.core.host import PortRouter, bind, serve
+    from services.core.nodes import all_specs
+
+    specs = all_specs()
+    apps = {settings.port_of(name): create_app(spec, settings, resources=None)
+            for name, spec in specs.items()}
+    needs = frozenset().union(*(spec.needs for spec in specs.values()))
+    router = PortRouter(apps, settings, needs)
+    serve(router, [bind(settings.host, port) for port in apps])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

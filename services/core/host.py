@@ -1,0 +1,79 @@
+"""Serve nodes with uvicorn: one node on its port, or all six in one process (``twin up``).
+
+``twin up`` binds one socket per node and serves them from a single uvicorn server, routing
+each connection by the local port it arrived on. One process, so the embedded Qdrant Edge shard
+and every pool are opened once and shared; SIGTERM drains in-flight requests, then closes them.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Mapping
+from contextlib import AsyncExitStack
+
+import structlog
+import uvicorn
+from litestar import Litestar
+from litestar.types import Receive, Scope, Send
+
+from services.core.resources import Resources
+from services.core.settings import Settings
+
+
+class PortRouter:
+    """An ASGI app dispatching to one node app per local port, sharing one lifespan."""
+
+    def __init__(self, apps: Mapping[int, Litestar], settings: Settings, needs: frozenset[str]):
+        self._apps = dict(apps)
+        self._settings = settings
+        self._needs = needs
+        self.resources: Resources | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        port = (scope.get("server") or ("", 0))[1]
+        app = self._apps.get(port)
+        if app is None:  # pragma: no cover - only the bound ports reach us
+            raise RuntimeError(f"no node on port {port}")
+        await app(scope, receive, send)
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        async with AsyncExitStack() as stack:
+            message = await receive()
+            assert message["type"] == "lifespan.startup"
+            try:
+                self.resources = await Resources.open(self._settings, self._needs)
+                stack.push_async_callback(self.resources.close)
+                for app in self._apps.values():
+                    app.state.resources = self.resources
+                    await stack.enter_async_context(app.lifespan())
+            except Exception as exc:
+                await send({"type": "lifespan.startup.failed", "message": repr(exc)})
+                raise
+            await send({"type": "lifespan.startup.complete"})
+            message = await receive()
+            assert message["type"] == "lifespan.shutdown"
+        await send({"type": "lifespan.shutdown.complete"})
+
+
+def bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(app, sockets: list[socket.socket], *, graceful_s: int = 20) -> None:
+    """Run uvicorn on pre-bound sockets until SIGINT/SIGTERM; in-flight requests finish."""
+    config = uvicorn.Config(
+        app, lifespan="on", log_config=None, access_log=False, loop="uvloop", http="httptools",
+        timeout_graceful_shutdown=graceful_s, server_header=False,
+    )
+    structlog.get_logger("twin").info(
+        "serving", ports=[s.getsockname()[1] for s in sockets]
+    )
+    uvicorn.Server(config).run(sockets=sockets)

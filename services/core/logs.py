@@ -1,0 +1,101 @@
+"""Structured logging: configured once by the entry point, one canonical line per request."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+import uuid
+from typing import Any
+
+import structlog
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+REQUEST_ID_HEADER = b"x-request-id"
+_MAX_REQUEST_ID = 128
+
+
+def configure_logging(*, json: bool | None = None, level: int = logging.INFO) -> None:
+    """Set up structlog's processor pipeline; JSON lines unless stdout is a terminal."""
+    if json is None:
+        json = not sys.stdout.isatty()
+    renderer = structlog.processors.JSONRenderer() if json else structlog.dev.ConsoleRenderer()
+    shared = [
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+    structlog.configure(
+        processors=[*shared, structlog.processors.format_exc_info, renderer],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        cache_logger_on_first_use=True,
+    )
+    # uvicorn and libraries log through the stdlib: render their lines the same way.
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(structlog.stdlib.ProcessorFormatter(
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
+        foreign_pre_chain=[*shared, structlog.stdlib.add_logger_name],
+    ))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    for noisy in ("httpx", "httpcore", "uvicorn.access"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def bind_ids(*, user_id: str | None = None, agent_id: str | None = None, **extra: Any) -> None:
+    """Handlers call this so the request's log line names whose memory it touched."""
+    structlog.contextvars.bind_contextvars(user_id=user_id, agent_id=agent_id, **extra)
+
+
+def request_log_middleware(node: str):
+    """ASGI middleware: request id (from ``X-Request-Id`` or new), echoed back, one log line."""
+
+    def middleware(app: ASGIApp) -> ASGIApp:
+        log = structlog.get_logger("twin.request")
+
+        async def wrapped(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] != "http":
+                await app(scope, receive, send)
+                return
+            request_id = _request_id(scope)
+            scope.setdefault("state", {})["request_id"] = request_id
+            structlog.contextvars.clear_contextvars()
+            structlog.contextvars.bind_contextvars(request_id=request_id, node=node)
+            status = 500
+            started = time.perf_counter()
+
+            async def send_with_id(message: Message) -> None:
+                nonlocal status
+                if message["type"] == "http.response.start":
+                    status = message["status"]
+                    message["headers"] = [*message.get("headers", []),
+                                          (REQUEST_ID_HEADER, request_id.encode())]
+                await send(message)
+
+            try:
+                await app(scope, receive, send_with_id)
+            finally:
+                route = scope.get("path_template") or scope.get("path", "")
+                log.info(
+                    "request",
+                    **structlog.contextvars.get_contextvars(),
+                    method=scope.get("method"),
+                    route=route,
+                    status=status,
+                    duration_ms=round((time.perf_counter() - started) * 1000, 3),
+                )
+                structlog.contextvars.clear_contextvars()
+
+        return wrapped
+
+    return middleware
+
+
+def _request_id(scope: Scope) -> str:
+    for name, value in scope.get("headers", []):
+        if name == REQUEST_ID_HEADER:
+            text = value.decode("latin-1").strip()
+            if text and len(text) <= _MAX_REQUEST_ID and text.isprintable():
+                return text
+    return uuid.uuid4().hex

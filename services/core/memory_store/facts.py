@@ -1,0 +1,309 @@
+"""Facts with dedup and contradiction, inside the caller's transaction (2–3 statements a batch).
+
+For each fact (after keeping the last of the batch per memory key, then per identity):
+
+- a live row with the same identity (scope, agent, subject, predicate, object or value — 003's
+  ``uniq_relations``) is the same fact: it is updated (text, key; importance, confidence and
+  pinning only rise), ``unchanged`` when nothing it says moved; a different live row holding
+  the same key is closed as superseded by it;
+- else a live row holding the same memory key says something else about a single-valued
+  predicate: it is closed (``SUPERSEDED``, ``valid_to = now``, ``superseded_by`` = the new row)
+  and the new row inserted — ``superseded_previous``, never a silent overwrite;
+- else the row is inserted: ``created``.
+
+Every restatement counts (``reference_count``, ``last_referenced_at``, provenance message ids
+merged) unless ``count_reference=False`` (re-seeding a profile is not the user saying it again).
+Changed and new rows get ``indexed_at = NULL`` until :mod:`.index` writes their vectors.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Literal
+from uuid import UUID
+
+import asyncpg
+import msgspec
+
+from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
+from services.core.memory_store.users import lock_user
+
+FactOutcome = Literal["created", "updated", "unchanged", "superseded_previous"]
+MAX_PROVENANCE = 50  # message ids kept per fact (the newest)
+
+
+@dataclass(frozen=True)
+class FactWrite:
+    subject_entity_id: UUID
+    predicate: str
+    text: str
+    memory_type: str
+    fact_type: str = "fact"
+    object_entity_id: UUID | None = None
+    value: str | None = None  # the literal; with no object and no value the text is the value
+    importance: int = 1
+    pinned: bool = False
+    confidence: float = 0.8
+    scope: str = "global"
+    agent_id: str | None = None  # required when scope='agent'
+    source: str = "llm_plan"
+    memory_key: str | None = None  # computed from the entities when None
+    message_ids: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class FactResult:
+    rel_id: UUID
+    outcome: FactOutcome
+    replaced_id: UUID | None  # the row this write closed (contradiction), if any
+
+
+@dataclass(frozen=True)
+class Existing:
+    """The columns of a live row that the decision reads."""
+
+    rel_id: UUID
+    memory_key: str | None
+    scope: str
+    agent: str
+    subject_id: UUID
+    predicate: str
+    object_id: UUID | None
+    value: object
+    text: str
+    memory_type: str
+    fact_type: str
+    importance: int
+    pinned: bool
+    confidence: float
+    provenance: tuple[str, ...]
+
+
+@dataclass
+class FactOps:
+    """What to write: rows to close, to update, to insert, closed rows to link, results."""
+
+    closes: list[tuple[UUID, UUID | None]] = field(default_factory=list)  # (old, by existing)
+    updates: list[tuple] = field(default_factory=list)
+    inserts: list[tuple] = field(default_factory=list)
+    links: list[tuple[UUID, UUID]] = field(default_factory=list)  # (old, new inserted)
+    results: list[FactResult] = field(default_factory=list)
+
+
+def _identity(fact: FactWrite) -> tuple:
+    value = None if fact.object_entity_id is not None else (fact.value or fact.text)
+    return (fact.scope, fact.agent_id or "", fact.subject_entity_id,
+            canonical_predicate(fact.predicate), fact.object_entity_id, value)
+
+
+def decide(facts: Sequence[FactWrite], existing: Sequence[Existing], *, count_reference: bool
+           ) -> FactOps:
+    """The pure decision (module docstring); ``facts`` all carry their memory key."""
+    by_key = {(e.scope, e.agent, e.memory_key): e for e in existing if e.memory_key}
+    by_identity = {(e.scope, e.agent, e.subject_id, e.predicate, e.object_id,
+                    e.value if e.object_id is None else None): e for e in existing}
+    survivor: dict[int, int] = {}
+    last: dict[tuple, int] = {}
+    for i, fact in enumerate(facts):
+        for group_key in ((fact.scope, fact.agent_id or "", fact.memory_key), _identity(fact)):
+            j = last.get(group_key)
+            if j is not None:
+                survivor[j] = i
+            last[group_key] = i
+    ops = FactOps()
+    claimed = {by_identity[_identity(f)].rel_id for f in facts if _identity(f) in by_identity}
+    outcome: dict[int, FactResult] = {}
+    for i, fact in enumerate(facts):
+        if i in survivor:
+            continue
+        pinned = fact.pinned
+        importance = 3 if pinned else fact.importance
+        same = by_identity.get(_identity(fact))
+        holder = by_key.get((fact.scope, fact.agent_id or "", fact.memory_key))
+        if same is not None:
+            replaced = holder.rel_id if holder is not None and holder is not same else None
+            if replaced is not None:
+                ops.closes.append((replaced, same.rel_id))
+            row = (same.rel_id, fact.text, max(same.importance, importance),
+                   same.pinned or pinned, max(same.confidence, fact.confidence),
+                   fact.memory_key, fact.memory_type, fact.fact_type)
+            changed = row[1:] != (same.text, same.importance, same.pinned, same.confidence,
+                                  same.memory_key, same.memory_type, same.fact_type)
+            provenance = list(dict.fromkeys([*same.provenance, *fact.message_ids]))
+            ops.updates.append((*row, _json(provenance[-MAX_PROVENANCE:]), changed,
+                                1 if count_reference else 0))
+            outcome[i] = FactResult(same.rel_id, "updated" if changed or replaced else
+                                    "unchanged", replaced)
+            continue
+        new_id = uuid.uuid4()
+        key = fact.memory_key
+        if holder is not None and holder.rel_id in claimed:
+            key = None  # its key holder is being updated as another fact: keep both apart
+            holder = None
+        ops.inserts.append((new_id, replace(fact, memory_key=key, importance=importance)))
+        if holder is not None:
+            ops.closes.append((holder.rel_id, None))
+            ops.links.append((holder.rel_id, new_id))
+            outcome[i] = FactResult(new_id, "superseded_previous", holder.rel_id)
+        else:
+            outcome[i] = FactResult(new_id, "created", None)
+    for i in range(len(facts)):
+        j = i
+        while j in survivor:
+            j = survivor[j]
+        ops.results.append(outcome[j])
+    return ops
+
+
+# Two index lookups — the key (uniq_relations_memory_key) and the identity (uniq_relations, its
+# expressions repeated) — so the cost never grows with the user's facts.
+_SELECT = """
+SELECT r.rel_id, r.memory_key, r.scope, COALESCE(r.agent_id, '') AS agent, r.subject_id,
+       r.predicate, r.object_id, r.object_value, r.text, r.memory_type, r.fact_type,
+       r.importance, r.pinned, r.confidence::float8 AS confidence, r.provenance_message_ids
+  FROM relations r
+ WHERE r.rel_id IN (
+       SELECT x.rel_id FROM unnest($2::text[], $3::text[], $4::text[]) AS k(scope, agent, key)
+         JOIN relations x ON x.user_id = $1 AND x.scope = k.scope
+          AND COALESCE(x.agent_id, '') = k.agent AND x.memory_key = k.key
+          AND x.status = 'ACTIVE'
+       UNION ALL
+       SELECT x.rel_id
+         FROM unnest($2::text[], $3::text[], $5::uuid[], $6::text[], $7::uuid[], $8::jsonb[])
+              AS k(scope, agent, subject, predicate, object, value)
+         JOIN relations x ON x.user_id = $1 AND x.scope = k.scope
+          AND COALESCE(x.agent_id, '') = k.agent AND x.subject_id = k.subject
+          AND x.predicate = k.predicate
+          AND COALESCE(x.object_id, '00000000-0000-0000-0000-000000000000'::uuid)
+              = COALESCE(k.object, '00000000-0000-0000-0000-000000000000'::uuid)
+          AND COALESCE(x.object_value, '{}'::jsonb) = COALESCE(k.value, '{}'::jsonb)
+          AND x.status = 'ACTIVE')
+   FOR UPDATE
+"""
+
+_CLOSE = """
+UPDATE relations r
+   SET status = 'SUPERSEDED', valid_to = GREATEST($2, COALESCE(r.valid_from, $2)),
+       superseded_by = c.by, updated_at = $2, indexed_at = NULL
+  FROM unnest($3::uuid[], $4::uuid[]) AS c(id, by)
+ WHERE r.user_id = $1 AND r.rel_id = c.id
+"""
+
+_WRITE = """
+WITH ins AS (
+    INSERT INTO relations (rel_id, user_id, scope, agent_id, subject_id, predicate, object_id,
+                           object_value, confidence, memory_type, fact_type, memory_key, text,
+                           importance, pinned, source, valid_from, provenance_message_ids,
+                           reference_count, last_referenced_at, created_at, updated_at)
+    SELECT i.id, $1, i.scope, NULLIF(i.agent, ''), i.subject, i.predicate, i.object, i.value,
+           i.confidence, i.memory_type, i.fact_type, i.key, i.text, i.importance, i.pinned,
+           i.source, $2, i.prov::jsonb, 1, $2, $2, $2
+      FROM unnest($3::uuid[], $4::text[], $5::text[], $6::uuid[], $7::text[], $8::uuid[],
+                  $9::jsonb[], $10::float8[], $11::text[], $12::text[], $13::text[], $14::text[],
+                  $15::int2[], $16::bool[], $17::text[], $18::text[])
+           AS i(id, scope, agent, subject, predicate, object, value, confidence, memory_type,
+                fact_type, key, text, importance, pinned, source, prov)
+    RETURNING rel_id),
+upd AS (
+    UPDATE relations r
+       SET text = u.text, importance = u.importance, pinned = u.pinned,
+           confidence = u.confidence, memory_key = u.key, memory_type = u.memory_type,
+           fact_type = u.fact_type, provenance_message_ids = u.prov::jsonb,
+           reference_count = r.reference_count + u.counted,
+           last_referenced_at = CASE WHEN u.counted > 0 THEN $2 ELSE r.last_referenced_at END,
+           updated_at = CASE WHEN u.changed THEN $2 ELSE r.updated_at END,
+           indexed_at = CASE WHEN u.changed THEN NULL ELSE r.indexed_at END
+      FROM unnest($19::uuid[], $20::text[], $21::int2[], $22::bool[], $23::float8[],
+                  $24::text[], $25::text[], $26::text[], $27::text[], $28::bool[], $29::int4[])
+           AS u(id, text, importance, pinned, confidence, key, memory_type, fact_type, prov,
+                changed, counted)
+     WHERE r.user_id = $1 AND r.rel_id = u.id
+    RETURNING r.rel_id),
+link AS (
+    UPDATE relations r SET superseded_by = l.new_id
+      FROM unnest($30::uuid[], $31::uuid[]) AS l(old_id, new_id)
+     WHERE r.user_id = $1 AND r.rel_id = l.old_id
+    RETURNING r.rel_id)
+SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) + (SELECT count(*) FROM link)
+"""
+
+
+async def apply_facts(conn: asyncpg.Connection, user_id: str, facts: Sequence[FactWrite], *,
+                      now: datetime, lock: bool = True,
+                      count_reference: bool = True) -> list[FactResult]:
+    """Dedup and contradiction (module docstring), one result per fact in order. Runs inside
+    the caller's transaction; ``lock=False`` when the caller already holds :func:`lock_user`."""
+    if not facts:
+        return []
+    if lock:
+        await lock_user(conn, user_id)
+    facts = [replace(f, predicate=canonical_predicate(f.predicate),
+                     confidence=round(f.confidence, 2),
+                     agent_id=f.agent_id if f.scope == "agent" else None) for f in facts]
+    if any(f.memory_key is None for f in facts):
+        facts = await _with_keys(conn, user_id, facts)
+    rows = await conn.fetch(
+        _SELECT, user_id, [f.scope for f in facts], [f.agent_id or "" for f in facts],
+        [f.memory_key for f in facts], [f.subject_entity_id for f in facts],
+        [f.predicate for f in facts], [f.object_entity_id for f in facts],
+        [_identity(f)[-1] for f in facts])
+    existing = [Existing(r["rel_id"], r["memory_key"], r["scope"], r["agent"], r["subject_id"],
+                         r["predicate"], r["object_id"], r["object_value"], r["text"],
+                         r["memory_type"], r["fact_type"], r["importance"], r["pinned"],
+                         r["confidence"], tuple(str(m) for m in r["provenance_message_ids"]))
+                for r in rows]
+    ops = decide(facts, existing, count_reference=count_reference)
+    if ops.closes:
+        await conn.execute(_CLOSE, user_id, now, [c[0] for c in ops.closes],
+                           [c[1] for c in ops.closes])
+    if ops.inserts or ops.updates or ops.links:
+        ins = [(i, *_insert_row(f)) for i, f in ops.inserts]
+        await conn.execute(_WRITE, user_id, now, *_columns(ins, 16), *_columns(ops.updates, 11),
+                           *_columns(ops.links, 2))
+    return ops.results
+
+
+def _insert_row(f: FactWrite) -> tuple:
+    value = None if f.object_entity_id is not None else (f.value or f.text)
+    return (f.scope, f.agent_id or "", f.subject_entity_id, f.predicate, f.object_entity_id,
+            value, f.confidence, f.memory_type, f.fact_type, f.memory_key, f.text,
+            f.importance, f.pinned, f.source, _json(list(dict.fromkeys(f.message_ids))))
+
+
+def _json(value: object) -> str:
+    """A JSON array as text: asyncpg would read a list inside an array parameter as another
+    array dimension, so lists travel as text and are cast to jsonb in SQL."""
+    return msgspec.json.encode(value).decode()
+
+
+def _columns(rows: Sequence[tuple], width: int) -> list[list]:
+    return [list(column) for column in zip(*rows, strict=True)] if rows else [[]] * width
+
+
+async def _with_keys(conn: asyncpg.Connection, user_id: str, facts: list[FactWrite]
+                     ) -> list[FactWrite]:
+    ids = {f.subject_entity_id for f in facts} | {f.object_entity_id for f in facts
+                                                  if f.object_entity_id}
+    rows = await conn.fetch(
+        "SELECT entity_id, entity_ref, category FROM entities"
+        " WHERE user_id = $1 AND entity_id = ANY($2::uuid[])", user_id, list(ids))
+    known = {r["entity_id"]: (primary_ref(r["entity_ref"], r["entity_id"]), r["category"])
+             for r in rows}
+    missing = ids - known.keys()
+    if missing:
+        raise ValueError(f"facts name entities the user does not have: {sorted(map(str, missing))}")
+    out = []
+    for f in facts:
+        if f.memory_key is not None:
+            out.append(f)
+            continue
+        ref, category = known[f.subject_entity_id]
+        key = memory_key(memory_type=f.memory_type, category=category, subject_ref=ref,
+                         fact_type=f.fact_type, predicate=f.predicate,
+                         object_ref=known[f.object_entity_id][0] if f.object_entity_id else None,
+                         value=f.value or f.text)
+        out.append(replace(f, memory_key=key))
+    return out

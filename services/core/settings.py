@@ -1,0 +1,125 @@
+"""Settings: read from the environment once, by the entry point, and handed down.
+
+Nothing in the project reads ``os.environ`` except :func:`Settings.from_env`, which the CLI
+calls. Tests build ``Settings`` directly with the values they need.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import msgspec
+
+NODE_PORTS: dict[str, int] = {
+    "pulse-decay": 8101,
+    "graph-hydrator": 8102,
+    "rag-gate": 8103,
+    "envelope-validator": 8104,
+    "reflection-writer": 8105,
+    "memory-upserter": 8106,
+}
+
+
+class SettingsError(ValueError):
+    """An environment variable holds a value the product cannot use."""
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    database_url: str = "postgresql://postgres@127.0.0.1:5432/twin"
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    qdrant_path: str = "./data/qdrant"
+    qdrant_url: str | None = None
+    qdrant_api_key: str | None = None
+    openai_base_url: str | None = None
+    openai_api_key: str | None = None
+    llm_model: str = "gpt-4o-mini"
+    embedder: str = "minilm"  # minilm | hashing | openai
+    embedding_model: str = "text-embedding-3-small"
+    embedding_dim: int = 384
+    model_threads: int = 1
+    node_token: str | None = None
+    host: str = "127.0.0.1"
+    port_offset: int = 0  # added to every node's port (8101..8106), e.g. to run two stacks
+    pg_pool_max: int = 10
+    pg_timeout_s: float = 5.0
+    redis_timeout_s: float = 2.0
+    llm_timeout_s: float = 5.0
+    ready_timeout_s: float = 1.0
+    retry_after_s: int = 5
+    max_body_bytes: int = 1_048_576
+    session_idle_minutes: int = 30
+    working_memory_turns: int = 20
+    affect_ttl_s: int = 1800
+    session_ttl_s: int = 86_400
+    log_json: bool | None = None  # None: JSON when stdout is not a terminal
+
+    def port_of(self, node: str) -> int:
+        return NODE_PORTS[node] + self.port_offset
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.openai_api_key or self.openai_base_url)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Settings:
+        """Build settings from an environment mapping (``os.environ`` in the entry point)."""
+        values: dict[str, object] = {}
+        for field, (var, kind) in _ENV.items():
+            raw = env.get(var)
+            if raw is None or raw == "":
+                continue
+            values[field] = _parse(var, raw, kind)
+        return cls(**values)
+
+
+def _parse(var: str, raw: str, kind: type) -> object:
+    if kind is bool:
+        lowered = raw.strip().lower()
+        if lowered in {"1", "true", "yes", "on"}:
+            return True
+        if lowered in {"0", "false", "no", "off"}:
+            return False
+        raise SettingsError(f"{var} must be true or false, got {raw!r}")
+    if kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            raise SettingsError(f"{var} must be a number, got {raw!r}") from None
+    return raw
+
+
+_ENV: dict[str, tuple[str, type]] = {
+    "database_url": ("DATABASE_URL", str),
+    "redis_url": ("REDIS_URL", str),
+    "qdrant_path": ("QDRANT_PATH", str),
+    "qdrant_url": ("QDRANT_URL", str),
+    "qdrant_api_key": ("QDRANT_API_KEY", str),
+    "openai_base_url": ("OPENAI_BASE_URL", str),
+    "openai_api_key": ("OPENAI_API_KEY", str),
+    "llm_model": ("TWIN_LLM_MODEL", str),
+    "embedder": ("TWIN_EMBEDDER", str),
+    "embedding_model": ("TWIN_EMBEDDING_MODEL", str),
+    "embedding_dim": ("TWIN_EMBEDDING_DIM", int),
+    "model_threads": ("TWIN_MODEL_THREADS", int),
+    "node_token": ("TWIN_NODE_TOKEN", str),
+    "host": ("TWIN_HOST", str),
+    "port_offset": ("TWIN_PORT_OFFSET", int),
+    "pg_pool_max": ("TWIN_PG_POOL_MAX", int),
+    "pg_timeout_s": ("TWIN_PG_TIMEOUT_S", float),
+    "redis_timeout_s": ("TWIN_REDIS_TIMEOUT_S", float),
+    "llm_timeout_s": ("TWIN_LLM_TIMEOUT_S", float),
+    "ready_timeout_s": ("TWIN_READY_TIMEOUT_S", float),
+    "retry_after_s": ("TWIN_RETRY_AFTER_S", int),
+    "max_body_bytes": ("TWIN_MAX_BODY_BYTES", int),
+    "session_idle_minutes": ("TWIN_SESSION_IDLE_MINUTES", int),
+    "working_memory_turns": ("TWIN_WORKING_MEMORY_TURNS", int),
+    "affect_ttl_s": ("TWIN_AFFECT_TTL_S", int),
+    "session_ttl_s": ("TWIN_SESSION_TTL_S", int),
+    "log_json": ("TWIN_LOG_JSON", bool),
+}
+
+
+def env_table() -> list[tuple[str, str, object]]:
+    """(variable, field, default) rows, for the README's configuration table."""
+    defaults = Settings()
+    return [(var, field, getattr(defaults, field)) for field, (var, _) in _ENV.items()]

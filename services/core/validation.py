@@ -1,0 +1,132 @@
+"""Validate untrusted data against a contract and report *every* problem, not the first.
+
+msgspec stops at the first error; a designer fixing an n8n node wants the whole list. The fast
+path is one ``msgspec.convert``; only when it fails do we walk the contract field by field.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
+
+import msgspec
+
+T = TypeVar("T")
+
+_AT_PATH = re.compile(r" - at `\$(.*)`$")
+
+
+@dataclass(frozen=True)
+class FieldError:
+    path: str  # JSONPath-like, e.g. "$.plan.facts[2].importance"
+    reason: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"path": self.path, "reason": self.reason}
+
+
+class InvalidInput(ValueError):
+    """The input does not match its contract; ``errors`` lists each invalid field."""
+
+    def __init__(self, errors: list[FieldError], title: str = "Invalid input") -> None:
+        super().__init__("; ".join(f"{e.path}: {e.reason}" for e in errors))
+        self.errors = errors
+        self.title = title
+
+
+def convert(value: Any, typ: type[T], *, root: str = "$") -> T:
+    """Convert ``value`` to ``typ`` or raise :class:`InvalidInput` listing every bad field."""
+    try:
+        return msgspec.convert(value, typ)
+    except msgspec.ValidationError as exc:
+        errors = collect_errors(value, typ, root) or [_from_exception(exc, root)]
+        raise InvalidInput(errors) from None
+
+
+def decode(raw: bytes, typ: type[T]) -> T:
+    """Decode JSON bytes to ``typ``; malformed JSON is reported at ``$``."""
+    try:
+        return msgspec.json.decode(raw, type=typ)
+    except msgspec.ValidationError:
+        pass
+    except msgspec.DecodeError as exc:
+        raise InvalidInput([FieldError("$", f"malformed JSON: {exc}")], "Malformed JSON") from None
+    return convert(msgspec.json.decode(raw), typ)
+
+
+def collect_errors(value: Any, typ: Any, path: str = "$") -> list[FieldError]:
+    """Every contract violation in ``value``, each with its path and msgspec's reason."""
+    struct = _struct_type(typ)
+    if struct is not None and isinstance(value, dict):
+        return _struct_errors(value, struct, path)
+    item_type = _list_item_type(typ)
+    if item_type is not None and isinstance(value, list):
+        errors: list[FieldError] = []
+        for index, item in enumerate(value):
+            errors += collect_errors(item, item_type, f"{path}[{index}]")
+        return errors or _check(value, typ, path)  # then the list's own length limits
+    return _check(value, typ, path)
+
+
+def _struct_errors(value: dict, struct: type[msgspec.Struct], path: str) -> list[FieldError]:
+    errors: list[FieldError] = []
+    info = msgspec.inspect.type_info(struct)
+    known = set()
+    for field in info.fields:
+        known.add(field.encode_name)
+        field_path = f"{path}.{field.encode_name}"
+        if field.encode_name not in value:
+            if field.required:
+                errors.append(FieldError(field_path, "required field is missing"))
+            continue
+        field_type = _type_hints(struct).get(field.name, Any)
+        errors += collect_errors(value[field.encode_name], field_type, field_path)
+    if struct.__struct_config__.forbid_unknown_fields:
+        errors += [FieldError(f"{path}.{k}", "unknown field") for k in value if k not in known]
+    if not errors:  # field-level checks passed: the struct's own __post_init__ may still object
+        errors += _check(value, struct, path)
+    return errors
+
+
+def _check(value: Any, typ: Any, path: str) -> list[FieldError]:
+    try:
+        msgspec.convert(value, typ)
+    except msgspec.ValidationError as exc:
+        return [_from_exception(exc, path)]
+    return []
+
+
+def _from_exception(exc: msgspec.ValidationError, path: str) -> FieldError:
+    message = str(exc)
+    match = _AT_PATH.search(message)
+    if match:
+        return FieldError(path + match.group(1), message[: match.start()])
+    return FieldError(path, message)
+
+
+def _struct_type(typ: Any) -> type[msgspec.Struct] | None:
+    if isinstance(typ, type) and issubclass(typ, msgspec.Struct):
+        return typ
+    if get_origin(typ) is Union or type(typ).__name__ == "UnionType":
+        structs = [a for a in get_args(typ)
+                   if isinstance(a, type) and issubclass(a, msgspec.Struct)]
+        return structs[0] if len(structs) == 1 else None
+    if get_origin(typ) is not None and type(typ).__name__ == "_AnnotatedAlias":
+        return _struct_type(get_args(typ)[0])
+    return None
+
+
+def _list_item_type(typ: Any) -> Any:
+    origin = get_origin(typ)
+    if type(typ).__name__ == "_AnnotatedAlias":
+        return _list_item_type(get_args(typ)[0])
+    if origin in (list, tuple) and get_args(typ):
+        return get_args(typ)[0]
+    return None
+
+
+@functools.cache
+def _type_hints(struct: type) -> dict[str, Any]:
+    return get_type_hints(struct, include_extras=True)

@@ -1,0 +1,278 @@
+"""A Qdrant server or distributed cluster, over HTTP with qdrant-client's async REST transport.
+
+Same collections, vectors, payload indexes and filters as the Edge form (``layout``, ``filters``);
+the BM25 vectors are computed here, client-side, so both forms rank the same text the same way.
+Writes wait for the server to apply them, so a search after an upsert sees it. Transport faults
+and error answers become :class:`VectorIndexUnavailable`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import qdrant_edge
+from qdrant_client import AsyncQdrantClient, models
+from qdrant_client.http.exceptions import ApiException, UnexpectedResponse
+
+from services.core.vectors import filters
+from services.core.vectors.layout import (
+    ACTIVE_KEY,
+    BOOL_FIELDS,
+    DENSE,
+    KEYWORD_FIELDS,
+    RRF_K,
+    SPARSE,
+    TENANT_FIELD,
+    SparseEncoder,
+    active_mark,
+    check_limit,
+    cosines,
+    dense_list,
+    prefetch_limit,
+    query_vectors,
+    stored_payload,
+    to_hits,
+)
+from services.core.vectors.port import (
+    COLLECTIONS,
+    PayloadValue,
+    VectorHit,
+    VectorIndexUnavailable,
+    VectorPoint,
+    check_collection,
+)
+
+_FAULTS = (ApiException, httpx.HTTPError, OSError, TimeoutError)
+
+
+class ServerVectorIndex:
+    """The vector index port over a Qdrant server at ``url``."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        api_key: str | None,
+        dim: int,
+        timeout_s: float = 5.0,
+        client: AsyncQdrantClient | None = None,
+    ) -> None:
+        self._client = client or AsyncQdrantClient(
+            url=url, api_key=api_key, timeout=max(1, round(timeout_s)),
+            prefer_grpc=False, check_compatibility=False,
+        )
+        self._dim = dim
+        self._sparse = SparseEncoder()
+
+    async def ensure_collections(self) -> None:
+        for collection in COLLECTIONS:
+            with _faults(f"ensuring collection {collection}"):
+                if not await self._client.collection_exists(collection):
+                    await self._create(collection)
+                info = await self._client.get_collection(collection)
+                size = _dense_size(info)
+                if size != self._dim:
+                    raise VectorIndexUnavailable(
+                        f"collection {collection} holds {size}-dimensional vectors, "
+                        f"the embedder makes {self._dim}: reindex into a fresh collection"
+                    )
+                for name, schema in _payload_indexes():
+                    if name not in (info.payload_schema or {}):
+                        await self._client.create_payload_index(
+                            collection, name, field_schema=schema, wait=True
+                        )
+
+    async def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None:
+        check_collection(collection)
+        if not points:
+            return
+        records = [
+            models.PointStruct(
+                id=p.id,
+                vector=_vectors(dense_list(p.dense, self._dim), self._sparse.document(p.text)),
+                payload=stored_payload(p),
+            )
+            for p in points
+        ]
+        with _faults(f"upserting into {collection}"):
+            await self._client.upsert(collection, points=records, wait=True)
+
+    async def search(
+        self,
+        collection: str,
+        *,
+        user_id: str,
+        dense: Sequence[float] | None = None,
+        text: str | None = None,
+        agent_id: str | None = None,
+        agent_only: bool = False,
+        entity_ids: Sequence[str] | None = None,
+        include_inactive: bool = False,
+        limit: int = 8,
+        extra_must: Mapping[str, PayloadValue] | None = None,
+    ) -> list[VectorHit]:
+        check_collection(collection)
+        check_limit(limit)
+        where = _filter(filters.visible(
+            user_id=user_id, agent_id=agent_id, agent_only=agent_only, entity_ids=entity_ids,
+            include_inactive=include_inactive, extra_must=extra_must,
+        ))
+        dense_q, sparse_q = query_vectors(dense, text, self._dim, self._sparse)
+        if dense_q is None and sparse_q is None:
+            return []
+        user_idf = models.SearchParams(
+            idf=models.IdfCorpusParams(corpus=_filter(filters.user_only(user_id)))
+        )
+        sparse_model = _sparse(sparse_q) if sparse_q is not None else None
+        request: dict[str, Any]
+        if dense_q is not None and sparse_model is not None:
+            wide = prefetch_limit(limit)
+            request = dict(
+                prefetch=[
+                    models.Prefetch(query=dense_q, using=DENSE, filter=where, limit=wide),
+                    models.Prefetch(query=sparse_model, using=SPARSE, filter=where, limit=wide,
+                                    params=user_idf),
+                ],
+                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
+                with_vectors=[DENSE],
+            )
+        elif dense_q is not None:
+            request = dict(query=dense_q, using=DENSE)
+        else:
+            request = dict(query=sparse_model, using=SPARSE, search_params=user_idf)
+        with _faults(f"searching {collection}"):
+            found = (await self._client.query_points(
+                collection, query_filter=where, limit=limit, with_payload=True, **request
+            )).points
+        if dense_q is None or sparse_q is None:
+            return to_hits(found, score_is_similarity=sparse_q is None)
+        vectors = [p.vector.get(DENSE) if isinstance(p.vector, dict) else None for p in found]
+        return to_hits(found, {
+            str(p.id): cos for p, cos in zip(found, cosines(dense_q, vectors), strict=True)
+            if cos is not None
+        })
+
+    async def set_active(
+        self, collection: str, *, user_id: str, ids: Sequence[str], active: bool
+    ) -> int:
+        check_collection(collection)
+        where = _filter(filters.owned(user_id=user_id, ids=ids))
+        if not ids:
+            return 0
+        with _faults(f"setting active in {collection}"):
+            matched = (await self._client.count(collection, count_filter=where, exact=True)).count
+            if matched:
+                await self._client.set_payload(
+                    collection, {"active": active, ACTIVE_KEY: active_mark(active)},
+                    points=models.FilterSelector(filter=where), wait=True,
+                )
+        return matched
+
+    async def delete(
+        self,
+        collection: str,
+        *,
+        user_id: str,
+        ids: Sequence[str] | None = None,
+        agent_id: str | None = None,
+    ) -> int:
+        check_collection(collection)
+        where = _filter(filters.owned(user_id=user_id, ids=ids, agent_id=agent_id))
+        if ids is not None and not ids:
+            return 0
+        with _faults(f"deleting from {collection}"):
+            matched = (await self._client.count(collection, count_filter=where, exact=True)).count
+            if matched:
+                await self._client.delete(
+                    collection, points_selector=models.FilterSelector(filter=where), wait=True
+                )
+        return matched
+
+    async def count(self, collection: str, *, user_id: str) -> int:
+        check_collection(collection)
+        where = _filter(filters.user_only(user_id))
+        with _faults(f"counting {collection}"):
+            return (await self._client.count(collection, count_filter=where, exact=True)).count
+
+    async def optimize(self) -> None:
+        """Nothing to do: the server runs its optimizers in the background."""
+
+    async def ping(self) -> None:
+        with _faults("ping"):
+            await self._client.info()
+
+    async def close(self) -> None:
+        with _faults("closing the client"):
+            await self._client.close()
+
+    async def _create(self, collection: str) -> None:
+        try:
+            await self._client.create_collection(
+                collection,
+                vectors_config={
+                    DENSE: models.VectorParams(size=self._dim, distance=models.Distance.COSINE)
+                },
+                sparse_vectors_config={
+                    SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)
+                },
+            )
+        except UnexpectedResponse as exc:
+            if exc.status_code != 409:  # 409: another node created it first
+                raise
+
+
+@contextmanager
+def _faults(doing: str) -> Iterator[None]:
+    try:
+        yield
+    except _FAULTS as exc:
+        raise VectorIndexUnavailable(f"Qdrant server, {doing}: {exc}") from exc
+
+
+def _payload_indexes() -> list[tuple[str, Any]]:
+    indexes: list[tuple[str, Any]] = [
+        (TENANT_FIELD, models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD,
+                                                 is_tenant=True))
+    ]
+    indexes += [(name, models.PayloadSchemaType.KEYWORD) for name in KEYWORD_FIELDS]
+    indexes += [(name, models.PayloadSchemaType.BOOL) for name in BOOL_FIELDS]
+    return indexes
+
+
+def _dense_size(info: models.CollectionInfo) -> int | None:
+    vectors = info.config.params.vectors
+    params = vectors.get(DENSE) if isinstance(vectors, dict) else None
+    return params.size if params is not None else None
+
+
+def _sparse(vector: qdrant_edge.SparseVector) -> models.SparseVector:
+    return models.SparseVector(indices=list(vector.indices), values=list(vector.values))
+
+
+def _vectors(dense: list[float], sparse: qdrant_edge.SparseVector) -> dict[str, Any]:
+    vectors: dict[str, Any] = {DENSE: dense}
+    if sparse.indices:
+        vectors[SPARSE] = _sparse(sparse)
+    return vectors
+
+
+def _filter(condition: filters.AllOf) -> models.Filter:
+    return models.Filter(must=[_condition(c) for c in condition.conditions])
+
+
+def _condition(c: filters.Condition) -> Any:
+    match c:
+        case filters.Eq(key, value):
+            return models.FieldCondition(key=key, match=models.MatchValue(value=value))
+        case filters.AnyOf(key, values):
+            return models.FieldCondition(key=key, match=models.MatchAny(any=list(values)))
+        case filters.HasIds(ids):
+            return models.HasIdCondition(has_id=list(ids))
+        case filters.AllOf(conditions):
+            return models.Filter(must=[_condition(x) for x in conditions])
+        case filters.OneOf(conditions):
+            return models.Filter(should=[_condition(x) for x in conditions])
+    raise TypeError(f"not a filter condition: {c!r}")

@@ -1,0 +1,9 @@
+"""``python -m services.envelope_validator``: serve envelope-validator alone.
+
+Same as ``twin serve envelope-validator``."""
+
+import sys
+
+from services.core.cli import main
+
+sys.exit(main(["serve", "envelope-validator", *sys.argv[1:]]))

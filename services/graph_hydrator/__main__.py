@@ -1,0 +1,10 @@
+"""``python -m services.graph_hydrator``: serve graph-hydrator alone.
+
+The same as ``twin serve graph-hydrator``.
+"""
+
+import sys
+
+from services.core.cli import main
+
+sys.exit(main(["serve", "graph-hydrator", *sys.argv[1:]]))

@@ -1,0 +1,110 @@
+"""Foundation facts and this agent's todo lists, ordered, deduped and capped (001/004) — pure.
+
+Foundation = the facts every turn of this agent starts from: ACTIVE, currently valid facts
+visible to the agent (global or its own, scope-merged like edges) that are pinned, seeded
+(``source = 'seeded_profile'``) or of importance 3 (core identity; PSYCHE inferences only when
+pinned). Order: pinned and seeded first, then importance, then oldest first; 12 at most.
+
+Todos are this agent's alone (000): pending commitments (5), active threads (3), frictions (3)
+and recent wins — commitments done within the last 48 hours (3). Each list is deduped by
+normalized text ("Call Márta!" = "call marta"), keeping the first in its order:
+commitments by nearest due date then newest, threads and frictions most recently updated
+first, wins most recently completed first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
+from typing import TypeVar
+
+from contracts.common import Provenance
+from contracts.slots import FactLine, TodoLine
+from services.graph_hydrator.rows import FactRow, TodoRow
+from services.graph_hydrator.subgraph import merge_scopes
+from services.graph_hydrator.text import dedupe_key
+
+FOUNDATION_CAP = 12
+TODO_CAPS = {"COMMITMENT": 5, "THREAD": 3, "FRICTION": 3, "WIN": 3}
+WINS_WINDOW = timedelta(hours=48)
+# How many rows the store fetches per list, so that dropping duplicates still fills the cap.
+FETCH_FACTOR = 4
+
+T = TypeVar("T")
+_FAR = float("inf")
+
+
+def dedupe(items: Iterable[T], text: Callable[[T], str], cap: int) -> list[T]:
+    """The first ``cap`` items whose normalized text has not been seen before."""
+    seen: set[str] = set()
+    out: list[T] = []
+    for item in items:
+        key = dedupe_key(text(item))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(item)
+        if len(out) == cap:
+            break
+    return out
+
+
+def foundation_rank(fact: FactRow) -> tuple:
+    return (not fact.seeded_first, -fact.importance, fact.created_at.timestamp(), fact.fact_id)
+
+
+def is_foundation(fact: FactRow) -> bool:
+    return fact.seeded_first or (fact.importance == 3 and fact.memory_type != "PSYCHE")
+
+
+def pick_foundation(facts: Iterable[FactRow]) -> list[FactLine]:
+    merged, _ = merge_scopes([f for f in facts if is_foundation(f)],
+                             lambda f: (f.subject_id, f.predicate, f.scope))
+    chosen = dedupe(sorted(merged, key=foundation_rank), lambda f: f.text, FOUNDATION_CAP)
+    return [
+        FactLine(fact_id=f.fact_id, text=f.text, memory_type=f.memory_type,
+                 importance=f.importance, pinned=f.pinned, source=f.source,
+                 provenance=Provenance(row_id=f.fact_id, message_ids=list(f.message_ids),
+                                       source=f.source))
+        for f in chosen
+    ]
+
+
+def todo_rank(todo: TodoRow) -> tuple:
+    if todo.bucket == "COMMITMENT":
+        due = todo.due_at.timestamp() if todo.due_at else _FAR
+        return (due, -todo.created_at.timestamp(), todo.todo_id)
+    if todo.bucket == "WIN":
+        done = todo.completed_at.timestamp() if todo.completed_at else 0
+        return (-done, todo.todo_id)
+    return (-todo.updated_at.timestamp(), todo.todo_id)
+
+
+def bucket_of(todo: TodoRow, now: datetime) -> str | None:
+    """Which list a todo belongs to right now, or None (e.g. a win older than 48 hours)."""
+    if todo.status == "PENDING" and todo.kind in ("COMMITMENT", "THREAD", "FRICTION"):
+        return todo.kind
+    if (todo.status == "DONE" and todo.kind == "COMMITMENT" and todo.completed_at is not None
+            and now - WINS_WINDOW < todo.completed_at <= now):
+        return "WIN"
+    return None
+
+
+def pick_todos(todos: Iterable[TodoRow], now: datetime) -> dict[str, list[TodoLine]]:
+    """``{"COMMITMENT": [...], "THREAD": [...], "FRICTION": [...], "WIN": [...]}``."""
+    buckets: dict[str, list[TodoRow]] = {name: [] for name in TODO_CAPS}
+    for todo in todos:
+        bucket = bucket_of(todo, now)
+        if bucket is not None:
+            buckets[bucket].append(todo)
+    return {
+        name: [_todo_line(t) for t in dedupe(sorted(rows, key=todo_rank), lambda t: t.text,
+                                              TODO_CAPS[name])]
+        for name, rows in buckets.items()
+    }
+
+
+def _todo_line(todo: TodoRow) -> TodoLine:
+    return TodoLine(todo_id=todo.todo_id, kind=todo.kind, text=todo.text, status=todo.status,
+                    due_at=todo.due_at, created_at=todo.created_at,
+                    completed_at=todo.completed_at, source_snippet=todo.source_snippet)

@@ -1,0 +1,80 @@
+"""The one disambiguation question of 003 §10 — pure.
+
+"Which Marta do you mean — work Marta (colleague) or family Marta (sister)?": each candidate is
+named by an alias that contains the mention ("work Marta"), else by its name, and described by
+the first of: a descriptive attribute (``relationship``, ``role``…), its strongest relation as
+subject ("sister" for ``SISTER_OF``, "works at Acme" for ``WORKS_AT``), its category. Candidates
+that would still read the same get when they were last mentioned, then a number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from contracts.slots import Candidate, Disambiguation
+from services.graph_hydrator.resolve import Found
+from services.graph_hydrator.rows import EdgeRow, EntityRow
+from services.graph_hydrator.text import dedupe_key, fold
+
+MAX_CANDIDATES = 5
+DESCRIPTIVE_ATTRIBUTES = ("relationship", "relation", "role", "description", "occupation", "job",
+                          "context", "note")
+_MAX_DETAIL = 60
+
+
+def humanize(predicate: str) -> str:
+    return predicate.lower().replace("_", " ").strip()
+
+
+def _relation_detail(entity: EntityRow, edges: Iterable[EdgeRow]) -> str | None:
+    own = [e for e in edges if e.subject.entity_id == entity.entity_id]
+    if not own:
+        return None
+    best = min(own, key=lambda e: (not e.predicate.upper().endswith("_OF"), -e.confidence,
+                                   -e.updated_at.timestamp(), e.rel_id))
+    if best.predicate.upper().endswith("_OF"):
+        return humanize(best.predicate[:-3])
+    target = best.obj.name if best.obj is not None else best.value
+    if isinstance(target, str | int | float) and not isinstance(target, bool):
+        return f"{humanize(best.predicate)} {target}"
+    return humanize(best.predicate)
+
+
+def describe(entity: EntityRow, mention_key: str, edges: Iterable[EdgeRow]) -> tuple[str, str]:
+    """(label, detail) of one candidate, e.g. ("work Marta", "colleague")."""
+    mention_words = set(dedupe_key(mention_key).split())
+    label = next((a for a in entity.aliases
+                  if fold(a) != mention_key and mention_words <= set(dedupe_key(a).split())),
+                 entity.name)
+    for name in DESCRIPTIVE_ATTRIBUTES:
+        value = entity.attributes.get(name)
+        if isinstance(value, str) and value.strip():
+            return label, value.strip()[:_MAX_DETAIL]
+    detail = _relation_detail(entity, edges)
+    return label, (detail or entity.category.lower())[:_MAX_DETAIL]
+
+
+def _join(phrases: Sequence[str]) -> str:
+    return phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " or " + phrases[-1]
+
+
+def ask(found: Found, edges: Sequence[EdgeRow]) -> Disambiguation:
+    """The question for an ambiguous mention, with its candidates (most recently seen first)."""
+    ordered = sorted(found.considered, key=lambda c: (
+        c.last_seen is None, -(c.last_seen.timestamp() if c.last_seen else 0), c.name,
+        c.entity_id))[:MAX_CANDIDATES]
+    phrases = [" ".join([label, f"({detail})"]) for label, detail in
+               (describe(c, found.key, edges) for c in ordered)]
+    repeated = {p for p in phrases if phrases.count(p) > 1}
+    phrases = [f"{p[:-1]}, last mentioned {c.last_seen:%Y-%m-%d})"
+               if p in repeated and c.last_seen is not None else p
+               for p, c in zip(phrases, ordered, strict=True)]
+    repeated = {p for p in phrases if phrases.count(p) > 1}
+    phrases = [f"{p} #{n}" if p in repeated else p for n, p in enumerate(phrases, start=1)]
+    shown = ordered[0].name if {fold(c.name) for c in ordered} == {found.key} else found.text
+    return Disambiguation(
+        mention=found.text,
+        question=f"Which {shown} do you mean — {_join(phrases)}?",
+        candidates=[Candidate(entity_id=c.entity_id, name=c.name, hint=phrase)
+                    for c, phrase in zip(ordered, phrases, strict=True)],
+    )

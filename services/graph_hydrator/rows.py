@@ -1,0 +1,82 @@
+"""The rows the store hands to the logic: plain data, no database types.
+
+Frozen msgspec Structs rather than frozen dataclasses: a turn builds a few hundred of them, and
+a frozen dataclass pays a ``object.__setattr__`` per field (≈15 µs an edge row) where a Struct
+costs a fraction of a microsecond.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+
+class EntityRow(msgspec.Struct, frozen=True, kw_only=True):
+    """An entity visible to this agent. ``keys`` are its normalized name and aliases (what a
+    mention must equal); empty for an entity only reached as an edge's endpoint."""
+
+    entity_id: str
+    name: str
+    category: str
+    scope: str
+    entity_ref: str | None = None
+    last_seen: datetime | None = None
+    attributes: dict[str, Any] = {}
+    aliases: tuple[str, ...] = ()
+    keys: tuple[str, ...] = ()
+
+
+class EdgeRow(msgspec.Struct, frozen=True, kw_only=True):
+    """An ACTIVE, currently valid relation visible to this agent, with both endpoints."""
+
+    rel_id: str
+    scope: str
+    subject: EntityRow
+    predicate: str
+    text: str
+    confidence: float
+    updated_at: datetime
+    obj: EntityRow | None = None  # None: a literal fact, see ``value``
+    value: Any = None
+    importance: int = 1
+    pinned: bool = False
+    source: str | None = None
+    valid_from: datetime | None = None
+    message_ids: tuple[str, ...] = ()
+
+
+class FactRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A foundation candidate: pinned, seeded or importance-3 fact."""
+
+    fact_id: str
+    subject_id: str
+    predicate: str
+    scope: str
+    text: str
+    memory_type: str
+    importance: int
+    pinned: bool
+    source: str
+    created_at: datetime
+    message_ids: tuple[str, ...] = ()
+
+    @property
+    def seeded_first(self) -> bool:
+        return self.pinned or self.source == "seeded_profile"
+
+
+class TodoRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A todo of this user and agent; ``bucket`` is its kind when pending, ``WIN`` when done."""
+
+    todo_id: str
+    kind: str
+    bucket: str
+    text: str
+    status: str
+    created_at: datetime
+    updated_at: datetime
+    due_at: datetime | None = None
+    completed_at: datetime | None = None
+    source_snippet: str | None = None

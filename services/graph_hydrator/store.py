@@ -1,0 +1,173 @@
+"""graph-hydrator's reads: one SQL statement per kind of data, each taking a connection.
+
+Every statement is per user (``user_id = $1`` on every table read, so another user's rows are
+never read), and keeps only what this agent may see (scope global or ``agent_id`` = this agent)
+and only live rows: entities ``active``; relations ``status = 'ACTIVE'`` and valid at ``now``
+(``valid_from <= now < valid_to``, open ends allowed) whose endpoints are live and visible;
+todos ``active`` and of this agent. Nothing here writes (``entities.last_seen`` is the
+memory-upserter's).
+
+The statements avoid joins on purpose: the entities an edge or fact points at are read by
+correlated sub-selects (one primary-key probe each), so Postgres plans each statement in a
+fraction of the time a three-way join takes — planning, not execution, dominated these
+millisecond queries (see ``bench/graph_hydrator.py``).
+
+``find_entities``   names/aliases equal to any lookup key, plus the session's active ids
+``load_edges``      1-hop relations of a set of entities, both directions, pre-ranked
+``load_foundation`` pinned / seeded / importance-3 facts, pre-ordered
+``load_todos``      the four todo lists, each pre-ranked by a window function
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+import asyncpg
+
+from services.graph_hydrator.lists import FETCH_FACTOR, FOUNDATION_CAP, TODO_CAPS, WINS_WINDOW
+from services.graph_hydrator.rows import EdgeRow, EntityRow, FactRow, TodoRow
+from services.graph_hydrator.subgraph import CRITICAL_PREDICATES
+
+EDGE_ROWS_MAX = 500  # rows of one turn's 1-hop query; the cap keeps at most 60 of them
+
+_VISIBLE = "({t}.scope = 'global' OR {t}.agent_id = $2)"
+_LIVE_FACT = f"""r.user_id = $1 AND r.status = 'ACTIVE' AND {_VISIBLE.format(t="r")}
+   AND (r.valid_to IS NULL OR r.valid_to > $3) AND (r.valid_from IS NULL OR r.valid_from <= $3)"""
+
+
+def _endpoint(column: str, fields: str) -> str:
+    """A sub-select of the entity ``r.<column>`` points at, NULL unless live and visible."""
+    return (f"(SELECT {fields} FROM entities e WHERE e.user_id = $1 "
+            f"AND e.entity_id = r.{column} AND e.active AND {_VISIBLE.format(t='e')})")
+
+
+_ENTITY_RECORD = "(e.entity_id::text, e.name, e.category, e.scope, e.entity_ref, e.last_seen)"
+
+FIND_ENTITIES = f"""
+SELECT e.entity_id::text, e.name_normalized, e.name, e.category, e.scope, e.entity_ref,
+       e.last_seen, e.attributes,
+       ARRAY(SELECT (a.alias, a.alias_normalized) FROM entity_aliases a
+              WHERE a.entity_id = e.entity_id ORDER BY a.created_at, a.alias) AS aliases
+  FROM entities e
+ WHERE e.user_id = $1 AND e.active AND {_VISIBLE.format(t="e")}
+   AND (e.name_normalized = ANY($3::text[])
+        OR e.entity_id = ANY($4::uuid[])
+        OR e.entity_id = ANY(ARRAY(SELECT a.entity_id FROM entity_aliases a
+                                    WHERE a.user_id = $1 AND a.alias_normalized = ANY($3::text[]))))
+"""
+
+LOAD_EDGES = f"""
+SELECT r.rel_id::text, r.scope, r.predicate, r.object_id IS NOT NULL AS to_entity,
+       r.object_value, r.text, r.confidence::float8, r.importance, r.pinned, r.source,
+       r.valid_from, r.updated_at, r.provenance_message_ids,
+       {_endpoint("subject_id", _ENTITY_RECORD)} AS s,
+       {_endpoint("object_id", _ENTITY_RECORD)} AS o
+  FROM relations r
+ WHERE {_LIVE_FACT}
+   AND (r.subject_id = ANY($4::uuid[]) OR r.object_id = ANY($4::uuid[]))
+ ORDER BY r.scope = 'agent' DESC, upper(r.predicate) = ANY($5::text[]) DESC,
+          r.confidence DESC, r.updated_at DESC, r.importance DESC, r.rel_id
+ LIMIT $6
+"""
+
+LOAD_FOUNDATION = f"""
+SELECT r.rel_id::text, r.subject_id::text, r.predicate, r.scope, r.text, r.memory_type,
+       r.importance, r.pinned, r.source, r.created_at, r.provenance_message_ids,
+       {_endpoint("subject_id", "true")} IS NOT NULL
+       AND (r.object_id IS NULL OR {_endpoint("object_id", "true")} IS NOT NULL) AS visible
+  FROM relations r
+ WHERE {_LIVE_FACT}
+   AND (r.pinned OR r.source = 'seeded_profile' OR (r.importance = 3 AND r.memory_type <> 'PSYCHE'))
+ ORDER BY (r.pinned OR r.source = 'seeded_profile') DESC, r.importance DESC, r.created_at,
+          r.rel_id
+ LIMIT $4
+"""
+
+# bucket = the kind while pending, WIN once a commitment is done; rank = order within a bucket
+# (lists.todo_rank says the same in Python, which has the last word after deduplication).
+LOAD_TODOS = """
+SELECT todo_id, kind, bucket, text, status, due_at, created_at, updated_at, completed_at,
+       source_snippet
+  FROM (SELECT t.todo_id::text, t.kind, t.bucket, t.text, t.status, t.due_at, t.created_at,
+               t.updated_at, t.completed_at, t.source_snippet,
+               row_number() OVER (
+                   PARTITION BY t.bucket
+                   ORDER BY CASE WHEN t.bucket = 'COMMITMENT' THEN t.due_at END ASC NULLS LAST,
+                            CASE WHEN t.bucket = 'COMMITMENT' THEN t.created_at END DESC,
+                            CASE WHEN t.bucket = 'WIN' THEN t.completed_at END DESC,
+                            t.updated_at DESC, t.todo_id) AS rank
+          FROM (SELECT *, CASE WHEN status = 'PENDING' THEN kind ELSE 'WIN' END AS bucket
+                  FROM todos
+                 WHERE user_id = $1 AND agent_id = $2 AND active
+                   AND ((status = 'PENDING' AND kind IN ('COMMITMENT', 'THREAD', 'FRICTION'))
+                        OR (status = 'DONE' AND kind = 'COMMITMENT'
+                            AND completed_at > $3 AND completed_at <= $4))) t) ranked
+ WHERE rank <= $5
+ ORDER BY bucket, rank
+"""
+
+
+def _endpoint_row(record: tuple | None) -> EntityRow | None:
+    if record is None:
+        return None
+    entity_id, name, category, scope, entity_ref, last_seen = record
+    return EntityRow(entity_id=entity_id, name=name, category=category, scope=scope,
+                     entity_ref=entity_ref, last_seen=last_seen)
+
+
+async def find_entities(conn: asyncpg.Connection, user_id: str, agent_id: str,
+                        keys: Sequence[str], active_ids: Sequence[str]) -> list[EntityRow]:
+    """The live, visible entities named by a key (name or alias) or listed in ``active_ids``."""
+    rows = await conn.fetch(FIND_ENTITIES, user_id, agent_id, list(keys), list(active_ids))
+    return [
+        EntityRow(entity_id=r["entity_id"], name=r["name"], category=r["category"],
+                  scope=r["scope"], entity_ref=r["entity_ref"], last_seen=r["last_seen"],
+                  attributes=r["attributes"] or {},
+                  aliases=tuple(alias for alias, _ in r["aliases"]),
+                  keys=(r["name_normalized"], *(key for _, key in r["aliases"])))
+        for r in rows
+    ]
+
+
+async def load_edges(conn: asyncpg.Connection, user_id: str, agent_id: str,
+                     entity_ids: Sequence[str], now: datetime,
+                     limit: int = EDGE_ROWS_MAX) -> list[EdgeRow]:
+    """Live relations touching ``entity_ids``, best first; an edge whose other end is
+    forgotten or not visible to this agent is left out, and so is that end."""
+    rows = await conn.fetch(LOAD_EDGES, user_id, agent_id, now, list(entity_ids),
+                            sorted(CRITICAL_PREDICATES), limit)
+    edges = []
+    for r in rows:
+        subject, obj = _endpoint_row(r["s"]), _endpoint_row(r["o"])
+        if subject is None or (r["to_entity"] and obj is None):
+            continue
+        edges.append(EdgeRow(
+            rel_id=r["rel_id"], scope=r["scope"], subject=subject, predicate=r["predicate"],
+            text=r["text"], confidence=r["confidence"], updated_at=r["updated_at"], obj=obj,
+            value=r["object_value"], importance=r["importance"], pinned=r["pinned"],
+            source=r["source"], valid_from=r["valid_from"],
+            message_ids=tuple(str(m) for m in r["provenance_message_ids"]),
+        ))
+    return edges
+
+
+async def load_foundation(conn: asyncpg.Connection, user_id: str, agent_id: str,
+                          now: datetime) -> list[FactRow]:
+    rows = await conn.fetch(LOAD_FOUNDATION, user_id, agent_id, now,
+                            FOUNDATION_CAP * FETCH_FACTOR)
+    return [
+        FactRow(fact_id=r["rel_id"], subject_id=r["subject_id"], predicate=r["predicate"],
+                scope=r["scope"], text=r["text"], memory_type=r["memory_type"],
+                importance=r["importance"], pinned=r["pinned"], source=r["source"],
+                created_at=r["created_at"],
+                message_ids=tuple(str(m) for m in r["provenance_message_ids"]))
+        for r in rows if r["visible"]
+    ]
+
+
+async def load_todos(conn: asyncpg.Connection, user_id: str, agent_id: str,
+                     now: datetime) -> list[TodoRow]:
+    rows = await conn.fetch(LOAD_TODOS, user_id, agent_id, now - WINS_WINDOW, now,
+                            max(TODO_CAPS.values()) * FETCH_FACTOR)
+    return [TodoRow(**dict(r)) for r in rows]

@@ -1,0 +1,106 @@
+"""HTTP surface of memory-upserter: thin handlers over :mod:`.commit`, :mod:`.knowledge`,
+:mod:`.forget`, :mod:`.profile` and :mod:`.reindex`."""
+
+from __future__ import annotations
+
+from litestar import Request, Response, post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody
+
+from contracts.memory import (
+    CommitRequest,
+    CommitResponse,
+    ForgetRequest,
+    ForgetResponse,
+    KnowledgeRequest,
+    KnowledgeResponse,
+    ProfileRequest,
+    ProfileResponse,
+    ReindexRequest,
+    ReindexResponse,
+)
+from services.core.app import NodeSpec
+from services.core.logs import bind_ids
+from services.core.resources import EMBEDDER, LLM_DEP, POSTGRES, REDIS, VECTORS, Resources
+from services.memory_upserter.commit import commit_turn
+from services.memory_upserter.forget import forget as forget_memory
+from services.memory_upserter.knowledge import ingest
+from services.memory_upserter.profile import seed_profile
+from services.memory_upserter.reindex import reindex as sweep
+
+REPLAYED = "Idempotent-Replayed"
+
+
+def _request_id(request: Request) -> str | None:
+    return request.scope.get("state", {}).get("request_id")
+
+
+@post("/v1/commit", status_code=200, tags=["memory-upserter"],
+      summary="Commit one turn: messages, session, plan (facts, entities, todos), working memory",
+      description=(
+          "After the LLM. Logs the turn's messages, continues or opens the session, applies "
+          "the memory-write plan (`plan`, or the LLM's raw `answer`; without either the shadow "
+          "judge extracts one) in one transaction — entities with aliases, facts deduplicated "
+          "by memory key with contradictions superseding (never overwriting), todos captured "
+          "with their source sentence, a commitment completed only under 001's rule — then "
+          "indexes the facts and updates the working memory. Idempotent by `turn_id`: a retry "
+          "answers the first commit again (header `Idempotent-Replayed: true`); another body "
+          "under the same `turn_id` is a 409."))
+async def commit(data: JSONBody[CommitRequest], request: Request,
+                 resources: NamedDependency[Resources]) -> Response[CommitResponse]:
+    bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id,
+             turn_id=data.turn_id)
+    answer, replayed = await commit_turn(resources, data, request_id=_request_id(request))
+    return Response(answer, headers={REPLAYED: "true"} if replayed else {})
+
+
+@post("/v1/knowledge", status_code=200, tags=["memory-upserter"],
+      summary="Ingest a markdown document into an agent's knowledge (by content hash)",
+      description=(
+          "Splits the markdown by headings and size (~800–1200 characters, sentence-aware), "
+          "upserts the chunks by content hash (an unchanged document changes nothing and "
+          "embeds nothing; a changed section replaces its old chunks), and indexes the new "
+          "ones. `user_id` makes the document visible to that user only."))
+async def knowledge(data: JSONBody[KnowledgeRequest],
+                    resources: NamedDependency[Resources]) -> KnowledgeResponse:
+    bind_ids(user_id=data.user_id, agent_id=data.agent_id, doc_id=data.doc_id)
+    return await ingest(resources, data)
+
+
+@post("/v1/forget", status_code=200, tags=["memory-upserter"],
+      summary="Forget, scoped (session, agent, global), soft by default, hard on request",
+      description=(
+          "003 §9. Soft: rows marked forgotten with reason and time, vectors inactive, entity "
+          "ids and turns removed from working memory. Hard: rows, vectors and working-memory "
+          "keys deleted; only an audit line with ids and counts remains. Targets: an entity "
+          "(name, alias, ref or id: it, its aliases, every relation touching it), a fact / "
+          "episode / todo id, or a text."))
+async def forget(data: JSONBody[ForgetRequest], request: Request,
+                 resources: NamedDependency[Resources]) -> ForgetResponse:
+    bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
+    return await forget_memory(resources, data, request_id=_request_id(request))
+
+
+@post("/v1/profile", status_code=200, tags=["memory-upserter"],
+      summary="Seed a user's profile: seed text and pinned foundation facts, idempotently")
+async def profile(data: JSONBody[ProfileRequest],
+                  resources: NamedDependency[Resources]) -> ProfileResponse:
+    bind_ids(user_id=data.user_id, agent_id=data.agent_id)
+    return await seed_profile(resources, data)
+
+
+@post("/v1/reindex", status_code=200, tags=["memory-upserter"],
+      summary="Index what a failed embedder or vector index left unindexed")
+async def reindex(data: JSONBody[ReindexRequest],
+                  resources: NamedDependency[Resources]) -> ReindexResponse:
+    bind_ids(user_id=data.user_id)
+    return await sweep(resources, data)
+
+
+SPEC = NodeSpec(
+    name="memory-upserter",
+    summary="Applies the memory-write plan of a turn idempotently; ingests knowledge; "
+            "seeds profiles; forgets on request.",
+    route_handlers=[commit, knowledge, forget, profile, reindex],
+    needs=frozenset({POSTGRES, REDIS, VECTORS, EMBEDDER, LLM_DEP}),
+)

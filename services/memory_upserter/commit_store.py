@@ -1,0 +1,233 @@
+"""The turn's SQL, each statement taking the transaction's connection.
+
+Round trips of one commit, in one transaction (``BEGIN`` … ``COMMIT`` included):
+BEGIN · user lock · :data:`OPEN` (users/agents rows, stale session closed, idempotency key read)
+· :data:`LOG` (session get-or-create + every message, one statement) · entities ×2 (lookup,
+write; only with entities) · self entity ×1 (only when a fact is about the user) · facts ×2–3
+(read live rows, close contradicted, write; only with facts) · completion ×1 (only when the user
+says done) · todos ×1 (only with todos) · :data:`FINISH` (idempotency answer, session
+checkpoint, counters, last_seen) · COMMIT. A full 10-item plan: 12–14; a bare turn: 6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from uuid import UUID
+
+import asyncpg
+
+from services.core.memory_store import lock_user
+
+OPEN = """
+WITH u AS (INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING),
+     a AS (INSERT INTO agents (agent_id) VALUES ($2) ON CONFLICT DO NOTHING),
+     closed AS (
+        UPDATE sessions
+           SET ended_at = GREATEST(started_at, LEAST($4, last_activity_at + $5::interval)),
+               updated_at = $4
+         WHERE user_id = $1 AND agent_id = $2 AND chat_id = $3 AND ended_at IS NULL
+           AND last_activity_at < $4::timestamptz - $5::interval
+        RETURNING session_id)
+SELECT k.request_hash, k.response, (SELECT count(*) FROM closed) AS closed
+  FROM (SELECT 1) one LEFT JOIN idempotency_keys k ON k.user_id = $1 AND k.key = $6
+"""
+
+LOG = """
+WITH s AS (
+    INSERT INTO sessions (session_id, user_id, agent_id, chat_id, started_at, last_activity_at,
+                          turn_count, created_at, updated_at)
+    VALUES ($4, $1, $2, $3, $5, $5, $6, $5, $5)
+    ON CONFLICT (user_id, agent_id, chat_id) WHERE ended_at IS NULL DO UPDATE
+       SET last_activity_at = GREATEST(sessions.last_activity_at, EXCLUDED.last_activity_at),
+           turn_count = sessions.turn_count + EXCLUDED.turn_count,
+           updated_at = EXCLUDED.updated_at
+    RETURNING session_id, (xmax = 0) AS created),
+m AS (
+    INSERT INTO messages (message_id, user_id, agent_id, chat_id, session_id, turn_id, position,
+                          role, speaker, text, external_id, ts, created_at)
+    SELECT x.id, $1, $2, $3, s.session_id, $7, x.pos, x.role, x.speaker, x.text, x.ext, x.ts, $5
+      FROM s, unnest($8::uuid[], $9::int2[], $10::text[], $11::text[], $12::text[], $13::text[],
+                     $14::timestamptz[]) AS x(id, pos, role, speaker, text, ext, ts)
+    RETURNING seq)
+SELECT s.session_id, s.created, (SELECT max(seq) FROM m) AS last_seq FROM s
+"""
+
+SELF_ALIASES = """
+WITH a AS (
+    INSERT INTO entity_aliases (user_id, entity_id, alias, source)
+    SELECT $1, $2, x, $3 FROM unnest($4::text[]) AS x
+    ON CONFLICT (entity_id, alias_normalized) DO NOTHING)
+UPDATE users SET display_name = COALESCE(display_name, $5), updated_at = $6 WHERE user_id = $1
+"""
+
+COMPLETE = """
+UPDATE todos t SET status = 'DONE', completed_at = $3, updated_at = $3
+ WHERE t.user_id = $1 AND t.agent_id = $2 AND t.kind = 'COMMITMENT' AND t.status = 'PENDING'
+   AND t.active
+   AND (SELECT count(*) FROM todos c
+         WHERE c.user_id = $1 AND c.agent_id = $2 AND c.kind = 'COMMITMENT'
+           AND c.status = 'PENDING' AND c.active) = 1
+RETURNING t.todo_id, t.text
+"""
+
+CAPTURE = """
+WITH input AS (
+    SELECT * FROM unnest($6::uuid[], $7::text[], $8::text[], $9::timestamptz[], $10::text[],
+                         $11::uuid[]) WITH ORDINALITY AS t(id, kind, text, due, snippet, msg, i)),
+ins AS (
+    INSERT INTO todos (todo_id, user_id, agent_id, kind, text, due_at, source_snippet,
+                       source_message_id, chat_id, session_id, created_at, updated_at)
+    SELECT id, $1, $2, kind, text, due, snippet, msg, $3, $4, $5, $5 FROM input
+    ON CONFLICT (user_id, agent_id, kind, text_normalized) WHERE status = 'PENDING' AND active
+    DO NOTHING
+    RETURNING todo_id)
+SELECT COALESCE(old.todo_id, input.id) AS todo_id, input.kind,
+       COALESCE(old.text, input.text) AS text, COALESCE(old.due_at, input.due) AS due_at,
+       COALESCE(old.source_snippet, input.snippet) AS source_snippet,
+       input.id IN (SELECT todo_id FROM ins) AS created
+  FROM input
+  LEFT JOIN LATERAL (
+      SELECT t.todo_id, t.text, t.due_at, t.source_snippet FROM todos t
+       WHERE t.user_id = $1 AND t.agent_id = $2 AND t.kind = input.kind
+         AND t.text_normalized = twin_normalize(input.text) AND t.status = 'PENDING'
+         AND t.active) old ON true
+ ORDER BY input.i
+"""
+
+FINISH = """
+WITH idem AS (
+    INSERT INTO idempotency_keys (user_id, key, request_hash, response, status_code,
+                                  created_at, completed_at)
+    VALUES ($1, $3, $4, $5, 200, $6, $6)),
+sess AS (
+    UPDATE sessions SET last_message_seq = GREATEST(COALESCE(last_message_seq, 0), $8),
+                        updated_at = $6
+     WHERE user_id = $1 AND session_id = $7),
+counters AS (
+    INSERT INTO user_state (user_id, agent_id, message_count, last_interaction_at,
+                            spine_messages_since, facts_since_curator, updated_at)
+    VALUES ($1, $2, $9, $6, 0, 0, $6), ($1, '', $9, $6, $9, $10, $6)
+    ON CONFLICT (user_id, agent_id) DO UPDATE
+       SET message_count = user_state.message_count + EXCLUDED.message_count,
+           last_interaction_at = GREATEST(user_state.last_interaction_at,
+                                          EXCLUDED.last_interaction_at),
+           spine_messages_since = user_state.spine_messages_since
+                                  + EXCLUDED.spine_messages_since,
+           facts_since_curator = user_state.facts_since_curator + EXCLUDED.facts_since_curator,
+           updated_at = EXCLUDED.updated_at)
+UPDATE entities SET last_seen = GREATEST(COALESCE(last_seen, $6), $6)
+ WHERE user_id = $1 AND entity_id = ANY($11::uuid[]) AND active
+RETURNING entity_id
+"""
+
+JUDGE_CONTEXT = """
+SELECT k.request_hash, k.response,
+       (SELECT COALESCE(jsonb_agg(jsonb_build_array(w.text, w.speaker) ORDER BY w.seq), '[]')
+          FROM (SELECT m.text, m.speaker, m.seq
+                  FROM sessions s
+                  JOIN messages m ON m.user_id = s.user_id AND m.session_id = s.session_id
+                 WHERE s.user_id = $1 AND s.agent_id = $2 AND s.chat_id = $3
+                   AND s.ended_at IS NULL
+                   AND s.last_activity_at >= $5::timestamptz - $6::interval
+                   AND m.role = 'user' AND m.active
+                   AND m.ts >= $5::timestamptz - interval '60 minutes'
+                 ORDER BY m.seq DESC LIMIT 12) w) AS earlier,
+       ARRAY(SELECT a.alias FROM entities e
+               JOIN entity_aliases a ON a.user_id = e.user_id AND a.entity_id = e.entity_id
+              WHERE e.user_id = $1 AND e.entity_ref = 'self:user'
+             UNION ALL
+             SELECT display_name FROM users WHERE user_id = $1 AND display_name IS NOT NULL
+       ) AS self_names
+  FROM (SELECT 1) one LEFT JOIN idempotency_keys k ON k.user_id = $1 AND k.key = $4
+"""
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What the idempotency key holds: the first commit's body hash and answer."""
+
+    request_hash: str
+    response: dict
+
+
+@dataclass(frozen=True)
+class JudgeContext:
+    stored: Stored | None
+    earlier: list[tuple[str, str | None]]
+    self_names: list[str]
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    message_id: UUID
+    position: int
+    role: str
+    speaker: str | None
+    text: str
+    external_id: str | None
+    ts: datetime
+
+
+async def judge_context(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,
+                        key: str, now: datetime, idle: timedelta) -> JudgeContext:
+    """Before any extraction (outside the transaction): a stored answer for this turn, the
+    session's recent user messages, and the names the user goes by."""
+    row = await conn.fetchrow(JUDGE_CONTEXT, user_id, agent_id, chat_id, key, now, idle)
+    stored = Stored(row["request_hash"], row["response"]) if row["request_hash"] else None
+    return JudgeContext(stored, [(t, s) for t, s in row["earlier"]], list(row["self_names"]))
+
+
+async def open_turn(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,
+                    key: str, now: datetime, idle: timedelta) -> Stored | None:
+    """Lock the user, ensure their rows, close the chat's session if it went idle, and return
+    what an earlier commit of this turn stored (None when this is the first)."""
+    await lock_user(conn, user_id)
+    row = await conn.fetchrow(OPEN, user_id, agent_id, chat_id, now, idle, key)
+    return Stored(row["request_hash"], row["response"]) if row["request_hash"] else None
+
+
+async def log_messages(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,
+                       turn_id: str, new_session_id: UUID, now: datetime, turns: int,
+                       rows: Sequence[MessageRow]) -> tuple[UUID, bool, int]:
+    """The open session (continued or new) with the turn's messages appended; returns its id,
+    whether it is new, and the newest message seq."""
+    record = await conn.fetchrow(
+        LOG, user_id, agent_id, chat_id, new_session_id, now, turns, turn_id,
+        [r.message_id for r in rows], [r.position for r in rows], [r.role for r in rows],
+        [r.speaker for r in rows], [r.text for r in rows], [r.external_id for r in rows],
+        [r.ts for r in rows])
+    return record["session_id"], record["created"], record["last_seq"]
+
+
+async def add_self_aliases(conn: asyncpg.Connection, user_id: str, self_id: UUID,
+                           names: Sequence[str], now: datetime, source: str) -> None:
+    await conn.execute(SELF_ALIASES, user_id, self_id, source, list(names), names[0], now)
+
+
+async def complete_commitment(conn: asyncpg.Connection, user_id: str, agent_id: str,
+                              now: datetime) -> tuple[UUID, str] | None:
+    """001's conservative rule: done only when exactly one commitment is pending."""
+    row = await conn.fetchrow(COMPLETE, user_id, agent_id, now)
+    return (row["todo_id"], row["text"]) if row else None
+
+
+async def capture_todos(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,
+                        session_id: UUID, now: datetime, todos: Sequence[tuple]
+                        ) -> list[asyncpg.Record]:
+    """Each todo (id, kind, text, due, snippet, message id) stored pending, or the pending one
+    with the same normalized text found; in input order."""
+    columns = [list(c) for c in zip(*todos, strict=True)]
+    return await conn.fetch(CAPTURE, user_id, agent_id, chat_id, session_id, now, *columns)
+
+
+async def finish_turn(conn: asyncpg.Connection, user_id: str, agent_id: str, key: str,
+                      request_hash: str, response: dict, now: datetime, session_id: UUID,
+                      last_seq: int, messages: int, facts_created: int,
+                      seen_ids: Sequence[UUID]) -> list[UUID]:
+    """Store the answer under the turn's key, advance the session checkpoint and the counters,
+    mark the active entities seen; returns those of them that are this user's live entities."""
+    rows = await conn.fetch(FINISH, user_id, agent_id, key, request_hash, response, now,
+                            session_id, last_seq, messages, facts_created, list(seen_ids))
+    return [r["entity_id"] for r in rows]

@@ -1,0 +1,144 @@
+"""When a todo is due, from the words the user used (pure: ``now`` is passed in).
+
+"tomorrow", "tonight", "today", "this evening", "on Friday", "next Monday", "by Friday at
+5pm", "this weekend", "next week", "in 3 days", "in 2 hours", "at 17:30", "2026-01-05". A day
+without a time of day means 09:00 (18:00 for "today"), in the offset of ``now``; a bare time
+already past today means tomorrow; a weekday means its next occurrence (never today).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+PARTS = {"morning": 9, "afternoon": 14, "evening": 19, "night": 21}
+DEFAULT_HOUR = 9
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+            "seven": 7, "ten": 10, "couple of": 2, "few": 3}
+_UNITS = {"minute": timedelta(minutes=1), "hour": timedelta(hours=1), "day": timedelta(days=1),
+          "week": timedelta(weeks=1), "month": timedelta(days=30)}
+
+_TIME = r"(?:at\s+)?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.)"
+_TIME24 = r"at\s+(?P<h24>\d{1,2}):(?P<m24>\d{2})"
+_DAY = (r"(?:(?:by|on|until|before)\s+)?"
+        r"(?:(?P<rel>today|tonight|tomorrow)"
+        r"|(?P<this>this)\s+(?P<thispart>morning|afternoon|evening|weekend)"
+        r"|(?P<nextweek>next\s+week)"
+        rf"|(?:(?P<next>next|this)\s+)?(?P<wd>{'|'.join(WEEKDAYS)})"
+        r"|(?P<iso>\d{4}-\d{2}-\d{2})"
+        r"|in\s+(?P<n>\d+|an?|one|two|three|four|five|six|seven|ten|a\s+couple\s+of|a\s+few)"
+        r"\s+(?P<unit>minute|hour|day|week|month)s?)")
+_PART = r"(?:\s+(?:in\s+the\s+)?(?P<part>morning|afternoon|evening|night))?"
+_CLOCK_WORDS = rf"(?:{_TIME}|{_TIME24})"
+_DAY_PATTERN = re.compile(rf"\b{_DAY}{_PART}(?:\s+{_CLOCK_WORDS})?(?![\w:])", re.IGNORECASE)
+_CLOCK_PATTERN = re.compile(rf"\b{_CLOCK_WORDS}(?![\w:])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Due:
+    at: datetime
+    start: int  # where the expression sits in the text it was found in
+    end: int
+
+
+def find_due(text: str, now: datetime) -> Due | None:
+    """The first due expression in ``text``, or None ("at 5pm tomorrow" reads as one)."""
+    clocks = [c for c in _CLOCK_PATTERN.finditer(text)
+              if _clock(c.groupdict()) not in (None, False)]
+    for match in _DAY_PATTERN.finditer(text):
+        before = next((c for c in clocks if 0 <= match.start() - c.end() <= 1), None)
+        groups = match.groupdict()
+        if before is not None and _clock(groups) is None:
+            groups |= {k: v for k, v in before.groupdict().items() if v is not None}
+        at = _resolve(groups, now)
+        if at is not None:
+            return Due(at, before.start() if before else match.start(), match.end())
+    for clock in clocks:
+        at = _resolve(clock.groupdict(), now)
+        if at is not None:
+            return Due(at, clock.start(), clock.end())
+    return None
+
+
+def parse_due(value: str, now: datetime) -> datetime | None:
+    """A plan's ``due``: an ISO date or datetime, or words; None when not understood."""
+    text = value.strip()
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        due = find_due(text, now)
+        return due.at if due else None
+    if len(text) <= 10:  # a date alone
+        return datetime.combine(parsed.date(), time(DEFAULT_HOUR), now.tzinfo)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=now.tzinfo)
+
+
+def without_due(text: str, due: Due | None) -> str:
+    """``text`` with the due expression taken out, tidied ("call Mom tomorrow" → "call Mom")."""
+    if due is None:
+        return text.strip(" ,.;!?")
+    cut = text[: due.start] + " " + text[due.end:]
+    return re.sub(r"\s+", " ", cut).strip(" ,.;!?")
+
+
+def _resolve(groups: dict[str, str | None], now: datetime) -> datetime | None:
+    g = {k: (v.lower() if isinstance(v, str) else v) for k, v in groups.items()}
+    for name in ("rel", "this", "thispart", "nextweek", "wd", "iso", "unit", "n", "part"):
+        g.setdefault(name, None)
+    today = now.date()
+    clock = _clock(g)
+    if clock is False:
+        return None
+    hour = PARTS.get(g["part"] or "", None)
+    day: date | None = None
+    if g["rel"] == "today":
+        day, hour = today, hour or 18
+    elif g["rel"] == "tonight":
+        day, hour = today, 21
+    elif g["rel"] == "tomorrow":
+        day = today + timedelta(days=1)
+    elif g["this"]:
+        if g["thispart"] == "weekend":
+            day = today + timedelta(days=(5 - today.weekday()) % 7)
+        else:
+            day, hour = today, PARTS[g["thispart"]]
+    elif g["nextweek"]:
+        day = today + timedelta(days=7 - today.weekday())
+    elif g["wd"]:
+        ahead = (WEEKDAYS.index(g["wd"]) - today.weekday()) % 7 or 7
+        day = today + timedelta(days=ahead)
+    elif g["iso"]:
+        try:
+            day = date.fromisoformat(g["iso"])
+        except ValueError:
+            return None
+    elif g["unit"]:
+        count = int(g["n"]) if g["n"].isdigit() else _NUMBERS.get(g["n"].replace("a ", ""), 1)
+        return now + count * _UNITS[g["unit"]]
+    if day is None:  # a time alone: today, or tomorrow once past
+        if clock is None:
+            return None
+        at = datetime.combine(today, clock, now.tzinfo)
+        return at if at > now else at + timedelta(days=1)
+    if clock is None:
+        clock = time(hour if hour is not None else DEFAULT_HOUR)
+    return datetime.combine(day, clock, now.tzinfo)
+
+
+def _clock(g: dict) -> time | None | bool:
+    """The time of day asked for; None when none was; False when it is not a time."""
+    if g.get("h24") is not None:
+        hour, minute = int(g["h24"]), int(g["m24"])
+    elif g.get("h") is not None:
+        hour, minute = int(g["h"]), int(g["m"] or 0)
+        if hour > 12 or hour == 0:
+            return False
+        pm = (g.get("ap") or "").startswith("p")
+        hour = hour % 12 + (12 if pm else 0)
+    else:
+        return None
+    if hour > 23 or minute > 59:
+        return False
+    return time(hour, minute)

@@ -1,0 +1,291 @@
+"""``POST /v1/forget`` (003 §9): intentional amnesia, scoped, soft by default.
+
+Postgres first, in one transaction under the user's lock (:mod:`.forget_store`); then every
+retrieval path: fact and episode vectors go inactive (soft) or are deleted (hard), and the
+user's working memory loses the forgotten entity ids, turns and — hard, or scope ``session`` —
+the conversations' keys. Only the asking user's rows, points and keys are ever touched.
+Commits reuse :func:`forget_in_transaction` and :func:`clean_up` for ``plan.forget``.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from urllib.parse import unquote
+from uuid import UUID
+
+import asyncpg
+import msgspec
+
+from contracts.memory import ForgetRequest, ForgetResponse, ForgetTarget, Notice
+from contracts.slots import AffectSlot, SessionState
+from services.core.errors import DependencyUnavailable
+from services.core.memory_store import lock_user, mark_indexed
+from services.core.resources import Resources
+from services.core.validation import FieldError, InvalidInput
+from services.core.working_memory import ConcurrentUpdate, Snapshot
+from services.memory_upserter import forget_store as store
+from services.memory_upserter.plan_logic import fold
+
+AUDIT_KINDS = {"facts": "fact", "todos": "todo", "episodes": "episode", "messages": "message",
+               "entities": "entity"}
+
+
+@dataclass
+class Forgotten:
+    """What the transaction forgot, and what the clean-up after it must reach."""
+
+    effects: store.Effects
+    forget_ids: list[UUID] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)   # normalized entity names and aliases
+    texts: list[str] = field(default_factory=list)
+    wipe_user: bool = False                           # every key and point of the user
+    wipe_agent: str | None = None                     # every working-memory key of this agent
+    session_chat: tuple[str, str] | None = None       # (agent, chat) whose keys go
+    warnings: list[Notice] = field(default_factory=list)
+
+
+def check(req: ForgetRequest) -> None:
+    """What the schema cannot say; raises :class:`InvalidInput` listing every problem."""
+    errors: list[FieldError] = []
+    if req.scope == "session":
+        errors += [FieldError(f"$.{f}", f"scope 'session' needs {f}")
+                   for f in ("agent_id", "chat_id") if getattr(req, f) is None]
+        if req.targets:
+            errors.append(FieldError("$.targets", "scope 'session' forgets the conversation; "
+                                                  "targets need scope 'agent' or 'global'"))
+    else:
+        if req.scope == "agent" and req.agent_id is None:
+            errors.append(FieldError("$.agent_id", "scope 'agent' needs agent_id"))
+        if not req.targets and not req.everything:
+            errors.append(FieldError("$.targets", "name what to forget, or set everything: true"))
+        if req.include_history:
+            errors.append(FieldError("$.include_history", "only for scope 'session'"))
+    for i, target in enumerate(req.targets):
+        given = [f for f in msgspec.structs.fields(ForgetTarget)
+                 if getattr(target, f.name) is not None]
+        if len(given) != 1:
+            errors.append(FieldError(f"$.targets[{i}]", "give exactly one of entity, fact_id, "
+                                                        "episode_id, todo_id, text"))
+        for f in ("fact_id", "episode_id", "todo_id"):
+            if getattr(target, f) is not None and not _uuid(getattr(target, f)):
+                errors.append(FieldError(f"$.targets[{i}].{f}", "not a UUID"))
+    if req.session_id is not None and not _uuid(req.session_id):
+        errors.append(FieldError("$.session_id", "not a UUID"))
+    if errors:
+        raise InvalidInput(errors)
+
+
+async def forget(res: Resources, req: ForgetRequest, *, request_id: str | None) -> ForgetResponse:
+    check(req)
+    now = datetime.now(UTC)
+    async with res.pg.acquire() as conn, conn.transaction():
+        await lock_user(conn, req.user_id)
+        done = await forget_in_transaction(
+            conn, user_id=req.user_id, scope=req.scope, agent_id=req.agent_id,
+            chat_id=req.chat_id, targets=req.targets, everything=req.everything,
+            include_history=req.include_history, session_id=req.session_id, hard=req.hard,
+            reason=req.reason, now=now, request_id=request_id)
+    await clean_up(res, req.user_id, done, hard=req.hard,
+                   agent_scope=req.agent_id if req.scope == "agent" else None)
+    return ForgetResponse(
+        user_id=req.user_id, scope=req.scope, hard=req.hard,
+        forget_ids=[str(i) for i in done.forget_ids], counts=dict(done.effects.counts),
+        entity_ids=[str(i) for i in done.effects.ids.get("entities", [])],
+        warnings=done.warnings)
+
+
+async def forget_in_transaction(
+        conn: asyncpg.Connection, *, user_id: str, scope: str, agent_id: str | None,
+        chat_id: str | None, targets: Sequence[ForgetTarget] = (), names_or_texts: Sequence[str]
+        = (), everything: bool = False, include_history: bool = False,
+        session_id: str | None = None, hard: bool, reason: str | None, now: datetime,
+        request_id: str | None) -> Forgotten:
+    """The Postgres half, inside the caller's transaction (the caller holds the user lock).
+    ``names_or_texts`` (a plan's ``forget``) are entities when a name or alias matches, else
+    texts."""
+    done = Forgotten(store.Effects())
+    scoped_agent = agent_id if scope == "agent" else None
+    if scope == "session":
+        done.session_chat = (agent_id, chat_id)
+        sid = None
+        if include_history:
+            sid = await store.session_to_forget(conn, user_id, agent_id, chat_id,
+                                                uuid.UUID(session_id) if session_id else None)
+        if sid is not None:
+            done.effects = await store.forget_rows(
+                conn, store.Selection(user_id, agent_id, session_id=sid), hard=hard, now=now,
+                reason=reason)
+            if hard:
+                await store.clear_snippets(conn, user_id, sid)
+        fallback = "session"
+    elif everything and scope == "global" and hard:
+        done.effects = await store.forget_everything_hard(conn, user_id)
+        done.wipe_user, fallback = True, "all"
+    else:
+        handles = [t.entity for t in targets if t.entity] + list(names_or_texts)
+        found = await store.find_entities(conn, user_id, handles, hard=hard) if handles else []
+        matched = {fold(n) for r in found for n in (r["name_normalized"], *r["aliases"])}
+        texts = [t.text for t in targets if t.text]
+        texts += [x for x in names_or_texts if fold(x) not in matched]
+        for t in targets:
+            if t.entity and not any(_answers(r, t.entity) for r in found):
+                done.warnings.append(Notice(code="entity_not_found",
+                                            detail=f"no entity answers to {t.entity!r}"))
+        entity_ids = [r["entity_id"] for r in found]
+        if everything:
+            entity_ids += await _scope_entities(conn, user_id, scoped_agent)
+        done.names = sorted({n for r in found if not r["is_self"]
+                             for n in (r["name_normalized"], *r["aliases"])})
+        done.texts = [fold(t) for t in texts]
+        selection = store.Selection(
+            user_id, scoped_agent, everything=everything, entity_ids=tuple(entity_ids),
+            fact_ids=_ids(t.fact_id for t in targets), todo_ids=_ids(t.todo_id for t in targets),
+            episode_ids=_ids(t.episode_id for t in targets), texts=tuple(texts),
+            names_pattern=store.names_pattern(done.names))
+        done.effects = await store.forget_rows(conn, selection, hard=hard, now=now,
+                                               reason=reason)
+        if everything:
+            done.wipe_user = scope == "global"
+            done.wipe_agent = scoped_agent
+        fallback = "all" if everything else "entity"
+    done.forget_ids = await store.audit(
+        conn, user_id=user_id, agent_id=agent_id, chat_id=chat_id, scope=scope, hard=hard,
+        reason=reason, effects=done.effects, kinds=AUDIT_KINDS, fallback_kind=fallback,
+        request_id=request_id, now=now)
+    return done
+
+
+async def clean_up(res: Resources, user_id: str, done: Forgotten, *, hard: bool,
+                   agent_scope: str | None) -> None:
+    """The vector and working-memory half, after the commit; failures become warnings (the
+    rows are already forgotten, and inactive rows are filtered by every Postgres read)."""
+    counts: Counter = done.effects.counts
+    try:
+        counts.update(await _vectors(res, user_id, done, hard=hard))
+    except DependencyUnavailable as exc:
+        done.warnings.append(Notice(code="vectors_not_updated", detail=(
+            f"{exc.dependency} unavailable: forgotten rows may still have vectors; "
+            "POST /v1/reindex marks forgotten facts inactive")))
+    try:
+        counts["working_memory"] += await _working_memory(res, user_id, done, hard=hard,
+                                                          agent_scope=agent_scope)
+    except (ConcurrentUpdate, DependencyUnavailable, OSError) as exc:
+        done.warnings.append(Notice(code="working_memory_not_updated",
+                                    detail=f"working memory not cleaned: {type(exc).__name__}"))
+
+
+async def _vectors(res: Resources, user_id: str, done: Forgotten, *, hard: bool) -> Counter:
+    counts: Counter = Counter()
+    vectors = res.vectors
+    if vectors is None:
+        return counts
+    if done.wipe_user and hard:
+        for collection in ("facts", "episodes", "knowledge"):
+            counts[f"{collection}_vectors"] += await vectors.delete(collection, user_id=user_id)
+        return counts
+    for kind, collection in (("facts", "facts"), ("episodes", "episodes")):
+        ids = [str(i) for i in done.effects.ids.get(kind, [])]
+        if not ids:
+            continue
+        if hard:
+            counts[f"{collection}_vectors"] += await vectors.delete(collection, user_id=user_id,
+                                                                    ids=ids)
+        else:
+            counts[f"{collection}_vectors"] += await vectors.set_active(
+                collection, user_id=user_id, ids=ids, active=False)
+    facts = done.effects.ids.get("facts", [])
+    if facts and not hard:
+        async with res.pg.acquire() as conn:
+            await mark_indexed(conn, "relations", facts, unchanged_since=datetime.now(UTC))
+    return counts
+
+
+async def _working_memory(res: Resources, user_id: str, done: Forgotten, *, hard: bool,
+                          agent_scope: str | None) -> int:
+    memory = res.working_memory
+    if done.wipe_user or done.wipe_agent:
+        return await memory.delete_all(user_id, done.wipe_agent if not done.wipe_user else None)
+    if done.session_chat is not None:
+        return await memory.delete(user_id, *done.session_chat)
+    entity_ids = {str(i) for i in done.effects.ids.get("entities", [])}
+    message_ids = {str(i) for i in done.effects.ids.get("messages", [])}
+    if not (entity_ids or message_ids or done.names or done.texts):
+        return 0
+    names = re.compile(r"\b(?:" + "|".join(map(re.escape, done.names)) + r")\b") \
+        if done.names else None
+    touched = 0
+    for agent_id, chat_id in _conversations(await memory.keys_of(user_id, agent_scope)):
+        def scrub(seen: Snapshot) -> tuple:
+            session, affect = _scrub(seen.session, seen.affect, entity_ids, message_ids,
+                                     names, done.texts)
+            changed = (session, affect) != (seen.session, seen.affect)
+            return (session, affect, changed) if changed else (None, None, False)
+
+        changed = await memory.update(user_id, agent_id, chat_id, scrub)
+        if changed and hard:
+            await memory.delete(user_id, agent_id, chat_id)
+        touched += bool(changed)
+    return touched
+
+
+def _scrub(session: SessionState | None, affect: AffectSlot | None, entity_ids: set[str],
+           message_ids: set[str], names: re.Pattern[str] | None, texts: Sequence[str]
+           ) -> tuple[SessionState | None, AffectSlot | None]:
+    """The blobs without the forgotten entity ids and without turns that mention them."""
+    def mentions(text: str) -> bool:
+        folded = fold(text)
+        return bool(names and names.search(folded)) or any(t in folded for t in texts)
+
+    if session is not None:
+        session = msgspec.structs.replace(
+            session,
+            active_entity_ids=[e for e in session.active_entity_ids if e not in entity_ids],
+            turns=[t for t in session.turns
+                   if t.message_id not in message_ids and not mentions(t.text)])
+    if affect is not None:
+        affect = msgspec.structs.replace(
+            affect, active_entity_ids=[e for e in affect.active_entity_ids
+                                       if e not in entity_ids])
+    return session, affect
+
+
+def _conversations(keys: Sequence[str]) -> list[tuple[str, str]]:
+    """(agent, chat) of every working-memory key, once (keys are kind:user:agent:chat)."""
+    found = []
+    for key in keys:
+        parts = key.split(":")
+        if len(parts) == 4:
+            found.append((unquote(parts[2]), unquote(parts[3])))
+    return list(dict.fromkeys(found))
+
+
+async def _scope_entities(conn: asyncpg.Connection, user_id: str, agent_id: str | None
+                          ) -> list[UUID]:
+    rows = await conn.fetch(
+        "SELECT entity_id FROM entities WHERE user_id = $1 AND entity_ref IS DISTINCT FROM "
+        "'self:user' AND ($2::text IS NULL OR (scope = 'agent' AND agent_id = $2))",
+        user_id, agent_id)
+    return [r[0] for r in rows]
+
+
+def _answers(row: asyncpg.Record, handle: str) -> bool:
+    key = fold(handle)
+    return (str(row["entity_id"]) == key or handle == row["entity_ref"]
+            or key in {fold(n) for n in (row["name_normalized"], *row["aliases"])})
+
+
+def _ids(values) -> tuple[UUID, ...]:
+    return tuple(uuid.UUID(v) for v in values if v)
+
+
+def _uuid(value: str) -> bool:
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True

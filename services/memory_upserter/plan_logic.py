@@ -1,0 +1,186 @@
+"""The commit's pure decisions (no I/O; time and ids passed in): checking a plan beyond its
+schema, resolving its entity handles, affect promotion, the conservative completion signal,
+each todo's source sentence, and the working-memory session after the turn."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from difflib import SequenceMatcher
+
+import msgspec
+
+from contracts.plan import MemoryWritePlan, PlanFact
+from contracts.slots import Scratch, SessionState, Turn
+from services.core.memory_store import EntityWrite, canonical_predicate
+from services.core.validation import FieldError
+
+SELF_HANDLES = frozenset({"user", "me", "self", "i", "myself", "self:user", "the user"})
+AFFECT_PREDICATES = frozenset({"FEELS", "FEELING", "MOOD", "EMOTION", "AFFECT", "IS_FEELING",
+                               "FEELS_LIKE", "EMOTIONAL_STATE"})
+REF_CATEGORIES = {"person": "Person", "place": "Location", "org": "Org", "project": "Project",
+                  "goal": "Goal", "food": "Food", "habit": "Habit", "pet": "Pet",
+                  "thing": "Thing", "event": "Event"}
+OBJECT_CATEGORIES = {"LIVES_IN": "Location", "BORN_IN": "Location", "FROM": "Location",
+                     "VISITED": "Location", "HOMETOWN": "Location", "WORKS_AT": "Org",
+                     "STUDIES_AT": "Org", "MEMBER_OF": "Org", "WORKS_ON": "Project",
+                     "HAS_PET": "Pet"}
+MAX_ACTIVE_ENTITIES = 12
+_WORDS = re.compile(r"\w+")
+_DONE = re.compile(r"\b(?:done|finished|completed)\b", re.IGNORECASE)
+_NEGATED = re.compile(r"(?:\bnot|n't|\bnever|\balmost|\bnearly|\bhalf|\bbarely|\bwill|'ll|"
+                      r"\bgonna|\bgoing\s+to|\bwhen|\bif|\bonce|\buntil)\W+(?:\w+\W+){0,2}$",
+                      re.IGNORECASE)
+SELF = -1  # the handle index of the user's own entity
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form, close to Postgres's ``twin_normalize``."""
+    plain = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join("".join(c for c in plain if not unicodedata.combining(c)).split())
+
+
+def words(text: str) -> list[str]:
+    return _WORDS.findall(fold(text))
+
+
+def says_done(text: str) -> bool:
+    """The user says something is done/finished/completed — not "not done yet", not "I'll be
+    finished tomorrow", not "once it's done"."""
+    for match in _DONE.finditer(text):
+        before, after = text[: match.start()], text[match.end():]
+        if not _NEGATED.search(before) and not re.match(r"\W*yet\b", after, re.IGNORECASE):
+            return True
+    return False
+
+
+def check_plan(plan: MemoryWritePlan, path: str) -> list[FieldError]:
+    """What the schema cannot say: each fact names its object or its value, not both."""
+    errors = []
+    for i, fact in enumerate(plan.facts):
+        if fact.object is not None and fact.value is not None:
+            errors.append(FieldError(f"{path}.facts[{i}]",
+                                     "give either object (an entity) or value (a literal)"))
+        if fact.object is not None and fold(fact.object) == fold(fact.subject):
+            errors.append(FieldError(f"{path}.facts[{i}].object",
+                                     "a fact cannot relate an entity to itself"))
+    return errors
+
+
+def is_affect(fact: PlanFact) -> bool:
+    return canonical_predicate(fact.predicate) in AFFECT_PREDICATES
+
+
+def statement_in(statement: str, texts: Sequence[str], *, ratio: float = 0.85) -> bool:
+    """Near-quote: the statement's words appear in one of the texts, in order, give or take a
+    few letters (a typo, a contraction)."""
+    wanted = words(statement)
+    if not wanted:
+        return False
+    target = " ".join(wanted)
+    for text in texts:
+        have = words(text)
+        for start in range(max(1, len(have) - len(wanted) + 1)):
+            window = " ".join(have[start:start + len(wanted)])
+            if window == target or SequenceMatcher(None, target, window).ratio() >= ratio:
+                return True
+    return False
+
+
+@dataclass
+class Resolved:
+    """The plan's entities as writes, and each fact's subject/object as a write index."""
+
+    writes: list[EntityWrite] = field(default_factory=list)
+    facts: list[tuple[PlanFact, int, int | None]] = field(default_factory=list)
+    self_aliases: list[str] = field(default_factory=list)
+    _index: dict[str, int] = field(default_factory=dict)
+
+    def handle(self, handle: str, *, category: str) -> int:
+        key = fold(handle)
+        if key in SELF_HANDLES:
+            return SELF
+        if key not in self._index:
+            ref = handle if re.fullmatch(r"[a-z_]+:[^\s:]+", handle) else None
+            name = ref.split(":", 1)[1].replace("_", " ").title() if ref else handle.strip()
+            if ref:
+                category = REF_CATEGORIES.get(ref.split(":", 1)[0], "Other")
+            self._index[key] = self.add(EntityWrite(name, category, (), "global", ref))
+        return self._index[key]
+
+    def add(self, write: EntityWrite) -> int:
+        self.writes.append(write)
+        index = len(self.writes) - 1
+        for name in (write.name, *write.aliases):
+            self._index.setdefault(fold(name), index)
+        return index
+
+
+def resolve(plan: MemoryWritePlan) -> Resolved:
+    """Entity writes for the plan's entities and for every handle its facts use ("user" is the
+    user's own entity, an ``entity_ref`` is looked up, any other name becomes an entity)."""
+    out = Resolved()
+    for entity in plan.entities:
+        if fold(entity.name) not in SELF_HANDLES:
+            out.add(EntityWrite(entity.name, entity.category, tuple(entity.aliases),
+                                entity.scope))
+    for fact in plan.facts:
+        predicate = canonical_predicate(fact.predicate)
+        subject_category = {"PROJECT": "Project"}.get(fact.memory_type, "Person")
+        subject = out.handle(fact.subject, category=subject_category)
+        obj = None
+        if fact.object is not None:
+            guess = OBJECT_CATEGORIES.get(predicate) or (
+                "Person" if predicate.startswith("HAS_") else
+                "Project" if fact.memory_type == "PROJECT" else "Other")
+            obj = out.handle(fact.object, category=guess)
+        out.facts.append((fact, subject, obj))
+        if subject == SELF and predicate == "NAME" and fact.value:
+            out.self_aliases.append(fact.value)
+    return out
+
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+_TODO_CUES = re.compile(r"(?i)\b(?:remind|i'll|i will|going to|gonna|promise|add|list|need to|"
+                        r"have to|goal|tomorrow|tonight|today|monday|tuesday|wednesday|thursday|"
+                        r"friday|saturday|sunday|next week)\b")
+
+
+def source_of(todo_text: str, snippet: str | None, user_texts: Sequence[tuple[int, str]]
+              ) -> tuple[str | None, int | None]:
+    """The user's sentence a todo comes from, and the index of its message (002 "source_ref").
+    A snippet the plan gives is kept when a user message contains it."""
+    if not user_texts:
+        return snippet, None
+    if snippet:
+        for index, text in user_texts:
+            if fold(snippet) in fold(text) or statement_in(snippet, [text]):
+                return snippet, index
+    wanted = set(words(todo_text))
+    best = (0.0, user_texts[-1][0], user_texts[-1][1].strip())
+    for index, text in user_texts:
+        for sentence in _SENTENCES.split(text):
+            overlap = len(wanted & set(words(sentence)))
+            score = overlap + (0.5 if overlap and _TODO_CUES.search(sentence) else 0.0)
+            if score and score >= best[0]:
+                best = (score, index, sentence.strip())
+    return (snippet or best[2][:2000]) or None, best[1]
+
+
+def next_session(seen: SessionState | None, *, user_id: str, agent_id: str, chat_id: str,
+                 turns: Sequence[Turn], active_ids: Sequence[str], scratch: Scratch | None,
+                 now: datetime, max_turns: int) -> SessionState:
+    """The session blob after this turn: its turns appended once (by message id), trimmed to
+    the newest ``max_turns``; this turn's entities first among the active ones; the scratch
+    replaced when the caller sent one. The message count is pulse-decay's, left alone."""
+    session = seen or SessionState(user_id=user_id, agent_id=agent_id, chat_id=chat_id)
+    known = {t.message_id for t in session.turns if t.message_id}
+    appended = [*session.turns, *(t for t in turns if t.message_id not in known)]
+    active = list(dict.fromkeys([*active_ids, *session.active_entity_ids]))
+    return msgspec.structs.replace(
+        session, turns=appended[-max_turns:] if max_turns > 0 else [],
+        active_entity_ids=active[:MAX_ACTIVE_ENTITIES],
+        scratch=scratch if scratch is not None else session.scratch, updated_at=now)

@@ -1,0 +1,55 @@
+"""``POST /v1/reindex``: bring the vector index in line with Postgres, cheaply.
+
+Sweeps what a failed embedder or index left behind: facts with ``indexed_at IS NULL`` (live
+ones are embedded and upserted, closed or forgotten ones marked inactive) and knowledge chunks
+never indexed — for one user, or for everyone, oldest first, up to ``limit`` rows of each.
+Rows already indexed cost nothing: the partial indexes on ``indexed_at IS NULL`` hold only the
+backlog.
+"""
+
+from __future__ import annotations
+
+from contracts.memory import Notice, ReindexRequest, ReindexResponse
+from services.core.errors import DependencyUnavailable
+from services.core.memory_store import (
+    index_facts,
+    load_fact_rows,
+    mark_indexed,
+    unindexed_facts,
+)
+from services.core.resources import Resources
+from services.memory_upserter.knowledge import index_chunks
+
+
+async def reindex(res: Resources, req: ReindexRequest) -> ReindexResponse:
+    indexed = deactivated = knowledge = 0
+    warnings: list[Notice] = []
+    try:
+        if res.vectors is None or res.embedder is None:
+            raise DependencyUnavailable("vectors", "not configured on this node")
+        async with res.pg.acquire() as conn:
+            backlog = await unindexed_facts(conn, req.user_id, req.limit)
+        for user_id, ids in backlog.items():
+            async with res.pg.acquire() as conn:
+                rows = await load_fact_rows(conn, user_id, ids)
+            if not rows:
+                continue
+            await index_facts(res.vectors, res.embedder, user_id, rows)
+            async with res.pg.acquire() as conn:
+                await mark_indexed(conn, "relations", ids,
+                                   unchanged_since=max(r.updated_at for r in rows))
+            indexed += sum(r.active for r in rows)
+            deactivated += sum(not r.active for r in rows)
+        knowledge = await index_chunks(res.pg, res.vectors, res.embedder, user_id=req.user_id,
+                                       limit=req.limit)
+    except DependencyUnavailable as exc:
+        warnings.append(Notice(code="vectors_unindexed",
+                               detail=f"{exc.dependency} unavailable; try again later"))
+    async with res.pg.acquire() as conn:
+        remaining = await conn.fetchval(
+            """SELECT EXISTS (SELECT 1 FROM relations WHERE indexed_at IS NULL
+                                 AND ($1::text IS NULL OR user_id = $1))
+                   OR EXISTS (SELECT 1 FROM knowledge_chunks WHERE indexed_at IS NULL AND active
+                                 AND ($1::text IS NULL OR user_id = $1))""", req.user_id)
+    return ReindexResponse(facts_indexed=indexed, facts_deactivated=deactivated,
+                           knowledge_indexed=knowledge, remaining=remaining, warnings=warnings)

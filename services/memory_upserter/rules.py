@@ -1,0 +1,304 @@
+"""The offline extractor's rule table: one pattern and one writer per kind of statement.
+
+Patterns are English and conservative: a rule fires on an outright statement ("I live in
+Lisbon", "my sister Marta", "remind me to …"), never on a guess. Names must be capitalized;
+keywords are case-insensitive. Each writer receives the match and the :class:`Emitter`
+(``services.memory_upserter.extractor``), which knows who is speaking.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from services.memory_upserter.due import find_due
+from services.memory_upserter.vocabulary import NAMED_BY_ROLE, NOT_NAMES, ROLES
+
+if TYPE_CHECKING:
+    from services.memory_upserter.extractor import Emitter
+
+_CAP = r"(?:[A-Z]|[À-ÖØ-Þ])[\w'’-]*"
+NAME = rf"(?P<name>{_CAP}(?:\s+{_CAP}){{0,2}})"
+ORG = rf"(?P<org>{_CAP}(?:\s+(?:&\s+)?{_CAP}){{0,3}})"
+_STOP = (r"(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|because|so|since|though|although|when|while|if|"
+         r"with|for|at|on|in|to|from|every|today|tomorrow|tonight|now|yet|right)\b))")
+THING = rf"(?P<thing>[^,.;:!?]+?){_STOP}"
+PLACE = rf"(?P<place>[^,.;:!?]+?(?:,\s*{_CAP})?){_STOP}"
+ROLE = r"(?P<role>[a-z][a-z -]{1,40}?)"
+
+_ROLES = "|".join(sorted((re.escape(r) for r in ROLES), key=len, reverse=True))
+NOT_THINGS = re.compile(r"^(?:you|it|that|this|them|him|her|me|when|how|what|to\s+think|the\s+"
+                        r"idea|a\s+lot|something|stuff|things|everything|anything)\b",
+                        re.IGNORECASE)
+SUBJECT = (rf"(?:(?i:\bmy\s+)(?P<subj_role>{_ROLES})|(?P<pron>\b(?:[Hh]e|[Ss]he))|"
+           rf"(?P<subj>{_CAP}(?:\s+{_CAP}){{0,2}}))")
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    pattern: re.Pattern[str]
+    apply: Callable[[re.Match[str], Emitter], None]
+
+
+RULES: list[Rule] = []
+
+
+def rule(name: str, pattern: str) -> Callable:
+    def register(apply: Callable[[re.Match[str], Emitter], None]) -> Callable:
+        RULES.append(Rule(name, re.compile(pattern), apply))
+        return apply
+    return register
+
+
+def _name(text: str | None) -> str | None:
+    if not text:
+        return None
+    words = text.split()
+    while words and words[-1].lower() in NOT_NAMES:
+        words.pop()
+    return " ".join(words) if words and words[0].lower() not in NOT_NAMES else None
+
+
+def _thing(text: str | None) -> str | None:
+    thing = (text or "").strip(" '\"")
+    return thing if thing and not NOT_THINGS.match(thing) and len(thing) <= 120 else None
+
+
+def _place(text: str) -> str | None:
+    place = _thing(text)
+    if not place or re.match(r"(?i)(?:a|an|the|my|our|this|that|here|there|with)\b", place):
+        return None
+    return " ".join(w if w[:1].isupper() else w.capitalize() for w in place.split())
+
+
+def _subject(m: re.Match[str], out: Emitter) -> str | None:
+    """The third-person subject of a match: a named person, "my mom", or "she"."""
+    if m["pron"]:
+        return out.last_person
+    role = (m["subj_role"] or "").lower()
+    if role:
+        if role not in NAMED_BY_ROLE:
+            return None
+        person = out.entity(NAMED_BY_ROLE[role], "Person")
+        _relationship(out, role, person)
+        return person
+    name = _name(m["subj"])
+    return out.entity(name, "Person") if name else None
+
+
+def _relationship(out: Emitter, role: str, person: str) -> None:
+    label = ROLES[role.lower()]
+    pet = label == "PET"
+    out.entity(person, "Pet" if pet else "Person")
+    out.fact(f"HAS_{label}", f"{person} is {out.whose} {role.lower()}", obj=person,
+             memory_type="PEOPLE", fact_type="relationship", importance=2, confidence=0.9)
+
+
+# --- who the speaker is and what they say of themselves --------------------------------------
+
+@rule("name", rf"(?i:\bmy\s+name\s+is|\bcall\s+me|\bI(?:'m|\s+am)\s+called)\s+{NAME}")
+def _my_name(m: re.Match[str], out: Emitter) -> None:
+    name = _name(m["name"])
+    if name and out.is_user:
+        out.fact("NAME", f"User's name is {name}", value=name, importance=3, confidence=0.95)
+
+
+@rule("lives_in", r"(?i:\bI(?:\s+live|\s+am\s+living|'m\s+living|\s+reside|'m\s+based|\s+am\s+"
+                  r"based|(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?moved)\s+(?:in|to))\s+"
+                  + PLACE)
+def _lives_in(m: re.Match[str], out: Emitter) -> None:
+    place = _place(m["place"])
+    if place:
+        out.entity(place, "Location")
+        out.fact("LIVES_IN", f"{out.who} lives in {place}", obj=place, importance=2,
+                 confidence=0.9)
+
+
+def _work(m: re.Match[str], out: Emitter) -> None:
+    org, role = _name(m["org"]), (m["role"] or "").strip() or None
+    if org:
+        out.entity(org, "Org")
+        out.fact("WORKS_AT", f"{out.who} works at {org}", obj=org, importance=2, confidence=0.9)
+    if role and not NOT_THINGS.match(role):
+        out.fact("JOB_TITLE", f"{out.who} works as {_article(role)}", value=role, importance=2,
+                 confidence=0.85)
+
+
+rule("works_at", rf"(?i:\bI\s+work\s+(?:at|for))\s+{ORG}(?:\s+(?i:as)\s+(?i:an?\s+)?{ROLE}"
+                 rf"{_STOP})?")(_work)
+rule("works_as", rf"(?i:\bI\s+work\s+as\s+(?:an?\s+)?){ROLE}(?:(?=\s+(?i:at|for)\s)\s+(?i:at|"
+                 rf"for)\s+{ORG}|{_STOP})")(_work)
+rule("role_at", rf"(?i:\bI(?:'m|\s+am)\s+an?\s+){ROLE}\s+(?i:at|for)\s+{ORG}")(_work)
+
+
+def _article(role: str) -> str:
+    return ("an " if role[:1] in "aeiou" else "a ") + role
+
+
+@rule("diet", r"(?i:\bI(?:'m|\s+am)\s+(?:an?\s+|strictly\s+|fully\s+|now\s+)?(?P<diet>vegetarian|"
+              r"vegan|pescatarian|pescetarian|keto|gluten[- ]free|halal|kosher))\b")
+def _diet(m: re.Match[str], out: Emitter) -> None:
+    diet = m["diet"].lower()
+    out.fact("DIET", f"{out.who} is {diet}", value=diet, fact_type="preference", importance=2,
+             confidence=0.9)
+
+
+@rule("intolerance", r"(?i:\bI(?:'m|\s+am)\s+(?P<what>lactose|gluten)[- ]intolerant)")
+def _intolerance(m: re.Match[str], out: Emitter) -> None:
+    what = m["what"].lower()
+    out.fact("INTOLERANCE", f"{out.who} is {what} intolerant", value=what, importance=3,
+             confidence=0.95)
+
+
+def _allergies(m: re.Match[str], out: Emitter) -> None:
+    for item in re.split(r"\s*(?:,|\band\b|\bor\b)\s*", m["things"].strip()):
+        item = item.strip().lower()
+        if item and len(item) <= 60:
+            out.fact("ALLERGY", f"{out.who} is allergic to {item}", value=item, importance=3,
+                     confidence=0.95)
+
+
+rule("allergic_to", r"(?i:\bI(?:'m|\s+am)\s+(?:very\s+|severely\s+|deathly\s+|seriously\s+|"
+                    r"really\s+)?allergic\s+to)\s+(?P<things>[^.;!?]+?)(?=\s*(?:[.;!?]|$|\s(?:"
+                    r"but|because|so|since|though)\b))")(_allergies)
+rule("allergy", r"(?i:\bI\s+have\s+an?)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)(?i:\s+allergy)\b"
+     )(_allergies)
+
+
+@rule("likes", rf"(?i:\bI\s+(?:really\s+|absolutely\s+|just\s+)?(?:love|like|enjoy|adore))\s+"
+               rf"{THING}")
+def _likes(m: re.Match[str], out: Emitter) -> None:
+    thing = _thing(m["thing"])
+    if thing:
+        out.fact("LIKES", f"{out.who} likes {thing}", value=thing, fact_type="preference",
+                 confidence=0.7)
+
+
+@rule("dislikes", rf"(?i:\bI\s+(?:really\s+)?(?:hate|dislike|can't\s+stand|cannot\s+stand|"
+                  rf"don't\s+like|do\s+not\s+like))\s+{THING}")
+def _dislikes(m: re.Match[str], out: Emitter) -> None:
+    thing = _thing(m["thing"])
+    if thing:
+        out.fact("DISLIKES", f"{out.who} dislikes {thing}", value=thing,
+                 fact_type="preference", confidence=0.7)
+
+
+@rule("working_on", rf"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|still\s+|now\s+)?working\s+on\s+"
+                    rf"(?:the\s+|a\s+|an\s+|my\s+|our\s+)?){THING}")
+def _working_on(m: re.Match[str], out: Emitter) -> None:
+    thing = _thing(re.sub(r"(?i)\s+project$", "", m["thing"]))
+    if thing:
+        project = out.entity(thing, "Project")
+        out.fact("WORKS_ON", f"{out.who} is working on {thing}", obj=project,
+                 memory_type="PROJECT", importance=2, confidence=0.85)
+
+
+@rule("did", rf"(?i:\bI\s+(?:just\s+|recently\s+|finally\s+)?(?P<verb>went\s+to|visited|joined|"
+             rf"started|adopted|bought|attended|signed\s+up\s+for|graduated\s+from|"
+             rf"ran|painted|wrote|read|met))\s+{THING}")
+def _did(m: re.Match[str], out: Emitter) -> None:
+    """What the speaker did, dated by the turn (imports set ``now`` to the message time)."""
+    thing = _thing(m["thing"])
+    if not thing or re.match(r"(?i)(?:bed|sleep|work|home)$", thing):
+        return
+    day = out.now.date()
+    when = re.search(r"(?i)\s+(yesterday|last\s+night|today|this\s+morning)$", thing)
+    if when:
+        thing = thing[: when.start()]
+        day -= timedelta(days=1 if when[1].lower() in ("yesterday", "last night") else 0)
+    happened = f"{' '.join(m['verb'].lower().split())} {thing}"
+    out.fact("DID", f"{out.who} {happened} (on {day.isoformat()})",
+             value=f"{happened} @ {day.isoformat()}", confidence=0.7)
+
+
+# --- people ------------------------------------------------------------------------------------
+
+@rule("my_role_name", rf"(?i:\bmy\s+(?P<role>{_ROLES}))(?:\s*,\s*|\s+(?i:is\s+called|named|"
+                      rf"called)\s+|\s+){NAME}")
+def _my_role_name(m: re.Match[str], out: Emitter) -> None:
+    name = _name(m["name"])
+    if name:
+        _relationship(out, m["role"], name)
+
+
+@rule("name_is_my_role", rf"{NAME}\s+(?i:is\s+my)\s+(?i:(?P<role>{_ROLES}))\b")
+def _name_is_my_role(m: re.Match[str], out: Emitter) -> None:
+    name = _name(m["name"])
+    if name:
+        _relationship(out, m["role"], name)
+
+
+@rule("person_lives_in", rf"{SUBJECT}\s+(?i:lives|is\s+living|now\s+lives|moved)\s+(?i:in|to)\s+"
+                         + PLACE)
+def _person_lives_in(m: re.Match[str], out: Emitter) -> None:
+    place = _place(m["place"])
+    person = _subject(m, out) if place else None
+    if person and place:
+        out.entity(place, "Location")
+        out.fact("LIVES_IN", f"{person} lives in {place}", subject=person, obj=place,
+                 memory_type="PEOPLE", importance=2, confidence=0.85)
+
+
+@rule("person_works_at", rf"{SUBJECT}\s+(?i:works|is\s+working)\s+(?i:at|for)\s+{ORG}")
+def _person_works_at(m: re.Match[str], out: Emitter) -> None:
+    org = _name(m["org"])
+    person = _subject(m, out) if org else None
+    if person and org:
+        out.entity(org, "Org")
+        out.fact("WORKS_AT", f"{person} works at {org}", subject=person, obj=org,
+                 memory_type="PEOPLE", importance=2, confidence=0.85)
+
+
+# --- todos (the user's own only) ---------------------------------------------------------------
+
+@rule("remind_me", r"(?i:\bremind\s+me\s+)(?P<pre>.*?)(?i:to|that\s+I\s+(?:need|have)\s+to)\s+"
+                   r"(?P<task>.+)$")
+def _remind_me(m: re.Match[str], out: Emitter) -> None:
+    out.todo("REMINDER", m["task"], also_due_in=m["pre"])
+
+
+@rule("add_to_list", r"(?i:\b(?:add|put)\s+)(?P<task>.+?)(?i:\s+(?:to|on)\s+my\s+(?:to-?do\s+|"
+                     r"task\s+|goals?\s+|bucket\s+)?(?:list|goals|tasks))\b")
+def _add_to_list(m: re.Match[str], out: Emitter) -> None:
+    out.todo("GOAL", m["task"])
+
+
+@rule("my_goal", r"(?i:\bmy\s+(?:new\s+|main\s+)?goal\s+is\s+to)\s+(?P<task>.+)$")
+def _my_goal(m: re.Match[str], out: Emitter) -> None:
+    out.todo("GOAL", m["task"])
+
+
+@rule("i_will", r"(?i:\bI(?P<verb>'ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to|'m\s+gonna|\s+"
+                r"promise\s+to|\s+commit\s+to|\s+plan\s+to))\s+(?P<task>.+)$")
+def _i_will(m: re.Match[str], out: Emitter) -> None:
+    promised = re.search(r"(?i)promise|commit", m["verb"])
+    if promised or find_due(m["task"], out.now):
+        out.todo("COMMITMENT", m["task"])
+
+
+@rule("need_to_figure", r"(?i:\bI\s+(?:still\s+)?(?:need|have)\s+to\s+)(?P<verb>(?i:figure\s+out|"
+                        r"decide|think\s+about|sort\s+out|work\s+out))\s+(?P<task>.+)$")
+def _need_to_figure(m: re.Match[str], out: Emitter) -> None:
+    out.todo("THREAD", f"{m['verb'].lower()} {m['task']}", dated=False)
+
+
+@rule("keep_doing", r"(?i:\bI\s+(?:keep|always\s+end\s+up|constantly\s+end\s+up))\s+"
+                    r"(?P<task>\w+ing\b.*)$")
+def _keep_doing(m: re.Match[str], out: Emitter) -> None:
+    out.todo("FRICTION", f"keeps {m['task']}", dated=False)
+
+
+@rule("struggle", r"(?i:\bI(?:'m|\s+am)?\s+(?:really\s+|still\s+)?struggl(?:e|ing)\s+(?:with|to))"
+                  r"\s+(?P<task>.+)$")
+def _struggle(m: re.Match[str], out: Emitter) -> None:
+    out.todo("FRICTION", f"struggles with {m['task']}", dated=False)
+
+
+@rule("habit", r"(?i:\b(?:every|each)\s+(?P<when>morning|day|evening|night|week|weekend|monday|"
+               r"tuesday|wednesday|thursday|friday|saturday|sunday)\s*,?\s+I)\s+(?P<task>.+)$")
+def _habit(m: re.Match[str], out: Emitter) -> None:
+    out.todo("HABIT", f"{m['task'].rstrip(' .!')} every {m['when'].lower()}", dated=False)

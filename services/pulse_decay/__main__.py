@@ -1,0 +1,7 @@
+"""``python -m services.pulse_decay``: serve pulse-decay alone (``twin serve pulse-decay``)."""
+
+import sys
+
+from services.core.cli import main
+
+sys.exit(main(["serve", "pulse-decay", *sys.argv[1:]]))

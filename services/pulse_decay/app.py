@@ -1,0 +1,71 @@
+"""HTTP surface of pulse-decay: ``POST /v1/pulse`` (load → decay → save → return).
+
+Per request: 1 Redis read (``MGET`` of session + affect) and 1 Redis write (one script setting
+both with their TTLs), no other I/O. Two turns of the same chat racing each other do not
+overwrite each other: the write is a compare-and-set, and the loser reloads and recomputes
+(up to :data:`MAX_ATTEMPTS` times), so ``msg_count`` counts every message and turns appended
+by memory-upserter in between are kept.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from litestar import post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody
+
+from contracts.pulse import PulseRequest, PulseResponse
+from services.core.app import NodeSpec
+from services.core.logs import bind_ids
+from services.core.problems import ProblemError
+from services.core.resources import REDIS, Resources
+from services.core.working_memory import ConcurrentUpdate, Snapshot
+from services.pulse_decay.logic import Outcome, apply_turn
+
+MAX_ATTEMPTS = 8  # each conflict means another turn of this chat was saved: progress
+
+
+@post(
+    "/v1/pulse",
+    status_code=200,
+    tags=["pulse-decay"],
+    summary="Count the message and decay (or explicitly boost) the AFFECT state",
+    description=(
+        "Every turn, before graph-hydrator. Loads the working memory of (user, agent, chat), "
+        "applies 003 §8 (temporal decay, pulse decay every N messages, forced flush under 0.3), "
+        "raises AFFECT only from explicit markers or a first-person statement such as "
+        "\"I'm furious\", counts the message, and returns `session` + `AFFECT` as saved. "
+        "`applied` lists the rules that fired."
+    ),
+)
+async def pulse(data: JSONBody[PulseRequest],
+                resources: NamedDependency[Resources]) -> PulseResponse:
+    bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
+    now = (data.now or datetime.now(UTC)).astimezone(UTC)
+    window = timedelta(seconds=resources.settings.affect_ttl_s)
+
+    def compute(seen: Snapshot) -> tuple:
+        outcome = apply_turn(data, seen.session, seen.affect, now=now, decay_window=window)
+        return outcome.session, outcome.affect, outcome
+
+    try:
+        outcome: Outcome = await resources.working_memory.update(
+            data.user_id, data.agent_id, data.chat_id, compute, attempts=MAX_ATTEMPTS)
+    except ConcurrentUpdate:
+        raise ProblemError(
+            503, "Concurrent update",
+            f"this chat changed {MAX_ATTEMPTS} times while the turn was computed; retry",
+            headers={"Retry-After": "1"},
+        ) from None
+    return PulseResponse(session=outcome.session, AFFECT=outcome.affect,
+                         applied=list(outcome.applied))
+
+
+SPEC = NodeSpec(
+    name="pulse-decay",
+    summary="Loads the working memory of (user, agent, chat), decays the AFFECT state "
+            "(003 §8), counts the message.",
+    route_handlers=[pulse],
+    needs=frozenset({REDIS}),
+)

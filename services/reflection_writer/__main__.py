@@ -1,0 +1,8 @@
+"""``python -m services.reflection_writer``: serve reflection-writer alone (same as
+``twin serve reflection-writer``)."""
+
+import sys
+
+from services.core.cli import main
+
+sys.exit(main(["serve", "reflection-writer", *sys.argv[1:]]))

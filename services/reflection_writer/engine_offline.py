@@ -1,0 +1,225 @@
+"""The deterministic offline engine: an extractive reflection, summary and psyche (pure).
+
+It only ever copies what was said; it never writes a link the user did not make. The rules:
+
+- **Observation**: user sentences that are first-person statements (I/my/me/we…, ≥ 3 words,
+  not questions).
+- **Action**: the first sentence of each assistant message.
+- **Evidence**: user sentences with an explicit link word — causal ("because", "since",
+  "that's why", ", so", "due to", "made me"…) or temporal ("after", "whenever") — each citing
+  its message. The sentence itself is the evidence, so it passes the grounding check trivially.
+- **Unresolved**: user questions, needs ("I need to", "I should", "I have to", "not sure"…),
+  and the last user message when no assistant message answered it.
+- **Commitments**: "I'll", "I will", "I'm going to", "remind me", "I promise", "I plan to".
+- **People**: the user's known Person entities named in the session, plus capitalized words
+  inside a sentence (not its first word) that are not calendar words.
+- **Tone**: the one or two most frequent labels of a small lexicon over user messages, else
+  "neutral".
+- **Psyche**: "I value / I care about / … matters to me" → value; "I believe / I think that /
+  I'm convinced" → belief; "I always / I never / I tend to / I'm the kind of person" → trait;
+  confidence 0.4 (low authority).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from contracts.reflection import (
+    LIST_CAP,
+    EvidenceLine,
+    PsycheItem,
+    Reflection,
+    ReflectionDraft,
+    SessionSummary,
+)
+from services.reflection_writer.model import KnownEntity, Message
+from services.reflection_writer.text import STOPWORDS, clip, fold, has_link, sentences, unique
+
+PSYCHE_CONFIDENCE = 0.4
+
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|my|me|mine|myself|we|we're|our|us)\b")
+_NEED = re.compile(r"\b(?:i need to|i should|i have to|i must|i've got to|i ought to|not sure|"
+                   r"don't know|can't decide|wondering|no idea)\b")
+_COMMIT = re.compile(r"\b(?:i'll|i will|i'm going to|i am going to|i'm gonna|remind me|"
+                     r"i promise|i plan to|i intend to)\b")
+_VALUE = re.compile(r"\b(?:i value|i care (?:a lot |deeply )?about|i believe in|"
+                    r"(?:matters|matter) (?:a lot |so much )?to me|"
+                    r"(?:is|are) (?:really |very )?important to me)\b")
+_BELIEF = re.compile(r"\b(?:i believe|i think that|i'm convinced|i am convinced|"
+                     r"i'm sure that|i feel like)\b")
+_TRAIT = re.compile(r"\b(?:i always|i never|i tend to|i usually|i'm (?:the )?kind of person|"
+                    r"i am (?:the )?kind of person|i'm someone who|i am someone who|"
+                    r"i'm (?:not )?(?:a|an) \w+ person|i am (?:not )?(?:a|an) \w+ person)\b")
+
+TONE_LEXICON: dict[str, tuple[str, ...]] = {
+    "stressed": ("stressed", "stress", "overwhelmed", "anxious", "anxiety", "worried", "worry",
+                 "nervous", "panic", "panicking", "pressure", "swamped"),
+    "frustrated": ("frustrated", "frustrating", "annoyed", "angry", "furious", "irritated",
+                   "fed up", "pissed"),
+    "sad": ("sad", "lonely", "depressed", "miserable", "upset", "hurt", "crying", "cried",
+            "heartbroken", "grief"),
+    "tired": ("tired", "exhausted", "drained", "sleepy", "burnt out", "burned out", "worn out"),
+    "happy": ("happy", "glad", "excited", "proud", "grateful", "thrilled", "relieved",
+              "amazing", "awesome", "great news"),
+    "hopeful": ("hopeful", "optimistic", "looking forward", "motivated", "can't wait"),
+}
+_TONE = {label: re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b")
+         for label, words in TONE_LEXICON.items()}
+
+_CALENDAR = frozenset(fold(w) for w in """I OK Ok Okay Yes No Hi Hey Thanks Monday Tuesday
+Wednesday Thursday Friday Saturday Sunday January February March April May June July August
+September October November December Christmas Easter English God Mom Dad""".split())
+_CAPITALIZED = re.compile(r"(?<![\w'])([A-Z][a-zà-ÿ]+(?:[ -][A-Z][a-zà-ÿ]+)?)(?!['\w])")
+_CHATTY = frozenset("""think know want going like yeah okay thing things time today really
+maybe actually would could make need good well right sure thanks thank tomorrow yesterday
+tonight week something anything everything nothing someone because since after gonna wanna
+kind sort lot lots little bit feel feeling felt got get getting morning evening night
+hello yes yep nope okay fine way day let put take go went come back see said tell""".split())
+
+
+def draft(messages: Sequence[Message], known: Sequence[KnownEntity] = ()) -> ReflectionDraft:
+    """The extractive reflection, summary and psyche of one session range."""
+    user = [(m, s) for m in messages if m.role == "user" for s in sentences(m.text)]
+    reflection = Reflection(
+        observation=_observations(user),
+        action=unique((clip(" ".join(sentences(m.text)[:2]), 200) for m in messages
+                       if m.role == "assistant" and m.text.strip()), LIST_CAP),
+        evidence=_evidence(user),
+        unresolved=_unresolved(messages, user),
+    )
+    people = find_people(messages, known)
+    summary = SessionSummary(
+        one_liner=one_liner(messages, people, tone(messages)),
+        what_mattered=_what_mattered(reflection, user, people),
+        open_loops=[clip(line, 160) for line in reflection.unresolved][:6],
+        commitments=unique((clip(s, 160) for _, s in user if _COMMIT.search(fold(s))), 6),
+        people=people[:10],
+        tone=tone(messages),
+    )
+    return ReflectionDraft(reflection=reflection, summary=summary, psyche=psyche(user))
+
+
+def _observations(user: list[tuple[Message, str]]) -> list[str]:
+    return unique((clip(s, 300) for _, s in user
+                   if not s.endswith("?") and len(s.split()) >= 3
+                   and _FIRST_PERSON.search(fold(s))), LIST_CAP)
+
+
+def _evidence(user: list[tuple[Message, str]]) -> list[EvidenceLine]:
+    lines: list[EvidenceLine] = []
+    seen: set[str] = set()
+    for message, sentence in user:
+        if not has_link(sentence) or fold(sentence) in seen:
+            continue
+        seen.add(fold(sentence))
+        lines.append(EvidenceLine(text=clip(sentence, 300), message_id=message.message_id))
+        if len(lines) >= LIST_CAP:
+            break
+    return lines
+
+
+def _unresolved(messages: Sequence[Message], user: list[tuple[Message, str]]) -> list[str]:
+    items = [s for _, s in user if s.endswith("?") or _NEED.search(fold(s))]
+    spoken = [m for m in messages if m.role in ("user", "assistant") and m.text.strip()]
+    if spoken and spoken[-1].role == "user":
+        last = sentences(spoken[-1].text)[-1:]
+        if last:
+            items = [s for s in items if s != last[0]] + [f"Unanswered: {last[0]}"]
+    return unique((clip(item, 300) for item in items), LIST_CAP)
+
+
+def _what_mattered(reflection: Reflection, user: list[tuple[Message, str]],
+                   people: list[str]) -> list[str]:
+    names = [fold(p) for p in people]
+    weighty = [s for _, s in user if emotional_hits(s) or any(n in fold(s) for n in names)]
+    ranked = [e.text for e in reflection.evidence] + weighty + list(reflection.observation)
+    return unique((clip(s, 160) for s in ranked), 5)
+
+
+def find_people(messages: Sequence[Message], known: Sequence[KnownEntity]) -> list[str]:
+    """Known Person entities named in the session, then capitalized names inside sentences."""
+    names = [e.name for e in known if e.category == "Person"]
+    lowered = {w for m in messages for w in re.findall(r"\b[a-z][a-z'-]+\b", m.text)}
+    for message in messages:
+        for sentence in sentences(message.text):
+            for match in _CAPITALIZED.finditer(sentence):
+                name = match.group(1)
+                if match.start() == 0 or fold(name) in _CALENDAR or fold(name) in STOPWORDS \
+                        or name.lower() in lowered:
+                    continue
+                names.append(name)
+    return unique((clip(n, 80) for n in names), 10)
+
+
+def emotional_hits(text: str) -> int:
+    folded = fold(text)
+    return sum(len(pattern.findall(folded)) for pattern in _TONE.values())
+
+
+def tone(messages: Sequence[Message]) -> str:
+    counts: Counter[str] = Counter()
+    for message in messages:
+        if message.role != "user":
+            continue
+        folded = fold(message.text)
+        for label, pattern in _TONE.items():
+            counts[label] += len(pattern.findall(folded))
+    order = list(TONE_LEXICON)
+    ranked = sorted((c for c in counts.items() if c[1] > 0),
+                    key=lambda c: (-c[1], order.index(c[0])))
+    return ", ".join(label for label, _ in ranked[:2]) or "neutral"
+
+
+def keywords(messages: Sequence[Message], n: int = 3, exclude: Sequence[str] = ()) -> list[str]:
+    """The user's most frequent content words (≥ 3 letters, no past tenses), first-seen order
+    on ties."""
+    skip = {fold(x) for x in exclude} | {w for words in TONE_LEXICON.values() for w in words}
+    counts: Counter[str] = Counter()
+    first: dict[str, int] = {}
+    for message in messages:
+        if message.role != "user":
+            continue
+        for word in re.findall(r"[a-z][a-z'-]+", fold(message.text)):
+            if len(word) < 3 or word in STOPWORDS or word in _CHATTY or word in skip \
+                    or "'" in word or word.endswith("ed"):
+                continue
+            counts[word] += 1
+            first.setdefault(word, len(first))
+    return sorted(counts, key=lambda w: (-counts[w], first[w]))[:n]
+
+
+def one_liner(messages: Sequence[Message], people: Sequence[str], tone_label: str) -> str:
+    topics = keywords(messages, 3, exclude=people)
+    if not topics and not any(m.role == "user" and m.text.strip() for m in messages):
+        return "A short exchange with no statements from the user."
+    parts = ["Talked about " + (_join(topics) if topics else "everyday things")]
+    if people:
+        parts.append("mentioned " + _join(list(people[:3])))
+    if tone_label != "neutral":
+        parts.append(f"tone {tone_label}")
+    return clip("; ".join(parts) + ".", 200)
+
+
+def psyche(user: list[tuple[Message, str]]) -> list[PsycheItem]:
+    items: list[PsycheItem] = []
+    seen: set[str] = set()
+    for message, sentence in user:
+        folded = fold(sentence)
+        if sentence.endswith("?") or folded in seen:
+            continue
+        kind = ("value" if _VALUE.search(folded) else "belief" if _BELIEF.search(folded)
+                else "trait" if _TRAIT.search(folded) else None)
+        if kind is None:
+            continue
+        seen.add(folded)
+        items.append(PsycheItem(kind=kind, text=clip(sentence, 300),
+                                message_ids=[message.message_id], confidence=PSYCHE_CONFIDENCE))
+        if len(items) >= LIST_CAP:
+            break
+    return items
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

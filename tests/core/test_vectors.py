@@ -1,0 +1,429 @@
+"""The vector index port: real Qdrant Edge shards in a temporary folder; the server adapter's
+requests checked against a respx-mocked HTTP transport (no Qdrant server runs here).
+
+Dense vectors are hashed random unit vectors: uninformative on purpose, so what a test finds it
+finds through the filters or the BM25 half, never through a language model.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+import uuid
+import zlib
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import httpx
+import numpy as np
+import pytest
+import qdrant_edge
+import respx
+
+from services.core.vectors import (
+    EdgeVectorIndex,
+    VectorIndexUnavailable,
+    VectorPoint,
+    open_vector_index,
+)
+from services.core.vectors.layout import SparseEncoder
+
+DIM = 16
+
+
+def dense_for(seed: str, dim: int = DIM) -> list[float]:
+    rng = np.random.default_rng(zlib.crc32(seed.encode()))
+    v = rng.standard_normal(dim)
+    return (v / np.linalg.norm(v)).tolist()
+
+
+def point(
+    user_id: str,
+    text: str,
+    *,
+    scope: str = "global",
+    agent_id: str | None = None,
+    entity_ids: tuple[str, ...] = (),
+    active: bool = True,
+    id: str | None = None,
+    dense: Sequence[float] | None = None,
+    **extra: Any,
+) -> VectorPoint:
+    pid = id or str(uuid.uuid4())
+    return VectorPoint(
+        id=pid,
+        dense=dense if dense is not None else dense_for(pid),
+        text=text,
+        payload={"user_id": user_id, "agent_id": agent_id, "scope": scope,
+                 "entity_ids": list(entity_ids), "active": active, **extra},
+    )
+
+
+@pytest.fixture(scope="module")
+async def index(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[EdgeVectorIndex]:
+    """One Edge index for the module, as in production; each test has its own ``user_id``."""
+    ix = EdgeVectorIndex(tmp_path_factory.mktemp("qdrant"), dim=DIM)
+    await ix.ensure_collections()
+    yield ix
+    await ix.close()
+
+
+def ids(hits) -> set[str]:
+    return {h.id for h in hits}
+
+
+# --- Edge: finding ---------------------------------------------------------------------------
+
+
+async def test_upserted_point_is_found_by_its_dense_vector(index, user_id):
+    target = point(user_id, "we planned the trip to Lisbon", kind="episode", day="2025-03-01")
+    others = [point(user_id, f"note number {i}") for i in range(20)]
+    await index.upsert("episodes", [target, *others])
+
+    hits = await index.search("episodes", user_id=user_id, dense=target.dense, limit=3)
+
+    assert hits[0].id == target.id
+    assert hits[0].similarity == pytest.approx(1.0, abs=1e-5)
+    assert hits[0].payload["day"] == "2025-03-01"
+    assert hits[0].payload["row_id"] == target.id
+    assert "_active" not in hits[0].payload
+
+
+async def test_rare_keyword_wins_the_hybrid_search_when_dense_is_uninformative(index, user_id):
+    # 25 points fit the dense prefetch window (32), so the needle scores in both halves of the
+    # fusion and must come first; past the window, a dense-only stranger could tie it.
+    filler = [point(user_id, f"we talked about work and the weather, day {i}") for i in range(25)]
+    needle = point(user_id, "Marta bought a xylophone for the kids")
+    await index.upsert("episodes", [*filler[:12], needle, *filler[12:]])
+
+    hybrid = await index.search("episodes", user_id=user_id, dense=dense_for("noise"),
+                                text="the xylophone", limit=5)
+    lexical = await index.search("episodes", user_id=user_id, text="xylophones?", limit=5)
+
+    assert hybrid[0].id == needle.id
+    cosine = float(np.dot(dense_for("noise"), needle.dense))
+    assert hybrid[0].similarity == pytest.approx(cosine, abs=1e-4)
+    assert lexical[0].id == needle.id and lexical[0].similarity is None
+
+
+async def test_accents_and_case_do_not_hide_a_name(index, user_id):
+    p = point(user_id, "Coffee with Márta at noon")
+    await index.upsert("episodes", [p])
+
+    assert ids(await index.search("episodes", user_id=user_id, text="marta")) == {p.id}
+
+
+async def test_text_of_stopwords_alone_finds_nothing(index, user_id):
+    await index.upsert("episodes", [point(user_id, "the cat sat on the mat")])
+
+    assert await index.search("episodes", user_id=user_id, text="the and of") == []
+
+
+# --- Edge: who sees what -----------------------------------------------------------------------
+
+
+async def test_users_never_see_count_or_delete_each_others_points(index, user_id):
+    a = point(f"{user_id}-a", "Marta's birthday is in May", dense=dense_for("same"))
+    b = point(f"{user_id}-b", "Marta's birthday is in May", dense=dense_for("same"))
+    await index.upsert("facts", [a, b])
+
+    for user, own in ((f"{user_id}-a", a), (f"{user_id}-b", b)):
+        hits = await index.search("facts", user_id=user, dense=own.dense, text="Marta birthday")
+        assert ids(hits) == {own.id}
+        assert await index.count("facts", user_id=user) == 1
+
+    assert await index.delete("facts", user_id=f"{user_id}-a", ids=[b.id]) == 0
+    assert await index.set_active("facts", user_id=f"{user_id}-a", ids=[b.id], active=False) == 0
+    assert await index.delete("facts", user_id=f"{user_id}-a") == 1
+    assert await index.count("facts", user_id=f"{user_id}-a") == 0
+    assert ids(await index.search("facts", user_id=f"{user_id}-b", text="Marta")) == {b.id}
+
+
+async def test_an_agent_sees_global_points_and_its_own_never_another_agents(index, user_id):
+    shared = point(user_id, "Marta is the user's sister", scope="global", agent_id="coach")
+    mine = point(user_id, "Marta prefers morning workouts", scope="agent", agent_id="coach")
+    theirs = point(user_id, "Marta's tax return is due", scope="agent", agent_id="accountant")
+    await index.upsert("facts", [shared, mine, theirs])
+
+    as_coach = await index.search("facts", user_id=user_id, text="Marta", agent_id="coach")
+    no_agent = await index.search("facts", user_id=user_id, text="Marta")
+    only_own = await index.search("facts", user_id=user_id, text="Marta", agent_id="coach",
+                                  agent_only=True)
+
+    assert ids(as_coach) == {shared.id, mine.id}
+    assert ids(no_agent) == {shared.id}
+    assert ids(only_own) == {mine.id}
+    with pytest.raises(ValueError, match="agent_id"):
+        await index.search("knowledge", user_id=user_id, text="Marta", agent_only=True)
+
+
+async def test_entity_ids_narrow_to_points_sharing_an_entity(index, user_id):
+    marta = point(user_id, "dinner plans", entity_ids=("person:marta",))
+    both = point(user_id, "dinner plans", entity_ids=("person:marta", "person:jon"))
+    jon = point(user_id, "dinner plans", entity_ids=("person:jon",))
+    await index.upsert("episodes", [marta, both, jon])
+
+    hits = await index.search("episodes", user_id=user_id, text="dinner",
+                              entity_ids=["person:marta", "place:oslo"])
+    unnarrowed = await index.search("episodes", user_id=user_id, text="dinner", entity_ids=[])
+
+    assert ids(hits) == {marta.id, both.id}
+    assert ids(unnarrowed) == {marta.id, both.id, jon.id}
+
+
+async def test_extra_must_matches_payload_values(index, user_id):
+    todo = point(user_id, "call the dentist", kind="todo")
+    note = point(user_id, "call the dentist", kind="note")
+    await index.upsert("episodes", [todo, note])
+
+    one = await index.search("episodes", user_id=user_id, text="dentist",
+                             extra_must={"kind": "todo"})
+    any_of = await index.search("episodes", user_id=user_id, text="dentist",
+                                extra_must={"kind": ["todo", "note"]})
+
+    assert ids(one) == {todo.id}
+    assert ids(any_of) == {todo.id, note.id}
+
+
+async def test_soft_forget_hides_a_point_until_it_is_restored(index, user_id):
+    p = point(user_id, "Marta moved to Porto")
+    await index.upsert("facts", [p])
+
+    assert await index.set_active("facts", user_id=user_id, ids=[p.id], active=False) == 1
+    assert await index.search("facts", user_id=user_id, text="Porto") == []
+    hidden = await index.search("facts", user_id=user_id, text="Porto", include_inactive=True)
+    assert ids(hidden) == {p.id} and hidden[0].payload["active"] is False
+    assert await index.count("facts", user_id=user_id) == 1
+
+    assert await index.set_active("facts", user_id=user_id, ids=[p.id], active=True) == 1
+    assert ids(await index.search("facts", user_id=user_id, text="Porto")) == {p.id}
+
+
+async def test_inactive_points_are_hidden_from_the_start(index, user_id):
+    await index.upsert("facts", [point(user_id, "an outdated fact about Porto", active=False)])
+
+    assert await index.search("facts", user_id=user_id, text="Porto") == []
+
+
+# --- Edge: writes ------------------------------------------------------------------------------
+
+
+async def test_upsert_is_idempotent_by_id_and_the_last_write_wins(index, user_id):
+    pid = str(uuid.uuid4())
+    await index.upsert("episodes", [point(user_id, "first draft", id=pid)])
+    await index.upsert("episodes", [point(user_id, "final version", id=pid.upper())])
+
+    assert await index.count("episodes", user_id=user_id) == 1
+    assert ids(await index.search("episodes", user_id=user_id, text="final")) == {pid}
+    assert await index.search("episodes", user_id=user_id, text="draft") == []
+
+
+async def test_hard_delete_by_ids_takes_only_those(index, user_id):
+    keep, drop = point(user_id, "keep me"), point(user_id, "drop me")
+    await index.upsert("knowledge", [keep, drop])
+
+    assert await index.delete("knowledge", user_id=user_id, ids=[drop.id]) == 1
+    assert await index.delete("knowledge", user_id=user_id, ids=[]) == 0
+    assert await index.count("knowledge", user_id=user_id) == 1
+
+
+async def test_deleting_an_agent_takes_its_own_points_and_leaves_global_ones(index, user_id):
+    shared = point(user_id, "global fact", scope="global", agent_id="coach")
+    mine = point(user_id, "coach note", scope="agent", agent_id="coach")
+    theirs = point(user_id, "other note", scope="agent", agent_id="accountant")
+    await index.upsert("facts", [shared, mine, theirs])
+
+    assert await index.delete("facts", user_id=user_id, agent_id="coach") == 1
+    assert await index.delete("facts", user_id=f"{user_id}-other", agent_id="accountant") == 0
+    assert await index.count("facts", user_id=user_id) == 2
+
+
+async def test_points_and_payload_indexes_survive_close_and_reopen(tmp_path):
+    path = tmp_path / "qdrant"
+    first = EdgeVectorIndex(path, dim=DIM)
+    p = point("u1", "persisted across restarts")
+    await first.upsert("episodes", [p])
+    await first.close()
+
+    second = EdgeVectorIndex(path, dim=DIM)
+    try:
+        assert ids(await second.search("episodes", user_id="u1", text="restarts")) == {p.id}
+        await second.optimize()
+        assert await second.count("episodes", user_id="u1") == 1
+    finally:
+        await second.close()
+
+    shard = qdrant_edge.EdgeShard.load(str(path / "episodes"))
+    try:
+        indexed = set(shard.info().payload_schema)
+    finally:
+        shard.close()
+    assert {"user_id", "agent_id", "scope", "entity_ids", "active"} <= indexed
+
+
+async def test_a_shard_belongs_to_one_index_at_a_time(tmp_path):
+    owner = EdgeVectorIndex(tmp_path / "qdrant", dim=DIM)
+    await owner.ensure_collections()
+    intruder = EdgeVectorIndex(tmp_path / "qdrant", dim=DIM)
+    try:
+        with pytest.raises(VectorIndexUnavailable, match="episodes"):
+            await intruder.ensure_collections()
+    finally:
+        await intruder.close()
+        await owner.close()
+
+
+async def test_a_closed_index_is_unavailable(tmp_path):
+    ix = EdgeVectorIndex(tmp_path / "qdrant", dim=DIM)
+    await ix.ping()
+    await ix.close()
+
+    with pytest.raises(VectorIndexUnavailable):
+        await ix.ping()
+    with pytest.raises(VectorIndexUnavailable):
+        await ix.count("episodes", user_id="u1")
+
+
+async def test_reopening_with_another_dimension_is_refused(tmp_path):
+    ix = EdgeVectorIndex(tmp_path / "qdrant", dim=DIM)
+    await ix.ensure_collections()
+    await ix.close()
+
+    wider = EdgeVectorIndex(tmp_path / "qdrant", dim=DIM * 2)
+    with pytest.raises(VectorIndexUnavailable, match="vector size"):
+        await wider.ensure_collections()
+    await wider.close()
+
+
+async def test_callers_mistakes_are_value_errors(index, user_id):
+    with pytest.raises(ValueError, match="UUID"):
+        point(user_id, "x", id="row-42")
+    with pytest.raises(ValueError, match="agent_id"):
+        point(user_id, "x", scope="agent")
+    with pytest.raises(ValueError, match="lacks"):
+        VectorPoint(str(uuid.uuid4()), dense_for("x"), "x", {"user_id": user_id})
+    with pytest.raises(ValueError, match="expects 16"):
+        await index.upsert("episodes", [point(user_id, "x", dense=[1.0, 0.0])])
+    with pytest.raises(ValueError, match="collection"):
+        await index.count("memories", user_id=user_id)
+    with pytest.raises(ValueError, match="user_id"):
+        await index.search("episodes", user_id="", text="x")
+    with pytest.raises(ValueError, match="dense vector, a text"):
+        await index.search("episodes", user_id=user_id)
+
+
+def test_bm25_vectors_are_the_same_from_any_encoder():
+    text = "Marta's new job starts on Monday"
+    first, second = SparseEncoder().document(text), SparseEncoder().document(text)
+
+    assert first.indices == second.indices and first.values == second.values
+
+
+def test_open_vector_index_picks_the_server_when_a_url_is_set(tmp_path):
+    assert isinstance(
+        open_vector_index(path=tmp_path, url=None, api_key=None, dim=DIM), EdgeVectorIndex
+    )
+    server = open_vector_index(path=tmp_path, url="http://qdrant.test:6333", api_key=None, dim=DIM)
+    assert type(server).__name__ == "ServerVectorIndex"
+
+
+# --- Server adapter: the requests it sends -----------------------------------------------------
+
+QDRANT = "http://qdrant.test:6333"
+
+
+def _ok(result: Any) -> httpx.Response:
+    return httpx.Response(200, json={"result": result, "status": "ok", "time": 0.0001})
+
+
+@pytest.fixture
+async def server():
+    ix = open_vector_index(path=None, url=QDRANT, api_key=None, dim=DIM)
+    yield ix
+    await ix.close()
+
+
+def _must_keys(flt: dict) -> list:
+    return [c.get("key") for c in flt["must"]]
+
+
+@respx.mock(base_url=QDRANT, assert_all_called=True)
+async def test_server_search_sends_the_user_filter_everywhere(respx_mock, server):
+    hit_id = str(uuid.uuid4())
+    query = respx_mock.post("/collections/episodes/points/query").mock(return_value=_ok({
+        "points": [{"id": hit_id, "version": 1, "score": 0.5,
+                    "payload": {"user_id": "u1", "_active": "true"},
+                    "vector": {"dense": dense_for("hit")}}],
+    }))
+
+    hits = await server.search("episodes", user_id="u1", dense=dense_for("q"), text="Marta",
+                               agent_id="coach")
+
+    body = json.loads(query.calls.last.request.content)
+    assert body["filter"]["must"][0] == {"key": "user_id", "match": {"value": "u1"}}
+    assert all(p["filter"] == body["filter"] for p in body["prefetch"])
+    assert {p["using"] for p in body["prefetch"]} == {"dense", "bm25"}
+    assert body["query"] == {"rrf": {"k": 60}}
+    sparse = next(p for p in body["prefetch"] if p["using"] == "bm25")
+    assert sparse["params"]["idf"]["corpus"]["must"][0]["match"] == {"value": "u1"}
+    assert [h.id for h in hits] == [hit_id] and hits[0].payload == {"user_id": "u1"}
+
+
+@respx.mock(base_url=QDRANT, assert_all_called=True)
+async def test_server_delete_is_guarded_by_the_user(respx_mock, server):
+    count = respx_mock.post("/collections/facts/points/count").mock(
+        return_value=_ok({"count": 1}))
+    delete = respx_mock.post("/collections/facts/points/delete").mock(
+        return_value=_ok({"operation_id": 1, "status": "completed"}))
+    pid = str(uuid.uuid4())
+
+    assert await server.delete("facts", user_id="u1", ids=[pid]) == 1
+
+    sent = json.loads(delete.calls.last.request.content)["filter"]
+    assert sent == json.loads(count.calls.last.request.content)["filter"]
+    assert _must_keys(sent)[0] == "user_id" and sent["must"][1] == {"has_id": [pid]}
+
+
+@respx.mock(base_url=QDRANT)
+async def test_server_connection_errors_become_unavailability(respx_mock, server):
+    respx_mock.route().mock(side_effect=httpx.ConnectError("connection refused"))
+
+    with pytest.raises(VectorIndexUnavailable) as caught:
+        await server.search("episodes", user_id="u1", text="Marta")
+    with pytest.raises(VectorIndexUnavailable):
+        await server.ping()
+    assert caught.value.dependency == "vectors"
+
+
+# --- Rough speed (opt-in: TWIN_BENCH=1 uv run pytest tests/core/test_vectors.py -s -k speed) --
+
+
+@pytest.mark.skipif(not os.environ.get("TWIN_BENCH"), reason="benchmark: set TWIN_BENCH=1")
+async def test_speed_of_a_user_filtered_hybrid_search_at_20k_points(tmp_path):
+    ix = EdgeVectorIndex(tmp_path / "qdrant", dim=384)
+    rng, pick = np.random.default_rng(7), random.Random(7)
+    words = [f"term{i}" for i in range(5000)]
+    users = [f"user-{i}" for i in range(100)]
+    vectors = rng.standard_normal((20_000, 384)).astype(np.float32)
+    points = [
+        point(users[i % 100], " ".join(pick.choices(words, k=40)), dense=vectors[i],
+              scope="agent" if i % 3 else "global", agent_id=f"agent-{i % 4}")
+        for i in range(20_000)
+    ]
+    started = time.perf_counter()
+    for start in range(0, len(points), 500):
+        await ix.upsert("episodes", points[start:start + 500])
+    inserted = time.perf_counter() - started
+    timings = []
+    for i in range(400):
+        dense, text = rng.standard_normal(384).tolist(), " ".join(pick.choices(words, k=6))
+        t0 = time.perf_counter()
+        await ix.search("episodes", user_id=users[i % 100], dense=dense, text=text,
+                        agent_id="agent-1", limit=8)
+        timings.append((time.perf_counter() - t0) * 1000)
+    await ix.close()
+    timings.sort()
+    print(f"\n20k points upserted in {inserted:.1f} s; user-filtered hybrid search "
+          f"p50 {timings[200]:.2f} ms, p95 {timings[380]:.2f} ms")

@@ -1,0 +1,1 @@
+"""End-to-end: the exported workflows, imported into a real n8n, driving the six real nodes."""

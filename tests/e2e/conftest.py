@@ -1,0 +1,148 @@
+"""The E2E stack: a real n8n (installed by ``tools/n8n/install.sh``), the six real nodes
+(``twin up``), a stub LLM and a fake Telegram Bot API — all on 127.0.0.1.
+
+One session fixture builds it in an order that overlaps the slow parts: the nodes start while
+n8n imports and publishes the workflows; n8n starts with every workflow already published, so
+its triggers (the Telegram ``setWebhook`` included) come up with the server.
+
+Skips only when n8n is not installed and the npm registry cannot be reached to install it;
+every other problem fails, with the logs that explain it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import asyncpg
+import httpx
+import pytest
+import redis
+
+from services.core.settings import NODE_PORTS
+from tests.e2e import n8n as n8n_tools
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.n8n import URL_VARS, N8nInstance
+from tests.e2e.processes import Process, port_in_use
+from tests.e2e.stack import AGENT_ID, Secrets, Stack, credentials_for
+from tests.e2e.stub_llm import StubLLM
+
+PG_ADMIN = os.environ.get("TWIN_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("TWIN_TEST_E2E_REDIS_URL", "redis://127.0.0.1:6379/12")
+REPO = n8n_tools.REPO
+
+
+def _run_async(coro: Any) -> Any:
+    with ThreadPoolExecutor(1) as pool:  # outside pytest-asyncio's loop
+        return pool.submit(asyncio.run, coro).result()
+
+
+async def _drop_database(name: str) -> None:
+    admin = await asyncpg.connect(PG_ADMIN)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+def _forget_working_memory(users: set[str]) -> None:
+    """Delete this run's Redis keys (every working-memory key names its user, quoted)."""
+    client = redis.Redis.from_url(REDIS_URL)
+    for user_id in users:
+        keys = list(client.scan_iter(match=f"*:{quote(user_id, safe='')}:*", count=500))
+        if keys:
+            client.delete(*keys)
+    client.close()
+
+
+def _free_offset() -> int:
+    """A port offset (``TWIN_PORT_OFFSET``) at which all six node ports are free, so the test
+    runs beside a developer's own ``twin up`` on 8101–8106."""
+    for _ in range(50):  # random: parallel runs (and tests/core's offset 1000) stay apart
+        offset = random.randrange(2_000, 40_000, 10)
+        if not any(port_in_use(port + offset) for port in NODE_PORTS.values()):
+            return offset
+    raise RuntimeError("no free block of node ports")
+
+
+def _nodes_ready(ports: list[int]) -> bool:
+    return all(httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200
+               for port in ports)
+
+
+@pytest.fixture(scope="session")
+def n8n_home() -> Path:
+    try:
+        home, seconds = n8n_tools.install()
+    except n8n_tools.RegistryUnreachable as exc:
+        pytest.skip(f"n8n is not installed and the npm registry cannot be reached to install "
+                    f"it (tools/n8n/install.sh exit 75): {exc}")
+    print(f"\n[e2e] n8n install: {seconds:.1f}s ({home})")
+    return home
+
+
+@pytest.fixture(scope="session")
+def stack(n8n_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    offset = _free_offset()
+    ports = {node: port + offset for node, port in NODE_PORTS.items()}
+    folder = tmp_path_factory.mktemp("e2e")
+    keys = Secrets()
+    timings: dict[str, float] = {}
+    started = time.monotonic()
+    llm, telegram = StubLLM().start(), FakeTelegram().start()
+
+    database = f"twin_e2e_{uuid.uuid4().hex[:10]}"
+    database_url = f"{PG_ADMIN.rpartition('/')[0]}/{database}"
+    node_env = {k: v for k, v in os.environ.items()
+                if not k.startswith(("OPENAI_", "TWIN_", "DATABASE_URL", "REDIS_URL", "QDRANT_"))}
+    node_env.update({
+        "DATABASE_URL": database_url, "REDIS_URL": REDIS_URL,
+        "QDRANT_PATH": str(folder / "qdrant"), "TWIN_NODE_TOKEN": keys.node_token,
+        "TWIN_PORT_OFFSET": str(offset),
+        "TWIN_LOG_JSON": "true",  # no OPENAI_*: the nodes run their offline engines
+    })
+    twin = Path(sys.executable).with_name("twin")
+    nodes = Process("twin up", [twin, "up"], node_env, folder / "twin.log", cwd=REPO)
+
+    n8n_env = {var: f"http://127.0.0.1:{ports[node]}" for node, var in URL_VARS.items()}
+    n8n_env.update({"OPENAI_BASE_URL": llm.base_url, "TWIN_CHAT_MODEL": "stub-model",
+                    "TWIN_AGENT_ID": AGENT_ID, "N8N_BLOCK_ENV_ACCESS_IN_NODE": "false"})
+    n8n = N8nInstance(folder / "n8n", n8n_env)
+    stack = Stack(n8n, nodes, llm, telegram, keys, database_url, ports, timings)
+    try:
+        workflows = [json.loads(p.read_text()) for p in n8n_tools.workflow_files()]
+        n8n.import_all(workflows, credentials_for(keys, telegram.base_url))
+        n8n.publish([w["id"] for w in workflows])
+        n8n.start()
+        timings["nodes_ready"] = nodes.wait_until(
+            lambda: _nodes_ready(list(ports.values())), 120, "ready")
+        stack.telegram_webhook = telegram.wait_for_webhook(60)
+        for path in ("twin/fast-brain", "twin/slow-brain", "twin/forget", "twin/knowledge"):
+            n8n.wait_for_webhook(path)
+        timings.update({f"n8n_{k}": v for k, v in n8n.timings.items()})
+        timings["stack"] = time.monotonic() - started
+        print(f"[e2e] stack up: {json.dumps({k: round(v, 1) for k, v in timings.items()})}")
+        yield stack
+    except Exception:
+        print(f"--- n8n log ---\n{n8n.log_tail()}\n--- twin up log ---\n{nodes.log_tail()}")
+        raise
+    finally:
+        n8n.stop()
+        nodes.stop()
+        llm.stop()
+        telegram.stop()
+        if os.environ.get("TWIN_E2E_KEEP"):  # debugging: look at what the run wrote
+            print(f"[e2e] kept {database_url} and {REDIS_URL}")
+        else:
+            _run_async(_drop_database(database))
+            _forget_working_memory(stack.users)

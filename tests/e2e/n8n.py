@@ -1,0 +1,176 @@
+"""Drive a real n8n through the project's own scripts (``tools/n8n``): install, import, publish,
+serve headless and offline, and read back why an execution failed."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.e2e.processes import Process, free_port, run
+
+REPO = Path(__file__).resolve().parents[2]
+INSTALL = REPO / "tools" / "n8n" / "install.sh"
+N8N = REPO / "tools" / "n8n" / "n8n.sh"
+WORKFLOWS = REPO / "n8n-workflows"
+# install.sh's exit code when the npm registry cannot be reached
+REGISTRY_UNREACHABLE = 75
+# The environment variable each workflow reads a node's base URL from (compose.yaml sets them).
+URL_VARS = {"pulse-decay": "TWIN_PULSE_URL", "graph-hydrator": "TWIN_HYDRATE_URL",
+            "rag-gate": "TWIN_RETRIEVE_URL", "envelope-validator": "TWIN_ENVELOPE_URL",
+            "reflection-writer": "TWIN_REFLECT_URL", "memory-upserter": "TWIN_MEMORY_URL"}
+
+
+class RegistryUnreachable(RuntimeError):
+    """n8n is not installed and the npm registry cannot be reached to install it."""
+
+
+def install(timeout: float = 1_800) -> tuple[Path, float]:
+    """Run ``tools/n8n/install.sh``; the install folder and the seconds it took."""
+    started = time.monotonic()
+    done = subprocess.run([str(INSTALL)], capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL, check=False)
+    if done.returncode == REGISTRY_UNREACHABLE:
+        raise RegistryUnreachable(done.stderr.strip()[-1000:])
+    if done.returncode != 0:
+        raise RuntimeError(f"tools/n8n/install.sh failed ({done.returncode}):\n"
+                           f"{done.stderr[-4000:]}")
+    return Path(done.stdout.strip().splitlines()[-1]), time.monotonic() - started
+
+
+def workflow_files() -> list[Path]:
+    return sorted(p for p in WORKFLOWS.glob("*.json") if not p.name.startswith("credentials"))
+
+
+class N8nInstance:
+    """One throwaway n8n: its own user folder (SQLite), port and task-broker port."""
+
+    def __init__(self, folder: Path, env: dict[str, str]) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, **env, "N8N_USER_FOLDER": str(folder / "user"),
+                    "N8N_PORT": str(self.port), "WEBHOOK_URL": f"{self.url}/",
+                    "N8N_RUNNERS_BROKER_PORT": str(free_port()),
+                    "N8N_LOG_LEVEL": env.get("N8N_LOG_LEVEL", "info")}
+        self.server: Process | None = None
+        self.timings: dict[str, float] = {}
+
+    # --- CLI -------------------------------------------------------------------------------
+
+    def cli(self, *args: str, timeout: float = 180) -> str:
+        done = run([N8N, *args], self.env, timeout, f"n8n {args[0]}")
+        return done.stdout
+
+    def import_all(self, workflows: list[dict[str, Any]],
+                   credentials: list[dict[str, Any]]) -> None:
+        """Credentials, then every workflow: one CLI call each (the first one migrates)."""
+        started = time.monotonic()
+        creds, flows = self.folder / "credentials.json", self.folder / "workflows.json"
+        creds.write_text(json.dumps(credentials))
+        flows.write_text(json.dumps(workflows))
+        self.cli("import:credentials", f"--input={creds}")
+        self.cli("import:workflow", f"--input={flows}")
+        creds.unlink()  # it held the test's secrets in clear
+        self.timings["import"] = time.monotonic() - started
+
+    def publish(self, workflow_ids: list[str]) -> None:
+        """``publish:workflow`` for each id, in parallel (each call is a 5–8 s CLI start)."""
+        started = time.monotonic()
+        with ThreadPoolExecutor(len(workflow_ids)) as pool:
+            list(pool.map(lambda wid: self.cli("publish:workflow", f"--id={wid}"),
+                          workflow_ids))
+        self.timings["publish"] = time.monotonic() - started
+
+    # --- server ----------------------------------------------------------------------------
+
+    def start(self, timeout: float = 120) -> None:
+        self.server = Process("n8n", [N8N, "start"], self.env, self.folder / "n8n.log")
+        self.timings["start"] = self.server.wait_until(
+            lambda: httpx.get(f"{self.url}/healthz/readiness", timeout=2).status_code == 200,
+            timeout, "ready")
+
+    def wait_for_webhook(self, path: str, timeout: float = 60) -> None:
+        """A published workflow's webhook answers 404 until the server has registered it."""
+        assert self.server is not None
+        self.server.wait_until(
+            lambda: httpx.post(f"{self.url}/webhook/{path}", timeout=5,
+                               json={}).status_code != 404,
+            timeout, f"serving webhook {path}")
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop(grace=20)
+
+    def log_tail(self, lines: int = 60) -> str:
+        return self.server.log_tail(lines) if self.server else ""
+
+    # --- what happened ---------------------------------------------------------------------
+
+    def executions(self) -> list[dict[str, Any]]:
+        """Executions, newest first: id, status, mode, workflowId, and the error when failed."""
+        database = self.folder / "user" / ".n8n" / "database.sqlite"
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5) as conn:
+            rows = conn.execute(
+                "SELECT e.id, e.status, e.mode, e.workflowId, d.data FROM execution_entity e "
+                "LEFT JOIN execution_data d ON d.executionId = e.id ORDER BY e.id DESC"
+            ).fetchall()
+        out = []
+        for exec_id, status, mode, workflow_id, data in rows:
+            item = {"id": exec_id, "status": status, "mode": mode, "workflow": workflow_id}
+            if data and status not in ("success",):
+                item.update(_failure(unflatten(data)))
+            out.append(item)
+        return out
+
+    def explain(self) -> str:
+        """The newest failed executions, for an assertion message."""
+        failed = [e for e in self.executions() if e["status"] not in ("success", "running")]
+        return json.dumps(failed[:3], indent=1, default=str)[:6000]
+
+
+def unflatten(text: str) -> Any:
+    """Decode n8n's execution data (the ``flatted`` format: one array, strings are indexes)."""
+    table = json.loads(text)
+    cache: dict[int, Any] = {}
+
+    def get(index: int) -> Any:
+        if index in cache:
+            return cache[index]
+        value = table[index]
+        if isinstance(value, dict):
+            out: Any = {}
+            cache[index] = out
+            for key, item in value.items():
+                out[key] = get(int(item)) if isinstance(item, str) else item
+            return out
+        if isinstance(value, list):
+            out = []
+            cache[index] = out
+            out.extend(get(int(item)) if isinstance(item, str) else item for item in value)
+            return out
+        return value
+
+    return get(0)
+
+
+def _failure(data: dict[str, Any]) -> dict[str, Any]:
+    result = data.get("resultData", {})
+    error = result.get("error") or {}
+    node_errors = {}
+    for node, runs in (result.get("runData") or {}).items():
+        for run_ in runs or []:
+            if run_ and run_.get("error"):
+                err = run_["error"]
+                node_errors[node] = {k: err.get(k) for k in ("message", "description", "httpCode")
+                                     if err.get(k)}
+    return {"last_node": result.get("lastNodeExecuted"), "error": error.get("message"),
+            "description": error.get("description"), "node_errors": node_errors}

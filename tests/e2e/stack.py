@@ -1,0 +1,82 @@
+"""What the E2E test talks to: the running stack and the secrets of this run."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.n8n import WORKFLOWS, N8nInstance
+from tests.e2e.processes import Process
+from tests.e2e.stub_llm import StubLLM
+
+AGENT_ID = "deanna"  # the persona the Telegram bot is (TWIN_AGENT_ID)
+
+
+@dataclass
+class Secrets:
+    node_token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    model_key: str = field(default_factory=lambda: "sk-stub-" + secrets.token_hex(8))
+    bot_token: str = field(default_factory=lambda: f"{secrets.randbelow(10**9)}:"
+                                                   + secrets.token_urlsafe(20))
+    webhook_secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+
+
+@dataclass
+class Stack:
+    n8n: N8nInstance
+    nodes: Process
+    llm: StubLLM
+    telegram: FakeTelegram
+    secrets: Secrets
+    database_url: str
+    ports: dict[str, int]
+    timings: dict[str, float]
+    telegram_webhook: dict[str, Any] = field(default_factory=dict)
+    run: str = field(default_factory=lambda: secrets.token_hex(3))
+    users: set[str] = field(default_factory=set)
+
+    def user(self, name: str) -> str:
+        """A user id of this run only: runs side by side share a Redis db, never a user."""
+        user_id = f"{name}-{self.run}"
+        self.users.add(user_id)
+        return user_id
+
+    def webhook(self, path: str, body: dict[str, Any], timeout: float = 60) -> httpx.Response:
+        """POST to a published workflow's webhook with the webhook secret header."""
+        return httpx.post(f"{self.n8n.url}/webhook/{path}", json=body, timeout=timeout,
+                          headers={"X-Twin-Webhook-Secret": self.secrets.webhook_secret})
+
+    def telegram_update(self, update: dict[str, Any], timeout: float = 30) -> httpx.Response:
+        """Deliver an update the way Telegram does: to the URL and with the secret n8n set."""
+        return httpx.post(self.telegram_webhook["url"], json=update, timeout=timeout,
+                          headers={"X-Telegram-Bot-Api-Secret-Token":
+                                   self.telegram_webhook["secret_token"]})
+
+    def node(self, name: str, route: str, body: dict[str, Any]) -> httpx.Response:
+        """Call a node directly (to look at memory the way n8n would)."""
+        return httpx.post(f"http://127.0.0.1:{self.ports[name]}{route}", json=body, timeout=30,
+                          headers={"Authorization": f"Bearer {self.secrets.node_token}"})
+
+
+def credentials_for(stack_secrets: Secrets, telegram_url: str) -> list[dict[str, Any]]:
+    """``n8n-workflows/credentials.example.json`` with this run's values filled in."""
+    fill = {
+        "Twin node token": {"value": f"Bearer {stack_secrets.node_token}"},
+        "Model API key": {"value": f"Bearer {stack_secrets.model_key}"},
+        "Telegram bot": {"accessToken": stack_secrets.bot_token, "baseUrl": telegram_url},
+        "Twin webhook secret": {"value": stack_secrets.webhook_secret},
+    }
+    example = json.loads((WORKFLOWS / "credentials.example.json").read_text())
+    out = []
+    for credential in example:
+        data = {**credential["data"], **fill[credential["name"]]}
+        assert not any("CHANGE-ME" in str(v) for v in data.values()), credential["name"]
+        out.append({**credential, "data": data})
+    return out
+
+

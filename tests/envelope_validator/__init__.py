@@ -1,0 +1,1 @@
+"""envelope-validator: pure logic, rendering, and the route through the app."""

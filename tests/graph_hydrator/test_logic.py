@@ -1,0 +1,353 @@
+"""graph-hydrator's rules as pure functions: no database, no clock."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from contracts.hydrate import HydrateRequest
+from services.graph_hydrator.lists import pick_foundation, pick_todos
+from services.graph_hydrator.logic import assemble, lookup
+from services.graph_hydrator.question import ask
+from services.graph_hydrator.resolve import choose, resolve, valid_ids
+from services.graph_hydrator.rows import EdgeRow, EntityRow, FactRow, TodoRow
+from services.graph_hydrator.subgraph import merge_scopes, select_subgraph
+from services.graph_hydrator.text import dedupe_key, fold, scan
+
+NOW = datetime(2026, 1, 3, 12, 0, tzinfo=UTC)
+
+
+def _id() -> str:
+    return str(uuid.uuid4())
+
+
+def _entity(name: str, *, last_seen: datetime | None = None, aliases: tuple[str, ...] = (),
+            category: str = "Person", entity_id: str | None = None,
+            **attributes: str) -> EntityRow:
+    return EntityRow(entity_id=entity_id or _id(), name=name, category=category, scope="global",
+                     last_seen=last_seen, attributes=attributes, aliases=aliases,
+                     keys=(fold(name), *map(fold, aliases)))
+
+
+def _edge(subject: EntityRow, predicate: str, obj: EntityRow | None = None, *,
+          value: object = None, scope: str = "global", confidence: float = 1.0,
+          age_h: float = 0, rel_id: str | None = None) -> EdgeRow:
+    return EdgeRow(rel_id=rel_id or _id(), scope=scope, subject=subject, predicate=predicate,
+                   text=f"{subject.name} {predicate}", confidence=confidence,
+                   updated_at=NOW - timedelta(hours=age_h), obj=obj,
+                   value=value if obj is None else None)
+
+
+def _resolve(message: str, rows: list[EntityRow], active: list[str] = (), topic=None):
+    found = scan(message)
+    return resolve(message, found, rows, list(active), topic)
+
+
+# --- normalization and lookup keys -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("written", ["Marta", "marta", "MARTA", "Márta", "Ma\u0301rta", "Mårta"])
+def test_case_and_accents_fold_to_one_key(written: str) -> None:
+    assert fold(written) == "marta"
+
+
+def test_letters_unaccent_maps_beyond_nfkd_fold_like_postgres() -> None:
+    assert fold("Łódź Straße Øresund Æsir Þór Œuvre") == "lodz strasse oresund aesir thor oeuvre"
+    assert fold("Marta’s") == "marta's"
+
+
+@pytest.mark.parametrize("message", ["Marta's cat", "Marta’s cat", "Márta’s cat", "MARTA'S cat",
+                                     "with marta.", "(Marta)", "Marta, again"])
+def test_possessives_and_punctuation_still_find_the_name(message: str) -> None:
+    assert "marta" in scan(message).keys
+
+
+def test_a_bare_apostrophe_possessive_finds_the_name() -> None:
+    assert "james" in scan("James’ car and Chris' bike").keys
+
+
+def test_multi_word_names_are_keys_even_with_extra_spaces() -> None:
+    keys = scan("Visiting Aunt  Rosa in New York next week").keys
+    assert {"aunt rosa", "new york", "aunt  rosa"} <= set(keys)
+
+
+def test_punctuated_names_keep_their_punctuation() -> None:
+    keys = set(scan("Flying to St. Louis with Jean-Luc and O'Brien").keys)
+    assert {"st. louis", "jean-luc", "o'brien"} <= keys
+
+
+def test_tomorrow_does_not_contain_tom() -> None:
+    keys = set(scan("Tomorrow I'll call atom-smasher Tomás").keys)
+    assert "tom" not in keys and "tomas" in keys
+
+
+def test_names_longer_than_four_words_are_not_looked_up() -> None:
+    assert all(len(key.split()) <= 4 for key in scan("a b c d e f g").keys)
+
+
+def test_pronouns_are_detected_with_contractions() -> None:
+    assert scan("She's coming, and I told him").pronouns == ("she", "him")
+    assert scan("Marta is coming").pronouns == ()
+
+
+def test_dedupe_key_ignores_case_accents_and_punctuation() -> None:
+    assert dedupe_key("Call Márta!") == dedupe_key("call  marta") == "call marta"
+
+
+def test_session_ids_that_are_not_uuids_are_ignored() -> None:
+    good = _id()
+    assert valid_ids(["nope", good, good.upper(), ""]) == [good]
+
+
+# --- mentions and disambiguation (003 §10) ------------------------------------------------------
+
+
+def test_a_unique_mention_is_a_seed_and_is_reported_as_written() -> None:
+    marta = _entity("Marta")
+    seeds = _resolve("Had lunch with Márta’s kids", [marta])
+    assert list(seeds.seeds) == [marta.entity_id]
+    assert seeds.seeds[marta.entity_id][1] == "mention"
+    (mention,) = seeds.mentions
+    assert (mention.text, mention.key, mention.resolution) == ("Márta", "marta", "unique")
+    assert seeds.fallback is None
+
+
+def test_the_longest_match_wins_over_a_name_inside_it() -> None:
+    aunt, rosa = _entity("Aunt Rosa"), _entity("Rosa")
+    seeds = _resolve("Aunt Rosa called", [aunt, rosa])
+    assert list(seeds.seeds) == [aunt.entity_id]
+
+
+def test_an_alias_finds_its_entity() -> None:
+    mom = _entity("Elena", aliases=("Mom",))
+    seeds = _resolve("mom says hi", [mom])
+    assert list(seeds.seeds) == [mom.entity_id]
+
+
+def test_a_pronoun_falls_back_to_the_active_entities() -> None:
+    marta = _entity("Marta")
+    seeds = _resolve("How is she doing?", [marta], [marta.entity_id])
+    assert seeds.fallback == "pronoun"
+    assert seeds.seeds[marta.entity_id][1] == "active"
+
+
+def test_no_mention_falls_back_to_the_active_entities() -> None:
+    marta = _entity("Marta")
+    seeds = _resolve("and then?", [marta], [marta.entity_id])
+    assert (seeds.fallback, list(seeds.seeds)) == ("no_mention", [marta.entity_id])
+
+
+def test_a_new_name_without_pronoun_moves_the_focus() -> None:
+    bob, marta = _entity("Bob"), _entity("Marta")
+    seeds = _resolve("Bob got a new job", [bob, marta], [marta.entity_id])
+    assert list(seeds.seeds) == [bob.entity_id] and seeds.fallback is None
+
+
+def test_two_martas_and_nothing_to_choose_by_ask() -> None:
+    work, family = _entity("Marta"), _entity("Marta")
+    chosen, how, considered = choose([work, family], [])
+    assert (chosen, how, len(considered)) == (None, "ambiguous", 2)
+    seeds = _resolve("Marta called", [work, family])
+    assert seeds.seeds == {} and seeds.question_for is not None
+    assert set(seeds.load_ids) == {work.entity_id, family.entity_id}
+
+
+def test_the_active_marta_resolves_the_ambiguity() -> None:
+    work, family = _entity("Marta"), _entity("Marta")
+    assert choose([work, family], [family.entity_id])[:2] == (family, "active")
+
+
+def test_the_most_recently_seen_marta_resolves_the_ambiguity() -> None:
+    old = _entity("Marta", last_seen=NOW - timedelta(days=9))
+    new = _entity("Marta", last_seen=NOW - timedelta(days=1))
+    never = _entity("Marta")
+    assert choose([old, new, never], [])[:2] == (new, "recent")
+
+
+def test_equally_recent_martas_are_a_tie() -> None:
+    a, b = _entity("Marta", last_seen=NOW), _entity("Marta", last_seen=NOW)
+    assert choose([a, b], [])[1] == "ambiguous"
+
+
+def test_topic_focus_breaks_a_tie() -> None:
+    work = _entity("Marta", aliases=("work Marta",))
+    family = _entity("Marta", aliases=("family Marta",))
+    assert choose([work, family], [], topic_focus="Family")[:2] == (family, "topic")
+
+
+def test_the_question_names_each_candidate_by_alias_and_role() -> None:
+    me = _entity("Alex")
+    work = _entity("Marta", aliases=("work Marta",), relationship="colleague",
+                   entity_id="00000000-0000-4000-8000-000000000001")
+    family = _entity("Marta", aliases=("Marta", "family Marta"),
+                     entity_id="00000000-0000-4000-8000-000000000002")
+    edges = [_edge(family, "SISTER_OF", me), _edge(work, "LIKES", value="tea")]
+    seeds = _resolve("marta called", [work, family])
+    question = ask(seeds.question_for, edges)
+    assert question.question == ("Which Marta do you mean — work Marta (colleague) or "
+                                 "family Marta (sister)?")
+    assert question.mention == "marta"
+    assert [c.hint for c in question.candidates] == ["work Marta (colleague)",
+                                                     "family Marta (sister)"]
+
+
+def test_the_question_lists_the_most_recently_seen_candidates_first() -> None:
+    old = _entity("Marta", last_seen=NOW - timedelta(days=9), city="Oslo")
+    new = [_entity("Marta", last_seen=NOW) for _ in range(2)]
+    question = ask(_resolve("Marta", [old, *new]).question_for, [])
+    assert question.candidates[-1].entity_id == old.entity_id
+
+
+def test_candidates_that_read_the_same_are_told_apart() -> None:
+    a = _entity("Marta", last_seen=NOW)
+    b = _entity("Marta", last_seen=NOW)
+    question = ask(_resolve("Marta", [a, b]).question_for, [])
+    hints = [c.hint for c in question.candidates]
+    assert len(set(hints)) == 2
+
+
+# --- scope merge, priority, cap (003 §4.2, §6.4) ----------------------------------------------
+
+
+def _pairs(rows):
+    return merge_scopes(rows, lambda r: (r.subject.entity_id, r.predicate, r.scope))
+
+
+def test_an_identity_predicate_keeps_the_global_fact() -> None:
+    me = _entity("Alex")
+    glob = _edge(me, "LIVES_IN", value="Berlin")
+    mine = _edge(me, "LIVES_IN", value="Paris", scope="agent")
+    assert _pairs([mine, glob]) == ([glob], 1)
+
+
+def test_an_agent_domain_predicate_keeps_the_agents_fact() -> None:
+    me = _entity("Alex")
+    glob = _edge(me, "DIET_PLAN", value="keto")
+    mine = _edge(me, "DIET_PLAN", value="mediterranean", scope="agent")
+    assert _pairs([glob, mine]) == ([mine], 1)
+
+
+def test_critical_facts_never_conflict() -> None:
+    me = _entity("Alex")
+    glob = _edge(me, "ALLERGY", value="peanuts")
+    mine = _edge(me, "ALLERGY", value="shellfish", scope="agent")
+    assert _pairs([glob, mine]) == ([glob, mine], 0)
+
+
+def test_priority_is_agent_then_critical_then_confidence_then_recency() -> None:
+    me = _entity("Alex")
+    old = _edge(me, "LIKES", value="tea", confidence=0.9, age_h=5)
+    new = _edge(me, "LIKES_ALSO", value="jazz", confidence=0.9, age_h=1)
+    sure = _edge(me, "JOB", value="nurse", confidence=1.0, age_h=9)
+    allergy = _edge(me, "allergy", value="nuts", confidence=0.5, age_h=50)
+    agents = _edge(me, "TRAINING_PLAN", value="5k", scope="agent", confidence=0.3, age_h=90)
+    sub = select_subgraph([old, new, sure, allergy, agents], [me.entity_id], 30)
+    assert [e.rel_id for e in sub.edges] == [agents.rel_id, allergy.rel_id, sure.rel_id,
+                                             new.rel_id, old.rel_id]
+
+
+def test_the_cap_keeps_critical_facts_and_counts_what_it_dropped() -> None:
+    me = _entity("Alex")
+    friends = [_entity(f"Friend {n}") for n in range(40)]
+    edges = [_edge(me, "FRIEND_OF", f, confidence=0.9) for f in friends]
+    critical = _edge(me, "MEDICATION", value="insulin", confidence=0.4)
+    sub = select_subgraph([*edges, critical], [me.entity_id], 30)
+    assert len(sub.edges) == 30 and sub.edges[0].rel_id == critical.rel_id
+    assert sub.dropped == {"edges": 11, "neighbors": 11}
+    assert len(sub.neighbors) == 29
+
+
+def test_edges_not_touching_a_seed_are_ignored() -> None:
+    a, b, c = _entity("A"), _entity("B"), _entity("C")
+    sub = select_subgraph([_edge(a, "KNOWS", b), _edge(b, "KNOWS", c)], [a.entity_id], 40)
+    assert len(sub.edges) == 1 and [n.entity_id for n in sub.neighbors] == [b.entity_id]
+
+
+# --- foundation and todos (001/004) -------------------------------------------------------------
+
+
+def _fact(text: str, *, pinned=False, source="llm_plan", importance=1, age_d=0,
+          memory_type="PROFILE", predicate=None, scope="global", subject="me") -> FactRow:
+    return FactRow(fact_id=_id(), subject_id=subject, predicate=predicate or f"P{_id()[:6]}",
+                   scope=scope, text=text, memory_type=memory_type,
+                   importance=3 if pinned else importance, pinned=pinned, source=source,
+                   created_at=NOW - timedelta(days=age_d))
+
+
+def test_foundation_is_pinned_and_seeded_first_then_importance_then_oldest() -> None:
+    core_new = _fact("core new", importance=3, age_d=1)
+    core_old = _fact("core old", importance=3, age_d=5)
+    seeded = _fact("seeded", source="seeded_profile", importance=1, age_d=0)
+    pinned = _fact("pinned", pinned=True, age_d=3)
+    trivial = _fact("trivial", importance=2)
+    psyche = _fact("psyche", importance=3, memory_type="PSYCHE")
+    lines = pick_foundation([core_new, core_old, seeded, pinned, trivial, psyche])
+    assert [f.text for f in lines] == ["pinned", "seeded", "core old", "core new"]
+
+
+def test_foundation_is_capped_at_twelve_and_deduped() -> None:
+    facts = [_fact(f"fact {n}", importance=3, age_d=30 - n) for n in range(20)]
+    facts.append(_fact("FACT 0!", pinned=True))
+    lines = pick_foundation(facts)
+    assert len(lines) == 12 and lines[0].text == "FACT 0!"
+    assert "fact 0" not in [f.text for f in lines]
+
+
+def _todo(kind: str, text: str, *, status="PENDING", age_h: float = 0, done_h: float | None = None,
+          due_h: float | None = None) -> TodoRow:
+    at = NOW - timedelta(hours=age_h)
+    return TodoRow(todo_id=_id(), kind=kind, bucket=kind if status == "PENDING" else "WIN",
+                   text=text, status=status, created_at=at, updated_at=at,
+                   due_at=NOW + timedelta(hours=due_h) if due_h is not None else None,
+                   completed_at=NOW - timedelta(hours=done_h) if done_h is not None else None)
+
+
+def test_todo_lists_are_capped_and_deduped_by_normalized_text() -> None:
+    todos = [_todo("COMMITMENT", f"walk {n}", age_h=n + 1) for n in range(8)]
+    todos += [_todo("COMMITMENT", "Call Márta!", age_h=0.5), _todo("COMMITMENT", "call marta")]
+    todos += [_todo("THREAD", f"thread {n}", age_h=n) for n in range(5)]
+    todos += [_todo("FRICTION", f"friction {n}", age_h=n) for n in range(5)]
+    lists = pick_todos(todos, NOW)
+    assert [t.text for t in lists["COMMITMENT"]] == ["call marta", "walk 0", "walk 1", "walk 2",
+                                                     "walk 3"]
+    assert [t.text for t in lists["THREAD"]] == ["thread 0", "thread 1", "thread 2"]
+    assert len(lists["FRICTION"]) == 3
+
+
+def test_commitments_due_soonest_come_first() -> None:
+    later = _todo("COMMITMENT", "later", due_h=48)
+    soon = _todo("COMMITMENT", "soon", due_h=2)
+    undated = _todo("COMMITMENT", "undated", age_h=0)
+    assert [t.text for t in pick_todos([undated, later, soon], NOW)["COMMITMENT"]] == [
+        "soon", "later", "undated"]
+
+
+def test_wins_are_commitments_done_in_the_last_48_hours() -> None:
+    todos = [_todo("COMMITMENT", "ran 5k", status="DONE", done_h=1),
+             _todo("COMMITMENT", "Ran 5k", status="DONE", done_h=2),
+             _todo("COMMITMENT", "old win", status="DONE", done_h=49),
+             _todo("THREAD", "thread done", status="DONE", done_h=1),
+             _todo("COMMITMENT", "dropped", status="DROPPED", done_h=1)]
+    todos += [_todo("COMMITMENT", f"win {n}", status="DONE", done_h=3 + n) for n in range(4)]
+    wins = pick_todos(todos, NOW)["WIN"]
+    assert [t.text for t in wins] == ["ran 5k", "win 0", "win 1"]
+
+
+# --- the whole turn ----------------------------------------------------------------------------
+
+
+def test_assemble_lists_seeds_then_neighbors_and_hands_back_the_seed_ids() -> None:
+    marta = _entity("Marta")
+    ana = _entity("Ana")
+    request = HydrateRequest(user_id="u", agent_id="deanna", chat_id="c", message="Marta?")
+    wanted = lookup(request.message, [])
+    seeds = resolve(request.message, wanted.scan, [marta], wanted.active_ids)
+    answer = assemble(request, seeds, [_edge(marta, "SISTER_OF", ana)], [], [], NOW)
+    assert [(e.name, e.seed) for e in answer.GRAPH.entities] == [("Marta", "mention"),
+                                                                ("Ana", "neighbor")]
+    assert answer.active_entity_ids == [marta.entity_id]
+    assert answer.GRAPH.edges[0].provenance.row_id == answer.GRAPH.edges[0].rel_id
+    assert answer.mentions[0].entity_id == marta.entity_id
+    assert answer.GRAPH.pending_question is None and answer.GRAPH.dropped == {}

@@ -1,0 +1,111 @@
+"""graph-hydrator's SQL against the real Postgres of the run (migrations applied)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from services.core.resources import Resources
+from services.graph_hydrator import store
+from services.graph_hydrator.text import fold
+from tests.graph_hydrator.conftest import T0, Seeder
+
+LATIN = "".join(chr(c) for c in [*range(0x20, 0x7F), *range(0xA0, 0x180)])
+PUNCTUATION = "‘’‛ʼ“”‟„‚‐‑‒–—―"
+
+
+async def test_python_fold_agrees_with_twin_normalize_on_latin_1_and_extended_a(
+        pg_resources: Resources) -> None:
+    chars = list(LATIN + PUNCTUATION)
+    async with pg_resources.pg.acquire() as conn:
+        rows = await conn.fetch("SELECT c, twin_normalize(c) AS n FROM unnest($1::text[]) c",
+                                chars)
+        phrase = "Márta’s Łódź Straße ØRESUND Æsir Þór Œuvre Ça ñandú İstanbul"
+        whole = await conn.fetchval("SELECT twin_normalize($1)", phrase)
+    assert {r["c"]: r["n"] for r in rows if r["n"] != fold(r["c"])} == {}
+    assert whole == fold(phrase)
+
+
+async def test_names_and_aliases_are_found_by_normalized_key(seed: Seeder) -> None:
+    marta = await seed.entity("Márta", aliases=["work Marta"])
+    rosa = await seed.entity("Aunt Rosa")
+    await seed.entity("Bob")
+    async with seed.pool.acquire() as conn:
+        rows = await store.find_entities(conn, seed.user_id, "deanna",
+                                         ["marta", "aunt rosa", "work marta", "nobody"], [])
+    found = {r.entity_id: r for r in rows}
+    assert set(found) == {marta, rosa}
+    assert found[marta].keys == ("marta", "work marta")
+    assert found[marta].aliases == ("work Marta",)
+    assert found[rosa].keys == ("aunt rosa",)
+
+
+async def test_lookup_sees_only_this_users_live_entities_visible_to_this_agent(
+        seed: Seeder, seeder_for, user_id: str) -> None:
+    mine = await seed.entity("Marta")
+    await seed.entity("Marta", active=False)
+    await seed.entity("Marta", agent_id="anaketa")
+    deannas = await seed.entity("Marta", agent_id="deanna")
+    other = await (await seeder_for(user_id + "-other")).entity("Marta")
+    async with seed.pool.acquire() as conn:
+        rows = await store.find_entities(conn, seed.user_id, "deanna", ["marta"], [other])
+    assert {r.entity_id for r in rows} == {mine, deannas}
+
+
+async def test_active_ids_are_loaded_without_a_mention(seed: Seeder) -> None:
+    marta = await seed.entity("Marta")
+    async with seed.pool.acquire() as conn:
+        rows = await store.find_entities(conn, seed.user_id, "deanna", [], [marta])
+    assert [(r.entity_id, r.keys) for r in rows] == [(marta, ("marta",))]
+
+
+async def test_edges_are_loaded_both_ways_and_only_while_live(seed: Seeder) -> None:
+    me = await seed.entity("Alex")
+    marta = await seed.entity("Marta")
+    gone = await seed.entity("Ghost", active=False)
+    sister = await seed.fact(marta, "SISTER_OF", me)
+    job = await seed.fact(me, "JOB", value="nurse", message_ids=["m1"])
+    await seed.fact(me, "LIVES_IN", value="Rome", valid_to=T0 - timedelta(minutes=1))
+    await seed.fact(me, "LIVES_IN", value="Oslo", valid_from=T0 + timedelta(days=1))
+    await seed.fact(me, "LIKES", value="tea", status="FORGOTTEN")
+    await seed.fact(me, "LIKES", value="coffee", status="SUPERSEDED")
+    await seed.fact(me, "FRIEND_OF", gone)
+    await seed.fact(me, "DIET_PLAN", value="keto", agent_id="anaketa")
+    current = await seed.fact(me, "LIVES_IN", value="Milan", valid_to=T0 + timedelta(days=1))
+    async with seed.pool.acquire() as conn:
+        edges = await store.load_edges(conn, seed.user_id, "deanna", [me], T0)
+    assert {e.rel_id for e in edges} == {sister, job, current}
+    by_id = {e.rel_id: e for e in edges}
+    assert by_id[sister].obj.entity_id == me and by_id[sister].subject.name == "Marta"
+    assert by_id[job].value == "nurse" and by_id[job].message_ids == ("m1",)
+
+
+async def test_foundation_candidates_come_pinned_and_seeded_first(seed: Seeder) -> None:
+    me = await seed.entity("Alex")
+    core = await seed.fact(me, "NAME", value="Alex", importance=3, created_at=T0 - timedelta(1))
+    seeded = await seed.fact(me, "HOMETOWN", value="Porto", source="seeded_profile")
+    pinned = await seed.fact(me, "GOAL", value="marathon", pinned=True, importance=3)
+    await seed.fact(me, "LIKES", value="tea", importance=2)
+    await seed.fact(me, "TRAIT", value="anxious", importance=3, memory_type="PSYCHE")
+    await seed.fact(me, "JOB", value="nurse", importance=3, status="ARCHIVED")
+    ghost = await seed.entity("Ghost", active=False)
+    await seed.fact(ghost, "NAME", value="Ghost", pinned=True, importance=3)
+    await seed.fact(me, "MOTHER", ghost, pinned=True, importance=3)
+    async with seed.pool.acquire() as conn:
+        facts = await store.load_foundation(conn, seed.user_id, "deanna", T0)
+    assert [f.fact_id for f in facts] == [pinned, seeded, core]
+
+
+async def test_todos_are_this_agents_with_wins_of_the_last_48_hours(seed: Seeder) -> None:
+    walk = await seed.todo("COMMITMENT", "walk")
+    thread = await seed.todo("THREAD", "new job")
+    friction = await seed.todo("FRICTION", "late nights")
+    win = await seed.todo("COMMITMENT", "ran 5k", status="DONE",
+                          completed_at=T0 - timedelta(hours=47))
+    await seed.todo("COMMITMENT", "old", status="DONE", completed_at=T0 - timedelta(hours=49))
+    await seed.todo("COMMITMENT", "anaketa's", agent_id="anaketa")
+    await seed.todo("COMMITMENT", "forgotten", active=False)
+    await seed.todo("HABIT", "floss")
+    async with seed.pool.acquire() as conn:
+        todos = await store.load_todos(conn, seed.user_id, "deanna", T0)
+    assert {(t.todo_id, t.bucket) for t in todos} == {
+        (walk, "COMMITMENT"), (thread, "THREAD"), (friction, "FRICTION"), (win, "WIN")}

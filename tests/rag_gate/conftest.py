@@ -1,0 +1,213 @@
+"""Writing a user's memory the way the other nodes lay it out: Postgres rows (the truth), then
+the vectors that point at them (``facts``, ``episodes``, ``knowledge`` collections)."""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import msgspec
+import pytest
+
+from contracts.retrieve import RetrieveRequest
+from services.core.resources import Resources
+from services.core.vectors import VectorPoint
+from services.core.vectors.port import SHARED_OWNER
+
+T0 = datetime(2026, 1, 3, 12, 0, tzinfo=UTC)
+_SEQ = itertools.count(1)  # episodes.first_message_seq must be unique per user
+
+
+def epoch(ts: datetime) -> int:
+    return int(ts.timestamp())
+
+
+class Memory:
+    """One user's memory with one agent (``agent``) and another one (``other_agent``); agent
+    ids are unique per test, so agent-wide knowledge never leaks between tests."""
+
+    def __init__(self, res: Resources, user_id: str, suffix: str) -> None:
+        self.res = res
+        self.pg = res.pg
+        self.user_id = user_id
+        self.agent = f"deanna-{suffix}"
+        self.other_agent = f"anaketa-{suffix}"
+
+    async def ensure(self) -> Memory:
+        async with self.pg.acquire() as conn:
+            await conn.execute("INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING",
+                               self.user_id)
+            await conn.executemany(
+                "INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING",
+                [(self.agent,), (self.other_agent,)])
+        return self
+
+    async def _embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return await self.res.embedder.embed(list(texts))
+
+    async def entity(self, name: str, *, category: str = "Person", ref: str | None = None,
+                     agent_id: str | None = None, active: bool = True) -> str:
+        entity_id = str(uuid.uuid4())
+        async with self.pg.acquire() as conn:
+            await conn.execute(
+                """INSERT INTO entities (entity_id, user_id, scope, agent_id, name, category,
+                                         entity_ref, active, forgotten_at)
+                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
+                           CASE WHEN $8 THEN NULL ELSE now() END)""",
+                entity_id, self.user_id, "agent" if agent_id else "global", agent_id, name,
+                category, ref, active)
+        return entity_id
+
+    async def fact(self, subject: str, text: str, *, obj: str | None = None,
+                   predicate: str = "FACT", memory_type: str = "PEOPLE", importance: int = 1,
+                   pinned: bool = False, status: str = "ACTIVE", agent_id: str | None = None,
+                   valid_to: datetime | None = None, updated_at: datetime = T0,
+                   created_at: datetime | None = None, message_ids: Sequence[str] = (),
+                   index: bool = True, stale_index: bool = False) -> str:
+        """A fact row and its vector; ``stale_index`` indexes a closed fact as still active
+        (an index the upserter has not caught up with)."""
+        rel_id = str(uuid.uuid4())
+        scope = "agent" if agent_id else "global"
+        async with self.pg.acquire() as conn:
+            await conn.execute(
+                """INSERT INTO relations (rel_id, user_id, scope, agent_id, subject_id, predicate,
+                       object_id, object_value, memory_type, text, importance, pinned, source,
+                       status, valid_to, provenance_message_ids, forgotten_at, created_at,
+                       updated_at)
+                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, 'llm_plan',
+                           $13, $14, $15::jsonb, CASE WHEN $13 = 'FORGOTTEN' THEN now() END,
+                           $16, $17)""",
+                rel_id, self.user_id, scope, agent_id, subject, predicate, obj,
+                None if obj else text, memory_type, text, importance, pinned, status, valid_to,
+                list(message_ids), created_at or updated_at, updated_at)
+        if index:
+            (dense,) = await self._embed([text])
+            await self.res.vectors.upsert("facts", [VectorPoint(rel_id, dense, text, {
+                "user_id": self.user_id, "agent_id": agent_id, "scope": scope,
+                "entity_ids": [e for e in (subject, obj) if e],
+                "active": status == "ACTIVE" or stale_index,
+                "memory_type": memory_type, "importance": importance, "pinned": pinned,
+                "ts": epoch(updated_at), "message_ids": list(message_ids)})])
+        return rel_id
+
+    async def episode(self, one_liner: str, reflection: str, *, ts: datetime = T0,
+                      agent_id: str | None = None, entity_ids: Sequence[str] = (),
+                      what_mattered: Sequence[str] = (), active: bool = True,
+                      message_ids: Sequence[str] = (), session_id: str | None = None,
+                      index: bool = True) -> str:
+        episode_id = str(uuid.uuid4())
+        agent_id = agent_id or self.agent
+        seq = next(_SEQ) * 10
+        summary = {"one_liner": one_liner, "what_mattered": list(what_mattered)}
+        async with self.pg.acquire() as conn:
+            await conn.execute(
+                """INSERT INTO episodes (episode_id, user_id, agent_id, scope, session_id, ts, day,
+                       reflection, summary, entity_ids, first_message_seq, last_message_seq,
+                       provenance, active, forgotten_at)
+                   VALUES ($1, $2, $3, 'agent', $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11,
+                           $12::jsonb, $13, CASE WHEN $13 THEN NULL ELSE now() END)""",
+                episode_id, self.user_id, agent_id, session_id, ts, ts.date(), reflection,
+                summary, list(entity_ids), seq, seq + 5, {"message_ids": list(message_ids)},
+                active)
+        if index:
+            (dense,) = await self._embed([f"{one_liner} {reflection}"])
+            await self.res.vectors.upsert("episodes", [VectorPoint(
+                episode_id, dense, f"{one_liner} {reflection}", {
+                    "user_id": self.user_id, "agent_id": agent_id, "scope": "agent",
+                    "entity_ids": list(entity_ids), "active": active, "ts": epoch(ts),
+                    "day": ts.date().isoformat(), "session_id": session_id,
+                    "message_ids": list(message_ids)[:1] + list(message_ids)[-1:]})])
+        return episode_id
+
+    async def chunk(self, text: str, *, agent_id: str | None = None, doc_id: str = "guide",
+                    domain: str = "nutrition", section: Sequence[str] = (),
+                    own: bool = False, active: bool = True) -> str:
+        chunk_id = str(uuid.uuid4())
+        agent_id = agent_id or self.agent
+        owner = self.user_id if own else None
+        async with self.pg.acquire() as conn:
+            await conn.execute(
+                """INSERT INTO knowledge_chunks (chunk_id, agent_id, user_id, domain, doc_id,
+                       section_path, position, text, content_hash, active)
+                   VALUES ($1, $2, $3, $4, $5, $6::jsonb, 0, $7, $8, $9)""",
+                chunk_id, agent_id, owner, domain, doc_id, list(section), text,
+                uuid.uuid4().hex, active)
+        (dense,) = await self._embed([text])
+        await self.res.vectors.upsert("knowledge", [VectorPoint(chunk_id, dense, text, {
+            "user_id": owner or SHARED_OWNER, "agent_id": agent_id, "scope": "agent",
+            "entity_ids": [], "active": active, "doc_id": doc_id, "domain": domain,
+            "section": " > ".join(section)})])
+        return chunk_id
+
+    async def session(self, chat_id: str, turns: Sequence[tuple[str, str]], *,
+                      started_at: datetime, ended: bool = False,
+                      agent_id: str | None = None) -> tuple[str, list[str]]:
+        """A session with ``turns`` (role, text) one minute apart; returns its id and the
+        message ids in order."""
+        session_id = str(uuid.uuid4())
+        agent_id = agent_id or self.agent
+        last = started_at + timedelta(minutes=max(0, len(turns) - 1))
+        message_ids = [str(uuid.uuid4()) for _ in turns]
+        async with self.pg.acquire() as conn, conn.transaction():
+            await conn.execute(
+                """INSERT INTO sessions (session_id, user_id, agent_id, chat_id, started_at,
+                                         last_activity_at, ended_at, turn_count)
+                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8)""",
+                session_id, self.user_id, agent_id, chat_id, started_at, last,
+                last if ended else None, len(turns))
+            for i, ((role, text), message_id) in enumerate(zip(turns, message_ids, strict=True)):
+                await conn.execute(
+                    """INSERT INTO messages (message_id, user_id, agent_id, chat_id, session_id,
+                                             turn_id, position, role, text, ts)
+                       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)""",
+                    message_id, self.user_id, agent_id, chat_id, session_id,
+                    f"{session_id[:8]}-t{i // 2}",
+                    i % 2, role, text, started_at + timedelta(minutes=i))
+            await conn.execute(
+                """UPDATE sessions SET last_message_seq = (
+                       SELECT max(seq) FROM messages WHERE session_id = $1)
+                    WHERE session_id = $1""", session_id)
+        return session_id, message_ids
+
+    async def checkpoint(self, session_id: str, through_message_id: str | None = None) -> None:
+        """Consolidate the session up to a message (default: all of it)."""
+        async with self.pg.acquire() as conn:
+            await conn.execute(
+                """UPDATE sessions SET consolidated_at = now(), checkpoint_message_seq =
+                       COALESCE((SELECT seq FROM messages WHERE message_id = $2),
+                                last_message_seq)
+                    WHERE session_id = $1""", session_id, through_message_id)
+
+    async def forget_episode(self, episode_id: str, *, in_index: bool = True) -> None:
+        async with self.pg.acquire() as conn:
+            await conn.execute(
+                """UPDATE episodes SET active = false, forgotten_at = now(),
+                       forget_reason = 'test' WHERE episode_id = $1""", episode_id)
+        if in_index:
+            await self.res.vectors.set_active("episodes", user_id=self.user_id,
+                                              ids=[episode_id], active=False)
+
+    def request(self, message: str, **extra: Any) -> RetrieveRequest:
+        body = {"user_id": self.user_id, "agent_id": self.agent, "chat_id": "tg:1",
+                "message": message, "now": T0.isoformat(), **extra}
+        return msgspec.convert(body, RetrieveRequest)
+
+
+@pytest.fixture
+async def memory(resources: Resources, user_id: str) -> Memory:
+    return await Memory(resources, user_id, uuid.uuid4().hex[:8]).ensure()
+
+
+@pytest.fixture
+def memory_for(resources: Resources):
+    """A second user's memory in the same test (isolation checks), with the same agents."""
+
+    async def make(other_user: str, like: Memory) -> Memory:
+        other = Memory(resources, other_user, "x")
+        other.agent, other.other_agent = like.agent, like.other_agent
+        return await other.ensure()
+
+    return make

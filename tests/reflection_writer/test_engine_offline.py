@@ -1,0 +1,110 @@
+"""The offline engine: extractive rules over realistic sessions (no fixtures, no I/O)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import msgspec
+import pytest
+
+from services.reflection_writer import engine_offline
+from services.reflection_writer.episode import importance, render, tags
+from services.reflection_writer.grounding import ground
+from services.reflection_writer.model import KnownEntity, Message
+
+from .conftest import GYM_SESSION, chat
+
+TS = datetime(2026, 1, 3, 9, tzinfo=UTC)
+
+
+def messages(turns: list[tuple[str, str]]) -> list[Message]:
+    return [Message(f"m{i}", i + 1, role, text, TS + timedelta(minutes=i))
+            for i, (role, text) in enumerate(turns)]
+
+
+GYM = messages(GYM_SESSION)
+MARTA = [KnownEntity("e-marta", "Marta", "Person")]
+
+CASES = [
+    ("evidence: the user's own causal sentence, citing it", GYM, "reflection.evidence",
+     [{"text": "I skipped the gym again because work ran late, so I'm pretty stressed.",
+       "message_id": "m0"}]),
+    ("observation: first-person statements only", GYM, "reflection.observation",
+     ["I skipped the gym again because work ran late, so I'm pretty stressed.",
+      "My sister Marta is visiting on Saturday and I want the flat to be clean.",
+      "I'll clean the kitchen tomorrow.", "Remind me to call Marta on Friday.",
+      "I always put things off when I'm tired.", "Family is really important to me."]),
+    ("action: what the assistant said it did", GYM, "reflection.action",
+     ["That sounds like a rough week. Do you want to plan a shorter workout?",
+      "Got it. Should I add cleaning to your list?", "Added both. Anything else on your mind?",
+      "That makes sense. Rest matters too."]),
+    ("commitments: I'll / remind me", GYM, "summary.commitments",
+     ["I'll clean the kitchen tomorrow.", "Remind me to call Marta on Friday."]),
+    ("people: known entities and names inside sentences", GYM, "summary.people", ["Marta"]),
+    ("tone: the two strongest lexicon labels", GYM, "summary.tone", "stressed, tired"),
+    ("psyche: a habit is a trait, 'important to me' a value", GYM, "psyche",
+     [{"kind": "trait", "text": "I always put things off when I'm tired.",
+       "message_ids": ["m6"], "confidence": 0.4},
+      {"kind": "value", "text": "Family is really important to me.", "message_ids": ["m6"],
+       "confidence": 0.4}]),
+    ("'so' as an intensifier is not a link", messages(chat(
+        "I'm so tired today.", "Rest up.")), "reflection.evidence", []),
+    ("'after' is a stated (temporal) link", messages(chat(
+        "I slept better after the long walk.", "Great.")), "reflection.evidence",
+     [{"text": "I slept better after the long walk.", "message_id": "m0"}]),
+    ("questions, needs and an unanswered last message are unresolved", messages(chat(
+        "I need to renew my passport. Should I go on Monday?", "Monday works.",
+        "Also, what about the visa?")), "reflection.unresolved",
+     ["I need to renew my passport.", "Should I go on Monday?",
+      "Unanswered: Also, what about the visa?"]),
+    ("no user statements → a neutral one-liner", messages([("assistant", "Hello!")]),
+     "summary.one_liner", "A short exchange with no statements from the user."),
+    ("a moment of feeling is affect, not psyche", messages(chat(
+        "I'm furious with my landlord right now.", "That's understandable.")), "psyche", []),
+    ("beliefs", messages(chat("I believe people can change.", "Me too.")), "psyche",
+     [{"kind": "belief", "text": "I believe people can change.", "message_ids": ["m0"],
+       "confidence": 0.4}]),
+    ("calendar words and sentence-initial words are not people", messages(chat(
+        "On Monday Tom and I met Ana at the Christmas market.", "Fun!")), "summary.people",
+     ["Tom", "Ana"]),
+]
+
+
+@pytest.mark.parametrize(("case", "session", "path", "expected"), CASES,
+                         ids=[c[0].split(":")[0] for c in CASES])
+def test_offline_engine_extracts(case: str, session: list[Message], path: str,
+                                 expected: object) -> None:
+    known = MARTA if session is GYM else []  # production passes the entities it found named
+    draft = msgspec.to_builtins(engine_offline.draft(session, known))
+    value = draft
+    for key in path.split("."):
+        value = value[key]
+    assert value == expected, case
+
+
+def test_the_one_liner_names_topics_people_and_tone_within_200_characters() -> None:
+    summary = engine_offline.draft(GYM, MARTA).summary
+    assert summary.one_liner == ("Talked about clean, gym and work; mentioned Marta; "
+                                 "tone stressed, tired.")
+    long = messages(chat(" ".join(f"I worked on project{i} today." for i in range(80)), "Ok"))
+    assert len(engine_offline.draft(long).summary.one_liner) <= 200
+
+
+def test_the_offline_draft_is_deterministic_and_always_grounded() -> None:
+    first = engine_offline.draft(GYM, MARTA)
+    assert msgspec.json.encode(first) == msgspec.json.encode(engine_offline.draft(GYM, MARTA))
+    grounded = ground(first.reflection, GYM)
+    assert grounded.dropped_evidence == [] and grounded.dropped_observations == []
+    assert grounded.reflection.hypothesis is None  # the offline engine never guesses
+
+
+def test_episode_importance_tags_and_text_follow_the_documented_rules() -> None:
+    draft = engine_offline.draft(GYM, MARTA)
+    # 0.2 + 2 commitments 0.3 + 1 person 0.1 + 2 emotional words 0.1 + 8/20 length 0.04
+    assert importance(draft.summary, GYM) == 0.74
+    small_talk = messages(chat("Hi there.", "Hello!"))
+    assert importance(engine_offline.draft(small_talk).summary, small_talk) == 0.21
+    assert tags(draft.summary, GYM) == ["clean", "gym", "work", "stressed", "tired",
+                                        "commitment"]
+    text = render(draft.reflection)
+    assert text.splitlines()[2].startswith('Evidence: "I skipped the gym')
