@@ -9,9 +9,11 @@ from typing import Annotated, Literal
 
 import msgspec
 
-SLOT_CONTRACT_VERSION = "1.0"
+SLOT_CONTRACT_VERSION = "1.1"
 
-ContractVersion = Literal["1.0"]
+# Every version a node still reads: blobs saved in Redis and bodies n8n sends may carry an older
+# one. 1.1 only added optional fields (pulse ``message_id``, session ``last_message_id`` …).
+ContractVersion = Literal["1.0", "1.1"]
 
 # Ids are opaque strings chosen by the caller: "tg:12345", "alice", "deanna", "tg:987".
 UserId = Annotated[

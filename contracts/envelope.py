@@ -7,6 +7,7 @@ from typing import Annotated
 import msgspec
 
 from contracts.common import (
+    SLOT_CONTRACT_VERSION,
     AgentId,
     ChatId,
     ContractVersion,
@@ -17,7 +18,7 @@ from contracts.slots import AffectSlot, EpisodeSlot, GraphSlot, KnowledgeSlot
 
 
 class InferenceEnvelope(Struct, kw_only=True):
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     user_id: UserId
     agent_id: AgentId
     chat_id: ChatId

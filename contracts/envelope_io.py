@@ -13,7 +13,15 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from contracts.common import AgentId, ChatId, ContractVersion, Struct, Text, UserId
+from contracts.common import (
+    SLOT_CONTRACT_VERSION,
+    AgentId,
+    ChatId,
+    ContractVersion,
+    Struct,
+    Text,
+    UserId,
+)
 from contracts.envelope import ChatMessage, InferenceEnvelope
 from contracts.slots import (
     AffectSlot,
@@ -32,7 +40,7 @@ class FactsSlot(Struct, kw_only=True):
     """rag-gate's relevant facts (blended ranking) and entity cards; they join
     ``GRAPH.relevant_facts`` / ``GRAPH.entity_cards`` (they are Postgres facts: authoritative)."""
 
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     relevant_facts: list[FactLine] = []
     entity_cards: list[EntityCard] = []
     degraded: str | None = None
@@ -41,7 +49,7 @@ class FactsSlot(Struct, kw_only=True):
 class EnvelopeRequest(Struct, kw_only=True):
     """Everything the LLM call needs. Slots are accepted whole, exactly as their node answered."""
 
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     user_id: UserId
     agent_id: AgentId
     chat_id: ChatId
@@ -126,7 +134,7 @@ class EnvelopeResponse(Struct, kw_only=True):
     """The checked envelope (slots after caps), the chat messages to send as they are, the
     ``response_format`` to send beside them, and what was cut or noticed."""
 
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     envelope: InferenceEnvelope
     messages: list[ChatMessage]
     response_format: ResponseFormat

@@ -7,7 +7,16 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from contracts.common import AgentId, ChatId, ContractVersion, RowId, Struct, Text, UserId
+from contracts.common import (
+    SLOT_CONTRACT_VERSION,
+    AgentId,
+    ChatId,
+    ContractVersion,
+    RowId,
+    Struct,
+    Text,
+    UserId,
+)
 from contracts.slots import GraphSlot
 
 EDGE_CAP_MIN, EDGE_CAP_MAX, EDGE_CAP_DEFAULT = 30, 60, 40
@@ -67,7 +76,7 @@ class HydrateResponse(Struct, kw_only=True):
     that lost the global/agent scope merge.
     """
 
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     GRAPH: GraphSlot
     active_entity_ids: Annotated[list[RowId], msgspec.Meta(
         description="This turn's seed entities (mentioned, then carried over): write them to "

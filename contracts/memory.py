@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from contracts.common import (
+    SLOT_CONTRACT_VERSION,
     AgentId,
     Category,
     ChatId,
@@ -137,7 +138,7 @@ class Completion(Struct, kw_only=True):
 class CommitResponse(Struct, kw_only=True):
     """What the turn wrote; a retry of the same turn answers this again."""
 
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     user_id: UserId
     agent_id: AgentId
     chat_id: ChatId

@@ -7,7 +7,16 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from contracts.common import AgentId, ChatId, Confidence, ContractVersion, Struct, Text, UserId
+from contracts.common import (
+    SLOT_CONTRACT_VERSION,
+    AgentId,
+    ChatId,
+    Confidence,
+    ContractVersion,
+    Struct,
+    Text,
+    UserId,
+)
 from contracts.slots import AffectSlot, SessionState
 
 AffectLabel = Annotated[
@@ -24,6 +33,7 @@ AppliedRule = Literal[
     "short_message_decay",  # Rule 2: pulse turn on a short functional message → also × 0.7
     "forced_flush",         # Rule 3: a non-neutral affect fell under 0.3 → neutral
     "explicit_boost",       # an explicit marker (request or first-person statement) set the affect
+    "replayed",             # the same message_id as the last counted turn: nothing re-applied
 ]
 
 
@@ -45,6 +55,11 @@ class PulseRequest(Struct, kw_only=True):
     chat_id: ChatId
     message: Annotated[Text, msgspec.Meta(
         description="The user's message as received ('' for a sticker or a photo).")]
+    message_id: Annotated[str, msgspec.Meta(
+        min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f]+$",
+        description="The channel's id of this message (Telegram's message_id). A retry of "
+                    "the turn last counted for this chat is answered from the saved state "
+                    "without counting or decaying again.")] | None = None
     markers: Annotated[list[AffectMarker], msgspec.Meta(
         max_length=8,
         description="Explicit affect signals; the most confident one at or above 0.3 wins "
@@ -58,7 +73,7 @@ class PulseRequest(Struct, kw_only=True):
 class PulseResponse(Struct, kw_only=True):
     """The conversation after this turn: both blobs as saved, and which rules fired."""
 
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     session: SessionState
     AFFECT: AffectSlot
     applied: list[AppliedRule] = []

@@ -12,7 +12,15 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from contracts.common import AgentId, ChatId, ContractVersion, RowId, Struct, UserId
+from contracts.common import (
+    SLOT_CONTRACT_VERSION,
+    AgentId,
+    ChatId,
+    ContractVersion,
+    RowId,
+    Struct,
+    UserId,
+)
 
 Line = Annotated[str, msgspec.Meta(min_length=1, max_length=300)]
 Short = Annotated[str, msgspec.Meta(min_length=1, max_length=160)]
@@ -200,7 +208,7 @@ class ConsolidateTotals(Struct, kw_only=True):
 
 
 class ConsolidateResponse(Struct, kw_only=True):
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     sessions: list[ConsolidatedSession] = []
     skipped: list[SkippedSession] = []
     maintenance: list[UserMaintenance] = []
@@ -243,7 +251,7 @@ class DayLogEntry(Struct, kw_only=True):
 
 
 class DayLogResponse(Struct, kw_only=True):
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     user_id: UserId
     day: date
     tz: str

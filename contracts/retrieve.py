@@ -12,7 +12,16 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from contracts.common import AgentId, ChatId, ContractVersion, RowId, Struct, Text, UserId
+from contracts.common import (
+    SLOT_CONTRACT_VERSION,
+    AgentId,
+    ChatId,
+    ContractVersion,
+    RowId,
+    Struct,
+    Text,
+    UserId,
+)
 from contracts.envelope_io import FactsSlot
 from contracts.slots import EpisodeSlot, KnowledgeSlot, Scratch
 
@@ -174,7 +183,7 @@ class RetrieveDebug(Struct, kw_only=True):
 class RetrieveResponse(Struct, kw_only=True):
     """The gate's decision and the three retrieval slots, each ready for envelope-validator."""
 
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     gate: Gate
     EPISODE: EpisodeSlot
     KNOWLEDGE: KnowledgeSlot

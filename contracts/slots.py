@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from contracts.common import (
+    SLOT_CONTRACT_VERSION,
     AgentId,
     Category,
     ChatId,
@@ -53,7 +54,7 @@ class Scratch(Struct, kw_only=True):
 class SessionState(Struct, kw_only=True):
     """``sess:{user}:{agent}:{chat}``: the rolling "now" of one conversation."""
 
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     user_id: UserId
     agent_id: AgentId
     chat_id: ChatId
@@ -63,6 +64,9 @@ class SessionState(Struct, kw_only=True):
     scratch: Scratch = msgspec.field(default_factory=Scratch)
     active_entity_ids: list[RowId] = []
     updated_at: datetime | None = None
+    last_message_id: Annotated[str, msgspec.Meta(
+        max_length=128, description="pulse-decay's last counted message_id (retry detection).",
+    )] | None = None
 
 
 class Pulse(Struct, kw_only=True):
@@ -82,7 +86,7 @@ class Affect(Struct, kw_only=True):
 class AffectSlot(Struct, kw_only=True):
     """``{{AFFECT}}`` — tone and mode only; never a fact (003 §3.2)."""
 
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     authority: Literal["non-factual"] = "non-factual"
     stability: Literal["volatile"] = "volatile"
     user_id: UserId
@@ -180,7 +184,7 @@ class Disambiguation(Struct, kw_only=True):
 class GraphSlot(Struct, kw_only=True):
     """``{{GRAPH}}`` — identity and constraints, authoritative."""
 
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     authority: Literal["authoritative"] = "authoritative"
     stability: Literal["persistent"] = "persistent"
     user_id: UserId
@@ -216,7 +220,7 @@ class EpisodeHit(Struct, kw_only=True):
 class EpisodeSlot(Struct, kw_only=True):
     """``{{EPISODE}}`` — continuity; context only, never overrides GRAPH."""
 
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     authority: Literal["historical"] = "historical"
     stability: Literal["historical"] = "historical"
     hits: list[EpisodeHit] = []
@@ -238,7 +242,7 @@ class KnowledgeHit(Struct, kw_only=True):
 class KnowledgeSlot(Struct, kw_only=True):
     """``{{KNOWLEDGE}}`` — this agent's library; applies unless GRAPH has a personal exception."""
 
-    slot_contract_version: ContractVersion = "1.0"
+    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     authority: Literal["static"] = "static"
     stability: Literal["static"] = "static"
     hits: list[KnowledgeHit] = []

@@ -36,7 +36,8 @@ MAX_ATTEMPTS = 8  # each conflict means another turn of this chat was saved: pro
         "applies 003 §8 (temporal decay, pulse decay every N messages, forced flush under 0.3), "
         "raises AFFECT only from explicit markers or a first-person statement such as "
         "\"I'm furious\", counts the message, and returns `session` + `AFFECT` as saved. "
-        "`applied` lists the rules that fired."
+        "`applied` lists the rules that fired. A retry carrying the `message_id` of the turn "
+        "last counted is answered from the saved state (`applied: [\"replayed\"]`)."
     ),
 )
 async def pulse(data: JSONBody[PulseRequest],
@@ -47,6 +48,8 @@ async def pulse(data: JSONBody[PulseRequest],
 
     def compute(seen: Snapshot) -> tuple:
         outcome = apply_turn(data, seen.session, seen.affect, now=now, decay_window=window)
+        if outcome.applied == ("replayed",):
+            return None, None, outcome  # already saved: nothing to write
         return outcome.session, outcome.affect, outcome
 
     try:

@@ -28,6 +28,10 @@ Where this departs from the letter of §8, on purpose:
   on a neutral affect and ``applied`` only names rules that changed the tone. The pulse still
   ticks (it is a clock, not a tone change).
 * Markers keep the last :data:`MAX_MARKERS` entries; confidence is rounded to 4 places.
+
+**Retries.** n8n's "retry on fail" re-sends a turn whose answer was lost. When the request
+carries the channel's ``message_id`` and it equals the session's ``last_message_id``, the turn
+was already counted: both blobs come back as saved, ``applied == ("replayed",)``.
 """
 
 from __future__ import annotations
@@ -110,6 +114,8 @@ def apply_turn(
 ) -> Outcome:
     """The conversation after one user message: decayed (or boosted) affect, counted session."""
     now = _aware(now)
+    if is_replay(request, session) and affect is not None:
+        return Outcome(session=session, affect=affect, applied=("replayed",))
     if session is None:
         session = SessionState(user_id=request.user_id, agent_id=request.agent_id,
                                chat_id=request.chat_id)
@@ -127,7 +133,8 @@ def apply_turn(
     if signal is not None:
         state = boost(state, signal, now=now, decay_window=decay_window)
         applied.append("explicit_boost")
-    counted = msgspec.structs.replace(session, msg_count=session.msg_count + 1, updated_at=now)
+    counted = msgspec.structs.replace(session, msg_count=session.msg_count + 1, updated_at=now,
+                                      last_message_id=request.message_id)
     slot = AffectSlot(
         user_id=request.user_id, agent_id=request.agent_id, chat_id=request.chat_id, ts=now,
         affect=state,
@@ -136,6 +143,12 @@ def apply_turn(
         active_entity_ids=list(session.active_entity_ids),
     )
     return Outcome(session=counted, affect=slot, applied=tuple(applied))
+
+
+def is_replay(request: PulseRequest, session: SessionState | None) -> bool:
+    """The same channel message as the turn last counted for this chat (a retried request)."""
+    return (request.message_id is not None and session is not None
+            and session.last_message_id == request.message_id)
 
 
 def neutral_affect(now: datetime, decay_window: timedelta = DECAY_WINDOW) -> Affect:

@@ -10,7 +10,7 @@ import pytest
 from litestar import post
 from structlog.testing import capture_logs
 
-from contracts.common import Ids, Struct
+from contracts.common import SLOT_CONTRACT_VERSION, Ids, Struct
 from services.core.app import NodeSpec, create_app
 from services.core.logs import bind_ids
 from services.core.nodes import all_specs, node_spec
@@ -53,7 +53,7 @@ async def test_health_readiness_version(client: httpx.AsyncClient) -> None:
     ready = await client.get("/readyz")
     assert ready.status_code == 200, ready.json()
     assert ready.json()["checks"] == {"postgres": "ok", "redis": "ok"}
-    assert (await client.get("/version")).json()["slot_contract_version"] == "1.0"
+    assert (await client.get("/version")).json()["slot_contract_version"] == SLOT_CONTRACT_VERSION
 
 
 async def test_openapi_at_stable_path_documents_the_route(client: httpx.AsyncClient) -> None:

@@ -7,6 +7,7 @@ from datetime import timedelta
 import msgspec
 import pytest
 
+from contracts.common import SLOT_CONTRACT_VERSION
 from contracts.envelope_io import EnvelopeRequest
 from services.core.validation import InvalidInput
 from services.envelope_validator.checks import check, errors_in
@@ -25,7 +26,7 @@ def test_a_full_valid_envelope_passes_untouched_without_warnings() -> None:
     graph = answer.envelope.GRAPH
     assert (len(graph.foundation), len(graph.relevant_facts), len(graph.edges)) == (12, 8, 40)
     assert answer.stats.counts["episodes"] == 5 and answer.stats.counts["recent_turns"] == 10
-    assert answer.envelope.user_id == USER and answer.envelope.slot_contract_version == "1.0"
+    assert answer.envelope.user_id == USER and answer.envelope.slot_contract_version == SLOT_CONTRACT_VERSION
 
 
 def test_a_graph_of_another_user_is_refused() -> None:
@@ -229,8 +230,8 @@ def test_raw_errors_list_contract_and_semantic_problems_together() -> None:
                      "$.KNOWLEDGE.stability", "$.recent_turns[0].role", "$.user_message"}
 
 
-def test_a_contract_version_other_than_1_0_is_refused_in_every_slot() -> None:
-    body = full_body(slot_contract_version="1.1")
+def test_an_unknown_contract_version_is_refused_in_every_slot() -> None:
+    body = full_body(slot_contract_version="0.9")
     for slot in ("AFFECT", "GRAPH", "EPISODE", "KNOWLEDGE"):
         body[slot]["slot_contract_version"] = "2.0"
     paths = {e.path for e in errors_in(body)}
@@ -241,5 +242,6 @@ def test_a_contract_version_other_than_1_0_is_refused_in_every_slot() -> None:
 
 def test_a_valid_raw_body_has_no_errors_and_decodes() -> None:
     assert errors_in(full_body()) == []
+    assert errors_in(full_body(slot_contract_version="1.0")) == []  # an older n8n flow
     assert isinstance(msgspec.convert(full_body(), EnvelopeRequest), EnvelopeRequest)
     assert AGENT == request().GRAPH.agent_id

@@ -213,3 +213,26 @@ async def test_an_affect_saved_through_working_memory_is_carried_on(
     answer = await _turn(client, _body(user_id, at=T0 + timedelta(minutes=1)))
     assert answer["AFFECT"]["affect"]["label"] == "sad"
     assert answer["applied"] == []
+
+
+async def test_a_retried_message_is_not_counted_or_decayed_twice(client: httpx.AsyncClient,
+                                                                 user_id: str) -> None:
+    """n8n's retry on fail re-sends a turn whose answer was lost: same message_id, same state."""
+    for n, text in enumerate(["hi", "I'm furious", "ok", "so"], start=1):
+        first = await _turn(client, _body(user_id, text, message_id=f"m{n}",
+                                          at=T0 + timedelta(minutes=n)))
+    again = await _turn(client, _body(user_id, "so", message_id="m4",
+                                      at=T0 + timedelta(minutes=5)))
+    assert again["applied"] == ["replayed"]
+    assert again["session"] == first["session"] and again["AFFECT"] == first["AFFECT"]
+    assert again["session"]["msg_count"] == 4 and again["session"]["last_message_id"] == "m4"
+    after = await _turn(client, _body(user_id, "next", message_id="m5",
+                                      at=T0 + timedelta(minutes=6)))
+    assert after["session"]["msg_count"] == 5 and "replayed" not in after["applied"]
+
+
+async def test_turns_without_message_id_are_always_counted(client: httpx.AsyncClient,
+                                                           user_id: str) -> None:
+    for _ in range(2):
+        answer = await _turn(client, _body(user_id, "same words"))
+    assert answer["session"]["msg_count"] == 2
