@@ -4,6 +4,7 @@
     twin serve NODE [--port]  one node on its own port
     twin up                   migrate, then all six nodes in one process on their ports
     twin export-schema        write contracts/schema/*.json from the contracts
+    twin chat --user U --agent A   talk to the running nodes from the terminal
 """
 
 from __future__ import annotations
@@ -27,6 +28,13 @@ def main(argv: list[str] | None = None) -> int:
     up_cmd = commands.add_parser("up", help="migrate, then serve all six nodes in one process")
     up_cmd.add_argument("--no-migrate", action="store_true")
     commands.add_parser("export-schema", help="write contracts/schema/*.json")
+    chat_cmd = commands.add_parser("chat", help="talk to the running nodes as Telegram would")
+    chat_cmd.add_argument("--user", required=True, help="the person's id, e.g. alice")
+    chat_cmd.add_argument("--agent", required=True, help="the persona's id, e.g. deanna")
+    chat_cmd.add_argument("--chat", default=None, help="chat id (default: play:<user>)")
+    chat_cmd.add_argument("--persona", default="", help="the agent's persona prompt")
+    chat_cmd.add_argument("--show", action="store_true",
+                          help="print the envelope and what was written after every turn")
     args = parser.parse_args(argv)
 
     settings = Settings.from_env(os.environ)
@@ -44,6 +52,12 @@ def main(argv: list[str] | None = None) -> int:
 
         print("\n".join(export()))
         return 0
+    if args.command == "chat":
+        from services.playground.terminal import run_chat
+
+        return asyncio.run(run_chat(settings, user_id=args.user, agent_id=args.agent,
+                                    chat_id=args.chat or f"play:{args.user}",
+                                    persona_prompt=args.persona, show=args.show))
     return 2  # pragma: no cover - argparse refuses unknown commands
 
 

@@ -56,7 +56,10 @@ class LLM(Protocol):
         """A JSON object the model produced under ``schema`` (strict structured output)."""
         ...
 
-    async def chat(self, messages: list[dict], timeout: float) -> str: ...  # noqa: ASYNC109
+    async def chat(self, messages: list[dict], timeout: float,  # noqa: ASYNC109
+                   response_format: dict | None = None) -> str:
+        """The content of one chat completion (``response_format`` passed as is when given)."""
+        ...
 
     async def close(self) -> None: ...
 
@@ -92,8 +95,10 @@ class OpenAILLM:
             raise LLMMalformedOutput(f"model output is {type(value).__name__}, not an object")
         return value
 
-    async def chat(self, messages: list[dict], timeout: float) -> str:  # noqa: ASYNC109
-        return await self._create(messages=messages, budget_s=timeout)
+    async def chat(self, messages: list[dict], timeout: float,  # noqa: ASYNC109
+                   response_format: dict | None = None) -> str:
+        extra = {"response_format": response_format} if response_format else {}
+        return await self._create(messages=messages, budget_s=timeout, **extra)
 
     async def _create(self, *, messages: list[dict], budget_s: float, **extra: Any) -> str:
         import openai

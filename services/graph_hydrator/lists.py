@@ -6,7 +6,9 @@ visible to the agent (global or its own, scope-merged like edges) that are pinne
 pinned). Order: pinned and seeded first, then importance, then oldest first; 12 at most.
 
 Todos are this agent's alone (000): pending commitments (5), active threads (3), frictions (3)
-and recent wins — commitments done within the last 48 hours (3). Each list is deduped by
+and recent wins — commitments done within the last 48 hours (3). A reminder ("remind me to
+call Marta") is a commitment with a due date; goals and habits are threads the person keeps
+working on: :data:`LIST_OF_KIND` says which list each kind of todo joins. Each list is deduped by
 normalized text ("Call Márta!" = "call marta"), keeping the first in its order:
 commitments by nearest due date then newest, threads and frictions most recently updated
 first, wins most recently completed first.
@@ -26,6 +28,8 @@ from services.graph_hydrator.text import dedupe_key
 
 FOUNDATION_CAP = 12
 TODO_CAPS = {"COMMITMENT": 5, "THREAD": 3, "FRICTION": 3, "WIN": 3}
+LIST_OF_KIND = {"COMMITMENT": "COMMITMENT", "REMINDER": "COMMITMENT", "THREAD": "THREAD",
+                "GOAL": "THREAD", "HABIT": "THREAD", "FRICTION": "FRICTION"}
 WINS_WINDOW = timedelta(hours=48)
 # How many rows the store fetches per list, so that dropping duplicates still fills the cap.
 FETCH_FACTOR = 4
@@ -82,9 +86,10 @@ def todo_rank(todo: TodoRow) -> tuple:
 
 def bucket_of(todo: TodoRow, now: datetime) -> str | None:
     """Which list a todo belongs to right now, or None (e.g. a win older than 48 hours)."""
-    if todo.status == "PENDING" and todo.kind in ("COMMITMENT", "THREAD", "FRICTION"):
-        return todo.kind
-    if (todo.status == "DONE" and todo.kind == "COMMITMENT" and todo.completed_at is not None
+    if todo.status == "PENDING":
+        return LIST_OF_KIND.get(todo.kind)
+    if (todo.status == "DONE" and LIST_OF_KIND.get(todo.kind) == "COMMITMENT"
+            and todo.completed_at is not None
             and now - WINS_WINDOW < todo.completed_at <= now):
         return "WIN"
     return None

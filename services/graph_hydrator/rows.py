@@ -68,7 +68,7 @@ class FactRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class TodoRow(msgspec.Struct, frozen=True, kw_only=True):
-    """A todo of this user and agent; ``bucket`` is its kind when pending, ``WIN`` when done."""
+    """A todo of this user and agent; ``bucket``: its list when pending (LIST_OF_KIND), else WIN."""
 
     todo_id: str
     kind: str

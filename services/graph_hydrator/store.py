@@ -84,7 +84,8 @@ SELECT r.rel_id::text, r.subject_id::text, r.predicate, r.scope, r.text, r.memor
  LIMIT $4
 """
 
-# bucket = the kind while pending, WIN once a commitment is done; rank = order within a bucket
+# bucket = the list of the kind while pending (lists.LIST_OF_KIND), WIN once a commitment or a
+# reminder is done; rank = order within a bucket
 # (lists.todo_rank says the same in Python, which has the last word after deduplication).
 LOAD_TODOS = """
 SELECT todo_id, kind, bucket, text, status, due_at, created_at, updated_at, completed_at,
@@ -97,11 +98,14 @@ SELECT todo_id, kind, bucket, text, status, due_at, created_at, updated_at, comp
                             CASE WHEN t.bucket = 'COMMITMENT' THEN t.created_at END DESC,
                             CASE WHEN t.bucket = 'WIN' THEN t.completed_at END DESC,
                             t.updated_at DESC, t.todo_id) AS rank
-          FROM (SELECT *, CASE WHEN status = 'PENDING' THEN kind ELSE 'WIN' END AS bucket
+          FROM (SELECT *, CASE WHEN status = 'DONE' THEN 'WIN'
+                               WHEN kind IN ('COMMITMENT', 'REMINDER') THEN 'COMMITMENT'
+                               WHEN kind IN ('THREAD', 'GOAL', 'HABIT') THEN 'THREAD'
+                               ELSE kind END AS bucket
                   FROM todos
                  WHERE user_id = $1 AND agent_id = $2 AND active
-                   AND ((status = 'PENDING' AND kind IN ('COMMITMENT', 'THREAD', 'FRICTION'))
-                        OR (status = 'DONE' AND kind = 'COMMITMENT'
+                   AND (status = 'PENDING'
+                        OR (status = 'DONE' AND kind IN ('COMMITMENT', 'REMINDER')
                             AND completed_at > $3 AND completed_at <= $4))) t) ranked
  WHERE rank <= $5
  ORDER BY bucket, rank

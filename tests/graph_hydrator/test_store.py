@@ -104,8 +104,11 @@ async def test_todos_are_this_agents_with_wins_of_the_last_48_hours(seed: Seeder
     await seed.todo("COMMITMENT", "old", status="DONE", completed_at=T0 - timedelta(hours=49))
     await seed.todo("COMMITMENT", "anaketa's", agent_id="anaketa")
     await seed.todo("COMMITMENT", "forgotten", active=False)
-    await seed.todo("HABIT", "floss")
+    habit = await seed.todo("HABIT", "floss")
+    reminder = await seed.todo("REMINDER", "call Marta")
+    goal = await seed.todo("GOAL", "run a marathon")
     async with seed.pool.acquire() as conn:
         todos = await store.load_todos(conn, seed.user_id, "deanna", T0)
     assert {(t.todo_id, t.bucket) for t in todos} == {
-        (walk, "COMMITMENT"), (thread, "THREAD"), (friction, "FRICTION"), (win, "WIN")}
+        (walk, "COMMITMENT"), (reminder, "COMMITMENT"), (thread, "THREAD"), (goal, "THREAD"),
+        (habit, "THREAD"), (friction, "FRICTION"), (win, "WIN")}

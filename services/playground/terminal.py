@@ -1,0 +1,108 @@
+"""``twin chat``: talk to the running nodes from a terminal as Telegram would.
+
+Type a message and get the reply of the configured model (or the offline readout). Commands:
+``/envelope`` shows the chat messages the model got for the last turn, ``/written`` what the
+commit wrote, ``/show`` toggles printing both after every turn, ``/quit`` leaves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+import httpx
+
+from services.core.settings import Settings
+from services.playground.turn import ROUTES, AskModel, Conversation, Exchange, NodeError
+
+PROMPT = "you> "
+HELP = "/envelope  /written  /show (toggle both after every turn)  /quit"
+
+
+def node_urls(settings: Settings) -> dict[str, str]:
+    """Where ``twin up`` (or ``twin serve``) listens for each node of the chain."""
+    host = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
+    return {node: f"http://{host}:{settings.port_of(node)}" for node in ROUTES}
+
+
+async def run_chat(settings: Settings, *, user_id: str, agent_id: str, chat_id: str,
+                   persona_prompt: str = "", show: bool = False,
+                   read: Callable[[str], str] = input, out: TextIO = sys.stdout) -> int:
+    llm = _open_model(settings)
+    async with httpx.AsyncClient(timeout=settings.llm_timeout_s + 30) as client:
+        talk = Conversation(client=client, base_urls=node_urls(settings), user_id=user_id,
+                            agent_id=agent_id, chat_id=chat_id, persona_prompt=persona_prompt,
+                            token=settings.node_token, ask_model=_asker(llm, settings))
+        engine = f"model {settings.llm_model}" if llm else "offline (no model configured)"
+        print(f"Talking to {agent_id} as {user_id} in {chat_id}; replies: {engine}.\n{HELP}",
+              file=out)
+        try:
+            await _loop(talk, read, out, show)
+        finally:
+            if llm is not None:
+                await llm.close()
+    return 0
+
+
+async def _loop(talk: Conversation, read: Callable[[str], str], out: TextIO,
+                show: bool) -> None:
+    last: Exchange | None = None
+    while True:
+        try:
+            text = (await asyncio.to_thread(read, PROMPT)).strip()
+        except EOFError:
+            return
+        if text in ("/quit", "/exit"):
+            return
+        if text in ("/envelope", "/written", "/show"):
+            if text == "/show":
+                show = not show
+                print(f"(showing envelope and writes: {'on' if show else 'off'})", file=out)
+            elif last is not None:
+                print(_detail(last, text[1:]), file=out)
+            continue
+        if not text:
+            continue
+        try:
+            last = await talk.say(text)
+        except NodeError as exc:
+            print(f"!! {exc}", file=out)
+            continue
+        print(f"{talk.agent_id}> {last.reply}", file=out)
+        for line in last.confirmations:
+            print(f"{talk.agent_id}> {line}", file=out)
+        if show:
+            print(_detail(last, "envelope"), _detail(last, "written"), sep="\n", file=out)
+
+
+def _detail(exchange: Exchange, what: str) -> str:
+    if what == "envelope":
+        envelope = exchange.answers.get("envelope-validator")
+        if envelope is None:
+            return "-- no envelope this turn (graph-hydrator asked which one was meant)"
+        messages = "\n".join(f"[{m['role']}]\n{m['content']}" for m in envelope["messages"])
+        return f"-- envelope ({len(envelope.get('warnings', []))} warnings)\n{messages}"
+    commit = exchange.answers.get("memory-upserter", {})
+    written = {key: commit.get(key) for key in ("plan_source", "entities", "facts", "todos",
+                                                "completions", "warnings") if commit.get(key)}
+    return "-- written\n" + json.dumps(written, indent=2, ensure_ascii=False)
+
+
+def _open_model(settings: Settings):
+    from services.core.llm import open_llm
+
+    return open_llm(base_url=settings.openai_base_url, api_key=settings.openai_api_key,
+                    model=settings.llm_model, timeout=settings.llm_timeout_s)
+
+
+def _asker(llm, settings: Settings) -> AskModel | None:
+    if llm is None:
+        return None
+
+    async def ask(messages: list[dict], response_format: dict) -> str:
+        return await llm.chat(messages, settings.llm_timeout_s + 25, response_format)
+
+    return ask
