@@ -199,6 +199,11 @@ class GraphSlot(Struct, kw_only=True):
     frictions: list[TodoLine] = []
     wins: list[TodoLine] = []
     pending_question: Disambiguation | None = None
+    summary_spine: Annotated[str, msgspec.Meta(
+        max_length=1_200,
+        description="The user's latest summary spine (PROFILE / PROJECTS / PEOPLE, shared by "
+                    "every agent; '' before the first version). envelope-validator renders it "
+                    "as the conversation summary when the request carries none.")] = ""
     dropped: dict[str, int] = {}
 
 

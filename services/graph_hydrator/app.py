@@ -35,7 +35,8 @@ from services.graph_hydrator.resolve import resolve
         "1-hop facts (global + this agent's; identity predicates: global wins, agent-domain "
         "predicates: agent wins), ranks them (this agent's, critical, confidence, recency) and "
         "keeps `edge_cap`; adds foundation facts (pinned/seeded first, 12), and this agent's "
-        "pending commitments (5), threads (3), frictions (3) and wins of the last 48 h (3). "
+        "pending commitments (5), threads (3), frictions (3) and wins of the last 48 h (3), "
+        "and the user's latest summary spine. "
         "Store the answer's `active_entity_ids` back into the session."
     ),
 )
@@ -52,7 +53,8 @@ async def hydrate(data: HydrateRequest, resources: Resources) -> HydrateResponse
                  if seeds.load_ids else [])
         facts = await store.load_foundation(conn, data.user_id, data.agent_id, now)
         todos = await store.load_todos(conn, data.user_id, data.agent_id, now)
-    return assemble(data, seeds, edges, facts, todos, now)
+        spine = await store.load_spine(conn, data.user_id)
+    return assemble(data, seeds, edges, facts, todos, now, spine=spine)
 
 
 SPEC = NodeSpec(

@@ -64,7 +64,7 @@ def _edge(edge: EdgeRow) -> GraphEdge:
 
 def assemble(request: HydrateRequest, seeds: Seeds, edges: Sequence[EdgeRow],
              facts: Sequence[FactRow], todos: Sequence[TodoRow], now: datetime,
-             ) -> HydrateResponse:
+             *, spine: str = "") -> HydrateResponse:
     """The answer from everything loaded for this turn."""
     sub = select_subgraph(edges, seeds.seeds, request.edge_cap)
     asked = seeds.question_for
@@ -81,6 +81,7 @@ def assemble(request: HydrateRequest, seeds: Seeds, edges: Sequence[EdgeRow],
         frictions=lists["FRICTION"],
         wins=lists["WIN"],
         pending_question=ask(asked, edges) if asked is not None else None,
+        summary_spine=spine,
         dropped=sub.dropped,
     )
     return HydrateResponse(

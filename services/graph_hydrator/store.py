@@ -175,3 +175,10 @@ async def load_todos(conn: asyncpg.Connection, user_id: str, agent_id: str,
     rows = await conn.fetch(LOAD_TODOS, user_id, agent_id, now - WINS_WINDOW, now,
                             max(TODO_CAPS.values()) * FETCH_FACTOR)
     return [TodoRow(**dict(r)) for r in rows]
+
+
+async def load_spine(conn: asyncpg.Connection, user_id: str) -> str:
+    """The text of the user's latest summary spine version ('' before reflection-writer's first)."""
+    text = await conn.fetchval(
+        "SELECT text FROM summary_spine WHERE user_id = $1 ORDER BY version DESC LIMIT 1", user_id)
+    return text or ""

@@ -22,7 +22,6 @@ from services.core.resources import Resources
 from services.reflection_writer import curator, spine
 
 SPINE_FACTS = 200
-SPINE_TODOS = 30
 
 
 async def upkeep(res: Resources, user_id: str, now: datetime) -> UserMaintenance:
@@ -52,15 +51,12 @@ async def maybe_spine(conn: asyncpg.Connection, user_id: str, now: datetime) -> 
             """SELECT r.memory_type, r.text, s.name FROM relations r
                  JOIN entities s ON s.user_id = r.user_id AND s.entity_id = r.subject_id
                 WHERE r.user_id = $1 AND r.status = 'ACTIVE' AND s.active
+                  AND r.scope = 'global' AND s.scope = 'global'
                   AND r.memory_type IN ('PROFILE', 'PROJECT', 'PEOPLE')
                   AND (r.valid_to IS NULL OR r.valid_to > $2)
                 ORDER BY r.pinned DESC, r.importance DESC, r.updated_at DESC, r.rel_id
                 LIMIT $3""", user_id, now, SPINE_FACTS)
-        todos = await conn.fetch(
-            """SELECT text FROM todos WHERE user_id = $1 AND status = 'PENDING' AND active
-                ORDER BY created_at DESC, todo_id LIMIT $2""", user_id, SPINE_TODOS)
-        built = spine.build([spine.SpineFact(r[0], r[1], r[2]) for r in facts],
-                            [r[0] for r in todos])
+        built = spine.build([spine.SpineFact(r[0], r[1], r[2]) for r in facts])
         written = await conn.fetchval(
             """INSERT INTO summary_spine (user_id, version, content, text, message_count,
                                           through_message_seq, created_at)

@@ -1,9 +1,12 @@
 """The summary spine (000 SummarySpine), pure: when to write a version and what it says.
 
 A user gets a new version once :data:`SPINE_EVERY` (20) or more of their messages, across all
-agents, were logged since the last version (``through_message_seq``). The content has four
-sections — PROFILE, PROJECTS, PEOPLE (one line per person, their facts joined), OPEN_LOOPS
-(pending todos) — built from active facts ordered pinned → importance → recency. The rendered
+agents, were logged since the last version (``through_message_seq``). The content has three
+sections — PROFILE, PROJECTS, PEOPLE (one line per person, their facts joined) — built from
+active global facts ordered pinned → importance → recency. Every agent reads the spine
+(graph-hydrator returns it in GRAPH), so it holds no agent's own data: 000's OPEN_LOOPS
+section is left out, since open loops are todos and each agent keeps its own (they reach the
+envelope as GRAPH's commitments and threads). The rendered
 text is at most :data:`SPINE_CHARS` (1,200) characters: sections are filled round-robin, one
 item each per round, so a long PROFILE never crowds out PEOPLE or OPEN_LOOPS; an item that no
 longer fits closes its section.
@@ -19,7 +22,7 @@ from services.reflection_writer.text import clip, fold
 SPINE_EVERY = 20
 SPINE_CHARS = 1200
 ITEM_CHARS = 200
-SECTIONS = ("PROFILE", "PROJECTS", "PEOPLE", "OPEN_LOOPS")
+SECTIONS = ("PROFILE", "PROJECTS", "PEOPLE")
 _SECTION_OF = {"PROFILE": "PROFILE", "PROJECT": "PROJECTS", "PEOPLE": "PEOPLE"}
 
 
@@ -40,7 +43,7 @@ def due(new_messages: int) -> bool:
     return new_messages >= SPINE_EVERY
 
 
-def sections(facts: Sequence[SpineFact], open_loops: Sequence[str]) -> dict[str, list[str]]:
+def sections(facts: Sequence[SpineFact]) -> dict[str, list[str]]:
     """Every candidate item of each section, best first (facts arrive already ordered)."""
     out: dict[str, list[str]] = {name: [] for name in SECTIONS}
     people: dict[str, tuple[str, list[str]]] = {}
@@ -56,14 +59,13 @@ def sections(facts: Sequence[SpineFact], open_loops: Sequence[str]) -> dict[str,
             out[section].append(clip(fact.text, ITEM_CHARS))
     out["PEOPLE"] = [clip(f"{people[k][0]}: " + "; ".join(_dedupe(people[k][1])), ITEM_CHARS)
                      for k in out["PEOPLE"]]
-    out["OPEN_LOOPS"] = [clip(t, ITEM_CHARS) for t in open_loops]
     for name in SECTIONS:
         out[name] = _dedupe(out[name])
     return out
 
 
-def build(facts: Sequence[SpineFact], open_loops: Sequence[str]) -> Spine:
-    candidates = sections(facts, open_loops)
+def build(facts: Sequence[SpineFact]) -> Spine:
+    candidates = sections(facts)
     chosen: dict[str, list[str]] = {name: [] for name in SECTIONS}
     open_sections = [name for name in SECTIONS if candidates[name]]
     index = 0

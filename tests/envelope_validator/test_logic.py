@@ -26,7 +26,8 @@ def test_a_full_valid_envelope_passes_untouched_without_warnings() -> None:
     graph = answer.envelope.GRAPH
     assert (len(graph.foundation), len(graph.relevant_facts), len(graph.edges)) == (12, 8, 40)
     assert answer.stats.counts["episodes"] == 5 and answer.stats.counts["recent_turns"] == 10
-    assert answer.envelope.user_id == USER and answer.envelope.slot_contract_version == SLOT_CONTRACT_VERSION
+    assert answer.envelope.user_id == USER
+    assert answer.envelope.slot_contract_version == SLOT_CONTRACT_VERSION
 
 
 def test_a_graph_of_another_user_is_refused() -> None:
@@ -245,3 +246,11 @@ def test_a_valid_raw_body_has_no_errors_and_decodes() -> None:
     assert errors_in(full_body(slot_contract_version="1.0")) == []  # an older n8n flow
     assert isinstance(msgspec.convert(full_body(), EnvelopeRequest), EnvelopeRequest)
     assert AGENT == request().GRAPH.agent_id
+
+
+def test_the_spine_from_graph_is_the_conversation_summary_unless_one_is_given() -> None:
+    body = full_body(conversation_summary="")
+    body["GRAPH"]["summary_spine"] = "PEOPLE: Marta: sister"
+    assert assemble(request(body), NOW).conversation_summary == "PEOPLE: Marta: sister"
+    body["conversation_summary"] = "from the caller"
+    assert assemble(request(body), NOW).conversation_summary == "from the caller"

@@ -288,3 +288,16 @@ async def test_postgres_down_is_503_with_retry_after(settings: Settings, user_id
     assert response.status_code == 503 and ready.status_code == 503
     assert response.headers["retry-after"] == str(down.retry_after_s)
     assert response.json()["dependency"] == "postgres"
+
+
+async def test_the_latest_summary_spine_rides_in_graph(client: AsyncTestClient,
+                                                       seed: Seeder) -> None:
+    assert (await _hydrate(client, seed.user_id, "hi"))["GRAPH"]["summary_spine"] == ""
+    async with seed.pool.acquire() as conn:
+        for version, text in ((1, "PEOPLE: Marta: sister"), (2, "PEOPLE: Marta: sister, Lisbon")):
+            await conn.execute("INSERT INTO summary_spine (user_id, version, content, text)"
+                               " VALUES ($1, $2, '{}'::jsonb, $3)", seed.user_id, version, text)
+    answer = await _hydrate(client, seed.user_id, "hi")
+    assert answer["GRAPH"]["summary_spine"] == "PEOPLE: Marta: sister, Lisbon"
+    other = await _hydrate(client, f"{seed.user_id}-other", "hi")
+    assert other["GRAPH"]["summary_spine"] == ""
