@@ -23,7 +23,7 @@ from contracts.reflection import (
 from services.core.app import NodeSpec
 from services.core.logs import bind_ids
 from services.core.problems import NotFound
-from services.core.resources import EMBEDDER, LLM_DEP, POSTGRES, REDIS, VECTORS, Resources
+from services.core.resources import EMBEDDER, LLM_DEP, POSTGRES, VECTORS, Resources
 from services.core.validation import convert
 from services.reflection_writer.consolidate import SessionNotFound, consolidate
 from services.reflection_writer.daylog import day_log
@@ -91,5 +91,7 @@ SPEC = NodeSpec(
     summary="Consolidates quiet sessions into grounded episodes, summaries, the spine and "
             "curated facts.",
     route_handlers=[consolidate_route, day_log_route],
-    needs=frozenset({POSTGRES, REDIS, VECTORS, EMBEDDER, LLM_DEP}),
+    # No Redis: the lock is a lease on the session row, the log is the source, and the spine reaches
+    # the fast brain through graph-hydrator, so a Redis outage never stops consolidation.
+    needs=frozenset({POSTGRES, VECTORS, EMBEDDER, LLM_DEP}),
 )
