@@ -12,9 +12,10 @@
 3. Starts ``twin up`` (all six nodes, one process, Redis db 15, ports 11101-11106) and drives
    from this process, over loopback keep-alive connections, for a fixed time per cell and at
    each concurrency: ``GET /healthz`` (the framework floor), pulse, hydrate, retrieve,
-   envelope, the whole chain (pulse → hydrate → retrieve → envelope, with the bodies n8n's
-   fast-brain workflow sends), and the raw store round trips (Redis GET of 2 KB, one ~30-row
-   indexed Postgres query through an asyncpg pool).
+   envelope, commit (memory-upserter, a new turn every request with a ~10-item plan), the
+   whole chain (pulse → hydrate → retrieve → envelope, with the bodies n8n's fast-brain
+   workflow sends), and the raw store round trips (Redis GET of 2 KB, one ~30-row indexed
+   Postgres query through an asyncpg pool, one single-row durable insert).
 4. Writes its section of ``bench/RESULTS.md`` and ``bench/out/load.json``.
 """
 
@@ -53,8 +54,8 @@ from bench.load import seed as seeding
 from bench.load.client import Cell, Connection, HttpError, closed_loop, encode_request
 
 AGENT = "deanna"
-ROUTES = ("healthz", "pulse", "hydrate", "retrieve", "envelope", "chain")
-FLOORS = ("redis_get", "pg_query", "vector_search", "embed")
+ROUTES = ("healthz", "pulse", "hydrate", "retrieve", "envelope", "commit", "chain")
+FLOORS = ("redis_get", "pg_query", "pg_write", "vector_search", "embed")
 PERSONA = ("You are Deanna, a warm and practical nutrition and training coach. Keep answers "
            "short, ask one question at a time, and never invent facts about the user.")
 MESSAGES = (
@@ -70,7 +71,7 @@ MESSAGES = (
 PG_FLOOR_SQL = ("SELECT rel_id, predicate, text, importance, updated_at FROM relations "
                 "WHERE user_id = $1 AND status = 'ACTIVE' ORDER BY updated_at DESC LIMIT 30")
 NODE_OF = {"pulse": "pulse-decay", "hydrate": "graph-hydrator", "retrieve": "rag-gate",
-           "envelope": "envelope-validator", "healthz": "rag-gate"}
+           "envelope": "envelope-validator", "healthz": "rag-gate", "commit": "memory-upserter"}
 PATH_OF = {"pulse": "/v1/pulse", "hydrate": "/v1/hydrate", "retrieve": "/v1/retrieve",
            "envelope": "/v1/envelope"}
 
@@ -86,6 +87,7 @@ class Sample:
     user_id: str
     chat_id: str
     message: str
+    entities: tuple[str, ...] = ()
     bodies: dict[str, bytes] = field(default_factory=dict)  # route → request body
 
 
@@ -103,7 +105,7 @@ def samples(manifest: seeding.Manifest, n: int, rng: random.Random) -> list[Samp
         # and a stride that is a multiple of 8 would give each worker one template only
         text = rng.choice(MESSAGES).format(
             n=rng.choice(names), m=rng.choice(names), a=rng.choice(aliased))
-        out.append(Sample(user.user_id, user.chat_id, text))
+        out.append(Sample(user.user_id, user.chat_id, text, tuple(names)))
     return out
 
 
@@ -135,6 +137,34 @@ def envelope_body(s: Sample, pulse: dict[str, Any], hydrate: dict[str, Any],
             "FACTS": retrieve["FACTS"], "persona_prompt": PERSONA,
             "conversation_summary": pulse["session"].get("summary") or "",
             "recent_turns": pulse["session"].get("turns", []), "user_message": s.message}
+
+
+def commit_body(s: Sample, turn_id: str, n: int) -> dict[str, Any]:
+    """A turn after the LLM with a ~10-item plan (2 entities, 6 facts, 1 todo): the names are
+    the user's seeded ones (alias merge, same-key updates), the values change every turn (so
+    some facts are contradicted and replaced), as a chatty user's turns would."""
+    names = sorted(s.entities)
+    a, b = names[n % len(names)], names[(n + 1) % len(names)]
+    facts = [
+        ("PEOPLE", a, "LIVES_IN", f"city {n % 7}", f"{a} lives in city {n % 7}"),
+        ("PEOPLE", a, "WORKS_AS", "nurse", f"{a} works as a nurse"),
+        ("PEOPLE", b, "BIRTHDAY", f"{n % 28 + 1} May", f"{b}'s birthday is {n % 28 + 1} May"),
+        ("PROFILE", "user", "LIKES", f"tea {n % 5}", f"I like tea {n % 5}"),
+        ("PROFILE", "user", "TRAINS_FOR", "a half marathon", "I train for a half marathon"),
+        ("PROJECT", "Garden shed", "STATUS", f"step {n % 4}",
+         f"The garden shed is at step {n % 4}"),
+    ]
+    plan = {
+        "entities": [{"name": a, "category": "Person", "aliases": [a.split()[0]]},
+                     {"name": "Garden shed", "category": "Project"}],
+        "facts": [{"memory_type": t, "subject": subj, "predicate": pred, "value": value,
+                   "text": text} for t, subj, pred, value, text in facts],
+        "todos": [{"kind": "COMMITMENT", "text": f"call {a} about step {n % 4}",
+                   "source_snippet": s.message[:120]}],
+    }
+    return {**ids(s), "turn_id": turn_id, "plan": plan,
+            "messages": [{"role": "user", "text": s.message},
+                         {"role": "assistant", "text": "Noted. How did it go?"}]}
 
 
 _encode = msgspec.json.Encoder().encode
@@ -225,6 +255,17 @@ async def run_route(stack: Stack, route: str, concurrency: int, pool: list[Sampl
                     raise HttpError(f"healthz: HTTP {status}")
 
             return health
+        if route == "commit":
+            run = f"{time.time_ns():x}"  # every request a new turn: no idempotent replays
+
+            async def commit(worker: int, n: int) -> None:
+                body = commit_body(pick(pool, worker, n, concurrency), f"b{run}-{worker}-{n}", n)
+                raw = encode_request("POST", "/v1/commit", port, _encode(body))
+                status, data = await conn.request(raw)
+                if status != 200:
+                    raise HttpError(f"commit: HTTP {status}: {data[:300]!r}")
+
+            return commit
         raws = [encode_request("POST", PATH_OF[route], port, s.bodies[route]) for s in pool]
 
         async def post(worker: int, n: int) -> None:
@@ -255,6 +296,8 @@ async def run_store_floors(stack: Stack, manifest: seeding.Manifest, concurrency
 
     pool = await asyncpg.create_pool(stack.dsn, min_size=min(concurrency, 10),
                                      max_size=min(concurrency, 10))
+    await pool.execute("CREATE TABLE IF NOT EXISTS bench_floor_writes (id bigserial PRIMARY KEY,"
+                       " user_id text NOT NULL, body jsonb NOT NULL)")
 
     async def make_pg(i: int):
         async def query(worker: int, n: int) -> None:
@@ -262,10 +305,18 @@ async def run_store_floors(stack: Stack, manifest: seeding.Manifest, concurrency
                 await conn.fetch(PG_FLOOR_SQL, users[(worker * 7919 + n) % len(users)])
         return query
 
+    async def make_pg_write(i: int):
+        async def write(worker: int, n: int) -> None:  # one row, one commit: one WAL fsync
+            await pool.execute("INSERT INTO bench_floor_writes (user_id, body) VALUES ($1, $2)",
+                               users[(worker * 7919 + n) % len(users)], '{"text": "x"}')
+        return write
+
     try:
         cells = [await closed_loop("redis_get", concurrency, seconds, warmup, make_redis,
                                    client_cpu=lambda: cpu_seconds(os.getpid())),
                  await closed_loop("pg_query", concurrency, seconds, warmup, make_pg,
+                                   client_cpu=lambda: cpu_seconds(os.getpid())),
+                 await closed_loop("pg_write", concurrency, seconds, warmup, make_pg_write,
                                    client_cpu=lambda: cpu_seconds(os.getpid()))]
     finally:
         await pool.close()
@@ -333,6 +384,7 @@ def floor_of(route: str, at: dict[str, Cell]) -> float:
     work its turn cannot avoid, each at p95."""
     f = p(at.get("healthz"), 95)
     redis, pg = p(at.get("redis_get"), 95), p(at.get("pg_query"), 95)
+    pg_write = p(at.get("pg_write"), 95)
     vec, emb = p(at.get("vector_search"), 95), p(at.get("embed"), 95)
     return {
         "healthz": f,
@@ -340,6 +392,7 @@ def floor_of(route: str, at: dict[str, Cell]) -> float:
         "hydrate": f + pg,
         "retrieve": f + emb + vec + pg,
         "envelope": f,
+        "commit": f + pg_write + emb,
         "chain": 4 * f + redis + pg + emb + vec + pg,
     }[route]
 
@@ -350,6 +403,7 @@ FLOOR_TEXT = {
     "hydrate": "healthz + PG query",
     "retrieve": "healthz + embed + vector search + PG query",
     "envelope": "healthz",
+    "commit": "healthz + PG write (one row, one commit) + embed",
     "chain": "4 × healthz + Redis GET + 2 × PG query + embed + vector search",
 }
 
@@ -430,11 +484,13 @@ def report(args, info, manifest: seeding.Manifest, seed_s: float, shape: dict[st
     lines += ["", "### Floors", "",
               "Redis GET of a 2 KB value (redis-py asyncio, pool of `conc.` connections) and "
               "one ~30-row indexed Postgres query (asyncpg pool of min(conc., 10), like the "
-              "product's) from the bench process; one hybrid vector search (facts, user- and "
-              "agent-filtered, 24 hits; synchronous in Edge, so measured at concurrency 1 and "
-              "used at every level) and one MiniLM query embedding (one worker thread, so "
-              "concurrent calls queue, as in the server) in the bench process before the "
-              "server started (in `twin up` both run in the server's process).",
+              "product's) and one single-row insert in its own transaction (one WAL fsync: "
+              "the least a durable commit costs) from the bench process; one hybrid vector "
+              "search (facts, user- and agent-filtered, 24 hits; synchronous in Edge, so "
+              "measured at concurrency 1 and used at every level) and one MiniLM query "
+              "embedding (one worker thread, so concurrent calls queue, as in the server) in "
+              "the bench process before the server started (in `twin up` both run in the "
+              "server's process).",
               ""]
     rows = []
     for name in FLOORS:

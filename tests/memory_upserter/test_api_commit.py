@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+from datetime import timedelta
 
 import httpx
 import msgspec
@@ -380,3 +381,23 @@ async def test_a_plan_may_forget_what_the_user_asked_to_forget(
     assert all(forget[0] not in r["text"] for r in live)
     hits = await resources.vectors.search("facts", user_id=user_id, text=forget[0], limit=5)
     assert hits == []
+
+
+async def test_a_fact_restated_unchanged_is_not_embedded_again(
+        client: httpx.AsyncClient, resources: Resources, user_id: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    embedded: list[str] = []
+    real_embed = resources.embedder.embed
+
+    async def counting_embed(texts):
+        embedded.extend(texts)
+        return await real_embed(texts)
+
+    monkeypatch.setattr(resources.embedder, "embed", counting_embed)
+    plan = {"facts": [fact("LIKES", "I like green tea", value="green tea")]}
+    await commit(client, turn(user_id, "remember my tea", plan=plan))
+    assert embedded.count("I like green tea") == 1
+    again = await commit(client, turn(user_id, "as I said, green tea", plan=plan,
+                                      at=T0 + timedelta(minutes=1)))
+    assert [f["outcome"] for f in again["facts"]] == ["unchanged"]
+    assert embedded.count("I like green tea") == 1  # the index already holds it

@@ -55,12 +55,16 @@ SELECT rel_id, scope, agent_id, subject_id, object_id, status = 'ACTIVE' AS acti
        memory_type, fact_type, predicate, importance, pinned, source, updated_at,
        provenance_message_ids
   FROM relations WHERE user_id = $1 AND rel_id = ANY($2::uuid[])
+   AND (NOT $3 OR indexed_at IS NULL)
 """
 
 
 async def load_fact_rows(conn: asyncpg.Connection, user_id: str,
-                         rel_ids: Sequence[UUID | str]) -> list[FactIndexRow]:
-    rows = await conn.fetch(_ROWS, user_id, [uuid.UUID(str(i)) for i in rel_ids])
+                         rel_ids: Sequence[UUID | str], *,
+                         unindexed_only: bool = False) -> list[FactIndexRow]:
+    """The rows to index; with ``unindexed_only``, only those the index does not reflect yet."""
+    rows = await conn.fetch(_ROWS, user_id, [uuid.UUID(str(i)) for i in rel_ids],
+                            unindexed_only)
     return [FactIndexRow(*r[:-1], message_ids=tuple(str(m) for m in r[-1])) for r in rows]
 
 
@@ -117,13 +121,18 @@ async def sync_fact_vectors(pool: asyncpg.Pool, vectors: VectorIndex | None,
                             embedder: Embedder | None, user_id: str,
                             rel_ids: Sequence[UUID | str]) -> str | None:
     """Bring the index in line with these rows after their transaction committed. Returns None,
-    or a warning when the index could not be written (the rows stay unindexed for the sweep)."""
+    or a warning when the index could not be written (the rows stay unindexed for the sweep).
+
+    Rows the index already reflects (a fact the turn re-stated unchanged keeps its
+    ``indexed_at``) are skipped: they cost no embedding."""
     if not rel_ids:
         return None
     if vectors is None or embedder is None:
         return "the vector index is not configured on this node; facts stay unindexed"
     async with pool.acquire() as conn:
-        rows = await load_fact_rows(conn, user_id, rel_ids)
+        rows = await load_fact_rows(conn, user_id, rel_ids, unindexed_only=True)
+    if not rows:
+        return None
     try:
         await index_facts(vectors, embedder, user_id, rows)
     except DependencyUnavailable as exc:
@@ -131,10 +140,9 @@ async def sync_fact_vectors(pool: asyncpg.Pool, vectors: VectorIndex | None,
                                        count=len(rows))
         return (f"{exc.dependency} unavailable: {len(rows)} fact(s) saved but not indexed yet; "
                 "POST /v1/reindex (or the next sweep) indexes them")
-    if rows:
-        async with pool.acquire() as conn:
-            await mark_indexed(conn, "relations", [r.rel_id for r in rows],
-                               unchanged_since=max(r.updated_at for r in rows))
+    async with pool.acquire() as conn:
+        await mark_indexed(conn, "relations", [r.rel_id for r in rows],
+                           unchanged_since=max(r.updated_at for r in rows))
     return None
 
 
