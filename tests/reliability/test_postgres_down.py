@@ -1,0 +1,93 @@
+"""Postgres really stopped (a crash: ``pg_ctl -m immediate``) or slowed down by a proxy."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from services.core.resources import Resources
+from tests.reliability.helpers import (
+    PLAN,
+    assert_unavailable,
+    commit_body,
+    hydrate_body,
+    later,
+    retrieve_body,
+    rows,
+)
+from tests.reliability.servers import DelayProxy, PostgresServer
+
+PG_NODES = {
+    "graph-hydrator": ("/v1/hydrate", hydrate_body),
+    "rag-gate": ("/v1/retrieve", retrieve_body),
+    "memory-upserter": ("/v1/commit", lambda user: commit_body(user, "Anyone home?",
+                                                                at=later(30))),
+    "reflection-writer": ("/v1/consolidate", lambda user: {"user_id": user}),
+}
+
+
+async def _facts_and_messages(res: Resources, user_id: str) -> tuple[list, list]:
+    messages = await rows(res, "SELECT turn_id, text FROM messages WHERE user_id = $1"
+                               " ORDER BY seq", user_id)
+    facts = await rows(res, "SELECT text FROM relations WHERE user_id = $1", user_id)
+    return messages, facts
+
+
+async def test_every_postgres_node_answers_503_during_a_crash_and_keeps_acknowledged_turns(
+        node, throwaway: Resources, pg_server: PostgresServer, user_id: str) -> None:
+    async with node("memory-upserter", throwaway) as upserter:
+        acked = await upserter.post("/v1/commit", json=commit_body(user_id, plan=PLAN))
+        assert acked.status_code == 200, acked.text
+    before = await _facts_and_messages(throwaway, user_id)
+
+    await asyncio.to_thread(pg_server.stop, "immediate")
+    try:
+        for name, (path, body) in PG_NODES.items():
+            async with node(name, throwaway) as client:
+                assert_unavailable(await client.post(path, json=body(user_id)), "postgres")
+                ready = await client.get("/readyz")
+                assert ready.status_code == 503 and ready.headers["x-unready"] == "postgres"
+    finally:
+        await asyncio.to_thread(pg_server.start)
+
+    for name, (path, body) in PG_NODES.items():  # the same pools, no restart of the node
+        async with node(name, throwaway) as client:
+            answer = await client.post(path, json=body(user_id))
+            assert answer.status_code == 200, (name, answer.text)
+            assert (await client.get("/readyz")).status_code == 200
+    messages, facts = await _facts_and_messages(throwaway, user_id)
+    assert messages[:2] == before[0] and facts == before[1]
+    assert [m["text"] for m in messages[2:]] == ["Anyone home?", "Noted."]
+
+
+async def test_a_commit_that_failed_during_the_outage_is_written_once_when_retried(
+        node, throwaway: Resources, pg_server: PostgresServer, user_id: str) -> None:
+    body = commit_body(user_id, plan=PLAN)
+    async with node("memory-upserter", throwaway) as client:
+        await asyncio.to_thread(pg_server.stop, "immediate")
+        try:
+            assert_unavailable(await client.post("/v1/commit", json=body), "postgres")
+        finally:
+            await asyncio.to_thread(pg_server.start)
+        first = await client.post("/v1/commit", json=body)
+        again = await client.post("/v1/commit", json=body)
+    assert first.status_code == again.status_code == 200
+    assert again.headers.get("idempotent-replayed") == "true"
+    messages, facts = await _facts_and_messages(throwaway, user_id)
+    assert len(messages) == 2 and len(facts) == 1
+
+
+@pytest.mark.parametrize("name", ["graph-hydrator", "memory-upserter"])
+async def test_a_stalled_postgres_gives_503_within_the_query_timeout_then_recovers(
+        node, slow_resources: Resources, slow_pg: DelayProxy, user_id: str, name: str) -> None:
+    path, body = PG_NODES[name]
+    async with node(name, slow_resources) as client:
+        assert (await client.post(path, json=body(user_id))).status_code == 200
+        slow_pg.delay_s = 3 * slow_resources.settings.pg_timeout_s
+        try:
+            assert_unavailable(await client.post(path, json=body(user_id + "x")), "postgres")
+        finally:
+            slow_pg.delay_s = 0.0
+        answer = await client.post(path, json=body(user_id + "y"))
+        assert answer.status_code == 200, answer.text

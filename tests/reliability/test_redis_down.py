@@ -1,0 +1,60 @@
+"""Redis really stopped: working memory is lost, nothing durable is, and nodes come back alone."""
+
+from __future__ import annotations
+
+from services.core.resources import Resources
+from tests.reliability.conftest import stopped
+from tests.reliability.helpers import (
+    assert_unavailable,
+    commit_body,
+    later,
+    pulse_body,
+    rows,
+)
+from tests.reliability.servers import RedisServer
+
+
+async def test_pulse_decay_answers_503_while_redis_is_down_and_recovers_by_itself(
+        node, throwaway: Resources, redis_server: RedisServer, user_id: str) -> None:
+    async with node("pulse-decay", throwaway) as client:
+        assert (await client.post("/v1/pulse", json=pulse_body(user_id))).status_code == 200
+        with stopped(redis_server):
+            down = await client.post("/v1/pulse", json=pulse_body(user_id, "still there?"))
+            assert_unavailable(down, "redis")
+            ready = await client.get("/readyz")
+            assert ready.status_code == 503
+            assert ready.headers["x-unready"] == "redis"
+        back = await client.post("/v1/pulse", json=pulse_body(user_id, "and now?"))
+        assert back.status_code == 200, back.text
+        assert (await client.get("/readyz")).status_code == 200
+        # the restarted Redis kept nothing (no persistence): the count starts again
+        assert back.json()["session"]["msg_count"] == 1
+
+
+async def test_a_commit_while_redis_is_down_is_saved_and_says_working_memory_missed_it(
+        node, throwaway: Resources, redis_server: RedisServer, user_id: str) -> None:
+    async with node("memory-upserter", throwaway) as client:
+        with stopped(redis_server):
+            answer = await client.post("/v1/commit", json=commit_body(user_id, "Hello there."))
+            assert answer.status_code == 200, answer.text
+            codes = [w["code"] for w in answer.json()["warnings"]]
+            assert "working_memory_not_updated" in codes
+        after = await client.post("/v1/commit", json=commit_body(user_id, "Back again.",
+                                                                   at=later(1)))
+        assert after.status_code == 200, after.text
+        assert "working_memory_not_updated" not in [w["code"] for w in after.json()["warnings"]]
+    logged = await rows(throwaway, "SELECT text FROM messages WHERE user_id = $1 ORDER BY seq",
+                        user_id)
+    assert [r["text"] for r in logged] == ["Hello there.", "Noted.", "Back again.", "Noted."]
+    session = await throwaway.working_memory.load_session(user_id, "deanna", "tg:rel")
+    assert session is not None and [t.text for t in session.turns][-2:] == ["Back again.",
+                                                                          "Noted."]
+
+
+async def test_reflection_writer_needs_no_redis(
+        node, throwaway: Resources, redis_server: RedisServer) -> None:
+    async with node("reflection-writer", throwaway) as client:
+        with stopped(redis_server):
+            assert (await client.get("/readyz")).status_code == 200
+            answer = await client.post("/v1/consolidate", json={"user_id": "r-nobody"})
+            assert answer.status_code == 200, answer.text
