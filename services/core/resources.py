@@ -19,7 +19,7 @@ import structlog
 from services.core.embedder import Embedder, open_embedder
 from services.core.llm import LLM, open_llm
 from services.core.settings import Settings
-from services.core.vectors import VectorIndex, open_vector_index
+from services.core.vectors import VectorIndex, VectorIndexUnavailable, open_vector_index
 from services.core.working_memory import WorkingMemory
 
 POSTGRES, REDIS, VECTORS, EMBEDDER, LLM_DEP = "postgres", "redis", "vectors", "embedder", "llm"
@@ -100,7 +100,13 @@ class Resources:
                 path=settings.qdrant_path, url=settings.qdrant_url,
                 api_key=settings.qdrant_api_key, dim=settings.embedding_dim,
             )
-            await res.vectors.ensure_collections()
+            try:
+                await res.vectors.ensure_collections()
+            except VectorIndexUnavailable as exc:
+                # Start anyway, like a lazy pg pool: /readyz names the index, retrieval
+                # degrades, and the index creates its collections once it answers.
+                structlog.get_logger().warning("vectors_unavailable_at_start",
+                                               error=str(exc)[:300])
         if EMBEDDER in needs:
             res.embedder = await asyncio.to_thread(
                 open_embedder, kind=settings.embedder, base_url=settings.openai_base_url,

@@ -66,8 +66,18 @@ class ServerVectorIndex:
         )
         self._dim = dim
         self._sparse = SparseEncoder()
+        self._ensured = False
 
     async def ensure_collections(self) -> None:
+        await self._ensure_collections()
+        self._ensured = True
+
+    async def _ready(self) -> None:
+        """A node may start while the server is down: its collections are made on first use."""
+        if not self._ensured:
+            await self.ensure_collections()
+
+    async def _ensure_collections(self) -> None:
         for collection in COLLECTIONS:
             with _faults(f"ensuring collection {collection}"):
                 if not await self._client.collection_exists(collection):
@@ -89,6 +99,7 @@ class ServerVectorIndex:
         check_collection(collection)
         if not points:
             return
+        await self._ready()
         records = [
             models.PointStruct(
                 id=p.id,
@@ -123,6 +134,7 @@ class ServerVectorIndex:
         dense_q, sparse_q = query_vectors(dense, text, self._dim, self._sparse)
         if dense_q is None and sparse_q is None:
             return []
+        await self._ready()
         user_idf = models.SearchParams(
             idf=models.IdfCorpusParams(corpus=_filter(filters.user_only(user_id)))
         )
@@ -162,6 +174,7 @@ class ServerVectorIndex:
         where = _filter(filters.owned(user_id=user_id, ids=ids))
         if not ids:
             return 0
+        await self._ready()
         with _faults(f"setting active in {collection}"):
             matched = (await self._client.count(collection, count_filter=where, exact=True)).count
             if matched:
@@ -183,6 +196,7 @@ class ServerVectorIndex:
         where = _filter(filters.owned(user_id=user_id, ids=ids, agent_id=agent_id))
         if ids is not None and not ids:
             return 0
+        await self._ready()
         with _faults(f"deleting from {collection}"):
             matched = (await self._client.count(collection, count_filter=where, exact=True)).count
             if matched:
@@ -194,6 +208,7 @@ class ServerVectorIndex:
     async def count(self, collection: str, *, user_id: str) -> int:
         check_collection(collection)
         where = _filter(filters.user_only(user_id))
+        await self._ready()
         with _faults(f"counting {collection}"):
             return (await self._client.count(collection, count_filter=where, exact=True)).count
 
@@ -203,6 +218,7 @@ class ServerVectorIndex:
     async def ping(self) -> None:
         with _faults("ping"):
             await self._client.info()
+        await self._ready()
 
     async def close(self) -> None:
         with _faults("closing the client"):

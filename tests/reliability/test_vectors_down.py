@@ -1,0 +1,101 @@
+"""The vector index unavailable: a Qdrant server nobody listens on, or an Edge shard another
+process owns. Nodes still start, say they are not ready, and the fast brain answers without
+EPISODE/KNOWLEDGE, flagged as degraded all the way into the envelope; commits keep their facts
+for the repair sweep; everything comes back once the index does."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import msgspec
+import pytest
+
+from services.core.resources import ALL_DEPENDENCIES, Resources
+from services.core.settings import Settings
+from services.core.vectors import EdgeVectorIndex
+from tests.reliability.helpers import PLAN, commit_body, retrieve_body, rows
+from tests.reliability.servers import free_port
+
+
+async def _open(settings: Settings) -> Resources:
+    """Opening the clients must not need the index: Kubernetes restarts a node that cannot
+    start, and a node that started answers 503 on ``/readyz`` until the index is back."""
+    return await Resources.open(settings, ALL_DEPENDENCIES)
+
+
+@pytest.fixture
+async def no_server(throwaway_settings: Settings) -> AsyncIterator[Resources]:
+    res = await _open(msgspec.structs.replace(
+        throwaway_settings, qdrant_url=f"http://127.0.0.1:{free_port()}"))
+    yield res
+    await res.close()
+
+
+@pytest.fixture
+async def edge_taken(throwaway_settings: Settings, tmp_path) -> AsyncIterator[
+        tuple[Resources, EdgeVectorIndex]]:
+    """Resources whose Edge folder another index holds (as another process would)."""
+    owner = EdgeVectorIndex(tmp_path / "qdrant", dim=throwaway_settings.embedding_dim)
+    await owner.ensure_collections()
+    res = await _open(msgspec.structs.replace(throwaway_settings,
+                                              qdrant_path=str(tmp_path / "qdrant")))
+    yield res, owner
+    await owner.close()
+    await res.close()
+
+
+async def _degraded_turn(node, res: Resources, user_id: str) -> None:
+    """Commit a turn, then retrieve and build the envelope while the index is down."""
+    async with node("memory-upserter", res) as upserter:
+        answer = await upserter.post("/v1/commit", json=commit_body(user_id, plan=PLAN))
+        assert answer.status_code == 200, answer.text
+        assert "vectors_unindexed" in [w["code"] for w in answer.json()["warnings"]]
+        ready = await upserter.get("/readyz")
+        assert ready.status_code == 503 and ready.headers["x-unready"] == "vectors"
+    async with node("rag-gate", res) as gate:
+        found = await gate.post("/v1/retrieve", json=retrieve_body(user_id))
+        assert found.status_code == 200, found.text
+        retrieved = found.json()
+        assert retrieved["EPISODE"]["degraded"] and retrieved["KNOWLEDGE"]["degraded"]
+        assert retrieved["EPISODE"]["hits"] == []
+    async with node("pulse-decay", res) as pulse:  # Redis only: unaffected
+        affect = (await pulse.post("/v1/pulse", json={
+            "user_id": user_id, "agent_id": "deanna", "chat_id": "tg:rel",
+            "message": "How is Marta?"})).json()["AFFECT"]
+    async with node("graph-hydrator", res) as hydrator:  # Postgres only: unaffected
+        graph = (await hydrator.post("/v1/hydrate", json={
+            "user_id": user_id, "agent_id": "deanna", "chat_id": "tg:rel",
+            "message": "How is Marta?"})).json()["GRAPH"]
+    async with node("envelope-validator", res) as validator:
+        envelope = await validator.post("/v1/envelope", json={
+            "user_id": user_id, "agent_id": "deanna", "chat_id": "tg:rel",
+            "AFFECT": affect, "GRAPH": graph, "EPISODE": retrieved["EPISODE"],
+            "KNOWLEDGE": retrieved["KNOWLEDGE"], "user_message": "How is Marta?"})
+        assert envelope.status_code == 200, envelope.text
+        warned = [(w["code"], w["section"]) for w in envelope.json()["warnings"]]
+        assert ("degraded", "EPISODE") in warned
+
+
+async def test_with_no_qdrant_server_nodes_start_degrade_and_keep_facts_for_the_sweep(
+        node, no_server: Resources, user_id: str) -> None:
+    await _degraded_turn(node, no_server, user_id)
+    unindexed = await rows(no_server, "SELECT rel_id FROM relations WHERE user_id = $1"
+                                      " AND indexed_at IS NULL", user_id)
+    assert len(unindexed) == 1
+
+
+async def test_an_edge_shard_owned_elsewhere_degrades_then_recovers_when_released(
+        node, edge_taken: tuple[Resources, EdgeVectorIndex], user_id: str) -> None:
+    res, owner = edge_taken
+    await _degraded_turn(node, res, user_id)
+    await owner.close()  # the other process let go of the shard
+
+    async with node("memory-upserter", res) as upserter:
+        assert (await upserter.get("/readyz")).status_code == 200
+        swept = await upserter.post("/v1/reindex", json={"user_id": user_id})
+        assert swept.status_code == 200, swept.text
+        assert swept.json()["facts_indexed"] == 1
+    assert await res.vectors.count("facts", user_id=user_id) == 1
+    async with node("rag-gate", res) as gate:
+        found = (await gate.post("/v1/retrieve", json=retrieve_body(user_id))).json()
+        assert found["EPISODE"]["degraded"] is None and found["KNOWLEDGE"]["degraded"] is None
