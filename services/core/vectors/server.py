@@ -66,14 +66,16 @@ class ServerVectorIndex:
         )
         self._dim = dim
         self._sparse = SparseEncoder()
-        self._ensured = False
+        self._ensured = True  # False after a failed ensure_collections, until one succeeds
 
     async def ensure_collections(self) -> None:
+        self._ensured = False
         await self._ensure_collections()
         self._ensured = True
 
     async def _ready(self) -> None:
-        """A node may start while the server is down: its collections are made on first use."""
+        """A node may start while the server is down: then its collections are made (or
+        checked) on the first call that finds the server up."""
         if not self._ensured:
             await self.ensure_collections()
 
