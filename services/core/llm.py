@@ -14,6 +14,7 @@ one HTTP seam, where tests mock the model endpoint with respx.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
@@ -120,6 +121,11 @@ class OpenAILLM:
             ) from exc
         except openai.APIError as exc:  # timeout, connection refused, unreadable response
             raise LLMUnavailable(f"model endpoint unreachable: {type(exc).__name__}") from exc
+        except json.JSONDecodeError as exc:  # a 200 whose body is cut off or not JSON
+            raise LLMUnavailable("model endpoint answered a body that is not JSON") from exc
+        if not hasattr(response, "choices"):  # e.g. a proxy's HTML page with status 200
+            raise LLMUnavailable(
+                f"model endpoint answered {type(response).__name__}, not a chat completion")
         if not response.choices:
             raise LLMMalformedOutput("model returned no choices")
         message = response.choices[0].message
