@@ -8,7 +8,8 @@
 3. One transaction under the user's lock (:mod:`.commit_store` lists its round trips): a stored
    answer for the key is replayed (a different body is a 409), else the messages, session,
    entities, facts, completion, todos and the answer are written together.
-4. After the commit: the facts' vectors (:func:`sync_fact_vectors`), the clean-up of a
+4. After the commit: the vectors of the turn's messages and changed facts, embedded in one
+   batch (:func:`~.turn_index.sync_turn_vectors`), the clean-up of a
    ``plan.forget``, and the working memory (compare-and-set, so pulse-decay's concurrent count
    is never lost). A failure here is a warning: Postgres already holds the turn.
 """
@@ -29,7 +30,6 @@ from contracts.memory import CommitRequest, CommitResponse, Notice
 from contracts.plan import LLMAnswer, MemoryWritePlan, PlanFact
 from contracts.slots import Turn
 from services.core.errors import DependencyUnavailable
-from services.core.memory_store import sync_fact_vectors
 from services.core.problems import Conflict
 from services.core.resources import Resources
 from services.core.validation import FieldError, InvalidInput, decode
@@ -41,6 +41,7 @@ from services.memory_upserter.due import parse_due
 from services.memory_upserter.extractor import Utterance
 from services.memory_upserter.forget import clean_up
 from services.memory_upserter.judge import judge
+from services.memory_upserter.turn_index import sync_turn_vectors
 from services.memory_upserter.turn_writer import TurnPlan, Written, write_turn
 
 ATTEMPTS = 3  # a deadlock with another writer of the same user rolls back; the turn is retried
@@ -205,8 +206,9 @@ def _prepare(turn: ReadTurn, self_names: Sequence[str]) -> TurnPlan:
 
 async def _after_commit(res: Resources, turn: ReadTurn, after: Written) -> None:
     req = turn.req
-    warning = await sync_fact_vectors(res.pg, res.vectors, res.embedder, req.user_id,
-                                      after.fact_ids)
+    warning = await sync_turn_vectors(res.pg, res.vectors, res.embedder, req.user_id,
+                                      [r.message_id for r in turn.rows], after.fact_ids,
+                                      after.touched)
     if warning:
         after.response.warnings.append(Notice(code="vectors_unindexed", detail=warning))
     if after.forgotten is not None:
