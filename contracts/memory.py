@@ -285,6 +285,9 @@ class ReindexResponse(Struct, kw_only=True):
     knowledge_indexed: int
     remaining: bool
     warnings: list[Notice] = []
+    messages_indexed: Annotated[int, msgspec.Meta(
+        description="Logged messages written into the `messages` collection (raw-turn "
+                    "recall); the sweep back-fills messages logged before it existed.")] = 0
 
 
 EXPORTS = {

@@ -40,6 +40,7 @@ GateRule = Literal[
 EPISODE_FLOOR, EPISODE_MARGIN = 0.35, 0.15
 KNOWLEDGE_FLOOR, KNOWLEDGE_MARGIN = 0.275, 0.15
 FACT_FLOOR, FACT_MARGIN = 0.20, 0.20
+TURN_FLOOR, TURN_MARGIN = 0.15, 0.30
 LEXICAL_RANK, LEXICAL_MIN_SIMILARITY = 3, 0.15
 
 Similarity = Annotated[float, msgspec.Meta(ge=-1.0, le=1.0)]
@@ -111,10 +112,42 @@ class FactLimits(Cutoff, kw_only=True, frozen=True):
         ge=1, le=5, description="Facts per entity card (000: 3).")] = 3
 
 
+class TurnLimits(Cutoff, kw_only=True, frozen=True):
+    """Raw-turn recall: the ``messages`` collection searched (dense of the message, BM25 of it
+    with the message before it), then re-ranked by fusion with what the graph and the episodes
+    say about the message (see ``services/rag_gate/fusion.py``)."""
+
+    max: Annotated[int, msgspec.Meta(
+        ge=0, le=20, description="Recalled turns returned; 0 skips raw-turn recall.")] = 10
+    candidates: Annotated[int, msgspec.Meta(
+        ge=1, le=64, description="Turns fetched from the index before the cutoff and the "
+                                 "re-ranking.")] = 32
+    floor: Floor = TURN_FLOOR
+    margin: Margin = TURN_MARGIN
+    entity_boost: Annotated[float, msgspec.Meta(
+        ge=0.0, le=4.0, description="Added weight (in fused-rank units) for a turn spoken by, "
+                                    "or naming, an entity the message mentions.")] = 0.5
+    session_boost: Annotated[float, msgspec.Meta(
+        ge=0.0, le=4.0, description="Added weight for a turn of a session whose episode the "
+                                    "episode search ranked, by that episode's rank.")] = 0.5
+
+
+class FusionWeights(Struct, kw_only=True, frozen=True):
+    """How ``ranking`` interleaves the slots: each item scores ``weight / (60 + rank in its
+    own list)``; equal scores put the shorter item first."""
+
+    turn: Weight = 1.0
+    fact: Weight = 0.5
+    episode: Weight = 0.3
+    knowledge: Weight = 0.8
+
+
 class Limits(Struct, kw_only=True, frozen=True):
     episodes: EpisodeLimits = msgspec.field(default_factory=EpisodeLimits)
     knowledge: KnowledgeLimits = msgspec.field(default_factory=KnowledgeLimits)
     facts: FactLimits = msgspec.field(default_factory=FactLimits)
+    turns: TurnLimits = msgspec.field(default_factory=TurnLimits)
+    fusion: FusionWeights = msgspec.field(default_factory=FusionWeights)
     tail_turns: Annotated[int, msgspec.Meta(
         ge=0, le=20, description="Messages of the previous unconsolidated session "
                                  "returned in EPISODE.previous_session_tail.")] = 10
@@ -180,6 +213,15 @@ class RetrieveDebug(Struct, kw_only=True):
                     "facts_over_max, facts_duplicate.")] = {}
 
 
+class RankedItem(Struct, kw_only=True, frozen=True):
+    """One returned item in rag-gate's fused order (see ``Limits.fusion``)."""
+
+    kind: Literal["turn", "fact", "episode", "knowledge"]
+    id: Annotated[str, msgspec.Meta(
+        description="message_id, fact_id, episode_id or chunk_id of the item in its slot.")]
+    score: float
+
+
 class RetrieveResponse(Struct, kw_only=True):
     """The gate's decision and the three retrieval slots, each ready for envelope-validator."""
 
@@ -188,6 +230,10 @@ class RetrieveResponse(Struct, kw_only=True):
     EPISODE: EpisodeSlot
     KNOWLEDGE: KnowledgeSlot
     FACTS: FactsSlot
+    ranking: Annotated[list[RankedItem], msgspec.Meta(
+        description="Every recalled turn, relevant fact, episode and knowledge chunk above, "
+                    "fused into one order, best first: what to keep when the prompt must be "
+                    "short (since 1.2).")] = []
     timings: Annotated[dict[str, float], msgspec.Meta(
         description="Milliseconds per stage (embed, vectors, sql_rows, ...).")] = {}
     debug: RetrieveDebug = msgspec.field(default_factory=RetrieveDebug)

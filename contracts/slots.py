@@ -222,6 +222,21 @@ class EpisodeHit(Struct, kw_only=True):
     provenance: Provenance
 
 
+class RecalledTurn(Struct, kw_only=True):
+    """A logged message recalled for this turn: what was said, by whom, and when (the date is
+    what answers "when did…": a message saying "yesterday" means the day before ``ts``)."""
+
+    message_id: RowId
+    session_id: RowId | None = None
+    ts: datetime
+    role: Role
+    speaker: str | None = None
+    text: Text
+    score: float
+    score_details: dict[str, float] = {}
+    provenance: Provenance
+
+
 class EpisodeSlot(Struct, kw_only=True):
     """``{{EPISODE}}`` — continuity; context only, never overrides GRAPH."""
 
@@ -229,6 +244,9 @@ class EpisodeSlot(Struct, kw_only=True):
     authority: Literal["historical"] = "historical"
     stability: Literal["historical"] = "historical"
     hits: list[EpisodeHit] = []
+    turns: Annotated[list[RecalledTurn], msgspec.Meta(
+        description="Past messages of this agent's conversations recalled for the message "
+                    "(since 1.2), best first: raw turns, dated, with their speaker.")] = []
     latest_session_summary: ShortText | None = None
     previous_session_tail: list[Turn] = []
     degraded: str | None = None

@@ -54,10 +54,11 @@ LIMITS: dict[str, dict[str, Any] | None] = {
     },
 }
 
-# Item orders. "retrieval": the slots ranked against the message first (rag-gate's facts,
-# episodes, entity cards), then graph-hydrator's slots (its relevant facts and cards, edges in
-# its rank order, foundation), then todos. "envelope": the order envelope-validator renders
-# them to the LLM (foundation, cards, relevant facts, entities and relations, todos, episodes).
+# Item orders. "retrieval": the slots ranked against the message first (rag-gate's recalled
+# turns, facts and episodes in its fused ``ranking``, then its entity cards), then
+# graph-hydrator's slots (its relevant facts and cards, edges in its rank order, foundation),
+# then todos. "envelope": the order envelope-validator renders them to the LLM (foundation,
+# cards, relevant facts, entities and relations, todos, recalled turns, episodes).
 ORDERS = ("retrieval", "envelope")
 
 
@@ -263,6 +264,14 @@ def _episode(hit: dict, prov: Provenance) -> Item:
                  provenance_size=len(ids))
 
 
+def _turn(turn: dict, prov: Provenance) -> Item:
+    """A recalled raw turn as the envelope renders it: its date, speaker and text."""
+    who = f"{turn['speaker']}: " if turn.get("speaker") else ""
+    text = f"{turn['ts'][:10]} {who}{turn['text']}"
+    return _item("turn", text, prov.dias([turn["message_id"]]), "msg:" + turn["message_id"],
+                 provenance_size=1)
+
+
 def _tail(turn: dict, prov: Provenance) -> Item:
     ids = [turn["message_id"]] if turn.get("message_id") else []
     return _item("tail", turn["text"], prov.dias(ids), "msg:" + (turn.get("message_id") or ""),
@@ -283,6 +292,18 @@ def items(answer: Answer, prov: Provenance) -> dict[str, list[Item]]:
     gate_facts = [_fact("fact", f, prov) for f in facts.get("relevant_facts", [])]
     gate_cards = [_card("card", c, prov) for c in facts.get("entity_cards", [])]
     hits = [_episode(h, prov) for h in episode.get("hits", [])]
+    turns = [_turn(t, prov) for t in episode.get("turns", [])]
+    # rag-gate's fused order of its turns, facts and episodes (``ranking``, contract 1.2);
+    # without it (an older rag-gate) its slots in a fixed order
+    by_key = {**{("turn", t["message_id"]): i for t, i in zip(episode.get("turns", []), turns,
+                                                             strict=True)},
+              **{("fact", f["fact_id"]): i for f, i in zip(facts.get("relevant_facts", []),
+                                                          gate_facts, strict=True)},
+              **{("episode", h["episode_id"]): i for h, i in zip(episode.get("hits", []), hits,
+                                                                strict=True)}}
+    ranked = [by_key[key] for r in answer.retrieve.get("ranking", [])
+              if (key := (r["kind"], r["id"])) in by_key]
+    gate_ranked = ranked or (turns + gate_facts + hits)
     tail = [_tail(t, prov) for t in episode.get("previous_session_tail", [])]
     graph_facts = [_fact("graph_fact", f, prov) for f in graph.get("relevant_facts", [])]
     graph_cards = [_card("graph_card", c, prov) for c in graph.get("entity_cards", [])]
@@ -295,10 +316,10 @@ def items(answer: Answer, prov: Provenance) -> dict[str, list[Item]]:
     latest = [_item("summary", episode["latest_session_summary"], frozenset(), "summary",
                     provenance_size=0)] if episode.get("latest_session_summary") else []
     orders = {
-        "retrieval": gate_facts + hits + gate_cards + graph_facts + graph_cards + edges
+        "retrieval": gate_ranked + gate_cards + graph_facts + graph_cards + edges
         + foundation + tail + todos + latest,
         "envelope": foundation + graph_cards + gate_cards + graph_facts + gate_facts + edges
-        + todos + hits + tail + latest,
+        + todos + turns + hits + tail + latest,
     }
     return {name: _dedupe(found) for name, found in orders.items()}
 

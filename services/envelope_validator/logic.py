@@ -42,6 +42,7 @@ _WORDS = re.compile(r"\w+")
 CAPS = {
     "foundation": 12, "relevant_facts": 8, "card_facts": 3, "commitments": 5, "threads": 3,
     "frictions": 3, "wins": 3, "edges": 60, "episodes": 8, "knowledge": 8, "recent_turns": 10,
+    "recalled_turns": 20,
 }
 # Text caps in characters (001/004). Over a cap: the head is kept and ends with "…".
 TEXT_CAPS = {"user_context": 800, "conversation_summary": 1200, "latest_session_summary": 600,
@@ -135,6 +136,8 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
         request.EPISODE, latest_session_summary=latest or None,
         hits=_cap(_repeats(request.EPISODE.hits, lambda h: h.episode_id, "EPISODE.hits", w),
                   "episodes", "EPISODE.hits", w),
+        turns=_cap(_repeats(request.EPISODE.turns, lambda t: t.message_id, "EPISODE.turns", w),
+                   "recalled_turns", "EPISODE.turns", w),
         previous_session_tail=_turns(request.EPISODE.previous_session_tail,
                                      "EPISODE.previous_session_tail", w),
     )
@@ -176,6 +179,7 @@ def counts(assembled: Assembled) -> dict[str, int]:
         "edges": len(graph.edges), "commitments": len(graph.commitments),
         "threads": len(graph.threads), "frictions": len(graph.frictions),
         "wins": len(graph.wins), "episodes": len(env.EPISODE.hits),
+        "recalled_turns": len(env.EPISODE.turns),
         "knowledge": len(env.KNOWLEDGE.hits), "recent_turns": len(assembled.history),
     }
 

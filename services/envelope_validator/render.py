@@ -26,6 +26,7 @@ from contracts.slots import (
     GraphEdge,
     GraphEntity,
     KnowledgeHit,
+    RecalledTurn,
     TodoLine,
 )
 
@@ -124,9 +125,11 @@ def _sections(a: Assembled) -> list[tuple[str, str]]:
         ("frictions", _block("FRICTIONS / PATTERNS", None, "GRAPH", _todos(graph.frictions))),
         ("wins", _block("RECENT WINS", None, "GRAPH", _todos(graph.wins))),
         ("episodes", _block(
-            "EPISODES", _degraded("EPISODE — historical: reflections on past sessions; context "
-                                  "only, never overrides GRAPH.", episode.degraded), "EPISODE",
-            [quote(_episode(h)) for h in episode.hits]
+            "EPISODES", _degraded("EPISODE — historical: what was said in past sessions "
+                                  "(dated turns) and reflections on them; context only, never "
+                                  "overrides GRAPH.", episode.degraded), "EPISODE",
+            [quote(_recalled(t)) for t in episode.turns]
+            + [quote(_episode(h)) for h in episode.hits]
             + [quote({"previous_session_turn": t.role, "text": t.text})
                for t in episode.previous_session_tail],
             always=bool(episode.degraded))),
@@ -228,6 +231,15 @@ def _episode(hit: EpisodeHit) -> dict[str, Any]:
     if hit.one_liner:
         line["summary"] = hit.one_liner
     line["reflection"] = hit.reflection
+    return line
+
+
+def _recalled(turn: RecalledTurn) -> dict[str, Any]:
+    """A recalled turn with its date and time beside it: "yesterday" in it means the day
+    before ``when``."""
+    line: dict[str, Any] = {"when": f"{turn.ts:%Y-%m-%d %H:%M}"}
+    line["said_by"] = turn.speaker or turn.role
+    line["text"] = turn.text
     return line
 
 

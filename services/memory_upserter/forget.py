@@ -185,10 +185,11 @@ async def _vectors(res: Resources, user_id: str, done: Forgotten, *, hard: bool)
     if vectors is None:
         return counts
     if done.wipe_user and hard:
-        for collection in ("facts", "episodes", "knowledge"):
+        for collection in ("facts", "episodes", "knowledge", "messages"):
             counts[f"{collection}_vectors"] += await vectors.delete(collection, user_id=user_id)
         return counts
-    for kind, collection in (("facts", "facts"), ("episodes", "episodes")):
+    for kind, collection in (("facts", "facts"), ("episodes", "episodes"),
+                             ("messages", "messages")):
         ids = [str(i) for i in done.effects.ids.get(kind, [])]
         if not ids:
             continue

@@ -1,8 +1,9 @@
 """``POST /v1/reindex``: bring the vector index in line with Postgres, cheaply.
 
 Sweeps what a failed embedder or index left behind: facts with ``indexed_at IS NULL`` (live
-ones are embedded and upserted, closed or forgotten ones marked inactive) and knowledge chunks
-never indexed — for one user, or for everyone, oldest first, up to ``limit`` rows of each.
+ones are embedded and upserted, closed or forgotten ones marked inactive), logged messages
+never indexed (:mod:`.turn_index`; also the back-fill of messages older than that collection)
+and knowledge chunks never indexed — for one user, or for everyone, oldest first, up to ``limit`` rows of each.
 Rows already indexed cost nothing: the partial indexes on ``indexed_at IS NULL`` hold only the
 backlog.
 """
@@ -19,10 +20,11 @@ from services.core.memory_store import (
 )
 from services.core.resources import Resources
 from services.memory_upserter.knowledge import index_chunks
+from services.memory_upserter.turn_index import sync_message_vectors, unindexed_messages
 
 
 async def reindex(res: Resources, req: ReindexRequest) -> ReindexResponse:
-    indexed = deactivated = knowledge = 0
+    indexed = deactivated = knowledge = messages = 0
     warnings: list[Notice] = []
     try:
         if res.vectors is None or res.embedder is None:
@@ -40,6 +42,14 @@ async def reindex(res: Resources, req: ReindexRequest) -> ReindexResponse:
                                    unchanged_since=max(r.updated_at for r in rows))
             indexed += sum(r.active for r in rows)
             deactivated += sum(not r.active for r in rows)
+        async with res.pg.acquire() as conn:
+            waiting = await unindexed_messages(conn, req.user_id, req.limit)
+        for user_id, ids in waiting.items():
+            warning = await sync_message_vectors(res.pg, res.vectors, res.embedder, user_id,
+                                                 ids)
+            if warning:
+                raise DependencyUnavailable("vectors", warning)
+            messages += len(ids)
         knowledge = await index_chunks(res.pg, res.vectors, res.embedder, user_id=req.user_id,
                                        limit=req.limit)
     except DependencyUnavailable as exc:
@@ -50,6 +60,9 @@ async def reindex(res: Resources, req: ReindexRequest) -> ReindexResponse:
             """SELECT EXISTS (SELECT 1 FROM relations WHERE indexed_at IS NULL
                                  AND ($1::text IS NULL OR user_id = $1))
                    OR EXISTS (SELECT 1 FROM knowledge_chunks WHERE indexed_at IS NULL AND active
+                                 AND ($1::text IS NULL OR user_id = $1))
+                   OR EXISTS (SELECT 1 FROM messages WHERE indexed_at IS NULL AND active
                                  AND ($1::text IS NULL OR user_id = $1))""", req.user_id)
     return ReindexResponse(facts_indexed=indexed, facts_deactivated=deactivated,
-                           knowledge_indexed=knowledge, remaining=remaining, warnings=warnings)
+                           knowledge_indexed=knowledge, remaining=remaining, warnings=warnings,
+                           messages_indexed=messages)

@@ -3,11 +3,14 @@
 Round trips per turn, whatever the memory size:
 
 - gate closed: 1 SQL statement (continuity); no embedding, no vector search;
-- gate open: 1 embedding call (the message, once, for all three collections); 4 vector
-  searches run concurrently (episodes, knowledge shared + user-owned, facts), plus 1 when
-  the entity-narrowed episode search finds nothing and is repeated un-narrowed; 3 SQL
-  statements: continuity (on its own connection, while the embedding runs), the hit rows,
-  then the entity-card facts (skipped when no fact survived).
+- gate open: 1 embedding call (the message, once, for all four collections); 5 vector
+  searches run concurrently (episodes, knowledge shared + user-owned, facts, messages), plus 1
+  when the entity-narrowed episode search finds nothing and is repeated un-narrowed; 3 SQL
+  statements: continuity (on its own connection, while the embedding runs), the hit rows (and
+  the seed entities' names), then the entity-card facts (skipped when no fact survived).
+
+Recalled turns are re-ranked with the entity and episode signals, and every returned item is
+placed in one fused order, ``ranking`` (:mod:`services.rag_gate.fusion`).
 
 Degrading, not failing: when the embedder or the vector index does not answer, the slots it
 feeds come back empty with ``degraded`` saying why, and continuity still comes from Postgres;
@@ -26,12 +29,26 @@ from typing import Any, TypeVar
 
 from contracts.common import Provenance
 from contracts.envelope_io import FactsSlot
-from contracts.retrieve import Cutoff, RetrieveDebug, RetrieveRequest, RetrieveResponse
-from contracts.slots import EpisodeHit, EpisodeSlot, FactLine, KnowledgeHit, KnowledgeSlot, Turn
+from contracts.retrieve import (
+    Cutoff,
+    RankedItem,
+    RetrieveDebug,
+    RetrieveRequest,
+    RetrieveResponse,
+)
+from contracts.slots import (
+    EpisodeHit,
+    EpisodeSlot,
+    FactLine,
+    KnowledgeHit,
+    KnowledgeSlot,
+    RecalledTurn,
+    Turn,
+)
 from services.core.errors import DependencyUnavailable
 from services.core.resources import Resources
 from services.core.vectors import VectorHit
-from services.rag_gate import ranking, store
+from services.rag_gate import fusion, ranking, store
 from services.rag_gate.gate import CUE_WORDS, decide, retrieval_query
 
 T = TypeVar("T")
@@ -70,8 +87,9 @@ async def retrieve(res: Resources, req: RetrieveRequest, now: datetime) -> Retri
     query = retrieval_query(req.message, req.scratch)
     debug = RetrieveDebug(query=query)
     continuity = _continuity(res, req, now, timings)
+    fused: list[RankedItem] = []
     if gate.open and query:
-        cont, (episode, knowledge, facts) = await _both(
+        cont, (episode, knowledge, facts, fused) = await _both(
             continuity, _retrieve(res, req, query, now, timings, debug))
     else:
         cont = await continuity
@@ -83,7 +101,7 @@ async def retrieve(res: Resources, req: RetrieveRequest, now: datetime) -> Retri
         for m in cont.tail]
     timings["total"] = round((time.perf_counter() - started) * 1000, 3)
     return RetrieveResponse(gate=gate, EPISODE=episode, KNOWLEDGE=knowledge, FACTS=facts,
-                            timings=dict(timings), debug=debug)
+                            ranking=fused, timings=dict(timings), debug=debug)
 
 
 async def _continuity(res: Resources, req: RetrieveRequest, now: datetime,
@@ -98,7 +116,7 @@ async def _continuity(res: Resources, req: RetrieveRequest, now: datetime,
 
 async def _retrieve(res: Resources, req: RetrieveRequest, query: str, now: datetime,
                     timings: Timings, debug: RetrieveDebug
-                    ) -> tuple[EpisodeSlot, KnowledgeSlot, FactsSlot]:
+                    ) -> tuple[EpisodeSlot, KnowledgeSlot, FactsSlot, list[RankedItem]]:
     limits = req.limits
     debug.embedder = getattr(res.embedder, "name", None)
     try:
@@ -111,20 +129,23 @@ async def _retrieve(res: Resources, req: RetrieveRequest, query: str, now: datet
             res.vectors, user_id=req.user_id, agent_id=req.agent_id, dense=dense, text=query,
             entity_ids=req.entity_ids, top_k=limits.episodes.top_k,
             knowledge_k=limits.knowledge.k,
-            fact_candidates=limits.facts.candidates if limits.facts.max else 0)
+            fact_candidates=limits.facts.candidates if limits.facts.max else 0,
+            turn_candidates=limits.turns.candidates if limits.turns.max else 0)
     debug.episode_filter = found.episode_filter
     debug.candidates = {name: len(hits) for name, hits in (
-        ("episodes", found.episodes), ("knowledge", found.knowledge), ("facts", found.facts))
-        if hits is not None}
+        ("episodes", found.episodes), ("knowledge", found.knowledge), ("facts", found.facts),
+        ("turns", found.turns)) if hits is not None}
     async with res.pg.acquire() as conn:
         with timings.stage("sql_rows"):
             rows = await store.load_rows(
                 conn, user_id=req.user_id, agent_id=req.agent_id, now=now,
                 episode_ids=_ids(found.episodes), chunk_ids=_ids(found.knowledge),
-                fact_ids=_ids(found.facts))
+                fact_ids=_ids(found.facts), message_ids=_ids(found.turns),
+                entity_ids=req.entity_ids)
         with timings.stage("rank"):
             terms = _terms().of_query(query)
             episode = _episode_slot(found.episodes, rows, req, terms, debug)
+            episode.turns = _turns(found.turns, found.episodes, rows, req, terms, debug)
             knowledge = _knowledge_slot(found.knowledge, rows, req, terms, debug)
             ranked, entities = _rank_facts(found.facts, rows, req, terms, now, debug)
         with timings.stage("sql_cards"):
@@ -133,12 +154,12 @@ async def _retrieve(res: Resources, req: RetrieveRequest, query: str, now: datet
                 entity_ids=[e.entity_id for e in entities], exclude_ids=[r.id for r in ranked],
                 per_entity=limits.facts.card_facts) if entities else {}
     facts = _facts_slot(found.facts, ranked, rows, entities, cards, req)
-    return episode, knowledge, facts
+    return episode, knowledge, facts, _ranking(episode, knowledge, facts, req)
 
 
-def _degraded(reason: str) -> tuple[EpisodeSlot, KnowledgeSlot, FactsSlot]:
+def _degraded(reason: str) -> tuple[EpisodeSlot, KnowledgeSlot, FactsSlot, list[RankedItem]]:
     return (EpisodeSlot(degraded=reason), KnowledgeSlot(degraded=reason),
-            FactsSlot(degraded=reason))
+            FactsSlot(degraded=reason), [])
 
 
 def _ids(hits: list[VectorHit] | None) -> list[str]:
@@ -186,6 +207,60 @@ def _episode_slot(hits: list[VectorHit] | None, rows: store.Rows, req: RetrieveR
             provenance=Provenance(row_id=row.episode_id, source="episode",
                                   message_ids=[str(m) for m in message_ids])))
     return EpisodeSlot(hits=out)
+
+
+def _turns(hits: list[VectorHit] | None, episode_hits: list[VectorHit] | None,
+           rows: store.Rows, req: RetrieveRequest, terms: frozenset[int],
+           debug: RetrieveDebug) -> list[RecalledTurn]:
+    """Recalled raw turns: cut like the other hits, then re-ranked (:mod:`.fusion`)."""
+    if not hits:
+        return []
+    limits = req.limits.turns
+    kept, _ = _cut("turns", hits, rows.messages,
+                   lambda r: fusion.said(r.speaker, r.text), limits, terms, debug)
+    payloads = {hit.id: hit.payload for hit in hits}
+    live_episodes = [h for h in episode_hits or () if h.id in rows.episodes]
+    session_ranks: dict[str, int] = {}
+    for rank, hit in enumerate(live_episodes, 1):
+        session = rows.episodes[hit.id].session_id
+        if session and session not in session_ranks:
+            session_ranks[str(session)] = rank
+    candidates = [fusion.TurnCandidate(
+        id=k.candidate.id, rrf=k.candidate.rrf, similarity=k.candidate.similarity,
+        speaker=rows.messages[k.candidate.id].speaker,
+        session_id=str(rows.messages[k.candidate.id].session_id),
+        entity_ids=frozenset(str(e) for e in payloads[k.candidate.id].get("entity_ids") or ()),
+        lexical=k.lexical) for k in kept]
+    scored = fusion.score_turns(candidates, limits=limits, entity_ids=req.entity_ids,
+                                entity_names=rows.entity_names, session_ranks=session_ranks)
+    _count(debug, "turns_over_max", max(0, len(scored) - limits.max))
+    out = []
+    for turn in scored[:limits.max]:
+        row = rows.messages[turn.id]
+        out.append(RecalledTurn(
+            message_id=row.message_id, session_id=row.session_id, ts=row.ts, role=row.role,
+            speaker=row.speaker, text=ranking.clip(row.text, TURN_CHARS),
+            score=round(turn.score, 6), score_details=turn.details,
+            provenance=Provenance(row_id=row.message_id, source="message",
+                                  message_ids=[row.message_id])))
+    return out
+
+
+def _ranking(episode: EpisodeSlot, knowledge: KnowledgeSlot, facts: FactsSlot,
+             req: RetrieveRequest) -> list[RankedItem]:
+    items = [
+        *(fusion.Slotted("turn", t.message_id, i, fusion.words(t.text))
+          for i, t in enumerate(episode.turns, 1)),
+        *(fusion.Slotted("fact", f.fact_id, i, fusion.words(f.text))
+          for i, f in enumerate(facts.relevant_facts, 1)),
+        *(fusion.Slotted("episode", h.episode_id, i,
+                         fusion.words(f"{h.one_liner} {h.reflection}"))
+          for i, h in enumerate(episode.hits, 1)),
+        *(fusion.Slotted("knowledge", h.chunk_id, i, fusion.words(h.text))
+          for i, h in enumerate(knowledge.hits, 1)),
+    ]
+    return [RankedItem(kind=item.kind, id=item.id, score=round(score, 6))
+            for item, score in fusion.fuse(items, req.limits.fusion)]
 
 
 def _knowledge_slot(hits: list[VectorHit] | None, rows: store.Rows, req: RetrieveRequest,

@@ -5,13 +5,16 @@ The index only proposes ids; Postgres decides what is live. Every statement is p
 chunks ``active`` (and episodes not after ``now``); facts ``status = 'ACTIVE'``, valid at
 ``now``, PROFILE/PEOPLE/PROJECT (never PSYCHE), with live, visible endpoints.
 
-``search``          4 vector searches, concurrently: episodes (narrowed to the seed entities,
+``search``          5 vector searches, concurrently: episodes (narrowed to the seed entities,
                     and once more un-narrowed if that finds nothing: entity extraction can
                     miss, and a new entity has no episode yet, yet the turn still deserves
                     continuity), knowledge twice (the agent's shared chunks, owned by
                     SHARED_OWNER, and the user's own documents: the port filters one owner
-                    per search; merged by fused score), facts
-``load_rows``       the episode, chunk and fact rows of the hits: one statement (UNION ALL)
+                    per search; merged by fused score), facts (PROFILE/PEOPLE/PROJECT only:
+                    filtered in the index, so no candidate slot goes to a PSYCHE fact), and
+                    this agent's logged messages (raw-turn recall)
+``load_rows``       the episode, chunk, fact and message rows of the hits, and the names and
+                    aliases of the seed entities: one statement (UNION ALL)
 ``load_card_facts`` entity-card facts for the top facts' entities: one statement
 ``load_continuity`` the latest session summary and the previous session's unconsolidated
                     tail: one statement
@@ -21,7 +24,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Literal
 
@@ -45,6 +49,7 @@ class Found:
     knowledge: list[VectorHit] | None
     facts: list[VectorHit] | None
     episode_filter: Literal["entities", "fallback", "none"] | None
+    turns: list[VectorHit] | None = None
 
 
 async def search(
@@ -58,8 +63,10 @@ async def search(
     top_k: int,
     knowledge_k: int,
     fact_candidates: int,
+    turn_candidates: int = 0,
 ) -> Found:
-    """Every search at once (``knowledge_k`` / ``fact_candidates`` 0 skip one). Only
+    """Every search at once (``knowledge_k`` / ``fact_candidates`` / ``turn_candidates`` 0
+    skip one). Only
     :class:`VectorIndexUnavailable` is caught: a failing collection comes back as None."""
     query = {"dense": dense, "text": text}
 
@@ -87,12 +94,19 @@ async def search(
         if fact_candidates == 0:
             return []
         return await vectors.search("facts", user_id=user_id, agent_id=agent_id,
-                                    limit=fact_candidates, **query)
+                                    limit=fact_candidates,
+                                    extra_must={"memory_type": list(MEMORY_TYPES)}, **query)
 
-    ep, kn, fa = await asyncio.gather(_or_none(episodes()), _or_none(knowledge()),
-                                      _or_none(facts()))
+    async def turns() -> list[VectorHit]:
+        if turn_candidates == 0:
+            return []
+        return await vectors.search("messages", user_id=user_id, agent_id=agent_id,
+                                    agent_only=True, limit=turn_candidates, **query)
+
+    ep, kn, fa, tu = await asyncio.gather(_or_none(episodes()), _or_none(knowledge()),
+                                          _or_none(facts()), _or_none(turns()))
     return Found(episodes=ep[0] if ep else None, knowledge=kn, facts=fa,
-                 episode_filter=ep[1] if ep else None)
+                 episode_filter=ep[1] if ep else None, turns=tu)
 
 
 async def _or_none(awaitable):
@@ -120,6 +134,7 @@ class Terms:
 
 class EpisodeRow(msgspec.Struct, frozen=True):
     episode_id: str
+    session_id: str | None
     ts: datetime
     day: date | None
     reflection: str
@@ -157,11 +172,26 @@ class FactRow(msgspec.Struct, frozen=True):
     object: EntityRow | None
 
 
+class MessageRow(msgspec.Struct, frozen=True):
+    message_id: str
+    session_id: str
+    role: str
+    speaker: str | None
+    text: str
+    ts: datetime
+
+
+class NameRow(msgspec.Struct, frozen=True):
+    name: str
+
+
 @dataclass(frozen=True, slots=True)
 class Rows:
     episodes: dict[str, EpisodeRow]
     chunks: dict[str, ChunkRow]
     facts: dict[str, FactRow]
+    messages: dict[str, MessageRow] = field(default_factory=dict)
+    entity_names: list[str] = field(default_factory=list)  # the seed entities' names, aliases
 
 
 _VISIBLE = "({t}.scope = 'global' OR {t}.agent_id = $2)"
@@ -179,7 +209,8 @@ _ENTITY_JSON = ("jsonb_build_object('entity_id', {t}.entity_id, 'entity_ref', {t
 
 LOAD_ROWS = f"""
 SELECT 'episode' AS kind, jsonb_build_object(
-           'episode_id', e.episode_id, 'ts', e.ts, 'day', e.day, 'reflection', e.reflection,
+           'episode_id', e.episode_id, 'session_id', e.session_id, 'ts', e.ts, 'day', e.day,
+           'reflection', e.reflection,
            'one_liner', e.summary->>'one_liner', 'entity_ids', e.entity_ids,
            'provenance', e.provenance) AS row
   FROM episodes e
@@ -202,6 +233,21 @@ SELECT 'fact', jsonb_build_object(
                           ELSE {_ENTITY_JSON.format(t="o")} END)
   FROM relations r {_ENDPOINTS}
  WHERE r.user_id = $1 AND r.rel_id = ANY($6::uuid[]) AND {_LIVE_FACT}
+UNION ALL
+SELECT 'message', jsonb_build_object(
+           'message_id', m.message_id, 'session_id', m.session_id, 'role', m.role,
+           'speaker', m.speaker, 'text', m.text, 'ts', m.ts)
+  FROM messages m
+ WHERE m.user_id = $1 AND m.message_id = ANY($7::uuid[]) AND m.agent_id = $2 AND m.active
+   AND m.ts <= $3
+UNION ALL
+SELECT 'name', jsonb_build_object('name', n.name)
+  FROM (SELECT e.name FROM entities e
+         WHERE e.user_id = $1 AND e.entity_id = ANY($8::uuid[]) AND e.active
+        UNION
+        SELECT a.alias FROM entity_aliases a
+          JOIN entities e ON e.user_id = a.user_id AND e.entity_id = a.entity_id
+         WHERE a.user_id = $1 AND a.entity_id = ANY($8::uuid[]) AND e.active) n
 """
 
 # Per entity, its best card facts: one index probe per entity (subject or object), then a
@@ -219,23 +265,43 @@ SELECT x.entity_id::text, f.rel_id::text, f.text
         LIMIT $6) f
 """
 
-_DECODERS: dict[str, type] = {"episode": EpisodeRow, "chunk": ChunkRow, "fact": FactRow}
+_DECODERS: dict[str, type] = {"episode": EpisodeRow, "chunk": ChunkRow, "fact": FactRow,
+                              "message": MessageRow, "name": NameRow}
 
 
 async def load_rows(conn: asyncpg.Connection, *, user_id: str, agent_id: str, now: datetime,
                     episode_ids: Sequence[str], chunk_ids: Sequence[str],
-                    fact_ids: Sequence[str]) -> Rows:
-    """The live rows among the ids the index proposed (stale or forgotten ones are absent)."""
-    found: dict[str, dict[str, Any]] = {"episode": {}, "chunk": {}, "fact": {}}
-    if episode_ids or chunk_ids or fact_ids:
+                    fact_ids: Sequence[str], message_ids: Sequence[str] = (),
+                    entity_ids: Sequence[str] = ()) -> Rows:
+    """The live rows among the ids the index proposed (stale or forgotten ones are absent),
+    and the names and aliases of the live ones among ``entity_ids`` (when turns were asked)."""
+    found: dict[str, dict[str, Any]] = {"episode": {}, "chunk": {}, "fact": {}, "message": {}}
+    names: list[str] = []
+    seeds = _uuids(entity_ids) if message_ids else []
+    if episode_ids or chunk_ids or fact_ids or message_ids:
         for record in await conn.fetch(LOAD_ROWS, user_id, agent_id, now, list(episode_ids),
-                                       list(chunk_ids), list(fact_ids)):
+                                       list(chunk_ids), list(fact_ids), list(message_ids),
+                                       seeds):
             row = msgspec.convert(record["row"], _DECODERS[record["kind"]])
-            found[record["kind"]][getattr(row, _ID[record["kind"]])] = row
-    return Rows(episodes=found["episode"], chunks=found["chunk"], facts=found["fact"])
+            if isinstance(row, NameRow):
+                names.append(row.name)
+            else:
+                found[record["kind"]][getattr(row, _ID[record["kind"]])] = row
+    return Rows(episodes=found["episode"], chunks=found["chunk"], facts=found["fact"],
+                messages=found["message"], entity_names=names)
 
 
-_ID = {"episode": "episode_id", "chunk": "chunk_id", "fact": "rel_id"}
+_ID = {"episode": "episode_id", "chunk": "chunk_id", "fact": "rel_id", "message": "message_id"}
+
+
+def _uuids(values: Sequence[str]) -> list[uuid.UUID]:
+    out = []
+    for value in values:
+        try:
+            out.append(uuid.UUID(str(value)))
+        except ValueError:
+            continue
+    return out
 
 
 async def load_card_facts(conn: asyncpg.Connection, *, user_id: str, agent_id: str,

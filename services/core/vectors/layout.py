@@ -28,9 +28,11 @@ INTERNAL_KEYS = frozenset({ACTIVE_KEY})
 RRF_K = 60
 MIN_PREFETCH = 32
 
-# Keyword payload indexes (user_id marks the tenant), then the bool one.
+# Keyword payload indexes (user_id marks the tenant), then the bool one. ``memory_type``
+# (facts) lets a search leave out the kinds of fact its caller may not return (PSYCHE) inside
+# the query, instead of spending candidate slots on them.
 TENANT_FIELD = "user_id"
-KEYWORD_FIELDS: tuple[str, ...] = ("agent_id", "scope", "entity_ids", ACTIVE_KEY)
+KEYWORD_FIELDS: tuple[str, ...] = ("agent_id", "scope", "entity_ids", ACTIVE_KEY, "memory_type")
 BOOL_FIELDS: tuple[str, ...] = ("active",)
 
 

@@ -18,7 +18,7 @@ from typing import Any, Literal, Protocol
 
 from services.core.errors import DependencyUnavailable
 
-COLLECTIONS: tuple[str, ...] = ("episodes", "knowledge", "facts")
+COLLECTIONS: tuple[str, ...] = ("episodes", "knowledge", "facts", "messages")
 # The owner (payload ``user_id``) of an agent's knowledge that all of its users may read. User
 # ids cannot start with '@' (contracts.common.UserId), so no user can own or forget these.
 SHARED_OWNER = "@shared"
@@ -72,7 +72,8 @@ class VectorHit:
 
 
 class VectorIndex(Protocol):
-    """The index over the ``episodes``, ``knowledge`` and ``facts`` collections."""
+    """The index over the ``episodes``, ``knowledge``, ``facts`` and ``messages``
+    collections."""
 
     async def ensure_collections(self) -> None:
         """Create any missing collection and its payload indexes; safe to call at every start."""
