@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from litestar import Litestar, Response, get
+from litestar import Litestar, Request, Response, get
 from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.exceptions import HTTPException, ValidationException
@@ -28,7 +28,7 @@ from services.core.logs import request_log_middleware
 from services.core.readiness import check_dependencies
 from services.core.resources import Resources
 from services.core.settings import Settings
-from services.core.validation import InvalidInput
+from services.core.validation import InvalidInput, nul_errors
 
 PACKAGE_VERSION = "0.1.0"
 
@@ -70,6 +70,22 @@ async def version(state: State) -> Version:
                    slot_contract_version=SLOT_CONTRACT_VERSION)
 
 
+async def screen_body(request: Request) -> None:
+    """Before any handler: a body that is not JSON is a 415, one holding NUL characters (which
+    no store keeps and no person types) a 422 naming each field."""
+    if request.method not in ("POST", "PUT", "PATCH"):
+        return
+    body = await request.body()
+    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if body and not (media_type == "application/json" or media_type.endswith("+json")):
+        raise problems.ProblemError(
+            415, "Unsupported media type",
+            f"send the body as application/json (got {media_type or 'no content type'})")
+    errors = nul_errors(body)
+    if errors:
+        raise InvalidInput(errors)
+
+
 def provide_resources(state: State) -> Resources:
     return state.resources
 
@@ -90,7 +106,7 @@ def create_app(spec: NodeSpec, settings: Settings, resources: Resources | None =
             await app.state.resources.close()
             app.state.resources = None
 
-    return Litestar(
+    app = Litestar(
         route_handlers=[healthz, readyz, version, *spec.route_handlers],
         lifespan=[lifespan],
         state=State({"node": spec.name, "needs": spec.needs, "settings": settings,
@@ -98,11 +114,14 @@ def create_app(spec: NodeSpec, settings: Settings, resources: Resources | None =
         dependencies={"resources": Provide(provide_resources, sync_to_thread=False),
                       **(spec.dependencies or {})},
         middleware=[request_log_middleware(spec.name), bearer_auth_middleware(settings.node_token)],
+        before_request=screen_body,
         exception_handlers={
             problems.ProblemError: problems.handle_problem_error,
             InvalidInput: problems.handle_invalid_input,
             ValidationException: problems.handle_validation,
             HTTPException: problems.handle_http,
+            RecursionError: problems.handle_undecodable,
+            UnicodeDecodeError: problems.handle_undecodable,
             Exception: problems.make_unexpected_handler(settings.retry_after_s),
         },
         openapi_config=OpenAPIConfig(
@@ -116,4 +135,19 @@ def create_app(spec: NodeSpec, settings: Settings, resources: Resources | None =
         logging_config=None,  # the entry point configured logging once (services.core.logs)
         debug=False,
     )
+    closed_objects(app)
+    return app
+
+
+def closed_objects(app: Litestar) -> None:
+    """Say in the OpenAPI what the contracts enforce: no field beyond the documented ones.
+
+    Every body is a contract Struct with ``forbid_unknown_fields`` (an unknown field is a 422
+    naming it, so a typo in an n8n expression is caught, not ignored), and the exported
+    contract schemas say ``additionalProperties: false``; litestar's generated components do
+    not, so a client reading the OpenAPI would think extra fields are fine.
+    """
+    for component in (app.openapi_schema.components.schemas or {}).values():
+        if component.properties is not None and component.additional_properties is None:
+            component.additional_properties = False
 

@@ -139,6 +139,15 @@ def handle_http(request: Request, exc: HTTPException) -> Response:
                                              status, detail), headers)
 
 
+def handle_undecodable(request: Request, exc: RecursionError | UnicodeDecodeError) -> Response:
+    """Bodies msgspec cannot even read — JSON nested thousands deep (``[[[[…]]]]``), bytes that
+    are not UTF-8 — are the body's fault: a 400 at ``$``, not a 500."""
+    reason = ("nested too deeply" if isinstance(exc, RecursionError)
+              else f"not UTF-8 (byte {exc.start})")
+    problem = _invalid([FieldError("$", f"malformed JSON body: {reason}")], "Malformed JSON")
+    return problem_response(request, problem)
+
+
 def make_unexpected_handler(retry_after_s: int):
     """The last resort: dependency failures become 503 + Retry-After, the rest a 500."""
 
@@ -155,6 +164,14 @@ def make_unexpected_handler(retry_after_s: int):
                 dependency=dependency,
             )
             return problem_response(request, problem, {"Retry-After": str(retry_after_s)})
+        if isinstance(exc, asyncpg.exceptions.CheckViolationError
+                      | asyncpg.exceptions.DataError):
+            # the contract let through a value the schema refuses: still the input's fault
+            structlog.get_logger().warning("input_refused_by_store", error=type(exc).__name__,
+                                           constraint=getattr(exc, "constraint_name", None))
+            return problem_response(request, _invalid([FieldError(
+                "$", f"a value is out of what the store accepts ({type(exc).__name__})")],
+                "Invalid input"))
         structlog.get_logger().exception("unhandled_error", error=type(exc).__name__)
         problem = Problem(TYPE_BASE + "internal-error", "Internal error", 500,
                           "the node failed unexpectedly; the request id is in the log")

@@ -110,8 +110,8 @@ def _struct_type(typ: Any) -> type[msgspec.Struct] | None:
     if isinstance(typ, type) and issubclass(typ, msgspec.Struct):
         return typ
     if get_origin(typ) is Union or type(typ).__name__ == "UnionType":
-        structs = [a for a in get_args(typ)
-                   if isinstance(a, type) and issubclass(a, msgspec.Struct)]
+        # ``Annotated[Plan, Meta(...)] | None`` too: unwrap each member
+        structs = [s for a in get_args(typ) if (s := _struct_type(a)) is not None]
         return structs[0] if len(structs) == 1 else None
     if get_origin(typ) is not None and type(typ).__name__ == "_AnnotatedAlias":
         return _struct_type(get_args(typ)[0])
@@ -130,3 +130,37 @@ def _list_item_type(typ: Any) -> Any:
 @functools.cache
 def _type_hints(struct: type) -> dict[str, Any]:
     return get_type_hints(struct, include_extras=True)
+
+
+_ESCAPED_NUL = b"\\u0000"
+
+
+def nul_errors(body: bytes) -> list[FieldError]:
+    """Every string (or key) of a JSON body holding a NUL character, by path.
+
+    JSON carries NUL only escaped (``\\u0000``); Postgres text cannot store it, and no person
+    types it. The scan is a substring search; only a body that has the escape is decoded.
+    """
+    if _ESCAPED_NUL not in body:
+        return []
+    try:
+        value = msgspec.json.decode(body)
+    except (msgspec.DecodeError, RecursionError):
+        return []  # malformed: the route's own decoding reports it
+    found: list[FieldError] = []
+    _walk_nul(value, "$", found)
+    return found
+
+
+def _walk_nul(value: Any, path: str, found: list[FieldError]) -> None:
+    if isinstance(value, str):
+        if "\x00" in value:
+            found.append(FieldError(path, "contains a NUL character (\\u0000)"))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if "\x00" in key:
+                found.append(FieldError(f"{path}.{key!r}", "key contains a NUL character"))
+            _walk_nul(item, f"{path}.{key}", found)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _walk_nul(item, f"{path}[{index}]", found)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import msgspec
 from litestar import Request, Response, post
 from litestar.exceptions import ValidationException
@@ -14,6 +12,7 @@ from litestar.utils.scope.state import ScopeState
 from contracts.envelope_io import EnvelopeRequest, EnvelopeResponse
 from services.core import problems
 from services.core.app import NodeSpec
+from services.core.clock import request_clock
 from services.core.logs import bind_ids
 from services.core.validation import FieldError, InvalidInput
 from services.envelope_validator.checks import errors_in
@@ -50,7 +49,7 @@ def refuse_with_every_problem(request: Request, exc: ValidationException) -> Res
 )
 async def envelope(data: JSONBody[EnvelopeRequest]) -> EnvelopeResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id)
-    answer = build(data, data.now or datetime.now(UTC))
+    answer = build(data, request_clock(data.now))
     bind_ids(user_id=data.user_id, agent_id=data.agent_id,
              prompt_chars=answer.stats.total_chars,
              warnings=sorted({warning.code for warning in answer.warnings}))

@@ -9,12 +9,11 @@ when the message has no words and there are no active ids; (2) the 1-hop edges o
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from litestar import post
 
 from contracts.hydrate import HydrateRequest, HydrateResponse
 from services.core.app import NodeSpec
+from services.core.clock import request_clock
 from services.core.logs import bind_ids
 from services.core.resources import POSTGRES, Resources
 from services.graph_hydrator import store
@@ -42,7 +41,7 @@ from services.graph_hydrator.resolve import resolve
 )
 async def hydrate(data: HydrateRequest, resources: Resources) -> HydrateResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
-    now = (data.now or datetime.now(UTC)).astimezone(UTC)
+    now = request_clock(data.now)
     wanted = lookup(data.message, data.active_entity_ids)
     async with resources.pg.acquire() as conn:
         rows = (await store.find_entities(conn, data.user_id, data.agent_id, wanted.scan.keys,

@@ -9,7 +9,7 @@ by memory-upserter in between are kept.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from litestar import post
 from litestar.di import NamedDependency
@@ -17,6 +17,7 @@ from litestar.params import JSONBody
 
 from contracts.pulse import PulseRequest, PulseResponse
 from services.core.app import NodeSpec
+from services.core.clock import request_clock
 from services.core.logs import bind_ids
 from services.core.problems import ProblemError
 from services.core.resources import REDIS, Resources
@@ -43,7 +44,7 @@ MAX_ATTEMPTS = 8  # each conflict means another turn of this chat was saved: pro
 async def pulse(data: JSONBody[PulseRequest],
                 resources: NamedDependency[Resources]) -> PulseResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
-    now = (data.now or datetime.now(UTC)).astimezone(UTC)
+    now = request_clock(data.now)
     window = timedelta(seconds=resources.settings.affect_ttl_s)
 
     def compute(seen: Snapshot) -> tuple:

@@ -6,14 +6,13 @@ The handler only binds the ids for the log line and fixes the clock; the turn is
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from litestar import post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from contracts.retrieve import RetrieveRequest, RetrieveResponse
 from services.core.app import NodeSpec
+from services.core.clock import request_clock
 from services.core.logs import bind_ids
 from services.core.resources import EMBEDDER, POSTGRES, VECTORS, Resources
 from services.rag_gate.pipeline import retrieve
@@ -42,7 +41,7 @@ from services.rag_gate.pipeline import retrieve
 async def retrieve_route(data: JSONBody[RetrieveRequest],
                          resources: NamedDependency[Resources]) -> RetrieveResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
-    now = (data.now or datetime.now(UTC)).astimezone(UTC)
+    now = request_clock(data.now)
     return await retrieve(resources, data, now)
 
 

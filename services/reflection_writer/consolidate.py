@@ -37,7 +37,7 @@ import os
 import socket
 import uuid
 from collections import deque
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import asyncpg
 import structlog
@@ -52,6 +52,7 @@ from contracts.reflection import (
     UserMaintenance,
 )
 from services.core import memory_store
+from services.core.clock import request_clock
 from services.core.errors import DependencyUnavailable
 from services.core.llm import LLMUnavailable
 from services.core.problems import dependency_of
@@ -78,7 +79,7 @@ def worker_id() -> str:
 
 
 async def consolidate(res: Resources, req: ConsolidateRequest) -> ConsolidateResponse:
-    now = (req.now or datetime.now(UTC)).astimezone(UTC)
+    now = request_clock(req.now)
     worker = worker_id()
     async with res.pg.acquire() as conn:
         if req.session_id is not None:

@@ -41,8 +41,10 @@ class LiveStack:
 
 
 def _free_offset() -> int:
+    """Ports 10101…30106: below Linux's ephemeral range (32768+), where a client socket of
+    this very run could hold one of them by the time the server binds."""
     for _ in range(50):
-        offset = random.randrange(20_000, 40_000, 10)
+        offset = random.randrange(2_000, 22_000, 10)
         if not any(port_in_use(port + offset) for port in NODE_PORTS.values()):
             return offset
     raise RuntimeError("no free port offset for twin up")
@@ -51,22 +53,30 @@ def _free_offset() -> int:
 @pytest.fixture(scope="session")
 def live(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveStack]:
     folder = tmp_path_factory.mktemp("live")
-    offset = _free_offset()
     token, model_key = secrets.token_urlsafe(24), f"sk-test-{secrets.token_hex(12)}"
     env = {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url,
-           "QDRANT_PATH": str(folder / "qdrant"), "TWIN_PORT_OFFSET": str(offset),
+           "QDRANT_PATH": str(folder / "qdrant"),
            "TWIN_NODE_TOKEN": token, "TWIN_LOG_JSON": "true", "TWIN_EMBEDDER": "hashing",
            # a key but an endpoint nobody listens on: the offline engines must not be needed
            # for the routes attacked here, and the key must never be logged
            "OPENAI_API_KEY": model_key, "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
            "TWIN_LLM_TIMEOUT_S": "0.5"}
-    process = Process("twin up", [sys.executable, "-m", "services.core.cli", "up"], env,
-                      Path(folder / "twin-up.log"), cwd=Path(__file__).parents[2])
-    stack = LiveStack(process, offset, token, model_key)
+    for attempt in range(3):  # a port taken between the check and the bind: another offset
+        offset = _free_offset()
+        process = Process("twin up", [sys.executable, "-m", "services.core.cli", "up"],
+                          {**env, "TWIN_PORT_OFFSET": str(offset)},
+                          Path(folder / f"twin-up-{attempt}.log"), cwd=Path(__file__).parents[2])
+        stack = LiveStack(process, offset, token, model_key)
+        try:
+            process.wait_until(lambda s=stack: all(
+                httpx.get(f"{s.url(n)}/healthz", timeout=1).status_code == 200
+                for n in NODE_PORTS), timeout=90, what="serving all six nodes")
+            break
+        except RuntimeError:
+            process.stop()
+            if attempt == 2 or "Address already in use" not in process.log_tail():
+                raise
     try:
-        process.wait_until(lambda: all(
-            httpx.get(f"{stack.url(n)}/healthz", timeout=1).status_code == 200
-            for n in NODE_PORTS), timeout=90, what="serving all six nodes")
         yield stack
     finally:
         process.stop()
