@@ -33,7 +33,8 @@ TurnId = Annotated[str, msgspec.Meta(
     description="The turn's idempotency key, e.g. the Telegram update id or n8n's execution id. "
                 "The same turn_id with the same body is answered from the first commit.")]
 Timestamp = Annotated[datetime, msgspec.Meta(tz=True)]
-Predicate = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z_]+$")]
+Predicate = Annotated[str, msgspec.Meta(min_length=1, max_length=64,
+                                         pattern=r"^[A-Za-z][A-Za-z0-9_]*$")]
 
 
 class Notice(Struct, kw_only=True):

@@ -43,7 +43,8 @@ class PlanFact(Struct, kw_only=True):
 
     memory_type: MemoryType
     subject: EntityHandle = "user"
-    predicate: Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z_]+$")]
+    predicate: Annotated[str, msgspec.Meta(min_length=1, max_length=64,
+                                           pattern=r"^[A-Za-z][A-Za-z0-9_]*$")]
     object: EntityHandle | None = None
     value: Annotated[str, msgspec.Meta(max_length=500)] | None = None
     text: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
