@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -42,7 +43,7 @@ def test_twin_migrate_creates_the_database_then_changes_nothing(fresh_database) 
 def test_twin_up_serves_all_six_nodes_and_stops_cleanly(fresh_database, tmp_path,
                                                          settings: Settings) -> None:
     _, dsn = fresh_database
-    offset = 1000
+    offset = random.randrange(2_000, 22_000, 10)  # below the ephemeral range; runs side by side
     env = {**os.environ, "DATABASE_URL": dsn, "REDIS_URL": settings.redis_url,
            "QDRANT_PATH": str(tmp_path / "qdrant"), "TWIN_PORT_OFFSET": str(offset),
            "TWIN_LOG_JSON": "true"}
