@@ -48,6 +48,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     retry_after_s: int = 5
     max_body_bytes: int = 1_048_576
     session_idle_minutes: int = 30
+    # How long a consolidation lease holds a session; a worker that died mid-session blocks
+    # it this long. Keep it above the model budget + embedding + writes of one session.
+    consolidation_lease_s: float = 300.0
     working_memory_turns: int = 20
     affect_ttl_s: int = 1800
     session_ttl_s: int = 86_400
@@ -112,6 +115,7 @@ _ENV: dict[str, tuple[str, type]] = {
     "retry_after_s": ("TWIN_RETRY_AFTER_S", int),
     "max_body_bytes": ("TWIN_MAX_BODY_BYTES", int),
     "session_idle_minutes": ("TWIN_SESSION_IDLE_MINUTES", int),
+    "consolidation_lease_s": ("TWIN_CONSOLIDATION_LEASE_S", float),
     "working_memory_turns": ("TWIN_WORKING_MEMORY_TURNS", int),
     "affect_ttl_s": ("TWIN_AFFECT_TTL_S", int),
     "session_ttl_s": ("TWIN_SESSION_TTL_S", int),

@@ -27,7 +27,9 @@ checkpoint unmoved:
    same way by ``memory_store.sync_fact_vectors`` (their sweep: memory-upserter's reindex).
 
 Any failure before the commit releases the lease and leaves the checkpoint where it was; a
-model outage (``LLMUnavailable``) also stops this call from asking the model again.
+model outage (``LLMUnavailable``) also stops this call from asking the model again. A worker
+killed mid-session cannot release it: its open transaction dies with its connection, and the
+session waits for the lease to expire (``settings.consolidation_lease_s``).
 """
 
 from __future__ import annotations
@@ -65,7 +67,6 @@ from services.reflection_writer.indexing import reindex_episodes
 from services.reflection_writer.maintenance import upkeep
 from services.reflection_writer.psyche import write_psyche
 
-LEASE_S = 300.0    # > the model budget + embedding + writes of one session, by far
 MAX_RANGE = 80     # messages per episode: 2x the default batch size
 log = structlog.get_logger("twin.reflection")
 
@@ -124,7 +125,8 @@ async def consolidate(res: Resources, req: ConsolidateRequest) -> ConsolidateRes
 async def _one(res: Resources, session_id: str, reason: DueReason, worker: str,
                now: datetime) -> ConsolidatedSession | SkippedSession:
     async with res.pg.acquire() as conn:
-        claimed = await store.claim(conn, session_id, worker, LEASE_S)
+        claimed = await store.claim(conn, session_id, worker,
+                                    res.settings.consolidation_lease_s)
         if claimed is None:
             state = await store.session_state(conn, session_id, None)
             why = "locked" if state is not None and state["needs_consolidation"] else \
@@ -241,7 +243,7 @@ async def _release_quietly(res: Resources, claimed: store.ClaimedSession, worker
     try:
         async with res.pg.acquire() as conn:
             await store.release(conn, claimed.session_id, worker)
-    except Exception as exc:  # noqa: BLE001 - the lease expires on its own after LEASE_S
+    except Exception as exc:  # noqa: BLE001 - the lease expires on its own (settings)
         log.warning("lease_release_failed", session_id=claimed.session_id, error=repr(exc))
 
 
