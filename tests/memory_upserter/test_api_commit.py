@@ -300,8 +300,13 @@ async def test_with_the_vector_index_down_the_turn_stands_and_reindex_repairs_it
     assert row["indexed_at"] is None
     swept = (await client.post("/v1/reindex", json={"user_id": user_id})).json()
     assert (swept["facts_indexed"], swept["remaining"]) == (1, False)
+    assert swept["messages_indexed"] == 2  # both messages: raw-turn recall repaired too
     hits = await resources.vectors.search("facts", user_id=user_id, text="Lisbon")
     assert [h.id for h in hits] == [answer["facts"][0]["fact_id"]]
+    hits = await resources.vectors.search("messages", user_id=user_id, agent_id=AGENT,
+                                          text="Lisbon")
+    # the user's message, then the reply (whose lexical half carries the message it answers)
+    assert [h.id for h in hits] == answer["message_ids"]
 
 
 async def test_with_redis_down_the_turn_is_committed_with_a_warning(
@@ -401,3 +406,48 @@ async def test_a_fact_restated_unchanged_is_not_embedded_again(
                                       at=T0 + timedelta(minutes=1)))
     assert [f["outcome"] for f in again["facts"]] == ["unchanged"]
     assert embedded.count("I like green tea") == 1  # the index already holds it
+
+
+async def test_a_turns_messages_are_indexed_once_in_one_embedding_with_its_facts(
+        client: httpx.AsyncClient, resources: Resources, user_id: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[list[str]] = []
+    real_embed = resources.embedder.embed
+
+    async def counting_embed(texts):
+        calls.append(list(texts))
+        return await real_embed(texts)
+
+    monkeypatch.setattr(resources.embedder, "embed", counting_embed)
+    body = turn(user_id, "My sister Marta lives in Lisbon.", plan=SISTER_PLAN, reply="Nice!")
+    answer = await commit(client, body)
+    assert len(calls) == 1  # the two messages and the two facts, one batch
+    assert "My sister Marta lives in Lisbon." in calls[0][0]
+    assert {"Marta is the user's sister", "Marta lives in Lisbon"} <= set(calls[0])
+    await client.post("/v1/commit", json=body)  # a retry: replayed, nothing embedded
+    assert len(calls) == 1
+    assert await resources.vectors.count("messages", user_id=user_id) == 2
+    hits = await resources.vectors.search("messages", user_id=user_id, agent_id=AGENT,
+                                          text="sister Marta Lisbon", limit=5)
+    first = next(h for h in hits if h.id == answer["message_ids"][0])
+    assert first.payload["session_id"] == answer["session_id"]
+    assert (first.payload["role"], first.payload["scope"], first.payload["agent_id"]) == (
+        "user", "agent", AGENT)
+    marta = next(e["entity_id"] for e in answer["entities"] if e["name"] == "Marta")
+    assert marta in first.payload["entity_ids"]
+    # another agent never sees this agent's conversation
+    assert await resources.vectors.search("messages", user_id=user_id, agent_id="other",
+                                          text="sister Marta Lisbon") == []
+    (row,) = await rows(resources, "SELECT count(*) AS n FROM messages WHERE user_id = $1 "
+                                   "AND indexed_at IS NULL", user_id)
+    assert row["n"] == 0
+
+
+async def test_the_lexical_half_of_a_message_carries_the_message_before_it(
+        client: httpx.AsyncClient, resources: Resources, user_id: str) -> None:
+    await commit(client, turn(user_id, "What did you name the new puppy?", reply=None))
+    second = await commit(client, turn(user_id, "We called him Bolt.", reply=None,
+                                       at=T0 + timedelta(minutes=1), turn_id="t2"))
+    hits = await resources.vectors.search("messages", user_id=user_id, agent_id=AGENT,
+                                          text="puppy name", limit=5)
+    assert second["message_ids"][0] in [h.id for h in hits]

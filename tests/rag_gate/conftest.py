@@ -172,6 +172,14 @@ class Memory:
                     WHERE session_id = $1""", session_id)
         return session_id, message_ids
 
+    async def index_messages(self, message_ids: Sequence[str]) -> None:
+        """Index logged messages the way memory-upserter does after a commit."""
+        from services.memory_upserter.turn_index import sync_message_vectors
+
+        warning = await sync_message_vectors(self.pg, self.res.vectors, self.res.embedder,
+                                             self.user_id, message_ids)
+        assert warning is None, warning
+
     async def checkpoint(self, session_id: str, through_message_id: str | None = None) -> None:
         """Consolidate the session up to a message (default: all of it)."""
         async with self.pg.acquire() as conn:

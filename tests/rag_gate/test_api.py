@@ -98,7 +98,7 @@ async def test_an_open_gate_returns_all_three_slots_with_reasons_and_timings(
     assert response.status_code == 200, response.text
     answer = response.json()
     assert set(answer) == {"slot_contract_version", "gate", "EPISODE", "KNOWLEDGE", "FACTS",
-                           "timings", "debug"}
+                           "ranking", "timings", "debug"}
     assert answer["gate"] == {"open": True, "reasons": ["continuity", "entity_mention"],
                               "forced": False,
                               "matched": {"continuity": ["remember"],
@@ -109,6 +109,10 @@ async def test_an_open_gate_returns_all_three_slots_with_reasons_and_timings(
     assert answer["EPISODE"]["latest_session_summary"] == (
         "Marta started night shifts — what mattered: Marta's shifts")
     assert len(answer["EPISODE"]["previous_session_tail"]) == 2
+    # one fused order over every returned item: knowledge (0.8) before the fact (0.5) before
+    # the episode (0.3), each first in its slot
+    assert [(r["kind"], r["id"]) for r in answer["ranking"]] == [
+        ("knowledge", ids["chunk"]), ("fact", ids["fact"]), ("episode", ids["episode"])]
     assert {"embed", "vectors", "sql_rows", "sql_continuity", "total"} <= set(answer["timings"])
     # Each slot is exactly what envelope-validator takes.
     for key, typ in (("EPISODE", EpisodeSlot), ("KNOWLEDGE", KnowledgeSlot),
@@ -133,7 +137,7 @@ async def test_a_closed_gate_makes_no_embedding_and_no_vector_search_but_keeps_c
     assert (index.searches, embedder.calls) == (0, 0)
     opened = (await post(spied, body(memory, "ok thanks", force="open"))).json()
     assert opened["gate"] == {"open": True, "reasons": [], "forced": True, "matched": {}}
-    assert embedder.calls == 1 and index.searches == 4  # episodes, knowledge x2, facts
+    assert embedder.calls == 1 and index.searches == 5  # episodes, knowledge x2, facts, turns
 
 
 async def test_a_closed_vector_index_degrades_the_slots_and_keeps_continuity(
