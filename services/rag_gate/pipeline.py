@@ -189,15 +189,15 @@ def _episode_slot(hits: list[VectorHit] | None, rows: store.Rows, req: RetrieveR
                   terms: frozenset[int], debug: RetrieveDebug) -> EpisodeSlot:
     if hits is None:
         return EpisodeSlot(degraded=VECTORS_DOWN)
-    payloads = {hit.id: hit.payload for hit in hits}
     kept, bar = _cut("episodes", hits, rows.episodes,
                      lambda r: f"{r.one_liner or ''} {r.reflection}", req.limits.episodes,
                      terms, debug)
     out = []
     for k in kept:
         row = rows.episodes[k.candidate.id]
-        message_ids = row.provenance.get("message_ids") or payloads[row.episode_id].get(
-            "message_ids") or []
+        # grounded provenance: the messages its Evidence quotes, not its whole session
+        # (``provenance.message_ids`` in Postgres keeps the range it consolidated)
+        message_ids = row.cited or []
         out.append(EpisodeHit(
             episode_id=row.episode_id, ts=row.ts, day=row.day,
             one_liner=ranking.clip(row.one_liner or "", ONE_LINER_CHARS),

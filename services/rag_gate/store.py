@@ -141,6 +141,7 @@ class EpisodeRow(msgspec.Struct, frozen=True):
     one_liner: str | None
     entity_ids: list[Any]
     provenance: dict[str, Any]
+    cited: list[str] | None = None  # the user messages its Evidence lines quote
 
 
 class ChunkRow(msgspec.Struct, frozen=True):
@@ -212,7 +213,12 @@ SELECT 'episode' AS kind, jsonb_build_object(
            'episode_id', e.episode_id, 'session_id', e.session_id, 'ts', e.ts, 'day', e.day,
            'reflection', e.reflection,
            'one_liner', e.summary->>'one_liner', 'entity_ids', e.entity_ids,
-           'provenance', e.provenance) AS row
+           'provenance', e.provenance,
+           'cited', (SELECT jsonb_agg(DISTINCT x->>'message_id')
+                       FROM jsonb_array_elements(CASE WHEN jsonb_typeof(
+                                e.reflection_json->'evidence') = 'array'
+                            THEN e.reflection_json->'evidence' ELSE '[]' END) x
+                      WHERE x ? 'message_id')) AS row
   FROM episodes e
  WHERE e.user_id = $1 AND e.episode_id = ANY($4::uuid[]) AND e.active
    AND {_VISIBLE.format(t="e")} AND e.ts <= $3

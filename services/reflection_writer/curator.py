@@ -11,8 +11,14 @@ run).
 2. *Fold* — 3+ PEOPLE facts about one entity (same subject, scope, agent) become one curated
    fact (source ``curated_fold``, predicate ``CURATED_SUMMARY``, their texts joined, the
    highest importance and confidence, the union of their provenance); the originals are
-   ARCHIVED with ``folded_into`` = the new row. A previous fold of that entity joins the new
-   one. The new row's id is uuid5 of its members, so a retried fold is the same row.
+   ARCHIVED with ``folded_into`` = the new row. A fold stays short — at most
+   :data:`FOLD_WORDS` words: facts are folded in the order they came, a fold closes when the
+   next fact would take it past that, and a run of fewer than three left over stays unfolded.
+   A previous fold of that entity joins the new one while the two fit together; past that it
+   stays as it is. (An ever-growing "everything about Marta" fact is found for any question
+   about her and costs the prompt a paragraph each time; on LoCoMo such folds reached 145
+   words and came first for 578 of 582 questions.) The new row's id is uuid5 of its members,
+   so a retried fold is the same row.
 3. *Deactivate outdated low-confidence facts* — a fact with confidence < 0.5 is SUPERSEDED
    (``superseded_by`` the newest contradicting fact) when a newer fact with the same subject,
    predicate, scope and agent has a different object or value and at least its confidence.
@@ -39,6 +45,7 @@ LOW_CONFIDENCE = 0.5
 FOLD_PREDICATE = "CURATED_SUMMARY"
 FOLD_SOURCE = "curated_fold"
 FOLD_CHARS = 1500
+FOLD_WORDS = 60
 FOLD_NAMESPACE = uuid.UUID("4f3a1d0e-2b9c-4e55-8d7a-0c6b1f2e9a34")
 _PUNCT = re.compile(r"[^\w\s]+")
 
@@ -135,19 +142,42 @@ def _fold(facts: list[CuratorFact], result: CuratorPlan) -> list[CuratorFact]:
         fresh = [f for f in group if f.source != FOLD_SOURCE]
         if len(fresh) < FOLD_MIN:
             continue
-        members = [f for f in group if f.source == FOLD_SOURCE] + fresh  # old fold text first
-        ids = [f.rel_id for f in members]
-        message_ids = list(dict.fromkeys(m for f in members for m in f.message_ids))[:50]
-        result.folds.append(Fold(
-            new_id=str(uuid.uuid5(FOLD_NAMESPACE, "|".join(sorted(ids)))),
-            subject_id=subject_id, scope=scope, agent_id=members[0].agent_id,
-            text=clip("; ".join(f.text.strip().rstrip(".") for f in members) + ".", FOLD_CHARS),
-            importance=max(f.importance for f in members),
-            confidence=max(f.confidence for f in members),
-            message_ids=message_ids, members=ids,
-        ))
-        folded.update(ids)
+        old = [f for f in group if f.source == FOLD_SOURCE]
+        for members in _fold_runs(old, fresh):
+            ids = [f.rel_id for f in members]
+            message_ids = list(dict.fromkeys(m for f in members for m in f.message_ids))[:50]
+            result.folds.append(Fold(
+                new_id=str(uuid.uuid5(FOLD_NAMESPACE, "|".join(sorted(ids)))),
+                subject_id=subject_id, scope=scope, agent_id=members[0].agent_id,
+                text=clip(_joined(members), FOLD_CHARS),
+                importance=max(f.importance for f in members),
+                confidence=max(f.confidence for f in members),
+                message_ids=message_ids, members=ids,
+            ))
+            folded.update(ids)
     return [f for f in facts if f.rel_id not in folded]
+
+
+def _joined(members: Sequence[CuratorFact]) -> str:
+    return "; ".join(f.text.strip().rstrip(".") for f in members) + "."
+
+
+def _fold_runs(old: list[CuratorFact], fresh: list[CuratorFact]) -> list[list[CuratorFact]]:
+    """The folds to make: runs of fresh facts (in order) of at most :data:`FOLD_WORDS` words
+    and at least :data:`FOLD_MIN` facts, the previous folds joining the first run while they
+    all fit (old fold text first)."""
+    runs: list[list[CuratorFact]] = []
+    run: list[CuratorFact] = []
+    for fact in fresh:
+        if run and len(_joined([*run, fact]).split()) > FOLD_WORDS:
+            runs.append(run)
+            run = []
+        run.append(fact)
+    runs.append(run)
+    runs = [r for r in runs if len(r) >= FOLD_MIN]
+    if runs and old and len(_joined([*old, *runs[0]]).split()) <= FOLD_WORDS:
+        runs[0] = [*old, *runs[0]]
+    return runs
 
 
 def _supersede(facts: list[CuratorFact], result: CuratorPlan,

@@ -97,7 +97,7 @@ class Memory:
                       agent_id: str | None = None, entity_ids: Sequence[str] = (),
                       what_mattered: Sequence[str] = (), active: bool = True,
                       message_ids: Sequence[str] = (), session_id: str | None = None,
-                      index: bool = True) -> str:
+                      cited: Sequence[str] = (), index: bool = True) -> str:
         episode_id = str(uuid.uuid4())
         agent_id = agent_id or self.agent
         seq = next(_SEQ) * 10
@@ -106,12 +106,12 @@ class Memory:
             await conn.execute(
                 """INSERT INTO episodes (episode_id, user_id, agent_id, scope, session_id, ts, day,
                        reflection, summary, entity_ids, first_message_seq, last_message_seq,
-                       provenance, active, forgotten_at)
+                       provenance, active, forgotten_at, reflection_json)
                    VALUES ($1, $2, $3, 'agent', $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11,
-                           $12::jsonb, $13, CASE WHEN $13 THEN NULL ELSE now() END)""",
+                           $12::jsonb, $13, CASE WHEN $13 THEN NULL ELSE now() END, $14::jsonb)""",
                 episode_id, self.user_id, agent_id, session_id, ts, ts.date(), reflection,
                 summary, list(entity_ids), seq, seq + 5, {"message_ids": list(message_ids)},
-                active)
+                active, {"evidence": [{"text": "quoted", "message_id": m} for m in cited]})
         if index:
             (dense,) = await self._embed([f"{one_liner} {reflection}"])
             await self.res.vectors.upsert("episodes", [VectorPoint(

@@ -167,10 +167,11 @@ async def test_a_top_hit_found_by_its_rare_words_is_kept_despite_a_low_cosine(
 
 async def test_episode_hits_carry_provenance_and_score_details(resources: Resources,
                                                                memory: Memory) -> None:
-    episode = await memory.episode(*NURSE, message_ids=["m1", "m2", "m3"])
+    episode = await memory.episode(*NURSE, message_ids=["m1", "m2", "m3"], cited=["m2"])
     (hit,) = (await ask(resources, memory, "remember Marta's night shifts?")).EPISODE.hits
     assert hit.episode_id == episode and hit.one_liner == NURSE[0]
-    assert hit.provenance.row_id == episode and hit.provenance.message_ids == ["m1", "m2", "m3"]
+    # grounded: the messages its Evidence quotes, not every message of its session
+    assert hit.provenance.row_id == episode and hit.provenance.message_ids == ["m2"]
     assert hit.day == T0.date()
     assert {"similarity", "rrf", "rank", "threshold", "lexical"} <= set(hit.score_details)
     assert hit.score == hit.score_details["similarity"] > hit.score_details["threshold"]

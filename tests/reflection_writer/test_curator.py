@@ -152,3 +152,19 @@ async def test_the_curator_archives_and_folds_without_deleting_pinned_facts_or_t
     assert again.curator is None  # ran an hour ago, fewer than 25 new facts
     assert await log.val("SELECT curator_last_run_at FROM user_state WHERE user_id = $1"
                          " AND agent_id = ''", user_id) == T0 + timedelta(days=1)
+
+
+def test_a_fold_stays_short_and_a_long_previous_fold_is_left_as_it_is() -> None:
+    facts = [fact(f"f{i}", f"Marta went to the {word} festival in the old town with friends",
+                  hours=i) for i, word in enumerate(
+                      ["jazz", "film", "book", "food", "wine", "dance", "art", "folk"])]
+    decided = plan(facts)
+    assert [len(f.members) for f in decided.folds] == [5, 3]  # a 6th would pass 60 words
+    assert all(len(f.text.split()) <= curator.FOLD_WORDS for f in decided.folds)
+    two = plan(facts[:7])
+    assert [len(f.members) for f in two.folds] == [5]  # two left over stay unfolded
+    assert set(two.archive) == set() and {"f5", "f6"}.isdisjoint(two.folds[0].members)
+    long_fold = "; ".join(["Marta likes a very long list of things"] * 7) + "."
+    grown = plan([fact("old", long_fold, source=curator.FOLD_SOURCE, hours=0),
+                  *facts[:3]])
+    assert [f.members for f in grown.folds] == [["f0", "f1", "f2"]]
