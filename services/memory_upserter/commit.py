@@ -40,6 +40,7 @@ from services.memory_upserter.commit_store import MessageRow, Stored
 from services.memory_upserter.due import parse_due
 from services.memory_upserter.extractor import Utterance
 from services.memory_upserter.forget import clean_up
+from services.memory_upserter.forget_store import FORGOTTEN_ANSWER
 from services.memory_upserter.judge import judge
 from services.memory_upserter.turn_index import sync_turn_vectors
 from services.memory_upserter.turn_writer import TurnPlan, Written, write_turn
@@ -152,6 +153,9 @@ def _replay(stored: Stored, turn: ReadTurn) -> CommitResponse:
     if stored.request_hash != turn.digest:
         raise Conflict(f"turn {turn.req.turn_id!r} of chat {turn.req.chat_id!r} was committed "
                        "with a different body; a new turn needs a new turn_id")
+    if stored.response == FORGOTTEN_ANSWER:
+        raise Conflict(f"turn {turn.req.turn_id!r} of chat {turn.req.chat_id!r} was committed, "
+                       "then forgotten on request; it is not written again")
     return msgspec.json.decode(msgspec.json.encode(stored.response), type=CommitResponse)
 
 

@@ -30,6 +30,7 @@ from services.core.validation import FieldError, InvalidInput
 from services.core.working_memory import ConcurrentUpdate, Snapshot
 from services.memory_upserter import forget_store as store
 from services.memory_upserter.plan_logic import fold
+from services.memory_upserter.turn_index import reindex_mentions
 
 AUDIT_KINDS = {"facts": "fact", "todos": "todo", "episodes": "episode", "messages": "message",
                "entities": "entity"}
@@ -153,6 +154,9 @@ async def forget_in_transaction(
             done.wipe_user = scope == "global"
             done.wipe_agent = scoped_agent
         fallback = "all" if everything else "entity"
+    if hard and not done.wipe_user:  # a wiped user's answers went with the users row
+        done.effects.counts["stored_answers"] += await store.scrub_stored_answers(
+            conn, user_id, done.effects)
     done.forget_ids = await store.audit(
         conn, user_id=user_id, agent_id=agent_id, chat_id=chat_id, scope=scope, hard=hard,
         reason=reason, effects=done.effects, kinds=AUDIT_KINDS, fallback_kind=fallback,
@@ -199,6 +203,9 @@ async def _vectors(res: Resources, user_id: str, done: Forgotten, *, hard: bool)
         else:
             counts[f"{collection}_vectors"] += await vectors.set_active(
                 collection, user_id=user_id, ids=ids, active=False)
+    if done.effects.ids.get("messages") and res.embedder is not None:
+        counts["messages_vectors_rewritten"] += await reindex_mentions(
+            res.pg, vectors, res.embedder, user_id, [*done.names, *done.texts])
     facts = done.effects.ids.get("facts", [])
     if facts and not hard:
         async with res.pg.acquire() as conn:

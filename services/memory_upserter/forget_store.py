@@ -214,6 +214,25 @@ async def clear_snippets(conn: asyncpg.Connection, user_id: str, session_id: UUI
                        "AND session_id = $2", user_id, session_id)
 
 
+FORGOTTEN_ANSWER = {"forgotten": True}
+
+
+async def scrub_stored_answers(conn: asyncpg.Connection, user_id: str, effects: Effects) -> int:
+    """Hard forget: empty the stored commit answers (the idempotency replays) that quote a
+    forgotten row — an answer lists its turn's messages, facts, entities and todos. The key
+    stays, so a late retry of that turn is refused rather than written again."""
+    ids = [str(i) for kind_ids in effects.ids.values() for i in kind_ids]
+    if not ids:
+        return 0
+    status = await conn.execute(
+        """UPDATE idempotency_keys SET response = $3::jsonb
+            WHERE user_id = $1 AND response IS NOT NULL AND response <> $3::jsonb
+              AND EXISTS (SELECT 1 FROM unnest($2::text[]) id
+                           WHERE strpos(response::text, id) > 0)""",
+        user_id, ids, FORGOTTEN_ANSWER)
+    return int(status.split()[-1])
+
+
 async def audit(conn: asyncpg.Connection, *, user_id: str, agent_id: str | None,
                 chat_id: str | None, scope: str, hard: bool, reason: str | None,
                 effects: Effects, kinds: dict[str, str], fallback_kind: str,

@@ -179,3 +179,31 @@ async def unindexed_messages(conn: asyncpg.Connection, user_id: str | None,
     for r in await conn.fetch(_UNINDEXED, user_id, limit):
         grouped.setdefault(r["user_id"], []).append(r["message_id"])
     return grouped
+
+
+async def reindex_mentions(pool: asyncpg.Pool, vectors: VectorIndex, embedder: Embedder,
+                           user_id: str, needles: Sequence[str], limit: int = 50) -> int:
+    """After a forget: re-index the user's message points whose BM25 text still mentions a
+    forgotten name or text — a kept message carries the message before it in its indexed text
+    (:func:`index_text`), and that one may be the forgotten one. Rebuilt from the rows, whose
+    ``previous`` skips forgotten messages; returns how many points were rewritten."""
+    async with pool.acquire() as conn:  # message points are agent-scoped: search per agent
+        agents = [r[0] for r in await conn.fetch(
+            "SELECT DISTINCT agent_id FROM sessions WHERE user_id = $1", user_id)]
+    entities: dict[str, list[str]] = {}
+    for agent_id in agents:
+        for needle in needles:
+            for hit in await vectors.search(MESSAGES, user_id=user_id, text=needle,
+                                            agent_id=agent_id, agent_only=True,
+                                            include_inactive=True, limit=limit):
+                entities[hit.id] = list(hit.payload.get("entity_ids") or [])
+    if not entities:
+        return 0
+    async with pool.acquire() as conn:
+        rows = [r for r in await load_message_rows(conn, user_id, list(entities)) if r.active]
+    if not rows:
+        return 0
+    dense = await embedder.embed([embedding_text(r) for r in rows])
+    await vectors.upsert(MESSAGES, [message_point(user_id, r, d, entities[str(r.message_id)])
+                                    for r, d in zip(rows, dense, strict=True)])
+    return len(rows)

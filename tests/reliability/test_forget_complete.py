@@ -1,0 +1,145 @@
+"""A hard forget leaves the forgotten content nowhere: no Postgres row (every text and jsonb
+column of every table), no vector payload or indexed text, no Redis key or value, no log line.
+
+The content is a made-up name no other test uses, so a search of the whole database, the
+whole throwaway Redis and every captured log line for it is exact.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import string
+
+import msgspec
+import pytest
+import structlog
+from structlog.testing import capture_logs
+
+from services.core.resources import Resources
+from services.core.vectors import COLLECTIONS
+from tests.reliability.helpers import AGENT, CHAT, commit_body, later, rows
+
+
+def _made_up_name() -> str:
+    letters = random.Random().choices(string.ascii_lowercase, k=7)
+    return "Zq" + "".join(letters)
+
+
+async def _columns(res: Resources) -> list[tuple[str, str]]:
+    found = await rows(res, """
+        SELECT table_name, column_name FROM information_schema.columns
+         WHERE table_schema = 'public'
+           AND data_type IN ('text', 'character varying', 'jsonb', 'json', 'ARRAY', 'tsvector')
+         ORDER BY table_name, column_name""")
+    return [(r["table_name"], r["column_name"]) for r in found]
+
+
+async def _postgres_holding(res: Resources, needle: str) -> list[str]:
+    holding = []
+    async with res.pg.acquire() as conn:
+        for table, column in await _columns(res):
+            hits = await conn.fetchval(
+                f'SELECT count(*) FROM "{table}" WHERE "{column}"::text ILIKE $1',
+                f"%{needle}%")
+            if hits:
+                holding.append(f"{table}.{column} ({hits})")
+    return holding
+
+
+async def _vectors_holding(res: Resources, user_id: str, needle: str) -> list[str]:
+    holding = []
+    for collection in COLLECTIONS:
+        found = await res.vectors.search(collection, user_id=user_id, text=needle,
+                                         agent_id=AGENT, include_inactive=True, limit=50)
+        holding += [f"{collection}: indexed text of {h.id}" for h in found]
+        holding += [f"{collection}: payload of {h.id}" for h in found
+                    if needle.lower() in msgspec.json.encode(h.payload).decode().lower()]
+    return holding
+
+
+async def _redis_holding(res: Resources, needle: str) -> list[str]:
+    holding = []
+    async for key in res.redis.scan_iter(count=500):
+        kind = (await res.redis.type(key)).decode()
+        if kind == "string":
+            body = await res.redis.get(key) or b""
+        elif kind == "hash":
+            body = msgspec.json.encode({k.decode(): v.decode() for k, v in
+                                        (await res.redis.hgetall(key)).items()})
+        else:
+            body = msgspec.json.encode([v.decode() for v in
+                                        await res.redis.lrange(key, 0, -1)]) \
+                if kind == "list" else b""
+        if needle.lower() in (key + body).decode(errors="replace").lower():
+            holding.append(key.decode(errors="replace"))
+    return holding
+
+
+async def _remember(node, res: Resources, user_id: str, name: str) -> list[dict]:
+    """Every write path the name can take: a planned turn, a judged turn, the pulse, the
+    fast brain's reads, an episode consolidated from the session."""
+    plan = {"entities": [{"name": name, "category": "Person", "aliases": [name + "ka"]}],
+            "facts": [{"memory_type": "PEOPLE", "subject": name, "predicate": "LIVES_IN",
+                       "value": "Porto", "text": f"{name} lives in Porto"}],
+            "todos": [{"kind": "COMMITMENT", "text": f"Call {name}", "due": "friday",
+                       "source_snippet": f"remind me to call {name} on Friday"}]}
+    async with node("pulse-decay", res) as pulse:
+        assert (await pulse.post("/v1/pulse", json={
+            "user_id": user_id, "agent_id": AGENT, "chat_id": CHAT,
+            "message": f"My friend {name} moved to Porto"})).status_code == 200
+    bodies = [commit_body(user_id, text, plan=turn_plan, at=later(i),
+                          reply=f"Good to hear about {name}!" if i < 2 else "Noted.")
+              for i, (text, turn_plan) in enumerate([
+                  (f"My friend {name} moved to Porto. Remind me to call {name} on Friday.", plan),
+                  (f"{name} started a new job at the bakery, and {name} loves it.", None),
+                  ("I also need to buy running shoes.", {})])]
+    async with node("memory-upserter", res) as upserter:
+        for body in bodies:
+            answer = await upserter.post("/v1/commit", json=body)
+            assert answer.status_code == 200, answer.text
+    async with node("graph-hydrator", res) as hydrator:
+        assert (await hydrator.post("/v1/hydrate", json={
+            "user_id": user_id, "agent_id": AGENT, "chat_id": CHAT,
+            "message": f"How is {name}?"})).status_code == 200
+    async with node("rag-gate", res) as gate:
+        assert (await gate.post("/v1/retrieve", json={
+            "user_id": user_id, "agent_id": AGENT, "chat_id": CHAT, "force": "open",
+            "message": f"what did {name} say?", "now": later(200).isoformat()})
+                ).status_code == 200
+    async with node("reflection-writer", res) as writer:
+        done = await writer.post("/v1/consolidate", json={"user_id": user_id,
+                                                           "now": later(120).isoformat()})
+        assert done.status_code == 200 and done.json()["totals"]["episodes_created"] == 1
+    return bodies
+
+
+async def test_a_hard_forget_leaves_the_content_in_no_row_point_key_or_log_line(
+        node, throwaway: Resources, user_id: str, caplog: pytest.LogCaptureFixture) -> None:
+    name = _made_up_name()
+    caplog.set_level(logging.DEBUG)
+    with capture_logs() as events:
+        bodies = await _remember(node, throwaway, user_id, name)
+        assert await _postgres_holding(throwaway, name), "the scenario stored the name"
+        assert await _vectors_holding(throwaway, user_id, name)
+        assert await _redis_holding(throwaway, name)
+
+        async with node("memory-upserter", throwaway) as upserter:
+            forgotten = await upserter.post("/v1/forget", json={
+                "user_id": user_id, "scope": "global", "targets": [{"entity": name}],
+                "hard": True, "reason": "user asked"})
+            assert forgotten.status_code == 200, forgotten.text
+            assert forgotten.json()["counts"]["entities"] == 1
+            # n8n retrying a forgotten turn late must not write it back
+            for body in bodies[:2]:
+                assert (await upserter.post("/v1/commit", json=body)).status_code == 409
+
+    assert await _postgres_holding(throwaway, name) == []
+    assert await _vectors_holding(throwaway, user_id, name) == []
+    assert await _redis_holding(throwaway, name) == []
+    lines = [structlog.processors.JSONRenderer()(None, "", dict(e)) for e in events]
+    lines += [caplog.text]
+    assert events and not [line for line in lines if name.lower() in line.lower()]
+    # the rest of the user's memory is still there
+    kept = await rows(throwaway, "SELECT text FROM messages WHERE user_id = $1", user_id)
+    assert "I also need to buy running shoes." in [k["text"] for k in kept]
