@@ -45,10 +45,10 @@ def _serve(settings: Settings, folder: Path, port: int, name: str) -> Process:
     return process
 
 
-async def _blocked_backend(res: Resources, timeout: float = 20.0) -> int:
+async def _blocked_backend(res: Resources) -> int:
     """The pid of the node's backend once it waits on our row lock, inside its transaction
     and after inserting the episode."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         pid = await value(res, """
             SELECT a.pid FROM pg_stat_activity a
@@ -60,6 +60,15 @@ async def _blocked_backend(res: Resources, timeout: float = 20.0) -> int:
             return pid
         await asyncio.sleep(0.05)
     raise TimeoutError("the node never reached the todo link inside its transaction")
+
+
+async def _ended(res: Resources, backend: int) -> None:
+    """Wait until Postgres has ended the dead client's backend (its transaction rolled back)."""
+    for _ in range(400):
+        if not await value(res, "SELECT count(*) FROM pg_stat_activity WHERE pid = $1", backend):
+            return
+        await asyncio.sleep(0.05)
+    raise TimeoutError(f"backend {backend} still running")
 
 
 async def test_a_writer_killed_mid_episode_leaves_nothing_half_written_and_the_next_run_completes(
@@ -89,9 +98,7 @@ async def test_a_writer_killed_mid_episode_leaves_nothing_half_written_and_the_n
             with pytest.raises(httpx.TransportError):
                 await pending
         await blocker.rollback()
-        while await value(throwaway, "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
-                          backend):
-            await asyncio.sleep(0.05)
+        await _ended(throwaway, backend)
     finally:
         await holder.close()
         first.stop()

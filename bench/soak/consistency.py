@@ -1,0 +1,65 @@
+"""The soak's final check, read straight from Postgres (not through the stalling proxy).
+
+- every acknowledged turn is in the message log exactly once: its two messages (the user's
+  and the reply), no more, no fewer;
+- no turn that was sent (acknowledged or not) is there more than once;
+- no episode covers the same range twice, and no session's checkpoint is past its last message;
+- what stayed unindexed after the final sweeps (messages, facts, episodes with
+  ``indexed_at IS NULL``), reported, not failed: the sweeps repair them on their schedule.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import asyncpg
+
+from bench.soak.workload import Ledger
+
+MESSAGES_PER_TURN = 2  # the user's message and the assistant's reply (bench.load.commit_body)
+
+
+async def check(dsn: str, ledger: Ledger) -> dict[str, Any]:
+    users = sorted({user for user, _, _ in ledger.sent})
+    conn = await asyncpg.connect(dsn)
+    try:
+        logged = {(r["user_id"], r["chat_id"], r["turn_id"]): r["n"] for r in await conn.fetch(
+            """SELECT user_id, chat_id, turn_id, count(*) AS n FROM messages
+                WHERE user_id = ANY($1::text[]) GROUP BY 1, 2, 3""", users)}
+        episodes_twice = await conn.fetchval(
+            """SELECT count(*) FROM (SELECT 1 FROM episodes GROUP BY user_id, first_message_seq
+                                      HAVING count(*) > 1) t""")
+        checkpoint_past_end = await conn.fetchval(
+            "SELECT count(*) FROM sessions WHERE checkpoint_message_seq > last_message_seq")
+        counts = dict(await conn.fetchrow(
+            """SELECT (SELECT count(*) FROM messages) AS messages,
+                      (SELECT count(*) FROM episodes) AS episodes,
+                      (SELECT count(*) FROM relations) AS facts,
+                      (SELECT count(*) FROM sessions) AS sessions,
+                      (SELECT count(*) FROM sessions WHERE needs_consolidation)
+                          AS sessions_unconsolidated,
+                      (SELECT count(*) FROM messages WHERE indexed_at IS NULL AND active)
+                          AS messages_unindexed,
+                      (SELECT count(*) FROM relations WHERE indexed_at IS NULL
+                                                        AND status = 'ACTIVE')
+                          AS facts_unindexed,
+                      (SELECT count(*) FROM episodes WHERE indexed_at IS NULL)
+                          AS episodes_unindexed"""))
+    finally:
+        await conn.close()
+    acked = Counter(ledger.acked)
+    missing = [k for k in acked if logged.get(k, 0) == 0]
+    wrong = [k for k in acked if logged.get(k, 0) not in (0, MESSAGES_PER_TURN)]
+    sent_twice = [k for k in set(ledger.sent) if logged.get(k, 0) > MESSAGES_PER_TURN]
+    unacked_logged = [k for k in set(ledger.sent) - set(acked) if logged.get(k, 0)]
+    ok = not (missing or wrong or sent_twice or episodes_twice or checkpoint_past_end)
+    return {
+        "ok": ok, "acked_turns": len(acked), "sent_turns": len(set(ledger.sent)),
+        "acked_missing": len(missing), "acked_not_exactly_once": len(wrong),
+        "logged_more_than_once": len(sent_twice),
+        "unacked_but_logged": len(unacked_logged),  # written, but the answer was lost: fine
+        "episodes_twice": episodes_twice, "checkpoint_past_end": checkpoint_past_end,
+        "examples": [list(k) for k in (missing + wrong + sent_twice)[:5]],
+        **counts,
+    }
