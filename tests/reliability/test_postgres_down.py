@@ -16,6 +16,7 @@ from tests.reliability.helpers import (
     retrieve_body,
     rows,
 )
+from tests.e2e.processes import port_in_use
 from tests.reliability.servers import DelayProxy, PostgresServer
 
 PG_NODES = {
@@ -91,3 +92,23 @@ async def test_a_stalled_postgres_gives_503_within_the_query_timeout_then_recove
             slow_pg.delay_s = 0.0
         answer = await client.post(path, json=body(user_id + "y"))
         assert answer.status_code == 200, answer.text
+
+
+async def test_a_node_started_while_postgres_is_down_becomes_ready_when_it_returns(
+        node, throwaway_settings, pg_server: PostgresServer, user_id: str) -> None:
+    await asyncio.to_thread(pg_server.stop, "immediate")
+    try:
+        res = await Resources.open(throwaway_settings, {"postgres"})
+        async with node("graph-hydrator", res) as client:
+            ready = await client.get("/readyz")
+            assert ready.status_code == 503 and ready.headers["x-unready"] == "postgres"
+            assert_unavailable(await client.post("/v1/hydrate", json=hydrate_body(user_id)),
+                               "postgres")
+            await asyncio.to_thread(pg_server.start)
+            assert (await client.get("/readyz")).status_code == 200
+            answer = await client.post("/v1/hydrate", json=hydrate_body(user_id))
+            assert answer.status_code == 200, answer.text
+        await res.close()
+    finally:
+        if not port_in_use(pg_server.port):
+            await asyncio.to_thread(pg_server.start)
