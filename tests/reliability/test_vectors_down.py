@@ -13,7 +13,7 @@ import pytest
 from services.core.resources import ALL_DEPENDENCIES, Resources
 from services.core.settings import Settings
 from services.core.vectors import EdgeVectorIndex
-from tests.reliability.helpers import PLAN, commit_body, retrieve_body, rows
+from tests.reliability.helpers import PLAN, commit_body, later, retrieve_body, rows
 from tests.reliability.servers import free_port
 
 
@@ -99,3 +99,26 @@ async def test_an_edge_shard_owned_elsewhere_degrades_then_recovers_when_release
     async with node("rag-gate", res) as gate:
         found = (await gate.post("/v1/retrieve", json=retrieve_body(user_id))).json()
         assert found["EPISODE"]["degraded"] is None and found["KNOWLEDGE"]["degraded"] is None
+
+
+async def test_an_episode_written_while_the_index_is_down_is_indexed_by_the_next_run(
+        node, edge_taken: tuple[Resources, EdgeVectorIndex], user_id: str) -> None:
+    res, owner = edge_taken
+    async with node("memory-upserter", res) as upserter:
+        for i, text in enumerate(["Work ran late and I skipped the gym.",
+                                  "Marta is visiting on Saturday."]):
+            answer = await upserter.post("/v1/commit", json=commit_body(
+                user_id, text, plan={}, at=later(i)))
+            assert answer.status_code == 200, answer.text
+    sweep = {"user_id": user_id, "now": later(120).isoformat()}
+    async with node("reflection-writer", res) as writer:
+        down = (await writer.post("/v1/consolidate", json=sweep)).json()
+        [episode] = down["sessions"]
+        assert episode["status"] == "created" and not episode["indexed"]
+        assert down["totals"]["reindexed"] == 0
+        await owner.close()
+        back = (await writer.post("/v1/consolidate", json=sweep)).json()
+    assert back["totals"]["reindexed"] == 1 and back["sessions"] == []
+    assert await res.vectors.count("episodes", user_id=user_id) == 1
+    [row] = await rows(res, "SELECT indexed_at FROM episodes WHERE user_id = $1", user_id)
+    assert row["indexed_at"] is not None
