@@ -118,7 +118,7 @@ class TurnLimits(Cutoff, kw_only=True, frozen=True):
     say about the message (see ``services/rag_gate/fusion.py``)."""
 
     max: Annotated[int, msgspec.Meta(
-        ge=0, le=20, description="Recalled turns returned; 0 skips raw-turn recall.")] = 10
+        ge=0, le=20, description="Recalled turns returned; 0 skips raw-turn recall.")] = 20
     candidates: Annotated[int, msgspec.Meta(
         ge=1, le=64, description="Turns fetched from the index before the cutoff and the "
                                  "re-ranking.")] = 32
@@ -129,7 +129,13 @@ class TurnLimits(Cutoff, kw_only=True, frozen=True):
                                     "or naming, an entity the message mentions.")] = 0.5
     session_boost: Annotated[float, msgspec.Meta(
         ge=0.0, le=4.0, description="Added weight for a turn of a session whose episode the "
-                                    "episode search ranked, by that episode's rank.")] = 0.5
+                                    "episode search ranked, by that episode's rank (off by "
+                                    "default: with the offline reflections it cost recall).",
+    )] = 0.0
+    context: Annotated[bool, msgspec.Meta(
+        description="Return each recalled turn with the message before it in its session "
+                    "(`context`): the question a reply answers. A message already shown is "
+                    "not shown twice.")] = False
 
 
 class FusionWeights(Struct, kw_only=True, frozen=True):

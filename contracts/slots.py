@@ -235,6 +235,9 @@ class RecalledTurn(Struct, kw_only=True):
     score: float
     score_details: dict[str, float] = {}
     provenance: Provenance
+    context: Annotated[Turn, msgspec.Meta(
+        description="The message before it in its session, when asked for "
+                    "(`limits.turns.context`).")] | None = None
 
 
 class EpisodeSlot(Struct, kw_only=True):

@@ -51,6 +51,7 @@ LIMITS: dict[str, dict[str, Any] | None] = {
         "episodes": {"top_k": 20, "floor": -1.0, "margin": 2.0},
         "knowledge": {"k": 0},
         "facts": {"max": 8, "candidates": 64, "floor": -1.0, "margin": 2.0},
+        "turns": {"max": 20, "candidates": 64, "floor": -1.0, "margin": 2.0},
     },
 }
 
@@ -266,10 +267,16 @@ def _episode(hit: dict, prov: Provenance) -> Item:
 
 def _turn(turn: dict, prov: Provenance) -> Item:
     """A recalled raw turn as the envelope renders it: its date, speaker and text."""
-    who = f"{turn['speaker']}: " if turn.get("speaker") else ""
-    text = f"{turn['ts'][:10]} {who}{turn['text']}"
-    return _item("turn", text, prov.dias([turn["message_id"]]), "msg:" + turn["message_id"],
-                 provenance_size=1)
+    def said(t: dict) -> str:
+        return (f"{t['speaker']}: " if t.get("speaker") else "") + t["text"]
+
+    text = f"{turn['ts'][:10]} {said(turn)}"
+    ids = [turn["message_id"]]
+    if turn.get("context"):
+        text = f"{turn['ts'][:10]} {said(turn['context'])} {said(turn)}"
+        ids.insert(0, turn["context"]["message_id"])
+    return _item("turn", text, prov.dias(ids), "msg:" + turn["message_id"],
+                 provenance_size=len(ids))
 
 
 def _tail(turn: dict, prov: Provenance) -> Item:

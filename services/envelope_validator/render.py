@@ -238,6 +238,9 @@ def _recalled(turn: RecalledTurn) -> dict[str, Any]:
     """A recalled turn with its date and time beside it: "yesterday" in it means the day
     before ``when``."""
     line: dict[str, Any] = {"when": f"{turn.ts:%Y-%m-%d %H:%M}"}
+    if turn.context is not None:
+        line["after"] = {"said_by": turn.context.speaker or turn.context.role,
+                         "text": turn.context.text}
     line["said_by"] = turn.speaker or turn.role
     line["text"] = turn.text
     return line

@@ -9,13 +9,18 @@ in the same units (``b / 61``, b = one list's first place weighted by ``b``):
 - ``entity_boost``: the turn was said by an entity the message mentions (its ``speaker`` is one
   of that entity's names or aliases), or names one (graph-hydrator's entities are in the
   turn's ``entity_ids``). "What did Caroline research?" is about what *Caroline* said;
-- ``session_boost / (60 + r) × 61``: the turn's session has the episode ranked ``r`` by the
+- ``session_boost / (60 + r)``: the turn's session has the episode ranked ``r`` by the
   episode search — finding the right conversation is much easier than finding the exact turn,
-  so a session whose summary matches lifts its turns.
+  so a session whose summary matches may lift its turns. Off by default (0): measured through
+  the product (offline extractive reflections, entity-narrowed episode search) it *lost*
+  recall (R@10 0.673 → 0.672 at 0.5, 0.616 at 1.5; R@5 0.585 → 0.570 → 0.524), although a
+  session prior from BM25 + MiniLM over whole sessions gained +0.02 R@10 offline. Worth
+  re-measuring with an LLM's reflections.
 
-On the 4 LoCoMo conversations of ``bench/recall`` (MiniLM, offline), each signal measured on
-its own over raw turns: BM25 of the pair instead of the turn +0.04 R@10, the speaker boost
-+0.03, the session prior +0.02; together they are the product's headline there.
+On the 4 LoCoMo conversations of ``bench/recall`` (MiniLM, offline), measured over raw turns
+outside the product: BM25 of the pair instead of the turn +0.04 R@10 (0.609 → 0.653), a dense
+vector of the pair −0.06; through the product the entity boost adds +0.04 R@10 (0.630 →
+0.673; 1.0 instead of 0.5 changes nothing).
 
 **Fused order** (``RetrieveResponse.ranking``). Each slot is already ranked; an item scores
 ``weight[kind] / (60 + its rank in its slot)`` (weighted reciprocal-rank fusion), equal scores

@@ -141,7 +141,7 @@ async def _retrieve(res: Resources, req: RetrieveRequest, query: str, now: datet
                 conn, user_id=req.user_id, agent_id=req.agent_id, now=now,
                 episode_ids=_ids(found.episodes), chunk_ids=_ids(found.knowledge),
                 fact_ids=_ids(found.facts), message_ids=_ids(found.turns),
-                entity_ids=req.entity_ids)
+                entity_ids=req.entity_ids, previous=limits.turns.context)
         with timings.stage("rank"):
             terms = _terms().of_query(query)
             episode = _episode_slot(found.episodes, rows, req, terms, debug)
@@ -233,23 +233,39 @@ def _turns(hits: list[VectorHit] | None, episode_hits: list[VectorHit] | None,
         lexical=k.lexical) for k in kept]
     scored = fusion.score_turns(candidates, limits=limits, entity_ids=req.entity_ids,
                                 entity_names=rows.entity_names, session_ranks=session_ranks)
-    _count(debug, "turns_over_max", max(0, len(scored) - limits.max))
-    out = []
-    for turn in scored[:limits.max]:
+    out: list[RecalledTurn] = []
+    shown: set[str] = set()  # a message is shown once, as a turn or as a turn's context
+    for turn in scored:
         row = rows.messages[turn.id]
+        if row.message_id in shown:
+            _count(debug, "turns_shown_as_context", 1)
+            continue
+        if len(out) == limits.max:
+            _count(debug, "turns_over_max", 1)
+            continue
+        before = row.previous if row.previous and row.previous.message_id not in shown \
+            else None
+        shown.add(row.message_id)
+        context = None
+        if before is not None:
+            shown.add(before.message_id)
+            context = Turn(role=before.role, text=ranking.clip(before.text, TURN_CHARS),
+                           speaker=before.speaker, ts=before.ts, message_id=before.message_id)
         out.append(RecalledTurn(
             message_id=row.message_id, session_id=row.session_id, ts=row.ts, role=row.role,
             speaker=row.speaker, text=ranking.clip(row.text, TURN_CHARS),
-            score=round(turn.score, 6), score_details=turn.details,
+            score=round(turn.score, 6), score_details=turn.details, context=context,
             provenance=Provenance(row_id=row.message_id, source="message",
-                                  message_ids=[row.message_id])))
+                                  message_ids=[*([before.message_id] if before else []),
+                                               row.message_id])))
     return out
 
 
 def _ranking(episode: EpisodeSlot, knowledge: KnowledgeSlot, facts: FactsSlot,
              req: RetrieveRequest) -> list[RankedItem]:
     items = [
-        *(fusion.Slotted("turn", t.message_id, i, fusion.words(t.text))
+        *(fusion.Slotted("turn", t.message_id, i,
+                         fusion.words(t.text) + (fusion.words(t.context.text) if t.context else 0))
           for i, t in enumerate(episode.turns, 1)),
         *(fusion.Slotted("fact", f.fact_id, i, fusion.words(f.text))
           for i, f in enumerate(facts.relevant_facts, 1)),

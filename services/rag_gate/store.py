@@ -180,6 +180,7 @@ class MessageRow(msgspec.Struct, frozen=True):
     speaker: str | None
     text: str
     ts: datetime
+    previous: TailMessage | None = None  # the live message before it in its session
 
 
 class NameRow(msgspec.Struct, frozen=True):
@@ -242,7 +243,14 @@ SELECT 'fact', jsonb_build_object(
 UNION ALL
 SELECT 'message', jsonb_build_object(
            'message_id', m.message_id, 'session_id', m.session_id, 'role', m.role,
-           'speaker', m.speaker, 'text', m.text, 'ts', m.ts)
+           'speaker', m.speaker, 'text', m.text, 'ts', m.ts,
+           'previous', CASE WHEN $9 THEN (
+               SELECT jsonb_build_object('message_id', p.message_id, 'role', p.role,
+                                         'speaker', p.speaker, 'text', p.text, 'ts', p.ts)
+                 FROM messages p
+                WHERE p.user_id = $1 AND p.session_id = m.session_id AND p.seq < m.seq
+                  AND p.active
+                ORDER BY p.seq DESC LIMIT 1) END)
   FROM messages m
  WHERE m.user_id = $1 AND m.message_id = ANY($7::uuid[]) AND m.agent_id = $2 AND m.active
    AND m.ts <= $3
@@ -278,7 +286,7 @@ _DECODERS: dict[str, type] = {"episode": EpisodeRow, "chunk": ChunkRow, "fact": 
 async def load_rows(conn: asyncpg.Connection, *, user_id: str, agent_id: str, now: datetime,
                     episode_ids: Sequence[str], chunk_ids: Sequence[str],
                     fact_ids: Sequence[str], message_ids: Sequence[str] = (),
-                    entity_ids: Sequence[str] = ()) -> Rows:
+                    entity_ids: Sequence[str] = (), previous: bool = False) -> Rows:
     """The live rows among the ids the index proposed (stale or forgotten ones are absent),
     and the names and aliases of the live ones among ``entity_ids`` (when turns were asked)."""
     found: dict[str, dict[str, Any]] = {"episode": {}, "chunk": {}, "fact": {}, "message": {}}
@@ -287,7 +295,7 @@ async def load_rows(conn: asyncpg.Connection, *, user_id: str, agent_id: str, no
     if episode_ids or chunk_ids or fact_ids or message_ids:
         for record in await conn.fetch(LOAD_ROWS, user_id, agent_id, now, list(episode_ids),
                                        list(chunk_ids), list(fact_ids), list(message_ids),
-                                       seeds):
+                                       seeds, previous):
             row = msgspec.convert(record["row"], _DECODERS[record["kind"]])
             if isinstance(row, NameRow):
                 names.append(row.name)

@@ -272,3 +272,25 @@ def test_limits_strict_mode_refuses_are_kept_as_words_in_descriptions() -> None:
     predicate = fact["items"]["properties"]["predicate"]
     assert "Must match ^[A-Za-z_]+$." in predicate["description"]
     assert fact["items"]["properties"]["object"]["type"] == ["string", "null"]
+
+
+def test_recalled_turns_open_the_episodes_dated_with_their_speaker_and_context() -> None:
+    body = full_body()
+    body["EPISODE"]["turns"] = [
+        {"message_id": "m2", "ts": "2023-05-08T13:57:00Z", "role": "user", "speaker": "Caroline",
+         "text": "I went to a LGBTQ support group yesterday", "score": 0.03,
+         "provenance": {"row_id": "m2", "message_ids": ["m1", "m2"]},
+         "context": {"role": "user", "speaker": "Melanie", "text": "What did you do lately?"}},
+        {"message_id": "m2", "ts": "2023-05-08T13:57:00Z", "role": "user", "text": "again",
+         "score": 0.01, "provenance": {"row_id": "m2"}}]
+    parsed = request(body)
+    answer = build(parsed, parsed.now or NOW)
+    system = answer.messages[0].content
+    block = system.split("[EPISODES]\n", 1)[1].splitlines()
+    assert block[2] == quote({"when": "2023-05-08 13:57",
+                              "after": {"said_by": "Melanie", "text": "What did you do lately?"},
+                              "said_by": "Caroline",
+                              "text": "I went to a LGBTQ support group yesterday"})
+    assert "reflection" in block[3]  # then the episodes
+    assert [w.section for w in answer.warnings if w.code == "deduplicated"] == ["EPISODE.turns"]
+    assert answer.stats.counts["recalled_turns"] == 1

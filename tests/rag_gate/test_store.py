@@ -344,3 +344,26 @@ async def test_a_turn_spoken_by_the_entity_the_message_names_ranks_first(
                        entity_ids=[caroline])
     assert [t.message_id for t in answer.EPISODE.turns][:1] == [ids[1]]
     assert answer.EPISODE.turns[0].score_details["entity"] > 0
+
+
+async def test_a_recalled_turn_may_come_with_the_message_it_answers_shown_once(
+        resources: Resources, memory: Memory) -> None:
+    past = T0 - timedelta(days=1)
+    _, ids = await memory.session("tg:1", [
+        ("assistant", "What did you name the puppy?"),
+        ("user", "We named the puppy Bolt, after the movie"),
+        ("assistant", "Bolt is a great puppy name"),
+    ], started_at=past, ended=True)
+    await memory.index_messages(ids)
+    plain = await ask(resources, memory, "what is the puppy's name?")
+    assert all(t.context is None for t in plain.EPISODE.turns)
+    answer = await ask(resources, memory, "what is the puppy's name?",
+                       limits={"turns": {"context": True}})
+    turns = answer.EPISODE.turns
+    shown = [m for t in turns for m in ([t.context.message_id] if t.context else [])
+             + [t.message_id]]
+    assert sorted(shown) == sorted(set(shown))  # no message twice
+    assert set(shown) <= set(ids)
+    with_context = next(t for t in turns if t.message_id == ids[1])
+    assert with_context.context is not None and with_context.context.message_id == ids[0]
+    assert with_context.provenance.message_ids == [ids[0], ids[1]]
