@@ -270,7 +270,7 @@ def test_limits_strict_mode_refuses_are_kept_as_words_in_descriptions() -> None:
     fact = schema["properties"]["plan"]["properties"]["facts"]
     assert "At most 50 items." in fact["description"]
     predicate = fact["items"]["properties"]["predicate"]
-    assert "Must match ^[A-Za-z_]+$." in predicate["description"]
+    assert "Must match ^[A-Za-z][A-Za-z0-9_]*$." in predicate["description"]
     assert fact["items"]["properties"]["object"]["type"] == ["string", "null"]
 
 
