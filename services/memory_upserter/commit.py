@@ -20,7 +20,7 @@ import hashlib
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import asyncpg
 import msgspec
@@ -29,6 +29,7 @@ import redis.exceptions
 from contracts.memory import CommitRequest, CommitResponse, Notice
 from contracts.plan import LLMAnswer, MemoryWritePlan, PlanFact
 from contracts.slots import Turn
+from services.core.clock import check_times, request_clock
 from services.core.errors import DependencyUnavailable
 from services.core.problems import Conflict
 from services.core.resources import Resources
@@ -70,8 +71,9 @@ class ReadTurn:
 def read(req: CommitRequest) -> ReadTurn:
     """Pure: the turn's time, plan, reply and message rows; :class:`InvalidInput` on a bad
     plan or answer, listing every problem."""
-    now = (req.now or max((m.ts for m in req.messages if m.ts), default=None)
-           or datetime.now(UTC)).astimezone(UTC)
+    check_times([("$.now", req.now),
+                 *((f"$.messages[{i}].ts", m.ts) for i, m in enumerate(req.messages))])
+    now = request_clock(req.now or max((m.ts for m in req.messages if m.ts), default=None))
     plan, reply, source = req.plan, None, "request" if req.plan is not None else None
     errors: list[FieldError] = []
     if req.answer is not None:
