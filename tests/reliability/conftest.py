@@ -2,7 +2,7 @@
 started again by the tests, and a node stack wired to them.
 
 One throwaway Redis and one throwaway Postgres cluster serve the whole folder (session scope);
-a test that stops one starts it again before it ends (:func:`stopped`). The nodes under test
+a test that stops one starts it again before it ends (``servers.stopped``). The nodes under test
 run in this process over a ``Resources`` opened once on these servers, exactly as ``twin up``
 shares its clients; the shared Postgres (5432) and Redis (6379) are never touched here except
 through the run's own test database.
@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
-from typing import Protocol
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 import asyncpg
 import httpx
@@ -28,21 +27,6 @@ from services.core.settings import Settings
 from tests.reliability.servers import DelayProxy, PostgresServer, RedisServer
 
 RETRY_AFTER_S = 3
-
-
-class Startable(Protocol):
-    def start(self) -> None: ...
-    def stop(self) -> None: ...
-
-
-@contextmanager
-def stopped(server: Startable) -> Iterator[None]:
-    """The server is down inside the block and up again after it, whatever happens."""
-    server.stop()
-    try:
-        yield
-    finally:
-        server.start()
 
 
 @pytest.fixture(scope="session")

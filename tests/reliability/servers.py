@@ -17,13 +17,32 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Protocol
 
 from tests.e2e.processes import free_port, port_in_use
 
-__all__ = ["DelayProxy", "PostgresServer", "RedisServer", "free_port", "wait_for_port"]
+__all__ = ["DelayProxy", "PostgresServer", "RedisServer", "free_port", "stopped",
+           "wait_for_port"]
 
 PG_BIN = Path(os.environ.get("TWIN_TEST_PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+
+class Startable(Protocol):
+    def start(self) -> None: ...
+    def stop(self) -> None: ...
+
+
+@contextmanager
+def stopped(server: Startable) -> Iterator[None]:
+    """The server is down inside the block and up again after it, whatever happens."""
+    server.stop()
+    try:
+        yield
+    finally:
+        server.start()
 
 
 def wait_for_port(port: int, *, up: bool, timeout: float = 20.0) -> None:

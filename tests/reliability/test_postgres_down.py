@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from services.core.resources import Resources
+from tests.e2e.processes import port_in_use
 from tests.reliability.helpers import (
     PLAN,
     assert_unavailable,
@@ -16,7 +17,6 @@ from tests.reliability.helpers import (
     retrieve_body,
     rows,
 )
-from tests.e2e.processes import port_in_use
 from tests.reliability.servers import DelayProxy, PostgresServer
 
 PG_NODES = {

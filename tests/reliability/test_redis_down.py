@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from services.core.resources import Resources
-from tests.reliability.conftest import stopped
 from tests.reliability.helpers import (
     assert_unavailable,
     commit_body,
@@ -11,7 +10,7 @@ from tests.reliability.helpers import (
     pulse_body,
     rows,
 )
-from tests.reliability.servers import RedisServer
+from tests.reliability.servers import RedisServer, stopped
 
 
 async def test_pulse_decay_answers_503_while_redis_is_down_and_recovers_by_itself(
