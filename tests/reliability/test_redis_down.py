@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from services.core.resources import Resources
+from services.core.settings import Settings
 from tests.reliability.helpers import (
     assert_unavailable,
     commit_body,
@@ -10,7 +13,7 @@ from tests.reliability.helpers import (
     pulse_body,
     rows,
 )
-from tests.reliability.servers import RedisServer, stopped
+from tests.reliability.servers import DelayProxy, RedisServer, stopped
 
 
 async def test_pulse_decay_answers_503_while_redis_is_down_and_recovers_by_itself(
@@ -57,3 +60,28 @@ async def test_reflection_writer_needs_no_redis(
             assert (await client.get("/readyz")).status_code == 200
             answer = await client.post("/v1/consolidate", json={"user_id": "r-nobody"})
             assert answer.status_code == 200, answer.text
+
+
+async def test_a_stalled_redis_gives_503_within_its_timeout_then_recovers(
+        node, throwaway_settings: Settings, redis_server: RedisServer, user_id: str) -> None:
+    proxy = DelayProxy(redis_server.port)
+    proxy.start()
+    settings = msgspec.structs.replace(throwaway_settings,
+                                       redis_url=f"redis://127.0.0.1:{proxy.port}/0")
+    res = await Resources.open(settings, {"redis"})
+    try:
+        async with node("pulse-decay", res) as client:
+            assert (await client.post("/v1/pulse", json=pulse_body(user_id))).status_code == 200
+            proxy.delay_s = 4 * settings.redis_timeout_s
+            try:
+                assert_unavailable(await client.post("/v1/pulse", json=pulse_body(user_id)),
+                                   "redis")
+            finally:
+                proxy.delay_s = 0.0
+            back = await client.post("/v1/pulse", json=pulse_body(user_id, "and now?"))
+            assert back.status_code == 200, back.text
+            # the stalled turn wrote nothing, and no late reply was taken for this one's
+            assert back.json()["session"]["msg_count"] == 2
+    finally:
+        await res.close()
+        proxy.stop()
