@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 from bench.common import OUT, Stack, dsn_for, machine, rss_mib, write_section
 from bench.soak.consistency import check
-from bench.soak.faults import Faults, schedule
+from bench.soak.faults import ALL_KINDS, KINDS, Faults, schedule
 from bench.soak.report import render
 from bench.soak.workload import Ledger, Pools, Turns, every, slow_brain_jobs, steady_turns
 from tests.reliability.servers import DelayProxy, RedisServer
@@ -43,13 +43,23 @@ PORT_OFFSET = 4000
 
 @dataclass
 class SoakStack(Stack):
-    """A ``twin up`` whose Redis is the soak's own (so ``prepare`` flushes only that one)."""
+    """A ``twin up`` whose Redis is the soak's own (so ``prepare`` flushes only that one),
+    and which can be restarted as a redeploy would: same database, index folder and Redis."""
 
     own_redis: str = ""
 
     @property
     def redis_url(self) -> str:
         return self.own_redis
+
+    def prepare(self) -> None:
+        if self.fresh:
+            super().prepare()
+
+    def restart(self) -> None:
+        self.stop()  # SIGTERM: in-flight requests drain
+        self.fresh = False
+        self.start()
 
 
 async def soak(stack: Stack, faults: Faults, args) -> tuple[Ledger, list[tuple[float, float]]]:
@@ -61,7 +71,10 @@ async def soak(stack: Stack, faults: Faults, args) -> tuple[Ledger, list[tuple[f
     jobs = slow_brain_jobs(pools, ledger, turns)
 
     async def sample_rss() -> None:
-        rss.append((ledger.now(), rss_mib(stack.pid)))
+        try:
+            rss.append((ledger.now(), rss_mib(stack.pid)))
+        except OSError:  # between a server-restart's stop and start
+            pass
 
     async def progress() -> None:
         done = [r for r in ledger.records if r.t > ledger.now() - 60]
@@ -77,7 +90,7 @@ async def soak(stack: Stack, faults: Faults, args) -> tuple[Ledger, list[tuple[f
             every(60, seconds, ledger, jobs["reindex"]),
             every(10, seconds, ledger, sample_rss),
             every(60, seconds, ledger, progress),
-            schedule(faults, ledger.now, args.fault_every, seconds),
+            schedule(faults, ledger.now, args.fault_every, seconds, tuple(args.faults)),
         )
         rss.append((ledger.now(), rss_mib(stack.pid)))
         await jobs["reindex"]()       # the sweeps repair what the faults left unindexed
@@ -97,9 +110,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--users", type=int, default=200)
     parser.add_argument("--fault-every", type=float, default=75.0)
     parser.add_argument("--fault-down", type=float, default=8.0, help="seconds each fault lasts")
+    parser.add_argument("--faults", default=",".join(KINDS),
+                        help=f"fault kinds, in turn (of {', '.join(ALL_KINDS)})")
     parser.add_argument("--max-in-flight", type=int, default=64)
     parser.add_argument("--no-write", action="store_true", help="leave bench/RESULTS.md alone")
     args = parser.parse_args(argv)
+    args.faults = [k for k in args.faults.split(",") if k]
+    if unknown := set(args.faults) - set(ALL_KINDS):
+        parser.error(f"unknown fault kinds {sorted(unknown)}")
     if args.quick:
         args.minutes, args.fault_every, args.no_write = 1.0, 20.0, True
     info = machine()
@@ -112,9 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     login = direct.netloc.rpartition("@")[0]
     through_proxy = direct._replace(
         netloc=(login + "@" if login else "") + f"127.0.0.1:{proxy.port}").geturl()
-    stack = SoakStack(DATABASE, 0, PORT_OFFSET, own_redis=redis.url,
-                      env={"DATABASE_URL": through_proxy})
-    faults = Faults(redis, proxy, down_s=args.fault_down)
+    stack = SoakStack(DATABASE, 0, PORT_OFFSET, qdrant_path=str(OUT / "soak-qdrant"),
+                      own_redis=redis.url, env={"DATABASE_URL": through_proxy})
+    faults = Faults(redis, proxy, restart=stack.restart, down_s=args.fault_down)
     try:
         t0 = time.perf_counter()
         stack.start()

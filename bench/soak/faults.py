@@ -3,7 +3,9 @@
 - ``redis-restart``: the soak's own ``redis-server`` (no persistence) is killed, stays down
   ``down_s``, and starts again empty: working memory is lost, nothing durable may be;
 - ``pg-stall``: every byte between the server and Postgres is held back ``stall_delay_s`` for
-  ``down_s`` (the server reaches Postgres through the soak's proxy): slow queries, timeouts.
+  ``down_s`` (the server reaches Postgres through the soak's proxy): slow queries, timeouts;
+- ``server-restart`` (opt-in: it resets the RSS series): a redeploy — SIGTERM to ``twin up``
+  while traffic flows (it drains in-flight requests), then the same command again.
 
 The servers are the reliability tests' throwaway helpers (``tests/reliability/servers.py``).
 """
@@ -11,11 +13,14 @@ The servers are the reliability tests' throwaway helpers (``tests/reliability/se
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tests.reliability.servers import DelayProxy, RedisServer
 
 KINDS = ("redis-restart", "pg-stall")
+ALL_KINDS = (*KINDS, "server-restart")
 
 
 @dataclass
@@ -29,6 +34,7 @@ class Injected:
 class Faults:
     redis: RedisServer
     proxy: DelayProxy
+    restart: Callable[[], None] | None = None  # stops and starts the server, blocking
     down_s: float = 8.0
     stall_delay_s: float = 0.5
     log: list[Injected] = field(default_factory=list)
@@ -42,8 +48,13 @@ class Faults:
             self.proxy.delay_s = self.stall_delay_s
             await asyncio.sleep(self.down_s)
             self.proxy.delay_s = 0.0
+        elif kind == "server-restart" and self.restart is not None:
+            started = time.perf_counter()
+            await asyncio.to_thread(self.restart)
+            self.log.append(Injected(t, kind, time.perf_counter() - started))
+            return
         else:
-            raise ValueError(f"unknown fault {kind!r}; one of {KINDS}")
+            raise ValueError(f"unknown fault {kind!r}; one of {ALL_KINDS}")
         self.log.append(Injected(t, kind, self.down_s))
 
 

@@ -44,9 +44,11 @@ def render(args, info: dict[str, str], ledger: Ledger, rss: list[tuple[float, fl
         "",
         f"Command: `uv run python -m bench.soak --minutes {args.minutes:g} --rate {args.rate:g}"
         f" --fault-every {args.fault_every:g}` (`twin up`, one process, offline engines, MiniLM;"
-        f" {args.users} users; a fault every {args.fault_every:g} s lasting "
-        f"{args.fault_down:g} s, alternating a restart of the soak's own Redis and a stall of "
-        "its Postgres link; n8n-style retries: 3 tries, 1 s apart).",
+        f" {args.users} users; a fault every {args.fault_every:g} s, in turn: "
+        f"{', '.join(args.faults)} — Redis is the soak's own, killed and down "
+        f"{args.fault_down:g} s; a stall holds every byte of the server's Postgres link back "
+        f"0.5 s for {args.fault_down:g} s; a server restart is SIGTERM + `twin up` again; "
+        "n8n-style retries: 3 tries, 1 s apart).",
         "",
         f"- **Served**: {len(ok):,} requests answered 200 of {len(records):,} sent "
         f"({len(records) / (args.minutes * 60):.1f} req/s); {len(records) - len(ok):,} error "
@@ -60,7 +62,8 @@ def render(args, info: dict[str, str], ledger: Ledger, rss: list[tuple[float, fl
         f"- **Server**: {'alive at the end' if server_alive else 'NOT alive at the end'}; "
         f"RSS {_ms(rss[0][1])} MiB after start, {_ms(max(m for _, m in rss))} MiB max, "
         f"{_ms(rss[-1][1])} MiB at the end "
-        f"({_growth(rss, args.minutes)}).",
+        f"({_growth(rss, args.minutes)}; "
+        f"{_per_row(rss, consistency)}).",
         f"- **Consistency**: {'OK' if consistency['ok'] else 'FAILED'} — "
         f"{consistency['acked_turns']:,} acknowledged turns, {consistency['acked_missing']} "
         f"missing from the message log, {consistency['acked_not_exactly_once']} not exactly "
@@ -103,6 +106,18 @@ def render(args, info: dict[str, str], ledger: Ledger, rss: list[tuple[float, fl
                        [[route, kind, n] for (route, kind), n in errors.most_common()])
                  if errors else "none")
     return "\n".join(lines)
+
+
+def _per_row(rss: list[tuple[float, float]], consistency: dict[str, Any]) -> str:
+    """RSS growth per 1,000 rows the embedded index holds a point for (the index lives in the
+    process: Qdrant Edge keeps appendable segments in memory)."""
+    rows = consistency["messages"] + consistency["facts"] + consistency["episodes"]
+    if not rows:
+        return "no rows written"
+    growth = rss[-1][1] - rss[0][1]
+    return (f"{growth / rows * 1000:.1f} MiB per 1,000 indexed rows: "
+            f"{consistency['messages']:,} messages, {consistency['facts']:,} fact versions, "
+            f"{consistency['episodes']:,} episodes")
 
 
 def _started(ledger: Ledger) -> int:
