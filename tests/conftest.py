@@ -53,7 +53,7 @@ async def database_url() -> AsyncIterator[str]:
 
 @pytest.fixture(scope="session")
 async def redis_url() -> AsyncIterator[str]:
-    """Redis db 13, shared by concurrent runs: never flushed, every test's keys are its own user's."""
+    """Redis db 13, shared by concurrent runs: never flushed; each test's keys are its users'."""
     client = aioredis.Redis.from_url(REDIS_URL)
     await client.ping()
     await client.aclose()
@@ -114,7 +114,7 @@ async def _open_app_client(app: Litestar) -> AsyncIterator[httpx.AsyncClient]:
             yield client
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def app_client() -> Callable[[Litestar], AbstractAsyncContextManager[httpx.AsyncClient]]:
     """``async with app_client(create_app(SPEC, settings, resources)) as client: ...``
 
