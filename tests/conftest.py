@@ -69,6 +69,9 @@ def settings(database_url: str, redis_url: str,
         qdrant_path=str(tmp_path_factory.mktemp("qdrant")),
         embedder="minilm",
         log_json=True,
+        # a test reads the index right after a write: commit indexes before it answers
+        # (the after-reply default has its own tests: tests/memory_upserter/test_index_after_reply.py)
+        index_after_reply=False,
     )
 
 

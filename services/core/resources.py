@@ -16,6 +16,7 @@ import msgspec
 import redis.asyncio as aioredis
 import structlog
 
+from services.core.background import Background
 from services.core.embedder import Embedder, open_embedder
 from services.core.llm import LLM, open_llm
 from services.core.settings import Settings
@@ -77,6 +78,7 @@ class Resources:
     embedder: Embedder | None = None
     llm: LLM | None = None
     needs: frozenset[str] = field(default_factory=frozenset)
+    background: Background = field(default_factory=Background)
 
     @cached_property
     def working_memory(self) -> WorkingMemory:
@@ -121,8 +123,10 @@ class Resources:
         return res
 
     async def close(self) -> None:
-        """Close every client; a failure closing one never keeps the others open."""
+        """Finish the work started after replies, then close every client; a failure closing
+        one never keeps the others open."""
         log = structlog.get_logger()
+        await self.background.drain()
         closers = [
             ("postgres", self.pg.close() if self.pg else None),
             ("redis", self.redis.aclose() if self.redis else None),

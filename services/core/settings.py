@@ -52,6 +52,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # it this long. Keep it above the model budget + embedding + writes of one session.
     consolidation_lease_s: float = 300.0
     working_memory_turns: int = 20
+    index_after_reply: bool = True  # commit answers once Postgres holds the turn; vectors follow
     affect_ttl_s: int = 1800
     session_ttl_s: int = 86_400
     log_json: bool | None = None  # None: JSON when stdout is not a terminal
@@ -117,6 +118,7 @@ _ENV: dict[str, tuple[str, type]] = {
     "session_idle_minutes": ("TWIN_SESSION_IDLE_MINUTES", int),
     "consolidation_lease_s": ("TWIN_CONSOLIDATION_LEASE_S", float),
     "working_memory_turns": ("TWIN_WORKING_MEMORY_TURNS", int),
+    "index_after_reply": ("TWIN_INDEX_AFTER_REPLY", bool),
     "affect_ttl_s": ("TWIN_AFFECT_TTL_S", int),
     "session_ttl_s": ("TWIN_SESSION_TTL_S", int),
     "log_json": ("TWIN_LOG_JSON", bool),

@@ -9,22 +9,27 @@
    answer for the key is replayed (a different body is a 409), else the messages, session,
    entities, facts, completion, todos and the answer are written together.
 4. After the commit: the vectors of the turn's messages and changed facts, embedded in one
-   batch (:func:`~.turn_index.sync_turn_vectors`), the clean-up of a
-   ``plan.forget``, and the working memory (compare-and-set, so pulse-decay's concurrent count
-   is never lost). A failure here is a warning: Postgres already holds the turn.
+   batch (:func:`~.turn_index.sync_turn_vectors`) — after the reply by default
+   (``TWIN_INDEX_AFTER_REPLY``: the turn's path does not wait for the embedder; a lost or
+   failed indexing leaves ``indexed_at`` NULL for the sweep), else before it, with a
+   ``vectors_unindexed`` warning on failure — the clean-up of a ``plan.forget``, and the
+   working memory (compare-and-set, so pulse-decay's concurrent count is never lost). A failure
+   here is a warning: Postgres already holds the turn.
 """
 
 from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 import asyncpg
 import msgspec
 import redis.exceptions
+import structlog
 
 from contracts.memory import CommitRequest, CommitResponse, Notice
 from contracts.plan import LLMAnswer, MemoryWritePlan, PlanFact
@@ -212,10 +217,12 @@ def _prepare(turn: ReadTurn, self_names: Sequence[str]) -> TurnPlan:
 
 async def _after_commit(res: Resources, turn: ReadTurn, after: Written) -> None:
     req = turn.req
-    warning = await sync_turn_vectors(res.pg, res.vectors, res.embedder, req.user_id,
-                                      [r.message_id for r in turn.rows], after.fact_ids,
-                                      after.touched)
-    if warning:
+    indexing = sync_turn_vectors(res.pg, res.vectors, res.embedder, req.user_id,
+                                 [r.message_id for r in turn.rows], after.fact_ids,
+                                 after.touched)
+    if res.settings.index_after_reply:
+        res.background.spawn(_index_later(indexing), name=f"index-turn:{req.turn_id}")
+    elif warning := await indexing:
         after.response.warnings.append(Notice(code="vectors_unindexed", detail=warning))
     if after.forgotten is not None:
         await clean_up(res, req.user_id, after.forgotten, hard=False, agent_scope=None)
@@ -241,3 +248,10 @@ async def _after_commit(res: Resources, turn: ReadTurn, after: Written) -> None:
         after.response.warnings.append(Notice(code="working_memory_not_updated", detail=(
             f"the turn is saved, but the working memory was not updated ({type(exc).__name__})"
         )))
+
+
+async def _index_later(indexing: Coroutine[Any, Any, str | None]) -> None:
+    """The turn's vectors, after the reply: a failure leaves the rows for the sweep."""
+    warning = await indexing
+    if warning:
+        structlog.get_logger().warning("turn_unindexed", detail=warning)

@@ -3,7 +3,8 @@
 Sweeps what a failed embedder or index left behind: facts with ``indexed_at IS NULL`` (live
 ones are embedded and upserted, closed or forgotten ones marked inactive), logged messages
 never indexed (:mod:`.turn_index`; also the back-fill of messages older than that collection)
-and knowledge chunks never indexed — for one user, or for everyone, oldest first, up to ``limit`` rows of each.
+and knowledge chunks never indexed — for one user, or for everyone, oldest first, up to
+``limit`` rows of each.
 Rows already indexed cost nothing: the partial indexes on ``indexed_at IS NULL`` hold only the
 backlog.
 """

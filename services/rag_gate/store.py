@@ -23,8 +23,8 @@ chunks ``active`` (and episodes not after ``now``); facts ``status = 'ACTIVE'``,
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Literal

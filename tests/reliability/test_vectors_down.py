@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 
 import msgspec
 import pytest
+from structlog.testing import capture_logs
 
 from services.core.resources import ALL_DEPENDENCIES, Resources
 from services.core.settings import Settings
@@ -47,9 +48,14 @@ async def edge_taken(throwaway_settings: Settings, tmp_path) -> AsyncIterator[
 async def _degraded_turn(node, res: Resources, user_id: str) -> None:
     """Commit a turn, then retrieve and build the envelope while the index is down."""
     async with node("memory-upserter", res) as upserter:
-        answer = await upserter.post("/v1/commit", json=commit_body(user_id, plan=PLAN))
+        with capture_logs() as logs:
+            answer = await upserter.post("/v1/commit", json=commit_body(user_id, plan=PLAN))
+            await res.background.drain()
         assert answer.status_code == 200, answer.text
-        assert "vectors_unindexed" in [w["code"] for w in answer.json()["warnings"]]
+        # the product default indexes after the reply: the answer cannot carry the failure,
+        # the log does, and the rows stay unindexed for the sweep (checked below)
+        assert res.settings.index_after_reply and answer.json()["warnings"] == []
+        assert "turn_unindexed" in [e["event"] for e in logs]
         ready = await upserter.get("/readyz")
         assert ready.status_code == 503 and ready.headers["x-unready"] == "vectors"
     async with node("rag-gate", res) as gate:
