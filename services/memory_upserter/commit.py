@@ -11,7 +11,9 @@
 4. After the commit: the vectors of the turn's messages and changed facts, embedded in one
    batch (:func:`~.turn_index.sync_turn_vectors`) — after the reply by default
    (``TWIN_INDEX_AFTER_REPLY``: the turn's path does not wait for the embedder; a lost or
-   failed indexing leaves ``indexed_at`` NULL for the sweep), else before it, with a
+   failed indexing leaves ``indexed_at`` NULL for the sweep; when 4 turns are already being
+   indexed, this one waits for its own, so bursts slow the writer, not the readers), else
+   before it, with a
    ``vectors_unindexed`` warning on failure — the clean-up of a ``plan.forget``, and the
    working memory (compare-and-set, so pulse-decay's concurrent count is never lost). A failure
    here is a warning: Postgres already holds the turn.
@@ -220,7 +222,7 @@ async def _after_commit(res: Resources, turn: ReadTurn, after: Written) -> None:
     indexing = sync_turn_vectors(res.pg, res.vectors, res.embedder, req.user_id,
                                  [r.message_id for r in turn.rows], after.fact_ids,
                                  after.touched)
-    if res.settings.index_after_reply:
+    if res.settings.index_after_reply and res.background.has_room():
         res.background.spawn(_index_later(indexing), name=f"index-turn:{req.turn_id}")
     elif warning := await indexing:
         after.response.warnings.append(Notice(code="vectors_unindexed", detail=warning))

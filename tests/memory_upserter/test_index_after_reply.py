@@ -67,3 +67,23 @@ async def test_closing_the_resources_finishes_work_started_after_a_reply(
     res.background.spawn(late(), name="late")
     await res.close()
     assert done == [True]
+
+
+async def test_past_the_bound_a_commit_indexes_before_it_answers(
+        settings: Settings, resources: Resources, app_client, user_id: str) -> None:
+    """Backpressure: with the background full, the turn's vectors are written in the request."""
+    after_reply = msgspec.structs.replace(settings, index_after_reply=True)
+    gate = asyncio.Event()
+    for i in range(4):  # fill the background with work that waits
+        resources.background.spawn(gate.wait(), name=f"busy-{i}")
+    try:
+        assert not resources.background.has_room()
+        async with app_client(create_app(SPEC, after_reply, resources)) as client:
+            await commit(client, turn(user_id, "note this", plan={
+                "facts": [fact("LIKES", "I like rye bread", value="rye")]}))
+        facts = await rows(resources, "SELECT indexed_at FROM relations WHERE user_id = $1",
+                           user_id)
+        assert facts and all(r["indexed_at"] is not None for r in facts)  # before the answer
+    finally:
+        gate.set()
+        await resources.background.drain()
