@@ -91,6 +91,9 @@ async def forget(res: Resources, req: ForgetRequest, *, request_id: str | None) 
             chat_id=req.chat_id, targets=req.targets, everything=req.everything,
             include_history=req.include_history, session_id=req.session_id, hard=req.hard,
             reason=req.reason, now=now, request_id=request_id)
+    # A turn's vectors may still be on their way (indexed after the reply): let them land
+    # before removing them, or a point loaded before the forget would come back after it.
+    await res.background.drain()
     await clean_up(res, req.user_id, done, hard=req.hard,
                    agent_scope=req.agent_id if req.scope == "agent" else None)
     return ForgetResponse(

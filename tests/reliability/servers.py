@@ -27,7 +27,23 @@ from tests.e2e.processes import free_port, port_in_use
 __all__ = ["DelayProxy", "PostgresServer", "RedisServer", "free_port", "stopped",
            "wait_for_port"]
 
-PG_BIN = Path(os.environ.get("TWIN_TEST_PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+
+def _pg_bin() -> Path:
+    """Where initdb and pg_ctl are: ``TWIN_TEST_PG_BIN``, else the newest Debian cluster
+    binaries (the version ``.ci/run`` installs), else whatever is on PATH."""
+    if given := os.environ.get("TWIN_TEST_PG_BIN"):
+        return Path(given)
+    installed = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+                       key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit()
+                       else 0)
+    if installed:
+        return installed[-1].parent
+    found = shutil.which("initdb")
+    return Path(found).parent if found else Path("/usr/lib/postgresql/15/bin")
+
+
+PG_BIN = _pg_bin()
 
 
 class Startable(Protocol):

@@ -120,6 +120,7 @@ async def test_a_hard_forget_leaves_the_content_in_no_row_point_key_or_log_line(
     caplog.set_level(logging.DEBUG)
     with capture_logs() as events:
         bodies = await _remember(node, throwaway, user_id, name)
+        await throwaway.background.drain()  # the turns' vectors are written after the reply
         assert await _postgres_holding(throwaway, name), "the scenario stored the name"
         assert await _vectors_holding(throwaway, user_id, name)
         assert await _redis_holding(throwaway, name)

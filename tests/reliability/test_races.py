@@ -38,6 +38,7 @@ async def test_the_same_commit_sent_five_times_at_once_writes_once(
                        user_id) == 1  # turns are counted by user message
     session = await throwaway.working_memory.load_session(user_id, AGENT, CHAT)
     assert session is not None and [t.role for t in session.turns] == ["user", "assistant"]
+    await throwaway.background.drain()  # vectors are written after the reply
     assert await throwaway.vectors.count("facts", user_id=user_id) == len(facts)
 
 
