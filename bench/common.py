@@ -278,6 +278,7 @@ class Stack:
             Path(self.qdrant_path).mkdir(parents=True)
 
     def start(self, timeout: float = 180.0) -> None:
+        ports_free(self.port_offset)
         self.prepare()
         env = {k: v for k, v in os.environ.items()
                if not k.startswith("OPENAI_") and not k.startswith("TWIN_")}
@@ -335,3 +336,19 @@ class Stack:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def ports_free(port_offset: int) -> None:
+    """Refuse to run beside a server already on the bench's ports: a ``twin up`` left running
+    by an interrupted run would answer in the new one's place (and lose its data under it)."""
+    import socket
+
+    busy = []
+    for port in NODE_PORTS.values():
+        with socket.socket() as sock:
+            sock.settimeout(0.2)
+            if sock.connect_ex(("127.0.0.1", port + port_offset)) == 0:
+                busy.append(port + port_offset)
+    if busy:
+        raise RuntimeError(f"ports {busy} already answer (a twin up left running by an "
+                           "interrupted run?): stop it first")

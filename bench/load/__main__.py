@@ -46,6 +46,7 @@ from bench.common import (
     machine,
     machine_line,
     percentile,
+    ports_free,
     rss_mib,
     table,
     write_section,
@@ -532,6 +533,7 @@ def main(argv: list[str] | None = None) -> int:
     levels = [int(c) for c in args.concurrency.split(",") if c]
     routes = [r for r in args.routes.split(",") if r]
     started = time.perf_counter()
+    ports_free(args.port_offset)  # before seeding drops the database a stale server may hold
     info = machine()
     OUT.mkdir(parents=True, exist_ok=True)
     qdrant = OUT / "load-qdrant"
