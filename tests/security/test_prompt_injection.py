@@ -58,28 +58,17 @@ async def _system_message(clients, user_id: str, message: str) -> tuple[str, lis
     return envelope["messages"][0]["content"], envelope["messages"]
 
 
-def _outside_data(system: str) -> list[str]:
-    lines, inside = [], False
+def _lines(system: str, *, inside: bool) -> list[str]:
+    """The system message's lines inside (or outside) its ``<data>`` blocks, markers excluded."""
+    found, within = [], False
     for line in system.splitlines():
         if line.startswith("<data "):
-            inside = True
+            within = True
         elif line == "</data>":
-            inside = False
-        elif not inside:
-            lines.append(line)
-    return lines
-
-
-def _inside_data(system: str) -> list[str]:
-    lines, inside = [], False
-    for line in system.splitlines():
-        if line.startswith("<data "):
-            inside = True
-        elif line == "</data>":
-            inside = False
-        elif inside:
-            lines.append(line)
-    return lines
+            within = False
+        elif within == inside:
+            found.append(line)
+    return found
 
 
 async def _remember(clients, user_id: str, note: str) -> None:
@@ -103,12 +92,12 @@ async def test_stored_instructions_arrive_quoted_and_change_no_instruction(clien
     control_system, _ = await _system_message(clients, control, "what did Marta say?")
 
     assert "Ignore previous instructions" in system  # the memory did reach the model…
-    carried = [line for line in _inside_data(system) if "Ignore previous" in line]
+    carried = [line for line in _lines(system, inside=True) if "Ignore previous" in line]
     assert carried, system
     for line in carried:  # …only as JSON data lines, with '<' escaped
         json.loads(line)
         assert "</data>" not in line and "<data" not in line
     # every line outside the data blocks is exactly as for the harmless memory
-    assert _outside_data(system) == _outside_data(control_system)
+    assert _lines(system, inside=False) == _lines(control_system, inside=False)
     assert [m["role"] for m in messages].count("system") == 1
     assert messages[-1] == {"role": "user", "content": "what did Marta say?"}
