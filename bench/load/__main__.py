@@ -524,6 +524,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", default="twin_bench_load")
     parser.add_argument("--redis-db", type=int, default=15)
     parser.add_argument("--port-offset", type=int, default=3000)
+    parser.add_argument("--model-threads", type=int, default=None,
+                        help="TWIN_MODEL_THREADS for the server (default: the product's)")
     parser.add_argument("--no-write", action="store_true", help="leave bench/RESULTS.md alone "
                         "(--quick never writes it)")
     args = parser.parse_args(argv)
@@ -571,7 +573,8 @@ def main(argv: list[str] | None = None) -> int:
         cells[cell.concurrency][cell.name] = cell
 
     stack = Stack(args.database, args.redis_db, args.port_offset, qdrant_path=str(qdrant),
-                  fresh=False)
+                  fresh=False, env=({"TWIN_MODEL_THREADS": str(args.model_threads)}
+                                    if args.model_threads else {}))
     t0 = time.perf_counter()
     stack.start()
     print(f"twin up ready in {time.perf_counter() - t0:.1f} s (log {stack.log_path})",
