@@ -71,8 +71,8 @@ async def test_a_document_is_chunked_by_heading_and_indexed_for_every_user_of_th
     assert answer["added"] == answer["chunks"] == answer["indexed"] == len(embedder.texts) >= 4
     assert (answer["unchanged"], answer["removed"], answer["warnings"]) == (0, 0, [])
     stored = await rows(resources, "SELECT chunk_id, section_path, position, domain, "
-                                   "indexed_at, user_id, text FROM knowledge_chunks WHERE agent_id = $1 "
-                                   "ORDER BY position", agent)
+                                   "indexed_at, user_id, text FROM knowledge_chunks "
+                                   "WHERE agent_id = $1 ORDER BY position", agent)
     assert stored[0]["section_path"] == ["Nutrition guide"]
     assert {tuple(r["section_path"]) for r in stored} == {
         ("Nutrition guide",), ("Nutrition guide", "Protein"), ("Nutrition guide", "Hydration")}
