@@ -55,7 +55,7 @@ async def forget_in_working_memory(memory: WorkingMemory, user_id: str, reach: R
     names = re.compile(r"\b(?:" + "|".join(map(re.escape, reach.names)) + r")\b") \
         if reach.names else None
     deleted = rewritten = touched = 0
-    for agent_id, chat_id in _conversations(await memory.keys_of(user_id, agent_scope)):
+    for agent_id, chat_id in conversations(await memory.keys_of(user_id, agent_scope)):
         def scrub(seen: Snapshot) -> tuple:
             session, affect = scrubbed(seen.session, seen.affect, entity_ids, message_ids,
                                        names, reach.texts)
@@ -97,7 +97,7 @@ def scrubbed(session: SessionState | None, affect: AffectSlot | None, entity_ids
     return session, affect
 
 
-def _conversations(keys: Sequence[str]) -> list[tuple[str, str]]:
+def conversations(keys: Sequence[str]) -> list[tuple[str, str]]:
     """(agent, chat) of every working-memory key, once (keys are kind:user:agent:chat)."""
     found = []
     for key in keys:
