@@ -249,8 +249,8 @@ class DeletionReceipt(Struct, kw_only=True):
         "Postgres tables rewritten (VACUUM FULL) after a hard forget, so no deleted row's bytes "
         "remain in their files; the vector index holds no text to compact."))] = []
     compaction_pending: Annotated[list[str], msgspec.Meta(description=(
-        "Tables whose rewrite could not take its lock yet; retried in the background for up "
-        "to 60 s."))] = []
+        "Tables rewritten in the background right after the answer (larger than 64 MiB, or "
+        "their lock was busy), retried for up to 60 s after the forget."))] = []
     remains: list[Remnant] = []
 
 

@@ -108,7 +108,7 @@ async def forget(res: Resources, req: ForgetRequest, *, request_id: str | None) 
     pending: list[str] = []
     if req.hard:
         compacted, pending = await compaction.compact(res.pg, compaction.touched_tables(rows))
-        if pending:
+        if pending:  # too large to rewrite inside the request, or its lock was busy
             res.background.spawn(compaction.finish_later(res.pg, pending, started=started),
                                  name="forget-compaction")
     return ForgetResponse(
