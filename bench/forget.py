@@ -16,8 +16,8 @@ Three measurements, written to the ``forget`` section of bench/RESULTS.md:
 from __future__ import annotations
 
 import argparse
-import re
 import asyncio
+import re
 import subprocess
 import tempfile
 import time
