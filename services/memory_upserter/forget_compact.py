@@ -5,7 +5,7 @@ heap and index pages; plain ``VACUUM`` marks the space reusable but does not zer
 the text is still in ``base/…`` after ``VACUUM`` + ``CHECKPOINT``). ``VACUUM FULL`` writes a
 fresh copy of the table, its TOAST table and its indexes, and truncates the old files when it
 commits, so the forgotten text is then in no table file; it takes the table's exclusive lock for
-the rewrite (about 0.8 s per 100k messages here — bench/RESULTS.md).
+the rewrite, which grows with the table (bench/RESULTS.md, section "Forget").
 
 Guarantees: a table's rewrite waits at most ``LOCK_TIMEOUT_S`` for its lock, so it never
 queues behind a long transaction (while it waits and while it rewrites, the table's other users
@@ -30,8 +30,8 @@ import structlog
 LOCK_TIMEOUT_S = 2.0
 SWEEP_S = 60.0
 RETRY_S = 5.0
-# A table up to this size is rewritten inside the forget request (about 0.6 s at 64 MiB here);
-# a larger one right after it, in the background, so the answer never waits on a big rewrite.
+# A table up to this size is rewritten inside the forget request; a larger one right after it,
+# in the background, so the answer never waits on a big rewrite (cost: bench/forget.py).
 INLINE_BYTES = 64 * 1024 * 1024
 
 # What a forget's counts (kinds) deleted or rewrote, by table.
