@@ -57,10 +57,11 @@ def decode(raw: bytes, typ: type[T]) -> T:
 
 
 def strict_errors(raw: bytes, typ: type) -> list[FieldError]:
-    """Every field of a JSON body that does not match ``typ`` *as sent*: a string where a
-    number, bool or list belongs is an error, never coerced (``"edge_cap": "40"`` is refused).
-    Malformed JSON gives no errors here (the route's own decoding reports it). The fast path
-    is one typed decode; only a failing body is walked field by field."""
+    """The fields of a JSON body the framework's lenient conversion would coerce to ``typ``: a
+    string where a number, bool or list belongs (``"edge_cap": "40"``) is an error here, never
+    converted. A body that fails even the lenient conversion, or is not JSON, gives no errors
+    here: the route reports it (with every problem, its own way). The fast path is one typed
+    decode; only a failing body is walked field by field."""
     try:
         msgspec.json.decode(raw, type=typ)
     except msgspec.ValidationError:
@@ -71,7 +72,8 @@ def strict_errors(raw: bytes, typ: type) -> list[FieldError]:
         return []
     try:
         value = msgspec.json.decode(raw)
-    except (msgspec.DecodeError, RecursionError):
+        msgspec.convert(value, typ, strict=False)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         return []
     return collect_errors(value, typ)
 

@@ -17,7 +17,7 @@ import pytest
 from services.core.app import create_app
 from services.core.nodes import all_specs
 from services.core.resources import Resources
-from services.core.validation import strict_errors
+from services.core.validation import collect_errors, strict_errors
 
 
 def _routes() -> list[tuple[str, str, type[msgspec.Struct]]]:
@@ -89,8 +89,11 @@ def test_every_node_has_numeric_request_fields_to_check() -> None:
                          ids=[f"{n}{r}:{_json_path(p)}" for n, r, _, p, _ in CASES])
 def test_a_string_in_a_numeric_or_bool_field_is_refused_at_its_path(
         node: str, route: str, struct: type, path: list, kind: str) -> None:
+    """The body holds only this field: the route's own report (every field, checked strictly)
+    names it beside the missing ones; alone in a valid body, the screen does."""
     sent = "true" if kind == "bool" else "40"
-    errors = strict_errors(msgspec.json.encode(_body(path, sent)), struct)
+    body = _body(path, sent)
+    errors = strict_errors(msgspec.json.encode(body), struct) or collect_errors(body, struct)
     named = [e for e in errors if e.path == _json_path(path)]
     assert named and "str" in named[0].reason, (node, route, errors)
 
@@ -101,6 +104,11 @@ def test_a_well_typed_body_passes_untouched() -> None:
     body = {"user_id": "u1", "agent_id": "a", "chat_id": "c", "message": "hi", "edge_cap": 40}
     assert strict_errors(msgspec.json.encode(body), HydrateRequest) == []
     assert strict_errors(b"{not json", HydrateRequest) == []  # the route reports malformed JSON
+    coerced = {**body, "edge_cap": "40"}
+    assert [e.path for e in strict_errors(msgspec.json.encode(coerced), HydrateRequest)] == [
+        "$.edge_cap"]
+    # what even lenient conversion refuses is the route's to report, every problem its own way
+    assert strict_errors(msgspec.json.encode({**coerced, "message": 5}), HydrateRequest) == []
 
 
 @pytest.mark.parametrize(("node", "route", "field", "sent"), [
