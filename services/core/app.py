@@ -54,7 +54,10 @@ async def healthz(state: State) -> Health:
 async def readyz(state: State) -> Response[Readiness]:
     checks = await check_dependencies(state.resources, state.needs)
     ready = all(value == "ok" for value in checks.values())
-    body = Readiness(status="ready" if ready else "unavailable", node=state.node, checks=checks)
+    modes = {store: mode for store, mode in state.settings.store_modes.items()
+             if store in state.needs}
+    body = Readiness(status="ready" if ready else "unavailable", node=state.node, checks=checks,
+                     modes=modes)
     if ready:
         return Response(body)
     failing = next(name for name, value in checks.items() if value != "ok")
