@@ -165,7 +165,8 @@ def settings(database_url: str, redis_url: str, test_stores: RunStores,
         embedder="minilm",
         log_json=True,
         # a test reads the index right after a write: commit indexes before it answers
-        # (the after-reply default has its own tests: tests/memory_upserter/test_index_after_reply.py)
+        # (the after-reply default has its own tests:
+        # tests/memory_upserter/test_index_after_reply.py)
         index_after_reply=False,
     )
 

@@ -14,6 +14,8 @@ import asyncio
 import os
 import sys
 
+import structlog
+
 from services.core.logs import configure_logging
 from services.core.settings import NODE_PORTS, Settings
 
@@ -71,6 +73,9 @@ def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
         with embedded_stores(settings, needs) as settings:
             if args.command == "migrate":
                 return _migrate(settings)
+            structlog.get_logger("twin").info(
+                "stores", **{store: mode for store, mode in settings.store_modes.items()
+                             if store in needs})
             if args.command == "serve":
                 return _serve_one(settings, args.node, args.port or settings.port_of(args.node))
             if not args.no_migrate and _migrate(settings) != 0:

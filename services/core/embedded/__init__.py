@@ -15,7 +15,6 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import msgspec
-import structlog
 
 from services.core.embedded.postgres import EmbeddedPostgres
 from services.core.embedded.process import EmbeddedStoreError
@@ -49,9 +48,5 @@ def embedded_stores(settings: Settings,
             stack.callback(redis.stop)
             changes["redis_url"] = redis.url()
             embedded.add("redis")
-        resolved = msgspec.structs.replace(settings, **changes,
-                                           embedded=frozenset(settings.embedded | embedded))
-        structlog.get_logger("twin").info(
-            "stores", **{store: mode for store, mode in resolved.store_modes.items()
-                         if store in needs})
-        yield resolved
+        yield msgspec.structs.replace(settings, **changes,
+                                      embedded=frozenset(settings.embedded | embedded))
