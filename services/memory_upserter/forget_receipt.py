@@ -23,6 +23,10 @@ ALWAYS = (
                   "their retention keeps them"),
     Remnant(where="backups", what="database dumps and volume snapshots taken before the forget",
             until="their retention expires; Twin Core does not reach them"),
+    Remnant(where="redis_persistence", what="deleted working-memory keys in a Redis that "
+            "persists (an RDB snapshot or an append-only file; the embedded one writes nothing "
+            "unless persistence is on)", until="the next snapshot (the embedded Redis: within "
+                                                "60 s of the forget) or AOF rewrite"),
     Remnant(where="vector_index", what="the deleted points' embeddings and hashed BM25 term ids "
             "(no text: payloads never hold any) in Qdrant's write-ahead log and segments",
             until="the log rolls over and the optimizer vacuums the segments"),

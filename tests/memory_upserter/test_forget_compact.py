@@ -36,7 +36,7 @@ async def test_a_hard_forget_rewrites_the_tables_it_touched_and_says_so(
     assert done["compacted"] == sorted(done["rows"]) and done["compaction_pending"] == []
     assert done["redis_keys_deleted"] >= 1 and done["redis_keys_rewritten"] == 0
     assert [r["where"] for r in done["remains"]] == [
-        "forget_log", "postgres_wal", "backups", "vector_index"]
+        "forget_log", "postgres_wal", "backups", "redis_persistence", "vector_index"]
     assert answer["counts"]["facts"] == 2  # the 1.2 field stays as it was
 
 
@@ -110,5 +110,5 @@ def test_a_receipt_never_quotes_content_and_lists_what_remains() -> None:
                    redis_deleted=2, redis_rewritten=0, compacted=["relations"])
     assert done.rows == {"relations": 1} and done.compacted == ["relations"]
     assert {r.where for r in done.remains} == {"forget_log", "postgres_wal", "backups",
-                                               "vector_index"}
+                                               "redis_persistence", "vector_index"}
 
