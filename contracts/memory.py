@@ -4,7 +4,7 @@ profile, reindex. Every write is idempotent: a retried request changes nothing m
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -322,10 +322,40 @@ class ReindexResponse(Struct, kw_only=True):
                     "recall); the sweep back-fills messages logged before it existed.")] = 0
 
 
+# --- GET /v1/export, POST /v1/import ------------------------------------------------------------
+
+
+class PersonDocument(Struct, kw_only=True):
+    """Everything Twin Core holds about one person (``GET /v1/export``), and what
+    ``POST /v1/import`` takes back (contract 1.3)."""
+
+    user_id: UserId
+    tables: Annotated[dict[str, list[dict[str, Any]]], msgspec.Meta(description=(
+        "Every table with a user_id column → every row of the person's, all columns, as "
+        "Postgres renders them to JSON."))]
+    working_memory: Annotated[list[dict[str, Any]], msgspec.Meta(description=(
+        "Each conversation's live `session` and `affect` (export only; volatile, not "
+        "imported)."))] = []
+    exported_at: str | None = None
+    slot_contract_version: ContractVersion | None = None
+    derived: str | None = None
+
+
+class ImportResponse(Struct, kw_only=True):
+    user_id: UserId
+    inserted: Annotated[dict[str, int], msgspec.Meta(description=(
+        "Table → rows written; a row already present (same key) is left as it is, so a second "
+        "import of the same document writes nothing."))]
+    already_present: dict[str, int] = {}
+    facts_indexed: int = 0
+    warnings: list[Notice] = []
+
+
 EXPORTS = {
     "commit-request": CommitRequest, "commit-response": CommitResponse,
     "knowledge-request": KnowledgeRequest, "knowledge-response": KnowledgeResponse,
     "forget-request": ForgetRequest, "forget-response": ForgetResponse,
     "profile-request": ProfileRequest, "profile-response": ProfileResponse,
     "reindex-request": ReindexRequest, "reindex-response": ReindexResponse,
+    "person-document": PersonDocument, "import-response": ImportResponse,
 }

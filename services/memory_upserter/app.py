@@ -16,8 +16,10 @@ from contracts.memory import (
     CommitResponse,
     ForgetRequest,
     ForgetResponse,
+    ImportResponse,
     KnowledgeRequest,
     KnowledgeResponse,
+    PersonDocument,
     ProfileRequest,
     ProfileResponse,
     ReindexRequest,
@@ -30,6 +32,7 @@ from services.core.validation import convert
 from services.memory_upserter.commit import commit_turn
 from services.memory_upserter.export import export_document
 from services.memory_upserter.forget import forget as forget_memory
+from services.memory_upserter.importer import import_document
 from services.memory_upserter.knowledge import ingest
 from services.memory_upserter.profile import seed_profile
 from services.memory_upserter.reindex import reindex as sweep
@@ -104,6 +107,20 @@ async def export(resources: NamedDependency[Resources],
     return Stream(export_document(resources, person), media_type="application/json")
 
 
+@post("/v1/import", status_code=200, tags=["memory-upserter"],
+      summary="A person's export document back into this deployment, idempotently",
+      description=(
+          "Takes what `GET /v1/export` answered. One transaction; every row is written only "
+          "if absent (same key), so importing the same document twice writes nothing; a "
+          "table this schema does not know, or a row of another user, refuses the document. "
+          "The facts and messages are indexed afresh; working memory is not imported. A "
+          "document is bounded by the node's body limit (`TWIN_MAX_BODY_BYTES`)."))
+async def import_person(data: JSONBody[PersonDocument],
+                        resources: NamedDependency[Resources]) -> ImportResponse:
+    bind_ids(user_id=data.user_id)
+    return await import_document(resources, data)
+
+
 @post("/v1/profile", status_code=200, tags=["memory-upserter"],
       summary="Seed a user's profile: seed text and pinned foundation facts, idempotently")
 async def profile(data: JSONBody[ProfileRequest],
@@ -123,7 +140,8 @@ async def reindex(data: JSONBody[ReindexRequest],
 SPEC = NodeSpec(
     name="memory-upserter",
     summary="Applies the memory-write plan of a turn idempotently; ingests knowledge; "
-            "seeds profiles; forgets on request with a deletion receipt; exports a person.",
-    route_handlers=[commit, knowledge, forget, export, profile, reindex],
+            "seeds profiles; forgets on request with a deletion receipt; exports and imports "
+            "a person.",
+    route_handlers=[commit, knowledge, forget, export, import_person, profile, reindex],
     needs=frozenset({POSTGRES, REDIS, VECTORS, EMBEDDER, LLM_DEP}),
 )

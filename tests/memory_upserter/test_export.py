@@ -8,6 +8,7 @@ exactly the person's rows, and nothing of the other person is anywhere in it.
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 import httpx
@@ -167,3 +168,64 @@ async def test_a_malformed_or_reserved_user_id_is_a_422_naming_it(
     answer = await client.get("/v1/export", params={"user_id": bad})
     assert answer.status_code == 422, answer.text
     assert [e["path"] for e in answer.json()["errors"]] == ["$.user_id"]
+
+
+def _comparable(document: dict) -> dict:
+    """The tables without what an import derives afresh (index stamps)."""
+    return {table: [{k: v for k, v in row.items() if k != "indexed_at"} for row in found]
+            for table, found in document["tables"].items()}
+
+
+async def test_an_export_imported_where_the_person_is_unknown_restores_every_row_once(
+        settings: Settings, resources: Resources, app_client, client: httpx.AsyncClient,
+        user_id: str) -> None:
+    await live_through(settings, resources, app_client, user_id, "Zorvath")
+    before = await export(client, user_id)
+    wiped = await client.post("/v1/forget", json={"user_id": user_id, "scope": "global",
+                                                  "everything": True, "hard": True})
+    assert wiped.status_code == 200, wiped.text
+    for table, found in (await export(client, user_id))["tables"].items():
+        assert found == [] or table == "forget_log", table
+
+    first = await client.post("/v1/import", json=before)
+    assert first.status_code == 200, first.text
+    assert first.json()["inserted"]["relations"] == len(before["tables"]["relations"])
+    assert first.json()["facts_indexed"] >= 1
+    after = await export(client, user_id)
+    restored, original = _comparable(after), _comparable(before)
+    audit = restored.pop("forget_log")  # the audit also keeps the wipe's own line
+    assert all(row in audit for row in original.pop("forget_log"))
+    assert restored == original
+    hits = await resources.vectors.search("facts", user_id=user_id, text="Zorvatha Lisbon",
+                                          agent_id=AGENT, limit=5)
+    assert hits  # indexed afresh
+
+    again = await client.post("/v1/import", json=before)
+    assert again.status_code == 200 and set(again.json()["inserted"].values()) == {0}
+    assert _comparable(await export(client, user_id)) == _comparable(after)
+
+
+async def test_an_import_naming_another_user_or_an_unknown_table_is_refused_whole(
+        client: httpx.AsyncClient, resources: Resources, user_id: str) -> None:
+    document = {"user_id": user_id, "tables": {
+        "users": [{"user_id": user_id}],
+        "todos": [{"user_id": "someone-else", "todo_id": "0" * 8 + "-0000-4000-8000-" + "0" * 12}],
+        "secrets": []}}
+    answer = await client.post("/v1/import", json=document)
+    assert answer.status_code == 422, answer.text
+    assert {e["path"] for e in answer.json()["errors"]} == {"$.tables.secrets",
+                                                           "$.tables.todos[0].user_id"}
+    assert await rows(resources, "SELECT 1 FROM users WHERE user_id = $1", user_id) == []
+
+
+async def test_an_import_whose_rows_do_not_hold_together_is_a_422_naming_the_table(
+        client: httpx.AsyncClient, resources: Resources, user_id: str) -> None:
+    orphan = {"user_id": user_id, "alias_id": str(uuid.uuid4()), "entity_id": str(uuid.uuid4()),
+              "alias": "Zed"}
+    answer = await client.post("/v1/import", json={
+        "user_id": user_id, "tables": {"users": [{"user_id": user_id}],
+                                       "entity_aliases": [orphan]}})
+    assert answer.status_code == 422, answer.text
+    assert [e["path"] for e in answer.json()["errors"]] == ["$.tables.entity_aliases"], \
+        answer.text
+    assert await rows(resources, "SELECT 1 FROM users WHERE user_id = $1", user_id) == []

@@ -28,6 +28,7 @@ V1 = [(node, path) for node, path in
        ("reflection-writer", "/v1/consolidate"), ("reflection-writer", "/v1/day-log"),
        ("memory-upserter", "/v1/commit"), ("memory-upserter", "/v1/knowledge"),
        ("memory-upserter", "/v1/forget"), ("memory-upserter", "/v1/export"),
+       ("memory-upserter", "/v1/import"),
        ("memory-upserter", "/v1/profile"),
        ("memory-upserter", "/v1/reindex")]]
 
