@@ -102,7 +102,7 @@ async def rewrite_cost(sizes: list[int]) -> list[tuple]:
     await admin.execute(f'CREATE DATABASE "{DATABASE}"')
     await admin.close()
     await apply_migrations(dsn_for(DATABASE))
-    settings = Settings(database_url=dsn_for(DATABASE), redis_url="redis://127.0.0.1:6379/4",
+    settings = Settings(database_url=dsn_for(DATABASE), redis_url=f"{REDIS_BASE}/13",
                         qdrant_path=tempfile.mkdtemp(prefix="twin-bench-forget-"),
                         embedder="hashing", index_after_reply=False)
     res = await Resources.open(settings, ALL_DEPENDENCIES)
