@@ -28,7 +28,15 @@ import asyncpg
 import httpx
 import qdrant_edge as qe
 
-from bench.common import drop_database, dsn_for, machine, machine_line, table, write_section
+from bench.common import (
+    REDIS_BASE,
+    drop_database,
+    dsn_for,
+    machine,
+    machine_line,
+    table,
+    write_section,
+)
 from services.core.app import create_app
 from services.core.migrate import apply_migrations
 from services.core.resources import ALL_DEPENDENCIES, Resources
