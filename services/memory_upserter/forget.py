@@ -4,6 +4,9 @@ Postgres first, in one transaction under the user's lock (:mod:`.forget_store`);
 retrieval path: fact and episode vectors go inactive (soft) or are deleted (hard), and the
 user's working memory loses the forgotten entity ids, turns and — hard, or scope ``session`` —
 the conversations' keys. Only the asking user's rows, points and keys are ever touched.
+A hard forget then rewrites the Postgres tables it touched (:mod:`.forget_compact`), so no
+deleted row's bytes stay in their files; the vector index never held the text. The answer
+carries a deletion receipt (:mod:`.forget_receipt`).
 Commits reuse :func:`forget_in_transaction` and :func:`clean_up` for ``plan.forget``.
 """
 
@@ -107,7 +110,13 @@ async def forget(res: Resources, req: ForgetRequest, *, request_id: str | None) 
     compacted: list[str] = []
     pending: list[str] = []
     if req.hard:
-        compacted, pending = await compaction.compact(res.pg, compaction.touched_tables(rows))
+        touched = compaction.touched_tables(rows)
+        try:
+            compacted, pending = await compaction.compact(res.pg, touched)
+        except (OSError, TimeoutError, asyncpg.PostgresError) as exc:  # the rows are gone:
+            compacted, pending = [], touched  # answer, and rewrite them in the background
+            done.warnings.append(Notice(code="compaction_deferred", detail=(
+                f"Postgres did not rewrite the tables ({type(exc).__name__}); retried for 60 s")))
         if pending:  # too large to rewrite inside the request, or its lock was busy
             res.background.spawn(compaction.finish_later(res.pg, pending, started=started),
                                  name="forget-compaction")
