@@ -11,10 +11,10 @@ Guarantees: a table's rewrite waits at most ``LOCK_TIMEOUT_S`` for its lock, so 
 queues behind a long transaction (while it waits and while it rewrites, the table's other users
 wait too); tables up to ``INLINE_BYTES`` are rewritten before the forget answers, larger ones
 and ones whose lock was busy right after it in the background, retried until ``SWEEP_S`` after
-the forget, then logged as still pending. A deleted row that a transaction older than the
-forget could still see is copied by the rewrite (Postgres keeps what a snapshot may need); the
-rewrite runs after the forget's own clean-up, when the turns in flight at the time of the
-forget have ended. Postgres' WAL keeps the deleted text until its segments are recycled (after
+the forget, then logged as still pending. Not guaranteed: a deleted row that a transaction
+older than the forget could still see is copied by the rewrite (Postgres keeps what a snapshot
+may need) and stays until the table's next rewrite; the rewrite runs after the forget's
+clean-up, by when a turn's transactions (well under a second) have ended. Postgres' WAL keeps the deleted text until its segments are recycled (after
 the next checkpoints), and backups keep theirs: the receipt says so.
 """
 
