@@ -30,6 +30,7 @@ from services.core.resources import Resources
 from services.core.validation import FieldError, InvalidInput
 from services.core.working_memory import ConcurrentUpdate
 from services.memory_upserter import forget_compact as compaction
+from services.memory_upserter import forget_quotes as quotes
 from services.memory_upserter import forget_receipt as receipts
 from services.memory_upserter import forget_store as store
 from services.memory_upserter.forget_working_memory import (
@@ -153,7 +154,7 @@ async def forget_in_transaction(
                 conn, store.Selection(user_id, agent_id, session_id=sid), hard=hard, now=now,
                 reason=reason)
             if hard:
-                done.effects.counts["snippets"] += await store.clear_snippets(conn, user_id,
+                done.effects.counts["snippets"] += await quotes.clear_snippets(conn, user_id,
                                                                               sid)
         fallback = "session"
     elif everything and scope == "global" and hard:
@@ -182,9 +183,11 @@ async def forget_in_transaction(
             names_pattern=store.names_pattern(done.names))
         done.effects = await store.forget_rows(conn, selection, hard=hard, now=now,
                                                reason=reason)
-        done.effects.counts["summaries"] += await store.drop_summaries(
+        done.effects.counts["summaries"] += await quotes.drop_summaries(
             conn, user_id, everything=everything and scope == "global", texts=texts,
             names_pattern=selection.names_pattern)
+        done.effects.counts["seeds"] += await quotes.drop_seed(
+            conn, user_id, texts=texts, names_pattern=selection.names_pattern)
         if everything:
             done.wipe_user = scope == "global"
             done.wipe_agent = scoped_agent

@@ -14,8 +14,9 @@ and ones whose lock was busy right after it in the background, retried until ``S
 the forget, then logged as still pending. Not guaranteed: a deleted row that a transaction
 older than the forget could still see is copied by the rewrite (Postgres keeps what a snapshot
 may need) and stays until the table's next rewrite; the rewrite runs after the forget's
-clean-up, by when a turn's transactions (well under a second) have ended. Postgres' WAL keeps the deleted text until its segments are recycled (after
-the next checkpoints), and backups keep theirs: the receipt says so.
+clean-up, by when a turn's transactions (well under a second) have ended. Postgres' WAL keeps
+the deleted text until its segments are recycled (after the next checkpoints), and backups keep
+theirs: the receipt says so.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ TABLE_OF_KIND = {
     "facts": "relations", "entities": "entities", "aliases": "entity_aliases",
     "todos": "todos", "episodes": "episodes", "messages": "messages",
     "stored_answers": "idempotency_keys", "summaries": "summary_spine", "snippets": "todos",
+    "seeds": "user_seeds",
 }
 
 USER_TABLES = """

@@ -72,31 +72,31 @@ SELECT e.entity_id, e.name_normalized, e.entity_ref, e.entity_ref = '{SELF_REF}'
                                                              FROM unnest($4::text[]) x)))
 """
 
-_TEXT = ("EXISTS (SELECT 1 FROM unnest({texts}::text[]) q "
+TEXT_SQL = ("EXISTS (SELECT 1 FROM unnest({texts}::text[]) q "
          "WHERE strpos(twin_normalize({col}), twin_normalize(q)) > 0)")
-_NAMES = "({names}::text IS NOT NULL AND twin_normalize({col}) ~ {names})"
+NAMES_SQL = "({names}::text IS NOT NULL AND twin_normalize({col}) ~ {names})"
 _AGENT = "({agent}::text IS NULL OR r.agent_id = {agent})"
 # kind: (table, id column, still live, scope filter, what a target reaches, soft SET)
 _KINDS = {
     "facts": ("relations", "rel_id", "r.status <> 'FORGOTTEN'",
               "({agent}::text IS NULL OR (r.scope = 'agent' AND r.agent_id = {agent}))",
               "r.subject_id = ANY({entities}::uuid[]) OR r.object_id = ANY({entities}::uuid[])"
-              " OR " + _NAMES.format(names="{names}", col="r.text")
-              + " OR " + _TEXT.format(texts="{texts}", col="r.text"),
+              " OR " + NAMES_SQL.format(names="{names}", col="r.text")
+              + " OR " + TEXT_SQL.format(texts="{texts}", col="r.text"),
               "status = 'FORGOTTEN', indexed_at = NULL, updated_at = {now}"),
     "todos": ("todos", "todo_id", "r.active", _AGENT,
-              _NAMES.format(names="{names}", col="r.text") + " OR "
-              + _TEXT.format(texts="{texts}", col="r.text"),
+              NAMES_SQL.format(names="{names}", col="r.text") + " OR "
+              + TEXT_SQL.format(texts="{texts}", col="r.text"),
               "active = false, updated_at = {now}"),
     "episodes": ("episodes", "episode_id", "r.active", _AGENT,
                  "r.entity_ids ?| {entities}::uuid[]::text[] OR "
-                 + _NAMES.format(names="{names}", col="r.reflection") + " OR "
-                 + _TEXT.format(texts="{texts}", col="r.reflection")
+                 + NAMES_SQL.format(names="{names}", col="r.reflection") + " OR "
+                 + TEXT_SQL.format(texts="{texts}", col="r.reflection")
                  + " OR r.session_id = {session}::uuid",
                  "active = false, updated_at = {now}"),
     "messages": ("messages", "message_id", "r.active", _AGENT,
-                 _NAMES.format(names="{names}", col="r.text") + " OR "
-                 + _TEXT.format(texts="{texts}", col="r.text")
+                 NAMES_SQL.format(names="{names}", col="r.text") + " OR "
+                 + TEXT_SQL.format(texts="{texts}", col="r.text")
                  + " OR r.session_id = {session}::uuid", "active = false"),
 }
 
@@ -216,31 +216,6 @@ async def session_to_forget(conn: asyncpg.Connection, user_id: str, agent_id: st
             WHERE user_id = $1 AND agent_id = $2 AND chat_id = $3
               AND ($4::uuid IS NULL OR session_id = $4)
             ORDER BY started_at DESC LIMIT 1""", user_id, agent_id, chat_id, session_id)
-
-
-async def clear_snippets(conn: asyncpg.Connection, user_id: str, session_id: UUID) -> int:
-    """A hard-forgotten session leaves no quotes behind in the todos captured during it."""
-    status = await conn.execute("UPDATE todos SET source_snippet = NULL WHERE user_id = $1 "
-                                "AND session_id = $2 AND source_snippet IS NOT NULL",
-                                user_id, session_id)
-    return int(status.split()[-1])
-
-
-async def drop_summaries(conn: asyncpg.Connection, user_id: str, *, everything: bool,
-                         texts: Sequence[str], names_pattern: str | None) -> int:
-    """Drop the summary-spine versions that mention a forgotten name or text (all of them when
-    the user's whole memory goes); the spine is derived and is written again from what
-    remains. Returns how many versions went."""
-    if not (everything or texts or names_pattern):
-        return 0
-    match = (_NAMES.format(names="$3", col="s.text") + " OR "
-             + _NAMES.format(names="$3", col="s.content::text") + " OR "
-             + _TEXT.format(texts="$2", col="s.text") + " OR "
-             + _TEXT.format(texts="$2", col="s.content::text"))
-    status = await conn.execute(
-        f"DELETE FROM summary_spine s WHERE s.user_id = $1 AND ($4 OR {match})",
-        user_id, list(texts), names_pattern, everything)
-    return int(status.split()[-1])
 
 
 FORGOTTEN_ANSWER = {"forgotten": True}

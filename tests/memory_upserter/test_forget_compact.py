@@ -21,6 +21,7 @@ from services.memory_upserter.forget_receipt import (
     receipt,
     rows_per_table,
 )
+from tests.memory_upserter.conftest import rows
 from tests.memory_upserter.test_forget import forget, remember_marta
 
 
@@ -112,3 +113,23 @@ def test_a_receipt_never_quotes_content_and_lists_what_remains() -> None:
     assert {r.where for r in done.remains} == {"forget_log", "postgres_wal", "backups",
                                                "redis_persistence", "vector_index"}
 
+
+
+async def test_the_seed_text_and_summaries_that_name_what_is_forgotten_go_with_it(
+        client: httpx.AsyncClient, resources: Resources, user_id: str) -> None:
+    seeded = await client.post("/v1/profile", json={
+        "user_id": user_id, "seed_text": "I live in Porto with my sister Martinha."})
+    assert seeded.status_code == 200, seeded.text
+    await remember_marta(client, resources, user_id)
+    async with resources.pg.acquire() as conn:  # as reflection-writer writes the spine
+        await conn.executemany(
+            "INSERT INTO summary_spine (user_id, version, content, text) VALUES ($1, $2, $3, $4)",
+            [(user_id, 1, {"PEOPLE": ["Marta: sister"]}, "Lives in Porto."),
+             (user_id, 2, {"PEOPLE": []}, "Lives in Porto; likes surfing.")])
+    done = (await forget(client, user_id=user_id, scope="global", hard=True,
+                         targets=[{"entity": "Marta"}]))["receipt"]
+    assert done["rows"]["user_seeds"] == 1 and done["rows"]["summary_spine"] == 1
+    assert {"user_seeds", "summary_spine"} <= set(done["compacted"])
+    assert await rows(resources, "SELECT 1 FROM user_seeds WHERE user_id = $1", user_id) == []
+    assert [r["version"] for r in await rows(
+        resources, "SELECT version FROM summary_spine WHERE user_id = $1", user_id)] == [2]
