@@ -239,7 +239,9 @@ class DeletionReceipt(Struct, kw_only=True):
     hard: bool
     rows: Annotated[dict[str, int], msgspec.Meta(description=(
         "Postgres table → rows deleted (hard) or marked forgotten (soft); idempotency_keys: "
-        "stored answers emptied; summary_spine: summary versions dropped."))] = {}
+        "stored answers emptied; summary_spine and user_seeds: the summary versions and the "
+        "seed text naming what was forgotten, dropped; todos also counts source snippets "
+        "cleared."))] = {}
     points: Annotated[dict[str, int], msgspec.Meta(description=(
         "Vector collection → points deleted (hard) or made inactive (soft)."))] = {}
     redis_keys_deleted: int = 0
