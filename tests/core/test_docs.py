@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from services.playground.terminal import HELP
+
 REPO = Path(__file__).parents[2]
 DESIGN = REPO / "docs" / "design.md"
 README = REPO / "README.md"
@@ -116,3 +118,13 @@ def _default_db(source: str, variable: str) -> str:
     match = re.search(rf'"{variable}",\s*"redis://[^"]+/(\d+)"', source)
     assert match, f"no default for {variable}"
     return match.group(1)
+
+
+def test_the_readme_documents_every_playground_command_and_the_shared_offset() -> None:
+    readme = README.read_text()
+    playground = readme[readme.index("## The playground"):readme.index("## The nodes")]
+    commands = re.findall(r"/[a-z]+", HELP)
+    assert "/new" in commands
+    for command in commands:
+        assert f"| `{command}` |" in playground, command
+    assert "same `TWIN_PORT_OFFSET` as `twin up`" in playground
