@@ -22,6 +22,14 @@ from services.core.settings import NODE_PORTS, Settings
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: the server has already drained and closed; no traceback
+        print("stopped", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="twin", description="Twin Core memory nodes")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("migrate", help="apply pending Postgres migrations")
