@@ -48,7 +48,8 @@ class EdgeRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class FactRow(msgspec.Struct, frozen=True, kw_only=True):
-    """A foundation candidate: pinned, seeded or importance-3 fact."""
+    """A foundation candidate (:func:`services.graph_hydrator.lists.is_foundation`);
+    ``about_self``: its subject is the person's own entity."""
 
     fact_id: str
     subject_id: str
@@ -60,11 +61,13 @@ class FactRow(msgspec.Struct, frozen=True, kw_only=True):
     pinned: bool
     source: str
     created_at: datetime
+    updated_at: datetime | None = None
+    about_self: bool = False
     message_ids: tuple[str, ...] = ()
 
     @property
-    def seeded_first(self) -> bool:
-        return self.pinned or self.source == "seeded_profile"
+    def seeded(self) -> bool:
+        return self.source == "seeded_profile"
 
 
 class TodoRow(msgspec.Struct, frozen=True, kw_only=True):

@@ -14,7 +14,7 @@ millisecond queries (see ``bench/graph_hydrator.py``).
 
 ``find_entities``   names/aliases equal to any lookup key, plus the session's active ids
 ``load_edges``      1-hop relations of a set of entities, both directions, pre-ranked
-``load_foundation`` pinned / seeded / importance-3 facts, pre-ordered
+``load_foundation`` the candidates of :func:`lists.is_foundation`, pre-ordered
 ``load_todos``      the four todo lists, each pre-ranked by a window function
 """
 
@@ -25,6 +25,7 @@ from datetime import datetime
 
 import asyncpg
 
+from services.core.memory_store.keys import SELF_REF
 from services.graph_hydrator.lists import FETCH_FACTOR, FOUNDATION_CAP, TODO_CAPS, WINS_WINDOW
 from services.graph_hydrator.rows import EdgeRow, EntityRow, FactRow, TodoRow
 from services.graph_hydrator.subgraph import CRITICAL_PREDICATES
@@ -71,16 +72,23 @@ SELECT r.rel_id::text, r.scope, r.predicate, r.object_id IS NOT NULL AS to_entit
  LIMIT $6
 """
 
+# The person's own entity (memory-upserter writes it with ``entity_ref = 'self:user'``).
+_SELF = f"(SELECT e.entity_id FROM entities e WHERE e.user_id = $1 AND e.entity_ref = '{SELF_REF}')"
+
 LOAD_FOUNDATION = f"""
 SELECT r.rel_id::text, r.subject_id::text, r.predicate, r.scope, r.text, r.memory_type,
-       r.importance, r.pinned, r.source, r.created_at, r.provenance_message_ids,
+       r.importance, r.pinned, r.source, r.created_at, r.updated_at, r.provenance_message_ids,
+       r.subject_id = {_SELF} AS about_self,
        {_endpoint("subject_id", "true")} IS NOT NULL
        AND (r.object_id IS NULL OR {_endpoint("object_id", "true")} IS NOT NULL) AS visible
   FROM relations r
  WHERE {_LIVE_FACT}
-   AND (r.pinned OR r.source = 'seeded_profile' OR (r.importance = 3 AND r.memory_type <> 'PSYCHE'))
- ORDER BY (r.pinned OR r.source = 'seeded_profile') DESC, r.importance DESC, r.created_at,
-          r.rel_id
+   AND (r.pinned OR r.source = 'seeded_profile' OR (r.importance = 3 AND r.memory_type <> 'PSYCHE')
+        OR (upper(r.predicate) = ANY($5::text[]) AND r.memory_type <> 'PSYCHE')
+        OR (r.scope = 'global' AND r.importance >= 2 AND r.memory_type IN ('PROFILE', 'PEOPLE')
+            AND r.subject_id = {_SELF}))
+ ORDER BY r.source = 'seeded_profile' DESC, r.pinned DESC, upper(r.predicate) = ANY($5::text[]) DESC,
+          r.importance DESC, r.updated_at DESC, r.rel_id
  LIMIT $4
 """
 
@@ -159,12 +167,13 @@ async def load_edges(conn: asyncpg.Connection, user_id: str, agent_id: str,
 async def load_foundation(conn: asyncpg.Connection, user_id: str, agent_id: str,
                           now: datetime) -> list[FactRow]:
     rows = await conn.fetch(LOAD_FOUNDATION, user_id, agent_id, now,
-                            FOUNDATION_CAP * FETCH_FACTOR)
+                            FOUNDATION_CAP * FETCH_FACTOR, sorted(CRITICAL_PREDICATES))
     return [
         FactRow(fact_id=r["rel_id"], subject_id=r["subject_id"], predicate=r["predicate"],
                 scope=r["scope"], text=r["text"], memory_type=r["memory_type"],
                 importance=r["importance"], pinned=r["pinned"], source=r["source"],
-                created_at=r["created_at"],
+                created_at=r["created_at"], updated_at=r["updated_at"],
+                about_self=bool(r["about_self"]),
                 message_ids=tuple(str(m) for m in r["provenance_message_ids"]))
         for r in rows if r["visible"]
     ]

@@ -216,24 +216,25 @@ async def test_the_default_edge_cap_is_40(client: AsyncTestClient, seed: Seeder)
     assert len(answer["GRAPH"]["edges"]) == 40 and answer["GRAPH"]["dropped"] == {"edges": 5}
 
 
-async def test_foundation_is_pinned_and_seeded_first_then_importance_capped_at_12(
+async def test_foundation_is_seeded_then_pinned_then_importance_and_newest_capped_at_12(
         client: AsyncTestClient, seed: Seeder) -> None:
     me = await seed.entity("Alex")
     for n in range(14):
+        at = T0 - timedelta(days=30 - n)
         await seed.fact(me, f"CORE_{n}", value=n, importance=3, text=f"core {n}",
-                        created_at=T0 - timedelta(days=30 - n))
+                        created_at=at, updated_at=at)
     await seed.fact(me, "HOMETOWN", value="Porto", source="seeded_profile", text="from Porto",
                     memory_type="PROFILE")
     await seed.fact(me, "GOAL", value="marathon", pinned=True, importance=3,
                     text="wants a marathon", created_at=T0 - timedelta(days=1))
-    await seed.fact(me, "NICKNAME", value="Al", importance=3, text="Core 0!",
-                    created_at=T0 - timedelta(days=99))
+    await seed.fact(me, "NICKNAME", value="Al", importance=3, text="Core 13!",
+                    created_at=T0 - timedelta(days=99), updated_at=T0 - timedelta(days=99))
     await seed.fact(me, "LIKES", value="tea", importance=2, text="likes tea")
     answer = await _hydrate(client, seed.user_id, "hello")
     foundation = answer["GRAPH"]["foundation"]
-    assert [f["text"] for f in foundation] == ["wants a marathon", "from Porto", "Core 0!",
-                                               *(f"core {n}" for n in range(1, 10))]
-    assert foundation[1]["provenance"]["source"] == "seeded_profile"
+    assert [f["text"] for f in foundation] == ["from Porto", "wants a marathon",
+                                               *(f"core {n}" for n in range(13, 3, -1))]
+    assert foundation[0]["provenance"]["source"] == "seeded_profile"
 
 
 async def test_todo_lists_are_this_agents_capped_deduped_with_48_hour_wins(

@@ -269,22 +269,45 @@ def test_edges_not_touching_a_seed_are_ignored() -> None:
 
 
 def _fact(text: str, *, pinned=False, source="llm_plan", importance=1, age_d=0,
-          memory_type="PROFILE", predicate=None, scope="global", subject="me") -> FactRow:
+          memory_type="PROFILE", predicate=None, scope="global", subject="me",
+          about_self=False) -> FactRow:
+    at = NOW - timedelta(days=age_d)
     return FactRow(fact_id=_id(), subject_id=subject, predicate=predicate or f"P{_id()[:6]}",
                    scope=scope, text=text, memory_type=memory_type,
                    importance=3 if pinned else importance, pinned=pinned, source=source,
-                   created_at=NOW - timedelta(days=age_d))
+                   created_at=at, updated_at=at, about_self=about_self)
 
 
-def test_foundation_is_pinned_and_seeded_first_then_importance_then_oldest() -> None:
+def test_foundation_is_seeded_then_pinned_then_critical_importance_and_newest() -> None:
+    """The documented order: the profile (seeded) first in its own order, then pins, then the
+    rest by critical, importance and recency."""
     core_new = _fact("core new", importance=3, age_d=1)
     core_old = _fact("core old", importance=3, age_d=5)
-    seeded = _fact("seeded", source="seeded_profile", importance=1, age_d=0)
+    seeded_old = _fact("seeded old", source="seeded_profile", importance=1, age_d=9)
+    seeded_new = _fact("seeded new", source="seeded_profile", importance=3, age_d=0)
     pinned = _fact("pinned", pinned=True, age_d=3)
+    allergy = _fact("allergic to nuts", importance=1, predicate="ALLERGY", age_d=7)
     trivial = _fact("trivial", importance=2)
     psyche = _fact("psyche", importance=3, memory_type="PSYCHE")
-    lines = pick_foundation([core_new, core_old, seeded, pinned, trivial, psyche])
-    assert [f.text for f in lines] == ["pinned", "seeded", "core old", "core new"]
+    lines = pick_foundation([core_new, core_old, seeded_old, pinned, trivial, psyche, allergy,
+                             seeded_new])
+    assert [f.text for f in lines] == ["seeded old", "seeded new", "pinned", "allergic to nuts",
+                                       "core new", "core old"]
+
+
+def test_the_persons_global_identity_facts_are_foundation_by_importance_then_recency() -> None:
+    home = _fact("User lives in Lisbon", importance=2, age_d=2, about_self=True)
+    job = _fact("User works at Acme", importance=2, age_d=1, about_self=True)
+    sister = _fact("Marta is the user's sister", importance=2, memory_type="PEOPLE", age_d=3,
+                   about_self=True)
+    likes = _fact("User likes tea", importance=1, about_self=True)
+    agents_own = _fact("User trains on Mondays", importance=2, scope="agent", about_self=True)
+    someone_else = _fact("Marta lives in Madrid", importance=2, memory_type="PEOPLE")
+    project = _fact("User works on Atlas", importance=2, memory_type="PROJECT", about_self=True)
+    name = _fact("User's name is Alice", importance=3, age_d=30, about_self=True)
+    lines = pick_foundation([likes, agents_own, someone_else, project, sister, home, job, name])
+    assert [f.text for f in lines] == ["User's name is Alice", "User works at Acme",
+                                       "User lives in Lisbon", "Marta is the user's sister"]
 
 
 def test_foundation_is_capped_at_twelve_and_deduped() -> None:
