@@ -15,7 +15,8 @@ import msgspec
 
 class EntityRow(msgspec.Struct, frozen=True, kw_only=True):
     """An entity visible to this agent. ``keys`` are its normalized name and aliases (what a
-    mention must equal); empty for an entity only reached as an edge's endpoint."""
+    mention must equal); empty for an entity only reached as an edge's endpoint. ``kin``: the
+    predicates relating it to the person (``HAS_SISTER``; ``^SISTER_OF`` read from its side)."""
 
     entity_id: str
     name: str
@@ -26,6 +27,7 @@ class EntityRow(msgspec.Struct, frozen=True, kw_only=True):
     attributes: dict[str, Any] = {}
     aliases: tuple[str, ...] = ()
     keys: tuple[str, ...] = ()
+    kin: tuple[str, ...] = ()
 
 
 class EdgeRow(msgspec.Struct, frozen=True, kw_only=True):

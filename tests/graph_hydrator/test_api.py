@@ -302,3 +302,40 @@ async def test_the_latest_summary_spine_rides_in_graph(client: AsyncTestClient,
     assert answer["GRAPH"]["summary_spine"] == "PEOPLE: Marta: sister, Lisbon"
     other = await _hydrate(client, f"{seed.user_id}-other", "hi")
     assert other["GRAPH"]["summary_spine"] == ""
+
+
+async def test_my_sister_resolves_through_the_relation_and_loads_her_subgraph(
+        client: AsyncTestClient, seed: Seeder) -> None:
+    me = await seed.entity("Alice", entity_ref="self:user")
+    marta = await seed.entity("Marta")
+    madrid = await seed.entity("Madrid", category="Location")
+    await seed.fact(me, "HAS_SISTER", marta, text="Marta is the user's sister", importance=2)
+    await seed.fact(marta, "LIVES_IN", madrid, text="Marta lives in Madrid", importance=2)
+    answer = await _hydrate(client, seed.user_id, "Where does my sister live?")
+    assert answer["active_entity_ids"] == [marta]
+    (mention,) = answer["mentions"]
+    assert (mention["text"], mention["relation"], mention["entity_id"]) == (
+        "my sister", "sister", marta)
+    assert "Marta lives in Madrid" in _facts(answer)
+    assert [f["text"] for f in answer["GRAPH"]["foundation"]] == ["Marta is the user's sister"]
+
+
+async def test_a_relation_only_this_agent_knows_never_resolves_for_another(
+        client: AsyncTestClient, seed: Seeder) -> None:
+    me = await seed.entity("Alice", entity_ref="self:user")
+    rui = await seed.entity("Rui")
+    await seed.fact(me, "HAS_BOSS", rui, text="Rui is the user's boss", agent_id="anaketa")
+    mine = await _hydrate(client, seed.user_id, "is my boss in?", agent_id="anaketa")
+    assert mine["active_entity_ids"] == [rui]
+    other = await _hydrate(client, seed.user_id, "is my boss in?")
+    assert other["active_entity_ids"] == [] and other["mentions"] == []
+
+
+async def test_two_sisters_make_the_one_question(client: AsyncTestClient, seed: Seeder) -> None:
+    me = await seed.entity("Alice", entity_ref="self:user")
+    for name in ("Marta", "Ana"):
+        await seed.fact(me, "HAS_SISTER", await seed.entity(name), text=f"{name} is a sister")
+    answer = await _hydrate(client, seed.user_id, "Where does my sister live?")
+    question = answer["GRAPH"]["pending_question"]
+    assert question["question"].startswith("Which sister do you mean")
+    assert answer["active_entity_ids"] == []
