@@ -7,7 +7,10 @@ Pure: no I/O, ``now`` is passed in. Guarantees:
 - over-long texts and over-full lists are cut, never refused, and every cut is named in a
   warning: lists keep their first N (the producer's ranking), texts keep their head;
 - repeated items (same id and same content, or the same normalized text) are dropped with a
-  warning; relevant memories are deduplicated against the foundation (001).
+  warning; relevant memories are deduplicated against the foundation (001);
+- the evidence for this message (:mod:`.evidence`) is rendered best first, and with
+  ``memory_budget_tokens`` only what fits that many words is (warning ``budgeted``);
+  ``memory_order`` lists every rendered memory item in the order the prompt carries it.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from contracts.slots import EntityCard, FactLine, Turn
 from services.core.validation import InvalidInput
 from services.envelope_validator.answer_format import response_format
 from services.envelope_validator.checks import TODO_LISTS, check
+from services.envelope_validator.evidence import Evidence, budget, collect, memory_order
 from services.envelope_validator.render import render
 
 T = TypeVar("T")
@@ -66,6 +70,7 @@ class Assembled:
     history: list[Turn]
     user_message: str
     warnings: list[EnvelopeWarning] = field(default_factory=list)
+    evidence: list[Evidence] = field(default_factory=list)  # RELEVANT MEMORIES, in order
 
 
 def build(request: EnvelopeRequest, now: datetime) -> EnvelopeResponse:
@@ -86,6 +91,8 @@ def build(request: EnvelopeRequest, now: datetime) -> EnvelopeResponse:
         warnings=warnings,
         stats=EnvelopeStats(chars=chars, counts=counts(assembled), total_chars=total,
                             messages=len(messages)),
+        memory_order=memory_order(assembled.envelope.GRAPH, assembled.evidence,
+                                  assembled.envelope.EPISODE.previous_session_tail),
     )
 
 
@@ -158,6 +165,11 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
         user_id=request.user_id, agent_id=request.agent_id, chat_id=request.chat_id,
         AFFECT=request.AFFECT, GRAPH=graph, EPISODE=episode, KNOWLEDGE=knowledge,
     )
+    fitted = budget(collect(envelope, request.ranking), request.memory_budget_tokens)
+    if fitted.left_out:
+        w.add("budgeted", "RELEVANT MEMORIES", f"{len(fitted.left_out)} item(s) past the budget "
+              f"of {request.memory_budget_tokens} words left out: "
+              + ", ".join(f"{e.kind}:{e.id}" for e in fitted.left_out))
     return Assembled(
         envelope=envelope, now=now, affect_expired=affect_expired,
         realtime_context=request.realtime_context, persona_prompt=request.persona_prompt,
@@ -166,7 +178,7 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
                                    "conversation_summary", w),
         latest_session_summary=latest,
         history=_turns(request.recent_turns, "recent_turns", w),
-        user_message=request.user_message, warnings=list(w),
+        user_message=request.user_message, warnings=list(w), evidence=fitted.kept,
     )
 
 
