@@ -16,6 +16,7 @@ and a budget (``memory_budget_tokens``) cuts from the end of this order, never f
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -27,6 +28,7 @@ from contracts.slots import GraphSlot, RankedItem, Turn
 from services.envelope_validator import lines
 from services.envelope_validator.lines import quote
 
+_WORDS = re.compile(r"\w+")
 RRF_K = 60
 DEFAULT = FusionWeights()
 CARD_WEIGHT = 0.5
@@ -44,6 +46,12 @@ class Evidence:
     line: str    # the quoted line the block carries
     words: int   # whitespace words of the text it shows
     score: float
+    text: str = ""  # what it says, for deduplication
+
+    @property
+    def row(self) -> str:
+        """The row it shows: a fact and an edge of the same relation are one row."""
+        return f"rel:{self.id}" if self.kind in ("fact", "edge") else f"{self.kind}:{self.id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,28 +68,52 @@ def collect(env: InferenceEnvelope, ranking: Sequence[RankedItem]) -> list[Evide
     """Every evidence item of the envelope, best first."""
     scores = {(r.kind, r.id): r.score for r in ranking}
     graph, episode, knowledge = env.GRAPH, env.EPISODE, env.KNOWLEDGE
-    slots: list[list[tuple[Kind, str, Source, str, int, float]]] = [
+    slots: list[list[tuple[Kind, str, Source, str, str, float]]] = [
         [("turn", t.message_id, "EPISODE", quote(lines.recalled(t)),
-          words(t.text) + (words(t.context.text) if t.context else 0), DEFAULT.turn)
+          f"{t.context.text if t.context else ''} {t.text}", DEFAULT.turn)
          for t in episode.turns],
-        [("fact", f.fact_id, "GRAPH", quote(f.text), words(f.text), DEFAULT.fact)
+        [("fact", f.fact_id, "GRAPH", quote(f.text), f.text, DEFAULT.fact)
          for f in graph.relevant_facts],
-        [("card", c.entity_ref, "GRAPH", quote(lines.card(c)), words(lines.card(c)),
-          CARD_WEIGHT) for c in graph.entity_cards if c.facts],
-        [("edge", e.rel_id, "GRAPH", quote(lines.edge(e)), words(lines.edge(e)["fact"]),
-          EDGE_WEIGHT) for e in graph.edges],
+        [("card", c.entity_ref, "GRAPH", quote(lines.card(c)), lines.card(c), CARD_WEIGHT)
+         for c in graph.entity_cards if c.facts],
+        [("edge", e.rel_id, "GRAPH", quote(lines.edge(e)), lines.edge(e)["fact"], EDGE_WEIGHT)
+         for e in graph.edges],
         [("episode", h.episode_id, "EPISODE", quote(lines.episode(h)),
-          words(f"{h.one_liner} {h.reflection}"), DEFAULT.episode) for h in episode.hits],
-        [("knowledge", h.chunk_id, "KNOWLEDGE", quote(lines.chunk(h)), words(h.text),
+          f"{h.one_liner} {h.reflection}", DEFAULT.episode) for h in episode.hits],
+        [("knowledge", h.chunk_id, "KNOWLEDGE", quote(lines.chunk(h)), h.text,
           DEFAULT.knowledge) for h in knowledge.hits],
     ]
     scored: list[tuple[float, int, int, Evidence]] = []
     for slot in slots:
-        for rank, (kind, item_id, source, line, n, weight) in enumerate(slot, 1):
+        for rank, (kind, item_id, source, line, text, weight) in enumerate(slot, 1):
             score = scores.get((kind, item_id), weight / (RRF_K + rank))
-            scored.append((-score, n, len(scored), Evidence(kind, item_id, source, line, n, score)))
+            n = words(text)
+            scored.append((-score, n, len(scored),
+                           Evidence(kind, item_id, source, line, n, score, text)))
     scored.sort(key=lambda x: x[:3])
     return [item for *_, item in scored]
+
+
+def dedupe(items: Sequence[Evidence], shown: Iterable[str]) -> tuple[list[Evidence], int]:
+    """Each row once, and no line saying what the foundation (``shown``) or a better ranked
+    item of another kind already says: a relation rag-gate found as a fact and graph-hydrator
+    loaded as an edge is one line, where it ranks best. (Repeats within one slot are its
+    producer's to drop.)"""
+    said: dict[str, str] = {_key(t): "foundation" for t in shown}
+    rows: set[str] = set()
+    kept = []
+    for item in items:
+        key = _key(item.text)
+        if item.row in rows or said.get(key, item.kind) != item.kind:
+            continue
+        rows.add(item.row)
+        said.setdefault(key, item.kind)
+        kept.append(item)
+    return kept, len(items) - len(kept)
+
+
+def _key(text: str) -> str:
+    return " ".join(_WORDS.findall(text.casefold()))
 
 
 def budget(items: Iterable[Evidence], limit: int | None) -> Budgeted:

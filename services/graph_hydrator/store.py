@@ -102,8 +102,8 @@ SELECT r.rel_id::text, r.subject_id::text, r.predicate, r.scope, r.text, r.memor
         OR (upper(r.predicate) = ANY($5::text[]) AND r.memory_type <> 'PSYCHE')
         OR (r.scope = 'global' AND r.importance >= 2 AND r.memory_type IN ('PROFILE', 'PEOPLE')
             AND r.subject_id = {_SELF}))
- ORDER BY r.source = 'seeded_profile' DESC, r.pinned DESC, upper(r.predicate) = ANY($5::text[]) DESC,
-          r.importance DESC, r.updated_at DESC, r.rel_id
+ ORDER BY r.source = 'seeded_profile' DESC, r.pinned DESC,
+          upper(r.predicate) = ANY($5::text[]) DESC, r.importance DESC, r.updated_at DESC, r.rel_id
  LIMIT $4
 """
 
