@@ -70,7 +70,7 @@ async def run_product(stack: Stack, conversations: Sequence[data.Conversation],
     run = ProductRun()
     for variant in variants:
         run.items[variant] = {order: {} for order in product.ORDERS}
-        run.latency[variant] = {"hydrate": [], "retrieve": [], "chain": []}
+        run.latency[variant] = {"hydrate": [], "retrieve": [], "chain": [], "envelope": []}
         run.shape[variant] = Counter()
     limits = httpx.Limits(max_connections=4)
     async with httpx.AsyncClient(timeout=120, limits=limits) as client:
@@ -88,11 +88,13 @@ async def run_product(stack: Stack, conversations: Sequence[data.Conversation],
                 for variant in variants:
                     answer = await product.ask(
                         client, stack.url("graph-hydrator"), stack.url("rag-gate"),
-                        conversation, question, limits=product.LIMITS[variant])
+                        conversation, question, limits=product.LIMITS[variant],
+                        envelope=stack.url("envelope-validator"))
                     lat = run.latency[variant]
                     lat["hydrate"].append(answer.hydrate_ms)
                     lat["retrieve"].append(answer.retrieve_ms)
                     lat["chain"].append(answer.hydrate_ms + answer.retrieve_ms)
+                    lat["envelope"].append(answer.envelope_ms)
                     for order, found in product.items(answer, prov).items():
                         run.items[variant][order][question.qid] = found
                     _shape(run.shape[variant], answer, run.items[variant]["retrieval"]
@@ -153,6 +155,7 @@ BASELINE_NAMES = {"bm25": "BM25 (raw turns)", "dense": "MiniLM dense (raw turns)
                   "fusion": "RRF fusion (raw turns)"}
 TWIN_NAMES = {("default", "retrieval"): "Twin Core",
               ("default", "envelope"): "Twin Core, envelope order",
+              ("default", "sections"): "Twin Core, 001 section order (before)",
               ("open", "retrieval"): "Twin Core, cutoffs off (diagnostic)"}
 README_TABLE = {"BM25 (raw turns)": (0.541, 0.594, 0.649, 0.277),
                 "MiniLM dense (raw turns)": (0.412, 0.531, 0.625, 0.322),

@@ -8,8 +8,12 @@ edges) that are
 * about the person (subject = their own entity ``self:user``), global, PROFILE or PEOPLE, of
   importance 2 or more — name, home, work, family ("User lives in Lisbon", "Marta is the
   user's sister"): what one persona learned reaches every other persona's next turn;
-* critical (allergy, medication, intolerance, safety boundary), whoever's they are;
-* of importance 3 (core identity), PSYCHE inferences only when pinned or seeded.
+* about the person and of importance 3 (core identity), in any scope visible to the agent;
+* critical (allergy, medication, intolerance, safety boundary), whoever's they are.
+
+PSYCHE inferences only when pinned or seeded. A fact about someone else, however important
+("Caroline went to a support group"), is not the person's foundation: it reaches the turn
+that names them, through the subgraph and rag-gate.
 
 Order (pinned down by ``tests/graph_hydrator/test_logic.py``): seeded facts first, in the
 profile's own order (oldest first); then pinned facts, most important then newest first; then
@@ -81,10 +85,12 @@ def is_foundation(fact: FactRow) -> bool:
         return True
     if fact.memory_type == "PSYCHE":
         return False
-    if fact.importance == 3 or is_critical(fact.predicate):
+    if is_critical(fact.predicate):
         return True
-    return (fact.about_self and fact.scope == "global" and fact.importance >= 2
-            and fact.memory_type in SELF_TYPES)
+    if not fact.about_self:
+        return False
+    return fact.importance == 3 or (fact.scope == "global" and fact.importance >= 2
+                                    and fact.memory_type in SELF_TYPES)
 
 
 def pick_foundation(facts: Iterable[FactRow]) -> list[FactLine]:

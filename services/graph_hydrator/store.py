@@ -98,10 +98,11 @@ SELECT r.rel_id::text, r.subject_id::text, r.predicate, r.scope, r.text, r.memor
        AND (r.object_id IS NULL OR {_endpoint("object_id", "true")} IS NOT NULL) AS visible
   FROM relations r
  WHERE {_LIVE_FACT}
-   AND (r.pinned OR r.source = 'seeded_profile' OR (r.importance = 3 AND r.memory_type <> 'PSYCHE')
+   AND (r.pinned OR r.source = 'seeded_profile'
         OR (upper(r.predicate) = ANY($5::text[]) AND r.memory_type <> 'PSYCHE')
-        OR (r.scope = 'global' AND r.importance >= 2 AND r.memory_type IN ('PROFILE', 'PEOPLE')
-            AND r.subject_id = {_SELF}))
+        OR (r.subject_id = {_SELF} AND r.memory_type <> 'PSYCHE'
+            AND (r.importance = 3 OR (r.scope = 'global' AND r.importance >= 2
+                                      AND r.memory_type IN ('PROFILE', 'PEOPLE')))))
  ORDER BY r.source = 'seeded_profile' DESC, r.pinned DESC,
           upper(r.predicate) = ANY($5::text[]) DESC, r.importance DESC, r.updated_at DESC, r.rel_id
  LIMIT $4

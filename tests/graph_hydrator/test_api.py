@@ -218,7 +218,10 @@ async def test_the_default_edge_cap_is_40(client: AsyncTestClient, seed: Seeder)
 
 async def test_foundation_is_seeded_then_pinned_then_importance_and_newest_capped_at_12(
         client: AsyncTestClient, seed: Seeder) -> None:
-    me = await seed.entity("Alex")
+    me = await seed.entity("Alex", entity_ref="self:user")
+    caroline = await seed.entity("Caroline")
+    await seed.fact(caroline, "CURATED_SUMMARY", value="x", importance=3,
+                    text="Caroline went to a support group")
     for n in range(14):
         at = T0 - timedelta(days=30 - n)
         await seed.fact(me, f"CORE_{n}", value=n, importance=3, text=f"core {n}",

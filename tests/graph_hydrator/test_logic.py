@@ -281,16 +281,17 @@ def _fact(text: str, *, pinned=False, source="llm_plan", importance=1, age_d=0,
 def test_foundation_is_seeded_then_pinned_then_critical_importance_and_newest() -> None:
     """The documented order: the profile (seeded) first in its own order, then pins, then the
     rest by critical, importance and recency."""
-    core_new = _fact("core new", importance=3, age_d=1)
-    core_old = _fact("core old", importance=3, age_d=5)
+    core_new = _fact("core new", importance=3, age_d=1, about_self=True)
+    core_old = _fact("core old", importance=3, age_d=5, about_self=True)
     seeded_old = _fact("seeded old", source="seeded_profile", importance=1, age_d=9)
     seeded_new = _fact("seeded new", source="seeded_profile", importance=3, age_d=0)
     pinned = _fact("pinned", pinned=True, age_d=3)
     allergy = _fact("allergic to nuts", importance=1, predicate="ALLERGY", age_d=7)
     trivial = _fact("trivial", importance=2)
-    psyche = _fact("psyche", importance=3, memory_type="PSYCHE")
+    psyche = _fact("psyche", importance=3, memory_type="PSYCHE", about_self=True)
+    someone_elses = _fact("Caroline went to a support group", importance=3)
     lines = pick_foundation([core_new, core_old, seeded_old, pinned, trivial, psyche, allergy,
-                             seeded_new])
+                             seeded_new, someone_elses])
     assert [f.text for f in lines] == ["seeded old", "seeded new", "pinned", "allergic to nuts",
                                        "core new", "core old"]
 
@@ -311,7 +312,7 @@ def test_the_persons_global_identity_facts_are_foundation_by_importance_then_rec
 
 
 def test_foundation_is_capped_at_twelve_and_deduped() -> None:
-    facts = [_fact(f"fact {n}", importance=3, age_d=30 - n) for n in range(20)]
+    facts = [_fact(f"fact {n}", importance=3, age_d=30 - n, about_self=True) for n in range(20)]
     facts.append(_fact("FACT 0!", pinned=True))
     lines = pick_foundation(facts)
     assert len(lines) == 12 and lines[0].text == "FACT 0!"

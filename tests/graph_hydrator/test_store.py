@@ -80,11 +80,11 @@ async def test_edges_are_loaded_both_ways_and_only_while_live(seed: Seeder) -> N
 
 
 async def test_foundation_candidates_come_pinned_and_seeded_first(seed: Seeder) -> None:
-    me = await seed.entity("Alex")
+    me = await seed.entity("Alex", entity_ref="self:user")
     core = await seed.fact(me, "NAME", value="Alex", importance=3, created_at=T0 - timedelta(1))
     seeded = await seed.fact(me, "HOMETOWN", value="Porto", source="seeded_profile")
     pinned = await seed.fact(me, "GOAL", value="marathon", pinned=True, importance=3)
-    await seed.fact(me, "LIKES", value="tea", importance=2)
+    await seed.fact(me, "LIKES", value="tea", importance=1)
     await seed.fact(me, "TRAIT", value="anxious", importance=3, memory_type="PSYCHE")
     await seed.fact(me, "JOB", value="nurse", importance=3, status="ARCHIVED")
     ghost = await seed.entity("Ghost", active=False)
