@@ -16,7 +16,7 @@ SLOT_CONTRACT_VERSION = "1.3"
 # 1.2 too (rag-gate's recalled turns ``EPISODE.turns`` and fused ``ranking``, its turn and
 # fusion limits, reindex's ``messages_indexed``).
 # 1.3: optional fields again (hydrate's ``Mention.relation``, the gate rule ``about_user``,
-# the envelope's ``ranking`` / ``memory_budget_tokens`` and its rendered ``memory_order``).
+# the envelope's ``ranking`` / ``memory_budget_words`` and its rendered ``memory_order``).
 ContractVersion = Literal["1.0", "1.1", "1.2", "1.3"]
 
 # Ids are opaque strings chosen by the caller: "tg:12345", "alice", "deanna", "tg:987".

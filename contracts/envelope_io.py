@@ -35,6 +35,9 @@ from contracts.slots import (
 )
 
 LongText = Annotated[str, msgspec.Meta(max_length=10_000)]
+# Words of evidence a prompt carries by default: about 1,000 model tokens beside the foundation,
+# the todos and ten recent turns. Chosen, not fitted: bench/recall's largest standing budget.
+DEFAULT_MEMORY_BUDGET_WORDS = 800
 
 
 class FactsSlot(Struct, kw_only=True):
@@ -90,12 +93,13 @@ class EnvelopeRequest(Struct, kw_only=True):
         description="rag-gate's `ranking`, whole (1.3): the order its turns, facts, episodes "
                     "and knowledge render in RELEVANT MEMORIES. Without it, each slot's own "
                     "order is fused with rag-gate's default weights.")] = []
-    memory_budget_tokens: Annotated[int, msgspec.Meta(
+    memory_budget_words: Annotated[int, msgspec.Meta(
         ge=0, le=100_000,
         description="At most this many words of RELEVANT MEMORIES (1.3), best first: an item "
                     "that does not fit is left out (warning `budgeted`) and a shorter one "
                     "after it may still fit. Foundation, todos and the question are never "
-                    "budgeted. Absent: no budget.")] | None = None
+                    "budgeted. Default 800; null: no budget.")] | None = (
+        DEFAULT_MEMORY_BUDGET_WORDS)
     now: Annotated[datetime, msgspec.Meta(
         tz=True, description="The turn's time with its offset; defaults to the server clock.",
     )] | None = None
@@ -110,7 +114,7 @@ WarningCode = Literal[
     "degraded",             # a producer said its retrieval was degraded
     "empty_user_message",   # the current user message is empty
     "prompt_large",         # the prompt is over 20,000 characters (nothing cut)
-    "budgeted",             # relevant memories past memory_budget_tokens were left out (1.3)
+    "budgeted",             # relevant memories past memory_budget_words were left out (1.3)
 ]
 
 

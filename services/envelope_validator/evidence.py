@@ -11,7 +11,7 @@ benchmark. Equal scores put the shorter item first, then the slots' order.
 
 So what answers this message comes first whatever slot holds it: on LoCoMo a dated raw turn
 carries the evidence in ~28 words where an episode reflection spends ~190 (bench/RESULTS.md),
-and a budget (``memory_budget_tokens``) cuts from the end of this order, never from its head.
+and a budget (``memory_budget_words``) cuts from the end of this order, never from its head.
 """
 
 from __future__ import annotations

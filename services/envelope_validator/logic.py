@@ -9,7 +9,7 @@ Pure: no I/O, ``now`` is passed in. Guarantees:
 - repeated items (same id and same content, or the same normalized text) are dropped with a
   warning; relevant memories are deduplicated against the foundation (001);
 - the evidence for this message (:mod:`.evidence`) is rendered best first, and with
-  ``memory_budget_tokens`` only what fits that many words is (warning ``budgeted``);
+  ``memory_budget_words`` only what fits that many words is (warning ``budgeted``);
   ``memory_order`` lists every rendered memory item in the order the prompt carries it.
 """
 
@@ -168,10 +168,10 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
     if repeated:
         w.add("deduplicated", "RELEVANT MEMORIES", f"dropped {repeated} item(s) already in the "
               "foundation or shown by a better ranked item (a fact and an edge of one relation)")
-    fitted = budget(ranked, request.memory_budget_tokens)
+    fitted = budget(ranked, request.memory_budget_words)
     if fitted.left_out:
         w.add("budgeted", "RELEVANT MEMORIES", f"{len(fitted.left_out)} item(s) past the budget "
-              f"of {request.memory_budget_tokens} words left out: "
+              f"of {request.memory_budget_words} words left out: "
               + ", ".join(f"{e.kind}:{e.id}" for e in fitted.left_out))
     return Assembled(
         envelope=envelope, now=now, affect_expired=affect_expired,

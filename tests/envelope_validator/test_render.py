@@ -184,7 +184,7 @@ def test_without_a_ranking_each_slot_fuses_by_its_own_order() -> None:
 
 def test_a_memory_budget_keeps_the_best_evidence_that_fits_and_says_what_it_left_out() -> None:
     full = build(request(full_body()), NOW)
-    budgeted = build(request(full_body(memory_budget_tokens=60)), NOW)
+    budgeted = build(request(full_body(memory_budget_words=60)), NOW)
     kept = [m for m in budgeted.memory_order if m.section == "relevant"]
     everything = [m for m in full.memory_order if m.section == "relevant"]
     assert sum(m.words for m in kept) <= 60 < sum(m.words for m in everything)
@@ -345,3 +345,16 @@ def test_recalled_turns_render_dated_with_their_speaker_and_context() -> None:
     assert block[3] == "</data>"  # a turn outranks the rest when nothing else is ranked
     assert [w.section for w in answer.warnings if w.code == "deduplicated"] == ["EPISODE.turns"]
     assert answer.stats.counts["recalled_turns"] == 1
+
+
+def test_relevant_memories_are_budgeted_at_800_words_by_default_and_null_lifts_it() -> None:
+    body = full_body()
+    body["EPISODE"]["hits"] = [{**hit, "reflection": "Observation: long. " * 60}
+                               for hit in body["EPISODE"]["hits"]]
+    default = build(request(body), NOW)
+    unlimited = build(request({**body, "memory_budget_words": None}), NOW)
+    words = [sum(m.words for m in a.memory_order if m.section == "relevant")
+             for a in (default, unlimited)]
+    assert words[0] <= 800 < words[1]
+    assert any(w.code == "budgeted" for w in default.warnings)
+    assert not any(w.code == "budgeted" for w in unlimited.warnings)
