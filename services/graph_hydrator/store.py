@@ -4,8 +4,9 @@ Every statement is per user (``user_id = $1`` on every table read, so another us
 never read), and keeps only what this agent may see (scope global or ``agent_id`` = this agent)
 and only live rows: entities ``active``; relations ``status = 'ACTIVE'`` and valid at ``now``
 (``valid_from <= now < valid_to``, open ends allowed) whose endpoints are live and visible;
-todos ``active`` and of this agent. Nothing here writes (``entities.last_seen`` is the
-memory-upserter's).
+todos ``active`` and of this agent. Predicates are compared as stored: memory-upserter writes
+them canonical (upper snake case, ``canonical_predicate``). Nothing here writes
+(``entities.last_seen`` is the memory-upserter's).
 
 The statements avoid joins on purpose: the entities an edge or fact points at are read by
 correlated sub-selects (one primary-key probe each), so Postgres plans each statement in a
@@ -51,7 +52,7 @@ _SELF = f"(SELECT e.entity_id FROM entities e WHERE e.user_id = $1 AND e.entity_
 # A live relation between the person and someone, by one of the predicates in $5.
 _KIN = f"""r.user_id = $1 AND r.status = 'ACTIVE' AND {_VISIBLE.format(t="r")}
    AND (r.valid_to IS NULL OR r.valid_to > $6) AND (r.valid_from IS NULL OR r.valid_from <= $6)
-   AND upper(r.predicate) = ANY($5::text[])"""
+   AND r.predicate = ANY($5::text[])"""
 
 FIND_ENTITIES = f"""
 SELECT e.entity_id::text, e.name_normalized, e.name, e.category, e.scope, e.entity_ref,
@@ -59,7 +60,7 @@ SELECT e.entity_id::text, e.name_normalized, e.name, e.category, e.scope, e.enti
        ARRAY(SELECT (a.alias, a.alias_normalized) FROM entity_aliases a
               WHERE a.entity_id = e.entity_id ORDER BY a.created_at, a.alias) AS aliases,
        CASE WHEN cardinality($5::text[]) > 0 THEN ARRAY(
-           SELECT CASE WHEN r.subject_id = e.entity_id THEN '^' ELSE '' END || upper(r.predicate)
+           SELECT CASE WHEN r.subject_id = e.entity_id THEN '^' ELSE '' END || r.predicate
              FROM relations r
             WHERE {_KIN} AND ((r.subject_id = {_SELF} AND r.object_id = e.entity_id)
                               OR (r.object_id = {_SELF} AND r.subject_id = e.entity_id)))
@@ -99,12 +100,12 @@ SELECT r.rel_id::text, r.subject_id::text, r.predicate, r.scope, r.text, r.memor
   FROM relations r
  WHERE {_LIVE_FACT}
    AND (r.pinned OR r.source = 'seeded_profile'
-        OR (upper(r.predicate) = ANY($5::text[]) AND r.memory_type <> 'PSYCHE')
+        OR (r.predicate = ANY($5::text[]) AND r.memory_type <> 'PSYCHE')
         OR (r.subject_id = {_SELF} AND r.memory_type <> 'PSYCHE'
             AND (r.importance = 3 OR (r.scope = 'global' AND r.importance >= 2
                                       AND r.memory_type IN ('PROFILE', 'PEOPLE')))))
- ORDER BY r.source = 'seeded_profile' DESC, r.pinned DESC,
-          upper(r.predicate) = ANY($5::text[]) DESC, r.importance DESC, r.updated_at DESC, r.rel_id
+ ORDER BY r.source = 'seeded_profile' DESC, r.pinned DESC, r.predicate = ANY($5::text[]) DESC,
+          r.importance DESC, r.updated_at DESC, r.rel_id
  LIMIT $4
 """
 
