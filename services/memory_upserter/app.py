@@ -81,9 +81,12 @@ async def knowledge(data: JSONBody[KnowledgeRequest],
       description=(
           "003 §9. Soft: rows marked forgotten with reason and time, vectors inactive, entity "
           "ids and turns removed from working memory. Hard: rows, vectors and working-memory "
-          "keys deleted; only an audit line with ids and counts remains. Targets: an entity "
-          "(name, alias, ref or id: it, its aliases, every relation touching it), a fact / "
-          "episode / todo id, or a text."))
+          "keys deleted, and the Postgres tables that lost rows rewritten so no byte of them "
+          "stays in their files (the vector index never holds text); only an audit line with "
+          "ids and counts remains. The answer's `receipt` lists what went from each store and "
+          "what remains elsewhere, and for how long. Targets: an entity (name, alias, ref or "
+          "id: it, its aliases, every relation touching it), a fact / episode / todo id, or a "
+          "text."))
 async def forget(data: JSONBody[ForgetRequest], request: Request,
                  resources: NamedDependency[Resources]) -> ForgetResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
