@@ -7,6 +7,7 @@ from typing import Annotated
 
 from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import JSONBody, Parameter
 from litestar.response import Stream
 
@@ -102,7 +103,9 @@ async def forget(data: JSONBody[ForgetRequest], request: Request,
          "documents the person owns, affect and working memory, the forget log…); "
          "`working_memory` the live session and affect of each conversation. Streamed from "
          "one consistent snapshot; an unknown person gets the same document with empty "
-         "lists."))
+         "lists."),
+     responses={200: ResponseSpec(data_container=PersonDocument,
+                                  description="the person's document (streamed)")})
 async def export(resources: NamedDependency[Resources],
                  user_id: Annotated[str, Parameter(description="The person's id.")]) -> Stream:
     person = convert(user_id, UserId, root="$.user_id")
