@@ -199,3 +199,37 @@ async def test_a_hard_forget_leaves_no_byte_of_the_content_in_any_file(
     assert set(receipt["rows"]) - {"entity_aliases"} <= set(receipt["compacted"])
     assert receipt["compaction_pending"] == []
     assert {r["where"] for r in receipt["remains"]} >= {"postgres_wal", "backups"}
+
+
+async def test_a_hard_forget_of_a_text_leaves_no_byte_of_it_in_any_file(
+        node, throwaway: Resources, throwaway_settings: Settings, pg_server: PostgresServer,
+        user_id: str) -> None:
+    """The auditor's case: a fact's words, forgotten as a text (not as an entity)."""
+    word = _made_up_name().lower()
+    qdrant = Path(throwaway_settings.qdrant_path)
+    async with node("pulse-decay", throwaway) as pulse:
+        assert (await pulse.post("/v1/pulse", json={
+            "user_id": user_id, "agent_id": AGENT, "chat_id": CHAT,
+            "message": f"My locker code word is {word}"})).status_code == 200
+    async with node("memory-upserter", throwaway) as upserter:
+        answer = await upserter.post("/v1/commit", json=commit_body(
+            user_id, f"My locker code word is {word}.", at=later(1), plan={"facts": [{
+                "memory_type": "PROFILE", "subject": "user", "predicate": "LOCKER_CODE",
+                "value": word, "text": f"Locker code word is {word}"}]}))
+        assert answer.status_code == 200, answer.text
+    await throwaway.background.drain()
+    await _everything_on_disk(throwaway)
+    assert _files_holding(pg_server.data, word, skip=("pg_wal/",))
+    assert _files_holding(qdrant, word) == []
+
+    async with node("memory-upserter", throwaway) as upserter:
+        forgotten = await upserter.post("/v1/forget", json={
+            "user_id": user_id, "scope": "global", "targets": [{"text": word}], "hard": True})
+    assert forgotten.status_code == 200, forgotten.text
+    assert forgotten.json()["receipt"]["rows"]["relations"] == 1
+    await throwaway.background.drain(within_s=70)
+    await _everything_on_disk(throwaway)
+    assert _files_holding(pg_server.data, word, skip=("pg_wal/",)) == []
+    assert _files_holding(qdrant, word) == []
+    assert await _postgres_holding(throwaway, word) == []
+    assert await _redis_holding(throwaway, word) == []
