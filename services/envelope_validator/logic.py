@@ -66,6 +66,7 @@ class Assembled:
     history: list[Turn]
     user_message: str
     warnings: list[EnvelopeWarning] = field(default_factory=list)
+    answer_format: str = "twin_answer"
 
 
 def build(request: EnvelopeRequest, now: datetime) -> EnvelopeResponse:
@@ -167,6 +168,7 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
         latest_session_summary=latest,
         history=_turns(request.recent_turns, "recent_turns", w),
         user_message=request.user_message, warnings=list(w),
+        answer_format=request.answer_format,
     )
 
 

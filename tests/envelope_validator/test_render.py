@@ -294,3 +294,14 @@ def test_recalled_turns_open_the_episodes_dated_with_their_speaker_and_context()
     assert "reflection" in block[3]  # then the episodes
     assert [w.section for w in answer.warnings if w.code == "deduplicated"] == ["EPISODE.turns"]
     assert answer.stats.counts["recalled_turns"] == 1
+
+
+def test_text_answer_format_asks_for_plain_text_and_keeps_every_memory_section() -> None:
+    """``answer_format: text`` (an n8n AI Agent's reply goes straight to the person): the
+    system message asks for plain text instead of the JSON answer; nothing else changes."""
+    body = full_body()
+    json_system = _system(body)
+    text_system = _system({**body, "answer_format": "text"})
+    assert '"twin_answer"' in json_system and '"twin_answer"' not in text_system
+    assert "Answer the user in plain text" in text_system
+    assert json_system.split("[ANSWER FORMAT]")[0] == text_system.split("[ANSWER FORMAT]")[0]
