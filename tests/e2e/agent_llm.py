@@ -25,7 +25,8 @@ from tests.e2e.stub_llm import memory_seen, reply_for
 ASK_MEMORY = re.compile(r"what do you remember about (.+?)\??$", re.IGNORECASE)
 
 
-def _text(content: Any) -> str:
+def message_text(content: Any) -> str:
+    """A chat message's text, whether its content is a string or a list of parts."""
     if isinstance(content, list):
         return "\n".join(part.get("text", "") for part in content if isinstance(part, dict))
     return content or ""
@@ -34,8 +35,9 @@ def _text(content: Any) -> str:
 def answer_for(body: dict[str, Any], number: int) -> dict[str, Any]:
     """The chat completion the stub answers for one request."""
     messages = body.get("messages") or []
-    system = "\n".join(_text(m.get("content")) for m in messages if m.get("role") == "system")
-    users = [_text(m.get("content")) for m in messages if m.get("role") == "user"]
+    system = "\n".join(message_text(m.get("content")) for m in messages
+                       if m.get("role") == "system")
+    users = [message_text(m.get("content")) for m in messages if m.get("role") == "user"]
     history = [m for m in messages if m.get("role") in ("user", "assistant")][:-1]
     last = messages[-1] if messages else {}
     message: dict[str, Any] = {"role": "assistant", "content": None}
@@ -44,7 +46,7 @@ def answer_for(body: dict[str, Any], number: int) -> dict[str, Any]:
     recall = next((t["function"]["name"] for t in body.get("tools") or []
                    if "recall" in t.get("function", {}).get("name", "").lower()), None)
     if last.get("role") == "tool":
-        message["content"] = f"Recalled: {_text(last.get('content'))[:3000]}"
+        message["content"] = f"Recalled: {message_text(last.get('content'))[:3000]}"
     elif ask and recall:
         finish = "tool_calls"
         message["tool_calls"] = [{

@@ -17,6 +17,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -48,11 +49,13 @@ class AgentStack:
     llm: AgentLLM
     bots: dict[str, FakeTelegram]
     webhooks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    executions_before: int = 0
 
     def say(self, persona: str, update: dict[str, Any], timeout: float = 60) -> str:
         """Deliver a Telegram update to a persona's bot; return the text the bot sent back."""
         bot = self.bots[persona]
         before = len(bot.sent)
+        self.executions_before = self._newest_execution_id()
         answer = httpx.post(self.webhooks[persona]["url"], json=update, timeout=timeout,
                             headers={"X-Telegram-Bot-Api-Secret-Token":
                                      self.webhooks[persona]["secret_token"]})
@@ -64,13 +67,31 @@ class AgentStack:
                                  f"{self.n8n.log_tail(30)}") from None
         return str(sent["text"])
 
-    def last_execution(self) -> dict[str, Any]:
-        """The newest execution's run data, decoded: node name → list of runs."""
+    def _query(self, sql: str) -> list[tuple[Any, ...]]:
         database = self.n8n.folder / "user" / ".n8n" / "database.sqlite"
         with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5) as conn:
-            exec_id, data = conn.execute(
+            return conn.execute(sql).fetchall()
+
+    def _newest_execution_id(self) -> int:
+        rows = self._query("SELECT MAX(CAST(id AS INTEGER)) FROM execution_entity")
+        return int(rows[0][0] or 0)
+
+    def last_execution(self, timeout: float = 30) -> dict[str, Any]:
+        """The execution the last :meth:`say` started, once n8n has saved it (the reply is
+        sent before the execution's data is written): its id and run data by node name."""
+        def finished() -> list[tuple[Any, ...]]:
+            return self._query(
                 "SELECT e.id, d.data FROM execution_entity e JOIN execution_data d "
-                "ON d.executionId = e.id ORDER BY e.id DESC LIMIT 1").fetchone()
+                "ON d.executionId = e.id WHERE CAST(e.id AS INTEGER) > "
+                f"{self.executions_before} AND e.stoppedAt IS NOT NULL "
+                "ORDER BY CAST(e.id AS INTEGER) DESC LIMIT 1")
+        rows = finished()
+        deadline = time.monotonic() + timeout
+        while not rows and time.monotonic() < deadline:
+            time.sleep(0.2)
+            rows = finished()
+        assert rows, f"no finished execution after #{self.executions_before}"
+        exec_id, data = rows[0]
         return {"id": str(exec_id), "runs": unflatten(data)["resultData"]["runData"]}
 
     def memory_calls(self, execution_id: str) -> Counter[str]:

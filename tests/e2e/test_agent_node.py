@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.agent_llm import message_text
 from tests.e2e.agent_stack import MEMORY_NODE, AgentStack, agent_stack_fixture  # noqa: F401
 from tests.e2e.stub_llm import memory_seen
 from tests.e2e.test_scenario import telegram_message
@@ -38,8 +39,8 @@ def talk(agent: AgentStack, persona: str, user: dict[str, Any], text: str,
 
 def memory_block(request: dict[str, Any]) -> dict[str, list[str]]:
     """The memory sections the model saw in one chat request (all its system messages)."""
-    system = "\n".join(m["content"] if isinstance(m["content"], str) else json.dumps(m["content"])
-                       for m in request["messages"] if m["role"] == "system")
+    system = "\n".join(message_text(m["content"]) for m in request["messages"]
+                       if m["role"] == "system")
     return memory_seen(system)
 
 
@@ -65,10 +66,12 @@ def test_the_agent_answers_with_memory_and_recent_turns(ana_day1: dict[str, Any]
     request = ana_day1["second_request"]
     roles = [m["role"] for m in request["messages"]]
     assert roles[0] == "system" and roles.count("system") == 2, roles  # agent's + Twin Core's
-    twin = next(m["content"] for m in request["messages"][1:] if m["role"] == "system")
+    twin = next(message_text(m["content"]) for m in request["messages"][1:]
+                if m["role"] == "system")
     assert "[AUTHORITY RULES]" in twin and "Answer the user in plain text" in twin
     assert '"twin_answer"' not in twin
-    history = [(m["role"], m["content"]) for m in request["messages"] if m["role"] != "system"]
+    history = [(m["role"], message_text(m["content"])) for m in request["messages"]
+               if m["role"] != "system"]
     assert history[0] == ("user", "my sister Marta lives in Lisbon"), history
     assert history[1][0] == "assistant" and history[1][1].startswith("Heard: my sister Marta")
     assert history[-1] == ("user", "remind me to call Marta Friday")
@@ -83,7 +86,8 @@ def test_it_remembers_across_sessions(ana_day1: dict[str, Any],
     request = agent_stack.llm.requests[-1]
     seen = memory_block(request)
     assert "Lisbon" in flat(seen), json.dumps(seen, indent=1)
-    assert any("call Marta" in item for item in seen.get("COMMITMENTS (pending)", [])), seen
+    assert any("call marta" in item.lower() for item in seen.get("COMMITMENTS (pending)", [])), \
+        seen
     assert "Lisbon" in reply and reply.endswith("| history: 0"), reply
 
 
@@ -95,12 +99,13 @@ def test_two_personas_share_the_person_and_keep_their_own_commitments(
     talk(agent_stack, "coach", ana, "how is Marta doing?", NOW + timedelta(minutes=1))
     coach = memory_block(agent_stack.llm.requests[-1])
     assert "Lisbon" in flat(coach), json.dumps(coach, indent=1)
-    assert "call Marta" not in flat(coach), json.dumps(coach, indent=1)
+    assert "call marta" not in flat(coach).lower(), json.dumps(coach, indent=1)
     talk(agent_stack, "coach", ana, "remind me to stretch every morning",
          NOW + timedelta(minutes=2))
     talk(agent_stack, "deanna", ana, "how is Marta doing?", NOW + timedelta(minutes=3))
     deanna = memory_block(agent_stack.llm.requests[-1])
-    assert any("call Marta" in c for c in deanna.get("COMMITMENTS (pending)", [])), deanna
+    assert any("call marta" in c.lower() for c in deanna.get("COMMITMENTS (pending)", [])), \
+        deanna
     assert "stretch" not in flat(deanna), json.dumps(deanna, indent=1)
 
 
@@ -112,7 +117,8 @@ def test_memory_load_is_one_fast_brain_round_however_long_the_history(
     for minute, text in enumerate(["my brother Luis lives in Porto", "I love hiking",
                                    "I am working on a garden shed", "how is Luis doing?"]):
         talk(agent_stack, "deanna", bruno, text, NOW + timedelta(minutes=10 + minute))
-    assert agent_stack.llm.requests[-1]["messages"][-1]["content"] == "how is Luis doing?"
+    last = agent_stack.llm.requests[-1]["messages"][-1]
+    assert message_text(last["content"]) == "how is Luis doing?"
     history = [m for m in agent_stack.llm.requests[-1]["messages"] if m["role"] != "system"]
     assert len(history) == 7  # three earlier turns replayed, then the message
     execution = agent_stack.last_execution()
@@ -149,7 +155,7 @@ def test_the_recall_tool_finds_dated_memories_and_the_turn_keeps_the_call(
     assert calls[f"{memory}-commit /v1/commit"] == 1, calls
     assert sum(n for route, n in calls.items() if "recall" in route) == 1, calls
     talk(agent_stack, "deanna", ana, "thanks!", NOW + timedelta(minutes=31))
-    replayed = [m["content"] for m in agent_stack.llm.requests[-1]["messages"]
+    replayed = [message_text(m["content"]) for m in agent_stack.llm.requests[-1]["messages"]
                 if m["role"] == "assistant"]
     tools = [text for text in replayed if text.startswith("[tools used]")]
     assert tools and "Lisbon" in tools[-1] and "Marta" in tools[-1], replayed
