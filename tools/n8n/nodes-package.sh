@@ -4,7 +4,7 @@
 # the way it is published. Needs the npm registry only when node_modules is missing or stale.
 #
 #   tools/n8n/nodes-package.sh           # build + pack; prints the tarball's path on its last line
-#   tools/n8n/nodes-package.sh --lint    # also run n8n's linter (CI)
+#   tools/n8n/nodes-package.sh --lint    # also run n8n's linter and the package's unit tests (CI)
 #
 # Exit codes: 0 built, 75 the dependencies are not installed and the npm registry cannot be
 # reached (callers skip on this one, and only this one), anything else: a real failure.
@@ -36,6 +36,8 @@ quiet npm run build
 if [ "${1:-}" = "--lint" ]; then
   log "n8n-node lint"
   quiet npm run lint
+  log "npm test (node --test on dist/)"
+  quiet npm test
 fi
 dest="${TWIN_NODES_PACK_DIR:-$pkg/.pack}"
 mkdir -p "$dest"
