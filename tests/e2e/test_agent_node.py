@@ -133,7 +133,8 @@ def test_memory_load_is_one_fast_brain_round_however_long_the_history(
     recall = next(entry for entry in panel if entry.get("action") == "twinCoreRecall")
     porto = [r for r in recall["recalled"] if "Porto" in r["text"]]
     assert porto and porto[0]["messageIds"], json.dumps(recall, indent=1)[:3000]
-    assert recall["timings_ms"]["total"] >= 0 and recall["degraded"] == []
+    assert recall["degraded"] == [], recall
+    print(f"\n[e2e] agent memory load, ms: {json.dumps(recall['timings_ms'])}")
     commit = next(entry for entry in panel if entry.get("action") == "twinCoreCommit")
     assert commit["plan_source"] in ("offline_extractor", "llm_judge"), commit
 
