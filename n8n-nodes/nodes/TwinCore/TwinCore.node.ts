@@ -16,7 +16,7 @@ import { OPERATIONS } from './operations';
 
 const RESOURCES = [
 	{ name: 'Turn', value: 'turn', description: 'The fast brain, one route per step of a turn' },
-	{ name: 'Memory', value: 'memory', description: 'Consolidate and forget' },
+	{ name: 'Memory', value: 'memory', description: 'Consolidate, forget and export' },
 	{ name: 'Knowledge', value: 'knowledge', description: "A persona's reference library" },
 ];
 
@@ -57,7 +57,7 @@ export class TwinCore implements INodeType {
 		group: ['transform'],
 		version: [1],
 		subtitle: '={{ $parameter["resource"] + ": " + $parameter["operation"] }}',
-		description: 'Call a Twin Core node: pulse, hydrate, retrieve, envelope, commit, consolidate, forget, knowledge',
+		description: 'Call a Twin Core node: pulse, hydrate, retrieve, envelope, commit, consolidate, forget, export, knowledge',
 		defaults: { name: 'Twin Core' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -77,7 +77,7 @@ export class TwinCore implements INodeType {
 				if (!op) throw new NodeOperationError(this.getNode(), `Unknown operation ${resource}/${operation}`);
 				const get = (name: string) => this.getNodeParameter(name, i, '') as IDataObject[string];
 				const answer = await callTwin(this, {
-					node: op.node, route: op.route, method: op.method, body: op.body(get),
+					node: op.node, route: op.route, method: op.method, body: op.method === 'GET' ? undefined : op.body(get),
 					qs: op.query?.(get), timeoutMs: 60000, requestId: requestId(this, `${op.value}-${i}`),
 				});
 				out.push({ json: answer as IDataObject, pairedItem: { item: i } });

@@ -157,6 +157,14 @@ export const OPERATIONS: Operation[] = [
 		}),
 	},
 	{
+		resource: 'memory', value: 'export', name: 'Export', action: 'Export everything held about a person',
+		description: 'Memory-upserter: every row and the working memory of one person, as one JSON document',
+		node: 'memory', method: 'GET', route: '/v1/export',
+		fields: [text('userId', 'User ID', "The person's ID", { required: true })],
+		body: () => ({}),
+		query: (get) => ({ user_id: get('userId') }),
+	},
+	{
 		resource: 'knowledge', value: 'ingest', name: 'Ingest', action: 'Add a markdown document to a persona\'s library',
 		description: 'Memory-upserter: chunks, embeds and indexes it (by content hash)', node: 'memory',
 		method: 'POST', route: '/v1/knowledge',
