@@ -7,7 +7,8 @@ blocked. It shares the session stack's ``twin up`` and runs its own chat model s
 
 The personas are copies of ``n8n-workflows/ai-agent/telegram-agent.json`` with their own
 agent id, bot credential and Telegram webhook; ``offline`` points its Twin Core credential at
-a port where nothing listens (memory unreachable).
+a port where nothing listens (memory unreachable), ``slow`` its envelope-validator URL at a
+port that accepts and never answers (a hung node).
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from __future__ import annotations
 import copy
 import json
 import os
+import socket
 import sqlite3
 import subprocess
+import threading
 import time
 import uuid
 from collections import Counter
@@ -37,7 +40,7 @@ from tests.e2e.stack import Stack
 PACKAGE = REPO / "tools" / "n8n" / "nodes-package.sh"
 EXAMPLE = REPO / "n8n-workflows" / "ai-agent" / "telegram-agent.json"
 CREDENTIALS = REPO / "n8n-workflows" / "ai-agent" / "credentials.example.json"
-PERSONAS = ("deanna", "coach", "offline")
+PERSONAS = ("deanna", "coach", "offline", "slow")
 MEMORY_NODE = "Twin Core Memory"
 REGISTRY_UNREACHABLE = 75
 
@@ -108,6 +111,28 @@ class AgentStack:
         return routes
 
 
+class Blackhole:
+    """A port that accepts connections and never answers: a hung Twin Core node."""
+
+    def __init__(self) -> None:
+        self._server = socket.create_server(("127.0.0.1", 0))
+        self._held: list[socket.socket] = []
+        self.port = self._server.getsockname()[1]
+        threading.Thread(target=self._hold, daemon=True, name="blackhole").start()
+
+    def _hold(self) -> None:
+        try:
+            while True:
+                self._held.append(self._server.accept()[0])
+        except OSError:  # closed by stop()
+            return
+
+    def stop(self) -> None:
+        self._server.close()
+        for conn in self._held:
+            conn.close()
+
+
 def _build_package(folder: Path) -> Path:
     done = subprocess.run([str(PACKAGE)], capture_output=True, text=True, timeout=1_200,
                           stdin=subprocess.DEVNULL, check=False,
@@ -134,7 +159,7 @@ def _install_package(tarball: Path, user_folder: Path) -> None:
 
 
 def _credentials(stack: Stack, llm: AgentLLM, bots: dict[str, FakeTelegram],
-                 dead_port: int) -> list[dict[str, Any]]:
+                 dead_port: int, hung_port: int) -> list[dict[str, Any]]:
     example = {c["type"]: c for c in json.loads(CREDENTIALS.read_text())}
     urls = {"pulseUrl": "pulse-decay", "hydrateUrl": "graph-hydrator", "retrieveUrl": "rag-gate",
             "envelopeUrl": "envelope-validator", "reflectUrl": "reflection-writer",
@@ -144,9 +169,11 @@ def _credentials(stack: Stack, llm: AgentLLM, bots: dict[str, FakeTelegram],
         key: f"http://127.0.0.1:{stack.ports[node]}" for key, node in urls.items()}}
     down = {**copy.deepcopy(twin), "id": "TwinCoreApiDown1", "name": "Twin Core API (down)"}
     down["data"] = {**twin["data"], **{key: f"http://127.0.0.1:{dead_port}" for key in urls}}
+    slow = {**copy.deepcopy(twin), "id": "TwinCoreApiSlow1", "name": "Twin Core API (slow)"}
+    slow["data"] = {**twin["data"], "envelopeUrl": f"http://127.0.0.1:{hung_port}"}
     model = copy.deepcopy(example["openAiApi"])
     model["data"] = {"apiKey": "sk-agent-stub", "url": llm.base_url}
-    out = [twin, down, model]
+    out = [twin, down, slow, model]
     for number, (persona, bot) in enumerate(bots.items(), start=1):
         telegram = copy.deepcopy(example["telegramApi"])
         telegram.update(id=f"TwinAgentTgBot0{number}", name=f"Telegram bot ({persona})")
@@ -169,9 +196,10 @@ def persona_workflow(persona: str, number: int) -> dict[str, Any]:
         if "telegramApi" in node.get("credentials", {}):
             node["credentials"]["telegramApi"] = {"id": f"TwinAgentTgBot0{number}",
                                                   "name": f"Telegram bot ({persona})"}
-        if persona == "offline" and "twinCoreApi" in node.get("credentials", {}):
-            node["credentials"]["twinCoreApi"] = {"id": "TwinCoreApiDown1",
-                                                  "name": "Twin Core API (down)"}
+        twin = {"offline": ("TwinCoreApiDown1", "Twin Core API (down)"),
+                "slow": ("TwinCoreApiSlow1", "Twin Core API (slow)")}.get(persona)
+        if twin and "twinCoreApi" in node.get("credentials", {}):
+            node["credentials"]["twinCoreApi"] = {"id": twin[0], "name": twin[1]}
         if node["type"].endswith("telegramTrigger"):
             node["webhookId"] = str(uuid.uuid4())
     return workflow
@@ -211,6 +239,7 @@ def agent_stack_fixture(stack: Stack,
     tarball = _build_package(folder)
     llm = AgentLLM().start()
     bots = {persona: FakeTelegram().start() for persona in PERSONAS}
+    hung = Blackhole()
     n8n = N8nInstance(folder / "n8n", {
         "N8N_COMMUNITY_PACKAGES_ENABLED": "false", "N8N_EXPRESSION_ENGINE": "vm",
         "N8N_BLOCK_ENV_ACCESS_IN_NODE": "true"})
@@ -219,7 +248,7 @@ def agent_stack_fixture(stack: Stack,
         _install_package(tarball, folder / "n8n" / "user")
         workflows = [persona_workflow(p, n) for n, p in enumerate(PERSONAS, start=1)]
         workflows.append(actions_workflow())
-        n8n.import_all(workflows, _credentials(stack, llm, bots, free_port()))
+        n8n.import_all(workflows, _credentials(stack, llm, bots, free_port(), hung.port))
         n8n.publish([w["id"] for w in workflows])
         n8n.start()
         for persona, bot in bots.items():
@@ -232,5 +261,6 @@ def agent_stack_fixture(stack: Stack,
     finally:
         n8n.stop()
         llm.stop()
+        hung.stop()
         for bot in bots.values():
             bot.stop()

@@ -177,6 +177,27 @@ def test_twin_core_down_the_agent_still_answers(agent_stack: AgentStack) -> None
     assert recall["degraded"] and recall["degraded"][0].startswith("pulse:"), recall
 
 
+def test_twin_core_slow_the_agent_answers_with_the_recent_turns(agent_stack: AgentStack) -> None:
+    """The slow persona's envelope-validator hangs: the memory load stops at its budget, and
+    the agent still answers, with working memory's recent turns replayed (by whole turns)."""
+    eva = person("Eva")
+    talk(agent_stack, "slow", eva, "my sister Ines lives in Braga", NOW)
+    reply = talk(agent_stack, "slow", eva, "and she loves tea", NOW + timedelta(minutes=1))
+    assert reply.startswith("Heard: and she loves tea"), reply
+    request = agent_stack.llm.requests[-1]
+    assert memory_block(request) == {}
+    history = [(m["role"], message_text(m["content"])) for m in request["messages"]
+               if m["role"] != "system"]
+    assert history[0] == ("user", "my sister Ines lives in Braga"), history
+    assert history[-1] == ("user", "and she loves tea")
+    execution = agent_stack.last_execution()
+    panel = [item["json"] for run in execution["runs"][MEMORY_NODE]
+             for out in (run.get("data") or {}).get("ai_memory", []) for item in out or []]
+    recall = next(entry for entry in panel if entry.get("action") == "twinCoreRecall")
+    assert [d.split(":")[0] for d in recall["degraded"]] == ["envelope"], recall
+    assert recall["history_lines"] == 2, recall
+
+
 def test_the_action_node_forgets_and_the_agent_no_longer_recalls(
         agent_stack: AgentStack) -> None:
     """The Twin Core action node (Memory → Forget, typed fields) in a hand-built flow: Dora's
