@@ -205,31 +205,40 @@ def persona_workflow(persona: str, number: int) -> dict[str, Any]:
     return workflow
 
 
-ACTIONS_PATH = "twin/agent-actions"
+ACTIONS = {"forget": "twin/agent-forget", "export": "twin/agent-export"}
 
 
-def actions_workflow() -> dict[str, Any]:
-    """Webhook → Twin Core (the action node, Memory → Forget) → the node's answer: a designer's
-    hand-built flow with typed fields instead of a JSON body."""
-    forget = {"resource": "memory", "operation": "forget",
-              "userId": "={{ $json.body.user_id }}", "scope": "global",
-              "entity": "={{ $json.body.entity }}", "reason": "asked in the test"}
-    return {
-        "id": "TwinAgentActions", "name": "Twin Core — action node (test)", "active": False,
-        "settings": {"executionOrder": "v1"},
-        "nodes": [
-            {"id": "a0000000-0000-4000-8000-000000000001", "name": "Webhook",
-             "type": "n8n-nodes-base.webhook", "typeVersion": 2.1, "position": [0, 0],
-             "webhookId": str(uuid.uuid4()),
-             "parameters": {"httpMethod": "POST", "path": ACTIONS_PATH,
-                            "responseMode": "lastNode", "options": {}}},
-            {"id": "a0000000-0000-4000-8000-000000000002", "name": "Forget",
-             "type": "n8n-nodes-twin-core.twinCore", "typeVersion": 1, "position": [220, 0],
-             "parameters": forget,
-             "credentials": {"twinCoreApi": {"id": "TwinCoreApiCred1", "name": "Twin Core API"}}},
-        ],
-        "connections": {"Webhook": {"main": [[{"node": "Forget", "type": "main", "index": 0}]]}},
+def actions_workflows() -> list[dict[str, Any]]:
+    """Webhook → Twin Core (the action node: Memory → Forget, Memory → Export) → the node's
+    answer: a designer's hand-built flows, with typed fields instead of a JSON body."""
+    operations = {
+        "forget": {"resource": "memory", "operation": "forget",
+                   "userId": "={{ $json.body.user_id }}", "scope": "global",
+                   "entity": "={{ $json.body.entity }}", "reason": "asked in the test"},
+        "export": {"resource": "memory", "operation": "export",
+                   "userId": "={{ $json.body.user_id }}"},
     }
+    out = []
+    for name, parameters in operations.items():
+        out.append({
+            "id": f"TwinAgentAct{name[:4].capitalize()}", "name": f"Twin Core — {name} (test)",
+            "active": False, "settings": {"executionOrder": "v1"},
+            "nodes": [
+                {"id": "a0000000-0000-4000-8000-000000000001", "name": "Webhook",
+                 "type": "n8n-nodes-base.webhook", "typeVersion": 2.1, "position": [0, 0],
+                 "webhookId": str(uuid.uuid4()),
+                 "parameters": {"httpMethod": "POST", "path": ACTIONS[name],
+                                "responseMode": "lastNode", "options": {}}},
+                {"id": "a0000000-0000-4000-8000-000000000002", "name": "Twin Core",
+                 "type": "n8n-nodes-twin-core.twinCore", "typeVersion": 1, "position": [220, 0],
+                 "parameters": parameters,
+                 "credentials": {"twinCoreApi": {"id": "TwinCoreApiCred1",
+                                                 "name": "Twin Core API"}}},
+            ],
+            "connections": {"Webhook": {"main": [[{"node": "Twin Core", "type": "main",
+                                                   "index": 0}]]}},
+        })
+    return out
 
 
 @pytest.fixture(scope="module", name="agent_stack")
@@ -247,13 +256,14 @@ def agent_stack_fixture(stack: Stack,
     try:
         _install_package(tarball, folder / "n8n" / "user")
         workflows = [persona_workflow(p, n) for n, p in enumerate(PERSONAS, start=1)]
-        workflows.append(actions_workflow())
+        workflows.extend(actions_workflows())
         n8n.import_all(workflows, _credentials(stack, llm, bots, free_port(), hung.port))
         n8n.publish([w["id"] for w in workflows])
         n8n.start()
         for persona, bot in bots.items():
             agent.webhooks[persona] = bot.wait_for_webhook(60)
-        n8n.wait_for_webhook(ACTIONS_PATH)
+        for path in ACTIONS.values():
+            n8n.wait_for_webhook(path)
         yield agent
     except Exception:
         print(f"--- agent n8n log ---\n{n8n.log_tail(80)}")

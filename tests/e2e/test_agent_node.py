@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from tests.e2e.agent_llm import message_text
-from tests.e2e.agent_stack import ACTIONS_PATH, MEMORY_NODE, AgentStack, agent_stack_fixture  # noqa: F401
+from tests.e2e.agent_stack import ACTIONS, MEMORY_NODE, AgentStack, agent_stack_fixture  # noqa: F401
 from tests.e2e.stub_llm import memory_seen
 from tests.e2e.test_scenario import telegram_message
 
@@ -200,11 +200,17 @@ def test_twin_core_slow_the_agent_answers_with_the_recent_turns(agent_stack: Age
 
 def test_the_action_node_forgets_and_the_agent_no_longer_recalls(
         agent_stack: AgentStack) -> None:
-    """The Twin Core action node (Memory → Forget, typed fields) in a hand-built flow: Dora's
-    brother is forgotten, and the agent's next memory load no longer carries him."""
+    """The Twin Core action node (Memory → Export, Memory → Forget, typed fields) in
+    hand-built flows: Dora's export holds her brother; once he is forgotten, the agent's next
+    memory load no longer carries him."""
     dora = person("Dora")
     talk(agent_stack, "deanna", dora, "my brother Teo lives in Madrid", NOW)
-    answer = httpx.post(f"{agent_stack.n8n.url}/webhook/{ACTIONS_PATH}", timeout=60,
+    exported = httpx.post(f"{agent_stack.n8n.url}/webhook/{ACTIONS['export']}", timeout=60,
+                          json={"user_id": f"tg:{dora['id']}"})
+    assert exported.status_code == 200, f"{exported.text}\n{agent_stack.n8n.explain()}"
+    assert "my brother Teo lives in Madrid" in json.dumps(exported.json()["tables"]), \
+        exported.text[:2000]
+    answer = httpx.post(f"{agent_stack.n8n.url}/webhook/{ACTIONS['forget']}", timeout=60,
                         json={"user_id": f"tg:{dora['id']}", "entity": "Teo"})
     assert answer.status_code == 200, f"{answer.text}\n{agent_stack.n8n.explain()}"
     assert answer.json()["entity_ids"] and sum(answer.json()["counts"].values()) > 0, answer.json()
