@@ -39,7 +39,7 @@ from bench.common import (
     table,
     write_section,
 )
-from bench.recall import baselines, data, evaluate, product
+from bench.recall import baselines, data, evaluate, orders, product
 from bench.recall.lexical import tokenize
 from bench.recall.metrics import Item, grounded
 
@@ -69,7 +69,7 @@ async def run_product(stack: Stack, conversations: Sequence[data.Conversation],
                       variants: Sequence[str]) -> ProductRun:
     run = ProductRun()
     for variant in variants:
-        run.items[variant] = {order: {} for order in product.ORDERS}
+        run.items[variant] = {order: {} for order in orders.ORDERS}
         run.latency[variant] = {"hydrate": [], "retrieve": [], "chain": [], "envelope": []}
         run.shape[variant] = Counter()
     limits = httpx.Limits(max_connections=4)
@@ -95,7 +95,7 @@ async def run_product(stack: Stack, conversations: Sequence[data.Conversation],
                     lat["retrieve"].append(answer.retrieve_ms)
                     lat["chain"].append(answer.hydrate_ms + answer.retrieve_ms)
                     lat["envelope"].append(answer.envelope_ms)
-                    for order, found in product.items(answer, prov).items():
+                    for order, found in orders.items(answer, prov).items():
                         run.items[variant][order][question.qid] = found
                     _shape(run.shape[variant], answer, run.items[variant]["retrieval"]
                            [question.qid])
