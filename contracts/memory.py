@@ -137,7 +137,10 @@ class TodoWritten(Struct, kw_only=True):
 class Completion(Struct, kw_only=True):
     todo_id: RowId
     text: str
-    outcome: Literal["completed"] = "completed"
+    outcome: Annotated[Literal["completed", "checked_in"], msgspec.Meta(
+        description="checked_in: a habit's check-in; the habit stays pending (since 1.3).")
+    ] = "completed"
+    kind: TodoKind | None = None
 
 
 class CommitResponse(Struct, kw_only=True):

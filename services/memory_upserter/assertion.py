@@ -29,7 +29,7 @@ _QUESTION_START = re.compile(
 _HYPOTHETICAL = re.compile(
     r"(?i)(?:^|[\s,(])(?:if|what\s+if|imagine|imagining|suppose|supposing|pretend|hypothetically|"
     r"in\s+theory|let'?s\s+say|say\s+that|in\s+a\s+dream|i\s+dreamt|i\s+dreamed|dreaming|unless|"
-    r"whether|in\s+case|as\s+if|in\s+another\s+life|in\s+a\s+parallel)\b")
+    r"in\s+case|as\s+if|in\s+another\s+life|in\s+a\s+parallel)\b")
 _DISPUTED = re.compile(
     r"(?i)\b(?:that'?s\s+(?:not\s+(?:true|right|correct)|wrong|false|a\s+lie|nonsense)|"
     r"(?:is|was|are|were)\s+(?:wrong|not\s+true|false|a\s+lie|mistaken)|isn't\s+true|"

@@ -19,6 +19,7 @@ from uuid import UUID
 import asyncpg
 
 from services.core.memory_store import lock_user
+from services.memory_upserter.people import Known
 
 OPEN = """
 WITH u AS (INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING),
@@ -62,14 +63,27 @@ WITH a AS (
 UPDATE users SET display_name = COALESCE(display_name, $5), updated_at = $6 WHERE user_id = $1
 """
 
+ACTIONABLE = ("COMMITMENT", "REMINDER", "HABIT")  # what "done" can complete (or check in)
+PENDING = """
+SELECT todo_id::text, kind, text FROM todos
+ WHERE user_id = $1 AND agent_id = $2 AND kind = ANY($3::text[]) AND status = 'PENDING'
+   AND active
+ ORDER BY created_at, todo_id
+ LIMIT 20
+"""
 COMPLETE = """
-UPDATE todos t SET status = 'DONE', completed_at = $3, updated_at = $3
- WHERE t.user_id = $1 AND t.agent_id = $2 AND t.kind = 'COMMITMENT' AND t.status = 'PENDING'
-   AND t.active
-   AND (SELECT count(*) FROM todos c
-         WHERE c.user_id = $1 AND c.agent_id = $2 AND c.kind = 'COMMITMENT'
-           AND c.status = 'PENDING' AND c.active) = 1
-RETURNING t.todo_id, t.text
+UPDATE todos SET status = CASE WHEN kind = 'HABIT' THEN status ELSE 'DONE' END,
+                 completed_at = CASE WHEN kind = 'HABIT' THEN NULL ELSE $3::timestamptz END,
+                 updated_at = $3
+ WHERE user_id = $1 AND todo_id = $2::uuid AND status = 'PENDING' AND active
+RETURNING todo_id, kind, text
+"""
+DISTINCT = """
+SELECT entity_id FROM entities
+ WHERE user_id = $1 AND active AND (entity_id::text = $2 OR entity_ref = $2
+                                     OR name_normalized = twin_normalize($2))
+ ORDER BY entity_id::text = $2 DESC, entity_ref = $2 DESC, last_seen DESC NULLS LAST
+ LIMIT 1
 """
 
 CAPTURE = """
@@ -139,7 +153,21 @@ SELECT k.request_hash, k.response,
               WHERE e.user_id = $1 AND e.entity_ref = 'self:user'
              UNION ALL
              SELECT display_name FROM users WHERE user_id = $1 AND display_name IS NOT NULL
-       ) AS self_names
+       ) AS self_names,
+       (SELECT COALESCE(jsonb_agg(jsonb_build_array(
+                   p.name, p.entity_ref,
+                   ARRAY(SELECT r.predicate FROM relations r
+                          WHERE r.user_id = $1 AND r.object_id = p.entity_id
+                            AND r.status = 'ACTIVE' AND left(r.predicate, 4) = 'HAS_'
+                            AND r.subject_id = (SELECT s.entity_id FROM entities s
+                                                 WHERE s.user_id = $1
+                                                   AND s.entity_ref = 'self:user')),
+                   ARRAY(SELECT a.alias FROM entity_aliases a
+                          WHERE a.user_id = $1 AND a.entity_id = p.entity_id))), '[]')
+          FROM entities p
+         WHERE p.user_id = $1 AND p.active AND p.category = 'Person'
+           AND (p.scope = 'global' OR p.agent_id = $2)
+           AND p.name_normalized = ANY($7::text[])) AS known
   FROM (SELECT 1) one LEFT JOIN idempotency_keys k ON k.user_id = $1 AND k.key = $4
 """
 
@@ -157,6 +185,7 @@ class JudgeContext:
     stored: Stored | None
     earlier: list[tuple[str, str | None]]
     self_names: list[str]
+    known: list[Known]
 
 
 @dataclass(frozen=True)
@@ -171,12 +200,18 @@ class MessageRow:
 
 
 async def judge_context(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,
-                        key: str, now: datetime, idle: timedelta) -> JudgeContext:
+                        key: str, now: datetime, idle: timedelta, names: Sequence[str]
+                        ) -> JudgeContext:
     """Before any extraction (outside the transaction): a stored answer for this turn, the
-    session's recent user messages, and the names the user goes by."""
-    row = await conn.fetchrow(JUDGE_CONTEXT, user_id, agent_id, chat_id, key, now, idle)
+    session's recent user messages, the names the user goes by, and the user's people named
+    ``names`` (normalized) with the user's relations to them and their aliases."""
+    row = await conn.fetchrow(JUDGE_CONTEXT, user_id, agent_id, chat_id, key, now, idle,
+                              list(names))
     stored = Stored(row["request_hash"], row["response"]) if row["request_hash"] else None
-    return JudgeContext(stored, [(t, s) for t, s in row["earlier"]], list(row["self_names"]))
+    known = [Known(name, ref, tuple(roles), tuple(aliases))
+             for name, ref, roles, aliases in row["known"]]
+    return JudgeContext(stored, [(t, s) for t, s in row["earlier"]], list(row["self_names"]),
+                        known)
 
 
 async def open_turn(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,
@@ -206,11 +241,23 @@ async def add_self_aliases(conn: asyncpg.Connection, user_id: str, self_id: UUID
     await conn.execute(SELF_ALIASES, user_id, self_id, source, list(names), names[0], now)
 
 
-async def complete_commitment(conn: asyncpg.Connection, user_id: str, agent_id: str,
-                              now: datetime) -> tuple[UUID, str] | None:
-    """001's conservative rule: done only when exactly one commitment is pending."""
-    row = await conn.fetchrow(COMPLETE, user_id, agent_id, now)
-    return (row["todo_id"], row["text"]) if row else None
+async def pending_actionable(conn: asyncpg.Connection, user_id: str, agent_id: str
+                            ) -> list[tuple[str, str]]:
+    """This agent's pending commitments, reminders and habits: ``(todo_id, text)``."""
+    rows = await conn.fetch(PENDING, user_id, agent_id, list(ACTIONABLE))
+    return [(r["todo_id"], r["text"]) for r in rows]
+
+
+async def complete_todo(conn: asyncpg.Connection, user_id: str, todo_id: str, now: datetime
+                        ) -> tuple[UUID, str, str] | None:
+    """Done (a habit: checked in, still pending); ``(id, kind, text)``."""
+    row = await conn.fetchrow(COMPLETE, user_id, todo_id, now)
+    return (row["todo_id"], row["kind"], row["text"]) if row else None
+
+
+async def find_distinct(conn: asyncpg.Connection, user_id: str, handle: str) -> UUID | None:
+    """The user's live entity a ``distinct_from`` names (id, ref or name), or None."""
+    return await conn.fetchval(DISTINCT, user_id, handle)
 
 
 async def capture_todos(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from services.memory_upserter.due import find_due
 from services.memory_upserter.vocabulary import FOUNDATION_ROLES, NAMED_BY_ROLE, NOT_NAMES, ROLES
 
 if TYPE_CHECKING:

@@ -140,9 +140,9 @@ def _our_pet(m: re.Match[str], out: Emitter) -> None:
         _relationship(out, m["role"], name)
 
 
-@rule("have_pet", rf"(?i:\b(?:I|we)\s+(?:have|'ve\s+got|have\s+got|own)\s+(?P<n>an?|two|three|four)\s+"
-                  rf"(?P<pet>dog|cat|puppy|kitten|parrot|hamster|rabbit|bunny|horse|turtle|"
-                  rf"fish|snake|bird)s?)\b(?!\s*(?:,\s*)?(?i:named|called))")
+@rule("have_pet", r"(?i:\b(?:I|we)\s+(?:have|'ve\s+got|have\s+got|own)\s+(?P<n>an?|two|three|four)\s+"
+                  r"(?P<pet>dog|cat|puppy|kitten|parrot|hamster|rabbit|bunny|horse|turtle|"
+                  r"fish|snake|bird)s?)\b(?!\s*(?:,\s*)?(?i:named|called))")
 def _have_pet(m: re.Match[str], out: Emitter) -> None:
     out.fact("HAS_PET", f"{out.who} has {m['n'].lower()} {m['pet'].lower()}",
              value=m["pet"].lower(), memory_type="PEOPLE", fact_type="relationship",
@@ -194,11 +194,11 @@ def _fan_of(m: re.Match[str], out: Emitter) -> None:
                  confidence=0.7)
 
 
-@rule("building", rf"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|still\s+)?(?:building|writing|developing|"
-                  rf"making|launching|starting)\s+(?:a\s+|an\s+|my\s+|our\s+)?(?:own\s+|new\s+)?)"
-                  rf"(?P<thing>(?:[a-z-]+\s+){{0,3}}?(?:app|book|novel|startup|business|company|"
-                  rf"website|game|podcast|blog|album|thesis|course|platform|tool|shop|store|"
-                  rf"house|garden|channel))\b")
+@rule("building", r"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|still\s+)?(?:building|writing|developing|"
+                  r"making|launching|starting)\s+(?:a\s+|an\s+|my\s+|our\s+)?(?:own\s+|new\s+)?)"
+                  r"(?P<thing>(?:[a-z-]+\s+){0,3}?(?:app|book|novel|startup|business|company|"
+                  r"website|game|podcast|blog|album|thesis|course|platform|tool|shop|store|"
+                  r"house|garden|channel))\b")
 def _building(m: re.Match[str], out: Emitter) -> None:
     thing = m["thing"].strip()
     project = out.entity(thing, "Project")
