@@ -116,7 +116,8 @@ def _learning(m: re.Match[str], out: Emitter) -> None:
     out.fact("LEARNING", f"{out.who} is learning {m['lang']}", value=m["lang"], confidence=0.85)
 
 
-@rule("have_named", rf"(?i:\b(?:I|we)\s+(?:have|'ve\s+got|have\s+got|got)\s+an?\s+(?:new\s+|little\s+|"
+@rule("have_named",
+      rf"(?i:\b(?:I|we)\s+(?:have|'ve\s+got|have\s+got|got)\s+an?\s+(?:new\s+|little\s+|"
                     rf"older\s+|younger\s+|big\s+|baby\s+)?)(?P<role>[a-z-]+)(?:\s*,\s*|\s+)"
                     rf"(?i:named|called)\s+{NAME}")
 def _have_named(m: re.Match[str], out: Emitter) -> None:
@@ -140,7 +141,8 @@ def _our_pet(m: re.Match[str], out: Emitter) -> None:
         _relationship(out, m["role"], name)
 
 
-@rule("have_pet", r"(?i:\b(?:I|we)\s+(?:have|'ve\s+got|have\s+got|own)\s+(?P<n>an?|two|three|four)\s+"
+@rule("have_pet",
+      r"(?i:\b(?:I|we)\s+(?:have|'ve\s+got|have\s+got|own)\s+(?P<n>an?|two|three|four)\s+"
                   r"(?P<pet>dog|cat|puppy|kitten|parrot|hamster|rabbit|bunny|horse|turtle|"
                   r"fish|snake|bird)s?)\b(?!\s*(?:,\s*)?(?i:named|called))")
 def _have_pet(m: re.Match[str], out: Emitter) -> None:
@@ -149,7 +151,8 @@ def _have_pet(m: re.Match[str], out: Emitter) -> None:
              importance=1, confidence=0.85)
 
 
-@rule("children", r"(?i:\b(?:I|we)\s+(?:have|'ve\s+got|have\s+got)\s+(?P<n>an?|one|two|three|four|five|"
+@rule("children",
+      r"(?i:\b(?:I|we)\s+(?:have|'ve\s+got|have\s+got)\s+(?P<n>an?|one|two|three|four|five|"
                   r"six|\d)\s+(?:little\s+|young\s+|grown\s+)?(?P<what>kids?|children|child|sons?|"
                   r"daughters?|grandchildren|grandkids)\b)(?!\s*(?:,\s*)?(?i:named|called))")
 def _children(m: re.Match[str], out: Emitter) -> None:
@@ -206,7 +209,8 @@ def _building(m: re.Match[str], out: Emitter) -> None:
              memory_type="PROJECT", importance=2, confidence=0.8)
 
 
-@rule("training_for", r"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|now\s+)?(?:training|preparing)\s+for)\s+"
+@rule("training_for",
+      r"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|now\s+)?(?:training|preparing)\s+for)\s+"
                       r"(?:a\s+|an\s+|the\s+|my\s+(?:first\s+)?)?(?P<event>[^,.;:!?]{3,60}?)"
                       r"(?=\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|with|next|this|in)\b))")
 def _training_for(m: re.Match[str], out: Emitter) -> None:

@@ -32,7 +32,8 @@ def _my_goal(m: re.Match[str], out: Emitter) -> None:
     out.todo("GOAL", m["task"])
 
 
-@todo_rule("i_will", r"(?i:\bI(?P<verb>'ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to|'m\s+gonna|\s+"
+@todo_rule("i_will",
+           r"(?i:\bI(?P<verb>'ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to|'m\s+gonna|\s+"
                 r"promise\s+to|\s+commit\s+to|\s+plan\s+to))\s+(?P<task>.+)$")
 def _i_will(m: re.Match[str], out: Emitter) -> None:
     promised = re.search(r"(?i)promise|commit", m["verb"])
@@ -40,7 +41,8 @@ def _i_will(m: re.Match[str], out: Emitter) -> None:
         out.todo("COMMITMENT", m["task"])
 
 
-@todo_rule("need_to_figure", r"(?i:\bI\s+(?:still\s+)?(?:need|have)\s+to\s+)(?P<verb>(?i:figure\s+out|"
+@todo_rule("need_to_figure",
+           r"(?i:\bI\s+(?:still\s+)?(?:need|have)\s+to\s+)(?P<verb>(?i:figure\s+out|"
                         r"decide|think\s+about|sort\s+out|work\s+out))\s+(?P<task>.+)$")
 def _need_to_figure(m: re.Match[str], out: Emitter) -> None:
     out.todo("THREAD", f"{m['verb'].lower()} {m['task']}", dated=False)
@@ -52,13 +54,15 @@ def _keep_doing(m: re.Match[str], out: Emitter) -> None:
     out.todo("FRICTION", f"keeps {m['task']}", dated=False)
 
 
-@todo_rule("struggle", r"(?i:\bI(?:'m|\s+am)?\s+(?:really\s+|still\s+)?struggl(?:e|ing)\s+(?:with|to))"
+@todo_rule("struggle",
+           r"(?i:\bI(?:'m|\s+am)?\s+(?:really\s+|still\s+)?struggl(?:e|ing)\s+(?:with|to))"
                   r"\s+(?P<task>.+)$")
 def _struggle(m: re.Match[str], out: Emitter) -> None:
     out.todo("FRICTION", f"struggles with {m['task']}", dated=False)
 
 
-@todo_rule("habit", r"(?i:\b(?:every|each)\s+(?P<when>morning|day|evening|night|week|weekend|monday|"
+@todo_rule("habit",
+           r"(?i:\b(?:every|each)\s+(?P<when>morning|day|evening|night|week|weekend|monday|"
                r"tuesday|wednesday|thursday|friday|saturday|sunday)\s*,?\s+I)\s+(?P<task>.+)$")
 def _habit(m: re.Match[str], out: Emitter) -> None:
     out.todo("HABIT", f"{m['task'].rstrip(' .!')} every {m['when'].lower()}", dated=False)

@@ -103,7 +103,8 @@ async def upsert_entities(conn: asyncpg.Connection, user_id: str, writes: Sequen
                           source: str = "llm_plan", lock: bool = True) -> list[EntityResult]:
     """One result per write, in two statements. A write ``distinct_from`` an entity never
     joins it, nor anyone by name: only by one of its aliases ("work Marta"). A write whose
-    name, alias or ref matches a live entity this agent can see (normalized like ``twin_normalize``; same category, or either is
+    name, alias or ref matches a live entity this agent can see (normalized like
+    ``twin_normalize``; same category, or either is
     'Other') joins it and adds its other names as aliases; writes sharing a name are one entity.
     ``agent_id`` is the acting agent: it sees global entities and its own. Takes the user lock
     unless ``lock=False`` (the caller holds it)."""
