@@ -88,8 +88,9 @@ def read(req: CommitRequest) -> ReadTurn:
         if req.plan is not None:
             errors.append(FieldError("$.answer", "give plan or answer, not both"))
         else:
-            answer = _answer(req.answer)
-            plan, reply, source = answer.plan, answer.reply, "answer"
+            answer, planned = _answer(req.answer)
+            plan, reply = (answer.plan, answer.reply) if planned else (None, answer.reply)
+            source = "answer" if planned else None
     if plan is not None:
         errors += logic.check_plan(plan, "$.plan" if source == "request" else "$.answer.plan",
                                    now)
@@ -107,12 +108,15 @@ def read(req: CommitRequest) -> ReadTurn:
     return ReadTurn(req, now, key, digest, rows, reply, plan, source or "none")
 
 
-def _answer(raw: str) -> LLMAnswer:
+def _answer(raw: str) -> tuple[LLMAnswer, bool]:
+    """The answer, and whether it carries a plan (an answer without one — a question the
+    flow asked instead of the model — leaves the turn to the shadow judge)."""
     text = raw.strip()
     if text.startswith("```"):  # a model that fenced its JSON
         text = text.strip("`").removeprefix("json").strip()
     try:
-        return decode(text.encode(), LLMAnswer)
+        answer = decode(text.encode(), LLMAnswer)
+        return answer, "plan" in msgspec.json.decode(text)
     except InvalidInput as exc:
         raise InvalidInput([FieldError("$.answer" + e.path[1:], e.reason) for e in exc.errors],
                            "Invalid answer") from None

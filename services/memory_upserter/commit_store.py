@@ -79,11 +79,25 @@ UPDATE todos SET status = CASE WHEN kind = 'HABIT' THEN status ELSE 'DONE' END,
 RETURNING todo_id, kind, text
 """
 DISTINCT = """
-SELECT entity_id FROM entities
- WHERE user_id = $1 AND active AND (entity_id::text = $2 OR entity_ref = $2
-                                     OR name_normalized = twin_normalize($2))
- ORDER BY entity_id::text = $2 DESC, entity_ref = $2 DESC, last_seen DESC NULLS LAST
+SELECT e.entity_id, e.name,
+       ARRAY(SELECT r.predicate FROM relations r
+              WHERE r.user_id = $1 AND r.object_id = e.entity_id AND r.status = 'ACTIVE'
+                AND left(r.predicate, 4) = 'HAS_'
+                AND r.subject_id = (SELECT s.entity_id FROM entities s
+                                     WHERE s.user_id = $1 AND s.entity_ref = 'self:user'))
+       AS roles,
+       EXISTS (SELECT 1 FROM entity_aliases a WHERE a.user_id = $1
+                  AND a.entity_id = e.entity_id AND a.alias_normalized <> e.name_normalized)
+       AS has_alias
+  FROM entities e
+ WHERE e.user_id = $1 AND e.active AND (e.entity_id::text = $2 OR e.entity_ref = $2
+                                        OR e.name_normalized = twin_normalize($2))
+ ORDER BY e.entity_id::text = $2 DESC, e.entity_ref = $2 DESC, e.last_seen DESC NULLS LAST
  LIMIT 1
+"""
+ALIAS = """
+INSERT INTO entity_aliases (user_id, entity_id, alias, source) VALUES ($1, $2, $3, $4)
+ON CONFLICT (entity_id, alias_normalized) DO NOTHING
 """
 
 CAPTURE = """
@@ -163,7 +177,9 @@ SELECT k.request_hash, k.response,
                                                  WHERE s.user_id = $1
                                                    AND s.entity_ref = 'self:user')),
                    ARRAY(SELECT a.alias FROM entity_aliases a
-                          WHERE a.user_id = $1 AND a.entity_id = p.entity_id))), '[]')
+                          WHERE a.user_id = $1 AND a.entity_id = p.entity_id
+                          ORDER BY a.created_at, a.alias))
+                   ORDER BY p.created_at, p.entity_id), '[]')
           FROM entities p
          WHERE p.user_id = $1 AND p.active AND p.category = 'Person'
            AND (p.scope = 'global' OR p.agent_id = $2)
@@ -255,9 +271,28 @@ async def complete_todo(conn: asyncpg.Connection, user_id: str, todo_id: str, no
     return (row["todo_id"], row["kind"], row["text"]) if row else None
 
 
-async def find_distinct(conn: asyncpg.Connection, user_id: str, handle: str) -> UUID | None:
+@dataclass(frozen=True)
+class Namesake:
+    """The entity a ``distinct_from`` names: the user's relations to it, whether it has an
+    alias that tells it apart."""
+
+    entity_id: UUID
+    name: str
+    roles: tuple[str, ...]
+    has_alias: bool
+
+
+async def find_distinct(conn: asyncpg.Connection, user_id: str, handle: str
+                        ) -> Namesake | None:
     """The user's live entity a ``distinct_from`` names (id, ref or name), or None."""
-    return await conn.fetchval(DISTINCT, user_id, handle)
+    row = await conn.fetchrow(DISTINCT, user_id, handle)
+    return Namesake(row["entity_id"], row["name"], tuple(row["roles"]),
+                    row["has_alias"]) if row else None
+
+
+async def add_alias(conn: asyncpg.Connection, user_id: str, entity_id: UUID, alias: str,
+                    source: str) -> None:
+    await conn.execute(ALIAS, user_id, entity_id, alias, source)
 
 
 async def capture_todos(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,

@@ -131,7 +131,8 @@ class Resolved:
             return SELF
         if key not in self._index:
             ref = handle if re.fullmatch(r"[a-z_]+:[^\s:]+", handle) else None
-            name = ref.split(":", 1)[1].replace("_", " ").title() if ref else handle.strip()
+            name = (re.sub(r"_\d+$", "", ref.split(":", 1)[1]).replace("_", " ").title()
+                    if ref else handle.strip())
             if ref:
                 category = REF_CATEGORIES.get(ref.split(":", 1)[0], "Other")
             self._index[key] = self.add(EntityWrite(name, category, (), "global", ref))

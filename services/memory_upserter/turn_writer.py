@@ -41,6 +41,7 @@ from services.core.validation import FieldError, InvalidInput
 from services.memory_upserter import commit_store as store
 from services.memory_upserter.commit_store import Stored
 from services.memory_upserter.forget import Forgotten, forget_in_transaction
+from services.memory_upserter.people import group_of
 from services.memory_upserter.plan_logic import SELF, Resolved, pick_done
 
 if TYPE_CHECKING:
@@ -155,16 +156,21 @@ async def _write(conn: asyncpg.Connection, plan: TurnPlan, idle: timedelta,
 
 
 async def _distinct(conn: asyncpg.Connection, plan: TurnPlan) -> list[EntityWrite]:
-    """The entity writes, each ``distinct_from`` resolved to the user's entity; a handle that
+    """The entity writes, each ``distinct_from`` resolved to the user's entity (which gets an
+    alias of its relation's group, "family Marta", when it has none); a handle that
     names none of this user's entities is refused (422, nothing written) — in a model's plan;
     the offline judge's own is dropped."""
     resolved, req = plan.resolved, plan.turn.req
     writes = list(resolved.writes)
     errors = []
     for index, (position, handle) in resolved.distinct.items():
-        entity_id = await store.find_distinct(conn, req.user_id, handle)
-        if entity_id is not None:
-            writes[index] = replace(writes[index], distinct_from=entity_id)
+        namesake = await store.find_distinct(conn, req.user_id, handle)
+        if namesake is not None:
+            writes[index] = replace(writes[index], distinct_from=namesake.entity_id)
+            group = next((g for g in map(group_of, namesake.roles) if g), None)
+            if group and not namesake.has_alias:  # "family Marta", for the question to name
+                await store.add_alias(conn, req.user_id, namesake.entity_id,
+                                      f"{group} {namesake.name}", plan.fact_source)
         elif plan.turn.plan_source in ("request", "answer"):
             path = "$.plan" if plan.turn.plan_source == "request" else "$.answer.plan"
             errors.append(FieldError(f"{path}.entities[{position}].distinct_from",
