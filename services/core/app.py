@@ -25,6 +25,7 @@ from contracts.common import SLOT_CONTRACT_VERSION, Health, Readiness, Version
 from services.core import problems
 from services.core.auth import bearer_auth_middleware
 from services.core.logs import request_log_middleware
+from services.core.migrate import latest_version
 from services.core.readiness import check_dependencies
 from services.core.resources import Resources
 from services.core.settings import Settings
@@ -54,7 +55,10 @@ async def healthz(state: State) -> Health:
 async def readyz(state: State) -> Response[Readiness]:
     checks = await check_dependencies(state.resources, state.needs)
     ready = all(value == "ok" for value in checks.values())
-    body = Readiness(status="ready" if ready else "unavailable", node=state.node, checks=checks)
+    modes = {store: mode for store, mode in state.settings.store_modes.items()
+             if store in state.needs}
+    body = Readiness(status="ready" if ready else "unavailable", node=state.node, checks=checks,
+                     modes=modes)
     if ready:
         return Response(body)
     failing = next(name for name, value in checks.items() if value != "ok")
@@ -64,10 +68,13 @@ async def readyz(state: State) -> Response[Readiness]:
     )
 
 
-@get("/version", tags=["health"], summary="Node, package and contract versions")
+@get("/version", tags=["health"],
+     summary="Node, package and contract versions, and the Postgres schema version this code "
+             "needs (the newest migration; /readyz is 503 until the database has it)")
 async def version(state: State) -> Version:
     return Version(node=state.node, version=PACKAGE_VERSION,
-                   slot_contract_version=SLOT_CONTRACT_VERSION)
+                   slot_contract_version=SLOT_CONTRACT_VERSION,
+                   schema_version=state.schema_version)
 
 
 async def screen_body(request: Request) -> None:
@@ -110,16 +117,16 @@ def create_app(spec: NodeSpec, settings: Settings, resources: Resources | None =
         route_handlers=[healthz, readyz, version, *spec.route_handlers],
         lifespan=[lifespan],
         state=State({"node": spec.name, "needs": spec.needs, "settings": settings,
-                     "resources": resources}),
+                     "resources": resources, "schema_version": latest_version()}),
         dependencies={"resources": Provide(provide_resources, sync_to_thread=False),
                       **(spec.dependencies or {})},
-        middleware=[request_log_middleware(spec.name), bearer_auth_middleware(settings.node_token)],
+        middleware=[bearer_auth_middleware(settings.node_token)],
         before_request=screen_body,
         exception_handlers={
             problems.ProblemError: problems.handle_problem_error,
             InvalidInput: problems.handle_invalid_input,
             ValidationException: problems.handle_validation,
-            HTTPException: problems.handle_http,
+            HTTPException: problems.make_http_handler(settings.max_body_bytes),
             RecursionError: problems.handle_undecodable,
             UnicodeDecodeError: problems.handle_undecodable,
             Exception: problems.make_unexpected_handler(settings.retry_after_s),
@@ -135,6 +142,9 @@ def create_app(spec: NodeSpec, settings: Settings, resources: Resources | None =
         logging_config=None,  # the entry point configured logging once (services.core.logs)
         debug=False,
     )
+    # Around litestar's own exception handling, not per route: a request no route matches
+    # (404, 405) gets a request id, its problem names it, and it has its log line too.
+    app.asgi_handler = request_log_middleware(spec.name)(app.asgi_handler)
     closed_objects(app)
     return app
 

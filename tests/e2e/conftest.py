@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import asyncpg
@@ -37,8 +37,9 @@ from tests.e2e.processes import Process, port_in_use
 from tests.e2e.stack import AGENT_ID, Secrets, Stack, credentials_for
 from tests.e2e.stub_llm import StubLLM
 
-PG_ADMIN = os.environ.get("TWIN_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
-REDIS_URL = os.environ.get("TWIN_TEST_E2E_REDIS_URL", "redis://127.0.0.1:6379/12")
+if TYPE_CHECKING:
+    from tests.conftest import RunStores
+
 REPO = n8n_tools.REPO
 
 
@@ -47,17 +48,17 @@ def _run_async(coro: Any) -> Any:
         return pool.submit(asyncio.run, coro).result()
 
 
-async def _drop_database(name: str) -> None:
-    admin = await asyncpg.connect(PG_ADMIN)
+async def _drop_database(pg_admin: str, name: str) -> None:
+    admin = await asyncpg.connect(pg_admin)
     try:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     finally:
         await admin.close()
 
 
-def _forget_working_memory(users: set[str]) -> None:
+def _forget_working_memory(redis_url: str, users: set[str]) -> None:
     """Delete this run's Redis keys (every working-memory key names its user, quoted)."""
-    client = redis.Redis.from_url(REDIS_URL)
+    client = redis.Redis.from_url(redis_url)
     for user_id in users:
         keys = list(client.scan_iter(match=f"*:{quote(user_id, safe='')}:*", count=500))
         if keys:
@@ -92,7 +93,10 @@ def n8n_home() -> Path:
 
 
 @pytest.fixture(scope="session")
-def stack(n8n_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def stack(n8n_home: Path, tmp_path_factory: pytest.TempPathFactory,
+          test_stores: RunStores) -> Iterator[Stack]:
+    """The nodes use the run's stores (tests/conftest.py: the machine's, else embedded ones)."""
+    redis_url = os.environ.get("TWIN_TEST_E2E_REDIS_URL", test_stores.redis_url)
     offset = _free_offset()
     ports = {node: port + offset for node, port in NODE_PORTS.items()}
     folder = tmp_path_factory.mktemp("e2e")
@@ -102,11 +106,11 @@ def stack(n8n_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     llm, telegram = StubLLM().start(), FakeTelegram().start()
 
     database = f"twin_e2e_{uuid.uuid4().hex[:10]}"
-    database_url = f"{PG_ADMIN.rpartition('/')[0]}/{database}"
+    database_url = test_stores.dsn_for(database)
     node_env = {k: v for k, v in os.environ.items()
                 if not k.startswith(("OPENAI_", "TWIN_", "DATABASE_URL", "REDIS_URL", "QDRANT_"))}
     node_env.update({
-        "DATABASE_URL": database_url, "REDIS_URL": REDIS_URL,
+        "DATABASE_URL": database_url, "REDIS_URL": redis_url,
         "QDRANT_PATH": str(folder / "qdrant"), "TWIN_NODE_TOKEN": keys.node_token,
         "TWIN_PORT_OFFSET": str(offset),
         "TWIN_LOG_JSON": "true",  # no OPENAI_*: the nodes run their offline engines
@@ -142,7 +146,7 @@ def stack(n8n_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         llm.stop()
         telegram.stop()
         if os.environ.get("TWIN_E2E_KEEP"):  # debugging: look at what the run wrote
-            print(f"[e2e] kept {database_url} and {REDIS_URL}")
+            print(f"[e2e] kept {database_url} and {redis_url}")
         else:
-            _run_async(_drop_database(database))
-            _forget_working_memory(stack.users)
+            _run_async(_drop_database(test_stores.pg_admin, database))
+            _forget_working_memory(redis_url, stack.users)
