@@ -21,8 +21,8 @@ async def _count(resources: Resources, user_id: str) -> dict:
 
 async def test_a_plan_dates_a_fact_with_iso_or_words(client: httpx.AsyncClient,
                                                      resources: Resources, user_id: str) -> None:
-    answer = await commit(client, turn(user_id, "I'm in Paris until Friday, I moved to Porto "
-                                                "last week", plan={
+    said = "I'm in Paris until Friday, I moved to Porto last week"
+    answer = await commit(client, turn(user_id, said, plan={
         "entities": [{"name": "Paris", "category": "Location"},
                      {"name": "Porto", "category": "Location"}],
         "facts": [fact("STAYING_IN", "User is staying in Paris", obj="Paris",
