@@ -37,6 +37,8 @@ _DISPUTED = re.compile(
     r"rumou?rs?|allegedly|supposedly|i\s+wish)\b")
 _CLAUSES = re.compile(r"\s*(?:;|—|–|\s-\s|,?\s+but\s+|,\s+(?=(?:I|we|my|and\s+I|so\s+I)\b)"
                       r"|,\s*(?:and\s+)?(?:now|actually)\b,?)\s*")
+_GREETING = re.compile(r"(?i)\W*(?:hi|hello|hey|hiya|good\s+(?:morning|evening|afternoon))"
+                       r"(?:\s+there)?\W*")
 _NEGATION = re.compile(r"(?i)(?:\b(?:not|never|no|nobody|neither|nor|without|hardly)\b|n't\b)")
 _PAST = re.compile(r"(?i)\b(?:used\s+to|when\s+i\s+was|back\s+(?:then|when|in)|formerly|previously|"
                    r"in\s+the\s+past|as\s+a\s+(?:kid|child|teen|teenager)|once\s+upon|"
@@ -74,8 +76,12 @@ def blocked(sentence: str) -> Block | None:
 
 
 def clauses(sentence: str) -> list[str]:
-    """The sentence cut where one statement ends and another begins ("…, but …", "; ")."""
-    return [c for c in _CLAUSES.split(sentence) if c and c.strip()]
+    """The sentence cut where one statement ends and another begins ("…, but …", "; "); a
+    greeting stays with what follows it ("Hi, I'm Ana")."""
+    parts = [c for c in _CLAUSES.split(sentence) if c and c.strip()]
+    if len(parts) > 1 and _GREETING.fullmatch(parts[0]):
+        parts[:2] = [f"{parts[0]}, {parts[1]}"]
+    return parts
 
 
 def hedged(prefix: str, *, about_self: bool) -> bool:

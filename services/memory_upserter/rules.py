@@ -116,14 +116,16 @@ def _relationship(out: Emitter, role: str, name: str) -> str:
 
 # --- who the speaker is and what they say of themselves --------------------------------------
 
-@rule("name", rf"(?i:\bmy\s+name\s+is|\bcall\s+me|\bI(?:'m|\s+am)\s+called)\s+{NAME}")
+@rule("name", rf"(?i:\bmy\s+(?:full\s+|first\s+|real\s+)?name(?:\s+is|'s)|\bcalls?\s+me|\bI(?:'m|"
+              rf"\s+am)\s+called|\bI\s+go\s+by)\s+{NAME}")
 def _my_name(m: re.Match[str], out: Emitter) -> None:
     name = _name(m["name"])
     if name and out.is_user:
         out.fact("NAME", f"User's name is {name}", value=name, importance=3, confidence=0.95)
 
 
-@rule("lives_in", r"(?i:\b(?:I|we)(?:\s+(?:still\s+)?live|\s+am\s+living|'m\s+living|'re\s+"
+@rule("lives_in", r"(?i:\b(?:I|we)(?:\s+(?:still\s+)?live|(?:'ve|\s+have)\s+lived|\s+am\s+living|"
+                  r"'m\s+living|'re\s+"
                   r"living|\s+are\s+living|(?:'ve|\s+have)\s+been\s+living|\s+reside|'m\s+"
                   r"based|\s+am\s+based|'re\s+based|(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|"
                   r"finally\s+)?(?:moved|relocated)(?:\s+from\s+[^,.;:!?]+?)?)\s+(?:in|to))\s+"
@@ -146,7 +148,8 @@ def _work(m: re.Match[str], out: Emitter) -> None:
                  confidence=0.85)
 
 
-rule("works_at", rf"(?i:\bI\s+work\s+(?:at|for))\s+{ORG}(?:\s+(?i:as)\s+(?i:an?\s+)?{ROLE}"
+rule("works_at", rf"(?i:\bI(?:\s+work|(?:'ve|\s+have)\s+been\s+working)\s+(?:at|for)\s+(?:the\s+)?)"
+                 rf"{ORG}(?:\s+(?i:as)\s+(?i:an?\s+)?{ROLE}"
                  rf"{_STOP})?")(_work)
 rule("works_as", rf"(?i:\bI\s+work\s+as\s+(?:an?\s+)?){ROLE}(?:(?=\s+(?i:at|for)\s)\s+(?i:at|"
                  rf"for)\s+{ORG}|{_STOP})")(_work)
@@ -221,8 +224,10 @@ def _working_on(m: re.Match[str], out: Emitter) -> None:
 def _did(m: re.Match[str], out: Emitter) -> None:
     """What the speaker did, dated by the turn (imports set ``now`` to the message time)."""
     thing = _thing(m["thing"])
-    if not thing or re.match(r"(?i)(?:bed|sleep|work|home)$", thing):
+    if not thing or re.match(r"(?i)(?:bed|sleep|work|home|working\b.*)$", thing):
         return
+    if m["verb"].lower() in ("joined", "started") and re.match(r"(?:at\s+|with\s+)?[A-Z]", thing):
+        return  # joining an organisation is where the person works (rules_profile.employer)
     day = (out.valid_from or out.now).date()
     happened = f"{' '.join(m['verb'].lower().split())} {thing}"
     out.fact("DID", f"{out.who} {happened} (on {day.isoformat()})",

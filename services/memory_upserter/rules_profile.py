@@ -29,9 +29,22 @@ from services.memory_upserter.vocabulary import LANGUAGES, OCCUPATIONS, ROLES
 if TYPE_CHECKING:
     from services.memory_upserter.extractor import Emitter
 
-_JOBS = "|".join(sorted(OCCUPATIONS, key=len, reverse=True))
+_JOBS = "|".join([*sorted(OCCUPATIONS, key=len, reverse=True),
+                  r"[a-z]+(?:therapist|ologist|ician|ographer|engineer|developer|designer)"])
 _LANGS = "|".join(sorted(LANGUAGES, key=len, reverse=True))
 _NUMBER = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+         "eighty": 80, "ninety": 90}
+_ONES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+         "eight": 8, "nine": 9}
+_AGE_WORDS = rf"(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_ONES)}))?"
+
+
+def _age_number(text: str) -> int:
+    if text.isdigit():
+        return int(text)
+    tens, _, ones = text.lower().replace(" ", "-").partition("-")
+    return _TENS[tens] + _ONES.get(ones, 0)
 _PET_ROLES = "|".join(r for r, label in ROLES.items() if label == "PET")
 
 
@@ -44,10 +57,10 @@ def _greeting_name(m: re.Match[str], out: Emitter) -> None:
 
 
 @rule("age", r"(?i:\bI(?:'m|\s+am|\s+just\s+turned|\s+turned|(?:'ll|\s+will)\s+be))\s+"
-             r"(?P<age>\d{1,3})(?:\s+years?\s+old\b|(?=\s*(?:[,.;!?]|$|\s+(?:and|now|today|this|"
+             rf"(?P<age>\d{{1,3}}|{_AGE_WORDS})(?:\s+years?\s+old\b|(?=\s*(?:[,.;!?]|$|\s+(?:and|now|today|this|"
              r"but)\b)))")
 def _age(m: re.Match[str], out: Emitter) -> None:
-    age = int(m["age"])
+    age = _age_number(m["age"])
     if 3 <= age <= 110 and "'ll" not in m.group(0) and "will" not in m.group(0).lower():
         out.fact("AGE", f"{out.who} is {age} years old", value=str(age), importance=2,
                  confidence=0.9)
@@ -71,12 +84,20 @@ def _occupation(m: re.Match[str], out: Emitter) -> None:
 
 @rule("employer", rf"(?i:\bI(?:\s+(?:just\s+|recently\s+)?joined|\s+started\s+(?:working\s+)?at|"
                   rf"(?:'ve|\s+have)?\s+got\s+a\s+(?:new\s+)?job\s+(?:at|with)|'m\s+employed\s+"
-                  rf"(?:at|by)|\s+am\s+employed\s+(?:at|by)|\s+now\s+work\s+(?:at|for)))\s+{ORG}")
+                  rf"(?:at|by)|\s+am\s+employed\s+(?:at|by)|\s+now\s+work\s+(?:at|for))|\bmy\s+"
+                  rf"(?:company|employer)\s+is)\s+(?:the\s+)?{ORG}")
 def _employer(m: re.Match[str], out: Emitter) -> None:
     org = _name(m["org"])
     if org:
         out.entity(org, "Org")
         out.fact("WORKS_AT", f"{out.who} works at {org}", obj=org, importance=2, confidence=0.85)
+
+
+@rule("worked_since", rf"(?i:\bI(?:'ve|\s+have)\s+worked\s+(?:at|for)\s+(?:the\s+)?){ORG}")
+def _worked_since(m: re.Match[str], out: Emitter) -> None:
+    """"I've worked at Acme" is current only when dated ("for 5 years", "since 2019")."""
+    if out.valid_from is not None:
+        _employer(m, out)
 
 
 @rule("born_in", rf"(?i:\bI\s+was\s+born\s+(?:and\s+raised\s+)?in)\s+(?:(?P<year>(?:19|20)\d\d)\b|"
@@ -93,6 +114,16 @@ def _born_in(m: re.Match[str], out: Emitter) -> None:
                  confidence=0.9)
 
 
+@rule("home_is", rf"(?i:\b(?:my\s+)?home(?:\s+base)?\s+is(?:\s+in)?)\s+(?P<place>{_CAP}[^,.;:!?]*?)"
+                 rf"{_STOP}")
+def _home_is(m: re.Match[str], out: Emitter) -> None:
+    place = _place(m["place"])
+    if place:
+        out.entity(place, "Location")
+        out.fact("LIVES_IN", f"{out.who} lives in {place}", obj=place, importance=2,
+                 confidence=0.85)
+
+
 @rule("from", rf"(?i:\bI(?:'m|\s+am)\s+(?:originally\s+)?from|\bI\s+grew\s+up\s+in|\bI\s+come\s+"
               rf"from)\s+(?P<place>{_CAP}[^,.;:!?]*?(?:,\s*{_CAP})?){_STOP}")
 def _from(m: re.Match[str], out: Emitter) -> None:
@@ -102,8 +133,9 @@ def _from(m: re.Match[str], out: Emitter) -> None:
         out.fact("FROM", f"{out.who} is from {place}", obj=place, importance=2, confidence=0.85)
 
 
-@rule("speaks", rf"(?i:\bI\s+(?:also\s+)?(?:speak|am\s+fluent\s+in|'m\s+fluent\s+in)|\bmy\s+"
+@rule("speaks", rf"(?i:\bI(?:\s+(?:also\s+)?speak|\s+am\s+fluent\s+in|'m\s+fluent\s+in)|\bmy\s+"
                 rf"(?:native\s+language|mother\s+tongue|first\s+language)\s+is)\s+"
+                rf"(?i:(?:a\s+(?:bit|little)\s+of|some|fluent|basic|decent|good)\s+)?"
                 rf"(?P<langs>(?:{_LANGS})(?:(?:\s*,\s*|\s+and\s+|\s+(?i:a\s+bit\s+of)\s+)"
                 rf"(?:{_LANGS}))*)\b")
 def _speaks(m: re.Match[str], out: Emitter) -> None:
@@ -117,7 +149,7 @@ def _learning(m: re.Match[str], out: Emitter) -> None:
 
 
 @rule("have_named",
-      rf"(?i:\b(?:I|we)\s+(?:have|'ve\s+got|have\s+got|got)\s+an?\s+(?:new\s+|little\s+|"
+      rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+got|'ve)\s+an?\s+(?:new\s+|little\s+|"
                     rf"older\s+|younger\s+|big\s+|baby\s+)?)(?P<role>[a-z-]+)(?:\s*,\s*|\s+)"
                     rf"(?i:named|called)\s+{NAME}")
 def _have_named(m: re.Match[str], out: Emitter) -> None:
@@ -142,9 +174,9 @@ def _our_pet(m: re.Match[str], out: Emitter) -> None:
 
 
 @rule("have_pet",
-      r"(?i:\b(?:I|we)\s+(?:have|'ve\s+got|have\s+got|own)\s+(?P<n>an?|two|three|four)\s+"
+      r"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+own)\s+(?P<n>an?|two|three|four)\s+"
                   r"(?P<pet>dog|cat|puppy|kitten|parrot|hamster|rabbit|bunny|horse|turtle|"
-                  r"fish|snake|bird)s?)\b(?!\s*(?:,\s*)?(?i:named|called))")
+                  r"fish|snake|bird)s?)\b(?!\s*(?:,\s*)?(?i:named|called|allerg))")
 def _have_pet(m: re.Match[str], out: Emitter) -> None:
     out.fact("HAS_PET", f"{out.who} has {m['n'].lower()} {m['pet'].lower()}",
              value=m["pet"].lower(), memory_type="PEOPLE", fact_type="relationship",
