@@ -40,7 +40,8 @@ class PlanEntity(Struct, kw_only=True):
         min_length=1, max_length=120,
         description="A new person, not the user's existing entity of this id, ref or name "
                     "(two people with one name): never merged with it. Give it a "
-                    "distinguishing alias, e.g. 'work Marta'.")] | None = None
+                    "distinguishing alias, e.g. 'work Marta', and name it by that alias in "
+                    "facts (its bare name is the known one).")] | None = None
 
 
 class PlanFact(Struct, kw_only=True):

@@ -42,7 +42,7 @@ from services.core.problems import Conflict
 from services.core.resources import Resources
 from services.core.validation import FieldError, InvalidInput, decode
 from services.core.working_memory import ConcurrentUpdate
-from services.memory_upserter import commit_store as store
+from services.memory_upserter import judge_store
 from services.memory_upserter import plan_logic as logic
 from services.memory_upserter.commit_store import MessageRow, Stored
 from services.memory_upserter.due import parse_due
@@ -133,8 +133,9 @@ async def commit_turn(res: Resources, req: CommitRequest, *, request_id: str | N
     if turn.plan is None:
         new = [Utterance(r.text, r.speaker) for r in turn.user_rows]
         async with res.pg.acquire() as conn:
-            context = await store.judge_context(conn, req.user_id, req.agent_id, req.chat_id,
-                                                turn.key, turn.now, idle, names_in(new))
+            context = await judge_store.judge_context(
+                conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle,
+                names_in(new))
         if context.stored is not None:
             return _replay(context.stored, turn), True
         self_names = context.self_names

@@ -1,12 +1,14 @@
 """The turn's SQL, each statement taking the transaction's connection.
 
-Round trips of one commit, in one transaction (``BEGIN`` … ``COMMIT`` included):
-BEGIN · user lock · :data:`OPEN` (users/agents rows, stale session closed, idempotency key read)
-· :data:`LOG` (session get-or-create + every message, one statement) · entities ×2 (lookup,
-write; only with entities) · self entity ×1 (only when a fact is about the user) · facts ×2–3
-(read live rows, close contradicted, write; only with facts) · completion ×1 (only when the user
-says done) · todos ×1 (only with todos) · :data:`FINISH` (idempotency answer, session
-checkpoint, counters, last_seen) · COMMIT. A full 10-item plan: 12–14; a bare turn: 6.
+Round trips of one commit, in one transaction (``BEGIN`` … ``COMMIT`` included; the judge's
+context, read before it, is :mod:`.judge_store`'s): BEGIN · user lock · :data:`OPEN`
+(users/agents rows, stale session closed, idempotency key read) · :data:`LOG` (session
+get-or-create + every message, one statement) · distinct namesakes ×1–2 (only with
+``distinct_from``) · entities ×2 (lookup, write; only with entities) · self entity ×1 (only
+when a fact is about the user) · facts ×2–3 (read live rows, close contradicted, write; only
+with facts) · completion ×2 (only when the user says done: the pending todos, the one done) ·
+todos ×1 (only with todos) · :data:`FINISH` (idempotency answer, session checkpoint, counters,
+last_seen) · COMMIT. A full 10-item plan: 12–14; a bare turn: 6.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from uuid import UUID
 import asyncpg
 
 from services.core.memory_store import lock_user
-from services.memory_upserter.people import Known
 
 OPEN = """
 WITH u AS (INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING),
@@ -150,42 +151,6 @@ UPDATE entities SET last_seen = GREATEST(COALESCE(last_seen, $6), $6)
 RETURNING entity_id
 """
 
-JUDGE_CONTEXT = """
-SELECT k.request_hash, k.response,
-       (SELECT COALESCE(jsonb_agg(jsonb_build_array(w.text, w.speaker) ORDER BY w.seq), '[]')
-          FROM (SELECT m.text, m.speaker, m.seq
-                  FROM sessions s
-                  JOIN messages m ON m.user_id = s.user_id AND m.session_id = s.session_id
-                 WHERE s.user_id = $1 AND s.agent_id = $2 AND s.chat_id = $3
-                   AND s.ended_at IS NULL
-                   AND s.last_activity_at >= $5::timestamptz - $6::interval
-                   AND m.role = 'user' AND m.active
-                   AND m.ts >= $5::timestamptz - interval '60 minutes'
-                 ORDER BY m.seq DESC LIMIT 12) w) AS earlier,
-       ARRAY(SELECT a.alias FROM entities e
-               JOIN entity_aliases a ON a.user_id = e.user_id AND a.entity_id = e.entity_id
-              WHERE e.user_id = $1 AND e.entity_ref = 'self:user'
-             UNION ALL
-             SELECT display_name FROM users WHERE user_id = $1 AND display_name IS NOT NULL
-       ) AS self_names,
-       (SELECT COALESCE(jsonb_agg(jsonb_build_array(
-                   p.name, p.entity_ref,
-                   ARRAY(SELECT r.predicate FROM relations r
-                          WHERE r.user_id = $1 AND r.object_id = p.entity_id
-                            AND r.status = 'ACTIVE' AND left(r.predicate, 4) = 'HAS_'
-                            AND r.subject_id = (SELECT s.entity_id FROM entities s
-                                                 WHERE s.user_id = $1
-                                                   AND s.entity_ref = 'self:user')),
-                   ARRAY(SELECT a.alias FROM entity_aliases a
-                          WHERE a.user_id = $1 AND a.entity_id = p.entity_id
-                          ORDER BY a.created_at, a.alias))
-                   ORDER BY p.created_at, p.entity_id), '[]')
-          FROM entities p
-         WHERE p.user_id = $1 AND p.active AND p.category = 'Person'
-           AND (p.scope = 'global' OR p.agent_id = $2)
-           AND p.name_normalized = ANY($7::text[])) AS known
-  FROM (SELECT 1) one LEFT JOIN idempotency_keys k ON k.user_id = $1 AND k.key = $4
-"""
 
 
 @dataclass(frozen=True)
@@ -197,14 +162,6 @@ class Stored:
 
 
 @dataclass(frozen=True)
-class JudgeContext:
-    stored: Stored | None
-    earlier: list[tuple[str, str | None]]
-    self_names: list[str]
-    known: list[Known]
-
-
-@dataclass(frozen=True)
 class MessageRow:
     message_id: UUID
     position: int
@@ -213,21 +170,6 @@ class MessageRow:
     text: str
     external_id: str | None
     ts: datetime
-
-
-async def judge_context(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,
-                        key: str, now: datetime, idle: timedelta, names: Sequence[str]
-                        ) -> JudgeContext:
-    """Before any extraction (outside the transaction): a stored answer for this turn, the
-    session's recent user messages, the names the user goes by, and the user's people named
-    ``names`` (normalized) with the user's relations to them and their aliases."""
-    row = await conn.fetchrow(JUDGE_CONTEXT, user_id, agent_id, chat_id, key, now, idle,
-                              list(names))
-    stored = Stored(row["request_hash"], row["response"]) if row["request_hash"] else None
-    known = [Known(name, ref, tuple(roles), tuple(aliases))
-             for name, ref, roles, aliases in row["known"]]
-    return JudgeContext(stored, [(t, s) for t, s in row["earlier"]], list(row["self_names"]),
-                        known)
 
 
 async def open_turn(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,

@@ -95,6 +95,7 @@ class Emitter:
                 self.entities[key] = PlanEntity(name=name, category=category,
                                                 aliases=list(decided.aliases),
                                                 distinct_from=decided.distinct_from)
+                self.handles[key] = decided.aliases[0]  # the plan names the new one so
         return self.entity(name, category)
 
     def fact(self, predicate: str, text: str, *, subject: str | None = None,

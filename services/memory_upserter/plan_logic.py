@@ -138,10 +138,12 @@ class Resolved:
             self._index[key] = self.add(EntityWrite(name, category, (), "global", ref))
         return self._index[key]
 
-    def add(self, write: EntityWrite) -> int:
+    def add(self, write: EntityWrite, *, by_name: bool = True) -> int:
+        """A write, found again by its aliases and (unless it is a namesake declared apart,
+        which the plan names by an alias) by its name."""
         self.writes.append(write)
         index = len(self.writes) - 1
-        for name in (write.name, *write.aliases):
+        for name in (*([write.name] if by_name else []), *write.aliases):
             self._index.setdefault(fold(name), index)
         return index
 
@@ -153,7 +155,8 @@ def resolve(plan: MemoryWritePlan) -> Resolved:
     for i, entity in enumerate(plan.entities):
         if fold(entity.name) not in SELF_HANDLES:
             index = out.add(EntityWrite(entity.name, entity.category, tuple(entity.aliases),
-                                        entity.scope))
+                                        entity.scope),
+                            by_name=entity.distinct_from is None or not entity.aliases)
             if entity.distinct_from is not None:
                 out.distinct[index] = (i, entity.distinct_from)
     for fact in plan.facts:

@@ -187,7 +187,10 @@ def _group(writes: Sequence[EntityWrite], normal: dict[int, str]) -> list[_Group
         lookups = {normal[i] for i in range(index, index + len(_raw_keys(w)))}
         index += len(_raw_keys(w))
         merged = _Group([j], normal[index - len(_raw_keys(w))], names, lookups)
-        for g in [g for g in groups if g.names.keys() & names.keys()]:
+        # a write distinct from a namesake shares the name, not the person: it joins another
+        # write of this plan only by an alias
+        keys = names.keys() - ({merged.lead} if w.distinct_from is not None else set())
+        for g in [g for g in groups if g.names.keys() & keys]:
             groups.remove(g)
             lead = g.lead if g.writes[0] < merged.writes[0] else merged.lead
             merged = _Group(sorted(g.writes + merged.writes), lead, {**g.names, **merged.names},
