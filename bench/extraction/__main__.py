@@ -3,7 +3,7 @@
 1. Single messages (``data/messages.txt``): the offline judge, in process, on each; precision
    and recall per category, false writes per category, the judge's time per message.
 2. Dialogues (``data/dialogues.json``): through ``twin up`` (database
-   ``twin_bench_extraction``, Redis db 11, ports offset 4000, hashing embedder), one
+   ``twin_bench_extraction``, Redis db 11, ports offset 5100, hashing embedder), one
    ``/v1/commit`` per turn; checks passed per category and entity-resolution precision/recall
    for same-name people.
 3. LoCoMo observation coverage on the dev subset (the judge in process, every speaker's turn).
@@ -35,7 +35,7 @@ from bench.extraction.corpus import (
 )
 from bench.extraction.judge_run import locomo_coverage, run_messages
 
-DATABASE, REDIS_DB, PORT_OFFSET = "twin_bench_extraction", 11, 4000
+DATABASE, REDIS_DB, PORT_OFFSET = "twin_bench_extraction", 11, 5100
 
 
 def _message_tables(messages) -> tuple[str, dict]:
