@@ -200,7 +200,7 @@ class Rows:
 
 _VISIBLE = "({t}.scope = 'global' OR {t}.agent_id = $2)"
 _LIVE_FACT = f"""
-       r.status IN ('ACTIVE', 'SUPERSEDED')
+       (r.status = 'ACTIVE' OR (r.status = 'SUPERSEDED' AND r.valid_to IS NOT NULL))
    AND r.memory_type = ANY('{{{",".join(MEMORY_TYPES)}}}'::text[])
    AND {_VISIBLE.format(t="r")}
    AND (r.valid_to IS NULL OR r.valid_to > $3) AND (r.valid_from IS NULL OR r.valid_from <= $3)
