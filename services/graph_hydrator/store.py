@@ -4,8 +4,8 @@ Every statement is per user (``user_id = $1`` on every table read, so another us
 never read), and keeps only what this agent may see (scope global or ``agent_id`` = this agent)
 and only live rows: entities ``active``; relations true at ``now`` (``valid_from <= now <
 valid_to``, open ends allowed; ``ACTIVE``, or ``SUPERSEDED`` with a ``valid_to`` after
-``now``) whose endpoints are live and visible; todos ``active`` and of this agent. Nothing here writes
-(``entities.last_seen`` is the memory-upserter's).
+``now``) whose endpoints are live and visible; todos ``active`` and of this agent. Nothing
+here writes (``entities.last_seen`` is the memory-upserter's).
 
 The statements avoid joins on purpose: the entities an edge or fact points at are read by
 correlated sub-selects (one primary-key probe each), so Postgres plans each statement in a
