@@ -2,27 +2,10 @@
 
 from __future__ import annotations
 
-ROLES = {
-    "sister": "SISTER", "brother": "BROTHER", "mom": "MOTHER", "mum": "MOTHER",
-    "mother": "MOTHER", "dad": "FATHER", "father": "FATHER", "wife": "WIFE",
-    "husband": "HUSBAND", "partner": "PARTNER", "boyfriend": "BOYFRIEND",
-    "girlfriend": "GIRLFRIEND", "son": "SON", "daughter": "DAUGHTER", "best friend": "FRIEND",
-    "friend": "FRIEND", "boss": "BOSS", "manager": "MANAGER", "colleague": "COLLEAGUE",
-    "coworker": "COLLEAGUE", "co-worker": "COLLEAGUE", "cofounder": "COFOUNDER",
-    "co-founder": "COFOUNDER", "cousin": "COUSIN", "aunt": "AUNT", "uncle": "UNCLE",
-    "grandma": "GRANDMOTHER", "grandmother": "GRANDMOTHER", "grandpa": "GRANDFATHER",
-    "grandfather": "GRANDFATHER", "niece": "NIECE", "nephew": "NEPHEW", "roommate": "ROOMMATE",
-    "flatmate": "ROOMMATE", "neighbor": "NEIGHBOR", "neighbour": "NEIGHBOR",
-    "therapist": "THERAPIST", "doctor": "DOCTOR", "coach": "COACH", "mentor": "MENTOR",
-    "fiance": "FIANCE", "fiancé": "FIANCE", "fiancée": "FIANCE", "dog": "PET", "cat": "PET",
-    "kid": "CHILD", "child": "CHILD", "stepson": "SON", "stepdaughter": "DAUGHTER",
-    "spouse": "SPOUSE", "puppy": "PET", "kitten": "PET", "parrot": "PET", "hamster": "PET",
-    "rabbit": "PET", "bunny": "PET", "horse": "PET", "turtle": "PET", "client": "CLIENT",
-    "teammate": "COLLEAGUE", "classmate": "CLASSMATE", "landlord": "LANDLORD",
-    "stepmom": "MOTHER", "stepdad": "FATHER", "sister-in-law": "SISTER_IN_LAW",
-    "brother-in-law": "BROTHER_IN_LAW", "mother-in-law": "MOTHER_IN_LAW",
-    "father-in-law": "FATHER_IN_LAW",
-}
+from contracts.relations import ROLES  # the relation vocabulary graph-hydrator reads too
+
+__all__ = ["FOUNDATION_ROLES", "LANGUAGES", "NAMED_BY_ROLE", "NOT_NAMES", "OCCUPATIONS", "ROLES"]
+
 # Relationships that are the person's foundation (family, partners, friends): importance 2.
 FOUNDATION_ROLES = frozenset({
     "SISTER", "BROTHER", "MOTHER", "FATHER", "WIFE", "HUSBAND", "PARTNER", "BOYFRIEND",
