@@ -218,9 +218,12 @@ def _working_on(m: re.Match[str], out: Emitter) -> None:
                  memory_type="PROJECT", importance=2, confidence=0.85)
 
 
-@rule("did", rf"(?i:\bI\s+(?:just\s+|recently\s+|finally\s+)?(?P<verb>went\s+to|visited|joined|"
-             rf"started|adopted|bought|attended|signed\s+up\s+for|graduated\s+from|"
-             rf"ran|painted|wrote|read|met))\s+{THING}")
+@rule("did", rf"(?i:\b(?:I|we)\s+(?:just\s+|recently\s+|finally\s+|also\s+)?(?P<verb>went\s+to|"
+             rf"visited|joined|started|adopted|bought|attended|signed\s+up\s+for|graduated\s+"
+             rf"from|ran|painted|wrote|read|met|took|made|finished|tried|watched|learned|won|"
+             rf"volunteered\s+at|volunteered\s+for|celebrated|hiked|baked|cooked|built|"
+             rf"played|completed|got\s+back\s+from|went\s+on|saw|started\s+learning|"
+             rf"picked\s+up|gave|received|donated|organized|hosted|performed\s+at))\s+{THING}")
 def _did(m: re.Match[str], out: Emitter) -> None:
     """What the speaker did, dated by the turn (imports set ``now`` to the message time)."""
     thing = _thing(m["thing"])
