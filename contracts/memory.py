@@ -115,7 +115,11 @@ class FactWritten(Struct, kw_only=True):
     memory_type: str
     scope: Scope
     memory_key: str | None = None
-    outcome: Literal["created", "updated", "unchanged", "superseded_previous"]
+    outcome: Annotated[Literal["created", "updated", "unchanged", "superseded_previous", "ended"],
+                       msgspec.Meta(description="ended: the user said it no longer holds; the "
+                                                "row's valid_to is set (since 1.3).")]
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
     replaced_id: Annotated[RowId, msgspec.Meta(
         description="The fact this one closed (contradiction): status SUPERSEDED, valid_to set, "
                     "superseded_by = fact_id.")] | None = None
@@ -133,7 +137,10 @@ class TodoWritten(Struct, kw_only=True):
 class Completion(Struct, kw_only=True):
     todo_id: RowId
     text: str
-    outcome: Literal["completed"] = "completed"
+    outcome: Annotated[Literal["completed", "checked_in"], msgspec.Meta(
+        description="checked_in: a habit's check-in; the habit stays pending (since 1.3).")
+    ] = "completed"
+    kind: TodoKind | None = None
 
 
 class CommitResponse(Struct, kw_only=True):

@@ -22,6 +22,13 @@ ROLES: dict[str, str] = {
     "flatmate": "ROOMMATE", "neighbor": "NEIGHBOR", "neighbour": "NEIGHBOR",
     "therapist": "THERAPIST", "doctor": "DOCTOR", "coach": "COACH", "mentor": "MENTOR",
     "fiance": "FIANCE", "fiancé": "FIANCE", "fiancée": "FIANCE", "dog": "PET", "cat": "PET",
+    "kid": "CHILD", "child": "CHILD", "stepson": "SON", "stepdaughter": "DAUGHTER",
+    "spouse": "SPOUSE", "puppy": "PET", "kitten": "PET", "parrot": "PET", "hamster": "PET",
+    "rabbit": "PET", "bunny": "PET", "horse": "PET", "turtle": "PET", "client": "CLIENT",
+    "teammate": "COLLEAGUE", "classmate": "CLASSMATE", "landlord": "LANDLORD",
+    "stepmom": "MOTHER", "stepdad": "FATHER", "sister-in-law": "SISTER_IN_LAW",
+    "brother-in-law": "BROTHER_IN_LAW", "mother-in-law": "MOTHER_IN_LAW",
+    "father-in-law": "FATHER_IN_LAW",
 }
 
 # plural role words whose labels are not one singular's: "my parents" = mother and father

@@ -2,8 +2,9 @@
 
 Every statement is per user (``user_id = $1`` on every table read, so another user's rows are
 never read), and keeps only what this agent may see (scope global or ``agent_id`` = this agent)
-and only live rows: entities ``active``; relations ``status = 'ACTIVE'`` and valid at ``now``
-(``valid_from <= now < valid_to``, open ends allowed) whose endpoints are live and visible;
+and only live rows: entities ``active``; relations true at ``now`` (``valid_from <= now <
+valid_to``, open ends allowed; ``ACTIVE``, or ``SUPERSEDED`` with a ``valid_to`` after
+``now``: a past ``now`` reads what was true then) whose endpoints are live and visible;
 todos ``active`` and of this agent. Predicates are compared as stored: memory-upserter writes
 them canonical (upper snake case, ``canonical_predicate``). Nothing here writes
 (``entities.last_seen`` is the memory-upserter's).
@@ -35,7 +36,11 @@ from services.graph_hydrator.subgraph import CRITICAL_PREDICATES
 EDGE_ROWS_MAX = 500  # rows of one turn's 1-hop query; the cap keeps at most 60 of them
 
 _VISIBLE = "({t}.scope = 'global' OR {t}.agent_id = $2)"
-_LIVE_FACT = f"""r.user_id = $1 AND r.status = 'ACTIVE' AND {_VISIBLE.format(t="r")}
+# True at ``now``: a live row, or one superseded later (an as-of read with a past ``now`` sees
+# what was true then); an expired or superseded row's ``valid_to`` has passed at the present.
+_LIVE_FACT = f"""r.user_id = $1
+   AND (r.status = 'ACTIVE' OR (r.status = 'SUPERSEDED' AND r.valid_to IS NOT NULL))
+   AND {_VISIBLE.format(t="r")}
    AND (r.valid_to IS NULL OR r.valid_to > $3) AND (r.valid_from IS NULL OR r.valid_from <= $3)"""
 
 

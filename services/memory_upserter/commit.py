@@ -42,14 +42,14 @@ from services.core.problems import Conflict
 from services.core.resources import Resources
 from services.core.validation import FieldError, InvalidInput, decode
 from services.core.working_memory import ConcurrentUpdate
-from services.memory_upserter import commit_store as store
+from services.memory_upserter import judge_store
 from services.memory_upserter import plan_logic as logic
 from services.memory_upserter.commit_store import MessageRow, Stored
 from services.memory_upserter.due import parse_due
 from services.memory_upserter.extractor import Utterance
 from services.memory_upserter.forget import clean_up
 from services.memory_upserter.forget_store import FORGOTTEN_ANSWER
-from services.memory_upserter.judge import judge
+from services.memory_upserter.judge import judge, names_in
 from services.memory_upserter.turn_index import sync_turn_vectors
 from services.memory_upserter.turn_writer import TurnPlan, Written, write_turn
 
@@ -69,6 +69,7 @@ class ReadTurn:
     plan: MemoryWritePlan | None
     plan_source: str
     notes: list[Notice] = field(default_factory=list)
+    context: list[str] = field(default_factory=list)  # the judge's earlier user messages
 
     @property
     def user_rows(self) -> list[MessageRow]:
@@ -87,10 +88,12 @@ def read(req: CommitRequest) -> ReadTurn:
         if req.plan is not None:
             errors.append(FieldError("$.answer", "give plan or answer, not both"))
         else:
-            answer = _answer(req.answer)
-            plan, reply, source = answer.plan, answer.reply, "answer"
+            answer, planned = _answer(req.answer)
+            plan, reply = (answer.plan, answer.reply) if planned else (None, answer.reply)
+            source = "answer" if planned else None
     if plan is not None:
-        errors += logic.check_plan(plan, "$.plan" if source == "request" else "$.answer.plan")
+        errors += logic.check_plan(plan, "$.plan" if source == "request" else "$.answer.plan",
+                                   now)
     if errors:
         raise InvalidInput(errors)
     messages = [(m.role, m.speaker, m.text, m.external_id, m.ts) for m in req.messages]
@@ -105,12 +108,15 @@ def read(req: CommitRequest) -> ReadTurn:
     return ReadTurn(req, now, key, digest, rows, reply, plan, source or "none")
 
 
-def _answer(raw: str) -> LLMAnswer:
+def _answer(raw: str) -> tuple[LLMAnswer, bool]:
+    """The answer, and whether it carries a plan (an answer without one — a question the
+    flow asked instead of the model — leaves the turn to the shadow judge)."""
     text = raw.strip()
     if text.startswith("```"):  # a model that fenced its JSON
         text = text.strip("`").removeprefix("json").strip()
     try:
-        return decode(text.encode(), LLMAnswer)
+        answer = decode(text.encode(), LLMAnswer)
+        return answer, "plan" in msgspec.json.decode(text)
     except InvalidInput as exc:
         raise InvalidInput([FieldError("$.answer" + e.path[1:], e.reason) for e in exc.errors],
                            "Invalid answer") from None
@@ -123,21 +129,30 @@ async def commit_turn(res: Resources, req: CommitRequest, *, request_id: str | N
     settings = res.settings
     idle = timedelta(minutes=settings.session_idle_minutes)
     self_names: list[str] = []
+    questions: list[str] = []
     if turn.plan is None:
+        new = [Utterance(r.text, r.speaker) for r in turn.user_rows]
         async with res.pg.acquire() as conn:
-            context = await store.judge_context(conn, req.user_id, req.agent_id, req.chat_id,
-                                                turn.key, turn.now, idle)
+            context = await judge_store.judge_context(
+                conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle,
+                names_in(new))
         if context.stored is not None:
             return _replay(context.stored, turn), True
         self_names = context.self_names
         judged = await judge(
-            res.llm, new=[Utterance(r.text, r.speaker) for r in turn.user_rows],
-            earlier=[Utterance(t, s) for t, s in context.earlier], self_names=self_names,
-            now=turn.now, timeout_s=settings.llm_timeout_s)
+            res.llm, new=new, earlier=[Utterance(t, s) for t, s in context.earlier],
+            self_names=self_names, known=context.known, now=turn.now,
+            timeout_s=settings.llm_timeout_s)
         turn.plan, turn.plan_source = judged.plan, judged.source
+        turn.context = judged.context
+        questions = judged.questions
         if judged.warning:
             turn.notes.append(Notice(code="judge_fallback", detail=judged.warning))
+        turn.notes += [Notice(code="entity_ambiguous", detail=(
+            f"a todo names someone several people answer to; nobody was linked. Ask: {q}"))
+            for q in questions]
     plan = _prepare(turn, self_names)
+    plan.questions = questions
     written: Stored | Written | None = None
     async with res.pg.acquire() as conn:
         for attempt in range(ATTEMPTS):
@@ -154,7 +169,7 @@ async def commit_turn(res: Resources, req: CommitRequest, *, request_id: str | N
                 raise
     if isinstance(written, Stored):
         return _replay(written, turn), True
-    await _after_commit(res, turn, written)
+    await _after_commit(res, turn, written, plan.questions)
     return written.response, False
 
 
@@ -180,6 +195,14 @@ def _prepare(turn: ReadTurn, self_names: Sequence[str]) -> TurnPlan:
         turn.notes.append(Notice(code="affect_fact_dropped", detail=(
             f"{len(plan.facts) - len(facts)} feeling/mood fact(s) ignored: AFFECT becomes a "
             "fact only through promote_affect, when the user said it")))
+    if turn.plan_source != "offline_extractor":  # a model's plan: only what the person said
+        words = [r.text for r in own] + turn.context
+        kept = [f for f in facts if logic.grounded(f, words)]
+        turn.notes += [Notice(code="fact_not_grounded", detail=(
+            f"dropped {f.predicate} {f.value if f.value is not None else f.object!r}: "
+            f"\"{f.text[:120]}\" — not in the person's words this turn"))
+            for f in facts if f not in kept]
+        facts = kept
     promotion = plan.promote_affect
     if promotion is not None:
         if logic.statement_in(promotion.user_statement, [r.text for r in own]):
@@ -193,6 +216,7 @@ def _prepare(turn: ReadTurn, self_names: Sequence[str]) -> TurnPlan:
                 "promote_affect ignored: the user's message in this turn does not contain "
                 "the stated user_statement")))
     resolved = logic.resolve(msgspec.structs.replace(plan, facts=facts))
+    resolved.validity = [logic.validity(f, turn.now) for f, _, _ in resolved.facts]
     todos, seen = [], set()
     user_texts = [(i, r.text) for i, r in enumerate(turn.rows) if r in own]
     for todo in plan.todos:
@@ -217,7 +241,8 @@ def _prepare(turn: ReadTurn, self_names: Sequence[str]) -> TurnPlan:
                     else "shadow_extraction")
 
 
-async def _after_commit(res: Resources, turn: ReadTurn, after: Written) -> None:
+async def _after_commit(res: Resources, turn: ReadTurn, after: Written,
+                        questions: Sequence[str] = ()) -> None:
     req = turn.req
     indexing = sync_turn_vectors(res.pg, res.vectors, res.embedder, req.user_id,
                                  [r.message_id for r in turn.rows], after.fact_ids,
@@ -241,7 +266,7 @@ async def _after_commit(res: Resources, turn: ReadTurn, after: Written) -> None:
         session = logic.next_session(
             seen.session, user_id=req.user_id, agent_id=req.agent_id, chat_id=req.chat_id,
             turns=turns, active_ids=active, scratch=req.scratch, now=turn.now,
-            max_turns=res.settings.working_memory_turns)
+            max_turns=res.settings.working_memory_turns, questions=questions)
         return session, None, None
 
     try:

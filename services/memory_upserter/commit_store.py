@@ -1,12 +1,14 @@
 """The turn's SQL, each statement taking the transaction's connection.
 
-Round trips of one commit, in one transaction (``BEGIN`` … ``COMMIT`` included):
-BEGIN · user lock · :data:`OPEN` (users/agents rows, stale session closed, idempotency key read)
-· :data:`LOG` (session get-or-create + every message, one statement) · entities ×2 (lookup,
-write; only with entities) · self entity ×1 (only when a fact is about the user) · facts ×2–3
-(read live rows, close contradicted, write; only with facts) · completion ×1 (only when the user
-says done) · todos ×1 (only with todos) · :data:`FINISH` (idempotency answer, session
-checkpoint, counters, last_seen) · COMMIT. A full 10-item plan: 12–14; a bare turn: 6.
+Round trips of one commit, in one transaction (``BEGIN`` … ``COMMIT`` included; the judge's
+context, read before it, is :mod:`.judge_store`'s): BEGIN · user lock · :data:`OPEN`
+(users/agents rows, stale session closed, idempotency key read) · :data:`LOG` (session
+get-or-create + every message, one statement) · distinct namesakes ×1–2 (only with
+``distinct_from``) · entities ×2 (lookup, write; only with entities) · self entity ×1 (only
+when a fact is about the user) · facts ×2–3 (read live rows, close contradicted, write; only
+with facts) · completion ×2 (only when the user says done: the pending todos, the one done) ·
+todos ×1 (only with todos) · :data:`FINISH` (idempotency answer, session checkpoint, counters,
+last_seen) · COMMIT. A full 10-item plan: 12–14; a bare turn: 6.
 """
 
 from __future__ import annotations
@@ -62,14 +64,41 @@ WITH a AS (
 UPDATE users SET display_name = COALESCE(display_name, $5), updated_at = $6 WHERE user_id = $1
 """
 
+ACTIONABLE = ("COMMITMENT", "REMINDER", "HABIT")  # what "done" can complete (or check in)
+PENDING = """
+SELECT todo_id::text, kind, text FROM todos
+ WHERE user_id = $1 AND agent_id = $2 AND kind = ANY($3::text[]) AND status = 'PENDING'
+   AND active
+ ORDER BY created_at, todo_id
+ LIMIT 20
+"""
 COMPLETE = """
-UPDATE todos t SET status = 'DONE', completed_at = $3, updated_at = $3
- WHERE t.user_id = $1 AND t.agent_id = $2 AND t.kind = 'COMMITMENT' AND t.status = 'PENDING'
-   AND t.active
-   AND (SELECT count(*) FROM todos c
-         WHERE c.user_id = $1 AND c.agent_id = $2 AND c.kind = 'COMMITMENT'
-           AND c.status = 'PENDING' AND c.active) = 1
-RETURNING t.todo_id, t.text
+UPDATE todos SET status = CASE WHEN kind = 'HABIT' THEN status ELSE 'DONE' END,
+                 completed_at = CASE WHEN kind = 'HABIT' THEN NULL ELSE $3::timestamptz END,
+                 updated_at = $3
+ WHERE user_id = $1 AND todo_id = $2::uuid AND status = 'PENDING' AND active
+RETURNING todo_id, kind, text
+"""
+DISTINCT = """
+SELECT e.entity_id, e.name,
+       ARRAY(SELECT r.predicate FROM relations r
+              WHERE r.user_id = $1 AND r.object_id = e.entity_id AND r.status = 'ACTIVE'
+                AND left(r.predicate, 4) = 'HAS_'
+                AND r.subject_id = (SELECT s.entity_id FROM entities s
+                                     WHERE s.user_id = $1 AND s.entity_ref = 'self:user'))
+       AS roles,
+       EXISTS (SELECT 1 FROM entity_aliases a WHERE a.user_id = $1
+                  AND a.entity_id = e.entity_id AND a.alias_normalized <> e.name_normalized)
+       AS has_alias
+  FROM entities e
+ WHERE e.user_id = $1 AND e.active AND (e.entity_id::text = $2 OR e.entity_ref = $2
+                                        OR e.name_normalized = twin_normalize($2))
+ ORDER BY e.entity_id::text = $2 DESC, e.entity_ref = $2 DESC, e.last_seen DESC NULLS LAST
+ LIMIT 1
+"""
+ALIAS = """
+INSERT INTO entity_aliases (user_id, entity_id, alias, source) VALUES ($1, $2, $3, $4)
+ON CONFLICT (entity_id, alias_normalized) DO NOTHING
 """
 
 CAPTURE = """
@@ -122,26 +151,6 @@ UPDATE entities SET last_seen = GREATEST(COALESCE(last_seen, $6), $6)
 RETURNING entity_id
 """
 
-JUDGE_CONTEXT = """
-SELECT k.request_hash, k.response,
-       (SELECT COALESCE(jsonb_agg(jsonb_build_array(w.text, w.speaker) ORDER BY w.seq), '[]')
-          FROM (SELECT m.text, m.speaker, m.seq
-                  FROM sessions s
-                  JOIN messages m ON m.user_id = s.user_id AND m.session_id = s.session_id
-                 WHERE s.user_id = $1 AND s.agent_id = $2 AND s.chat_id = $3
-                   AND s.ended_at IS NULL
-                   AND s.last_activity_at >= $5::timestamptz - $6::interval
-                   AND m.role = 'user' AND m.active
-                   AND m.ts >= $5::timestamptz - interval '60 minutes'
-                 ORDER BY m.seq DESC LIMIT 12) w) AS earlier,
-       ARRAY(SELECT a.alias FROM entities e
-               JOIN entity_aliases a ON a.user_id = e.user_id AND a.entity_id = e.entity_id
-              WHERE e.user_id = $1 AND e.entity_ref = 'self:user'
-             UNION ALL
-             SELECT display_name FROM users WHERE user_id = $1 AND display_name IS NOT NULL
-       ) AS self_names
-  FROM (SELECT 1) one LEFT JOIN idempotency_keys k ON k.user_id = $1 AND k.key = $4
-"""
 
 
 @dataclass(frozen=True)
@@ -153,13 +162,6 @@ class Stored:
 
 
 @dataclass(frozen=True)
-class JudgeContext:
-    stored: Stored | None
-    earlier: list[tuple[str, str | None]]
-    self_names: list[str]
-
-
-@dataclass(frozen=True)
 class MessageRow:
     message_id: UUID
     position: int
@@ -168,15 +170,6 @@ class MessageRow:
     text: str
     external_id: str | None
     ts: datetime
-
-
-async def judge_context(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,
-                        key: str, now: datetime, idle: timedelta) -> JudgeContext:
-    """Before any extraction (outside the transaction): a stored answer for this turn, the
-    session's recent user messages, and the names the user goes by."""
-    row = await conn.fetchrow(JUDGE_CONTEXT, user_id, agent_id, chat_id, key, now, idle)
-    stored = Stored(row["request_hash"], row["response"]) if row["request_hash"] else None
-    return JudgeContext(stored, [(t, s) for t, s in row["earlier"]], list(row["self_names"]))
 
 
 async def open_turn(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,
@@ -206,11 +199,42 @@ async def add_self_aliases(conn: asyncpg.Connection, user_id: str, self_id: UUID
     await conn.execute(SELF_ALIASES, user_id, self_id, source, list(names), names[0], now)
 
 
-async def complete_commitment(conn: asyncpg.Connection, user_id: str, agent_id: str,
-                              now: datetime) -> tuple[UUID, str] | None:
-    """001's conservative rule: done only when exactly one commitment is pending."""
-    row = await conn.fetchrow(COMPLETE, user_id, agent_id, now)
-    return (row["todo_id"], row["text"]) if row else None
+async def pending_actionable(conn: asyncpg.Connection, user_id: str, agent_id: str
+                            ) -> list[tuple[str, str]]:
+    """This agent's pending commitments, reminders and habits: ``(todo_id, text)``."""
+    rows = await conn.fetch(PENDING, user_id, agent_id, list(ACTIONABLE))
+    return [(r["todo_id"], r["text"]) for r in rows]
+
+
+async def complete_todo(conn: asyncpg.Connection, user_id: str, todo_id: str, now: datetime
+                        ) -> tuple[UUID, str, str] | None:
+    """Done (a habit: checked in, still pending); ``(id, kind, text)``."""
+    row = await conn.fetchrow(COMPLETE, user_id, todo_id, now)
+    return (row["todo_id"], row["kind"], row["text"]) if row else None
+
+
+@dataclass(frozen=True)
+class Namesake:
+    """The entity a ``distinct_from`` names: the user's relations to it, whether it has an
+    alias that tells it apart."""
+
+    entity_id: UUID
+    name: str
+    roles: tuple[str, ...]
+    has_alias: bool
+
+
+async def find_distinct(conn: asyncpg.Connection, user_id: str, handle: str
+                        ) -> Namesake | None:
+    """The user's live entity a ``distinct_from`` names (id, ref or name), or None."""
+    row = await conn.fetchrow(DISTINCT, user_id, handle)
+    return Namesake(row["entity_id"], row["name"], tuple(row["roles"]),
+                    row["has_alias"]) if row else None
+
+
+async def add_alias(conn: asyncpg.Connection, user_id: str, entity_id: UUID, alias: str,
+                    source: str) -> None:
+    await conn.execute(ALIAS, user_id, entity_id, alias, source)
 
 
 async def capture_todos(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,

@@ -11,8 +11,9 @@ The judge never forgets and never promotes affect: those need the user's own req
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
@@ -22,7 +23,8 @@ import structlog
 from contracts.plan import MemoryWritePlan
 from services.core.llm import LLM, LLMMalformedOutput, LLMUnavailable
 from services.core.validation import InvalidInput, convert
-from services.memory_upserter.extractor import Utterance, extract
+from services.memory_upserter.extractor import Utterance, extract_turn
+from services.memory_upserter.people import Known
 from services.memory_upserter.plan_logic import fold
 
 WINDOW = 4  # earlier user messages shown as context (001: up to 4, deduped, last 60 minutes)
@@ -30,7 +32,12 @@ SCHEMA_NAME = "memory_write_plan"
 
 SYSTEM = """You are the memory judge of a personal assistant. From the NEW messages of the \
 person, extract what memory should keep, as a memory-write plan in the given JSON schema.
-- facts: durable facts stated outright, typed PROFILE (the person: subject "user"), PEOPLE \
+- facts: durable facts the person asserts outright — never from a question, a hypothetical \
+("if", "what if", "imagine"), a wish or a maybe, a negation, a claim they dispute, or quoted \
+text; a past state ("I used to") is not current. Put time in valid_from / valid_to (ISO dates \
+resolved against "now", e.g. "last week", "until Friday"), never in the value. "No longer X": \
+the fact X with valid_to = now. Every object and value must be words the person used.
+  Durable facts are typed PROFILE (the person: subject "user"), PEOPLE \
 (people in their life) or PROJECT (what they work on). Use UPPER_SNAKE predicates such as \
 LIVES_IN, WORKS_AT, JOB_TITLE, NAME, DIET, ALLERGY, LIKES, HAS_SISTER, WORKS_ON. Relate \
 entities with "object" (and list them in "entities"), literals with "value". When a message has \
@@ -49,6 +56,8 @@ class Judged:
     plan: MemoryWritePlan
     source: Literal["llm_judge", "offline_extractor"]
     warning: str | None = None
+    questions: list[str] = field(default_factory=list)  # whom a todo means, when unclear
+    context: list[str] = field(default_factory=list)    # the earlier user messages shown
 
 
 @functools.cache
@@ -76,13 +85,30 @@ def window(earlier: Sequence[Utterance], new: Sequence[Utterance]) -> list[Utter
     return kept[::-1]
 
 
+_CAPITALIZED = re.compile(r"\b[A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?")
+
+
+def names_in(utterances: Sequence[Utterance]) -> list[str]:
+    """The folded capitalized words and word pairs of the turn: the names whose known people
+    the judge needs (same-name decisions)."""
+    names: set[str] = set()
+    for u in utterances:
+        for match in _CAPITALIZED.finditer(u.text):
+            parts = match.group(0).split()
+            names.update(fold(p) for p in parts)
+            names.add(fold(match.group(0)))
+    return sorted(names)[:200]
+
+
 async def judge(llm: LLM | None, *, new: Sequence[Utterance], earlier: Sequence[Utterance],
-                self_names: Sequence[str], now: datetime, timeout_s: float) -> Judged:
+                self_names: Sequence[str], now: datetime, timeout_s: float,
+                known: Sequence[Known] = ()) -> Judged:
     context = window(earlier, new)
+    said_before = [u.text for u in context]
 
     def offline(warning: str | None = None) -> Judged:
-        plan = extract(new, now=now, context=context, self_names=self_names)
-        return Judged(plan, "offline_extractor", warning)
+        out = extract_turn(new, now=now, context=context, self_names=self_names, known=known)
+        return Judged(out.plan, "offline_extractor", warning, out.questions, said_before)
 
     if llm is None or not any(u.text.strip() for u in new):
         return offline()
@@ -101,7 +127,10 @@ async def judge(llm: LLM | None, *, new: Sequence[Utterance], earlier: Sequence[
                                        error=type(exc).__name__)
         return offline("the shadow judge's model answered something that is not a valid plan; "
                        "the offline extractor wrote this plan")
-    return Judged(msgspec.structs.replace(plan, promote_affect=None, forget=[]), "llm_judge")
+    questions = extract_turn(new, now=now, context=context, self_names=self_names,
+                             known=known).questions
+    return Judged(msgspec.structs.replace(plan, promote_affect=None, forget=[]), "llm_judge",
+                  questions=questions, context=said_before)
 
 
 def _prompt(new: Sequence[Utterance], context: Sequence[Utterance], now: datetime) -> str:

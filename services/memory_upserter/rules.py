@@ -1,4 +1,6 @@
-"""The offline extractor's rule table: one pattern and one writer per kind of statement.
+"""The offline extractor's rule table: one pattern and one writer per kind of statement
+(home, work, diet, allergies, likes, projects, events, people here; more self-statements in
+:mod:`.rules_profile`, todos in :mod:`.rules_todos`).
 
 Patterns are English and conservative: a rule fires on an outright statement ("I live in
 Lisbon", "my sister Marta", "remind me to …"), never on a guess. Names must be capitalized;
@@ -11,11 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from services.memory_upserter.due import find_due
-from services.memory_upserter.vocabulary import NAMED_BY_ROLE, NOT_NAMES, ROLES
+from services.memory_upserter.vocabulary import FOUNDATION_ROLES, NAMED_BY_ROLE, NOT_NAMES, ROLES
 
 if TYPE_CHECKING:
     from services.memory_upserter.extractor import Emitter
@@ -33,8 +33,8 @@ _ROLES = "|".join(sorted((re.escape(r) for r in ROLES), key=len, reverse=True))
 NOT_THINGS = re.compile(r"^(?:you|it|that|this|them|him|her|me|when|how|what|to\s+think|the\s+"
                         r"idea|a\s+lot|something|stuff|things|everything|anything)\b",
                         re.IGNORECASE)
-SUBJECT = (rf"(?:(?i:\bmy\s+)(?P<subj_role>{_ROLES})|(?P<pron>\b(?:[Hh]e|[Ss]he))|"
-           rf"(?P<subj>{_CAP}(?:\s+{_CAP}){{0,2}}))")
+SUBJECT = (rf"(?:(?i:\bmy\s+)(?P<subj_role>{_ROLES})(?:\s+(?P<subj_named>{_CAP}))?|"
+           rf"(?P<pron>\b(?:[Hh]e|[Ss]he))|(?P<subj>{_CAP}(?:\s+{_CAP}){{0,2}}))")
 
 
 @dataclass(frozen=True)
@@ -42,14 +42,26 @@ class Rule:
     name: str
     pattern: re.Pattern[str]
     apply: Callable[[re.Match[str], Emitter], None]
+    raw: bool = False        # a fact rule that reads its clause with the time phrases kept
+    requested: bool = False  # a todo rule that also fires in a question ("can you remind me")
 
 
-RULES: list[Rule] = []
+FACT_RULES: list[Rule] = []
+TODO_RULES: list[Rule] = []
 
 
-def rule(name: str, pattern: str) -> Callable:
+def rule(name: str, pattern: str, *, raw: bool = False) -> Callable:
+    """Register a fact rule: it reads one asserted clause, time phrases taken out."""
     def register(apply: Callable[[re.Match[str], Emitter], None]) -> Callable:
-        RULES.append(Rule(name, re.compile(pattern), apply))
+        FACT_RULES.append(Rule(name, re.compile(pattern), apply, raw=raw))
+        return apply
+    return register
+
+
+def todo_rule(name: str, pattern: str, *, requested: bool = False) -> Callable:
+    """Register a todo rule: it reads the whole sentence, due words included."""
+    def register(apply: Callable[[re.Match[str], Emitter], None]) -> Callable:
+        TODO_RULES.append(Rule(name, re.compile(pattern), apply, requested=requested))
         return apply
     return register
 
@@ -81,34 +93,42 @@ def _subject(m: re.Match[str], out: Emitter) -> str | None:
         return out.last_person
     role = (m["subj_role"] or "").lower()
     if role:
-        if role not in NAMED_BY_ROLE:
+        named = _name(m["subj_named"])
+        if named is None and role not in NAMED_BY_ROLE:
             return None
-        person = out.entity(NAMED_BY_ROLE[role], "Person")
-        _relationship(out, role, person)
-        return person
+        return _relationship(out, role, named or NAMED_BY_ROLE[role])
     name = _name(m["subj"])
     return out.entity(name, "Person") if name else None
 
 
-def _relationship(out: Emitter, role: str, person: str) -> None:
+def _relationship(out: Emitter, role: str, name: str) -> str:
+    """The user's (or the speaker's) relationship to a person or pet; returns its handle.
+    Family, partners and friends rank as foundation (importance 2), others 1."""
     label = ROLES[role.lower()]
     pet = label == "PET"
-    out.entity(person, "Pet" if pet else "Person")
-    out.fact(f"HAS_{label}", f"{person} is {out.whose} {role.lower()}", obj=person,
-             memory_type="PEOPLE", fact_type="relationship", importance=2, confidence=0.9)
+    person = out.person(name, None if pet else role, "Pet" if pet else "Person")
+    important = label in FOUNDATION_ROLES
+    out.fact(f"HAS_{label}", f"{name} is {out.whose} {role.lower()}", obj=person,
+             memory_type="PEOPLE", fact_type="relationship", importance=2 if important else 1,
+             confidence=0.9)
+    return person
 
 
 # --- who the speaker is and what they say of themselves --------------------------------------
 
-@rule("name", rf"(?i:\bmy\s+name\s+is|\bcall\s+me|\bI(?:'m|\s+am)\s+called)\s+{NAME}")
+@rule("name", rf"(?i:\bmy\s+(?:full\s+|first\s+|real\s+)?name(?:\s+is|'s)|\bcalls?\s+me|\bI(?:'m|"
+              rf"\s+am)\s+called|\bI\s+go\s+by)\s+{NAME}")
 def _my_name(m: re.Match[str], out: Emitter) -> None:
     name = _name(m["name"])
     if name and out.is_user:
         out.fact("NAME", f"User's name is {name}", value=name, importance=3, confidence=0.95)
 
 
-@rule("lives_in", r"(?i:\bI(?:\s+live|\s+am\s+living|'m\s+living|\s+reside|'m\s+based|\s+am\s+"
-                  r"based|(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?moved)\s+(?:in|to))\s+"
+@rule("lives_in", r"(?i:\b(?:I|we)(?:\s+(?:still\s+)?live|(?:'ve|\s+have)\s+lived|\s+am\s+living|"
+                  r"'m\s+living|'re\s+"
+                  r"living|\s+are\s+living|(?:'ve|\s+have)\s+been\s+living|\s+reside|'m\s+"
+                  r"based|\s+am\s+based|'re\s+based|(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|"
+                  r"finally\s+)?(?:moved|relocated)(?:\s+from\s+[^,.;:!?]+?)?)\s+(?:in|to))\s+"
                   + PLACE)
 def _lives_in(m: re.Match[str], out: Emitter) -> None:
     place = _place(m["place"])
@@ -128,7 +148,8 @@ def _work(m: re.Match[str], out: Emitter) -> None:
                  confidence=0.85)
 
 
-rule("works_at", rf"(?i:\bI\s+work\s+(?:at|for))\s+{ORG}(?:\s+(?i:as)\s+(?i:an?\s+)?{ROLE}"
+rule("works_at", rf"(?i:\bI(?:\s+work|(?:'ve|\s+have)\s+been\s+working)\s+(?:at|for)\s+(?:the\s+)?)"
+                 rf"{ORG}(?:\s+(?i:as)\s+(?i:an?\s+)?{ROLE}"
                  rf"{_STOP})?")(_work)
 rule("works_as", rf"(?i:\bI\s+work\s+as\s+(?:an?\s+)?){ROLE}(?:(?=\s+(?i:at|for)\s)\s+(?i:at|"
                  rf"for)\s+{ORG}|{_STOP})")(_work)
@@ -197,19 +218,20 @@ def _working_on(m: re.Match[str], out: Emitter) -> None:
                  memory_type="PROJECT", importance=2, confidence=0.85)
 
 
-@rule("did", rf"(?i:\bI\s+(?:just\s+|recently\s+|finally\s+)?(?P<verb>went\s+to|visited|joined|"
-             rf"started|adopted|bought|attended|signed\s+up\s+for|graduated\s+from|"
-             rf"ran|painted|wrote|read|met))\s+{THING}")
+@rule("did", rf"(?i:\b(?:I|we)\s+(?:just\s+|recently\s+|finally\s+|also\s+)?(?P<verb>went\s+to|"
+             rf"visited|joined|started|adopted|bought|attended|signed\s+up\s+for|graduated\s+"
+             rf"from|ran|painted|wrote|read|met|took|made|finished|tried|watched|learned|won|"
+             rf"volunteered\s+at|volunteered\s+for|celebrated|hiked|baked|cooked|built|"
+             rf"played|completed|got\s+back\s+from|went\s+on|saw|started\s+learning|"
+             rf"picked\s+up|gave|received|donated|organized|hosted|performed\s+at))\s+{THING}")
 def _did(m: re.Match[str], out: Emitter) -> None:
     """What the speaker did, dated by the turn (imports set ``now`` to the message time)."""
     thing = _thing(m["thing"])
-    if not thing or re.match(r"(?i)(?:bed|sleep|work|home)$", thing):
+    if not thing or re.match(r"(?i)(?:bed|sleep|work|home|working\b.*)$", thing):
         return
-    day = out.now.date()
-    when = re.search(r"(?i)\s+(yesterday|last\s+night|today|this\s+morning)$", thing)
-    if when:
-        thing = thing[: when.start()]
-        day -= timedelta(days=1 if when[1].lower() in ("yesterday", "last night") else 0)
+    if m["verb"].lower() in ("joined", "started") and re.match(r"(?:at\s+|with\s+)?[A-Z]", thing):
+        return  # joining an organisation is where the person works (rules_profile.employer)
+    day = (out.valid_from or out.now).date()
     happened = f"{' '.join(m['verb'].lower().split())} {thing}"
     out.fact("DID", f"{out.who} {happened} (on {day.isoformat()})",
              value=f"{happened} @ {day.isoformat()}", confidence=0.7)
@@ -253,52 +275,3 @@ def _person_works_at(m: re.Match[str], out: Emitter) -> None:
                  memory_type="PEOPLE", importance=2, confidence=0.85)
 
 
-# --- todos (the user's own only) ---------------------------------------------------------------
-
-@rule("remind_me", r"(?i:\bremind\s+me\s+)(?P<pre>.*?)(?i:to|that\s+I\s+(?:need|have)\s+to)\s+"
-                   r"(?P<task>.+)$")
-def _remind_me(m: re.Match[str], out: Emitter) -> None:
-    out.todo("REMINDER", m["task"], also_due_in=m["pre"])
-
-
-@rule("add_to_list", r"(?i:\b(?:add|put)\s+)(?P<task>.+?)(?i:\s+(?:to|on)\s+my\s+(?:to-?do\s+|"
-                     r"task\s+|goals?\s+|bucket\s+)?(?:list|goals|tasks))\b")
-def _add_to_list(m: re.Match[str], out: Emitter) -> None:
-    out.todo("GOAL", m["task"])
-
-
-@rule("my_goal", r"(?i:\bmy\s+(?:new\s+|main\s+)?goal\s+is\s+to)\s+(?P<task>.+)$")
-def _my_goal(m: re.Match[str], out: Emitter) -> None:
-    out.todo("GOAL", m["task"])
-
-
-@rule("i_will", r"(?i:\bI(?P<verb>'ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to|'m\s+gonna|\s+"
-                r"promise\s+to|\s+commit\s+to|\s+plan\s+to))\s+(?P<task>.+)$")
-def _i_will(m: re.Match[str], out: Emitter) -> None:
-    promised = re.search(r"(?i)promise|commit", m["verb"])
-    if promised or find_due(m["task"], out.now):
-        out.todo("COMMITMENT", m["task"])
-
-
-@rule("need_to_figure", r"(?i:\bI\s+(?:still\s+)?(?:need|have)\s+to\s+)(?P<verb>(?i:figure\s+out|"
-                        r"decide|think\s+about|sort\s+out|work\s+out))\s+(?P<task>.+)$")
-def _need_to_figure(m: re.Match[str], out: Emitter) -> None:
-    out.todo("THREAD", f"{m['verb'].lower()} {m['task']}", dated=False)
-
-
-@rule("keep_doing", r"(?i:\bI\s+(?:keep|always\s+end\s+up|constantly\s+end\s+up))\s+"
-                    r"(?P<task>\w+ing\b.*)$")
-def _keep_doing(m: re.Match[str], out: Emitter) -> None:
-    out.todo("FRICTION", f"keeps {m['task']}", dated=False)
-
-
-@rule("struggle", r"(?i:\bI(?:'m|\s+am)?\s+(?:really\s+|still\s+)?struggl(?:e|ing)\s+(?:with|to))"
-                  r"\s+(?P<task>.+)$")
-def _struggle(m: re.Match[str], out: Emitter) -> None:
-    out.todo("FRICTION", f"struggles with {m['task']}", dated=False)
-
-
-@rule("habit", r"(?i:\b(?:every|each)\s+(?P<when>morning|day|evening|night|week|weekend|monday|"
-               r"tuesday|wednesday|thursday|friday|saturday|sunday)\s*,?\s+I)\s+(?P<task>.+)$")
-def _habit(m: re.Match[str], out: Emitter) -> None:
-    out.todo("HABIT", f"{m['task'].rstrip(' .!')} every {m['when'].lower()}", dated=False)

@@ -10,7 +10,7 @@ stored last with the counters, so a committed turn always has its replayable ans
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import TYPE_CHECKING
 from uuid import UUID
@@ -28,6 +28,7 @@ from contracts.memory import (
 from contracts.plan import PlanFact
 from services.core.memory_store import (
     EntityResult,
+    EntityWrite,
     FactWrite,
     apply_facts,
     canonical_predicate,
@@ -36,10 +37,12 @@ from services.core.memory_store import (
     self_entity_id,
     upsert_entities,
 )
+from services.core.validation import FieldError, InvalidInput
 from services.memory_upserter import commit_store as store
 from services.memory_upserter.commit_store import Stored
 from services.memory_upserter.forget import Forgotten, forget_in_transaction
-from services.memory_upserter.plan_logic import SELF, Resolved
+from services.memory_upserter.people import group_of
+from services.memory_upserter.plan_logic import SELF, Resolved, pick_done
 
 if TYPE_CHECKING:
     from services.memory_upserter.commit import ReadTurn
@@ -56,6 +59,7 @@ class TurnPlan:
     complete_asked: bool
     forget: list[str]
     fact_source: str
+    questions: list[str] = field(default_factory=list)  # asked next turn (entity_ambiguous)
 
 
 @dataclass
@@ -96,9 +100,10 @@ async def _write(conn: asyncpg.Connection, plan: TurnPlan, idle: timedelta,
     session_id, new_session, last_seq = await store.log_messages(
         conn, req.user_id, req.agent_id, req.chat_id, req.turn_id, uuid.uuid4(), now,
         max(1, len(t.user_rows)), t.rows)
-    entities = (await upsert_entities(conn, req.user_id, resolved.writes, agent_id=req.agent_id,
-                                     now=now, source=plan.fact_source, lock=False)
-                if resolved.writes else [])
+    writes = await _distinct(conn, plan)
+    entities = (await upsert_entities(conn, req.user_id, writes, agent_id=req.agent_id,
+                                      now=now, source=plan.fact_source, lock=False)
+                if writes else [])
     self_id = None
     if resolved.self_aliases or any(SELF in (s, o) for _, s, o in resolved.facts):
         self_id = await self_entity_id(conn, req.user_id)
@@ -107,10 +112,11 @@ async def _write(conn: asyncpg.Connection, plan: TurnPlan, idle: timedelta,
                                      plan.fact_source)
     provenance = [str(r.message_id) for r in (t.user_rows or t.rows)]
     writes = [fact_write(f, s, o, entities, self_id, req.agent_id, provenance,
-                          plan.fact_source) for f, s, o in resolved.facts]
+                          plan.fact_source, valid)
+              for (f, s, o), valid in zip(resolved.facts, resolved.validity, strict=True)]
     results = await apply_facts(conn, req.user_id, writes, now=now, lock=False)
-    completed = (await store.complete_commitment(conn, req.user_id, req.agent_id, now)
-                 if plan.done_said else None)
+    notes = list(t.notes)
+    completed = await _complete(conn, plan, notes) if plan.done_said else None
     todos = (await store.capture_todos(conn, req.user_id, req.agent_id, req.chat_id,
                                        session_id, now, plan.todos) if plan.todos else [])
     forgotten = None
@@ -119,10 +125,6 @@ async def _write(conn: asyncpg.Connection, plan: TurnPlan, idle: timedelta,
             conn, user_id=req.user_id, scope="global", agent_id=req.agent_id,
             chat_id=req.chat_id, names_or_texts=plan.forget, hard=False,
             reason="asked in conversation", now=now, request_id=request_id)
-    notes = list(t.notes)
-    if plan.complete_asked and plan.done_said and completed is None:
-        notes.append(Notice(code="commitment_not_completed", detail=(
-            "not completed: 001's rule needs exactly one pending commitment for this agent")))
     response = CommitResponse(
         user_id=req.user_id, agent_id=req.agent_id, chat_id=req.chat_id, turn_id=req.turn_id,
         session_id=str(session_id), new_session=new_session,
@@ -131,13 +133,15 @@ async def _write(conn: asyncpg.Connection, plan: TurnPlan, idle: timedelta,
         facts=[FactWritten(fact_id=str(r.rel_id), text=w.text,
                            predicate=canonical_predicate(w.predicate),
                            memory_type=w.memory_type, scope=w.scope, memory_key=w.memory_key,
-                           outcome=r.outcome,
+                           outcome=r.outcome, valid_from=w.valid_from or now,
+                           valid_to=w.valid_to,
                            replaced_id=str(r.replaced_id) if r.replaced_id else None)
                for w, r in zip(writes, results, strict=True)],
         todos=[TodoWritten(todo_id=str(r["todo_id"]), kind=r["kind"], text=r["text"],
                            due_at=r["due_at"], source_snippet=r["source_snippet"],
                            outcome="created" if r["created"] else "unchanged") for r in todos],
-        completions=[Completion(todo_id=str(completed[0]), text=completed[1])]
+        completions=[Completion(todo_id=str(completed[0]), kind=completed[1], text=completed[2],
+                                outcome="checked_in" if completed[1] == "HABIT" else "completed")]
         if completed else [],
         forgotten=dict(forgotten.effects.counts) if forgotten else {}, warnings=notes)
     touched = list(dict.fromkeys(str(e.entity_id) for e in entities))
@@ -151,9 +155,54 @@ async def _write(conn: asyncpg.Connection, plan: TurnPlan, idle: timedelta,
                    forgotten)
 
 
+async def _distinct(conn: asyncpg.Connection, plan: TurnPlan) -> list[EntityWrite]:
+    """The entity writes, each ``distinct_from`` resolved to the user's entity (which gets an
+    alias of its relation's group, "family Marta", when it has none); a handle that
+    names none of this user's entities is refused (422, nothing written) — in a model's plan;
+    the offline judge's own is dropped."""
+    resolved, req = plan.resolved, plan.turn.req
+    writes = list(resolved.writes)
+    errors = []
+    for index, (position, handle) in resolved.distinct.items():
+        namesake = await store.find_distinct(conn, req.user_id, handle)
+        if namesake is not None:
+            writes[index] = replace(writes[index], distinct_from=namesake.entity_id)
+            group = next((g for g in map(group_of, namesake.roles) if g), None)
+            if group and not namesake.has_alias:  # "family Marta", for the question to name
+                await store.add_alias(conn, req.user_id, namesake.entity_id,
+                                      f"{group} {namesake.name}", plan.fact_source)
+        elif plan.turn.plan_source in ("request", "answer"):
+            path = "$.plan" if plan.turn.plan_source == "request" else "$.answer.plan"
+            errors.append(FieldError(f"{path}.entities[{position}].distinct_from",
+                                     f"{handle!r} is none of this user's entities"))
+    if errors:
+        raise InvalidInput(errors)
+    return writes
+
+
+async def _complete(conn: asyncpg.Connection, plan: TurnPlan, notes: list[Notice]
+                    ) -> tuple[UUID, str, str] | None:
+    """The person said done: the single pending commitment, reminder or habit (or the one
+    their words name) is completed; with several and nothing to tell them apart, ask."""
+    req = plan.turn.req
+    pending = await store.pending_actionable(conn, req.user_id, req.agent_id)
+    choice = pick_done(pending, [r.text for r in plan.turn.user_rows])
+    if isinstance(choice, str):
+        return await store.complete_todo(conn, req.user_id, choice, plan.turn.now)
+    if choice:
+        listed = " or ".join(repr(text[:60]) for text in choice[:5])
+        notes.append(Notice(code="commitment_not_completed", detail=(
+            f"several todos are pending; nothing was completed. Ask which one: {listed}?")))
+        plan.questions.append(f"Which one is done: {listed}?")
+    elif plan.complete_asked:
+        notes.append(Notice(code="commitment_not_completed", detail=(
+            "nothing to complete: no commitment, reminder or habit is pending for this agent")))
+    return None
+
+
 def fact_write(fact: PlanFact, s: int, o: int | None, entities: list[EntityResult],
-                self_id: UUID | None, agent_id: str, provenance: list[str],
-                source: str) -> FactWrite:
+               self_id: UUID | None, agent_id: str, provenance: list[str],
+               source: str, valid: tuple = (None, None)) -> FactWrite:
     def endpoint(index: int) -> tuple[UUID, str, str]:
         if index == SELF:
             return self_id, "self", "Person"
@@ -171,7 +220,7 @@ def fact_write(fact: PlanFact, s: int, o: int | None, entities: list[EntityResul
         value=fact.value if object_id is None else None, importance=fact.importance,
         pinned=fact.pinned, confidence=fact.confidence, scope=fact.scope,
         agent_id=agent_id if fact.scope == "agent" else None, source=source, memory_key=key,
-        message_ids=provenance)
+        message_ids=provenance, valid_from=valid[0], valid_to=valid[1])
 
 
 def _entities(results: list[EntityResult]) -> list[EntityWritten]:

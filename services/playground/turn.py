@@ -77,7 +77,7 @@ class Conversation:
         question = hydrate["GRAPH"].get("pending_question")
         if question:
             reply, source = question["question"], "question"
-            answer = json.dumps({"reply": reply, "plan": {}})
+            answer = json.dumps({"reply": reply})  # no plan: the shadow judge still extracts
         else:
             retrieve = answers["rag-gate"] = await self._call("rag-gate", turn_id, {
                 **ids, "message": text, "entity_ids": hydrate["active_entity_ids"],

@@ -24,7 +24,7 @@ import functools
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from contracts.common import Provenance
@@ -58,6 +58,7 @@ EMBEDDER_DOWN = "embedder unavailable"
 TURN_CHARS = 800      # 001: recent messages are capped at 800 characters each
 SUMMARY_CHARS = 600   # 001: LATEST SESSION SUMMARY is capped at 600 characters
 ONE_LINER_CHARS = 2_000
+AS_OF_MARGIN = timedelta(hours=1)  # a `now` this far behind the clock reads history too
 
 
 @functools.cache
@@ -130,7 +131,8 @@ async def _retrieve(res: Resources, req: RetrieveRequest, query: str, now: datet
             entity_ids=req.entity_ids, top_k=limits.episodes.top_k,
             knowledge_k=limits.knowledge.k,
             fact_candidates=limits.facts.candidates if limits.facts.max else 0,
-            turn_candidates=limits.turns.candidates if limits.turns.max else 0)
+            turn_candidates=limits.turns.candidates if limits.turns.max else 0,
+            history=now < datetime.now(UTC) - AS_OF_MARGIN)
     debug.episode_filter = found.episode_filter
     debug.candidates = {name: len(hits) for name, hits in (
         ("episodes", found.episodes), ("knowledge", found.knowledge), ("facts", found.facts),

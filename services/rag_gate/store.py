@@ -64,9 +64,11 @@ async def search(
     knowledge_k: int,
     fact_candidates: int,
     turn_candidates: int = 0,
+    history: bool = False,
 ) -> Found:
     """Every search at once (``knowledge_k`` / ``fact_candidates`` / ``turn_candidates`` 0
-    skip one). Only
+    skip one); ``history``: closed facts too (an as-of read; Postgres keeps what was true).
+    Only
     :class:`VectorIndexUnavailable` is caught: a failing collection comes back as None."""
     query = {"dense": dense, "text": text}
 
@@ -94,7 +96,7 @@ async def search(
         if fact_candidates == 0:
             return []
         return await vectors.search("facts", user_id=user_id, agent_id=agent_id,
-                                    limit=fact_candidates,
+                                    limit=fact_candidates, include_inactive=history,
                                     extra_must={"memory_type": list(MEMORY_TYPES)}, **query)
 
     async def turns() -> list[VectorHit]:
@@ -198,7 +200,8 @@ class Rows:
 
 _VISIBLE = "({t}.scope = 'global' OR {t}.agent_id = $2)"
 _LIVE_FACT = f"""
-       r.status = 'ACTIVE' AND r.memory_type = ANY('{{{",".join(MEMORY_TYPES)}}}'::text[])
+       (r.status = 'ACTIVE' OR (r.status = 'SUPERSEDED' AND r.valid_to IS NOT NULL))
+   AND r.memory_type = ANY('{{{",".join(MEMORY_TYPES)}}}'::text[])
    AND {_VISIBLE.format(t="r")}
    AND (r.valid_to IS NULL OR r.valid_to > $3) AND (r.valid_from IS NULL OR r.valid_from <= $3)
    AND s.active AND {_VISIBLE.format(t="s")}

@@ -25,7 +25,8 @@ from typing import Any
 
 SECTION = re.compile(r"^\[([A-Z][A-Za-z /()-]*)\]$")
 RELATIVES = ("sister", "brother", "mother", "father", "friend", "wife", "husband", "partner",
-             "son", "daughter", "cousin", "aunt", "uncle", "boss")
+             "son", "daughter", "cousin", "aunt", "uncle", "boss", "colleague")
+WORK = ("boss", "colleague")
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
         "tomorrow", "today", "tonight")
 PRONOUNS = re.compile(r"\b(her|him|them)\b", re.IGNORECASE)
@@ -88,10 +89,17 @@ def plan_for(user_message: str, seen: dict[str, list[str]],
     facts: list[dict[str, Any]] = []
     todos: list[dict[str, Any]] = []
     text = user_message.strip()
-    for relation, name in re.findall(rf"\bmy ({'|'.join(RELATIVES)}) ([A-Z][\w-]+)", text):
-        entities.append({"name": name, "category": "Person", "aliases": [], "scope": "global",
-                         "hint": f"the user's {relation}"})
-        facts.append(_fact("PEOPLE", "user", f"has_{relation}", obj=name,
+    named = re.findall(rf"\bmy ({'|'.join(RELATIVES)}) ([A-Z][\w-]+)", text)
+    for relation, name in named:
+        entity = {"name": name, "category": "Person", "aliases": [], "scope": "global",
+                  "hint": f"the user's {relation}"}
+        handle = name
+        if relation in WORK and re.search(r"\b(?:different|another|not the same)\b", text):
+            # two people, one name: a careful model declares the new one apart
+            handle = f"work {name}"
+            entity |= {"aliases": [handle], "distinct_from": name}
+        entities.append(entity)
+        facts.append(_fact("PEOPLE", "user", f"has_{relation}", obj=handle,
                            text=f"{name} is the user's {relation}", fact_type="relationship",
                            importance=2))
     for name, place in re.findall(r"\b([A-Z][\w-]+) lives in ([A-Z][\w -]*[\w])", text):

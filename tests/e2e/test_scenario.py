@@ -224,42 +224,24 @@ def test_knowledge_ingested_through_n8n_reaches_the_model(stack: Stack) -> None:
     assert any("caffeine after 2 pm" in item for item in seen.get("KNOWLEDGE", [])), seen
 
 
-def _two_martas(stack: Stack, user_id: str) -> None:
-    """Arrange what the write path never makes by itself (it merges same names): a work Marta
-    and a family Marta, both seen long ago, so graph-hydrator cannot pick one."""
-    import asyncio
-
-    import asyncpg
-
-    async def seed() -> None:
-        conn = await asyncpg.connect(stack.database_url)
-        try:
-            await conn.execute("INSERT INTO users (user_id) VALUES ($1)", user_id)
-            for hint in ("work", "family"):
-                entity = await conn.fetchval(
-                    "INSERT INTO entities (user_id, name, category, attributes)"
-                    " VALUES ($1, 'Marta', 'Person', jsonb_build_object('hint', $2::text))"
-                    " RETURNING entity_id", user_id, hint)
-                await conn.execute(
-                    "INSERT INTO relations (user_id, subject_id, predicate, object_value, text,"
-                    " memory_type, memory_key, source) VALUES ($1, $2, 'CONTEXT',"
-                    " to_jsonb($3::text), $4, 'PEOPLE', $5, 'seeded_profile')",
-                    user_id, entity, hint, f"Marta is from {hint}",
-                    f"people|person|{entity}|fact|context")
-        finally:
-            await conn.close()
-
-    asyncio.run(seed())
-
-
 def test_an_ambiguous_name_is_asked_about_instead_of_guessed(stack: Stack) -> None:
-    """Two Martas: the flow short-circuits to graph-hydrator's question; no model call."""
-    dora = stack.user("web:dora")
-    _two_martas(stack, dora)
+    """Two Martas, told apart by talking on Telegram (the model declares the colleague a new
+    person distinct from the sister): asked about one, the flow short-circuits to
+    graph-hydrator's question; no reply model call, and what was said is still judged."""
+    dora = {"id": random.randrange(10**8, 10**9), "is_bot": False, "first_name": "Dora",
+            "language_code": "en"}
+    dora_id = f"tg:{dora['id']}"
+    say(stack, dora, "my sister Marta lives in Lisbon", NOW - timedelta(minutes=30))
+    say(stack, dora, "my colleague Marta works with me, a different Marta from my sister Marta",
+        NOW - timedelta(minutes=29))
     calls = len(stack.llm.requests)
-    answer = chat(stack, dora, "how is Marta doing?", NOW)
+    answer = chat(stack, dora_id, "remind me to call Marta", NOW)
     question = answer["debug"]["pending_question"]
     assert question and len(question["candidates"]) == 2, answer
-    assert answer["reply"] == question["question"] and "Marta" in answer["reply"]
-    assert len(stack.llm.requests) == calls  # the model was not asked to guess
-    assert answer["debug"]["commit"]["plan_source"] == "answer"  # the turn was still logged
+    assert answer["reply"].startswith(question["question"])
+    assert "work Marta" in question["question"] and "family Marta" in question["question"]
+    assert 'Added "Call Marta"' in answer["reply"]  # the reminder is kept, linked to nobody
+    asked = [json.dumps(r) for r in stack.llm.requests[calls:]]
+    assert all("memory_write_plan" in r for r in asked)  # only the shadow judge, no reply
+    commit = answer["debug"]["commit"]
+    assert commit["plan_source"] in ("llm_judge", "offline_extractor")  # the turn was judged

@@ -101,7 +101,8 @@ async def test_a_retried_turn_writes_nothing_new_and_answers_the_same(
 
 async def test_five_concurrent_copies_of_one_turn_write_once(
         client: httpx.AsyncClient, resources: Resources, user_id: str) -> None:
-    body = turn(user_id, "Remind me to water the plants tomorrow", plan=SISTER_PLAN)
+    body = turn(user_id, "My sister Marta lives in Lisbon. Remind me to water the plants "
+                         "tomorrow", plan=SISTER_PLAN)
     answers = await asyncio.gather(*(client.post("/v1/commit", json=body) for _ in range(5)))
     assert {a.status_code for a in answers} == {200}
     assert len({json.dumps(a.json(), sort_keys=True) for a in answers}) == 1
@@ -334,8 +335,9 @@ async def test_a_stopped_postgres_gives_503_with_retry_after(settings: Settings,
 async def test_every_write_of_one_user_stays_out_of_anothers_memory(
         client: httpx.AsyncClient, resources: Resources, user_id: str) -> None:
     other = user_id + "-b"
-    mine = await commit(client, turn(user_id, "x", plan=SISTER_PLAN, turn_id="same"))
-    theirs = await commit(client, turn(other, "x", plan=SISTER_PLAN, turn_id="same"))
+    said = "My sister Marta lives in Lisbon."
+    mine = await commit(client, turn(user_id, said, plan=SISTER_PLAN, turn_id="same"))
+    theirs = await commit(client, turn(other, said, plan=SISTER_PLAN, turn_id="same"))
     assert mine["session_id"] != theirs["session_id"]
     assert mine["entities"][0]["entity_id"] != theirs["entities"][0]["entity_id"]
     assert {f["outcome"] for f in theirs["facts"]} == {"created"}

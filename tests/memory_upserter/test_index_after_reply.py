@@ -80,7 +80,7 @@ async def test_past_the_bound_a_commit_indexes_before_it_answers(
     try:
         assert not resources.background.has_room()
         async with app_client(create_app(SPEC, after_reply, resources)) as client:
-            await commit(client, turn(user_id, "note this", plan={
+            await commit(client, turn(user_id, "I like rye bread", plan={
                 "facts": [fact("LIKES", "I like rye bread", value="rye")]}))
         facts = await rows(resources, "SELECT indexed_at FROM relations WHERE user_id = $1",
                            user_id)

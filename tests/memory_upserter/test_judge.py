@@ -118,3 +118,62 @@ async def test_a_retried_turn_does_not_ask_the_model_again(judged: httpx.AsyncCl
         first = await commit(judged, body)
         again = await commit(judged, body)
     assert again == first and route.call_count == 1
+
+
+HALLUCINATED = {
+    "entities": [{"name": "Berlin", "category": "Location", "aliases": [], "scope": "global",
+                  "hint": None, "distinct_from": None}],
+    "facts": [{"memory_type": "PROFILE", "subject": "user", "predicate": "LIVES_IN",
+               "object": "Berlin", "value": None, "text": "User lives in Berlin",
+               "fact_type": "fact", "importance": 2, "pinned": False, "confidence": 0.9,
+               "scope": "global", "valid_from": None, "valid_to": None},
+              {"memory_type": "PROFILE", "subject": "user", "predicate": "JOB_TITLE",
+               "object": None, "value": "nurse", "text": "User works as a nurse",
+               "fact_type": "fact", "importance": 2, "pinned": False, "confidence": 0.9,
+               "scope": "global", "valid_from": None, "valid_to": None},
+              {"memory_type": "PROFILE", "subject": "user", "predicate": "ALLERGY",
+               "object": None, "value": "peanuts", "text": "User is allergic to peanuts",
+               "fact_type": "fact", "importance": 3, "pinned": False, "confidence": 0.9,
+               "scope": "global", "valid_from": None, "valid_to": None}],
+    "todos": [], "complete_commitment": False, "promote_affect": None, "forget": []}
+
+
+async def test_a_judged_fact_whose_value_the_person_never_said_is_dropped_and_named(
+        judged: httpx.AsyncClient, resources: Resources, user_id: str) -> None:
+    async with respx.mock(base_url=BASE_URL, assert_all_called=True) as router:
+        router.post("/chat/completions").mock(
+            return_value=httpx.Response(200, json=completion(json.dumps(HALLUCINATED))))
+        answer = await commit(judged, turn(user_id, "I'm a nurse and peanuts make me sick.",
+                                           reply="Noted"))
+    assert answer["plan_source"] == "llm_judge"
+    assert sorted(f["predicate"] for f in answer["facts"]) == ["ALLERGY", "JOB_TITLE"]
+    (dropped,) = [w for w in answer["warnings"] if w["code"] == "fact_not_grounded"]
+    assert "LIVES_IN" in dropped["detail"] and "User lives in Berlin" in dropped["detail"]
+    stored = await rows(resources, "SELECT predicate FROM relations WHERE user_id = $1",
+                        user_id)
+    assert sorted(r["predicate"] for r in stored) == ["ALLERGY", "JOB_TITLE"]
+
+
+async def test_the_judges_context_window_grounds_a_fact_too(
+        judged: httpx.AsyncClient, user_id: str) -> None:
+    lisbon = {**HALLUCINATED, "entities": [], "facts": [
+        {**HALLUCINATED["facts"][0], "object": "Lisbon", "text": "User lives in Lisbon"}]}
+    async with respx.mock(base_url=BASE_URL, assert_all_called=False) as router:
+        router.post("/chat/completions").mock(side_effect=[
+            httpx.Response(200, json=completion(json.dumps({**HALLUCINATED, "facts": []}))),
+            httpx.Response(200, json=completion(json.dumps(lisbon)))])
+        await commit(judged, turn(user_id, "I grew up near Lisbon.", reply="Nice",
+                                  at=later(-5)))
+        answer = await commit(judged, turn(user_id, "Yes, that's where I live.", reply="Ok"))
+    assert [f["text"] for f in answer["facts"]] == ["User lives in Lisbon"]
+    assert not [w for w in answer["warnings"] if w["code"] == "fact_not_grounded"]
+
+
+async def test_a_hallucinated_fact_in_the_flows_answer_is_dropped_too(
+        judged: httpx.AsyncClient, user_id: str) -> None:
+    answer = await commit(judged, turn(user_id, "I'm a nurse.", reply=None, answer=json.dumps(
+        {"reply": "Nice!", "plan": HALLUCINATED})))
+    assert answer["plan_source"] == "answer"
+    assert [f["predicate"] for f in answer["facts"]] == ["JOB_TITLE"]
+    dropped = [w["detail"] for w in answer["warnings"] if w["code"] == "fact_not_grounded"]
+    assert len(dropped) == 2 and any("peanuts" in d for d in dropped)

@@ -71,46 +71,46 @@ def _row(predicate: str, *, obj: uuid.UUID | None = None, value: str | None = No
 
 
 def test_a_new_key_is_created() -> None:
-    ops = decide([_write("LIVES_IN", obj=LISBON, key="k")], [], count_reference=True)
+    ops = decide([_write("LIVES_IN", obj=LISBON, key="k")], [], count_reference=True, now=NOW)
     assert [r.outcome for r in ops.results] == ["created"] and len(ops.inserts) == 1
 
 
 def test_the_same_fact_again_is_unchanged_and_counted() -> None:
     row = _row("LIVES_IN", obj=LISBON, key="k")
     ops = decide([_write("LIVES_IN", obj=LISBON, key="k", message_ids=("m1",))], [row],
-                 count_reference=True)
+                 count_reference=True, now=NOW)
     assert ops.results[0].outcome == "unchanged" and ops.results[0].rel_id == row.rel_id
     (update,) = ops.updates
-    assert update[-3] == '["m0","m1"]' and update[-2] is False and update[-1] == 1
+    assert update[8] == '["m0","m1"]' and update[9] is False and update[10] == 1
     assert not ops.inserts and not ops.closes
 
 
 def test_a_restated_fact_with_new_words_is_updated_and_importance_only_rises() -> None:
     row = _row("LIVES_IN", obj=LISBON, key="k", importance=2)
     ops = decide([_write("LIVES_IN", obj=LISBON, key="k", text="new words", importance=1)],
-                 [row], count_reference=True)
+                 [row], count_reference=True, now=NOW)
     assert ops.results[0].outcome == "updated"
     assert ops.updates[0][1:3] == ("new words", 2)
 
 
 def test_a_contradiction_closes_the_old_row_and_links_it_to_the_new_one() -> None:
     row = _row("LIVES_IN", obj=LISBON, key="k")
-    ops = decide([_write("LIVES_IN", obj=PORTO, key="k")], [row], count_reference=True)
+    ops = decide([_write("LIVES_IN", obj=PORTO, key="k")], [row], count_reference=True, now=NOW)
     (result,) = ops.results
     assert result.outcome == "superseded_previous" and result.replaced_id == row.rel_id
-    assert ops.closes == [(row.rel_id, None)] and ops.links == [(row.rel_id, result.rel_id)]
+    assert ops.closes == [(row.rel_id, None, None)] and ops.links == [(row.rel_id, result.rel_id)]
 
 
 def test_pinning_forces_importance_three() -> None:
     ops = decide([_write("NAME", value="Ana", key="k", pinned=True, importance=1)], [],
-                 count_reference=True)
+                 count_reference=True, now=NOW)
     assert ops.inserts[0][1].importance == 3
 
 
 def test_duplicates_in_one_batch_become_one_fact() -> None:
     ops = decide([_write("ALLERGY", value="nuts", key="k"), _write("ALLERGY", value="nuts",
                                                                     key="k", text="again")],
-                 [], count_reference=True)
+                 [], count_reference=True, now=NOW)
     assert len(ops.inserts) == 1 and ops.inserts[0][1].text == "again"
     assert ops.results[0] == ops.results[1]
 
@@ -118,8 +118,8 @@ def test_duplicates_in_one_batch_become_one_fact() -> None:
 def test_a_seed_restated_is_not_a_new_reference() -> None:
     row = _row("NAME", value="t", key="k", importance=3, pinned=True)
     ops = decide([_write("NAME", key="k", importance=3, pinned=True)], [row],
-                 count_reference=False)
-    assert ops.results[0].outcome == "unchanged" and ops.updates[0][-1] == 0
+                 count_reference=False, now=NOW)
+    assert ops.results[0].outcome == "unchanged" and ops.updates[0][10] == 0
 
 
 # --- the plan ---------------------------------------------------------------------------------
@@ -130,7 +130,7 @@ def test_a_fact_with_both_object_and_value_is_refused_with_its_path() -> None:
                  text="x"),
         PlanFact(memory_type="PEOPLE", subject="Marta", predicate="KNOWS", object="marta",
                  text="x")])
-    assert [e.path for e in check_plan(plan, "$.plan")] == ["$.plan.facts[0]",
+    assert [e.path for e in check_plan(plan, "$.plan", NOW)] == ["$.plan.facts[0]",
                                                             "$.plan.facts[1].object"]
 
 

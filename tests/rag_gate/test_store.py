@@ -90,8 +90,9 @@ async def test_facts_of_another_agent_psyche_and_closed_facts_are_never_relevant
     answer = await ask(resources, memory, "how are Marta's hospital shifts going?")
     assert fact_ids(answer) == visible and not fact_ids(answer) & hidden
     # the PSYCHE fact is left out by the index itself (memory_type filter); the closed ones
-    # with a stale index entry are proposed by the index and refused by SQL
-    assert answer.debug.dropped["facts_not_live"] == 2
+    # with a stale index entry are proposed by the index and refused by SQL (a `now` in the
+    # past also proposes the closed facts of the index: an as-of read; SQL refuses them too)
+    assert answer.debug.dropped["facts_not_live"] >= 2
 
 
 async def test_expired_facts_are_excluded_and_still_valid_ones_kept(

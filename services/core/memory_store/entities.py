@@ -24,6 +24,7 @@ class EntityWrite:
     aliases: Sequence[str] = ()
     scope: str = "global"
     ref: str | None = None  # a handle such as 'person:marta' to look up (and prefer) as entity_ref
+    distinct_from: UUID | None = None  # a new person apart from this one: joins only by alias
 
 
 @dataclass(frozen=True)
@@ -100,8 +101,10 @@ class _EntityPlan:
 async def upsert_entities(conn: asyncpg.Connection, user_id: str, writes: Sequence[EntityWrite],
                           *, agent_id: str | None = None, now: datetime,
                           source: str = "llm_plan", lock: bool = True) -> list[EntityResult]:
-    """One result per write, in two statements. A write whose name, alias or ref matches a live
-    entity this agent can see (normalized like ``twin_normalize``; same category, or either is
+    """One result per write, in two statements. A write ``distinct_from`` an entity never
+    joins it, nor anyone by name: only by one of its aliases ("work Marta"). A write whose
+    name, alias or ref matches a live entity this agent can see (normalized like
+    ``twin_normalize``; same category, or either is
     'Other') joins it and adds its other names as aliases; writes sharing a name are one entity.
     ``agent_id`` is the acting agent: it sees global entities and its own. Takes the user lock
     unless ``lock=False`` (the caller holds it)."""
@@ -152,7 +155,11 @@ def _decide_entities(writes: Sequence[EntityWrite], rows: Sequence[asyncpg.Recor
     plan = _EntityPlan()
     for group in _group(writes, normal):
         first = writes[group.writes[0]]
-        found = _best([m for k in group.lookups for m in matches.get(k, [])], first.category)
+        apart = next((writes[j].distinct_from for j in group.writes
+                      if writes[j].distinct_from is not None), None)
+        keys = group.lookups if apart is None else group.names.keys() - {group.lead}
+        found = _best([m for k in keys for m in matches.get(k, [])
+                       if apart is None or m["entity_id"] != apart], first.category, first.ref)
         if found is not None:
             entity_id, name_key = found["entity_id"], found["name_normalized"]
             plan.touched.append(entity_id)
@@ -180,7 +187,10 @@ def _group(writes: Sequence[EntityWrite], normal: dict[int, str]) -> list[_Group
         lookups = {normal[i] for i in range(index, index + len(_raw_keys(w)))}
         index += len(_raw_keys(w))
         merged = _Group([j], normal[index - len(_raw_keys(w))], names, lookups)
-        for g in [g for g in groups if g.names.keys() & names.keys()]:
+        # a write distinct from a namesake shares the name, not the person: it joins another
+        # write of this plan only by an alias
+        keys = names.keys() - ({merged.lead} if w.distinct_from is not None else set())
+        for g in [g for g in groups if g.names.keys() & keys]:
             groups.remove(g)
             lead = g.lead if g.writes[0] < merged.writes[0] else merged.lead
             merged = _Group(sorted(g.writes + merged.writes), lead, {**g.names, **merged.names},
@@ -189,13 +199,16 @@ def _group(writes: Sequence[EntityWrite], normal: dict[int, str]) -> list[_Group
     return sorted(groups, key=lambda g: g.writes[0])
 
 
-def _best(candidates: list[asyncpg.Record], category: str) -> asyncpg.Record | None:
-    """Same category first, a name match before an alias match, then the most recently seen."""
+def _best(candidates: list[asyncpg.Record], category: str, ref: str | None = None
+          ) -> asyncpg.Record | None:
+    """The entity the write names by ref, else: same category first, a name match before an
+    alias match, then the most recently seen."""
     fit = [c for c in candidates
            if c["category"] == category or "Other" in (c["category"], category)]
     if not fit:
         return None
-    return min(fit, key=lambda c: (c["category"] != category, c["by_alias"],
+    return min(fit, key=lambda c: (ref is None or c["entity_ref"] != ref,
+                                   c["category"] != category, c["by_alias"],
                                    -(c["last_seen"].timestamp() if c["last_seen"] else 0.0)))
 
 

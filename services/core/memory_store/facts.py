@@ -11,6 +11,14 @@ For each fact (after keeping the last of the batch per memory key, then per iden
   and the new row inserted — ``superseded_previous``, never a silent overwrite;
 - else the row is inserted: ``created``.
 
+Time: a fact holds from ``valid_from`` (default: the write's ``now``) until ``valid_to`` (open
+by default). A write whose ``valid_to`` is at or before ``now`` *ends* a fact ("I no longer
+work at Acme"): the live row of the same identity gets that ``valid_to`` (``ended``), or, with
+none, the ended fact is kept as history without a memory key (it never closes a current one).
+A row closed by contradiction ends where the new one begins (its ``valid_from``), never later
+than its own ``valid_to``. A live row whose ``valid_to`` has passed is expired: restating it
+closes it and opens a new row.
+
 Every restatement counts (``reference_count``, ``last_referenced_at``, provenance message ids
 merged) unless ``count_reference=False`` (re-seeding a profile is not the user saying it again).
 Changed and new rows get ``indexed_at = NULL`` until :mod:`.index` writes their vectors.
@@ -18,152 +26,33 @@ Changed and new rows get ``indexed_at = NULL`` until :mod:`.index` writes their 
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime
-from typing import Literal
-from uuid import UUID
 
 import asyncpg
-import msgspec
 
+from services.core.memory_store.fact_ops import (  # noqa: F401 - the module's public names
+    MAX_PROVENANCE,
+    Existing,
+    FactOps,
+    FactOutcome,
+    FactResult,
+    FactWrite,
+    _identity,
+    _json,
+    decide,
+)
 from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
 from services.core.memory_store.users import lock_user
-
-FactOutcome = Literal["created", "updated", "unchanged", "superseded_previous"]
-MAX_PROVENANCE = 50  # message ids kept per fact (the newest)
-
-
-@dataclass(frozen=True)
-class FactWrite:
-    subject_entity_id: UUID
-    predicate: str
-    text: str
-    memory_type: str
-    fact_type: str = "fact"
-    object_entity_id: UUID | None = None
-    value: str | None = None  # the literal; with no object and no value the text is the value
-    importance: int = 1
-    pinned: bool = False
-    confidence: float = 0.8
-    scope: str = "global"
-    agent_id: str | None = None  # required when scope='agent'
-    source: str = "llm_plan"
-    memory_key: str | None = None  # computed from the entities when None
-    message_ids: Sequence[str] = ()
-
-
-@dataclass(frozen=True)
-class FactResult:
-    rel_id: UUID
-    outcome: FactOutcome
-    replaced_id: UUID | None  # the row this write closed (contradiction), if any
-
-
-@dataclass(frozen=True)
-class Existing:
-    """The columns of a live row that the decision reads."""
-
-    rel_id: UUID
-    memory_key: str | None
-    scope: str
-    agent: str
-    subject_id: UUID
-    predicate: str
-    object_id: UUID | None
-    value: object
-    text: str
-    memory_type: str
-    fact_type: str
-    importance: int
-    pinned: bool
-    confidence: float
-    provenance: tuple[str, ...]
-
-
-@dataclass
-class FactOps:
-    """What to write: rows to close, to update, to insert, closed rows to link, results."""
-
-    closes: list[tuple[UUID, UUID | None]] = field(default_factory=list)  # (old, by existing)
-    updates: list[tuple] = field(default_factory=list)
-    inserts: list[tuple] = field(default_factory=list)
-    links: list[tuple[UUID, UUID]] = field(default_factory=list)  # (old, new inserted)
-    results: list[FactResult] = field(default_factory=list)
-
-
-def _identity(fact: FactWrite) -> tuple:
-    value = None if fact.object_entity_id is not None else (fact.value or fact.text)
-    return (fact.scope, fact.agent_id or "", fact.subject_entity_id,
-            canonical_predicate(fact.predicate), fact.object_entity_id, value)
-
-
-def decide(facts: Sequence[FactWrite], existing: Sequence[Existing], *, count_reference: bool
-           ) -> FactOps:
-    """The pure decision (module docstring); ``facts`` all carry their memory key."""
-    by_key = {(e.scope, e.agent, e.memory_key): e for e in existing if e.memory_key}
-    by_identity = {(e.scope, e.agent, e.subject_id, e.predicate, e.object_id,
-                    e.value if e.object_id is None else None): e for e in existing}
-    survivor: dict[int, int] = {}
-    last: dict[tuple, int] = {}
-    for i, fact in enumerate(facts):
-        for group_key in ((fact.scope, fact.agent_id or "", fact.memory_key), _identity(fact)):
-            j = last.get(group_key)
-            if j is not None:
-                survivor[j] = i
-            last[group_key] = i
-    ops = FactOps()
-    claimed = {by_identity[_identity(f)].rel_id for f in facts if _identity(f) in by_identity}
-    outcome: dict[int, FactResult] = {}
-    for i, fact in enumerate(facts):
-        if i in survivor:
-            continue
-        pinned = fact.pinned
-        importance = 3 if pinned else fact.importance
-        same = by_identity.get(_identity(fact))
-        holder = by_key.get((fact.scope, fact.agent_id or "", fact.memory_key))
-        if same is not None:
-            replaced = holder.rel_id if holder is not None and holder is not same else None
-            if replaced is not None:
-                ops.closes.append((replaced, same.rel_id))
-            row = (same.rel_id, fact.text, max(same.importance, importance),
-                   same.pinned or pinned, max(same.confidence, fact.confidence),
-                   fact.memory_key, fact.memory_type, fact.fact_type)
-            changed = row[1:] != (same.text, same.importance, same.pinned, same.confidence,
-                                  same.memory_key, same.memory_type, same.fact_type)
-            provenance = list(dict.fromkeys([*same.provenance, *fact.message_ids]))
-            ops.updates.append((*row, _json(provenance[-MAX_PROVENANCE:]), changed,
-                                1 if count_reference else 0))
-            outcome[i] = FactResult(same.rel_id, "updated" if changed or replaced else
-                                    "unchanged", replaced)
-            continue
-        new_id = uuid.uuid4()
-        key = fact.memory_key
-        if holder is not None and holder.rel_id in claimed:
-            key = None  # its key holder is being updated as another fact: keep both apart
-            holder = None
-        ops.inserts.append((new_id, replace(fact, memory_key=key, importance=importance)))
-        if holder is not None:
-            ops.closes.append((holder.rel_id, None))
-            ops.links.append((holder.rel_id, new_id))
-            outcome[i] = FactResult(new_id, "superseded_previous", holder.rel_id)
-        else:
-            outcome[i] = FactResult(new_id, "created", None)
-    for i in range(len(facts)):
-        j = i
-        while j in survivor:
-            j = survivor[j]
-        ops.results.append(outcome[j])
-    return ops
-
 
 # Two index lookups — the key (uniq_relations_memory_key) and the identity (uniq_relations, its
 # expressions repeated) — so the cost never grows with the user's facts.
 _SELECT = """
 SELECT r.rel_id, r.memory_key, r.scope, COALESCE(r.agent_id, '') AS agent, r.subject_id,
        r.predicate, r.object_id, r.object_value, r.text, r.memory_type, r.fact_type,
-       r.importance, r.pinned, r.confidence::float8 AS confidence, r.provenance_message_ids
+       r.importance, r.pinned, r.confidence::float8 AS confidence, r.provenance_message_ids,
+       r.valid_from, r.valid_to
   FROM relations r
  WHERE r.rel_id IN (
        SELECT x.rel_id FROM unnest($2::text[], $3::text[], $4::text[]) AS k(scope, agent, key)
@@ -186,9 +75,11 @@ SELECT r.rel_id, r.memory_key, r.scope, COALESCE(r.agent_id, '') AS agent, r.sub
 
 _CLOSE = """
 UPDATE relations r
-   SET status = 'SUPERSEDED', valid_to = GREATEST($2, COALESCE(r.valid_from, $2)),
+   SET status = 'SUPERSEDED',
+       valid_to = LEAST(COALESCE(r.valid_to, 'infinity'),
+                        GREATEST(COALESCE(c.at, $2), COALESCE(r.valid_from, c.at, $2))),
        superseded_by = c.by, updated_at = $2, indexed_at = NULL
-  FROM unnest($3::uuid[], $4::uuid[]) AS c(id, by)
+  FROM unnest($3::uuid[], $4::uuid[], $5::timestamptz[]) AS c(id, by, at)
  WHERE r.user_id = $1 AND r.rel_id = c.id
 """
 
@@ -196,16 +87,19 @@ _WRITE = """
 WITH ins AS (
     INSERT INTO relations (rel_id, user_id, scope, agent_id, subject_id, predicate, object_id,
                            object_value, confidence, memory_type, fact_type, memory_key, text,
-                           importance, pinned, source, valid_from, provenance_message_ids,
-                           reference_count, last_referenced_at, created_at, updated_at)
+                           importance, pinned, source, valid_from, valid_to,
+                           provenance_message_ids, reference_count, last_referenced_at,
+                           created_at, updated_at)
     SELECT i.id, $1, i.scope, NULLIF(i.agent, ''), i.subject, i.predicate, i.object, i.value,
            i.confidence, i.memory_type, i.fact_type, i.key, i.text, i.importance, i.pinned,
-           i.source, $2, i.prov::jsonb, 1, $2, $2, $2
+           i.source, COALESCE(i.vfrom, LEAST($2, COALESCE(i.vto, $2))), i.vto, i.prov::jsonb,
+           1, $2, $2, $2
       FROM unnest($3::uuid[], $4::text[], $5::text[], $6::uuid[], $7::text[], $8::uuid[],
                   $9::jsonb[], $10::float8[], $11::text[], $12::text[], $13::text[], $14::text[],
-                  $15::int2[], $16::bool[], $17::text[], $18::text[])
+                  $15::int2[], $16::bool[], $17::text[], $18::text[], $32::timestamptz[],
+                  $33::timestamptz[])
            AS i(id, scope, agent, subject, predicate, object, value, confidence, memory_type,
-                fact_type, key, text, importance, pinned, source, prov)
+                fact_type, key, text, importance, pinned, source, prov, vfrom, vto)
     RETURNING rel_id),
 upd AS (
     UPDATE relations r
@@ -215,11 +109,13 @@ upd AS (
            reference_count = r.reference_count + u.counted,
            last_referenced_at = CASE WHEN u.counted > 0 THEN $2 ELSE r.last_referenced_at END,
            updated_at = CASE WHEN u.changed THEN $2 ELSE r.updated_at END,
-           indexed_at = CASE WHEN u.changed THEN NULL ELSE r.indexed_at END
+           indexed_at = CASE WHEN u.changed THEN NULL ELSE r.indexed_at END,
+           valid_from = u.vfrom, valid_to = u.vto
       FROM unnest($19::uuid[], $20::text[], $21::int2[], $22::bool[], $23::float8[],
-                  $24::text[], $25::text[], $26::text[], $27::text[], $28::bool[], $29::int4[])
+                  $24::text[], $25::text[], $26::text[], $27::text[], $28::bool[], $29::int4[],
+                  $34::timestamptz[], $35::timestamptz[])
            AS u(id, text, importance, pinned, confidence, key, memory_type, fact_type, prov,
-                changed, counted)
+                changed, counted, vfrom, vto)
      WHERE r.user_id = $1 AND r.rel_id = u.id
     RETURNING r.rel_id),
 link AS (
@@ -253,16 +149,17 @@ async def apply_facts(conn: asyncpg.Connection, user_id: str, facts: Sequence[Fa
     existing = [Existing(r["rel_id"], r["memory_key"], r["scope"], r["agent"], r["subject_id"],
                          r["predicate"], r["object_id"], r["object_value"], r["text"],
                          r["memory_type"], r["fact_type"], r["importance"], r["pinned"],
-                         r["confidence"], tuple(str(m) for m in r["provenance_message_ids"]))
+                         r["confidence"], tuple(str(m) for m in r["provenance_message_ids"]),
+                         r["valid_from"], r["valid_to"])
                 for r in rows]
-    ops = decide(facts, existing, count_reference=count_reference)
+    ops = decide(facts, existing, count_reference=count_reference, now=now)
     if ops.closes:
-        await conn.execute(_CLOSE, user_id, now, [c[0] for c in ops.closes],
-                           [c[1] for c in ops.closes])
+        await conn.execute(_CLOSE, user_id, now, *_columns(ops.closes, 3))
     if ops.inserts or ops.updates or ops.links:
         ins = [(i, *_insert_row(f)) for i, f in ops.inserts]
-        await conn.execute(_WRITE, user_id, now, *_columns(ins, 16), *_columns(ops.updates, 11),
-                           *_columns(ops.links, 2))
+        ins_cols, upd_cols = _columns(ins, 18), _columns(ops.updates, 13)
+        await conn.execute(_WRITE, user_id, now, *ins_cols[:16], *upd_cols[:11],
+                           *_columns(ops.links, 2), *ins_cols[16:], *upd_cols[11:])
     return ops.results
 
 
@@ -270,13 +167,8 @@ def _insert_row(f: FactWrite) -> tuple:
     value = None if f.object_entity_id is not None else (f.value or f.text)
     return (f.scope, f.agent_id or "", f.subject_entity_id, f.predicate, f.object_entity_id,
             value, f.confidence, f.memory_type, f.fact_type, f.memory_key, f.text,
-            f.importance, f.pinned, f.source, _json(list(dict.fromkeys(f.message_ids))))
-
-
-def _json(value: object) -> str:
-    """A JSON array as text: asyncpg would read a list inside an array parameter as another
-    array dimension, so lists travel as text and are cast to jsonb in SQL."""
-    return msgspec.json.encode(value).decode()
+            f.importance, f.pinned, f.source, _json(list(dict.fromkeys(f.message_ids))),
+            f.valid_from, f.valid_to)
 
 
 def _columns(rows: Sequence[tuple], width: int) -> list[list]:

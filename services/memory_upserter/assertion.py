@@ -1,0 +1,105 @@
+"""Whether the person asserts what a sentence says (pure): only assertions become facts.
+
+A sentence writes no fact when it is a question ("Do I live in Porto or Lisbon?", "Who is my
+sister?"), a conditional or hypothetical ("if", "what if", "imagine", "suppose"), or a claim the
+person disputes ("He said I work at Acme, but that's wrong"). Within a clause, a statement
+writes nothing when the words before it negate it ("I never said I live in London"), put it in
+the past ("I used to …", "when I was …"), make it a wish or a maybe ("I'd love to", "I might",
+"someday", "I hope"), or report someone else's claim about the person ("he thinks I …").
+Quoted text is never the person's own statement.
+
+"No longer" and "not … anymore" are not plain negations: :func:`ended` turns "I don't live in
+London anymore" into the statement it ends ("I live in London"), which the extractor writes
+with ``valid_to`` = the turn.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Block = Literal["question", "hypothetical", "disputed"]
+
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|«[^»]*»|(?<!\w)'[^']{2,}'(?!\w)")
+_QUESTION_START = re.compile(
+    r"(?i)^\W*(?:so\s+|and\s+|but\s+|hey,?\s+|um+,?\s+)?(?:who|whom|whose|what|where|when|why|how|"
+    r"which|do|does|did|am|is|are|was|were|have|has|had|can|could|would|should|will|shall|may|"
+    r"might|must|isn't|aren't|don't|doesn't|didn't|wasn't|weren't|won't|wouldn't|shouldn't|"
+    r"couldn't|can't)\b(?!\s+you\s+(?:please\s+)?(?:remind|add|note|remember)\b)")
+_HYPOTHETICAL = re.compile(
+    r"(?i)(?:^|[\s,(])(?:if|what\s+if|imagine|imagining|suppose|supposing|pretend|hypothetically|"
+    r"in\s+theory|let'?s\s+say|say\s+that|in\s+a\s+dream|i\s+dreamt|i\s+dreamed|dreaming|unless|"
+    r"in\s+case|as\s+if|in\s+another\s+life|in\s+a\s+parallel)\b")
+_DISPUTED = re.compile(
+    r"(?i)\b(?:that'?s\s+(?:not\s+(?:true|right|correct)|wrong|false|a\s+lie|nonsense)|"
+    r"(?:is|was|are|were)\s+(?:wrong|not\s+true|false|a\s+lie|mistaken)|isn't\s+true|"
+    r"not\s+true|untrue|just\s+kidding|jk|kidding|joking|lol\s+no|as\s+if|"
+    r"rumou?rs?|allegedly|supposedly|i\s+wish)\b")
+_CLAUSES = re.compile(r"\s*(?:;|—|–|\s-\s|,?\s+but\s+|,\s+(?=(?:I|we|my|and\s+I|so\s+I)\b)"
+                      r"|,\s*(?:and\s+)?(?:now|actually)\b,?)\s*")
+_GREETING = re.compile(r"(?i)\W*(?:hi|hello|hey|hiya|good\s+(?:morning|evening|afternoon))"
+                       r"(?:\s+there)?\W*")
+_NEGATION = re.compile(r"(?i)(?:\b(?:not|never|no|nobody|neither|nor|without|hardly)\b|n't\b)")
+_PAST = re.compile(r"(?i)\b(?:used\s+to|when\s+i\s+was|back\s+(?:then|when|in)|formerly|previously|"
+                   r"in\s+the\s+past|as\s+a\s+(?:kid|child|teen|teenager)|once\s+upon|"
+                   r"years\s+ago|growing\s+up)\b")
+_WISH = re.compile(r"(?i)(?:\b(?:would|wouldn't|could|should|might|may|maybe|perhaps|probably|"
+                   r"possibly|someday|some\s+day|one\s+day|eventually|wish|wishes|hope|hoping|"
+                   r"want|wants|wanna|wanted|planning|plan|considering|thinking\s+(?:of|about)|"
+                   r"dream|dreams|fantasi[sz]e|love\s+to|like\s+to|going\s+to|gonna|will|"
+                   r"try\s+to|trying\s+to|pretend|guess|assume|suppose|doubt)\b|'d\b|'ll\b)")
+_REPORTED = re.compile(r"(?i)\b(?:said|says|say|told|tells|think|thinks|thought|claim|claims|"
+                       r"claimed|believe|believes|believed|heard|assume[sd]?|according\s+to|"
+                       r"insists?|insisted|reckons?|swears?|swore|pretends?|rumou?r)\b")
+_ENDED = re.compile(
+    r"(?i)^(?:actually,?\s+|well,?\s+|so,?\s+)?(?P<who>I|we)(?P<neg>\s+no\s+longer|\s+don't|"
+    r"\s+do\s+not|\s+am\s+not|'m\s+not|\s+are\s+not|'re\s+not|\s+aren't|'m\s+no\s+longer|"
+    r"\s+am\s+no\s+longer|'re\s+no\s+longer)\s+(?P<rest>.+?)"
+    r"(?P<tail>\s+(?:anymore|any\s+more))?\s*[.!]?$")
+
+
+def unquoted(text: str) -> str:
+    """The text with quoted passages blanked (someone else's words, a title, a joke)."""
+    return _QUOTED.sub(" … ", text)
+
+
+def blocked(sentence: str) -> Block | None:
+    """Why no fact of this sentence is an assertion of the person's, or None."""
+    stripped = sentence.strip()
+    if stripped.endswith("?") or _QUESTION_START.match(stripped):
+        return "question"
+    if _HYPOTHETICAL.search(stripped):
+        return "hypothetical"
+    if _DISPUTED.search(stripped):
+        return "disputed"
+    return None
+
+
+def clauses(sentence: str) -> list[str]:
+    """The sentence cut where one statement ends and another begins ("…, but …", "; "); a
+    greeting stays with what follows it ("Hi, I'm Ana")."""
+    parts = [c for c in _CLAUSES.split(sentence) if c and c.strip()]
+    if len(parts) > 1 and _GREETING.fullmatch(parts[0]):
+        parts[:2] = [f"{parts[0]}, {parts[1]}"]
+    return parts
+
+
+def hedged(prefix: str, *, about_self: bool) -> bool:
+    """The words before a statement, in its clause, negate it, date it in the past, make it a
+    wish, or (for a statement about the person) report someone else's claim."""
+    if _NEGATION.search(prefix) or _PAST.search(prefix) or _WISH.search(prefix):
+        return True
+    return about_self and bool(_REPORTED.search(prefix))
+
+
+def ended(clause: str) -> str | None:
+    """"I no longer work at Acme" / "I don't live in London anymore" → the statement that
+    ended ("I work at Acme"); None for any other clause (a plain negation writes nothing)."""
+    m = _ENDED.match(clause.strip())
+    if m is None or ("longer" not in m["neg"].lower() and not m["tail"]):
+        return None
+    neg = m["neg"].lower()
+    be = "'re" if m["who"].lower() == "we" else "'m"
+    verb = f"{m['who']}{be} " if re.search(r"\bam\b|'m|\bare\b|'re|aren't", neg) \
+        else f"{m['who']} "
+    return f"{verb}{m['rest']}"

@@ -1,0 +1,74 @@
+"""What the shadow judge reads before it extracts (outside the commit's transaction, one
+statement): a stored answer for this turn (a retry stops there), the session's recent user
+messages, the names the user goes by, and the user's people whose names the turn uses."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import asyncpg
+
+from services.memory_upserter.commit_store import Stored
+from services.memory_upserter.people import Known
+
+JUDGE_CONTEXT = """
+SELECT k.request_hash, k.response,
+       (SELECT COALESCE(jsonb_agg(jsonb_build_array(w.text, w.speaker) ORDER BY w.seq), '[]')
+          FROM (SELECT m.text, m.speaker, m.seq
+                  FROM sessions s
+                  JOIN messages m ON m.user_id = s.user_id AND m.session_id = s.session_id
+                 WHERE s.user_id = $1 AND s.agent_id = $2 AND s.chat_id = $3
+                   AND s.ended_at IS NULL
+                   AND s.last_activity_at >= $5::timestamptz - $6::interval
+                   AND m.role = 'user' AND m.active
+                   AND m.ts >= $5::timestamptz - interval '60 minutes'
+                 ORDER BY m.seq DESC LIMIT 12) w) AS earlier,
+       ARRAY(SELECT a.alias FROM entities e
+               JOIN entity_aliases a ON a.user_id = e.user_id AND a.entity_id = e.entity_id
+              WHERE e.user_id = $1 AND e.entity_ref = 'self:user'
+             UNION ALL
+             SELECT display_name FROM users WHERE user_id = $1 AND display_name IS NOT NULL
+       ) AS self_names,
+       (SELECT COALESCE(jsonb_agg(jsonb_build_array(
+                   p.name, p.entity_ref,
+                   ARRAY(SELECT r.predicate FROM relations r
+                          WHERE r.user_id = $1 AND r.object_id = p.entity_id
+                            AND r.status = 'ACTIVE' AND left(r.predicate, 4) = 'HAS_'
+                            AND r.subject_id = (SELECT s.entity_id FROM entities s
+                                                 WHERE s.user_id = $1
+                                                   AND s.entity_ref = 'self:user')),
+                   ARRAY(SELECT a.alias FROM entity_aliases a
+                          WHERE a.user_id = $1 AND a.entity_id = p.entity_id
+                          ORDER BY a.created_at, a.alias))
+                   ORDER BY p.created_at, p.entity_id), '[]')
+          FROM entities p
+         WHERE p.user_id = $1 AND p.active AND p.category = 'Person'
+           AND (p.scope = 'global' OR p.agent_id = $2)
+           AND p.name_normalized = ANY($7::text[])) AS known
+  FROM (SELECT 1) one LEFT JOIN idempotency_keys k ON k.user_id = $1 AND k.key = $4
+"""
+
+
+@dataclass(frozen=True)
+class JudgeContext:
+    stored: Stored | None
+    earlier: list[tuple[str, str | None]]
+    self_names: list[str]
+    known: list[Known]
+
+
+async def judge_context(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,
+                        key: str, now: datetime, idle: timedelta, names: Sequence[str]
+                        ) -> JudgeContext:
+    """Before any extraction (outside the transaction): a stored answer for this turn, the
+    session's recent user messages, the names the user goes by, and the user's people named
+    ``names`` (normalized) with the user's relations to them and their aliases."""
+    row = await conn.fetchrow(JUDGE_CONTEXT, user_id, agent_id, chat_id, key, now, idle,
+                              list(names))
+    stored = Stored(row["request_hash"], row["response"]) if row["request_hash"] else None
+    known = [Known(name, ref, tuple(roles), tuple(aliases))
+             for name, ref, roles, aliases in row["known"]]
+    return JudgeContext(stored, [(t, s) for t, s in row["earlier"]], list(row["self_names"]),
+                        known)
