@@ -15,17 +15,14 @@ from contracts.common import UserId
 from contracts.memory import (
     CommitRequest,
     CommitResponse,
-    ForgetRequest,
-    ForgetResponse,
-    ImportResponse,
     KnowledgeRequest,
     KnowledgeResponse,
-    PersonDocument,
     ProfileRequest,
     ProfileResponse,
     ReindexRequest,
     ReindexResponse,
 )
+from contracts.privacy import ForgetRequest, ForgetResponse, ImportResponse, PersonDocument
 from services.core.app import NodeSpec
 from services.core.logs import bind_ids
 from services.core.resources import EMBEDDER, LLM_DEP, POSTGRES, REDIS, VECTORS, Resources

@@ -23,7 +23,8 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
-from contracts.memory import ForgetRequest, ForgetResponse, ForgetTarget, Notice
+from contracts.memory import Notice
+from contracts.privacy import ForgetRequest, ForgetResponse, ForgetTarget
 from services.core.errors import DependencyUnavailable
 from services.core.memory_store import lock_user, mark_indexed
 from services.core.resources import Resources

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from contracts.memory import DeletionReceipt, Remnant
+from contracts.privacy import DeletionReceipt, Remnant
 from services.memory_upserter.forget_compact import TABLE_OF_KIND
 
 VECTOR_SUFFIX = "_vectors"
