@@ -5,6 +5,7 @@ for the repair sweep; everything comes back once the index does."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import msgspec
@@ -43,6 +44,14 @@ async def edge_taken(throwaway_settings: Settings, tmp_path) -> AsyncIterator[
     yield res, owner
     await owner.close()
     await res.close()
+
+
+async def _ready_within(client, attempts: int) -> bool:
+    for _ in range(attempts):
+        if (await client.get("/readyz")).status_code == 200:
+            return True
+        await asyncio.sleep(0.5)
+    return False
 
 
 async def _degraded_turn(node, res: Resources, user_id: str) -> None:
@@ -97,7 +106,9 @@ async def test_an_edge_shard_owned_elsewhere_degrades_then_recovers_when_release
     await owner.close()  # the other process let go of the shard
 
     async with node("memory-upserter", res) as upserter:
-        assert (await upserter.get("/readyz")).status_code == 200
+        # the probe has 0.5 s (fault settings); on a loaded machine reopening the shard can take
+        # longer than one probe, so readiness is polled, as an orchestrator does
+        assert await _ready_within(upserter, attempts=20)
         swept = await upserter.post("/v1/reindex", json={"user_id": user_id})
         assert swept.status_code == 200, swept.text
         assert swept.json()["facts_indexed"] == 1
