@@ -292,8 +292,12 @@ class Stack:
             OUT.mkdir(parents=True, exist_ok=True)
             self.log_path = OUT / f"{self.database}.log"
         log = open(self.log_path, "wb")  # noqa: SIM115 - kept open for the child's lifetime
+        # TWIN_BENCH_SERVER_TREE: run the server from another checkout (same venv) — how a
+        # before/after comparison runs one bench against two commits, side by side
+        tree = os.environ.get("TWIN_BENCH_SERVER_TREE") or str(ROOT)
+        env["PYTHONPATH"] = tree
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "services.core.cli", "up"], cwd=ROOT, env=env,
+            [sys.executable, "-m", "services.core.cli", "up"], cwd=tree, env=env,
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         log.close()
         deadline = time.monotonic() + timeout
