@@ -15,7 +15,8 @@ SLOT_CONTRACT_VERSION = "1.3"
 # one. 1.1 only added optional fields (pulse ``message_id``, session ``last_message_id`` …);
 # 1.2 too (rag-gate's recalled turns ``EPISODE.turns`` and fused ``ranking``, its turn and
 # fusion limits, reindex's ``messages_indexed``).
-# 1.3: readiness says which stores run embedded (``Readiness.modes``).
+# 1.3: readiness says which stores run embedded (``Readiness.modes``); forget answers with a
+# deletion ``receipt``.
 ContractVersion = Literal["1.0", "1.1", "1.2", "1.3"]
 
 # Ids are opaque strings chosen by the caller: "tg:12345", "alice", "deanna", "tg:987".

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from litestar import Litestar, Request, Response, get
 from litestar.datastructures import State
 from litestar.di import Provide
@@ -29,7 +30,7 @@ from services.core.migrate import latest_version
 from services.core.readiness import check_dependencies
 from services.core.resources import Resources
 from services.core.settings import Settings
-from services.core.validation import InvalidInput, nul_errors
+from services.core.validation import InvalidInput, nul_errors, strict_errors
 
 PACKAGE_VERSION = "0.1.0"
 
@@ -79,7 +80,8 @@ async def version(state: State) -> Version:
 
 async def screen_body(request: Request) -> None:
     """Before any handler: a body that is not JSON is a 415, one holding NUL characters (which
-    no store keeps and no person types) a 422 naming each field."""
+    no store keeps and no person types) a 422 naming each field, and so is one whose values
+    do not match the route's contract as sent (the framework would coerce ``"40"`` to 40)."""
     if request.method not in ("POST", "PUT", "PATCH"):
         return
     body = await request.body()
@@ -89,8 +91,17 @@ async def screen_body(request: Request) -> None:
             415, "Unsupported media type",
             f"send the body as application/json (got {media_type or 'no content type'})")
     errors = nul_errors(body)
+    if not errors and body:
+        errors = strict_errors(body, contract) if (contract := _body_contract(request)) else []
     if errors:
         raise InvalidInput(errors)
+
+
+def _body_contract(request: Request) -> type[msgspec.Struct] | None:
+    """The Struct the route decodes its JSON body into, if it has one."""
+    data = request.route_handler.parsed_fn_signature.parameters.get("data")
+    typ = data.annotation if data is not None else None
+    return typ if isinstance(typ, type) and issubclass(typ, msgspec.Struct) else None
 
 
 def provide_resources(state: State) -> Resources:

@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import os
 import sys
+import threading
 
 import structlog
 
@@ -69,14 +70,17 @@ def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
     """Run a command that needs the stores: the embedded ones for every URL left unset,
     stopped when the command ends (after uvicorn drained, on SIGTERM or Ctrl-C)."""
     from services.core.embedded import EmbeddedStoreError, embedded_stores
-    from services.core.nodes import all_specs, node_spec
 
     if args.command == "migrate":
         needs = frozenset({"postgres"})
     elif args.command == "serve":
+        from services.core.nodes import node_spec
+
         needs = node_spec(args.node).needs
     else:
-        needs = frozenset().union(*(spec.needs for spec in all_specs().values()))
+        needs = frozenset({"postgres", "redis", "vectors"})  # the six nodes need every store
+        # The nodes' imports take seconds: let them run while the stores start.
+        threading.Thread(target=_import_nodes, name="import-nodes", daemon=True).start()
     try:
         with embedded_stores(settings, needs) as settings:
             if args.command == "migrate":
@@ -92,6 +96,12 @@ def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
     except EmbeddedStoreError as exc:
         print(f"twin {args.command}: {exc}", file=sys.stderr)
         return 1
+
+
+def _import_nodes() -> None:
+    from services.core.nodes import all_specs
+
+    all_specs()
 
 
 def _migrate(settings: Settings) -> int:

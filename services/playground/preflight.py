@@ -28,7 +28,7 @@ async def check_nodes(client: httpx.AsyncClient, base_urls: Mapping[str, str],
     same = f"`twin chat` and `twin up` need the same TWIN_PORT_OFFSET (here: {port_offset})"
     if all(answer is None for answer in answers.values()):
         return (f"No Twin Core node answers at {_ports(base_urls)}: start them first with "
-                f"`{up}` in another terminal; {same}.")
+                f"`{up}` in another terminal (or wait until it has started); {same}.")
     for node, answer in answers.items():
         if answer is None:
             return (f"{node} does not answer at {base_urls[node]} while other nodes do: is "

