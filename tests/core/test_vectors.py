@@ -108,6 +108,25 @@ async def test_rare_keyword_wins_the_hybrid_search_when_dense_is_uninformative(i
     assert lexical[0].id == needle.id and lexical[0].similarity is None
 
 
+async def test_a_search_returns_only_the_payload_keys_asked_for(index, user_id):
+    points = [point(user_id, f"we ran by the river, lap {i}", entity_ids=(f"e{i}",), day="d")
+              for i in range(6)]
+    await index.upsert("episodes", points)
+    query = {"user_id": user_id, "dense": points[2].dense, "text": "river lap", "limit": 4}
+
+    full = await index.search("episodes", **query)
+    bare = await index.search("episodes", **query, payload=())
+    some = await index.search("episodes", **query, payload=("entity_ids",))
+
+    # (by id: the engine may order equal fused scores either way)
+    assert {h.id: (h.score, h.similarity) for h in bare} == \
+        {h.id: (h.score, h.similarity) for h in full}
+    assert all(h.payload == {} for h in bare)
+    assert {h.id: h.payload for h in some} == \
+        {h.id: {"entity_ids": h.payload["entity_ids"]} for h in full}
+    assert full[0].payload["day"] == "d"
+
+
 async def test_accents_and_case_do_not_hide_a_name(index, user_id):
     p = point(user_id, "Coffee with Márta at noon")
     await index.upsert("episodes", [p])

@@ -94,6 +94,7 @@ class EdgeVectorIndex:
         include_inactive: bool = False,
         limit: int = 8,
         extra_must: Mapping[str, PayloadValue] | None = None,
+        payload: Sequence[str] | None = None,
     ) -> list[VectorHit]:
         check_collection(collection)
         check_limit(limit)
@@ -105,6 +106,7 @@ class EdgeVectorIndex:
         if dense_q is None and sparse_q is None:
             return []
         user_idf = qe.SearchParams(idf=qe.IdfParams(corpus=_filter(filters.user_only(user_id))))
+        with_payload = _payload_selector(payload)
         if dense_q is not None and sparse_q is not None:
             wide = prefetch_limit(limit)
             request = qe.QueryRequest(
@@ -116,23 +118,25 @@ class EdgeVectorIndex:
                 ],
                 query=qe.Fusion.Rrf(k=RRF_K),
                 filter=where,
-                with_payload=True,
+                with_payload=with_payload,
             )
         elif dense_q is not None:
             request = qe.QueryRequest(limit=limit, query=qe.Query.Nearest(dense_q, using=DENSE),
-                                      filter=where, with_payload=True)
+                                      filter=where, with_payload=with_payload)
         else:
             request = qe.QueryRequest(limit=limit, query=qe.Query.Nearest(sparse_q, using=SPARSE),
-                                      filter=where, params=user_idf, with_payload=True)
+                                      filter=where, params=user_idf, with_payload=with_payload)
         with self._engine(collection) as shard:
             found = shard.query(request)
             if dense_q is None or sparse_q is None or not found:
                 cosine = None
             else:  # fused scores are ranks: the engine gives the hits' cosines cheaper than
-                # their vectors would cost to ship into Python
+                # their vectors would cost to ship into Python. The ids came from this user's
+                # filtered query, so the id condition alone keeps to the user's points (and
+                # skips a second pass through the user index: ~0.1 ms a search).
                 cosine = shard.query(qe.QueryRequest(
                     limit=len(found), query=qe.Query.Nearest(dense_q, using=DENSE),
-                    filter=_filter(filters.owned(user_id=user_id, ids=[str(p.id) for p in found])),
+                    filter=qe.Filter(must=[qe.HasIdCondition({p.id for p in found})]),
                 ))
         if cosine is None:
             return to_hits(found, score_is_similarity=dense_q is not None)
@@ -240,6 +244,13 @@ class EdgeVectorIndex:
             raise
         self._shards[collection] = shard
         return shard
+
+
+def _payload_selector(keys: Sequence[str] | None) -> bool | list[str]:
+    """Every key (None), none (empty), or just these; the public keys never include ours."""
+    if keys is None:
+        return True
+    return [str(k) for k in keys] if keys else False
 
 
 def _filter(condition: filters.AllOf) -> qe.Filter:
