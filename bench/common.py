@@ -194,9 +194,10 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / _CLK_TCK
 
 
-def rss_mib(pid: int) -> float:
-    """Resident memory of a process in MiB, from /proc/PID/status."""
-    found = re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{pid}/status").read_text())
+def rss_mib(pid: int, kind: str = "VmRSS") -> float:
+    """Resident memory of a process in MiB, from /proc/PID/status: ``VmRSS`` (all of it),
+    ``RssAnon`` (heap and other private memory) or ``RssFile`` (mapped files, e.g. shards)."""
+    found = re.search(kind + r":\s+(\d+)", Path(f"/proc/{pid}/status").read_text())
     return int(found.group(1)) / 1024 if found else math.nan
 
 

@@ -620,7 +620,8 @@ def main(argv: list[str] | None = None) -> int:
     stack.start()
     print(f"twin up ready in {time.perf_counter() - t0:.1f} s (log {stack.log_path})",
           flush=True)
-    rss: dict[str, float] = {"after start": rss_mib(stack.pid)}
+    rss: dict[str, float] = {"after start": rss_mib(stack.pid),
+                             "anonymous after start": rss_mib(stack.pid, "RssAnon")}
     try:
         shape = asyncio.run(prepare(stack, pool))
         print(f"prepared {len(pool)} samples: {shape}", flush=True)
@@ -637,6 +638,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  c={c:<3} {cell.name:9} {cell.rate:7.0f}/s  p50 {p(cell, 50):7.3f}  "
                       f"p95 {p(cell, 95):7.3f} ms", flush=True)
         rss["after the run"] = rss_mib(stack.pid)
+        rss["anonymous after the run"] = rss_mib(stack.pid, "RssAnon")
     finally:
         stack.stop()
     wall = time.perf_counter() - started
