@@ -194,9 +194,10 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / _CLK_TCK
 
 
-def rss_mib(pid: int) -> float:
-    """Resident memory of a process in MiB, from /proc/PID/status."""
-    found = re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{pid}/status").read_text())
+def rss_mib(pid: int, kind: str = "VmRSS") -> float:
+    """Resident memory of a process in MiB, from /proc/PID/status: ``VmRSS`` (all of it),
+    ``RssAnon`` (heap and other private memory) or ``RssFile`` (mapped files, e.g. shards)."""
+    found = re.search(kind + r":\s+(\d+)", Path(f"/proc/{pid}/status").read_text())
     return int(found.group(1)) / 1024 if found else math.nan
 
 
@@ -292,8 +293,12 @@ class Stack:
             OUT.mkdir(parents=True, exist_ok=True)
             self.log_path = OUT / f"{self.database}.log"
         log = open(self.log_path, "wb")  # noqa: SIM115 - kept open for the child's lifetime
+        # TWIN_BENCH_SERVER_TREE: run the server from another checkout (same venv) — how a
+        # before/after comparison runs one bench against two commits, side by side
+        tree = os.environ.get("TWIN_BENCH_SERVER_TREE") or str(ROOT)
+        env["PYTHONPATH"] = tree
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "services.core.cli", "up"], cwd=ROOT, env=env,
+            [sys.executable, "-m", "services.core.cli", "up"], cwd=tree, env=env,
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         log.close()
         deadline = time.monotonic() + timeout

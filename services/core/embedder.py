@@ -40,6 +40,7 @@ TOKENIZER_PATH = Path(__file__).parent / "assets" / "minilm-tokenizer.json"
 # ~1.1 ms/token, one text of 256 at ~0.5 ms/token, 32 x 20 at ~0.5 ms/token).
 _BATCH_TEXTS = 32
 _BATCH_TOKENS = 512
+_QUEUED_TEXTS = 32  # queued calls merged into one run, at most this many texts
 
 
 class EmbedderUnavailable(DependencyUnavailable):
@@ -75,6 +76,13 @@ class MiniLMEmbedder:
     doing their I/O while the model runs (onnxruntime releases the GIL). One worker serialises
     runs, so concurrent requests queue instead of oversubscribing the cores; ``threads``
     (onnxruntime's intra-op threads) is the parallelism inside one run.
+
+    Calls that arrive while a run is under way wait together and go into the next run as one
+    batch (at most :data:`_QUEUED_TEXTS` texts): a batch of 8 short texts costs about half the
+    CPU per text of 8 runs of one. A call that finds the worker idle starts a run at the event
+    loop's next turn, with whatever other calls arrived by then (no timer, no added wait). Each
+    caller gets exactly its own texts' vectors, in its order; a failed run fails the calls in
+    it, and a cancelled caller's texts are dropped from the result.
     """
 
     name = "all-MiniLM-L6-v2-onnx-int8"
@@ -114,13 +122,49 @@ class MiniLMEmbedder:
         tokenizer.no_padding()
         self._tokenizer = tokenizer
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="minilm")
+        self._queued: list[tuple[list[str], asyncio.Future[list[list[float]]]]] = []
+        self._draining: asyncio.Task[None] | None = None
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
             return []
         loop = asyncio.get_running_loop()
-        vectors = await loop.run_in_executor(self._worker, self.embed_sync, list(texts))
-        return vectors.tolist()
+        done: asyncio.Future[list[list[float]]] = loop.create_future()
+        self._queued.append((list(texts), done))
+        if self._draining is None or self._draining.done():
+            self._draining = loop.create_task(self._drain())
+        return await done
+
+    async def _drain(self) -> None:
+        """Run the queued calls, as many as fit in one batch per run, until none wait."""
+        loop = asyncio.get_running_loop()
+        while self._queued:
+            batch, size = [], 0
+            while self._queued and (not batch or size + len(self._queued[0][0]) <= _QUEUED_TEXTS):
+                texts, done = self._queued.pop(0)
+                if not done.done():  # a caller cancelled while queued
+                    batch.append((texts, done))
+                    size += len(texts)
+            if not batch:
+                continue
+            try:
+                vectors = await loop.run_in_executor(
+                    self._worker, self.embed_sync, [t for texts, _ in batch for t in texts])
+            except Exception as exc:  # noqa: BLE001 - every caller in the run gets the error
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+                continue
+            except BaseException:  # cancelled (the loop is closing): nobody may wait forever
+                for _, done in [*batch, *self._queued]:
+                    done.cancel()
+                self._queued.clear()
+                raise
+            rows, start = vectors.tolist(), 0
+            for texts, done in batch:
+                if not done.done():
+                    done.set_result(rows[start : start + len(texts)])
+                start += len(texts)
 
     def embed_sync(self, texts: list[str]) -> np.ndarray:
         """Blocking: a ``(len(texts), 384)`` float32 array. For scripts and benchmarks."""

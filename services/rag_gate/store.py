@@ -70,7 +70,8 @@ async def search(
     skip one); ``history``: closed facts too (an as-of read; Postgres keeps what was true).
     Only
     :class:`VectorIndexUnavailable` is caught: a failing collection comes back as None."""
-    query = {"dense": dense, "text": text}
+    # ids are all rag-gate reads of a hit (Postgres has the rows), except a message's entities
+    query = {"dense": dense, "text": text, "payload": ()}
 
     async def episodes() -> tuple[list[VectorHit], Literal["entities", "fallback", "none"]]:
         if entity_ids:
@@ -103,7 +104,8 @@ async def search(
         if turn_candidates == 0:
             return []
         return await vectors.search("messages", user_id=user_id, agent_id=agent_id,
-                                    agent_only=True, limit=turn_candidates, **query)
+                                    agent_only=True, limit=turn_candidates,
+                                    **{**query, "payload": ("entity_ids",)})
 
     ep, kn, fa, tu = await asyncio.gather(_or_none(episodes()), _or_none(knowledge()),
                                           _or_none(facts()), _or_none(turns()))

@@ -94,6 +94,36 @@ async def test_minilm_batch_equals_one_by_one(minilm: MiniLMEmbedder) -> None:
     assert np.allclose(batch, single, atol=1e-4)
 
 
+async def test_concurrent_calls_share_runs_and_each_gets_its_own_vectors(
+        minilm: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [[SISTER], [BUDGET, CAT], ["ok"], [SISTER_PARAPHRASE, "", SISTER]]
+    alone = [await minilm.embed(t) for t in texts]
+    runs: list[int] = []
+    real = minilm.embed_sync
+    monkeypatch.setattr(minilm, "embed_sync", lambda batch: runs.append(len(batch)) or real(batch))
+    together = await asyncio.gather(*(minilm.embed(t) for t in texts))
+    assert [len(v) for v in together] == [len(t) for t in texts]
+    for mine, own in zip(together, alone, strict=True):
+        assert np.allclose(mine, own, atol=1e-5)
+    assert runs == [7]  # four calls that arrived together: one run
+
+
+async def test_a_failed_run_fails_the_calls_in_it_and_the_next_run_works(
+        minilm: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = minilm.embed_sync
+
+    def broken(batch: list[str]):
+        raise RuntimeError("onnx fault")
+
+    monkeypatch.setattr(minilm, "embed_sync", broken)
+    results = await asyncio.gather(minilm.embed([SISTER]), minilm.embed([CAT]),
+                                   return_exceptions=True)
+    assert all(isinstance(r, RuntimeError) for r in results)
+    monkeypatch.setattr(minilm, "embed_sync", real)
+    (vector,) = await minilm.embed([CAT])
+    assert len(vector) == 384
+
+
 async def test_minilm_embeds_empty_string_and_empty_list(minilm: MiniLMEmbedder) -> None:
     assert await minilm.embed([]) == []
     (vector,) = await minilm.embed([""])

@@ -85,7 +85,7 @@ async def test_upserted_point_is_found_by_its_dense_vector(index, user_id):
     hits = await index.search("episodes", user_id=user_id, dense=target.dense, limit=3)
 
     assert hits[0].id == target.id
-    assert hits[0].similarity == pytest.approx(1.0, abs=1e-5)
+    assert hits[0].similarity == pytest.approx(1.0, abs=1e-3)  # float16 storage
     assert hits[0].payload["day"] == "2025-03-01"
     assert hits[0].payload["row_id"] == target.id
     assert "_active" not in hits[0].payload
@@ -104,8 +104,27 @@ async def test_rare_keyword_wins_the_hybrid_search_when_dense_is_uninformative(i
 
     assert hybrid[0].id == needle.id
     cosine = float(np.dot(dense_for("noise"), needle.dense))
-    assert hybrid[0].similarity == pytest.approx(cosine, abs=1e-4)
+    assert hybrid[0].similarity == pytest.approx(cosine, abs=1e-3)  # float16 storage
     assert lexical[0].id == needle.id and lexical[0].similarity is None
+
+
+async def test_a_search_returns_only_the_payload_keys_asked_for(index, user_id):
+    points = [point(user_id, f"we ran by the river, lap {i}", entity_ids=(f"e{i}",), day="d")
+              for i in range(6)]
+    await index.upsert("episodes", points)
+    query = {"user_id": user_id, "dense": points[2].dense, "text": "river lap", "limit": 4}
+
+    full = await index.search("episodes", **query)
+    bare = await index.search("episodes", **query, payload=())
+    some = await index.search("episodes", **query, payload=("entity_ids",))
+
+    # (by id: the engine may order equal fused scores either way)
+    assert {h.id: (h.score, h.similarity) for h in bare} == \
+        {h.id: (h.score, h.similarity) for h in full}
+    assert all(h.payload == {} for h in bare)
+    assert {h.id: h.payload for h in some} == \
+        {h.id: {"entity_ids": h.payload["entity_ids"]} for h in full}
+    assert full[0].payload["day"] == "d"
 
 
 async def test_accents_and_case_do_not_hide_a_name(index, user_id):
@@ -261,6 +280,46 @@ async def test_points_and_payload_indexes_survive_close_and_reopen(tmp_path):
     finally:
         shard.close()
     assert {"user_id", "agent_id", "scope", "entity_ids", "active"} <= indexed
+
+
+async def test_new_shards_store_float16_and_old_float32_shards_convert_in_place(
+        tmp_path, monkeypatch):
+    from services.core.vectors import edge, edge_f16
+
+    monkeypatch.setattr(edge, "NEW_SHARD_DATATYPE", "float32")  # a shard from before
+    old = EdgeVectorIndex(tmp_path, dim=DIM)
+    user = "u-f16"
+    points = [point(user, f"the trip to Porto, day {i}" + (" xylophone" if i == 6 else ""),
+                    scope="agent", agent_id="coach",
+                    entity_ids=(f"e{i % 3}",), day=f"2025-03-{i + 1:02d}") for i in range(30)]
+    await old.upsert("episodes", points)
+    # dense only: the texts tie on BM25, and tied fused scores may come in either order
+    query = {"user_id": user, "agent_id": "coach", "dense": points[4].dense, "limit": 5,
+             "entity_ids": ["e1"]}
+    before = await old.search("episodes", **query)
+    await old.close()
+    assert edge.stored_datatype(tmp_path / "episodes" / "edge_config.json") == "float32"
+
+    assert edge_f16.convert(tmp_path) == {"episodes": 30}
+
+    assert edge.stored_datatype(tmp_path / "episodes" / "edge_config.json") == "float16"
+    assert edge_f16.convert(tmp_path) == {}  # done once
+    monkeypatch.setattr(edge, "NEW_SHARD_DATATYPE", "float16")
+    new = EdgeVectorIndex(tmp_path, dim=DIM)
+    try:
+        after = await new.search("episodes", **query)
+        assert await new.count("episodes", user_id=user) == 30
+        assert [h.id for h in after] == [h.id for h in before]
+        assert (await new.search("episodes", user_id=user, agent_id="coach", text="xylophone",
+                                 limit=1))[0].id == points[6].id  # BM25 vectors came along
+        by_id = {h.id: h for h in before}
+        for hit in after:
+            assert hit.similarity == pytest.approx(by_id[hit.id].similarity, abs=5e-3)
+            assert hit.payload == by_id[hit.id].payload
+        await new.upsert("facts", [point(user, "a fact")])  # a collection made now: float16
+        assert edge.stored_datatype(tmp_path / "facts" / "edge_config.json") == "float16"
+    finally:
+        await new.close()
 
 
 async def test_a_shard_belongs_to_one_index_at_a_time(tmp_path):

@@ -104,6 +104,7 @@ class VectorIndex(Protocol):
         include_inactive: bool = False,
         limit: int = 8,
         extra_must: Mapping[str, PayloadValue] | None = None,
+        payload: Sequence[str] | None = None,
     ) -> list[VectorHit]:
         """The user's best points for a dense vector, a text (BM25), or both fused by RRF.
 
@@ -111,7 +112,9 @@ class VectorIndex(Protocol):
         ``scope='agent'`` points (never another agent's); ``agent_only`` keeps just the agent's
         own points. Only ``active`` points unless ``include_inactive``. ``entity_ids`` (non-empty)
         keeps points sharing at least one entity; ``extra_must`` adds equality (or any-of, for a
-        list) conditions on payload keys.
+        list) conditions on payload keys. ``payload`` names the payload keys each hit carries
+        (None: all of them; empty: none); a caller that reads only ids asks for none, since
+        turning a point's payload into Python objects costs more than finding the point.
         """
         ...
 

@@ -126,6 +126,7 @@ class ServerVectorIndex:
         include_inactive: bool = False,
         limit: int = 8,
         extra_must: Mapping[str, PayloadValue] | None = None,
+        payload: Sequence[str] | None = None,
     ) -> list[VectorHit]:
         check_collection(collection)
         check_limit(limit)
@@ -159,7 +160,8 @@ class ServerVectorIndex:
             request = dict(query=sparse_model, using=SPARSE, search_params=user_idf)
         with _faults(f"searching {collection}"):
             found = (await self._client.query_points(
-                collection, query_filter=where, limit=limit, with_payload=True, **request
+                collection, query_filter=where, limit=limit,
+                with_payload=True if payload is None else (list(payload) or False), **request
             )).points
         if dense_q is None or sparse_q is None:
             return to_hits(found, score_is_similarity=sparse_q is None)
