@@ -9,13 +9,14 @@ from typing import Annotated, Literal
 
 import msgspec
 
-SLOT_CONTRACT_VERSION = "1.2"
+SLOT_CONTRACT_VERSION = "1.3"
 
 # Every version a node still reads: blobs saved in Redis and bodies n8n sends may carry an older
 # one. 1.1 only added optional fields (pulse ``message_id``, session ``last_message_id`` …);
 # 1.2 too (rag-gate's recalled turns ``EPISODE.turns`` and fused ``ranking``, its turn and
-# fusion limits, reindex's ``messages_indexed``).
-ContractVersion = Literal["1.0", "1.1", "1.2"]
+# fusion limits, reindex's ``messages_indexed``); 1.3 too (pulse's ``degraded`` and
+# ``replay_reply``).
+ContractVersion = Literal["1.0", "1.1", "1.2", "1.3"]
 
 # Ids are opaque strings chosen by the caller: "tg:12345", "alice", "deanna", "tg:987".
 UserId = Annotated[
