@@ -58,7 +58,7 @@ def say(stack: Stack, user: dict[str, Any], text: str, when: datetime) -> str:
     except TimeoutError as exc:
         raise AssertionError(f"no reply to {text!r}: {exc}\n{stack.n8n.explain()}") from None
     assert str(sent["chat_id"]) == str(user["id"])
-    return sent["text"]
+    return sent["shown"]
 
 
 def chat(stack: Stack, user_id: str, text: str, when: datetime) -> dict[str, Any]:
