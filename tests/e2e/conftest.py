@@ -35,7 +35,7 @@ from tests.e2e import n8n as n8n_tools
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.n8n import URL_SETTINGS, N8nInstance, Queue
 from tests.e2e.processes import Process, port_in_use
-from tests.e2e.stack import AGENT_ID, Secrets, Stack, credentials_for
+from tests.e2e.stack import AGENT_ID, ANAKETA_ALLOWED, Secrets, Stack, credentials_for
 from tests.e2e.stub_llm import StubLLM
 
 PG_ADMIN = os.environ.get("TWIN_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -111,6 +111,7 @@ def n8n_home() -> Path:
 N8N_MODES = [mode.strip() for mode in
              os.environ.get("TWIN_E2E_N8N_MODES", "single,queue").split(",") if mode.strip()]
 SCHEDULE_SECONDS = 10  # the slow brain's schedule, on the real clock
+ANAKETA_WORKFLOW = json.loads((n8n_tools.WORKFLOWS / "persona-anaketa.json").read_text())["id"]
 
 
 @pytest.fixture(scope="session", params=N8N_MODES)
@@ -124,7 +125,8 @@ def stack(request: pytest.FixtureRequest, n8n_home: Path,
 
 
 @contextmanager
-def open_stack(folder: Path, *, queue: bool = False) -> Iterator[Stack]:
+def open_stack(folder: Path, *, queue: bool = False,
+               schedule_seconds: int | None = SCHEDULE_SECONDS) -> Iterator[Stack]:
     """Build the stack (the E2E fixture and ``tests/e2e/measure.py`` share it)."""
     offset = _free_offset()
     ports = {node: port + offset for node, port in NODE_PORTS.items()}
@@ -163,9 +165,12 @@ def open_stack(folder: Path, *, queue: bool = False) -> Iterator[Stack]:
     settings.update({"model_url": llm.base_url, "model": "stub-model",
                      "commit_retry_seconds": 2, "alert_url": f"{telegram.base_url}/alerts"})
     try:
-        workflows = [n8n_tools.every_seconds(n8n_tools.configure(json.loads(p.read_text()),
-                                                                 settings), SCHEDULE_SECONDS)
+        workflows = [n8n_tools.configure(json.loads(p.read_text()), settings)
                      for p in n8n_tools.workflow_files()]
+        workflows = [n8n_tools.allow_users(w, list(ANAKETA_ALLOWED))
+                     if w["id"] == ANAKETA_WORKFLOW else w for w in workflows]
+        if schedule_seconds:
+            workflows = [n8n_tools.every_seconds(w, schedule_seconds) for w in workflows]
         n8n.import_all(workflows, credentials_for(keys, telegram.base_url))
         n8n.publish_in_db([w["id"] for w in workflows])
         n8n.start()

@@ -61,6 +61,16 @@ def configure(workflow: dict[str, Any], values: dict[str, Any]) -> dict[str, Any
     return out
 
 
+def allow_users(workflow: dict[str, Any], user_ids: list[int]) -> dict[str, Any]:
+    """The workflow with its Telegram Trigger restricted to these Telegram user ids (a
+    persona's allow-list: "Restrict to User IDs")."""
+    out = json.loads(json.dumps(workflow))
+    for node in out["nodes"]:
+        if node["type"] == "n8n-nodes-base.telegramTrigger":
+            node["parameters"]["additionalFields"]["userIds"] = ",".join(map(str, user_ids))
+    return out
+
+
 def every_seconds(workflow: dict[str, Any], seconds: int) -> dict[str, Any]:
     """The workflow with its Schedule Trigger firing every ``seconds`` (tests: the real clock,
     a short interval)."""
@@ -193,6 +203,25 @@ class N8nInstance:
                 item.update(_failure(unflatten(data)))
             out.append(item)
         return out
+
+    def wait_idle(self, timeout: float = 60) -> None:
+        """Until no execution is starting or running (a successful turn is not kept, so an
+        ignored update leaves no other trace than having finished)."""
+        sql = ("SELECT count(*) FROM execution_entity WHERE status IN ('new', 'running') "
+               'AND "deletedAt" IS NULL')
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.queue is not None:
+                busy = self.queue.fetch(sql)[0][0]
+            else:
+                database = self.folder / "user" / ".n8n" / "database.sqlite"
+                with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5) as conn:
+                    busy = conn.execute(sql).fetchone()[0]
+            if not busy:
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{busy} n8n executions still running after {timeout:.0f}s")
+            time.sleep(0.2)
 
     def explain(self) -> str:
         """The newest failed executions, for an assertion message."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +18,8 @@ from tests.e2e.stub_llm import StubLLM
 
 AGENT_ID = "deanna"  # the persona of the first bot (n8n-workflows/persona-deanna.json)
 PERSONAS = ("deanna", "anaketa")  # one bot each: persona-<agent>.json, "Telegram bot — <Name>"
+# Anaketa's allow-list in the E2E (Telegram user ids of this run only): anyone else is ignored.
+ANAKETA_ALLOWED = tuple(secrets.randbelow(9 * 10**8) + 10**8 for _ in range(3))
 
 
 def _bot_token() -> str:
@@ -96,3 +100,10 @@ def credentials_for(stack_secrets: Secrets, telegram_url: str) -> list[dict[str,
     return out
 
 
+def eventually(check: Callable[[], bool], timeout: float, explain: Callable[[], str]) -> None:
+    """Poll ``check`` until true (what n8n does in the background has no reply to wait on)."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not so after {timeout:.0f}s\n{explain()}")
+        time.sleep(0.25)

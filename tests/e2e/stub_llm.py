@@ -6,6 +6,8 @@ intercepted by respx, so the model is a real local server).
 - ``reply`` echoes which memory reached the model — the items of every ``<data>`` block of the
   system message, by section (``ENTITIES AND RELATIONS``, ``COMMITMENTS (pending)``,
   ``EPISODES`` …) — so a test can read what the envelope carried from the reply alone;
+- without a ``response_format`` (a persona-only call) the content is the ``reply`` alone, as
+  prose;
 - ``plan`` is what a careful model would extract from the user's message, with a few plain
   rules (``my sister Marta …``, ``X lives in Y``, ``remind me to …``): deterministic, and
   written in the contract of ``contracts/plan.py``.
@@ -158,11 +160,13 @@ class StubLLM:
         user = users[-1] if users else ""
         seen = memory_seen(system)
         answer = {"reply": reply_for(seen, user), "plan": plan_for(user, seen, users[:-1])}
+        # without a response_format (the flow's persona-only fallback) a model answers prose
+        content = json.dumps(answer) if body.get("response_format") else answer["reply"]
         return {
             "id": f"chatcmpl-stub-{number}", "object": "chat.completion",
             "created": int(time.time()), "model": body.get("model", "stub"),
             "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": json.dumps(answer)}}],
+                         "message": {"role": "assistant", "content": content}}],
             "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
         }
 

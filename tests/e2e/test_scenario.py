@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.stack import AGENT_ID, Stack
+from tests.e2e.stack import AGENT_ID, Stack, eventually
 from tests.e2e.stub_llm import memory_seen
 
 # A Telegram id of this run only (runs side by side share a Redis db, never a user).
@@ -88,23 +88,34 @@ def memory_text(seen: dict[str, list[str]]) -> str:
 @pytest.fixture(scope="module")
 def session_one(stack: Stack) -> dict[str, Any]:
     """Ana's first session, two days ago, then the slow brain's consolidation."""
+    first_call = len(stack.llm.requests)
     first = say(stack, ANA, "my sister Marta lives in Lisbon", DAY1)
     second = say(stack, ANA, "remind me to call her Friday", DAY1 + timedelta(minutes=1))
     hydrate = stack.node("graph-hydrator", "/v1/hydrate", {
         "user_id": ANA_ID, "agent_id": AGENT_ID, "chat_id": ANA_ID,
         "message": "", "now": (DAY1 + timedelta(minutes=2)).isoformat()})
     assert hydrate.status_code == 200, hydrate.text
+    # The slow brain's schedule (every few seconds in this run) fires on the real clock and
+    # finds session 1 quiet: two days have passed since it ended.
+    eventually(lambda: _day_log(stack)["items"], 90, stack.n8n.explain)
+    scheduled = [e for e in stack.n8n.executions()
+                 if e["workflow"] == "TwinSlowBrain001" and e["mode"] == "trigger"]
+    assert scheduled, stack.n8n.executions()[:5]
     consolidated = stack.webhook("twin/slow-brain", {
         "user_id": ANA_ID, "now": (DAY1 + timedelta(hours=1)).isoformat()},
         timeout=120)
     assert consolidated.status_code == 200, \
         f"{consolidated.text}\n{stack.n8n.explain()}"
+    return {"first_call": first_call, "first": first, "second": second, "graph": hydrate.json()["GRAPH"],
+            "consolidated": consolidated.json(), "day_log": _day_log(stack)}
+
+
+def _day_log(stack: Stack) -> dict[str, Any]:
     day_log = httpx.get(f"http://127.0.0.1:{stack.ports['reflection-writer']}/v1/day-log",
                         params={"user_id": ANA_ID, "day": DAY1.date().isoformat(), "tz": "UTC"},
                         headers={"Authorization": f"Bearer {stack.secrets.node_token}"})
     assert day_log.status_code == 200, day_log.text
-    return {"first": first, "second": second, "graph": hydrate.json()["GRAPH"],
-            "consolidated": consolidated.json(), "day_log": day_log.json()}
+    return day_log.json()
 
 
 def test_stack_is_up(stack: Stack) -> None:
@@ -123,7 +134,7 @@ def test_stack_is_up(stack: Stack) -> None:
 
 def test_the_model_gets_the_envelope_and_the_key(session_one: dict[str, Any],
                                                  stack: Stack) -> None:
-    call = stack.llm.requests[0]
+    call = stack.llm.requests[session_one["first_call"]]
     body = call["body"]
     assert call["authorization"] == f"Bearer {stack.secrets.model_key}"
     assert body["model"] == "stub-model"
@@ -143,8 +154,8 @@ def test_the_commitment_is_confirmed_in_the_same_turn(session_one: dict[str, Any
 
 
 def test_the_slow_brain_consolidates_the_quiet_session(session_one: dict[str, Any]) -> None:
-    """One episode for session 1, on its day. (The workflow's every-5-minutes schedule may
-    have swept it first: then the webhook's sweep finds nothing new to do for Ana.)"""
+    """One episode for session 1, on its day, made by the schedule on the real clock (the
+    webhook's sweep after it finds nothing new to do for Ana, or does it if it came first)."""
     episodes = session_one["day_log"]["items"]
     assert len(episodes) == 1, json.dumps(session_one["day_log"])[:2000]
     assert episodes[0]["first_message_seq"] < episodes[0]["last_message_seq"]
