@@ -166,7 +166,7 @@ async def seed_knowledge(res: Resources) -> None:
     vectors = await res.embedder.embed([r[1] for r in rows])
     await res.vectors.upsert("knowledge", [VectorPoint(r[0], v, r[1], {
         "user_id": SHARED_OWNER, "agent_id": AGENT, "scope": "agent", "entity_ids": [],
-        "active": True, "doc_id": "coach-guide", "domain": "nutrition", "section": ""})
+        "active": True, "doc_id": "coach-guide", "domain": "nutrition"})
         for r, v in zip(rows, vectors, strict=True)])
 
 

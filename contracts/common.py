@@ -14,8 +14,10 @@ SLOT_CONTRACT_VERSION = "1.3"
 # Every version a node still reads: blobs saved in Redis and bodies n8n sends may carry an older
 # one. 1.1 only added optional fields (pulse ``message_id``, session ``last_message_id`` …);
 # 1.2 too (rag-gate's recalled turns ``EPISODE.turns`` and fused ``ranking``, its turn and
-# fusion limits, reindex's ``messages_indexed``); 1.3 too (pulse's ``degraded`` and
-# ``replay_reply``).
+# fusion limits, reindex's ``messages_indexed``).
+# 1.3: readiness says which stores run embedded (``Readiness.modes``); forget answers with a
+# deletion ``receipt``; pulse answers ``degraded`` when Redis is down, and ``replay_reply`` on a
+# replay of a committed turn.
 ContractVersion = Literal["1.0", "1.1", "1.2", "1.3"]
 
 # Ids are opaque strings chosen by the caller: "tg:12345", "alice", "deanna", "tg:987".
@@ -79,6 +81,9 @@ class Readiness(Struct, kw_only=True):
     status: Literal["ready", "unavailable"]
     node: str
     checks: dict[str, str]
+    # "embedded" (run by this process: Postgres, Redis, Qdrant Edge) or "external" (a URL)
+    # for each store the node needs.
+    modes: dict[str, Literal["embedded", "external"]] = {}
 
 
 class Version(Struct, kw_only=True):

@@ -224,6 +224,36 @@ class ForgetRequest(Struct, kw_only=True):
     )] | None = None
 
 
+class Remnant(Struct, kw_only=True):
+    """Something a forget cannot reach from here, and for how long it stays."""
+
+    where: Annotated[str, msgspec.Meta(description=(
+        "postgres_wal, backups, forget_log, vector_index, soft_forgotten_rows, …"))]
+    what: str
+    until: str
+
+
+class DeletionReceipt(Struct, kw_only=True):
+    """What a forget removed from each store, and what may remain elsewhere (contract 1.3)."""
+
+    hard: bool
+    rows: Annotated[dict[str, int], msgspec.Meta(description=(
+        "Postgres table → rows deleted (hard) or marked forgotten (soft); idempotency_keys: "
+        "stored answers emptied; summary_spine: summary versions dropped."))] = {}
+    points: Annotated[dict[str, int], msgspec.Meta(description=(
+        "Vector collection → points deleted (hard) or made inactive (soft)."))] = {}
+    redis_keys_deleted: int = 0
+    redis_keys_rewritten: Annotated[int, msgspec.Meta(description=(
+        "Working-memory keys rewritten without the forgotten turns and entity ids."))] = 0
+    compacted: Annotated[list[str], msgspec.Meta(description=(
+        "Postgres tables rewritten (VACUUM FULL) after a hard forget, so no deleted row's bytes "
+        "remain in their files; the vector index holds no text to compact."))] = []
+    compaction_pending: Annotated[list[str], msgspec.Meta(description=(
+        "Tables rewritten in the background right after the answer (larger than 64 MiB, or "
+        "their lock was busy), retried for up to 60 s after the forget."))] = []
+    remains: list[Remnant] = []
+
+
 class ForgetResponse(Struct, kw_only=True):
     user_id: UserId
     scope: str
@@ -232,6 +262,7 @@ class ForgetResponse(Struct, kw_only=True):
     counts: dict[str, int]
     entity_ids: list[RowId] = []
     warnings: list[Notice] = []
+    receipt: DeletionReceipt | None = None
 
 
 # --- POST /v1/profile -------------------------------------------------------------------------

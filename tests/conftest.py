@@ -3,16 +3,28 @@
 A database is created for the run (schema by the same migrations ``twin migrate`` applies) and
 dropped at the end; Redis uses its own db index; Qdrant Edge lives in a temporary folder. Only
 the model endpoint, which cannot be reached from here, is mocked (with respx) where needed.
-Environment overrides: ``TWIN_TEST_PG_ADMIN`` (an admin DSN), ``TWIN_TEST_REDIS_URL``.
+
+Where the stores come from (``_store_plan``): the servers at ``TWIN_TEST_PG_ADMIN`` (an admin
+DSN, default the local Postgres) and ``TWIN_TEST_REDIS_URL`` (default the local Redis, db 13)
+when they answer; on a bare machine, where they do not, the embedded ones ``twin up`` runs
+(``services.core.embedded``) in a temporary folder for the run. ``TWIN_TEST_EMBEDDED=1`` forces
+the embedded ones, ``=0`` forbids them (a store that does not answer fails the run). The
+terminal summary says which the run used.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
+import shutil
+import socket
+import tempfile
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import asyncpg
 import httpx
@@ -20,31 +32,112 @@ import pytest
 import redis.asyncio as aioredis
 from litestar import Litestar
 
+from services.core.embedded import EmbeddedPostgres, EmbeddedRedis
 from services.core.migrate import apply_migrations
 from services.core.resources import ALL_DEPENDENCIES, Resources
 from services.core.settings import Settings
 
 PG_ADMIN = os.environ.get("TWIN_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("TWIN_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
+STORES_KEY = pytest.StashKey[dict[str, str]]()
 
 
-def _dsn_for(database: str) -> str:
-    base, _, _ = PG_ADMIN.rpartition("/")
-    return f"{base}/{database}"
+def _answers(url: str, default_port: int) -> bool:
+    """A TCP connection to the URL's host and port opens within half a second."""
+    parts = urlsplit(url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1",
+                                       parts.port or default_port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+@functools.cache
+def _store_plan() -> dict[str, str]:
+    """``{"postgres": "external" | "embedded", "redis": ...}`` for this run."""
+    forced = os.environ.get("TWIN_TEST_EMBEDDED", "").strip().lower()
+    if forced in {"1", "true", "yes"}:
+        return {"postgres": "embedded", "redis": "embedded"}
+    if forced in {"0", "false", "no"}:
+        return {"postgres": "external", "redis": "external"}
+    return {"postgres": "external" if _answers(PG_ADMIN, 5432) else "embedded",
+            "redis": "external" if _answers(REDIS_URL, 6379) else "embedded"}
+
+
+class RunStores:
+    """The run's admin DSN and Redis URL, from the plan; embedded servers stopped at the end."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.plan = _store_plan()
+        self.pg_admin, self.redis_url = PG_ADMIN, REDIS_URL
+        self._servers: list[EmbeddedPostgres | EmbeddedRedis] = []
+        self._root: Path | None = None
+        self._config = config
+
+    def start(self) -> None:
+        """Start the embedded servers the plan asks for (in this, the main, thread: they die
+        with the thread that started them)."""
+        if "embedded" in self.plan.values():
+            # not under pytest's tmp folder: its 0700 parents keep the Postgres user out
+            self._root = Path(tempfile.mkdtemp(prefix="twin-test-stores-"))
+        described = {}
+        if self.plan["postgres"] == "embedded":
+            postgres = EmbeddedPostgres(self._root / "postgres", durable=False)
+            self._servers.append(postgres)
+            postgres.start()
+            self.pg_admin = postgres.url("postgres")
+            described["postgres"] = f"embedded (pid {postgres.pid}, {postgres.data_dir})"
+        if self.plan["redis"] == "embedded":
+            redis = EmbeddedRedis(self._root / "redis")
+            self._servers.append(redis)
+            redis.start()
+            self.redis_url = redis.url(13)
+            described["redis"] = f"embedded (pid {redis.pid}, {redis.socket_path})"
+        self._config.stash[STORES_KEY] = {
+            store: described.get(store, f"external ({url})")
+            for store, url in (("postgres", PG_ADMIN), ("redis", REDIS_URL))}
+
+    def stop(self) -> None:
+        for server in reversed(self._servers):
+            server.stop()
+        if self._root is not None:
+            shutil.rmtree(self._root, ignore_errors=True)
+
+    def dsn_for(self, database: str) -> str:
+        base, _, _ = self.pg_admin.rpartition("/")
+        return f"{base}/{database}"
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    described = config.stash.get(STORES_KEY, None)
+    if described:
+        terminalreporter.write_line(
+            "stores: " + ", ".join(f"{store}={how}" for store, how in described.items()))
 
 
 @pytest.fixture(scope="session")
-async def database_url() -> AsyncIterator[str]:
+def test_stores(pytestconfig: pytest.Config) -> Iterator[RunStores]:
+    stores = RunStores(pytestconfig)
+    try:
+        stores.start()
+        yield stores
+    finally:
+        stores.stop()
+
+
+@pytest.fixture(scope="session")
+async def database_url(test_stores: RunStores) -> AsyncIterator[str]:
     name = f"twin_test_{uuid.uuid4().hex[:10]}"
-    admin = await asyncpg.connect(PG_ADMIN)
+    admin = await asyncpg.connect(test_stores.pg_admin)
     try:
         await admin.execute(f'CREATE DATABASE "{name}"')
     finally:
         await admin.close()
-    dsn = _dsn_for(name)
+    dsn = test_stores.dsn_for(name)
     await apply_migrations(dsn)
     yield dsn
-    admin = await asyncpg.connect(PG_ADMIN)
+    admin = await asyncpg.connect(test_stores.pg_admin)
     try:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     finally:
@@ -52,25 +145,28 @@ async def database_url() -> AsyncIterator[str]:
 
 
 @pytest.fixture(scope="session")
-async def redis_url() -> AsyncIterator[str]:
+async def redis_url(test_stores: RunStores) -> AsyncIterator[str]:
     """Redis db 13, shared by concurrent runs: never flushed; each test's keys are its users'."""
-    client = aioredis.Redis.from_url(REDIS_URL)
+    client = aioredis.Redis.from_url(test_stores.redis_url)
     await client.ping()
     await client.aclose()
-    yield REDIS_URL
+    yield test_stores.redis_url
 
 
 @pytest.fixture(scope="session")
-def settings(database_url: str, redis_url: str,
+def settings(database_url: str, redis_url: str, test_stores: RunStores,
              tmp_path_factory: pytest.TempPathFactory) -> Settings:
     return Settings(
         database_url=database_url,
         redis_url=redis_url,
+        embedded=frozenset(store for store, how in test_stores.plan.items()
+                           if how == "embedded"),
         qdrant_path=str(tmp_path_factory.mktemp("qdrant")),
         embedder="minilm",
         log_json=True,
         # a test reads the index right after a write: commit indexes before it answers
-        # (the after-reply default has its own tests: tests/memory_upserter/test_index_after_reply.py)
+        # (the after-reply default has its own tests:
+        # tests/memory_upserter/test_index_after_reply.py)
         index_after_reply=False,
     )
 

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from litestar import Litestar, Request, Response, get
 from litestar.datastructures import State
 from litestar.di import Provide
@@ -25,10 +26,11 @@ from contracts.common import SLOT_CONTRACT_VERSION, Health, Readiness, Version
 from services.core import problems
 from services.core.auth import bearer_auth_middleware
 from services.core.logs import request_log_middleware
+from services.core.migrate import latest_version
 from services.core.readiness import check_dependencies
 from services.core.resources import Resources
 from services.core.settings import Settings
-from services.core.validation import InvalidInput, nul_errors
+from services.core.validation import InvalidInput, nul_errors, strict_errors
 
 PACKAGE_VERSION = "0.1.0"
 
@@ -54,7 +56,10 @@ async def healthz(state: State) -> Health:
 async def readyz(state: State) -> Response[Readiness]:
     checks = await check_dependencies(state.resources, state.needs)
     ready = all(value == "ok" for value in checks.values())
-    body = Readiness(status="ready" if ready else "unavailable", node=state.node, checks=checks)
+    modes = {store: mode for store, mode in state.settings.store_modes.items()
+             if store in state.needs}
+    body = Readiness(status="ready" if ready else "unavailable", node=state.node, checks=checks,
+                     modes=modes)
     if ready:
         return Response(body)
     failing = next(name for name, value in checks.items() if value != "ok")
@@ -64,15 +69,19 @@ async def readyz(state: State) -> Response[Readiness]:
     )
 
 
-@get("/version", tags=["health"], summary="Node, package and contract versions")
+@get("/version", tags=["health"],
+     summary="Node, package and contract versions, and the Postgres schema version this code "
+             "needs (the newest migration; /readyz is 503 until the database has it)")
 async def version(state: State) -> Version:
     return Version(node=state.node, version=PACKAGE_VERSION,
-                   slot_contract_version=SLOT_CONTRACT_VERSION)
+                   slot_contract_version=SLOT_CONTRACT_VERSION,
+                   schema_version=state.schema_version)
 
 
 async def screen_body(request: Request) -> None:
     """Before any handler: a body that is not JSON is a 415, one holding NUL characters (which
-    no store keeps and no person types) a 422 naming each field."""
+    no store keeps and no person types) a 422 naming each field, and so is one whose values
+    do not match the route's contract as sent (the framework would coerce ``"40"`` to 40)."""
     if request.method not in ("POST", "PUT", "PATCH"):
         return
     body = await request.body()
@@ -82,8 +91,17 @@ async def screen_body(request: Request) -> None:
             415, "Unsupported media type",
             f"send the body as application/json (got {media_type or 'no content type'})")
     errors = nul_errors(body)
+    if not errors and body:
+        errors = strict_errors(body, contract) if (contract := _body_contract(request)) else []
     if errors:
         raise InvalidInput(errors)
+
+
+def _body_contract(request: Request) -> type[msgspec.Struct] | None:
+    """The Struct the route decodes its JSON body into, if it has one."""
+    data = request.route_handler.parsed_fn_signature.parameters.get("data")
+    typ = data.annotation if data is not None else None
+    return typ if isinstance(typ, type) and issubclass(typ, msgspec.Struct) else None
 
 
 def provide_resources(state: State) -> Resources:
@@ -110,16 +128,16 @@ def create_app(spec: NodeSpec, settings: Settings, resources: Resources | None =
         route_handlers=[healthz, readyz, version, *spec.route_handlers],
         lifespan=[lifespan],
         state=State({"node": spec.name, "needs": spec.needs, "settings": settings,
-                     "resources": resources}),
+                     "resources": resources, "schema_version": latest_version()}),
         dependencies={"resources": Provide(provide_resources, sync_to_thread=False),
                       **(spec.dependencies or {})},
-        middleware=[request_log_middleware(spec.name), bearer_auth_middleware(settings.node_token)],
+        middleware=[bearer_auth_middleware(settings.node_token)],
         before_request=screen_body,
         exception_handlers={
             problems.ProblemError: problems.handle_problem_error,
             InvalidInput: problems.handle_invalid_input,
             ValidationException: problems.handle_validation,
-            HTTPException: problems.handle_http,
+            HTTPException: problems.make_http_handler(settings.max_body_bytes),
             RecursionError: problems.handle_undecodable,
             UnicodeDecodeError: problems.handle_undecodable,
             Exception: problems.make_unexpected_handler(settings.retry_after_s),
@@ -135,6 +153,9 @@ def create_app(spec: NodeSpec, settings: Settings, resources: Resources | None =
         logging_config=None,  # the entry point configured logging once (services.core.logs)
         debug=False,
     )
+    # Around litestar's own exception handling, not per route: a request no route matches
+    # (404, 405) gets a request id, its problem names it, and it has its log line too.
+    app.asgi_handler = request_log_middleware(spec.name)(app.asgi_handler)
     closed_objects(app)
     return app
 

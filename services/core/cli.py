@@ -13,12 +13,23 @@ import argparse
 import asyncio
 import os
 import sys
+import threading
+
+import structlog
 
 from services.core.logs import configure_logging
 from services.core.settings import NODE_PORTS, Settings
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: the server has already drained and closed; no traceback
+        print("stopped", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="twin", description="Twin Core memory nodes")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("migrate", help="apply pending Postgres migrations")
@@ -39,14 +50,8 @@ def main(argv: list[str] | None = None) -> int:
 
     settings = Settings.from_env(os.environ)
     configure_logging(json=settings.log_json)
-    if args.command == "migrate":
-        return _migrate(settings)
-    if args.command == "serve":
-        return _serve_one(settings, args.node, args.port or settings.port_of(args.node))
-    if args.command == "up":
-        if not args.no_migrate and _migrate(settings) != 0:
-            return 1
-        return _serve_all(settings)
+    if args.command in ("migrate", "serve", "up"):
+        return _with_stores(settings, args)
     if args.command == "export-schema":
         from contracts.export import export
 
@@ -59,6 +64,44 @@ def main(argv: list[str] | None = None) -> int:
                                     chat_id=args.chat or f"play:{args.user}",
                                     persona_prompt=args.persona, show=args.show))
     return 2  # pragma: no cover - argparse refuses unknown commands
+
+
+def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
+    """Run a command that needs the stores: the embedded ones for every URL left unset,
+    stopped when the command ends (after uvicorn drained, on SIGTERM or Ctrl-C)."""
+    from services.core.embedded import EmbeddedStoreError, embedded_stores
+
+    if args.command == "migrate":
+        needs = frozenset({"postgres"})
+    elif args.command == "serve":
+        from services.core.nodes import node_spec
+
+        needs = node_spec(args.node).needs
+    else:
+        needs = frozenset({"postgres", "redis", "vectors"})  # the six nodes need every store
+        # The nodes' imports take seconds: let them run while the stores start.
+        threading.Thread(target=_import_nodes, name="import-nodes", daemon=True).start()
+    try:
+        with embedded_stores(settings, needs) as settings:
+            if args.command == "migrate":
+                return _migrate(settings)
+            structlog.get_logger("twin").info(
+                "stores", **{store: mode for store, mode in settings.store_modes.items()
+                             if store in needs})
+            if args.command == "serve":
+                return _serve_one(settings, args.node, args.port or settings.port_of(args.node))
+            if not args.no_migrate and _migrate(settings) != 0:
+                return 1
+            return _serve_all(settings)
+    except EmbeddedStoreError as exc:
+        print(f"twin {args.command}: {exc}", file=sys.stderr)
+        return 1
+
+
+def _import_nodes() -> None:
+    from services.core.nodes import all_specs
+
+    all_specs()
 
 
 def _migrate(settings: Settings) -> int:

@@ -107,6 +107,12 @@ async def current_version(conn: asyncpg.Connection) -> str | None:
     return await conn.fetchval("SELECT max(version) FROM schema_migrations")
 
 
+def latest_version(directory: Path = MIGRATIONS_DIR) -> str | None:
+    """The newest migration of this code (``0008_message_index``): the schema version it needs."""
+    names = sorted(path.stem for path in directory.glob("*.sql") if _FILE_NAME.match(path.name))
+    return names[-1] if names else None
+
+
 async def missing_versions(
     conn: asyncpg.Connection, *, directory: Path = MIGRATIONS_DIR
 ) -> list[str]:

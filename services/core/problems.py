@@ -126,26 +126,58 @@ def handle_validation(request: Request, exc: ValidationException) -> Response:
     return problem_response(request, _invalid(errors, "Invalid request"))
 
 
-def handle_http(request: Request, exc: HTTPException) -> Response:
-    status = exc.status_code
-    title = {400: "Bad request", 401: "Unauthorized", 404: "Not found", 405: "Method not allowed",
-             413: "Request body too large"}.get(status, "HTTP error")
-    detail = exc.detail if exc.detail and exc.detail != title else ""
-    if status == 400 and _body_is_malformed(request):
-        reason = f"malformed JSON body: {detail}" if detail else "malformed JSON body"
-        return problem_response(request, _invalid([FieldError("$", reason)], "Malformed JSON"))
-    headers = dict(exc.headers or {})
-    return problem_response(request, Problem(TYPE_BASE + title.lower().replace(" ", "-"), title,
-                                             status, detail), headers)
+def make_http_handler(max_body_bytes: int):
+    """The framework's own refusals as problems, each saying what to do instead."""
+
+    def handle_http(request: Request, exc: HTTPException) -> Response:
+        status = exc.status_code
+        title = _HTTP_TITLES.get(status, "HTTP error")
+        detail = exc.detail if exc.detail and exc.detail.lower() != title.lower() else ""
+        headers = dict(exc.headers or {})
+        if status == 400 and _body_is_malformed(request):
+            reason = f"malformed JSON body: {detail}" if detail else "malformed JSON body"
+            return problem_response(request, _invalid([FieldError("$", reason)],
+                                                      "Malformed JSON"))
+        if status == 404 and not detail:
+            detail = (f"no route {request.method} {request.url.path}; every route is listed "
+                      "at /schema/openapi.json")
+        elif status == 405 and not detail:
+            allowed = headers.get("allow") or headers.get("Allow") or ""
+            detail = f"{request.url.path} does not answer {request.method}" + (
+                f"; it answers {allowed}" if allowed else "")
+        elif status == 413:
+            detail = (f"the body is over the limit of {max_body_bytes} bytes "
+                      "(TWIN_MAX_BODY_BYTES)")
+        problem = Problem(TYPE_BASE + title.lower().replace(" ", "-"), title, status, detail)
+        return problem_response(request, problem, headers)
+
+    return handle_http
+
+
+_HTTP_TITLES = {400: "Bad request", 401: "Unauthorized", 404: "Not found",
+                405: "Method not allowed", 413: "Request body too large"}
 
 
 def handle_undecodable(request: Request, exc: RecursionError | UnicodeDecodeError) -> Response:
     """Bodies msgspec cannot even read — JSON nested thousands deep (``[[[[…]]]]``), bytes that
-    are not UTF-8 — are the body's fault: a 400 at ``$``, not a 500."""
-    reason = ("nested too deeply" if isinstance(exc, RecursionError)
-              else f"not UTF-8 (byte {exc.start})")
+    are not UTF-8 — are the body's fault: a 400 at ``$``, not a 500. The offset named is the
+    first bad byte's in the body as sent (msgspec counts from the start of the string)."""
+    if isinstance(exc, RecursionError):
+        reason = "nested too deeply"
+    else:
+        reason = f"not UTF-8 (byte {_first_bad_byte(request, exc.start)})"
     problem = _invalid([FieldError("$", f"malformed JSON body: {reason}")], "Malformed JSON")
     return problem_response(request, problem)
+
+
+def _first_bad_byte(request: Request, fallback: int) -> int:
+    body = request._connection_state.body  # the body litestar already read and cached
+    if isinstance(body, bytes):
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return exc.start
+    return fallback
 
 
 def make_unexpected_handler(retry_after_s: int):

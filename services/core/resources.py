@@ -43,10 +43,18 @@ async def _init_connection(connection: asyncpg.Connection) -> None:
         )
 
 
+def _require(url: str | None, variable: str) -> str:
+    if url is None:  # the CLI resolves unset URLs to the embedded stores before opening
+        raise ValueError(f"{variable} is unset and no embedded store was started "
+                         "(services.core.embedded.embedded_stores resolves it)")
+    return url
+
+
 async def open_pg_pool(settings: Settings) -> asyncpg.Pool:
     """A pool that opens lazily, so a node starts (and reports not-ready) while Postgres is down."""
+    database_url = _require(settings.database_url, "DATABASE_URL")
     return await asyncpg.create_pool(
-        settings.database_url,
+        database_url,
         min_size=0,
         max_size=settings.pg_pool_max,
         command_timeout=settings.pg_timeout_s,
@@ -62,7 +70,7 @@ async def open_pg_pool(settings: Settings) -> asyncpg.Pool:
 
 def open_redis(settings: Settings) -> aioredis.Redis:
     return aioredis.Redis.from_url(
-        settings.redis_url,
+        _require(settings.redis_url, "REDIS_URL"),
         socket_timeout=settings.redis_timeout_s,
         socket_connect_timeout=settings.redis_timeout_s,
         health_check_interval=30,

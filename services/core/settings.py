@@ -25,8 +25,13 @@ class SettingsError(ValueError):
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
-    database_url: str = "postgresql://postgres@127.0.0.1:5432/twin"
-    redis_url: str = "redis://127.0.0.1:6379/0"
+    # None: the embedded server under data_dir (services.core.embedded), started by the CLI
+    database_url: str | None = None
+    redis_url: str | None = None
+    data_dir: str = "./data"
+    embedded_redis_persist: bool = False  # the embedded Redis keeps nothing on disk unless set
+    # Stores the process runs itself; set by embedded_stores(), never from the environment.
+    embedded: frozenset[str] = frozenset()
     qdrant_path: str = "./data/qdrant"
     qdrant_url: str | None = None
     qdrant_api_key: str | None = None
@@ -59,6 +64,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
     def port_of(self, node: str) -> int:
         return NODE_PORTS[node] + self.port_offset
+
+    @property
+    def store_modes(self) -> dict[str, str]:
+        """``embedded`` or ``external`` for each store, as /readyz and the logs report it."""
+        def mode(embedded: bool) -> str:
+            return "embedded" if embedded else "external"
+
+        return {"postgres": mode("postgres" in self.embedded),
+                "redis": mode("redis" in self.embedded),
+                "vectors": mode(self.qdrant_url is None)}
 
     @property
     def llm_configured(self) -> bool:
@@ -95,6 +110,8 @@ def _parse(var: str, raw: str, kind: type) -> object:
 _ENV: dict[str, tuple[str, type]] = {
     "database_url": ("DATABASE_URL", str),
     "redis_url": ("REDIS_URL", str),
+    "data_dir": ("TWIN_DATA_DIR", str),
+    "embedded_redis_persist": ("TWIN_EMBEDDED_REDIS_PERSIST", bool),
     "qdrant_path": ("QDRANT_PATH", str),
     "qdrant_url": ("QDRANT_URL", str),
     "qdrant_api_key": ("QDRANT_API_KEY", str),

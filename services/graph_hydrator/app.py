@@ -10,6 +10,8 @@ when the message has no words and there are no active ids; (2) the 1-hop edges o
 from __future__ import annotations
 
 from litestar import post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody
 
 from contracts.hydrate import HydrateRequest, HydrateResponse
 from services.core.app import NodeSpec
@@ -39,7 +41,8 @@ from services.graph_hydrator.resolve import resolve
         "Store the answer's `active_entity_ids` back into the session."
     ),
 )
-async def hydrate(data: HydrateRequest, resources: Resources) -> HydrateResponse:
+async def hydrate(data: JSONBody[HydrateRequest],
+                  resources: NamedDependency[Resources]) -> HydrateResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
     now = request_clock(data.now)
     wanted = lookup(data.message, data.active_entity_ids)

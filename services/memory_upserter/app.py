@@ -1,12 +1,16 @@
 """HTTP surface of memory-upserter: thin handlers over :mod:`.commit`, :mod:`.knowledge`,
-:mod:`.forget`, :mod:`.profile` and :mod:`.reindex`."""
+:mod:`.forget`, :mod:`.export`, :mod:`.profile` and :mod:`.reindex`."""
 
 from __future__ import annotations
 
-from litestar import Request, Response, post
-from litestar.di import NamedDependency
-from litestar.params import JSONBody
+from typing import Annotated
 
+from litestar import Request, Response, get, post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody, Parameter
+from litestar.response import Stream
+
+from contracts.common import UserId
 from contracts.memory import (
     CommitRequest,
     CommitResponse,
@@ -22,7 +26,9 @@ from contracts.memory import (
 from services.core.app import NodeSpec
 from services.core.logs import bind_ids
 from services.core.resources import EMBEDDER, LLM_DEP, POSTGRES, REDIS, VECTORS, Resources
+from services.core.validation import convert
 from services.memory_upserter.commit import commit_turn
+from services.memory_upserter.export import export_document
 from services.memory_upserter.forget import forget as forget_memory
 from services.memory_upserter.knowledge import ingest
 from services.memory_upserter.profile import seed_profile
@@ -81,6 +87,23 @@ async def forget(data: JSONBody[ForgetRequest], request: Request,
     return await forget_memory(resources, data, request_id=_request_id(request))
 
 
+@get("/v1/export", tags=["memory-upserter"],
+     summary="Everything Twin Core holds about a person, as one JSON document (streamed)",
+     description=(
+         "For data-access and portability requests. `tables` holds every row of every table "
+         "with a `user_id` column, all columns (entities and aliases, facts with their history "
+         "in `relations`, todos, episodes, `summary_spine`, messages, sessions, the knowledge "
+         "documents the person owns, affect and working memory, the forget log…); "
+         "`working_memory` the live session and affect of each conversation. Streamed from "
+         "one consistent snapshot; an unknown person gets the same document with empty "
+         "lists."))
+async def export(resources: NamedDependency[Resources],
+                 user_id: Annotated[str, Parameter(description="The person's id.")]) -> Stream:
+    person = convert(user_id, UserId, root="$.user_id")
+    bind_ids(user_id=person)
+    return Stream(export_document(resources, person), media_type="application/json")
+
+
 @post("/v1/profile", status_code=200, tags=["memory-upserter"],
       summary="Seed a user's profile: seed text and pinned foundation facts, idempotently")
 async def profile(data: JSONBody[ProfileRequest],
@@ -100,7 +123,7 @@ async def reindex(data: JSONBody[ReindexRequest],
 SPEC = NodeSpec(
     name="memory-upserter",
     summary="Applies the memory-write plan of a turn idempotently; ingests knowledge; "
-            "seeds profiles; forgets on request.",
-    route_handlers=[commit, knowledge, forget, profile, reindex],
+            "seeds profiles; forgets on request with a deletion receipt; exports a person.",
+    route_handlers=[commit, knowledge, forget, export, profile, reindex],
     needs=frozenset({POSTGRES, REDIS, VECTORS, EMBEDDER, LLM_DEP}),
 )

@@ -9,26 +9,31 @@ Commits reuse :func:`forget_in_transaction` and :func:`clean_up` for ``plan.forg
 
 from __future__ import annotations
 
-import re
+import time
 import uuid
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from urllib.parse import unquote
 from uuid import UUID
 
 import asyncpg
 import msgspec
 
 from contracts.memory import ForgetRequest, ForgetResponse, ForgetTarget, Notice
-from contracts.slots import AffectSlot, SessionState
 from services.core.errors import DependencyUnavailable
 from services.core.memory_store import lock_user, mark_indexed
 from services.core.resources import Resources
 from services.core.validation import FieldError, InvalidInput
-from services.core.working_memory import ConcurrentUpdate, Snapshot
+from services.core.working_memory import ConcurrentUpdate
+from services.memory_upserter import forget_compact as compaction
+from services.memory_upserter import forget_receipt as receipts
 from services.memory_upserter import forget_store as store
+from services.memory_upserter.forget_working_memory import (
+    Reach,
+    RedisEffect,
+    forget_in_working_memory,
+)
 from services.memory_upserter.plan_logic import fold
 from services.memory_upserter.turn_index import reindex_mentions
 
@@ -48,6 +53,7 @@ class Forgotten:
     wipe_agent: str | None = None                     # every working-memory key of this agent
     session_chat: tuple[str, str] | None = None       # (agent, chat) whose keys go
     warnings: list[Notice] = field(default_factory=list)
+    redis: RedisEffect = field(default_factory=RedisEffect)
 
 
 def check(req: ForgetRequest) -> None:
@@ -84,6 +90,7 @@ def check(req: ForgetRequest) -> None:
 async def forget(res: Resources, req: ForgetRequest, *, request_id: str | None) -> ForgetResponse:
     check(req)
     now = datetime.now(UTC)
+    started = time.monotonic()
     async with res.pg.acquire() as conn, conn.transaction():
         await lock_user(conn, req.user_id)
         done = await forget_in_transaction(
@@ -96,11 +103,23 @@ async def forget(res: Resources, req: ForgetRequest, *, request_id: str | None) 
     await res.background.drain()
     await clean_up(res, req.user_id, done, hard=req.hard,
                    agent_scope=req.agent_id if req.scope == "agent" else None)
+    rows = done.effects.tables or receipts.rows_per_table(done.effects.counts)
+    compacted: list[str] = []
+    pending: list[str] = []
+    if req.hard:
+        compacted, pending = await compaction.compact(res.pg, compaction.touched_tables(rows))
+        if pending:  # too large to rewrite inside the request, or its lock was busy
+            res.background.spawn(compaction.finish_later(res.pg, pending, started=started),
+                                 name="forget-compaction")
     return ForgetResponse(
         user_id=req.user_id, scope=req.scope, hard=req.hard,
         forget_ids=[str(i) for i in done.forget_ids], counts=dict(done.effects.counts),
         entity_ids=[str(i) for i in done.effects.ids.get("entities", [])],
-        warnings=done.warnings)
+        warnings=done.warnings,
+        receipt=receipts.receipt(
+            hard=req.hard, rows=rows, points=receipts.points_per_collection(done.effects.counts),
+            redis_deleted=done.redis.deleted, redis_rewritten=done.redis.rewritten,
+            compacted=compacted, pending=pending))
 
 
 async def forget_in_transaction(
@@ -125,7 +144,8 @@ async def forget_in_transaction(
                 conn, store.Selection(user_id, agent_id, session_id=sid), hard=hard, now=now,
                 reason=reason)
             if hard:
-                await store.clear_snippets(conn, user_id, sid)
+                done.effects.counts["snippets"] += await store.clear_snippets(conn, user_id,
+                                                                              sid)
         fallback = "session"
     elif everything and scope == "global" and hard:
         done.effects = await store.forget_everything_hard(conn, user_id)
@@ -153,6 +173,9 @@ async def forget_in_transaction(
             names_pattern=store.names_pattern(done.names))
         done.effects = await store.forget_rows(conn, selection, hard=hard, now=now,
                                                reason=reason)
+        done.effects.counts["summaries"] += await store.drop_summaries(
+            conn, user_id, everything=everything and scope == "global", texts=texts,
+            names_pattern=selection.names_pattern)
         if everything:
             done.wipe_user = scope == "global"
             done.wipe_agent = scoped_agent
@@ -178,9 +201,15 @@ async def clean_up(res: Resources, user_id: str, done: Forgotten, *, hard: bool,
         done.warnings.append(Notice(code="vectors_not_updated", detail=(
             f"{exc.dependency} unavailable: forgotten rows may still have vectors; "
             "POST /v1/reindex marks forgotten facts inactive")))
+    reach = Reach(wipe_user=done.wipe_user, wipe_agent=done.wipe_agent,
+                  session_chat=done.session_chat,
+                  entity_ids={str(i) for i in done.effects.ids.get("entities", [])},
+                  message_ids={str(i) for i in done.effects.ids.get("messages", [])},
+                  names=done.names, texts=done.texts)
     try:
-        counts["working_memory"] += await _working_memory(res, user_id, done, hard=hard,
-                                                          agent_scope=agent_scope)
+        done.redis = await forget_in_working_memory(res.working_memory, user_id, reach,
+                                                    hard=hard, agent_scope=agent_scope)
+        counts["working_memory"] += done.redis.conversations
     except (ConcurrentUpdate, DependencyUnavailable, OSError) as exc:
         done.warnings.append(Notice(code="working_memory_not_updated",
                                     detail=f"working memory not cleaned: {type(exc).__name__}"))
@@ -214,65 +243,6 @@ async def _vectors(res: Resources, user_id: str, done: Forgotten, *, hard: bool)
         async with res.pg.acquire() as conn:
             await mark_indexed(conn, "relations", facts, unchanged_since=datetime.now(UTC))
     return counts
-
-
-async def _working_memory(res: Resources, user_id: str, done: Forgotten, *, hard: bool,
-                          agent_scope: str | None) -> int:
-    memory = res.working_memory
-    if done.wipe_user or done.wipe_agent:
-        return await memory.delete_all(user_id, done.wipe_agent if not done.wipe_user else None)
-    if done.session_chat is not None:
-        return await memory.delete(user_id, *done.session_chat)
-    entity_ids = {str(i) for i in done.effects.ids.get("entities", [])}
-    message_ids = {str(i) for i in done.effects.ids.get("messages", [])}
-    if not (entity_ids or message_ids or done.names or done.texts):
-        return 0
-    names = re.compile(r"\b(?:" + "|".join(map(re.escape, done.names)) + r")\b") \
-        if done.names else None
-    touched = 0
-    for agent_id, chat_id in _conversations(await memory.keys_of(user_id, agent_scope)):
-        def scrub(seen: Snapshot) -> tuple:
-            session, affect = _scrub(seen.session, seen.affect, entity_ids, message_ids,
-                                     names, done.texts)
-            changed = (session, affect) != (seen.session, seen.affect)
-            return (session, affect, changed) if changed else (None, None, False)
-
-        changed = await memory.update(user_id, agent_id, chat_id, scrub)
-        if changed and hard:
-            await memory.delete(user_id, agent_id, chat_id)
-        touched += bool(changed)
-    return touched
-
-
-def _scrub(session: SessionState | None, affect: AffectSlot | None, entity_ids: set[str],
-           message_ids: set[str], names: re.Pattern[str] | None, texts: Sequence[str]
-           ) -> tuple[SessionState | None, AffectSlot | None]:
-    """The blobs without the forgotten entity ids and without turns that mention them."""
-    def mentions(text: str) -> bool:
-        folded = fold(text)
-        return bool(names and names.search(folded)) or any(t in folded for t in texts)
-
-    if session is not None:
-        session = msgspec.structs.replace(
-            session,
-            active_entity_ids=[e for e in session.active_entity_ids if e not in entity_ids],
-            turns=[t for t in session.turns
-                   if t.message_id not in message_ids and not mentions(t.text)])
-    if affect is not None:
-        affect = msgspec.structs.replace(
-            affect, active_entity_ids=[e for e in affect.active_entity_ids
-                                       if e not in entity_ids])
-    return session, affect
-
-
-def _conversations(keys: Sequence[str]) -> list[tuple[str, str]]:
-    """(agent, chat) of every working-memory key, once (keys are kind:user:agent:chat)."""
-    found = []
-    for key in keys:
-        parts = key.split(":")
-        if len(parts) == 4:
-            found.append((unquote(parts[2]), unquote(parts[3])))
-    return list(dict.fromkeys(found))
 
 
 async def _scope_entities(conn: asyncpg.Connection, user_id: str, agent_id: str | None

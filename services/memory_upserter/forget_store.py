@@ -25,6 +25,7 @@ from uuid import UUID
 import asyncpg
 
 from services.core.memory_store import SELF_REF
+from services.memory_upserter.forget_compact import user_tables
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Effects:
     counts: Counter = field(default_factory=Counter)
     ids: dict[str, list[UUID]] = field(default_factory=dict)
     entity_names: list[str] = field(default_factory=list)  # normalized, for working memory
+    tables: dict[str, int] = field(default_factory=dict)  # rows per table, when counted so
 
     def add(self, kind: str, ids: Sequence[UUID]) -> None:
         self.ids.setdefault(kind, []).extend(ids)
@@ -184,7 +186,9 @@ async def _forget_entities(conn: asyncpg.Connection, s: Selection, *, hard: bool
 
 
 async def forget_everything_hard(conn: asyncpg.Connection, user_id: str) -> Effects:
-    """Global, everything, hard: the users row goes and every table cascades from it."""
+    """Global, everything, hard: the users row goes and every table cascades from it. Rows are
+    counted per table first — every table with a ``user_id`` column, read from the schema, so
+    a table added later is in the receipt without a change here."""
     effects = Effects()
     counts = await conn.fetchrow(
         """SELECT (SELECT count(*) FROM relations WHERE user_id = $1) AS facts,
@@ -194,6 +198,12 @@ async def forget_everything_hard(conn: asyncpg.Connection, user_id: str) -> Effe
                   (SELECT count(*) FROM episodes WHERE user_id = $1) AS episodes,
                   (SELECT count(*) FROM messages WHERE user_id = $1) AS messages""", user_id)
     effects.counts.update(dict(counts))
+    for table in await user_tables(conn):
+        if table == "forget_log":  # the audit outlives the user (and holds no content)
+            continue
+        n = await conn.fetchval(f'SELECT count(*) FROM "{table}" WHERE user_id = $1', user_id)
+        if n:
+            effects.tables[table] = n
     await conn.execute("DELETE FROM users WHERE user_id = $1", user_id)
     return effects
 
@@ -208,10 +218,29 @@ async def session_to_forget(conn: asyncpg.Connection, user_id: str, agent_id: st
             ORDER BY started_at DESC LIMIT 1""", user_id, agent_id, chat_id, session_id)
 
 
-async def clear_snippets(conn: asyncpg.Connection, user_id: str, session_id: UUID) -> None:
+async def clear_snippets(conn: asyncpg.Connection, user_id: str, session_id: UUID) -> int:
     """A hard-forgotten session leaves no quotes behind in the todos captured during it."""
-    await conn.execute("UPDATE todos SET source_snippet = NULL WHERE user_id = $1 "
-                       "AND session_id = $2", user_id, session_id)
+    status = await conn.execute("UPDATE todos SET source_snippet = NULL WHERE user_id = $1 "
+                                "AND session_id = $2 AND source_snippet IS NOT NULL",
+                                user_id, session_id)
+    return int(status.split()[-1])
+
+
+async def drop_summaries(conn: asyncpg.Connection, user_id: str, *, everything: bool,
+                         texts: Sequence[str], names_pattern: str | None) -> int:
+    """Drop the summary-spine versions that mention a forgotten name or text (all of them when
+    the user's whole memory goes); the spine is derived and is written again from what
+    remains. Returns how many versions went."""
+    if not (everything or texts or names_pattern):
+        return 0
+    match = (_NAMES.format(names="$3", col="s.text") + " OR "
+             + _NAMES.format(names="$3", col="s.content::text") + " OR "
+             + _TEXT.format(texts="$2", col="s.text") + " OR "
+             + _TEXT.format(texts="$2", col="s.content::text"))
+    status = await conn.execute(
+        f"DELETE FROM summary_spine s WHERE s.user_id = $1 AND ($4 OR {match})",
+        user_id, list(texts), names_pattern, everything)
+    return int(status.split()[-1])
 
 
 FORGOTTEN_ANSWER = {"forgotten": True}

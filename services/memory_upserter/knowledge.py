@@ -9,7 +9,8 @@ embedder or index leaves them unindexed (warned); POST /v1/reindex or a re-inges
 
 Vector points (collection ``knowledge``): id = ``chunk_id``; owner ``user_id`` = the user for a
 user-specific document, else ``SHARED_OWNER`` (every user of the agent); ``agent_id`` = the
-agent, ``scope`` = 'agent'; payload ``doc_id``, ``domain``, ``section``, ``title``, ``text``.
+agent, ``scope`` = 'agent'; payload ``doc_id``, ``domain`` — no text, title or section (the
+index holds no plaintext; readers take them from ``knowledge_chunks`` by id).
 """
 
 from __future__ import annotations
@@ -164,8 +165,7 @@ def _point(row: asyncpg.Record, dense: Sequence[float]) -> VectorPoint:
     return VectorPoint(id=str(row["chunk_id"]), dense=dense, text=_embed_text(row), payload={
         "user_id": row["user_id"] or SHARED_OWNER, "agent_id": row["agent_id"],
         "scope": "agent", "entity_ids": [], "active": True, "doc_id": row["doc_id"],
-        "domain": row["domain"], "section": " > ".join(row["section_path"]),
-        "title": row["doc_title"], "text": row["text"], "row_id": str(row["chunk_id"]),
+        "domain": row["domain"], "row_id": str(row["chunk_id"]),
     })
 
 

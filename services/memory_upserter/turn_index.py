@@ -10,7 +10,8 @@ BM25 of the pair lifts raw-turn R@10 by ~0.04, while a dense vector of the pair 
 only the lexical half gets the context). Payload: ``user_id``,
 ``agent_id``, ``scope`` (``agent``: a conversation with one persona is that persona's, like its
 episodes), ``entity_ids`` (the entities the turn named), ``active``, ``chat_id``,
-``session_id``, ``role``, ``speaker``, ``ts`` (epoch seconds), ``row_id``.
+``session_id``, ``role``, ``ts`` (epoch seconds), ``row_id`` — no text or speaker (the
+index holds no plaintext; readers take them from ``messages`` by id).
 
 After a commit, :func:`sync_turn_vectors` embeds the turn's messages **and** its changed facts
 in one embedder call, upserts both, and stamps ``indexed_at`` on both tables. On an embedder or
@@ -97,7 +98,7 @@ def message_point(user_id: str, row: MessageIndexRow, dense: Sequence[float],
         "user_id": user_id, "agent_id": row.agent_id, "scope": "agent",
         "entity_ids": [str(e) for e in entity_ids], "active": row.active,
         "chat_id": row.chat_id, "session_id": str(row.session_id), "role": row.role,
-        "speaker": row.speaker or "", "ts": int(row.ts.timestamp()),
+        "ts": int(row.ts.timestamp()),
         "row_id": str(row.message_id),
     })
 

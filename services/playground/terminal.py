@@ -2,7 +2,15 @@
 
 Type a message and get the reply of the configured model (or the offline readout). Commands:
 ``/envelope`` shows the chat messages the model got for the last turn, ``/written`` what the
-commit wrote, ``/show`` toggles printing both after every turn, ``/quit`` leaves.
+commit wrote, ``/show`` toggles printing both after every turn, ``/new`` starts a new session,
+``/quit`` leaves. Before the first message every node of the chain must answer as itself
+(:mod:`services.playground.preflight`); if one does not, one line says what to run and the
+command exits 1.
+
+A session is keyed by (user, agent, chat): its working memory in Redis and its row in Postgres.
+``/new`` moves to a fresh chat id, so the next turn opens a new session with empty working
+memory while everything remembered about the person stays; the session left behind closes after
+``TWIN_SESSION_IDLE_MINUTES`` and is consolidated like any other.
 """
 
 from __future__ import annotations
@@ -10,16 +18,19 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import uuid
 from collections.abc import Callable
 from typing import TextIO
 
 import httpx
 
 from services.core.settings import Settings
+from services.playground.preflight import check_nodes
 from services.playground.turn import ROUTES, AskModel, Conversation, Exchange, NodeError
 
 PROMPT = "you> "
-HELP = "/envelope  /written  /show (toggle both after every turn)  /quit"
+HELP = "/envelope  /written  /show (toggle both after every turn)  /new (new session)  /quit"
+MAX_CHAT_ID = 128
 
 
 def node_urls(settings: Settings) -> dict[str, str]:
@@ -31,9 +42,14 @@ def node_urls(settings: Settings) -> dict[str, str]:
 async def run_chat(settings: Settings, *, user_id: str, agent_id: str, chat_id: str,
                    persona_prompt: str = "", show: bool = False,
                    read: Callable[[str], str] = input, out: TextIO = sys.stdout) -> int:
-    llm = _open_model(settings)
     async with httpx.AsyncClient(timeout=settings.llm_timeout_s + 30) as client:
-        talk = Conversation(client=client, base_urls=node_urls(settings), user_id=user_id,
+        urls = node_urls(settings)
+        problem = await check_nodes(client, urls, settings.port_offset)
+        if problem is not None:
+            print(f"twin chat: {problem}", file=sys.stderr)
+            return 1
+        llm = _open_model(settings)
+        talk = Conversation(client=client, base_urls=urls, user_id=user_id,
                             agent_id=agent_id, chat_id=chat_id, persona_prompt=persona_prompt,
                             token=settings.node_token, ask_model=_asker(llm, settings))
         engine = f"model {settings.llm_model}" if llm else "offline (no model configured)"
@@ -57,6 +73,11 @@ async def _loop(talk: Conversation, read: Callable[[str], str], out: TextIO,
             return
         if text in ("/quit", "/exit"):
             return
+        if text == "/new":
+            talk.chat_id, last = new_chat_id(talk.chat_id), None
+            print(f"(new session in chat {talk.chat_id}; what you told me before stays "
+                  "remembered)", file=out)
+            continue
         if text in ("/envelope", "/written", "/show"):
             if text == "/show":
                 show = not show
@@ -76,6 +97,12 @@ async def _loop(talk: Conversation, read: Callable[[str], str], out: TextIO,
             print(f"{talk.agent_id}> {line}", file=out)
         if show:
             print(_detail(last, "envelope"), _detail(last, "written"), sep="\n", file=out)
+
+
+def new_chat_id(chat_id: str) -> str:
+    """A fresh chat id derived from ``chat_id`` (``play:alice`` → ``play:alice~3f9a1c``)."""
+    base = chat_id.split("~", 1)[0][: MAX_CHAT_ID - 7]
+    return f"{base}~{uuid.uuid4().hex[:6]}"
 
 
 def _detail(exchange: Exchange, what: str) -> str:

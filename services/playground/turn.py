@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from services.playground.offline import offline_reply
+from services.playground.offline import due_suffix, offline_reply
 
 # node → (route) in chain order; the base URL of each node comes from the caller.
 ROUTES = {
@@ -133,8 +133,7 @@ def confirmations(commit: dict) -> list[str]:
         if todo.get("outcome") != "created":
             continue
         where = LISTS.get(todo.get("kind", ""), "open threads")
-        due = f" (due {todo['due_at'][:10]})" if todo.get("due_at") else ""
-        lines.append(f'✓ Added "{todo["text"]}" to your {where}{due}.')
+        lines.append(f'✓ Added "{todo["text"]}" to your {where}{due_suffix(todo.get("due_at"))}.')
     return lines
 
 

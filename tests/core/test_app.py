@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Annotated
 
+import asyncpg
 import httpx
 import msgspec
 import pytest
 from litestar import post
+from litestar.di import NamedDependency
+from litestar.exceptions import LitestarDeprecationWarning
+from litestar.params import JSONBody
 from structlog.testing import capture_logs
 
 from contracts.common import SLOT_CONTRACT_VERSION, Ids, Struct
 from services.core.app import NodeSpec, create_app
 from services.core.logs import bind_ids
+from services.core.migrate import MIGRATIONS_DIR
 from services.core.nodes import all_specs, node_spec
 from services.core.resources import POSTGRES, REDIS, Resources
 from services.core.settings import Settings
@@ -30,7 +36,7 @@ class EchoResponse(Struct, kw_only=True):
 
 
 @post("/v1/echo", status_code=200)
-async def echo(data: EchoRequest, resources: Resources) -> EchoResponse:
+async def echo(data: JSONBody[EchoRequest], resources: NamedDependency[Resources]) -> EchoResponse:
     bind_ids(user_id=data.ids.user_id, agent_id=data.ids.agent_id)
     async with resources.pg.acquire() as conn:
         total = await conn.fetchval("SELECT $1::int + 1", data.count)
@@ -54,6 +60,20 @@ async def test_health_readiness_version(client: httpx.AsyncClient) -> None:
     assert ready.status_code == 200, ready.json()
     assert ready.json()["checks"] == {"postgres": "ok", "redis": "ok"}
     assert (await client.get("/version")).json()["slot_contract_version"] == SLOT_CONTRACT_VERSION
+
+
+async def test_version_names_the_schema_version_the_database_holds(
+        client: httpx.AsyncClient, database_url: str) -> None:
+    """The newest migration of the code, which the test database (migrated) has applied."""
+    reported = (await client.get("/version")).json()["schema_version"]
+    newest = sorted(path.stem for path in MIGRATIONS_DIR.glob("*.sql"))[-1]
+    assert reported == newest
+    conn = await asyncpg.connect(database_url)
+    try:
+        applied = await conn.fetchval("SELECT max(version) FROM schema_migrations")
+    finally:
+        await conn.close()
+    assert applied == reported
 
 
 async def test_openapi_at_stable_path_documents_the_route(client: httpx.AsyncClient) -> None:
@@ -110,12 +130,40 @@ async def test_an_oversized_body_is_refused(settings: Settings, resources: Resou
         response = await client.post("/v1/echo", json={**BODY, "words": ["x"] * 50})
     assert response.status_code == 413
     assert response.headers["content-type"].startswith("application/problem+json")
+    problem = response.json()
+    assert "64 bytes" in problem["detail"] and "TWIN_MAX_BODY_BYTES" in problem["detail"]
+    assert problem["request_id"] == response.headers["x-request-id"]
 
 
-async def test_unknown_route_is_a_problem(client: httpx.AsyncClient) -> None:
-    response = await client.get("/v1/nothing-here")
+async def test_bytes_that_are_not_utf8_are_named_at_their_offset_in_the_body(
+        client: httpx.AsyncClient) -> None:
+    body = b'{"ids": {"user_id": "al\xffice", "agent_id": "deanna", "chat_id": "tg:1"}}'
+    response = await client.post("/v1/echo", content=body,
+                                 headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        {"path": "$", "reason": f"malformed JSON body: not UTF-8 (byte {body.index(0xFF)})"}]
+
+
+async def test_unknown_route_is_a_problem_with_its_request_id(client: httpx.AsyncClient) -> None:
+    with capture_logs() as logs:
+        response = await client.get("/v1/nothing-here", headers={"X-Request-Id": "n8n-404"})
     assert response.status_code == 404
-    assert response.json()["status"] == 404
+    problem = response.json()
+    assert problem["status"] == 404 and problem["request_id"] == "n8n-404"
+    assert response.headers["x-request-id"] == "n8n-404"
+    assert problem["detail"] == ("no route GET /v1/nothing-here; every route is listed at "
+                                 "/schema/openapi.json")
+    assert [e["status"] for e in logs if e["event"] == "request"] == [404]
+
+
+async def test_a_wrong_method_is_a_problem_naming_the_allowed_one(
+        client: httpx.AsyncClient) -> None:
+    response = await client.get("/v1/echo")
+    assert response.status_code == 405
+    problem = response.json()
+    assert problem["request_id"] == response.headers["x-request-id"]
+    assert problem["detail"] == "/v1/echo does not answer GET; it answers POST, OPTIONS"
 
 
 async def test_bearer_token_guards_v1_but_not_health(settings: Settings, resources: Resources,
@@ -160,6 +208,16 @@ async def test_a_stopped_dependency_gives_503_with_retry_after(settings: Setting
 
 NODE_NAMES = ("pulse-decay", "graph-hydrator", "rag-gate", "envelope-validator",
               "reflection-writer", "memory-upserter")
+
+
+def test_no_node_uses_a_deprecated_litestar_api(settings: Settings) -> None:
+    """Every handler marks its body (``JSONBody``) and dependencies (``NamedDependency``)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for spec in [*all_specs().values(), SPEC]:
+            create_app(spec, settings)
+    assert [str(w.message) for w in caught
+            if issubclass(w.category, LitestarDeprecationWarning)] == []
 
 
 def test_every_node_has_a_spec_with_known_dependencies() -> None:

@@ -40,26 +40,36 @@ def test_twin_migrate_creates_the_database_then_changes_nothing(fresh_database) 
     assert second.returncode == 0 and second.stdout.strip() == "schema is up to date"
 
 
-def test_twin_up_serves_all_six_nodes_and_stops_cleanly(fresh_database, tmp_path,
-                                                         settings: Settings) -> None:
-    _, dsn = fresh_database
+def _start_up(dsn: str, tmp_path, settings: Settings) -> tuple[subprocess.Popen, int]:
     offset = random.randrange(2_000, 22_000, 10)  # below the ephemeral range; runs side by side
     env = {**os.environ, "DATABASE_URL": dsn, "REDIS_URL": settings.redis_url,
            "QDRANT_PATH": str(tmp_path / "qdrant"), "TWIN_PORT_OFFSET": str(offset),
            "TWIN_LOG_JSON": "true"}
     proc = subprocess.Popen([*TWIN, "up"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
+    return proc, offset
+
+
+def _wait_healthy(offset: int) -> dict[str, int]:
+    started = time.monotonic()
+    healthy: dict[str, int] = {}
+    while time.monotonic() - started < 60 and len(healthy) < len(NODE_PORTS):
+        for node, port in NODE_PORTS.items():
+            try:
+                reply = httpx.get(f"http://127.0.0.1:{port + offset}/healthz", timeout=1)
+                healthy[node] = reply.status_code
+            except httpx.TransportError:
+                pass
+        time.sleep(0.3)
+    return healthy
+
+
+def test_twin_up_serves_all_six_nodes_and_stops_cleanly(fresh_database, tmp_path,
+                                                         settings: Settings) -> None:
+    _, dsn = fresh_database
+    proc, offset = _start_up(dsn, tmp_path, settings)
     try:
-        started = time.monotonic()
-        healthy: dict[str, int] = {}
-        while time.monotonic() - started < 60 and len(healthy) < len(NODE_PORTS):
-            for node, port in NODE_PORTS.items():
-                try:
-                    reply = httpx.get(f"http://127.0.0.1:{port + offset}/healthz", timeout=1)
-                    healthy[node] = reply.status_code
-                except httpx.TransportError:
-                    pass
-            time.sleep(0.3)
+        healthy = _wait_healthy(offset)
         assert healthy == dict.fromkeys(NODE_PORTS, 200), healthy
         for node, port in NODE_PORTS.items():
             ready = httpx.get(f"http://127.0.0.1:{port + offset}/readyz", timeout=5)
@@ -70,3 +80,17 @@ def test_twin_up_serves_all_six_nodes_and_stops_cleanly(fresh_database, tmp_path
     # uvicorn re-raises the captured SIGTERM after its graceful shutdown
     assert proc.returncode in (0, -signal.SIGTERM), output
     assert "Application shutdown complete" in output
+
+
+def test_ctrl_c_on_twin_up_shuts_down_without_a_traceback(fresh_database, tmp_path,
+                                                          settings: Settings) -> None:
+    _, dsn = fresh_database
+    proc, offset = _start_up(dsn, tmp_path, settings)
+    try:
+        assert _wait_healthy(offset) == dict.fromkeys(NODE_PORTS, 200)
+    finally:
+        proc.send_signal(signal.SIGINT)  # what Ctrl-C in the terminal sends
+        output, _ = proc.communicate(timeout=30)
+    assert "Application shutdown complete" in output
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
+    assert proc.returncode == 130  # the shell's convention for "stopped by Ctrl-C"

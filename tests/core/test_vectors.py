@@ -304,6 +304,10 @@ async def test_callers_mistakes_are_value_errors(index, user_id):
         point(user_id, "x", scope="agent")
     with pytest.raises(ValueError, match="lacks"):
         VectorPoint(str(uuid.uuid4()), dense_for("x"), "x", {"user_id": user_id})
+    with pytest.raises(ValueError, match="plaintext"):  # the index files never hold a text
+        VectorPoint(str(uuid.uuid4()), dense_for("x"), "x", {
+            "user_id": user_id, "agent_id": None, "scope": "global", "entity_ids": [],
+            "active": True, "text": "Locker code word is plover"})
     with pytest.raises(ValueError, match="expects 16"):
         await index.upsert("episodes", [point(user_id, "x", dense=[1.0, 0.0])])
     with pytest.raises(ValueError, match="collection"):

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import asyncpg
@@ -38,8 +38,9 @@ from tests.e2e.processes import Process, port_in_use
 from tests.e2e.stack import AGENT_ID, ANAKETA_ALLOWED, Secrets, Stack, credentials_for
 from tests.e2e.stub_llm import StubLLM
 
-PG_ADMIN = os.environ.get("TWIN_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
-REDIS_URL = os.environ.get("TWIN_TEST_E2E_REDIS_URL", "redis://127.0.0.1:6379/12")
+if TYPE_CHECKING:
+    from tests.conftest import RunStores
+
 REPO = n8n_tools.REPO
 
 
@@ -48,33 +49,33 @@ def _run_async(coro: Any) -> Any:
         return pool.submit(asyncio.run, coro).result()
 
 
-async def _create_database(name: str) -> None:
-    admin = await asyncpg.connect(PG_ADMIN)
+async def _create_database(pg_admin: str, name: str) -> None:
+    admin = await asyncpg.connect(pg_admin)
     try:
         await admin.execute(f'CREATE DATABASE "{name}"')
     finally:
         await admin.close()
 
 
-def _forget_keys(pattern: str) -> None:
-    client = redis.Redis.from_url(REDIS_URL)
+def _forget_keys(redis_url: str, pattern: str) -> None:
+    client = redis.Redis.from_url(redis_url)
     keys = list(client.scan_iter(match=pattern, count=500))
     if keys:
         client.delete(*keys)
     client.close()
 
 
-async def _drop_database(name: str) -> None:
-    admin = await asyncpg.connect(PG_ADMIN)
+async def _drop_database(pg_admin: str, name: str) -> None:
+    admin = await asyncpg.connect(pg_admin)
     try:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     finally:
         await admin.close()
 
 
-def _forget_working_memory(users: set[str]) -> None:
+def _forget_working_memory(redis_url: str, users: set[str]) -> None:
     """Delete this run's Redis keys (every working-memory key names its user, quoted)."""
-    client = redis.Redis.from_url(REDIS_URL)
+    client = redis.Redis.from_url(redis_url)
     for user_id in users:
         keys = list(client.scan_iter(match=f"*:{quote(user_id, safe='')}:*", count=500))
         if keys:
@@ -116,16 +117,21 @@ ANAKETA_WORKFLOW = json.loads((n8n_tools.WORKFLOWS / "persona-anaketa.json").rea
 
 @pytest.fixture(scope="session", params=N8N_MODES)
 def stack(request: pytest.FixtureRequest, n8n_home: Path,
-          tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+          tmp_path_factory: pytest.TempPathFactory, test_stores: RunStores) -> Iterator[Stack]:
     """The whole stack; ``single``: one n8n process on SQLite (``tools/n8n/n8n.sh``);
-    ``queue``: n8n on Postgres in queue mode, main + one worker + Redis (compose.yaml)."""
+    ``queue``: n8n on Postgres in queue mode, main + one worker + Redis (compose.yaml). The
+    nodes use the run's stores (tests/conftest.py: the machine's, else embedded ones)."""
+    redis_url = os.environ.get("TWIN_TEST_E2E_REDIS_URL", test_stores.redis_url)
+    if request.param == "queue" and not redis_url.startswith("redis://"):
+        pytest.skip(f"n8n's queue needs Redis over TCP; this run's Redis is {redis_url}")
     with open_stack(tmp_path_factory.mktemp(f"e2e-{request.param}"),
-                    queue=request.param == "queue") as built:
+                    queue=request.param == "queue", pg_admin=test_stores.pg_admin,
+                    redis_url=redis_url) as built:
         yield built
 
 
 @contextmanager
-def open_stack(folder: Path, *, queue: bool = False,
+def open_stack(folder: Path, *, pg_admin: str, redis_url: str, queue: bool = False,
                schedule_seconds: int | None = SCHEDULE_SECONDS) -> Iterator[Stack]:
     """Build the stack (the E2E fixture and ``tests/e2e/measure.py`` share it)."""
     offset = _free_offset()
@@ -137,11 +143,11 @@ def open_stack(folder: Path, *, queue: bool = False,
 
     run = uuid.uuid4().hex[:10]
     database = f"twin_e2e_{run}"
-    database_url = f"{PG_ADMIN.rpartition('/')[0]}/{database}"
+    database_url = f"{pg_admin.rpartition('/')[0]}/{database}"
     node_env = {k: v for k, v in os.environ.items()
                 if not k.startswith(("OPENAI_", "TWIN_", "DATABASE_URL", "REDIS_URL", "QDRANT_"))}
     node_env.update({
-        "DATABASE_URL": database_url, "REDIS_URL": REDIS_URL,
+        "DATABASE_URL": database_url, "REDIS_URL": redis_url,
         "QDRANT_PATH": str(folder / "qdrant"), "TWIN_NODE_TOKEN": keys.node_token,
         "TWIN_PORT_OFFSET": str(offset),
         "TWIN_LOG_JSON": "true",  # no OPENAI_*: the nodes run their offline engines
@@ -150,8 +156,9 @@ def open_stack(folder: Path, *, queue: bool = False,
     nodes = Process("twin up", [twin, "up"], node_env, folder / "twin.log", cwd=REPO)
     n8n_queue = None
     if queue:
-        n8n_queue = Queue(f"n8n_e2e_{run}", REDIS_URL, f"bull-e2e-{run}")
-        _run_async(_create_database(n8n_queue.database))
+        n8n_queue = Queue(f"{pg_admin.rpartition('/')[0]}/n8n_e2e_{run}", redis_url,
+                          f"bull-e2e-{run}")
+        _run_async(_create_database(pg_admin, n8n_queue.database))
     n8n = N8nInstance(folder / "n8n", {}, queue=n8n_queue)
     stack = Stack(n8n, nodes, llm, telegram, keys, database_url, ports, timings)
 
@@ -195,10 +202,10 @@ def open_stack(folder: Path, *, queue: bool = False,
         llm.stop()
         telegram.stop()
         if os.environ.get("TWIN_E2E_KEEP"):  # debugging: look at what the run wrote
-            print(f"[e2e] kept {database_url} and {REDIS_URL}")
+            print(f"[e2e] kept {database_url} and {redis_url}")
         else:
-            _run_async(_drop_database(database))
+            _run_async(_drop_database(pg_admin, database))
             if n8n_queue is not None:
-                _run_async(_drop_database(n8n_queue.database))
-                _forget_keys(f"{n8n_queue.prefix}:*")
-            _forget_working_memory(stack.users)
+                _run_async(_drop_database(pg_admin, n8n_queue.database))
+                _forget_keys(redis_url, f"{n8n_queue.prefix}:*")
+            _forget_working_memory(redis_url, stack.users)

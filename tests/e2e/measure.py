@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import tempfile
@@ -43,8 +44,12 @@ def main() -> None:
                              "persona workflow, no sub-workflow call, no Telegram send)")
     args = parser.parse_args()
     user = {"id": random.randrange(10**8, 10**9), "is_bot": False, "first_name": "Mia"}
-    with tempfile.TemporaryDirectory() as folder, open_stack(Path(folder), queue=args.queue,
-                                                             schedule_seconds=None) as stack:
+    with tempfile.TemporaryDirectory() as folder, open_stack(
+            Path(folder), queue=args.queue, schedule_seconds=None,
+            pg_admin=os.environ.get("TWIN_TEST_PG_ADMIN",
+                                    "postgresql://postgres@127.0.0.1:5432/postgres"),
+            redis_url=os.environ.get("TWIN_TEST_E2E_REDIS_URL",
+                                     "redis://127.0.0.1:6379/12")) as stack:
         stack.users.add(f"tg:{user['id']}")
         took = []
         for n in range(args.warmup + args.turns):

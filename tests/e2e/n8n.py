@@ -11,6 +11,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -232,14 +233,17 @@ class N8nInstance:
 class Queue:
     """n8n's own Postgres database and Redis queue (``EXECUTIONS_MODE=queue``)."""
 
-    def __init__(self, database: str, redis_url: str, prefix: str) -> None:
-        self.database, self.redis_url, self.prefix = database, redis_url, prefix
+    def __init__(self, dsn: str, redis_url: str, prefix: str) -> None:
+        self.dsn, self.redis_url, self.prefix = dsn, redis_url, prefix
+        self.database = urlsplit(dsn).path.strip("/")
 
     def env(self) -> dict[str, str]:
-        redis = httpx.URL(self.redis_url)
-        return {"DB_TYPE": "postgresdb", "DB_POSTGRESDB_HOST": "127.0.0.1",
-                "DB_POSTGRESDB_PORT": "5432", "DB_POSTGRESDB_DATABASE": self.database,
-                "DB_POSTGRESDB_USER": "postgres", "DB_POSTGRESDB_PASSWORD": "",
+        redis, pg = httpx.URL(self.redis_url), urlsplit(self.dsn)
+        return {"DB_TYPE": "postgresdb", "DB_POSTGRESDB_HOST": pg.hostname or "127.0.0.1",
+                "DB_POSTGRESDB_PORT": str(pg.port or 5432),
+                "DB_POSTGRESDB_DATABASE": self.database,
+                "DB_POSTGRESDB_USER": pg.username or "postgres",
+                "DB_POSTGRESDB_PASSWORD": pg.password or "",
                 "EXECUTIONS_MODE": "queue", "QUEUE_BULL_REDIS_HOST": redis.host or "127.0.0.1",
                 "QUEUE_BULL_REDIS_PORT": str(redis.port or 6379),
                 "QUEUE_BULL_REDIS_DB": redis.path.strip("/") or "0",
@@ -251,7 +255,7 @@ class Queue:
         import asyncpg
 
         async def go() -> list[tuple[Any, ...]]:
-            conn = await asyncpg.connect(f"postgresql://postgres@127.0.0.1:5432/{self.database}")
+            conn = await asyncpg.connect(self.dsn)
             try:
                 if sql.startswith("UPDATE"):
                     await conn.execute(sql)

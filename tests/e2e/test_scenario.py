@@ -106,8 +106,8 @@ def session_one(stack: Stack) -> dict[str, Any]:
         timeout=120)
     assert consolidated.status_code == 200, \
         f"{consolidated.text}\n{stack.n8n.explain()}"
-    return {"first_call": first_call, "first": first, "second": second, "graph": hydrate.json()["GRAPH"],
-            "consolidated": consolidated.json(), "day_log": _day_log(stack)}
+    return {"first_call": first_call, "first": first, "second": second,
+            "graph": hydrate.json()["GRAPH"], "consolidated": consolidated.json(), "day_log": _day_log(stack)}
 
 
 def _day_log(stack: Stack) -> dict[str, Any]:

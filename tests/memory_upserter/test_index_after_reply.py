@@ -32,7 +32,8 @@ async def test_the_reply_does_not_wait_for_the_index_and_the_vectors_follow(
                           user_id)
     assert facts and all(r["indexed_at"] is not None for r in facts + messages)
     hits = await resources.vectors.search("facts", user_id=user_id, text="sourdough", limit=5)
-    assert [h.payload["text"] for h in hits] == ["I adore sourdough bread"]
+    assert [h.id for h in hits] == [f["fact_id"] for f in answer["facts"]]
+    assert "text" not in hits[0].payload  # the index holds no plaintext
 
 
 async def test_background_work_is_awaited_on_drain_and_its_failures_are_logged() -> None:

@@ -70,9 +70,9 @@ async def test_a_document_is_chunked_by_heading_and_indexed_for_every_user_of_th
     answer = await ingest(client, agent_id=agent, doc_id="guide", domain="nutrition", text=DOC)
     assert answer["added"] == answer["chunks"] == answer["indexed"] == len(embedder.texts) >= 4
     assert (answer["unchanged"], answer["removed"], answer["warnings"]) == (0, 0, [])
-    stored = await rows(resources, "SELECT section_path, position, domain, indexed_at, user_id, "
-                                   "text FROM knowledge_chunks WHERE agent_id = $1 "
-                                   "ORDER BY position", agent)
+    stored = await rows(resources, "SELECT chunk_id, section_path, position, domain, "
+                                   "indexed_at, user_id, text FROM knowledge_chunks "
+                                   "WHERE agent_id = $1 ORDER BY position", agent)
     assert stored[0]["section_path"] == ["Nutrition guide"]
     assert {tuple(r["section_path"]) for r in stored} == {
         ("Nutrition guide",), ("Nutrition guide", "Protein"), ("Nutrition guide", "Hydration")}
@@ -82,8 +82,9 @@ async def test_a_document_is_chunked_by_heading_and_indexed_for_every_user_of_th
     assert len(protein) >= 2 and all(800 <= n <= 1200 for n in protein[:-1])
     hits = await resources.vectors.search("knowledge", user_id=SHARED_OWNER, agent_id=agent,
                                           text="how much water should I drink", limit=3)
-    assert hits[0].payload["section"] == "Nutrition guide > Hydration"
-    assert hits[0].payload["doc_id"] == "guide" and "thirst" in hits[0].payload["text"]
+    (best,) = [r for r in stored if str(r["chunk_id"]) == hits[0].id]
+    assert best["section_path"] == ["Nutrition guide", "Hydration"] and "thirst" in best["text"]
+    assert hits[0].payload["doc_id"] == "guide" and "text" not in hits[0].payload
 
 
 async def test_ingesting_the_same_document_again_changes_and_embeds_nothing(

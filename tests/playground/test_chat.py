@@ -9,6 +9,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import random
+import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from datetime import UTC, datetime, timedelta
@@ -21,10 +26,11 @@ from services.core.app import create_app
 from services.core.llm import open_llm
 from services.core.nodes import node_spec
 from services.core.resources import Resources
-from services.core.settings import Settings
+from services.core.settings import NODE_PORTS, Settings
 from services.playground.offline import offline_reply
-from services.playground.terminal import _loop, node_urls
-from services.playground.turn import ROUTES, Conversation, NodeError
+from services.playground.preflight import check_nodes
+from services.playground.terminal import _loop, new_chat_id, node_urls
+from services.playground.turn import ROUTES, Conversation, Exchange, NodeError
 
 T0 = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
 MODEL_URL = "http://model.test/v1"
@@ -58,10 +64,10 @@ async def test_offline_the_memory_written_in_one_turn_comes_back_in_a_later_one(
     assert any("Lisbon" in f["text"] for f in first.answers["memory-upserter"]["facts"])
 
     todo = await talk.say("Remind me to call Marta tomorrow.", now=T0 + timedelta(minutes=1))
-    assert todo.confirmations == ['✓ Added "Call Marta" to your reminders (due 2026-03-03).']
+    assert todo.confirmations == ['✓ Added "Call Marta" to your reminders (due 2026-03-03 09:00).']
 
     later = await talk.say("How is Marta doing?", now=T0 + timedelta(minutes=2))
-    assert "Lisbon" in later.reply and "Call Marta" in later.reply
+    assert "Lisbon" in later.reply and "• to do: Call Marta (due 2026-03-03 09:00)" in later.reply
     envelope = later.answers["envelope-validator"]
     assert "Lisbon" in envelope["messages"][0]["content"]  # the model would have been told
 
@@ -126,3 +132,105 @@ def test_the_offline_reply_lists_what_reached_the_envelope_once() -> None:
     assert reply.count("Marta lives in Lisbon.") == 1
     assert "• to do: call Marta" in reply and "2026-03-01: Talked about the trip" in reply
     assert "Nothing in memory" in offline_reply({"GRAPH": {}})
+
+
+def test_the_offline_reply_shows_due_dates_and_times() -> None:
+    envelope = {"GRAPH": {"commitments": [
+        {"text": "Call Marta", "due_at": "2026-03-03T00:00:00Z"},
+        {"text": "Dentist", "due_at": "2026-03-04T15:30:00+01:00"},
+        {"text": "Read the book"}]}}
+    reply = offline_reply(envelope)
+    assert "• to do: Call Marta (due 2026-03-03)" in reply
+    assert "• to do: Dentist (due 2026-03-04 15:30)" in reply
+    assert "• to do: Read the book\n" in reply + "\n"
+
+
+async def test_new_starts_a_fresh_session_that_still_remembers_the_person(
+        nodes: httpx.AsyncClient, user_id: str) -> None:
+    """``/new``: a new chat id, so a new session (row and working memory); the facts stay."""
+    talk = conversation(nodes, user_id)
+    seen: list[Exchange] = []
+    say = talk.say
+
+    async def recording(text: str, **kwargs) -> Exchange:
+        seen.append(await say(text, **kwargs))
+        return seen[-1]
+
+    talk.say = recording  # type: ignore[method-assign]
+    lines = iter(["My sister Marta lives in Lisbon.", "How are you?", "/new",
+                  "Where does Marta live?", "/quit"])
+    out = io.StringIO()
+    await _loop(talk, lambda _prompt: next(lines), out, show=False)
+    first, second, third = seen
+    assert "(new session in chat play:" in out.getvalue()
+    assert talk.chat_id.startswith(f"play:{user_id}~")
+    commits = [e.answers["memory-upserter"] for e in seen]
+    assert commits[0]["session_id"] == commits[1]["session_id"]
+    assert commits[2]["session_id"] != commits[0]["session_id"] and commits[2]["new_session"]
+    assert [e.answers["pulse-decay"]["session"]["msg_count"] for e in seen] == [1, 2, 1]
+    assert third.answers["pulse-decay"]["session"]["turns"] == []  # fresh working memory
+    assert "Lisbon" in third.reply  # the person is still remembered
+
+
+def test_a_new_chat_id_derives_from_the_first_and_never_grows() -> None:
+    once = new_chat_id("play:alice")
+    twice = new_chat_id(once)
+    assert once.startswith("play:alice~") and twice.startswith("play:alice~") and once != twice
+    assert len(new_chat_id("x" * 128)) <= 128
+
+
+async def test_the_check_at_start_passes_when_every_node_answers_as_itself(
+        nodes: httpx.AsyncClient) -> None:
+    assert await check_nodes(nodes, {n: f"http://{n}" for n in ROUTES}, 0) is None
+
+
+async def test_a_wrong_offset_that_reaches_another_node_is_named(
+        nodes: httpx.AsyncClient) -> None:
+    """With a different offset, pulse-decay's port can be another node of the stack."""
+    urls = {n: f"http://{n}" for n in ROUTES} | {"pulse-decay": "http://graph-hydrator"}
+    problem = await check_nodes(nodes, urls, 1)
+    assert problem == ("http://graph-hydrator is not pulse-decay (it is graph-hydrator): "
+                       "`twin chat` and `twin up` need the same TWIN_PORT_OFFSET (here: 1).")
+
+
+async def test_a_wrong_offset_that_reaches_another_program_is_named() -> None:
+    """Another program on the port answers /version with a 404 page, not as a node."""
+    def other_program(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(404, text="<h1>Not Found</h1>")
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(other_program)) as client:
+        problem = await check_nodes(client, {n: f"http://other:{8600 + i}"
+                                             for i, n in enumerate(ROUTES)}, 500)
+    assert problem is not None and problem.startswith(
+        "http://other:8600 is not pulse-decay (it answered 404 to GET /version)")
+    assert "TWIN_PORT_OFFSET (here: 500)" in problem
+
+
+def test_twin_chat_without_a_stack_says_in_one_line_to_run_twin_up() -> None:
+    """The real command, at an offset where nothing listens: one line, exit 1, no prompt."""
+    offset = _free_offset()
+    env = {**os.environ, "TWIN_PORT_OFFSET": str(offset)}
+    env.pop("OPENAI_BASE_URL", None)
+    env.pop("OPENAI_API_KEY", None)
+    done = subprocess.run([sys.executable, "-m", "services.core.cli", "chat", "--user", "alice",
+                           "--agent", "deanna"], env=env, input="hello\n", capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"twin chat: No Twin Core node answers at 127.0.0.1:{8101 + offset}")
+    assert f"`TWIN_PORT_OFFSET={offset} uv run twin up`" in lines[0]
+
+
+def _free_offset() -> int:
+    for _ in range(50):
+        offset = random.randrange(30_000, 50_000, 10)
+        if all(_port_free(port + offset) for port in NODE_PORTS.values()):
+            return offset
+    raise RuntimeError("no free block of ports")
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) != 0

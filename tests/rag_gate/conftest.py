@@ -138,8 +138,7 @@ class Memory:
         (dense,) = await self._embed([text])
         await self.res.vectors.upsert("knowledge", [VectorPoint(chunk_id, dense, text, {
             "user_id": owner or SHARED_OWNER, "agent_id": agent_id, "scope": "agent",
-            "entity_ids": [], "active": active, "doc_id": doc_id, "domain": domain,
-            "section": " > ".join(section)})])
+            "entity_ids": [], "active": active, "doc_id": doc_id, "domain": domain})])
         return chunk_id
 
     async def session(self, chat_id: str, turns: Sequence[tuple[str, str]], *,

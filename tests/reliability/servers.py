@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import pwd
 import shutil
 import subprocess
 import tempfile
@@ -22,6 +21,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
+from services.core.embedded import postgres as embedded_postgres
+from services.core.embedded import redis as embedded_redis
+from services.core.embedded.process import give_to, run_as_for_postgres
 from tests.e2e.processes import free_port, port_in_use
 
 __all__ = ["DelayProxy", "PostgresServer", "RedisServer", "free_port", "stopped",
@@ -30,17 +32,16 @@ __all__ = ["DelayProxy", "PostgresServer", "RedisServer", "free_port", "stopped"
 
 
 def _pg_bin() -> Path:
-    """Where initdb and pg_ctl are: ``TWIN_TEST_PG_BIN``, else the newest Debian cluster
-    binaries (the version ``.ci/run`` installs), else whatever is on PATH."""
+    """Where initdb and pg_ctl are: ``TWIN_TEST_PG_BIN``, else the embedded Postgres's (the
+    binaries ``twin up`` runs with nothing configured: nothing to install)."""
     if given := os.environ.get("TWIN_TEST_PG_BIN"):
         return Path(given)
-    installed = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"),
-                       key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit()
-                       else 0)
-    if installed:
-        return installed[-1].parent
-    found = shutil.which("initdb")
-    return Path(found).parent if found else Path("/usr/lib/postgresql/15/bin")
+    return embedded_postgres.bin_dir()
+
+
+def _redis_server() -> str:
+    """``TWIN_TEST_REDIS_SERVER``, else the embedded Redis's server binary (Valkey)."""
+    return os.environ.get("TWIN_TEST_REDIS_SERVER") or str(embedded_redis.server_binary())
 
 
 PG_BIN = _pg_bin()
@@ -81,10 +82,8 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        if shutil.which("redis-server") is None:
-            raise RuntimeError("redis-server is not installed")
         self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+            [_redis_server(), "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "no", "--daemonize", "no"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         wait_for_port(self.port, up=True)
@@ -100,8 +99,8 @@ class RedisServer:
 class PostgresServer:
     """A Postgres cluster of its own (initdb once, then ``pg_ctl`` start/stop at will).
 
-    initdb refuses to run as root: the cluster belongs to the ``postgres`` user when the tests
-    run as root, and to the current user otherwise.
+    initdb refuses to run as root: the cluster belongs to the user the embedded Postgres runs
+    as when the tests run as root, and to the current user otherwise.
     """
 
     def __init__(self, root: Path | None = None, port: int | None = None) -> None:
@@ -110,7 +109,7 @@ class PostgresServer:
         self.port = port or free_port()
         self.data = self.root / "data"
         self.socket_dir = self.root / "sock"
-        self._user = "postgres" if os.geteuid() == 0 else None
+        self._run_as = run_as_for_postgres()
 
     @property
     def admin_url(self) -> str:
@@ -120,9 +119,12 @@ class PostgresServer:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
     def _run(self, *argv: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        prefix = ["runuser", "-u", self._user, "--"] if self._user else []
-        done = subprocess.run([*prefix, *argv], capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL, timeout=60)
+        as_other = self._run_as.name is not None
+        done = subprocess.run(list(argv), capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL, timeout=60,
+                              user=self._run_as.uid if as_other else None,
+                              group=self._run_as.gid if as_other else None,
+                              extra_groups=[] if as_other else None)
         if check and done.returncode != 0:
             raise RuntimeError(f"{argv[0]} failed ({done.returncode}): {done.stderr[-2000:]}")
         return done
@@ -130,10 +132,9 @@ class PostgresServer:
     def init(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         self.socket_dir.mkdir(exist_ok=True)
-        if self._user:
-            owner = pwd.getpwnam(self._user)
-            for path in (self.root, self.socket_dir):
-                os.chown(path, owner.pw_uid, owner.pw_gid)
+        for path in (self.root, self.socket_dir):
+            give_to(path, self._run_as)
+        give_to(PG_BIN, self._run_as, own=False)
         self._run(str(PG_BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U",
                   "postgres", "-E", "UTF8", "--no-sync")
 

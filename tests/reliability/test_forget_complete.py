@@ -1,8 +1,12 @@
 """A hard forget leaves the forgotten content nowhere: no Postgres row (every text and jsonb
-column of every table), no vector payload or indexed text, no Redis key or value, no log line.
+column of every table), no vector payload or indexed text, no Redis key or value, no log line —
+and no byte in any file: the Qdrant Edge folder (WAL and segments) and the throwaway Postgres
+cluster's data files (heap, TOAST and index pages of every table) are searched byte by byte.
 
 The content is a made-up name no other test uses, so a search of the whole database, the
-whole throwaway Redis and every captured log line for it is exact.
+whole throwaway Redis, every captured log line and every file for it is exact. Postgres' own
+write-ahead log (``pg_wal``) is left out: it keeps the deleted rows until its segments are
+recycled, as the deletion receipt says.
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 import logging
 import random
 import string
+import subprocess
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -17,8 +23,10 @@ import structlog
 from structlog.testing import capture_logs
 
 from services.core.resources import Resources
+from services.core.settings import Settings
 from services.core.vectors import COLLECTIONS
 from tests.reliability.helpers import AGENT, CHAT, commit_body, later, rows
+from tests.reliability.servers import PostgresServer
 
 
 def _made_up_name() -> str:
@@ -144,3 +152,50 @@ async def test_a_hard_forget_leaves_the_content_in_no_row_point_key_or_log_line(
     # the rest of the user's memory is still there
     kept = await rows(throwaway, "SELECT text FROM messages WHERE user_id = $1", user_id)
     assert "I also need to buy running shoes." in [k["text"] for k in kept]
+
+
+def _files_holding(root: Path, needle: str, *, skip: tuple[str, ...] = ()) -> list[str]:
+    """Every file under ``root`` holding ``needle`` in any letter case, as raw bytes."""
+    found = subprocess.run(["grep", "-rlaiF", needle, str(root)], capture_output=True,
+                           text=True, check=False)
+    assert found.returncode in (0, 1), found.stderr  # 1: no file holds it
+    paths = [Path(p).relative_to(root).as_posix() for p in found.stdout.splitlines()]
+    return [p for p in paths if not p.startswith(skip)]
+
+
+async def _everything_on_disk(res: Resources) -> None:
+    """Shared buffers to the data files (a dirty page not yet written would hide bytes)."""
+    async with res.pg.acquire() as conn:
+        await conn.execute("CHECKPOINT")
+
+
+async def test_a_hard_forget_leaves_no_byte_of_the_content_in_any_file(
+        node, throwaway: Resources, throwaway_settings: Settings, pg_server: PostgresServer,
+        user_id: str) -> None:
+    name = _made_up_name()
+    qdrant = Path(throwaway_settings.qdrant_path)
+    await _remember(node, throwaway, user_id, name)
+    await throwaway.background.drain()
+    await _everything_on_disk(throwaway)
+    assert _files_holding(pg_server.data, name, skip=("pg_wal/",)), \
+        "the search finds the name in the table files before the forget"
+    assert _files_holding(qdrant, name) == [], "the vector index never holds the text"
+
+    async with node("memory-upserter", throwaway) as upserter:
+        forgotten = await upserter.post("/v1/forget", json={
+            "user_id": user_id, "scope": "global", "targets": [{"entity": name}],
+            "hard": True, "reason": "user asked"})
+    assert forgotten.status_code == 200, forgotten.text
+    receipt = forgotten.json()["receipt"]
+    await throwaway.background.drain(within_s=70)  # a table it could not lock at once
+    await _everything_on_disk(throwaway)
+
+    assert _files_holding(pg_server.data, name, skip=("pg_wal/",)) == []
+    assert _files_holding(pg_server.root, name, skip=("data/",)) == []  # the server's log
+    assert _files_holding(qdrant, name) == []
+    assert receipt["hard"] and receipt["rows"]["relations"] >= 1
+    assert receipt["rows"]["entities"] == 1 and receipt["rows"]["messages"] >= 2
+    assert receipt["points"]["facts"] >= 1 and receipt["redis_keys_deleted"] >= 1
+    assert set(receipt["rows"]) - {"entity_aliases"} <= set(receipt["compacted"])
+    assert receipt["compaction_pending"] == []
+    assert {r["where"] for r in receipt["remains"]} >= {"postgres_wal", "backups"}

@@ -27,7 +27,8 @@ V1 = [(node, path) for node, path in
        ("rag-gate", "/v1/retrieve"), ("envelope-validator", "/v1/envelope"),
        ("reflection-writer", "/v1/consolidate"), ("reflection-writer", "/v1/day-log"),
        ("memory-upserter", "/v1/commit"), ("memory-upserter", "/v1/knowledge"),
-       ("memory-upserter", "/v1/forget"), ("memory-upserter", "/v1/profile"),
+       ("memory-upserter", "/v1/forget"), ("memory-upserter", "/v1/export"),
+       ("memory-upserter", "/v1/profile"),
        ("memory-upserter", "/v1/reindex")]]
 
 
@@ -96,7 +97,7 @@ def test_hand_written_hostile_bodies_get_a_problem_answer(live: LiveStack, name:
                                                           body: bytes,
                                                           content_type: str) -> None:
     for node, path in V1:
-        if path == "/v1/day-log":
+        if path in ("/v1/day-log", "/v1/export"):
             continue  # a GET: its input is the query string (below)
         answer = httpx.post(live.url(node) + path, content=body, timeout=30,
                             headers={**live.auth(), "Content-Type": content_type})
@@ -115,6 +116,15 @@ def test_hostile_day_log_queries_get_a_problem_answer(live: LiveStack, query: di
     answer = httpx.get(live.url("reflection-writer") + "/v1/day-log", params=query,
                        headers=live.auth(), timeout=30)
     assert_answered_well(answer, f"day-log {query!r:.100}")
+    assert answer.status_code in (400, 422), answer.text[:300]
+
+
+@pytest.mark.parametrize("query", [
+    {}, {"user_id": ""}, {"user_id": "\x00"}, {"user_id": "@shared"}, {"user_id": "u" * 10_000}])
+def test_hostile_export_queries_get_a_problem_answer(live: LiveStack, query: dict) -> None:
+    answer = httpx.get(live.url("memory-upserter") + "/v1/export", params=query,
+                       headers=live.auth(), timeout=30)
+    assert_answered_well(answer, f"export {query!r:.100}")
     assert answer.status_code in (400, 422), answer.text[:300]
 
 

@@ -3,7 +3,8 @@
 Point id = ``rel_id``; the dense and BM25 vectors are of the fact text. Payload: ``user_id``,
 ``agent_id`` (None for a global fact), ``scope``, ``entity_ids`` ([subject, object]),
 ``active``, ``memory_type``, ``fact_type``, ``predicate``, ``importance``, ``pinned``,
-``source``, ``ts`` (``updated_at``, epoch seconds), ``message_ids``, ``row_id`` and ``text``.
+``source``, ``ts`` (``updated_at``, epoch seconds), ``message_ids`` and ``row_id`` — never the
+text (readers take it from ``relations`` by id).
 
 A writer commits its transaction first, then calls :func:`sync_fact_vectors`: it loads the rows,
 embeds and upserts the live ones, marks the closed ones inactive, and stamps ``indexed_at``.
@@ -75,7 +76,7 @@ def fact_point(user_id: str, row: FactIndexRow, dense: Sequence[float]) -> Vecto
         "entity_ids": entity_ids, "active": row.active, "memory_type": row.memory_type,
         "fact_type": row.fact_type, "predicate": row.predicate, "importance": row.importance,
         "pinned": row.pinned, "source": row.source, "ts": int(row.updated_at.timestamp()),
-        "message_ids": list(row.message_ids), "row_id": str(row.rel_id), "text": row.text,
+        "message_ids": list(row.message_ids), "row_id": str(row.rel_id),
     })
 
 

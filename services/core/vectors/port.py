@@ -6,7 +6,12 @@ losing the index loses nothing a reindex cannot rebuild. What the port guarantee
 - every read and delete takes ``user_id`` and never returns or touches another user's points;
 - upsert is idempotent by id (the same id twice is one point, the last write wins);
 - a failing backend raises :class:`VectorIndexUnavailable` (the HTTP layer answers 503), while a
-  caller's mistake (unknown collection, wrong dimension, non-UUID id) raises ``ValueError``.
+  caller's mistake (unknown collection, wrong dimension, non-UUID id) raises ``ValueError``;
+- no plaintext reaches the index's files: a payload carries ids, kinds, numbers and times, never
+  a text (``PLAINTEXT_KEYS`` are refused), and the BM25 vector holds hashed term ids. Readers
+  take text from Postgres by the point's id. An append-only engine keeps a deleted point's
+  bytes in its write-ahead log until the log rolls over (Qdrant Edge: 32 MiB segments, which
+  no API compacts), so text in a payload would outlive a hard forget there.
 """
 
 from __future__ import annotations
@@ -24,6 +29,10 @@ COLLECTIONS: tuple[str, ...] = ("episodes", "knowledge", "facts", "messages")
 SHARED_OWNER = "@shared"
 SCOPES: frozenset[str] = frozenset({"global", "agent"})
 REQUIRED_PAYLOAD: tuple[str, ...] = ("user_id", "agent_id", "scope", "entity_ids", "active")
+# Payload keys that would hold what a person said or wrote; refused (see the module docstring).
+PLAINTEXT_KEYS: frozenset[str] = frozenset({
+    "text", "title", "section", "speaker", "name", "reflection", "summary", "one_liner",
+    "content", "snippet", "source_snippet", "value"})
 
 Scope = Literal["global", "agent"]
 PayloadValue = str | int | bool | Sequence[str] | Sequence[int]
@@ -44,7 +53,8 @@ class VectorPoint:
     The payload must carry ``user_id`` (non-empty), ``agent_id`` (str, or None for a global
     point), ``scope`` ('global' | 'agent'; an agent point needs an ``agent_id``), ``entity_ids``
     (list of str) and ``active`` (bool); ``row_id`` defaults to the id. Any other JSON value may
-    ride along (``ts``, ``day``, ``kind``, ``message_ids``...). The text itself is not stored.
+    ride along (``ts``, ``day``, ``kind``, ``message_ids``...) except a text under one of
+    ``PLAINTEXT_KEYS``. The text itself is never stored, only its vectors.
     Construction normalizes the id to its canonical UUID string and raises ``ValueError`` on a
     malformed point.
     """
@@ -156,6 +166,10 @@ def _checked_payload(point_id: str, payload: Mapping[str, Any]) -> dict[str, Any
     missing = [key for key in REQUIRED_PAYLOAD if key not in payload]
     if missing:
         raise ValueError(f"point {point_id}: payload lacks {missing}")
+    plaintext = sorted(PLAINTEXT_KEYS.intersection(payload))
+    if plaintext:
+        raise ValueError(f"point {point_id}: payload keys {plaintext} would keep plaintext in "
+                         "the index files; read the text from Postgres by id")
     user_id, agent_id, scope = payload["user_id"], payload["agent_id"], payload["scope"]
     if not isinstance(user_id, str) or not user_id:
         raise ValueError(f"point {point_id}: user_id must be a non-empty string")

@@ -1,0 +1,52 @@
+"""Embedded stores: with no ``DATABASE_URL`` (``REDIS_URL``) configured, ``twin`` runs a
+Postgres (Redis) of its own, as it runs Qdrant Edge when no ``QDRANT_URL`` is set.
+
+``embedded_stores(settings)`` is the one place that decides: an explicit URL always wins; for
+each store left unset it starts the embedded server (Postgres under ``<data_dir>/postgres``,
+Redis under ``<data_dir>/redis``), and yields settings whose URLs point at them and whose
+``embedded`` names them. Leaving the block stops what it started, in reverse order, whatever
+happened inside (SIGTERM and Ctrl-C end uvicorn's loop, then this block).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import msgspec
+
+from services.core.embedded.postgres import EmbeddedPostgres
+from services.core.embedded.process import EmbeddedStoreError
+from services.core.embedded.redis import EmbeddedRedis
+from services.core.settings import Settings
+
+__all__ = ["EmbeddedPostgres", "EmbeddedRedis", "EmbeddedStoreError", "embedded_stores"]
+
+DATABASE = "twin"
+
+
+@contextmanager
+def embedded_stores(settings: Settings,
+                    needs: Iterable[str] = ("postgres", "redis")) -> Iterator[Settings]:
+    """Start the embedded server of every store in ``needs`` without a URL; stop them on the
+    way out."""
+    needs = frozenset(needs)
+    data_dir = Path(settings.data_dir)
+    changes: dict[str, object] = {}
+    embedded: set[str] = set()
+    with ExitStack() as stack:
+        if settings.database_url is None and "postgres" in needs:
+            postgres = EmbeddedPostgres(data_dir / "postgres")
+            postgres.start()
+            stack.callback(postgres.stop)
+            changes["database_url"] = postgres.url(DATABASE)
+            embedded.add("postgres")
+        if settings.redis_url is None and "redis" in needs:
+            redis = EmbeddedRedis(data_dir / "redis", persist=settings.embedded_redis_persist)
+            redis.start()
+            stack.callback(redis.stop)
+            changes["redis_url"] = redis.url()
+            embedded.add("redis")
+        yield msgspec.structs.replace(settings, **changes,
+                                      embedded=frozenset(settings.embedded | embedded))

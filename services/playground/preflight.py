@@ -1,0 +1,64 @@
+"""Before the first message: is each node of the chain there, and is it the node we expect?
+
+``twin chat`` finds the nodes by port (8101… plus ``TWIN_PORT_OFFSET``). Nothing listening means
+the stack is not up (or runs at another offset); something answering that is not the expected
+node — another node of the stack, another program's 404 — means the offsets differ. Either way
+the user gets one line saying what to run, before typing anything. A node names itself on
+``GET /version`` (open even when ``TWIN_NODE_TOKEN`` is set).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+
+import httpx
+
+from services.core.settings import NODE_PORTS
+
+CHECK_TIMEOUT_S = 3.0
+
+
+async def check_nodes(client: httpx.AsyncClient, base_urls: Mapping[str, str],
+                      port_offset: int) -> str | None:
+    """``None`` when every node answers ``/version`` as itself; else one line saying what to do."""
+    found = await asyncio.gather(*(_identify(client, url) for url in base_urls.values()))
+    answers = dict(zip(base_urls, found, strict=True))
+    up = f"TWIN_PORT_OFFSET={port_offset} uv run twin up" if port_offset else "uv run twin up"
+    same = f"`twin chat` and `twin up` need the same TWIN_PORT_OFFSET (here: {port_offset})"
+    if all(answer is None for answer in answers.values()):
+        return (f"No Twin Core node answers at {_ports(base_urls)}: start them first with "
+                f"`{up}` in another terminal (or wait until it has started); {same}.")
+    for node, answer in answers.items():
+        if answer is None:
+            return (f"{node} does not answer at {base_urls[node]} while other nodes do: is "
+                    f"`twin up` still starting? {same}.")
+        if answer != node:
+            what = f"it is {answer}" if answer in NODE_PORTS else f"it {answer}"
+            return f"{base_urls[node]} is not {node} ({what}): {same}."
+    return None
+
+
+async def _identify(client: httpx.AsyncClient, base_url: str) -> str | None:
+    """The name a node gives itself, or an account of what answered instead (``answered 404 to
+    GET /version``); ``None``: nothing answered."""
+    try:
+        response = await client.get(base_url.rstrip("/") + "/version", timeout=CHECK_TIMEOUT_S)
+    except httpx.TransportError:
+        return None
+    if response.status_code != 200:
+        return f"answered {response.status_code} to GET /version"
+    try:
+        node = response.json().get("node")
+    except (ValueError, AttributeError):
+        node = None
+    if not isinstance(node, str) or node not in NODE_PORTS:
+        return "answered GET /version, but not as a Twin Core node"
+    return node
+
+
+def _ports(base_urls: Mapping[str, str]) -> str:
+    ports = sorted(httpx.URL(url).port or 0 for url in base_urls.values())
+    host = httpx.URL(next(iter(base_urls.values()))).host
+    return f"{host}:{ports[0]}–{ports[-1]}" if len(ports) > 1 else f"{host}:{ports[0]}"
+
