@@ -107,7 +107,8 @@ def session_one(stack: Stack) -> dict[str, Any]:
     assert consolidated.status_code == 200, \
         f"{consolidated.text}\n{stack.n8n.explain()}"
     return {"first_call": first_call, "first": first, "second": second,
-            "graph": hydrate.json()["GRAPH"], "consolidated": consolidated.json(), "day_log": _day_log(stack)}
+            "graph": hydrate.json()["GRAPH"], "consolidated": consolidated.json(),
+            "day_log": _day_log(stack)}
 
 
 def _day_log(stack: Stack) -> dict[str, Any]:
