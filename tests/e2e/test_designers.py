@@ -202,3 +202,13 @@ def _logged(stack: Stack, person: Person) -> list[str]:
 
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, read()).result()
+
+
+def test_in_queue_mode_the_worker_runs_the_turns(stack: Stack) -> None:
+    """As compose.scale.yaml deploys it: the main process takes the webhooks, a worker runs
+    the executions from the Redis queue (one n8n database, Postgres)."""
+    if stack.n8n.worker is None:
+        pytest.skip("n8n runs as one process in this mode")
+    assert stack.n8n.env["DB_TYPE"] == "postgresdb" and stack.n8n.env["EXECUTIONS_MODE"] == "queue"
+    worker_log = stack.n8n.worker.log_path.read_text(errors="replace")
+    assert "Worker started execution" in worker_log, stack.n8n.log_tail()
