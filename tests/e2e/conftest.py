@@ -32,6 +32,7 @@ import redis
 
 from services.core.settings import NODE_PORTS
 from tests.e2e import n8n as n8n_tools
+from tests.e2e import workflows as workflows_edit
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.n8n import URL_SETTINGS, N8nInstance, Queue
 from tests.e2e.processes import Process, port_in_use
@@ -172,12 +173,12 @@ def open_stack(folder: Path, *, pg_admin: str, redis_url: str, queue: bool = Fal
     settings.update({"model_url": llm.base_url, "model": "stub-model",
                      "commit_retry_seconds": 2, "alert_url": f"{telegram.base_url}/alerts"})
     try:
-        workflows = [n8n_tools.configure(json.loads(p.read_text()), settings)
+        workflows = [workflows_edit.configure(json.loads(p.read_text()), settings)
                      for p in n8n_tools.workflow_files()]
-        workflows = [n8n_tools.allow_users(w, list(ANAKETA_ALLOWED))
+        workflows = [workflows_edit.allow_users(w, list(ANAKETA_ALLOWED))
                      if w["id"] == ANAKETA_WORKFLOW else w for w in workflows]
         if schedule_seconds:
-            workflows = [n8n_tools.every_seconds(w, schedule_seconds) for w in workflows]
+            workflows = [workflows_edit.every_seconds(w, schedule_seconds) for w in workflows]
         n8n.import_all(workflows, credentials_for(keys, telegram.base_url))
         n8n.publish_in_db([w["id"] for w in workflows])
         n8n.start()
