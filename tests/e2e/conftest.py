@@ -41,6 +41,7 @@ from tests.e2e.stub_llm import StubLLM
 
 if TYPE_CHECKING:
     from tests.conftest import RunStores
+    from tests.e2e.measure import Baseline
 
 REPO = n8n_tools.REPO
 
@@ -133,8 +134,10 @@ def stack(request: pytest.FixtureRequest, n8n_home: Path,
 
 @contextmanager
 def open_stack(folder: Path, *, pg_admin: str, redis_url: str, queue: bool = False,
-               schedule_seconds: int | None = SCHEDULE_SECONDS) -> Iterator[Stack]:
-    """Build the stack (the E2E fixture and ``tests/e2e/measure.py`` share it)."""
+               schedule_seconds: int | None = SCHEDULE_SECONDS,
+               baseline: Baseline | None = None) -> Iterator[Stack]:
+    """Build the stack (the E2E fixture and ``tests/e2e/measure.py`` share it). ``baseline``
+    (measure only) runs other workflows instead of the shipped ones."""
     offset = _free_offset()
     ports = {node: port + offset for node, port in NODE_PORTS.items()}
     keys = Secrets()
@@ -160,7 +163,8 @@ def open_stack(folder: Path, *, pg_admin: str, redis_url: str, queue: bool = Fal
         n8n_queue = Queue(f"{pg_admin.rpartition('/')[0]}/n8n_e2e_{run}", redis_url,
                           f"bull-e2e-{run}")
         _run_async(_create_database(pg_admin, n8n_queue.database))
-    n8n = N8nInstance(folder / "n8n", {}, queue=n8n_queue)
+    n8n = N8nInstance(folder / "n8n", baseline.env(ports, llm.base_url) if baseline else {},
+                      queue=n8n_queue)
     stack = Stack(n8n, nodes, llm, telegram, keys, database_url, ports, timings)
 
     def restart_nodes() -> None:
@@ -179,13 +183,17 @@ def open_stack(folder: Path, *, pg_admin: str, redis_url: str, queue: bool = Fal
                      if w["id"] == ANAKETA_WORKFLOW else w for w in workflows]
         if schedule_seconds:
             workflows = [workflows_edit.every_seconds(w, schedule_seconds) for w in workflows]
-        n8n.import_all(workflows, credentials_for(keys, telegram.base_url))
+        credentials = credentials_for(keys, telegram.base_url)
+        if baseline is not None:
+            workflows, credentials = baseline.workflows, baseline.credentials(credentials)
+        n8n.import_all(workflows, credentials)
         n8n.publish_in_db([w["id"] for w in workflows])
         n8n.start()
         timings["nodes_ready"] = nodes.wait_until(
             lambda: _nodes_ready(list(ports.values())), 120, "ready")
         for agent, token in keys.bot_tokens.items():
-            stack.bot_webhooks[agent] = telegram.wait_for_webhook(60, token=token)
+            if baseline is None or agent == AGENT_ID:
+                stack.bot_webhooks[agent] = telegram.wait_for_webhook(60, token=token)
         stack.telegram_webhook = stack.bot_webhooks[AGENT_ID]
         for path in ("twin/fast-brain", "twin/slow-brain", "twin/forget", "twin/knowledge"):
             n8n.wait_for_webhook(path)
