@@ -30,10 +30,14 @@ from contracts.slots import (
     FactLine,
     GraphSlot,
     KnowledgeSlot,
+    RankedItem,
     Turn,
 )
 
 LongText = Annotated[str, msgspec.Meta(max_length=10_000)]
+# Words of evidence a prompt carries by default: about 1,000 model tokens beside the foundation,
+# the todos and ten recent turns. Chosen, not fitted: bench/recall's largest standing budget.
+DEFAULT_MEMORY_BUDGET_WORDS = 800
 
 
 class FactsSlot(Struct, kw_only=True):
@@ -85,6 +89,17 @@ class EnvelopeRequest(Struct, kw_only=True):
                     "10 are replayed, each cut to 800 characters.")] = []
     user_message: Annotated[Text, msgspec.Meta(
         description="The current user message; the final user turn, never cut.")]
+    ranking: Annotated[list[RankedItem], msgspec.Meta(
+        description="rag-gate's `ranking`, whole (1.3): the order its turns, facts, episodes "
+                    "and knowledge render in RELEVANT MEMORIES. Without it, each slot's own "
+                    "order is fused with rag-gate's default weights.")] = []
+    memory_budget_words: Annotated[int, msgspec.Meta(
+        ge=0, le=100_000,
+        description="At most this many words of RELEVANT MEMORIES (1.3), best first: an item "
+                    "that does not fit is left out (warning `budgeted`) and a shorter one "
+                    "after it may still fit. Foundation, todos and the question are never "
+                    "budgeted. Default 800; null: no budget.")] | None = (
+        DEFAULT_MEMORY_BUDGET_WORDS)
     now: Annotated[datetime, msgspec.Meta(
         tz=True, description="The turn's time with its offset; defaults to the server clock.",
     )] | None = None
@@ -99,6 +114,7 @@ WarningCode = Literal[
     "degraded",             # a producer said its retrieval was degraded
     "empty_user_message",   # the current user message is empty
     "prompt_large",         # the prompt is over 20,000 characters (nothing cut)
+    "budgeted",             # relevant memories past memory_budget_words were left out (1.3)
 ]
 
 
@@ -108,6 +124,18 @@ class EnvelopeWarning(Struct, kw_only=True):
     code: WarningCode
     section: str
     detail: str
+
+
+class MemoryItem(Struct, kw_only=True, frozen=True):
+    """One rendered memory item, in the order the system message carries it (1.3)."""
+
+    section: Literal["foundation", "relevant", "todos", "episodes"]
+    kind: Literal["foundation", "fact", "card", "edge", "turn", "episode", "knowledge", "todo",
+                  "tail"]
+    id: Annotated[str, msgspec.Meta(
+        description="fact_id / rel_id / message_id / episode_id / chunk_id / todo_id; a "
+                    "card's entity_ref.")]
+    words: int
 
 
 class EnvelopeStats(Struct, kw_only=True):
@@ -140,6 +168,8 @@ class EnvelopeResponse(Struct, kw_only=True):
     response_format: ResponseFormat
     warnings: list[EnvelopeWarning] = []
     stats: EnvelopeStats = msgspec.field(default_factory=EnvelopeStats)
+    memory_order: Annotated[list[MemoryItem], msgspec.Meta(
+        description="Every memory item the system message renders, in its order (1.3).")] = []
 
 
 EXPORTS = {"envelope-request": EnvelopeRequest, "envelope-response": EnvelopeResponse}

@@ -66,6 +66,9 @@ class Mention(Struct, kw_only=True):
                                  "active_entity_ids; recent: the most recently seen; topic: the "
                                  "one matching topic_focus; ambiguous: nobody (ask)."),
     ]
+    relation: Annotated[str | None, msgspec.Meta(
+        description="For a relation word (\"my sister\"): its role, resolved through the "
+                    "person's relations (HAS_SISTER…); null for a name. (1.3)")] = None
 
 
 class HydrateResponse(Struct, kw_only=True):

@@ -23,11 +23,12 @@ from contracts.common import (
     UserId,
 )
 from contracts.envelope_io import FactsSlot
-from contracts.slots import EpisodeSlot, KnowledgeSlot, Scratch
+from contracts.slots import EpisodeSlot, KnowledgeSlot, RankedItem, Scratch
 
 GateRule = Literal[
     "continuity",      # "remember", "last time", "again", "you said", "yesterday", ...
     "entity_mention",  # the request carries entity ids (graph-hydrator found someone)
+    "about_user",      # "where do I…", "what's my…", "who is my…", "do you know my…" (1.3)
     "plan_progress",   # "plan", "progress", "how am I doing", "goal", "streak", ...
     "reflection",      # "why do I", "I keep", "pattern", "feel", ...
     "logging",         # "I ate", "had for lunch", "ran 5k", "slept", ...
@@ -217,15 +218,6 @@ class RetrieveDebug(Struct, kw_only=True):
         description="Why candidates were left out, e.g. episodes_below_cutoff, "
                     "facts_not_live (inactive, expired, PSYCHE, another agent's), "
                     "facts_over_max, facts_duplicate.")] = {}
-
-
-class RankedItem(Struct, kw_only=True, frozen=True):
-    """One returned item in rag-gate's fused order (see ``Limits.fusion``)."""
-
-    kind: Literal["turn", "fact", "episode", "knowledge"]
-    id: Annotated[str, msgspec.Meta(
-        description="message_id, fact_id, episode_id or chunk_id of the item in its slot.")]
-    score: float
 
 
 class RetrieveResponse(Struct, kw_only=True):

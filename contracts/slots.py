@@ -282,3 +282,12 @@ EXPORTS = {
     "episode-slot": EpisodeSlot,
     "knowledge-slot": KnowledgeSlot,
 }
+
+
+class RankedItem(Struct, kw_only=True, frozen=True):
+    """One returned item in rag-gate's fused order (see ``Limits.fusion``)."""
+
+    kind: Literal["turn", "fact", "episode", "knowledge"]
+    id: Annotated[str, msgspec.Meta(
+        description="message_id, fact_id, episode_id or chunk_id of the item in its slot.")]
+    score: float

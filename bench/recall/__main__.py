@@ -70,7 +70,7 @@ async def run_product(stack: Stack, conversations: Sequence[data.Conversation],
     run = ProductRun()
     for variant in variants:
         run.items[variant] = {order: {} for order in product.ORDERS}
-        run.latency[variant] = {"hydrate": [], "retrieve": [], "chain": []}
+        run.latency[variant] = {"hydrate": [], "retrieve": [], "chain": [], "envelope": []}
         run.shape[variant] = Counter()
     limits = httpx.Limits(max_connections=4)
     async with httpx.AsyncClient(timeout=120, limits=limits) as client:
@@ -88,11 +88,13 @@ async def run_product(stack: Stack, conversations: Sequence[data.Conversation],
                 for variant in variants:
                     answer = await product.ask(
                         client, stack.url("graph-hydrator"), stack.url("rag-gate"),
-                        conversation, question, limits=product.LIMITS[variant])
+                        conversation, question, limits=product.LIMITS[variant],
+                        envelope=stack.url("envelope-validator"))
                     lat = run.latency[variant]
                     lat["hydrate"].append(answer.hydrate_ms)
                     lat["retrieve"].append(answer.retrieve_ms)
                     lat["chain"].append(answer.hydrate_ms + answer.retrieve_ms)
+                    lat["envelope"].append(answer.envelope_ms)
                     for order, found in product.items(answer, prov).items():
                         run.items[variant][order][question.qid] = found
                     _shape(run.shape[variant], answer, run.items[variant]["retrieval"]
@@ -153,7 +155,9 @@ BASELINE_NAMES = {"bm25": "BM25 (raw turns)", "dense": "MiniLM dense (raw turns)
                   "fusion": "RRF fusion (raw turns)"}
 TWIN_NAMES = {("default", "retrieval"): "Twin Core",
               ("default", "envelope"): "Twin Core, envelope order",
+              ("default", "sections"): "Twin Core, 001 section order (before)",
               ("open", "retrieval"): "Twin Core, cutoffs off (diagnostic)"}
+ENVELOPE_ALL = "Twin Core (all the envelope renders, default budget)"
 README_TABLE = {"BM25 (raw turns)": (0.541, 0.594, 0.649, 0.277),
                 "MiniLM dense (raw turns)": (0.412, 0.531, 0.625, 0.322),
                 "RRF fusion (raw turns)": (0.518, 0.609, 0.678, 0.299)}
@@ -209,7 +213,12 @@ def report(args, info, questions, results, grounded_results, matched, matched_gr
                 for name, v in matched.items()]
         lines += ["", "### Everything Twin Core returned vs the baselines at the same tokens",
                   "", "Per question, each baseline gets exactly as many tokens as Twin Core "
-                  "returned for that question (recall / all-evidence rate):", "",
+                  "returned for that question (recall / all-evidence rate). "
+                  "`hydrate + retrieve`: everything the two nodes return; `envelope`: every "
+                  "memory item the envelope renders to the model (foundation, relevant "
+                  "memories within the default 800-word budget, todos, the previous "
+                  "session's tail, the latest summary), each baseline at that question's "
+                  "same tokens:", "",
                   table(["method", *evaluate.GROUPS], rows)]
     if grounded_results:
         lines += ["", "### Grounded credit (Twin Core only)", "",
@@ -350,6 +359,11 @@ def main(argv: list[str] | None = None) -> int:
         grounded_results = evaluate.evaluate(grounded_methods, questions)
         base = {n: methods[n] for n in BASELINE_NAMES.values()}
         matched = evaluate.matched(methods["Twin Core"], base, questions)
+        if "Twin Core, envelope order" in methods:
+            rendered = evaluate.matched(methods["Twin Core, envelope order"], base, questions,
+                                        label=ENVELOPE_ALL)
+            matched = {**{f"{k} · hydrate + retrieve": v for k, v in matched.items()},
+                       **{f"{k} · envelope": v for k, v in rendered.items()}}
         matched_grounded = evaluate.matched(grounded_methods["Twin Core"], base, questions)
     wall = time.perf_counter() - started
     body = report(args, info, questions, results, grounded_results, matched, matched_grounded,

@@ -45,11 +45,12 @@ def evaluate(methods: Mapping[str, Ranked], questions: Sequence[Question]
     return out
 
 
-def matched(twin: Ranked, baselines: Mapping[str, Ranked], questions: Sequence[Question]
+def matched(twin: Ranked, baselines: Mapping[str, Ranked], questions: Sequence[Question],
+            label: str = "Twin Core (all returned)"
             ) -> dict[str, dict[str, tuple[float, float]]]:
     """Everything Twin Core returned for each question, against each baseline cut at the same
     number of tokens for that question: ``{method: {group: (recall, all-evidence)}}``."""
-    out = {"Twin Core (all returned)": tally(twin, questions, list)}
+    out = {label: tally(twin, questions, list)}
     for name, ranked in baselines.items():
         result = Tally()
         for q in questions:

@@ -15,7 +15,10 @@ Ingest (per conversation, session by session, the session's date as the clock):
 
 Query (per question, ``now`` = one day after the conversation's last session): graph-hydrator
 ``POST /v1/hydrate`` with the question, then rag-gate ``POST /v1/retrieve`` with the question,
-hydrate's ``active_entity_ids`` as ``entity_ids`` and ``force: "open"``.
+hydrate's ``active_entity_ids`` as ``entity_ids`` and ``force: "open"``, then
+envelope-validator ``POST /v1/envelope`` with the three slots and rag-gate's ``ranking`` as the
+fast brain sends them (a neutral AFFECT, no recent turns): its ``memory_order`` is the order the
+prompt carries the memory in.
 
 What came back is turned into :class:`~bench.recall.metrics.Item` lists (see :func:`items`).
 Message ids in provenance are mapped to LoCoMo dia_ids through the ``messages`` table.
@@ -58,9 +61,12 @@ LIMITS: dict[str, dict[str, Any] | None] = {
 # Item orders. "retrieval": the slots ranked against the message first (rag-gate's recalled
 # turns, facts and episodes in its fused ``ranking``, then its entity cards), then
 # graph-hydrator's slots (its relevant facts and cards, edges in its rank order, foundation),
-# then todos. "envelope": the order envelope-validator renders them to the LLM (foundation,
-# cards, relevant facts, entities and relations, todos, recalled turns, episodes).
-ORDERS = ("retrieval", "envelope")
+# then todos. "envelope": the order envelope-validator renders them to the LLM, read from its
+# ``memory_order`` (foundation, then RELEVANT MEMORIES best first, todos, the previous
+# session's tail), then the latest session summary. "sections": the order before issue 12,
+# 001's whole sections one after the other (foundation, cards, relevant facts, entities and
+# relations, todos, recalled turns, episodes) — kept to show the change in one run.
+ORDERS = ("retrieval", "envelope", "sections")
 
 
 def user_of(conversation: Conversation) -> str:
@@ -167,10 +173,13 @@ class Answer:
     retrieve: dict[str, Any]
     hydrate_ms: float
     retrieve_ms: float
+    envelope: dict[str, Any] = field(default_factory=dict)
+    envelope_ms: float = 0.0
 
 
 async def ask(client: httpx.AsyncClient, hydrator: str, gate: str, conversation: Conversation,
-              question: Question, *, limits: dict[str, Any] | None = None) -> Answer:
+              question: Question, *, limits: dict[str, Any] | None = None,
+              envelope: str | None = None) -> Answer:
     now = (conversation.end + QUERY_AFTER).isoformat()
     ids = {"user_id": user_of(conversation), "agent_id": AGENT,
            "chat_id": conversation.sample_id}
@@ -188,7 +197,20 @@ async def ask(client: httpx.AsyncClient, hydrator: str, gate: str, conversation:
     response = await client.post(gate + "/v1/retrieve", json=body)
     retrieve_ms = (time.perf_counter() - t0) * 1000
     _check(response, f"retrieve {question.qid}")
-    return Answer(hydrate, response.json(), hydrate_ms, retrieve_ms)
+    answer = Answer(hydrate, response.json(), hydrate_ms, retrieve_ms)
+    if envelope is not None:
+        retrieved = answer.retrieve
+        t0 = time.perf_counter()
+        response = await client.post(envelope + "/v1/envelope", json={
+            **ids, "now": now, "user_message": question.text,
+            "AFFECT": {**ids, "ts": now, "affect": {"decay_at": now}},
+            "GRAPH": hydrate["GRAPH"], "EPISODE": retrieved["EPISODE"],
+            "KNOWLEDGE": retrieved["KNOWLEDGE"], "FACTS": retrieved["FACTS"],
+            "ranking": retrieved.get("ranking", [])})
+        answer.envelope_ms = (time.perf_counter() - t0) * 1000
+        _check(response, f"envelope {question.qid}")
+        answer.envelope = response.json()
+    return answer
 
 
 # --- provenance → dia_ids ---------------------------------------------------------------------
@@ -325,9 +347,25 @@ def items(answer: Answer, prov: Provenance) -> dict[str, list[Item]]:
     orders = {
         "retrieval": gate_ranked + gate_cards + graph_facts + graph_cards + edges
         + foundation + tail + todos + latest,
-        "envelope": foundation + graph_cards + gate_cards + graph_facts + gate_facts + edges
+        "sections": foundation + graph_cards + gate_cards + graph_facts + gate_facts + edges
         + todos + turns + hits + tail + latest,
     }
+    if answer.envelope:
+        by_id = {
+            **{("foundation", i.meta["key"][4:]): i for i in foundation},
+            **{("fact", i.meta["key"][4:]): i for i in graph_facts + gate_facts},
+            **{("card", c["entity_ref"]): i for c, i in zip(
+                [*graph.get("entity_cards", []), *facts.get("entity_cards", [])],
+                graph_cards + gate_cards, strict=True)},
+            **{("edge", i.meta["key"][4:]): i for i in edges},
+            **{("turn", i.meta["key"][4:]): i for i in turns},
+            **{("episode", i.meta["key"][8:]): i for i in hits},
+            **{("todo", i.meta["key"][5:]): i for i in todos},
+            **{("tail", i.meta["key"][4:]): i for i in tail},
+        }
+        orders["envelope"] = [by_id[(m["kind"], m["id"])] for m in
+                              answer.envelope.get("memory_order", [])
+                              if (m["kind"], m["id"]) in by_id] + latest
     return {name: _dedupe(found) for name, found in orders.items()}
 
 

@@ -1,43 +1,38 @@
-"""Render the assembled envelope as chat messages, in the fixed order of 001/004.
+"""Render the assembled envelope as chat messages, in the section order of 001/004.
 
 One system message — real-time context, session state, persona, authority rules, the memory
 sections, the answer format — then the recent turns with their real roles, then the current
 user message last.
 
-Quoting: every piece of stored text (facts, cards, edges, todos, episodes, knowledge, summaries,
-user context, affect labels, the pending question) is one JSON value on its own line inside a
-``<data …>`` … ``</data>`` block. JSON escapes quotes and line breaks, and ``<`` is escaped as
-``\\u003c``, so stored text can neither end a block, open a section, nor fake a header: every line
-it produces starts with ``"`` or ``{``. Only the operator's texts (persona prompt, real-time
+Memory sections, in 001/004's order: FOUNDATION MEMORIES (the person, every turn, first);
+RELEVANT MEMORIES — the evidence for *this* message from every slot in one order, best first
+(:mod:`.evidence`: recalled turns, facts, cards, the named entities' relations, episodes,
+knowledge), where 001 puts relevant memories; then ENTITIES AND RELATIONS (the entities), the
+todo lists, EPISODES (the previous session's tail), KNOWLEDGE (only its degraded notice), the
+pending question, user context and the summaries. The evidence leaves its own sections for
+RELEVANT MEMORIES because a fixed order of whole sections spent the first few hundred words
+on graph lines whatever the message asked, before the dated turn that answered it; each item
+keeps its slot's authority label — consecutive items of one slot share one ``<data source=…
+authority=…>`` block.
+
+Quoting: every piece of stored text is one JSON value on its own line inside a ``<data …>`` …
+``</data>`` block (:func:`.lines.quote`). Only the operator's texts (persona prompt, real-time
 context) and this module's fixed wording are rendered as they are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from contracts.envelope import ChatMessage
-from contracts.slots import (
-    Disambiguation,
-    EpisodeHit,
-    GraphEdge,
-    GraphEntity,
-    KnowledgeHit,
-    RecalledTurn,
-    TodoLine,
-)
+from services.envelope_validator import lines
+from services.envelope_validator.evidence import blocks
+from services.envelope_validator.lines import quote, todos
 
 if TYPE_CHECKING:
     from services.envelope_validator.logic import Assembled
 
-_ENCODE = msgspec.json.Encoder().encode
-# JSON already escapes quotes, backslashes and control characters; these are the rest that
-# could end a line or open a tag.
-_ESCAPES = (("<", "\\u003c"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"),
-            ("\x85", "\\u0085"))
+__all__ = ["quote", "render"]
 
 AUTHORITY_RULES = """[AUTHORITY RULES]
 Memory comes in four slots. When they disagree, this ladder decides:
@@ -88,15 +83,6 @@ def render(assembled: Assembled) -> tuple[list[ChatMessage], dict[str, int]]:
     return messages, chars
 
 
-def quote(value: Any) -> str:
-    """One JSON value on one line that cannot open, close or fake a block."""
-    text = _ENCODE(value).decode()
-    for raw, escaped in _ESCAPES:
-        if raw in text:
-            text = text.replace(raw, escaped)
-    return text
-
-
 def _sections(a: Assembled) -> list[tuple[str, str]]:
     env = a.envelope
     graph, episode, knowledge = env.GRAPH, env.EPISODE, env.KNOWLEDGE
@@ -111,36 +97,29 @@ def _sections(a: Assembled) -> list[tuple[str, str]]:
         ("authority_rules", AUTHORITY_RULES),
         ("foundation", _block("FOUNDATION MEMORIES", None, "GRAPH",
                               [quote(f.text) for f in graph.foundation])),
-        ("relevant", _block(
-            "RELEVANT MEMORIES", None, "GRAPH",
-            [quote(f"[{c.entity_ref}]: " + "; ".join(c.facts))
-             for c in graph.entity_cards if c.facts]
-            + [quote(f.text) for f in graph.relevant_facts])),
+        ("relevant", _evidence(a)),
         ("graph", _block("ENTITIES AND RELATIONS", None, "GRAPH",
-                         [quote(_entity(e)) for e in graph.entities]
-                         + [quote(_edge(e)) for e in graph.edges])),
+                         [quote(lines.entity(e)) for e in graph.entities])),
         ("commitments", _block("COMMITMENTS (pending)", None, "GRAPH",
-                               _todos(graph.commitments))),
-        ("threads", _block("ACTIVE THREADS", None, "GRAPH", _todos(graph.threads))),
-        ("frictions", _block("FRICTIONS / PATTERNS", None, "GRAPH", _todos(graph.frictions))),
-        ("wins", _block("RECENT WINS", None, "GRAPH", _todos(graph.wins))),
+                               todos(graph.commitments))),
+        ("threads", _block("ACTIVE THREADS", None, "GRAPH", todos(graph.threads))),
+        ("frictions", _block("FRICTIONS / PATTERNS", None, "GRAPH", todos(graph.frictions))),
+        ("wins", _block("RECENT WINS", None, "GRAPH", todos(graph.wins))),
         ("episodes", _block(
-            "EPISODES", _degraded("EPISODE — historical: what was said in past sessions "
-                                  "(dated turns) and reflections on them; context only, never "
-                                  "overrides GRAPH.", episode.degraded), "EPISODE",
-            [quote(_recalled(t)) for t in episode.turns]
-            + [quote(_episode(h)) for h in episode.hits]
-            + [quote({"previous_session_turn": t.role, "text": t.text})
-               for t in episode.previous_session_tail],
+            "EPISODES", _degraded("EPISODE — historical: what was said in past sessions; "
+                                  "context only, never overrides GRAPH.", episode.degraded),
+            "EPISODE",
+            [quote({"previous_session_turn": t.role, "text": t.text})
+             for t in episode.previous_session_tail],
             always=bool(episode.degraded))),
         ("knowledge", _block(
             "KNOWLEDGE", _degraded("KNOWLEDGE — static: this agent's reference material; "
                                    "applies unless GRAPH records a personal exception.",
-                                   knowledge.degraded), "KNOWLEDGE",
-            [quote(_chunk(h)) for h in knowledge.hits], always=bool(knowledge.degraded))),
+                                   knowledge.degraded), "KNOWLEDGE", [],
+            always=bool(knowledge.degraded))),
         ("pending_question", _block(
             "PENDING QUESTION", PENDING_QUESTION_NOTE, "GRAPH",
-            [quote(_question(graph.pending_question))] if graph.pending_question else [])),
+            [quote(lines.question(graph.pending_question))] if graph.pending_question else [])),
         ("user_context", _block("USER CONTEXT", None, "USER CONTEXT", _one(a.user_context))),
         ("conversation_summary", _block("CONVERSATION SUMMARY", None, "SUMMARY",
                                         _one(a.conversation_summary))),
@@ -149,6 +128,20 @@ def _sections(a: Assembled) -> list[tuple[str, str]]:
         ("answer_format", ANSWER_FORMAT),
     ]
     return [(name, text) for name, text in candidates if text]
+
+
+EVIDENCE_NOTE = (
+    "What memory holds for this message, most relevant first. Each block names its slot; the "
+    "authority rules apply line by line: a GRAPH line overrides an EPISODE or KNOWLEDGE line.")
+
+
+def _evidence(a: Assembled) -> str | None:
+    if not a.evidence:
+        return None
+    body = [EVIDENCE_NOTE]
+    for source, quoted in blocks(a.evidence):
+        body += [f'<data source="{source}" authority="{AUTHORITY[source]}">', *quoted, "</data>"]
+    return "\n".join(["[RELEVANT MEMORIES]", *body])
 
 
 def _block(header: str, note: str | None, source: str, lines: list[str],
@@ -186,71 +179,3 @@ def _affect(a: Assembled) -> dict[str, Any]:
     return mood
 
 
-def _entity(entity: GraphEntity) -> dict[str, Any]:
-    line: dict[str, Any] = {"entity": entity.name, "category": entity.category}
-    if entity.entity_ref:
-        line["ref"] = entity.entity_ref
-    if entity.aliases:
-        line["aliases"] = entity.aliases
-    if entity.seed == "mention":
-        line["mentioned_now"] = True
-    return line
-
-
-def _edge(edge: GraphEdge) -> dict[str, Any]:
-    if edge.text:
-        fact = edge.text
-    else:
-        target = edge.object if edge.object is not None else edge.value
-        target = target if isinstance(target, str) else _ENCODE(target).decode()
-        fact = f"{edge.subject} {edge.predicate} {target}"
-    line: dict[str, Any] = {"fact": fact}
-    if edge.critical:
-        line["critical"] = True
-    if edge.confidence < 1.0:
-        line["confidence"] = round(edge.confidence, 2)
-    if edge.scope == "agent":
-        line["scope"] = "this agent"
-    if edge.valid_from is not None:
-        line["since"] = edge.valid_from.date().isoformat()
-    return line
-
-
-def _todos(todos: Iterable[TodoLine]) -> list[str]:
-    lines = []
-    for todo in todos:
-        if todo.due_at is not None:
-            lines.append(quote({"todo": todo.text, "due": todo.due_at.date().isoformat()}))
-        else:
-            lines.append(quote(todo.text))
-    return lines
-
-
-def _episode(hit: EpisodeHit) -> dict[str, Any]:
-    line: dict[str, Any] = {"when": (hit.day or hit.ts.date()).isoformat()}
-    if hit.one_liner:
-        line["summary"] = hit.one_liner
-    line["reflection"] = hit.reflection
-    return line
-
-
-def _recalled(turn: RecalledTurn) -> dict[str, Any]:
-    """A recalled turn with its date and time beside it: "yesterday" in it means the day
-    before ``when``."""
-    line: dict[str, Any] = {"when": f"{turn.ts:%Y-%m-%d %H:%M}"}
-    if turn.context is not None:
-        line["after"] = {"said_by": turn.context.speaker or turn.context.role,
-                         "text": turn.context.text}
-    line["said_by"] = turn.speaker or turn.role
-    line["text"] = turn.text
-    return line
-
-
-def _chunk(hit: KnowledgeHit) -> dict[str, Any]:
-    source = f"{hit.doc_id} § {hit.section}" if hit.section else hit.doc_id
-    return {"source": source, "text": hit.text}
-
-
-def _question(question: Disambiguation) -> dict[str, Any]:
-    return {"mention": question.mention, "ask": question.question,
-            "candidates": [{"name": c.name, "hint": c.hint} for c in question.candidates]}

@@ -30,12 +30,16 @@ from services.graph_hydrator.resolve import resolve
     summary="Build the GRAPH slot: mentioned entities, their local subgraph, foundation, todos",
     description=(
         "Every turn, after pulse-decay. Finds the entities the message names (names and aliases, "
-        "case- and accent-insensitive, possessives, multi-word), falls back to the session's "
+        "case- and accent-insensitive, possessives, multi-word) and the relatives its relation "
+        "words name (\"my sister\", \"my boss\", \"my kids\": through the person's "
+        "relations such as HAS_SISTER), falls back to the session's "
         "`active_entity_ids` for pronouns or when nobody is named, resolves same-name entities "
         "(active → most recently seen → `topic_focus` → ask one `pending_question`), loads their "
         "1-hop facts (global + this agent's; identity predicates: global wins, agent-domain "
         "predicates: agent wins), ranks them (this agent's, critical, confidence, recency) and "
-        "keeps `edge_cap`; adds foundation facts (pinned/seeded first, 12), and this agent's "
+        "keeps `edge_cap`; adds the person's foundation (seeded profile, then pinned, then "
+        "their global identity, family and critical facts by importance and recency; 12), "
+        "and this agent's "
         "pending commitments (5), threads (3), frictions (3) and wins of the last 48 h (3), "
         "and the user's latest summary spine. "
         "Store the answer's `active_entity_ids` back into the session."
@@ -48,9 +52,10 @@ async def hydrate(data: JSONBody[HydrateRequest],
     wanted = lookup(data.message, data.active_entity_ids)
     async with resources.pg.acquire() as conn:
         rows = (await store.find_entities(conn, data.user_id, data.agent_id, wanted.scan.keys,
-                                          wanted.active_ids)
+                                          wanted.active_ids, wanted.kin_predicates, now)
                 if wanted.needed else [])
-        seeds = resolve(data.message, wanted.scan, rows, wanted.active_ids, data.topic_focus)
+        seeds = resolve(data.message, wanted.scan, rows, wanted.active_ids, data.topic_focus,
+                        wanted.kin_words)
         edges = (await store.load_edges(conn, data.user_id, data.agent_id, seeds.load_ids, now)
                  if seeds.load_ids else [])
         facts = await store.load_foundation(conn, data.user_id, data.agent_id, now)

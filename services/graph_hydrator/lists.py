@@ -1,9 +1,26 @@
 """Foundation facts and this agent's todo lists, ordered, deduped and capped (001/004) — pure.
 
-Foundation = the facts every turn of this agent starts from: ACTIVE, currently valid facts
-visible to the agent (global or its own, scope-merged like edges) that are pinned, seeded
-(``source = 'seeded_profile'``) or of importance 3 (core identity; PSYCHE inferences only when
-pinned). Order: pinned and seeded first, then importance, then oldest first; 12 at most.
+Foundation = the person's facts every turn of every persona starts from, whatever the message
+names: ACTIVE, currently valid facts visible to the agent (global or its own, scope-merged like
+edges) that are
+
+* seeded (``source = 'seeded_profile'``: the person's profile) or pinned;
+* about the person (subject = their own entity ``self:user``), global, PROFILE or PEOPLE, of
+  importance 2 or more — name, home, work, family ("User lives in Lisbon", "Marta is the
+  user's sister"): what one persona learned reaches every other persona's next turn;
+* about the person and of importance 3 (core identity), in any scope visible to the agent;
+* critical (allergy, medication, intolerance, safety boundary), whoever's they are.
+
+PSYCHE inferences only when pinned or seeded. A fact about someone else, however important
+("Caroline went to a support group"), is not the person's foundation: it reaches the turn
+that names them, through the subgraph and rag-gate.
+
+Order (pinned down by ``tests/graph_hydrator/test_logic.py``): seeded facts first, in the
+profile's own order (oldest first); then pinned facts, most important then newest first; then
+the rest: critical first, then by importance, then newest first (``updated_at``: a fact stated
+again is fresh). Seeded before pinned because the profile is what the operator declared the
+person to be (001/004 put it first) while a pin is one turn's emphasis; both come before
+anything ranked. 12 at most, the same text once.
 
 Todos are this agent's alone (000): pending commitments (5), active threads (3), frictions (3)
 and recent wins — commitments done within the last 48 hours (3). A reminder ("remind me to
@@ -23,10 +40,11 @@ from typing import TypeVar
 from contracts.common import Provenance
 from contracts.slots import FactLine, TodoLine
 from services.graph_hydrator.rows import FactRow, TodoRow
-from services.graph_hydrator.subgraph import merge_scopes
+from services.graph_hydrator.subgraph import is_critical, merge_scopes
 from services.graph_hydrator.text import dedupe_key
 
 FOUNDATION_CAP = 12
+SELF_TYPES = frozenset({"PROFILE", "PEOPLE"})  # the person's identity and their relations
 TODO_CAPS = {"COMMITMENT": 5, "THREAD": 3, "FRICTION": 3, "WIN": 3}
 LIST_OF_KIND = {"COMMITMENT": "COMMITMENT", "REMINDER": "COMMITMENT", "THREAD": "THREAD",
                 "GOAL": "THREAD", "HABIT": "THREAD", "FRICTION": "FRICTION"}
@@ -54,11 +72,25 @@ def dedupe(items: Iterable[T], text: Callable[[T], str], cap: int) -> list[T]:
 
 
 def foundation_rank(fact: FactRow) -> tuple:
-    return (not fact.seeded_first, -fact.importance, fact.created_at.timestamp(), fact.fact_id)
+    if fact.seeded:
+        return (0, fact.created_at.timestamp(), fact.fact_id)
+    updated = (fact.updated_at or fact.created_at).timestamp()
+    if fact.pinned:
+        return (1, -fact.importance, -updated, fact.fact_id)
+    return (2, not is_critical(fact.predicate), -fact.importance, -updated, fact.fact_id)
 
 
 def is_foundation(fact: FactRow) -> bool:
-    return fact.seeded_first or (fact.importance == 3 and fact.memory_type != "PSYCHE")
+    if fact.seeded or fact.pinned:
+        return True
+    if fact.memory_type == "PSYCHE":
+        return False
+    if is_critical(fact.predicate):
+        return True
+    if not fact.about_self:
+        return False
+    return fact.importance == 3 or (fact.scope == "global" and fact.importance >= 2
+                                    and fact.memory_type in SELF_TYPES)
 
 
 def pick_foundation(facts: Iterable[FactRow]) -> list[FactLine]:

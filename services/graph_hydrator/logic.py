@@ -17,6 +17,7 @@ from datetime import datetime
 from contracts.common import Provenance
 from contracts.hydrate import HydrateRequest, HydrateResponse, Mention
 from contracts.slots import GraphEdge, GraphEntity, GraphSlot
+from services.graph_hydrator import kin
 from services.graph_hydrator.lists import pick_foundation, pick_todos
 from services.graph_hydrator.question import ask
 from services.graph_hydrator.resolve import Seeds, valid_ids
@@ -27,18 +28,22 @@ from services.graph_hydrator.text import Scan, scan
 
 @dataclass(frozen=True, slots=True)
 class Lookup:
-    """What the entity query needs: the message's keys and the session's well-formed ids."""
+    """What the entity query needs: the message's keys, the session's well-formed ids, and
+    the relation words with the predicates that can stand behind them."""
 
     scan: Scan
     active_ids: list[str]
+    kin_words: list[kin.KinWord]
+    kin_predicates: list[str]
 
     @property
     def needed(self) -> bool:
-        return bool(self.scan.keys or self.active_ids)
+        return bool(self.scan.keys or self.active_ids or self.kin_predicates)
 
 
 def lookup(message: str, active_entity_ids: Sequence[str]) -> Lookup:
-    return Lookup(scan(message), valid_ids(active_entity_ids))
+    words = kin.find(message)
+    return Lookup(scan(message), valid_ids(active_entity_ids), words, kin.predicates(words))
 
 
 def _entity(row: EntityRow, seed: str) -> GraphEntity:
@@ -90,7 +95,7 @@ def assemble(request: HydrateRequest, seeds: Seeds, edges: Sequence[EdgeRow],
         mentions=[Mention(text=m.text, normalized=m.key,
                           candidates=[c.entity_id for c in m.candidates],
                           entity_id=m.chosen.entity_id if m.chosen else None,
-                          resolution=m.resolution)
+                          resolution=m.resolution, relation=m.role)
                   for m in seeds.mentions],
         active_fallback=seeds.fallback,
     )

@@ -71,7 +71,12 @@ def ask(found: Found, edges: Sequence[EdgeRow]) -> Disambiguation:
                for p, c in zip(phrases, ordered, strict=True)]
     repeated = {p for p in phrases if phrases.count(p) > 1}
     phrases = [f"{p} #{n}" if p in repeated else p for n, p in enumerate(phrases, start=1)]
-    shown = ordered[0].name if {fold(c.name) for c in ordered} == {found.key} else found.text
+    if found.role is not None:  # "my sister": "Which sister do you mean — …?"
+        shown = found.role
+    elif {fold(c.name) for c in ordered} == {found.key}:
+        shown = ordered[0].name
+    else:
+        shown = found.text
     return Disambiguation(
         mention=found.text,
         question=f"Which {shown} do you mean — {_join(phrases)}?",

@@ -9,6 +9,11 @@ oldest, so two never-seen ones tie); else the one whose aliases, attributes or c
 every word of ``topic_focus``, if exactly one does; else nobody — the mention adds no seed and
 the first such mention becomes the turn's one disambiguation question.
 
+Relation words ("my sister", "my boss", "my sisters"; :mod:`.kin`) are mentions too: their
+candidates are the entities related to the person by that role, and a singular one is resolved
+exactly like a name (one → it; several → active → recent → topic → ask "Which sister do you
+mean — …?"); a plural one seeds every match.
+
 Seeds are the resolved mentions, plus the still visible ``active_entity_ids`` when the message
 uses a pronoun ("she", "them"…) or resolves no mention at all (ellipsis, "and then?"). A
 message that names someone new and no pronoun moves the focus: the old active ids are not seeds.
@@ -21,8 +26,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from services.graph_hydrator import kin
 from services.graph_hydrator.rows import EntityRow
-from services.graph_hydrator.text import Scan, Span, dedupe_key
+from services.graph_hydrator.text import Scan, Span, dedupe_key, fold
 
 Resolution = Literal["unique", "active", "recent", "topic", "ambiguous"]
 SeedReason = Literal["mention", "active"]
@@ -40,6 +46,7 @@ class Found:
     chosen: EntityRow | None
     resolution: Resolution
     considered: tuple[EntityRow, ...]  # the candidates still in the running when it was decided
+    role: str | None = None  # a relation word's role ("sister"); None for a name
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +112,10 @@ def _context_words(entity: EntityRow) -> set[str]:
 
 
 def resolve(message: str, scan: Scan, rows: Iterable[EntityRow], active_ids: Sequence[str],
-            topic_focus: str | None = None) -> Seeds:
+            topic_focus: str | None = None, kin_words: Sequence[kin.KinWord] = ()) -> Seeds:
     """The turn's mentions and seeds from the rows the entity lookup returned (entities whose
-    name or alias is one of the scan's keys, and the session's active entities)."""
+    name or alias is one of the scan's keys, the session's active entities, and the person's
+    relatives named by ``kin_words``)."""
     rows = list(rows)
     active = valid_ids(active_ids)
     active_set = set(active)
@@ -142,12 +150,18 @@ def resolve(message: str, scan: Scan, rows: Iterable[EntityRow], active_ids: Seq
     chosen_runs.sort(key=lambda run: run[0].first)
 
     mentions: list[Found] = []
-    seeds: dict[str, tuple[EntityRow, SeedReason]] = {}
     for span, key, cands in chosen_runs:
         candidates = tuple(sorted(cands.values(), key=lambda c: (c.name, c.entity_id)))
         chosen, how, considered = choose(candidates, active, topic_focus)
         mentions.append(Found(message[span.start:span.end], key, span, candidates, chosen, how,
                               considered))
+    for word in kin_words:
+        if taken.isdisjoint(range(word.first, word.last + 1)):
+            mentions.extend(_kin_mentions(word, rows, active, topic_focus))
+    mentions.sort(key=lambda m: m.span.start)
+    seeds: dict[str, tuple[EntityRow, SeedReason]] = {}
+    for found in mentions:
+        chosen = found.chosen
         if chosen is not None and chosen.entity_id not in seeds:
             seeds[chosen.entity_id] = (chosen, "mention")
     fallback: Fallback | None = None
@@ -160,3 +174,20 @@ def resolve(message: str, scan: Scan, rows: Iterable[EntityRow], active_ids: Seq
             if entity_id in active_rows and entity_id not in seeds:
                 seeds[entity_id] = (active_rows[entity_id], "active")
     return Seeds(tuple(mentions), seeds, fallback)
+
+
+def _kin_mentions(word: kin.KinWord, rows: Sequence[EntityRow], active: Sequence[str],
+                  topic_focus: str | None) -> list[Found]:
+    """The mention(s) of one relation word: one per match for a plural, else one resolved by
+    :func:`choose`; none when the person has no such relative on record."""
+    candidates = tuple(sorted({r.entity_id: r for r in rows if kin.matches(word, r.kin)}.values(),
+                              key=lambda c: (c.name, c.entity_id)))
+    if not candidates:
+        return []
+    span = Span(word.first, word.last, word.start, word.end)
+    key = fold(word.text)
+    if word.plural:
+        return [Found(word.text, key, span, candidates, c, "unique", candidates, word.role)
+                for c in candidates]
+    chosen, how, considered = choose(candidates, active, topic_focus)
+    return [Found(word.text, key, span, candidates, chosen, how, considered, word.role)]

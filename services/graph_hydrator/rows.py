@@ -15,7 +15,8 @@ import msgspec
 
 class EntityRow(msgspec.Struct, frozen=True, kw_only=True):
     """An entity visible to this agent. ``keys`` are its normalized name and aliases (what a
-    mention must equal); empty for an entity only reached as an edge's endpoint."""
+    mention must equal); empty for an entity only reached as an edge's endpoint. ``kin``: the
+    predicates relating it to the person (``HAS_SISTER``; ``^SISTER_OF`` read from its side)."""
 
     entity_id: str
     name: str
@@ -26,6 +27,7 @@ class EntityRow(msgspec.Struct, frozen=True, kw_only=True):
     attributes: dict[str, Any] = {}
     aliases: tuple[str, ...] = ()
     keys: tuple[str, ...] = ()
+    kin: tuple[str, ...] = ()
 
 
 class EdgeRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -48,7 +50,8 @@ class EdgeRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class FactRow(msgspec.Struct, frozen=True, kw_only=True):
-    """A foundation candidate: pinned, seeded or importance-3 fact."""
+    """A foundation candidate (:func:`services.graph_hydrator.lists.is_foundation`);
+    ``about_self``: its subject is the person's own entity."""
 
     fact_id: str
     subject_id: str
@@ -60,11 +63,13 @@ class FactRow(msgspec.Struct, frozen=True, kw_only=True):
     pinned: bool
     source: str
     created_at: datetime
+    updated_at: datetime | None = None
+    about_self: bool = False
     message_ids: tuple[str, ...] = ()
 
     @property
-    def seeded_first(self) -> bool:
-        return self.pinned or self.source == "seeded_profile"
+    def seeded(self) -> bool:
+        return self.source == "seeded_profile"
 
 
 class TodoRow(msgspec.Struct, frozen=True, kw_only=True):

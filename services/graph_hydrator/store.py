@@ -4,17 +4,19 @@ Every statement is per user (``user_id = $1`` on every table read, so another us
 never read), and keeps only what this agent may see (scope global or ``agent_id`` = this agent)
 and only live rows: entities ``active``; relations ``status = 'ACTIVE'`` and valid at ``now``
 (``valid_from <= now < valid_to``, open ends allowed) whose endpoints are live and visible;
-todos ``active`` and of this agent. Nothing here writes (``entities.last_seen`` is the
-memory-upserter's).
+todos ``active`` and of this agent. Predicates are compared as stored: memory-upserter writes
+them canonical (upper snake case, ``canonical_predicate``). Nothing here writes
+(``entities.last_seen`` is the memory-upserter's).
 
 The statements avoid joins on purpose: the entities an edge or fact points at are read by
 correlated sub-selects (one primary-key probe each), so Postgres plans each statement in a
 fraction of the time a three-way join takes — planning, not execution, dominated these
 millisecond queries (see ``bench/graph_hydrator.py``).
 
-``find_entities``   names/aliases equal to any lookup key, plus the session's active ids
+``find_entities``   names/aliases equal to any lookup key, the session's active ids, and the
+                    person's relatives named by a relation word ("my sister")
 ``load_edges``      1-hop relations of a set of entities, both directions, pre-ranked
-``load_foundation`` pinned / seeded / importance-3 facts, pre-ordered
+``load_foundation`` the candidates of :func:`lists.is_foundation`, pre-ordered
 ``load_todos``      the four todo lists, each pre-ranked by a window function
 """
 
@@ -25,6 +27,7 @@ from datetime import datetime
 
 import asyncpg
 
+from services.core.memory_store.keys import SELF_REF
 from services.graph_hydrator.lists import FETCH_FACTOR, FOUNDATION_CAP, TODO_CAPS, WINS_WINDOW
 from services.graph_hydrator.rows import EdgeRow, EntityRow, FactRow, TodoRow
 from services.graph_hydrator.subgraph import CRITICAL_PREDICATES
@@ -44,17 +47,34 @@ def _endpoint(column: str, fields: str) -> str:
 
 _ENTITY_RECORD = "(e.entity_id::text, e.name, e.category, e.scope, e.entity_ref, e.last_seen)"
 
+# The person's own entity (memory-upserter writes it with ``entity_ref = 'self:user'``).
+_SELF = f"(SELECT e.entity_id FROM entities e WHERE e.user_id = $1 AND e.entity_ref = '{SELF_REF}')"
+# A live relation between the person and someone, by one of the predicates in $5.
+_KIN = f"""r.user_id = $1 AND r.status = 'ACTIVE' AND {_VISIBLE.format(t="r")}
+   AND (r.valid_to IS NULL OR r.valid_to > $6) AND (r.valid_from IS NULL OR r.valid_from <= $6)
+   AND r.predicate = ANY($5::text[])"""
+
 FIND_ENTITIES = f"""
 SELECT e.entity_id::text, e.name_normalized, e.name, e.category, e.scope, e.entity_ref,
        e.last_seen, e.attributes,
        ARRAY(SELECT (a.alias, a.alias_normalized) FROM entity_aliases a
-              WHERE a.entity_id = e.entity_id ORDER BY a.created_at, a.alias) AS aliases
+              WHERE a.entity_id = e.entity_id ORDER BY a.created_at, a.alias) AS aliases,
+       CASE WHEN cardinality($5::text[]) > 0 THEN ARRAY(
+           SELECT CASE WHEN r.subject_id = e.entity_id THEN '^' ELSE '' END || r.predicate
+             FROM relations r
+            WHERE {_KIN} AND ((r.subject_id = {_SELF} AND r.object_id = e.entity_id)
+                              OR (r.object_id = {_SELF} AND r.subject_id = e.entity_id)))
+       END AS kin
   FROM entities e
  WHERE e.user_id = $1 AND e.active AND {_VISIBLE.format(t="e")}
    AND (e.name_normalized = ANY($3::text[])
         OR e.entity_id = ANY($4::uuid[])
         OR e.entity_id = ANY(ARRAY(SELECT a.entity_id FROM entity_aliases a
-                                    WHERE a.user_id = $1 AND a.alias_normalized = ANY($3::text[]))))
+                                    WHERE a.user_id = $1 AND a.alias_normalized = ANY($3::text[])))
+        OR (cardinality($5::text[]) > 0 AND e.entity_id = ANY(ARRAY(
+              SELECT CASE WHEN r.subject_id = {_SELF} THEN r.object_id ELSE r.subject_id END
+                FROM relations r
+               WHERE {_KIN} AND (r.subject_id = {_SELF} OR r.object_id = {_SELF})))))
 """
 
 LOAD_EDGES = f"""
@@ -73,14 +93,19 @@ SELECT r.rel_id::text, r.scope, r.predicate, r.object_id IS NOT NULL AS to_entit
 
 LOAD_FOUNDATION = f"""
 SELECT r.rel_id::text, r.subject_id::text, r.predicate, r.scope, r.text, r.memory_type,
-       r.importance, r.pinned, r.source, r.created_at, r.provenance_message_ids,
+       r.importance, r.pinned, r.source, r.created_at, r.updated_at, r.provenance_message_ids,
+       r.subject_id = {_SELF} AS about_self,
        {_endpoint("subject_id", "true")} IS NOT NULL
        AND (r.object_id IS NULL OR {_endpoint("object_id", "true")} IS NOT NULL) AS visible
   FROM relations r
  WHERE {_LIVE_FACT}
-   AND (r.pinned OR r.source = 'seeded_profile' OR (r.importance = 3 AND r.memory_type <> 'PSYCHE'))
- ORDER BY (r.pinned OR r.source = 'seeded_profile') DESC, r.importance DESC, r.created_at,
-          r.rel_id
+   AND (r.pinned OR r.source = 'seeded_profile'
+        OR (r.predicate = ANY($5::text[]) AND r.memory_type <> 'PSYCHE')
+        OR (r.subject_id = {_SELF} AND r.memory_type <> 'PSYCHE'
+            AND (r.importance = 3 OR (r.scope = 'global' AND r.importance >= 2
+                                      AND r.memory_type IN ('PROFILE', 'PEOPLE')))))
+ ORDER BY r.source = 'seeded_profile' DESC, r.pinned DESC, r.predicate = ANY($5::text[]) DESC,
+          r.importance DESC, r.updated_at DESC, r.rel_id
  LIMIT $4
 """
 
@@ -121,15 +146,21 @@ def _endpoint_row(record: tuple | None) -> EntityRow | None:
 
 
 async def find_entities(conn: asyncpg.Connection, user_id: str, agent_id: str,
-                        keys: Sequence[str], active_ids: Sequence[str]) -> list[EntityRow]:
-    """The live, visible entities named by a key (name or alias) or listed in ``active_ids``."""
-    rows = await conn.fetch(FIND_ENTITIES, user_id, agent_id, list(keys), list(active_ids))
+                        keys: Sequence[str], active_ids: Sequence[str],
+                        kin_predicates: Sequence[str] = (),
+                        now: datetime | None = None) -> list[EntityRow]:
+    """The live, visible entities named by a key (name or alias), listed in ``active_ids``,
+    or related to the person by one of ``kin_predicates`` by a relation live at ``now``;
+    ``EntityRow.kin`` says how each is related to the person (see :mod:`.kin`)."""
+    rows = await conn.fetch(FIND_ENTITIES, user_id, agent_id, list(keys), list(active_ids),
+                            list(kin_predicates), now)
     return [
         EntityRow(entity_id=r["entity_id"], name=r["name"], category=r["category"],
                   scope=r["scope"], entity_ref=r["entity_ref"], last_seen=r["last_seen"],
                   attributes=r["attributes"] or {},
                   aliases=tuple(alias for alias, _ in r["aliases"]),
-                  keys=(r["name_normalized"], *(key for _, key in r["aliases"])))
+                  keys=(r["name_normalized"], *(key for _, key in r["aliases"])),
+                  kin=tuple(r["kin"] or ()))
         for r in rows
     ]
 
@@ -159,12 +190,13 @@ async def load_edges(conn: asyncpg.Connection, user_id: str, agent_id: str,
 async def load_foundation(conn: asyncpg.Connection, user_id: str, agent_id: str,
                           now: datetime) -> list[FactRow]:
     rows = await conn.fetch(LOAD_FOUNDATION, user_id, agent_id, now,
-                            FOUNDATION_CAP * FETCH_FACTOR)
+                            FOUNDATION_CAP * FETCH_FACTOR, sorted(CRITICAL_PREDICATES))
     return [
         FactRow(fact_id=r["rel_id"], subject_id=r["subject_id"], predicate=r["predicate"],
                 scope=r["scope"], text=r["text"], memory_type=r["memory_type"],
                 importance=r["importance"], pinned=r["pinned"], source=r["source"],
-                created_at=r["created_at"],
+                created_at=r["created_at"], updated_at=r["updated_at"],
+                about_self=bool(r["about_self"]),
                 message_ids=tuple(str(m) for m in r["provenance_message_ids"]))
         for r in rows if r["visible"]
     ]

@@ -86,7 +86,7 @@ class Scan:
     pronouns: tuple[str, ...]           # pronouns found, in order
 
 
-def _folded_with_offsets(message: str) -> tuple[str, list[int]]:
+def folded_with_offsets(message: str) -> tuple[str, list[int]]:
     """The folded message and, for each of its characters, the original character's index."""
     if message.isascii():
         return message.lower(), list(range(len(message)))
@@ -107,7 +107,7 @@ def _strip_possessive(word: str) -> str | None:
 
 def scan(message: str) -> Scan:
     """Every lookup key the message can match, where it occurs, and the pronouns it uses."""
-    folded, origin = _folded_with_offsets(message)
+    folded, origin = folded_with_offsets(message)
     tokens = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(folded)]
     pronouns = tuple(
         base for _, _, word in tokens if (base := word.split("'", 1)[0]) in PRONOUNS

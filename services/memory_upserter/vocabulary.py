@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-ROLES = {
-    "sister": "SISTER", "brother": "BROTHER", "mom": "MOTHER", "mum": "MOTHER",
-    "mother": "MOTHER", "dad": "FATHER", "father": "FATHER", "wife": "WIFE",
-    "husband": "HUSBAND", "partner": "PARTNER", "boyfriend": "BOYFRIEND",
-    "girlfriend": "GIRLFRIEND", "son": "SON", "daughter": "DAUGHTER", "best friend": "FRIEND",
-    "friend": "FRIEND", "boss": "BOSS", "manager": "MANAGER", "colleague": "COLLEAGUE",
-    "coworker": "COLLEAGUE", "co-worker": "COLLEAGUE", "cofounder": "COFOUNDER",
-    "co-founder": "COFOUNDER", "cousin": "COUSIN", "aunt": "AUNT", "uncle": "UNCLE",
-    "grandma": "GRANDMOTHER", "grandmother": "GRANDMOTHER", "grandpa": "GRANDFATHER",
-    "grandfather": "GRANDFATHER", "niece": "NIECE", "nephew": "NEPHEW", "roommate": "ROOMMATE",
-    "flatmate": "ROOMMATE", "neighbor": "NEIGHBOR", "neighbour": "NEIGHBOR",
-    "therapist": "THERAPIST", "doctor": "DOCTOR", "coach": "COACH", "mentor": "MENTOR",
-    "fiance": "FIANCE", "fiancé": "FIANCE", "fiancée": "FIANCE", "dog": "PET", "cat": "PET",
-}
+from contracts.relations import ROLES  # the relation vocabulary graph-hydrator reads too
+
+__all__ = ["NAMED_BY_ROLE", "NOT_NAMES", "ROLES"]
+
 # Roles people use as a name ("Mom lives in Seattle"): an entity may be named after them.
 NAMED_BY_ROLE = {"mom": "Mom", "mum": "Mum", "mother": "Mom", "dad": "Dad", "father": "Dad",
                  "grandma": "Grandma", "grandmother": "Grandma", "grandpa": "Grandpa",

@@ -86,7 +86,8 @@ class Conversation:
                 "envelope-validator", turn_id, {
                     **ids, "AFFECT": pulse["AFFECT"], "GRAPH": hydrate["GRAPH"],
                     "EPISODE": retrieve["EPISODE"], "KNOWLEDGE": retrieve["KNOWLEDGE"],
-                    "FACTS": retrieve.get("FACTS"), "persona_prompt": self.persona_prompt,
+                    "FACTS": retrieve.get("FACTS"), "ranking": retrieve.get("ranking") or [],
+                    "persona_prompt": self.persona_prompt,
                     "conversation_summary": session.get("summary", ""),
                     "recent_turns": session["turns"], "user_message": text, **stamp})
             if self.ask_model is not None:

@@ -25,7 +25,8 @@ from services.rag_gate.pipeline import retrieve
     summary="Decide whether this turn needs memory, and retrieve EPISODE, KNOWLEDGE and FACTS",
     description=(
         "Every turn, after graph-hydrator. The gate (003 §6.2) opens on continuity words, "
-        "entity mentions (`entity_ids`), plan/progress and reflection requests, logging "
+        "entity mentions (`entity_ids`), questions about the person and their people "
+        "(\"where do I…\", \"what's my…\"), plan/progress and reflection requests, logging "
         "updates, questions about the past, or a reflective `scratch.mode`; `force` overrides "
         "it and `gate.reasons` says which rules fired. When open: the message is embedded "
         "once and searched (dense + BM25) in this agent's episodes (narrowed to `entity_ids`), "

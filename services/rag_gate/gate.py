@@ -10,6 +10,12 @@ matched as whole words. The gate opens when any rule fires, unless the request f
 |                  | you said/told me/mentioned…, we talked/discussed/agreed/decided…,             |
 |                  | talked about, yesterday, the other day, earlier today, previously, update on  |
 | entity_mention   | the request's ``entity_ids`` is not empty (graph-hydrator found someone)      |
+| about_user       | a question about the person or their people: what's/what is/who's/where's/    |
+|                  | when's my…, where/what/who does/do/is my…, what/where/who/when/which do/am/   |
+|                  | have I…, who am I, how old am I, am I allergic/married/vegan…, my name,       |
+|                  | do you know/remember me/my/where/what/who…, what you know about me, tell me   |
+|                  | about myself — never a question about the bot ("who are you?", "how are      |
+|                  | you?") or the world ("what's the weather?"), which name no "I"/"my"          |
 | plan_progress    | plan(s/ned/ning), progress, how am I doing, how did I do, goal(s), streak(s), |
 |                  | on track, milestone(s), target(s), next step(s), routine, habit(s), check-in  |
 | reflection       | why do/did/am/can't… I, I keep, I always, I never, pattern(s), feel(s/ing),   |
@@ -90,6 +96,17 @@ RULES: tuple[Rule, ...] = (
         _NUMBER + r" ?(?:steps|calories|kcal|reps|glasses of water)",
         r"weigh(?:ed|ing)? in", r"i weigh(?:ed)?",
     )),
+    Rule("about_user", (
+        r"(?:what|where|who|when|which|how)(?:'s|'re| is| are| was| were) my",
+        r"(?:what|where|who|when|which|how) (?:does|do|did|is|are|was|were) my",
+        r"(?:what|where|who|when|which) (?:do|am|have|did|was) i",
+        r"who am i", r"how old am i", r"my name",
+        r"am i (?:allergic|intolerant|married|single|vegan|vegetarian|pregnant)",
+        r"(?:do|did) you (?:still |even )?(?:know|remember|recall) (?:me|my|where|what|who|when|"
+        r"which|how|that|if|about)",
+        r"(?:what|anything) (?:else )?(?:do )?you (?:know|remember) about (?:me|my)",
+        r"tell me (?:about|what you know about) (?:me|myself|my)",
+    )),
     Rule("past_question", (
         r"(?:when|what|where|who|how) did", r"did (?:i|we)", r"have (?:i|we)",
         r"was i", r"what (?:was|were)", r"how long ago", r"how many times",
@@ -97,7 +114,8 @@ RULES: tuple[Rule, ...] = (
 )
 _COMPILED: tuple[tuple[GateRule, re.Pattern[str]], ...] = tuple(
     (rule.name, rule.compile()) for rule in RULES)
-ORDER: tuple[GateRule, ...] = ("continuity", "entity_mention", "plan_progress", "reflection",
+ORDER: tuple[GateRule, ...] = ("continuity", "entity_mention", "about_user", "plan_progress",
+                               "reflection",
                                "logging", "past_question", "session_mode")
 
 # Words that say *that* memory is wanted, not *which*: a hit sharing only these with the

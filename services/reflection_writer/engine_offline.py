@@ -4,7 +4,14 @@ It only ever copies what was said; it never writes a link the user did not make.
 
 - **Observation**: user sentences that are first-person statements (I/my/me/we…, ≥ 3 words,
   not questions).
-- **Action**: the first sentence of each assistant message.
+- **Readouts are not evidence**: an assistant sentence that only reads memory back to the
+  person is dropped before any rule below sees it — a statement (not a question) that reports
+  memory ("you told me…", "I remember…", "as far as I know…"), restates the person or their
+  people ("You live in Lisbon.", "Your sister Marta lives in Madrid."), or whose content words
+  are all in the session's user messages or the names of known entities ("Marta, Madrid.").
+  An assistant message made only of readouts adds no Action and names no people; it still
+  answers the user's last message (it is not "Unanswered").
+- **Action**: the first two sentences of each assistant message (readouts left out).
 - **Evidence**: user sentences with an explicit link word — causal ("because", "since",
   "that's why", ", so", "due to", "made me"…) or temporal ("after", "whenever") — each citing
   its message. The sentence itself is the evidence, so it passes the grounding check trivially.
@@ -35,7 +42,15 @@ from contracts.reflection import (
     SessionSummary,
 )
 from services.reflection_writer.model import KnownEntity, Message
-from services.reflection_writer.text import STOPWORDS, clip, fold, has_link, sentences, unique
+from services.reflection_writer.text import (
+    STOPWORDS,
+    clip,
+    content_stems,
+    fold,
+    has_link,
+    sentences,
+    unique,
+)
 
 PSYCHE_CONFIDENCE = 0.4
 
@@ -79,8 +94,55 @@ kind sort lot lots little bit feel feeling felt got get getting morning evening 
 hello yes yep nope okay fine way day let put take go went come back see said tell""".split())
 
 
+_REPORTS_MEMORY = re.compile(
+    r"\b(?:you (?:told|tell) me|you(?:'ve| have)? (?:mentioned|said|shared)|i (?:remember|recall)|"
+    r"if i remember|as far as i know|from what i know|from what you(?:'ve)? told me|"
+    r"according to (?:my|what)|my (?:notes|memory) say|i have (?:it|you) down)\b")
+_RESTATES = re.compile(
+    r"^(?:(?:yes|yeah|right|sure|of course|indeed|correct)\W+)?(?:"
+    r"you(?:'re| are| were|'ve| have| had| live| lived| work| worked| study| grew up| come from|"
+    r"moved| like| love| hate| prefer| own| do| did)\b"
+    r"|your [\w' -]{1,40}? (?:is|are|was|were|lives|lived|works|worked|has|had|likes|loves)\b"
+    r"|(?:that|it)(?:'s| is| was) (?:your|in)\b)")
+
+
+def is_readout(sentence: str, said: set[str]) -> bool:
+    """Whether an assistant sentence only reads memory back (see the module docstring);
+    ``said`` = content stems of the session's user messages and the known entities' names."""
+    folded = fold(sentence)
+    if folded.endswith("?"):
+        return False
+    if _REPORTS_MEMORY.search(folded) or _RESTATES.search(folded):
+        return True
+    roots = _roots(sentence)
+    return bool(roots) and roots <= said
+
+
+def _roots(text: str) -> set[str]:
+    """Content stems with a final "e" dropped, so "live" and "lives" (stem "liv") agree."""
+    return {s[:-1] if s.endswith("e") and len(s) > 3 else s for s in content_stems(text)}
+
+
+def without_readouts(messages: Sequence[Message],
+                     known: Sequence[KnownEntity] = ()) -> list[Message]:
+    """The messages with every assistant readout sentence taken out (an assistant message
+    left empty stays, with no text, so it still answers the user)."""
+    said = {root for m in messages if m.role == "user" for root in _roots(m.text)}
+    said |= {root for e in known for root in _roots(e.name)}
+    out = []
+    for m in messages:
+        if m.role == "assistant":
+            kept = [s for s in sentences(m.text) if not is_readout(s, said)]
+            m = Message(m.message_id, m.seq, m.role, " ".join(kept), m.ts, m.speaker)
+        out.append(m)
+    return out
+
+
 def draft(messages: Sequence[Message], known: Sequence[KnownEntity] = ()) -> ReflectionDraft:
     """The extractive reflection, summary and psyche of one session range."""
+    messages = without_readouts(messages, known)
+    text = fold(" ".join(m.text for m in messages))
+    known = [e for e in known if re.search(rf"(?<!\w){re.escape(fold(e.name))}(?!\w)", text)]
     user = [(m, s) for m in messages if m.role == "user" for s in sentences(m.text)]
     reflection = Reflection(
         observation=_observations(user),
@@ -122,7 +184,7 @@ def _evidence(user: list[tuple[Message, str]]) -> list[EvidenceLine]:
 
 def _unresolved(messages: Sequence[Message], user: list[tuple[Message, str]]) -> list[str]:
     items = [s for _, s in user if s.endswith("?") or _NEED.search(fold(s))]
-    spoken = [m for m in messages if m.role in ("user", "assistant") and m.text.strip()]
+    spoken = [m for m in messages if m.role == "user" and m.text.strip() or m.role == "assistant"]
     if spoken and spoken[-1].role == "user":
         last = sentences(spoken[-1].text)[-1:]
         if last:

@@ -33,17 +33,26 @@ DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sun
 PRONOUNS = re.compile(r"\b(her|him|them)\b", re.IGNORECASE)
 
 
+# RELEVANT MEMORIES holds every slot's evidence, each in a block naming its slot: an EPISODE
+# or KNOWLEDGE block there is filed under the section that slot's items had before (1.3).
+SLOT_SECTION = {"EPISODE": "EPISODES", "KNOWLEDGE": "KNOWLEDGE"}
+
+
 def memory_seen(system: str) -> dict[str, list[str]]:
     """Section name → one short label per data line of that section."""
     seen: dict[str, list[str]] = {}
-    section, inside = "", False
+    header_section, section, inside = "", "", False
     for line in system.splitlines():
         header = SECTION.match(line.strip())
         if header and not inside:
-            section = header.group(1)
+            header_section = section = header.group(1)
             continue
         if line.startswith("<data "):
             inside = True
+            source = re.search(r'source="([A-Z ]+)"', line)
+            section = header_section
+            if header_section == "RELEVANT MEMORIES" and source:
+                section = SLOT_SECTION.get(source.group(1), header_section)
             continue
         if line.startswith("</data>"):
             inside = False

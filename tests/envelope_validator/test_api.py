@@ -30,7 +30,7 @@ async def test_a_full_envelope_answers_messages_format_warnings_and_stats(
     assert response.status_code == 200, response.text
     answer = response.json()
     assert set(answer) == {"slot_contract_version", "envelope", "messages", "response_format",
-                           "warnings", "stats"}
+                           "warnings", "stats", "memory_order"}
     assert answer["envelope"]["GRAPH"]["user_id"] == USER
     assert answer["envelope"]["GRAPH"]["authority"] == "authoritative"
     assert [m["role"] for m in answer["messages"]][:2] == ["system", "user"]

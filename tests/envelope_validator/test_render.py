@@ -1,4 +1,5 @@
-"""Rendering: the fixed section order, stored text quoted as data, and the strict answer schema."""
+"""Rendering: the section order, the evidence ranked across slots and budgeted, stored text
+quoted as data, and the strict answer schema."""
 
 from __future__ import annotations
 
@@ -95,7 +96,10 @@ def _inject(body: dict[str, Any], text: str) -> dict[str, Any]:
 
 
 def test_the_system_message_follows_the_prompt_order_of_001() -> None:
-    system = _system(full_body(GRAPH={**full_body()["GRAPH"], "pending_question": QUESTION}))
+    body = full_body(GRAPH={**full_body()["GRAPH"], "pending_question": QUESTION})
+    body["EPISODE"]["previous_session_tail"] = [{"role": "user", "text": "see you"}]
+    body["KNOWLEDGE"]["degraded"] = "vector index unavailable"
+    system = _system(body)
     headers = [line for line in system.splitlines() if line.startswith("[") and line.endswith("]")]
     assert headers == ORDER
     persona = system.index("You are Deanna")
@@ -146,12 +150,59 @@ def test_quote_escapes_quotes_line_breaks_and_angle_brackets_and_round_trips() -
     assert quote("Zoë, Ёлка") == '"Zoë, Ёлка"'
 
 
-def test_entity_cards_open_the_relevant_memories() -> None:
-    system = _system(full_body())
-    block = system.split("[RELEVANT MEMORIES]\n", 1)[1].splitlines()
-    assert block[0] == '<data source="GRAPH" authority="authoritative">'
-    assert block[1] == quote("[person:marta]: Marta is my sister; Marta lives in Porto")
-    assert block[3] == quote("Relevant fact number 0.")
+def _relevant(system: str) -> list[str]:
+    return system.split("[RELEVANT MEMORIES]\n", 1)[1].split("\n\n", 1)[0].splitlines()
+
+
+def test_relevant_memories_follow_rag_gates_ranking_across_slots() -> None:
+    """The evidence ranked highest for this message comes first, whatever slot holds it."""
+    body = full_body(ranking=[
+        {"kind": "episode", "id": "ep3", "score": 0.9},
+        {"kind": "fact", "id": "rf5", "score": 0.8},
+        {"kind": "knowledge", "id": "k2", "score": 0.7}])
+    answer = build(request(body), NOW)
+    block = _relevant(answer.messages[0].content)
+    assert block[1:4] == ['<data source="EPISODE" authority="historical">',
+                          block[2], "</data>"] and '"Session 3 about family."' in block[2]
+    assert block[4:7] == ['<data source="GRAPH" authority="authoritative">',
+                          quote("Relevant fact number 5."), "</data>"]
+    assert block[7] == '<data source="KNOWLEDGE" authority="static">' and "Part 2" in block[8]
+    relevant = [(m.kind, m.id) for m in answer.memory_order if m.section == "relevant"]
+    assert relevant[:3] == [("episode", "ep3"), ("fact", "rf5"), ("knowledge", "k2")]
+    # then what the ranking does not hold: weight / (60 + rank), shorter first on ties
+    assert relevant[3:5] == [("knowledge", "k0"), ("knowledge", "k1")]
+    assert {"card", "edge", "fact"} <= {kind for kind, _ in relevant[5:9]}
+
+
+def test_without_a_ranking_each_slot_fuses_by_its_own_order() -> None:
+    answer = build(request(full_body()), NOW)
+    relevant = [(m.kind, m.id) for m in answer.memory_order if m.section == "relevant"]
+    assert relevant[:3] == [("knowledge", "k0"), ("knowledge", "k1"), ("knowledge", "k2")]
+    assert relevant[-1] == ("episode", "ep4")
+    assert len(relevant) == 8 + 2 + 40 + 5 + 3
+
+
+def test_a_memory_budget_keeps_the_best_evidence_that_fits_and_says_what_it_left_out() -> None:
+    full = build(request(full_body()), NOW)
+    budgeted = build(request(full_body(memory_budget_words=60)), NOW)
+    kept = [m for m in budgeted.memory_order if m.section == "relevant"]
+    everything = [m for m in full.memory_order if m.section == "relevant"]
+    assert sum(m.words for m in kept) <= 60 < sum(m.words for m in everything)
+    assert kept[0] == everything[0] and [m.id for m in kept] == [
+        m.id for m in everything if m in kept]
+    assert [m for m in budgeted.memory_order if m.section == "foundation"] == [
+        m for m in full.memory_order if m.section == "foundation"]
+    (warning,) = [w for w in budgeted.warnings if w.code == "budgeted"]
+    assert warning.section == "RELEVANT MEMORIES" and "episode:ep4" in warning.detail
+    assert len(budgeted.messages[0].content) < len(full.messages[0].content)
+
+
+def test_memory_order_lists_foundation_then_evidence_then_todos() -> None:
+    order = build(request(full_body()), NOW).memory_order
+    sections = [m.section for m in order]
+    assert sections == sorted(sections, key=["foundation", "relevant", "todos",
+                                             "episodes"].index)
+    assert sections.count("foundation") == 12 and sections.count("todos") == 6
 
 
 def test_affect_is_rendered_as_tone_only_and_an_expired_one_as_neutral() -> None:
@@ -201,8 +252,7 @@ def test_stats_size_every_section_and_total_the_messages_exactly() -> None:
     assert answer.stats.total_chars == sum(len(m.content) for m in messages)
     assert answer.stats.chars == chars and answer.stats.messages == 12
     assert chars["history"] == sum(len(turn(i)["text"]) for i in range(10))
-    assert {"foundation", "relevant", "graph", "episodes", "knowledge", "answer_format"} <= set(
-        chars)
+    assert {"foundation", "relevant", "graph", "answer_format"} <= set(chars)
 
 
 # --- the strict answer schema -------------------------------------------------------------------
@@ -274,7 +324,7 @@ def test_limits_strict_mode_refuses_are_kept_as_words_in_descriptions() -> None:
     assert fact["items"]["properties"]["object"]["type"] == ["string", "null"]
 
 
-def test_recalled_turns_open_the_episodes_dated_with_their_speaker_and_context() -> None:
+def test_recalled_turns_render_dated_with_their_speaker_and_context() -> None:
     body = full_body()
     body["EPISODE"]["turns"] = [
         {"message_id": "m2", "ts": "2023-05-08T13:57:00Z", "role": "user", "speaker": "Caroline",
@@ -286,11 +336,25 @@ def test_recalled_turns_open_the_episodes_dated_with_their_speaker_and_context()
     parsed = request(body)
     answer = build(parsed, parsed.now or NOW)
     system = answer.messages[0].content
-    block = system.split("[EPISODES]\n", 1)[1].splitlines()
+    block = _relevant(system)
+    assert block[1] == '<data source="EPISODE" authority="historical">'
     assert block[2] == quote({"when": "2023-05-08 13:57",
                               "after": {"said_by": "Melanie", "text": "What did you do lately?"},
                               "said_by": "Caroline",
                               "text": "I went to a LGBTQ support group yesterday"})
-    assert "reflection" in block[3]  # then the episodes
+    assert block[3] == "</data>"  # a turn outranks the rest when nothing else is ranked
     assert [w.section for w in answer.warnings if w.code == "deduplicated"] == ["EPISODE.turns"]
     assert answer.stats.counts["recalled_turns"] == 1
+
+
+def test_relevant_memories_are_budgeted_at_800_words_by_default_and_null_lifts_it() -> None:
+    body = full_body()
+    body["EPISODE"]["hits"] = [{**hit, "reflection": "Observation: long. " * 60}
+                               for hit in body["EPISODE"]["hits"]]
+    default = build(request(body), NOW)
+    unlimited = build(request({**body, "memory_budget_words": None}), NOW)
+    words = [sum(m.words for m in a.memory_order if m.section == "relevant")
+             for a in (default, unlimited)]
+    assert words[0] <= 800 < words[1]
+    assert any(w.code == "budgeted" for w in default.warnings)
+    assert not any(w.code == "budgeted" for w in unlimited.warnings)

@@ -35,16 +35,17 @@ class Seeder:
 
     async def entity(self, name: str, *, category: str = "Person", agent_id: str | None = None,
                      last_seen: datetime | None = None, aliases: Sequence[str] = (),
-                     attributes: dict[str, Any] | None = None, active: bool = True) -> str:
+                     attributes: dict[str, Any] | None = None, active: bool = True,
+                     entity_ref: str | None = None) -> str:
         entity_id = str(uuid.uuid4())
         async with self.pool.acquire() as conn:
             await conn.execute(
                 """INSERT INTO entities (entity_id, user_id, scope, agent_id, name, category,
-                                         last_seen, attributes, active, forgotten_at)
+                                         last_seen, attributes, active, forgotten_at, entity_ref)
                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9,
-                           CASE WHEN $9 THEN NULL ELSE now() END)""",
+                           CASE WHEN $9 THEN NULL ELSE now() END, $10)""",
                 entity_id, self.user_id, "agent" if agent_id else "global", agent_id, name,
-                category, last_seen, attributes or {}, active)
+                category, last_seen, attributes or {}, active, entity_ref)
             await conn.executemany(
                 "INSERT INTO entity_aliases (user_id, entity_id, alias) VALUES ($1, $2, $3)",
                 [(self.user_id, entity_id, alias) for alias in aliases])

@@ -216,24 +216,28 @@ async def test_the_default_edge_cap_is_40(client: AsyncTestClient, seed: Seeder)
     assert len(answer["GRAPH"]["edges"]) == 40 and answer["GRAPH"]["dropped"] == {"edges": 5}
 
 
-async def test_foundation_is_pinned_and_seeded_first_then_importance_capped_at_12(
+async def test_foundation_is_seeded_then_pinned_then_importance_and_newest_capped_at_12(
         client: AsyncTestClient, seed: Seeder) -> None:
-    me = await seed.entity("Alex")
+    me = await seed.entity("Alex", entity_ref="self:user")
+    caroline = await seed.entity("Caroline")
+    await seed.fact(caroline, "CURATED_SUMMARY", value="x", importance=3,
+                    text="Caroline went to a support group")
     for n in range(14):
+        at = T0 - timedelta(days=30 - n)
         await seed.fact(me, f"CORE_{n}", value=n, importance=3, text=f"core {n}",
-                        created_at=T0 - timedelta(days=30 - n))
+                        created_at=at, updated_at=at)
     await seed.fact(me, "HOMETOWN", value="Porto", source="seeded_profile", text="from Porto",
                     memory_type="PROFILE")
     await seed.fact(me, "GOAL", value="marathon", pinned=True, importance=3,
                     text="wants a marathon", created_at=T0 - timedelta(days=1))
-    await seed.fact(me, "NICKNAME", value="Al", importance=3, text="Core 0!",
-                    created_at=T0 - timedelta(days=99))
+    await seed.fact(me, "NICKNAME", value="Al", importance=3, text="Core 13!",
+                    created_at=T0 - timedelta(days=99), updated_at=T0 - timedelta(days=99))
     await seed.fact(me, "LIKES", value="tea", importance=2, text="likes tea")
     answer = await _hydrate(client, seed.user_id, "hello")
     foundation = answer["GRAPH"]["foundation"]
-    assert [f["text"] for f in foundation] == ["wants a marathon", "from Porto", "Core 0!",
-                                               *(f"core {n}" for n in range(1, 10))]
-    assert foundation[1]["provenance"]["source"] == "seeded_profile"
+    assert [f["text"] for f in foundation] == ["from Porto", "wants a marathon",
+                                               *(f"core {n}" for n in range(13, 3, -1))]
+    assert foundation[0]["provenance"]["source"] == "seeded_profile"
 
 
 async def test_todo_lists_are_this_agents_capped_deduped_with_48_hour_wins(
@@ -301,3 +305,40 @@ async def test_the_latest_summary_spine_rides_in_graph(client: AsyncTestClient,
     assert answer["GRAPH"]["summary_spine"] == "PEOPLE: Marta: sister, Lisbon"
     other = await _hydrate(client, f"{seed.user_id}-other", "hi")
     assert other["GRAPH"]["summary_spine"] == ""
+
+
+async def test_my_sister_resolves_through_the_relation_and_loads_her_subgraph(
+        client: AsyncTestClient, seed: Seeder) -> None:
+    me = await seed.entity("Alice", entity_ref="self:user")
+    marta = await seed.entity("Marta")
+    madrid = await seed.entity("Madrid", category="Location")
+    await seed.fact(me, "HAS_SISTER", marta, text="Marta is the user's sister", importance=2)
+    await seed.fact(marta, "LIVES_IN", madrid, text="Marta lives in Madrid", importance=2)
+    answer = await _hydrate(client, seed.user_id, "Where does my sister live?")
+    assert answer["active_entity_ids"] == [marta]
+    (mention,) = answer["mentions"]
+    assert (mention["text"], mention["relation"], mention["entity_id"]) == (
+        "my sister", "sister", marta)
+    assert "Marta lives in Madrid" in _facts(answer)
+    assert [f["text"] for f in answer["GRAPH"]["foundation"]] == ["Marta is the user's sister"]
+
+
+async def test_a_relation_only_this_agent_knows_never_resolves_for_another(
+        client: AsyncTestClient, seed: Seeder) -> None:
+    me = await seed.entity("Alice", entity_ref="self:user")
+    rui = await seed.entity("Rui")
+    await seed.fact(me, "HAS_BOSS", rui, text="Rui is the user's boss", agent_id="anaketa")
+    mine = await _hydrate(client, seed.user_id, "is my boss in?", agent_id="anaketa")
+    assert mine["active_entity_ids"] == [rui]
+    other = await _hydrate(client, seed.user_id, "is my boss in?")
+    assert other["active_entity_ids"] == [] and other["mentions"] == []
+
+
+async def test_two_sisters_make_the_one_question(client: AsyncTestClient, seed: Seeder) -> None:
+    me = await seed.entity("Alice", entity_ref="self:user")
+    for name in ("Marta", "Ana"):
+        await seed.fact(me, "HAS_SISTER", await seed.entity(name), text=f"{name} is a sister")
+    answer = await _hydrate(client, seed.user_id, "Where does my sister live?")
+    question = answer["GRAPH"]["pending_question"]
+    assert question["question"].startswith("Which sister do you mean")
+    assert answer["active_entity_ids"] == []

@@ -269,26 +269,50 @@ def test_edges_not_touching_a_seed_are_ignored() -> None:
 
 
 def _fact(text: str, *, pinned=False, source="llm_plan", importance=1, age_d=0,
-          memory_type="PROFILE", predicate=None, scope="global", subject="me") -> FactRow:
+          memory_type="PROFILE", predicate=None, scope="global", subject="me",
+          about_self=False) -> FactRow:
+    at = NOW - timedelta(days=age_d)
     return FactRow(fact_id=_id(), subject_id=subject, predicate=predicate or f"P{_id()[:6]}",
                    scope=scope, text=text, memory_type=memory_type,
                    importance=3 if pinned else importance, pinned=pinned, source=source,
-                   created_at=NOW - timedelta(days=age_d))
+                   created_at=at, updated_at=at, about_self=about_self)
 
 
-def test_foundation_is_pinned_and_seeded_first_then_importance_then_oldest() -> None:
-    core_new = _fact("core new", importance=3, age_d=1)
-    core_old = _fact("core old", importance=3, age_d=5)
-    seeded = _fact("seeded", source="seeded_profile", importance=1, age_d=0)
+def test_foundation_is_seeded_then_pinned_then_critical_importance_and_newest() -> None:
+    """The documented order: the profile (seeded) first in its own order, then pins, then the
+    rest by critical, importance and recency."""
+    core_new = _fact("core new", importance=3, age_d=1, about_self=True)
+    core_old = _fact("core old", importance=3, age_d=5, about_self=True)
+    seeded_old = _fact("seeded old", source="seeded_profile", importance=1, age_d=9)
+    seeded_new = _fact("seeded new", source="seeded_profile", importance=3, age_d=0)
     pinned = _fact("pinned", pinned=True, age_d=3)
+    allergy = _fact("allergic to nuts", importance=1, predicate="ALLERGY", age_d=7)
     trivial = _fact("trivial", importance=2)
-    psyche = _fact("psyche", importance=3, memory_type="PSYCHE")
-    lines = pick_foundation([core_new, core_old, seeded, pinned, trivial, psyche])
-    assert [f.text for f in lines] == ["pinned", "seeded", "core old", "core new"]
+    psyche = _fact("psyche", importance=3, memory_type="PSYCHE", about_self=True)
+    someone_elses = _fact("Caroline went to a support group", importance=3)
+    lines = pick_foundation([core_new, core_old, seeded_old, pinned, trivial, psyche, allergy,
+                             seeded_new, someone_elses])
+    assert [f.text for f in lines] == ["seeded old", "seeded new", "pinned", "allergic to nuts",
+                                       "core new", "core old"]
+
+
+def test_the_persons_global_identity_facts_are_foundation_by_importance_then_recency() -> None:
+    home = _fact("User lives in Lisbon", importance=2, age_d=2, about_self=True)
+    job = _fact("User works at Acme", importance=2, age_d=1, about_self=True)
+    sister = _fact("Marta is the user's sister", importance=2, memory_type="PEOPLE", age_d=3,
+                   about_self=True)
+    likes = _fact("User likes tea", importance=1, about_self=True)
+    agents_own = _fact("User trains on Mondays", importance=2, scope="agent", about_self=True)
+    someone_else = _fact("Marta lives in Madrid", importance=2, memory_type="PEOPLE")
+    project = _fact("User works on Atlas", importance=2, memory_type="PROJECT", about_self=True)
+    name = _fact("User's name is Alice", importance=3, age_d=30, about_self=True)
+    lines = pick_foundation([likes, agents_own, someone_else, project, sister, home, job, name])
+    assert [f.text for f in lines] == ["User's name is Alice", "User works at Acme",
+                                       "User lives in Lisbon", "Marta is the user's sister"]
 
 
 def test_foundation_is_capped_at_twelve_and_deduped() -> None:
-    facts = [_fact(f"fact {n}", importance=3, age_d=30 - n) for n in range(20)]
+    facts = [_fact(f"fact {n}", importance=3, age_d=30 - n, about_self=True) for n in range(20)]
     facts.append(_fact("FACT 0!", pinned=True))
     lines = pick_foundation(facts)
     assert len(lines) == 12 and lines[0].text == "FACT 0!"
@@ -351,3 +375,86 @@ def test_assemble_lists_seeds_then_neighbors_and_hands_back_the_seed_ids() -> No
     assert answer.GRAPH.edges[0].provenance.row_id == answer.GRAPH.edges[0].rel_id
     assert answer.mentions[0].entity_id == marta.entity_id
     assert answer.GRAPH.pending_question is None and answer.GRAPH.dropped == {}
+
+
+# --- relation words ("my sister") -------------------------------------------------------------
+
+
+def _kin(name: str, *links: str, last_seen: datetime | None = None) -> EntityRow:
+    return EntityRow(entity_id=_id(), name=name, category="Person", scope="global",
+                     last_seen=last_seen, keys=(fold(name),), kin=links)
+
+
+def _resolve_kin(message: str, rows: list[EntityRow], active: list[str] = ()):
+    wanted = lookup(message, active)
+    return resolve(message, wanted.scan, rows, wanted.active_ids, None, wanted.kin_words)
+
+
+@pytest.mark.parametrize(("message", "role", "plural"), [
+    ("Where does my sister live?", "sister", False),
+    ("is MY WIFE’S flight on time", "wife", False),
+    ("my boss said no", "boss", False),
+    ("my best friend moved", "best friend", False),
+    ("my older brother", "brother", False),
+    ("how are my sisters?", "sister", True),
+    ("our kids are asleep", "kids", True),
+])
+def test_relation_words_are_found_with_their_role(message: str, role: str, plural: bool) -> None:
+    (word,) = lookup(message, []).kin_words
+    assert (word.role, word.plural) == (role, plural)
+    assert message[word.start:word.end].lower().startswith(("my", "our"))
+
+
+def test_no_relation_word_in_small_talk_or_inside_other_words() -> None:
+    assert lookup("my sisterhood of travelling pants, your sister", []).kin_words == []
+    assert lookup("hello there", []).kin_predicates == []
+
+
+def test_my_sister_resolves_through_either_direction_of_the_relation() -> None:
+    marta = _kin("Marta", "HAS_SISTER")
+    inverse = _kin("Ana", "^SISTER_OF")
+    boss = _kin("Rui", "HAS_BOSS")
+    seeds = _resolve_kin("Where does my sister live?", [marta, boss])
+    (mention,) = seeds.mentions
+    assert (mention.text, mention.role, mention.resolution) == ("my sister", "sister", "unique")
+    assert list(seeds.seeds) == [marta.entity_id] and seeds.fallback is None
+    assert list(_resolve_kin("my sister is here", [inverse]).seeds) == [inverse.entity_id]
+    assert list(_resolve_kin("is my boss in?", [marta, boss]).seeds) == [boss.entity_id]
+    spouse = _kin("Jo", "MARRIED_TO")
+    assert list(_resolve_kin("my wife called", [spouse]).seeds) == [spouse.entity_id]
+
+
+def test_a_relative_not_on_record_resolves_nobody() -> None:
+    seeds = _resolve_kin("Where does my sister live?", [_kin("Rui", "HAS_BOSS")])
+    assert seeds.mentions == () and seeds.seeds == {} and seeds.fallback == "no_mention"
+
+
+def test_two_sisters_ask_which_one_like_same_name_people() -> None:
+    marta, ana = _kin("Marta", "HAS_SISTER"), _kin("Ana", "HAS_SISTER")
+    seeds = _resolve_kin("Where does my sister live?", [marta, ana])
+    (mention,) = seeds.mentions
+    assert mention.resolution == "ambiguous" and seeds.seeds == {}
+    question = ask(seeds.question_for, [_edge(marta, "LIVES_IN", value="Madrid")])
+    assert question.question.startswith("Which sister do you mean — ")
+    assert {c.name for c in question.candidates} == {"Marta", "Ana"}
+    assert "Marta (lives in Madrid)" in question.question
+
+
+def test_two_sisters_follow_003_when_one_is_active_or_seen_last() -> None:
+    marta = _kin("Marta", "HAS_SISTER", last_seen=NOW - timedelta(days=1))
+    ana = _kin("Ana", "HAS_SISTER", last_seen=NOW - timedelta(days=9))
+    assert list(_resolve_kin("my sister?", [marta, ana], [ana.entity_id]).seeds) == [ana.entity_id]
+    assert list(_resolve_kin("my sister?", [marta, ana]).seeds) == [marta.entity_id]
+
+
+def test_my_sisters_seed_every_sister_without_a_question() -> None:
+    marta, ana = _kin("Marta", "HAS_SISTER"), _kin("Ana", "HAS_SISTER")
+    seeds = _resolve_kin("How are my sisters?", [marta, ana, _kin("Rui", "HAS_BROTHER")])
+    assert set(seeds.seeds) == {marta.entity_id, ana.entity_id}
+    assert seeds.question_for is None
+
+
+def test_a_relation_word_and_a_name_of_the_same_person_seed_it_once() -> None:
+    marta = _kin("Marta", "HAS_SISTER")
+    seeds = _resolve_kin("my sister Marta called", [marta])
+    assert list(seeds.seeds) == [marta.entity_id] and len(seeds.mentions) == 2

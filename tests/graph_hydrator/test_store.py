@@ -80,11 +80,11 @@ async def test_edges_are_loaded_both_ways_and_only_while_live(seed: Seeder) -> N
 
 
 async def test_foundation_candidates_come_pinned_and_seeded_first(seed: Seeder) -> None:
-    me = await seed.entity("Alex")
+    me = await seed.entity("Alex", entity_ref="self:user")
     core = await seed.fact(me, "NAME", value="Alex", importance=3, created_at=T0 - timedelta(1))
     seeded = await seed.fact(me, "HOMETOWN", value="Porto", source="seeded_profile")
     pinned = await seed.fact(me, "GOAL", value="marathon", pinned=True, importance=3)
-    await seed.fact(me, "LIKES", value="tea", importance=2)
+    await seed.fact(me, "LIKES", value="tea", importance=1)
     await seed.fact(me, "TRAIT", value="anxious", importance=3, memory_type="PSYCHE")
     await seed.fact(me, "JOB", value="nurse", importance=3, status="ARCHIVED")
     ghost = await seed.entity("Ghost", active=False)
@@ -92,7 +92,23 @@ async def test_foundation_candidates_come_pinned_and_seeded_first(seed: Seeder) 
     await seed.fact(me, "MOTHER", ghost, pinned=True, importance=3)
     async with seed.pool.acquire() as conn:
         facts = await store.load_foundation(conn, seed.user_id, "deanna", T0)
-    assert [f.fact_id for f in facts] == [pinned, seeded, core]
+    assert [f.fact_id for f in facts] == [seeded, pinned, core]
+
+
+async def test_foundation_candidates_include_the_persons_own_global_facts(seed: Seeder) -> None:
+    me = await seed.entity("Alice", entity_ref="self:user")
+    marta = await seed.entity("Marta")
+    home = await seed.fact(me, "LIVES_IN", value="Lisbon", importance=2, memory_type="PROFILE")
+    sister = await seed.fact(me, "HAS_SISTER", marta, importance=2)
+    allergy = await seed.fact(marta, "ALLERGY", value="nuts", importance=1)
+    await seed.fact(me, "LIKES", value="tea", importance=1, memory_type="PROFILE")
+    await seed.fact(me, "TRAINS", value="Mondays", importance=2, agent_id="deanna",
+                    memory_type="PROFILE")
+    await seed.fact(marta, "LIVES_IN", value="Madrid", importance=2)
+    async with seed.pool.acquire() as conn:
+        facts = await store.load_foundation(conn, seed.user_id, "deanna", T0)
+    assert {f.fact_id for f in facts} == {home, sister, allergy}
+    assert {f.fact_id for f in facts if f.about_self} == {home, sister}
 
 
 async def test_todos_are_this_agents_with_wins_of_the_last_48_hours(seed: Seeder) -> None:

@@ -108,3 +108,46 @@ def test_episode_importance_tags_and_text_follow_the_documented_rules() -> None:
                                         "commitment"]
     text = render(draft.reflection)
     assert text.splitlines()[2].startswith('Evidence: "I skipped the gym')
+
+
+# --- the bot's own readouts are not evidence ----------------------------------------------------
+
+KNOWN = [KnownEntity("e-marta", "Marta", "Person"), KnownEntity("e-madrid", "Madrid", "Location"),
+         KnownEntity("e-lisbon", "Lisbon", "Location")]
+
+
+@pytest.mark.parametrize("readout", [
+    "Your sister Marta lives in Madrid.",
+    "You live in Lisbon.",
+    "You work at Acme as a nurse.",
+    "Yes, you told me Marta moved to Madrid last year.",
+    "I remember that Marta lives in Madrid.",
+    "Marta, Madrid.",
+])
+def test_an_assistant_message_that_reads_memory_back_adds_no_action_and_no_people(
+        readout: str) -> None:
+    session = messages(chat("Where does my sister live?", readout))
+    draft = engine_offline.draft(session, KNOWN)
+    assert draft.reflection.action == []
+    assert draft.summary.people == [] and "Madrid" not in draft.summary.one_liner
+    assert not any("Unanswered" in line for line in draft.reflection.unresolved)
+    assert readout not in msgspec.json.encode(draft).decode()
+
+
+@pytest.mark.parametrize(("reply", "action"), [
+    ("Marta lives in Madrid. Want me to remind you to call her on Sunday?",
+     "Want me to remind you to call her on Sunday?"),
+    ("You could visit Marta in Madrid in May.", "You could visit Marta in Madrid in May."),
+    ("Try a short walk after lunch.", "Try a short walk after lunch."),
+])
+def test_what_the_assistant_did_beside_a_readout_stays_an_action(reply: str, action: str) -> None:
+    draft = engine_offline.draft(messages(chat("Where does my sister live?", reply)), KNOWN)
+    assert draft.reflection.action == [action]
+
+
+def test_what_the_user_says_is_never_taken_for_a_readout() -> None:
+    session = messages(chat("My sister Marta lives in Madrid.", "You live in Lisbon."))
+    draft = engine_offline.draft(session, KNOWN)
+    assert draft.reflection.observation == ["My sister Marta lives in Madrid."]
+    assert draft.summary.people == ["Marta", "Madrid"][:len(draft.summary.people)]
+    assert "Marta" in draft.summary.people and "Lisbon" not in draft.summary.one_liner
