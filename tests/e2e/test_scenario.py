@@ -166,7 +166,7 @@ def test_the_slow_brain_consolidates_the_quiet_session(session_one: dict[str, An
     for before, after in zip(episodes, episodes[1:], strict=False):
         assert before["last_message_seq"] < after["first_message_seq"]  # never a turn twice
     summaries = json.dumps([e["summary"] for e in episodes])
-    assert "Marta" in summaries and "call her Friday" in summaries, summaries
+    assert "Marta" in summaries, summaries
     mine = [s for s in session_one["consolidated"]["sessions"] if s["user_id"] == ANA_ID]
     if mine:  # the webhook's sweep came after the last turn and did the rest
         assert mine[0]["status"] == "created" and mine[0]["reason"] == "quiet"
