@@ -139,6 +139,7 @@ def _mentioned_person(seen: dict[str, list[str]], earlier: list[str]) -> str | N
 class StubLLM:
     host: str = "127.0.0.1"
     requests: list[dict[str, Any]] = field(default_factory=list)
+    failures: list[int] = field(default_factory=list)  # statuses the next requests answer
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _server: ThreadingHTTPServer | None = None
 
@@ -158,6 +159,19 @@ class StubLLM:
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
+
+    def fail_next(self, *statuses: int) -> None:
+        """The next requests answer these HTTP statuses (an OpenAI-style error body), in order;
+        each is recorded in :attr:`requests` like any other."""
+        with self._lock:
+            self.failures.extend(statuses)
+
+    def failure(self, body: dict[str, Any]) -> int | None:
+        with self._lock:
+            if not self.failures:
+                return None
+            self.requests.append({"body": body, "authorization": None, "failed": True})
+            return self.failures.pop(0)
 
     def complete(self, body: dict[str, Any], authorization: str | None) -> dict[str, Any]:
         with self._lock:
@@ -197,6 +211,12 @@ def _handler(stub: StubLLM) -> type[BaseHTTPRequestHandler]:
                 return
             if not isinstance(body.get("messages"), list) or not body["messages"]:
                 self._send(400, {"error": {"message": "messages must be a non-empty list"}})
+                return
+            status = stub.failure(body)
+            if status is not None:
+                self._send(status, {"error": {"message": f"stub failure {status}",
+                                              "type": "server_error" if status >= 500
+                                              else "invalid_request_error"}})
                 return
             self._send(200, stub.complete(body, self.headers.get("Authorization")))
 

@@ -142,6 +142,22 @@ def test_a_redelivered_update_gets_the_stored_reply_without_a_second_model_call(
     assert len(stack.llm.requests) == calls
 
 
+def test_the_model_is_retried_once_on_a_5xx_and_never_on_a_4xx(stack: Stack) -> None:
+    """n8n's own retry would repeat a 400 too: the flow retries a 5xx/429 once, and a 4xx
+    goes straight to the fallback answer (the message is still kept)."""
+    yan = Person("Yan")
+    calls = len(stack.llm.requests)
+    stack.llm.fail_next(503)
+    shown = say(stack, yan, "first try fails", NOW)
+    assert shown.startswith("Heard: first try fails"), shown
+    assert len(stack.llm.requests) == calls + 2  # the 503, then the retry
+    stack.llm.fail_next(400)
+    shown = say(stack, yan, "this one is refused", NOW + timedelta(minutes=1))
+    assert shown.startswith("Sorry, I can't think straight right now"), shown
+    assert len(stack.llm.requests) == calls + 3  # the 400 only: no retry
+    eventually(lambda: "this one is refused" in _logged(stack, yan), 60, stack.n8n.explain)
+
+
 def test_a_webhook_caller_gets_the_nodes_problem_not_a_500(stack: Stack) -> None:
     answer = stack.webhook("twin/fast-brain", {"text": "hi, no user id"})
     assert answer.status_code == 422, answer.text
