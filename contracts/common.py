@@ -18,8 +18,8 @@ SLOT_CONTRACT_VERSION = "1.3"
 # 1.3: optional fields again: readiness says which stores run embedded (``Readiness.modes``);
 # hydrate's ``Mention.relation``, the gate rule ``about_user``, the envelope's ``ranking`` /
 # ``memory_budget_words`` and its rendered ``memory_order``.
-# forget answers with a deletion ``receipt``; pulse answers ``degraded`` when Redis is down,
-# and ``replay_reply`` on a replay of a committed turn.
+# forget answers with a deletion ``receipt``; envelope ``answer_format``; pulse answers
+# ``degraded`` when Redis is down, and ``replay_reply`` on a replay of a committed turn.
 ContractVersion = Literal["1.0", "1.1", "1.2", "1.3"]
 
 # Ids are opaque strings chosen by the caller: "tg:12345", "alice", "deanna", "tg:987".

@@ -103,6 +103,12 @@ class EnvelopeRequest(Struct, kw_only=True):
     now: Annotated[datetime, msgspec.Meta(
         tz=True, description="The turn's time with its offset; defaults to the server clock.",
     )] | None = None
+    answer_format: Annotated[Literal["twin_answer", "text"], msgspec.Meta(
+        description="`twin_answer` (default): the system message asks for the JSON answer of "
+                    "`response_format` (reply + memory-write plan). `text`: it asks for a "
+                    "plain-text reply, for callers such as an n8n AI Agent whose answer goes "
+                    "straight to the person; the plan then comes from memory-upserter's judge "
+                    "at commit time.")] = "twin_answer"
 
 
 WarningCode = Literal[

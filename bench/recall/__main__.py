@@ -39,7 +39,7 @@ from bench.common import (
     table,
     write_section,
 )
-from bench.recall import baselines, data, evaluate, product
+from bench.recall import baselines, data, evaluate, orders, product
 from bench.recall.lexical import tokenize
 from bench.recall.metrics import Item, grounded
 
@@ -69,7 +69,7 @@ async def run_product(stack: Stack, conversations: Sequence[data.Conversation],
                       variants: Sequence[str]) -> ProductRun:
     run = ProductRun()
     for variant in variants:
-        run.items[variant] = {order: {} for order in product.ORDERS}
+        run.items[variant] = {order: {} for order in orders.ORDERS}
         run.latency[variant] = {"hydrate": [], "retrieve": [], "chain": [], "envelope": []}
         run.shape[variant] = Counter()
     limits = httpx.Limits(max_connections=4)
@@ -95,7 +95,7 @@ async def run_product(stack: Stack, conversations: Sequence[data.Conversation],
                     lat["retrieve"].append(answer.retrieve_ms)
                     lat["chain"].append(answer.hydrate_ms + answer.retrieve_ms)
                     lat["envelope"].append(answer.envelope_ms)
-                    for order, found in product.items(answer, prov).items():
+                    for order, found in orders.items(answer, prov).items():
                         run.items[variant][order][question.qid] = found
                     _shape(run.shape[variant], answer, run.items[variant]["retrieval"]
                            [question.qid])
@@ -220,6 +220,12 @@ def report(args, info, questions, results, grounded_results, matched, matched_gr
                   "session's tail, the latest summary), each baseline at that question's "
                   "same tokens:", "",
                   table(["method", *evaluate.GROUPS], rows)]
+    if getattr(args, "per_conversation", None):
+        lines += ["", "Per conversation, recall of everything returned vs RRF fusion at the same "
+                  "tokens:", "",
+                  table(["conversation", "questions", "hydrate + retrieve: all",
+                         "hydrate + retrieve: temporal", "envelope: all", "envelope: temporal"],
+                        args.per_conversation)]
     if grounded_results:
         lines += ["", "### Grounded credit (Twin Core only)", "",
                   "The same, crediting a provenance turn only when at least half of its "
@@ -238,6 +244,23 @@ def report(args, info, questions, results, grounded_results, matched, matched_gr
               f"MiniLM turns {baseline_s['dense_index']:.1f} s + queries "
               f"{baseline_s['dense_query']:.1f} s (0 when cached in bench/out/cache)."]
     return "\n".join(lines)
+
+
+def per_conversation(methods, base, questions) -> list[list[str]]:
+    """Per conversation: everything returned (hydrate + retrieve; the envelope) against RRF
+    fusion at the same tokens, all categories and temporal — the margin is not one
+    conversation's."""
+    rows = []
+    for sample in sorted({q.qid.split("#", 1)[0] for q in questions}):
+        mine = [q for q in questions if q.qid.startswith(sample + "#")]
+        cells = [sample, str(len(mine))]
+        for twin in ("Twin Core", "Twin Core, envelope order"):
+            got = evaluate.matched(methods[twin], {"fusion": base["RRF fusion (raw turns)"]},
+                                   mine, label="twin")
+            for group in ("all", "temporal"):
+                cells.append(f"{fmt3(got['twin'][group][0])} vs {fmt3(got['fusion'][group][0])}")
+        rows.append(cells)
+    return rows
 
 
 def fmt3(value: float) -> str:
@@ -364,6 +387,7 @@ def main(argv: list[str] | None = None) -> int:
                                         label=ENVELOPE_ALL)
             matched = {**{f"{k} · hydrate + retrieve": v for k, v in matched.items()},
                        **{f"{k} · envelope": v for k, v in rendered.items()}}
+            args.per_conversation = per_conversation(methods, base, questions)
         matched_grounded = evaluate.matched(grounded_methods["Twin Core"], base, questions)
     wall = time.perf_counter() - started
     body = report(args, info, questions, results, grounded_results, matched, matched_grounded,

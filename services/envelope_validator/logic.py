@@ -75,6 +75,7 @@ class Assembled:
     user_message: str
     warnings: list[EnvelopeWarning] = field(default_factory=list)
     evidence: list[Evidence] = field(default_factory=list)  # RELEVANT MEMORIES, in order
+    answer_format: str = "twin_answer"
 
 
 def build(request: EnvelopeRequest, now: datetime) -> EnvelopeResponse:
@@ -182,6 +183,7 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
         latest_session_summary=latest,
         history=turns(request.recent_turns, "recent_turns", w),
         user_message=request.user_message, warnings=list(w), evidence=fitted.kept,
+        answer_format=request.answer_format,
     )
 
 

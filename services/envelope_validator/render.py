@@ -61,6 +61,10 @@ is worth remembering; the mood in [SESSION STATE] is never stored as a fact.
   - "forget": what the user explicitly asked you to forget.
 Write every field; use null or [] where nothing applies."""
 
+TEXT_ANSWER_FORMAT = """[ANSWER FORMAT]
+Answer the user in plain text: your reply goes to them as it is. Never answer in JSON and never \
+write a memory plan; memory keeps what the user states after this turn."""
+
 AUTHORITY = {"AFFECT": "non-factual", "GRAPH": "authoritative", "EPISODE": "historical",
              "KNOWLEDGE": "static", "USER CONTEXT": "user-provided", "SUMMARY": "historical"}
 
@@ -125,7 +129,8 @@ def _sections(a: Assembled) -> list[tuple[str, str]]:
                                         _one(a.conversation_summary))),
         ("latest_session_summary", _block("LATEST SESSION SUMMARY", None, "EPISODE",
                                           _one(a.latest_session_summary))),
-        ("answer_format", ANSWER_FORMAT),
+        ("answer_format", ANSWER_FORMAT if a.answer_format == "twin_answer"
+         else TEXT_ANSWER_FORMAT),
     ]
     return [(name, text) for name, text in candidates if text]
 

@@ -1,11 +1,12 @@
-"""How the recall benchmark turns Twin Core's answers into ranked items (bench/recall/product.py),
+"""How the recall benchmark turns Twin Core's answers into ranked items (bench/recall/orders.py),
 and the load generator's pure helpers (bench/load)."""
 
 from __future__ import annotations
 
 from bench.load.__main__ import pick
 from bench.load.client import encode_request
-from bench.recall.product import Answer, Provenance, items
+from bench.recall.orders import items
+from bench.recall.product import Answer, Provenance
 
 
 def prov() -> Provenance:
@@ -55,10 +56,26 @@ def test_retrieval_order_puts_ranked_slots_first_and_drops_repeats() -> None:
     assert todo.turns == frozenset() and summary.turns == frozenset()
 
 
-def test_envelope_order_follows_the_rendered_prompt() -> None:
-    found = items(answer(), prov())["envelope"]
+def test_the_001_section_order_is_whole_sections_one_after_the_other() -> None:
+    found = items(answer(), prov())["sections"]
     assert [i.kind for i in found] == ["foundation", "card", "fact", "edge", "todo", "episode",
                                        "summary"]
+
+
+def test_envelope_order_is_envelope_validators_memory_order() -> None:
+    rendered = answer()
+    rendered.envelope = {"memory_order": [
+        {"section": "foundation", "kind": "foundation", "id": "f9", "words": 4},
+        {"section": "relevant", "kind": "episode", "id": "ep1", "words": 9},
+        {"section": "relevant", "kind": "fact", "id": "f1", "words": 4},
+        {"section": "relevant", "kind": "edge", "id": "f1", "words": 4},
+        {"section": "relevant", "kind": "card", "id": "person:marta", "words": 4},
+        {"section": "relevant", "kind": "edge", "id": "e1", "words": 4},
+        {"section": "todos", "kind": "todo", "id": "t1", "words": 2}]}
+    found = items(rendered, prov())["envelope"]
+    assert [i.kind for i in found] == ["foundation", "episode", "fact", "card", "edge", "todo",
+                                       "summary"]  # the f1 edge repeats the f1 fact
+    assert "envelope" not in items(answer(), prov())  # no envelope asked: no envelope order
 
 
 def test_encode_request() -> None:

@@ -358,3 +358,14 @@ def test_relevant_memories_are_budgeted_at_800_words_by_default_and_null_lifts_i
     assert words[0] <= 800 < words[1]
     assert any(w.code == "budgeted" for w in default.warnings)
     assert not any(w.code == "budgeted" for w in unlimited.warnings)
+
+
+def test_text_answer_format_asks_for_plain_text_and_keeps_every_memory_section() -> None:
+    """``answer_format: text`` (an n8n AI Agent's reply goes straight to the person): the
+    system message asks for plain text instead of the JSON answer; nothing else changes."""
+    body = full_body()
+    json_system = _system(body)
+    text_system = _system({**body, "answer_format": "text"})
+    assert '"twin_answer"' in json_system and '"twin_answer"' not in text_system
+    assert "Answer the user in plain text" in text_system
+    assert json_system.split("[ANSWER FORMAT]")[0] == text_system.split("[ANSWER FORMAT]")[0]

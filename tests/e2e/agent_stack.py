@@ -1,0 +1,278 @@
+"""The AI Agent E2E stack: the community package ``n8n-nodes-twin-core`` built from
+``n8n-nodes/`` with n8n's own tooling, installed into a second real n8n the way a self-hosting
+user installs a community node (``npm install`` in the user folder's ``.n8n/nodes``, with
+``N8N_COMMUNITY_PACKAGES_ENABLED=false``), on n8n's default expression engine with ``$env``
+blocked. It shares the session stack's ``twin up`` and runs its own chat model stub
+(:mod:`tests.e2e.agent_llm`) and one fake Telegram Bot API per persona (one bot = one persona).
+
+The personas are copies of ``n8n-workflows/ai-agent/telegram-agent.json`` with their own
+agent id, bot credential and Telegram webhook; ``offline`` points its Twin Core credential at
+a port where nothing listens (memory unreachable), ``slow`` its envelope-validator URL at a
+port that accepts and never answers (a hung node).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.e2e.agent_llm import AgentLLM
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.n8n import REPO, N8nInstance, unflatten
+from tests.e2e.processes import free_port
+from tests.e2e.stack import Stack
+
+PACKAGE = REPO / "tools" / "n8n" / "nodes-package.sh"
+EXAMPLE = REPO / "n8n-workflows" / "ai-agent" / "telegram-agent.json"
+CREDENTIALS = REPO / "n8n-workflows" / "ai-agent" / "credentials.example.json"
+PERSONAS = ("deanna", "coach", "offline", "slow")
+MEMORY_NODE = "Twin Core Memory"
+REGISTRY_UNREACHABLE = 75
+
+
+@dataclass
+class AgentStack:
+    stack: Stack
+    n8n: N8nInstance
+    llm: AgentLLM
+    bots: dict[str, FakeTelegram]
+    webhooks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    executions_before: int = 0
+
+    def say(self, persona: str, update: dict[str, Any], timeout: float = 60) -> str:
+        """Deliver a Telegram update to a persona's bot; return the text the bot sent back."""
+        bot = self.bots[persona]
+        before = len(bot.sent)
+        self.executions_before = self._newest_execution_id()
+        answer = httpx.post(self.webhooks[persona]["url"], json=update, timeout=timeout,
+                            headers={"X-Telegram-Bot-Api-Secret-Token":
+                                     self.webhooks[persona]["secret_token"]})
+        assert answer.status_code == 200, answer.text
+        try:
+            sent = bot.wait_for_sent(before + 1, timeout=timeout)[before]
+        except TimeoutError as exc:
+            raise AssertionError(f"{persona}: no reply: {exc}\n{self.n8n.explain()}\n"
+                                 f"{self.n8n.log_tail(30)}") from None
+        return str(sent["text"])
+
+    def _query(self, sql: str) -> list[tuple[Any, ...]]:
+        database = self.n8n.folder / "user" / ".n8n" / "database.sqlite"
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5) as conn:
+            return conn.execute(sql).fetchall()
+
+    def _newest_execution_id(self) -> int:
+        rows = self._query("SELECT MAX(CAST(id AS INTEGER)) FROM execution_entity")
+        return int(rows[0][0] or 0)
+
+    def last_execution(self, timeout: float = 30) -> dict[str, Any]:
+        """The execution the last :meth:`say` started, once n8n has saved it (the reply is
+        sent before the execution's data is written): its id and run data by node name."""
+        def finished() -> list[tuple[Any, ...]]:
+            return self._query(
+                "SELECT e.id, d.data FROM execution_entity e JOIN execution_data d "
+                "ON d.executionId = e.id WHERE CAST(e.id AS INTEGER) > "
+                f"{self.executions_before} AND e.stoppedAt IS NOT NULL "
+                "ORDER BY CAST(e.id AS INTEGER) DESC LIMIT 1")
+        rows = finished()
+        deadline = time.monotonic() + timeout
+        while not rows and time.monotonic() < deadline:
+            time.sleep(0.2)
+            rows = finished()
+        assert rows, f"no finished execution after #{self.executions_before}"
+        exec_id, data = rows[0]
+        return {"id": str(exec_id), "runs": unflatten(data)["resultData"]["runData"]}
+
+    def memory_calls(self, execution_id: str) -> Counter[str]:
+        """Routes the Twin Core nodes served for one execution's memory node (from their
+        request log: every call carries ``X-Request-Id: n8n-<execution>-<node>-<step>``)."""
+        prefix = f"n8n-{execution_id}-"
+        routes: Counter[str] = Counter()
+        for line in self.stack.nodes.log_path.read_text(errors="replace").splitlines():
+            if '"request_id"' not in line or prefix not in line:
+                continue
+            entry = json.loads(line)
+            if entry.get("event") == "request" and entry["request_id"].startswith(prefix):
+                routes[f"{entry['request_id'][len(prefix):]} {entry['route']}"] += 1
+        return routes
+
+
+class Blackhole:
+    """A port that accepts connections and never answers: a hung Twin Core node."""
+
+    def __init__(self) -> None:
+        self._server = socket.create_server(("127.0.0.1", 0))
+        self._held: list[socket.socket] = []
+        self.port = self._server.getsockname()[1]
+        threading.Thread(target=self._hold, daemon=True, name="blackhole").start()
+
+    def _hold(self) -> None:
+        try:
+            while True:
+                self._held.append(self._server.accept()[0])
+        except OSError:  # closed by stop()
+            return
+
+    def stop(self) -> None:
+        self._server.close()
+        for conn in self._held:
+            conn.close()
+
+
+def _build_package(folder: Path) -> Path:
+    done = subprocess.run([str(PACKAGE)], capture_output=True, text=True, timeout=1_200,
+                          stdin=subprocess.DEVNULL, check=False,
+                          env={**os.environ, "TWIN_NODES_PACK_DIR": str(folder)})
+    if done.returncode == REGISTRY_UNREACHABLE:
+        pytest.skip(f"n8n-nodes cannot be built: the npm registry cannot be reached "
+                    f"({done.stderr.strip()[-300:]})")
+    assert done.returncode == 0, f"nodes-package.sh failed:\n{done.stderr[-4000:]}"
+    return Path(done.stdout.strip().splitlines()[-1])
+
+
+def _install_package(tarball: Path, user_folder: Path) -> None:
+    """What a self-hosting user does: ``npm install <package>`` in ``~/.n8n/nodes``. Peer
+    dependencies (n8n-workflow, @n8n/ai-node-sdk) are left out: n8n provides its own."""
+    nodes = user_folder / ".n8n" / "nodes"
+    nodes.mkdir(parents=True, exist_ok=True)
+    (nodes / "package.json").write_text('{"name": "installed-nodes", "private": true}\n')
+    done = subprocess.run(
+        ["npm", "install", str(tarball), "--legacy-peer-deps", "--ignore-scripts", "--no-audit",
+         "--no-fund", "--loglevel=error"], cwd=nodes, capture_output=True, text=True,
+        timeout=300, stdin=subprocess.DEVNULL, check=False)
+    assert done.returncode == 0, f"npm install {tarball.name} failed:\n{done.stderr[-3000:]}"
+    assert (nodes / "node_modules" / "n8n-nodes-twin-core" / "dist").is_dir()
+
+
+def _credentials(stack: Stack, llm: AgentLLM, bots: dict[str, FakeTelegram],
+                 dead_port: int, hung_port: int) -> list[dict[str, Any]]:
+    example = {c["type"]: c for c in json.loads(CREDENTIALS.read_text())}
+    urls = {"pulseUrl": "pulse-decay", "hydrateUrl": "graph-hydrator", "retrieveUrl": "rag-gate",
+            "envelopeUrl": "envelope-validator", "reflectUrl": "reflection-writer",
+            "memoryUrl": "memory-upserter"}
+    twin = copy.deepcopy(example["twinCoreApi"])
+    twin["data"] = {"token": stack.secrets.node_token, **{
+        key: f"http://127.0.0.1:{stack.ports[node]}" for key, node in urls.items()}}
+    down = {**copy.deepcopy(twin), "id": "TwinCoreApiDown1", "name": "Twin Core API (down)"}
+    down["data"] = {**twin["data"], **{key: f"http://127.0.0.1:{dead_port}" for key in urls}}
+    slow = {**copy.deepcopy(twin), "id": "TwinCoreApiSlow1", "name": "Twin Core API (slow)"}
+    slow["data"] = {**twin["data"], "envelopeUrl": f"http://127.0.0.1:{hung_port}"}
+    model = copy.deepcopy(example["openAiApi"])
+    model["data"] = {"apiKey": "sk-agent-stub", "url": llm.base_url}
+    out = [twin, down, slow, model]
+    for number, (persona, bot) in enumerate(bots.items(), start=1):
+        telegram = copy.deepcopy(example["telegramApi"])
+        telegram.update(id=f"TwinAgentTgBot0{number}", name=f"Telegram bot ({persona})")
+        telegram["data"] = {"accessToken": f"{number}{free_port()}:agent-{persona}",
+                            "baseUrl": bot.base_url}
+        out.append(telegram)
+    return out
+
+
+def persona_workflow(persona: str, number: int) -> dict[str, Any]:
+    """The example workflow for one persona: its agent id, its bot, its own webhook."""
+    workflow = json.loads(EXAMPLE.read_text())
+    if number == 1:
+        return workflow
+    workflow["id"] = f"TwinAgentTg{persona[:5].capitalize():<5}".replace(" ", "x")[:16]
+    workflow["name"] = f"Twin Core — AI Agent on Telegram ({persona})"
+    for node in workflow["nodes"]:
+        if "agentId" in node["parameters"]:
+            node["parameters"]["agentId"] = persona
+        if "telegramApi" in node.get("credentials", {}):
+            node["credentials"]["telegramApi"] = {"id": f"TwinAgentTgBot0{number}",
+                                                  "name": f"Telegram bot ({persona})"}
+        twin = {"offline": ("TwinCoreApiDown1", "Twin Core API (down)"),
+                "slow": ("TwinCoreApiSlow1", "Twin Core API (slow)")}.get(persona)
+        if twin and "twinCoreApi" in node.get("credentials", {}):
+            node["credentials"]["twinCoreApi"] = {"id": twin[0], "name": twin[1]}
+        if node["type"].endswith("telegramTrigger"):
+            node["webhookId"] = str(uuid.uuid4())
+    return workflow
+
+
+ACTIONS = {"forget": "twin/agent-forget", "export": "twin/agent-export"}
+
+
+def actions_workflows() -> list[dict[str, Any]]:
+    """Webhook → Twin Core (the action node: Memory → Forget, Memory → Export) → the node's
+    answer: a designer's hand-built flows, with typed fields instead of a JSON body."""
+    operations = {
+        "forget": {"resource": "memory", "operation": "forget",
+                   "userId": "={{ $json.body.user_id }}", "scope": "global",
+                   "entity": "={{ $json.body.entity }}", "reason": "asked in the test"},
+        "export": {"resource": "memory", "operation": "export",
+                   "userId": "={{ $json.body.user_id }}"},
+    }
+    out = []
+    for name, parameters in operations.items():
+        out.append({
+            "id": f"TwinAgentAct{name[:4].capitalize()}", "name": f"Twin Core — {name} (test)",
+            "active": False, "settings": {"executionOrder": "v1"},
+            "nodes": [
+                {"id": "a0000000-0000-4000-8000-000000000001", "name": "Webhook",
+                 "type": "n8n-nodes-base.webhook", "typeVersion": 2.1, "position": [0, 0],
+                 "webhookId": str(uuid.uuid4()),
+                 "parameters": {"httpMethod": "POST", "path": ACTIONS[name],
+                                "responseMode": "lastNode", "options": {}}},
+                {"id": "a0000000-0000-4000-8000-000000000002", "name": "Twin Core",
+                 "type": "n8n-nodes-twin-core.twinCore", "typeVersion": 1, "position": [220, 0],
+                 "parameters": parameters,
+                 "credentials": {"twinCoreApi": {"id": "TwinCoreApiCred1",
+                                                 "name": "Twin Core API"}}},
+            ],
+            "connections": {"Webhook": {"main": [[{"node": "Twin Core", "type": "main",
+                                                   "index": 0}]]}},
+        })
+    return out
+
+
+@pytest.fixture(scope="module", name="agent_stack")
+def agent_stack_fixture(stack: Stack,
+                        tmp_path_factory: pytest.TempPathFactory) -> Iterator[AgentStack]:
+    if stack.n8n.queue is not None:  # the shared stack also runs with n8n in queue mode
+        pytest.skip("the AI Agent stack runs beside the single-process n8n stack only")
+    folder = tmp_path_factory.mktemp("agent")
+    tarball = _build_package(folder)
+    llm = AgentLLM().start()
+    bots = {persona: FakeTelegram().start() for persona in PERSONAS}
+    hung = Blackhole()
+    n8n = N8nInstance(folder / "n8n", {
+        "N8N_COMMUNITY_PACKAGES_ENABLED": "false", "N8N_EXPRESSION_ENGINE": "vm",
+        "N8N_BLOCK_ENV_ACCESS_IN_NODE": "true"})
+    agent = AgentStack(stack, n8n, llm, bots)
+    try:
+        _install_package(tarball, folder / "n8n" / "user")
+        workflows = [persona_workflow(p, n) for n, p in enumerate(PERSONAS, start=1)]
+        workflows.extend(actions_workflows())
+        n8n.import_all(workflows, _credentials(stack, llm, bots, free_port(), hung.port))
+        n8n.publish([w["id"] for w in workflows])
+        n8n.start()
+        for persona, bot in bots.items():
+            agent.webhooks[persona] = bot.wait_for_webhook(60)
+        for path in ACTIONS.values():
+            n8n.wait_for_webhook(path)
+        yield agent
+    except Exception:
+        print(f"--- agent n8n log ---\n{n8n.log_tail(80)}")
+        raise
+    finally:
+        n8n.stop()
+        llm.stop()
+        hung.stop()
+        for bot in bots.values():
+            bot.stop()
