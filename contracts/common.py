@@ -20,7 +20,8 @@ SLOT_CONTRACT_VERSION = "1.3"
 # ``memory_budget_words`` and its rendered ``memory_order``.
 # forget answers with a deletion ``receipt``; envelope ``answer_format``; the plan's
 # time-bounded facts ``valid_from``/``valid_to``, entities ``distinct_from`` another, commit
-# outcome ``ended``, completions ``checked_in``.
+# outcome ``ended``, completions ``checked_in``; pulse answers ``degraded`` when Redis is
+# down, and ``replay_reply`` on a replay of a committed turn.
 ContractVersion = Literal["1.0", "1.1", "1.2", "1.3"]
 
 # Ids are opaque strings chosen by the caller: "tg:12345", "alice", "deanna", "tg:987".

@@ -77,6 +77,18 @@ class PulseResponse(Struct, kw_only=True):
     session: SessionState
     AFFECT: AffectSlot
     applied: list[AppliedRule] = []
+    degraded: Annotated[bool, msgspec.Meta(
+        description="True when the working memory (Redis) could not be read or written: the "
+                    "turn goes on with a neutral AFFECT and an empty session, nothing was "
+                    "counted or saved. Affect is volatile by design; the flow must not fail "
+                    "on it.")] = False
+    replay_reply: Annotated[str, msgspec.Meta(
+        max_length=20_000,
+        description="On a replay (`applied: [\"replayed\"]`) of a turn already committed: "
+                    "the reply the person was sent for it, from the session's recent turns, "
+                    "so a redelivered message is answered again without a second model "
+                    "call. Null when the turn was never committed (answer it normally).")
+    ] | None = None
 
 
 EXPORTS = {"pulse-request": PulseRequest, "pulse-response": PulseResponse}

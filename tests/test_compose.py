@@ -1,8 +1,8 @@
 """compose.yaml (and the compose.scale.yaml override), validated statically — no Docker engine
 runs here: every node service is the one image serving its own node on its own port with a
-readiness healthcheck and only settings the nodes read; n8n gets every variable the workflows
-read, pointing at the right service and port; the scale override runs n8n in queue mode with
-workers that see the same variables."""
+readiness healthcheck and only settings the nodes read; n8n runs on its defaults (the workflows
+read no environment variable; their Settings nodes default to these service names and ports);
+the scale override runs n8n in queue mode with workers."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from services.core.settings import NODE_PORTS, env_table
-from tests.e2e.n8n import URL_VARS
+from tests.e2e.n8n import URL_SETTINGS
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPOSE = yaml.safe_load((ROOT / "compose.yaml").read_text())
@@ -23,7 +23,8 @@ SCALE = yaml.safe_load((ROOT / "compose.scale.yaml").read_text())
 SERVICES: dict[str, Any] = COMPOSE["services"]
 SETTINGS_VARS = {var for var, _, _ in env_table()}
 WORKFLOW_TEXT = "\n".join(p.read_text() for p in sorted((ROOT / "n8n-workflows").glob("*.json")))
-WORKFLOW_VARS = set(re.findall(r"\$env\.([A-Z0-9_]+)", WORKFLOW_TEXT))
+WORKFLOWS = [json.loads(p.read_text()) for p in sorted((ROOT / "n8n-workflows").glob("*.json"))
+             if not p.name.startswith("credentials")]
 WORKFLOW_IDS = [json.loads(p.read_text())["id"]
                 for p in sorted((ROOT / "n8n-workflows").glob("*.json"))
                 if not p.name.startswith("credentials")]
@@ -79,16 +80,31 @@ def test_secrets_are_never_literal() -> None:
 
 
 def _check_n8n_env(env: dict[str, str], where: str) -> None:
-    missing = WORKFLOW_VARS - set(env)
-    assert not missing, f"{where}: the workflows read {missing}, unset"
-    for node, var in URL_VARS.items():
-        assert env[var] == f"http://{node}:{NODE_PORTS[node]}", f"{where}: {var}"
-    assert env["N8N_BLOCK_ENV_ACCESS_IN_NODE"] == "false", f"{where}: $env is blocked"
+    assert "$env" not in WORKFLOW_TEXT
+    for default_changed in ("N8N_BLOCK_ENV_ACCESS_IN_NODE", "N8N_EXPRESSION_ENGINE"):
+        assert default_changed not in env, f"{where}: {default_changed} left at n8n's default"
+    assert not [k for k in env if k.startswith("TWIN_")], f"{where}: the workflows read no env"
     assert env["DB_TYPE"] == "postgresdb"
     assert INTERPOLATED.match(env["N8N_ENCRYPTION_KEY"])
 
 
-def test_n8n_gets_every_variable_the_workflows_read() -> None:
+def test_the_workflows_settings_default_to_the_compose_services() -> None:
+    """Imported as they are, the workflows reach every node by its compose service name."""
+    seen = set()
+    for workflow in WORKFLOWS:
+        for node in workflow["nodes"]:
+            if node["name"] != "Settings":
+                continue
+            values = {a["name"]: a["value"] for a in
+                      node["parameters"]["assignments"]["assignments"]}
+            for service, field in URL_SETTINGS.items():
+                if field in values:
+                    assert values[field] == f"http://{service}:{NODE_PORTS[service]}", field
+                    seen.add(service)
+    assert seen == set(NODE_PORTS)
+
+
+def test_n8n_runs_on_its_defaults() -> None:
     n8n = SERVICES["n8n"]
     assert n8n["image"] == f"n8nio/n8n:{N8N_VERSION}", "same n8n as tools/n8n/install.sh"
     _check_n8n_env(_env(n8n), "n8n")
@@ -117,7 +133,7 @@ def test_scale_runs_n8n_in_queue_mode_with_workers() -> None:
     assert worker["command"][0] == "worker"
     assert worker["deploy"]["replicas"] >= 2
     env = _env(worker)
-    _check_n8n_env(env, "n8n-worker")  # workers evaluate the expressions: same variables
+    _check_n8n_env(env, "n8n-worker")
     assert env["EXECUTIONS_MODE"] == "queue"
     assert env["N8N_ENCRYPTION_KEY"] == _env(SERVICES["n8n"])["N8N_ENCRYPTION_KEY"]
     for key in ("DB_POSTGRESDB_HOST", "DB_POSTGRESDB_DATABASE", "DB_POSTGRESDB_SCHEMA"):

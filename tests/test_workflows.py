@@ -1,6 +1,9 @@
 """The exported n8n workflows, checked without n8n: they import (the fields ``n8n
 import:workflow`` needs), their connections name real nodes, every HTTP Request node calls a
 route a node really serves — with a body its contract accepts — and nothing secret is inside.
+They run on n8n's defaults (nothing reads ``$env``), retry nothing blindly (a 4xx is never
+retried), report failures to the error workflow, and read well in the editor (notes on the
+canvas, sticky notes, tags, pinned sample data).
 
 The E2E test (``tests/e2e``) imports and runs the same files in a real n8n.
 """
@@ -18,16 +21,18 @@ import pytest
 from services.core.app import create_app
 from services.core.nodes import node_spec
 from services.core.settings import NODE_PORTS, Settings
-from tests.e2e.n8n import URL_VARS as NODE_URL_VARS
+from tests.e2e.n8n import URL_SETTINGS
 
 FOLDER = Path(__file__).resolve().parents[1] / "n8n-workflows"
 FILES = sorted(p for p in FOLDER.glob("*.json") if not p.name.startswith("credentials"))
 CREDENTIALS = json.loads((FOLDER / "credentials.example.json").read_text())
 README = (FOLDER / "README.md").read_text()
 
-URL_VARS = {var: node for node, var in NODE_URL_VARS.items()}  # env var → node
-NODE_URL = re.compile(r"^=\{\{\s*\$env\.(TWIN_[A-Z]+_URL)\s*\}\}(/v1/[a-z0-9/-]+)$")
-MODEL_URL = re.compile(r"^=\{\{\s*\$env\.OPENAI_BASE_URL\b.*\}\}/chat/completions$")
+URL_VARS = {field: node for node, field in URL_SETTINGS.items()}  # Settings field → node
+NODE_URL = re.compile(
+    r"^=\{\{\s*\$\('(?:Turn|Settings)'\)\.first\(\)\.json\.([a-z]+_url)\s*\}\}(/v1/[a-z0-9/-]+)$")
+MODEL_URL = re.compile(
+    r"^=\{\{\s*\$\('(?:Turn|Settings)'\)\.first\(\)\.json\.model_url\s*\}\}/chat/completions$")
 SECRET_PATTERNS = {
     "bearer token": re.compile(r"Bearer\s+(?!CHANGE-ME)[A-Za-z0-9._~+/-]{12,}"),
     "OpenAI-style key": re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"),
@@ -63,8 +68,10 @@ def _openapi(node: str) -> dict[str, Any]:
     return create_app(node_spec(node), Settings()).openapi_schema.to_schema()
 
 
-def test_the_four_workflows_are_there() -> None:
-    assert {p.stem for p in FILES} == {"fast-brain", "slow-brain", "forget", "knowledge-ingest"}
+def test_the_workflows_are_there() -> None:
+    assert {p.stem for p in FILES} == {"fast-brain", "slow-brain", "forget", "knowledge-ingest",
+                                       "commit-later", "errors", "persona-deanna",
+                                       "persona-anaketa"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
@@ -102,16 +109,20 @@ def test_connections_name_existing_nodes(path: Path) -> None:
                 assert target["type"] == "main"
                 reached.add(target["node"])
     triggers = {n["name"] for n in wf["nodes"] if n["type"].lower().endswith("trigger")
-                or n["type"] == "n8n-nodes-base.webhook"}
+                or n["type"] in ("n8n-nodes-base.webhook", "n8n-nodes-base.stickyNote")}
     assert triggers, "a workflow needs a trigger"
     assert names - triggers <= reached, f"nodes nothing leads to: {names - triggers - reached}"
 
 
 def test_every_http_node_calls_a_node_route_or_the_model() -> None:
-    """Each URL is ``{{ $env.TWIN_…_URL }}/v1/…`` (a route in that node's OpenAPI, with the
-    node's method) or the model endpoint ``{{ $env.OPENAI_BASE_URL … }}/chat/completions``."""
+    """Each URL is ``{{ $('Settings'|'Turn').first().json.<node>_url }}/v1/…`` (a route in that
+    node's OpenAPI, with the node's method) or the model endpoint ``…model_url
+    }}/chat/completions``; the error workflow's alert goes wherever ``alert_url`` says."""
     for file, node in _nodes(HTTP):
         url = node["parameters"]["url"]
+        if file == "errors.json":
+            assert "alert_url" in url
+            continue
         match = NODE_URL.match(url)
         if match is None:
             assert MODEL_URL.match(url), f"{file}/{node['name']}: {url!r} is not a node route"
@@ -131,9 +142,10 @@ def test_fast_brain_calls_the_whole_chain() -> None:
                       ("memory-upserter", "/v1/commit")}
 
 
-def test_node_calls_send_request_id_token_and_retry() -> None:
-    """Every node call: X-Request-Id from the execution, the node token credential, and retry
-    on fail with a sane wait (safe: every node write is idempotent)."""
+def test_node_calls_send_request_id_and_token_and_never_retry_blindly() -> None:
+    """Every node call: X-Request-Id from the execution and the node token credential. n8n's
+    "retry on fail" would retry a 4xx too, so no node uses it: a failure takes the node's
+    error output, where only a network error, 5xx or 429 is retried (or answered around)."""
     token = next(c for c in CREDENTIALS if c["name"] == "Twin node token")
     for file, node, _, _ in _node_calls():
         where = f"{file}/{node['name']}"
@@ -143,16 +155,34 @@ def test_node_calls_send_request_id_token_and_retry() -> None:
         assert params["authentication"] == "genericCredentialType", where
         assert params["genericAuthType"] == "httpHeaderAuth", where
         assert node["credentials"]["httpHeaderAuth"]["id"] == token["id"], where
-        assert node.get("retryOnFail") is True, where
-        assert 2 <= node.get("maxTries", 3) <= 5, where
-        assert 500 <= node.get("waitBetweenTries", 1000) <= 10_000, where
-        assert 1_000 <= params["options"].get("timeout", 0) <= 300_000, where
+        assert 1_000 <= int(params["options"].get("timeout", 0)) <= 300_000, where
+        if node.get("onError") == "continueRegularOutput":  # a sweep step that may fail
+            continue
+        assert node.get("onError") == "continueErrorOutput", where
+        wf = WORKFLOWS[file]
+        assert len(wf["connections"][node["name"]]["main"]) == 2, f"{where}: no error output"
 
 
-def _top_level_keys(body: str) -> set[str] | None:
-    """Keys of the object literal in ``{{ JSON.stringify({ a: …, b: … }) }}``; None when the
-    body is not such a literal (e.g. a passthrough of ``$json.body``)."""
-    match = re.search(r"JSON\.stringify\(\s*\{", body)
+def test_no_node_retries_on_fail() -> None:
+    assert not [(f, n["name"]) for f, n in _nodes() if n.get("retryOnFail")]
+
+
+def test_retry_decisions_never_retry_a_4xx() -> None:
+    """Every "…down?" / "…retry?" / "Try again?" decision treats 4xx other than 429 as final."""
+    deciders = [(f, n) for f, n in _nodes("n8n-nodes-base.if")
+                if n["name"] in ("Memory down?", "Model retry?", "Commit down?", "Try again?")]
+    assert len(deciders) == 4
+    for file, node in deciders:
+        condition = node["parameters"]["conditions"]["conditions"][0]["leftValue"]
+        assert "c >= 400 && c < 500 && c !== 429" in condition, (file, node["name"])
+
+
+def _top_level_keys(body: str, start: str = r"(?:JSON\.stringify\(|=>)\s*\(?\s*\{"
+                    ) -> set[str] | None:
+    """Keys of the object literal in ``{{ JSON.stringify({ a: …, b: … }) }}`` or
+    ``(t => ({ a: … }))(…)``; None when the body is not such a literal (e.g. a passthrough of
+    ``$json.commit``)."""
+    match = re.search(start, body)
     if match is None:
         return None
     keys: set[str] = set()
@@ -193,16 +223,34 @@ def test_node_call_bodies_match_the_request_contracts() -> None:
     checked = 0
     for file, node, service, route in _node_calls():
         keys = _top_level_keys(node["parameters"]["jsonBody"])
+        if keys is None and file == "fast-brain.json" and route == "/v1/commit":
+            # the commit body is built with the answer (and kept for "commit later")
+            for builder in ("Answer", "Fallback answer"):
+                _check_keys(_top_level_keys(_expression(file, builder), r"commit:\s*\{"),
+                            service, route, f"{file}/{builder}")
+                checked += 1
+            continue
         if keys is None:
             continue
-        schema = _request_schema(service, route)
-        where = f"{file}/{node['name']} → {service} {route}"
-        unknown = keys - set(schema["properties"])
-        assert not unknown, f"{where}: fields the contract does not have: {unknown}"
-        assert set(schema.get("required", [])) <= keys, \
-            f"{where}: missing {set(schema['required']) - keys}"
+        _check_keys(keys, service, route, f"{file}/{node['name']}")
         checked += 1
-    assert checked >= 6
+    assert checked >= 8
+
+
+def _expression(file: str, node_name: str) -> str:
+    node = next(n for n in WORKFLOWS.get(file, WORKFLOWS["fast-brain.json"])["nodes"]
+                if n["name"] == node_name)
+    return node["parameters"]["jsonOutput"]
+
+
+def _check_keys(keys: set[str] | None, service: str, route: str, where: str) -> None:
+    assert keys, f"{where}: no body literal found"
+    schema = _request_schema(service, route)
+    where = f"{where} → {service} {route}"
+    unknown = keys - set(schema["properties"])
+    assert not unknown, f"{where}: fields the contract does not have: {unknown}"
+    assert set(schema.get("required", [])) <= keys, \
+        f"{where}: missing {set(schema['required']) - keys}"
 
 
 def test_the_key_parser_reads_object_literals() -> None:
@@ -261,16 +309,79 @@ def test_no_secrets_in_workflows_or_the_credentials_example() -> None:
         assert all("CHANGE-ME" in v for v in secretish), credential["name"]
 
 
-def test_readme_documents_every_variable_and_route() -> None:
-    """Every $env variable the workflows read, and every route they call, is in the README."""
-    text = "\n".join(p.read_text() for p in FILES)
-    for var in sorted(set(re.findall(r"\$env\.([A-Z0-9_]+)", text))):
-        assert var in README, f"n8n-workflows/README.md does not mention {var}"
+def test_readme_documents_every_setting_and_route() -> None:
+    """Every Settings field the workflows have, and every route they call, is in the README."""
+    for _, node in _nodes("n8n-nodes-base.set"):
+        if node["name"] == "Settings":
+            for field in node["parameters"]["assignments"]["assignments"]:
+                assert f"`{field['name']}`" in README, f"README does not mention {field['name']}"
     for _, _, service, route in _node_calls():
         assert route in README and service in README, route
 
 
-def test_urls_come_from_all_six_variables() -> None:
+def test_urls_come_from_all_six_settings() -> None:
     used = {URL_VARS[NODE_URL.match(n["parameters"]["url"]).group(1)]
             for _, n, _, _ in _node_calls()}
     assert used == set(NODE_PORTS)
+
+
+def test_nothing_reads_the_environment() -> None:
+    """n8n's default blocks ``$env`` in nodes: the workflows must not need it."""
+    for path in FILES:
+        assert "$env" not in path.read_text(), path.name
+
+
+def test_every_workflow_reports_failures_to_the_error_workflow() -> None:
+    errors = WORKFLOWS["errors.json"]
+    assert any(n["type"] == "n8n-nodes-base.errorTrigger" for n in errors["nodes"])
+    for file, wf in WORKFLOWS.items():
+        if file != "errors.json":
+            assert wf["settings"].get("errorWorkflow") == errors["id"], file
+
+
+def test_designers_can_read_the_flows_in_the_editor() -> None:
+    """Tags, a sticky note, notes shown on the canvas, pinned sample data on a trigger."""
+    for file, wf in WORKFLOWS.items():
+        assert "twin-core" in {t["name"] for t in wf["tags"]}, file
+        assert all(t.get("id") for t in wf["tags"]), f"{file}: tag ids keep one import whole"
+        stickies = [n for n in wf["nodes"] if n["type"] == "n8n-nodes-base.stickyNote"]
+        assert stickies and all(s["parameters"]["content"].strip() for s in stickies), file
+        for node in wf["nodes"]:
+            if node.get("notes"):
+                assert node.get("notesInFlow") is True, f"{file}/{node['name']}"
+        triggers = {n["name"] for n in wf["nodes"] if n["type"].lower().endswith("trigger")
+                    or n["type"] == "n8n-nodes-base.webhook"}
+        assert set(wf["pinData"]) & triggers, f"{file}: no pinned sample input"
+
+
+def _personas() -> list[dict[str, Any]]:
+    return [wf for name, wf in WORKFLOWS.items() if name.startswith("persona-")]
+
+
+def test_a_persona_is_one_small_workflow_calling_the_shared_turn() -> None:
+    """Adding a persona = copying one of these (trigger → Persona → Twin turn → Send reply)
+    and giving it its own Telegram credential; the shared turn is not edited."""
+    turn = WORKFLOWS["fast-brain.json"]["id"]
+    agents, credentials, hooks = set(), set(), set()
+    for wf in _personas():
+        nodes = {n["name"]: n for n in wf["nodes"] if n["type"] != "n8n-nodes-base.stickyNote"}
+        assert set(nodes) == {"Telegram Trigger", "Persona", "Twin turn", "Send reply"}
+        assert nodes["Twin turn"]["parameters"]["workflowId"]["value"] == turn
+        fields = {a["name"]: a["value"] for a in
+                  nodes["Persona"]["parameters"]["assignments"]["assignments"]}
+        assert set(fields) == {"agent_id", "bot_username", "persona_prompt"}
+        agents.add(fields["agent_id"])
+        trigger, send = nodes["Telegram Trigger"], nodes["Send reply"]
+        assert trigger["credentials"] == send["credentials"], "one bot answers its own chats"
+        credentials.add(trigger["credentials"]["telegramApi"]["id"])
+        hooks.add(trigger["webhookId"])
+        assert "userIds" in trigger["parameters"]["additionalFields"], "the allow-list"
+        assert send["parameters"]["additionalFields"]["parse_mode"] == "HTML"
+        assert send["parameters"]["additionalFields"]["appendAttribution"] is False
+    assert len(agents) == len(credentials) == len(hooks) == len(_personas()) >= 2
+
+
+def test_webhook_ids_never_collide() -> None:
+    """A duplicated trigger keeps its webhookId: n8n refuses to publish the copy."""
+    ids = [n["webhookId"] for _, n in _nodes() if n.get("webhookId")]
+    assert len(ids) == len(set(ids))

@@ -1,7 +1,10 @@
 """HTTP surface of pulse-decay: ``POST /v1/pulse`` (load → decay → save → return).
 
 Per request: 1 Redis read (``MGET`` of session + affect) and 1 Redis write (one script setting
-both with their TTLs), no other I/O. Two turns of the same chat racing each other do not
+both with their TTLs), no other I/O. When Redis cannot be reached (down, or slower than its
+timeout) the turn still gets an answer: a neutral AFFECT and an empty session, flagged
+``degraded`` and saved nowhere — affect is volatile by design, and a flow must not fail on it.
+Two turns of the same chat racing each other do not
 overwrite each other: the write is a compare-and-set, and the loser reloads and recomputes
 (up to :data:`MAX_ATTEMPTS` times), so ``msg_count`` counts every message and turns appended
 by memory-upserter in between are kept.
@@ -11,6 +14,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import redis.exceptions
+import structlog
 from litestar import post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
@@ -18,11 +23,12 @@ from litestar.params import JSONBody
 from contracts.pulse import PulseRequest, PulseResponse
 from services.core.app import NodeSpec
 from services.core.clock import request_clock
+from services.core.errors import DependencyUnavailable
 from services.core.logs import bind_ids
 from services.core.problems import ProblemError
 from services.core.resources import REDIS, Resources
 from services.core.working_memory import ConcurrentUpdate, Snapshot
-from services.pulse_decay.logic import Outcome, apply_turn
+from services.pulse_decay.logic import Outcome, apply_turn, stored_reply
 
 MAX_ATTEMPTS = 8  # each conflict means another turn of this chat was saved: progress
 
@@ -38,7 +44,9 @@ MAX_ATTEMPTS = 8  # each conflict means another turn of this chat was saved: pro
         "raises AFFECT only from explicit markers or a first-person statement such as "
         "\"I'm furious\", counts the message, and returns `session` + `AFFECT` as saved. "
         "`applied` lists the rules that fired. A retry carrying the `message_id` of the turn "
-        "last counted is answered from the saved state (`applied: [\"replayed\"]`)."
+        "last counted is answered from the saved state (`applied: [\"replayed\"]`), with "
+        "`replay_reply` = the reply that turn got when it was committed. With Redis "
+        "unreachable the answer is a neutral AFFECT, `degraded: true`, nothing saved."
     ),
 )
 async def pulse(data: JSONBody[PulseRequest],
@@ -62,8 +70,14 @@ async def pulse(data: JSONBody[PulseRequest],
             f"this chat changed {MAX_ATTEMPTS} times while the turn was computed; retry",
             headers={"Retry-After": "1"},
         ) from None
+    except (DependencyUnavailable, redis.exceptions.RedisError, OSError) as exc:
+        structlog.get_logger().warning("pulse_degraded", error=type(exc).__name__)
+        fresh = apply_turn(data, None, None, now=now, decay_window=window)
+        return PulseResponse(session=fresh.session, AFFECT=fresh.affect,
+                             applied=list(fresh.applied), degraded=True)
+    replay = stored_reply(data, outcome.session) if outcome.applied == ("replayed",) else None
     return PulseResponse(session=outcome.session, AFFECT=outcome.affect,
-                         applied=list(outcome.applied))
+                         applied=list(outcome.applied), replay_reply=replay)
 
 
 SPEC = NodeSpec(

@@ -31,7 +31,9 @@ Where this departs from the letter of §8, on purpose:
 
 **Retries.** n8n's "retry on fail" re-sends a turn whose answer was lost. When the request
 carries the channel's ``message_id`` and it equals the session's ``last_message_id``, the turn
-was already counted: both blobs come back as saved, ``applied == ("replayed",)``.
+was already counted: both blobs come back as saved, ``applied == ("replayed",)``, and
+:func:`stored_reply` finds the reply that turn got if it was committed (a redelivered Telegram
+update is answered again without a second model call).
 """
 
 from __future__ import annotations
@@ -149,6 +151,25 @@ def is_replay(request: PulseRequest, session: SessionState | None) -> bool:
     """The same channel message as the turn last counted for this chat (a retried request)."""
     return (request.message_id is not None and session is not None
             and session.last_message_id == request.message_id)
+
+
+def stored_reply(request: PulseRequest, session: SessionState) -> str | None:
+    """The assistant turn that answered this message, if the session holds it.
+
+    The session's recent turns carry no channel ids, so the user turn is recognised by its text
+    (and its time, when both sides have one): the newest such turn followed by an assistant
+    turn. None when the turn was counted but never committed (the flow answers it normally).
+    """
+    turns = session.turns
+    for i in range(len(turns) - 2, -1, -1):
+        turn, after = turns[i], turns[i + 1]
+        if turn.role != "user" or after.role != "assistant" or turn.text != request.message:
+            continue
+        if request.now is not None and turn.ts is not None and _aware(turn.ts) != _aware(
+                request.now):
+            continue
+        return after.text
+    return None
 
 
 def neutral_affect(now: datetime, decay_window: timedelta = DECAY_WINDOW) -> Affect:

@@ -20,6 +20,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -31,14 +32,16 @@ import redis
 
 from services.core.settings import NODE_PORTS
 from tests.e2e import n8n as n8n_tools
+from tests.e2e import workflows as workflows_edit
 from tests.e2e.fake_telegram import FakeTelegram
-from tests.e2e.n8n import URL_VARS, N8nInstance
+from tests.e2e.n8n import URL_SETTINGS, N8nInstance, Queue
 from tests.e2e.processes import Process, port_in_use
-from tests.e2e.stack import AGENT_ID, Secrets, Stack, credentials_for
+from tests.e2e.stack import AGENT_ID, ANAKETA_ALLOWED, Secrets, Stack, credentials_for
 from tests.e2e.stub_llm import StubLLM
 
 if TYPE_CHECKING:
     from tests.conftest import RunStores
+    from tests.e2e.measure import Baseline
 
 REPO = n8n_tools.REPO
 
@@ -46,6 +49,22 @@ REPO = n8n_tools.REPO
 def _run_async(coro: Any) -> Any:
     with ThreadPoolExecutor(1) as pool:  # outside pytest-asyncio's loop
         return pool.submit(asyncio.run, coro).result()
+
+
+async def _create_database(pg_admin: str, name: str) -> None:
+    admin = await asyncpg.connect(pg_admin)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+
+
+def _forget_keys(redis_url: str, pattern: str) -> None:
+    client = redis.Redis.from_url(redis_url)
+    keys = list(client.scan_iter(match=pattern, count=500))
+    if keys:
+        client.delete(*keys)
+    client.close()
 
 
 async def _drop_database(pg_admin: str, name: str) -> None:
@@ -92,21 +111,43 @@ def n8n_home() -> Path:
     return home
 
 
-@pytest.fixture(scope="session")
-def stack(n8n_home: Path, tmp_path_factory: pytest.TempPathFactory,
-          test_stores: RunStores) -> Iterator[Stack]:
-    """The nodes use the run's stores (tests/conftest.py: the machine's, else embedded ones)."""
+N8N_MODES = [mode.strip() for mode in
+             os.environ.get("TWIN_E2E_N8N_MODES", "single,queue").split(",") if mode.strip()]
+SCHEDULE_SECONDS = 10  # the slow brain's schedule, on the real clock
+ANAKETA_WORKFLOW = json.loads((n8n_tools.WORKFLOWS / "persona-anaketa.json").read_text())["id"]
+
+
+@pytest.fixture(scope="session", params=N8N_MODES)
+def stack(request: pytest.FixtureRequest, n8n_home: Path,
+          tmp_path_factory: pytest.TempPathFactory, test_stores: RunStores) -> Iterator[Stack]:
+    """The whole stack; ``single``: one n8n process on SQLite (``tools/n8n/n8n.sh``);
+    ``queue``: n8n on Postgres in queue mode, main + one worker + Redis (compose.yaml). The
+    nodes use the run's stores (tests/conftest.py: the machine's, else embedded ones)."""
     redis_url = os.environ.get("TWIN_TEST_E2E_REDIS_URL", test_stores.redis_url)
+    if request.param == "queue" and not redis_url.startswith("redis://"):
+        pytest.skip(f"n8n's queue needs Redis over TCP; this run's Redis is {redis_url}")
+    with open_stack(tmp_path_factory.mktemp(f"e2e-{request.param}"),
+                    queue=request.param == "queue", pg_admin=test_stores.pg_admin,
+                    redis_url=redis_url) as built:
+        yield built
+
+
+@contextmanager
+def open_stack(folder: Path, *, pg_admin: str, redis_url: str, queue: bool = False,
+               schedule_seconds: int | None = SCHEDULE_SECONDS,
+               baseline: Baseline | None = None) -> Iterator[Stack]:
+    """Build the stack (the E2E fixture and ``tests/e2e/measure.py`` share it). ``baseline``
+    (measure only) runs other workflows instead of the shipped ones."""
     offset = _free_offset()
     ports = {node: port + offset for node, port in NODE_PORTS.items()}
-    folder = tmp_path_factory.mktemp("e2e")
     keys = Secrets()
     timings: dict[str, float] = {}
     started = time.monotonic()
     llm, telegram = StubLLM().start(), FakeTelegram().start()
 
-    database = f"twin_e2e_{uuid.uuid4().hex[:10]}"
-    database_url = test_stores.dsn_for(database)
+    run = uuid.uuid4().hex[:10]
+    database = f"twin_e2e_{run}"
+    database_url = f"{pg_admin.rpartition('/')[0]}/{database}"
     node_env = {k: v for k, v in os.environ.items()
                 if not k.startswith(("OPENAI_", "TWIN_", "DATABASE_URL", "REDIS_URL", "QDRANT_"))}
     node_env.update({
@@ -117,36 +158,63 @@ def stack(n8n_home: Path, tmp_path_factory: pytest.TempPathFactory,
     })
     twin = Path(sys.executable).with_name("twin")
     nodes = Process("twin up", [twin, "up"], node_env, folder / "twin.log", cwd=REPO)
-
-    n8n_env = {var: f"http://127.0.0.1:{ports[node]}" for node, var in URL_VARS.items()}
-    n8n_env.update({"OPENAI_BASE_URL": llm.base_url, "TWIN_CHAT_MODEL": "stub-model",
-                    "TWIN_AGENT_ID": AGENT_ID, "N8N_BLOCK_ENV_ACCESS_IN_NODE": "false"})
-    n8n = N8nInstance(folder / "n8n", n8n_env)
+    n8n_queue = None
+    if queue:
+        n8n_queue = Queue(f"{pg_admin.rpartition('/')[0]}/n8n_e2e_{run}", redis_url,
+                          f"bull-e2e-{run}")
+        _run_async(_create_database(pg_admin, n8n_queue.database))
+    n8n = N8nInstance(folder / "n8n", baseline.env(ports, llm.base_url) if baseline else {},
+                      queue=n8n_queue)
     stack = Stack(n8n, nodes, llm, telegram, keys, database_url, ports, timings)
+
+    def restart_nodes() -> None:
+        stack.nodes.stop()
+        stack.nodes = Process("twin up", [twin, "up"], node_env, folder / "twin.log", cwd=REPO)
+        stack.nodes.wait_until(lambda: _nodes_ready(list(ports.values())), 120, "ready")
+
+    stack.restart_nodes = restart_nodes
+    settings = {field: f"http://127.0.0.1:{ports[node]}" for node, field in URL_SETTINGS.items()}
+    settings.update({"model_url": llm.base_url, "model": "stub-model",
+                     "commit_retry_seconds": 2, "alert_url": f"{telegram.base_url}/alerts"})
     try:
-        workflows = [json.loads(p.read_text()) for p in n8n_tools.workflow_files()]
-        n8n.import_all(workflows, credentials_for(keys, telegram.base_url))
-        n8n.publish([w["id"] for w in workflows])
+        workflows = [workflows_edit.configure(json.loads(p.read_text()), settings)
+                     for p in n8n_tools.workflow_files()]
+        workflows = [workflows_edit.allow_users(w, list(ANAKETA_ALLOWED))
+                     if w["id"] == ANAKETA_WORKFLOW else w for w in workflows]
+        if schedule_seconds:
+            workflows = [workflows_edit.every_seconds(w, schedule_seconds) for w in workflows]
+        credentials = credentials_for(keys, telegram.base_url)
+        if baseline is not None:
+            workflows, credentials = baseline.workflows, baseline.credentials(credentials)
+        n8n.import_all(workflows, credentials)
+        n8n.publish_in_db([w["id"] for w in workflows])
         n8n.start()
         timings["nodes_ready"] = nodes.wait_until(
             lambda: _nodes_ready(list(ports.values())), 120, "ready")
-        stack.telegram_webhook = telegram.wait_for_webhook(60)
+        for agent, token in keys.bot_tokens.items():
+            if baseline is None or agent == AGENT_ID:
+                stack.bot_webhooks[agent] = telegram.wait_for_webhook(60, token=token)
+        stack.telegram_webhook = stack.bot_webhooks[AGENT_ID]
         for path in ("twin/fast-brain", "twin/slow-brain", "twin/forget", "twin/knowledge"):
             n8n.wait_for_webhook(path)
         timings.update({f"n8n_{k}": v for k, v in n8n.timings.items()})
         timings["stack"] = time.monotonic() - started
-        print(f"[e2e] stack up: {json.dumps({k: round(v, 1) for k, v in timings.items()})}")
+        print(f"[e2e] stack up ({'queue' if queue else 'single'}): "
+              f"{json.dumps({k: round(v, 1) for k, v in timings.items()})}")
         yield stack
     except Exception:
-        print(f"--- n8n log ---\n{n8n.log_tail()}\n--- twin up log ---\n{nodes.log_tail()}")
+        print(f"--- n8n log ---\n{n8n.log_tail()}\n--- twin up log ---\n{stack.nodes.log_tail()}")
         raise
     finally:
         n8n.stop()
-        nodes.stop()
+        stack.nodes.stop()
         llm.stop()
         telegram.stop()
         if os.environ.get("TWIN_E2E_KEEP"):  # debugging: look at what the run wrote
             print(f"[e2e] kept {database_url} and {redis_url}")
         else:
-            _run_async(_drop_database(test_stores.pg_admin, database))
+            _run_async(_drop_database(pg_admin, database))
+            if n8n_queue is not None:
+                _run_async(_drop_database(pg_admin, n8n_queue.database))
+                _forget_keys(redis_url, f"{n8n_queue.prefix}:*")
             _forget_working_memory(redis_url, stack.users)

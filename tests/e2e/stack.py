@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,16 +16,28 @@ from tests.e2e.n8n import WORKFLOWS, N8nInstance
 from tests.e2e.processes import Process
 from tests.e2e.stub_llm import StubLLM
 
-AGENT_ID = "deanna"  # the persona the Telegram bot is (TWIN_AGENT_ID)
+AGENT_ID = "deanna"  # the persona of the first bot (n8n-workflows/persona-deanna.json)
+PERSONAS = ("deanna", "anaketa")  # one bot each: persona-<agent>.json, "Telegram bot — <Name>"
+# Anaketa's allow-list in the E2E (Telegram user ids of this run only): anyone else is ignored.
+ANAKETA_ALLOWED = tuple(secrets.randbelow(9 * 10**8) + 10**8 for _ in range(3))
+
+
+def _bot_token() -> str:
+    return f"{secrets.randbelow(10**9)}:" + secrets.token_urlsafe(20)
 
 
 @dataclass
 class Secrets:
     node_token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     model_key: str = field(default_factory=lambda: "sk-stub-" + secrets.token_hex(8))
-    bot_token: str = field(default_factory=lambda: f"{secrets.randbelow(10**9)}:"
-                                                   + secrets.token_urlsafe(20))
+    bot_tokens: dict[str, str] = field(
+        default_factory=lambda: {agent: _bot_token() for agent in PERSONAS})
     webhook_secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+
+    @property
+    def bot_token(self) -> str:
+        """The first persona's bot (what a one-bot test talks to)."""
+        return self.bot_tokens[AGENT_ID]
 
 
 @dataclass
@@ -36,7 +50,9 @@ class Stack:
     database_url: str
     ports: dict[str, int]
     timings: dict[str, float]
-    telegram_webhook: dict[str, Any] = field(default_factory=dict)
+    telegram_webhook: dict[str, Any] = field(default_factory=dict)  # the first persona's bot
+    bot_webhooks: dict[str, dict[str, Any]] = field(default_factory=dict)  # agent → setWebhook
+    restart_nodes: Any = None  # () -> None: stop ``twin up`` and start it again (same stores)
     run: str = field(default_factory=lambda: secrets.token_hex(3))
     users: set[str] = field(default_factory=set)
 
@@ -51,11 +67,13 @@ class Stack:
         return httpx.post(f"{self.n8n.url}/webhook/{path}", json=body, timeout=timeout,
                           headers={"X-Twin-Webhook-Secret": self.secrets.webhook_secret})
 
-    def telegram_update(self, update: dict[str, Any], timeout: float = 30) -> httpx.Response:
-        """Deliver an update the way Telegram does: to the URL and with the secret n8n set."""
-        return httpx.post(self.telegram_webhook["url"], json=update, timeout=timeout,
-                          headers={"X-Telegram-Bot-Api-Secret-Token":
-                                   self.telegram_webhook["secret_token"]})
+    def telegram_update(self, update: dict[str, Any], timeout: float = 30,
+                        agent: str = AGENT_ID) -> httpx.Response:
+        """Deliver an update the way Telegram does to a persona's bot: to the URL and with the
+        secret n8n set for that bot."""
+        hook = self.bot_webhooks.get(agent) or self.telegram_webhook
+        return httpx.post(hook["url"], json=update, timeout=timeout,
+                          headers={"X-Telegram-Bot-Api-Secret-Token": hook["secret_token"]})
 
     def node(self, name: str, route: str, body: dict[str, Any]) -> httpx.Response:
         """Call a node directly (to look at memory the way n8n would)."""
@@ -68,8 +86,10 @@ def credentials_for(stack_secrets: Secrets, telegram_url: str) -> list[dict[str,
     fill = {
         "Twin node token": {"value": f"Bearer {stack_secrets.node_token}"},
         "Model API key": {"value": f"Bearer {stack_secrets.model_key}"},
-        "Telegram bot": {"accessToken": stack_secrets.bot_token, "baseUrl": telegram_url},
         "Twin webhook secret": {"value": stack_secrets.webhook_secret},
+        **{f"Telegram bot — {agent.capitalize()}": {"accessToken": token,
+                                                     "baseUrl": telegram_url}
+           for agent, token in stack_secrets.bot_tokens.items()},
     }
     example = json.loads((WORKFLOWS / "credentials.example.json").read_text())
     out = []
@@ -80,3 +100,10 @@ def credentials_for(stack_secrets: Secrets, telegram_url: str) -> list[dict[str,
     return out
 
 
+def eventually(check: Callable[[], bool], timeout: float, explain: Callable[[], str]) -> None:
+    """Poll ``check`` until true (what n8n does in the background has no reply to wait on)."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not so after {timeout:.0f}s\n{explain()}")
+        time.sleep(0.25)

@@ -6,6 +6,8 @@ intercepted by respx, so the model is a real local server).
 - ``reply`` echoes which memory reached the model — the items of every ``<data>`` block of the
   system message, by section (``ENTITIES AND RELATIONS``, ``COMMITMENTS (pending)``,
   ``EPISODES`` …) — so a test can read what the envelope carried from the reply alone;
+- without a ``response_format`` (a persona-only call) the content is the ``reply`` alone, as
+  prose;
 - ``plan`` is what a careful model would extract from the user's message, with a few plain
   rules (``my sister Marta …``, ``X lives in Y``, ``remind me to …``): deterministic, and
   written in the contract of ``contracts/plan.py``.
@@ -145,6 +147,7 @@ def _mentioned_person(seen: dict[str, list[str]], earlier: list[str]) -> str | N
 class StubLLM:
     host: str = "127.0.0.1"
     requests: list[dict[str, Any]] = field(default_factory=list)
+    failures: list[int] = field(default_factory=list)  # statuses the next requests answer
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _server: ThreadingHTTPServer | None = None
 
@@ -165,6 +168,19 @@ class StubLLM:
             self._server.shutdown()
             self._server.server_close()
 
+    def fail_next(self, *statuses: int) -> None:
+        """The next requests answer these HTTP statuses (an OpenAI-style error body), in order;
+        each is recorded in :attr:`requests` like any other."""
+        with self._lock:
+            self.failures.extend(statuses)
+
+    def failure(self, body: dict[str, Any]) -> int | None:
+        with self._lock:
+            if not self.failures:
+                return None
+            self.requests.append({"body": body, "authorization": None, "failed": True})
+            return self.failures.pop(0)
+
     def complete(self, body: dict[str, Any], authorization: str | None) -> dict[str, Any]:
         with self._lock:
             self.requests.append({"body": body, "authorization": authorization})
@@ -175,11 +191,13 @@ class StubLLM:
         user = users[-1] if users else ""
         seen = memory_seen(system)
         answer = {"reply": reply_for(seen, user), "plan": plan_for(user, seen, users[:-1])}
+        # without a response_format (the flow's persona-only fallback) a model answers prose
+        content = json.dumps(answer) if body.get("response_format") else answer["reply"]
         return {
             "id": f"chatcmpl-stub-{number}", "object": "chat.completion",
             "created": int(time.time()), "model": body.get("model", "stub"),
             "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": json.dumps(answer)}}],
+                         "message": {"role": "assistant", "content": content}}],
             "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
         }
 
@@ -201,6 +219,12 @@ def _handler(stub: StubLLM) -> type[BaseHTTPRequestHandler]:
                 return
             if not isinstance(body.get("messages"), list) or not body["messages"]:
                 self._send(400, {"error": {"message": "messages must be a non-empty list"}})
+                return
+            status = stub.failure(body)
+            if status is not None:
+                self._send(status, {"error": {"message": f"stub failure {status}",
+                                              "type": "server_error" if status >= 500
+                                              else "invalid_request_error"}})
                 return
             self._send(200, stub.complete(body, self.headers.get("Authorization")))
 

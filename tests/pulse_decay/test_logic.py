@@ -8,13 +8,14 @@ import msgspec
 import pytest
 
 from contracts.pulse import AffectMarker, PulseRequest
-from contracts.slots import Affect, AffectSlot, Pulse, Scratch, SessionState
+from contracts.slots import Affect, AffectSlot, Pulse, Scratch, SessionState, Turn
 from services.pulse_decay.logic import (
     AFFECT_RULES,
     DECAY_WINDOW,
     MAX_MARKERS,
     apply_turn,
     detect_statements,
+    stored_reply,
     strongest_signal,
 )
 
@@ -333,3 +334,19 @@ def test_a_stored_decay_at_without_offset_is_read_as_utc() -> None:
     naive = _affect(decay_at=datetime(2026, 1, 3, 1, 0))  # 10 minutes before NOW
     out = apply_turn(_request(), _session(), naive, now=NOW)
     assert out.applied == ("temporal_decay",)
+
+
+def test_the_stored_reply_is_the_assistant_turn_after_the_same_user_message() -> None:
+    earlier = NOW - timedelta(minutes=5)
+    session = _session(turns=[
+        Turn(role="user", text="ok", ts=earlier), Turn(role="assistant", text="first answer"),
+        Turn(role="user", text="ok", ts=NOW), Turn(role="assistant", text="second answer")])
+    replay = msgspec.structs.replace(_request("ok"), now=NOW)
+    assert stored_reply(replay, session) == "second answer"
+    assert stored_reply(msgspec.structs.replace(replay, now=earlier), session) == "first answer"
+
+
+def test_no_stored_reply_when_the_turn_was_never_committed() -> None:
+    session = _session(turns=[Turn(role="user", text="hi"), Turn(role="assistant", text="hey")])
+    assert stored_reply(_request("and now?"), session) is None
+    assert stored_reply(_request("hi"), _session(turns=[Turn(role="user", text="hi")])) is None

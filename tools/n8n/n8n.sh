@@ -7,8 +7,9 @@
 #
 # Every variable below is a default: set it in the environment to change it. The offline set
 # (no telemetry, no version checks, no outbound call at start) is the one in ../../../shared/N8N.md.
-# The workflows read the node URLs from the environment ($env.TWIN_PULSE_URL …), which n8n 2.x
-# blocks unless N8N_BLOCK_ENV_ACCESS_IN_NODE=false.
+# n8n's own defaults are kept where they matter to the workflows: the default expression engine
+# and env access blocked in nodes — the workflows read nothing from the environment (node URLs
+# live in each workflow's "Settings" node, tokens and keys in credentials).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 home=$("$here/install.sh" | tail -n1)
@@ -32,23 +33,13 @@ export PATH="$(cat "$home/node-bin-path"):$PATH"
 : "${N8N_AI_ENABLED:=false}"
 : "${N8N_COMMUNITY_PACKAGES_ENABLED:=false}"
 : "${N8N_DISABLED_MODULES:=mcp-registry}"
-: "${N8N_EXPRESSION_ENGINE:=legacy}"
 : "${N8N_WORKFLOW_PUBLICATION_RECONCILE_INTERVAL_SECONDS:=1}"
-: "${N8N_BLOCK_ENV_ACCESS_IN_NODE:=false}"
 : "${N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS:=false}"
-: "${TWIN_PULSE_URL:=http://127.0.0.1:8101}"
-: "${TWIN_HYDRATE_URL:=http://127.0.0.1:8102}"
-: "${TWIN_RETRIEVE_URL:=http://127.0.0.1:8103}"
-: "${TWIN_ENVELOPE_URL:=http://127.0.0.1:8104}"
-: "${TWIN_REFLECT_URL:=http://127.0.0.1:8105}"
-: "${TWIN_MEMORY_URL:=http://127.0.0.1:8106}"
 export N8N_USER_FOLDER N8N_LISTEN_ADDRESS N8N_HOST N8N_PORT N8N_PROTOCOL WEBHOOK_URL DB_TYPE \
   N8N_DIAGNOSTICS_ENABLED N8N_VERSION_NOTIFICATIONS_ENABLED \
   N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED N8N_PERSONALIZATION_ENABLED N8N_TEMPLATES_ENABLED \
   N8N_HIRING_BANNER_ENABLED N8N_DYNAMIC_BANNERS_ENABLED N8N_LICENSE_AUTO_RENEW_ENABLED \
-  N8N_AI_ENABLED N8N_COMMUNITY_PACKAGES_ENABLED N8N_DISABLED_MODULES N8N_EXPRESSION_ENGINE \
-  N8N_WORKFLOW_PUBLICATION_RECONCILE_INTERVAL_SECONDS N8N_BLOCK_ENV_ACCESS_IN_NODE \
-  N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS TWIN_PULSE_URL TWIN_HYDRATE_URL TWIN_RETRIEVE_URL \
-  TWIN_ENVELOPE_URL TWIN_REFLECT_URL TWIN_MEMORY_URL
+  N8N_AI_ENABLED N8N_COMMUNITY_PACKAGES_ENABLED N8N_DISABLED_MODULES \
+  N8N_WORKFLOW_PUBLICATION_RECONCILE_INTERVAL_SECONDS N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS
 mkdir -p "$N8N_USER_FOLDER"
 exec "$home/app/node_modules/.bin/n8n" "$@"

@@ -1,0 +1,41 @@
+"""What a designer edits in the editor after importing the shipped workflows, done to the JSON
+before the E2E imports it: the Settings nodes' values, a persona's allow-list, the slow brain's
+schedule."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def configure(workflow: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """The workflow with its "Settings" node's fields set (what a designer does once in the
+    editor), and an "Error Trigger" workflow's too; fields it does not have are left alone."""
+    out = json.loads(json.dumps(workflow))
+    for node in out["nodes"]:
+        if node["name"] == "Settings" and node["type"] == "n8n-nodes-base.set":
+            for field in node["parameters"]["assignments"]["assignments"]:
+                if field["name"] in values:
+                    field["value"] = values[field["name"]]
+    return out
+
+
+def allow_users(workflow: dict[str, Any], user_ids: list[int]) -> dict[str, Any]:
+    """The workflow with its Telegram Trigger restricted to these Telegram user ids (a
+    persona's allow-list: "Restrict to User IDs")."""
+    out = json.loads(json.dumps(workflow))
+    for node in out["nodes"]:
+        if node["type"] == "n8n-nodes-base.telegramTrigger":
+            node["parameters"]["additionalFields"]["userIds"] = ",".join(map(str, user_ids))
+    return out
+
+
+def every_seconds(workflow: dict[str, Any], seconds: int) -> dict[str, Any]:
+    """The workflow with its Schedule Trigger firing every ``seconds`` (tests: the real clock,
+    a short interval)."""
+    out = json.loads(json.dumps(workflow))
+    for node in out["nodes"]:
+        if node["type"] == "n8n-nodes-base.scheduleTrigger":
+            node["parameters"]["rule"] = {"interval": [{"field": "seconds",
+                                                        "secondsInterval": seconds}]}
+    return out
