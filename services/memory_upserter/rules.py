@@ -239,19 +239,16 @@ def _did(m: re.Match[str], out: Emitter) -> None:
 
 # --- people ------------------------------------------------------------------------------------
 
-@rule("my_role_name", rf"(?i:\bmy\s+(?P<role>{_ROLES}))(?:\s*,\s*|\s+(?i:is\s+called|named|"
-                      rf"called)\s+|\s+){NAME}")
-def _my_role_name(m: re.Match[str], out: Emitter) -> None:
+def role_named(m: re.Match[str], out: Emitter) -> None:
+    """The apply of every rule whose match has a ``role`` ("sister", "dog") and a ``name``."""
     name = _name(m["name"])
     if name:
         _relationship(out, m["role"], name)
 
 
-@rule("name_is_my_role", rf"{NAME}\s+(?i:is\s+my)\s+(?i:(?P<role>{_ROLES}))\b")
-def _name_is_my_role(m: re.Match[str], out: Emitter) -> None:
-    name = _name(m["name"])
-    if name:
-        _relationship(out, m["role"], name)
+rule("my_role_name", rf"(?i:\bmy\s+(?P<role>{_ROLES}))(?:\s*,\s*|\s+(?i:is\s+called|named|"
+                     rf"called)\s+|\s+){NAME}")(role_named)
+rule("name_is_my_role", rf"{NAME}\s+(?i:is\s+my)\s+(?i:(?P<role>{_ROLES}))\b")(role_named)
 
 
 @rule("person_lives_in", rf"{SUBJECT}\s+(?i:lives|is\s+living|now\s+lives|moved)\s+(?i:in|to)\s+"

@@ -22,6 +22,7 @@ from services.memory_upserter.rules import (
     _relationship,
     _subject,
     _thing,
+    role_named,
     rule,
 )
 from services.memory_upserter.vocabulary import LANGUAGES, OCCUPATIONS, ROLES
@@ -158,19 +159,10 @@ def _have_named(m: re.Match[str], out: Emitter) -> None:
         _relationship(out, m["role"], name)
 
 
-@rule("my_role_is", rf"(?i:\b(?:my|our)\s+(?:new\s+)?(?P<role>{'|'.join(map(re.escape, ROLES))})"
-                    rf"(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?){NAME}(?!\s+(?i:years|and\s+I))")
-def _my_role_is(m: re.Match[str], out: Emitter) -> None:
-    name = _name(m["name"])
-    if name:
-        _relationship(out, m["role"], name)
-
-
-@rule("our_pet", rf"(?i:\bour\s+(?P<role>{_PET_ROLES}))(?:\s*,\s*|\s+){NAME}")
-def _our_pet(m: re.Match[str], out: Emitter) -> None:
-    name = _name(m["name"])
-    if name:
-        _relationship(out, m["role"], name)
+rule("my_role_is", rf"(?i:\b(?:my|our)\s+(?:new\s+)?(?P<role>{'|'.join(map(re.escape, ROLES))})"
+                   rf"(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?){NAME}(?!\s+(?i:years|and\s+I))"
+     )(role_named)
+rule("our_pet", rf"(?i:\bour\s+(?P<role>{_PET_ROLES}))(?:\s*,\s*|\s+){NAME}")(role_named)
 
 
 @rule("have_pet",

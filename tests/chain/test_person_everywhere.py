@@ -86,11 +86,12 @@ async def _ask(nodes, user_id: str, agent: str, chat: str, text: str,
 
 @pytest.fixture(scope="module")
 async def alice(nodes) -> str:
-    """Alice's three facts, told to deanna in chat 1, and one deanna keeps for herself."""
+    """Alice's three facts, told to deanna in chat 1, and one deanna keeps for herself (its
+    value is in her words: a plan fact that is not is dropped as ungrounded)."""
     user_id = f"alice-{uuid.uuid4().hex[:8]}"
     for n, text in enumerate(TOLD):
         await _tell(nodes, user_id, "deanna", "chat-1", text, T0 + timedelta(minutes=n))
-    await _tell(nodes, user_id, "deanna", "chat-1", "I'm on your running plan.",
+    await _tell(nodes, user_id, "deanna", "chat-1", "I'm on your couch-to-5k plan.",
                 T0 + timedelta(minutes=5), plan={
                     "facts": [{"memory_type": "PROFILE", "subject": "user",
                                "predicate": "TRAINING_PLAN", "value": "couch-to-5k plan",
