@@ -61,8 +61,10 @@ class Mention(Struct, kw_only=True):
         description="The entity it was resolved to; null when GRAPH.pending_question asks."
     )] | None = None
     resolution: Annotated[
-        Literal["unique", "active", "recent", "topic", "ambiguous"],
-        msgspec.Meta(description="unique: one entity has this name; active: the one in "
+        Literal["unique", "relation", "active", "recent", "topic", "ambiguous"],
+        msgspec.Meta(description="unique: one entity has this name; relation: several do, and "
+                                 "the relation word before it names one (\"my sister Marta\", "
+                                 "1.3); active: the one in "
                                  "active_entity_ids; recent: the most recently seen; topic: the "
                                  "one matching topic_focus; ambiguous: nobody (ask)."),
     ]

@@ -30,7 +30,7 @@ from services.graph_hydrator import kin
 from services.graph_hydrator.rows import EntityRow
 from services.graph_hydrator.text import Scan, Span, dedupe_key, fold
 
-Resolution = Literal["unique", "active", "recent", "topic", "ambiguous"]
+Resolution = Literal["unique", "relation", "active", "recent", "topic", "ambiguous"]
 SeedReason = Literal["mention", "active"]
 Fallback = Literal["pronoun", "no_mention"]
 
@@ -153,6 +153,8 @@ def resolve(message: str, scan: Scan, rows: Iterable[EntityRow], active_ids: Seq
     for span, key, cands in chosen_runs:
         candidates = tuple(sorted(cands.values(), key=lambda c: (c.name, c.entity_id)))
         chosen, how, considered = choose(candidates, active, topic_focus)
+        if chosen is None and (named := _named_by_kin(span, candidates, kin_words)):
+            chosen, how = named, "relation"
         mentions.append(Found(message[span.start:span.end], key, span, candidates, chosen, how,
                               considered))
     for word in kin_words:
@@ -174,6 +176,18 @@ def resolve(message: str, scan: Scan, rows: Iterable[EntityRow], active_ids: Seq
             if entity_id in active_rows and entity_id not in seeds:
                 seeds[entity_id] = (active_rows[entity_id], "active")
     return Seeds(tuple(mentions), seeds, fallback)
+
+
+def _named_by_kin(span: Span, candidates: Sequence[EntityRow],
+                  kin_words: Sequence[kin.KinWord]) -> EntityRow | None:
+    """"my sister Marta" with two Martas: the relation word right before a same-name mention
+    picks the one it names, when exactly one candidate is that relative."""
+    for word in kin_words:
+        if word.last + 1 == span.first and not word.plural:
+            fitting = [c for c in candidates if kin.matches(word, c.kin)]
+            if len(fitting) == 1:
+                return fitting[0]
+    return None
 
 
 def _kin_mentions(word: kin.KinWord, rows: Sequence[EntityRow], active: Sequence[str],

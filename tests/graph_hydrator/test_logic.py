@@ -458,3 +458,13 @@ def test_a_relation_word_and_a_name_of_the_same_person_seed_it_once() -> None:
     marta = _kin("Marta", "HAS_SISTER")
     seeds = _resolve_kin("my sister Marta called", [marta])
     assert list(seeds.seeds) == [marta.entity_id] and len(seeds.mentions) == 2
+
+
+def test_my_sister_marta_picks_the_sister_among_two_martas_without_asking() -> None:
+    sister, colleague = _kin("Marta", "HAS_SISTER"), _kin("Marta", "HAS_COLLEAGUE")
+    seeds = _resolve_kin("How is my sister Marta?", [sister, colleague])
+    named = next(m for m in seeds.mentions if m.role is None)
+    assert (named.chosen, named.resolution) == (sister, "relation")
+    assert list(seeds.seeds) == [sister.entity_id] and seeds.question_for is None
+    # a bare name still asks: nothing tells the two apart
+    assert _resolve_kin("How is Marta?", [sister, colleague]).question_for is not None
