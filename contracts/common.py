@@ -12,16 +12,7 @@ import msgspec
 SLOT_CONTRACT_VERSION = "1.3"
 
 # Every version a node still reads: blobs saved in Redis and bodies n8n sends may carry an older
-# one. 1.1 only added optional fields (pulse ``message_id``, session ``last_message_id`` …);
-# 1.2 too (rag-gate's recalled turns ``EPISODE.turns`` and fused ``ranking``, its turn and
-# fusion limits, reindex's ``messages_indexed``).
-# 1.3: optional fields again: readiness says which stores run embedded (``Readiness.modes``);
-# hydrate's ``Mention.relation``, the gate rule ``about_user``, the envelope's ``ranking`` /
-# ``memory_budget_words`` and its rendered ``memory_order``.
-# forget answers with a deletion ``receipt``; envelope ``answer_format``; the plan's
-# time-bounded facts ``valid_from``/``valid_to``, entities ``distinct_from`` another, commit
-# outcome ``ended``, completions ``checked_in``; pulse answers ``degraded`` when Redis is
-# down, and ``replay_reply`` on a replay of a committed turn.
+# one. Each version only added optional fields; CHANGELOG.md says which.
 ContractVersion = Literal["1.0", "1.1", "1.2", "1.3"]
 
 # Ids are opaque strings chosen by the caller: "tg:12345", "alice", "deanna", "tg:987".
