@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from tests.e2e.stub_llm import memory_seen, reply_for
+from tests.e2e.stub_llm import StubLLM, memory_seen, reply_for
 
 ASK_MEMORY = re.compile(r"what do you remember about (.+?)\??$", re.IGNORECASE)
 
@@ -63,55 +60,13 @@ def answer_for(body: dict[str, Any], number: int) -> dict[str, Any]:
     }
 
 
-@dataclass
-class AgentLLM:
-    host: str = "127.0.0.1"
-    requests: list[dict[str, Any]] = field(default_factory=list)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    _server: ThreadingHTTPServer | None = None
+class AgentLLM(StubLLM):
+    """The stub model's server (``StubLLM``: routes, failures on demand) answering as an AI
+    Agent's chat model: ``requests`` holds the raw bodies, the answers come from
+    :func:`answer_for`."""
 
-    @property
-    def base_url(self) -> str:
-        assert self._server is not None
-        return f"http://{self.host}:{self._server.server_address[1]}/v1"
-
-    def start(self) -> AgentLLM:
-        self._server = ThreadingHTTPServer((self.host, 0), _handler(self))
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True, name="agent-llm").start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-
-    def complete(self, body: dict[str, Any]) -> dict[str, Any]:
+    def complete(self, body: dict[str, Any], authorization: str | None) -> dict[str, Any]:
         with self._lock:
             self.requests.append(body)
             number = len(self.requests)
         return answer_for(body, number)
-
-
-def _handler(stub: AgentLLM) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib name
-            return
-
-        def do_POST(self) -> None:  # noqa: N802 - stdlib name
-            length = int(self.headers.get("Content-Length") or 0)
-            body = json.loads(self.rfile.read(length) or b"{}")
-            if not self.path.rstrip("/").endswith("/chat/completions"):
-                self._send(404, {"error": {"message": f"no route {self.path}"}})
-                return
-            self._send(200, stub.complete(body))
-
-        def _send(self, status: int, body: Any) -> None:
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    return Handler
