@@ -31,8 +31,12 @@ OUT = ROOT / "bench" / "out"  # git-ignored: raw JSON of the last runs
 PG_ADMIN = os.environ.get("TWIN_BENCH_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_BASE = os.environ.get("TWIN_BENCH_REDIS", "redis://127.0.0.1:6379")
 NODE_PORTS = {  # services.core.settings.NODE_PORTS, without importing the product
-    "pulse-decay": 8101, "graph-hydrator": 8102, "rag-gate": 8103,
-    "envelope-validator": 8104, "reflection-writer": 8105, "memory-upserter": 8106,
+    "pulse-decay": 8101,
+    "graph-hydrator": 8102,
+    "rag-gate": 8103,
+    "envelope-validator": 8104,
+    "reflection-writer": 8105,
+    "memory-upserter": 8106,
 }
 
 
@@ -75,13 +79,15 @@ def cached_embedder(threads: int = 1):
 
     def embed(texts: Sequence[str]) -> np.ndarray:
         keys = [key(t) for t in texts]
-        missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True)
-                                     if k not in known))
+        missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in known))
         if missing:
             for text, vector in zip(missing, model.embed_sync(missing), strict=True):
                 known[key(text)] = vector
-            np.savez(path, keys=np.array(list(known)),
-                     vectors=np.stack(list(known.values())).astype(np.float32))
+            np.savez(
+                path,
+                keys=np.array(list(known)),
+                vectors=np.stack(list(known.values())).astype(np.float32),
+            )
         if not keys:
             return np.zeros((0, model.dim), dtype=np.float32)
         return np.stack([known[k] for k in keys]).astype(np.float32)
@@ -142,19 +148,30 @@ def machine() -> dict[str, str]:
 
 def git_commit() -> str:
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                              capture_output=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=ROOT, text=True, capture_output=True).stdout.strip()
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            text=True,
+            capture_output=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=ROOT,
+            text=True,
+            capture_output=True,
+        ).stdout.strip()
         return head + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 
 
 def machine_line(info: dict[str, str]) -> str:
-    return (f"{info['date']} · commit `{info['commit']}` · {info['nproc']} cores "
-            f"({info['cpu']}) · {info['ram']} RAM · load average at start {info['load']} · "
-            f"Python {info['python']}")
+    return (
+        f"{info['date']} · commit `{info['commit']}` · {info['nproc']} cores "
+        f"({info['cpu']}) · {info['ram']} RAM · load average at start {info['load']} · "
+        f"Python {info['python']}"
+    )
 
 
 # --- RESULTS.md -------------------------------------------------------------------------------
@@ -281,13 +298,20 @@ class Stack:
     def start(self, timeout: float = 180.0) -> None:
         ports_free(self.port_offset)
         self.prepare()
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith("OPENAI_") and not k.startswith("TWIN_")}
-        env.update({
-            "DATABASE_URL": self.dsn, "REDIS_URL": self.redis_url,
-            "QDRANT_PATH": str(self.qdrant_path), "TWIN_PORT_OFFSET": str(self.port_offset),
-            "TWIN_LOG_JSON": "true",
-        })
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith("OPENAI_") and not k.startswith("TWIN_")
+        }
+        env.update(
+            {
+                "DATABASE_URL": self.dsn,
+                "REDIS_URL": self.redis_url,
+                "QDRANT_PATH": str(self.qdrant_path),
+                "TWIN_PORT_OFFSET": str(self.port_offset),
+                "TWIN_LOG_JSON": "true",
+            }
+        )
         env.update(self.env)
         if self.log_path is None:  # one request log line per request: overwritten each run
             OUT.mkdir(parents=True, exist_ok=True)
@@ -298,24 +322,31 @@ class Stack:
         tree = os.environ.get("TWIN_BENCH_SERVER_TREE") or str(ROOT)
         env["PYTHONPATH"] = tree
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "services.core.cli", "up"], cwd=tree, env=env,
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            [sys.executable, "-m", "services.core.cli", "up"],
+            cwd=tree,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         log.close()
         deadline = time.monotonic() + timeout
         with httpx.Client(timeout=2.0) as client:
             for node in NODE_PORTS:
                 while True:
                     if self.process.poll() is not None:
-                        raise RuntimeError(f"twin up exited ({self.process.returncode}):\n"
-                                           + self.log_tail())
+                        raise RuntimeError(
+                            f"twin up exited ({self.process.returncode}):\n" + self.log_tail()
+                        )
                     try:
                         if client.get(self.url(node) + "/readyz").status_code == 200:
                             break
                     except httpx.TransportError:
                         pass
                     if time.monotonic() > deadline:
-                        raise RuntimeError(f"{node} not ready after {timeout} s:\n"
-                                           + self.log_tail())
+                        raise RuntimeError(
+                            f"{node} not ready after {timeout} s:\n" + self.log_tail()
+                        )
                     time.sleep(0.2)
 
     def log_tail(self, lines: int = 30) -> str:
@@ -355,5 +386,7 @@ def ports_free(port_offset: int) -> None:
             if sock.connect_ex(("127.0.0.1", port + port_offset)) == 0:
                 busy.append(port + port_offset)
     if busy:
-        raise RuntimeError(f"ports {busy} already answer (a twin up left running by an "
-                           "interrupted run?): stop it first")
+        raise RuntimeError(
+            f"ports {busy} already answer (a twin up left running by an "
+            "interrupted run?): stop it first"
+        )

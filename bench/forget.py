@@ -49,21 +49,32 @@ DATABASE = "twin_bench_forget"
 
 
 def holding(root: Path, skip: tuple[str, ...] = ()) -> list[str]:
-    found = subprocess.run(["grep", "-rlaF", NEEDLE, str(root)], capture_output=True,
-                           text=True, check=False).stdout.split()
-    paths = [re.sub(r"segments/[0-9a-f-]{36}", "segments/<id>", Path(p).relative_to(root)
-                    .as_posix()) for p in found]
+    found = subprocess.run(
+        ["grep", "-rlaF", NEEDLE, str(root)], capture_output=True, text=True, check=False
+    ).stdout.split()
+    paths = [
+        re.sub(r"segments/[0-9a-f-]{36}", "segments/<id>", Path(p).relative_to(root).as_posix())
+        for p in found
+    ]
     return [p for p in paths if not p.startswith(skip)] or ["—"]
 
 
 def edge_files() -> list[tuple[str, str]]:
     root = Path(tempfile.mkdtemp(prefix="twin-bench-edge-"))
-    config = qe.EdgeConfig(vectors={"dense": qe.EdgeVectorParams(size=4,
-                                                                 distance=qe.Distance.Cosine)})
+    config = qe.EdgeConfig(
+        vectors={"dense": qe.EdgeVectorParams(size=4, distance=qe.Distance.Cosine)}
+    )
     shard = qe.EdgeShard.create(str(root), config)
     pid = str(uuid.uuid4())
-    shard.update(qe.UpdateOperation.upsert_points([qe.Point(
-        pid, {"dense": [0.1, 0.2, 0.3, 0.4]}, {"user_id": "u", "text": f"code {NEEDLE}"})]))
+    shard.update(
+        qe.UpdateOperation.upsert_points(
+            [
+                qe.Point(
+                    pid, {"dense": [0.1, 0.2, 0.3, 0.4]}, {"user_id": "u", "text": f"code {NEEDLE}"}
+                )
+            ]
+        )
+    )
     shard.flush()
     steps = [("upserted + flushed", holding(root))]
     shard.update(qe.UpdateOperation.delete_points([pid]))
@@ -85,19 +96,29 @@ async def postgres_files() -> list[tuple[str, str]]:
         conn = await asyncpg.connect(server.admin_url)
         await conn.execute("CREATE TABLE t (id int PRIMARY KEY, body text)")
         await conn.execute("CREATE INDEX ON t (body)")
-        await conn.executemany("INSERT INTO t VALUES ($1, $2)",
-                               [(i, f"filler {i}") for i in range(5000)])
+        await conn.executemany(
+            "INSERT INTO t VALUES ($1, $2)", [(i, f"filler {i}") for i in range(5000)]
+        )
         await conn.execute("INSERT INTO t VALUES (-1, $1)", f"Locker code word is {NEEDLE}")
         steps = []
-        for step, sql in (("inserted + CHECKPOINT", None), ("DELETE + CHECKPOINT", "DELETE FROM "
-                          "t WHERE id < 0"), ("+ VACUUM + CHECKPOINT", "VACUUM t"),
-                          ("+ VACUUM FULL + CHECKPOINT", "VACUUM (FULL) t")):
+        for step, sql in (
+            ("inserted + CHECKPOINT", None),
+            ("DELETE + CHECKPOINT", "DELETE FROM t WHERE id < 0"),
+            ("+ VACUUM + CHECKPOINT", "VACUUM t"),
+            ("+ VACUUM FULL + CHECKPOINT", "VACUUM (FULL) t"),
+        ):
             if sql:
                 await conn.execute(sql)
             await conn.execute("CHECKPOINT")
             files = holding(server.data)
-            steps.append((step, ", ".join(f.split("/")[0] + "/…" if f != "—" else f
-                                          for f in dict.fromkeys(files))))
+            steps.append(
+                (
+                    step,
+                    ", ".join(
+                        f.split("/")[0] + "/…" if f != "—" else f for f in dict.fromkeys(files)
+                    ),
+                )
+            )
         await conn.close()
         return steps
     finally:
@@ -110,9 +131,13 @@ async def rewrite_cost(sizes: list[int]) -> list[tuple]:
     await admin.execute(f'CREATE DATABASE "{DATABASE}"')
     await admin.close()
     await apply_migrations(dsn_for(DATABASE))
-    settings = Settings(database_url=dsn_for(DATABASE), redis_url=f"{REDIS_BASE}/13",
-                        qdrant_path=tempfile.mkdtemp(prefix="twin-bench-forget-"),
-                        embedder="hashing", index_after_reply=False)
+    settings = Settings(
+        database_url=dsn_for(DATABASE),
+        redis_url=f"{REDIS_BASE}/13",
+        qdrant_path=tempfile.mkdtemp(prefix="twin-bench-forget-"),
+        embedder="hashing",
+        index_after_reply=False,
+    )
     res = await Resources.open(settings, ALL_DEPENDENCIES)
     out = []
     try:
@@ -125,9 +150,17 @@ async def rewrite_cost(sizes: list[int]) -> list[tuple]:
             await conn.execute("VACUUM (FULL) messages")
             vacuum_s = time.perf_counter() - started
             forget_s, done, later_s = await _one_forget(settings, res)
-            out.append((f"{size:,}", f"{mib:.0f}", f"{vacuum_s:.2f}", f"{forget_s:.2f}",
-                        ", ".join(done["compacted"]) or "—",
-                        ", ".join(done["compaction_pending"]) or "—", f"{later_s:.2f}"))
+            out.append(
+                (
+                    f"{size:,}",
+                    f"{mib:.0f}",
+                    f"{vacuum_s:.2f}",
+                    f"{forget_s:.2f}",
+                    ", ".join(done["compacted"]) or "—",
+                    ", ".join(done["compaction_pending"]) or "—",
+                    f"{later_s:.2f}",
+                )
+            )
         await conn.close()
     finally:
         await res.close()
@@ -136,36 +169,51 @@ async def rewrite_cost(sizes: list[int]) -> list[tuple]:
 
 
 async def _fill(conn: asyncpg.Connection, start: int, rows: int) -> None:
-    await conn.execute("INSERT INTO users (user_id) SELECT 'bulk' || g FROM generate_series(0, "
-                       "999) g ON CONFLICT DO NOTHING")
+    await conn.execute(
+        "INSERT INTO users (user_id) SELECT 'bulk' || g FROM generate_series(0, "
+        "999) g ON CONFLICT DO NOTHING"
+    )
     await conn.execute("INSERT INTO agents (agent_id) VALUES ('deanna') ON CONFLICT DO NOTHING")
     await conn.execute(
         """INSERT INTO sessions (session_id, user_id, agent_id, chat_id, started_at,
                                  last_activity_at)
            SELECT gen_random_uuid(), 'bulk' || g, 'deanna', 'c', now(), now()
              FROM generate_series(0, 999) g
-            WHERE NOT EXISTS (SELECT 1 FROM sessions WHERE user_id = 'bulk' || g)""")
+            WHERE NOT EXISTS (SELECT 1 FROM sessions WHERE user_id = 'bulk' || g)"""
+    )
     await conn.execute(
         """INSERT INTO messages (message_id, user_id, agent_id, chat_id, session_id, turn_id,
                                  position, role, text, ts)
            SELECT gen_random_uuid(), s.user_id, 'deanna', 'c', s.session_id,
                   'b' || g, 0, 'user', repeat('some message about the day ', 4) || g, now()
              FROM generate_series($1 + 1, $1 + $2) g
-             JOIN sessions s ON s.user_id = 'bulk' || (g % 1000)""", start, rows)
+             JOIN sessions s ON s.user_id = 'bulk' || (g % 1000)""",
+        start,
+        rows,
+    )
 
 
 async def _one_forget(settings: Settings, res: Resources) -> tuple[float, dict, float]:
     user = f"forgetter-{uuid.uuid4().hex[:8]}"
     transport = httpx.ASGITransport(app=create_app(SPEC, settings, res))
     async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
-        answer = await client.post("/v1/commit", json={
-            "user_id": user, "agent_id": "deanna", "chat_id": "c", "turn_id": "t1",
-            "messages": [{"role": "user", "text": f"My locker code word is {NEEDLE}."}],
-            "plan": {}})
+        answer = await client.post(
+            "/v1/commit",
+            json={
+                "user_id": user,
+                "agent_id": "deanna",
+                "chat_id": "c",
+                "turn_id": "t1",
+                "messages": [{"role": "user", "text": f"My locker code word is {NEEDLE}."}],
+                "plan": {},
+            },
+        )
         assert answer.status_code == 200, answer.text
         started = time.perf_counter()
-        answer = await client.post("/v1/forget", json={
-            "user_id": user, "scope": "global", "targets": [{"text": NEEDLE}], "hard": True})
+        answer = await client.post(
+            "/v1/forget",
+            json={"user_id": user, "scope": "global", "targets": [{"text": NEEDLE}], "hard": True},
+        )
         elapsed = time.perf_counter() - started
         await res.background.drain(within_s=70)  # the rewrites left for after the answer
         finished = time.perf_counter() - started
@@ -181,21 +229,32 @@ async def main() -> None:
     edge = edge_files()
     pg = await postgres_files()
     cost = await rewrite_cost([int(n) for n in args.rows.split(",")])
-    body = "\n\n".join([
-        "## Forget: where a deleted text survives, and the rewrite that removes it "
-        "(`bench/forget.py`)",
-        machine_line(info),
-        f"Command: `uv run python -m bench.forget --rows {args.rows}`",
-        "### Qdrant Edge: files holding a deleted point's payload text\n\n"
-        + table(["step", "files holding the text"], edge),
-        "### Postgres: data files holding a deleted row's text (throwaway cluster)\n\n"
-        + table(["step", "files holding the text"], pg),
-        "### Rewriting `messages` (VACUUM FULL, exclusive lock) and one hard forget, "
-        "shared Postgres\n\n"
-        + table(["messages rows", "table + indexes MiB", "VACUUM FULL s",
-                 "hard forget answered after s", "rewritten before the answer",
-                 "rewritten after it", "all rewritten after s"], cost),
-    ])
+    body = "\n\n".join(
+        [
+            "## Forget: where a deleted text survives, and the rewrite that removes it "
+            "(`bench/forget.py`)",
+            machine_line(info),
+            f"Command: `uv run python -m bench.forget --rows {args.rows}`",
+            "### Qdrant Edge: files holding a deleted point's payload text\n\n"
+            + table(["step", "files holding the text"], edge),
+            "### Postgres: data files holding a deleted row's text (throwaway cluster)\n\n"
+            + table(["step", "files holding the text"], pg),
+            "### Rewriting `messages` (VACUUM FULL, exclusive lock) and one hard forget, "
+            "shared Postgres\n\n"
+            + table(
+                [
+                    "messages rows",
+                    "table + indexes MiB",
+                    "VACUUM FULL s",
+                    "hard forget answered after s",
+                    "rewritten before the answer",
+                    "rewritten after it",
+                    "all rewritten after s",
+                ],
+                cost,
+            ),
+        ]
+    )
     print(body)
     write_section("forget", body)
 

@@ -36,13 +36,73 @@ from services.graph_hydrator.subgraph import CRITICAL_PREDICATES
 USER = "bench-graph-hydrator"
 AGENTS = ("deanna", "anaketa")
 NOW = datetime(2026, 1, 3, 12, 0, tzinfo=UTC)
-NAMES = ["Marta", "Marta", "Aunt Rosa", "Mom", "Dad", "Bob", "Ana", "Carl", "New York", "Berlin",
-         "Acme", "Tomás", "Jean-Luc", "O'Brien", "Lena", "Kim", "Priya", "Omar", "Sofia", "Yuki",
-         "Leo", "Nina", "Paul", "Rita", "Sam", "Tara", "Uma", "Victor", "Wendy", "Xavi", "Yara",
-         "Zoe", "Porto", "Lisbon", "Oslo", "Rome", "Marathon", "Keto", "Guitar", "Piano",
-         "Luna", "Max", "Gym", "Clinic", "School", "Office", "Garden", "Beach", "Cabin", "Alex"]
-PREDICATES = ["FRIEND_OF", "SISTER_OF", "WORKS_AT", "LIVES_IN", "LIKES", "KNOWS", "JOB",
-              "BIRTHDAY", "ALLERGY", "MEDICATION", "DIET_PLAN", "TRAINING_PLAN", "HOBBY"]
+NAMES = [
+    "Marta",
+    "Marta",
+    "Aunt Rosa",
+    "Mom",
+    "Dad",
+    "Bob",
+    "Ana",
+    "Carl",
+    "New York",
+    "Berlin",
+    "Acme",
+    "Tomás",
+    "Jean-Luc",
+    "O'Brien",
+    "Lena",
+    "Kim",
+    "Priya",
+    "Omar",
+    "Sofia",
+    "Yuki",
+    "Leo",
+    "Nina",
+    "Paul",
+    "Rita",
+    "Sam",
+    "Tara",
+    "Uma",
+    "Victor",
+    "Wendy",
+    "Xavi",
+    "Yara",
+    "Zoe",
+    "Porto",
+    "Lisbon",
+    "Oslo",
+    "Rome",
+    "Marathon",
+    "Keto",
+    "Guitar",
+    "Piano",
+    "Luna",
+    "Max",
+    "Gym",
+    "Clinic",
+    "School",
+    "Office",
+    "Garden",
+    "Beach",
+    "Cabin",
+    "Alex",
+]
+PREDICATES = [
+    "FRIEND_OF",
+    "SISTER_OF",
+    "WORKS_AT",
+    "LIVES_IN",
+    "LIKES",
+    "KNOWS",
+    "JOB",
+    "BIRTHDAY",
+    "ALLERGY",
+    "MEDICATION",
+    "DIET_PLAN",
+    "TRAINING_PLAN",
+    "HOBBY",
+]
 MESSAGES = [
     ("How is Marta doing with her new job?", False),
     ("Aunt Rosa and Mom are visiting New York next week", False),
@@ -59,10 +119,11 @@ async def seed(dsn: str, users: int) -> dict[str, list[str]]:
     await _init_connection(conn)
     rng = random.Random(7)
     try:
-        await conn.execute("DELETE FROM users WHERE user_id LIKE 'bench-gh%' OR user_id = $1",
-                           USER)
-        await conn.executemany("INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING",
-                               [(a,) for a in AGENTS])
+        await conn.execute("DELETE FROM users WHERE user_id LIKE 'bench-gh%' OR user_id = $1", USER)
+        await conn.executemany(
+            "INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING",
+            [(a,) for a in AGENTS],
+        )
         ids: dict[str, list[str]] = {}
         for n in range(users):
             user = USER if n == 0 else f"bench-gh-{n}"
@@ -71,17 +132,31 @@ async def seed(dsn: str, users: int) -> dict[str, list[str]]:
             for index, name in enumerate(NAMES):
                 entity_id = str(uuid.uuid4())
                 seen = NOW - timedelta(hours=rng.randint(1, 500)) if index != 1 else None
-                entities.append((entity_id, user, name, "Person", seen,
-                                 {"relationship": "sister"} if index == 0 else {}))
+                entities.append(
+                    (
+                        entity_id,
+                        user,
+                        name,
+                        "Person",
+                        seen,
+                        {"relationship": "sister"} if index == 0 else {},
+                    )
+                )
                 if n == 0:
                     ids.setdefault(name, []).append(entity_id)
             await conn.executemany(
                 """INSERT INTO entities (entity_id, user_id, name, category, last_seen, attributes)
-                   VALUES ($1, $2, $3, $4, $5, $6::jsonb)""", entities)
+                   VALUES ($1, $2, $3, $4, $5, $6::jsonb)""",
+                entities,
+            )
             await conn.executemany(
                 "INSERT INTO entity_aliases (user_id, entity_id, alias) VALUES ($1, $2, $3)",
-                [(user, entities[0][0], "family Marta"), (user, entities[1][0], "work Marta"),
-                 (user, entities[3][0], "Mother")])
+                [
+                    (user, entities[0][0], "family Marta"),
+                    (user, entities[1][0], "work Marta"),
+                    (user, entities[3][0], "Mother"),
+                ],
+            )
             facts = []
             for f in range(200):
                 subject = entities[f % len(entities)][0]
@@ -93,29 +168,52 @@ async def seed(dsn: str, users: int) -> dict[str, list[str]]:
                     obj = None
                 value = None if obj else f"value {f}"
                 status = "ACTIVE" if f % 31 else "SUPERSEDED"
-                facts.append((str(uuid.uuid4()), user, "agent" if agent else "global", agent,
-                              subject, f"{predicate}_{f}" if predicate not in
-                              CRITICAL_PREDICATES else predicate, obj, value,
-                              round(rng.uniform(0.4, 1.0), 2), f"fact number {f}",
-                              3 if f % 20 == 0 else rng.randint(0, 2), f % 40 == 0,
-                              "seeded_profile" if f % 25 == 0 else "llm_plan", status,
-                              NOW - timedelta(hours=rng.randint(1, 2000))))
+                facts.append(
+                    (
+                        str(uuid.uuid4()),
+                        user,
+                        "agent" if agent else "global",
+                        agent,
+                        subject,
+                        f"{predicate}_{f}" if predicate not in CRITICAL_PREDICATES else predicate,
+                        obj,
+                        value,
+                        round(rng.uniform(0.4, 1.0), 2),
+                        f"fact number {f}",
+                        3 if f % 20 == 0 else rng.randint(0, 2),
+                        f % 40 == 0,
+                        "seeded_profile" if f % 25 == 0 else "llm_plan",
+                        status,
+                        NOW - timedelta(hours=rng.randint(1, 2000)),
+                    )
+                )
             await conn.executemany(
                 """INSERT INTO relations (rel_id, user_id, scope, agent_id, subject_id, predicate,
                        object_id, object_value, confidence, memory_type, text, importance,
                        pinned, source, status, updated_at)
                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, 'PEOPLE', $10,
-                           CASE WHEN $12 THEN 3 ELSE $11 END, $12, $13, $14, $15)""", facts)
+                           CASE WHEN $12 THEN 3 ELSE $11 END, $12, $13, $14, $15)""",
+                facts,
+            )
             todos = []
             for t in range(30):
                 kind = ("COMMITMENT", "THREAD", "FRICTION")[t % 3]
                 done = t % 5 == 0 and kind == "COMMITMENT"
-                todos.append((user, AGENTS[t % 2], kind, f"todo {t}",
-                              "DONE" if done else "PENDING",
-                              NOW - timedelta(hours=t) if done else None))
+                todos.append(
+                    (
+                        user,
+                        AGENTS[t % 2],
+                        kind,
+                        f"todo {t}",
+                        "DONE" if done else "PENDING",
+                        NOW - timedelta(hours=t) if done else None,
+                    )
+                )
             await conn.executemany(
                 """INSERT INTO todos (user_id, agent_id, kind, text, status, completed_at)
-                   VALUES ($1, $2, $3, $4, $5, $6)""", todos)
+                   VALUES ($1, $2, $3, $4, $5, $6)""",
+                todos,
+            )
         await conn.execute("VACUUM ANALYZE entities, entity_aliases, relations, todos")
         return ids
     finally:
@@ -126,16 +224,26 @@ def bodies(ids: dict[str, list[str]]) -> list[dict]:
     out = []
     for message, with_active in MESSAGES:
         active = ids["Marta"][:1] + ids["Bob"] if with_active else []
-        out.append({"user_id": USER, "agent_id": "deanna", "chat_id": "tg:1", "message": message,
-                    "active_entity_ids": active, "now": NOW.isoformat()})
+        out.append(
+            {
+                "user_id": USER,
+                "agent_id": "deanna",
+                "chat_id": "tg:1",
+                "message": message,
+                "active_entity_ids": active,
+                "now": NOW.isoformat(),
+            }
+        )
     return out
 
 
 def percentiles(samples: list[float]) -> str:
     samples = sorted(samples)
     q = statistics.quantiles(samples, n=100)
-    return (f"p50 {q[49]:.2f} ms  p95 {q[94]:.2f} ms  p99 {q[98]:.2f} ms  "
-            f"mean {statistics.fmean(samples):.2f} ms  (n={len(samples)})")
+    return (
+        f"p50 {q[49]:.2f} ms  p95 {q[94]:.2f} ms  p99 {q[98]:.2f} ms  "
+        f"mean {statistics.fmean(samples):.2f} ms  (n={len(samples)})"
+    )
 
 
 def run_http(port: int, requests: int, payloads: list[dict]) -> None:
@@ -159,9 +267,11 @@ def run_http(port: int, requests: int, payloads: list[dict]) -> None:
     graph = sample["GRAPH"]
     print(f"HTTP POST /v1/hydrate, concurrency 1: {percentiles(samples)}")
     print(f"HTTP GET /healthz (stack floor):       {percentiles(floor)}")
-    print(f"  sample answer: {len(graph['entities'])} entities, {len(graph['edges'])} edges, "
-          f"{len(graph['foundation'])} foundation, question={graph['pending_question'] is not None}"
-          f", mentions={[m['text'] for m in sample['mentions']]}")
+    print(
+        f"  sample answer: {len(graph['entities'])} entities, {len(graph['edges'])} edges, "
+        f"{len(graph['foundation'])} foundation, question={graph['pending_question'] is not None}"
+        f", mentions={[m['text'] for m in sample['mentions']]}"
+    )
 
 
 async def run_store(dsn: str, payloads: list[dict], rounds: int) -> None:
@@ -172,8 +282,7 @@ async def run_store(dsn: str, payloads: list[dict], rounds: int) -> None:
 
     async def subject_part(conn, body):
         wanted = lookup(body["message"], body["active_entity_ids"])
-        rows = await store.find_entities(conn, USER, "deanna", wanted.scan.keys,
-                                         wanted.active_ids)
+        rows = await store.find_entities(conn, USER, "deanna", wanted.scan.keys, wanted.active_ids)
         ids = list(dict.fromkeys(r.entity_id for r in rows))
         if ids:
             await store.load_edges(conn, USER, "deanna", ids, NOW)
@@ -227,17 +336,31 @@ async def explain(dsn: str, ids: dict[str, list[str]]) -> None:
     wanted = lookup(MESSAGES[0][0] + " " + MESSAGES[1][0], [])
     seeds = [ids["Marta"][0], ids["Mom"][0], ids["Aunt Rosa"][0]]
     queries = [
-        ("find_entities", store.FIND_ENTITIES,
-         [USER, "deanna", list(wanted.scan.keys), [ids["Bob"][0]]]),
-        ("load_edges", store.LOAD_EDGES,
-         [USER, "deanna", NOW, seeds, sorted(CRITICAL_PREDICATES), store.EDGE_ROWS_MAX]),
-        ("load_foundation", store.LOAD_FOUNDATION,
-         [USER, "deanna", NOW, FOUNDATION_CAP * FETCH_FACTOR]),
-        ("load_todos", store.LOAD_TODOS,
-         [USER, "deanna", NOW - WINS_WINDOW, NOW, max(TODO_CAPS.values()) * FETCH_FACTOR]),
+        (
+            "find_entities",
+            store.FIND_ENTITIES,
+            [USER, "deanna", list(wanted.scan.keys), [ids["Bob"][0]]],
+        ),
+        (
+            "load_edges",
+            store.LOAD_EDGES,
+            [USER, "deanna", NOW, seeds, sorted(CRITICAL_PREDICATES), store.EDGE_ROWS_MAX],
+        ),
+        (
+            "load_foundation",
+            store.LOAD_FOUNDATION,
+            [USER, "deanna", NOW, FOUNDATION_CAP * FETCH_FACTOR],
+        ),
+        (
+            "load_todos",
+            store.LOAD_TODOS,
+            [USER, "deanna", NOW - WINS_WINDOW, NOW, max(TODO_CAPS.values()) * FETCH_FACTOR],
+        ),
     ]
-    print(f"\n{len(wanted.scan.keys)} lookup keys for a {len(MESSAGES[0][0] + MESSAGES[1][0])}"
-          "-character message")
+    print(
+        f"\n{len(wanted.scan.keys)} lookup keys for a {len(MESSAGES[0][0] + MESSAGES[1][0])}"
+        "-character message"
+    )
     for name, sql, args in queries:
         for _ in range(5):  # let the plan settle (generic plans after 5 executions)
             await conn.fetch(sql, *args)
@@ -257,8 +380,12 @@ def main() -> int:
     ids = asyncio.run(seed(dsn, args.users))
     print(f"seeded {args.users} users x {len(NAMES)} entities / 200 facts / 30 todos")
     env = {**os.environ, "DATABASE_URL": dsn, "TWIN_LOG_JSON": "true"}
-    server = subprocess.Popen(["twin", "serve", "graph-hydrator", "--port", str(args.port)],
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        ["twin", "serve", "graph-hydrator", "--port", str(args.port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(100):
             try:

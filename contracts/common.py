@@ -18,19 +18,31 @@ ContractVersion = Literal["1.0", "1.1", "1.2", "1.3"]
 # Ids are opaque strings chosen by the caller: "tg:12345", "alice", "deanna", "tg:987".
 UserId = Annotated[
     str,
-    msgspec.Meta(min_length=1, max_length=128, pattern=r"^[^@\x00-\x1f\x7f][^\x00-\x1f\x7f]*$",
-                 description="The person's id, e.g. 'tg:12345' (Telegram) or 'alice'. "
-                             "Ids starting with '@' are reserved."),
+    msgspec.Meta(
+        min_length=1,
+        max_length=128,
+        pattern=r"^[^@\x00-\x1f\x7f][^\x00-\x1f\x7f]*$",
+        description="The person's id, e.g. 'tg:12345' (Telegram) or 'alice'. "
+        "Ids starting with '@' are reserved.",
+    ),
 ]
 AgentId = Annotated[
     str,
-    msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$",
-                 description="The persona's id, e.g. 'deanna'."),
+    msgspec.Meta(
+        min_length=1,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9_.:-]+$",
+        description="The persona's id, e.g. 'deanna'.",
+    ),
 ]
 ChatId = Annotated[
     str,
-    msgspec.Meta(min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f]+$",
-                 description="The conversation's id, e.g. 'tg:987'."),
+    msgspec.Meta(
+        min_length=1,
+        max_length=128,
+        pattern=r"^[^\x00-\x1f\x7f]+$",
+        description="The conversation's id, e.g. 'tg:987'.",
+    ),
 ]
 RowId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, description="A stored row's id.")]
 Text = Annotated[str, msgspec.Meta(max_length=20_000)]
@@ -43,8 +55,19 @@ Role = Literal["user", "assistant", "system"]
 MemoryType = Literal["PROFILE", "PEOPLE", "PROJECT"]
 TodoKind = Literal["COMMITMENT", "THREAD", "FRICTION", "HABIT", "REMINDER", "GOAL"]
 TodoStatus = Literal["PENDING", "DONE", "DROPPED"]
-Category = Literal["Person", "Location", "Org", "Project", "Goal", "Food", "Habit", "Pet",
-                   "Thing", "Event", "Other"]
+Category = Literal[
+    "Person",
+    "Location",
+    "Org",
+    "Project",
+    "Goal",
+    "Food",
+    "Habit",
+    "Pet",
+    "Thing",
+    "Event",
+    "Other",
+]
 
 
 class Struct(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=False):
@@ -86,7 +109,6 @@ class Version(Struct, kw_only=True):
     version: str
     slot_contract_version: ContractVersion
     schema_version: str | None = None
-
 
 
 EXPORTS = {"health": Health, "readiness": Readiness, "version": Version}

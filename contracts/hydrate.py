@@ -28,27 +28,53 @@ class HydrateRequest(Struct, kw_only=True):
     user_id: UserId
     agent_id: AgentId
     chat_id: ChatId
-    message: Annotated[Text, msgspec.Meta(
-        description="The user's message as received ('' for a sticker or a photo).")]
-    active_entity_ids: Annotated[list[RowId], msgspec.Meta(
-        max_length=100,
-        description="The session's active entity ids (pulse-decay's `session.active_entity_ids`):"
-                    " they resolve same-name mentions, and are the seeds when the message uses a "
-                    "pronoun or names nobody. Ids that are not this user's visible entities are "
-                    "ignored.")] = []
-    topic_focus: Annotated[str, msgspec.Meta(
-        max_length=200,
-        description="The session's topic (`scratch.topic_focus`, e.g. 'family'); breaks a tie "
-                    "between same-name entities when it matches one's aliases or attributes.",
-    )] | None = None
-    edge_cap: Annotated[int, msgspec.Meta(
-        ge=EDGE_CAP_MIN, le=EDGE_CAP_MAX,
-        description="How many edges the subgraph keeps after ranking (003 §6.4).",
-    )] = EDGE_CAP_DEFAULT
-    now: Annotated[datetime, msgspec.Meta(
-        tz=True,
-        description="The turn's time with its offset; decides which facts are valid and which "
-                    "wins are recent. Defaults to the server clock.")] | None = None
+    message: Annotated[
+        Text,
+        msgspec.Meta(description="The user's message as received ('' for a sticker or a photo)."),
+    ]
+    active_entity_ids: Annotated[
+        list[RowId],
+        msgspec.Meta(
+            max_length=100,
+            description="The session's active entity ids (pulse-decay's "
+            "`session.active_entity_ids`):"
+            " they resolve same-name mentions, and are the seeds when the message uses a "
+            "pronoun or names nobody. Ids that are not this user's visible entities are "
+            "ignored.",
+        ),
+    ] = []
+    topic_focus: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=200,
+                description="The session's topic (`scratch.topic_focus`, e.g. 'family'); breaks "
+                "a tie "
+                "between same-name entities when it matches one's aliases or attributes.",
+            ),
+        ]
+        | None
+    ) = None
+    edge_cap: Annotated[
+        int,
+        msgspec.Meta(
+            ge=EDGE_CAP_MIN,
+            le=EDGE_CAP_MAX,
+            description="How many edges the subgraph keeps after ranking (003 §6.4).",
+        ),
+    ] = EDGE_CAP_DEFAULT
+    now: (
+        Annotated[
+            datetime,
+            msgspec.Meta(
+                tz=True,
+                description="The turn's time with its offset; decides which facts are valid and "
+                "which "
+                "wins are recent. Defaults to the server clock.",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class Mention(Struct, kw_only=True):
@@ -57,20 +83,32 @@ class Mention(Struct, kw_only=True):
     text: Annotated[str, msgspec.Meta(description="As written, without a possessive 's.")]
     normalized: Annotated[str, msgspec.Meta(description="The lower(unaccent()) key it matched.")]
     candidates: list[RowId]
-    entity_id: Annotated[RowId, msgspec.Meta(
-        description="The entity it was resolved to; null when GRAPH.pending_question asks."
-    )] | None = None
+    entity_id: (
+        Annotated[
+            RowId,
+            msgspec.Meta(
+                description="The entity it was resolved to; null when GRAPH.pending_question asks."
+            ),
+        ]
+        | None
+    ) = None
     resolution: Annotated[
         Literal["unique", "relation", "active", "recent", "topic", "ambiguous"],
-        msgspec.Meta(description="unique: one entity has this name; relation: several do, and "
-                                 "the relation word before it names one (\"my sister Marta\", "
-                                 "1.3); active: the one in "
-                                 "active_entity_ids; recent: the most recently seen; topic: the "
-                                 "one matching topic_focus; ambiguous: nobody (ask)."),
+        msgspec.Meta(
+            description="unique: one entity has this name; relation: several do, and "
+            'the relation word before it names one ("my sister Marta", '
+            "1.3); active: the one in "
+            "active_entity_ids; recent: the most recently seen; topic: the "
+            "one matching topic_focus; ambiguous: nobody (ask)."
+        ),
     ]
-    relation: Annotated[str | None, msgspec.Meta(
-        description="For a relation word (\"my sister\"): its role, resolved through the "
-                    "person's relations (HAS_SISTER…); null for a name. (1.3)")] = None
+    relation: Annotated[
+        str | None,
+        msgspec.Meta(
+            description='For a relation word ("my sister"): its role, resolved through the '
+            "person's relations (HAS_SISTER…); null for a name. (1.3)"
+        ),
+    ] = None
 
 
 class HydrateResponse(Struct, kw_only=True):
@@ -83,14 +121,21 @@ class HydrateResponse(Struct, kw_only=True):
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     GRAPH: GraphSlot
-    active_entity_ids: Annotated[list[RowId], msgspec.Meta(
-        description="This turn's seed entities (mentioned, then carried over): write them to "
-                    "the session's active_entity_ids.")] = []
+    active_entity_ids: Annotated[
+        list[RowId],
+        msgspec.Meta(
+            description="This turn's seed entities (mentioned, then carried over): write them to "
+            "the session's active_entity_ids."
+        ),
+    ] = []
     mentions: list[Mention] = []
-    active_fallback: Annotated[
-        Literal["pronoun", "no_mention"],
-        msgspec.Meta(description="Why the request's active_entity_ids were used as seeds."),
-    ] | None = None
+    active_fallback: (
+        Annotated[
+            Literal["pronoun", "no_mention"],
+            msgspec.Meta(description="Why the request's active_entity_ids were used as seeds."),
+        ]
+        | None
+    ) = None
 
 
 EXPORTS = {"hydrate-request": HydrateRequest, "hydrate-response": HydrateResponse}

@@ -29,22 +29,37 @@ from contracts.plan import EntityHandle, FactType, MemoryWritePlan
 from contracts.slots import Scratch
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=120)]
-TurnId = Annotated[str, msgspec.Meta(
-    min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f]+$",
-    description="The turn's idempotency key, e.g. the Telegram update id or n8n's execution id. "
-                "The same turn_id with the same body is answered from the first commit.")]
+TurnId = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        max_length=128,
+        pattern=r"^[^\x00-\x1f\x7f]+$",
+        description="The turn's idempotency key, e.g. the Telegram update id or n8n's execution "
+        "id. "
+        "The same turn_id with the same body is answered from the first commit.",
+    ),
+]
 Timestamp = Annotated[datetime, msgspec.Meta(tz=True)]
-Predicate = Annotated[str, msgspec.Meta(min_length=1, max_length=64,
-                                         pattern=r"^[A-Za-z][A-Za-z0-9_]*$")]
+Predicate = Annotated[
+    str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z][A-Za-z0-9_]*$")
+]
 
 
 class Notice(Struct, kw_only=True):
     """Something the designer should know that did not stop the request."""
 
-    code: Annotated[str, msgspec.Meta(description=(
-        "judge_fallback, vectors_unindexed, working_memory_not_updated, affect_not_promoted, "
-        "affect_fact_dropped, commitment_not_completed, due_not_understood, "
-        "unknown_active_entity, plan_forget_applied, …"))]
+    code: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "judge_fallback, vectors_unindexed, working_memory_not_updated, "
+                "affect_not_promoted, "
+                "affect_fact_dropped, commitment_not_completed, due_not_understood, "
+                "unknown_active_entity, plan_forget_applied, …"
+            )
+        ),
+    ]
     detail: str
 
 
@@ -54,16 +69,34 @@ class Notice(Struct, kw_only=True):
 class CommitMessage(Struct, kw_only=True):
     role: Literal["user", "assistant"]
     text: Text
-    speaker: Annotated[Name, msgspec.Meta(
-        description="Who said it, for imports with several speakers (LoCoMo: 'Caroline'). A user "
-                    "message whose speaker is not the user attaches its facts to that speaker."
-    )] | None = None
-    external_id: Annotated[str, msgspec.Meta(
-        min_length=1, max_length=128,
-        description="The source's id: a Telegram message id, a LoCoMo turn id 'D1:3'.",
-    )] | None = None
-    ts: Annotated[Timestamp, msgspec.Meta(
-        description="When it was said (default: the turn's time).")] | None = None
+    speaker: (
+        Annotated[
+            Name,
+            msgspec.Meta(
+                description="Who said it, for imports with several speakers (LoCoMo: "
+                "'Caroline'). A user "
+                "message whose speaker is not the user attaches its facts to that speaker."
+            ),
+        ]
+        | None
+    ) = None
+    external_id: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                min_length=1,
+                max_length=128,
+                description="The source's id: a Telegram message id, a LoCoMo turn id 'D1:3'.",
+            ),
+        ]
+        | None
+    ) = None
+    ts: (
+        Annotated[
+            Timestamp, msgspec.Meta(description="When it was said (default: the turn's time).")
+        ]
+        | None
+    ) = None
 
 
 class CommitRequest(Struct, kw_only=True):
@@ -77,25 +110,48 @@ class CommitRequest(Struct, kw_only=True):
     agent_id: AgentId
     chat_id: ChatId
     turn_id: TurnId
-    messages: Annotated[list[CommitMessage], msgspec.Meta(
-        min_length=1, max_length=200,
-        description="Normally the user message and the assistant reply; one user message alone, "
-                    "or many (a chat export, a benchmark import), are accepted.")]
+    messages: Annotated[
+        list[CommitMessage],
+        msgspec.Meta(
+            min_length=1,
+            max_length=200,
+            description="Normally the user message and the assistant reply; one user message "
+            "alone, "
+            "or many (a chat export, a benchmark import), are accepted.",
+        ),
+    ]
     # Optional structs stay un-annotated: a 422 then lists every bad field inside them.
     plan: MemoryWritePlan | None = None
-    answer: Annotated[str, msgspec.Meta(
-        max_length=200_000,
-        description="The LLM's raw answer (an LLMAnswer JSON string, e.g. n8n's "
-                    "`choices[0].message.content`): its reply becomes the assistant message "
-                    "when `messages` has none, its plan is used.")] | None = None
-    active_entity_ids: Annotated[list[RowId], msgspec.Meta(
-        max_length=50,
-        description="graph-hydrator's active entities, kept in the session and marked seen.",
-    )] = []
+    answer: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=200_000,
+                description="The LLM's raw answer (an LLMAnswer JSON string, e.g. n8n's "
+                "`choices[0].message.content`): its reply becomes the assistant message "
+                "when `messages` has none, its plan is used.",
+            ),
+        ]
+        | None
+    ) = None
+    active_entity_ids: Annotated[
+        list[RowId],
+        msgspec.Meta(
+            max_length=50,
+            description="graph-hydrator's active entities, kept in the session and marked seen.",
+        ),
+    ] = []
     scratch: Scratch | None = None
-    now: Annotated[Timestamp, msgspec.Meta(
-        description="The turn's time; default: the newest message ts, else the server clock.",
-    )] | None = None
+    now: (
+        Annotated[
+            Timestamp,
+            msgspec.Meta(
+                description="The turn's time; default: the newest message ts, else the server "
+                "clock.",
+            ),
+        ]
+        | None
+    ) = None
 
 
 EntityOutcome = Literal["created", "updated", "unchanged"]
@@ -116,14 +172,26 @@ class FactWritten(Struct, kw_only=True):
     memory_type: str
     scope: Scope
     memory_key: str | None = None
-    outcome: Annotated[Literal["created", "updated", "unchanged", "superseded_previous", "ended"],
-                       msgspec.Meta(description="ended: the user said it no longer holds; the "
-                                                "row's valid_to is set (since 1.3).")]
+    outcome: Annotated[
+        Literal["created", "updated", "unchanged", "superseded_previous", "ended"],
+        msgspec.Meta(
+            description="ended: the user said it no longer holds; the "
+            "row's valid_to is set (since 1.3)."
+        ),
+    ]
     valid_from: datetime | None = None
     valid_to: datetime | None = None
-    replaced_id: Annotated[RowId, msgspec.Meta(
-        description="The fact this one closed (contradiction): status SUPERSEDED, valid_to set, "
-                    "superseded_by = fact_id.")] | None = None
+    replaced_id: (
+        Annotated[
+            RowId,
+            msgspec.Meta(
+                description="The fact this one closed (contradiction): status SUPERSEDED, "
+                "valid_to set, "
+                "superseded_by = fact_id."
+            ),
+        ]
+        | None
+    ) = None
 
 
 class TodoWritten(Struct, kw_only=True):
@@ -138,8 +206,11 @@ class TodoWritten(Struct, kw_only=True):
 class Completion(Struct, kw_only=True):
     todo_id: RowId
     text: str
-    outcome: Annotated[Literal["completed", "checked_in"], msgspec.Meta(
-        description="checked_in: a habit's check-in; the habit stays pending (since 1.3).")
+    outcome: Annotated[
+        Literal["completed", "checked_in"],
+        msgspec.Meta(
+            description="checked_in: a habit's check-in; the habit stays pending (since 1.3)."
+        ),
     ] = "completed"
     kind: TodoKind | None = None
 
@@ -155,8 +226,12 @@ class CommitResponse(Struct, kw_only=True):
     session_id: RowId
     new_session: bool
     message_ids: list[RowId]
-    reply: Annotated[Text, msgspec.Meta(
-        description="The assistant's text, for the node that sends it.")] | None = None
+    reply: (
+        Annotated[
+            Text, msgspec.Meta(description="The assistant's text, for the node that sends it.")
+        ]
+        | None
+    ) = None
     plan_source: Literal["request", "answer", "llm_judge", "offline_extractor"]
     entities: list[EntityWritten] = []
     facts: list[FactWritten] = []
@@ -176,11 +251,16 @@ class KnowledgeRequest(Struct, kw_only=True):
     doc_id: Annotated[str, msgspec.Meta(min_length=1, max_length=255, pattern=r"^[^\x00-\x1f]+$")]
     domain: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] = "general"
     title: Annotated[str, msgspec.Meta(max_length=255)] | None = None
-    text: Annotated[str, msgspec.Meta(min_length=1, max_length=2_000_000,
-                                      description="Markdown.")]
-    user_id: Annotated[UserId, msgspec.Meta(
-        description="Only this user sees the document (default: every user of the agent).",
-    )] | None = None
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=2_000_000, description="Markdown.")]
+    user_id: (
+        Annotated[
+            UserId,
+            msgspec.Meta(
+                description="Only this user sees the document (default: every user of the agent).",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class KnowledgeResponse(Struct, kw_only=True):
@@ -216,11 +296,13 @@ class ProfileRequest(Struct, kw_only=True):
     """The initial profile (000 UserSeed): stored pinned, importance 3, source seeded_profile."""
 
     user_id: UserId
-    agent_id: Annotated[AgentId, msgspec.Meta(
-        description="Needed for facts with scope 'agent'.")] | None = None
+    agent_id: (
+        Annotated[AgentId, msgspec.Meta(description="Needed for facts with scope 'agent'.")] | None
+    ) = None
     display_name: Name | None = None
-    timezone: Annotated[str, msgspec.Meta(max_length=64, description="IANA, e.g. Europe/Lisbon")
-                        ] | None = None
+    timezone: (
+        Annotated[str, msgspec.Meta(max_length=64, description="IANA, e.g. Europe/Lisbon")] | None
+    ) = None
     seed_text: Annotated[str, msgspec.Meta(max_length=800)] | None = None
     facts: Annotated[list[ProfileFact], msgspec.Meta(max_length=100)] = []
 
@@ -247,14 +329,22 @@ class ReindexResponse(Struct, kw_only=True):
     knowledge_indexed: int
     remaining: bool
     warnings: list[Notice] = []
-    messages_indexed: Annotated[int, msgspec.Meta(
-        description="Logged messages written into the `messages` collection (raw-turn "
-                    "recall); the sweep back-fills messages logged before it existed.")] = 0
+    messages_indexed: Annotated[
+        int,
+        msgspec.Meta(
+            description="Logged messages written into the `messages` collection (raw-turn "
+            "recall); the sweep back-fills messages logged before it existed."
+        ),
+    ] = 0
 
 
 EXPORTS = {
-    "commit-request": CommitRequest, "commit-response": CommitResponse,
-    "knowledge-request": KnowledgeRequest, "knowledge-response": KnowledgeResponse,
-    "profile-request": ProfileRequest, "profile-response": ProfileResponse,
-    "reindex-request": ReindexRequest, "reindex-response": ReindexResponse,
+    "commit-request": CommitRequest,
+    "commit-response": CommitResponse,
+    "knowledge-request": KnowledgeRequest,
+    "knowledge-response": KnowledgeResponse,
+    "profile-request": ProfileRequest,
+    "profile-response": ProfileResponse,
+    "reindex-request": ReindexRequest,
+    "reindex-response": ReindexResponse,
 }

@@ -23,9 +23,12 @@ from contracts.common import (
 
 EntityHandle = Annotated[
     str,
-    msgspec.Meta(min_length=1, max_length=120,
-                 description="'user' for the person themselves, an entity ref such as "
-                             "'person:marta', or a name used in this plan."),
+    msgspec.Meta(
+        min_length=1,
+        max_length=120,
+        description="'user' for the person themselves, an entity ref such as "
+        "'person:marta', or a name used in this plan.",
+    ),
 ]
 FactType = Literal["fact", "preference", "relationship", "friction", "habit"]
 
@@ -36,12 +39,20 @@ class PlanEntity(Struct, kw_only=True):
     aliases: list[Annotated[str, msgspec.Meta(min_length=1, max_length=120)]] = []
     scope: Scope = "global"
     hint: ShortText | None = None
-    distinct_from: Annotated[str, msgspec.Meta(
-        min_length=1, max_length=120,
-        description="A new person, not the user's existing entity of this id, ref or name "
-                    "(two people with one name): never merged with it. Give it a "
-                    "distinguishing alias, e.g. 'work Marta', and name it by that alias in "
-                    "facts (its bare name is the known one).")] | None = None
+    distinct_from: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                min_length=1,
+                max_length=120,
+                description="A new person, not the user's existing entity of this id, ref or name "
+                "(two people with one name): never merged with it. Give it a "
+                "distinguishing alias, e.g. 'work Marta', and name it by that alias in "
+                "facts (its bare name is the known one).",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class PlanFact(Struct, kw_only=True):
@@ -49,8 +60,9 @@ class PlanFact(Struct, kw_only=True):
 
     memory_type: MemoryType
     subject: EntityHandle = "user"
-    predicate: Annotated[str, msgspec.Meta(min_length=1, max_length=64,
-                                           pattern=r"^[A-Za-z][A-Za-z0-9_]*$")]
+    predicate: Annotated[
+        str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z][A-Za-z0-9_]*$")
+    ]
     object: EntityHandle | None = None
     value: Annotated[str, msgspec.Meta(max_length=500)] | None = None
     text: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
@@ -59,16 +71,30 @@ class PlanFact(Struct, kw_only=True):
     pinned: bool = False
     confidence: Confidence = 0.8
     scope: Scope = "global"
-    valid_from: Annotated[str, msgspec.Meta(
-        max_length=40,
-        description="Since when it holds: ISO date or date-time, or words resolved against the "
-                    "turn's time ('last week', 'in March', 'since 2019'). Default: the turn.")
-                          ] | None = None
-    valid_to: Annotated[str, msgspec.Meta(
-        max_length=40,
-        description="Until when it holds ('until Friday', 'for two weeks', an ISO date); a time "
-                    "at or before the turn ends a fact the user no longer holds. Default: open.")
-                        ] | None = None
+    valid_from: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=40,
+                description="Since when it holds: ISO date or date-time, or words resolved "
+                "against the "
+                "turn's time ('last week', 'in March', 'since 2019'). Default: the turn.",
+            ),
+        ]
+        | None
+    ) = None
+    valid_to: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=40,
+                description="Until when it holds ('until Friday', 'for two weeks', an ISO "
+                "date); a time "
+                "at or before the turn ends a fact the user no longer holds. Default: open.",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class PlanTodo(Struct, kw_only=True):

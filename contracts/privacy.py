@@ -20,38 +20,67 @@ class ForgetTarget(Struct, kw_only=True):
     fact_id: RowId | None = None
     episode_id: RowId | None = None
     todo_id: RowId | None = None
-    text: Annotated[str, msgspec.Meta(
-        min_length=2, max_length=200,
-        description="Forget what contains this (normalized substring of fact texts, todo "
-                    "texts, episode reflections, messages).")] | None = None
+    text: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                min_length=2,
+                max_length=200,
+                description="Forget what contains this (normalized substring of fact texts, todo "
+                "texts, episode reflections, messages).",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class ForgetRequest(Struct, kw_only=True):
     """Intentional amnesia (003 §9). Soft by default; ``hard`` deletes and keeps only an audit."""
 
     user_id: UserId
-    scope: Annotated[Literal["session", "agent", "global"], msgspec.Meta(description=(
-        "session: the chat's working memory (and with include_history its session's messages "
-        "and episodes); agent: this agent's facts, todos and episodes; global: everything of "
-        "the user, whichever agent holds it."))]
+    scope: Annotated[
+        Literal["session", "agent", "global"],
+        msgspec.Meta(
+            description=(
+                "session: the chat's working memory (and with include_history its session's "
+                "messages "
+                "and episodes); agent: this agent's facts, todos and episodes; global: "
+                "everything of "
+                "the user, whichever agent holds it."
+            )
+        ),
+    ]
     agent_id: AgentId | None = None
     chat_id: ChatId | None = None
     targets: Annotated[list[ForgetTarget], msgspec.Meta(max_length=50)] = []
-    everything: Annotated[bool, msgspec.Meta(
-        description="Forget all of the scope (needed when there are no targets).")] = False
+    everything: Annotated[
+        bool,
+        msgspec.Meta(description="Forget all of the scope (needed when there are no targets)."),
+    ] = False
     include_history: bool = False
     session_id: RowId | None = None
     hard: bool = False
-    reason: Annotated[str, msgspec.Meta(
-        max_length=200, description="A label for the audit log; never quote what is forgotten.",
-    )] | None = None
+    reason: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=200,
+                description="A label for the audit log; never quote what is forgotten.",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class Remnant(Struct, kw_only=True):
     """Something a forget cannot reach from here, and for how long it stays."""
 
-    where: Annotated[str, msgspec.Meta(description=(
-        "postgres_wal, backups, forget_log, vector_index, soft_forgotten_rows, …"))]
+    where: Annotated[
+        str,
+        msgspec.Meta(
+            description=("postgres_wal, backups, forget_log, vector_index, soft_forgotten_rows, …")
+        ),
+    ]
     what: str
     until: str
 
@@ -60,22 +89,53 @@ class DeletionReceipt(Struct, kw_only=True):
     """What a forget removed from each store, and what may remain elsewhere (contract 1.3)."""
 
     hard: bool
-    rows: Annotated[dict[str, int], msgspec.Meta(description=(
-        "Postgres table → rows deleted (hard) or marked forgotten (soft); idempotency_keys: "
-        "stored answers emptied; summary_spine and user_seeds: the summary versions and the "
-        "seed text naming what was forgotten, dropped; todos also counts source snippets "
-        "cleared."))] = {}
-    points: Annotated[dict[str, int], msgspec.Meta(description=(
-        "Vector collection → points deleted (hard) or made inactive (soft)."))] = {}
+    rows: Annotated[
+        dict[str, int],
+        msgspec.Meta(
+            description=(
+                "Postgres table → rows deleted (hard) or marked forgotten (soft); "
+                "idempotency_keys: "
+                "stored answers emptied; summary_spine and user_seeds: the summary versions and "
+                "the "
+                "seed text naming what was forgotten, dropped; todos also counts source snippets "
+                "cleared."
+            )
+        ),
+    ] = {}
+    points: Annotated[
+        dict[str, int],
+        msgspec.Meta(
+            description=("Vector collection → points deleted (hard) or made inactive (soft).")
+        ),
+    ] = {}
     redis_keys_deleted: int = 0
-    redis_keys_rewritten: Annotated[int, msgspec.Meta(description=(
-        "Working-memory keys rewritten without the forgotten turns and entity ids."))] = 0
-    compacted: Annotated[list[str], msgspec.Meta(description=(
-        "Postgres tables rewritten (VACUUM FULL) after a hard forget, so no deleted row's bytes "
-        "remain in their files; the vector index holds no text to compact."))] = []
-    compaction_pending: Annotated[list[str], msgspec.Meta(description=(
-        "Tables rewritten in the background right after the answer (larger than 64 MiB, or "
-        "their lock was busy), retried for up to 60 s after the forget."))] = []
+    redis_keys_rewritten: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Working-memory keys rewritten without the forgotten turns and entity ids."
+            )
+        ),
+    ] = 0
+    compacted: Annotated[
+        list[str],
+        msgspec.Meta(
+            description=(
+                "Postgres tables rewritten (VACUUM FULL) after a hard forget, so no deleted "
+                "row's bytes "
+                "remain in their files; the vector index holds no text to compact."
+            )
+        ),
+    ] = []
+    compaction_pending: Annotated[
+        list[str],
+        msgspec.Meta(
+            description=(
+                "Tables rewritten in the background right after the answer (larger than 64 MiB, or "
+                "their lock was busy), retried for up to 60 s after the forget."
+            )
+        ),
+    ] = []
     remains: list[Remnant] = []
 
 
@@ -98,12 +158,24 @@ class PersonDocument(Struct, kw_only=True):
     ``POST /v1/import`` takes back (contract 1.3)."""
 
     user_id: UserId
-    tables: Annotated[dict[str, list[dict[str, Any]]], msgspec.Meta(description=(
-        "Every table with a user_id column → every row of the person's, all columns, as "
-        "Postgres renders them to JSON."))]
-    working_memory: Annotated[list[dict[str, Any]], msgspec.Meta(description=(
-        "Each conversation's live `session` and `affect` (export only; volatile, not "
-        "imported)."))] = []
+    tables: Annotated[
+        dict[str, list[dict[str, Any]]],
+        msgspec.Meta(
+            description=(
+                "Every table with a user_id column → every row of the person's, all columns, as "
+                "Postgres renders them to JSON."
+            )
+        ),
+    ]
+    working_memory: Annotated[
+        list[dict[str, Any]],
+        msgspec.Meta(
+            description=(
+                "Each conversation's live `session` and `affect` (export only; volatile, not "
+                "imported)."
+            )
+        ),
+    ] = []
     exported_at: str | None = None
     slot_contract_version: ContractVersion | None = None
     derived: str | None = None
@@ -111,15 +183,24 @@ class PersonDocument(Struct, kw_only=True):
 
 class ImportResponse(Struct, kw_only=True):
     user_id: UserId
-    inserted: Annotated[dict[str, int], msgspec.Meta(description=(
-        "Table → rows written; a row already present (same key) is left as it is, so a second "
-        "import of the same document writes nothing."))]
+    inserted: Annotated[
+        dict[str, int],
+        msgspec.Meta(
+            description=(
+                "Table → rows written; a row already present (same key) is left as it is, so a "
+                "second "
+                "import of the same document writes nothing."
+            )
+        ),
+    ]
     already_present: dict[str, int] = {}
     facts_indexed: int = 0
     warnings: list[Notice] = []
 
 
 EXPORTS = {
-    "forget-request": ForgetRequest, "forget-response": ForgetResponse,
-    "person-document": PersonDocument, "import-response": ImportResponse,
+    "forget-request": ForgetRequest,
+    "forget-response": ForgetResponse,
+    "person-document": PersonDocument,
+    "import-response": ImportResponse,
 }

@@ -21,19 +21,23 @@ from contracts.slots import AffectSlot, SessionState
 
 AffectLabel = Annotated[
     str,
-    msgspec.Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z][A-Za-z _-]*$",
-                 description="A tone label such as 'furious', 'stressed', 'happy' (stored "
-                             "lower-case); 'neutral' resets the affect."),
+    msgspec.Meta(
+        min_length=1,
+        max_length=40,
+        pattern=r"^[A-Za-z][A-Za-z _-]*$",
+        description="A tone label such as 'furious', 'stressed', 'happy' (stored "
+        "lower-case); 'neutral' resets the affect.",
+    ),
 ]
 
 AppliedRule = Literal[
-    "new_affect",           # no affect in Redis (first turn or expired): start neutral, no decay
-    "temporal_decay",       # Rule 1: decay_at has passed → neutral, markers ["expired_decay"]
-    "pulse_decay",          # Rule 2: pulse turn → confidence × 0.95, pulse stamped
+    "new_affect",  # no affect in Redis (first turn or expired): start neutral, no decay
+    "temporal_decay",  # Rule 1: decay_at has passed → neutral, markers ["expired_decay"]
+    "pulse_decay",  # Rule 2: pulse turn → confidence × 0.95, pulse stamped
     "short_message_decay",  # Rule 2: pulse turn on a short functional message → also × 0.7
-    "forced_flush",         # Rule 3: a non-neutral affect fell under 0.3 → neutral
-    "explicit_boost",       # an explicit marker (request or first-person statement) set the affect
-    "replayed",             # the same message_id as the last counted turn: nothing re-applied
+    "forced_flush",  # Rule 3: a non-neutral affect fell under 0.3 → neutral
+    "explicit_boost",  # an explicit marker (request or first-person statement) set the affect
+    "replayed",  # the same message_id as the last counted turn: nothing re-applied
 ]
 
 
@@ -42,9 +46,16 @@ class AffectMarker(Struct, kw_only=True, frozen=True):
 
     label: AffectLabel
     confidence: Confidence = 0.85
-    evidence: Annotated[str, msgspec.Meta(
-        max_length=80, description="What to record in AFFECT's markers (default: the label).",
-    )] | None = None
+    evidence: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=80,
+                description="What to record in AFFECT's markers (default: the label).",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class PulseRequest(Struct, kw_only=True):
@@ -53,21 +64,43 @@ class PulseRequest(Struct, kw_only=True):
     user_id: UserId
     agent_id: AgentId
     chat_id: ChatId
-    message: Annotated[Text, msgspec.Meta(
-        description="The user's message as received ('' for a sticker or a photo).")]
-    message_id: Annotated[str, msgspec.Meta(
-        min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f]+$",
-        description="The channel's id of this message (Telegram's message_id). A retry of "
-                    "the turn last counted for this chat is answered from the saved state "
-                    "without counting or decaying again.")] | None = None
-    markers: Annotated[list[AffectMarker], msgspec.Meta(
-        max_length=8,
-        description="Explicit affect signals; the most confident one at or above 0.3 wins "
-                    "over anything detected in the message.")] = []
-    now: Annotated[datetime, msgspec.Meta(
-        tz=True,
-        description="The turn's time with its offset; defaults to the server clock "
-                    "(set it when importing history or testing).")] | None = None
+    message: Annotated[
+        Text,
+        msgspec.Meta(description="The user's message as received ('' for a sticker or a photo)."),
+    ]
+    message_id: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                min_length=1,
+                max_length=128,
+                pattern=r"^[^\x00-\x1f\x7f]+$",
+                description="The channel's id of this message (Telegram's message_id). A retry of "
+                "the turn last counted for this chat is answered from the saved state "
+                "without counting or decaying again.",
+            ),
+        ]
+        | None
+    ) = None
+    markers: Annotated[
+        list[AffectMarker],
+        msgspec.Meta(
+            max_length=8,
+            description="Explicit affect signals; the most confident one at or above 0.3 wins "
+            "over anything detected in the message.",
+        ),
+    ] = []
+    now: (
+        Annotated[
+            datetime,
+            msgspec.Meta(
+                tz=True,
+                description="The turn's time with its offset; defaults to the server clock "
+                "(set it when importing history or testing).",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class PulseResponse(Struct, kw_only=True):
@@ -77,18 +110,28 @@ class PulseResponse(Struct, kw_only=True):
     session: SessionState
     AFFECT: AffectSlot
     applied: list[AppliedRule] = []
-    degraded: Annotated[bool, msgspec.Meta(
-        description="True when the working memory (Redis) could not be read or written: the "
-                    "turn goes on with a neutral AFFECT and an empty session, nothing was "
-                    "counted or saved. Affect is volatile by design; the flow must not fail "
-                    "on it.")] = False
-    replay_reply: Annotated[str, msgspec.Meta(
-        max_length=20_000,
-        description="On a replay (`applied: [\"replayed\"]`) of a turn already committed: "
-                    "the reply the person was sent for it, from the session's recent turns, "
-                    "so a redelivered message is answered again without a second model "
-                    "call. Null when the turn was never committed (answer it normally).")
-    ] | None = None
+    degraded: Annotated[
+        bool,
+        msgspec.Meta(
+            description="True when the working memory (Redis) could not be read or written: the "
+            "turn goes on with a neutral AFFECT and an empty session, nothing was "
+            "counted or saved. Affect is volatile by design; the flow must not fail "
+            "on it."
+        ),
+    ] = False
+    replay_reply: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=20_000,
+                description='On a replay (`applied: ["replayed"]`) of a turn already committed: '
+                "the reply the person was sent for it, from the session's recent turns, "
+                "so a redelivered message is answered again without a second model "
+                "call. Null when the turn was never committed (answer it normally).",
+            ),
+        ]
+        | None
+    ) = None
 
 
 EXPORTS = {"pulse-request": PulseRequest, "pulse-response": PulseResponse}

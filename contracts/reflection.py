@@ -26,9 +26,13 @@ Line = Annotated[str, msgspec.Meta(min_length=1, max_length=300)]
 Short = Annotated[str, msgspec.Meta(min_length=1, max_length=160)]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
 LowConfidence = Annotated[float, msgspec.Meta(ge=0.0, le=0.5)]
-Uuid = Annotated[str, msgspec.Meta(
-    pattern=r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$",
-    description="A row's UUID.")]
+Uuid = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$",
+        description="A row's UUID.",
+    ),
+]
 PsycheKind = Literal["trait", "value", "belief"]
 Engine = Literal["llm", "offline", "offline_fallback"]
 
@@ -41,10 +45,15 @@ LIST_CAP = 8
 class EvidenceLine(Struct, kw_only=True, frozen=True):
     """An explicit link the user stated, citing the user message that states it."""
 
-    text: Annotated[Line, msgspec.Meta(
-        description="The link in the user's own words (a quote or near-quote).")]
-    message_id: Annotated[RowId, msgspec.Meta(
-        description="The id of the user message that states it (the `[id]` of the transcript).")]
+    text: Annotated[
+        Line, msgspec.Meta(description="The link in the user's own words (a quote or near-quote).")
+    ]
+    message_id: Annotated[
+        RowId,
+        msgspec.Meta(
+            description="The id of the user message that states it (the `[id]` of the transcript)."
+        ),
+    ]
 
 
 class Hypothesis(Struct, kw_only=True, frozen=True):
@@ -62,15 +71,23 @@ class Reflection(Struct, kw_only=True):
     anything else the writer suspects goes in ``hypothesis``, labelled, at confidence ≤ 0.5.
     """
 
-    observation: Annotated[list[Line], msgspec.Meta(
-        max_length=LIST_CAP, description="What the user explicitly said.")] = []
-    action: Annotated[list[Line], msgspec.Meta(
-        max_length=LIST_CAP, description="What the agent did.")] = []
-    evidence: Annotated[list[EvidenceLine], msgspec.Meta(
-        max_length=LIST_CAP, description="Explicit links the user stated, each citing the user "
-                                         "message that states it.")] = []
-    unresolved: Annotated[list[Line], msgspec.Meta(
-        max_length=LIST_CAP, description="What remains open.")] = []
+    observation: Annotated[
+        list[Line], msgspec.Meta(max_length=LIST_CAP, description="What the user explicitly said.")
+    ] = []
+    action: Annotated[
+        list[Line], msgspec.Meta(max_length=LIST_CAP, description="What the agent did.")
+    ] = []
+    evidence: Annotated[
+        list[EvidenceLine],
+        msgspec.Meta(
+            max_length=LIST_CAP,
+            description="Explicit links the user stated, each citing the user "
+            "message that states it.",
+        ),
+    ] = []
+    unresolved: Annotated[
+        list[Line], msgspec.Meta(max_length=LIST_CAP, description="What remains open.")
+    ] = []
     hypothesis: Hypothesis | None = None
 
 
@@ -93,8 +110,9 @@ class PsycheItem(Struct, kw_only=True, frozen=True):
 
     kind: PsycheKind
     text: Line
-    message_ids: Annotated[list[RowId], msgspec.Meta(
-        max_length=LIST_CAP, description="The user messages it rests on.")] = []
+    message_ids: Annotated[
+        list[RowId], msgspec.Meta(max_length=LIST_CAP, description="The user messages it rests on.")
+    ] = []
     confidence: LowConfidence = 0.4
 
 
@@ -118,30 +136,67 @@ class ConsolidateRequest(Struct, kw_only=True):
     messages.
     """
 
-    session_id: Annotated[Uuid, msgspec.Meta(
-        description="Consolidate this session now (if it has unconsolidated turns), quiet or "
-                    "not.")] | None = None
-    user_id: Annotated[UserId, msgspec.Meta(
-        description="Only this user's sessions (and only this user's maintenance).")] | None = None
-    agent_id: Annotated[AgentId, msgspec.Meta(
-        description="Only this agent's sessions.")] | None = None
-    inactivity_minutes: Annotated[float, msgspec.Meta(
-        ge=0, le=10_080, description="How long a session must be quiet to be due.")] = 10
-    batch_size: Annotated[int, msgspec.Meta(
-        ge=1, le=10_000, description="Unconsolidated messages that make a session due even "
-                                     "while it is active.")] = 40
-    max_sessions: Annotated[int, msgspec.Meta(
-        ge=1, le=200, description="Most sessions consolidated by this call (a long session "
-                                  "gives one episode per 80 messages).")] = 20
-    now: Annotated[datetime, msgspec.Meta(
-        tz=True, description="The clock for this run (quiet window, curator period, spine); "
-                             "defaults to the server clock. Imports and benchmarks set it.",
-    )] | None = None
+    session_id: (
+        Annotated[
+            Uuid,
+            msgspec.Meta(
+                description="Consolidate this session now (if it has unconsolidated turns), "
+                "quiet or "
+                "not."
+            ),
+        ]
+        | None
+    ) = None
+    user_id: (
+        Annotated[
+            UserId,
+            msgspec.Meta(
+                description="Only this user's sessions (and only this user's maintenance)."
+            ),
+        ]
+        | None
+    ) = None
+    agent_id: Annotated[AgentId, msgspec.Meta(description="Only this agent's sessions.")] | None = (
+        None
+    )
+    inactivity_minutes: Annotated[
+        float,
+        msgspec.Meta(ge=0, le=10_080, description="How long a session must be quiet to be due."),
+    ] = 10
+    batch_size: Annotated[
+        int,
+        msgspec.Meta(
+            ge=1,
+            le=10_000,
+            description="Unconsolidated messages that make a session due even while it is active.",
+        ),
+    ] = 40
+    max_sessions: Annotated[
+        int,
+        msgspec.Meta(
+            ge=1,
+            le=200,
+            description="Most sessions consolidated by this call (a long session "
+            "gives one episode per 80 messages).",
+        ),
+    ] = 20
+    now: (
+        Annotated[
+            datetime,
+            msgspec.Meta(
+                tz=True,
+                description="The clock for this run (quiet window, curator period, spine); "
+                "defaults to the server clock. Imports and benchmarks set it.",
+            ),
+        ]
+        | None
+    ) = None
 
 
 DueReason = Literal["requested", "flagged", "quiet", "batch"]
-SkipReason = Literal["locked", "nothing_new", "model_unavailable", "dependency_unavailable",
-                     "failed"]
+SkipReason = Literal[
+    "locked", "nothing_new", "model_unavailable", "dependency_unavailable", "failed"
+]
 
 
 class ConsolidatedSession(Struct, kw_only=True):
@@ -151,11 +206,19 @@ class ConsolidatedSession(Struct, kw_only=True):
     chat_id: ChatId
     reason: DueReason
     episode_id: RowId
-    status: Annotated[Literal["created", "existing"], msgspec.Meta(
-        description="existing: a retry found the episode of this range already written.")]
-    engine: Annotated[Engine, msgspec.Meta(
-        description="llm: the model wrote it; offline: no model configured; offline_fallback: "
-                    "the model answered unusably, the offline engine wrote it.")]
+    status: Annotated[
+        Literal["created", "existing"],
+        msgspec.Meta(
+            description="existing: a retry found the episode of this range already written."
+        ),
+    ]
+    engine: Annotated[
+        Engine,
+        msgspec.Meta(
+            description="llm: the model wrote it; offline: no model configured; offline_fallback: "
+            "the model answered unusably, the offline engine wrote it."
+        ),
+    ]
     day: date
     importance: float
     first_message_seq: int
@@ -167,9 +230,13 @@ class ConsolidatedSession(Struct, kw_only=True):
     linked_todos: int
     facts_referenced: int
     indexed: bool
-    more_pending: Annotated[bool, msgspec.Meta(
-        description="The range was capped at 80 messages; the session's next range follows as "
-                    "another episode.")] = False
+    more_pending: Annotated[
+        bool,
+        msgspec.Meta(
+            description="The range was capped at 80 messages; the session's next range follows as "
+            "another episode."
+        ),
+    ] = False
 
 
 class SkippedSession(Struct, kw_only=True):
@@ -187,10 +254,20 @@ class CuratorReport(Struct, kw_only=True):
 
 class UserMaintenance(Struct, kw_only=True):
     user_id: UserId
-    spine_version: Annotated[int, msgspec.Meta(
-        description="The spine version written now; null under 20 new messages.")] | None = None
-    curator: Annotated[CuratorReport, msgspec.Meta(
-        description="What the curator did; null when it was not due.")] | None = None
+    spine_version: (
+        Annotated[
+            int,
+            msgspec.Meta(description="The spine version written now; null under 20 new messages."),
+        ]
+        | None
+    ) = None
+    curator: (
+        Annotated[
+            CuratorReport,
+            msgspec.Meta(description="What the curator did; null when it was not due."),
+        ]
+        | None
+    ) = None
 
 
 class ConsolidateTotals(Struct, kw_only=True):
@@ -203,8 +280,9 @@ class ConsolidateTotals(Struct, kw_only=True):
     evidence_dropped: int = 0
     psyche_items: int = 0
     linked_todos: int = 0
-    reindexed: Annotated[int, msgspec.Meta(
-        description="Episodes whose missing vector this call wrote.")] = 0
+    reindexed: Annotated[
+        int, msgspec.Meta(description="Episodes whose missing vector this call wrote.")
+    ] = 0
 
 
 class ConsolidateResponse(Struct, kw_only=True):
@@ -224,9 +302,17 @@ class DayLogRequest(Struct, kw_only=True):
     user_id: UserId
     day: date
     agent_id: AgentId | None = None
-    tz: Annotated[str, msgspec.Meta(
-        min_length=1, max_length=64,
-        description="IANA time zone the day is read in; defaults to the user's.")] | None = None
+    tz: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                min_length=1,
+                max_length=64,
+                description="IANA time zone the day is read in; defaults to the user's.",
+            ),
+        ]
+        | None
+    ) = None
     limit: Annotated[int, msgspec.Meta(ge=1, le=200)] = 50
     cursor: Annotated[str, msgspec.Meta(max_length=200)] | None = None
 

@@ -64,9 +64,16 @@ class SessionState(Struct, kw_only=True):
     scratch: Scratch = msgspec.field(default_factory=Scratch)
     active_entity_ids: list[RowId] = []
     updated_at: datetime | None = None
-    last_message_id: Annotated[str, msgspec.Meta(
-        max_length=128, description="pulse-decay's last counted message_id (retry detection).",
-    )] | None = None
+    last_message_id: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=128,
+                description="pulse-decay's last counted message_id (retry detection).",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class Pulse(Struct, kw_only=True):
@@ -199,11 +206,15 @@ class GraphSlot(Struct, kw_only=True):
     frictions: list[TodoLine] = []
     wins: list[TodoLine] = []
     pending_question: Disambiguation | None = None
-    summary_spine: Annotated[str, msgspec.Meta(
-        max_length=1_200,
-        description="The user's latest summary spine (PROFILE / PROJECTS / PEOPLE, shared by "
-                    "every agent; '' before the first version). envelope-validator renders it "
-                    "as the conversation summary when the request carries none.")] = ""
+    summary_spine: Annotated[
+        str,
+        msgspec.Meta(
+            max_length=1_200,
+            description="The user's latest summary spine (PROFILE / PROJECTS / PEOPLE, shared by "
+            "every agent; '' before the first version). envelope-validator renders it "
+            "as the conversation summary when the request carries none.",
+        ),
+    ] = ""
     dropped: dict[str, int] = {}
 
 
@@ -235,9 +246,16 @@ class RecalledTurn(Struct, kw_only=True):
     score: float
     score_details: dict[str, float] = {}
     provenance: Provenance
-    context: Annotated[Turn, msgspec.Meta(
-        description="The message before it in its session, when asked for "
-                    "(`limits.turns.context`).")] | None = None
+    context: (
+        Annotated[
+            Turn,
+            msgspec.Meta(
+                description="The message before it in its session, when asked for "
+                "(`limits.turns.context`)."
+            ),
+        ]
+        | None
+    ) = None
 
 
 class EpisodeSlot(Struct, kw_only=True):
@@ -247,9 +265,13 @@ class EpisodeSlot(Struct, kw_only=True):
     authority: Literal["historical"] = "historical"
     stability: Literal["historical"] = "historical"
     hits: list[EpisodeHit] = []
-    turns: Annotated[list[RecalledTurn], msgspec.Meta(
-        description="Past messages of this agent's conversations recalled for the message "
-                    "(since 1.2), best first: raw turns, dated, with their speaker.")] = []
+    turns: Annotated[
+        list[RecalledTurn],
+        msgspec.Meta(
+            description="Past messages of this agent's conversations recalled for the message "
+            "(since 1.2), best first: raw turns, dated, with their speaker."
+        ),
+    ] = []
     latest_session_summary: ShortText | None = None
     previous_session_tail: list[Turn] = []
     degraded: str | None = None
@@ -288,6 +310,10 @@ class RankedItem(Struct, kw_only=True, frozen=True):
     """One returned item in rag-gate's fused order (see ``Limits.fusion``)."""
 
     kind: Literal["turn", "fact", "episode", "knowledge"]
-    id: Annotated[str, msgspec.Meta(
-        description="message_id, fact_id, episode_id or chunk_id of the item in its slot.")]
+    id: Annotated[
+        str,
+        msgspec.Meta(
+            description="message_id, fact_id, episode_id or chunk_id of the item in its slot."
+        ),
+    ]
     score: float

@@ -46,8 +46,9 @@ def _answers(url: str, default_port: int) -> bool:
     """A TCP connection to the URL's host and port opens within half a second."""
     parts = urlsplit(url)
     try:
-        with socket.create_connection((parts.hostname or "127.0.0.1",
-                                       parts.port or default_port), timeout=0.5):
+        with socket.create_connection(
+            (parts.hostname or "127.0.0.1", parts.port or default_port), timeout=0.5
+        ):
             return True
     except OSError:
         return False
@@ -61,8 +62,10 @@ def _store_plan() -> dict[str, str]:
         return {"postgres": "embedded", "redis": "embedded"}
     if forced in {"0", "false", "no"}:
         return {"postgres": "external", "redis": "external"}
-    return {"postgres": "external" if _answers(PG_ADMIN, 5432) else "embedded",
-            "redis": "external" if _answers(REDIS_URL, 6379) else "embedded"}
+    return {
+        "postgres": "external" if _answers(PG_ADMIN, 5432) else "embedded",
+        "redis": "external" if _answers(REDIS_URL, 6379) else "embedded",
+    }
 
 
 class RunStores:
@@ -96,7 +99,8 @@ class RunStores:
             described["redis"] = f"embedded (pid {redis.pid}, {redis.socket_path})"
         self._config.stash[STORES_KEY] = {
             store: described.get(store, f"external ({url})")
-            for store, url in (("postgres", PG_ADMIN), ("redis", REDIS_URL))}
+            for store, url in (("postgres", PG_ADMIN), ("redis", REDIS_URL))
+        }
 
     def stop(self) -> None:
         for server in reversed(self._servers):
@@ -113,7 +117,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     described = config.stash.get(STORES_KEY, None)
     if described:
         terminalreporter.write_line(
-            "stores: " + ", ".join(f"{store}={how}" for store, how in described.items()))
+            "stores: " + ", ".join(f"{store}={how}" for store, how in described.items())
+        )
 
 
 @pytest.fixture(scope="session")
@@ -154,13 +159,16 @@ async def redis_url(test_stores: RunStores) -> AsyncIterator[str]:
 
 
 @pytest.fixture(scope="session")
-def settings(database_url: str, redis_url: str, test_stores: RunStores,
-             tmp_path_factory: pytest.TempPathFactory) -> Settings:
+def settings(
+    database_url: str,
+    redis_url: str,
+    test_stores: RunStores,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Settings:
     return Settings(
         database_url=database_url,
         redis_url=redis_url,
-        embedded=frozenset(store for store, how in test_stores.plan.items()
-                           if how == "embedded"),
+        embedded=frozenset(store for store, how in test_stores.plan.items() if how == "embedded"),
         qdrant_path=str(tmp_path_factory.mktemp("qdrant")),
         embedder="minilm",
         log_json=True,
@@ -190,8 +198,9 @@ async def _lifespan(app: Litestar) -> AsyncIterator[None]:
     """Drive the ASGI lifespan protocol from a task of its own (so fixtures may span tasks)."""
     inbox: asyncio.Queue = asyncio.Queue()
     outbox: asyncio.Queue = asyncio.Queue()
-    task = asyncio.create_task(app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}},
-                                   inbox.get, outbox.put))
+    task = asyncio.create_task(
+        app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}, inbox.get, outbox.put)
+    )
     await inbox.put({"type": "lifespan.startup"})
     started = await outbox.get()
     if started["type"] != "lifespan.startup.complete":

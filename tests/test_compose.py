@@ -23,14 +23,21 @@ SCALE = yaml.safe_load((ROOT / "compose.scale.yaml").read_text())
 SERVICES: dict[str, Any] = COMPOSE["services"]
 SETTINGS_VARS = {var for var, _, _ in env_table()}
 WORKFLOW_TEXT = "\n".join(p.read_text() for p in sorted((ROOT / "n8n-workflows").glob("*.json")))
-WORKFLOWS = [json.loads(p.read_text()) for p in sorted((ROOT / "n8n-workflows").glob("*.json"))
-             if not p.name.startswith("credentials")]
-WORKFLOW_IDS = [json.loads(p.read_text())["id"]
-                for p in sorted((ROOT / "n8n-workflows").glob("*.json"))
-                if not p.name.startswith("credentials")]
+WORKFLOWS = [
+    json.loads(p.read_text())
+    for p in sorted((ROOT / "n8n-workflows").glob("*.json"))
+    if not p.name.startswith("credentials")
+]
+WORKFLOW_IDS = [
+    json.loads(p.read_text())["id"]
+    for p in sorted((ROOT / "n8n-workflows").glob("*.json"))
+    if not p.name.startswith("credentials")
+]
 INTERPOLATED = re.compile(r"^\$\{[A-Z0-9_]+(:?[-?][^}]*)?\}$")
-N8N_VERSION = re.search(r'N8N_VERSION="\$\{TWIN_N8N_VERSION:-([0-9.]+)\}"',
-                        (ROOT / "tools" / "n8n" / "install.sh").read_text()).group(1)
+N8N_VERSION = re.search(
+    r'N8N_VERSION="\$\{TWIN_N8N_VERSION:-([0-9.]+)\}"',
+    (ROOT / "tools" / "n8n" / "install.sh").read_text(),
+).group(1)
 
 
 def _env(service: dict[str, Any]) -> dict[str, str]:
@@ -62,8 +69,7 @@ def test_node_env_is_what_settings_reads(node: str) -> None:
     assert "@postgres:5432/" in env["DATABASE_URL"]
     assert env["REDIS_URL"].startswith("redis://redis:6379/")
     assert INTERPOLATED.match(env["TWIN_NODE_TOKEN"]), "the token comes from the environment"
-    assert SERVICES[node]["depends_on"]["migrate"]["condition"] == \
-        "service_completed_successfully"
+    assert SERVICES[node]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
 
 
 def test_image_entrypoint_is_twin() -> None:
@@ -95,8 +101,9 @@ def test_the_workflows_settings_default_to_the_compose_services() -> None:
         for node in workflow["nodes"]:
             if node["name"] != "Settings":
                 continue
-            values = {a["name"]: a["value"] for a in
-                      node["parameters"]["assignments"]["assignments"]}
+            values = {
+                a["name"]: a["value"] for a in node["parameters"]["assignments"]["assignments"]
+            }
             for service, field in URL_SETTINGS.items():
                 if field in values:
                     assert values[field] == f"http://{service}:{NODE_PORTS[service]}", field

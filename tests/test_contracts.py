@@ -10,8 +10,9 @@ def test_exported_schemas_match_the_code() -> None:
     on_disk = {path.name: path.read_text() for path in SCHEMA_DIR.glob("*.json")}
     stale = sorted(set(on_disk) - set(expected))
     missing = sorted(set(expected) - set(on_disk))
-    drifted = sorted(name for name in expected
-                     if name in on_disk and on_disk[name] != expected[name])
+    drifted = sorted(
+        name for name in expected if name in on_disk and on_disk[name] != expected[name]
+    )
     assert not (stale or missing or drifted), (
         f"contracts/schema is out of date (run `uv run twin export-schema` and bump "
         f"SLOT_CONTRACT_VERSION if a contract changed): stale={stale} missing={missing} "

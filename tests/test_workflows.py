@@ -30,9 +30,11 @@ README = (FOLDER / "README.md").read_text()
 
 URL_VARS = {field: node for node, field in URL_SETTINGS.items()}  # Settings field → node
 NODE_URL = re.compile(
-    r"^=\{\{\s*\$\('(?:Turn|Settings)'\)\.first\(\)\.json\.([a-z]+_url)\s*\}\}(/v1/[a-z0-9/-]+)$")
+    r"^=\{\{\s*\$\('(?:Turn|Settings)'\)\.first\(\)\.json\.([a-z]+_url)\s*\}\}(/v1/[a-z0-9/-]+)$"
+)
 MODEL_URL = re.compile(
-    r"^=\{\{\s*\$\('(?:Turn|Settings)'\)\.first\(\)\.json\.model_url\s*\}\}/chat/completions$")
+    r"^=\{\{\s*\$\('(?:Turn|Settings)'\)\.first\(\)\.json\.model_url\s*\}\}/chat/completions$"
+)
 SECRET_PATTERNS = {
     "bearer token": re.compile(r"Bearer\s+(?!CHANGE-ME)[A-Za-z0-9._~+/-]{12,}"),
     "OpenAI-style key": re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"),
@@ -49,8 +51,12 @@ WORKFLOWS = {p.name: _load(p) for p in FILES}
 
 
 def _nodes(kind: str | None = None) -> list[tuple[str, dict[str, Any]]]:
-    return [(name, node) for name, wf in WORKFLOWS.items() for node in wf["nodes"]
-            if kind is None or node["type"] == kind]
+    return [
+        (name, node)
+        for name, wf in WORKFLOWS.items()
+        for node in wf["nodes"]
+        if kind is None or node["type"] == kind
+    ]
 
 
 def _node_calls() -> list[tuple[str, dict[str, Any], str, str]]:
@@ -69,9 +75,16 @@ def _openapi(node: str) -> dict[str, Any]:
 
 
 def test_the_workflows_are_there() -> None:
-    assert {p.stem for p in FILES} == {"fast-brain", "slow-brain", "forget", "knowledge-ingest",
-                                       "commit-later", "errors", "persona-deanna",
-                                       "persona-anaketa"}
+    assert {p.stem for p in FILES} == {
+        "fast-brain",
+        "slow-brain",
+        "forget",
+        "knowledge-ingest",
+        "commit-later",
+        "errors",
+        "persona-deanna",
+        "persona-anaketa",
+    }
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
@@ -108,8 +121,12 @@ def test_connections_name_existing_nodes(path: Path) -> None:
                 assert target["node"] in names, f"{source} → unknown node {target['node']!r}"
                 assert target["type"] == "main"
                 reached.add(target["node"])
-    triggers = {n["name"] for n in wf["nodes"] if n["type"].lower().endswith("trigger")
-                or n["type"] in ("n8n-nodes-base.webhook", "n8n-nodes-base.stickyNote")}
+    triggers = {
+        n["name"]
+        for n in wf["nodes"]
+        if n["type"].lower().endswith("trigger")
+        or n["type"] in ("n8n-nodes-base.webhook", "n8n-nodes-base.stickyNote")
+    }
     assert triggers, "a workflow needs a trigger"
     assert names - triggers <= reached, f"nodes nothing leads to: {names - triggers - reached}"
 
@@ -135,11 +152,16 @@ def test_every_http_node_calls_a_node_route_or_the_model() -> None:
 
 
 def test_fast_brain_calls_the_whole_chain() -> None:
-    routes = {(service, route) for file, _, service, route in _node_calls()
-              if file == "fast-brain.json"}
-    assert routes == {("pulse-decay", "/v1/pulse"), ("graph-hydrator", "/v1/hydrate"),
-                      ("rag-gate", "/v1/retrieve"), ("envelope-validator", "/v1/envelope"),
-                      ("memory-upserter", "/v1/commit")}
+    routes = {
+        (service, route) for file, _, service, route in _node_calls() if file == "fast-brain.json"
+    }
+    assert routes == {
+        ("pulse-decay", "/v1/pulse"),
+        ("graph-hydrator", "/v1/hydrate"),
+        ("rag-gate", "/v1/retrieve"),
+        ("envelope-validator", "/v1/envelope"),
+        ("memory-upserter", "/v1/commit"),
+    }
 
 
 def test_node_calls_send_request_id_and_token_and_never_retry_blindly() -> None:
@@ -169,16 +191,20 @@ def test_no_node_retries_on_fail() -> None:
 
 def test_retry_decisions_never_retry_a_4xx() -> None:
     """Every "…down?" / "…retry?" / "Try again?" decision treats 4xx other than 429 as final."""
-    deciders = [(f, n) for f, n in _nodes("n8n-nodes-base.if")
-                if n["name"] in ("Memory down?", "Model retry?", "Commit down?", "Try again?")]
+    deciders = [
+        (f, n)
+        for f, n in _nodes("n8n-nodes-base.if")
+        if n["name"] in ("Memory down?", "Model retry?", "Commit down?", "Try again?")
+    ]
     assert len(deciders) == 4
     for file, node in deciders:
         condition = node["parameters"]["conditions"]["conditions"][0]["leftValue"]
         assert "c >= 400 && c < 500 && c !== 429" in condition, (file, node["name"])
 
 
-def _top_level_keys(body: str, start: str = r"(?:JSON\.stringify\(|=>)\s*\(?\s*\{"
-                    ) -> set[str] | None:
+def _top_level_keys(
+    body: str, start: str = r"(?:JSON\.stringify\(|=>)\s*\(?\s*\{"
+) -> set[str] | None:
     """Keys of the object literal in ``{{ JSON.stringify({ a: …, b: … }) }}`` or
     ``(t => ({ a: … }))(…)``; None when the body is not such a literal (e.g. a passthrough of
     ``$json.commit``)."""
@@ -187,7 +213,7 @@ def _top_level_keys(body: str, start: str = r"(?:JSON\.stringify\(|=>)\s*\(?\s*\
         return None
     keys: set[str] = set()
     depth, quote, key, in_value = 0, "", "", False  # depth 0: directly inside the literal
-    for char in body[match.end():]:
+    for char in body[match.end() :]:
         if quote:
             quote = "" if char == quote else quote
         elif char in "'\"`":
@@ -226,8 +252,12 @@ def test_node_call_bodies_match_the_request_contracts() -> None:
         if keys is None and file == "fast-brain.json" and route == "/v1/commit":
             # the commit body is built with the answer (and kept for "commit later")
             for builder in ("Answer", "Fallback answer"):
-                _check_keys(_top_level_keys(_expression(file, builder), r"commit:\s*\{"),
-                            service, route, f"{file}/{builder}")
+                _check_keys(
+                    _top_level_keys(_expression(file, builder), r"commit:\s*\{"),
+                    service,
+                    route,
+                    f"{file}/{builder}",
+                )
                 checked += 1
             continue
         if keys is None:
@@ -238,8 +268,11 @@ def test_node_call_bodies_match_the_request_contracts() -> None:
 
 
 def _expression(file: str, node_name: str) -> str:
-    node = next(n for n in WORKFLOWS.get(file, WORKFLOWS["fast-brain.json"])["nodes"]
-                if n["name"] == node_name)
+    node = next(
+        n
+        for n in WORKFLOWS.get(file, WORKFLOWS["fast-brain.json"])["nodes"]
+        if n["name"] == node_name
+    )
     return node["parameters"]["jsonOutput"]
 
 
@@ -249,19 +282,23 @@ def _check_keys(keys: set[str] | None, service: str, route: str, where: str) -> 
     where = f"{where} → {service} {route}"
     unknown = keys - set(schema["properties"])
     assert not unknown, f"{where}: fields the contract does not have: {unknown}"
-    assert set(schema.get("required", [])) <= keys, \
+    assert set(schema.get("required", [])) <= keys, (
         f"{where}: missing {set(schema['required']) - keys}"
+    )
 
 
 def test_the_key_parser_reads_object_literals() -> None:
-    body = "={{ JSON.stringify({ user_id: $('Turn').first().json.user_id, a: f({ x: 1 }), " \
-           "b: [1, { y: 2 }], 'c': 's: t', now: $json.now || null }) }}"
+    body = (
+        "={{ JSON.stringify({ user_id: $('Turn').first().json.user_id, a: f({ x: 1 }), "
+        "b: [1, { y: 2 }], 'c': 's: t', now: $json.now || null }) }}"
+    )
     assert _top_level_keys(body) == {"user_id", "a", "b", "c", "now"}
 
 
 def test_no_code_nodes_glue_the_nodes() -> None:
-    assert not [n for _, n in _nodes() if n["type"] in ("n8n-nodes-base.code",
-                                                        "n8n-nodes-base.function")]
+    assert not [
+        n for _, n in _nodes() if n["type"] in ("n8n-nodes-base.code", "n8n-nodes-base.function")
+    ]
 
 
 def test_webhooks_need_the_secret_and_have_unique_paths() -> None:
@@ -320,8 +357,9 @@ def test_readme_documents_every_setting_and_route() -> None:
 
 
 def test_urls_come_from_all_six_settings() -> None:
-    used = {URL_VARS[NODE_URL.match(n["parameters"]["url"]).group(1)]
-            for _, n, _, _ in _node_calls()}
+    used = {
+        URL_VARS[NODE_URL.match(n["parameters"]["url"]).group(1)] for _, n, _, _ in _node_calls()
+    }
     assert used == set(NODE_PORTS)
 
 
@@ -349,8 +387,11 @@ def test_designers_can_read_the_flows_in_the_editor() -> None:
         for node in wf["nodes"]:
             if node.get("notes"):
                 assert node.get("notesInFlow") is True, f"{file}/{node['name']}"
-        triggers = {n["name"] for n in wf["nodes"] if n["type"].lower().endswith("trigger")
-                    or n["type"] == "n8n-nodes-base.webhook"}
+        triggers = {
+            n["name"]
+            for n in wf["nodes"]
+            if n["type"].lower().endswith("trigger") or n["type"] == "n8n-nodes-base.webhook"
+        }
         assert set(wf["pinData"]) & triggers, f"{file}: no pinned sample input"
 
 
@@ -367,8 +408,10 @@ def test_a_persona_is_one_small_workflow_calling_the_shared_turn() -> None:
         nodes = {n["name"]: n for n in wf["nodes"] if n["type"] != "n8n-nodes-base.stickyNote"}
         assert set(nodes) == {"Telegram Trigger", "Persona", "Twin turn", "Send reply"}
         assert nodes["Twin turn"]["parameters"]["workflowId"]["value"] == turn
-        fields = {a["name"]: a["value"] for a in
-                  nodes["Persona"]["parameters"]["assignments"]["assignments"]}
+        fields = {
+            a["name"]: a["value"]
+            for a in nodes["Persona"]["parameters"]["assignments"]["assignments"]
+        }
         assert set(fields) == {"agent_id", "bot_username", "persona_prompt"}
         agents.add(fields["agent_id"])
         trigger, send = nodes["Telegram Trigger"], nodes["Send reply"]

@@ -52,16 +52,35 @@ def _message_tables(messages) -> tuple[str, dict]:
         for name in sorted(cats):
             t = cats[name]
             rows.append((part, name, t.messages, ratio(t.precision), ratio(t.recall), t.wrong))
-    head = table(["part", "category", "messages", "precision", "recall", "msgs with a false write"],
-                 rows)
-    summary = table(["part", "messages", "precision (all)", "recall (all)",
-                     "recall (plain self-statements)", "false writes (questions, hypotheticals, "
-                     "negations, wishes, disputed, quoted, past)"],
-                    [(p, t.messages, ratio(t.precision), ratio(t.recall), ratio(pl.recall),
-                      f"{s.fp} in {s.messages} messages")
-                     for p, (t, pl, s) in totals.items()])
-    timing = {"mean_ms": statistics.fmean(times), "p99_ms": sorted(times)[int(len(times) * .99)],
-              "max_ms": max(times)}
+    head = table(
+        ["part", "category", "messages", "precision", "recall", "msgs with a false write"], rows
+    )
+    summary = table(
+        [
+            "part",
+            "messages",
+            "precision (all)",
+            "recall (all)",
+            "recall (plain self-statements)",
+            "false writes (questions, hypotheticals, negations, wishes, disputed, quoted, past)",
+        ],
+        [
+            (
+                p,
+                t.messages,
+                ratio(t.precision),
+                ratio(t.recall),
+                ratio(pl.recall),
+                f"{s.fp} in {s.messages} messages",
+            )
+            for p, (t, pl, s) in totals.items()
+        ],
+    )
+    timing = {
+        "mean_ms": statistics.fmean(times),
+        "p99_ms": sorted(times)[int(len(times) * 0.99)],
+        "max_ms": max(times),
+    }
     return summary + "\n\n" + head, timing
 
 
@@ -70,8 +89,10 @@ async def _dialogues(stack: Stack, items: list[dict]) -> list[dlg.DialogueResult
     pool = await asyncpg.create_pool(stack.dsn, min_size=1, max_size=2)
     try:
         async with httpx.AsyncClient(timeout=30) as client:
-            return [await dlg.run_dialogue(client, stack.url("memory-upserter"), pool, d, run)
-                    for d in items]
+            return [
+                await dlg.run_dialogue(client, stack.url("memory-upserter"), pool, d, run)
+                for d in items
+            ]
     finally:
         await pool.close()
 
@@ -82,17 +103,35 @@ def _dialogue_tables(results: list[dlg.DialogueResult]) -> str:
         chosen = [r for r in results if r.held_out == held]
         for cat in sorted({r.category for r in chosen}):
             rs = [r for r in chosen if r.category == cat]
-            rows.append((part, cat, len(rs), f"{sum(r.passed for r in rs)}/"
-                                             f"{sum(r.checks for r in rs)}"))
+            rows.append(
+                (part, cat, len(rs), f"{sum(r.passed for r in rs)}/{sum(r.checks for r in rs)}")
+            )
         pairs = {k: sum(r.pairs[k] for r in chosen) for k in ("tp", "fp", "fn", "tn")}
         p = pairs["tp"] / (pairs["tp"] + pairs["fp"]) if pairs["tp"] + pairs["fp"] else None
         r = pairs["tp"] / (pairs["tp"] + pairs["fn"]) if pairs["tp"] + pairs["fn"] else None
-        er.append((part, f"{pairs['tp']}/{pairs['tp'] + pairs['fn']}",
-                   f"{pairs['tn']}/{pairs['tn'] + pairs['fp']}", ratio(p), ratio(r)))
-    return (table(["part", "category", "dialogues", "checks passed"], rows) + "\n\n"
-            + table(["part", "mention pairs of one person linked as one",
-                     "mention pairs of two people kept apart", "ER precision (no merge)",
-                     "ER recall (no split)"], er))
+        er.append(
+            (
+                part,
+                f"{pairs['tp']}/{pairs['tp'] + pairs['fn']}",
+                f"{pairs['tn']}/{pairs['tn'] + pairs['fp']}",
+                ratio(p),
+                ratio(r),
+            )
+        )
+    return (
+        table(["part", "category", "dialogues", "checks passed"], rows)
+        + "\n\n"
+        + table(
+            [
+                "part",
+                "mention pairs of one person linked as one",
+                "mention pairs of two people kept apart",
+                "ER precision (no merge)",
+                "ER recall (no split)",
+            ],
+            er,
+        )
+    )
 
 
 def main() -> None:
@@ -133,8 +172,8 @@ part is reported as it fell. The offline judge (rules, no model) on each message
 
 {msg_table}
 
-The judge's time per message, in process: mean {timing['mean_ms']:.2f} ms, p99
-{timing['p99_ms']:.2f} ms, max {timing['max_ms']:.1f} ms (the first call compiles the rules).
+The judge's time per message, in process: mean {timing["mean_ms"]:.2f} ms, p99
+{timing["p99_ms"]:.2f} ms, max {timing["max_ms"]:.1f} ms (the first call compiles the rules).
 
 **Dialogues**, through `twin up` (offline judge, one `/v1/commit` per turn, memory read back
 from Postgres at the end and at earlier times):
@@ -142,10 +181,10 @@ from Postgres at the end and at earlier times):
 {dialogue_table}
 
 **LoCoMo observation coverage** (dev subset, every turn of both speakers through the judge):
-{coverage['covered']} of {coverage['observations']} reference observations
-({coverage['coverage']:.1%}) have a fact from their evidence turn sharing a content word with
-them; {coverage['turns_with_fact']} of {coverage['turns']} turns
-({coverage['turn_share']:.1%}) wrote any fact. LoCoMo's turns are mostly events and feelings
+{coverage["covered"]} of {coverage["observations"]} reference observations
+({coverage["coverage"]:.1%}) have a fact from their evidence turn sharing a content word with
+them; {coverage["turns_with_fact"]} of {coverage["turns"]} turns
+({coverage["turn_share"]:.1%}) wrote any fact. LoCoMo's turns are mostly events and feelings
 ("I went to a support group yesterday"), which the judge writes only as dated `DID` facts
 for a few verbs; the reflection-writer's episodes carry the rest.
 """

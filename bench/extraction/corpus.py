@@ -20,24 +20,41 @@ from services.memory_upserter.plan_logic import fold
 
 DATA = Path(__file__).resolve().parent / "data"
 HELD_OUT_SHARE = 4  # one item in four (by a hash of its text) is held out
-SELF_STATEMENTS = ("name", "age", "job", "employer", "home", "birthplace", "languages",
-                   "family", "friends", "pets", "diet", "allergy", "likes", "projects")
+SELF_STATEMENTS = (
+    "name",
+    "age",
+    "job",
+    "employer",
+    "home",
+    "birthplace",
+    "languages",
+    "family",
+    "friends",
+    "pets",
+    "diet",
+    "allergy",
+    "likes",
+    "projects",
+)
 NO_WRITE = ("question", "hypothetical", "negation", "wish", "disputed", "quoted", "past")
 
 
 @dataclass(frozen=True)
 class Fact:
-    subject: str            # "user" or a folded name
+    subject: str  # "user" or a folded name
     predicate: str
     values: tuple[str, ...]  # folded alternatives
     valid_from: str | None = None  # YYYY-MM-DD
     valid_to: str | None = None
 
     def matches(self, other: Fact) -> bool:
-        return (self.subject == other.subject and self.predicate == other.predicate
-                and bool(set(self.values) & set(other.values))
-                and (self.valid_from is None or self.valid_from == other.valid_from)
-                and (self.valid_to is None or self.valid_to == other.valid_to))
+        return (
+            self.subject == other.subject
+            and self.predicate == other.predicate
+            and bool(set(self.values) & set(other.values))
+            and (self.valid_from is None or self.valid_from == other.valid_from)
+            and (self.valid_to is None or self.valid_to == other.valid_to)
+        )
 
 
 @dataclass(frozen=True)
@@ -59,8 +76,13 @@ def parse_fact(label: str) -> Fact:
     label = re.sub(r"\s*@(?:from|to)=\S+", "", label).strip()
     head, _, value = label.partition("=")
     subject, _, predicate = head.rpartition(":")
-    return Fact(fold(subject) if subject else "user", canonical_predicate(predicate.strip()),
-                tuple(fold(v) for v in value.split("/")), bounds.get("from"), bounds.get("to"))
+    return Fact(
+        fold(subject) if subject else "user",
+        canonical_predicate(predicate.strip()),
+        tuple(fold(v) for v in value.split("/")),
+        bounds.get("from"),
+        bounds.get("to"),
+    )
 
 
 def _facts(column: str) -> tuple[Fact, ...]:

@@ -55,49 +55,76 @@ def at(day: float) -> datetime:
     return NOW + timedelta(days=day)
 
 
-async def run_dialogue(client: httpx.AsyncClient, url: str, pool: asyncpg.Pool, d: dict,
-                       run: str) -> DialogueResult:
+async def run_dialogue(
+    client: httpx.AsyncClient, url: str, pool: asyncpg.Pool, d: dict, run: str
+) -> DialogueResult:
     user = f"bench-x:{run}:{d['id']}"
     answers = []
     for i, t in enumerate(d["turns"]):
         message = {"role": "user", "text": t["text"]}
         if t.get("speaker"):
             message["speaker"] = t["speaker"]
-        response = await client.post(f"{url}/v1/commit", json={
-            "user_id": user, "agent_id": "bench", "chat_id": "x", "turn_id": f"{run}:{i}",
-            "messages": [message, {"role": "assistant", "text": "ok"}],
-            "now": at(t["day"]).isoformat()})
+        response = await client.post(
+            f"{url}/v1/commit",
+            json={
+                "user_id": user,
+                "agent_id": "bench",
+                "chat_id": "x",
+                "turn_id": f"{run}:{i}",
+                "messages": [message, {"role": "assistant", "text": "ok"}],
+                "now": at(t["day"]).isoformat(),
+            },
+        )
         response.raise_for_status()
         answers.append(response.json())
     out = DialogueResult(d["id"], d["category"], d["held_out"])
     end = at(max(t["day"] for t in d["turns"]) + 0.5)
     async with pool.acquire() as conn:
-        for when, current, absent in [(end, d.get("current", []), d.get("absent", [])),
-                                      *((at(a["day"]), a.get("current", []), a.get("absent", []))
-                                        for a in d.get("as_of", []))]:
-            true = {(fold(r["subject"]), r["predicate"], fold(str(r["value"])))
-                    for r in await conn.fetch(FACTS_AT, user, when)}
+        for when, current, absent in [
+            (end, d.get("current", []), d.get("absent", [])),
+            *(
+                (at(a["day"]), a.get("current", []), a.get("absent", []))
+                for a in d.get("as_of", [])
+            ),
+        ]:
+            true = {
+                (fold(r["subject"]), r["predicate"], fold(str(r["value"])))
+                for r in await conn.fetch(FACTS_AT, user, when)
+            }
             for label in current:
                 f = parse_fact(label)
-                out.check(any((f.subject, f.predicate, v) in true for v in f.values),
-                          f"not current at {when:%Y-%m-%d}: {label}")
+                out.check(
+                    any((f.subject, f.predicate, v) in true for v in f.values),
+                    f"not current at {when:%Y-%m-%d}: {label}",
+                )
             for label in absent:
                 f = parse_fact(label)
-                out.check(not any((f.subject, f.predicate, v) in true for v in f.values),
-                          f"still current at {when:%Y-%m-%d}: {label}")
+                out.check(
+                    not any((f.subject, f.predicate, v) in true for v in f.values),
+                    f"still current at {when:%Y-%m-%d}: {label}",
+                )
         for name, count in d.get("people", {}).items():
-            n = await conn.fetchval("SELECT count(*) FROM entities WHERE user_id = $1 AND "
-                                    "active AND name_normalized = $2", user, fold(name))
+            n = await conn.fetchval(
+                "SELECT count(*) FROM entities WHERE user_id = $1 AND "
+                "active AND name_normalized = $2",
+                user,
+                fold(name),
+            )
             out.check(n == count, f"{n} entities named {name}, not {count}")
-        todos = {r["text"]: r["status"] for r in await conn.fetch(
-            "SELECT text, status FROM todos WHERE user_id = $1", user)}
+        todos = {
+            r["text"]: r["status"]
+            for r in await conn.fetch("SELECT text, status FROM todos WHERE user_id = $1", user)
+        }
         for text in d.get("completed", []):
             out.check(todos.get(text) == "DONE", f"not completed: {text} ({todos})")
         for text in d.get("pending", []):
             out.check(todos.get(text) == "PENDING", f"not pending: {text} ({todos})")
     if "asks" in d:
-        asked = any(w["code"] in ("entity_ambiguous", "commitment_not_completed")
-                    for a in answers for w in a["warnings"])
+        asked = any(
+            w["code"] in ("entity_ambiguous", "commitment_not_completed")
+            for a in answers
+            for w in a["warnings"]
+        )
         out.check(asked == d["asks"], "asked" if asked else "did not ask")
     _resolution(d, answers, out)
     return out

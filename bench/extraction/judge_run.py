@@ -16,14 +16,19 @@ from services.memory_upserter.plan_logic import fold
 
 NOW = datetime(2026, 1, 7, 15, 0, tzinfo=UTC)  # a Wednesday: the corpus's clock
 _ROOT = Path(__file__).resolve().parents[2]
-_CANDIDATES = [up / "shared" / "bench" / "locomo" / "locomo-dev.json"
-               for up in (_ROOT.parent, _ROOT.parent.parent)]  # beside the repo or its worktree
-LOCOMO = Path(os.environ.get("TWIN_LOCOMO") or next(
-    (c for c in _CANDIDATES if c.exists()), _CANDIDATES[0]))
-_STOP = frozenset("""about after again also always been before being could does doing down
+_CANDIDATES = [
+    up / "shared" / "bench" / "locomo" / "locomo-dev.json"
+    for up in (_ROOT.parent, _ROOT.parent.parent)
+]  # beside the repo or its worktree
+LOCOMO = Path(
+    os.environ.get("TWIN_LOCOMO") or next((c for c in _CANDIDATES if c.exists()), _CANDIDATES[0])
+)
+_STOP = frozenset(
+    """about after again also always been before being could does doing down
 during each from have having here into just more most much only other over same should some
 such than that their them then there these they this those through very what when where which
-while with would your yours really things thing feel feels felt make made like love want""".split())
+while with would your yours really things thing feel feels felt make made like love want""".split()
+)
 
 
 def written_facts(text: str, speaker: str | None = None) -> list[Fact]:
@@ -31,9 +36,15 @@ def written_facts(text: str, speaker: str | None = None) -> list[Fact]:
     out = []
     for f in plan.facts:
         value = f.object if f.object is not None else f.value or ""
-        out.append(Fact(fold(f.subject), f.predicate, (fold(value),),
-                         f.valid_from[:10] if f.valid_from else None,
-                         f.valid_to[:10] if f.valid_to else None))
+        out.append(
+            Fact(
+                fold(f.subject),
+                f.predicate,
+                (fold(value),),
+                f.valid_from[:10] if f.valid_from else None,
+                f.valid_to[:10] if f.valid_to else None,
+            )
+        )
     return out
 
 
@@ -49,8 +60,11 @@ def run_messages(messages: Sequence[Message]) -> tuple[list[Tally], list[float]]
 
 
 def _content(text: str, names: set[str]) -> set[str]:
-    return {w[:6] for w in re.findall(r"[a-z0-9]+", fold(text))
-            if len(w) >= 4 and w not in _STOP and w not in names}
+    return {
+        w[:6]
+        for w in re.findall(r"[a-z0-9]+", fold(text))
+        if len(w) >= 4 and w not in _STOP and w not in names
+    }
 
 
 def locomo_coverage(path: Path = LOCOMO) -> dict[str, float | int]:
@@ -67,13 +81,18 @@ def locomo_coverage(path: Path = LOCOMO) -> dict[str, float | int]:
             if not re.fullmatch(r"session_\d+", key):
                 continue
             for turn in session:
-                text = turn["text"] + (f" [shares a photo: {turn['blip_caption']}]"
-                                       if turn.get("blip_caption") else "")
+                text = turn["text"] + (
+                    f" [shares a photo: {turn['blip_caption']}]" if turn.get("blip_caption") else ""
+                )
                 plan = extract([Utterance(text, turn["speaker"])], now=NOW)
                 turns += 1
                 with_fact += bool(plan.facts)
-                facts[turn["dia_id"]] = set().union(*(_content(
-                    f"{f.text} {f.value or ''} {f.object or ''}", names) for f in plan.facts))
+                facts[turn["dia_id"]] = set().union(
+                    *(
+                        _content(f"{f.text} {f.value or ''} {f.object or ''}", names)
+                        for f in plan.facts
+                    )
+                )
         for session in sample["observation"].values():
             for items in session.values():
                 for text, evidence in items:
@@ -81,7 +100,11 @@ def locomo_coverage(path: Path = LOCOMO) -> dict[str, float | int]:
                     observations += 1
                     wanted = _content(text, names)
                     covered += any(wanted & facts.get(i, set()) for i in ids)
-    return {"observations": observations, "covered": covered,
-            "coverage": covered / observations if observations else 0.0,
-            "turns": turns, "turns_with_fact": with_fact,
-            "turn_share": with_fact / turns if turns else 0.0}
+    return {
+        "observations": observations,
+        "covered": covered,
+        "coverage": covered / observations if observations else 0.0,
+        "turns": turns,
+        "turns_with_fact": with_fact,
+        "turn_share": with_fact / turns if turns else 0.0,
+    }

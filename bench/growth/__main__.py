@@ -76,10 +76,13 @@ def measure(stack: Stack, manifest: seeding.Manifest, args, qdrant: Path) -> dic
         row["shape"] = shape
         for route in ROUTES:
             cell = asyncio.run(run_route(stack, route, 1, pool, args.seconds, args.warmup))
-            row[route] = {"p50": percentile(cell.latencies_ms, 50),
-                          "p95": percentile(cell.latencies_ms, 95), "n": cell.requests,
-                          "errors": cell.errors,
-                          "cpu_ms": (cell.server_cpu_s or 0) / max(1, cell.requests) * 1000}
+            row[route] = {
+                "p50": percentile(cell.latencies_ms, 50),
+                "p95": percentile(cell.latencies_ms, 95),
+                "n": cell.requests,
+                "errors": cell.errors,
+                "cpu_ms": (cell.server_cpu_s or 0) / max(1, cell.requests) * 1000,
+            }
         row["rss_mib"] = rss_mib(stack.pid)
     finally:
         stack.stop()
@@ -102,13 +105,17 @@ def by_size(args, embed) -> list[dict]:
         dsn = dsn_for(args.database)
         t0 = time.perf_counter()
         seeding.run(dsn, str(qdrant), args.background, embed, prefix="bg")
-        big = seeding.run(dsn, str(qdrant), 1, embed, prefix="big", facts=facts,
-                          episodes=episodes)
+        big = seeding.run(dsn, str(qdrant), 1, embed, prefix="big", facts=facts, episodes=episodes)
         seed_s = time.perf_counter() - t0
-        stack = Stack(args.database, args.redis_db, args.port_offset, qdrant_path=str(qdrant),
-                      fresh=False)
-        row = {"facts": facts, "episodes": episodes, "seed_s": seed_s,
-               **measure(stack, big, args, qdrant)}
+        stack = Stack(
+            args.database, args.redis_db, args.port_offset, qdrant_path=str(qdrant), fresh=False
+        )
+        row = {
+            "facts": facts,
+            "episodes": episodes,
+            "seed_s": seed_s,
+            **measure(stack, big, args, qdrant),
+        }
         rows.append(row)
         print(f"  {facts:>6} facts {episodes:>5} episodes: " + _line(row), flush=True)
     return rows
@@ -127,8 +134,9 @@ def by_users(args, embed) -> list[dict]:
         manifest.users += added.users
         have = target
         seed_s = time.perf_counter() - t0
-        stack = Stack(args.database, args.redis_db, args.port_offset, qdrant_path=str(qdrant),
-                      fresh=False)
+        stack = Stack(
+            args.database, args.redis_db, args.port_offset, qdrant_path=str(qdrant), fresh=False
+        )
         row = {"users": target, "seed_s": seed_s, **measure(stack, manifest, args, qdrant)}
         rows.append(row)
         print(f"  {target:>6} users: " + _line(row), flush=True)
@@ -136,22 +144,36 @@ def by_users(args, embed) -> list[dict]:
 
 
 def _line(row: dict) -> str:
-    return "  ".join(f"{r} p50 {row[r]['p50']:.1f} p95 {row[r]['p95']:.1f} ms"
-                     for r in ROUTES) + f"  RSS {row['rss_mib']:.0f} MiB"
+    return (
+        "  ".join(f"{r} p50 {row[r]['p50']:.1f} p95 {row[r]['p95']:.1f} ms" for r in ROUTES)
+        + f"  RSS {row['rss_mib']:.0f} MiB"
+    )
 
 
 def _cells(row: dict) -> list[str]:
     stages = row.get("shape", {})
-    return [*(f"{row[r]['p50']:.1f} / {row[r]['p95']:.1f}" for r in ROUTES),
-            f"{stages.get('retrieve_vectors_ms', float('nan')):.1f}",
-            f"{stages.get('retrieve_sql_rows_ms', float('nan')):.1f}",
-            f"{row['rss_mib']:.0f}", f"{row['db_mib']:.0f}", f"{row['qdrant_mib']:.0f}",
-            f"{row['seed_s']:.0f}"]
+    return [
+        *(f"{row[r]['p50']:.1f} / {row[r]['p95']:.1f}" for r in ROUTES),
+        f"{stages.get('retrieve_vectors_ms', float('nan')):.1f}",
+        f"{stages.get('retrieve_sql_rows_ms', float('nan')):.1f}",
+        f"{row['rss_mib']:.0f}",
+        f"{row['db_mib']:.0f}",
+        f"{row['qdrant_mib']:.0f}",
+        f"{row['seed_s']:.0f}",
+    ]
 
 
-HEAD = ["hydrate p50 / p95 ms", "retrieve p50 / p95 ms", "chain p50 / p95 ms",
-        "retrieve: vectors ms", "retrieve: sql_rows ms", "server RSS MiB", "Postgres MiB",
-        "Qdrant MiB", "seed s"]
+HEAD = [
+    "hydrate p50 / p95 ms",
+    "retrieve p50 / p95 ms",
+    "chain p50 / p95 ms",
+    "retrieve: vectors ms",
+    "retrieve: sql_rows ms",
+    "server RSS MiB",
+    "Postgres MiB",
+    "Qdrant MiB",
+    "seed s",
+]
 
 
 def plot(size_rows: list[dict], user_rows: list[dict]) -> bool:
@@ -164,17 +186,23 @@ def plot(size_rows: list[dict], user_rows: list[dict]) -> bool:
         print("matplotlib is not installed: no plot (run with `uv run --with matplotlib`)")
         return False
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    for ax, rows, key, label in ((axes[0], size_rows, "facts", "facts of one user "
-                                  "(episodes grow alongside: 10 → 5,000)"),
-                                 (axes[1], user_rows, "users", "users (200 facts, 50 episodes "
-                                  "each)")):
+    for ax, rows, key, label in (
+        (axes[0], size_rows, "facts", "facts of one user (episodes grow alongside: 10 → 5,000)"),
+        (axes[1], user_rows, "users", "users (200 facts, 50 episodes each)"),
+    ):
         xs = [r[key] for r in rows]
-        for route, style, color in zip(ROUTES, ("o-", "s-", "^-"),
-                                       ("tab:blue", "tab:green", "tab:purple"), strict=True):
-            ax.plot(xs, [r[route]["p95"] for r in rows], style, color=color,
-                    label=f"{route} p95")
-            ax.plot(xs, [r[route]["p50"] for r in rows], style[0] + ":", color=color,
-                    alpha=0.5, label=f"{route} p50")
+        for route, style, color in zip(
+            ROUTES, ("o-", "s-", "^-"), ("tab:blue", "tab:green", "tab:purple"), strict=True
+        ):
+            ax.plot(xs, [r[route]["p95"] for r in rows], style, color=color, label=f"{route} p95")
+            ax.plot(
+                xs,
+                [r[route]["p50"] for r in rows],
+                style[0] + ":",
+                color=color,
+                alpha=0.5,
+                label=f"{route} p50",
+            )
         ax.set_xscale("log")
         ax.set_xlabel(label)
         ax.set_ylabel("ms at concurrency 1")
@@ -188,8 +216,11 @@ def plot(size_rows: list[dict], user_rows: list[dict]) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.growth", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.growth",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--warmup", type=float, default=1.0)
@@ -198,8 +229,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", default="twin_bench_growth")
     parser.add_argument("--redis-db", type=int, default=15)
     parser.add_argument("--port-offset", type=int, default=3000)
-    parser.add_argument("--no-write", action="store_true", help="leave bench/RESULTS.md alone "
-                        "(--quick never writes it)")
+    parser.add_argument(
+        "--no-write",
+        action="store_true",
+        help="leave bench/RESULTS.md alone (--quick never writes it)",
+    )
     args = parser.parse_args(argv)
     args.seconds = args.seconds or (3.0 if args.quick else 6.0)
     args.size_steps = SIZE_STEPS[:3] if args.quick else SIZE_STEPS
@@ -213,35 +247,40 @@ def main(argv: list[str] | None = None) -> int:
     user_rows = by_users(args, embed)
     plotted = plot(size_rows, user_rows)
     wall = time.perf_counter() - started
-    command = "uv run --with matplotlib python -m bench.growth" + (
-        " --quick" if args.quick else "")
-    body = "\n".join([
-        "## Growth (`bench/growth`)",
-        "",
-        f"`{command}` — {machine_line(info)} · whole run {wall / 60:.1f} min.",
-        "",
-        f"Concurrency 1, {args.seconds:g} s per route after {args.warmup:g} s warm-up, "
-        f"{args.samples} (user, message) samples; `twin up` restarted on each step's memory "
-        "(seeded as in bench/load). *retrieve: vectors / sql_rows* are the medians of "
-        "rag-gate's own stage timings.",
-        "",
-        f"A. One user's size (plus {args.background} ordinary users):",
-        "",
-        table(["facts", "episodes", *HEAD],
-              [[f"{r['facts']:,}", f"{r['episodes']:,}", *_cells(r)] for r in size_rows]),
-        "",
-        "B. Number of users (each 200 facts, 50 episodes, 20 chunks; seed s = the users "
-        "added at that step):",
-        "",
-        table(["users", *HEAD], [[f"{r['users']:,}", *_cells(r)] for r in user_rows]),
-        "",
-        "![latency against memory size](growth.png)" if plotted else
-        "(No plot: matplotlib was not available.)",
-    ])
+    command = "uv run --with matplotlib python -m bench.growth" + (" --quick" if args.quick else "")
+    body = "\n".join(
+        [
+            "## Growth (`bench/growth`)",
+            "",
+            f"`{command}` — {machine_line(info)} · whole run {wall / 60:.1f} min.",
+            "",
+            f"Concurrency 1, {args.seconds:g} s per route after {args.warmup:g} s warm-up, "
+            f"{args.samples} (user, message) samples; `twin up` restarted on each step's memory "
+            "(seeded as in bench/load). *retrieve: vectors / sql_rows* are the medians of "
+            "rag-gate's own stage timings.",
+            "",
+            f"A. One user's size (plus {args.background} ordinary users):",
+            "",
+            table(
+                ["facts", "episodes", *HEAD],
+                [[f"{r['facts']:,}", f"{r['episodes']:,}", *_cells(r)] for r in size_rows],
+            ),
+            "",
+            "B. Number of users (each 200 facts, 50 episodes, 20 chunks; seed s = the users "
+            "added at that step):",
+            "",
+            table(["users", *HEAD], [[f"{r['users']:,}", *_cells(r)] for r in user_rows]),
+            "",
+            "![latency against memory size](growth.png)"
+            if plotted
+            else "(No plot: matplotlib was not available.)",
+        ]
+    )
     print("\n" + body)
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "growth.json").write_text(json.dumps({"machine": info, "by_size": size_rows,
-                                                 "by_users": user_rows}, indent=1))
+    (OUT / "growth.json").write_text(
+        json.dumps({"machine": info, "by_size": size_rows, "by_users": user_rows}, indent=1)
+    )
     if not args.no_write and not args.quick and not getattr(args, "selected_subset", False):
         write_section("growth", body)
         print("\nwrote bench/RESULTS.md", flush=True)

@@ -59,8 +59,10 @@ AGENT = "deanna"
 # commit cell leaves background indexing behind that the next cell would otherwise pay for.
 ROUTES = ("healthz", "pulse", "hydrate", "retrieve", "envelope", "chain", "commit")
 FLOORS = ("redis_get", "pg_query", "pg_write", "vector_search", "embed")
-PERSONA = ("You are Deanna, a warm and practical nutrition and training coach. Keep answers "
-           "short, ask one question at a time, and never invent facts about the user.")
+PERSONA = (
+    "You are Deanna, a warm and practical nutrition and training coach. Keep answers "
+    "short, ask one question at a time, and never invent facts about the user."
+)
 MESSAGES = (
     "How is {n} doing with the new job?",
     "remember what {n} said last time about the trip?",
@@ -71,12 +73,24 @@ MESSAGES = (
     "what should I eat before the long run tomorrow?",
     "{n} and {m} are visiting next week, any ideas for dinner?",
 )
-PG_FLOOR_SQL = ("SELECT rel_id, predicate, text, importance, updated_at FROM relations "
-                "WHERE user_id = $1 AND status = 'ACTIVE' ORDER BY updated_at DESC LIMIT 30")
-NODE_OF = {"pulse": "pulse-decay", "hydrate": "graph-hydrator", "retrieve": "rag-gate",
-           "envelope": "envelope-validator", "healthz": "rag-gate", "commit": "memory-upserter"}
-PATH_OF = {"pulse": "/v1/pulse", "hydrate": "/v1/hydrate", "retrieve": "/v1/retrieve",
-           "envelope": "/v1/envelope"}
+PG_FLOOR_SQL = (
+    "SELECT rel_id, predicate, text, importance, updated_at FROM relations "
+    "WHERE user_id = $1 AND status = 'ACTIVE' ORDER BY updated_at DESC LIMIT 30"
+)
+NODE_OF = {
+    "pulse": "pulse-decay",
+    "hydrate": "graph-hydrator",
+    "retrieve": "rag-gate",
+    "envelope": "envelope-validator",
+    "healthz": "rag-gate",
+    "commit": "memory-upserter",
+}
+PATH_OF = {
+    "pulse": "/v1/pulse",
+    "hydrate": "/v1/hydrate",
+    "retrieve": "/v1/retrieve",
+    "envelope": "/v1/envelope",
+}
 
 
 def unique(message: str, worker: int, n: int, run: str) -> str:
@@ -120,7 +134,8 @@ def samples(manifest: seeding.Manifest, n: int, rng: random.Random) -> list[Samp
         # a random template, not i % 8: workers take samples at a stride of the concurrency,
         # and a stride that is a multiple of 8 would give each worker one template only
         text = rng.choice(MESSAGES).format(
-            n=rng.choice(names), m=rng.choice(names), a=rng.choice(aliased))
+            n=rng.choice(names), m=rng.choice(names), a=rng.choice(aliased)
+        )
         out.append(Sample(user.user_id, user.chat_id, text, tuple(names)))
     return out
 
@@ -135,24 +150,38 @@ def pulse_body(s: Sample) -> dict[str, Any]:
 
 def hydrate_body(s: Sample, pulse: dict[str, Any]) -> dict[str, Any]:
     session = pulse["session"]
-    return {**ids(s), "message": s.message,
-            "active_entity_ids": session.get("active_entity_ids", []),
-            "topic_focus": session.get("scratch", {}).get("topic_focus")}
+    return {
+        **ids(s),
+        "message": s.message,
+        "active_entity_ids": session.get("active_entity_ids", []),
+        "topic_focus": session.get("scratch", {}).get("topic_focus"),
+    }
 
 
 def retrieve_body(s: Sample, pulse: dict[str, Any], hydrate: dict[str, Any]) -> dict[str, Any]:
-    return {**ids(s), "message": s.message,
-            "entity_ids": hydrate.get("active_entity_ids", []),
-            "scratch": pulse["session"].get("scratch")}
+    return {
+        **ids(s),
+        "message": s.message,
+        "entity_ids": hydrate.get("active_entity_ids", []),
+        "scratch": pulse["session"].get("scratch"),
+    }
 
 
-def envelope_body(s: Sample, pulse: dict[str, Any], hydrate: dict[str, Any],
-                  retrieve: dict[str, Any]) -> dict[str, Any]:
-    return {**ids(s), "AFFECT": pulse["AFFECT"], "GRAPH": hydrate["GRAPH"],
-            "EPISODE": retrieve["EPISODE"], "KNOWLEDGE": retrieve["KNOWLEDGE"],
-            "FACTS": retrieve["FACTS"], "persona_prompt": PERSONA,
-            "conversation_summary": pulse["session"].get("summary") or "",
-            "recent_turns": pulse["session"].get("turns", []), "user_message": s.message}
+def envelope_body(
+    s: Sample, pulse: dict[str, Any], hydrate: dict[str, Any], retrieve: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        **ids(s),
+        "AFFECT": pulse["AFFECT"],
+        "GRAPH": hydrate["GRAPH"],
+        "EPISODE": retrieve["EPISODE"],
+        "KNOWLEDGE": retrieve["KNOWLEDGE"],
+        "FACTS": retrieve["FACTS"],
+        "persona_prompt": PERSONA,
+        "conversation_summary": pulse["session"].get("summary") or "",
+        "recent_turns": pulse["session"].get("turns", []),
+        "user_message": s.message,
+    }
 
 
 def commit_body(s: Sample, turn_id: str, n: int) -> dict[str, Any]:
@@ -167,28 +196,49 @@ def commit_body(s: Sample, turn_id: str, n: int) -> dict[str, Any]:
         ("PEOPLE", b, "BIRTHDAY", f"{n % 28 + 1} May", f"{b}'s birthday is {n % 28 + 1} May"),
         ("PROFILE", "user", "LIKES", f"tea {n % 5}", f"I like tea {n % 5}"),
         ("PROFILE", "user", "TRAINS_FOR", "a half marathon", "I train for a half marathon"),
-        ("PROJECT", "Garden shed", "STATUS", f"step {n % 4}",
-         f"The garden shed is at step {n % 4}"),
+        (
+            "PROJECT",
+            "Garden shed",
+            "STATUS",
+            f"step {n % 4}",
+            f"The garden shed is at step {n % 4}",
+        ),
     ]
     plan = {
-        "entities": [{"name": a, "category": "Person", "aliases": [a.split()[0]]},
-                     {"name": "Garden shed", "category": "Project"}],
-        "facts": [{"memory_type": t, "subject": subj, "predicate": pred, "value": value,
-                   "text": text} for t, subj, pred, value, text in facts],
-        "todos": [{"kind": "COMMITMENT", "text": f"call {a} about step {n % 4}",
-                   "source_snippet": s.message[:120]}],
+        "entities": [
+            {"name": a, "category": "Person", "aliases": [a.split()[0]]},
+            {"name": "Garden shed", "category": "Project"},
+        ],
+        "facts": [
+            {"memory_type": t, "subject": subj, "predicate": pred, "value": value, "text": text}
+            for t, subj, pred, value, text in facts
+        ],
+        "todos": [
+            {
+                "kind": "COMMITMENT",
+                "text": f"call {a} about step {n % 4}",
+                "source_snippet": s.message[:120],
+            }
+        ],
     }
-    return {**ids(s), "turn_id": turn_id, "plan": plan,
-            "messages": [{"role": "user", "text": s.message},
-                         {"role": "assistant", "text": "Noted. How did it go?"}]}
+    return {
+        **ids(s),
+        "turn_id": turn_id,
+        "plan": plan,
+        "messages": [
+            {"role": "user", "text": s.message},
+            {"role": "assistant", "text": "Noted. How did it go?"},
+        ],
+    }
 
 
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder().decode
 
 
-async def call(conn: Connection, port: int, route: str, body: dict[str, Any] | bytes
-               ) -> dict[str, Any]:
+async def call(
+    conn: Connection, port: int, route: str, body: dict[str, Any] | bytes
+) -> dict[str, Any]:
     raw = body if isinstance(body, bytes) else _encode(body)
     status, data = await conn.request(encode_request("POST", PATH_OF[route], port, raw))
     if status != 200:
@@ -201,8 +251,14 @@ async def prepare(stack: Stack, pool: list[Sample]) -> dict[str, Any]:
     the answers looked like (gate open share, items per slot)."""
     ports = {r: _port(stack, r) for r in PATH_OF}
     conns = {r: Connection(p) for r, p in ports.items()}
-    shape: dict[str, list[float]] = {"gate_open": [], "edges": [], "episodes": [],
-                                     "facts": [], "knowledge": [], "envelope_tokens": []}
+    shape: dict[str, list[float]] = {
+        "gate_open": [],
+        "edges": [],
+        "episodes": [],
+        "facts": [],
+        "knowledge": [],
+        "envelope_tokens": [],
+    }
     try:
         for s in pool:
             pulse = await call(conns["pulse"], ports["pulse"], "pulse", pulse_body(s))
@@ -212,8 +268,12 @@ async def prepare(stack: Stack, pool: list[Sample]) -> dict[str, Any]:
             retrieve = await call(conns["retrieve"], ports["retrieve"], "retrieve", rb)
             eb = envelope_body(s, pulse, hydrate, retrieve)
             envelope = await call(conns["envelope"], ports["envelope"], "envelope", eb)
-            s.bodies = {"pulse": _encode(pulse_body(s)), "hydrate": _encode(hb),
-                        "retrieve": _encode(rb), "envelope": _encode(eb)}
+            s.bodies = {
+                "pulse": _encode(pulse_body(s)),
+                "hydrate": _encode(hb),
+                "retrieve": _encode(rb),
+                "envelope": _encode(eb),
+            }
             shape["gate_open"].append(float(retrieve["gate"]["open"]))
             shape["edges"].append(len(hydrate["GRAPH"].get("edges", [])))
             shape["episodes"].append(len(retrieve["EPISODE"].get("hits", [])))
@@ -233,8 +293,9 @@ def _port(stack: Stack, route: str) -> int:
     return int(stack.url(NODE_OF[route]).rsplit(":", 1)[1])
 
 
-async def run_route(stack: Stack, route: str, concurrency: int, pool: list[Sample],
-                    seconds: float, warmup: float) -> Cell:
+async def run_route(
+    stack: Stack, route: str, concurrency: int, pool: list[Sample], seconds: float, warmup: float
+) -> Cell:
     pid = stack.pid
     run = f"{time.time_ns():x}"
 
@@ -245,22 +306,36 @@ async def run_route(stack: Stack, route: str, concurrency: int, pool: list[Sampl
 
             async def chain(worker: int, n: int) -> dict[str, float]:
                 base = pick(pool, worker, n, concurrency)
-                s = Sample(base.user_id, base.chat_id, unique(base.message, worker, n, run),
-                           base.entities)
+                s = Sample(
+                    base.user_id, base.chat_id, unique(base.message, worker, n, run), base.entities
+                )
                 t0 = time.perf_counter()
                 pulse = await call(conns["pulse"], ports["pulse"], "pulse", pulse_body(s))
                 t1 = time.perf_counter()
-                hydrate = await call(conns["hydrate"], ports["hydrate"], "hydrate",
-                                     hydrate_body(s, pulse))
+                hydrate = await call(
+                    conns["hydrate"], ports["hydrate"], "hydrate", hydrate_body(s, pulse)
+                )
                 t2 = time.perf_counter()
-                retrieve = await call(conns["retrieve"], ports["retrieve"], "retrieve",
-                                      retrieve_body(s, pulse, hydrate))
+                retrieve = await call(
+                    conns["retrieve"],
+                    ports["retrieve"],
+                    "retrieve",
+                    retrieve_body(s, pulse, hydrate),
+                )
                 t3 = time.perf_counter()
-                await call(conns["envelope"], ports["envelope"], "envelope",
-                           envelope_body(s, pulse, hydrate, retrieve))
+                await call(
+                    conns["envelope"],
+                    ports["envelope"],
+                    "envelope",
+                    envelope_body(s, pulse, hydrate, retrieve),
+                )
                 t4 = time.perf_counter()
-                return {"pulse": (t1 - t0) * 1000, "hydrate": (t2 - t1) * 1000,
-                        "retrieve": (t3 - t2) * 1000, "envelope": (t4 - t3) * 1000}
+                return {
+                    "pulse": (t1 - t0) * 1000,
+                    "hydrate": (t2 - t1) * 1000,
+                    "retrieve": (t3 - t2) * 1000,
+                    "envelope": (t4 - t3) * 1000,
+                }
 
             return chain
         port = _port(stack, route)
@@ -278,8 +353,9 @@ async def run_route(stack: Stack, route: str, concurrency: int, pool: list[Sampl
 
             async def commit(worker: int, n: int) -> None:
                 base = pick(pool, worker, n, concurrency)
-                s = Sample(base.user_id, base.chat_id, unique(base.message, worker, n, run),
-                           base.entities)
+                s = Sample(
+                    base.user_id, base.chat_id, unique(base.message, worker, n, run), base.entities
+                )
                 body = commit_body(s, f"b{run}-{worker}-{n}", n)
                 raw = encode_request("POST", "/v1/commit", port, _encode(body))
                 status, data = await conn.request(raw)
@@ -301,9 +377,15 @@ async def run_route(stack: Stack, route: str, concurrency: int, pool: list[Sampl
         return post
 
     await settle(pid)
-    return await closed_loop(route, concurrency, seconds, warmup, make_worker,
-                             cpu=lambda: cpu_seconds(pid),
-                             client_cpu=lambda: cpu_seconds(os.getpid()))
+    return await closed_loop(
+        route,
+        concurrency,
+        seconds,
+        warmup,
+        make_worker,
+        cpu=lambda: cpu_seconds(pid),
+        client_cpu=lambda: cpu_seconds(os.getpid()),
+    )
 
 
 async def settle(pid: int, *, busy: float = 0.05, most: float = 120.0) -> float:
@@ -318,8 +400,9 @@ async def settle(pid: int, *, busy: float = 0.05, most: float = 120.0) -> float:
     return time.perf_counter() - started
 
 
-async def run_store_floors(stack: Stack, manifest: seeding.Manifest, concurrency: int,
-                           seconds: float, warmup: float) -> list[Cell]:
+async def run_store_floors(
+    stack: Stack, manifest: seeding.Manifest, concurrency: int, seconds: float, warmup: float
+) -> list[Cell]:
     import asyncpg
     import redis.asyncio as aioredis
 
@@ -330,41 +413,75 @@ async def run_store_floors(stack: Stack, manifest: seeding.Manifest, concurrency
     async def make_redis(i: int):
         async def get(worker: int, n: int) -> None:
             await client.get("bench:floor")
+
         return get
 
-    pool = await asyncpg.create_pool(stack.dsn, min_size=min(concurrency, 10),
-                                     max_size=min(concurrency, 10))
-    await pool.execute("CREATE TABLE IF NOT EXISTS bench_floor_writes (id bigserial PRIMARY KEY,"
-                       " user_id text NOT NULL, body jsonb NOT NULL)")
+    pool = await asyncpg.create_pool(
+        stack.dsn, min_size=min(concurrency, 10), max_size=min(concurrency, 10)
+    )
+    await pool.execute(
+        "CREATE TABLE IF NOT EXISTS bench_floor_writes (id bigserial PRIMARY KEY,"
+        " user_id text NOT NULL, body jsonb NOT NULL)"
+    )
 
     async def make_pg(i: int):
         async def query(worker: int, n: int) -> None:
             async with pool.acquire() as conn:
                 await conn.fetch(PG_FLOOR_SQL, users[(worker * 7919 + n) % len(users)])
+
         return query
 
     async def make_pg_write(i: int):
         async def write(worker: int, n: int) -> None:  # one row, one commit: one WAL fsync
-            await pool.execute("INSERT INTO bench_floor_writes (user_id, body) VALUES ($1, $2)",
-                               users[(worker * 7919 + n) % len(users)], '{"text": "x"}')
+            await pool.execute(
+                "INSERT INTO bench_floor_writes (user_id, body) VALUES ($1, $2)",
+                users[(worker * 7919 + n) % len(users)],
+                '{"text": "x"}',
+            )
+
         return write
 
     try:
-        cells = [await closed_loop("redis_get", concurrency, seconds, warmup, make_redis,
-                                   client_cpu=lambda: cpu_seconds(os.getpid())),
-                 await closed_loop("pg_query", concurrency, seconds, warmup, make_pg,
-                                   client_cpu=lambda: cpu_seconds(os.getpid())),
-                 await closed_loop("pg_write", concurrency, seconds, warmup, make_pg_write,
-                                   client_cpu=lambda: cpu_seconds(os.getpid()))]
+        cells = [
+            await closed_loop(
+                "redis_get",
+                concurrency,
+                seconds,
+                warmup,
+                make_redis,
+                client_cpu=lambda: cpu_seconds(os.getpid()),
+            ),
+            await closed_loop(
+                "pg_query",
+                concurrency,
+                seconds,
+                warmup,
+                make_pg,
+                client_cpu=lambda: cpu_seconds(os.getpid()),
+            ),
+            await closed_loop(
+                "pg_write",
+                concurrency,
+                seconds,
+                warmup,
+                make_pg_write,
+                client_cpu=lambda: cpu_seconds(os.getpid()),
+            ),
+        ]
     finally:
         await pool.close()
         await client.aclose()
     return cells
 
 
-async def run_shard_floors(qdrant_path: str, manifest: seeding.Manifest, pool: list[Sample],
-                           levels: Sequence[int], seconds: float, warmup: float
-                           ) -> list[Cell]:
+async def run_shard_floors(
+    qdrant_path: str,
+    manifest: seeding.Manifest,
+    pool: list[Sample],
+    levels: Sequence[int],
+    seconds: float,
+    warmup: float,
+) -> list[Cell]:
     """One hybrid search of the facts collection (rag-gate's widest: 24 candidates, user- and
     agent-filtered) and one MiniLM query embedding, in this process, while no server holds the
     shard. Both serialise inside one process (Edge under its lock, MiniLM on its one worker
@@ -379,31 +496,57 @@ async def run_shard_floors(qdrant_path: str, manifest: seeding.Manifest, pool: l
     dense = await embedder.embed([q for _, q in queries])
     cells = []
     try:
+
         async def make_vector(i: int):
             async def search(worker: int, n: int) -> None:
                 k = (worker * 7919 + n) % len(queries)
-                await index.search("facts", user_id=queries[k][0], agent_id=AGENT,
-                                   dense=dense[k], text=queries[k][1], limit=24)
+                await index.search(
+                    "facts",
+                    user_id=queries[k][0],
+                    agent_id=AGENT,
+                    dense=dense[k],
+                    text=queries[k][1],
+                    limit=24,
+                )
                 await asyncio.sleep(0)  # Edge is synchronous: let the window timer run
+
             return search
 
         # A search holds the GIL and the index lock for its whole duration (in `twin up` it
         # blocks the event loop): its floor is its own time, so it is measured once, at
         # concurrency 1, and used at every level.
-        vector = await closed_loop("vector_search", 1, seconds, warmup, make_vector,
-                                   cpu=lambda: cpu_seconds(os.getpid()))
+        vector = await closed_loop(
+            "vector_search", 1, seconds, warmup, make_vector, cpu=lambda: cpu_seconds(os.getpid())
+        )
         for c in levels:
+
             async def make_embed(i: int):
                 async def embed(worker: int, n: int) -> None:
                     await embedder.embed([queries[(worker * 7919 + n) % len(queries)][1]])
+
                 return embed
 
-            cells.append(Cell("vector_search", c, vector.seconds, vector.latencies_ms,
-                              vector.errors, vector.error_sample, vector.server_cpu_s))
-            cells.append(await closed_loop("embed", c, seconds, warmup, make_embed,
-                                           cpu=lambda: cpu_seconds(os.getpid())))
-            print(f"  c={c}: vector search p95 {percentile(cells[-2].latencies_ms, 95):.2f} ms, "
-                  f"embed p95 {percentile(cells[-1].latencies_ms, 95):.2f} ms", flush=True)
+            cells.append(
+                Cell(
+                    "vector_search",
+                    c,
+                    vector.seconds,
+                    vector.latencies_ms,
+                    vector.errors,
+                    vector.error_sample,
+                    vector.server_cpu_s,
+                )
+            )
+            cells.append(
+                await closed_loop(
+                    "embed", c, seconds, warmup, make_embed, cpu=lambda: cpu_seconds(os.getpid())
+                )
+            )
+            print(
+                f"  c={c}: vector search p95 {percentile(cells[-2].latencies_ms, 95):.2f} ms, "
+                f"embed p95 {percentile(cells[-1].latencies_ms, 95):.2f} ms",
+                flush=True,
+            )
     finally:
         await index.close()
         await embedder.close()
@@ -446,9 +589,17 @@ FLOOR_TEXT = {
 }
 
 
-def report(args, info, manifest: seeding.Manifest, seed_s: float, shape: dict[str, float],
-           cells: dict[int, dict[str, Cell]], rss: dict[str, float], wall: float,
-           seeded_now: bool) -> str:
+def report(
+    args,
+    info,
+    manifest: seeding.Manifest,
+    seed_s: float,
+    shape: dict[str, float],
+    cells: dict[int, dict[str, Cell]],
+    rss: dict[str, float],
+    wall: float,
+    seeded_now: bool,
+) -> str:
     levels = sorted(cells)
     command = "uv run python -m bench.load" + (" --quick" if args.quick else "")
     lines = [
@@ -460,14 +611,16 @@ def report(args, info, manifest: seeding.Manifest, seed_s: float, shape: dict[st
         + ", ".join(f"{k} {v:,}" for k, v in manifest.counts.items() if k != "users")
         + f" (seeded {'in this run' if seeded_now else 'by an earlier run, reused'} in "
         f"{seed_s:.0f} s: "
-        + ", ".join(f"{k} {v:.0f} s" for k, v in manifest.seconds.items()) + "). "
+        + ", ".join(f"{k} {v:.0f} s" for k, v in manifest.seconds.items())
+        + "). "
         "Rows by COPY, vectors written into the Edge shard before `twin up` opened it, with "
         "the product's own adapter and point builders (bench/load/seed.py says why). "
         f"Each cell: {args.warmup:g} s warm-up, then {args.seconds:g} s closed loop at the "
         "given concurrency (one keep-alive connection per worker), requests spread over "
         f"{args.samples} (user, message) samples of random users. Server: `twin up` (one "
         "process, default settings, offline MiniLM embedder); RSS "
-        + ", ".join(f"{k} {v:.0f} MiB" for k, v in rss.items()) + ".",
+        + ", ".join(f"{k} {v:.0f} MiB" for k, v in rss.items())
+        + ".",
         "",
         "What the turns looked like (per request, mean): "
         f"gate open {shape.get('gate_open', 0):.0%}, {shape.get('edges', 0):.1f} edges, "
@@ -479,7 +632,8 @@ def report(args, info, manifest: seeding.Manifest, seed_s: float, shape: dict[st
         "",
         "Floor of a route = the framework floor (`GET /healthz` on the same server) + the raw "
         "work the route cannot avoid, each at its p95 at the same concurrency: "
-        + "; ".join(f"{r}: {t}" for r, t in FLOOR_TEXT.items() if r != "healthz") + ".",
+        + "; ".join(f"{r}: {t}" for r, t in FLOOR_TEXT.items() if r != "healthz")
+        + ".",
         "",
     ]
     rows = []
@@ -489,13 +643,26 @@ def report(args, info, manifest: seeding.Manifest, seed_s: float, shape: dict[st
             floor = floor_of(route, cells[c])
             cell = cells[c].get(route)
             got = p(cell, 95)
-            cpu = (f" · {cell.rate:.0f}/s, CPU {cell.server_cpu_s / cell.requests * 1000:.1f} ms"
-                   if cell and cell.server_cpu_s is not None and cell.requests else "")
-            row.append(f"{got:.1f} / {floor:.1f} = **{got / floor:.1f}×**{cpu}"
-                       if floor == floor and floor > 0 else "–")
+            cpu = (
+                f" · {cell.rate:.0f}/s, CPU {cell.server_cpu_s / cell.requests * 1000:.1f} ms"
+                if cell and cell.server_cpu_s is not None and cell.requests
+                else ""
+            )
+            row.append(
+                f"{got:.1f} / {floor:.1f} = **{got / floor:.1f}×**{cpu}"
+                if floor == floor and floor > 0
+                else "–"
+            )
         rows.append(row)
-    lines += [table(["route", *(f"c={c}: p95 / floor (ms) · req/s, server CPU per request"
-                                for c in levels)], rows)]
+    lines += [
+        table(
+            [
+                "route",
+                *(f"c={c}: p95 / floor (ms) · req/s, server CPU per request" for c in levels),
+            ],
+            rows,
+        )
+    ]
     lines += ["", "### Routes", ""]
     rows = []
     for route in ROUTES:
@@ -503,45 +670,97 @@ def report(args, info, manifest: seeding.Manifest, seed_s: float, shape: dict[st
             cell = cells[c].get(route)
             if cell is None:
                 continue
-            cpu = (f"{cell.server_cpu_s / cell.requests * 1000:.2f}"
-                   if cell.server_cpu_s is not None and cell.requests else "–")
-            ccpu = (f"{cell.client_cpu_s / cell.requests * 1000:.2f}"
-                    if cell.client_cpu_s is not None and cell.requests else "–")
-            rows.append([route, c, f"{cell.rate:.0f}", f"{p(cell, 50):.2f}", f"{p(cell, 95):.2f}",
-                         f"{p(cell, 99):.2f}", cpu, ccpu,
-                         f"{cell.errors}" + (f" ({cell.error_sample[:80]})"
-                                             if cell.errors else "")])
-    lines += [table(["route", "conc.", "req/s", "p50 ms", "p95 ms", "p99 ms",
-                     "server CPU ms/req", "client CPU ms/req", "errors"], rows)]
+            cpu = (
+                f"{cell.server_cpu_s / cell.requests * 1000:.2f}"
+                if cell.server_cpu_s is not None and cell.requests
+                else "–"
+            )
+            ccpu = (
+                f"{cell.client_cpu_s / cell.requests * 1000:.2f}"
+                if cell.client_cpu_s is not None and cell.requests
+                else "–"
+            )
+            rows.append(
+                [
+                    route,
+                    c,
+                    f"{cell.rate:.0f}",
+                    f"{p(cell, 50):.2f}",
+                    f"{p(cell, 95):.2f}",
+                    f"{p(cell, 99):.2f}",
+                    cpu,
+                    ccpu,
+                    f"{cell.errors}" + (f" ({cell.error_sample[:80]})" if cell.errors else ""),
+                ]
+            )
+    lines += [
+        table(
+            [
+                "route",
+                "conc.",
+                "req/s",
+                "p50 ms",
+                "p95 ms",
+                "p99 ms",
+                "server CPU ms/req",
+                "client CPU ms/req",
+                "errors",
+            ],
+            rows,
+        )
+    ]
     chain_parts = []
     for c in levels:
         cell = cells[c].get("chain")
         if cell and cell.parts_ms:
-            chain_parts.append([c, *(f"{percentile(cell.parts_ms[k], 50):.2f} / "
-                                     f"{percentile(cell.parts_ms[k], 95):.2f}"
-                                     for k in PATH_OF)])
+            chain_parts.append(
+                [
+                    c,
+                    *(
+                        f"{percentile(cell.parts_ms[k], 50):.2f} / "
+                        f"{percentile(cell.parts_ms[k], 95):.2f}"
+                        for k in PATH_OF
+                    ),
+                ]
+            )
     if chain_parts:
-        lines += ["", "Inside the chain, per step (p50 / p95 ms):", "",
-                  table(["conc.", *PATH_OF], chain_parts)]
-    lines += ["", "### Floors", "",
-              "Redis GET of a 2 KB value (redis-py asyncio, pool of `conc.` connections) and "
-              "one ~30-row indexed Postgres query (asyncpg pool of min(conc., 10), like the "
-              "product's) and one single-row insert in its own transaction (one WAL fsync: "
-              "the least a durable commit costs) from the bench process; one hybrid vector "
-              "search (facts, user- and agent-filtered, 24 hits; synchronous in Edge, so "
-              "measured at concurrency 1 and used at every level) and one MiniLM query "
-              "embedding (one worker thread, so concurrent calls queue, as in the server) in "
-              "the bench process before the server started (in `twin up` both run in the "
-              "server's process).",
-              ""]
+        lines += [
+            "",
+            "Inside the chain, per step (p50 / p95 ms):",
+            "",
+            table(["conc.", *PATH_OF], chain_parts),
+        ]
+    lines += [
+        "",
+        "### Floors",
+        "",
+        "Redis GET of a 2 KB value (redis-py asyncio, pool of `conc.` connections) and "
+        "one ~30-row indexed Postgres query (asyncpg pool of min(conc., 10), like the "
+        "product's) and one single-row insert in its own transaction (one WAL fsync: "
+        "the least a durable commit costs) from the bench process; one hybrid vector "
+        "search (facts, user- and agent-filtered, 24 hits; synchronous in Edge, so "
+        "measured at concurrency 1 and used at every level) and one MiniLM query "
+        "embedding (one worker thread, so concurrent calls queue, as in the server) in "
+        "the bench process before the server started (in `twin up` both run in the "
+        "server's process).",
+        "",
+    ]
     rows = []
     for name in FLOORS:
         for c in levels:
             cell = cells[c].get(name)
             if cell is None:
                 continue
-            rows.append([name, c, f"{cell.rate:.0f}", f"{p(cell, 50):.3f}", f"{p(cell, 95):.3f}",
-                         f"{p(cell, 99):.3f}"])
+            rows.append(
+                [
+                    name,
+                    c,
+                    f"{cell.rate:.0f}",
+                    f"{p(cell, 50):.3f}",
+                    f"{p(cell, 95):.3f}",
+                    f"{p(cell, 99):.3f}",
+                ]
+            )
     lines += [table(["floor", "conc.", "ops/s", "p50 ms", "p95 ms", "p99 ms"], rows)]
     return "\n".join(lines)
 
@@ -550,25 +769,37 @@ def report(args, info, manifest: seeding.Manifest, seed_s: float, shape: dict[st
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true",
-                        help="100 users, 3 s cells, 1 s warm-up")
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.load",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--quick", action="store_true", help="100 users, 3 s cells, 1 s warm-up")
     parser.add_argument("--users", type=int, default=None)
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--warmup", type=float, default=None)
     parser.add_argument("--concurrency", default="1,16,64")
     parser.add_argument("--routes", default=",".join(ROUTES))
     parser.add_argument("--samples", type=int, default=200)
-    parser.add_argument("--reuse", action="store_true",
-                        help="reuse the memory seeded by the last run with the same --users")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="reuse the memory seeded by the last run with the same --users",
+    )
     parser.add_argument("--database", default="twin_bench_load")
     parser.add_argument("--redis-db", type=int, default=15)
     parser.add_argument("--port-offset", type=int, default=3000)
-    parser.add_argument("--model-threads", type=int, default=None,
-                        help="TWIN_MODEL_THREADS for the server (default: the product's)")
-    parser.add_argument("--no-write", action="store_true", help="leave bench/RESULTS.md alone "
-                        "(--quick never writes it)")
+    parser.add_argument(
+        "--model-threads",
+        type=int,
+        default=None,
+        help="TWIN_MODEL_THREADS for the server (default: the product's)",
+    )
+    parser.add_argument(
+        "--no-write",
+        action="store_true",
+        help="leave bench/RESULTS.md alone (--quick never writes it)",
+    )
     args = parser.parse_args(argv)
     args.users = args.users or (100 if args.quick else 1000)
     args.seconds = args.seconds or (3.0 if args.quick else 10.0)
@@ -586,10 +817,14 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     if args.reuse and manifest_path.exists() and qdrant.exists():
         manifest = seeding.Manifest.load(manifest_path)
-        if manifest.params.get("users") != args.users or \
-                manifest.params.get("database") != args.database:
-            raise SystemExit(f"--reuse: the seed in {manifest_path} is for "
-                             f"{manifest.params}, not {args.users} users in {args.database}")
+        if (
+            manifest.params.get("users") != args.users
+            or manifest.params.get("database") != args.database
+        ):
+            raise SystemExit(
+                f"--reuse: the seed in {manifest_path} is for "
+                f"{manifest.params}, not {args.users} users in {args.database}"
+            )
         seeded_now = False
         print(f"reusing the seeded memory ({manifest.counts})", flush=True)
     else:
@@ -598,8 +833,7 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(qdrant, ignore_errors=True)
         qdrant.mkdir(parents=True)
         manifest_path.unlink(missing_ok=True)
-        manifest = seeding.run(dsn_for(args.database), str(qdrant), args.users,
-                               cached_embedder())
+        manifest = seeding.run(dsn_for(args.database), str(qdrant), args.users, cached_embedder())
         manifest.params["database"] = args.database
         manifest.save(manifest_path)
     seed_s = sum(manifest.seconds.values()) if not seeded_now else time.perf_counter() - t0
@@ -609,19 +843,26 @@ def main(argv: list[str] | None = None) -> int:
     pool = samples(manifest, args.samples, rng)
     cells: dict[int, dict[str, Cell]] = {c: {} for c in levels}
     print("floors in this process (vector search, embed) ...", flush=True)
-    for cell in asyncio.run(run_shard_floors(str(qdrant), manifest, pool, levels,
-                                             args.seconds, args.warmup)):
+    for cell in asyncio.run(
+        run_shard_floors(str(qdrant), manifest, pool, levels, args.seconds, args.warmup)
+    ):
         cells[cell.concurrency][cell.name] = cell
 
-    stack = Stack(args.database, args.redis_db, args.port_offset, qdrant_path=str(qdrant),
-                  fresh=False, env=({"TWIN_MODEL_THREADS": str(args.model_threads)}
-                                    if args.model_threads else {}))
+    stack = Stack(
+        args.database,
+        args.redis_db,
+        args.port_offset,
+        qdrant_path=str(qdrant),
+        fresh=False,
+        env=({"TWIN_MODEL_THREADS": str(args.model_threads)} if args.model_threads else {}),
+    )
     t0 = time.perf_counter()
     stack.start()
-    print(f"twin up ready in {time.perf_counter() - t0:.1f} s (log {stack.log_path})",
-          flush=True)
-    rss: dict[str, float] = {"after start": rss_mib(stack.pid),
-                             "anonymous after start": rss_mib(stack.pid, "RssAnon")}
+    print(f"twin up ready in {time.perf_counter() - t0:.1f} s (log {stack.log_path})", flush=True)
+    rss: dict[str, float] = {
+        "after start": rss_mib(stack.pid),
+        "anonymous after start": rss_mib(stack.pid, "RssAnon"),
+    }
     try:
         shape = asyncio.run(prepare(stack, pool))
         print(f"prepared {len(pool)} samples: {shape}", flush=True)
@@ -629,14 +870,21 @@ def main(argv: list[str] | None = None) -> int:
             for route in routes:
                 cell = asyncio.run(run_route(stack, route, c, pool, args.seconds, args.warmup))
                 cells[c][route] = cell
-                print(f"  c={c:<3} {route:9} {cell.rate:7.0f}/s  p50 {p(cell, 50):7.2f}  "
-                      f"p95 {p(cell, 95):7.2f}  p99 {p(cell, 99):7.2f} ms  errors "
-                      f"{cell.errors} {cell.error_sample[:120]}", flush=True)
-            for cell in asyncio.run(run_store_floors(stack, manifest, c, args.seconds,
-                                                     args.warmup)):
+                print(
+                    f"  c={c:<3} {route:9} {cell.rate:7.0f}/s  p50 {p(cell, 50):7.2f}  "
+                    f"p95 {p(cell, 95):7.2f}  p99 {p(cell, 99):7.2f} ms  errors "
+                    f"{cell.errors} {cell.error_sample[:120]}",
+                    flush=True,
+                )
+            for cell in asyncio.run(
+                run_store_floors(stack, manifest, c, args.seconds, args.warmup)
+            ):
                 cells[c][cell.name] = cell
-                print(f"  c={c:<3} {cell.name:9} {cell.rate:7.0f}/s  p50 {p(cell, 50):7.3f}  "
-                      f"p95 {p(cell, 95):7.3f} ms", flush=True)
+                print(
+                    f"  c={c:<3} {cell.name:9} {cell.rate:7.0f}/s  p50 {p(cell, 50):7.3f}  "
+                    f"p95 {p(cell, 95):7.3f} ms",
+                    flush=True,
+                )
         rss["after the run"] = rss_mib(stack.pid)
         rss["anonymous after the run"] = rss_mib(stack.pid, "RssAnon")
     finally:
@@ -644,16 +892,34 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - started
     body = report(args, info, manifest, seed_s, shape, cells, rss, wall, seeded_now)
     print("\n" + body)
-    (OUT / "load.json").write_text(json.dumps({
-        "machine": info, "counts": manifest.counts, "seed_seconds": manifest.seconds,
-        "shape": shape, "rss": rss,
-        "cells": {str(c): {name: {"rate": cell.rate, "p50": p(cell, 50), "p95": p(cell, 95),
-                                  "p99": p(cell, 99), "errors": cell.errors,
-                                  "server_cpu_s": cell.server_cpu_s,
-                                  "client_cpu_s": cell.client_cpu_s,
-                                  "requests": cell.requests}
-                           for name, cell in at.items()} for c, at in cells.items()}},
-        indent=1))
+    (OUT / "load.json").write_text(
+        json.dumps(
+            {
+                "machine": info,
+                "counts": manifest.counts,
+                "seed_seconds": manifest.seconds,
+                "shape": shape,
+                "rss": rss,
+                "cells": {
+                    str(c): {
+                        name: {
+                            "rate": cell.rate,
+                            "p50": p(cell, 50),
+                            "p95": p(cell, 95),
+                            "p99": p(cell, 99),
+                            "errors": cell.errors,
+                            "server_cpu_s": cell.server_cpu_s,
+                            "client_cpu_s": cell.client_cpu_s,
+                            "requests": cell.requests,
+                        }
+                        for name, cell in at.items()
+                    }
+                    for c, at in cells.items()
+                },
+            },
+            indent=1,
+        )
+    )
     if not args.no_write and not args.quick and not getattr(args, "selected_subset", False):
         write_section("load", body)
         print("\nwrote bench/RESULTS.md", flush=True)

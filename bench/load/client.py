@@ -123,10 +123,15 @@ class Cell:
 Operation = Callable[[int, int], Awaitable[dict[str, float] | None]]
 
 
-async def closed_loop(name: str, concurrency: int, seconds: float, warmup: float,
-                      make_worker: Callable[[int], Awaitable[Operation]],
-                      cpu: Callable[[], float] | None = None,
-                      client_cpu: Callable[[], float] | None = None) -> Cell:
+async def closed_loop(
+    name: str,
+    concurrency: int,
+    seconds: float,
+    warmup: float,
+    make_worker: Callable[[int], Awaitable[Operation]],
+    cpu: Callable[[], float] | None = None,
+    client_cpu: Callable[[], float] | None = None,
+) -> Cell:
     """``concurrency`` workers, each doing one operation after another for ``warmup`` (not
     recorded) then ``seconds``; latencies of operations that *started* in the window count.
 

@@ -65,8 +65,9 @@ class ProductRun:
     query_s: float = 0.0
 
 
-async def run_product(stack: Stack, conversations: Sequence[data.Conversation],
-                      variants: Sequence[str]) -> ProductRun:
+async def run_product(
+    stack: Stack, conversations: Sequence[data.Conversation], variants: Sequence[str]
+) -> ProductRun:
     run = ProductRun()
     for variant in variants:
         run.items[variant] = {order: {} for order in orders.ORDERS}
@@ -75,21 +76,30 @@ async def run_product(stack: Stack, conversations: Sequence[data.Conversation],
     limits = httpx.Limits(max_connections=4)
     async with httpx.AsyncClient(timeout=120, limits=limits) as client:
         for conversation in conversations:
-            stats = await product.ingest(client, stack.url("memory-upserter"),
-                                         stack.url("reflection-writer"), conversation)
+            stats = await product.ingest(
+                client, stack.url("memory-upserter"), stack.url("reflection-writer"), conversation
+            )
             run.stats.merge(stats)
-            print(f"  ingested {conversation.sample_id}: {stats.turns} turns, "
-                  f"{stats.sessions} sessions in {stats.wall_s:.1f} s; facts "
-                  f"{dict(stats.facts)}; episodes {stats.episodes}", flush=True)
+            print(
+                f"  ingested {conversation.sample_id}: {stats.turns} turns, "
+                f"{stats.sessions} sessions in {stats.wall_s:.1f} s; facts "
+                f"{dict(stats.facts)}; episodes {stats.episodes}",
+                flush=True,
+            )
             prov = await product.load_provenance(stack.dsn, conversation)
             await _inspect_store(stack.dsn, conversation, prov, run)
             started = time.perf_counter()
             for question in data.scored_questions(conversation):
                 for variant in variants:
                     answer = await product.ask(
-                        client, stack.url("graph-hydrator"), stack.url("rag-gate"),
-                        conversation, question, limits=product.LIMITS[variant],
-                        envelope=stack.url("envelope-validator"))
+                        client,
+                        stack.url("graph-hydrator"),
+                        stack.url("rag-gate"),
+                        conversation,
+                        question,
+                        limits=product.LIMITS[variant],
+                        envelope=stack.url("envelope-validator"),
+                    )
                     lat = run.latency[variant]
                     lat["hydrate"].append(answer.hydrate_ms)
                     lat["retrieve"].append(answer.retrieve_ms)
@@ -97,11 +107,15 @@ async def run_product(stack: Stack, conversations: Sequence[data.Conversation],
                     lat["envelope"].append(answer.envelope_ms)
                     for order, found in orders.items(answer, prov).items():
                         run.items[variant][order][question.qid] = found
-                    _shape(run.shape[variant], answer, run.items[variant]["retrieval"]
-                           [question.qid])
+                    _shape(
+                        run.shape[variant], answer, run.items[variant]["retrieval"][question.qid]
+                    )
             run.query_s += time.perf_counter() - started
-            print(f"  asked {len(data.scored_questions(conversation))} questions x "
-                  f"{len(variants)} in {time.perf_counter() - started:.1f} s", flush=True)
+            print(
+                f"  asked {len(data.scored_questions(conversation))} questions x "
+                f"{len(variants)} in {time.perf_counter() - started:.1f} s",
+                flush=True,
+            )
     return run
 
 
@@ -121,23 +135,27 @@ def _shape(shape: Counter, answer: product.Answer, found: list[Item]) -> None:
         shape[f"candidates:{name}"] += n
 
 
-async def _inspect_store(dsn: str, conversation: data.Conversation, prov: product.Provenance,
-                         run: ProductRun) -> None:
+async def _inspect_store(
+    dsn: str, conversation: data.Conversation, prov: product.Provenance, run: ProductRun
+) -> None:
     import asyncpg
 
     conn = await asyncpg.connect(dsn)
     try:
         user = product.user_of(conversation)
         for source, status, n in await conn.fetch(
-                "SELECT source, status, count(*) FROM relations WHERE user_id = $1 "
-                "GROUP BY 1, 2", user):
+            "SELECT source, status, count(*) FROM relations WHERE user_id = $1 GROUP BY 1, 2", user
+        ):
             run.store[f"facts:{source}:{status}"] += n
         run.store["entities"] += await conn.fetchval(
-            "SELECT count(*) FROM entities WHERE user_id = $1", user)
+            "SELECT count(*) FROM entities WHERE user_id = $1", user
+        )
         for ids, words in await conn.fetch(
-                "SELECT jsonb_array_length(COALESCE(provenance->'message_ids', '[]'::jsonb)), "
-                "array_length(regexp_split_to_array(trim(reflection), '\\s+'), 1) "
-                "FROM episodes WHERE user_id = $1", user):
+            "SELECT jsonb_array_length(COALESCE(provenance->'message_ids', '[]'::jsonb)), "
+            "array_length(regexp_split_to_array(trim(reflection), '\\s+'), 1) "
+            "FROM episodes WHERE user_id = $1",
+            user,
+        ):
             run.episode_provenance.append(ids or 0)
             run.episode_words.append(words or 0)
     finally:
@@ -151,16 +169,23 @@ async def _inspect_store(dsn: str, conversation: data.Conversation, prov: produc
 # --- the report -------------------------------------------------------------------------------
 
 
-BASELINE_NAMES = {"bm25": "BM25 (raw turns)", "dense": "MiniLM dense (raw turns)",
-                  "fusion": "RRF fusion (raw turns)"}
-TWIN_NAMES = {("default", "retrieval"): "Twin Core",
-              ("default", "envelope"): "Twin Core, envelope order",
-              ("default", "sections"): "Twin Core, 001 section order (before)",
-              ("open", "retrieval"): "Twin Core, cutoffs off (diagnostic)"}
+BASELINE_NAMES = {
+    "bm25": "BM25 (raw turns)",
+    "dense": "MiniLM dense (raw turns)",
+    "fusion": "RRF fusion (raw turns)",
+}
+TWIN_NAMES = {
+    ("default", "retrieval"): "Twin Core",
+    ("default", "envelope"): "Twin Core, envelope order",
+    ("default", "sections"): "Twin Core, 001 section order (before)",
+    ("open", "retrieval"): "Twin Core, cutoffs off (diagnostic)",
+}
 ENVELOPE_ALL = "Twin Core (all the envelope renders, default budget)"
-README_TABLE = {"BM25 (raw turns)": (0.541, 0.594, 0.649, 0.277),
-                "MiniLM dense (raw turns)": (0.412, 0.531, 0.625, 0.322),
-                "RRF fusion (raw turns)": (0.518, 0.609, 0.678, 0.299)}
+README_TABLE = {
+    "BM25 (raw turns)": (0.541, 0.594, 0.649, 0.277),
+    "MiniLM dense (raw turns)": (0.412, 0.531, 0.625, 0.322),
+    "RRF fusion (raw turns)": (0.518, 0.609, 0.678, 0.299),
+}
 
 
 def ms(samples: Sequence[float]) -> str:
@@ -169,13 +194,26 @@ def ms(samples: Sequence[float]) -> str:
     return f"{percentile(samples, 50):.1f} / {percentile(samples, 95):.1f}"
 
 
-def report(args, info, questions, results, grounded_results, matched, matched_grounded,
-           run: ProductRun | None, baseline_s: dict[str, float], wall_s: float) -> str:
+def report(
+    args,
+    info,
+    questions,
+    results,
+    grounded_results,
+    matched,
+    matched_grounded,
+    run: ProductRun | None,
+    baseline_s: dict[str, float],
+    wall_s: float,
+) -> str:
     counts = evaluate.counts(questions)
     twin = [n for n in TWIN_NAMES.values() if n in results]
     base = list(BASELINE_NAMES.values())
-    command = COMMAND + (" --quick" if args.quick else "") + (
-        " --baselines-only" if args.baselines_only else "")
+    command = (
+        COMMAND
+        + (" --quick" if args.quick else "")
+        + (" --baselines-only" if args.baselines_only else "")
+    )
     lines = [
         "## Memory recall on LoCoMo (`bench/recall`)",
         "",
@@ -183,7 +221,8 @@ def report(args, info, questions, results, grounded_results, matched, matched_gr
         "",
         f"Data: {', '.join(c for c in args.selected)} ({sum(counts.values()) - counts['all']} "
         f"questions of categories 1–4 with evidence: "
-        + ", ".join(f"{g} {counts[g]}" for g in evaluate.GROUPS[1:]) + "). "
+        + ", ".join(f"{g} {counts[g]}" for g in evaluate.GROUPS[1:])
+        + "). "
         "R@k = mean share of a question's evidence turns covered by the first k items; "
         "R@N tok = the same within N tokens (whitespace words of the returned text, items "
         "taken in order until the next one does not fit). An item covers the turns in its "
@@ -197,52 +236,99 @@ def report(args, info, questions, results, grounded_results, matched, matched_gr
         check = []
         for name, (r5, r10, r20, mh) in README_TABLE.items():
             got = results[name]
-            check.append([name, f"{fmt3(got['@5']['all'][0])} ({r5})",
-                          f"{fmt3(got['@10']['all'][0])} ({r10})",
-                          f"{fmt3(got['@20']['all'][0])} ({r20})",
-                          f"{fmt3(got['@10']['multi-hop'][0])} ({mh})"])
-        lines += ["", "Baselines against the data README's table (README in brackets):", "",
-                  table(["baseline", "R@5", "R@10", "R@20", "multi-hop R@10"], check)]
+            check.append(
+                [
+                    name,
+                    f"{fmt3(got['@5']['all'][0])} ({r5})",
+                    f"{fmt3(got['@10']['all'][0])} ({r10})",
+                    f"{fmt3(got['@20']['all'][0])} ({r20})",
+                    f"{fmt3(got['@10']['multi-hop'][0])} ({mh})",
+                ]
+            )
+        lines += [
+            "",
+            "Baselines against the data README's table (README in brackets):",
+            "",
+            table(["baseline", "R@5", "R@10", "R@20", "multi-hop R@10"], check),
+        ]
     for budget, label in (("@10", "10 items"), ("@400t", "400 tokens")):
-        lines += ["", f"### Per category at {label}: evidence recall", "",
-                  evaluate.per_category(results, base + twin, budget, 0),
-                  "", f"All-evidence rate (every evidence turn covered) at {label}:", "",
-                  evaluate.per_category(results, base + twin, budget, 1)]
+        lines += [
+            "",
+            f"### Per category at {label}: evidence recall",
+            "",
+            evaluate.per_category(results, base + twin, budget, 0),
+            "",
+            f"All-evidence rate (every evidence turn covered) at {label}:",
+            "",
+            evaluate.per_category(results, base + twin, budget, 1),
+        ]
     if matched:
-        rows = [[name, *(f"{fmt3(v[g][0])} / {fmt3(v[g][1])}" for g in evaluate.GROUPS)]
-                for name, v in matched.items()]
-        lines += ["", "### Everything Twin Core returned vs the baselines at the same tokens",
-                  "", "Per question, each baseline gets exactly as many tokens as Twin Core "
-                  "returned for that question (recall / all-evidence rate). "
-                  "`hydrate + retrieve`: everything the two nodes return; `envelope`: every "
-                  "memory item the envelope renders to the model (foundation, relevant "
-                  "memories within the default 800-word budget, todos, the previous "
-                  "session's tail, the latest summary), each baseline at that question's "
-                  "same tokens:", "",
-                  table(["method", *evaluate.GROUPS], rows)]
+        rows = [
+            [name, *(f"{fmt3(v[g][0])} / {fmt3(v[g][1])}" for g in evaluate.GROUPS)]
+            for name, v in matched.items()
+        ]
+        lines += [
+            "",
+            "### Everything Twin Core returned vs the baselines at the same tokens",
+            "",
+            "Per question, each baseline gets exactly as many tokens as Twin Core "
+            "returned for that question (recall / all-evidence rate). "
+            "`hydrate + retrieve`: everything the two nodes return; `envelope`: every "
+            "memory item the envelope renders to the model (foundation, relevant "
+            "memories within the default 800-word budget, todos, the previous "
+            "session's tail, the latest summary), each baseline at that question's "
+            "same tokens:",
+            "",
+            table(["method", *evaluate.GROUPS], rows),
+        ]
     if getattr(args, "per_conversation", None):
-        lines += ["", "Per conversation, recall of everything returned vs RRF fusion at the same "
-                  "tokens:", "",
-                  table(["conversation", "questions", "hydrate + retrieve: all",
-                         "hydrate + retrieve: temporal", "envelope: all", "envelope: temporal"],
-                        args.per_conversation)]
+        lines += [
+            "",
+            "Per conversation, recall of everything returned vs RRF fusion at the same tokens:",
+            "",
+            table(
+                [
+                    "conversation",
+                    "questions",
+                    "hydrate + retrieve: all",
+                    "hydrate + retrieve: temporal",
+                    "envelope: all",
+                    "envelope: temporal",
+                ],
+                args.per_conversation,
+            ),
+        ]
     if grounded_results:
-        lines += ["", "### Grounded credit (Twin Core only)", "",
-                  "The same, crediting a provenance turn only when at least half of its "
-                  "distinct content words occur in the returned text (a raw turn is always "
-                  "grounded in itself, so the baselines' figures do not change):", "",
-                  evaluate.headline(grounded_results, list(grounded_results))]
+        lines += [
+            "",
+            "### Grounded credit (Twin Core only)",
+            "",
+            "The same, crediting a provenance turn only when at least half of its "
+            "distinct content words occur in the returned text (a raw turn is always "
+            "grounded in itself, so the baselines' figures do not change):",
+            "",
+            evaluate.headline(grounded_results, list(grounded_results)),
+        ]
         if matched_grounded:
-            rows = [[name, *(f"{fmt3(v[g][0])} / {fmt3(v[g][1])}" for g in evaluate.GROUPS)]
-                    for name, v in matched_grounded.items()]
-            lines += ["", "Everything returned, grounded credit, vs the baselines at the same "
-                      "tokens:", "", table(["method", *evaluate.GROUPS], rows)]
+            rows = [
+                [name, *(f"{fmt3(v[g][0])} / {fmt3(v[g][1])}" for g in evaluate.GROUPS)]
+                for name, v in matched_grounded.items()
+            ]
+            lines += [
+                "",
+                "Everything returned, grounded credit, vs the baselines at the same tokens:",
+                "",
+                table(["method", *evaluate.GROUPS], rows),
+            ]
     if run is not None:
         lines += ["", *cost_section(run)]
-    lines += ["", "Baselines' own cost: BM25 index "
-              f"{baseline_s['bm25_index']:.2f} s + queries {baseline_s['bm25_query']:.2f} s; "
-              f"MiniLM turns {baseline_s['dense_index']:.1f} s + queries "
-              f"{baseline_s['dense_query']:.1f} s (0 when cached in bench/out/cache)."]
+    lines += [
+        "",
+        "Baselines' own cost: BM25 index "
+        f"{baseline_s['bm25_index']:.2f} s + queries {baseline_s['bm25_query']:.2f} s; "
+        f"MiniLM turns {baseline_s['dense_index']:.1f} s + queries "
+        f"{baseline_s['dense_query']:.1f} s (0 when cached in bench/out/cache).",
+    ]
     return "\n".join(lines)
 
 
@@ -255,8 +341,9 @@ def per_conversation(methods, base, questions) -> list[list[str]]:
         mine = [q for q in questions if q.qid.startswith(sample + "#")]
         cells = [sample, str(len(mine))]
         for twin in ("Twin Core", "Twin Core, envelope order"):
-            got = evaluate.matched(methods[twin], {"fusion": base["RRF fusion (raw turns)"]},
-                                   mine, label="twin")
+            got = evaluate.matched(
+                methods[twin], {"fusion": base["RRF fusion (raw turns)"]}, mine, label="twin"
+            )
             for group in ("all", "temporal"):
                 cells.append(f"{fmt3(got['twin'][group][0])} vs {fmt3(got['fusion'][group][0])}")
         rows.append(cells)
@@ -273,25 +360,37 @@ def cost_section(run: ProductRun) -> list[str]:
     lines = [
         "### Ingest cost and query latency (Twin Core over loopback HTTP, sequential)",
         "",
-        table(["what", "figure"], [
-            ["turns / sessions ingested", f"{s.turns} / {s.sessions}"],
-            ["commit (one turn), p50 / p95 ms", ms(s.commit_ms)],
-            ["seconds per turn (mean commit)", f"{per_turn:.4f}"],
-            ["consolidate (one session), p50 / p95 ms", ms(s.consolidate_ms)],
-            ["seconds per session (its commits + consolidation), mean",
-             f"{statistics.fmean(s.session_s):.2f}" if s.session_s else "–"],
-            ["ingest wall time, s", f"{s.wall_s:.1f}"],
-            *[[f"query `{variant}`: {route}, p50 / p95 ms", ms(samples)]
-              for variant, routes in run.latency.items() for route, samples in routes.items()],
-        ]),
+        table(
+            ["what", "figure"],
+            [
+                ["turns / sessions ingested", f"{s.turns} / {s.sessions}"],
+                ["commit (one turn), p50 / p95 ms", ms(s.commit_ms)],
+                ["seconds per turn (mean commit)", f"{per_turn:.4f}"],
+                ["consolidate (one session), p50 / p95 ms", ms(s.consolidate_ms)],
+                [
+                    "seconds per session (its commits + consolidation), mean",
+                    f"{statistics.fmean(s.session_s):.2f}" if s.session_s else "–",
+                ],
+                ["ingest wall time, s", f"{s.wall_s:.1f}"],
+                *[
+                    [f"query `{variant}`: {route}, p50 / p95 ms", ms(samples)]
+                    for variant, routes in run.latency.items()
+                    for route, samples in routes.items()
+                ],
+            ],
+        ),
     ]
     shape = run.shape.get("default", Counter())
     n = max(1, shape["questions"])
-    kinds = ", ".join(f"{k.split(':', 1)[1]} {v / n:.1f}" for k, v in sorted(shape.items())
-                      if k.startswith("kind:"))
+    kinds = ", ".join(
+        f"{k.split(':', 1)[1]} {v / n:.1f}"
+        for k, v in sorted(shape.items())
+        if k.startswith("kind:")
+    )
     facts_written = sum(v for k, v in run.store.items() if k.startswith("facts:"))
-    by_kind = ", ".join(f"{k[6:]} {v}" for k, v in sorted(run.store.items())
-                        if k.startswith("facts:"))
+    by_kind = ", ".join(
+        f"{k[6:]} {v}" for k, v in sorted(run.store.items()) if k.startswith("facts:")
+    )
     share = s.turns_with_facts / max(1, s.turns)
     skipped = dict(s.skipped) or "none"
     lines += [
@@ -312,8 +411,12 @@ def cost_section(run: ProductRun) -> list[str]:
         f"{shape['no_episode'] / n:.0%}, no rag-gate fact {shape['no_fact'] / n:.0%}, "
         f"graph-hydrator found a mention {shape['mention'] / n:.0%}.",
         "- rag-gate candidates / dropped, summed over questions: "
-        + ", ".join(f"{k} {v}" for k, v in sorted(shape.items())
-                    if k.startswith(("candidates:", "dropped:"))) + ".",
+        + ", ".join(
+            f"{k} {v}"
+            for k, v in sorted(shape.items())
+            if k.startswith(("candidates:", "dropped:"))
+        )
+        + ".",
     ]
     return lines
 
@@ -322,15 +425,22 @@ def cost_section(run: ProductRun) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.recall", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.recall",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--quick", action="store_true", help="conv-26 only")
     parser.add_argument("--conversations", nargs="*", help="sample ids (default: all)")
     parser.add_argument("--baselines-only", action="store_true")
-    parser.add_argument("--variants", default="default,open",
-                        help="rag-gate limit sets to ask with (default,open)")
-    parser.add_argument("--no-write", action="store_true", help="leave bench/RESULTS.md alone "
-                        "(--quick never writes it)")
+    parser.add_argument(
+        "--variants", default="default,open", help="rag-gate limit sets to ask with (default,open)"
+    )
+    parser.add_argument(
+        "--no-write",
+        action="store_true",
+        help="leave bench/RESULTS.md alone (--quick never writes it)",
+    )
     parser.add_argument("--database", default="twin_bench_recall")
     parser.add_argument("--redis-db", type=int, default=14)
     parser.add_argument("--port-offset", type=int, default=2000)
@@ -345,12 +455,16 @@ def main(argv: list[str] | None = None) -> int:
     args.selected = [c.sample_id for c in conversations]
     args.selected_subset = bool(wanted)
     questions = baselines.questions_of(conversations)
-    print(f"{len(conversations)} conversations, {sum(len(c.turns) for c in conversations)} "
-          f"turns, {len(questions)} questions", flush=True)
+    print(
+        f"{len(conversations)} conversations, {sum(len(c.turns) for c in conversations)} "
+        f"turns, {len(questions)} questions",
+        flush=True,
+    )
 
     ranked, baseline_s = baselines.rank(conversations, cached_embedder(args.threads))
     methods: dict[str, dict[str, list[Item]]] = {
-        BASELINE_NAMES[m]: ranked[m] for m in baselines.METHODS}
+        BASELINE_NAMES[m]: ranked[m] for m in baselines.METHODS
+    }
     print("baselines ranked", flush=True)
 
     run = None
@@ -359,8 +473,9 @@ def main(argv: list[str] | None = None) -> int:
         stack = Stack(args.database, args.redis_db, args.port_offset)
         t0 = time.perf_counter()
         stack.start()
-        print(f"twin up ready in {time.perf_counter() - t0:.1f} s (log {stack.log_path})",
-              flush=True)
+        print(
+            f"twin up ready in {time.perf_counter() - t0:.1f} s (log {stack.log_path})", flush=True
+        )
         try:
             run = asyncio.run(run_product(stack, conversations, variants))
         finally:
@@ -373,37 +488,70 @@ def main(argv: list[str] | None = None) -> int:
     grounded_results, matched, matched_grounded = {}, {}, {}
     if run is not None:
         # dia_ids repeat across conversations ("D1:3" is in each): one map per conversation
-        words = {c.sample_id: {t.dia_id: frozenset(tokenize(t.content)) for t in c.turns}
-                 for c in conversations}
+        words = {
+            c.sample_id: {t.dia_id: frozenset(tokenize(t.content)) for t in c.turns}
+            for c in conversations
+        }
         twin_names = [n for n in TWIN_NAMES.values() if n in methods]
         grounded_methods = {
-            n: {qid: [grounded(i, words[qid.split("#", 1)[0]]) for i in items]
-                for qid, items in methods[n].items()} for n in twin_names}
+            n: {
+                qid: [grounded(i, words[qid.split("#", 1)[0]]) for i in items]
+                for qid, items in methods[n].items()
+            }
+            for n in twin_names
+        }
         grounded_results = evaluate.evaluate(grounded_methods, questions)
         base = {n: methods[n] for n in BASELINE_NAMES.values()}
         matched = evaluate.matched(methods["Twin Core"], base, questions)
         if "Twin Core, envelope order" in methods:
-            rendered = evaluate.matched(methods["Twin Core, envelope order"], base, questions,
-                                        label=ENVELOPE_ALL)
-            matched = {**{f"{k} · hydrate + retrieve": v for k, v in matched.items()},
-                       **{f"{k} · envelope": v for k, v in rendered.items()}}
+            rendered = evaluate.matched(
+                methods["Twin Core, envelope order"], base, questions, label=ENVELOPE_ALL
+            )
+            matched = {
+                **{f"{k} · hydrate + retrieve": v for k, v in matched.items()},
+                **{f"{k} · envelope": v for k, v in rendered.items()},
+            }
             args.per_conversation = per_conversation(methods, base, questions)
         matched_grounded = evaluate.matched(grounded_methods["Twin Core"], base, questions)
     wall = time.perf_counter() - started
-    body = report(args, info, questions, results, grounded_results, matched, matched_grounded,
-                  run, baseline_s, wall)
+    body = report(
+        args,
+        info,
+        questions,
+        results,
+        grounded_results,
+        matched,
+        matched_grounded,
+        run,
+        baseline_s,
+        wall,
+    )
     print("\n" + body)
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "recall.json").write_text(json.dumps(_raw(info, results, grounded_results, matched,
-                                                     run), indent=1, default=str))
+    (OUT / "recall.json").write_text(
+        json.dumps(_raw(info, results, grounded_results, matched, run), indent=1, default=str)
+    )
     if run is not None:  # what came back, per question, for inspection
-        (OUT / "recall-items.json").write_text(json.dumps({
-            q.qid: {"question": q.text, "category": q.category, "evidence": q.evidence,
-                    **{f"{variant}/retrieval": [
-                        [i.kind, i.tokens, sorted(i.turns), i.text[:160]]
-                        for i in run.items[variant]["retrieval"].get(q.qid, [])]
-                       for variant in run.items}}
-            for q in questions}, indent=1))
+        (OUT / "recall-items.json").write_text(
+            json.dumps(
+                {
+                    q.qid: {
+                        "question": q.text,
+                        "category": q.category,
+                        "evidence": q.evidence,
+                        **{
+                            f"{variant}/retrieval": [
+                                [i.kind, i.tokens, sorted(i.turns), i.text[:160]]
+                                for i in run.items[variant]["retrieval"].get(q.qid, [])
+                            ]
+                            for variant in run.items
+                        },
+                    }
+                    for q in questions
+                },
+                indent=1,
+            )
+        )
     if not args.no_write and not args.quick and not getattr(args, "selected_subset", False):
         write_section("recall", body)
         print("\nwrote bench/RESULTS.md", flush=True)
@@ -411,15 +559,23 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _raw(info, results, grounded_results, matched, run: ProductRun | None) -> dict[str, Any]:
-    raw: dict[str, Any] = {"machine": info, "results": results, "grounded": grounded_results,
-                           "matched": matched}
+    raw: dict[str, Any] = {
+        "machine": info,
+        "results": results,
+        "grounded": grounded_results,
+        "matched": matched,
+    }
     if run is not None:
-        raw["latency"] = {v: {r: {"p50": percentile(s, 50), "p95": percentile(s, 95)}
-                              for r, s in routes.items()} for v, routes in run.latency.items()}
-        raw["ingest"] = {"commit_ms_p50": percentile(run.stats.commit_ms, 50),
-                         "commit_ms_p95": percentile(run.stats.commit_ms, 95),
-                         "consolidate_ms_p50": percentile(run.stats.consolidate_ms, 50),
-                         "session_s_mean": statistics.fmean(run.stats.session_s or [0])}
+        raw["latency"] = {
+            v: {r: {"p50": percentile(s, 50), "p95": percentile(s, 95)} for r, s in routes.items()}
+            for v, routes in run.latency.items()
+        }
+        raw["ingest"] = {
+            "commit_ms_p50": percentile(run.stats.commit_ms, 50),
+            "commit_ms_p95": percentile(run.stats.commit_ms, 95),
+            "consolidate_ms_p50": percentile(run.stats.consolidate_ms, 50),
+            "session_s_mean": statistics.fmean(run.stats.session_s or [0]),
+        }
         raw["shape"] = {v: dict(c) for v, c in run.shape.items()}
         raw["store"] = dict(run.store)
     return raw

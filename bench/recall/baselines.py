@@ -26,13 +26,21 @@ def turn_items(conversation: Conversation) -> list[Item]:
     for session in conversation.sessions:
         for turn in session.turns:
             text = indexed_text(turn, session)
-            items.append(Item("turn", text, frozenset({turn.dia_id}), count_tokens(text),
-                              {"dia_id": turn.dia_id}))
+            items.append(
+                Item(
+                    "turn",
+                    text,
+                    frozenset({turn.dia_id}),
+                    count_tokens(text),
+                    {"dia_id": turn.dia_id},
+                )
+            )
     return items
 
 
-def rank(conversations: Sequence[Conversation], embed) -> tuple[
-        dict[str, dict[str, list[Item]]], dict[str, float]]:
+def rank(
+    conversations: Sequence[Conversation], embed
+) -> tuple[dict[str, dict[str, list[Item]]], dict[str, float]]:
     """``{method: {qid: ranked items}}`` and the seconds each method's indexing and queries
     took. ``embed(texts) -> (n, dim) L2-normalised array`` is the dense embedder."""
     out: dict[str, dict[str, list[Item]]] = {m: {} for m in METHODS}

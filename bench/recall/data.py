@@ -22,8 +22,8 @@ CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 TURN_SPACING = timedelta(seconds=30)
 
 _DATE = re.compile(
-    r"^\s*(\d{1,2}):(\d{2})\s*([ap]m)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$",
-    re.IGNORECASE)
+    r"^\s*(\d{1,2}):(\d{2})\s*([ap]m)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -106,29 +106,45 @@ def load(path: Path | str | None = None) -> list[Conversation]:
 
 def _conversation(item: dict) -> Conversation:
     conv = item["conversation"]
-    numbers = sorted(int(m.group(1)) for key in conv
-                     if (m := re.fullmatch(r"session_(\d+)", key)) and conv[key])
+    numbers = sorted(
+        int(m.group(1)) for key in conv if (m := re.fullmatch(r"session_(\d+)", key)) and conv[key]
+    )
     sessions = []
     for n in numbers:
         date_text = conv[f"session_{n}_date_time"]
         start = parse_date(date_text)
         turns = tuple(
-            Turn(dia_id=t["dia_id"], speaker=t["speaker"], text=t["text"],
-                 caption=t.get("blip_caption") or None, session=n, position=i,
-                 ts=start + i * TURN_SPACING)
-            for i, t in enumerate(conv[f"session_{n}"]))
+            Turn(
+                dia_id=t["dia_id"],
+                speaker=t["speaker"],
+                text=t["text"],
+                caption=t.get("blip_caption") or None,
+                session=n,
+                position=i,
+                ts=start + i * TURN_SPACING,
+            )
+            for i, t in enumerate(conv[f"session_{n}"])
+        )
         sessions.append(Session(n, date_text, start, turns))
     known = {t.dia_id for s in sessions for t in s.turns}
     questions = []
     for index, qa in enumerate(item["qa"]):
-        evidence = tuple(dict.fromkeys(e for e in _evidence_ids(qa.get("evidence") or [])
-                                       if e in known))
-        questions.append(Question(
-            qid=f"{item['sample_id']}#{index}", sample_id=item["sample_id"],
-            text=qa["question"], answer=str(qa.get("answer", qa.get("adversarial_answer", ""))),
-            category=int(qa["category"]), evidence=evidence))
-    return Conversation(item["sample_id"], (conv["speaker_a"], conv["speaker_b"]),
-                        tuple(sessions), tuple(questions))
+        evidence = tuple(
+            dict.fromkeys(e for e in _evidence_ids(qa.get("evidence") or []) if e in known)
+        )
+        questions.append(
+            Question(
+                qid=f"{item['sample_id']}#{index}",
+                sample_id=item["sample_id"],
+                text=qa["question"],
+                answer=str(qa.get("answer", qa.get("adversarial_answer", ""))),
+                category=int(qa["category"]),
+                evidence=evidence,
+            )
+        )
+    return Conversation(
+        item["sample_id"], (conv["speaker_a"], conv["speaker_b"]), tuple(sessions), tuple(questions)
+    )
 
 
 def _evidence_ids(values: list[str]) -> list[str]:

@@ -24,8 +24,9 @@ def budgets() -> list[tuple[str, Callable[[Sequence[Item]], list[Item]]]]:
     return out
 
 
-def tally(ranked: Ranked, questions: Sequence[Question],
-          cut: Callable[[Sequence[Item]], list[Item]]) -> Tally:
+def tally(
+    ranked: Ranked, questions: Sequence[Question], cut: Callable[[Sequence[Item]], list[Item]]
+) -> Tally:
     result = Tally()
     for q in questions:
         found = covered(cut(ranked.get(q.qid, ())))
@@ -33,8 +34,9 @@ def tally(ranked: Ranked, questions: Sequence[Question],
     return result
 
 
-def evaluate(methods: Mapping[str, Ranked], questions: Sequence[Question]
-             ) -> dict[str, dict[str, dict[str, tuple[float, float]]]]:
+def evaluate(
+    methods: Mapping[str, Ranked], questions: Sequence[Question]
+) -> dict[str, dict[str, dict[str, tuple[float, float]]]]:
     """``{method: {budget: {group: (recall, all-evidence rate)}}}`` for every budget."""
     out: dict[str, dict[str, dict[str, tuple[float, float]]]] = {}
     for method, ranked in methods.items():
@@ -45,9 +47,12 @@ def evaluate(methods: Mapping[str, Ranked], questions: Sequence[Question]
     return out
 
 
-def matched(twin: Ranked, baselines: Mapping[str, Ranked], questions: Sequence[Question],
-            label: str = "Twin Core (all returned)"
-            ) -> dict[str, dict[str, tuple[float, float]]]:
+def matched(
+    twin: Ranked,
+    baselines: Mapping[str, Ranked],
+    questions: Sequence[Question],
+    label: str = "Twin Core (all returned)",
+) -> dict[str, dict[str, tuple[float, float]]]:
     """Everything Twin Core returned for each question, against each baseline cut at the same
     number of tokens for that question: ``{method: {group: (recall, all-evidence)}}``."""
     out = {label: tally(twin, questions, list)}
@@ -68,8 +73,7 @@ def fmt(value: float) -> str:
 def headline(results, methods: Sequence[str]) -> str:
     names = [n for n, _ in budgets()]
     rows = [[m, *(fmt(results[m][b]["all"][0]) for b in names)] for m in methods]
-    header = ["method", *(f"R{b}" if not b.endswith("t") else f"R@{b[1:-1]} tok"
-                          for b in names)]
+    header = ["method", *(f"R{b}" if not b.endswith("t") else f"R@{b[1:-1]} tok" for b in names)]
     return table(header, rows)
 
 

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself
 yourselves he him his himself she she's her hers herself it it's its itself they them their
 theirs themselves what which who whom this that that'll these those am is are was were be been
@@ -24,7 +25,8 @@ each few more most other some such no nor not only own same so than too very s t
 don don't should should've now d ll m o re ve y ain aren aren't couldn couldn't didn didn't
 doesn doesn't hadn hadn't hasn hasn't haven haven't isn isn't ma mightn mightn't mustn mustn't
 needn needn't shan shan't shouldn shouldn't wasn wasn't weren weren't won won't wouldn wouldn't
-""".split())
+""".split()
+)
 
 _WORD = re.compile(r"\w+")
 
@@ -37,8 +39,9 @@ def tokenize(text: str) -> list[str]:
 class BM25:
     """An in-memory BM25 index over a fixed list of documents (already tokenized)."""
 
-    def __init__(self, documents: Sequence[Sequence[str]], *, k1: float = 1.2,
-                 b: float = 0.75) -> None:
+    def __init__(
+        self, documents: Sequence[Sequence[str]], *, k1: float = 1.2, b: float = 0.75
+    ) -> None:
         self.k1, self.b = k1, b
         self.n = len(documents)
         self.vocabulary: dict[str, int] = {}

@@ -93,12 +93,18 @@ class Tally:
             self.count[group] = self.count.get(group, 0) + 1
 
     def recall(self, group: str) -> float:
-        return self.recall_sum.get(group, 0.0) / self.count[group] if self.count.get(group) \
+        return (
+            self.recall_sum.get(group, 0.0) / self.count[group]
+            if self.count.get(group)
             else float("nan")
+        )
 
     def all_rate(self, group: str) -> float:
-        return self.all_sum.get(group, 0.0) / self.count[group] if self.count.get(group) \
+        return (
+            self.all_sum.get(group, 0.0) / self.count[group]
+            if self.count.get(group)
             else float("nan")
+        )
 
 
 Cut = Callable[[Sequence[Item], int], list[Item]]
@@ -107,8 +113,9 @@ Cut = Callable[[Sequence[Item], int], list[Item]]
 GROUNDED_SHARE = 0.5
 
 
-def grounded(item: Item, turn_words: dict[str, frozenset[str]],
-             share: float = GROUNDED_SHARE) -> Item:
+def grounded(
+    item: Item, turn_words: dict[str, frozenset[str]], share: float = GROUNDED_SHARE
+) -> Item:
     """The item crediting only those provenance turns whose words it actually carries: at least
     ``share`` of the turn's distinct content words (``turn_words``) occur in the item's text.
 
@@ -118,9 +125,12 @@ def grounded(item: Item, turn_words: dict[str, frozenset[str]],
     from bench.recall.lexical import tokenize
 
     words = set(tokenize(item.text))
-    kept = frozenset(t for t in item.turns
-                     if (need := turn_words.get(t)) is not None
-                     and (not need or len(need & words) >= share * len(need)))
+    kept = frozenset(
+        t
+        for t in item.turns
+        if (need := turn_words.get(t)) is not None
+        and (not need or len(need & words) >= share * len(need))
+    )
     if kept == item.turns:
         return item
     return Item(item.kind, item.text, kept, item.tokens, item.meta)

@@ -27,8 +27,9 @@ def _item(kind: str, text: str, turns: frozenset[str], key: str, **meta: Any) ->
 
 def _fact(kind: str, line: dict, prov: Provenance) -> Item:
     ids = line.get("provenance", {}).get("message_ids") or []
-    return _item(kind, line["text"], prov.dias(ids), "rel:" + line["fact_id"],
-                 provenance_size=len(ids))
+    return _item(
+        kind, line["text"], prov.dias(ids), "rel:" + line["fact_id"], provenance_size=len(ids)
+    )
 
 
 def _card(kind: str, card: dict, prov: Provenance) -> Item:
@@ -53,12 +54,14 @@ def _episode(hit: dict, prov: Provenance) -> Item:
     when = hit.get("day") or hit["ts"][:10]
     text = f"{when} {hit.get('one_liner') or ''} {hit['reflection']}"
     ids = hit.get("provenance", {}).get("message_ids") or []
-    return _item("episode", text, prov.dias(ids), "episode:" + hit["episode_id"],
-                 provenance_size=len(ids))
+    return _item(
+        "episode", text, prov.dias(ids), "episode:" + hit["episode_id"], provenance_size=len(ids)
+    )
 
 
 def _turn(turn: dict, prov: Provenance) -> Item:
     """A recalled raw turn as the envelope renders it: its date, speaker and text."""
+
     def said(t: dict) -> str:
         return (f"{t['speaker']}: " if t.get("speaker") else "") + t["text"]
 
@@ -67,19 +70,24 @@ def _turn(turn: dict, prov: Provenance) -> Item:
     if turn.get("context"):
         text = f"{turn['ts'][:10]} {said(turn['context'])} {said(turn)}"
         ids.insert(0, turn["context"]["message_id"])
-    return _item("turn", text, prov.dias(ids), "msg:" + turn["message_id"],
-                 provenance_size=len(ids))
+    return _item(
+        "turn", text, prov.dias(ids), "msg:" + turn["message_id"], provenance_size=len(ids)
+    )
 
 
 def _tail(turn: dict, prov: Provenance) -> Item:
     ids = [turn["message_id"]] if turn.get("message_id") else []
-    return _item("tail", turn["text"], prov.dias(ids), "msg:" + (turn.get("message_id") or ""),
-                 provenance_size=len(ids))
+    return _item(
+        "tail",
+        turn["text"],
+        prov.dias(ids),
+        "msg:" + (turn.get("message_id") or ""),
+        provenance_size=len(ids),
+    )
 
 
 def _todo(todo: dict) -> Item:
-    return _item("todo", todo["text"], frozenset(), "todo:" + todo["todo_id"],
-                 provenance_size=0)
+    return _item("todo", todo["text"], frozenset(), "todo:" + todo["todo_id"], provenance_size=0)
 
 
 def items(answer: Answer, prov: Provenance) -> dict[str, list[Item]]:
@@ -94,48 +102,96 @@ def items(answer: Answer, prov: Provenance) -> dict[str, list[Item]]:
     turns = [_turn(t, prov) for t in episode.get("turns", [])]
     # rag-gate's fused order of its turns, facts and episodes (``ranking``, contract 1.2);
     # without it (an older rag-gate) its slots in a fixed order
-    by_key = {**{("turn", t["message_id"]): i for t, i in zip(episode.get("turns", []), turns,
-                                                             strict=True)},
-              **{("fact", f["fact_id"]): i for f, i in zip(facts.get("relevant_facts", []),
-                                                          gate_facts, strict=True)},
-              **{("episode", h["episode_id"]): i for h, i in zip(episode.get("hits", []), hits,
-                                                                strict=True)}}
-    ranked = [by_key[key] for r in answer.retrieve.get("ranking", [])
-              if (key := (r["kind"], r["id"])) in by_key]
+    by_key = {
+        **{
+            ("turn", t["message_id"]): i
+            for t, i in zip(episode.get("turns", []), turns, strict=True)
+        },
+        **{
+            ("fact", f["fact_id"]): i
+            for f, i in zip(facts.get("relevant_facts", []), gate_facts, strict=True)
+        },
+        **{
+            ("episode", h["episode_id"]): i
+            for h, i in zip(episode.get("hits", []), hits, strict=True)
+        },
+    }
+    ranked = [
+        by_key[key]
+        for r in answer.retrieve.get("ranking", [])
+        if (key := (r["kind"], r["id"])) in by_key
+    ]
     gate_ranked = ranked or (turns + gate_facts + hits)
     tail = [_tail(t, prov) for t in episode.get("previous_session_tail", [])]
     graph_facts = [_fact("graph_fact", f, prov) for f in graph.get("relevant_facts", [])]
     graph_cards = [_card("graph_card", c, prov) for c in graph.get("entity_cards", [])]
     edges = [_edge(e, prov) for e in graph.get("edges", [])]
     foundation = [_fact("foundation", f, prov) for f in graph.get("foundation", [])]
-    todos = [_todo(t) for name in ("commitments", "threads", "frictions", "wins")
-             for t in graph.get(name, [])]
+    todos = [
+        _todo(t)
+        for name in ("commitments", "threads", "frictions", "wins")
+        for t in graph.get(name, [])
+    ]
     # The latest session's summary rides along every turn; its response carries no message
     # ids, so it costs tokens and credits no turn.
-    latest = [_item("summary", episode["latest_session_summary"], frozenset(), "summary",
-                    provenance_size=0)] if episode.get("latest_session_summary") else []
+    latest = (
+        [
+            _item(
+                "summary",
+                episode["latest_session_summary"],
+                frozenset(),
+                "summary",
+                provenance_size=0,
+            )
+        ]
+        if episode.get("latest_session_summary")
+        else []
+    )
     orders = {
-        "retrieval": gate_ranked + gate_cards + graph_facts + graph_cards + edges
-        + foundation + tail + todos + latest,
-        "sections": foundation + graph_cards + gate_cards + graph_facts + gate_facts + edges
-        + todos + turns + hits + tail + latest,
+        "retrieval": gate_ranked
+        + gate_cards
+        + graph_facts
+        + graph_cards
+        + edges
+        + foundation
+        + tail
+        + todos
+        + latest,
+        "sections": foundation
+        + graph_cards
+        + gate_cards
+        + graph_facts
+        + gate_facts
+        + edges
+        + todos
+        + turns
+        + hits
+        + tail
+        + latest,
     }
     if answer.envelope:
         by_id = {
             **{("foundation", i.meta["key"][4:]): i for i in foundation},
             **{("fact", i.meta["key"][4:]): i for i in graph_facts + gate_facts},
-            **{("card", c["entity_ref"]): i for c, i in zip(
-                [*graph.get("entity_cards", []), *facts.get("entity_cards", [])],
-                graph_cards + gate_cards, strict=True)},
+            **{
+                ("card", c["entity_ref"]): i
+                for c, i in zip(
+                    [*graph.get("entity_cards", []), *facts.get("entity_cards", [])],
+                    graph_cards + gate_cards,
+                    strict=True,
+                )
+            },
             **{("edge", i.meta["key"][4:]): i for i in edges},
             **{("turn", i.meta["key"][4:]): i for i in turns},
             **{("episode", i.meta["key"][8:]): i for i in hits},
             **{("todo", i.meta["key"][5:]): i for i in todos},
             **{("tail", i.meta["key"][4:]): i for i in tail},
         }
-        orders["envelope"] = [by_id[(m["kind"], m["id"])] for m in
-                              answer.envelope.get("memory_order", [])
-                              if (m["kind"], m["id"]) in by_id] + latest
+        orders["envelope"] = [
+            by_id[(m["kind"], m["id"])]
+            for m in answer.envelope.get("memory_order", [])
+            if (m["kind"], m["id"]) in by_id
+        ] + latest
     return {name: _dedupe(found) for name, found in orders.items()}
 
 

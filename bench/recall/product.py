@@ -58,7 +58,6 @@ LIMITS: dict[str, dict[str, Any] | None] = {
 }
 
 
-
 def user_of(conversation: Conversation) -> str:
     return f"locomo:{conversation.sample_id}"
 
@@ -95,8 +94,9 @@ class IngestStats:
                 setattr(self, name, mine + value)
 
 
-async def ingest(client: httpx.AsyncClient, upserter: str, reflection: str,
-                 conversation: Conversation) -> IngestStats:
+async def ingest(
+    client: httpx.AsyncClient, upserter: str, reflection: str, conversation: Conversation
+) -> IngestStats:
     stats = IngestStats()
     started_all = time.perf_counter()
     for session in conversation.sessions:
@@ -104,11 +104,19 @@ async def ingest(client: httpx.AsyncClient, upserter: str, reflection: str,
         session_ids: list[str] = []
         for turn in session.turns:
             body = {
-                "user_id": user_of(conversation), "agent_id": AGENT,
+                "user_id": user_of(conversation),
+                "agent_id": AGENT,
                 "chat_id": conversation.sample_id,
                 "turn_id": turn_id(conversation, turn.dia_id),
-                "messages": [{"role": "user", "text": turn.content, "speaker": turn.speaker,
-                              "external_id": turn.dia_id, "ts": turn.ts.isoformat()}],
+                "messages": [
+                    {
+                        "role": "user",
+                        "text": turn.content,
+                        "speaker": turn.speaker,
+                        "external_id": turn.dia_id,
+                        "ts": turn.ts.isoformat(),
+                    }
+                ],
                 "now": turn.ts.isoformat(),
             }
             t0 = time.perf_counter()
@@ -131,14 +139,20 @@ async def ingest(client: httpx.AsyncClient, upserter: str, reflection: str,
     return stats
 
 
-async def _consolidate(client: httpx.AsyncClient, reflection: str, session: Session,
-                       session_ids: Sequence[str], stats: IngestStats) -> None:
+async def _consolidate(
+    client: httpx.AsyncClient,
+    reflection: str,
+    session: Session,
+    session_ids: Sequence[str],
+    stats: IngestStats,
+) -> None:
     now = (session.end + CONSOLIDATE_AFTER).isoformat()
     for session_id in session_ids:
         for _ in range(50):  # a capped range leaves more_pending: go on until it is done
             t0 = time.perf_counter()
-            response = await client.post(reflection + "/v1/consolidate",
-                                         json={"session_id": session_id, "now": now})
+            response = await client.post(
+                reflection + "/v1/consolidate", json={"session_id": session_id, "now": now}
+            )
             stats.consolidate_ms.append((time.perf_counter() - t0) * 1000)
             _check(response, f"consolidate {session_id}")
             answer = response.json()
@@ -167,20 +181,32 @@ class Answer:
     envelope_ms: float = 0.0
 
 
-async def ask(client: httpx.AsyncClient, hydrator: str, gate: str, conversation: Conversation,
-              question: Question, *, limits: dict[str, Any] | None = None,
-              envelope: str | None = None) -> Answer:
+async def ask(
+    client: httpx.AsyncClient,
+    hydrator: str,
+    gate: str,
+    conversation: Conversation,
+    question: Question,
+    *,
+    limits: dict[str, Any] | None = None,
+    envelope: str | None = None,
+) -> Answer:
     now = (conversation.end + QUERY_AFTER).isoformat()
-    ids = {"user_id": user_of(conversation), "agent_id": AGENT,
-           "chat_id": conversation.sample_id}
+    ids = {"user_id": user_of(conversation), "agent_id": AGENT, "chat_id": conversation.sample_id}
     t0 = time.perf_counter()
-    response = await client.post(hydrator + "/v1/hydrate",
-                                 json={**ids, "message": question.text, "now": now})
+    response = await client.post(
+        hydrator + "/v1/hydrate", json={**ids, "message": question.text, "now": now}
+    )
     hydrate_ms = (time.perf_counter() - t0) * 1000
     _check(response, f"hydrate {question.qid}")
     hydrate = response.json()
-    body: dict[str, Any] = {**ids, "message": question.text, "force": "open", "now": now,
-                            "entity_ids": hydrate.get("active_entity_ids", [])}
+    body: dict[str, Any] = {
+        **ids,
+        "message": question.text,
+        "force": "open",
+        "now": now,
+        "entity_ids": hydrate.get("active_entity_ids", []),
+    }
     if limits:
         body["limits"] = limits
     t0 = time.perf_counter()
@@ -191,12 +217,20 @@ async def ask(client: httpx.AsyncClient, hydrator: str, gate: str, conversation:
     if envelope is not None:
         retrieved = answer.retrieve
         t0 = time.perf_counter()
-        response = await client.post(envelope + "/v1/envelope", json={
-            **ids, "now": now, "user_message": question.text,
-            "AFFECT": {**ids, "ts": now, "affect": {"decay_at": now}},
-            "GRAPH": hydrate["GRAPH"], "EPISODE": retrieved["EPISODE"],
-            "KNOWLEDGE": retrieved["KNOWLEDGE"], "FACTS": retrieved["FACTS"],
-            "ranking": retrieved.get("ranking", [])})
+        response = await client.post(
+            envelope + "/v1/envelope",
+            json={
+                **ids,
+                "now": now,
+                "user_message": question.text,
+                "AFFECT": {**ids, "ts": now, "affect": {"decay_at": now}},
+                "GRAPH": hydrate["GRAPH"],
+                "EPISODE": retrieved["EPISODE"],
+                "KNOWLEDGE": retrieved["KNOWLEDGE"],
+                "FACTS": retrieved["FACTS"],
+                "ranking": retrieved.get("ranking", []),
+            },
+        )
         answer.envelope_ms = (time.perf_counter() - t0) * 1000
         _check(response, f"envelope {question.qid}")
         answer.envelope = response.json()
@@ -222,14 +256,21 @@ async def load_provenance(dsn: str, conversation: Conversation) -> Provenance:
     conn = await asyncpg.connect(dsn)
     try:
         user = user_of(conversation)
-        dia = {str(r["message_id"]): r["external_id"] for r in await conn.fetch(
-            "SELECT message_id, external_id FROM messages WHERE user_id = $1 "
-            "AND external_id IS NOT NULL", user)}
+        dia = {
+            str(r["message_id"]): r["external_id"]
+            for r in await conn.fetch(
+                "SELECT message_id, external_id FROM messages WHERE user_id = $1 "
+                "AND external_id IS NOT NULL",
+                user,
+            )
+        }
         by_text: dict[str, set[str]] = {}
         by_id: dict[str, set[str]] = {}
         for r in await conn.fetch(
-                "SELECT rel_id, text, provenance_message_ids::text AS ids FROM relations "
-                "WHERE user_id = $1", user):
+            "SELECT rel_id, text, provenance_message_ids::text AS ids FROM relations "
+            "WHERE user_id = $1",
+            user,
+        ):
             ids = set(re.findall(r"[0-9a-f-]{36}", r["ids"] or ""))
             by_text.setdefault(r["text"], set()).update(ids)
             by_id[str(r["rel_id"])] = ids

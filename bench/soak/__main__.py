@@ -79,8 +79,11 @@ async def soak(stack: Stack, faults: Faults, args) -> tuple[Ledger, list[tuple[f
     async def progress() -> None:
         done = [r for r in ledger.records if r.t > ledger.now() - 60]
         errors = sum(r.outcome != "ok" for r in done)
-        print(f"  [{ledger.now():6.0f} s] {len(done)} requests in the last minute, {errors} "
-              f"errors; acked turns {len(ledger.acked)}; RSS {rss[-1][1]:.0f} MiB", flush=True)
+        print(
+            f"  [{ledger.now():6.0f} s] {len(done)} requests in the last minute, {errors} "
+            f"errors; acked turns {len(ledger.acked)}; RSS {rss[-1][1]:.0f} MiB",
+            flush=True,
+        )
 
     try:
         await asyncio.gather(
@@ -93,7 +96,7 @@ async def soak(stack: Stack, faults: Faults, args) -> tuple[Ledger, list[tuple[f
             schedule(faults, ledger.now, args.fault_every, seconds, tuple(args.faults)),
         )
         rss.append((ledger.now(), rss_mib(stack.pid)))
-        await jobs["reindex"]()       # the sweeps repair what the faults left unindexed
+        await jobs["reindex"]()  # the sweeps repair what the faults left unindexed
         await jobs["consolidate"]()
     finally:
         await pools.close()
@@ -101,17 +104,24 @@ async def soak(stack: Stack, faults: Faults, args) -> tuple[Ledger, list[tuple[f
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.soak", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.soak",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--minutes", type=float, default=10.0)
-    parser.add_argument("--quick", action="store_true", help="1 minute, faults every 20 s, "
-                        "RESULTS.md untouched")
+    parser.add_argument(
+        "--quick", action="store_true", help="1 minute, faults every 20 s, RESULTS.md untouched"
+    )
     parser.add_argument("--rate", type=float, default=4.0, help="turns per second")
     parser.add_argument("--users", type=int, default=200)
     parser.add_argument("--fault-every", type=float, default=75.0)
     parser.add_argument("--fault-down", type=float, default=8.0, help="seconds each fault lasts")
-    parser.add_argument("--faults", default=",".join(KINDS),
-                        help=f"fault kinds, in turn (of {', '.join(ALL_KINDS)})")
+    parser.add_argument(
+        "--faults",
+        default=",".join(KINDS),
+        help=f"fault kinds, in turn (of {', '.join(ALL_KINDS)})",
+    )
     parser.add_argument("--max-in-flight", type=int, default=64)
     parser.add_argument("--no-write", action="store_true", help="leave bench/RESULTS.md alone")
     args = parser.parse_args(argv)
@@ -129,15 +139,25 @@ def main(argv: list[str] | None = None) -> int:
     proxy.start()
     login = direct.netloc.rpartition("@")[0]
     through_proxy = direct._replace(
-        netloc=(login + "@" if login else "") + f"127.0.0.1:{proxy.port}").geturl()
-    stack = SoakStack(DATABASE, 0, PORT_OFFSET, qdrant_path=str(OUT / "soak-qdrant"),
-                      own_redis=redis.url, env={"DATABASE_URL": through_proxy})
+        netloc=(login + "@" if login else "") + f"127.0.0.1:{proxy.port}"
+    ).geturl()
+    stack = SoakStack(
+        DATABASE,
+        0,
+        PORT_OFFSET,
+        qdrant_path=str(OUT / "soak-qdrant"),
+        own_redis=redis.url,
+        env={"DATABASE_URL": through_proxy},
+    )
     faults = Faults(redis, proxy, restart=stack.restart, down_s=args.fault_down)
     try:
         t0 = time.perf_counter()
         stack.start()
-        print(f"twin up ready in {time.perf_counter() - t0:.1f} s (log {stack.log_path}); "
-              f"soaking {args.minutes:g} min at {args.rate:g} turns/s", flush=True)
+        print(
+            f"twin up ready in {time.perf_counter() - t0:.1f} s (log {stack.log_path}); "
+            f"soaking {args.minutes:g} min at {args.rate:g} turns/s",
+            flush=True,
+        )
         ledger, rss = asyncio.run(soak(stack, faults, args))
         consistency = asyncio.run(check(stack.dsn, ledger))
         server_alive = stack.process is not None and stack.process.poll() is None
@@ -147,11 +167,22 @@ def main(argv: list[str] | None = None) -> int:
         redis.stop()
     body = render(args, info, ledger, rss, faults.log, consistency, server_alive)
     print("\n" + body)
-    (OUT / "soak.json").write_text(json.dumps({
-        "machine": info, "args": vars(args), "consistency": consistency,
-        "faults": [asdict(f) for f in faults.log], "rss": rss,
-        "records": len(ledger.records), "acked": len(ledger.acked),
-        "dropped": dict(ledger.dropped), "warnings": dict(ledger.warnings)}, indent=1))
+    (OUT / "soak.json").write_text(
+        json.dumps(
+            {
+                "machine": info,
+                "args": vars(args),
+                "consistency": consistency,
+                "faults": [asdict(f) for f in faults.log],
+                "rss": rss,
+                "records": len(ledger.records),
+                "acked": len(ledger.acked),
+                "dropped": dict(ledger.dropped),
+                "warnings": dict(ledger.warnings),
+            },
+            indent=1,
+        )
+    )
     if not args.no_write:
         write_section("soak", body)
         print("\nwrote bench/RESULTS.md", flush=True)

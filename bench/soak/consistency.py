@@ -24,16 +24,24 @@ async def check(dsn: str, ledger: Ledger) -> dict[str, Any]:
     users = sorted({user for user, _, _ in ledger.sent})
     conn = await asyncpg.connect(dsn)
     try:
-        logged = {(r["user_id"], r["chat_id"], r["turn_id"]): r["n"] for r in await conn.fetch(
-            """SELECT user_id, chat_id, turn_id, count(*) AS n FROM messages
-                WHERE user_id = ANY($1::text[]) GROUP BY 1, 2, 3""", users)}
+        logged = {
+            (r["user_id"], r["chat_id"], r["turn_id"]): r["n"]
+            for r in await conn.fetch(
+                """SELECT user_id, chat_id, turn_id, count(*) AS n FROM messages
+                WHERE user_id = ANY($1::text[]) GROUP BY 1, 2, 3""",
+                users,
+            )
+        }
         episodes_twice = await conn.fetchval(
             """SELECT count(*) FROM (SELECT 1 FROM episodes GROUP BY user_id, first_message_seq
-                                      HAVING count(*) > 1) t""")
+                                      HAVING count(*) > 1) t"""
+        )
         checkpoint_past_end = await conn.fetchval(
-            "SELECT count(*) FROM sessions WHERE checkpoint_message_seq > last_message_seq")
-        counts = dict(await conn.fetchrow(
-            """SELECT (SELECT count(*) FROM messages) AS messages,
+            "SELECT count(*) FROM sessions WHERE checkpoint_message_seq > last_message_seq"
+        )
+        counts = dict(
+            await conn.fetchrow(
+                """SELECT (SELECT count(*) FROM messages) AS messages,
                       (SELECT count(*) FROM episodes) AS episodes,
                       (SELECT count(*) FROM relations) AS facts,
                       (SELECT count(*) FROM sessions) AS sessions,
@@ -45,7 +53,9 @@ async def check(dsn: str, ledger: Ledger) -> dict[str, Any]:
                                                         AND status = 'ACTIVE')
                           AS facts_unindexed,
                       (SELECT count(*) FROM episodes WHERE indexed_at IS NULL)
-                          AS episodes_unindexed"""))
+                          AS episodes_unindexed"""
+            )
+        )
     finally:
         await conn.close()
     acked = Counter(ledger.acked)
@@ -55,11 +65,15 @@ async def check(dsn: str, ledger: Ledger) -> dict[str, Any]:
     unacked_logged = [k for k in set(ledger.sent) - set(acked) if logged.get(k, 0)]
     ok = not (missing or wrong or sent_twice or episodes_twice or checkpoint_past_end)
     return {
-        "ok": ok, "acked_turns": len(acked), "sent_turns": len(set(ledger.sent)),
-        "acked_missing": len(missing), "acked_not_exactly_once": len(wrong),
+        "ok": ok,
+        "acked_turns": len(acked),
+        "sent_turns": len(set(ledger.sent)),
+        "acked_missing": len(missing),
+        "acked_not_exactly_once": len(wrong),
         "logged_more_than_once": len(sent_twice),
         "unacked_but_logged": len(unacked_logged),  # written, but the answer was lost: fine
-        "episodes_twice": episodes_twice, "checkpoint_past_end": checkpoint_past_end,
+        "episodes_twice": episodes_twice,
+        "checkpoint_past_end": checkpoint_past_end,
         "examples": [list(k) for k in (missing + wrong + sent_twice)[:5]],
         **counts,
     }

@@ -58,8 +58,9 @@ class Faults:
         self.log.append(Injected(t, kind, self.down_s))
 
 
-async def schedule(faults: Faults, clock, every_s: float, seconds: float,
-                   kinds: tuple[str, ...] = KINDS) -> None:
+async def schedule(
+    faults: Faults, clock, every_s: float, seconds: float, kinds: tuple[str, ...] = KINDS
+) -> None:
     """The first fault ``every_s`` after the start, then one every ``every_s``, cycling through
     ``kinds``; none in the last ``every_s / 2`` (the end measures recovery)."""
     n = 0

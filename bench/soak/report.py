@@ -21,8 +21,15 @@ def _rss_at(rss: list[tuple[float, float]], t: float) -> float:
     return before[-1] if before else math.nan
 
 
-def render(args, info: dict[str, str], ledger: Ledger, rss: list[tuple[float, float]],
-           faults: list[Injected], consistency: dict[str, Any], server_alive: bool) -> str:
+def render(
+    args,
+    info: dict[str, str],
+    ledger: Ledger,
+    rss: list[tuple[float, float]],
+    faults: list[Injected],
+    consistency: dict[str, Any],
+    server_alive: bool,
+) -> str:
     records = ledger.records
     ok = [r for r in records if r.outcome == "ok"]
     errors = Counter((r.route, r.outcome) for r in records if r.outcome != "ok")
@@ -87,24 +94,59 @@ def render(args, info: dict[str, str], ledger: Ledger, rss: list[tuple[float, fl
     for m in range(minutes):
         got = by_minute.get(m, [])
         lat = [r.ms for r in got]
-        rows.append([m + 1, len(got), sum(r.outcome != "ok" for r in got),
-                     _ms(percentile(lat, 50)), _ms(percentile(lat, 99)),
-                     _ms(percentile(turns_by_minute.get(m, []), 99)),
-                     _ms(_rss_at(rss, (m + 1) * 60)), ", ".join(faults_by_minute.get(m, []))])
-    lines.append(table(["minute", "requests", "errors", "p50 ms", "p99 ms", "turn p99 ms",
-                        "RSS MiB", "faults"], rows))
+        rows.append(
+            [
+                m + 1,
+                len(got),
+                sum(r.outcome != "ok" for r in got),
+                _ms(percentile(lat, 50)),
+                _ms(percentile(lat, 99)),
+                _ms(percentile(turns_by_minute.get(m, []), 99)),
+                _ms(_rss_at(rss, (m + 1) * 60)),
+                ", ".join(faults_by_minute.get(m, [])),
+            ]
+        )
+    lines.append(
+        table(
+            [
+                "minute",
+                "requests",
+                "errors",
+                "p50 ms",
+                "p99 ms",
+                "turn p99 ms",
+                "RSS MiB",
+                "faults",
+            ],
+            rows,
+        )
+    )
     lines += ["", "Per route (whole run):", ""]
     routes = sorted({r.route for r in records})
-    lines.append(table(["route", "requests", "errors", "p50 ms", "p99 ms"], [
-        [route, sum(r.route == route for r in records),
-         sum(r.route == route and r.outcome != "ok" for r in records),
-         _ms(percentile([r.ms for r in records if r.route == route], 50)),
-         _ms(percentile([r.ms for r in records if r.route == route], 99))]
-        for route in routes]))
+    lines.append(
+        table(
+            ["route", "requests", "errors", "p50 ms", "p99 ms"],
+            [
+                [
+                    route,
+                    sum(r.route == route for r in records),
+                    sum(r.route == route and r.outcome != "ok" for r in records),
+                    _ms(percentile([r.ms for r in records if r.route == route], 50)),
+                    _ms(percentile([r.ms for r in records if r.route == route], 99)),
+                ]
+                for route in routes
+            ],
+        )
+    )
     lines += ["", "Errors by kind (each try counted):", ""]
-    lines.append(table(["route", "kind", "count"],
-                       [[route, kind, n] for (route, kind), n in errors.most_common()])
-                 if errors else "none")
+    lines.append(
+        table(
+            ["route", "kind", "count"],
+            [[route, kind, n] for (route, kind), n in errors.most_common()],
+        )
+        if errors
+        else "none"
+    )
     return "\n".join(lines)
 
 
@@ -115,9 +157,11 @@ def _per_row(rss: list[tuple[float, float]], consistency: dict[str, Any]) -> str
     if not rows:
         return "no rows written"
     growth = rss[-1][1] - rss[0][1]
-    return (f"{growth / rows * 1000:.1f} MiB per 1,000 indexed rows: "
-            f"{consistency['messages']:,} messages, {consistency['facts']:,} fact versions, "
-            f"{consistency['episodes']:,} episodes")
+    return (
+        f"{growth / rows * 1000:.1f} MiB per 1,000 indexed rows: "
+        f"{consistency['messages']:,} messages, {consistency['facts']:,} fact versions, "
+        f"{consistency['episodes']:,} episodes"
+    )
 
 
 def _started(ledger: Ledger) -> int:

@@ -37,13 +37,16 @@ from bench.load.__main__ import (
 from bench.load.client import Connection, encode_request
 
 NAMES = ("Marta Silva", "Joao Costa", "Ana Lima", "Rui Pereira", "Ines Sousa")
-ROUTES = {"pulse": ("pulse-decay", "/v1/pulse"), "hydrate": ("graph-hydrator", "/v1/hydrate"),
-          "retrieve": ("rag-gate", "/v1/retrieve"),
-          "envelope": ("envelope-validator", "/v1/envelope"),
-          "commit": ("memory-upserter", "/v1/commit"), "reindex": ("memory-upserter",
-                                                                   "/v1/reindex"),
-          "consolidate": ("reflection-writer", "/v1/consolidate"),
-          "day-log": ("reflection-writer", "/v1/day-log")}
+ROUTES = {
+    "pulse": ("pulse-decay", "/v1/pulse"),
+    "hydrate": ("graph-hydrator", "/v1/hydrate"),
+    "retrieve": ("rag-gate", "/v1/retrieve"),
+    "envelope": ("envelope-validator", "/v1/envelope"),
+    "commit": ("memory-upserter", "/v1/commit"),
+    "reindex": ("memory-upserter", "/v1/reindex"),
+    "consolidate": ("reflection-writer", "/v1/consolidate"),
+    "day-log": ("reflection-writer", "/v1/day-log"),
+}
 TRIES, WAIT_S = 3, 1.0  # n8n's "Retry on fail" defaults: Max Tries 3, Wait Between Tries 1 s
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder().decode
@@ -51,9 +54,9 @@ _decode = msgspec.json.Decoder().decode
 
 @dataclass
 class Record:
-    t: float          # seconds since the soak started
+    t: float  # seconds since the soak started
     route: str
-    outcome: str      # "ok" or the error kind
+    outcome: str  # "ok" or the error kind
     ms: float
 
 
@@ -64,11 +67,11 @@ class Ledger:
     started: float = field(default_factory=time.perf_counter)
     records: list[Record] = field(default_factory=list)
     turns_ms: list[tuple[float, float]] = field(default_factory=list)  # (t, ms) of whole turns
-    sent: list[tuple[str, str, str]] = field(default_factory=list)     # (user, chat, turn_id)
+    sent: list[tuple[str, str, str]] = field(default_factory=list)  # (user, chat, turn_id)
     acked: list[tuple[str, str, str]] = field(default_factory=list)
-    dropped: Counter = field(default_factory=Counter)                  # turns lost, by step
-    warnings: Counter = field(default_factory=Counter)                 # commit warning codes
-    shed: int = 0                                                      # over the in-flight cap
+    dropped: Counter = field(default_factory=Counter)  # turns lost, by step
+    warnings: Counter = field(default_factory=Counter)  # commit warning codes
+    shed: int = 0  # over the in-flight cap
 
     def now(self) -> float:
         return time.perf_counter() - self.started
@@ -78,12 +81,12 @@ class Pools:
     """Keep-alive connections per node port, shared by the soak's tasks."""
 
     def __init__(self, stack: Stack) -> None:
-        self._ports = {node: int(stack.url(node).rsplit(":", 1)[1])
-                       for node, _ in ROUTES.values()}
+        self._ports = {node: int(stack.url(node).rsplit(":", 1)[1]) for node, _ in ROUTES.values()}
         self._idle: dict[int, list[Connection]] = {p: [] for p in self._ports.values()}
 
-    async def send(self, route: str, body: dict[str, Any] | None, query: str = ""
-                   ) -> tuple[int, bytes]:
+    async def send(
+        self, route: str, body: dict[str, Any] | None, query: str = ""
+    ) -> tuple[int, bytes]:
         node, path = ROUTES[route]
         port = self._ports[node]
         conn = self._idle[port].pop() if self._idle[port] else Connection(port)
@@ -103,8 +106,9 @@ class Pools:
                 await conn.close()
 
 
-async def call(pools: Pools, ledger: Ledger, route: str, body: dict[str, Any] | None,
-               query: str = "") -> dict[str, Any] | None:
+async def call(
+    pools: Pools, ledger: Ledger, route: str, body: dict[str, Any] | None, query: str = ""
+) -> dict[str, Any] | None:
     """One step with n8n's retry on fail; the decoded answer, or None when every try failed."""
     for attempt in range(TRIES):
         t0 = time.perf_counter()
@@ -113,8 +117,9 @@ async def call(pools: Pools, ledger: Ledger, route: str, body: dict[str, Any] | 
             outcome = "ok" if status == 200 else str(status)
         except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as exc:
             status, data, outcome = 0, b"", type(exc).__name__
-        ledger.records.append(Record(t0 - ledger.started, route, outcome,
-                                     (time.perf_counter() - t0) * 1000))
+        ledger.records.append(
+            Record(t0 - ledger.started, route, outcome, (time.perf_counter() - t0) * 1000)
+        )
         if status == 200:
             return _decode(data)
         if status and status < 500 and status != 429:
@@ -156,8 +161,9 @@ async def turn(pools: Pools, ledger: Ledger, sample: Sample, turn_id: str, n: in
     if retrieve is None:
         ledger.dropped["retrieve"] += 1
         return
-    envelope = await call(pools, ledger, "envelope",
-                          envelope_body(sample, pulse, hydrate, retrieve))
+    envelope = await call(
+        pools, ledger, "envelope", envelope_body(sample, pulse, hydrate, retrieve)
+    )
     if envelope is None:
         ledger.dropped["envelope"] += 1
         return
@@ -172,8 +178,9 @@ async def turn(pools: Pools, ledger: Ledger, sample: Sample, turn_id: str, n: in
     ledger.turns_ms.append((t0 - ledger.started, (time.perf_counter() - t0) * 1000))
 
 
-async def steady_turns(pools: Pools, ledger: Ledger, turns: Turns, rate: float,
-                       seconds: float, max_in_flight: int) -> None:
+async def steady_turns(
+    pools: Pools, ledger: Ledger, turns: Turns, rate: float, seconds: float, max_in_flight: int
+) -> None:
     """Open loop: a turn starts every 1/rate s whatever the server's speed (as Telegram
     traffic does); past ``max_in_flight`` unfinished turns, new ones are shed and counted."""
     in_flight: set[asyncio.Task] = set()

@@ -51,31 +51,44 @@ async def healthz(state: State) -> Health:
     return Health(status="ok", node=state.node)
 
 
-@get("/readyz", tags=["health"], summary="Every dependency this node needs answers",
-     responses={503: ResponseSpec(data_container=Readiness, description="not ready")})
+@get(
+    "/readyz",
+    tags=["health"],
+    summary="Every dependency this node needs answers",
+    responses={503: ResponseSpec(data_container=Readiness, description="not ready")},
+)
 async def readyz(state: State) -> Response[Readiness]:
     checks = await check_dependencies(state.resources, state.needs)
     ready = all(value == "ok" for value in checks.values())
-    modes = {store: mode for store, mode in state.settings.store_modes.items()
-             if store in state.needs}
-    body = Readiness(status="ready" if ready else "unavailable", node=state.node, checks=checks,
-                     modes=modes)
+    modes = {
+        store: mode for store, mode in state.settings.store_modes.items() if store in state.needs
+    }
+    body = Readiness(
+        status="ready" if ready else "unavailable", node=state.node, checks=checks, modes=modes
+    )
     if ready:
         return Response(body)
     failing = next(name for name, value in checks.items() if value != "ok")
     return Response(
-        body, status_code=503,
+        body,
+        status_code=503,
         headers={"Retry-After": str(state.settings.retry_after_s), "X-Unready": failing},
     )
 
 
-@get("/version", tags=["health"],
-     summary="Node, package and contract versions, and the Postgres schema version this code "
-             "needs (the newest migration; /readyz is 503 until the database has it)")
+@get(
+    "/version",
+    tags=["health"],
+    summary="Node, package and contract versions, and the Postgres schema version this code "
+    "needs (the newest migration; /readyz is 503 until the database has it)",
+)
 async def version(state: State) -> Version:
-    return Version(node=state.node, version=PACKAGE_VERSION,
-                   slot_contract_version=SLOT_CONTRACT_VERSION,
-                   schema_version=state.schema_version)
+    return Version(
+        node=state.node,
+        version=PACKAGE_VERSION,
+        slot_contract_version=SLOT_CONTRACT_VERSION,
+        schema_version=state.schema_version,
+    )
 
 
 async def screen_body(request: Request) -> None:
@@ -88,8 +101,10 @@ async def screen_body(request: Request) -> None:
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if body and not (media_type == "application/json" or media_type.endswith("+json")):
         raise problems.ProblemError(
-            415, "Unsupported media type",
-            f"send the body as application/json (got {media_type or 'no content type'})")
+            415,
+            "Unsupported media type",
+            f"send the body as application/json (got {media_type or 'no content type'})",
+        )
     errors = nul_errors(body)
     if not errors and body:
         errors = strict_errors(body, contract) if (contract := _body_contract(request)) else []
@@ -127,10 +142,19 @@ def create_app(spec: NodeSpec, settings: Settings, resources: Resources | None =
     app = Litestar(
         route_handlers=[healthz, readyz, version, *spec.route_handlers],
         lifespan=[lifespan],
-        state=State({"node": spec.name, "needs": spec.needs, "settings": settings,
-                     "resources": resources, "schema_version": latest_version()}),
-        dependencies={"resources": Provide(provide_resources, sync_to_thread=False),
-                      **(spec.dependencies or {})},
+        state=State(
+            {
+                "node": spec.name,
+                "needs": spec.needs,
+                "settings": settings,
+                "resources": resources,
+                "schema_version": latest_version(),
+            }
+        ),
+        dependencies={
+            "resources": Provide(provide_resources, sync_to_thread=False),
+            **(spec.dependencies or {}),
+        },
         middleware=[bearer_auth_middleware(settings.node_token)],
         before_request=screen_body,
         exception_handlers={
@@ -171,4 +195,3 @@ def closed_objects(app: Litestar) -> None:
     for component in (app.openapi_schema.components.schemas or {}).values():
         if component.properties is not None and component.additional_properties is None:
             component.additional_properties = False
-

@@ -35,21 +35,25 @@ def bearer_auth_middleware(token: str | None):
 
 
 async def _unauthorized(scope: Scope, send: Send) -> None:
-    body = msgspec.json.encode({
-        "type": "https://twin-core.dev/problems/unauthorized",
-        "title": "Unauthorized",
-        "status": 401,
-        "detail": "missing or wrong bearer token for /v1 routes",
-        "instance": scope["path"],
-        "request_id": scope.get("state", {}).get("request_id"),
-    })
-    await send({
-        "type": "http.response.start",
-        "status": 401,
-        "headers": [
-            (b"content-type", b"application/problem+json"),
-            (b"www-authenticate", b'Bearer realm="twin-core"'),
-            (b"content-length", str(len(body)).encode()),
-        ],
-    })
+    body = msgspec.json.encode(
+        {
+            "type": "https://twin-core.dev/problems/unauthorized",
+            "title": "Unauthorized",
+            "status": 401,
+            "detail": "missing or wrong bearer token for /v1 routes",
+            "instance": scope["path"],
+            "request_id": scope.get("state", {}).get("request_id"),
+        }
+    )
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 401,
+            "headers": [
+                (b"content-type", b"application/problem+json"),
+                (b"www-authenticate", b'Bearer realm="twin-core"'),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

@@ -40,8 +40,9 @@ class Background:
     def _finished(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            structlog.get_logger().warning("background_task_failed", task=task.get_name(),
-                                           error=repr(task.exception()))
+            structlog.get_logger().warning(
+                "background_task_failed", task=task.get_name(), error=repr(task.exception())
+            )
 
     @property
     def pending(self) -> int:
@@ -54,7 +55,6 @@ class Background:
         while self._tasks:
             left = deadline - loop.time()
             if left <= 0:
-                structlog.get_logger().warning("background_tasks_abandoned",
-                                               count=len(self._tasks))
+                structlog.get_logger().warning("background_tasks_abandoned", count=len(self._tasks))
                 return
             await asyncio.wait(set(self._tasks), timeout=left)

@@ -1,10 +1,10 @@
 """``twin``: the entry point — the only place that reads the environment.
 
-    twin migrate              apply pending Postgres migrations (idempotent)
-    twin serve NODE [--port]  one node on its own port
-    twin up                   migrate, then all six nodes in one process on their ports
-    twin export-schema        write contracts/schema/*.json from the contracts
-    twin chat --user U --agent A   talk to the running nodes from the terminal
+twin migrate              apply pending Postgres migrations (idempotent)
+twin serve NODE [--port]  one node on its own port
+twin up                   migrate, then all six nodes in one process on their ports
+twin export-schema        write contracts/schema/*.json from the contracts
+twin chat --user U --agent A   talk to the running nodes from the terminal
 """
 
 from __future__ import annotations
@@ -44,8 +44,11 @@ def _main(argv: list[str] | None) -> int:
     chat_cmd.add_argument("--agent", required=True, help="the persona's id, e.g. deanna")
     chat_cmd.add_argument("--chat", default=None, help="chat id (default: play:<user>)")
     chat_cmd.add_argument("--persona", default="", help="the agent's persona prompt")
-    chat_cmd.add_argument("--show", action="store_true",
-                          help="print the envelope and what was written after every turn")
+    chat_cmd.add_argument(
+        "--show",
+        action="store_true",
+        help="print the envelope and what was written after every turn",
+    )
     args = parser.parse_args(argv)
 
     settings = Settings.from_env(os.environ)
@@ -60,9 +63,16 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "chat":
         from services.playground.terminal import run_chat
 
-        return asyncio.run(run_chat(settings, user_id=args.user, agent_id=args.agent,
-                                    chat_id=args.chat or f"play:{args.user}",
-                                    persona_prompt=args.persona, show=args.show))
+        return asyncio.run(
+            run_chat(
+                settings,
+                user_id=args.user,
+                agent_id=args.agent,
+                chat_id=args.chat or f"play:{args.user}",
+                persona_prompt=args.persona,
+                show=args.show,
+            )
+        )
     return 2  # pragma: no cover - argparse refuses unknown commands
 
 
@@ -86,8 +96,9 @@ def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
             if args.command == "migrate":
                 return _migrate(settings)
             structlog.get_logger("twin").info(
-                "stores", **{store: mode for store, mode in settings.store_modes.items()
-                             if store in needs})
+                "stores",
+                **{store: mode for store, mode in settings.store_modes.items() if store in needs},
+            )
             if args.command == "serve":
                 return _serve_one(settings, args.node, args.port or settings.port_of(args.node))
             if not args.no_migrate and _migrate(settings) != 0:
@@ -136,8 +147,10 @@ def _serve_all(settings: Settings) -> int:
     from services.core.nodes import all_specs
 
     specs = all_specs()
-    apps = {settings.port_of(name): create_app(spec, settings, resources=None)
-            for name, spec in specs.items()}
+    apps = {
+        settings.port_of(name): create_app(spec, settings, resources=None)
+        for name, spec in specs.items()
+    }
     needs = frozenset().union(*(spec.needs for spec in specs.values()))
     router = PortRouter(apps, settings, needs)
     serve(router, [bind(settings.host, port) for port in apps])

@@ -28,8 +28,12 @@ def request_clock(given: datetime | None, path: str = "$.now") -> datetime:
 
 def check_times(times: Iterable[tuple[str, datetime | None]]) -> None:
     """Refuse, all at once, every caller-given time out of range: ``(path, value)`` pairs."""
-    errors = [e for path, value in times if value is not None
-              if (e := out_of_range(value, path)) is not None]
+    errors = [
+        e
+        for path, value in times
+        if value is not None
+        if (e := out_of_range(value, path)) is not None
+    ]
     if errors:
         raise InvalidInput(errors)
 
@@ -40,6 +44,8 @@ def out_of_range(moment: datetime, path: str) -> FieldError | None:
     except (OverflowError, ValueError):
         utc = None
     if utc is None or not EARLIEST <= utc < LATEST:
-        return FieldError(path, f"must be between {EARLIEST.year} and {LATEST.year - 1} "
-                                f"(got {moment.isoformat()})")
+        return FieldError(
+            path,
+            f"must be between {EARLIEST.year} and {LATEST.year - 1} (got {moment.isoformat()})",
+        )
     return None

@@ -31,6 +31,7 @@ from services.core.minilm import MINILM_DIM, MiniLMEmbedder, l2_normalise
 if TYPE_CHECKING:
     import openai
 
+
 class EmbedderUnavailable(DependencyUnavailable):
     """The embedding backend could not produce vectors now (the HTTP layer answers 503)."""
 
@@ -197,5 +198,13 @@ def open_embedder(
     raise ValueError(f"unknown embedder kind {kind!r}: expected minilm, hashing or openai")
 
 
-__all__ = ["MINILM_DIM", "Embedder", "EmbedderUnavailable", "HashingEmbedder", "MiniLMEmbedder",
-           "OpenAIEmbedder", "normalise_words", "open_embedder"]
+__all__ = [
+    "MINILM_DIM",
+    "Embedder",
+    "EmbedderUnavailable",
+    "HashingEmbedder",
+    "MiniLMEmbedder",
+    "OpenAIEmbedder",
+    "normalise_words",
+    "open_embedder",
+]

@@ -70,10 +70,14 @@ def bind(host: str, port: int) -> socket.socket:
 def serve(app, sockets: list[socket.socket], *, graceful_s: int = 20) -> None:
     """Run uvicorn on pre-bound sockets until SIGINT/SIGTERM; in-flight requests finish."""
     config = uvicorn.Config(
-        app, lifespan="on", log_config=None, access_log=False, loop="uvloop", http="httptools",
-        timeout_graceful_shutdown=graceful_s, server_header=False,
+        app,
+        lifespan="on",
+        log_config=None,
+        access_log=False,
+        loop="uvloop",
+        http="httptools",
+        timeout_graceful_shutdown=graceful_s,
+        server_header=False,
     )
-    structlog.get_logger("twin").info(
-        "serving", ports=[s.getsockname()[1] for s in sockets]
-    )
+    structlog.get_logger("twin").info("serving", ports=[s.getsockname()[1] for s in sockets])
     uvicorn.Server(config).run(sockets=sockets)

@@ -55,8 +55,12 @@ def _nullable(node: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, 
     """``[T, null]`` for a nullable scalar; ``anyOf`` otherwise (objects, several types)."""
     others = [o for o in options if o != {"type": "null"}]
     description = node.get("description")
-    if len(others) == 1 and len(options) == 2 and isinstance(others[0].get("type"), str) \
-            and others[0]["type"] not in ("object", "array"):
+    if (
+        len(others) == 1
+        and len(options) == 2
+        and isinstance(others[0].get("type"), str)
+        and others[0]["type"] not in ("object", "array")
+    ):
         merged = {**others[0], "type": [others[0]["type"], "null"]}
         if "enum" in merged:
             merged["enum"] = [*merged["enum"], None]

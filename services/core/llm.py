@@ -57,8 +57,12 @@ class LLM(Protocol):
         """A JSON object the model produced under ``schema`` (strict structured output)."""
         ...
 
-    async def chat(self, messages: list[dict], timeout: float,  # noqa: ASYNC109
-                   response_format: dict | None = None) -> str:
+    async def chat(
+        self,
+        messages: list[dict],
+        timeout: float,  # noqa: ASYNC109
+        response_format: dict | None = None,
+    ) -> str:
         """The content of one chat completion (``response_format`` passed as is when given)."""
         ...
 
@@ -96,8 +100,12 @@ class OpenAILLM:
             raise LLMMalformedOutput(f"model output is {type(value).__name__}, not an object")
         return value
 
-    async def chat(self, messages: list[dict], timeout: float,  # noqa: ASYNC109
-                   response_format: dict | None = None) -> str:
+    async def chat(
+        self,
+        messages: list[dict],
+        timeout: float,  # noqa: ASYNC109
+        response_format: dict | None = None,
+    ) -> str:
         extra = {"response_format": response_format} if response_format else {}
         return await self._create(messages=messages, budget_s=timeout, **extra)
 
@@ -125,7 +133,8 @@ class OpenAILLM:
             raise LLMUnavailable("model endpoint answered a body that is not JSON") from exc
         if not hasattr(response, "choices"):  # e.g. a proxy's HTML page with status 200
             raise LLMUnavailable(
-                f"model endpoint answered {type(response).__name__}, not a chat completion")
+                f"model endpoint answered {type(response).__name__}, not a chat completion"
+            )
         if not response.choices:
             raise LLMMalformedOutput("model returned no choices")
         message = response.choices[0].message

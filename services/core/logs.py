@@ -32,10 +32,12 @@ def configure_logging(*, json: bool | None = None, level: int = logging.INFO) ->
     )
     # uvicorn and libraries log through the stdlib: render their lines the same way.
     handler = logging.StreamHandler(sys.stdout)
-    handler.setFormatter(structlog.stdlib.ProcessorFormatter(
-        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
-        foreign_pre_chain=[*shared, structlog.stdlib.add_logger_name],
-    ))
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
+            foreign_pre_chain=[*shared, structlog.stdlib.add_logger_name],
+        )
+    )
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
@@ -69,8 +71,10 @@ def request_log_middleware(node: str):
                 nonlocal status
                 if message["type"] == "http.response.start":
                     status = message["status"]
-                    message["headers"] = [*message.get("headers", []),
-                                          (REQUEST_ID_HEADER, request_id.encode())]
+                    message["headers"] = [
+                        *message.get("headers", []),
+                        (REQUEST_ID_HEADER, request_id.encode()),
+                    ]
                 await send(message)
 
             try:

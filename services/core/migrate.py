@@ -154,8 +154,9 @@ async def _applied(conn: asyncpg.Connection) -> dict[str, str]:
 
 
 def _check_checksums(migrations: list[Migration], applied: dict[str, str]) -> None:
-    changed = [m.version for m in migrations
-               if m.version in applied and applied[m.version] != m.checksum]
+    changed = [
+        m.version for m in migrations if m.version in applied and applied[m.version] != m.checksum
+    ]
     if changed:
         raise MigrationError(
             f"applied migration(s) {', '.join(changed)} changed since they ran; an applied file "
@@ -169,12 +170,12 @@ async def _apply_one(conn: asyncpg.Connection, migration: Migration) -> None:
             await conn.execute(migration.sql)
             await conn.execute(
                 "INSERT INTO schema_migrations (version, checksum) VALUES ($1, $2)",
-                migration.version, migration.checksum,
+                migration.version,
+                migration.checksum,
             )
     except asyncpg.PostgresError as exc:
         raise MigrationError(
-            f"migration {migration.version} failed and was rolled back: "
-            f"{type(exc).__name__}: {exc}"
+            f"migration {migration.version} failed and was rolled back: {type(exc).__name__}: {exc}"
         ) from exc
 
 

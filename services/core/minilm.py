@@ -110,7 +110,8 @@ class MiniLMEmbedder:
                 continue
             try:
                 vectors = await loop.run_in_executor(
-                    self._worker, self.embed_sync, [t for texts, _ in batch for t in texts])
+                    self._worker, self.embed_sync, [t for texts, _ in batch for t in texts]
+                )
             except Exception as exc:  # noqa: BLE001 - every caller in the run gets the error
                 for _, done in batch:
                     if not done.done():

@@ -136,26 +136,32 @@ def make_http_handler(max_body_bytes: int):
         headers = dict(exc.headers or {})
         if status == 400 and _body_is_malformed(request):
             reason = f"malformed JSON body: {detail}" if detail else "malformed JSON body"
-            return problem_response(request, _invalid([FieldError("$", reason)],
-                                                      "Malformed JSON"))
+            return problem_response(request, _invalid([FieldError("$", reason)], "Malformed JSON"))
         if status == 404 and not detail:
-            detail = (f"no route {request.method} {request.url.path}; every route is listed "
-                      "at /schema/openapi.json")
+            detail = (
+                f"no route {request.method} {request.url.path}; every route is listed "
+                "at /schema/openapi.json"
+            )
         elif status == 405 and not detail:
             allowed = headers.get("allow") or headers.get("Allow") or ""
             detail = f"{request.url.path} does not answer {request.method}" + (
-                f"; it answers {allowed}" if allowed else "")
+                f"; it answers {allowed}" if allowed else ""
+            )
         elif status == 413:
-            detail = (f"the body is over the limit of {max_body_bytes} bytes "
-                      "(TWIN_MAX_BODY_BYTES)")
+            detail = f"the body is over the limit of {max_body_bytes} bytes (TWIN_MAX_BODY_BYTES)"
         problem = Problem(TYPE_BASE + title.lower().replace(" ", "-"), title, status, detail)
         return problem_response(request, problem, headers)
 
     return handle_http
 
 
-_HTTP_TITLES = {400: "Bad request", 401: "Unauthorized", 404: "Not found",
-                405: "Method not allowed", 413: "Request body too large"}
+_HTTP_TITLES = {
+    400: "Bad request",
+    401: "Unauthorized",
+    404: "Not found",
+    405: "Method not allowed",
+    413: "Request body too large",
+}
 
 
 def handle_undecodable(request: Request, exc: RecursionError | UnicodeDecodeError) -> Response:
@@ -186,8 +192,9 @@ def make_unexpected_handler(retry_after_s: int):
     def handle_unexpected(request: Request, exc: Exception) -> Response:
         dependency = dependency_of(exc)
         if dependency is not None:
-            structlog.get_logger().warning("dependency_unavailable", dependency=dependency,
-                                           error=type(exc).__name__)
+            structlog.get_logger().warning(
+                "dependency_unavailable", dependency=dependency, error=type(exc).__name__
+            )
             problem = Problem(
                 type=TYPE_BASE + "dependency-unavailable",
                 title="Dependency unavailable",
@@ -196,17 +203,31 @@ def make_unexpected_handler(retry_after_s: int):
                 dependency=dependency,
             )
             return problem_response(request, problem, {"Retry-After": str(retry_after_s)})
-        if isinstance(exc, asyncpg.exceptions.CheckViolationError
-                      | asyncpg.exceptions.DataError):
+        if isinstance(exc, asyncpg.exceptions.CheckViolationError | asyncpg.exceptions.DataError):
             # the contract let through a value the schema refuses: still the input's fault
-            structlog.get_logger().warning("input_refused_by_store", error=type(exc).__name__,
-                                           constraint=getattr(exc, "constraint_name", None))
-            return problem_response(request, _invalid([FieldError(
-                "$", f"a value is out of what the store accepts ({type(exc).__name__})")],
-                "Invalid input"))
+            structlog.get_logger().warning(
+                "input_refused_by_store",
+                error=type(exc).__name__,
+                constraint=getattr(exc, "constraint_name", None),
+            )
+            return problem_response(
+                request,
+                _invalid(
+                    [
+                        FieldError(
+                            "$", f"a value is out of what the store accepts ({type(exc).__name__})"
+                        )
+                    ],
+                    "Invalid input",
+                ),
+            )
         structlog.get_logger().exception("unhandled_error", error=type(exc).__name__)
-        problem = Problem(TYPE_BASE + "internal-error", "Internal error", 500,
-                          "the node failed unexpectedly; the request id is in the log")
+        problem = Problem(
+            TYPE_BASE + "internal-error",
+            "Internal error",
+            500,
+            "the node failed unexpectedly; the request id is in the log",
+        )
         return problem_response(request, problem)
 
     return handle_unexpected

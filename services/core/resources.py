@@ -38,15 +38,19 @@ async def _noop_reset(connection: asyncpg.Connection) -> None:
 async def _init_connection(connection: asyncpg.Connection) -> None:
     for typ in ("json", "jsonb"):
         await connection.set_type_codec(
-            typ, schema="pg_catalog", encoder=lambda v: msgspec.json.encode(v).decode(),
+            typ,
+            schema="pg_catalog",
+            encoder=lambda v: msgspec.json.encode(v).decode(),
             decoder=msgspec.json.decode,
         )
 
 
 def _require(url: str | None, variable: str) -> str:
     if url is None:  # the CLI resolves unset URLs to the embedded stores before opening
-        raise ValueError(f"{variable} is unset and no embedded store was started "
-                         "(services.core.embedded.embedded_stores resolves it)")
+        raise ValueError(
+            f"{variable} is unset and no embedded store was started "
+            "(services.core.embedded.embedded_stores resolves it)"
+        )
     return url
 
 
@@ -91,8 +95,11 @@ class Resources:
     @cached_property
     def working_memory(self) -> WorkingMemory:
         """Working memory over this process's Redis client, with the configured TTLs."""
-        return WorkingMemory(self.redis, affect_ttl_s=self.settings.affect_ttl_s,
-                             session_ttl_s=self.settings.session_ttl_s)
+        return WorkingMemory(
+            self.redis,
+            affect_ttl_s=self.settings.affect_ttl_s,
+            session_ttl_s=self.settings.session_ttl_s,
+        )
 
     @classmethod
     async def open(cls, settings: Settings, needs: Iterable[str]) -> Resources:
@@ -107,26 +114,33 @@ class Resources:
             res.redis = open_redis(settings)
         if VECTORS in needs:
             res.vectors = open_vector_index(
-                path=settings.qdrant_path, url=settings.qdrant_url,
-                api_key=settings.qdrant_api_key, dim=settings.embedding_dim,
+                path=settings.qdrant_path,
+                url=settings.qdrant_url,
+                api_key=settings.qdrant_api_key,
+                dim=settings.embedding_dim,
             )
             try:
                 await res.vectors.ensure_collections()
             except VectorIndexUnavailable as exc:
                 # Start anyway, like a lazy pg pool: /readyz names the index, retrieval
                 # degrades, and the index creates its collections once it answers.
-                structlog.get_logger().warning("vectors_unavailable_at_start",
-                                               error=str(exc)[:300])
+                structlog.get_logger().warning("vectors_unavailable_at_start", error=str(exc)[:300])
         if EMBEDDER in needs:
             res.embedder = await asyncio.to_thread(
-                open_embedder, kind=settings.embedder, base_url=settings.openai_base_url,
-                api_key=settings.openai_api_key, model=settings.embedding_model,
-                dim=settings.embedding_dim, threads=settings.model_threads,
+                open_embedder,
+                kind=settings.embedder,
+                base_url=settings.openai_base_url,
+                api_key=settings.openai_api_key,
+                model=settings.embedding_model,
+                dim=settings.embedding_dim,
+                threads=settings.model_threads,
             )
         if LLM_DEP in needs:
             res.llm = open_llm(
-                base_url=settings.openai_base_url, api_key=settings.openai_api_key,
-                model=settings.llm_model, timeout=settings.llm_timeout_s,
+                base_url=settings.openai_base_url,
+                api_key=settings.openai_api_key,
+                model=settings.llm_model,
+                timeout=settings.llm_timeout_s,
             )
         return res
 

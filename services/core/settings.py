@@ -68,12 +68,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def store_modes(self) -> dict[str, str]:
         """``embedded`` or ``external`` for each store, as /readyz and the logs report it."""
+
         def mode(embedded: bool) -> str:
             return "embedded" if embedded else "external"
 
-        return {"postgres": mode("postgres" in self.embedded),
-                "redis": mode("redis" in self.embedded),
-                "vectors": mode(self.qdrant_url is None)}
+        return {
+            "postgres": mode("postgres" in self.embedded),
+            "redis": mode("redis" in self.embedded),
+            "vectors": mode(self.qdrant_url is None),
+        }
 
     @property
     def llm_configured(self) -> bool:

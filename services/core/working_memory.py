@@ -102,10 +102,13 @@ class WorkingMemory:
             session_key(user_id, agent_id, chat_id), affect_key(user_id, agent_id, chat_id)
         )
         return Snapshot(
-            user_id=user_id, agent_id=agent_id, chat_id=chat_id,
+            user_id=user_id,
+            agent_id=agent_id,
+            chat_id=chat_id,
             session=_decode(raw_session, _session_decoder),
             affect=_decode(raw_affect, _affect_decoder),
-            session_digest=_digest(raw_session), affect_digest=_digest(raw_affect),
+            session_digest=_digest(raw_session),
+            affect_digest=_digest(raw_affect),
         )
 
     async def save_if_unchanged(
@@ -118,9 +121,14 @@ class WorkingMemory:
                 raise ValueError("a conversation's blobs can only replace its own")
         written = await self._save_script(
             keys=[session_key(*ids), affect_key(*ids)],
-            args=[seen.session_digest, seen.affect_digest,
-                  _encoder.encode(session) if session is not None else b"", self._session_ttl_s,
-                  _encoder.encode(affect) if affect is not None else b"", self._affect_ttl_s],
+            args=[
+                seen.session_digest,
+                seen.affect_digest,
+                _encoder.encode(session) if session is not None else b"",
+                self._session_ttl_s,
+                _encoder.encode(affect) if affect is not None else b"",
+                self._affect_ttl_s,
+            ],
         )
         return bool(written)
 

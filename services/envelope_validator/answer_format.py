@@ -15,5 +15,6 @@ __all__ = ["SCHEMA_NAME", "response_format", "strict_schema"]
 
 @functools.cache
 def response_format() -> ResponseFormat:
-    return ResponseFormat(json_schema=JsonSchemaFormat(
-        name=SCHEMA_NAME, strict=True, schema=strict_schema(LLMAnswer)))
+    return ResponseFormat(
+        json_schema=JsonSchemaFormat(name=SCHEMA_NAME, strict=True, schema=strict_schema(LLMAnswer))
+    )

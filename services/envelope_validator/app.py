@@ -36,23 +36,32 @@ def refuse_with_every_problem(request: Request, exc: ValidationException) -> Res
 
 
 @post(
-    "/v1/envelope", status_code=200, tags=["envelope"],
+    "/v1/envelope",
+    status_code=200,
+    tags=["envelope"],
     summary="Check the slots and render the chat messages for the LLM call",
     description="Takes AFFECT, GRAPH, EPISODE, KNOWLEDGE (and FACTS) exactly as the earlier "
-                "nodes answered, plus the prompt context. Answers the checked envelope, the chat "
-                "`messages` in the fixed order of the prompt contract, the strict "
-                "`response_format` of the answer, warnings for everything cut, and sizes. "
-                "Refuses a bad envelope with every problem listed.",
+    "nodes answered, plus the prompt context. Answers the checked envelope, the chat "
+    "`messages` in the fixed order of the prompt contract, the strict "
+    "`response_format` of the answer, warnings for everything cut, and sizes. "
+    "Refuses a bad envelope with every problem listed.",
     exception_handlers={ValidationException: refuse_with_every_problem},
-    responses={422: ResponseSpec(data_container=problems.Problem,
-                                 description="invalid envelope: every problem in `errors`")},
+    responses={
+        422: ResponseSpec(
+            data_container=problems.Problem,
+            description="invalid envelope: every problem in `errors`",
+        )
+    },
 )
 async def envelope(data: JSONBody[EnvelopeRequest]) -> EnvelopeResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id)
     answer = build(data, request_clock(data.now))
-    bind_ids(user_id=data.user_id, agent_id=data.agent_id,
-             prompt_chars=answer.stats.total_chars,
-             warnings=sorted({warning.code for warning in answer.warnings}))
+    bind_ids(
+        user_id=data.user_id,
+        agent_id=data.agent_id,
+        prompt_chars=answer.stats.total_chars,
+        warnings=sorted({warning.code for warning in answer.warnings}),
+    )
     return answer
 
 

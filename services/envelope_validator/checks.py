@@ -19,15 +19,24 @@ from contracts.envelope_io import EnvelopeRequest, FactsSlot
 from contracts.slots import AffectSlot, EpisodeSlot, GraphSlot, KnowledgeSlot
 from services.core.validation import FieldError, collect_errors
 
-TODO_LISTS = {"commitments": "PENDING", "threads": "PENDING", "frictions": "PENDING",
-              "wins": "DONE"}
+TODO_LISTS = {
+    "commitments": "PENDING",
+    "threads": "PENDING",
+    "frictions": "PENDING",
+    "wins": "DONE",
+}
 
 
 def check(request: EnvelopeRequest) -> list[FieldError]:
     return semantic_errors(
-        user_id=request.user_id, agent_id=request.agent_id, chat_id=request.chat_id,
-        affect=request.AFFECT, graph=request.GRAPH, facts=request.FACTS,
-        episode=request.EPISODE, knowledge=request.KNOWLEDGE,
+        user_id=request.user_id,
+        agent_id=request.agent_id,
+        chat_id=request.chat_id,
+        affect=request.AFFECT,
+        graph=request.GRAPH,
+        facts=request.FACTS,
+        episode=request.EPISODE,
+        knowledge=request.KNOWLEDGE,
     )
 
 
@@ -38,18 +47,27 @@ def errors_in(body: Any) -> list[FieldError]:
     if not isinstance(body, dict):
         return errors
     return errors + semantic_errors(
-        user_id=_part(body, "user_id", UserId), agent_id=_part(body, "agent_id", AgentId),
-        chat_id=_part(body, "chat_id", ChatId), affect=_part(body, "AFFECT", AffectSlot),
-        graph=_part(body, "GRAPH", GraphSlot), facts=_part(body, "FACTS", FactsSlot),
+        user_id=_part(body, "user_id", UserId),
+        agent_id=_part(body, "agent_id", AgentId),
+        chat_id=_part(body, "chat_id", ChatId),
+        affect=_part(body, "AFFECT", AffectSlot),
+        graph=_part(body, "GRAPH", GraphSlot),
+        facts=_part(body, "FACTS", FactsSlot),
         episode=_part(body, "EPISODE", EpisodeSlot),
         knowledge=_part(body, "KNOWLEDGE", KnowledgeSlot),
     )
 
 
 def semantic_errors(
-    *, user_id: str | None, agent_id: str | None, chat_id: str | None,
-    affect: AffectSlot | None, graph: GraphSlot | None, facts: FactsSlot | None,
-    episode: EpisodeSlot | None, knowledge: KnowledgeSlot | None,
+    *,
+    user_id: str | None,
+    agent_id: str | None,
+    chat_id: str | None,
+    affect: AffectSlot | None,
+    graph: GraphSlot | None,
+    facts: FactsSlot | None,
+    episode: EpisodeSlot | None,
+    knowledge: KnowledgeSlot | None,
 ) -> list[FieldError]:
     """What the types cannot say. A part that is ``None`` (absent or undecodable) is skipped."""
     errors: list[FieldError] = []
@@ -57,63 +75,119 @@ def semantic_errors(
         if slot is None:
             continue
         if user_id is not None and slot.user_id != user_id:
-            errors.append(FieldError(f"$.{name}.user_id", f"this {name} belongs to user "
-                                     f"{slot.user_id!r}, not to {user_id!r}"))
+            errors.append(
+                FieldError(
+                    f"$.{name}.user_id",
+                    f"this {name} belongs to user {slot.user_id!r}, not to {user_id!r}",
+                )
+            )
         if agent_id is not None and slot.agent_id != agent_id:
-            errors.append(FieldError(f"$.{name}.agent_id", f"this {name} belongs to agent "
-                                     f"{slot.agent_id!r}, not to {agent_id!r}"))
+            errors.append(
+                FieldError(
+                    f"$.{name}.agent_id",
+                    f"this {name} belongs to agent {slot.agent_id!r}, not to {agent_id!r}",
+                )
+            )
         if slot is affect and chat_id is not None and affect.chat_id not in (None, chat_id):
-            errors.append(FieldError("$.AFFECT.chat_id", f"this AFFECT belongs to chat "
-                                     f"{affect.chat_id!r}, not to {chat_id!r}"))
+            errors.append(
+                FieldError(
+                    "$.AFFECT.chat_id",
+                    f"this AFFECT belongs to chat {affect.chat_id!r}, not to {chat_id!r}",
+                )
+            )
     if graph is not None:
         errors += _graph_errors(graph, facts)
     if episode is not None:
-        errors += _conflicts([(f"$.EPISODE.hits[{i}].episode_id", h.episode_id, h)
-                              for i, h in enumerate(episode.hits)], "episode")
+        errors += _conflicts(
+            [
+                (f"$.EPISODE.hits[{i}].episode_id", h.episode_id, h)
+                for i, h in enumerate(episode.hits)
+            ],
+            "episode",
+        )
     if knowledge is not None:
-        errors += _conflicts([(f"$.KNOWLEDGE.hits[{i}].chunk_id", h.chunk_id, h)
-                              for i, h in enumerate(knowledge.hits)], "chunk")
+        errors += _conflicts(
+            [
+                (f"$.KNOWLEDGE.hits[{i}].chunk_id", h.chunk_id, h)
+                for i, h in enumerate(knowledge.hits)
+            ],
+            "chunk",
+        )
     return errors
 
 
 def _graph_errors(graph: GraphSlot, facts: FactsSlot | None) -> list[FieldError]:
     g = "$.GRAPH"
-    errors = _conflicts([(f"{g}.entities[{i}].entity_id", e.entity_id, e)
-                         for i, e in enumerate(graph.entities)], "entity")
-    errors += _conflicts([(f"{g}.edges[{i}].rel_id", e.rel_id, e)
-                          for i, e in enumerate(graph.edges)], "relation")
-    errors += _conflicts([(f"{g}.foundation[{i}].fact_id", f.fact_id, f)
-                          for i, f in enumerate(graph.foundation)], "fact")
+    errors = _conflicts(
+        [(f"{g}.entities[{i}].entity_id", e.entity_id, e) for i, e in enumerate(graph.entities)],
+        "entity",
+    )
+    errors += _conflicts(
+        [(f"{g}.edges[{i}].rel_id", e.rel_id, e) for i, e in enumerate(graph.edges)], "relation"
+    )
+    errors += _conflicts(
+        [(f"{g}.foundation[{i}].fact_id", f.fact_id, f) for i, f in enumerate(graph.foundation)],
+        "fact",
+    )
     extra_facts = facts.relevant_facts if facts else []
     extra_cards = facts.entity_cards if facts else []
     errors += _conflicts(
-        [(f"{g}.relevant_facts[{i}].fact_id", f.fact_id, f)
-         for i, f in enumerate(graph.relevant_facts)]
-        + [(f"$.FACTS.relevant_facts[{i}].fact_id", f.fact_id, f)
-           for i, f in enumerate(extra_facts)], "fact")
+        [
+            (f"{g}.relevant_facts[{i}].fact_id", f.fact_id, f)
+            for i, f in enumerate(graph.relevant_facts)
+        ]
+        + [
+            (f"$.FACTS.relevant_facts[{i}].fact_id", f.fact_id, f)
+            for i, f in enumerate(extra_facts)
+        ],
+        "fact",
+    )
     errors += _conflicts(
-        [(f"{g}.entity_cards[{i}].entity_ref", c.entity_ref, c)
-         for i, c in enumerate(graph.entity_cards)]
-        + [(f"$.FACTS.entity_cards[{i}].entity_ref", c.entity_ref, c)
-           for i, c in enumerate(extra_cards)], "entity card")
-    errors += _conflicts([(f"{g}.{name}[{i}].todo_id", t.todo_id, t)
-                          for name in TODO_LISTS
-                          for i, t in enumerate(getattr(graph, name))], "todo")
+        [
+            (f"{g}.entity_cards[{i}].entity_ref", c.entity_ref, c)
+            for i, c in enumerate(graph.entity_cards)
+        ]
+        + [
+            (f"$.FACTS.entity_cards[{i}].entity_ref", c.entity_ref, c)
+            for i, c in enumerate(extra_cards)
+        ],
+        "entity card",
+    )
+    errors += _conflicts(
+        [
+            (f"{g}.{name}[{i}].todo_id", t.todo_id, t)
+            for name in TODO_LISTS
+            for i, t in enumerate(getattr(graph, name))
+        ],
+        "todo",
+    )
     for name, status in TODO_LISTS.items():
-        errors += [FieldError(f"{g}.{name}[{i}].status",
-                              f"{name} holds {status} todos only, not {t.status}")
-                   for i, t in enumerate(getattr(graph, name)) if t.status != status]
+        errors += [
+            FieldError(
+                f"{g}.{name}[{i}].status", f"{name} holds {status} todos only, not {t.status}"
+            )
+            for i, t in enumerate(getattr(graph, name))
+            if t.status != status
+        ]
     for i, edge in enumerate(graph.edges):
         if edge.object_id is not None and edge.value is not None:
-            errors.append(FieldError(f"{g}.edges[{i}]", "an edge points at an object or holds "
-                                     "a value, not both"))
+            errors.append(
+                FieldError(
+                    f"{g}.edges[{i}]", "an edge points at an object or holds a value, not both"
+                )
+            )
         elif all(v is None for v in (edge.object_id, edge.object, edge.value, edge.text)):
-            errors.append(FieldError(f"{g}.edges[{i}]", "an edge with no object, value or "
-                                     "text says nothing"))
+            errors.append(
+                FieldError(f"{g}.edges[{i}]", "an edge with no object, value or text says nothing")
+            )
     question = graph.pending_question
     if question is not None and not question.question.strip():
-        errors.append(FieldError(f"{g}.pending_question.question",
-                                 "a pending disambiguation needs the question to ask"))
+        errors.append(
+            FieldError(
+                f"{g}.pending_question.question",
+                "a pending disambiguation needs the question to ask",
+            )
+        )
     return errors
 
 
@@ -126,8 +200,13 @@ def _conflicts(items: list[tuple[str, Hashable, Any]], what: str) -> list[FieldE
         if key not in first:
             first[key] = (path, item)
         elif first[key][1] != item:
-            errors.append(FieldError(path, f"{what} id {key!r} is used again with different "
-                                     f"content (first at {first[key][0]})"))
+            errors.append(
+                FieldError(
+                    path,
+                    f"{what} id {key!r} is used again with different "
+                    f"content (first at {first[key][0]})",
+                )
+            )
     return errors
 
 

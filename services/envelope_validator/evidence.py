@@ -43,8 +43,8 @@ class Evidence:
     kind: Kind
     id: str
     source: Source
-    line: str    # the quoted line the block carries
-    words: int   # whitespace words of the text it shows
+    line: str  # the quoted line the block carries
+    words: int  # whitespace words of the text it shows
     score: float
     text: str = ""  # what it says, for deduplication
 
@@ -69,27 +69,54 @@ def collect(env: InferenceEnvelope, ranking: Sequence[RankedItem]) -> list[Evide
     scores = {(r.kind, r.id): r.score for r in ranking}
     graph, episode, knowledge = env.GRAPH, env.EPISODE, env.KNOWLEDGE
     slots: list[list[tuple[Kind, str, Source, str, str, float]]] = [
-        [("turn", t.message_id, "EPISODE", quote(lines.recalled(t)),
-          f"{t.context.text if t.context else ''} {t.text}", DEFAULT.turn)
-         for t in episode.turns],
-        [("fact", f.fact_id, "GRAPH", quote(f.text), f.text, DEFAULT.fact)
-         for f in graph.relevant_facts],
-        [("card", c.entity_ref, "GRAPH", quote(lines.card(c)), lines.card(c), CARD_WEIGHT)
-         for c in graph.entity_cards if c.facts],
-        [("edge", e.rel_id, "GRAPH", quote(lines.edge(e)), lines.edge(e)["fact"], EDGE_WEIGHT)
-         for e in graph.edges],
-        [("episode", h.episode_id, "EPISODE", quote(lines.episode(h)),
-          f"{h.one_liner} {h.reflection}", DEFAULT.episode) for h in episode.hits],
-        [("knowledge", h.chunk_id, "KNOWLEDGE", quote(lines.chunk(h)), h.text,
-          DEFAULT.knowledge) for h in knowledge.hits],
+        [
+            (
+                "turn",
+                t.message_id,
+                "EPISODE",
+                quote(lines.recalled(t)),
+                f"{t.context.text if t.context else ''} {t.text}",
+                DEFAULT.turn,
+            )
+            for t in episode.turns
+        ],
+        [
+            ("fact", f.fact_id, "GRAPH", quote(f.text), f.text, DEFAULT.fact)
+            for f in graph.relevant_facts
+        ],
+        [
+            ("card", c.entity_ref, "GRAPH", quote(lines.card(c)), lines.card(c), CARD_WEIGHT)
+            for c in graph.entity_cards
+            if c.facts
+        ],
+        [
+            ("edge", e.rel_id, "GRAPH", quote(lines.edge(e)), lines.edge(e)["fact"], EDGE_WEIGHT)
+            for e in graph.edges
+        ],
+        [
+            (
+                "episode",
+                h.episode_id,
+                "EPISODE",
+                quote(lines.episode(h)),
+                f"{h.one_liner} {h.reflection}",
+                DEFAULT.episode,
+            )
+            for h in episode.hits
+        ],
+        [
+            ("knowledge", h.chunk_id, "KNOWLEDGE", quote(lines.chunk(h)), h.text, DEFAULT.knowledge)
+            for h in knowledge.hits
+        ],
     ]
     scored: list[tuple[float, int, int, Evidence]] = []
     for slot in slots:
         for rank, (kind, item_id, source, line, text, weight) in enumerate(slot, 1):
             score = scores.get((kind, item_id), weight / (RRF_K + rank))
             n = words(text)
-            scored.append((-score, n, len(scored),
-                           Evidence(kind, item_id, source, line, n, score, text)))
+            scored.append(
+                (-score, n, len(scored), Evidence(kind, item_id, source, line, n, score, text))
+            )
     scored.sort(key=lambda x: x[:3])
     return [item for *_, item in scored]
 
@@ -143,16 +170,22 @@ def blocks(items: Sequence[Evidence]) -> list[tuple[Source, list[str]]]:
     return out
 
 
-def memory_order(graph: GraphSlot, evidence: Sequence[Evidence],
-                 tail: Sequence[Turn]) -> list[MemoryItem]:
+def memory_order(
+    graph: GraphSlot, evidence: Sequence[Evidence], tail: Sequence[Turn]
+) -> list[MemoryItem]:
     """The memory items in the order the system message renders them."""
     return [
-        *(MemoryItem(section="foundation", kind="foundation", id=f.fact_id,
-                     words=words(f.text)) for f in graph.foundation),
-        *(MemoryItem(section="relevant", kind=e.kind, id=e.id, words=e.words)
-          for e in evidence),
-        *(MemoryItem(section="todos", kind="todo", id=t.todo_id, words=words(t.text))
-          for t in (*graph.commitments, *graph.threads, *graph.frictions, *graph.wins)),
-        *(MemoryItem(section="episodes", kind="tail", id=t.message_id or "",
-                     words=words(t.text)) for t in tail),
+        *(
+            MemoryItem(section="foundation", kind="foundation", id=f.fact_id, words=words(f.text))
+            for f in graph.foundation
+        ),
+        *(MemoryItem(section="relevant", kind=e.kind, id=e.id, words=e.words) for e in evidence),
+        *(
+            MemoryItem(section="todos", kind="todo", id=t.todo_id, words=words(t.text))
+            for t in (*graph.commitments, *graph.threads, *graph.frictions, *graph.wins)
+        ),
+        *(
+            MemoryItem(section="episodes", kind="tail", id=t.message_id or "", words=words(t.text))
+            for t in tail
+        ),
     ]

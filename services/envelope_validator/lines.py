@@ -26,8 +26,7 @@ from contracts.slots import (
 _ENCODE = msgspec.json.Encoder().encode
 # JSON already escapes quotes, backslashes and control characters; these are the rest that
 # could end a line or open a tag.
-_ESCAPES = (("<", "\\u003c"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"),
-            ("\x85", "\\u0085"))
+_ESCAPES = (("<", "\\u003c"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"), ("\x85", "\\u0085"))
 
 
 def quote(value: Any) -> str:
@@ -97,8 +96,10 @@ def recalled(turn: RecalledTurn) -> dict[str, Any]:
     before ``when``."""
     line: dict[str, Any] = {"when": f"{turn.ts:%Y-%m-%d %H:%M}"}
     if turn.context is not None:
-        line["after"] = {"said_by": turn.context.speaker or turn.context.role,
-                         "text": turn.context.text}
+        line["after"] = {
+            "said_by": turn.context.speaker or turn.context.role,
+            "text": turn.context.text,
+        }
     line["said_by"] = turn.speaker or turn.role
     line["text"] = turn.text
     return line
@@ -110,5 +111,8 @@ def chunk(hit: KnowledgeHit) -> dict[str, Any]:
 
 
 def question(question: Disambiguation) -> dict[str, Any]:
-    return {"mention": question.mention, "ask": question.question,
-            "candidates": [{"name": c.name, "hint": c.hint} for c in question.candidates]}
+    return {
+        "mention": question.mention,
+        "ask": question.question,
+        "candidates": [{"name": c.name, "hint": c.hint} for c in question.candidates],
+    }

@@ -88,16 +88,27 @@ def build(request: EnvelopeRequest, now: datetime) -> EnvelopeResponse:
     total = sum(len(message.content) for message in messages)
     warnings = list(assembled.warnings)
     if total > PROMPT_WARN_CHARS:
-        warnings.append(EnvelopeWarning(
-            code="prompt_large", section="total",
-            detail=f"the prompt is {total} characters, over {PROMPT_WARN_CHARS}; nothing was cut"))
+        warnings.append(
+            EnvelopeWarning(
+                code="prompt_large",
+                section="total",
+                detail=f"the prompt is {total} characters, over {PROMPT_WARN_CHARS}; nothing "
+                f"was cut",
+            )
+        )
     return EnvelopeResponse(
-        envelope=assembled.envelope, messages=messages, response_format=response_format(),
+        envelope=assembled.envelope,
+        messages=messages,
+        response_format=response_format(),
         warnings=warnings,
-        stats=EnvelopeStats(chars=chars, counts=counts(assembled), total_chars=total,
-                            messages=len(messages)),
-        memory_order=memory_order(assembled.envelope.GRAPH, assembled.evidence,
-                                  assembled.envelope.EPISODE.previous_session_tail),
+        stats=EnvelopeStats(
+            chars=chars, counts=counts(assembled), total_chars=total, messages=len(messages)
+        ),
+        memory_order=memory_order(
+            assembled.envelope.GRAPH,
+            assembled.evidence,
+            assembled.envelope.EPISODE.previous_session_tail,
+        ),
     )
 
 
@@ -106,83 +117,139 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
     now = _utc(now)
     w = Warnings()
     graph, facts = request.GRAPH, request.FACTS
-    for name, slot in (("FACTS", facts), ("EPISODE", request.EPISODE),
-                       ("KNOWLEDGE", request.KNOWLEDGE)):
+    for name, slot in (
+        ("FACTS", facts),
+        ("EPISODE", request.EPISODE),
+        ("KNOWLEDGE", request.KNOWLEDGE),
+    ):
         if slot is not None and slot.degraded:
             w.add("degraded", name, slot.degraded)
 
-    foundation = cap(memory_types(repeats(graph.foundation, fact_id, "GRAPH.foundation", w),
-                                    "GRAPH.foundation", w), "foundation", "GRAPH.foundation", w)
+    foundation = cap(
+        memory_types(
+            repeats(graph.foundation, fact_id, "GRAPH.foundation", w), "GRAPH.foundation", w
+        ),
+        "foundation",
+        "GRAPH.foundation",
+        w,
+    )
     relevant = graph.relevant_facts + (facts.relevant_facts if facts else [])
     relevant = repeats(relevant, fact_id, "GRAPH.relevant_facts", w)
     relevant = memory_types(relevant, "GRAPH.relevant_facts", w)
-    relevant = same_text(relevant, "GRAPH.relevant_facts", w, fact_text,
-                          seen={normalize(f.text) for f in foundation}, against="foundation")
+    relevant = same_text(
+        relevant,
+        "GRAPH.relevant_facts",
+        w,
+        fact_text,
+        seen={normalize(f.text) for f in foundation},
+        against="foundation",
+    )
     relevant = cap(relevant, "relevant_facts", "GRAPH.relevant_facts", w)
     cards = graph.entity_cards + (facts.entity_cards if facts else [])
-    cards = [card(c, w) for c in repeats(cards, lambda c: c.entity_ref,
-                                           "GRAPH.entity_cards", w)]
+    cards = [card(c, w) for c in repeats(cards, lambda c: c.entity_ref, "GRAPH.entity_cards", w)]
     seen_todos: set[Hashable] = set()
     todos = {}
     for name in TODO_LISTS:
-        items = repeats(getattr(graph, name), lambda t: t.todo_id, f"GRAPH.{name}", w,
-                         seen=seen_todos)
+        items = repeats(
+            getattr(graph, name), lambda t: t.todo_id, f"GRAPH.{name}", w, seen=seen_todos
+        )
         items = same_text(items, f"GRAPH.{name}", w, lambda t: t.text)
         todos[name] = cap(items, name, f"GRAPH.{name}", w)
     graph = msgspec.structs.replace(
-        graph, foundation=foundation, relevant_facts=relevant, entity_cards=cards,
+        graph,
+        foundation=foundation,
+        relevant_facts=relevant,
+        entity_cards=cards,
         entities=repeats(graph.entities, lambda e: e.entity_id, "GRAPH.entities", w),
-        edges=cap(repeats(graph.edges, lambda e: e.rel_id, "GRAPH.edges", w),
-                   "edges", "GRAPH.edges", w),
+        edges=cap(
+            repeats(graph.edges, lambda e: e.rel_id, "GRAPH.edges", w), "edges", "GRAPH.edges", w
+        ),
         **todos,
     )
 
     latest = request.latest_session_summary or request.EPISODE.latest_session_summary or ""
     latest = clip(latest, "latest_session_summary", w)
     episode = msgspec.structs.replace(
-        request.EPISODE, latest_session_summary=latest or None,
-        hits=cap(repeats(request.EPISODE.hits, lambda h: h.episode_id, "EPISODE.hits", w),
-                  "episodes", "EPISODE.hits", w),
-        turns=cap(repeats(request.EPISODE.turns, lambda t: t.message_id, "EPISODE.turns", w),
-                   "recalled_turns", "EPISODE.turns", w),
-        previous_session_tail=turns(request.EPISODE.previous_session_tail,
-                                     "EPISODE.previous_session_tail", w),
+        request.EPISODE,
+        latest_session_summary=latest or None,
+        hits=cap(
+            repeats(request.EPISODE.hits, lambda h: h.episode_id, "EPISODE.hits", w),
+            "episodes",
+            "EPISODE.hits",
+            w,
+        ),
+        turns=cap(
+            repeats(request.EPISODE.turns, lambda t: t.message_id, "EPISODE.turns", w),
+            "recalled_turns",
+            "EPISODE.turns",
+            w,
+        ),
+        previous_session_tail=turns(
+            request.EPISODE.previous_session_tail, "EPISODE.previous_session_tail", w
+        ),
     )
     knowledge = msgspec.structs.replace(
         request.KNOWLEDGE,
-        hits=cap(repeats(request.KNOWLEDGE.hits, lambda h: h.chunk_id, "KNOWLEDGE.hits", w),
-                  "knowledge", "KNOWLEDGE.hits", w),
+        hits=cap(
+            repeats(request.KNOWLEDGE.hits, lambda h: h.chunk_id, "KNOWLEDGE.hits", w),
+            "knowledge",
+            "KNOWLEDGE.hits",
+            w,
+        ),
     )
 
     affect_expired = _utc(request.AFFECT.affect.decay_at) <= now
     if affect_expired and request.AFFECT.affect.label != "neutral":
-        w.add("affect_expired", "AFFECT", f"{request.AFFECT.affect.label!r} decayed at "
-              f"{request.AFFECT.affect.decay_at.isoformat()}; rendered as neutral")
+        w.add(
+            "affect_expired",
+            "AFFECT",
+            f"{request.AFFECT.affect.label!r} decayed at "
+            f"{request.AFFECT.affect.decay_at.isoformat()}; rendered as neutral",
+        )
     if not request.user_message.strip():
         w.add("empty_user_message", "user_message", "the current user message is empty")
 
     envelope = InferenceEnvelope(
-        user_id=request.user_id, agent_id=request.agent_id, chat_id=request.chat_id,
-        AFFECT=request.AFFECT, GRAPH=graph, EPISODE=episode, KNOWLEDGE=knowledge,
+        user_id=request.user_id,
+        agent_id=request.agent_id,
+        chat_id=request.chat_id,
+        AFFECT=request.AFFECT,
+        GRAPH=graph,
+        EPISODE=episode,
+        KNOWLEDGE=knowledge,
     )
     ranked, repeated = dedupe(collect(envelope, request.ranking), [f.text for f in foundation])
     if repeated:
-        w.add("deduplicated", "RELEVANT MEMORIES", f"dropped {repeated} item(s) already in the "
-              "foundation or shown by a better ranked item (a fact and an edge of one relation)")
+        w.add(
+            "deduplicated",
+            "RELEVANT MEMORIES",
+            f"dropped {repeated} item(s) already in the "
+            "foundation or shown by a better ranked item (a fact and an edge of one relation)",
+        )
     fitted = budget(ranked, request.memory_budget_words)
     if fitted.left_out:
-        w.add("budgeted", "RELEVANT MEMORIES", f"{len(fitted.left_out)} item(s) past the budget "
-              f"of {request.memory_budget_words} words left out: "
-              + ", ".join(f"{e.kind}:{e.id}" for e in fitted.left_out))
+        w.add(
+            "budgeted",
+            "RELEVANT MEMORIES",
+            f"{len(fitted.left_out)} item(s) past the budget "
+            f"of {request.memory_budget_words} words left out: "
+            + ", ".join(f"{e.kind}:{e.id}" for e in fitted.left_out),
+        )
     return Assembled(
-        envelope=envelope, now=now, affect_expired=affect_expired,
-        realtime_context=request.realtime_context, persona_prompt=request.persona_prompt,
+        envelope=envelope,
+        now=now,
+        affect_expired=affect_expired,
+        realtime_context=request.realtime_context,
+        persona_prompt=request.persona_prompt,
         user_context=clip(request.user_context, "user_context", w),
-        conversation_summary=clip(request.conversation_summary or graph.summary_spine,
-                                   "conversation_summary", w),
+        conversation_summary=clip(
+            request.conversation_summary or graph.summary_spine, "conversation_summary", w
+        ),
         latest_session_summary=latest,
         history=turns(request.recent_turns, "recent_turns", w),
-        user_message=request.user_message, warnings=list(w), evidence=fitted.kept,
+        user_message=request.user_message,
+        warnings=list(w),
+        evidence=fitted.kept,
         answer_format=request.answer_format,
     )
 
@@ -191,13 +258,19 @@ def counts(assembled: Assembled) -> dict[str, int]:
     env = assembled.envelope
     graph = env.GRAPH
     return {
-        "foundation": len(graph.foundation), "relevant_facts": len(graph.relevant_facts),
-        "entity_cards": len(graph.entity_cards), "entities": len(graph.entities),
-        "edges": len(graph.edges), "commitments": len(graph.commitments),
-        "threads": len(graph.threads), "frictions": len(graph.frictions),
-        "wins": len(graph.wins), "episodes": len(env.EPISODE.hits),
+        "foundation": len(graph.foundation),
+        "relevant_facts": len(graph.relevant_facts),
+        "entity_cards": len(graph.entity_cards),
+        "entities": len(graph.entities),
+        "edges": len(graph.edges),
+        "commitments": len(graph.commitments),
+        "threads": len(graph.threads),
+        "frictions": len(graph.frictions),
+        "wins": len(graph.wins),
+        "episodes": len(env.EPISODE.hits),
         "recalled_turns": len(env.EPISODE.turns),
-        "knowledge": len(env.KNOWLEDGE.hits), "recent_turns": len(assembled.history),
+        "knowledge": len(env.KNOWLEDGE.hits),
+        "recent_turns": len(assembled.history),
     }
 
 

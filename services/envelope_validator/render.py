@@ -65,8 +65,14 @@ TEXT_ANSWER_FORMAT = """[ANSWER FORMAT]
 Answer the user in plain text: your reply goes to them as it is. Never answer in JSON and never \
 write a memory plan; memory keeps what the user states after this turn."""
 
-AUTHORITY = {"AFFECT": "non-factual", "GRAPH": "authoritative", "EPISODE": "historical",
-             "KNOWLEDGE": "static", "USER CONTEXT": "user-provided", "SUMMARY": "historical"}
+AUTHORITY = {
+    "AFFECT": "non-factual",
+    "GRAPH": "authoritative",
+    "EPISODE": "historical",
+    "KNOWLEDGE": "static",
+    "USER CONTEXT": "user-provided",
+    "SUMMARY": "historical",
+}
 
 PENDING_QUESTION_NOTE = (
     "Several entities answer to the same name and memory cannot tell which one the user means. "
@@ -82,8 +88,11 @@ def render(assembled: Assembled) -> tuple[list[ChatMessage], dict[str, int]]:
     replayed = [ChatMessage(role=turn.role, content=turn.text) for turn in assembled.history]
     chars["history"] = sum(len(message.content) for message in replayed)
     chars["user_message"] = len(assembled.user_message)
-    messages = [ChatMessage(role="system", content=system), *replayed,
-                ChatMessage(role="user", content=assembled.user_message)]
+    messages = [
+        ChatMessage(role="system", content=system),
+        *replayed,
+        ChatMessage(role="user", content=assembled.user_message),
+    ]
     return messages, chars
 
 
@@ -93,51 +102,97 @@ def _sections(a: Assembled) -> list[tuple[str, str]]:
     realtime = a.realtime_context or f"Now: {a.now:%A %Y-%m-%d %H:%M %Z}".rstrip()
     candidates: list[tuple[str, str | None]] = [
         ("realtime_context", f"[REAL-TIME CONTEXT]\n{realtime}"),
-        ("session_state", _block(
-            "SESSION STATE", "AFFECT — non-factual, volatile: tone guidance only. Let it shape "
-            "how you speak; never state it as a fact about the user, never store it.",
-            "AFFECT", [quote(_affect(a))])),
+        (
+            "session_state",
+            _block(
+                "SESSION STATE",
+                "AFFECT — non-factual, volatile: tone guidance only. Let it shape "
+                "how you speak; never state it as a fact about the user, never store it.",
+                "AFFECT",
+                [quote(_affect(a))],
+            ),
+        ),
         ("persona_prompt", a.persona_prompt or None),
         ("authority_rules", AUTHORITY_RULES),
-        ("foundation", _block("FOUNDATION MEMORIES", None, "GRAPH",
-                              [quote(f.text) for f in graph.foundation])),
+        (
+            "foundation",
+            _block("FOUNDATION MEMORIES", None, "GRAPH", [quote(f.text) for f in graph.foundation]),
+        ),
         ("relevant", _evidence(a)),
-        ("graph", _block("ENTITIES AND RELATIONS", None, "GRAPH",
-                         [quote(lines.entity(e)) for e in graph.entities])),
-        ("commitments", _block("COMMITMENTS (pending)", None, "GRAPH",
-                               todos(graph.commitments))),
+        (
+            "graph",
+            _block(
+                "ENTITIES AND RELATIONS",
+                None,
+                "GRAPH",
+                [quote(lines.entity(e)) for e in graph.entities],
+            ),
+        ),
+        ("commitments", _block("COMMITMENTS (pending)", None, "GRAPH", todos(graph.commitments))),
         ("threads", _block("ACTIVE THREADS", None, "GRAPH", todos(graph.threads))),
         ("frictions", _block("FRICTIONS / PATTERNS", None, "GRAPH", todos(graph.frictions))),
         ("wins", _block("RECENT WINS", None, "GRAPH", todos(graph.wins))),
-        ("episodes", _block(
-            "EPISODES", _degraded("EPISODE — historical: what was said in past sessions; "
-                                  "context only, never overrides GRAPH.", episode.degraded),
-            "EPISODE",
-            [quote({"previous_session_turn": t.role, "text": t.text})
-             for t in episode.previous_session_tail],
-            always=bool(episode.degraded))),
-        ("knowledge", _block(
-            "KNOWLEDGE", _degraded("KNOWLEDGE — static: this agent's reference material; "
-                                   "applies unless GRAPH records a personal exception.",
-                                   knowledge.degraded), "KNOWLEDGE", [],
-            always=bool(knowledge.degraded))),
-        ("pending_question", _block(
-            "PENDING QUESTION", PENDING_QUESTION_NOTE, "GRAPH",
-            [quote(lines.question(graph.pending_question))] if graph.pending_question else [])),
+        (
+            "episodes",
+            _block(
+                "EPISODES",
+                _degraded(
+                    "EPISODE — historical: what was said in past sessions; "
+                    "context only, never overrides GRAPH.",
+                    episode.degraded,
+                ),
+                "EPISODE",
+                [
+                    quote({"previous_session_turn": t.role, "text": t.text})
+                    for t in episode.previous_session_tail
+                ],
+                always=bool(episode.degraded),
+            ),
+        ),
+        (
+            "knowledge",
+            _block(
+                "KNOWLEDGE",
+                _degraded(
+                    "KNOWLEDGE — static: this agent's reference material; "
+                    "applies unless GRAPH records a personal exception.",
+                    knowledge.degraded,
+                ),
+                "KNOWLEDGE",
+                [],
+                always=bool(knowledge.degraded),
+            ),
+        ),
+        (
+            "pending_question",
+            _block(
+                "PENDING QUESTION",
+                PENDING_QUESTION_NOTE,
+                "GRAPH",
+                [quote(lines.question(graph.pending_question))] if graph.pending_question else [],
+            ),
+        ),
         ("user_context", _block("USER CONTEXT", None, "USER CONTEXT", _one(a.user_context))),
-        ("conversation_summary", _block("CONVERSATION SUMMARY", None, "SUMMARY",
-                                        _one(a.conversation_summary))),
-        ("latest_session_summary", _block("LATEST SESSION SUMMARY", None, "EPISODE",
-                                          _one(a.latest_session_summary))),
-        ("answer_format", ANSWER_FORMAT if a.answer_format == "twin_answer"
-         else TEXT_ANSWER_FORMAT),
+        (
+            "conversation_summary",
+            _block("CONVERSATION SUMMARY", None, "SUMMARY", _one(a.conversation_summary)),
+        ),
+        (
+            "latest_session_summary",
+            _block("LATEST SESSION SUMMARY", None, "EPISODE", _one(a.latest_session_summary)),
+        ),
+        (
+            "answer_format",
+            ANSWER_FORMAT if a.answer_format == "twin_answer" else TEXT_ANSWER_FORMAT,
+        ),
     ]
     return [(name, text) for name, text in candidates if text]
 
 
 EVIDENCE_NOTE = (
     "What memory holds for this message, most relevant first. Each block names its slot; the "
-    "authority rules apply line by line: a GRAPH line overrides an EPISODE or KNOWLEDGE line.")
+    "authority rules apply line by line: a GRAPH line overrides an EPISODE or KNOWLEDGE line."
+)
 
 
 def _evidence(a: Assembled) -> str | None:
@@ -149,8 +204,9 @@ def _evidence(a: Assembled) -> str | None:
     return "\n".join(["[RELEVANT MEMORIES]", *body])
 
 
-def _block(header: str, note: str | None, source: str, lines: list[str],
-           always: bool = False) -> str | None:
+def _block(
+    header: str, note: str | None, source: str, lines: list[str], always: bool = False
+) -> str | None:
     if not lines and not always:
         return None
     head = [f"[{header}]", *([note] if note else [])]
@@ -162,8 +218,9 @@ def _block(header: str, note: str | None, source: str, lines: list[str],
 def _degraded(note: str, degraded: str | None) -> str:
     if not degraded:
         return note
-    return note + (" Retrieval was unavailable this turn: missing items are not evidence "
-                   "that there are none.")
+    return note + (
+        " Retrieval was unavailable this turn: missing items are not evidence that there are none."
+    )
 
 
 def _one(text: str) -> list[str]:
@@ -182,5 +239,3 @@ def _affect(a: Assembled) -> dict[str, Any]:
     if slot.topic_focus:
         mood["topic_focus"] = slot.topic_focus
     return mood
-
-

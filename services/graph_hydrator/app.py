@@ -31,7 +31,7 @@ from services.graph_hydrator.resolve import resolve
     description=(
         "Every turn, after pulse-decay. Finds the entities the message names (names and aliases, "
         "case- and accent-insensitive, possessives, multi-word) and the relatives its relation "
-        "words name (\"my sister\", \"my boss\", \"my kids\": through the person's "
+        'words name ("my sister", "my boss", "my kids": through the person\'s '
         "relations such as HAS_SISTER), falls back to the session's "
         "`active_entity_ids` for pronouns or when nobody is named, resolves same-name entities "
         "(active → most recently seen → `topic_focus` → ask one `pending_question`), loads their "
@@ -45,19 +45,34 @@ from services.graph_hydrator.resolve import resolve
         "Store the answer's `active_entity_ids` back into the session."
     ),
 )
-async def hydrate(data: JSONBody[HydrateRequest],
-                  resources: NamedDependency[Resources]) -> HydrateResponse:
+async def hydrate(
+    data: JSONBody[HydrateRequest], resources: NamedDependency[Resources]
+) -> HydrateResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
     now = request_clock(data.now)
     wanted = lookup(data.message, data.active_entity_ids)
     async with resources.pg.acquire() as conn:
-        rows = (await store.find_entities(conn, data.user_id, data.agent_id, wanted.scan.keys,
-                                          wanted.active_ids, wanted.kin_predicates, now)
-                if wanted.needed else [])
-        seeds = resolve(data.message, wanted.scan, rows, wanted.active_ids, data.topic_focus,
-                        wanted.kin_words)
-        edges = (await store.load_edges(conn, data.user_id, data.agent_id, seeds.load_ids, now)
-                 if seeds.load_ids else [])
+        rows = (
+            await store.find_entities(
+                conn,
+                data.user_id,
+                data.agent_id,
+                wanted.scan.keys,
+                wanted.active_ids,
+                wanted.kin_predicates,
+                now,
+            )
+            if wanted.needed
+            else []
+        )
+        seeds = resolve(
+            data.message, wanted.scan, rows, wanted.active_ids, data.topic_focus, wanted.kin_words
+        )
+        edges = (
+            await store.load_edges(conn, data.user_id, data.agent_id, seeds.load_ids, now)
+            if seeds.load_ids
+            else []
+        )
         facts = await store.load_foundation(conn, data.user_id, data.agent_id, now)
         todos = await store.load_todos(conn, data.user_id, data.agent_id, now)
         spine = await store.load_spine(conn, data.user_id)
@@ -67,7 +82,7 @@ async def hydrate(data: JSONBody[HydrateRequest],
 SPEC = NodeSpec(
     name="graph-hydrator",
     summary="Finds the entities a message mentions, disambiguates them and returns the local "
-            "subgraph as the GRAPH slot.",
+    "subgraph as the GRAPH slot.",
     route_handlers=[hydrate],
     needs=frozenset({POSTGRES}),
 )

@@ -24,14 +24,34 @@ from services.graph_hydrator.text import fold, folded_with_offsets
 
 INVERSE = "^"  # prefix of a relation read from the relative's side (``^SISTER_OF``)
 
-_QUALIFIERS = ("older", "younger", "little", "big", "baby", "twin", "new", "elder", "eldest",
-               "oldest", "youngest", "two", "three")
-_PLURAL_OF = {**{f"{role}s": role for role in ROLES if not role.endswith("s")},
-              "bosses": "boss", "fiances": "fiance"}
+_QUALIFIERS = (
+    "older",
+    "younger",
+    "little",
+    "big",
+    "baby",
+    "twin",
+    "new",
+    "elder",
+    "eldest",
+    "oldest",
+    "youngest",
+    "two",
+    "three",
+)
+_PLURAL_OF = {
+    **{f"{role}s": role for role in ROLES if not role.endswith("s")},
+    "bosses": "boss",
+    "fiances": "fiance",
+}
 _WORDS = sorted({*ROLES, *_PLURAL_OF, *GROUPS}, key=len, reverse=True)
 _PATTERN = re.compile(
-    r"\b(?:my|our)\s+(?:(?:" + "|".join(_QUALIFIERS) + r")\s+)?(?P<role>"
-    + "|".join(re.escape(fold(w)) for w in _WORDS) + r")(?=$|[^\w'-]|'s\b|'(?!\w))")
+    r"\b(?:my|our)\s+(?:(?:"
+    + "|".join(_QUALIFIERS)
+    + r")\s+)?(?P<role>"
+    + "|".join(re.escape(fold(w)) for w in _WORDS)
+    + r")(?=$|[^\w'-]|'s\b|'(?!\w))"
+)
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 
 
@@ -39,13 +59,13 @@ _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 class KinWord:
     """One relation word of the message: where it is, its role, the labels it names."""
 
-    text: str          # as written: "my sister"
-    role: str          # singular role word: "sister" ("parents" for a group)
+    text: str  # as written: "my sister"
+    role: str  # singular role word: "sister" ("parents" for a group)
     labels: tuple[str, ...]
     plural: bool
     start: int
     end: int
-    first: int         # token indexes, as in :class:`text.Span`
+    first: int  # token indexes, as in :class:`text.Span`
     last: int
 
 
@@ -60,7 +80,7 @@ def find(message: str) -> list[KinWord]:
         else:
             singular = _PLURAL_OF.get(word, word)
             role, labels, plural = singular, (ROLES[singular],), word != singular
-        first = len(_TOKEN.findall(folded[:m.start()]))
+        first = len(_TOKEN.findall(folded[: m.start()]))
         last = first + len(_TOKEN.findall(m.group(0))) - 1
         start, end = origin[m.start()], origin[m.end() - 1] + 1
         out.append(KinWord(message[start:end], role, labels, plural, start, end, first, last))

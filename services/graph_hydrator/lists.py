@@ -46,8 +46,14 @@ from services.graph_hydrator.text import dedupe_key
 FOUNDATION_CAP = 12
 SELF_TYPES = frozenset({"PROFILE", "PEOPLE"})  # the person's identity and their relations
 TODO_CAPS = {"COMMITMENT": 5, "THREAD": 3, "FRICTION": 3, "WIN": 3}
-LIST_OF_KIND = {"COMMITMENT": "COMMITMENT", "REMINDER": "COMMITMENT", "THREAD": "THREAD",
-                "GOAL": "THREAD", "HABIT": "THREAD", "FRICTION": "FRICTION"}
+LIST_OF_KIND = {
+    "COMMITMENT": "COMMITMENT",
+    "REMINDER": "COMMITMENT",
+    "THREAD": "THREAD",
+    "GOAL": "THREAD",
+    "HABIT": "THREAD",
+    "FRICTION": "FRICTION",
+}
 WINS_WINDOW = timedelta(hours=48)
 # How many rows the store fetches per list, so that dropping duplicates still fills the cap.
 FETCH_FACTOR = 4
@@ -89,19 +95,28 @@ def is_foundation(fact: FactRow) -> bool:
         return True
     if not fact.about_self:
         return False
-    return fact.importance == 3 or (fact.scope == "global" and fact.importance >= 2
-                                    and fact.memory_type in SELF_TYPES)
+    return fact.importance == 3 or (
+        fact.scope == "global" and fact.importance >= 2 and fact.memory_type in SELF_TYPES
+    )
 
 
 def pick_foundation(facts: Iterable[FactRow]) -> list[FactLine]:
-    merged, _ = merge_scopes([f for f in facts if is_foundation(f)],
-                             lambda f: (f.subject_id, f.predicate, f.scope))
+    merged, _ = merge_scopes(
+        [f for f in facts if is_foundation(f)], lambda f: (f.subject_id, f.predicate, f.scope)
+    )
     chosen = dedupe(sorted(merged, key=foundation_rank), lambda f: f.text, FOUNDATION_CAP)
     return [
-        FactLine(fact_id=f.fact_id, text=f.text, memory_type=f.memory_type,
-                 importance=f.importance, pinned=f.pinned, source=f.source,
-                 provenance=Provenance(row_id=f.fact_id, message_ids=list(f.message_ids),
-                                       source=f.source))
+        FactLine(
+            fact_id=f.fact_id,
+            text=f.text,
+            memory_type=f.memory_type,
+            importance=f.importance,
+            pinned=f.pinned,
+            source=f.source,
+            provenance=Provenance(
+                row_id=f.fact_id, message_ids=list(f.message_ids), source=f.source
+            ),
+        )
         for f in chosen
     ]
 
@@ -120,9 +135,12 @@ def bucket_of(todo: TodoRow, now: datetime) -> str | None:
     """Which list a todo belongs to right now, or None (e.g. a win older than 48 hours)."""
     if todo.status == "PENDING":
         return LIST_OF_KIND.get(todo.kind)
-    if (todo.status == "DONE" and LIST_OF_KIND.get(todo.kind) == "COMMITMENT"
-            and todo.completed_at is not None
-            and now - WINS_WINDOW < todo.completed_at <= now):
+    if (
+        todo.status == "DONE"
+        and LIST_OF_KIND.get(todo.kind) == "COMMITMENT"
+        and todo.completed_at is not None
+        and now - WINS_WINDOW < todo.completed_at <= now
+    ):
         return "WIN"
     return None
 
@@ -135,13 +153,22 @@ def pick_todos(todos: Iterable[TodoRow], now: datetime) -> dict[str, list[TodoLi
         if bucket is not None:
             buckets[bucket].append(todo)
     return {
-        name: [_todo_line(t) for t in dedupe(sorted(rows, key=todo_rank), lambda t: t.text,
-                                              TODO_CAPS[name])]
+        name: [
+            _todo_line(t)
+            for t in dedupe(sorted(rows, key=todo_rank), lambda t: t.text, TODO_CAPS[name])
+        ]
         for name, rows in buckets.items()
     }
 
 
 def _todo_line(todo: TodoRow) -> TodoLine:
-    return TodoLine(todo_id=todo.todo_id, kind=todo.kind, text=todo.text, status=todo.status,
-                    due_at=todo.due_at, created_at=todo.created_at,
-                    completed_at=todo.completed_at, source_snippet=todo.source_snippet)
+    return TodoLine(
+        todo_id=todo.todo_id,
+        kind=todo.kind,
+        text=todo.text,
+        status=todo.status,
+        due_at=todo.due_at,
+        created_at=todo.created_at,
+        completed_at=todo.completed_at,
+        source_snippet=todo.source_snippet,
+    )

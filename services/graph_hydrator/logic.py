@@ -47,29 +47,51 @@ def lookup(message: str, active_entity_ids: Sequence[str]) -> Lookup:
 
 
 def _entity(row: EntityRow, seed: str) -> GraphEntity:
-    return GraphEntity(entity_id=row.entity_id, name=row.name, category=row.category,
-                       scope=row.scope, entity_ref=row.entity_ref, aliases=list(row.aliases),
-                       last_seen=row.last_seen, seed=seed)
+    return GraphEntity(
+        entity_id=row.entity_id,
+        name=row.name,
+        category=row.category,
+        scope=row.scope,
+        entity_ref=row.entity_ref,
+        aliases=list(row.aliases),
+        last_seen=row.last_seen,
+        seed=seed,
+    )
 
 
 def _edge(edge: EdgeRow) -> GraphEdge:
     return GraphEdge(
-        rel_id=edge.rel_id, subject_id=edge.subject.entity_id, subject=edge.subject.name,
+        rel_id=edge.rel_id,
+        subject_id=edge.subject.entity_id,
+        subject=edge.subject.name,
         predicate=edge.predicate,
         object_id=edge.obj.entity_id if edge.obj is not None else None,
         object=edge.obj.name if edge.obj is not None else None,
-        value=edge.value, text=edge.text, scope=edge.scope,
-        confidence=min(max(edge.confidence, 0.0), 1.0), importance=edge.importance,
-        pinned=edge.pinned, critical=is_critical(edge.predicate), valid_from=edge.valid_from,
+        value=edge.value,
+        text=edge.text,
+        scope=edge.scope,
+        confidence=min(max(edge.confidence, 0.0), 1.0),
+        importance=edge.importance,
+        pinned=edge.pinned,
+        critical=is_critical(edge.predicate),
+        valid_from=edge.valid_from,
         updated_at=edge.updated_at,
-        provenance=Provenance(row_id=edge.rel_id, message_ids=list(edge.message_ids),
-                              source=edge.source),
+        provenance=Provenance(
+            row_id=edge.rel_id, message_ids=list(edge.message_ids), source=edge.source
+        ),
     )
 
 
-def assemble(request: HydrateRequest, seeds: Seeds, edges: Sequence[EdgeRow],
-             facts: Sequence[FactRow], todos: Sequence[TodoRow], now: datetime,
-             *, spine: str = "") -> HydrateResponse:
+def assemble(
+    request: HydrateRequest,
+    seeds: Seeds,
+    edges: Sequence[EdgeRow],
+    facts: Sequence[FactRow],
+    todos: Sequence[TodoRow],
+    now: datetime,
+    *,
+    spine: str = "",
+) -> HydrateResponse:
     """The answer from everything loaded for this turn."""
     sub = select_subgraph(edges, seeds.seeds, request.edge_cap)
     asked = seeds.question_for
@@ -77,8 +99,10 @@ def assemble(request: HydrateRequest, seeds: Seeds, edges: Sequence[EdgeRow],
     graph = GraphSlot(
         user_id=request.user_id,
         agent_id=request.agent_id,
-        entities=[*(_entity(row, reason) for row, reason in seeds.seeds.values()),
-                  *(_entity(row, "neighbor") for row in sub.neighbors)],
+        entities=[
+            *(_entity(row, reason) for row, reason in seeds.seeds.values()),
+            *(_entity(row, "neighbor") for row in sub.neighbors),
+        ],
         edges=[_edge(e) for e in sub.edges],
         foundation=pick_foundation(facts),
         commitments=lists["COMMITMENT"],
@@ -92,10 +116,16 @@ def assemble(request: HydrateRequest, seeds: Seeds, edges: Sequence[EdgeRow],
     return HydrateResponse(
         GRAPH=graph,
         active_entity_ids=list(seeds.seeds),
-        mentions=[Mention(text=m.text, normalized=m.key,
-                          candidates=[c.entity_id for c in m.candidates],
-                          entity_id=m.chosen.entity_id if m.chosen else None,
-                          resolution=m.resolution, relation=m.role)
-                  for m in seeds.mentions],
+        mentions=[
+            Mention(
+                text=m.text,
+                normalized=m.key,
+                candidates=[c.entity_id for c in m.candidates],
+                entity_id=m.chosen.entity_id if m.chosen else None,
+                resolution=m.resolution,
+                relation=m.role,
+            )
+            for m in seeds.mentions
+        ],
         active_fallback=seeds.fallback,
     )

@@ -17,8 +17,16 @@ from services.graph_hydrator.rows import EdgeRow, EntityRow
 from services.graph_hydrator.text import dedupe_key, fold
 
 MAX_CANDIDATES = 5
-DESCRIPTIVE_ATTRIBUTES = ("relationship", "relation", "role", "description", "occupation", "job",
-                          "context", "note")
+DESCRIPTIVE_ATTRIBUTES = (
+    "relationship",
+    "relation",
+    "role",
+    "description",
+    "occupation",
+    "job",
+    "context",
+    "note",
+)
 _MAX_DETAIL = 60
 
 
@@ -30,8 +38,15 @@ def _relation_detail(entity: EntityRow, edges: Iterable[EdgeRow]) -> str | None:
     own = [e for e in edges if e.subject.entity_id == entity.entity_id]
     if not own:
         return None
-    best = min(own, key=lambda e: (not e.predicate.upper().endswith("_OF"), -e.confidence,
-                                   -e.updated_at.timestamp(), e.rel_id))
+    best = min(
+        own,
+        key=lambda e: (
+            not e.predicate.upper().endswith("_OF"),
+            -e.confidence,
+            -e.updated_at.timestamp(),
+            e.rel_id,
+        ),
+    )
     if best.predicate.upper().endswith("_OF"):
         return humanize(best.predicate[:-3])
     target = best.obj.name if best.obj is not None else best.value
@@ -43,9 +58,14 @@ def _relation_detail(entity: EntityRow, edges: Iterable[EdgeRow]) -> str | None:
 def describe(entity: EntityRow, mention_key: str, edges: Iterable[EdgeRow]) -> tuple[str, str]:
     """(label, detail) of one candidate, e.g. ("work Marta", "colleague")."""
     mention_words = set(dedupe_key(mention_key).split())
-    label = next((a for a in entity.aliases
-                  if fold(a) != mention_key and mention_words <= set(dedupe_key(a).split())),
-                 entity.name)
+    label = next(
+        (
+            a
+            for a in entity.aliases
+            if fold(a) != mention_key and mention_words <= set(dedupe_key(a).split())
+        ),
+        entity.name,
+    )
     for name in DESCRIPTIVE_ATTRIBUTES:
         value = entity.attributes.get(name)
         if isinstance(value, str) and value.strip():
@@ -60,15 +80,26 @@ def _join(phrases: Sequence[str]) -> str:
 
 def ask(found: Found, edges: Sequence[EdgeRow]) -> Disambiguation:
     """The question for an ambiguous mention, with its candidates (most recently seen first)."""
-    ordered = sorted(found.considered, key=lambda c: (
-        c.last_seen is None, -(c.last_seen.timestamp() if c.last_seen else 0), c.name,
-        c.entity_id))[:MAX_CANDIDATES]
-    phrases = [" ".join([label, f"({detail})"]) for label, detail in
-               (describe(c, found.key, edges) for c in ordered)]
+    ordered = sorted(
+        found.considered,
+        key=lambda c: (
+            c.last_seen is None,
+            -(c.last_seen.timestamp() if c.last_seen else 0),
+            c.name,
+            c.entity_id,
+        ),
+    )[:MAX_CANDIDATES]
+    phrases = [
+        " ".join([label, f"({detail})"])
+        for label, detail in (describe(c, found.key, edges) for c in ordered)
+    ]
     repeated = {p for p in phrases if phrases.count(p) > 1}
-    phrases = [f"{p[:-1]}, last mentioned {c.last_seen:%Y-%m-%d})"
-               if p in repeated and c.last_seen is not None else p
-               for p, c in zip(phrases, ordered, strict=True)]
+    phrases = [
+        f"{p[:-1]}, last mentioned {c.last_seen:%Y-%m-%d})"
+        if p in repeated and c.last_seen is not None
+        else p
+        for p, c in zip(phrases, ordered, strict=True)
+    ]
     repeated = {p for p in phrases if phrases.count(p) > 1}
     phrases = [f"{p} #{n}" if p in repeated else p for n, p in enumerate(phrases, start=1)]
     if found.role is not None:  # "my sister": "Which sister do you mean — …?"
@@ -80,6 +111,8 @@ def ask(found: Found, edges: Sequence[EdgeRow]) -> Disambiguation:
     return Disambiguation(
         mention=found.text,
         question=f"Which {shown} do you mean — {_join(phrases)}?",
-        candidates=[Candidate(entity_id=c.entity_id, name=c.name, hint=phrase)
-                    for c, phrase in zip(ordered, phrases, strict=True)],
+        candidates=[
+            Candidate(entity_id=c.entity_id, name=c.name, hint=phrase)
+            for c, phrase in zip(ordered, phrases, strict=True)
+        ],
     )

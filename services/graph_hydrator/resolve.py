@@ -83,9 +83,9 @@ def valid_ids(ids: Iterable[str]) -> list[str]:
     return list(out)
 
 
-def choose(candidates: Sequence[EntityRow], active: Sequence[str],
-           topic_focus: str | None = None) -> tuple[EntityRow | None, Resolution,
-                                                    tuple[EntityRow, ...]]:
+def choose(
+    candidates: Sequence[EntityRow], active: Sequence[str], topic_focus: str | None = None
+) -> tuple[EntityRow | None, Resolution, tuple[EntityRow, ...]]:
     """003 §10: unique → active → most recent → topic → ask (None)."""
     if len(candidates) == 1:
         return candidates[0], "unique", tuple(candidates)
@@ -93,8 +93,9 @@ def choose(candidates: Sequence[EntityRow], active: Sequence[str],
     pool = [c for c in candidates if c.entity_id in active_set] or list(candidates)
     if len(pool) == 1:
         return pool[0], "active", tuple(pool)
-    seen = sorted((c for c in pool if c.last_seen is not None), key=lambda c: c.last_seen,
-                  reverse=True)
+    seen = sorted(
+        (c for c in pool if c.last_seen is not None), key=lambda c: c.last_seen, reverse=True
+    )
     if seen and (len(seen) == 1 or seen[0].last_seen > seen[1].last_seen):
         return seen[0], "recent", tuple(pool)
     if topic_focus:
@@ -106,13 +107,22 @@ def choose(candidates: Sequence[EntityRow], active: Sequence[str],
 
 
 def _context_words(entity: EntityRow) -> set[str]:
-    texts = [*entity.aliases, entity.category,
-             *(v for v in entity.attributes.values() if isinstance(v, str))]
+    texts = [
+        *entity.aliases,
+        entity.category,
+        *(v for v in entity.attributes.values() if isinstance(v, str)),
+    ]
     return set(dedupe_key(" ".join(texts)).split())
 
 
-def resolve(message: str, scan: Scan, rows: Iterable[EntityRow], active_ids: Sequence[str],
-            topic_focus: str | None = None, kin_words: Sequence[kin.KinWord] = ()) -> Seeds:
+def resolve(
+    message: str,
+    scan: Scan,
+    rows: Iterable[EntityRow],
+    active_ids: Sequence[str],
+    topic_focus: str | None = None,
+    kin_words: Sequence[kin.KinWord] = (),
+) -> Seeds:
     """The turn's mentions and seeds from the rows the entity lookup returned (entities whose
     name or alias is one of the scan's keys, the session's active entities, and the person's
     relatives named by ``kin_words``)."""
@@ -142,8 +152,9 @@ def resolve(message: str, scan: Scan, rows: Iterable[EntityRow], active_ids: Seq
                 runs[where] = (span, key, dict(found))
     taken: set[int] = set()
     chosen_runs = []
-    for (first, last), run in sorted(runs.items(), key=lambda item: (item[0][0] - item[0][1],
-                                                                     item[0][0])):
+    for (first, last), run in sorted(
+        runs.items(), key=lambda item: (item[0][0] - item[0][1], item[0][0])
+    ):
         if taken.isdisjoint(range(first, last + 1)):
             taken.update(range(first, last + 1))
             chosen_runs.append(run)
@@ -155,8 +166,9 @@ def resolve(message: str, scan: Scan, rows: Iterable[EntityRow], active_ids: Seq
         chosen, how, considered = choose(candidates, active, topic_focus)
         if chosen is None and (named := _named_by_kin(span, candidates, kin_words)):
             chosen, how = named, "relation"
-        mentions.append(Found(message[span.start:span.end], key, span, candidates, chosen, how,
-                              considered))
+        mentions.append(
+            Found(message[span.start : span.end], key, span, candidates, chosen, how, considered)
+        )
     for word in kin_words:
         if taken.isdisjoint(range(word.first, word.last + 1)):
             mentions.extend(_kin_mentions(word, rows, active, topic_focus))
@@ -178,9 +190,10 @@ def resolve(message: str, scan: Scan, rows: Iterable[EntityRow], active_ids: Seq
     return Seeds(tuple(mentions), seeds, fallback)
 
 
-def _named_by_kin(span: Span, candidates: Sequence[EntityRow],
-                  kin_words: Sequence[kin.KinWord]) -> EntityRow | None:
-    """"my sister Marta" with two Martas: the relation word right before a same-name mention
+def _named_by_kin(
+    span: Span, candidates: Sequence[EntityRow], kin_words: Sequence[kin.KinWord]
+) -> EntityRow | None:
+    """ "my sister Marta" with two Martas: the relation word right before a same-name mention
     picks the one it names, when exactly one candidate is that relative."""
     for word in kin_words:
         if word.last + 1 == span.first and not word.plural:
@@ -190,18 +203,25 @@ def _named_by_kin(span: Span, candidates: Sequence[EntityRow],
     return None
 
 
-def _kin_mentions(word: kin.KinWord, rows: Sequence[EntityRow], active: Sequence[str],
-                  topic_focus: str | None) -> list[Found]:
+def _kin_mentions(
+    word: kin.KinWord, rows: Sequence[EntityRow], active: Sequence[str], topic_focus: str | None
+) -> list[Found]:
     """The mention(s) of one relation word: one per match for a plural, else one resolved by
     :func:`choose`; none when the person has no such relative on record."""
-    candidates = tuple(sorted({r.entity_id: r for r in rows if kin.matches(word, r.kin)}.values(),
-                              key=lambda c: (c.name, c.entity_id)))
+    candidates = tuple(
+        sorted(
+            {r.entity_id: r for r in rows if kin.matches(word, r.kin)}.values(),
+            key=lambda c: (c.name, c.entity_id),
+        )
+    )
     if not candidates:
         return []
     span = Span(word.first, word.last, word.start, word.end)
     key = fold(word.text)
     if word.plural:
-        return [Found(word.text, key, span, candidates, c, "unique", candidates, word.role)
-                for c in candidates]
+        return [
+            Found(word.text, key, span, candidates, c, "unique", candidates, word.role)
+            for c in candidates
+        ]
     chosen, how, considered = choose(candidates, active, topic_focus)
     return [Found(word.text, key, span, candidates, chosen, how, considered, word.role)]

@@ -46,8 +46,10 @@ _LIVE_FACT = f"""r.user_id = $1
 
 def _endpoint(column: str, fields: str) -> str:
     """A sub-select of the entity ``r.<column>`` points at, NULL unless live and visible."""
-    return (f"(SELECT {fields} FROM entities e WHERE e.user_id = $1 "
-            f"AND e.entity_id = r.{column} AND e.active AND {_VISIBLE.format(t='e')})")
+    return (
+        f"(SELECT {fields} FROM entities e WHERE e.user_id = $1 "
+        f"AND e.entity_id = r.{column} AND e.active AND {_VISIBLE.format(t='e')})"
+    )
 
 
 _ENTITY_RECORD = "(e.entity_id::text, e.name, e.category, e.scope, e.entity_ref, e.last_seen)"
@@ -146,76 +148,136 @@ def _endpoint_row(record: tuple | None) -> EntityRow | None:
     if record is None:
         return None
     entity_id, name, category, scope, entity_ref, last_seen = record
-    return EntityRow(entity_id=entity_id, name=name, category=category, scope=scope,
-                     entity_ref=entity_ref, last_seen=last_seen)
+    return EntityRow(
+        entity_id=entity_id,
+        name=name,
+        category=category,
+        scope=scope,
+        entity_ref=entity_ref,
+        last_seen=last_seen,
+    )
 
 
-async def find_entities(conn: asyncpg.Connection, user_id: str, agent_id: str,
-                        keys: Sequence[str], active_ids: Sequence[str],
-                        kin_predicates: Sequence[str] = (),
-                        now: datetime | None = None) -> list[EntityRow]:
+async def find_entities(
+    conn: asyncpg.Connection,
+    user_id: str,
+    agent_id: str,
+    keys: Sequence[str],
+    active_ids: Sequence[str],
+    kin_predicates: Sequence[str] = (),
+    now: datetime | None = None,
+) -> list[EntityRow]:
     """The live, visible entities named by a key (name or alias), listed in ``active_ids``,
     or related to the person by one of ``kin_predicates`` by a relation live at ``now``;
     ``EntityRow.kin`` says how each is related to the person (see :mod:`.kin`)."""
-    rows = await conn.fetch(FIND_ENTITIES, user_id, agent_id, list(keys), list(active_ids),
-                            list(kin_predicates), now)
+    rows = await conn.fetch(
+        FIND_ENTITIES, user_id, agent_id, list(keys), list(active_ids), list(kin_predicates), now
+    )
     return [
-        EntityRow(entity_id=r["entity_id"], name=r["name"], category=r["category"],
-                  scope=r["scope"], entity_ref=r["entity_ref"], last_seen=r["last_seen"],
-                  attributes=r["attributes"] or {},
-                  aliases=tuple(alias for alias, _ in r["aliases"]),
-                  keys=(r["name_normalized"], *(key for _, key in r["aliases"])),
-                  kin=tuple(r["kin"] or ()))
+        EntityRow(
+            entity_id=r["entity_id"],
+            name=r["name"],
+            category=r["category"],
+            scope=r["scope"],
+            entity_ref=r["entity_ref"],
+            last_seen=r["last_seen"],
+            attributes=r["attributes"] or {},
+            aliases=tuple(alias for alias, _ in r["aliases"]),
+            keys=(r["name_normalized"], *(key for _, key in r["aliases"])),
+            kin=tuple(r["kin"] or ()),
+        )
         for r in rows
     ]
 
 
-async def load_edges(conn: asyncpg.Connection, user_id: str, agent_id: str,
-                     entity_ids: Sequence[str], now: datetime,
-                     limit: int = EDGE_ROWS_MAX) -> list[EdgeRow]:
+async def load_edges(
+    conn: asyncpg.Connection,
+    user_id: str,
+    agent_id: str,
+    entity_ids: Sequence[str],
+    now: datetime,
+    limit: int = EDGE_ROWS_MAX,
+) -> list[EdgeRow]:
     """Live relations touching ``entity_ids``, best first; an edge whose other end is
     forgotten or not visible to this agent is left out, and so is that end."""
-    rows = await conn.fetch(LOAD_EDGES, user_id, agent_id, now, list(entity_ids),
-                            sorted(CRITICAL_PREDICATES), limit)
+    rows = await conn.fetch(
+        LOAD_EDGES, user_id, agent_id, now, list(entity_ids), sorted(CRITICAL_PREDICATES), limit
+    )
     edges = []
     for r in rows:
         subject, obj = _endpoint_row(r["s"]), _endpoint_row(r["o"])
         if subject is None or (r["to_entity"] and obj is None):
             continue
-        edges.append(EdgeRow(
-            rel_id=r["rel_id"], scope=r["scope"], subject=subject, predicate=r["predicate"],
-            text=r["text"], confidence=r["confidence"], updated_at=r["updated_at"], obj=obj,
-            value=r["object_value"], importance=r["importance"], pinned=r["pinned"],
-            source=r["source"], valid_from=r["valid_from"],
-            message_ids=tuple(str(m) for m in r["provenance_message_ids"]),
-        ))
+        edges.append(
+            EdgeRow(
+                rel_id=r["rel_id"],
+                scope=r["scope"],
+                subject=subject,
+                predicate=r["predicate"],
+                text=r["text"],
+                confidence=r["confidence"],
+                updated_at=r["updated_at"],
+                obj=obj,
+                value=r["object_value"],
+                importance=r["importance"],
+                pinned=r["pinned"],
+                source=r["source"],
+                valid_from=r["valid_from"],
+                message_ids=tuple(str(m) for m in r["provenance_message_ids"]),
+            )
+        )
     return edges
 
 
-async def load_foundation(conn: asyncpg.Connection, user_id: str, agent_id: str,
-                          now: datetime) -> list[FactRow]:
-    rows = await conn.fetch(LOAD_FOUNDATION, user_id, agent_id, now,
-                            FOUNDATION_CAP * FETCH_FACTOR, sorted(CRITICAL_PREDICATES))
+async def load_foundation(
+    conn: asyncpg.Connection, user_id: str, agent_id: str, now: datetime
+) -> list[FactRow]:
+    rows = await conn.fetch(
+        LOAD_FOUNDATION,
+        user_id,
+        agent_id,
+        now,
+        FOUNDATION_CAP * FETCH_FACTOR,
+        sorted(CRITICAL_PREDICATES),
+    )
     return [
-        FactRow(fact_id=r["rel_id"], subject_id=r["subject_id"], predicate=r["predicate"],
-                scope=r["scope"], text=r["text"], memory_type=r["memory_type"],
-                importance=r["importance"], pinned=r["pinned"], source=r["source"],
-                created_at=r["created_at"], updated_at=r["updated_at"],
-                about_self=bool(r["about_self"]),
-                message_ids=tuple(str(m) for m in r["provenance_message_ids"]))
-        for r in rows if r["visible"]
+        FactRow(
+            fact_id=r["rel_id"],
+            subject_id=r["subject_id"],
+            predicate=r["predicate"],
+            scope=r["scope"],
+            text=r["text"],
+            memory_type=r["memory_type"],
+            importance=r["importance"],
+            pinned=r["pinned"],
+            source=r["source"],
+            created_at=r["created_at"],
+            updated_at=r["updated_at"],
+            about_self=bool(r["about_self"]),
+            message_ids=tuple(str(m) for m in r["provenance_message_ids"]),
+        )
+        for r in rows
+        if r["visible"]
     ]
 
 
-async def load_todos(conn: asyncpg.Connection, user_id: str, agent_id: str,
-                     now: datetime) -> list[TodoRow]:
-    rows = await conn.fetch(LOAD_TODOS, user_id, agent_id, now - WINS_WINDOW, now,
-                            max(TODO_CAPS.values()) * FETCH_FACTOR)
+async def load_todos(
+    conn: asyncpg.Connection, user_id: str, agent_id: str, now: datetime
+) -> list[TodoRow]:
+    rows = await conn.fetch(
+        LOAD_TODOS,
+        user_id,
+        agent_id,
+        now - WINS_WINDOW,
+        now,
+        max(TODO_CAPS.values()) * FETCH_FACTOR,
+    )
     return [TodoRow(**dict(r)) for r in rows]
 
 
 async def load_spine(conn: asyncpg.Connection, user_id: str) -> str:
     """The text of the user's latest summary spine version ('' before reflection-writer's first)."""
     text = await conn.fetchval(
-        "SELECT text FROM summary_spine WHERE user_id = $1 ORDER BY version DESC LIMIT 1", user_id)
+        "SELECT text FROM summary_spine WHERE user_id = $1 ORDER BY version DESC LIMIT 1", user_id
+    )
     return text or ""

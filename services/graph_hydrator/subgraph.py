@@ -25,19 +25,38 @@ from services.graph_hydrator.rows import EdgeRow, EntityRow
 
 CRITICAL_PREDICATES = frozenset({"ALLERGY", "SAFETY_BOUNDARY", "MEDICATION", "INTOLERANCE"})
 
-AGENT_DOMAIN_PREDICATES = frozenset({
-    # nutrition
-    "DIET_PLAN", "MEAL_PLAN", "CALORIE_TARGET", "MACRO_TARGET", "PROTEIN_TARGET",
-    "HYDRATION_TARGET", "FASTING_WINDOW", "NUTRITION_GOAL",
-    # training
-    "TRAINING_PLAN", "WORKOUT_PLAN", "TRAINING_GOAL", "STEP_GOAL", "WEIGHT_GOAL",
-    # counseling and coaching
-    "COUNSELING_MODE", "COUNSELING_GOAL", "THERAPY_GOAL", "COACHING_STYLE", "FOCUS_AREA",
-    "HOMEWORK",
-    # how this agent talks with the person
-    "CHECKIN_SCHEDULE", "CHECKIN_FREQUENCY", "TONE_PREFERENCE", "INTERACTION_MODE",
-    "SESSION_FORMAT",
-})
+AGENT_DOMAIN_PREDICATES = frozenset(
+    {
+        # nutrition
+        "DIET_PLAN",
+        "MEAL_PLAN",
+        "CALORIE_TARGET",
+        "MACRO_TARGET",
+        "PROTEIN_TARGET",
+        "HYDRATION_TARGET",
+        "FASTING_WINDOW",
+        "NUTRITION_GOAL",
+        # training
+        "TRAINING_PLAN",
+        "WORKOUT_PLAN",
+        "TRAINING_GOAL",
+        "STEP_GOAL",
+        "WEIGHT_GOAL",
+        # counseling and coaching
+        "COUNSELING_MODE",
+        "COUNSELING_GOAL",
+        "THERAPY_GOAL",
+        "COACHING_STYLE",
+        "FOCUS_AREA",
+        "HOMEWORK",
+        # how this agent talks with the person
+        "CHECKIN_SCHEDULE",
+        "CHECKIN_FREQUENCY",
+        "TONE_PREFERENCE",
+        "INTERACTION_MODE",
+        "SESSION_FORMAT",
+    }
+)
 
 T = TypeVar("T")
 
@@ -50,8 +69,9 @@ def is_agent_domain(predicate: str) -> bool:
     return predicate.upper() in AGENT_DOMAIN_PREDICATES
 
 
-def merge_scopes(rows: Sequence[T],
-                 key: Callable[[T], tuple[str, str, str]]) -> tuple[list[T], int]:
+def merge_scopes(
+    rows: Sequence[T], key: Callable[[T], tuple[str, str, str]]
+) -> tuple[list[T], int]:
     """Drop the losing side of each global/agent conflict; ``key(row)`` is
     ``(subject_id, predicate, scope)``. Returns the kept rows (order preserved) and how many
     were dropped."""
@@ -72,8 +92,14 @@ def merge_scopes(rows: Sequence[T],
 
 
 def edge_rank(edge: EdgeRow) -> tuple:
-    return (edge.scope != "agent", not is_critical(edge.predicate), -edge.confidence,
-            -edge.updated_at.timestamp(), -edge.importance, edge.rel_id)
+    return (
+        edge.scope != "agent",
+        not is_critical(edge.predicate),
+        -edge.confidence,
+        -edge.updated_at.timestamp(),
+        -edge.importance,
+        edge.rel_id,
+    )
 
 
 def _edge_key(edge: EdgeRow) -> tuple[str, str, str]:
@@ -100,9 +126,14 @@ def select_subgraph(edges: Iterable[EdgeRow], seeds: Iterable[str], edge_cap: in
     candidate's facts, to describe it). A neighbour reached only through a dropped edge is
     dropped too, and counted."""
     seed_ids = set(seeds)
-    touching = list({e.rel_id: e for e in edges
-                     if e.subject.entity_id in seed_ids
-                     or (e.obj is not None and e.obj.entity_id in seed_ids)}.values())
+    touching = list(
+        {
+            e.rel_id: e
+            for e in edges
+            if e.subject.entity_id in seed_ids
+            or (e.obj is not None and e.obj.entity_id in seed_ids)
+        }.values()
+    )
     merged, conflicts = merge_scopes(touching, _edge_key)
     ranked = sorted(merged, key=edge_rank)
     kept, cut = ranked[:edge_cap], ranked[edge_cap:]
@@ -111,8 +142,13 @@ def select_subgraph(edges: Iterable[EdgeRow], seeds: Iterable[str], edge_cap: in
         for entity in _endpoints(edge):
             if entity.entity_id not in seed_ids:
                 neighbors.setdefault(entity.entity_id, entity)
-    unreached = {entity.entity_id for edge in touching for entity in _endpoints(edge)
-                 if entity.entity_id not in seed_ids and entity.entity_id not in neighbors}
+    unreached = {
+        entity.entity_id
+        for edge in touching
+        for entity in _endpoints(edge)
+        if entity.entity_id not in seed_ids and entity.entity_id not in neighbors
+    }
     dropped = {"edges": len(cut), "scope_conflicts": conflicts, "neighbors": len(unreached)}
-    return Subgraph(kept, list(neighbors.values()),
-                    {name: count for name, count in dropped.items() if count})
+    return Subgraph(
+        kept, list(neighbors.values()), {name: count for name, count in dropped.items() if count}
+    )

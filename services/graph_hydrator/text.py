@@ -18,30 +18,103 @@ import unicodedata
 from dataclasses import dataclass
 from typing import NamedTuple
 
-MAX_WORDS = 4        # longest name looked up, in words ("Aunt Rosa", "New York City")
+MAX_WORDS = 4  # longest name looked up, in words ("Aunt Rosa", "New York City")
 MAX_KEY_CHARS = 255  # entities.name / entity_aliases.alias are at most 255 characters
-MAX_KEYS = 4_000     # a pasted essay stops contributing keys here (Telegram caps at 4,096 chars)
+MAX_KEYS = 4_000  # a pasted essay stops contributing keys here (Telegram caps at 4,096 chars)
 
-PRONOUNS = frozenset({
-    "he", "she", "they", "him", "her", "it", "them", "his", "hers", "their", "theirs", "its",
-    "himself", "herself", "themselves", "itself",
-})
+PRONOUNS = frozenset(
+    {
+        "he",
+        "she",
+        "they",
+        "him",
+        "her",
+        "it",
+        "them",
+        "his",
+        "hers",
+        "their",
+        "theirs",
+        "its",
+        "himself",
+        "herself",
+        "themselves",
+        "itself",
+    }
+)
 
 # What unaccent's rules do that NFKD + lower() does not (lower-case targets; upper-case sources
 # are listed too because unaccent runs before lower()).
 _UNACCENT_EXTRA = {
-    "Æ": "ae", "æ": "ae", "Ð": "d", "ð": "d", "Ø": "o", "ø": "o", "Þ": "th", "þ": "th",
-    "ß": "ss", "ẞ": "ss", "Đ": "d", "đ": "d", "Ħ": "h", "ħ": "h", "ı": "i", "ĸ": "q",
-    "Ŀ": "l", "ŀ": "l", "Ł": "l", "ł": "l", "ŉ": "'n", "Ŋ": "n", "ŋ": "n", "Œ": "oe", "œ": "oe",
-    "Ŧ": "t", "ŧ": "t",
-    "‘": "'", "’": "'", "‛": "'", "ʼ": "'", "ʹ": "'", "“": '"', "”": '"', "‟": '"', "„": ",,",
-    "‚": ",", "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-",
+    "Æ": "ae",
+    "æ": "ae",
+    "Ð": "d",
+    "ð": "d",
+    "Ø": "o",
+    "ø": "o",
+    "Þ": "th",
+    "þ": "th",
+    "ß": "ss",
+    "ẞ": "ss",
+    "Đ": "d",
+    "đ": "d",
+    "Ħ": "h",
+    "ħ": "h",
+    "ı": "i",
+    "ĸ": "q",
+    "Ŀ": "l",
+    "ŀ": "l",
+    "Ł": "l",
+    "ł": "l",
+    "ŉ": "'n",
+    "Ŋ": "n",
+    "ŋ": "n",
+    "Œ": "oe",
+    "œ": "oe",
+    "Ŧ": "t",
+    "ŧ": "t",
+    "‘": "'",
+    "’": "'",
+    "‛": "'",
+    "ʼ": "'",
+    "ʹ": "'",
+    "“": '"',
+    "”": '"',
+    "‟": '"',
+    "„": ",,",
+    "‚": ",",
+    "‐": "-",
+    "‑": "-",
+    "‒": "-",
+    "–": "-",
+    "—": "-",
+    "―": "-",
     # The rest of Latin-1: symbols unaccent spells out, and characters NFKD would rewrite but
     # unaccent keeps (so must we, to agree on every Latin-1 character).
-    "¡": "!", "¿": "?", "«": "<<", "»": ">>", "©": "(c)", "®": "(r)", "±": "+/-", "×": "*",
-    "÷": "/", "\xad": "-", "¼": "1/4", "½": "1/2", "¾": "3/4",
-    "ª": "ª", "º": "º", "¹": "¹", "²": "²", "³": "³", "µ": "µ", "¨": "¨", "¯": "¯", "´": "´",
-    "¸": "¸", "\xa0": "\xa0",
+    "¡": "!",
+    "¿": "?",
+    "«": "<<",
+    "»": ">>",
+    "©": "(c)",
+    "®": "(r)",
+    "±": "+/-",
+    "×": "*",
+    "÷": "/",
+    "\xad": "-",
+    "¼": "1/4",
+    "½": "1/2",
+    "¾": "3/4",
+    "ª": "ª",
+    "º": "º",
+    "¹": "¹",
+    "²": "²",
+    "³": "³",
+    "µ": "µ",
+    "¨": "¨",
+    "¯": "¯",
+    "´": "´",
+    "¸": "¸",
+    "\xa0": "\xa0",
 }
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")  # letters/digits, inner apostrophes (o'brien)
@@ -81,9 +154,9 @@ class Span(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Scan:
-    keys: tuple[str, ...]               # normalized lookup keys, in message order, unique
+    keys: tuple[str, ...]  # normalized lookup keys, in message order, unique
     spans: dict[str, tuple[Span, ...]]  # where each key occurs
-    pronouns: tuple[str, ...]           # pronouns found, in order
+    pronouns: tuple[str, ...]  # pronouns found, in order
 
 
 def folded_with_offsets(message: str) -> tuple[str, list[int]]:
@@ -109,9 +182,7 @@ def scan(message: str) -> Scan:
     """Every lookup key the message can match, where it occurs, and the pronouns it uses."""
     folded, origin = folded_with_offsets(message)
     tokens = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(folded)]
-    pronouns = tuple(
-        base for _, _, word in tokens if (base := word.split("'", 1)[0]) in PRONOUNS
-    )
+    pronouns = tuple(base for _, _, word in tokens if (base := word.split("'", 1)[0]) in PRONOUNS)
     spans: dict[str, list[Span]] = {}
 
     def add(key: str, span: Span) -> None:
@@ -124,7 +195,7 @@ def scan(message: str) -> Scan:
         for last in range(first, min(first + MAX_WORDS, len(tokens))):
             start, end = tokens[first][0], tokens[last][1]
             base = _strip_possessive(tokens[last][2])
-            words = [word for _, _, word in tokens[first:last + 1]]
+            words = [word for _, _, word in tokens[first : last + 1]]
             as_written = folded[start:end]
             single_spaced = " ".join(words)
             span = Span(first, last, origin[start], origin[end - 1] + 1)

@@ -42,100 +42,144 @@ def _request_id(request: Request) -> str | None:
     return request.scope.get("state", {}).get("request_id")
 
 
-@post("/v1/commit", status_code=200, tags=["memory-upserter"],
-      summary="Commit one turn: messages, session, plan (facts, entities, todos), working memory",
-      description=(
-          "After the LLM. Logs the turn's messages, continues or opens the session, applies "
-          "the memory-write plan (`plan`, or the LLM's raw `answer`; without either the shadow "
-          "judge extracts one) in one transaction — entities with aliases, facts deduplicated "
-          "by memory key with contradictions superseding (never overwriting), todos captured "
-          "with their source sentence, a commitment completed only under 001's rule — then "
-          "indexes the facts and updates the working memory. Idempotent by `turn_id`: a retry "
-          "answers the first commit again (header `Idempotent-Replayed: true`); another body "
-          "under the same `turn_id` is a 409."))
-async def commit(data: JSONBody[CommitRequest], request: Request,
-                 resources: NamedDependency[Resources]) -> Response[CommitResponse]:
-    bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id,
-             turn_id=data.turn_id)
+@post(
+    "/v1/commit",
+    status_code=200,
+    tags=["memory-upserter"],
+    summary="Commit one turn: messages, session, plan (facts, entities, todos), working memory",
+    description=(
+        "After the LLM. Logs the turn's messages, continues or opens the session, applies "
+        "the memory-write plan (`plan`, or the LLM's raw `answer`; without either the shadow "
+        "judge extracts one) in one transaction — entities with aliases, facts deduplicated "
+        "by memory key with contradictions superseding (never overwriting), todos captured "
+        "with their source sentence, a commitment completed only under 001's rule — then "
+        "indexes the facts and updates the working memory. Idempotent by `turn_id`: a retry "
+        "answers the first commit again (header `Idempotent-Replayed: true`); another body "
+        "under the same `turn_id` is a 409."
+    ),
+)
+async def commit(
+    data: JSONBody[CommitRequest], request: Request, resources: NamedDependency[Resources]
+) -> Response[CommitResponse]:
+    bind_ids(
+        user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id, turn_id=data.turn_id
+    )
     answer, replayed = await commit_turn(resources, data, request_id=_request_id(request))
     return Response(answer, headers={REPLAYED: "true"} if replayed else {})
 
 
-@post("/v1/knowledge", status_code=200, tags=["memory-upserter"],
-      summary="Ingest a markdown document into an agent's knowledge (by content hash)",
-      description=(
-          "Splits the markdown by headings and size (~800–1200 characters, sentence-aware), "
-          "upserts the chunks by content hash (an unchanged document changes nothing and "
-          "embeds nothing; a changed section replaces its old chunks), and indexes the new "
-          "ones. `user_id` makes the document visible to that user only."))
-async def knowledge(data: JSONBody[KnowledgeRequest],
-                    resources: NamedDependency[Resources]) -> KnowledgeResponse:
+@post(
+    "/v1/knowledge",
+    status_code=200,
+    tags=["memory-upserter"],
+    summary="Ingest a markdown document into an agent's knowledge (by content hash)",
+    description=(
+        "Splits the markdown by headings and size (~800–1200 characters, sentence-aware), "
+        "upserts the chunks by content hash (an unchanged document changes nothing and "
+        "embeds nothing; a changed section replaces its old chunks), and indexes the new "
+        "ones. `user_id` makes the document visible to that user only."
+    ),
+)
+async def knowledge(
+    data: JSONBody[KnowledgeRequest], resources: NamedDependency[Resources]
+) -> KnowledgeResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, doc_id=data.doc_id)
     return await ingest(resources, data)
 
 
-@post("/v1/forget", status_code=200, tags=["memory-upserter"],
-      summary="Forget, scoped (session, agent, global), soft by default, hard on request",
-      description=(
-          "003 §9. Soft: rows marked forgotten with reason and time, vectors inactive, entity "
-          "ids and turns removed from working memory. Hard: rows, vectors and working-memory "
-          "keys deleted, and the Postgres tables that lost rows rewritten so no byte of them "
-          "stays in their files (the vector index never holds text); only an audit line with "
-          "ids and counts remains. The answer's `receipt` lists what went from each store and "
-          "what remains elsewhere, and for how long. Targets: an entity (name, alias, ref or "
-          "id: it, its aliases, every relation touching it), a fact / episode / todo id, or a "
-          "text."))
-async def forget(data: JSONBody[ForgetRequest], request: Request,
-                 resources: NamedDependency[Resources]) -> ForgetResponse:
+@post(
+    "/v1/forget",
+    status_code=200,
+    tags=["memory-upserter"],
+    summary="Forget, scoped (session, agent, global), soft by default, hard on request",
+    description=(
+        "003 §9. Soft: rows marked forgotten with reason and time, vectors inactive, entity "
+        "ids and turns removed from working memory. Hard: rows, vectors and working-memory "
+        "keys deleted, and the Postgres tables that lost rows rewritten so no byte of them "
+        "stays in their files (the vector index never holds text); only an audit line with "
+        "ids and counts remains. The answer's `receipt` lists what went from each store and "
+        "what remains elsewhere, and for how long. Targets: an entity (name, alias, ref or "
+        "id: it, its aliases, every relation touching it), a fact / episode / todo id, or a "
+        "text."
+    ),
+)
+async def forget(
+    data: JSONBody[ForgetRequest], request: Request, resources: NamedDependency[Resources]
+) -> ForgetResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
     return await forget_memory(resources, data, request_id=_request_id(request))
 
 
-@get("/v1/export", tags=["memory-upserter"],
-     summary="Everything Twin Core holds about a person, as one JSON document (streamed)",
-     description=(
-         "For data-access and portability requests. `tables` holds every row of every table "
-         "with a `user_id` column, all columns (entities and aliases, facts with their history "
-         "in `relations`, todos, episodes, `summary_spine`, messages, sessions, the knowledge "
-         "documents the person owns, affect and working memory, the forget log…); "
-         "`working_memory` the live session and affect of each conversation. Streamed from "
-         "one consistent snapshot; an unknown person gets the same document with empty "
-         "lists."),
-     responses={200: ResponseSpec(data_container=PersonDocument,
-                                  description="the person's document (streamed)")})
-async def export(resources: NamedDependency[Resources],
-                 user_id: Annotated[str, Parameter(description="The person's id.")]) -> Stream:
+@get(
+    "/v1/export",
+    tags=["memory-upserter"],
+    summary="Everything Twin Core holds about a person, as one JSON document (streamed)",
+    description=(
+        "For data-access and portability requests. `tables` holds every row of every table "
+        "with a `user_id` column, all columns (entities and aliases, facts with their history "
+        "in `relations`, todos, episodes, `summary_spine`, messages, sessions, the knowledge "
+        "documents the person owns, affect and working memory, the forget log…); "
+        "`working_memory` the live session and affect of each conversation. Streamed from "
+        "one consistent snapshot; an unknown person gets the same document with empty "
+        "lists."
+    ),
+    responses={
+        200: ResponseSpec(
+            data_container=PersonDocument, description="the person's document (streamed)"
+        )
+    },
+)
+async def export(
+    resources: NamedDependency[Resources],
+    user_id: Annotated[str, Parameter(description="The person's id.")],
+) -> Stream:
     person = convert(user_id, UserId, root="$.user_id")
     bind_ids(user_id=person)
     return Stream(export_document(resources, person), media_type="application/json")
 
 
-@post("/v1/import", status_code=200, tags=["memory-upserter"],
-      summary="A person's export document back into this deployment, idempotently",
-      description=(
-          "Takes what `GET /v1/export` answered. One transaction; every row is written only "
-          "if absent (same key), so importing the same document twice writes nothing; a "
-          "table this schema does not know, or a row of another user, refuses the document. "
-          "The facts and messages are indexed afresh; working memory is not imported. A "
-          "document is bounded by the node's body limit (`TWIN_MAX_BODY_BYTES`)."))
-async def import_person(data: JSONBody[PersonDocument],
-                        resources: NamedDependency[Resources]) -> ImportResponse:
+@post(
+    "/v1/import",
+    status_code=200,
+    tags=["memory-upserter"],
+    summary="A person's export document back into this deployment, idempotently",
+    description=(
+        "Takes what `GET /v1/export` answered. One transaction; every row is written only "
+        "if absent (same key), so importing the same document twice writes nothing; a "
+        "table this schema does not know, or a row of another user, refuses the document. "
+        "The facts and messages are indexed afresh; working memory is not imported. A "
+        "document is bounded by the node's body limit (`TWIN_MAX_BODY_BYTES`)."
+    ),
+)
+async def import_person(
+    data: JSONBody[PersonDocument], resources: NamedDependency[Resources]
+) -> ImportResponse:
     bind_ids(user_id=data.user_id)
     return await import_document(resources, data)
 
 
-@post("/v1/profile", status_code=200, tags=["memory-upserter"],
-      summary="Seed a user's profile: seed text and pinned foundation facts, idempotently")
-async def profile(data: JSONBody[ProfileRequest],
-                  resources: NamedDependency[Resources]) -> ProfileResponse:
+@post(
+    "/v1/profile",
+    status_code=200,
+    tags=["memory-upserter"],
+    summary="Seed a user's profile: seed text and pinned foundation facts, idempotently",
+)
+async def profile(
+    data: JSONBody[ProfileRequest], resources: NamedDependency[Resources]
+) -> ProfileResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id)
     return await seed_profile(resources, data)
 
 
-@post("/v1/reindex", status_code=200, tags=["memory-upserter"],
-      summary="Index what a failed embedder or vector index left unindexed")
-async def reindex(data: JSONBody[ReindexRequest],
-                  resources: NamedDependency[Resources]) -> ReindexResponse:
+@post(
+    "/v1/reindex",
+    status_code=200,
+    tags=["memory-upserter"],
+    summary="Index what a failed embedder or vector index left unindexed",
+)
+async def reindex(
+    data: JSONBody[ReindexRequest], resources: NamedDependency[Resources]
+) -> ReindexResponse:
     bind_ids(user_id=data.user_id)
     return await sweep(resources, data)
 
@@ -143,8 +187,8 @@ async def reindex(data: JSONBody[ReindexRequest],
 SPEC = NodeSpec(
     name="memory-upserter",
     summary="Applies the memory-write plan of a turn idempotently; ingests knowledge; "
-            "seeds profiles; forgets on request with a deletion receipt; exports and imports "
-            "a person.",
+    "seeds profiles; forgets on request with a deletion receipt; exports and imports "
+    "a person.",
     route_handlers=[commit, knowledge, forget, export, import_person, profile, reindex],
     needs=frozenset({POSTGRES, REDIS, VECTORS, EMBEDDER, LLM_DEP}),
 )

@@ -25,37 +25,51 @@ _QUESTION_START = re.compile(
     r"(?i)^\W*(?:so\s+|and\s+|but\s+|hey,?\s+|um+,?\s+)?(?:who|whom|whose|what|where|when|why|how|"
     r"which|do|does|did|am|is|are|was|were|have|has|had|can|could|would|should|will|shall|may|"
     r"might|must|isn't|aren't|don't|doesn't|didn't|wasn't|weren't|won't|wouldn't|shouldn't|"
-    r"couldn't|can't)\b(?!\s+you\s+(?:please\s+)?(?:remind|add|note|remember)\b)")
+    r"couldn't|can't)\b(?!\s+you\s+(?:please\s+)?(?:remind|add|note|remember)\b)"
+)
 _HYPOTHETICAL = re.compile(
     r"(?i)(?:^|[\s,(])(?:if|what\s+if|imagine|imagining|suppose|supposing|pretend|hypothetically|"
     r"in\s+theory|let'?s\s+say|say\s+that|in\s+a\s+dream|i\s+dreamt|i\s+dreamed|dreaming|unless|"
-    r"in\s+case|as\s+if|in\s+another\s+life|in\s+a\s+parallel)\b")
+    r"in\s+case|as\s+if|in\s+another\s+life|in\s+a\s+parallel)\b"
+)
 _DISPUTED = re.compile(
     r"(?i)\b(?:that'?s\s+(?:not\s+(?:true|right|correct)|wrong|false|a\s+lie|nonsense)|"
     r"(?:is|was|are|were)\s+(?:wrong|not\s+true|false|a\s+lie|mistaken)|isn't\s+true|"
     r"not\s+true|untrue|just\s+kidding|jk|kidding|joking|lol\s+no|as\s+if|"
-    r"rumou?rs?|allegedly|supposedly|i\s+wish)\b")
-_CLAUSES = re.compile(r"\s*(?:;|—|–|\s-\s|,?\s+but\s+|,\s+(?=(?:I|we|my|and\s+I|so\s+I)\b)"
-                      r"|,\s*(?:and\s+)?(?:now|actually)\b,?)\s*")
-_GREETING = re.compile(r"(?i)\W*(?:hi|hello|hey|hiya|good\s+(?:morning|evening|afternoon))"
-                       r"(?:\s+there)?\W*")
+    r"rumou?rs?|allegedly|supposedly|i\s+wish)\b"
+)
+_CLAUSES = re.compile(
+    r"\s*(?:;|—|–|\s-\s|,?\s+but\s+|,\s+(?=(?:I|we|my|and\s+I|so\s+I)\b)"
+    r"|,\s*(?:and\s+)?(?:now|actually)\b,?)\s*"
+)
+_GREETING = re.compile(
+    r"(?i)\W*(?:hi|hello|hey|hiya|good\s+(?:morning|evening|afternoon))"
+    r"(?:\s+there)?\W*"
+)
 _NEGATION = re.compile(r"(?i)(?:\b(?:not|never|no|nobody|neither|nor|without|hardly)\b|n't\b)")
-_PAST = re.compile(r"(?i)\b(?:used\s+to|when\s+i\s+was|back\s+(?:then|when|in)|formerly|previously|"
-                   r"in\s+the\s+past|as\s+a\s+(?:kid|child|teen|teenager)|once\s+upon|"
-                   r"years\s+ago|growing\s+up)\b")
-_WISH = re.compile(r"(?i)(?:\b(?:would|wouldn't|could|should|might|may|maybe|perhaps|probably|"
-                   r"possibly|someday|some\s+day|one\s+day|eventually|wish|wishes|hope|hoping|"
-                   r"want|wants|wanna|wanted|planning|plan|considering|thinking\s+(?:of|about)|"
-                   r"dream|dreams|fantasi[sz]e|love\s+to|like\s+to|going\s+to|gonna|will|"
-                   r"try\s+to|trying\s+to|pretend|guess|assume|suppose|doubt)\b|'d\b|'ll\b)")
-_REPORTED = re.compile(r"(?i)\b(?:said|says|say|told|tells|think|thinks|thought|claim|claims|"
-                       r"claimed|believe|believes|believed|heard|assume[sd]?|according\s+to|"
-                       r"insists?|insisted|reckons?|swears?|swore|pretends?|rumou?r)\b")
+_PAST = re.compile(
+    r"(?i)\b(?:used\s+to|when\s+i\s+was|back\s+(?:then|when|in)|formerly|previously|"
+    r"in\s+the\s+past|as\s+a\s+(?:kid|child|teen|teenager)|once\s+upon|"
+    r"years\s+ago|growing\s+up)\b"
+)
+_WISH = re.compile(
+    r"(?i)(?:\b(?:would|wouldn't|could|should|might|may|maybe|perhaps|probably|"
+    r"possibly|someday|some\s+day|one\s+day|eventually|wish|wishes|hope|hoping|"
+    r"want|wants|wanna|wanted|planning|plan|considering|thinking\s+(?:of|about)|"
+    r"dream|dreams|fantasi[sz]e|love\s+to|like\s+to|going\s+to|gonna|will|"
+    r"try\s+to|trying\s+to|pretend|guess|assume|suppose|doubt)\b|'d\b|'ll\b)"
+)
+_REPORTED = re.compile(
+    r"(?i)\b(?:said|says|say|told|tells|think|thinks|thought|claim|claims|"
+    r"claimed|believe|believes|believed|heard|assume[sd]?|according\s+to|"
+    r"insists?|insisted|reckons?|swears?|swore|pretends?|rumou?r)\b"
+)
 _ENDED = re.compile(
     r"(?i)^(?:actually,?\s+|well,?\s+|so,?\s+)?(?P<who>I|we)(?P<neg>\s+no\s+longer|\s+don't|"
     r"\s+do\s+not|\s+am\s+not|'m\s+not|\s+are\s+not|'re\s+not|\s+aren't|'m\s+no\s+longer|"
     r"\s+am\s+no\s+longer|'re\s+no\s+longer)\s+(?P<rest>.+?)"
-    r"(?P<tail>\s+(?:anymore|any\s+more))?\s*[.!]?$")
+    r"(?P<tail>\s+(?:anymore|any\s+more))?\s*[.!]?$"
+)
 
 
 def unquoted(text: str) -> str:
@@ -93,13 +107,12 @@ def hedged(prefix: str, *, about_self: bool) -> bool:
 
 
 def ended(clause: str) -> str | None:
-    """"I no longer work at Acme" / "I don't live in London anymore" → the statement that
+    """ "I no longer work at Acme" / "I don't live in London anymore" → the statement that
     ended ("I work at Acme"); None for any other clause (a plain negation writes nothing)."""
     m = _ENDED.match(clause.strip())
     if m is None or ("longer" not in m["neg"].lower() and not m["tail"]):
         return None
     neg = m["neg"].lower()
     be = "'re" if m["who"].lower() == "we" else "'m"
-    verb = f"{m['who']}{be} " if re.search(r"\bam\b|'m|\bare\b|'re|aren't", neg) \
-        else f"{m['who']} "
+    verb = f"{m['who']}{be} " if re.search(r"\bam\b|'m|\bare\b|'re|aren't", neg) else f"{m['who']} "
     return f"{verb}{m['rest']}"

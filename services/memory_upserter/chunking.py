@@ -105,8 +105,10 @@ def chunks(text: str) -> Iterator[Chunk]:
         for paragraph in paragraphs:
             for piece in _pieces(paragraph.strip()):
                 joiner = "\n\n" if "\n" in piece or len(piece) == len(paragraph.strip()) else " "
-                if buffer and (len(buffer) + len(joiner) + len(piece) > MAX_CHARS
-                               or len(buffer) >= TARGET_CHARS):
+                if buffer and (
+                    len(buffer) + len(joiner) + len(piece) > MAX_CHARS
+                    or len(buffer) >= TARGET_CHARS
+                ):
                     yield Chunk(position, trail, buffer, content_hash(trail, buffer))
                     position += 1
                     buffer = ""

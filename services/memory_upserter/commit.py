@@ -79,8 +79,9 @@ class ReadTurn:
 def read(req: CommitRequest) -> ReadTurn:
     """Pure: the turn's time, plan, reply and message rows; :class:`InvalidInput` on a bad
     plan or answer, listing every problem."""
-    check_times([("$.now", req.now),
-                 *((f"$.messages[{i}].ts", m.ts) for i, m in enumerate(req.messages))])
+    check_times(
+        [("$.now", req.now), *((f"$.messages[{i}].ts", m.ts) for i, m in enumerate(req.messages))]
+    )
     now = request_clock(req.now or max((m.ts for m in req.messages if m.ts), default=None))
     plan, reply, source = req.plan, None, "request" if req.plan is not None else None
     errors: list[FieldError] = []
@@ -92,17 +93,17 @@ def read(req: CommitRequest) -> ReadTurn:
             plan, reply = (answer.plan, answer.reply) if planned else (None, answer.reply)
             source = "answer" if planned else None
     if plan is not None:
-        errors += logic.check_plan(plan, "$.plan" if source == "request" else "$.answer.plan",
-                                   now)
+        errors += logic.check_plan(plan, "$.plan" if source == "request" else "$.answer.plan", now)
     if errors:
         raise InvalidInput(errors)
     messages = [(m.role, m.speaker, m.text, m.external_id, m.ts) for m in req.messages]
     if reply is not None and not any(m.role == "assistant" for m in req.messages):
         messages.append(("assistant", None, reply, None, None))
-    reply = next((text for role, _, text, _, _ in reversed(messages) if role == "assistant"),
-                 None)
-    rows = [MessageRow(uuid.uuid4(), i, role, speaker, text, ext, ts or now)
-            for i, (role, speaker, text, ext, ts) in enumerate(messages)]
+    reply = next((text for role, _, text, _, _ in reversed(messages) if role == "assistant"), None)
+    rows = [
+        MessageRow(uuid.uuid4(), i, role, speaker, text, ext, ts or now)
+        for i, (role, speaker, text, ext, ts) in enumerate(messages)
+    ]
     digest = hashlib.sha256(msgspec.json.encode(req)).hexdigest()
     key = f"commit:{req.agent_id}:{req.chat_id}:{req.turn_id}"
     return ReadTurn(req, now, key, digest, rows, reply, plan, source or "none")
@@ -118,12 +119,14 @@ def _answer(raw: str) -> tuple[LLMAnswer, bool]:
         answer = decode(text.encode(), LLMAnswer)
         return answer, "plan" in msgspec.json.decode(text)
     except InvalidInput as exc:
-        raise InvalidInput([FieldError("$.answer" + e.path[1:], e.reason) for e in exc.errors],
-                           "Invalid answer") from None
+        raise InvalidInput(
+            [FieldError("$.answer" + e.path[1:], e.reason) for e in exc.errors], "Invalid answer"
+        ) from None
 
 
-async def commit_turn(res: Resources, req: CommitRequest, *, request_id: str | None
-                      ) -> tuple[CommitResponse, bool]:
+async def commit_turn(
+    res: Resources, req: CommitRequest, *, request_id: str | None
+) -> tuple[CommitResponse, bool]:
     """The turn's answer, and whether it is a replay of an earlier commit."""
     turn = read(req)
     settings = res.settings
@@ -134,23 +137,41 @@ async def commit_turn(res: Resources, req: CommitRequest, *, request_id: str | N
         new = [Utterance(r.text, r.speaker) for r in turn.user_rows]
         async with res.pg.acquire() as conn:
             context = await judge_store.judge_context(
-                conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle,
-                names_in(new))
+                conn,
+                req.user_id,
+                req.agent_id,
+                req.chat_id,
+                turn.key,
+                turn.now,
+                idle,
+                names_in(new),
+            )
         if context.stored is not None:
             return _replay(context.stored, turn), True
         self_names = context.self_names
         judged = await judge(
-            res.llm, new=new, earlier=[Utterance(t, s) for t, s in context.earlier],
-            self_names=self_names, known=context.known, now=turn.now,
-            timeout_s=settings.llm_timeout_s)
+            res.llm,
+            new=new,
+            earlier=[Utterance(t, s) for t, s in context.earlier],
+            self_names=self_names,
+            known=context.known,
+            now=turn.now,
+            timeout_s=settings.llm_timeout_s,
+        )
         turn.plan, turn.plan_source = judged.plan, judged.source
         turn.context = judged.context
         questions = judged.questions
         if judged.warning:
             turn.notes.append(Notice(code="judge_fallback", detail=judged.warning))
-        turn.notes += [Notice(code="entity_ambiguous", detail=(
-            f"a todo names someone several people answer to; nobody was linked. Ask: {q}"))
-            for q in questions]
+        turn.notes += [
+            Notice(
+                code="entity_ambiguous",
+                detail=(
+                    f"a todo names someone several people answer to; nobody was linked. Ask: {q}"
+                ),
+            )
+            for q in questions
+        ]
     plan = _prepare(turn, self_names)
     plan.questions = questions
     written: Stored | Written | None = None
@@ -164,8 +185,10 @@ async def commit_turn(res: Resources, req: CommitRequest, *, request_id: str | N
                     raise
             except asyncpg.UniqueViolationError as exc:
                 if exc.constraint_name == "messages_turn_position_key":
-                    raise Conflict(f"turn {req.turn_id!r} was logged already, but its stored "
-                                   "answer has expired; use a new turn_id") from None
+                    raise Conflict(
+                        f"turn {req.turn_id!r} was logged already, but its stored "
+                        "answer has expired; use a new turn_id"
+                    ) from None
                 raise
     if isinstance(written, Stored):
         return _replay(written, turn), True
@@ -175,11 +198,15 @@ async def commit_turn(res: Resources, req: CommitRequest, *, request_id: str | N
 
 def _replay(stored: Stored, turn: ReadTurn) -> CommitResponse:
     if stored.request_hash != turn.digest:
-        raise Conflict(f"turn {turn.req.turn_id!r} of chat {turn.req.chat_id!r} was committed "
-                       "with a different body; a new turn needs a new turn_id")
+        raise Conflict(
+            f"turn {turn.req.turn_id!r} of chat {turn.req.chat_id!r} was committed "
+            "with a different body; a new turn needs a new turn_id"
+        )
     if stored.response == FORGOTTEN_ANSWER:
-        raise Conflict(f"turn {turn.req.turn_id!r} of chat {turn.req.chat_id!r} was committed, "
-                       "then forgotten on request; it is not written again")
+        raise Conflict(
+            f"turn {turn.req.turn_id!r} of chat {turn.req.chat_id!r} was committed, "
+            "then forgotten on request; it is not written again"
+        )
     return msgspec.json.decode(msgspec.json.encode(stored.response), type=CommitResponse)
 
 
@@ -188,33 +215,65 @@ def _prepare(turn: ReadTurn, self_names: Sequence[str]) -> TurnPlan:
     with their due time, source sentence and message."""
     plan = turn.plan or MemoryWritePlan()
     selves = {logic.fold(n) for n in self_names}
-    own = [r for r in turn.user_rows if not r.speaker or logic.fold(r.speaker) in selves
-           or turn.plan_source in ("request", "answer")]
+    own = [
+        r
+        for r in turn.user_rows
+        if not r.speaker
+        or logic.fold(r.speaker) in selves
+        or turn.plan_source in ("request", "answer")
+    ]
     facts = [f for f in plan.facts if not logic.is_affect(f)]
     if len(facts) < len(plan.facts):
-        turn.notes.append(Notice(code="affect_fact_dropped", detail=(
-            f"{len(plan.facts) - len(facts)} feeling/mood fact(s) ignored: AFFECT becomes a "
-            "fact only through promote_affect, when the user said it")))
+        turn.notes.append(
+            Notice(
+                code="affect_fact_dropped",
+                detail=(
+                    f"{len(plan.facts) - len(facts)} feeling/mood fact(s) ignored: AFFECT "
+                    f"becomes a "
+                    "fact only through promote_affect, when the user said it"
+                ),
+            )
+        )
     if turn.plan_source != "offline_extractor":  # a model's plan: only what the person said
         words = [r.text for r in own] + turn.context
         kept = [f for f in facts if logic.grounded(f, words)]
-        turn.notes += [Notice(code="fact_not_grounded", detail=(
-            f"dropped {f.predicate} {f.value if f.value is not None else f.object!r}: "
-            f"\"{f.text[:120]}\" — not in the person's words this turn"))
-            for f in facts if f not in kept]
+        turn.notes += [
+            Notice(
+                code="fact_not_grounded",
+                detail=(
+                    f"dropped {f.predicate} {f.value if f.value is not None else f.object!r}: "
+                    f'"{f.text[:120]}" — not in the person\'s words this turn'
+                ),
+            )
+            for f in facts
+            if f not in kept
+        ]
         facts = kept
     promotion = plan.promote_affect
     if promotion is not None:
         if logic.statement_in(promotion.user_statement, [r.text for r in own]):
-            facts.append(PlanFact(
-                memory_type="PROFILE", subject="user", predicate="FEELS",
-                value=promotion.label.lower(), importance=0, confidence=0.7,
-                text=f"User said they feel {promotion.label.lower()}: "
-                     f"\"{promotion.user_statement[:400]}\""))
+            facts.append(
+                PlanFact(
+                    memory_type="PROFILE",
+                    subject="user",
+                    predicate="FEELS",
+                    value=promotion.label.lower(),
+                    importance=0,
+                    confidence=0.7,
+                    text=f"User said they feel {promotion.label.lower()}: "
+                    f'"{promotion.user_statement[:400]}"',
+                )
+            )
         else:
-            turn.notes.append(Notice(code="affect_not_promoted", detail=(
-                "promote_affect ignored: the user's message in this turn does not contain "
-                "the stated user_statement")))
+            turn.notes.append(
+                Notice(
+                    code="affect_not_promoted",
+                    detail=(
+                        "promote_affect ignored: the user's message in this turn does not contain "
+                        "the stated user_statement"
+                    ),
+                )
+            )
     resolved = logic.resolve(msgspec.structs.replace(plan, facts=facts))
     resolved.validity = [logic.validity(f, turn.now) for f, _, _ in resolved.facts]
     todos, seen = [], set()
@@ -226,27 +285,57 @@ def _prepare(turn: ReadTurn, self_names: Sequence[str]) -> TurnPlan:
         seen.add(key)
         due = parse_due(todo.due, turn.now) if todo.due else None
         if todo.due and due is None:
-            turn.notes.append(Notice(code="due_not_understood",
-                                     detail=f"todo {todo.text[:60]!r}: due {todo.due!r} ignored"))
+            turn.notes.append(
+                Notice(
+                    code="due_not_understood",
+                    detail=f"todo {todo.text[:60]!r}: due {todo.due!r} ignored",
+                )
+            )
         snippet, index = logic.source_of(todo.text, todo.source_snippet, user_texts)
-        todos.append((uuid.uuid4(), todo.kind, todo.text, due, snippet,
-                      turn.rows[index].message_id if index is not None else None))
+        todos.append(
+            (
+                uuid.uuid4(),
+                todo.kind,
+                todo.text,
+                due,
+                snippet,
+                turn.rows[index].message_id if index is not None else None,
+            )
+        )
     done_said = any(logic.says_done(r.text) for r in own)
     if plan.complete_commitment and not done_said:
-        turn.notes.append(Notice(code="commitment_not_completed", detail=(
-            "complete_commitment needs the user to say done, finished or completed")))
-    return TurnPlan(turn=turn, resolved=resolved, todos=todos, done_said=done_said,
-                    complete_asked=plan.complete_commitment, forget=list(plan.forget),
-                    fact_source="llm_plan" if turn.plan_source in ("request", "answer")
-                    else "shadow_extraction")
+        turn.notes.append(
+            Notice(
+                code="commitment_not_completed",
+                detail=("complete_commitment needs the user to say done, finished or completed"),
+            )
+        )
+    return TurnPlan(
+        turn=turn,
+        resolved=resolved,
+        todos=todos,
+        done_said=done_said,
+        complete_asked=plan.complete_commitment,
+        forget=list(plan.forget),
+        fact_source="llm_plan"
+        if turn.plan_source in ("request", "answer")
+        else "shadow_extraction",
+    )
 
 
-async def _after_commit(res: Resources, turn: ReadTurn, after: Written,
-                        questions: Sequence[str] = ()) -> None:
+async def _after_commit(
+    res: Resources, turn: ReadTurn, after: Written, questions: Sequence[str] = ()
+) -> None:
     req = turn.req
-    indexing = sync_turn_vectors(res.pg, res.vectors, res.embedder, req.user_id,
-                                 [r.message_id for r in turn.rows], after.fact_ids,
-                                 after.touched)
+    indexing = sync_turn_vectors(
+        res.pg,
+        res.vectors,
+        res.embedder,
+        req.user_id,
+        [r.message_id for r in turn.rows],
+        after.fact_ids,
+        after.touched,
+    )
     if res.settings.index_after_reply and res.background.has_room():
         res.background.spawn(_index_later(indexing), name=f"index-turn:{req.turn_id}")
     elif warning := await indexing:
@@ -256,25 +345,45 @@ async def _after_commit(res: Resources, turn: ReadTurn, after: Written,
         after.response.warnings += after.forgotten.warnings
     unknown = len(req.active_entity_ids) - len(after.active_ids & set(req.active_entity_ids))
     if unknown:
-        after.response.warnings.append(Notice(code="unknown_active_entity", detail=(
-            f"{unknown} active_entity_ids are not this user's live entities; not kept")))
-    turns = [Turn(role=r.role, text=r.text, speaker=r.speaker, ts=r.ts,
-                  message_id=str(r.message_id)) for r in turn.rows]
+        after.response.warnings.append(
+            Notice(
+                code="unknown_active_entity",
+                detail=(f"{unknown} active_entity_ids are not this user's live entities; not kept"),
+            )
+        )
+    turns = [
+        Turn(role=r.role, text=r.text, speaker=r.speaker, ts=r.ts, message_id=str(r.message_id))
+        for r in turn.rows
+    ]
     active = [*after.touched, *(i for i in req.active_entity_ids if i in after.active_ids)]
 
     def compute(seen):
         session = logic.next_session(
-            seen.session, user_id=req.user_id, agent_id=req.agent_id, chat_id=req.chat_id,
-            turns=turns, active_ids=active, scratch=req.scratch, now=turn.now,
-            max_turns=res.settings.working_memory_turns, questions=questions)
+            seen.session,
+            user_id=req.user_id,
+            agent_id=req.agent_id,
+            chat_id=req.chat_id,
+            turns=turns,
+            active_ids=active,
+            scratch=req.scratch,
+            now=turn.now,
+            max_turns=res.settings.working_memory_turns,
+            questions=questions,
+        )
         return session, None, None
 
     try:
         await res.working_memory.update(req.user_id, req.agent_id, req.chat_id, compute)
     except (ConcurrentUpdate, DependencyUnavailable, redis.exceptions.RedisError, OSError) as exc:
-        after.response.warnings.append(Notice(code="working_memory_not_updated", detail=(
-            f"the turn is saved, but the working memory was not updated ({type(exc).__name__})"
-        )))
+        after.response.warnings.append(
+            Notice(
+                code="working_memory_not_updated",
+                detail=(
+                    f"the turn is saved, but the working memory was not updated "
+                    f"({type(exc).__name__})"
+                ),
+            )
+        )
 
 
 async def _index_later(indexing: Coroutine[Any, Any, str | None]) -> None:

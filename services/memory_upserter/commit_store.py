@@ -152,7 +152,6 @@ RETURNING entity_id
 """
 
 
-
 @dataclass(frozen=True)
 class Stored:
     """What the idempotency key holds: the first commit's body hash and answer."""
@@ -172,8 +171,15 @@ class MessageRow:
     ts: datetime
 
 
-async def open_turn(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,
-                    key: str, now: datetime, idle: timedelta) -> Stored | None:
+async def open_turn(
+    conn: asyncpg.Connection,
+    user_id: str,
+    agent_id: str,
+    chat_id: str,
+    key: str,
+    now: datetime,
+    idle: timedelta,
+) -> Stored | None:
     """Lock the user, ensure their rows, close the chat's session if it went idle, and return
     what an earlier commit of this turn stored (None when this is the first)."""
     await lock_user(conn, user_id)
@@ -181,33 +187,61 @@ async def open_turn(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_
     return Stored(row["request_hash"], row["response"]) if row["request_hash"] else None
 
 
-async def log_messages(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,
-                       turn_id: str, new_session_id: UUID, now: datetime, turns: int,
-                       rows: Sequence[MessageRow]) -> tuple[UUID, bool, int]:
+async def log_messages(
+    conn: asyncpg.Connection,
+    user_id: str,
+    agent_id: str,
+    chat_id: str,
+    turn_id: str,
+    new_session_id: UUID,
+    now: datetime,
+    turns: int,
+    rows: Sequence[MessageRow],
+) -> tuple[UUID, bool, int]:
     """The open session (continued or new) with the turn's messages appended; returns its id,
     whether it is new, and the newest message seq."""
     record = await conn.fetchrow(
-        LOG, user_id, agent_id, chat_id, new_session_id, now, turns, turn_id,
-        [r.message_id for r in rows], [r.position for r in rows], [r.role for r in rows],
-        [r.speaker for r in rows], [r.text for r in rows], [r.external_id for r in rows],
-        [r.ts for r in rows])
+        LOG,
+        user_id,
+        agent_id,
+        chat_id,
+        new_session_id,
+        now,
+        turns,
+        turn_id,
+        [r.message_id for r in rows],
+        [r.position for r in rows],
+        [r.role for r in rows],
+        [r.speaker for r in rows],
+        [r.text for r in rows],
+        [r.external_id for r in rows],
+        [r.ts for r in rows],
+    )
     return record["session_id"], record["created"], record["last_seq"]
 
 
-async def add_self_aliases(conn: asyncpg.Connection, user_id: str, self_id: UUID,
-                           names: Sequence[str], now: datetime, source: str) -> None:
+async def add_self_aliases(
+    conn: asyncpg.Connection,
+    user_id: str,
+    self_id: UUID,
+    names: Sequence[str],
+    now: datetime,
+    source: str,
+) -> None:
     await conn.execute(SELF_ALIASES, user_id, self_id, source, list(names), names[0], now)
 
 
-async def pending_actionable(conn: asyncpg.Connection, user_id: str, agent_id: str
-                            ) -> list[tuple[str, str]]:
+async def pending_actionable(
+    conn: asyncpg.Connection, user_id: str, agent_id: str
+) -> list[tuple[str, str]]:
     """This agent's pending commitments, reminders and habits: ``(todo_id, text)``."""
     rows = await conn.fetch(PENDING, user_id, agent_id, list(ACTIONABLE))
     return [(r["todo_id"], r["text"]) for r in rows]
 
 
-async def complete_todo(conn: asyncpg.Connection, user_id: str, todo_id: str, now: datetime
-                        ) -> tuple[UUID, str, str] | None:
+async def complete_todo(
+    conn: asyncpg.Connection, user_id: str, todo_id: str, now: datetime
+) -> tuple[UUID, str, str] | None:
     """Done (a habit: checked in, still pending); ``(id, kind, text)``."""
     row = await conn.fetchrow(COMPLETE, user_id, todo_id, now)
     return (row["todo_id"], row["kind"], row["text"]) if row else None
@@ -224,34 +258,65 @@ class Namesake:
     has_alias: bool
 
 
-async def find_distinct(conn: asyncpg.Connection, user_id: str, handle: str
-                        ) -> Namesake | None:
+async def find_distinct(conn: asyncpg.Connection, user_id: str, handle: str) -> Namesake | None:
     """The user's live entity a ``distinct_from`` names (id, ref or name), or None."""
     row = await conn.fetchrow(DISTINCT, user_id, handle)
-    return Namesake(row["entity_id"], row["name"], tuple(row["roles"]),
-                    row["has_alias"]) if row else None
+    return (
+        Namesake(row["entity_id"], row["name"], tuple(row["roles"]), row["has_alias"])
+        if row
+        else None
+    )
 
 
-async def add_alias(conn: asyncpg.Connection, user_id: str, entity_id: UUID, alias: str,
-                    source: str) -> None:
+async def add_alias(
+    conn: asyncpg.Connection, user_id: str, entity_id: UUID, alias: str, source: str
+) -> None:
     await conn.execute(ALIAS, user_id, entity_id, alias, source)
 
 
-async def capture_todos(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,
-                        session_id: UUID, now: datetime, todos: Sequence[tuple]
-                        ) -> list[asyncpg.Record]:
+async def capture_todos(
+    conn: asyncpg.Connection,
+    user_id: str,
+    agent_id: str,
+    chat_id: str,
+    session_id: UUID,
+    now: datetime,
+    todos: Sequence[tuple],
+) -> list[asyncpg.Record]:
     """Each todo (id, kind, text, due, snippet, message id) stored pending, or the pending one
     with the same normalized text found; in input order."""
     columns = [list(c) for c in zip(*todos, strict=True)]
     return await conn.fetch(CAPTURE, user_id, agent_id, chat_id, session_id, now, *columns)
 
 
-async def finish_turn(conn: asyncpg.Connection, user_id: str, agent_id: str, key: str,
-                      request_hash: str, response: dict, now: datetime, session_id: UUID,
-                      last_seq: int, messages: int, facts_created: int,
-                      seen_ids: Sequence[UUID]) -> list[UUID]:
+async def finish_turn(
+    conn: asyncpg.Connection,
+    user_id: str,
+    agent_id: str,
+    key: str,
+    request_hash: str,
+    response: dict,
+    now: datetime,
+    session_id: UUID,
+    last_seq: int,
+    messages: int,
+    facts_created: int,
+    seen_ids: Sequence[UUID],
+) -> list[UUID]:
     """Store the answer under the turn's key, advance the session checkpoint and the counters,
     mark the active entities seen; returns those of them that are this user's live entities."""
-    rows = await conn.fetch(FINISH, user_id, agent_id, key, request_hash, response, now,
-                            session_id, last_seq, messages, facts_created, list(seen_ids))
+    rows = await conn.fetch(
+        FINISH,
+        user_id,
+        agent_id,
+        key,
+        request_hash,
+        response,
+        now,
+        session_id,
+        last_seq,
+        messages,
+        facts_created,
+        list(seen_ids),
+    )
     return [r["entity_id"] for r in rows]

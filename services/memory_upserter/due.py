@@ -15,21 +15,40 @@ from datetime import date, datetime, time, timedelta
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 PARTS = {"morning": 9, "afternoon": 14, "evening": 19, "night": 21}
 DEFAULT_HOUR = 9
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-            "seven": 7, "ten": 10, "couple of": 2, "few": 3}
-_UNITS = {"minute": timedelta(minutes=1), "hour": timedelta(hours=1), "day": timedelta(days=1),
-          "week": timedelta(weeks=1), "month": timedelta(days=30)}
+_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "ten": 10,
+    "couple of": 2,
+    "few": 3,
+}
+_UNITS = {
+    "minute": timedelta(minutes=1),
+    "hour": timedelta(hours=1),
+    "day": timedelta(days=1),
+    "week": timedelta(weeks=1),
+    "month": timedelta(days=30),
+}
 
 _TIME = r"(?:at\s+)?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.)"
 _TIME24 = r"at\s+(?P<h24>\d{1,2}):(?P<m24>\d{2})"
-_DAY = (r"(?:(?:by|on|until|before)\s+)?"
-        r"(?:(?P<rel>today|tonight|tomorrow)"
-        r"|(?P<this>this)\s+(?P<thispart>morning|afternoon|evening|weekend)"
-        r"|(?P<nextweek>next\s+week)"
-        rf"|(?:(?P<next>next|this)\s+)?(?P<wd>{'|'.join(WEEKDAYS)})"
-        r"|(?P<iso>\d{4}-\d{2}-\d{2})"
-        r"|in\s+(?P<n>\d+|an?|one|two|three|four|five|six|seven|ten|a\s+couple\s+of|a\s+few)"
-        r"\s+(?P<unit>minute|hour|day|week|month)s?)")
+_DAY = (
+    r"(?:(?:by|on|until|before)\s+)?"
+    r"(?:(?P<rel>today|tonight|tomorrow)"
+    r"|(?P<this>this)\s+(?P<thispart>morning|afternoon|evening|weekend)"
+    r"|(?P<nextweek>next\s+week)"
+    rf"|(?:(?P<next>next|this)\s+)?(?P<wd>{'|'.join(WEEKDAYS)})"
+    r"|(?P<iso>\d{4}-\d{2}-\d{2})"
+    r"|in\s+(?P<n>\d+|an?|one|two|three|four|five|six|seven|ten|a\s+couple\s+of|a\s+few)"
+    r"\s+(?P<unit>minute|hour|day|week|month)s?)"
+)
 _PART = r"(?:\s+(?:in\s+the\s+)?(?P<part>morning|afternoon|evening|night))?"
 _CLOCK_WORDS = rf"(?:{_TIME}|{_TIME24})"
 _DAY_PATTERN = re.compile(rf"\b{_DAY}{_PART}(?:\s+{_CLOCK_WORDS})?(?![\w:])", re.IGNORECASE)
@@ -45,8 +64,9 @@ class Due:
 
 def find_due(text: str, now: datetime) -> Due | None:
     """The first due expression in ``text``, or None ("at 5pm tomorrow" reads as one)."""
-    clocks = [c for c in _CLOCK_PATTERN.finditer(text)
-              if _clock(c.groupdict()) not in (None, False)]
+    clocks = [
+        c for c in _CLOCK_PATTERN.finditer(text) if _clock(c.groupdict()) not in (None, False)
+    ]
     for match in _DAY_PATTERN.finditer(text):
         before = next((c for c in clocks if 0 <= match.start() - c.end() <= 1), None)
         groups = match.groupdict()
@@ -79,7 +99,7 @@ def without_due(text: str, due: Due | None) -> str:
     """``text`` with the due expression taken out, tidied ("call Mom tomorrow" → "call Mom")."""
     if due is None:
         return text.strip(" ,.;!?")
-    cut = text[: due.start] + " " + text[due.end:]
+    cut = text[: due.start] + " " + text[due.end :]
     return re.sub(r"\s+", " ", cut).strip(" ,.;!?")
 
 

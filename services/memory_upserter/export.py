@@ -38,8 +38,10 @@ from services.memory_upserter.forget_compact import user_tables
 from services.memory_upserter.forget_working_memory import conversations
 
 BATCH = 500
-DERIVED = ("Vector index points are embeddings of the rows in `tables` (their payloads hold "
-           "ids only) and are rebuilt by a reindex; they are not exported.")
+DERIVED = (
+    "Vector index points are embeddings of the rows in `tables` (their payloads hold "
+    "ids only) and are rebuilt by a reindex; they are not exported."
+)
 
 _ORDER = """
 SELECT a.attname FROM pg_index i
@@ -52,11 +54,19 @@ SELECT a.attname FROM pg_index i
 async def export_document(res: Resources, user_id: str) -> AsyncIterator[bytes]:
     """The document, in pieces; the Postgres snapshot is taken before the first row leaves."""
     encode = msgspec.json.encode
-    yield (b'{"user_id":' + encode(user_id) + b',"exported_at":'
-           + encode(datetime.now(UTC)) + b',"slot_contract_version":'
-           + encode(SLOT_CONTRACT_VERSION) + b',"tables":{')
-    async with res.pg.acquire() as conn, conn.transaction(isolation="repeatable_read",
-                                                          readonly=True):
+    yield (
+        b'{"user_id":'
+        + encode(user_id)
+        + b',"exported_at":'
+        + encode(datetime.now(UTC))
+        + b',"slot_contract_version":'
+        + encode(SLOT_CONTRACT_VERSION)
+        + b',"tables":{'
+    )
+    async with (
+        res.pg.acquire() as conn,
+        conn.transaction(isolation="repeatable_read", readonly=True),
+    ):
         for i, table in enumerate(await user_tables(conn)):
             yield (b"," if i else b"") + encode(table) + b":["
             first = True
@@ -66,10 +76,17 @@ async def export_document(res: Resources, user_id: str) -> AsyncIterator[bytes]:
             yield b"]"
     yield b'},"working_memory":['
     for i, (agent_id, chat_id) in enumerate(
-            conversations(await res.working_memory.keys_of(user_id))):
+        conversations(await res.working_memory.keys_of(user_id))
+    ):
         seen = await res.working_memory.snapshot(user_id, agent_id, chat_id)
-        yield (b"," if i else b"") + encode({"agent_id": agent_id, "chat_id": chat_id,
-                                             "session": seen.session, "affect": seen.affect})
+        yield (b"," if i else b"") + encode(
+            {
+                "agent_id": agent_id,
+                "chat_id": chat_id,
+                "session": seen.session,
+                "affect": seen.affect,
+            }
+        )
     yield b'],"derived":' + encode(DERIVED) + b"}"
 
 
@@ -77,8 +94,11 @@ async def _rows(conn: asyncpg.Connection, table: str, user_id: str) -> AsyncIter
     """The table's rows of this user in primary-key order, ``BATCH`` rows a piece."""
     order = [r[0] for r in await conn.fetch(_ORDER, f'public."{table}"')]
     order_by = ", ".join(f'"{c}"' for c in order) or "1"
-    cursor = conn.cursor(f'SELECT row_to_json(t)::text FROM "{table}" t WHERE t.user_id = $1 '
-                         f"ORDER BY {order_by}", user_id, prefetch=BATCH)
+    cursor = conn.cursor(
+        f'SELECT row_to_json(t)::text FROM "{table}" t WHERE t.user_id = $1 ORDER BY {order_by}',
+        user_id,
+        prefetch=BATCH,
+    )
     batch: list[str] = []
     async for (row,) in cursor:
         batch.append(row)

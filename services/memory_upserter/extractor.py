@@ -51,7 +51,7 @@ class Emitter:
 
     now: datetime
     sentence: str = ""
-    subject: str = "user"   # the plan handle of whoever speaks
+    subject: str = "user"  # the plan handle of whoever speaks
     is_user: bool = True
     entities: dict[str, PlanEntity] = field(default_factory=dict)
     facts: dict[tuple, PlanFact] = field(default_factory=dict)
@@ -92,23 +92,44 @@ class Emitter:
             if decided.handle is not None:
                 self.handles[key] = decided.handle
             elif decided.distinct_from is not None:
-                self.entities[key] = PlanEntity(name=name, category=category,
-                                                aliases=list(decided.aliases),
-                                                distinct_from=decided.distinct_from)
+                self.entities[key] = PlanEntity(
+                    name=name,
+                    category=category,
+                    aliases=list(decided.aliases),
+                    distinct_from=decided.distinct_from,
+                )
                 self.handles[key] = decided.aliases[0]  # the plan names the new one so
         return self.entity(name, category)
 
-    def fact(self, predicate: str, text: str, *, subject: str | None = None,
-             obj: str | None = None, value: str | None = None, memory_type: str = "PROFILE",
-             fact_type: str = "fact", importance: int = 1, confidence: float = 0.8) -> None:
+    def fact(
+        self,
+        predicate: str,
+        text: str,
+        *,
+        subject: str | None = None,
+        obj: str | None = None,
+        value: str | None = None,
+        memory_type: str = "PROFILE",
+        fact_type: str = "fact",
+        importance: int = 1,
+        confidence: float = 0.8,
+    ) -> None:
         subject = subject or self.subject
         if subject != "user" and memory_type == "PROFILE":
             memory_type = "PEOPLE"
-        fact = PlanFact(memory_type=memory_type, subject=subject, predicate=predicate,
-                        object=obj, value=value, text=text[:500], fact_type=fact_type,
-                        importance=importance, confidence=confidence,
-                        valid_from=self.valid_from.isoformat() if self.valid_from else None,
-                        valid_to=self.valid_to.isoformat() if self.valid_to else None)
+        fact = PlanFact(
+            memory_type=memory_type,
+            subject=subject,
+            predicate=predicate,
+            object=obj,
+            value=value,
+            text=text[:500],
+            fact_type=fact_type,
+            importance=importance,
+            confidence=confidence,
+            valid_from=self.valid_from.isoformat() if self.valid_from else None,
+            valid_to=self.valid_to.isoformat() if self.valid_to else None,
+        )
         self.facts[(fold(subject), predicate, fold(obj or value or ""))] = fact
 
     def todo(self, kind: str, task: str, *, also_due_in: str = "", dated: bool = True) -> None:
@@ -125,8 +146,11 @@ class Emitter:
         text = text[0].upper() + text[1:]
         self.people.note_todo(text)
         self.todos[(kind, fold(text))] = PlanTodo(
-            kind=kind, text=text[:300], due=due.at.isoformat() if due else None,
-            source_snippet=self.sentence[:2000])
+            kind=kind,
+            text=text[:300],
+            due=due.at.isoformat() if due else None,
+            source_snippet=self.sentence[:2000],
+        )
 
 
 @dataclass(frozen=True)
@@ -135,14 +159,26 @@ class Extracted:
     questions: list[str] = field(default_factory=list)  # whom a todo means, when unclear
 
 
-def extract(new: Sequence[Utterance], *, now: datetime, context: Sequence[Utterance] = (),
-            self_names: Sequence[str] = (), known: Sequence[Known] = ()) -> MemoryWritePlan:
+def extract(
+    new: Sequence[Utterance],
+    *,
+    now: datetime,
+    context: Sequence[Utterance] = (),
+    self_names: Sequence[str] = (),
+    known: Sequence[Known] = (),
+) -> MemoryWritePlan:
     """The plan for this turn's messages; ``context`` only seeds pronoun resolution."""
     return extract_turn(new, now=now, context=context, self_names=self_names, known=known).plan
 
 
-def extract_turn(new: Sequence[Utterance], *, now: datetime, context: Sequence[Utterance] = (),
-                 self_names: Sequence[str] = (), known: Sequence[Known] = ()) -> Extracted:
+def extract_turn(
+    new: Sequence[Utterance],
+    *,
+    now: datetime,
+    context: Sequence[Utterance] = (),
+    self_names: Sequence[str] = (),
+    known: Sequence[Known] = (),
+) -> Extracted:
     selves = {fold(n) for n in self_names} | {"me", "user"}
     out = Emitter(now=now, people=People(known))
     for utterance in context:  # who "she" is, from earlier in the session; nothing is written
@@ -151,8 +187,12 @@ def extract_turn(new: Sequence[Utterance], *, now: datetime, context: Sequence[U
         out.last_person = scratch.last_person
     for utterance in new:
         _read(utterance, out, selves)
-    plan = MemoryWritePlan(entities=list(out.entities.values()), facts=list(out.facts.values()),
-                           todos=list(out.todos.values()), complete_commitment=out.complete)
+    plan = MemoryWritePlan(
+        entities=list(out.entities.values()),
+        facts=list(out.facts.values()),
+        todos=list(out.todos.values()),
+        complete_commitment=out.complete,
+    )
     return Extracted(plan, out.people.questions())
 
 

@@ -37,9 +37,15 @@ INLINE_BYTES = 64 * 1024 * 1024
 
 # What a forget's counts (kinds) deleted or rewrote, by table.
 TABLE_OF_KIND = {
-    "facts": "relations", "entities": "entities", "aliases": "entity_aliases",
-    "todos": "todos", "episodes": "episodes", "messages": "messages",
-    "stored_answers": "idempotency_keys", "summaries": "summary_spine", "snippets": "todos",
+    "facts": "relations",
+    "entities": "entities",
+    "aliases": "entity_aliases",
+    "todos": "todos",
+    "episodes": "episodes",
+    "messages": "messages",
+    "stored_answers": "idempotency_keys",
+    "summaries": "summary_spine",
+    "snippets": "todos",
     "seeds": "user_seeds",
 }
 
@@ -61,8 +67,9 @@ def touched_tables(rows: dict[str, int]) -> list[str]:
     return sorted(t for t, n in rows.items() if n and t != "forget_log")
 
 
-async def compact(pool: asyncpg.Pool, tables: Iterable[str], *,
-                  inline_bytes: int | None = INLINE_BYTES) -> tuple[list[str], list[str]]:
+async def compact(
+    pool: asyncpg.Pool, tables: Iterable[str], *, inline_bytes: int | None = INLINE_BYTES
+) -> tuple[list[str], list[str]]:
     """Rewrite each table; returns (rewritten, left for later): a table larger than
     ``inline_bytes`` (None: any size) is left for :func:`finish_later`, and so is one whose
     lock did not come within ``LOCK_TIMEOUT_S``. Other errors propagate."""
@@ -73,9 +80,13 @@ async def compact(pool: asyncpg.Pool, tables: Iterable[str], *,
         for table in tables:
             if table not in known:
                 raise ValueError(f"not a table of person data: {table!r}")
-            if inline_bytes is not None and await conn.fetchval(
+            if (
+                inline_bytes is not None
+                and await conn.fetchval(
                     "SELECT pg_total_relation_size($1::regclass)", f'public."{table}"'
-            ) > inline_bytes:
+                )
+                > inline_bytes
+            ):
                 pending.append(table)
                 continue
             await conn.execute(f"SET lock_timeout = '{int(LOCK_TIMEOUT_S * 1000)}ms'")
@@ -101,8 +112,7 @@ async def finish_later(pool: asyncpg.Pool, tables: Sequence[str], *, started: fl
             log.warning("forget_compaction_failed", error=type(exc).__name__, tables=left)
             done = []
         if done:
-            log.info("forget_compacted", tables=done,
-                     after_s=round(time.monotonic() - started, 1))
+            log.info("forget_compacted", tables=done, after_s=round(time.monotonic() - started, 1))
         if not left or time.monotonic() - started + RETRY_S > SWEEP_S:
             break
         await asyncio.sleep(RETRY_S)

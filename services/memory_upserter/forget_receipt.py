@@ -15,25 +15,44 @@ from services.memory_upserter.forget_compact import TABLE_OF_KIND
 VECTOR_SUFFIX = "_vectors"
 
 ALWAYS = (
-    Remnant(where="forget_log", what="one audit row per kind forgotten: ids, counts, scope, "
-            "the caller's reason; never the content", until="kept"),
-    Remnant(where="postgres_wal", what="the deleted rows in Postgres' write-ahead log",
-            until="its segments are recycled, after the next checkpoints (minutes with the "
-                  "default max_wal_size, sooner under load); WAL archives for as long as "
-                  "their retention keeps them"),
-    Remnant(where="backups", what="database dumps and volume snapshots taken before the forget",
-            until="their retention expires; Twin Core does not reach them"),
-    Remnant(where="redis_persistence", what="deleted working-memory keys in a Redis that "
-            "persists (an RDB snapshot or an append-only file; the embedded one writes nothing "
-            "unless persistence is on)", until="the next snapshot (the embedded Redis: within "
-                                                "60 s of the forget) or AOF rewrite"),
-    Remnant(where="vector_index", what="the deleted points' embeddings and hashed BM25 term ids "
-            "(no text: payloads never hold any) in Qdrant's write-ahead log and segments",
-            until="the log rolls over and the optimizer vacuums the segments"),
+    Remnant(
+        where="forget_log",
+        what="one audit row per kind forgotten: ids, counts, scope, "
+        "the caller's reason; never the content",
+        until="kept",
+    ),
+    Remnant(
+        where="postgres_wal",
+        what="the deleted rows in Postgres' write-ahead log",
+        until="its segments are recycled, after the next checkpoints (minutes with the "
+        "default max_wal_size, sooner under load); WAL archives for as long as "
+        "their retention keeps them",
+    ),
+    Remnant(
+        where="backups",
+        what="database dumps and volume snapshots taken before the forget",
+        until="their retention expires; Twin Core does not reach them",
+    ),
+    Remnant(
+        where="redis_persistence",
+        what="deleted working-memory keys in a Redis that "
+        "persists (an RDB snapshot or an append-only file; the embedded one writes nothing "
+        "unless persistence is on)",
+        until="the next snapshot (the embedded Redis: within 60 s of the forget) or AOF rewrite",
+    ),
+    Remnant(
+        where="vector_index",
+        what="the deleted points' embeddings and hashed BM25 term ids "
+        "(no text: payloads never hold any) in Qdrant's write-ahead log and segments",
+        until="the log rolls over and the optimizer vacuums the segments",
+    ),
 )
-SOFT = Remnant(where="soft_forgotten_rows", what="the rows themselves, marked forgotten and "
-               "hidden from every read, with their vectors inactive",
-               until="a hard forget of the same targets")
+SOFT = Remnant(
+    where="soft_forgotten_rows",
+    what="the rows themselves, marked forgotten and "
+    "hidden from every read, with their vectors inactive",
+    until="a hard forget of the same targets",
+)
 
 
 def rows_per_table(counts: Mapping[str, int]) -> dict[str, int]:
@@ -47,16 +66,30 @@ def rows_per_table(counts: Mapping[str, int]) -> dict[str, int]:
 
 
 def points_per_collection(counts: Mapping[str, int]) -> dict[str, int]:
-    return {kind.removesuffix(VECTOR_SUFFIX): n for kind, n in counts.items()
-            if kind.endswith(VECTOR_SUFFIX) and n}
+    return {
+        kind.removesuffix(VECTOR_SUFFIX): n
+        for kind, n in counts.items()
+        if kind.endswith(VECTOR_SUFFIX) and n
+    }
 
 
-def receipt(*, hard: bool, rows: Mapping[str, int], points: Mapping[str, int],
-            redis_deleted: int, redis_rewritten: int, compacted: Sequence[str] = (),
-            pending: Sequence[str] = ()) -> DeletionReceipt:
+def receipt(
+    *,
+    hard: bool,
+    rows: Mapping[str, int],
+    points: Mapping[str, int],
+    redis_deleted: int,
+    redis_rewritten: int,
+    compacted: Sequence[str] = (),
+    pending: Sequence[str] = (),
+) -> DeletionReceipt:
     return DeletionReceipt(
-        hard=hard, rows={t: n for t, n in sorted(rows.items()) if n},
+        hard=hard,
+        rows={t: n for t, n in sorted(rows.items()) if n},
         points={c: n for c, n in sorted(points.items()) if n},
-        redis_keys_deleted=redis_deleted, redis_keys_rewritten=redis_rewritten,
-        compacted=sorted(compacted), compaction_pending=sorted(pending),
-        remains=list(ALWAYS) if hard else [SOFT, *ALWAYS[:1]])
+        redis_keys_deleted=redis_deleted,
+        redis_keys_rewritten=redis_rewritten,
+        compacted=sorted(compacted),
+        compaction_pending=sorted(pending),
+        remains=list(ALWAYS) if hard else [SOFT, *ALWAYS[:1]],
+    )

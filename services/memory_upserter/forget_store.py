@@ -41,7 +41,7 @@ class Selection:
     todo_ids: tuple[UUID, ...] = ()
     texts: tuple[str, ...] = ()
     names_pattern: str | None = None  # \m(name|alias…)\M over twin_normalize(text)
-    session_id: UUID | None = None    # the session whose messages and episodes go
+    session_id: UUID | None = None  # the session whose messages and episodes go
 
 
 @dataclass
@@ -72,32 +72,59 @@ SELECT e.entity_id, e.name_normalized, e.entity_ref, e.entity_ref = '{SELF_REF}'
                                                              FROM unnest($4::text[]) x)))
 """
 
-TEXT_SQL = ("EXISTS (SELECT 1 FROM unnest({texts}::text[]) q "
-         "WHERE strpos(twin_normalize({col}), twin_normalize(q)) > 0)")
+TEXT_SQL = (
+    "EXISTS (SELECT 1 FROM unnest({texts}::text[]) q "
+    "WHERE strpos(twin_normalize({col}), twin_normalize(q)) > 0)"
+)
 NAMES_SQL = "({names}::text IS NOT NULL AND twin_normalize({col}) ~ {names})"
 _AGENT = "({agent}::text IS NULL OR r.agent_id = {agent})"
 # kind: (table, id column, still live, scope filter, what a target reaches, soft SET)
 _KINDS = {
-    "facts": ("relations", "rel_id", "r.status <> 'FORGOTTEN'",
-              "({agent}::text IS NULL OR (r.scope = 'agent' AND r.agent_id = {agent}))",
-              "r.subject_id = ANY({entities}::uuid[]) OR r.object_id = ANY({entities}::uuid[])"
-              " OR " + NAMES_SQL.format(names="{names}", col="r.text")
-              + " OR " + TEXT_SQL.format(texts="{texts}", col="r.text"),
-              "status = 'FORGOTTEN', indexed_at = NULL, updated_at = {now}"),
-    "todos": ("todos", "todo_id", "r.active", _AGENT,
-              NAMES_SQL.format(names="{names}", col="r.text") + " OR "
-              + TEXT_SQL.format(texts="{texts}", col="r.text"),
-              "active = false, updated_at = {now}"),
-    "episodes": ("episodes", "episode_id", "r.active", _AGENT,
-                 "r.entity_ids ?| {entities}::uuid[]::text[] OR "
-                 + NAMES_SQL.format(names="{names}", col="r.reflection") + " OR "
-                 + TEXT_SQL.format(texts="{texts}", col="r.reflection")
-                 + " OR r.session_id = {session}::uuid",
-                 "active = false, updated_at = {now}"),
-    "messages": ("messages", "message_id", "r.active", _AGENT,
-                 NAMES_SQL.format(names="{names}", col="r.text") + " OR "
-                 + TEXT_SQL.format(texts="{texts}", col="r.text")
-                 + " OR r.session_id = {session}::uuid", "active = false"),
+    "facts": (
+        "relations",
+        "rel_id",
+        "r.status <> 'FORGOTTEN'",
+        "({agent}::text IS NULL OR (r.scope = 'agent' AND r.agent_id = {agent}))",
+        "r.subject_id = ANY({entities}::uuid[]) OR r.object_id = ANY({entities}::uuid[])"
+        " OR "
+        + NAMES_SQL.format(names="{names}", col="r.text")
+        + " OR "
+        + TEXT_SQL.format(texts="{texts}", col="r.text"),
+        "status = 'FORGOTTEN', indexed_at = NULL, updated_at = {now}",
+    ),
+    "todos": (
+        "todos",
+        "todo_id",
+        "r.active",
+        _AGENT,
+        NAMES_SQL.format(names="{names}", col="r.text")
+        + " OR "
+        + TEXT_SQL.format(texts="{texts}", col="r.text"),
+        "active = false, updated_at = {now}",
+    ),
+    "episodes": (
+        "episodes",
+        "episode_id",
+        "r.active",
+        _AGENT,
+        "r.entity_ids ?| {entities}::uuid[]::text[] OR "
+        + NAMES_SQL.format(names="{names}", col="r.reflection")
+        + " OR "
+        + TEXT_SQL.format(texts="{texts}", col="r.reflection")
+        + " OR r.session_id = {session}::uuid",
+        "active = false, updated_at = {now}",
+    ),
+    "messages": (
+        "messages",
+        "message_id",
+        "r.active",
+        _AGENT,
+        NAMES_SQL.format(names="{names}", col="r.text")
+        + " OR "
+        + TEXT_SQL.format(texts="{texts}", col="r.text")
+        + " OR r.session_id = {session}::uuid",
+        "active = false",
+    ),
 }
 
 
@@ -116,12 +143,16 @@ def _numbered(template: str) -> tuple[str, list[str]]:
 def _statement(kind: str, hard: bool) -> tuple[str, list[str]]:
     table, key, live, scope, match, soft_set = _KINDS[kind]
     live = "true" if hard else live  # a hard forget also removes what a soft one hid
-    where = (f"r.user_id = {{user}} AND {live} AND {scope} AND "
-             f"({{everything}} OR r.{key} = ANY({{ids}}::uuid[]) OR {match})")
+    where = (
+        f"r.user_id = {{user}} AND {live} AND {scope} AND "
+        f"({{everything}} OR r.{key} = ANY({{ids}}::uuid[]) OR {match})"
+    )
     if hard:
         return _numbered(f"DELETE FROM {table} r WHERE {where} RETURNING r.{key}")
-    return _numbered(f"UPDATE {table} r SET {soft_set}, forgotten_at = {{now}}, "
-                     f"forget_reason = {{reason}} WHERE {where} RETURNING r.{key}")
+    return _numbered(
+        f"UPDATE {table} r SET {soft_set}, forgotten_at = {{now}}, "
+        f"forget_reason = {{reason}} WHERE {where} RETURNING r.{key}"
+    )
 
 
 STATEMENTS = {(kind, hard): _statement(kind, hard) for kind in _KINDS for hard in (False, True)}
@@ -135,28 +166,37 @@ def names_pattern(names: Sequence[str]) -> str | None:
     return r"\m(" + "|".join(re.escape(n).replace(r"\ ", " ") for n in names) + r")\M"
 
 
-async def find_entities(conn: asyncpg.Connection, user_id: str, handles: Sequence[str], *,
-                        hard: bool) -> list[asyncpg.Record]:
+async def find_entities(
+    conn: asyncpg.Connection, user_id: str, handles: Sequence[str], *, hard: bool
+) -> list[asyncpg.Record]:
     """The user's entities answering to these names, aliases, refs or ids (any scope: whether
     the scope may forget the entity itself is decided per row, ``own``)."""
     ids = [uuid.UUID(h) for h in handles if _is_uuid(h)]
     return await conn.fetch(FIND_ENTITIES, user_id, ids, hard, list(handles))
 
 
-async def forget_rows(conn: asyncpg.Connection, selection: Selection, *, hard: bool,
-                      now: datetime, reason: str | None) -> Effects:
+async def forget_rows(
+    conn: asyncpg.Connection, selection: Selection, *, hard: bool, now: datetime, reason: str | None
+) -> Effects:
     """Forget every row the selection reaches, kind by kind; entities last (a hard delete of
     an entity would cascade to relations the scope may not reach)."""
     s = selection
     effects = Effects()
-    explicit = {"facts": s.fact_ids, "todos": s.todo_ids, "episodes": s.episode_ids,
-                "messages": ()}
+    explicit = {"facts": s.fact_ids, "todos": s.todo_ids, "episodes": s.episode_ids, "messages": ()}
     for kind in ("facts", "todos", "episodes", "messages"):
         sql, names = STATEMENTS[(kind, hard)]
-        values = {"user": s.user_id, "agent": s.agent_id, "everything": s.everything,
-                  "entities": list(s.entity_ids), "ids": list(explicit[kind]),
-                  "texts": list(s.texts), "names": s.names_pattern, "session": s.session_id,
-                  "now": now, "reason": reason}
+        values = {
+            "user": s.user_id,
+            "agent": s.agent_id,
+            "everything": s.everything,
+            "entities": list(s.entity_ids),
+            "ids": list(explicit[kind]),
+            "texts": list(s.texts),
+            "names": s.names_pattern,
+            "session": s.session_id,
+            "now": now,
+            "reason": reason,
+        }
         rows = await conn.fetch(sql, *(values[n] for n in names))
         effects.add(kind, [r[0] for r in rows])
     if s.entity_ids:
@@ -164,23 +204,45 @@ async def forget_rows(conn: asyncpg.Connection, selection: Selection, *, hard: b
     return effects
 
 
-async def _forget_entities(conn: asyncpg.Connection, s: Selection, *, hard: bool,
-                           now: datetime, reason: str | None, effects: Effects) -> None:
-    where = (f"e.user_id = $1 AND e.entity_id = ANY($3::uuid[]) "
-             f"AND e.entity_ref IS DISTINCT FROM '{SELF_REF}' "
-             "AND ($2::text IS NULL OR (e.scope = 'agent' AND e.agent_id = $2))")
+async def _forget_entities(
+    conn: asyncpg.Connection,
+    s: Selection,
+    *,
+    hard: bool,
+    now: datetime,
+    reason: str | None,
+    effects: Effects,
+) -> None:
+    where = (
+        f"e.user_id = $1 AND e.entity_id = ANY($3::uuid[]) "
+        f"AND e.entity_ref IS DISTINCT FROM '{SELF_REF}' "
+        "AND ($2::text IS NULL OR (e.scope = 'agent' AND e.agent_id = $2))"
+    )
     aliases = await conn.fetchval(
         f"SELECT count(*) FROM entity_aliases a JOIN entities e ON e.user_id = a.user_id "
         f"AND e.entity_id = a.entity_id WHERE {where} AND (e.active OR $4)",
-        s.user_id, s.agent_id, list(s.entity_ids), hard)
+        s.user_id,
+        s.agent_id,
+        list(s.entity_ids),
+        hard,
+    )
     if hard:
-        rows = await conn.fetch(f"DELETE FROM entities e WHERE {where} RETURNING e.entity_id",
-                                s.user_id, s.agent_id, list(s.entity_ids))
+        rows = await conn.fetch(
+            f"DELETE FROM entities e WHERE {where} RETURNING e.entity_id",
+            s.user_id,
+            s.agent_id,
+            list(s.entity_ids),
+        )
     else:
         rows = await conn.fetch(
             f"UPDATE entities e SET active = false, forgotten_at = $4, forget_reason = $5, "
             f"updated_at = $4 WHERE {where} AND e.active RETURNING e.entity_id",
-            s.user_id, s.agent_id, list(s.entity_ids), now, reason)
+            s.user_id,
+            s.agent_id,
+            list(s.entity_ids),
+            now,
+            reason,
+        )
     effects.add("entities", [r[0] for r in rows])
     effects.counts["aliases"] += aliases if rows else 0
 
@@ -196,7 +258,9 @@ async def forget_everything_hard(conn: asyncpg.Connection, user_id: str) -> Effe
                      AND entity_ref IS DISTINCT FROM 'self:user') AS entities,
                   (SELECT count(*) FROM todos WHERE user_id = $1) AS todos,
                   (SELECT count(*) FROM episodes WHERE user_id = $1) AS episodes,
-                  (SELECT count(*) FROM messages WHERE user_id = $1) AS messages""", user_id)
+                  (SELECT count(*) FROM messages WHERE user_id = $1) AS messages""",
+        user_id,
+    )
     effects.counts.update(dict(counts))
     for table in await user_tables(conn):
         if table == "forget_log":  # the audit outlives the user (and holds no content)
@@ -208,14 +272,20 @@ async def forget_everything_hard(conn: asyncpg.Connection, user_id: str) -> Effe
     return effects
 
 
-async def session_to_forget(conn: asyncpg.Connection, user_id: str, agent_id: str,
-                            chat_id: str, session_id: UUID | None) -> UUID | None:
+async def session_to_forget(
+    conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str, session_id: UUID | None
+) -> UUID | None:
     """The given session of this chat, else the chat's most recent one."""
     return await conn.fetchval(
         """SELECT session_id FROM sessions
             WHERE user_id = $1 AND agent_id = $2 AND chat_id = $3
               AND ($4::uuid IS NULL OR session_id = $4)
-            ORDER BY started_at DESC LIMIT 1""", user_id, agent_id, chat_id, session_id)
+            ORDER BY started_at DESC LIMIT 1""",
+        user_id,
+        agent_id,
+        chat_id,
+        session_id,
+    )
 
 
 FORGOTTEN_ANSWER = {"forgotten": True}
@@ -233,25 +303,58 @@ async def scrub_stored_answers(conn: asyncpg.Connection, user_id: str, effects: 
             WHERE user_id = $1 AND response IS NOT NULL AND response <> $3::jsonb
               AND EXISTS (SELECT 1 FROM unnest($2::text[]) id
                            WHERE strpos(response::text, id) > 0)""",
-        user_id, ids, FORGOTTEN_ANSWER)
+        user_id,
+        ids,
+        FORGOTTEN_ANSWER,
+    )
     return int(status.split()[-1])
 
 
-async def audit(conn: asyncpg.Connection, *, user_id: str, agent_id: str | None,
-                chat_id: str | None, scope: str, hard: bool, reason: str | None,
-                effects: Effects, kinds: dict[str, str], fallback_kind: str,
-                request_id: str | None, now: datetime) -> list[UUID]:
+async def audit(
+    conn: asyncpg.Connection,
+    *,
+    user_id: str,
+    agent_id: str | None,
+    chat_id: str | None,
+    scope: str,
+    hard: bool,
+    reason: str | None,
+    effects: Effects,
+    kinds: dict[str, str],
+    fallback_kind: str,
+    request_id: str | None,
+    now: datetime,
+) -> list[UUID]:
     """One forget_log row per kind of row forgotten (ids and counts only)."""
-    rows = [(uuid.uuid4(), kinds[k], [str(i) for i in ids])
-            for k, ids in effects.ids.items() if ids and k in kinds]
+    rows = [
+        (uuid.uuid4(), kinds[k], [str(i) for i in ids])
+        for k, ids in effects.ids.items()
+        if ids and k in kinds
+    ]
     if not rows:
         rows = [(uuid.uuid4(), fallback_kind, [])]
     await conn.executemany(
         """INSERT INTO forget_log (forget_id, user_id, agent_id, chat_id, scope, target_kind,
                                    target_ids, reason, hard, counts, request_id, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)""",
-        [(fid, user_id, agent_id, chat_id, scope, kind, ids, reason, hard,
-          dict(effects.counts), request_id, now) for fid, kind, ids in rows])
+        [
+            (
+                fid,
+                user_id,
+                agent_id,
+                chat_id,
+                scope,
+                kind,
+                ids,
+                reason,
+                hard,
+                dict(effects.counts),
+                request_id,
+                now,
+            )
+            for fid, kind, ids in rows
+        ],
+    )
     return [r[0] for r in rows]
 
 

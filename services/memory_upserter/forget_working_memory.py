@@ -30,8 +30,8 @@ class Reach:
     session_chat: tuple[str, str] | None = None
     entity_ids: Collection[str] = ()
     message_ids: Collection[str] = ()
-    names: Sequence[str] = ()   # normalized entity names and aliases
-    texts: Sequence[str] = ()   # normalized texts
+    names: Sequence[str] = ()  # normalized entity names and aliases
+    texts: Sequence[str] = ()  # normalized texts
 
 
 @dataclass(frozen=True)
@@ -41,8 +41,9 @@ class RedisEffect:
     conversations: int = 0  # conversations touched (the legacy ``working_memory`` count)
 
 
-async def forget_in_working_memory(memory: WorkingMemory, user_id: str, reach: Reach, *,
-                                   hard: bool, agent_scope: str | None) -> RedisEffect:
+async def forget_in_working_memory(
+    memory: WorkingMemory, user_id: str, reach: Reach, *, hard: bool, agent_scope: str | None
+) -> RedisEffect:
     if reach.wipe_user or reach.wipe_agent:
         n = await memory.delete_all(user_id, None if reach.wipe_user else reach.wipe_agent)
         return RedisEffect(deleted=n, conversations=n)
@@ -52,13 +53,18 @@ async def forget_in_working_memory(memory: WorkingMemory, user_id: str, reach: R
     entity_ids, message_ids = set(reach.entity_ids), set(reach.message_ids)
     if not (entity_ids or message_ids or reach.names or reach.texts):
         return RedisEffect()
-    names = re.compile(r"\b(?:" + "|".join(map(re.escape, reach.names)) + r")\b") \
-        if reach.names else None
+    names = (
+        re.compile(r"\b(?:" + "|".join(map(re.escape, reach.names)) + r")\b")
+        if reach.names
+        else None
+    )
     deleted = rewritten = touched = 0
     for agent_id, chat_id in conversations(await memory.keys_of(user_id, agent_scope)):
+
         def scrub(seen: Snapshot) -> tuple:
-            session, affect = scrubbed(seen.session, seen.affect, entity_ids, message_ids,
-                                       names, reach.texts)
+            session, affect = scrubbed(
+                seen.session, seen.affect, entity_ids, message_ids, names, reach.texts
+            )
             if (session, affect) == (seen.session, seen.affect):
                 return None, None, None
             if hard:  # the keys go below: no rewrite
@@ -76,10 +82,16 @@ async def forget_in_working_memory(memory: WorkingMemory, user_id: str, reach: R
     return RedisEffect(deleted=deleted, rewritten=rewritten, conversations=touched)
 
 
-def scrubbed(session: SessionState | None, affect: AffectSlot | None, entity_ids: set[str],
-             message_ids: set[str], names: re.Pattern[str] | None, texts: Sequence[str]
-             ) -> tuple[SessionState | None, AffectSlot | None]:
+def scrubbed(
+    session: SessionState | None,
+    affect: AffectSlot | None,
+    entity_ids: set[str],
+    message_ids: set[str],
+    names: re.Pattern[str] | None,
+    texts: Sequence[str],
+) -> tuple[SessionState | None, AffectSlot | None]:
     """The blobs without the forgotten entity ids and without turns that mention them."""
+
     def mentions(text: str) -> bool:
         folded = fold(text)
         return bool(names and names.search(folded)) or any(t in folded for t in texts)
@@ -88,12 +100,14 @@ def scrubbed(session: SessionState | None, affect: AffectSlot | None, entity_ids
         session = msgspec.structs.replace(
             session,
             active_entity_ids=[e for e in session.active_entity_ids if e not in entity_ids],
-            turns=[t for t in session.turns
-                   if t.message_id not in message_ids and not mentions(t.text)])
+            turns=[
+                t for t in session.turns if t.message_id not in message_ids and not mentions(t.text)
+            ],
+        )
     if affect is not None:
         affect = msgspec.structs.replace(
-            affect, active_entity_ids=[e for e in affect.active_entity_ids
-                                       if e not in entity_ids])
+            affect, active_entity_ids=[e for e in affect.active_entity_ids if e not in entity_ids]
+        )
     return session, affect
 
 

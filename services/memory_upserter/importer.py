@@ -49,34 +49,58 @@ async def import_document(res: Resources, doc: PersonDocument) -> ImportResponse
         await lock_user(conn, doc.user_id)
         tables = await user_tables(conn)
         _check(doc, tables)
-        agents = sorted({r["agent_id"] for rows in doc.tables.values() for r in rows
-                         if isinstance(r.get("agent_id"), str) and r["agent_id"]})
-        await conn.execute("INSERT INTO agents (agent_id) SELECT unnest($1::text[]) "
-                           "ON CONFLICT DO NOTHING", agents)
+        agents = sorted(
+            {
+                r["agent_id"]
+                for rows in doc.tables.values()
+                for r in rows
+                if isinstance(r.get("agent_id"), str) and r["agent_id"]
+            }
+        )
+        await conn.execute(
+            "INSERT INTO agents (agent_id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING", agents
+        )
         for table in await _parents_first(conn, tables):
             rows = doc.tables.get(table) or []
             if rows:
                 written = await _insert(conn, table, rows)
                 inserted[table], present[table] = written, len(rows) - written
-    answer = ImportResponse(user_id=doc.user_id, inserted=inserted,
-                            already_present={t: n for t, n in present.items() if n})
+    answer = ImportResponse(
+        user_id=doc.user_id,
+        inserted=inserted,
+        already_present={t: n for t, n in present.items() if n},
+    )
     if inserted:
         swept = await reindex(res, ReindexRequest(user_id=doc.user_id, limit=10_000))
         answer.facts_indexed = swept.facts_indexed
         answer.warnings = list(swept.warnings)
         if swept.remaining:
-            answer.warnings.append(Notice(code="vectors_unindexed", detail=(
-                "more rows than one sweep indexes: POST /v1/reindex until remaining is false")))
+            answer.warnings.append(
+                Notice(
+                    code="vectors_unindexed",
+                    detail=(
+                        "more rows than one sweep indexes: POST /v1/reindex until remaining is "
+                        "false"
+                    ),
+                )
+            )
     return answer
 
 
 def _check(doc: PersonDocument, tables: Sequence[str]) -> None:
-    errors = [FieldError(f"$.tables.{t}", "not a table of person data in this schema")
-              for t in doc.tables if t not in tables]
+    errors = [
+        FieldError(f"$.tables.{t}", "not a table of person data in this schema")
+        for t in doc.tables
+        if t not in tables
+    ]
     for table, rows in doc.tables.items():
-        errors += [FieldError(f"$.tables.{table}[{i}].user_id",
-                              "every row must belong to the document's user_id")
-                   for i, row in enumerate(rows) if row.get("user_id") != doc.user_id][:5]
+        errors += [
+            FieldError(
+                f"$.tables.{table}[{i}].user_id", "every row must belong to the document's user_id"
+            )
+            for i, row in enumerate(rows)
+            if row.get("user_id") != doc.user_id
+        ][:5]
     if errors:
         raise InvalidInput(errors, "Invalid person document")
 
@@ -101,23 +125,33 @@ async def _parents_first(conn: asyncpg.Connection, tables: Sequence[str]) -> lis
 async def _insert(conn: asyncpg.Connection, table: str, rows: list[dict]) -> int:
     columns = await conn.fetch(_COLUMNS, table)
     given = {key for row in rows for key in row}  # a column no row has keeps its default
-    names = [c["column_name"] for c in columns if c["column_name"] in given
-             and not c["generated"] and c["column_name"] not in NOT_COPIED]
+    names = [
+        c["column_name"]
+        for c in columns
+        if c["column_name"] in given and not c["generated"] and c["column_name"] not in NOT_COPIED
+    ]
     listed = ", ".join(f'"{n}"' for n in names)
     overriding = " OVERRIDING SYSTEM VALUE" if any(c["ident"] for c in columns) else ""
     try:
         status = await conn.execute(
             f'INSERT INTO "{table}" ({listed}){overriding} SELECT {listed} '
             f'FROM json_populate_recordset(NULL::"{table}", $1::json) ON CONFLICT DO NOTHING',
-            rows)  # the pool's json codec encodes them
+            rows,
+        )  # the pool's json codec encodes them
     except (asyncpg.IntegrityConstraintViolationError, asyncpg.DataError) as exc:
-        raise InvalidInput([FieldError(f"$.tables.{table}", f"{type(exc).__name__}: "
-                                       f"{exc.args[0] if exc.args else exc}")],
-                           "Invalid person document") from None
+        raise InvalidInput(
+            [
+                FieldError(
+                    f"$.tables.{table}", f"{type(exc).__name__}: {exc.args[0] if exc.args else exc}"
+                )
+            ],
+            "Invalid person document",
+        ) from None
     for c in columns:
         if c["ident"]:  # new rows of this deployment number after the imported ones
             await conn.execute(
                 f"SELECT setval(pg_get_serial_sequence('\"{table}\"', $1), "
                 f'GREATEST((SELECT max("{c["column_name"]}") FROM "{table}"), 1))',
-                c["column_name"])
+                c["column_name"],
+            )
     return int(status.split()[-1])

@@ -57,7 +57,7 @@ class Judged:
     source: Literal["llm_judge", "offline_extractor"]
     warning: str | None = None
     questions: list[str] = field(default_factory=list)  # whom a todo means, when unclear
-    context: list[str] = field(default_factory=list)    # the earlier user messages shown
+    context: list[str] = field(default_factory=list)  # the earlier user messages shown
 
 
 @functools.cache
@@ -100,9 +100,16 @@ def names_in(utterances: Sequence[Utterance]) -> list[str]:
     return sorted(names)[:200]
 
 
-async def judge(llm: LLM | None, *, new: Sequence[Utterance], earlier: Sequence[Utterance],
-                self_names: Sequence[str], now: datetime, timeout_s: float,
-                known: Sequence[Known] = ()) -> Judged:
+async def judge(
+    llm: LLM | None,
+    *,
+    new: Sequence[Utterance],
+    earlier: Sequence[Utterance],
+    self_names: Sequence[str],
+    now: datetime,
+    timeout_s: float,
+    known: Sequence[Known] = (),
+) -> Judged:
     context = window(earlier, new)
     said_before = [u.text for u in context]
 
@@ -113,31 +120,49 @@ async def judge(llm: LLM | None, *, new: Sequence[Utterance], earlier: Sequence[
     if llm is None or not any(u.text.strip() for u in new):
         return offline()
     try:
-        raw = await llm.complete_json(system=SYSTEM, user=_prompt(new, context, now),
-                                      schema=plan_schema(), schema_name=SCHEMA_NAME,
-                                      timeout=timeout_s)
+        raw = await llm.complete_json(
+            system=SYSTEM,
+            user=_prompt(new, context, now),
+            schema=plan_schema(),
+            schema_name=SCHEMA_NAME,
+            timeout=timeout_s,
+        )
         plan = convert(raw, MemoryWritePlan)
     except LLMUnavailable as exc:
-        structlog.get_logger().warning("judge_fallback", reason="unavailable",
-                                       status=exc.status_code)
-        return offline(f"the shadow judge's model did not answer ({exc.detail}); "
-                       "the offline extractor wrote this plan")
+        structlog.get_logger().warning(
+            "judge_fallback", reason="unavailable", status=exc.status_code
+        )
+        return offline(
+            f"the shadow judge's model did not answer ({exc.detail}); "
+            "the offline extractor wrote this plan"
+        )
     except (LLMMalformedOutput, InvalidInput) as exc:
-        structlog.get_logger().warning("judge_fallback", reason="malformed",
-                                       error=type(exc).__name__)
-        return offline("the shadow judge's model answered something that is not a valid plan; "
-                       "the offline extractor wrote this plan")
-    questions = extract_turn(new, now=now, context=context, self_names=self_names,
-                             known=known).questions
-    return Judged(msgspec.structs.replace(plan, promote_affect=None, forget=[]), "llm_judge",
-                  questions=questions, context=said_before)
+        structlog.get_logger().warning(
+            "judge_fallback", reason="malformed", error=type(exc).__name__
+        )
+        return offline(
+            "the shadow judge's model answered something that is not a valid plan; "
+            "the offline extractor wrote this plan"
+        )
+    questions = extract_turn(
+        new, now=now, context=context, self_names=self_names, known=known
+    ).questions
+    return Judged(
+        msgspec.structs.replace(plan, promote_affect=None, forget=[]),
+        "llm_judge",
+        questions=questions,
+        context=said_before,
+    )
 
 
 def _prompt(new: Sequence[Utterance], context: Sequence[Utterance], now: datetime) -> str:
     def line(u: Utterance) -> dict:
         return {"speaker": u.speaker or "the person", "text": u.text}
 
-    return msgspec.json.encode({
-        "now": now.isoformat(), "earlier": [line(u) for u in context],
-        "new": [line(u) for u in new],
-    }).decode()
+    return msgspec.json.encode(
+        {
+            "now": now.isoformat(),
+            "earlier": [line(u) for u in context],
+            "new": [line(u) for u in new],
+        }
+    ).decode()

@@ -59,16 +59,24 @@ class JudgeContext:
     known: list[Known]
 
 
-async def judge_context(conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str,
-                        key: str, now: datetime, idle: timedelta, names: Sequence[str]
-                        ) -> JudgeContext:
+async def judge_context(
+    conn: asyncpg.Connection,
+    user_id: str,
+    agent_id: str,
+    chat_id: str,
+    key: str,
+    now: datetime,
+    idle: timedelta,
+    names: Sequence[str],
+) -> JudgeContext:
     """Before any extraction (outside the transaction): a stored answer for this turn, the
     session's recent user messages, the names the user goes by, and the user's people named
     ``names`` (normalized) with the user's relations to them and their aliases."""
-    row = await conn.fetchrow(JUDGE_CONTEXT, user_id, agent_id, chat_id, key, now, idle,
-                              list(names))
+    row = await conn.fetchrow(
+        JUDGE_CONTEXT, user_id, agent_id, chat_id, key, now, idle, list(names)
+    )
     stored = Stored(row["request_hash"], row["response"]) if row["request_hash"] else None
-    known = [Known(name, ref, tuple(roles), tuple(aliases))
-             for name, ref, roles, aliases in row["known"]]
-    return JudgeContext(stored, [(t, s) for t, s in row["earlier"]], list(row["self_names"]),
-                        known)
+    known = [
+        Known(name, ref, tuple(roles), tuple(aliases)) for name, ref, roles, aliases in row["known"]
+    ]
+    return JudgeContext(stored, [(t, s) for t, s in row["earlier"]], list(row["self_names"]), known)

@@ -78,11 +78,16 @@ async def ingest(res: Resources, req: KnowledgeRequest) -> KnowledgeResponse:
         await conn.execute(
             """WITH a AS (INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING)
                INSERT INTO users (user_id) SELECT $2 WHERE $2 <> '' ON CONFLICT DO NOTHING""",
-            req.agent_id, owner)
-        await conn.execute("SELECT pg_advisory_xact_lock($1::bigint)",
-                           _doc_lock(req.agent_id, owner, req.doc_id))
-        existing = {r["content_hash"]: (r["chunk_id"], r["position"])
-                    for r in await conn.fetch(_EXISTING, req.agent_id, owner, req.doc_id)}
+            req.agent_id,
+            owner,
+        )
+        await conn.execute(
+            "SELECT pg_advisory_xact_lock($1::bigint)", _doc_lock(req.agent_id, owner, req.doc_id)
+        )
+        existing = {
+            r["content_hash"]: (r["chunk_id"], r["position"])
+            for r in await conn.fetch(_EXISTING, req.agent_id, owner, req.doc_id)
+        }
         new: list[tuple] = []
         moved: list[tuple] = []
         for chunk in chunks(req.text):
@@ -94,16 +99,24 @@ async def ingest(res: Resources, req: KnowledgeRequest) -> KnowledgeResponse:
                 moved.append((existing[chunk.content_hash][0], chunk.position))
             else:
                 added += 1
-                new.append((msgspec.json.encode(chunk.section).decode(), chunk.position,
-                            chunk.text, chunk.content_hash, len(chunk.text.split())))
+                new.append(
+                    (
+                        msgspec.json.encode(chunk.section).decode(),
+                        chunk.position,
+                        chunk.text,
+                        chunk.content_hash,
+                        len(chunk.text.split()),
+                    )
+                )
             if len(new) >= BATCH:
                 await _insert(conn, req, owner, now, new)
                 new = []
         if new:
             await _insert(conn, req, owner, now, new)
         if moved:
-            await conn.execute(_MOVE, [m[0] for m in moved], req.domain, req.title, now,
-                               [m[1] for m in moved])
+            await conn.execute(
+                _MOVE, [m[0] for m in moved], req.domain, req.title, now, [m[1] for m in moved]
+            )
         stale = [chunk_id for h, (chunk_id, _) in existing.items() if h not in seen]
         if stale:
             await conn.execute(_REMOVE, stale)
@@ -111,31 +124,65 @@ async def ingest(res: Resources, req: KnowledgeRequest) -> KnowledgeResponse:
     indexed = 0
     try:
         if stale and res.vectors is not None:
-            await res.vectors.delete(KNOWLEDGE, user_id=req.user_id or SHARED_OWNER,
-                                     ids=[str(s) for s in stale])
-        indexed = await index_chunks(res.pg, res.vectors, res.embedder, agent_id=req.agent_id,
-                                     doc_id=req.doc_id, user_id=req.user_id,
-                                     shared_only=req.user_id is None)
+            await res.vectors.delete(
+                KNOWLEDGE, user_id=req.user_id or SHARED_OWNER, ids=[str(s) for s in stale]
+            )
+        indexed = await index_chunks(
+            res.pg,
+            res.vectors,
+            res.embedder,
+            agent_id=req.agent_id,
+            doc_id=req.doc_id,
+            user_id=req.user_id,
+            shared_only=req.user_id is None,
+        )
     except DependencyUnavailable as exc:
-        warnings.append(Notice(code="vectors_unindexed", detail=(
-            f"{exc.dependency} unavailable: the chunks are stored but not all indexed; "
-            "POST /v1/reindex (or ingesting again) finishes it")))
-    return KnowledgeResponse(agent_id=req.agent_id, doc_id=req.doc_id, user_id=req.user_id,
-                             chunks=len(seen), added=added, unchanged=unchanged,
-                             removed=len(stale), indexed=indexed, warnings=warnings)
+        warnings.append(
+            Notice(
+                code="vectors_unindexed",
+                detail=(
+                    f"{exc.dependency} unavailable: the chunks are stored but not all indexed; "
+                    "POST /v1/reindex (or ingesting again) finishes it"
+                ),
+            )
+        )
+    return KnowledgeResponse(
+        agent_id=req.agent_id,
+        doc_id=req.doc_id,
+        user_id=req.user_id,
+        chunks=len(seen),
+        added=added,
+        unchanged=unchanged,
+        removed=len(stale),
+        indexed=indexed,
+        warnings=warnings,
+    )
 
 
-async def _insert(conn: asyncpg.Connection, req: KnowledgeRequest, owner: str, now: datetime,
-                  rows: Sequence[tuple]) -> None:
+async def _insert(
+    conn: asyncpg.Connection,
+    req: KnowledgeRequest,
+    owner: str,
+    now: datetime,
+    rows: Sequence[tuple],
+) -> None:
     columns = [list(c) for c in zip(*rows, strict=True)]
-    await conn.execute(_INSERT, req.agent_id, owner, req.domain, req.doc_id, req.title, now,
-                       *columns)
+    await conn.execute(
+        _INSERT, req.agent_id, owner, req.domain, req.doc_id, req.title, now, *columns
+    )
 
 
-async def index_chunks(pool: asyncpg.Pool, vectors: VectorIndex | None,
-                       embedder: Embedder | None, *, agent_id: str | None = None,
-                       doc_id: str | None = None, user_id: str | None = None,
-                       shared_only: bool = False, limit: int = 100_000) -> int:
+async def index_chunks(
+    pool: asyncpg.Pool,
+    vectors: VectorIndex | None,
+    embedder: Embedder | None,
+    *,
+    agent_id: str | None = None,
+    doc_id: str | None = None,
+    user_id: str | None = None,
+    shared_only: bool = False,
+    limit: int = 100_000,
+) -> int:
     """Embed and index unindexed chunks, a batch at a time; returns how many. Raises
     :class:`DependencyUnavailable` when the embedder or the index fails."""
     if vectors is None or embedder is None:
@@ -143,15 +190,20 @@ async def index_chunks(pool: asyncpg.Pool, vectors: VectorIndex | None,
     done = 0
     while done < limit:
         async with pool.acquire() as conn:
-            rows = await conn.fetch(_UNINDEXED, agent_id, doc_id, user_id, shared_only,
-                                    min(BATCH, limit - done))
+            rows = await conn.fetch(
+                _UNINDEXED, agent_id, doc_id, user_id, shared_only, min(BATCH, limit - done)
+            )
         if not rows:
             break
         dense = await embedder.embed([_embed_text(r) for r in rows])
         await vectors.upsert(KNOWLEDGE, [_point(r, d) for r, d in zip(rows, dense, strict=True)])
         async with pool.acquire() as conn:
-            await mark_indexed(conn, "knowledge_chunks", [r["chunk_id"] for r in rows],
-                               unchanged_since=max(r["updated_at"] for r in rows))
+            await mark_indexed(
+                conn,
+                "knowledge_chunks",
+                [r["chunk_id"] for r in rows],
+                unchanged_since=max(r["updated_at"] for r in rows),
+            )
         done += len(rows)
     return done
 
@@ -162,14 +214,25 @@ def _embed_text(row: asyncpg.Record) -> str:
 
 
 def _point(row: asyncpg.Record, dense: Sequence[float]) -> VectorPoint:
-    return VectorPoint(id=str(row["chunk_id"]), dense=dense, text=_embed_text(row), payload={
-        "user_id": row["user_id"] or SHARED_OWNER, "agent_id": row["agent_id"],
-        "scope": "agent", "entity_ids": [], "active": True, "doc_id": row["doc_id"],
-        "domain": row["domain"], "row_id": str(row["chunk_id"]),
-    })
+    return VectorPoint(
+        id=str(row["chunk_id"]),
+        dense=dense,
+        text=_embed_text(row),
+        payload={
+            "user_id": row["user_id"] or SHARED_OWNER,
+            "agent_id": row["agent_id"],
+            "scope": "agent",
+            "entity_ids": [],
+            "active": True,
+            "doc_id": row["doc_id"],
+            "domain": row["domain"],
+            "row_id": str(row["chunk_id"]),
+        },
+    )
 
 
 def _doc_lock(agent_id: str, owner: str, doc_id: str) -> int:
-    digest = hashlib.blake2b(f"twin-core:knowledge:{agent_id}:{owner}:{doc_id}".encode(),
-                             digest_size=8).digest()
+    digest = hashlib.blake2b(
+        f"twin-core:knowledge:{agent_id}:{owner}:{doc_id}".encode(), digest_size=8
+    ).digest()
     return int.from_bytes(digest, "big", signed=True)

@@ -24,9 +24,28 @@ from services.memory_upserter.plan_logic import fold
 from services.memory_upserter.vocabulary import ROLES
 
 GROUPS = {
-    "family": {"SISTER", "BROTHER", "MOTHER", "FATHER", "WIFE", "HUSBAND", "PARTNER", "SON",
-               "DAUGHTER", "COUSIN", "AUNT", "UNCLE", "GRANDMOTHER", "GRANDFATHER", "NIECE",
-               "NEPHEW", "FIANCE", "BOYFRIEND", "GIRLFRIEND", "SPOUSE"},
+    "family": {
+        "SISTER",
+        "BROTHER",
+        "MOTHER",
+        "FATHER",
+        "WIFE",
+        "HUSBAND",
+        "PARTNER",
+        "SON",
+        "DAUGHTER",
+        "COUSIN",
+        "AUNT",
+        "UNCLE",
+        "GRANDMOTHER",
+        "GRANDFATHER",
+        "NIECE",
+        "NEPHEW",
+        "FIANCE",
+        "BOYFRIEND",
+        "GIRLFRIEND",
+        "SPOUSE",
+    },
     "work": {"COLLEAGUE", "BOSS", "MANAGER", "COFOUNDER", "CLIENT", "EMPLOYEE", "REPORT"},
     "friend": {"FRIEND", "ROOMMATE"},
     "neighbor": {"NEIGHBOR"},
@@ -40,13 +59,13 @@ _DIFFERENT = re.compile(r"(?i)\b(?:a\s+different|another|not\s+the\s+same|other)
 class Known:
     name: str
     entity_ref: str
-    roles: tuple[str, ...] = ()      # predicates user → them: HAS_SISTER …
+    roles: tuple[str, ...] = ()  # predicates user → them: HAS_SISTER …
     aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Decision:
-    handle: str | None = None         # an existing person's entity_ref
+    handle: str | None = None  # an existing person's entity_ref
     distinct_from: str | None = None  # a new person, apart from this ref
     aliases: tuple[str, ...] = ()
 
@@ -85,13 +104,15 @@ class People:
             if label and f"HAS_{label}" in k.roles:
                 return Decision(handle=k.entity_ref)
         theirs = {group_of(r) for k in same for r in k.roles} - {None}
-        apart = bool(_DIFFERENT.search(sentence)) or (group is not None and theirs
-                                                      and group not in theirs)
+        apart = bool(_DIFFERENT.search(sentence)) or (
+            group is not None and theirs and group not in theirs
+        )
         if not apart:
             if len(same) == 1:
                 return Decision(handle=same[0].entity_ref)
-            fits = [k for k in same if group is not None and group in
-                    {group_of(r) for r in k.roles}]
+            fits = [
+                k for k in same if group is not None and group in {group_of(r) for r in k.roles}
+            ]
             return Decision(handle=fits[0].entity_ref) if len(fits) == 1 else Decision()
         qualifier = group or "other"
         return Decision(distinct_from=same[0].entity_ref, aliases=(f"{qualifier} {name}",))
@@ -107,8 +128,7 @@ class People:
                 same = self.namesakes(name)
                 if len(same) < 2 or not re.search(rf"\b{re.escape(fold(name))}\b", said):
                     continue
-                if any(fold(a) in said for k in same for a in k.aliases
-                       if fold(a) != fold(name)):
+                if any(fold(a) in said for k in same for a in k.aliases if fold(a) != fold(name)):
                     continue
                 labels = [_label(k) for k in same]
                 question = f"{' or '.join(labels)}?"

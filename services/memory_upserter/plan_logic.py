@@ -21,22 +21,45 @@ from services.core.validation import FieldError
 from services.memory_upserter.temporal import parse_when
 
 SELF_HANDLES = frozenset({"user", "me", "self", "i", "myself", "self:user", "the user"})
-AFFECT_PREDICATES = frozenset({"FEELS", "FEELING", "MOOD", "EMOTION", "AFFECT", "IS_FEELING",
-                               "FEELS_LIKE", "EMOTIONAL_STATE"})
-REF_CATEGORIES = {"person": "Person", "place": "Location", "org": "Org", "project": "Project",
-                  "goal": "Goal", "food": "Food", "habit": "Habit", "pet": "Pet",
-                  "thing": "Thing", "event": "Event"}
-OBJECT_CATEGORIES = {"LIVES_IN": "Location", "BORN_IN": "Location", "FROM": "Location",
-                     "VISITED": "Location", "HOMETOWN": "Location", "WORKS_AT": "Org",
-                     "STUDIES_AT": "Org", "MEMBER_OF": "Org", "WORKS_ON": "Project",
-                     "HAS_PET": "Pet"}
+AFFECT_PREDICATES = frozenset(
+    {"FEELS", "FEELING", "MOOD", "EMOTION", "AFFECT", "IS_FEELING", "FEELS_LIKE", "EMOTIONAL_STATE"}
+)
+REF_CATEGORIES = {
+    "person": "Person",
+    "place": "Location",
+    "org": "Org",
+    "project": "Project",
+    "goal": "Goal",
+    "food": "Food",
+    "habit": "Habit",
+    "pet": "Pet",
+    "thing": "Thing",
+    "event": "Event",
+}
+OBJECT_CATEGORIES = {
+    "LIVES_IN": "Location",
+    "BORN_IN": "Location",
+    "FROM": "Location",
+    "VISITED": "Location",
+    "HOMETOWN": "Location",
+    "WORKS_AT": "Org",
+    "STUDIES_AT": "Org",
+    "MEMBER_OF": "Org",
+    "WORKS_ON": "Project",
+    "HAS_PET": "Pet",
+}
 MAX_ACTIVE_ENTITIES = 12
 _WORDS = re.compile(r"\w+")
-_DONE = re.compile(r"\b(?:done|finished|completed|I\s+did\s+(?:it|that)|checked\s+(?:it\s+)?off|"
-                   r"ticked\s+(?:it\s+)?off)\b", re.IGNORECASE)
-_NEGATED = re.compile(r"(?:\bnot|n't|\bnever|\balmost|\bnearly|\bhalf|\bbarely|\bwill|'ll|"
-                      r"\bgonna|\bgoing\s+to|\bwhen|\bif|\bonce|\buntil)\W+(?:\w+\W+){0,2}$",
-                      re.IGNORECASE)
+_DONE = re.compile(
+    r"\b(?:done|finished|completed|I\s+did\s+(?:it|that)|checked\s+(?:it\s+)?off|"
+    r"ticked\s+(?:it\s+)?off)\b",
+    re.IGNORECASE,
+)
+_NEGATED = re.compile(
+    r"(?:\bnot|n't|\bnever|\balmost|\bnearly|\bhalf|\bbarely|\bwill|'ll|"
+    r"\bgonna|\bgoing\s+to|\bwhen|\bif|\bonce|\buntil)\W+(?:\w+\W+){0,2}$",
+    re.IGNORECASE,
+)
 SELF = -1  # the handle index of the user's own entity
 
 
@@ -54,7 +77,7 @@ def says_done(text: str) -> bool:
     """The user says something is done/finished/completed — not "not done yet", not "I'll be
     finished tomorrow", not "once it's done"."""
     for match in _DONE.finditer(text):
-        before, after = text[: match.start()], text[match.end():]
+        before, after = text[: match.start()], text[match.end() :]
         if not _NEGATED.search(before) and not re.match(r"\W*yet\b", after, re.IGNORECASE):
             return True
     return False
@@ -63,8 +86,10 @@ def says_done(text: str) -> bool:
 def validity(fact: PlanFact, now: datetime) -> tuple[datetime | None, datetime | None]:
     """The fact's ``valid_from``/``valid_to`` resolved against the turn (None: not given or
     not understood; :func:`check_plan` refuses the latter)."""
-    return (parse_when(fact.valid_from, now) if fact.valid_from else None,
-            parse_when(fact.valid_to, now) if fact.valid_to else None)
+    return (
+        parse_when(fact.valid_from, now) if fact.valid_from else None,
+        parse_when(fact.valid_to, now) if fact.valid_to else None,
+    )
 
 
 def check_plan(plan: MemoryWritePlan, path: str, now: datetime) -> list[FieldError]:
@@ -73,23 +98,34 @@ def check_plan(plan: MemoryWritePlan, path: str, now: datetime) -> list[FieldErr
     errors = []
     for i, fact in enumerate(plan.facts):
         start, end = validity(fact, now)
-        for name, given, parsed in (("valid_from", fact.valid_from, start),
-                                    ("valid_to", fact.valid_to, end)):
+        for name, given, parsed in (
+            ("valid_from", fact.valid_from, start),
+            ("valid_to", fact.valid_to, end),
+        ):
             if given and parsed is None:
-                errors.append(FieldError(f"{path}.facts[{i}].{name}",
-                                         "not understood: give an ISO date or date-time"))
+                errors.append(
+                    FieldError(
+                        f"{path}.facts[{i}].{name}", "not understood: give an ISO date or date-time"
+                    )
+                )
             elif parsed is not None and out_of_range(parsed, "x") is not None:
-                errors.append(FieldError(f"{path}.facts[{i}].{name}",
-                                         "must be between 1970 and 2199"))
+                errors.append(
+                    FieldError(f"{path}.facts[{i}].{name}", "must be between 1970 and 2199")
+                )
         if start is not None and end is not None and end < start:
-            errors.append(FieldError(f"{path}.facts[{i}].valid_to",
-                                     "must not be before valid_from"))
+            errors.append(
+                FieldError(f"{path}.facts[{i}].valid_to", "must not be before valid_from")
+            )
         if fact.object is not None and fact.value is not None:
-            errors.append(FieldError(f"{path}.facts[{i}]",
-                                     "give either object (an entity) or value (a literal)"))
+            errors.append(
+                FieldError(
+                    f"{path}.facts[{i}]", "give either object (an entity) or value (a literal)"
+                )
+            )
         if fact.object is not None and fold(fact.object) == fold(fact.subject):
-            errors.append(FieldError(f"{path}.facts[{i}].object",
-                                     "a fact cannot relate an entity to itself"))
+            errors.append(
+                FieldError(f"{path}.facts[{i}].object", "a fact cannot relate an entity to itself")
+            )
     return errors
 
 
@@ -107,7 +143,7 @@ def statement_in(statement: str, texts: Sequence[str], *, ratio: float = 0.85) -
     for text in texts:
         have = words(text)
         for start in range(max(1, len(have) - len(wanted) + 1)):
-            window = " ".join(have[start:start + len(wanted)])
+            window = " ".join(have[start : start + len(wanted)])
             if window == target or SequenceMatcher(None, target, window).ratio() >= ratio:
                 return True
     return False
@@ -131,8 +167,11 @@ class Resolved:
             return SELF
         if key not in self._index:
             ref = handle if re.fullmatch(r"[a-z_]+:[^\s:]+", handle) else None
-            name = (re.sub(r"_\d+$", "", ref.split(":", 1)[1]).replace("_", " ").title()
-                    if ref else handle.strip())
+            name = (
+                re.sub(r"_\d+$", "", ref.split(":", 1)[1]).replace("_", " ").title()
+                if ref
+                else handle.strip()
+            )
             if ref:
                 category = REF_CATEGORIES.get(ref.split(":", 1)[0], "Other")
             self._index[key] = self.add(EntityWrite(name, category, (), "global", ref))
@@ -154,9 +193,10 @@ def resolve(plan: MemoryWritePlan) -> Resolved:
     out = Resolved()
     for i, entity in enumerate(plan.entities):
         if fold(entity.name) not in SELF_HANDLES:
-            index = out.add(EntityWrite(entity.name, entity.category, tuple(entity.aliases),
-                                        entity.scope),
-                            by_name=entity.distinct_from is None or not entity.aliases)
+            index = out.add(
+                EntityWrite(entity.name, entity.category, tuple(entity.aliases), entity.scope),
+                by_name=entity.distinct_from is None or not entity.aliases,
+            )
             if entity.distinct_from is not None:
                 out.distinct[index] = (i, entity.distinct_from)
     for fact in plan.facts:
@@ -166,8 +206,12 @@ def resolve(plan: MemoryWritePlan) -> Resolved:
         obj = None
         if fact.object is not None:
             guess = OBJECT_CATEGORIES.get(predicate) or (
-                "Person" if predicate.startswith("HAS_") else
-                "Project" if fact.memory_type == "PROJECT" else "Other")
+                "Person"
+                if predicate.startswith("HAS_")
+                else "Project"
+                if fact.memory_type == "PROJECT"
+                else "Other"
+            )
             obj = out.handle(fact.object, category=guess)
         out.facts.append((fact, subject, obj))
         if subject == SELF and predicate == "NAME" and fact.value:
@@ -176,8 +220,18 @@ def resolve(plan: MemoryWritePlan) -> Resolved:
 
 
 _GROUNDING_STOP = frozenset("the a an of and or in at to my our for on with is are user".split())
-_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-                 "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
+_NUMBER_WORDS = {
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+}
 
 
 def grounded(fact: PlanFact, texts: Sequence[str]) -> bool:
@@ -192,10 +246,19 @@ def grounded(fact: PlanFact, texts: Sequence[str]) -> bool:
     wanted = [_NUMBER_WORDS.get(w, w) for w in words(target) if w not in _GROUNDING_STOP]
     if not wanted:
         return True
-    hits = sum(1 for w in wanted if w in said or (
-        len(w) >= 4 and any(s.startswith(w[:max(4, len(w) - 2)]) or
-                            (len(s) >= 4 and w.startswith(s[:max(4, len(s) - 2)]))
-                            for s in said)))
+    hits = sum(
+        1
+        for w in wanted
+        if w in said
+        or (
+            len(w) >= 4
+            and any(
+                s.startswith(w[: max(4, len(w) - 2)])
+                or (len(s) >= 4 and w.startswith(s[: max(4, len(s) - 2)]))
+                for s in said
+            )
+        )
+    )
     return hits * 2 >= len(wanted)
 
 
@@ -207,21 +270,26 @@ def pick_done(pending: Sequence[tuple[str, str]], said: Sequence[str]) -> str | 
     if not pending:
         return None
     spoken = {w for text in said for w in words(text) if w not in _GROUNDING_STOP}
-    scores = [(len(spoken & {w for w in words(text) if w not in _GROUNDING_STOP}), todo_id)
-              for todo_id, text in pending]
+    scores = [
+        (len(spoken & {w for w in words(text) if w not in _GROUNDING_STOP}), todo_id)
+        for todo_id, text in pending
+    ]
     best = max(score for score, _ in scores)
     winners = [todo_id for score, todo_id in scores if score == best]
     return winners[0] if best > 0 and len(winners) == 1 else [text for _, text in pending]
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
-_TODO_CUES = re.compile(r"(?i)\b(?:remind|i'll|i will|going to|gonna|promise|add|list|need to|"
-                        r"have to|goal|tomorrow|tonight|today|monday|tuesday|wednesday|thursday|"
-                        r"friday|saturday|sunday|next week)\b")
+_TODO_CUES = re.compile(
+    r"(?i)\b(?:remind|i'll|i will|going to|gonna|promise|add|list|need to|"
+    r"have to|goal|tomorrow|tonight|today|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday|next week)\b"
+)
 
 
-def source_of(todo_text: str, snippet: str | None, user_texts: Sequence[tuple[int, str]]
-              ) -> tuple[str | None, int | None]:
+def source_of(
+    todo_text: str, snippet: str | None, user_texts: Sequence[tuple[int, str]]
+) -> tuple[str | None, int | None]:
     """The user's sentence a todo comes from, and the index of its message (002 "source_ref").
     A snippet the plan gives is kept when a user message contains it."""
     if not user_texts:
@@ -241,9 +309,19 @@ def source_of(todo_text: str, snippet: str | None, user_texts: Sequence[tuple[in
     return (snippet or best[2][:2000]) or None, best[1]
 
 
-def next_session(seen: SessionState | None, *, user_id: str, agent_id: str, chat_id: str,
-                 turns: Sequence[Turn], active_ids: Sequence[str], scratch: Scratch | None,
-                 now: datetime, max_turns: int, questions: Sequence[str] = ()) -> SessionState:
+def next_session(
+    seen: SessionState | None,
+    *,
+    user_id: str,
+    agent_id: str,
+    chat_id: str,
+    turns: Sequence[Turn],
+    active_ids: Sequence[str],
+    scratch: Scratch | None,
+    now: datetime,
+    max_turns: int,
+    questions: Sequence[str] = (),
+) -> SessionState:
     """The session blob after this turn: its turns appended once (by message id), trimmed to
     the newest ``max_turns``; this turn's entities first among the active ones; the scratch
     replaced when the caller sent one; the write's open questions ("work Marta or family
@@ -258,5 +336,9 @@ def next_session(seen: SessionState | None, *, user_id: str, agent_id: str, chat
         asked = list(dict.fromkeys([*scratch.pending_questions, *questions]))[-5:]
         scratch = msgspec.structs.replace(scratch, pending_questions=asked)
     return msgspec.structs.replace(
-        session, turns=appended[-max_turns:] if max_turns > 0 else [],
-        active_entity_ids=active[:MAX_ACTIVE_ENTITIES], scratch=scratch, updated_at=now)
+        session,
+        turns=appended[-max_turns:] if max_turns > 0 else [],
+        active_entity_ids=active[:MAX_ACTIVE_ENTITIES],
+        scratch=scratch,
+        updated_at=now,
+    )

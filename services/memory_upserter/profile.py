@@ -52,10 +52,16 @@ RETURNING (xmax = 0) AS created
 
 
 def check(req: ProfileRequest) -> None:
-    errors = [FieldError(f"$.facts[{i}].scope", "scope 'agent' needs the request's agent_id")
-              for i, f in enumerate(req.facts) if f.scope == "agent" and req.agent_id is None]
-    errors += [FieldError(f"$.facts[{i}]", "give either object or value, not both")
-               for i, f in enumerate(req.facts) if f.object is not None and f.value is not None]
+    errors = [
+        FieldError(f"$.facts[{i}].scope", "scope 'agent' needs the request's agent_id")
+        for i, f in enumerate(req.facts)
+        if f.scope == "agent" and req.agent_id is None
+    ]
+    errors += [
+        FieldError(f"$.facts[{i}]", "give either object or value, not both")
+        for i, f in enumerate(req.facts)
+        if f.object is not None and f.value is not None
+    ]
     if req.timezone is not None:
         try:
             ZoneInfo(req.timezone)
@@ -73,11 +79,21 @@ def as_plan(req: ProfileRequest) -> MemoryWritePlan:
         for handle, category in ((f.subject, f.subject_category), (f.object, f.object_category)):
             if handle and fold(handle) not in ("user", "me") and ":" not in handle:
                 entities.setdefault(fold(handle), PlanEntity(name=handle, category=category))
-        facts.append(PlanFact(
-            memory_type=f.memory_type, subject=f.subject,
-            predicate=f.predicate or DEFAULT_PREDICATE, object=f.object, value=f.value,
-            text=f.text, fact_type=f.fact_type, importance=3, pinned=True,
-            confidence=f.confidence, scope=f.scope))
+        facts.append(
+            PlanFact(
+                memory_type=f.memory_type,
+                subject=f.subject,
+                predicate=f.predicate or DEFAULT_PREDICATE,
+                object=f.object,
+                value=f.value,
+                text=f.text,
+                fact_type=f.fact_type,
+                importance=3,
+                pinned=True,
+                confidence=f.confidence,
+                scope=f.scope,
+            )
+        )
     return MemoryWritePlan(entities=list(entities.values()), facts=facts)
 
 
@@ -91,35 +107,69 @@ async def seed_profile(res: Resources, req: ProfileRequest) -> ProfileResponse:
         await conn.execute(
             """WITH u AS (INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING)
                INSERT INTO agents (agent_id) SELECT $2 WHERE $2 <> '' ON CONFLICT DO NOTHING""",
-            req.user_id, agent)
-        seeded = await conn.fetchrow(_SEED, req.user_id, req.seed_text, req.display_name,
-                                     req.timezone, now)
-        entities = await upsert_entities(conn, req.user_id, resolved.writes,
-                                         agent_id=req.agent_id, now=now, source=SOURCE,
-                                         lock=False)
+            req.user_id,
+            agent,
+        )
+        seeded = await conn.fetchrow(
+            _SEED, req.user_id, req.seed_text, req.display_name, req.timezone, now
+        )
+        entities = await upsert_entities(
+            conn,
+            req.user_id,
+            resolved.writes,
+            agent_id=req.agent_id,
+            now=now,
+            source=SOURCE,
+            lock=False,
+        )
         self_id = await self_entity_id(conn, req.user_id)
         if req.display_name:
-            await commit_store.add_self_aliases(conn, req.user_id, self_id,
-                                                [req.display_name], now, SOURCE)
-        writes = [fact_write(f, s, o, entities, self_id, agent, [], SOURCE)
-                  for f, s, o in resolved.facts]
-        results = await apply_facts(conn, req.user_id, writes, now=now, lock=False,
-                                    count_reference=False)
-    seed = ("absent" if req.seed_text is None else "unchanged" if seeded is None
-            else "created" if seeded["created"] else "updated")
+            await commit_store.add_self_aliases(
+                conn, req.user_id, self_id, [req.display_name], now, SOURCE
+            )
+        writes = [
+            fact_write(f, s, o, entities, self_id, agent, [], SOURCE) for f, s, o in resolved.facts
+        ]
+        results = await apply_facts(
+            conn, req.user_id, writes, now=now, lock=False, count_reference=False
+        )
+    seed = (
+        "absent"
+        if req.seed_text is None
+        else "unchanged"
+        if seeded is None
+        else "created"
+        if seeded["created"]
+        else "updated"
+    )
     changed = [r.rel_id for r in results if r.outcome != "unchanged"]
     changed += [r.replaced_id for r in results if r.replaced_id]
     warning = await sync_fact_vectors(res.pg, res.vectors, res.embedder, req.user_id, changed)
     return ProfileResponse(
-        user_id=req.user_id, seed=seed,
-        entities=[EntityWritten(entity_id=str(e.entity_id), name=e.name, category=e.category,
-                                entity_ref=e.entity_ref, outcome=e.outcome)
-                  for e in {e.entity_id: e for e in entities}.values()],
-        facts=[FactWritten(fact_id=str(r.rel_id), text=w.text,
-                           predicate=canonical_predicate(w.predicate),
-                           memory_type=w.memory_type, scope=w.scope, memory_key=w.memory_key,
-                           outcome=r.outcome,
-                           replaced_id=str(r.replaced_id) if r.replaced_id else None)
-               for w, r in zip(writes, results, strict=True)],
-        warnings=[Notice(code="vectors_unindexed", detail=warning)] if warning else [])
-
+        user_id=req.user_id,
+        seed=seed,
+        entities=[
+            EntityWritten(
+                entity_id=str(e.entity_id),
+                name=e.name,
+                category=e.category,
+                entity_ref=e.entity_ref,
+                outcome=e.outcome,
+            )
+            for e in {e.entity_id: e for e in entities}.values()
+        ],
+        facts=[
+            FactWritten(
+                fact_id=str(r.rel_id),
+                text=w.text,
+                predicate=canonical_predicate(w.predicate),
+                memory_type=w.memory_type,
+                scope=w.scope,
+                memory_key=w.memory_key,
+                outcome=r.outcome,
+                replaced_id=str(r.replaced_id) if r.replaced_id else None,
+            )
+            for w, r in zip(writes, results, strict=True)
+        ],
+        warnings=[Notice(code="vectors_unindexed", detail=warning)] if warning else [],
+    )

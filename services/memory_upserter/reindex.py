@@ -39,23 +39,27 @@ async def reindex(res: Resources, req: ReindexRequest) -> ReindexResponse:
                 continue
             await index_facts(res.vectors, res.embedder, user_id, rows)
             async with res.pg.acquire() as conn:
-                await mark_indexed(conn, "relations", ids,
-                                   unchanged_since=max(r.updated_at for r in rows))
+                await mark_indexed(
+                    conn, "relations", ids, unchanged_since=max(r.updated_at for r in rows)
+                )
             indexed += sum(r.active for r in rows)
             deactivated += sum(not r.active for r in rows)
         async with res.pg.acquire() as conn:
             waiting = await unindexed_messages(conn, req.user_id, req.limit)
         for user_id, ids in waiting.items():
-            warning = await sync_message_vectors(res.pg, res.vectors, res.embedder, user_id,
-                                                 ids)
+            warning = await sync_message_vectors(res.pg, res.vectors, res.embedder, user_id, ids)
             if warning:
                 raise DependencyUnavailable("vectors", warning)
             messages += len(ids)
-        knowledge = await index_chunks(res.pg, res.vectors, res.embedder, user_id=req.user_id,
-                                       limit=req.limit)
+        knowledge = await index_chunks(
+            res.pg, res.vectors, res.embedder, user_id=req.user_id, limit=req.limit
+        )
     except DependencyUnavailable as exc:
-        warnings.append(Notice(code="vectors_unindexed",
-                               detail=f"{exc.dependency} unavailable; try again later"))
+        warnings.append(
+            Notice(
+                code="vectors_unindexed", detail=f"{exc.dependency} unavailable; try again later"
+            )
+        )
     async with res.pg.acquire() as conn:
         remaining = await conn.fetchval(
             """SELECT EXISTS (SELECT 1 FROM relations WHERE indexed_at IS NULL
@@ -63,7 +67,14 @@ async def reindex(res: Resources, req: ReindexRequest) -> ReindexResponse:
                    OR EXISTS (SELECT 1 FROM knowledge_chunks WHERE indexed_at IS NULL AND active
                                  AND ($1::text IS NULL OR user_id = $1))
                    OR EXISTS (SELECT 1 FROM messages WHERE indexed_at IS NULL AND active
-                                 AND ($1::text IS NULL OR user_id = $1))""", req.user_id)
-    return ReindexResponse(facts_indexed=indexed, facts_deactivated=deactivated,
-                           knowledge_indexed=knowledge, remaining=remaining, warnings=warnings,
-                           messages_indexed=messages)
+                                 AND ($1::text IS NULL OR user_id = $1))""",
+            req.user_id,
+        )
+    return ReindexResponse(
+        facts_indexed=indexed,
+        facts_deactivated=deactivated,
+        knowledge_indexed=knowledge,
+        remaining=remaining,
+        warnings=warnings,
+        messages_indexed=messages,
+    )

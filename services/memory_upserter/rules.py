@@ -23,18 +23,24 @@ if TYPE_CHECKING:
 _CAP = r"(?:[A-Z]|[À-ÖØ-Þ])[\w'’-]*"
 NAME = rf"(?P<name>{_CAP}(?:\s+{_CAP}){{0,2}})"
 ORG = rf"(?P<org>{_CAP}(?:\s+(?:&\s+)?{_CAP}){{0,3}})"
-_STOP = (r"(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|because|so|since|though|although|when|while|if|"
-         r"with|for|at|on|in|to|from|every|today|tomorrow|tonight|now|yet|right)\b))")
+_STOP = (
+    r"(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|because|so|since|though|although|when|while|if|"
+    r"with|for|at|on|in|to|from|every|today|tomorrow|tonight|now|yet|right)\b))"
+)
 THING = rf"(?P<thing>[^,.;:!?]+?){_STOP}"
 PLACE = rf"(?P<place>[^,.;:!?]+?(?:,\s*{_CAP})?){_STOP}"
 ROLE = r"(?P<role>[a-z][a-z -]{1,40}?)"
 
 _ROLES = "|".join(sorted((re.escape(r) for r in ROLES), key=len, reverse=True))
-NOT_THINGS = re.compile(r"^(?:you|it|that|this|them|him|her|me|when|how|what|to\s+think|the\s+"
-                        r"idea|a\s+lot|something|stuff|things|everything|anything)\b",
-                        re.IGNORECASE)
-SUBJECT = (rf"(?:(?i:\bmy\s+)(?P<subj_role>{_ROLES})(?:\s+(?P<subj_named>{_CAP}))?|"
-           rf"(?P<pron>\b(?:[Hh]e|[Ss]he))|(?P<subj>{_CAP}(?:\s+{_CAP}){{0,2}}))")
+NOT_THINGS = re.compile(
+    r"^(?:you|it|that|this|them|him|her|me|when|how|what|to\s+think|the\s+"
+    r"idea|a\s+lot|something|stuff|things|everything|anything)\b",
+    re.IGNORECASE,
+)
+SUBJECT = (
+    rf"(?:(?i:\bmy\s+)(?P<subj_role>{_ROLES})(?:\s+(?P<subj_named>{_CAP}))?|"
+    rf"(?P<pron>\b(?:[Hh]e|[Ss]he))|(?P<subj>{_CAP}(?:\s+{_CAP}){{0,2}}))"
+)
 
 
 @dataclass(frozen=True)
@@ -42,7 +48,7 @@ class Rule:
     name: str
     pattern: re.Pattern[str]
     apply: Callable[[re.Match[str], Emitter], None]
-    raw: bool = False        # a fact rule that reads its clause with the time phrases kept
+    raw: bool = False  # a fact rule that reads its clause with the time phrases kept
     requested: bool = False  # a todo rule that also fires in a question ("can you remind me")
 
 
@@ -52,17 +58,21 @@ TODO_RULES: list[Rule] = []
 
 def rule(name: str, pattern: str, *, raw: bool = False) -> Callable:
     """Register a fact rule: it reads one asserted clause, time phrases taken out."""
+
     def register(apply: Callable[[re.Match[str], Emitter], None]) -> Callable:
         FACT_RULES.append(Rule(name, re.compile(pattern), apply, raw=raw))
         return apply
+
     return register
 
 
 def todo_rule(name: str, pattern: str, *, requested: bool = False) -> Callable:
     """Register a todo rule: it reads the whole sentence, due words included."""
+
     def register(apply: Callable[[re.Match[str], Emitter], None]) -> Callable:
         TODO_RULES.append(Rule(name, re.compile(pattern), apply, requested=requested))
         return apply
+
     return register
 
 
@@ -108,34 +118,45 @@ def _relationship(out: Emitter, role: str, name: str) -> str:
     pet = label == "PET"
     person = out.person(name, None if pet else role, "Pet" if pet else "Person")
     important = label in FOUNDATION_ROLES
-    out.fact(f"HAS_{label}", f"{name} is {out.whose} {role.lower()}", obj=person,
-             memory_type="PEOPLE", fact_type="relationship", importance=2 if important else 1,
-             confidence=0.9)
+    out.fact(
+        f"HAS_{label}",
+        f"{name} is {out.whose} {role.lower()}",
+        obj=person,
+        memory_type="PEOPLE",
+        fact_type="relationship",
+        importance=2 if important else 1,
+        confidence=0.9,
+    )
     return person
 
 
 # --- who the speaker is and what they say of themselves --------------------------------------
 
-@rule("name", rf"(?i:\bmy\s+(?:full\s+|first\s+|real\s+)?name(?:\s+is|'s)|\bcalls?\s+me|\bI(?:'m|"
-              rf"\s+am)\s+called|\bI\s+go\s+by)\s+{NAME}")
+
+@rule(
+    "name",
+    rf"(?i:\bmy\s+(?:full\s+|first\s+|real\s+)?name(?:\s+is|'s)|\bcalls?\s+me|\bI(?:'m|"
+    rf"\s+am)\s+called|\bI\s+go\s+by)\s+{NAME}",
+)
 def _my_name(m: re.Match[str], out: Emitter) -> None:
     name = _name(m["name"])
     if name and out.is_user:
         out.fact("NAME", f"User's name is {name}", value=name, importance=3, confidence=0.95)
 
 
-@rule("lives_in", r"(?i:\b(?:I|we)(?:\s+(?:still\s+)?live|(?:'ve|\s+have)\s+lived|\s+am\s+living|"
-                  r"'m\s+living|'re\s+"
-                  r"living|\s+are\s+living|(?:'ve|\s+have)\s+been\s+living|\s+reside|'m\s+"
-                  r"based|\s+am\s+based|'re\s+based|(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|"
-                  r"finally\s+)?(?:moved|relocated)(?:\s+from\s+[^,.;:!?]+?)?)\s+(?:in|to))\s+"
-                  + PLACE)
+@rule(
+    "lives_in",
+    r"(?i:\b(?:I|we)(?:\s+(?:still\s+)?live|(?:'ve|\s+have)\s+lived|\s+am\s+living|"
+    r"'m\s+living|'re\s+"
+    r"living|\s+are\s+living|(?:'ve|\s+have)\s+been\s+living|\s+reside|'m\s+"
+    r"based|\s+am\s+based|'re\s+based|(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|"
+    r"finally\s+)?(?:moved|relocated)(?:\s+from\s+[^,.;:!?]+?)?)\s+(?:in|to))\s+" + PLACE,
+)
 def _lives_in(m: re.Match[str], out: Emitter) -> None:
     place = _place(m["place"])
     if place:
         out.entity(place, "Location")
-        out.fact("LIVES_IN", f"{out.who} lives in {place}", obj=place, importance=2,
-                 confidence=0.9)
+        out.fact("LIVES_IN", f"{out.who} lives in {place}", obj=place, importance=2, confidence=0.9)
 
 
 def _work(m: re.Match[str], out: Emitter) -> None:
@@ -144,15 +165,26 @@ def _work(m: re.Match[str], out: Emitter) -> None:
         out.entity(org, "Org")
         out.fact("WORKS_AT", f"{out.who} works at {org}", obj=org, importance=2, confidence=0.9)
     if role and not NOT_THINGS.match(role):
-        out.fact("JOB_TITLE", f"{out.who} works as {_article(role)}", value=role, importance=2,
-                 confidence=0.85)
+        out.fact(
+            "JOB_TITLE",
+            f"{out.who} works as {_article(role)}",
+            value=role,
+            importance=2,
+            confidence=0.85,
+        )
 
 
-rule("works_at", rf"(?i:\bI(?:\s+work|(?:'ve|\s+have)\s+been\s+working)\s+(?:at|for)\s+(?:the\s+)?)"
-                 rf"{ORG}(?:\s+(?i:as)\s+(?i:an?\s+)?{ROLE}"
-                 rf"{_STOP})?")(_work)
-rule("works_as", rf"(?i:\bI\s+work\s+as\s+(?:an?\s+)?){ROLE}(?:(?=\s+(?i:at|for)\s)\s+(?i:at|"
-                 rf"for)\s+{ORG}|{_STOP})")(_work)
+rule(
+    "works_at",
+    rf"(?i:\bI(?:\s+work|(?:'ve|\s+have)\s+been\s+working)\s+(?:at|for)\s+(?:the\s+)?)"
+    rf"{ORG}(?:\s+(?i:as)\s+(?i:an?\s+)?{ROLE}"
+    rf"{_STOP})?",
+)(_work)
+rule(
+    "works_as",
+    rf"(?i:\bI\s+work\s+as\s+(?:an?\s+)?){ROLE}(?:(?=\s+(?i:at|for)\s)\s+(?i:at|"
+    rf"for)\s+{ORG}|{_STOP})",
+)(_work)
 rule("role_at", rf"(?i:\bI(?:'m|\s+am)\s+an?\s+){ROLE}\s+(?i:at|for)\s+{ORG}")(_work)
 
 
@@ -160,70 +192,113 @@ def _article(role: str) -> str:
     return ("an " if role[:1] in "aeiou" else "a ") + role
 
 
-@rule("diet", r"(?i:\bI(?:'m|\s+am)\s+(?:an?\s+|strictly\s+|fully\s+|now\s+)?(?P<diet>vegetarian|"
-              r"vegan|pescatarian|pescetarian|keto|gluten[- ]free|halal|kosher))\b")
+@rule(
+    "diet",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:an?\s+|strictly\s+|fully\s+|now\s+)?(?P<diet>vegetarian|"
+    r"vegan|pescatarian|pescetarian|keto|gluten[- ]free|halal|kosher))\b",
+)
 def _diet(m: re.Match[str], out: Emitter) -> None:
     diet = m["diet"].lower()
-    out.fact("DIET", f"{out.who} is {diet}", value=diet, fact_type="preference", importance=2,
-             confidence=0.9)
+    out.fact(
+        "DIET",
+        f"{out.who} is {diet}",
+        value=diet,
+        fact_type="preference",
+        importance=2,
+        confidence=0.9,
+    )
 
 
 @rule("intolerance", r"(?i:\bI(?:'m|\s+am)\s+(?P<what>lactose|gluten)[- ]intolerant)")
 def _intolerance(m: re.Match[str], out: Emitter) -> None:
     what = m["what"].lower()
-    out.fact("INTOLERANCE", f"{out.who} is {what} intolerant", value=what, importance=3,
-             confidence=0.95)
+    out.fact(
+        "INTOLERANCE", f"{out.who} is {what} intolerant", value=what, importance=3, confidence=0.95
+    )
 
 
 def _allergies(m: re.Match[str], out: Emitter) -> None:
     for item in re.split(r"\s*(?:,|\band\b|\bor\b)\s*", m["things"].strip()):
         item = item.strip().lower()
         if item and len(item) <= 60:
-            out.fact("ALLERGY", f"{out.who} is allergic to {item}", value=item, importance=3,
-                     confidence=0.95)
+            out.fact(
+                "ALLERGY",
+                f"{out.who} is allergic to {item}",
+                value=item,
+                importance=3,
+                confidence=0.95,
+            )
 
 
-rule("allergic_to", r"(?i:\bI(?:'m|\s+am)\s+(?:very\s+|severely\s+|deathly\s+|seriously\s+|"
-                    r"really\s+)?allergic\s+to)\s+(?P<things>[^.;!?]+?)(?=\s*(?:[.;!?]|$|\s(?:"
-                    r"but|because|so|since|though)\b))")(_allergies)
-rule("allergy", r"(?i:\bI\s+have\s+an?)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)(?i:\s+allergy)\b"
-     )(_allergies)
+rule(
+    "allergic_to",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:very\s+|severely\s+|deathly\s+|seriously\s+|"
+    r"really\s+)?allergic\s+to)\s+(?P<things>[^.;!?]+?)(?=\s*(?:[.;!?]|$|\s(?:"
+    r"but|because|so|since|though)\b))",
+)(_allergies)
+rule("allergy", r"(?i:\bI\s+have\s+an?)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)(?i:\s+allergy)\b")(
+    _allergies
+)
 
 
-@rule("likes", rf"(?i:\bI\s+(?:really\s+|absolutely\s+|just\s+)?(?:love|like|enjoy|adore))\s+"
-               rf"{THING}")
+@rule(
+    "likes",
+    rf"(?i:\bI\s+(?:really\s+|absolutely\s+|just\s+)?(?:love|like|enjoy|adore))\s+"
+    rf"{THING}",
+)
 def _likes(m: re.Match[str], out: Emitter) -> None:
     thing = _thing(m["thing"])
     if thing:
-        out.fact("LIKES", f"{out.who} likes {thing}", value=thing, fact_type="preference",
-                 confidence=0.7)
+        out.fact(
+            "LIKES", f"{out.who} likes {thing}", value=thing, fact_type="preference", confidence=0.7
+        )
 
 
-@rule("dislikes", rf"(?i:\bI\s+(?:really\s+)?(?:hate|dislike|can't\s+stand|cannot\s+stand|"
-                  rf"don't\s+like|do\s+not\s+like))\s+{THING}")
+@rule(
+    "dislikes",
+    rf"(?i:\bI\s+(?:really\s+)?(?:hate|dislike|can't\s+stand|cannot\s+stand|"
+    rf"don't\s+like|do\s+not\s+like))\s+{THING}",
+)
 def _dislikes(m: re.Match[str], out: Emitter) -> None:
     thing = _thing(m["thing"])
     if thing:
-        out.fact("DISLIKES", f"{out.who} dislikes {thing}", value=thing,
-                 fact_type="preference", confidence=0.7)
+        out.fact(
+            "DISLIKES",
+            f"{out.who} dislikes {thing}",
+            value=thing,
+            fact_type="preference",
+            confidence=0.7,
+        )
 
 
-@rule("working_on", rf"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|still\s+|now\s+)?working\s+on\s+"
-                    rf"(?:the\s+|a\s+|an\s+|my\s+|our\s+)?){THING}")
+@rule(
+    "working_on",
+    rf"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|still\s+|now\s+)?working\s+on\s+"
+    rf"(?:the\s+|a\s+|an\s+|my\s+|our\s+)?){THING}",
+)
 def _working_on(m: re.Match[str], out: Emitter) -> None:
     thing = _thing(re.sub(r"(?i)\s+project$", "", m["thing"]))
     if thing:
         project = out.entity(thing, "Project")
-        out.fact("WORKS_ON", f"{out.who} is working on {thing}", obj=project,
-                 memory_type="PROJECT", importance=2, confidence=0.85)
+        out.fact(
+            "WORKS_ON",
+            f"{out.who} is working on {thing}",
+            obj=project,
+            memory_type="PROJECT",
+            importance=2,
+            confidence=0.85,
+        )
 
 
-@rule("did", rf"(?i:\b(?:I|we)\s+(?:just\s+|recently\s+|finally\s+|also\s+)?(?P<verb>went\s+to|"
-             rf"visited|joined|started|adopted|bought|attended|signed\s+up\s+for|graduated\s+"
-             rf"from|ran|painted|wrote|read|met|took|made|finished|tried|watched|learned|won|"
-             rf"volunteered\s+at|volunteered\s+for|celebrated|hiked|baked|cooked|built|"
-             rf"played|completed|got\s+back\s+from|went\s+on|saw|started\s+learning|"
-             rf"picked\s+up|gave|received|donated|organized|hosted|performed\s+at))\s+{THING}")
+@rule(
+    "did",
+    rf"(?i:\b(?:I|we)\s+(?:just\s+|recently\s+|finally\s+|also\s+)?(?P<verb>went\s+to|"
+    rf"visited|joined|started|adopted|bought|attended|signed\s+up\s+for|graduated\s+"
+    rf"from|ran|painted|wrote|read|met|took|made|finished|tried|watched|learned|won|"
+    rf"volunteered\s+at|volunteered\s+for|celebrated|hiked|baked|cooked|built|"
+    rf"played|completed|got\s+back\s+from|went\s+on|saw|started\s+learning|"
+    rf"picked\s+up|gave|received|donated|organized|hosted|performed\s+at))\s+{THING}",
+)
 def _did(m: re.Match[str], out: Emitter) -> None:
     """What the speaker did, dated by the turn (imports set ``now`` to the message time)."""
     thing = _thing(m["thing"])
@@ -233,11 +308,16 @@ def _did(m: re.Match[str], out: Emitter) -> None:
         return  # joining an organisation is where the person works (rules_profile.employer)
     day = (out.valid_from or out.now).date()
     happened = f"{' '.join(m['verb'].lower().split())} {thing}"
-    out.fact("DID", f"{out.who} {happened} (on {day.isoformat()})",
-             value=f"{happened} @ {day.isoformat()}", confidence=0.7)
+    out.fact(
+        "DID",
+        f"{out.who} {happened} (on {day.isoformat()})",
+        value=f"{happened} @ {day.isoformat()}",
+        confidence=0.7,
+    )
 
 
 # --- people ------------------------------------------------------------------------------------
+
 
 def role_named(m: re.Match[str], out: Emitter) -> None:
     """The apply of every rule whose match has a ``role`` ("sister", "dog") and a ``name``."""
@@ -246,20 +326,32 @@ def role_named(m: re.Match[str], out: Emitter) -> None:
         _relationship(out, m["role"], name)
 
 
-rule("my_role_name", rf"(?i:\bmy\s+(?P<role>{_ROLES}))(?:\s*,\s*|\s+(?i:is\s+called|named|"
-                     rf"called)\s+|\s+){NAME}")(role_named)
+rule(
+    "my_role_name",
+    rf"(?i:\bmy\s+(?P<role>{_ROLES}))(?:\s*,\s*|\s+(?i:is\s+called|named|"
+    rf"called)\s+|\s+){NAME}",
+)(role_named)
 rule("name_is_my_role", rf"{NAME}\s+(?i:is\s+my)\s+(?i:(?P<role>{_ROLES}))\b")(role_named)
 
 
-@rule("person_lives_in", rf"{SUBJECT}\s+(?i:lives|is\s+living|now\s+lives|moved)\s+(?i:in|to)\s+"
-                         + PLACE)
+@rule(
+    "person_lives_in",
+    rf"{SUBJECT}\s+(?i:lives|is\s+living|now\s+lives|moved)\s+(?i:in|to)\s+" + PLACE,
+)
 def _person_lives_in(m: re.Match[str], out: Emitter) -> None:
     place = _place(m["place"])
     person = _subject(m, out) if place else None
     if person and place:
         out.entity(place, "Location")
-        out.fact("LIVES_IN", f"{person} lives in {place}", subject=person, obj=place,
-                 memory_type="PEOPLE", importance=2, confidence=0.85)
+        out.fact(
+            "LIVES_IN",
+            f"{person} lives in {place}",
+            subject=person,
+            obj=place,
+            memory_type="PEOPLE",
+            importance=2,
+            confidence=0.85,
+        )
 
 
 @rule("person_works_at", rf"{SUBJECT}\s+(?i:works|is\s+working)\s+(?i:at|for)\s+{ORG}")
@@ -268,7 +360,12 @@ def _person_works_at(m: re.Match[str], out: Emitter) -> None:
     person = _subject(m, out) if org else None
     if person and org:
         out.entity(org, "Org")
-        out.fact("WORKS_AT", f"{person} works at {org}", subject=person, obj=org,
-                 memory_type="PEOPLE", importance=2, confidence=0.85)
-
-
+        out.fact(
+            "WORKS_AT",
+            f"{person} works at {org}",
+            subject=person,
+            obj=org,
+            memory_type="PEOPLE",
+            importance=2,
+            confidence=0.85,
+        )

@@ -22,30 +22,68 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from services.memory_upserter.due import WEEKDAYS
 
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
-          "september", "october", "november", "december")
-_MONTH = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|" \
-         r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-        "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "a couple of": 2,
-        "a few": 3, "couple of": 2, "few": 3}
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_MONTH = (
+    r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_NUM = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twelve": 12,
+    "a couple of": 2,
+    "a few": 3,
+    "couple of": 2,
+    "few": 3,
+}
 _UNIT = {"day": 1, "week": 7, "month": 30, "year": 365}
-_N = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a\s+couple\s+of|" \
-     r"a\s+few)"
+_N = (
+    r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a\s+couple\s+of|"
+    r"a\s+few)"
+)
 _U = r"(?P<unit>day|week|month|year)s?"
 
 _PHRASES = [
     ("ago", rf"{_N}\s+{_U}\s+ago"),
     ("last", r"(?:since\s+)?(?P<last>last|this\s+past)\s+(?P<lunit>week|month|year|weekend|night)"),
     ("yesterday", r"(?:since\s+)?(?P<yday>yesterday|earlier\s+today|this\s+morning|today)"),
-    ("until", r"(?:until|till|'til|through)\s+(?P<uwhat>tomorrow|tonight|the\s+end\s+of\s+"
-              r"(?:the\s+)?(?:week|month|year)|next\s+(?:week|month|year)|(?:next\s+)?"
-              rf"(?:{'|'.join(WEEKDAYS)})|\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}(?:\s+(?P<uday>\d{{1,2}}))?)"),
+    (
+        "until",
+        r"(?:until|till|'til|through)\s+(?P<uwhat>tomorrow|tonight|the\s+end\s+of\s+"
+        r"(?:the\s+)?(?:week|month|year)|next\s+(?:week|month|year)|(?:next\s+)?"
+        rf"(?:{'|'.join(WEEKDAYS)})|\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}(?:\s+(?P<uday>\d{{1,2}}))?)",
+    ),
     ("for", rf"for\s+(?:the\s+next\s+|another\s+)?{_N}\s+{_U}"),
     ("month", rf"(?P<prep>in|since|from)\s+{_MONTH}(?:\s+(?P<myear>(?:19|20)\d\d))?"),
     ("year", r"(?P<yprep>in|since|from)\s+(?P<year>(?:19|20)\d\d)"),
-    ("now", r"(?:right\s+)?now|currently|these\s+days|at\s+the\s+moment|nowadays|anymore|"
-            r"any\s+more"),
+    (
+        "now",
+        r"(?:right\s+)?now|currently|these\s+days|at\s+the\s+moment|nowadays|anymore|"
+        r"any\s+more",
+    ),
 ]
 PATTERNS = [(k, re.compile(rf"\b{p}\b", re.IGNORECASE)) for k, p in _PHRASES]
 _PERFECT = re.compile(r"(?i)\b(?:'ve|have|has|had)\s+(?:been\s+)?\w+")
@@ -53,10 +91,10 @@ _PERFECT = re.compile(r"(?i)\b(?:'ve|have|has|had)\s+(?:been\s+)?\w+")
 
 @dataclass(frozen=True)
 class Validity:
-    text: str                  # the sentence without its time phrases
+    text: str  # the sentence without its time phrases
     valid_from: datetime | None = None
     valid_to: datetime | None = None
-    dated: bool = False        # a time phrase was found (even one that only says "now")
+    dated: bool = False  # a time phrase was found (even one that only says "now")
 
 
 def validity(sentence: str, now: datetime) -> Validity:
@@ -114,8 +152,9 @@ def _day(d: date, like: datetime) -> datetime:
     return datetime.combine(d, time(), like.tzinfo or UTC)
 
 
-def _resolve(kind: str, m: re.Match[str], now: datetime, *, perfect: bool
-             ) -> tuple[str, datetime] | None:
+def _resolve(
+    kind: str, m: re.Match[str], now: datetime, *, perfect: bool
+) -> tuple[str, datetime] | None:
     today = now.date()
     if kind == "ago":
         return "from", _day(today - timedelta(days=_count(m["n"]) * _UNIT[m["unit"].lower()]), now)
@@ -124,8 +163,9 @@ def _resolve(kind: str, m: re.Match[str], now: datetime, *, perfect: bool
         days = {"week": 7, "month": 30, "year": 365, "weekend": 7, "night": 1}[unit]
         return "from", _day(today - timedelta(days=days), now)
     if kind == "yesterday":
-        return "from", _day(today - timedelta(days=1 if m["yday"].lower() == "yesterday" else 0),
-                            now)
+        return "from", _day(
+            today - timedelta(days=1 if m["yday"].lower() == "yesterday" else 0), now
+        )
     if kind == "until":
         return "to", _until(m, now)
     if kind == "for":
@@ -154,8 +194,14 @@ def _until(m: re.Match[str], now: datetime) -> datetime:
             return _day(first, now)
         return _day(date(today.year + 1, 1, 1), now)
     if what.startswith("next ") and what[5:] in ("week", "month", "year"):
-        return _day(today + timedelta(days={"week": 14, "month": 61, "year": 730}[what[5:]]
-                                      - (0 if what[5:] != "week" else today.weekday())), now)
+        return _day(
+            today
+            + timedelta(
+                days={"week": 14, "month": 61, "year": 730}[what[5:]]
+                - (0 if what[5:] != "week" else today.weekday())
+            ),
+            now,
+        )
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", what):
         return _day(date.fromisoformat(what) + timedelta(days=1), now)
     weekday = what.removeprefix("next ")

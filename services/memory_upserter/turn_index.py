@@ -69,11 +69,16 @@ SELECT m.message_id, m.agent_id, m.chat_id, m.session_id, m.role, m.speaker, m.t
 """
 
 
-async def load_message_rows(conn: asyncpg.Connection, user_id: str,
-                            message_ids: Sequence[UUID | str], *,
-                            unindexed_only: bool = False) -> list[MessageIndexRow]:
-    rows = await conn.fetch(_ROWS, user_id, [uuid.UUID(str(i)) for i in message_ids],
-                            unindexed_only, CONTEXT_CHARS)
+async def load_message_rows(
+    conn: asyncpg.Connection,
+    user_id: str,
+    message_ids: Sequence[UUID | str],
+    *,
+    unindexed_only: bool = False,
+) -> list[MessageIndexRow]:
+    rows = await conn.fetch(
+        _ROWS, user_id, [uuid.UUID(str(i)) for i in message_ids], unindexed_only, CONTEXT_CHARS
+    )
     return [MessageIndexRow(*r) for r in rows]
 
 
@@ -92,15 +97,26 @@ def index_text(row: MessageIndexRow) -> str:
     return f"{row.previous}\n{this}" if row.previous else this
 
 
-def message_point(user_id: str, row: MessageIndexRow, dense: Sequence[float],
-                  entity_ids: Sequence[str] = ()) -> VectorPoint:
-    return VectorPoint(id=str(row.message_id), dense=dense, text=index_text(row), payload={
-        "user_id": user_id, "agent_id": row.agent_id, "scope": "agent",
-        "entity_ids": [str(e) for e in entity_ids], "active": row.active,
-        "chat_id": row.chat_id, "session_id": str(row.session_id), "role": row.role,
-        "ts": int(row.ts.timestamp()),
-        "row_id": str(row.message_id),
-    })
+def message_point(
+    user_id: str, row: MessageIndexRow, dense: Sequence[float], entity_ids: Sequence[str] = ()
+) -> VectorPoint:
+    return VectorPoint(
+        id=str(row.message_id),
+        dense=dense,
+        text=index_text(row),
+        payload={
+            "user_id": user_id,
+            "agent_id": row.agent_id,
+            "scope": "agent",
+            "entity_ids": [str(e) for e in entity_ids],
+            "active": row.active,
+            "chat_id": row.chat_id,
+            "session_id": str(row.session_id),
+            "role": row.role,
+            "ts": int(row.ts.timestamp()),
+            "row_id": str(row.message_id),
+        },
+    )
 
 
 async def _mark_messages(conn: asyncpg.Connection, ids: Sequence[UUID]) -> None:
@@ -109,15 +125,22 @@ async def _mark_messages(conn: asyncpg.Connection, ids: Sequence[UUID]) -> None:
         return
     async with conn.transaction():
         await conn.execute("SET LOCAL synchronous_commit = off")
-        await conn.execute("UPDATE messages SET indexed_at = now() "
-                           "WHERE message_id = ANY($1::uuid[]) AND indexed_at IS NULL",
-                           list(ids))
+        await conn.execute(
+            "UPDATE messages SET indexed_at = now() "
+            "WHERE message_id = ANY($1::uuid[]) AND indexed_at IS NULL",
+            list(ids),
+        )
 
 
-async def sync_turn_vectors(pool: asyncpg.Pool, vectors: VectorIndex | None,
-                            embedder: Embedder | None, user_id: str,
-                            message_ids: Sequence[UUID | str], rel_ids: Sequence[UUID | str],
-                            entity_ids: Sequence[str] = ()) -> str | None:
+async def sync_turn_vectors(
+    pool: asyncpg.Pool,
+    vectors: VectorIndex | None,
+    embedder: Embedder | None,
+    user_id: str,
+    message_ids: Sequence[UUID | str],
+    rel_ids: Sequence[UUID | str],
+    entity_ids: Sequence[str] = (),
+) -> str | None:
     """Index a committed turn: its messages and its changed facts, embedded in one batch.
     Returns None, or a warning when the index could not be written (the rows stay unindexed
     for the sweep). Rows the index already reflects cost no embedding."""
@@ -127,8 +150,7 @@ async def sync_turn_vectors(pool: asyncpg.Pool, vectors: VectorIndex | None,
         return "the vector index is not configured on this node; the turn stays unindexed"
     async with pool.acquire() as conn:
         messages = await load_message_rows(conn, user_id, message_ids, unindexed_only=True)
-        facts = await load_fact_rows(conn, user_id, rel_ids, unindexed_only=True) \
-            if rel_ids else []
+        facts = await load_fact_rows(conn, user_id, rel_ids, unindexed_only=True) if rel_ids else []
     live_messages = [m for m in messages if m.active]
     live_facts = [f for f in facts if f.active]
     closed_facts = [str(f.rel_id) for f in facts if not f.active]
@@ -136,32 +158,51 @@ async def sync_turn_vectors(pool: asyncpg.Pool, vectors: VectorIndex | None,
     try:
         dense = await embedder.embed(texts) if texts else []
         if live_messages:
-            await vectors.upsert(MESSAGES, [
-                message_point(user_id, m, d, entity_ids)
-                for m, d in zip(live_messages, dense[:len(live_messages)], strict=True)])
+            await vectors.upsert(
+                MESSAGES,
+                [
+                    message_point(user_id, m, d, entity_ids)
+                    for m, d in zip(live_messages, dense[: len(live_messages)], strict=True)
+                ],
+            )
         if live_facts:
-            await vectors.upsert(FACTS, [
-                fact_point(user_id, f, d)
-                for f, d in zip(live_facts, dense[len(live_messages):], strict=True)])
+            await vectors.upsert(
+                FACTS,
+                [
+                    fact_point(user_id, f, d)
+                    for f, d in zip(live_facts, dense[len(live_messages) :], strict=True)
+                ],
+            )
         if closed_facts:
             await vectors.set_active(FACTS, user_id=user_id, ids=closed_facts, active=False)
     except DependencyUnavailable as exc:
-        structlog.get_logger().warning("turn_unindexed", dependency=exc.dependency,
-                                       messages=len(messages), facts=len(facts))
-        return (f"{exc.dependency} unavailable: {len(messages)} message(s) and {len(facts)} "
-                "fact(s) saved but not indexed yet; POST /v1/reindex (or the next sweep) "
-                "indexes them")
+        structlog.get_logger().warning(
+            "turn_unindexed", dependency=exc.dependency, messages=len(messages), facts=len(facts)
+        )
+        return (
+            f"{exc.dependency} unavailable: {len(messages)} message(s) and {len(facts)} "
+            "fact(s) saved but not indexed yet; POST /v1/reindex (or the next sweep) "
+            "indexes them"
+        )
     async with pool.acquire() as conn:
         await _mark_messages(conn, [m.message_id for m in messages])
         if facts:
-            await mark_indexed(conn, "relations", [f.rel_id for f in facts],
-                               unchanged_since=max(f.updated_at for f in facts))
+            await mark_indexed(
+                conn,
+                "relations",
+                [f.rel_id for f in facts],
+                unchanged_since=max(f.updated_at for f in facts),
+            )
     return None
 
 
-async def sync_message_vectors(pool: asyncpg.Pool, vectors: VectorIndex | None,
-                               embedder: Embedder | None, user_id: str,
-                               message_ids: Sequence[UUID | str]) -> str | None:
+async def sync_message_vectors(
+    pool: asyncpg.Pool,
+    vectors: VectorIndex | None,
+    embedder: Embedder | None,
+    user_id: str,
+    message_ids: Sequence[UUID | str],
+) -> str | None:
     """The sweep's half: index these messages if they are not yet (no facts)."""
     return await sync_turn_vectors(pool, vectors, embedder, user_id, message_ids, [])
 
@@ -173,8 +214,9 @@ SELECT user_id, message_id FROM messages
 """
 
 
-async def unindexed_messages(conn: asyncpg.Connection, user_id: str | None,
-                             limit: int) -> dict[str, list[UUID]]:
+async def unindexed_messages(
+    conn: asyncpg.Connection, user_id: str | None, limit: int
+) -> dict[str, list[UUID]]:
     """Live messages the index does not reflect yet, oldest first, grouped by user."""
     grouped: dict[str, list[UUID]] = {}
     for r in await conn.fetch(_UNINDEXED, user_id, limit):
@@ -182,21 +224,37 @@ async def unindexed_messages(conn: asyncpg.Connection, user_id: str | None,
     return grouped
 
 
-async def reindex_mentions(pool: asyncpg.Pool, vectors: VectorIndex, embedder: Embedder,
-                           user_id: str, needles: Sequence[str], limit: int = 50) -> int:
+async def reindex_mentions(
+    pool: asyncpg.Pool,
+    vectors: VectorIndex,
+    embedder: Embedder,
+    user_id: str,
+    needles: Sequence[str],
+    limit: int = 50,
+) -> int:
     """After a forget: re-index the user's message points whose BM25 text still mentions a
     forgotten name or text — a kept message carries the message before it in its indexed text
     (:func:`index_text`), and that one may be the forgotten one. Rebuilt from the rows, whose
     ``previous`` skips forgotten messages; returns how many points were rewritten."""
     async with pool.acquire() as conn:  # message points are agent-scoped: search per agent
-        agents = [r[0] for r in await conn.fetch(
-            "SELECT DISTINCT agent_id FROM sessions WHERE user_id = $1", user_id)]
+        agents = [
+            r[0]
+            for r in await conn.fetch(
+                "SELECT DISTINCT agent_id FROM sessions WHERE user_id = $1", user_id
+            )
+        ]
     entities: dict[str, list[str]] = {}
     for agent_id in agents:
         for needle in needles:
-            for hit in await vectors.search(MESSAGES, user_id=user_id, text=needle,
-                                            agent_id=agent_id, agent_only=True,
-                                            include_inactive=True, limit=limit):
+            for hit in await vectors.search(
+                MESSAGES,
+                user_id=user_id,
+                text=needle,
+                agent_id=agent_id,
+                agent_only=True,
+                include_inactive=True,
+                limit=limit,
+            ):
                 entities[hit.id] = list(hit.payload.get("entity_ids") or [])
     if not entities:
         return 0
@@ -205,6 +263,11 @@ async def reindex_mentions(pool: asyncpg.Pool, vectors: VectorIndex, embedder: E
     if not rows:
         return 0
     dense = await embedder.embed([embedding_text(r) for r in rows])
-    await vectors.upsert(MESSAGES, [message_point(user_id, r, d, entities[str(r.message_id)])
-                                    for r, d in zip(rows, dense, strict=True)])
+    await vectors.upsert(
+        MESSAGES,
+        [
+            message_point(user_id, r, d, entities[str(r.message_id)])
+            for r, d in zip(rows, dense, strict=True)
+        ],
+    )
     return len(rows)

@@ -21,13 +21,17 @@ def offline_reply(envelope: dict[str, Any]) -> str:
     lines += [_fact(f) for f in graph.get("relevant_facts", [])]
     lines += [edge.get("text") or _edge(edge) for edge in graph.get("edges", [])]
     lines += [_fact(f) for f in graph.get("foundation", [])]
-    lines += [f"to do: {t['text']}{due_suffix(t.get('due_at'))}"
-              for t in graph.get("commitments", [])]
+    lines += [
+        f"to do: {t['text']}{due_suffix(t.get('due_at'))}" for t in graph.get("commitments", [])
+    ]
     episode = envelope.get("EPISODE", {})
-    lines += [f"{h.get('day') or h['ts'][:10]}: {h.get('one_liner') or h['reflection']}"
-              for h in episode.get("hits", [])]
-    lines += [f"from {k['doc_id']}: {k['text']}"
-              for k in envelope.get("KNOWLEDGE", {}).get("hits", [])]
+    lines += [
+        f"{h.get('day') or h['ts'][:10]}: {h.get('one_liner') or h['reflection']}"
+        for h in episode.get("hits", [])
+    ]
+    lines += [
+        f"from {k['doc_id']}: {k['text']}" for k in envelope.get("KNOWLEDGE", {}).get("hits", [])
+    ]
     seen: set[str] = set()
     unique = [line for line in lines if line and not (line in seen or seen.add(line))]
     if not unique:

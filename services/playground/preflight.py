@@ -19,20 +19,25 @@ from services.core.settings import NODE_PORTS
 CHECK_TIMEOUT_S = 3.0
 
 
-async def check_nodes(client: httpx.AsyncClient, base_urls: Mapping[str, str],
-                      port_offset: int) -> str | None:
+async def check_nodes(
+    client: httpx.AsyncClient, base_urls: Mapping[str, str], port_offset: int
+) -> str | None:
     """``None`` when every node answers ``/version`` as itself; else one line saying what to do."""
     found = await asyncio.gather(*(_identify(client, url) for url in base_urls.values()))
     answers = dict(zip(base_urls, found, strict=True))
     up = f"TWIN_PORT_OFFSET={port_offset} uv run twin up" if port_offset else "uv run twin up"
     same = f"`twin chat` and `twin up` need the same TWIN_PORT_OFFSET (here: {port_offset})"
     if all(answer is None for answer in answers.values()):
-        return (f"No Twin Core node answers at {_ports(base_urls)}: start them first with "
-                f"`{up}` in another terminal (or wait until it has started); {same}.")
+        return (
+            f"No Twin Core node answers at {_ports(base_urls)}: start them first with "
+            f"`{up}` in another terminal (or wait until it has started); {same}."
+        )
     for node, answer in answers.items():
         if answer is None:
-            return (f"{node} does not answer at {base_urls[node]} while other nodes do: is "
-                    f"`twin up` still starting? {same}.")
+            return (
+                f"{node} does not answer at {base_urls[node]} while other nodes do: is "
+                f"`twin up` still starting? {same}."
+            )
         if answer != node:
             what = f"it is {answer}" if answer in NODE_PORTS else f"it {answer}"
             return f"{base_urls[node]} is not {node} ({what}): {same}."
@@ -61,4 +66,3 @@ def _ports(base_urls: Mapping[str, str]) -> str:
     ports = sorted(httpx.URL(url).port or 0 for url in base_urls.values())
     host = httpx.URL(next(iter(base_urls.values()))).host
     return f"{host}:{ports[0]}–{ports[-1]}" if len(ports) > 1 else f"{host}:{ports[0]}"
-

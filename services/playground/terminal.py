@@ -39,9 +39,17 @@ def node_urls(settings: Settings) -> dict[str, str]:
     return {node: f"http://{host}:{settings.port_of(node)}" for node in ROUTES}
 
 
-async def run_chat(settings: Settings, *, user_id: str, agent_id: str, chat_id: str,
-                   persona_prompt: str = "", show: bool = False,
-                   read: Callable[[str], str] = input, out: TextIO = sys.stdout) -> int:
+async def run_chat(
+    settings: Settings,
+    *,
+    user_id: str,
+    agent_id: str,
+    chat_id: str,
+    persona_prompt: str = "",
+    show: bool = False,
+    read: Callable[[str], str] = input,
+    out: TextIO = sys.stdout,
+) -> int:
     async with httpx.AsyncClient(timeout=settings.llm_timeout_s + 30) as client:
         urls = node_urls(settings)
         problem = await check_nodes(client, urls, settings.port_offset)
@@ -49,12 +57,20 @@ async def run_chat(settings: Settings, *, user_id: str, agent_id: str, chat_id: 
             print(f"twin chat: {problem}", file=sys.stderr)
             return 1
         llm = _open_model(settings)
-        talk = Conversation(client=client, base_urls=urls, user_id=user_id,
-                            agent_id=agent_id, chat_id=chat_id, persona_prompt=persona_prompt,
-                            token=settings.node_token, ask_model=_asker(llm, settings))
+        talk = Conversation(
+            client=client,
+            base_urls=urls,
+            user_id=user_id,
+            agent_id=agent_id,
+            chat_id=chat_id,
+            persona_prompt=persona_prompt,
+            token=settings.node_token,
+            ask_model=_asker(llm, settings),
+        )
         engine = f"model {settings.llm_model}" if llm else "offline (no model configured)"
-        print(f"Talking to {agent_id} as {user_id} in {chat_id}; replies: {engine}.\n{HELP}",
-              file=out)
+        print(
+            f"Talking to {agent_id} as {user_id} in {chat_id}; replies: {engine}.\n{HELP}", file=out
+        )
         try:
             await _loop(talk, read, out, show)
         finally:
@@ -63,8 +79,7 @@ async def run_chat(settings: Settings, *, user_id: str, agent_id: str, chat_id: 
     return 0
 
 
-async def _loop(talk: Conversation, read: Callable[[str], str], out: TextIO,
-                show: bool) -> None:
+async def _loop(talk: Conversation, read: Callable[[str], str], out: TextIO, show: bool) -> None:
     last: Exchange | None = None
     while True:
         try:
@@ -75,8 +90,10 @@ async def _loop(talk: Conversation, read: Callable[[str], str], out: TextIO,
             return
         if text == "/new":
             talk.chat_id, last = new_chat_id(talk.chat_id), None
-            print(f"(new session in chat {talk.chat_id}; what you told me before stays "
-                  "remembered)", file=out)
+            print(
+                f"(new session in chat {talk.chat_id}; what you told me before stays remembered)",
+                file=out,
+            )
             continue
         if text in ("/envelope", "/written", "/show"):
             if text == "/show":
@@ -113,16 +130,23 @@ def _detail(exchange: Exchange, what: str) -> str:
         messages = "\n".join(f"[{m['role']}]\n{m['content']}" for m in envelope["messages"])
         return f"-- envelope ({len(envelope.get('warnings', []))} warnings)\n{messages}"
     commit = exchange.answers.get("memory-upserter", {})
-    written = {key: commit.get(key) for key in ("plan_source", "entities", "facts", "todos",
-                                                "completions", "warnings") if commit.get(key)}
+    written = {
+        key: commit.get(key)
+        for key in ("plan_source", "entities", "facts", "todos", "completions", "warnings")
+        if commit.get(key)
+    }
     return "-- written\n" + json.dumps(written, indent=2, ensure_ascii=False)
 
 
 def _open_model(settings: Settings):
     from services.core.llm import open_llm
 
-    return open_llm(base_url=settings.openai_base_url, api_key=settings.openai_api_key,
-                    model=settings.llm_model, timeout=settings.llm_timeout_s)
+    return open_llm(
+        base_url=settings.openai_base_url,
+        api_key=settings.openai_api_key,
+        model=settings.llm_model,
+        timeout=settings.llm_timeout_s,
+    )
 
 
 def _asker(llm, settings: Settings) -> AskModel | None:

@@ -68,28 +68,55 @@ class Conversation:
         stamp = {"now": now.isoformat()} if now else {}
         answers: dict[str, Any] = {}
 
-        pulse = answers["pulse-decay"] = await self._call("pulse-decay", turn_id, {
-            **ids, "message": text, "message_id": turn_id, **stamp})
+        pulse = answers["pulse-decay"] = await self._call(
+            "pulse-decay", turn_id, {**ids, "message": text, "message_id": turn_id, **stamp}
+        )
         session = pulse["session"]
-        hydrate = answers["graph-hydrator"] = await self._call("graph-hydrator", turn_id, {
-            **ids, "message": text, "active_entity_ids": session["active_entity_ids"],
-            "topic_focus": session["scratch"].get("topic_focus"), **stamp})
+        hydrate = answers["graph-hydrator"] = await self._call(
+            "graph-hydrator",
+            turn_id,
+            {
+                **ids,
+                "message": text,
+                "active_entity_ids": session["active_entity_ids"],
+                "topic_focus": session["scratch"].get("topic_focus"),
+                **stamp,
+            },
+        )
         question = hydrate["GRAPH"].get("pending_question")
         if question:
             reply, source = question["question"], "question"
             answer = json.dumps({"reply": reply})  # no plan: the shadow judge still extracts
         else:
-            retrieve = answers["rag-gate"] = await self._call("rag-gate", turn_id, {
-                **ids, "message": text, "entity_ids": hydrate["active_entity_ids"],
-                "scratch": session["scratch"], **stamp})
+            retrieve = answers["rag-gate"] = await self._call(
+                "rag-gate",
+                turn_id,
+                {
+                    **ids,
+                    "message": text,
+                    "entity_ids": hydrate["active_entity_ids"],
+                    "scratch": session["scratch"],
+                    **stamp,
+                },
+            )
             envelope = answers["envelope-validator"] = await self._call(
-                "envelope-validator", turn_id, {
-                    **ids, "AFFECT": pulse["AFFECT"], "GRAPH": hydrate["GRAPH"],
-                    "EPISODE": retrieve["EPISODE"], "KNOWLEDGE": retrieve["KNOWLEDGE"],
-                    "FACTS": retrieve.get("FACTS"), "ranking": retrieve.get("ranking") or [],
+                "envelope-validator",
+                turn_id,
+                {
+                    **ids,
+                    "AFFECT": pulse["AFFECT"],
+                    "GRAPH": hydrate["GRAPH"],
+                    "EPISODE": retrieve["EPISODE"],
+                    "KNOWLEDGE": retrieve["KNOWLEDGE"],
+                    "FACTS": retrieve.get("FACTS"),
+                    "ranking": retrieve.get("ranking") or [],
                     "persona_prompt": self.persona_prompt,
                     "conversation_summary": session.get("summary", ""),
-                    "recent_turns": session["turns"], "user_message": text, **stamp})
+                    "recent_turns": session["turns"],
+                    "user_message": text,
+                    **stamp,
+                },
+            )
             if self.ask_model is not None:
                 answer = await self.ask_model(envelope["messages"], envelope["response_format"])
                 reply, source = json.loads(answer).get("reply", ""), "model"
@@ -99,15 +126,24 @@ class Conversation:
                 answer, reply, source = None, offline_reply(envelope["envelope"]), "offline"
 
         messages = [{"role": "user", "text": text, "external_id": turn_id, **_ts(now)}]
-        body: dict[str, Any] = {**ids, "turn_id": turn_id, "messages": messages,
-                                "active_entity_ids": hydrate["active_entity_ids"], **stamp}
+        body: dict[str, Any] = {
+            **ids,
+            "turn_id": turn_id,
+            "messages": messages,
+            "active_entity_ids": hydrate["active_entity_ids"],
+            **stamp,
+        }
         if answer is not None:
             body["answer"] = answer
         else:
             messages.append({"role": "assistant", "text": reply, **_ts(now)})
         commit = answers["memory-upserter"] = await self._call("memory-upserter", turn_id, body)
-        return Exchange(reply=commit.get("reply") or reply, source=source, answers=answers,
-                        confirmations=confirmations(commit))
+        return Exchange(
+            reply=commit.get("reply") or reply,
+            source=source,
+            answers=answers,
+            confirmations=confirmations(commit),
+        )
 
     async def _call(self, node: str, turn_id: str, body: dict) -> dict:
         headers = {"X-Request-Id": f"{turn_id}-{node}"}
@@ -123,8 +159,14 @@ class Conversation:
         return response.json()
 
 
-LISTS = {"COMMITMENT": "commitments", "REMINDER": "reminders", "GOAL": "goals",
-         "HABIT": "habits", "FRICTION": "frictions", "THREAD": "open threads"}
+LISTS = {
+    "COMMITMENT": "commitments",
+    "REMINDER": "reminders",
+    "GOAL": "goals",
+    "HABIT": "habits",
+    "FRICTION": "frictions",
+    "THREAD": "open threads",
+}
 
 
 def confirmations(commit: dict) -> list[str]:

@@ -42,15 +42,16 @@ MAX_ATTEMPTS = 8  # each conflict means another turn of this chat was saved: pro
         "Every turn, before graph-hydrator. Loads the working memory of (user, agent, chat), "
         "applies 003 §8 (temporal decay, pulse decay every N messages, forced flush under 0.3), "
         "raises AFFECT only from explicit markers or a first-person statement such as "
-        "\"I'm furious\", counts the message, and returns `session` + `AFFECT` as saved. "
+        '"I\'m furious", counts the message, and returns `session` + `AFFECT` as saved. '
         "`applied` lists the rules that fired. A retry carrying the `message_id` of the turn "
-        "last counted is answered from the saved state (`applied: [\"replayed\"]`), with "
+        'last counted is answered from the saved state (`applied: ["replayed"]`), with '
         "`replay_reply` = the reply that turn got when it was committed. With Redis "
         "unreachable the answer is a neutral AFFECT, `degraded: true`, nothing saved."
     ),
 )
-async def pulse(data: JSONBody[PulseRequest],
-                resources: NamedDependency[Resources]) -> PulseResponse:
+async def pulse(
+    data: JSONBody[PulseRequest], resources: NamedDependency[Resources]
+) -> PulseResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
     now = request_clock(data.now)
     window = timedelta(seconds=resources.settings.affect_ttl_s)
@@ -63,27 +64,34 @@ async def pulse(data: JSONBody[PulseRequest],
 
     try:
         outcome: Outcome = await resources.working_memory.update(
-            data.user_id, data.agent_id, data.chat_id, compute, attempts=MAX_ATTEMPTS)
+            data.user_id, data.agent_id, data.chat_id, compute, attempts=MAX_ATTEMPTS
+        )
     except ConcurrentUpdate:
         raise ProblemError(
-            503, "Concurrent update",
+            503,
+            "Concurrent update",
             f"this chat changed {MAX_ATTEMPTS} times while the turn was computed; retry",
             headers={"Retry-After": "1"},
         ) from None
     except (DependencyUnavailable, redis.exceptions.RedisError, OSError) as exc:
         structlog.get_logger().warning("pulse_degraded", error=type(exc).__name__)
         fresh = apply_turn(data, None, None, now=now, decay_window=window)
-        return PulseResponse(session=fresh.session, AFFECT=fresh.affect,
-                             applied=list(fresh.applied), degraded=True)
+        return PulseResponse(
+            session=fresh.session, AFFECT=fresh.affect, applied=list(fresh.applied), degraded=True
+        )
     replay = stored_reply(data, outcome.session) if outcome.applied == ("replayed",) else None
-    return PulseResponse(session=outcome.session, AFFECT=outcome.affect,
-                         applied=list(outcome.applied), replay_reply=replay)
+    return PulseResponse(
+        session=outcome.session,
+        AFFECT=outcome.affect,
+        applied=list(outcome.applied),
+        replay_reply=replay,
+    )
 
 
 SPEC = NodeSpec(
     name="pulse-decay",
     summary="Loads the working memory of (user, agent, chat), decays the AFFECT state "
-            "(003 §8), counts the message.",
+    "(003 §8), counts the message.",
     route_handlers=[pulse],
     needs=frozenset({REDIS}),
 )

@@ -77,19 +77,37 @@ AFFECT_RULES: tuple[AffectRule, ...] = (
     AffectRule("anxious", 0.85, ("anxious", "nervous", "worried", "scared", "panicking")),
     AffectRule("sad", 0.85, ("sad", "depressed", "miserable", "heartbroken", "upset")),
     AffectRule("lonely", 0.85, ("lonely", "isolated")),
-    AffectRule("exhausted", 0.85, ("exhausted", "drained", "burned out", "burnt out",
-                                   "worn out")),
+    AffectRule("exhausted", 0.85, ("exhausted", "drained", "burned out", "burnt out", "worn out")),
     AffectRule("tired", 0.8, ("tired",)),
-    AffectRule("happy", 0.8, ("happy", "thrilled", "delighted", "overjoyed"),
-               not_followed_by=("to",)),
+    AffectRule(
+        "happy", 0.8, ("happy", "thrilled", "delighted", "overjoyed"), not_followed_by=("to",)
+    ),
     AffectRule("excited", 0.85, ("excited", "pumped", "stoked", "hyped")),
     AffectRule("calm", 0.8, ("calm", "relaxed")),
 )
 
 SUBJECTS = ("i'm", "im", "i am", "i feel", "i've been", "ive been", "i have been")
-INTENSIFIERS = ("so", "really", "very", "extremely", "super", "totally", "completely", "quite",
-                "pretty", "a bit", "a little", "kinda", "kind of", "absolutely", "incredibly",
-                "utterly", "just", "honestly", "genuinely")
+INTENSIFIERS = (
+    "so",
+    "really",
+    "very",
+    "extremely",
+    "super",
+    "totally",
+    "completely",
+    "quite",
+    "pretty",
+    "a bit",
+    "a little",
+    "kinda",
+    "kind of",
+    "absolutely",
+    "incredibly",
+    "utterly",
+    "just",
+    "honestly",
+    "genuinely",
+)
 
 
 @dataclass(frozen=True)
@@ -119,26 +137,32 @@ def apply_turn(
     if is_replay(request, session) and affect is not None:
         return Outcome(session=session, affect=affect, applied=("replayed",))
     if session is None:
-        session = SessionState(user_id=request.user_id, agent_id=request.agent_id,
-                               chat_id=request.chat_id)
+        session = SessionState(
+            user_id=request.user_id, agent_id=request.agent_id, chat_id=request.chat_id
+        )
     applied: list[AppliedRule] = []
     if affect is None:
         state = neutral_affect(now, decay_window)
         mode = "default"
         applied.append("new_affect")
     else:
-        state, fired = decay(affect.affect, msg_count=session.msg_count,
-                             message=request.message, now=now)
+        state, fired = decay(
+            affect.affect, msg_count=session.msg_count, message=request.message, now=now
+        )
         mode = affect.interaction_mode
         applied += fired
     signal = strongest_signal(request.markers, request.message)
     if signal is not None:
         state = boost(state, signal, now=now, decay_window=decay_window)
         applied.append("explicit_boost")
-    counted = msgspec.structs.replace(session, msg_count=session.msg_count + 1, updated_at=now,
-                                      last_message_id=request.message_id)
+    counted = msgspec.structs.replace(
+        session, msg_count=session.msg_count + 1, updated_at=now, last_message_id=request.message_id
+    )
     slot = AffectSlot(
-        user_id=request.user_id, agent_id=request.agent_id, chat_id=request.chat_id, ts=now,
+        user_id=request.user_id,
+        agent_id=request.agent_id,
+        chat_id=request.chat_id,
+        ts=now,
         affect=state,
         interaction_mode=session.scratch.mode or mode,
         topic_focus=session.scratch.topic_focus,
@@ -149,8 +173,11 @@ def apply_turn(
 
 def is_replay(request: PulseRequest, session: SessionState | None) -> bool:
     """The same channel message as the turn last counted for this chat (a retried request)."""
-    return (request.message_id is not None and session is not None
-            and session.last_message_id == request.message_id)
+    return (
+        request.message_id is not None
+        and session is not None
+        and session.last_message_id == request.message_id
+    )
 
 
 def stored_reply(request: PulseRequest, session: SessionState) -> str | None:
@@ -165,8 +192,11 @@ def stored_reply(request: PulseRequest, session: SessionState) -> str | None:
         turn, after = turns[i], turns[i + 1]
         if turn.role != "user" or after.role != "assistant" or turn.text != request.message:
             continue
-        if request.now is not None and turn.ts is not None and _aware(turn.ts) != _aware(
-                request.now):
+        if (
+            request.now is not None
+            and turn.ts is not None
+            and _aware(turn.ts) != _aware(request.now)
+        ):
             continue
         return after.text
     return None
@@ -176,8 +206,9 @@ def neutral_affect(now: datetime, decay_window: timedelta = DECAY_WINDOW) -> Aff
     return Affect(label=NEUTRAL, confidence=0.0, markers=[], decay_at=now + decay_window)
 
 
-def decay(affect: Affect, *, msg_count: int, message: str,
-          now: datetime) -> tuple[Affect, list[AppliedRule]]:
+def decay(
+    affect: Affect, *, msg_count: int, message: str, now: datetime
+) -> tuple[Affect, list[AppliedRule]]:
     """Rules 1–3 of §8 on an existing affect; never raises confidence."""
     label, confidence, markers = affect.label, affect.confidence, affect.markers
     pulse = affect.pulse
@@ -191,14 +222,22 @@ def decay(affect: Affect, *, msg_count: int, message: str,
             confidence *= SHORT_FACTOR
             fired.append("short_message_decay")
         confidence *= PULSE_FACTOR
-        pulse = Pulse(every_n_messages=pulse.every_n_messages, last_pulse_at=now,
-                      still_valid=confidence >= FLUSH_FLOOR)
+        pulse = Pulse(
+            every_n_messages=pulse.every_n_messages,
+            last_pulse_at=now,
+            still_valid=confidence >= FLUSH_FLOOR,
+        )
     if confidence < FLUSH_FLOOR and not _at_rest(label, confidence):
         label, confidence = NEUTRAL, 0.0
         markers = [*markers, "forced_flush_low_conf"]
         fired.append("forced_flush")
-    return Affect(label=label, confidence=round(confidence, 4), markers=_cap(markers),
-                  decay_at=affect.decay_at, pulse=pulse), fired
+    return Affect(
+        label=label,
+        confidence=round(confidence, 4),
+        markers=_cap(markers),
+        decay_at=affect.decay_at,
+        pulse=pulse,
+    ), fired
 
 
 def is_pulse_turn(msg_count_before: int, every_n_messages: int) -> bool:
@@ -209,8 +248,9 @@ def is_short_functional(message: str) -> bool:
     return len(message.strip()) < SHORT_MESSAGE_CHARS
 
 
-def boost(affect: Affect, signal: Signal, *, now: datetime,
-          decay_window: timedelta = DECAY_WINDOW) -> Affect:
+def boost(
+    affect: Affect, signal: Signal, *, now: datetime, decay_window: timedelta = DECAY_WINDOW
+) -> Affect:
     """Set the affect from an explicit signal; the same label keeps its higher confidence."""
     if signal.label == NEUTRAL:
         confidence, markers = 0.0, [signal.marker]
@@ -219,9 +259,13 @@ def boost(affect: Affect, signal: Signal, *, now: datetime,
         markers = [m for m in affect.markers if m != signal.marker] + [signal.marker]
     else:
         confidence, markers = signal.confidence, [signal.marker]
-    return Affect(label=signal.label, confidence=round(confidence, 4), markers=_cap(markers),
-                  decay_at=now + decay_window,
-                  pulse=msgspec.structs.replace(affect.pulse, still_valid=True))
+    return Affect(
+        label=signal.label,
+        confidence=round(confidence, 4),
+        markers=_cap(markers),
+        decay_at=now + decay_window,
+        pulse=msgspec.structs.replace(affect.pulse, still_valid=True),
+    )
 
 
 def strongest_signal(markers: Sequence[AffectMarker], message: str) -> Signal | None:
@@ -229,9 +273,15 @@ def strongest_signal(markers: Sequence[AffectMarker], message: str) -> Signal | 
 
     Signals under the flush floor (0.3) are ignored: Rule 3 would flush them on the next turn.
     """
-    given = [Signal(label=m.label.strip().lower(), confidence=m.confidence,
-                    marker=_clip(f"marker: {m.evidence or m.label}"))
-             for m in markers if m.confidence >= FLUSH_FLOOR]
+    given = [
+        Signal(
+            label=m.label.strip().lower(),
+            confidence=m.confidence,
+            marker=_clip(f"marker: {m.evidence or m.label}"),
+        )
+        for m in markers
+        if m.confidence >= FLUSH_FLOOR
+    ]
     candidates = given or detect_statements(message)
     return max(candidates, key=lambda s: s.confidence) if candidates else None
 
@@ -248,7 +298,7 @@ def detect_statements(message: str) -> list[Signal]:
                 rule = _RULE_OF_WORD[" ".join(match.group("word").lower().split())]
                 if _HEDGE.search(clause[: match.start()]):
                     continue
-                rest = clause[match.end():]
+                rest = clause[match.end() :]
                 if any(re.match(rf"\s+{re.escape(w)}\b", rest, re.I) for w in rule.not_followed_by):
                     continue
                 phrase = " ".join(match.group(0).split())

@@ -26,7 +26,7 @@ from services.rag_gate.pipeline import retrieve
     description=(
         "Every turn, after graph-hydrator. The gate (003 §6.2) opens on continuity words, "
         "entity mentions (`entity_ids`), questions about the person and their people "
-        "(\"where do I…\", \"what's my…\"), plan/progress and reflection requests, logging "
+        '("where do I…", "what\'s my…"), plan/progress and reflection requests, logging '
         "updates, questions about the past, or a reflective `scratch.mode`; `force` overrides "
         "it and `gate.reasons` says which rules fired. When open: the message is embedded "
         "once and searched (dense + BM25) in this agent's episodes (narrowed to `entity_ids`), "
@@ -39,8 +39,9 @@ from services.rag_gate.pipeline import retrieve
         "embedder is down, the slots come back empty with `degraded` set."
     ),
 )
-async def retrieve_route(data: JSONBody[RetrieveRequest],
-                         resources: NamedDependency[Resources]) -> RetrieveResponse:
+async def retrieve_route(
+    data: JSONBody[RetrieveRequest], resources: NamedDependency[Resources]
+) -> RetrieveResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
     now = request_clock(data.now)
     return await retrieve(resources, data, now)
@@ -49,7 +50,7 @@ async def retrieve_route(data: JSONBody[RetrieveRequest],
 SPEC = NodeSpec(
     name="rag-gate",
     summary="Decides whether a turn needs retrieval and returns EPISODE, KNOWLEDGE and "
-            "relevant facts (FACTS), with the previous session's continuity.",
+    "relevant facts (FACTS), with the previous session's continuity.",
     route_handlers=[retrieve_route],
     needs=frozenset({POSTGRES, VECTORS, EMBEDDER}),
 )

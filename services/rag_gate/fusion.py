@@ -45,12 +45,12 @@ FIRST = 1.0 / (RRF_K + 1)  # one list's first place
 @dataclass(frozen=True, slots=True)
 class TurnCandidate:
     id: str
-    rrf: float                 # the index's fused score
+    rrf: float  # the index's fused score
     similarity: float | None
     speaker: str | None
     session_id: str | None
     entity_ids: frozenset[str]
-    lexical: bool = False      # kept by the lexical rule, not by its cosine
+    lexical: bool = False  # kept by the lexical rule, not by its cosine
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +64,14 @@ def names_key(name: str) -> str:
     return " ".join(normalize(name).split())
 
 
-def score_turns(candidates: Sequence[TurnCandidate], *, limits: TurnLimits,
-                entity_ids: Iterable[str], entity_names: Iterable[str],
-                session_ranks: Mapping[str, int]) -> list[ScoredTurn]:
+def score_turns(
+    candidates: Sequence[TurnCandidate],
+    *,
+    limits: TurnLimits,
+    entity_ids: Iterable[str],
+    entity_names: Iterable[str],
+    session_ranks: Mapping[str, int],
+) -> list[ScoredTurn]:
     """The candidates re-scored and sorted, best first (ties: the index's order)."""
     ids = frozenset(entity_ids)
     names = frozenset(names_key(n) for n in entity_names if n and n.strip())
@@ -78,9 +83,13 @@ def score_turns(candidates: Sequence[TurnCandidate], *, limits: TurnLimits,
         rank = session_ranks.get(c.session_id or "")
         session = limits.session_boost / (RRF_K + rank) if rank else 0.0
         score = c.rrf + entity + session
-        details = {"rrf": round(c.rrf, 6), "entity": round(entity, 6),
-                   "session": round(session, 6), "fused": round(score, 6),
-                   "lexical": 1.0 if c.lexical else 0.0}
+        details = {
+            "rrf": round(c.rrf, 6),
+            "entity": round(entity, 6),
+            "session": round(session, 6),
+            "fused": round(score, 6),
+            "lexical": 1.0 if c.lexical else 0.0,
+        }
         if rank:
             details["episode_rank"] = float(rank)
         if c.similarity is not None:

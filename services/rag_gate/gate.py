@@ -41,12 +41,24 @@ from contracts.retrieve import Gate, GateRule
 from contracts.slots import Scratch
 
 SHORT_MESSAGE_WORDS = 6  # a message this short gets the session's topic focus appended
-MATCHED_IDS = 10         # entity ids echoed in gate.matched
+MATCHED_IDS = 10  # entity ids echoed in gate.matched
 
-RETRIEVAL_MODES = frozenset({
-    "reflective", "reflection", "counseling", "counselling", "coaching", "planning", "review",
-    "journaling", "journalling", "logging", "check-in", "checkin",
-})
+RETRIEVAL_MODES = frozenset(
+    {
+        "reflective",
+        "reflection",
+        "counseling",
+        "counselling",
+        "coaching",
+        "planning",
+        "review",
+        "journaling",
+        "journalling",
+        "logging",
+        "check-in",
+        "checkin",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,71 +73,177 @@ class Rule:
 _NUMBER = r"\d+(?:[.,]\d+)?"
 
 RULES: tuple[Rule, ...] = (
-    Rule("continuity", (
-        r"remember(?:ed|s|ing)?", r"recall(?:ed|s)?",
-        r"remind me (?:what|when|who|where|how|why|about)",
-        r"last (?:time|night|week|weekend|month|year|session|conversation|chat)",
-        r"again", r"the other day", r"earlier (?:today|this week)", r"previously",
-        r"yesterday", r"a while ago",
-        r"you (?:said|told me|mentioned|suggested|asked|promised|wrote)",
-        r"(?:i|we) (?:told you|mentioned|discussed)", r"(?:as|like) i (?:said|mentioned)",
-        r"we (?:talked|spoke|discussed|agreed|decided|planned|said)",
-        r"(?:talked|spoke|chatted) about", r"(?:any )?updates? on", r"follow(?:ing)? up",
-    )),
-    Rule("plan_progress", (
-        r"plan(?:s|ned|ning)?", r"progress(?:ing)?",
-        r"how (?:am|are|was|have) (?:i|we) (?:been )?doing", r"how did (?:i|we) do",
-        r"goals?", r"streaks?", r"on track", r"milestones?", r"targets?", r"next steps?",
-        r"routines?", r"habits?", r"check[- ]?ins?",
-    )),
-    Rule("reflection", (
-        r"why (?:do|did|am|was|can ?not|can't|cant|don't|dont|won't|wont|should|does it) i",
-        r"i keep", r"i always", r"i never", r"keeps? happening", r"patterns?",
-        r"feel(?:s|ing|ings)?", r"felt", r"struggl(?:e|es|ed|ing)",
-        r"overwhelm(?:ed|ing)?", r"anxious", r"anxiety", r"procrastinat(?:e|es|ed|ing|ion)",
-        r"what'?s wrong with me", r"sabotag(?:e|es|ed|ing)",
-    )),
-    Rule("logging", (
-        r"ate", r"eaten", r"drank", r"snack(?:ed|ing)",
-        r"i (?:just )?(?:ran|walked|swam|cycled|biked|hiked|lifted|trained|jogged|rode)",
-        r"ran (?:a |an )?" + _NUMBER + r" ?(?:k|km|kms|mi|miles?|kilomet(?:er|re)s?|min(?:ute)?s?)",
-        _NUMBER + r" ?(?:k|km) (?:run|walk|ride|hike|jog)",
-        r"slept", r"woke up", r"went to bed",
-        r"for (?:breakfast|brunch|lunch|dinner|supper|dessert)",
-        r"workout", r"worked out (?:today|this morning|tonight)", r"gym", r"yoga",
-        _NUMBER + r" ?(?:steps|calories|kcal|reps|glasses of water)",
-        r"weigh(?:ed|ing)? in", r"i weigh(?:ed)?",
-    )),
-    Rule("about_user", (
-        r"(?:what|where|who|when|which|how)(?:'s|'re| is| are| was| were) my",
-        r"(?:what|where|who|when|which|how) (?:does|do|did|is|are|was|were) my",
-        r"(?:what|where|who|when|which) (?:do|am|have|did|was) i",
-        r"who am i", r"how old am i", r"my name",
-        r"am i (?:allergic|intolerant|married|single|vegan|vegetarian|pregnant)",
-        r"(?:do|did) you (?:still |even )?(?:know|remember|recall) (?:me|my|where|what|who|when|"
-        r"which|how|that|if|about)",
-        r"(?:what|anything) (?:else )?(?:do )?you (?:know|remember) about (?:me|my)",
-        r"tell me (?:about|what you know about) (?:me|myself|my)",
-    )),
-    Rule("past_question", (
-        r"(?:when|what|where|who|how) did", r"did (?:i|we)", r"have (?:i|we)",
-        r"was i", r"what (?:was|were)", r"how long ago", r"how many times",
-    )),
+    Rule(
+        "continuity",
+        (
+            r"remember(?:ed|s|ing)?",
+            r"recall(?:ed|s)?",
+            r"remind me (?:what|when|who|where|how|why|about)",
+            r"last (?:time|night|week|weekend|month|year|session|conversation|chat)",
+            r"again",
+            r"the other day",
+            r"earlier (?:today|this week)",
+            r"previously",
+            r"yesterday",
+            r"a while ago",
+            r"you (?:said|told me|mentioned|suggested|asked|promised|wrote)",
+            r"(?:i|we) (?:told you|mentioned|discussed)",
+            r"(?:as|like) i (?:said|mentioned)",
+            r"we (?:talked|spoke|discussed|agreed|decided|planned|said)",
+            r"(?:talked|spoke|chatted) about",
+            r"(?:any )?updates? on",
+            r"follow(?:ing)? up",
+        ),
+    ),
+    Rule(
+        "plan_progress",
+        (
+            r"plan(?:s|ned|ning)?",
+            r"progress(?:ing)?",
+            r"how (?:am|are|was|have) (?:i|we) (?:been )?doing",
+            r"how did (?:i|we) do",
+            r"goals?",
+            r"streaks?",
+            r"on track",
+            r"milestones?",
+            r"targets?",
+            r"next steps?",
+            r"routines?",
+            r"habits?",
+            r"check[- ]?ins?",
+        ),
+    ),
+    Rule(
+        "reflection",
+        (
+            r"why (?:do|did|am|was|can ?not|can't|cant|don't|dont|won't|wont|should|does it) i",
+            r"i keep",
+            r"i always",
+            r"i never",
+            r"keeps? happening",
+            r"patterns?",
+            r"feel(?:s|ing|ings)?",
+            r"felt",
+            r"struggl(?:e|es|ed|ing)",
+            r"overwhelm(?:ed|ing)?",
+            r"anxious",
+            r"anxiety",
+            r"procrastinat(?:e|es|ed|ing|ion)",
+            r"what'?s wrong with me",
+            r"sabotag(?:e|es|ed|ing)",
+        ),
+    ),
+    Rule(
+        "logging",
+        (
+            r"ate",
+            r"eaten",
+            r"drank",
+            r"snack(?:ed|ing)",
+            r"i (?:just )?(?:ran|walked|swam|cycled|biked|hiked|lifted|trained|jogged|rode)",
+            r"ran (?:a |an )?"
+            + _NUMBER
+            + r" ?(?:k|km|kms|mi|miles?|kilomet(?:er|re)s?|min(?:ute)?s?)",
+            _NUMBER + r" ?(?:k|km) (?:run|walk|ride|hike|jog)",
+            r"slept",
+            r"woke up",
+            r"went to bed",
+            r"for (?:breakfast|brunch|lunch|dinner|supper|dessert)",
+            r"workout",
+            r"worked out (?:today|this morning|tonight)",
+            r"gym",
+            r"yoga",
+            _NUMBER + r" ?(?:steps|calories|kcal|reps|glasses of water)",
+            r"weigh(?:ed|ing)? in",
+            r"i weigh(?:ed)?",
+        ),
+    ),
+    Rule(
+        "about_user",
+        (
+            r"(?:what|where|who|when|which|how)(?:'s|'re| is| are| was| were) my",
+            r"(?:what|where|who|when|which|how) (?:does|do|did|is|are|was|were) my",
+            r"(?:what|where|who|when|which) (?:do|am|have|did|was) i",
+            r"who am i",
+            r"how old am i",
+            r"my name",
+            r"am i (?:allergic|intolerant|married|single|vegan|vegetarian|pregnant)",
+            r"(?:do|did) you (?:still |even )?(?:know|remember|recall) "
+            r"(?:me|my|where|what|who|when|"
+            r"which|how|that|if|about)",
+            r"(?:what|anything) (?:else )?(?:do )?you (?:know|remember) about (?:me|my)",
+            r"tell me (?:about|what you know about) (?:me|myself|my)",
+        ),
+    ),
+    Rule(
+        "past_question",
+        (
+            r"(?:when|what|where|who|how) did",
+            r"did (?:i|we)",
+            r"have (?:i|we)",
+            r"was i",
+            r"what (?:was|were)",
+            r"how long ago",
+            r"how many times",
+        ),
+    ),
 )
 _COMPILED: tuple[tuple[GateRule, re.Pattern[str]], ...] = tuple(
-    (rule.name, rule.compile()) for rule in RULES)
-ORDER: tuple[GateRule, ...] = ("continuity", "entity_mention", "about_user", "plan_progress",
-                               "reflection",
-                               "logging", "past_question", "session_mode")
+    (rule.name, rule.compile()) for rule in RULES
+)
+ORDER: tuple[GateRule, ...] = (
+    "continuity",
+    "entity_mention",
+    "about_user",
+    "plan_progress",
+    "reflection",
+    "logging",
+    "past_question",
+    "session_mode",
+)
 
 # Words that say *that* memory is wanted, not *which*: a hit sharing only these with the
 # message is not a strong lexical hit (see ranking.keep).
 CUE_WORDS: tuple[str, ...] = (
-    "remember", "recall", "remind", "last", "time", "again", "said", "told", "mentioned",
-    "talked", "talk", "discussed", "spoke", "yesterday", "earlier", "previously", "update",
-    "plan", "planned", "progress", "doing", "goal", "streak", "track", "routine", "habit",
-    "why", "keep", "always", "never", "pattern", "feel", "feeling", "felt", "when", "what",
-    "did", "ago", "times",
+    "remember",
+    "recall",
+    "remind",
+    "last",
+    "time",
+    "again",
+    "said",
+    "told",
+    "mentioned",
+    "talked",
+    "talk",
+    "discussed",
+    "spoke",
+    "yesterday",
+    "earlier",
+    "previously",
+    "update",
+    "plan",
+    "planned",
+    "progress",
+    "doing",
+    "goal",
+    "streak",
+    "track",
+    "routine",
+    "habit",
+    "why",
+    "keep",
+    "always",
+    "never",
+    "pattern",
+    "feel",
+    "feeling",
+    "felt",
+    "when",
+    "what",
+    "did",
+    "ago",
+    "times",
 )
 
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})
@@ -141,8 +259,13 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def decide(message: str, *, entity_ids: list[str] | tuple[str, ...] = (),
-           scratch: Scratch | None = None, force: str | None = None) -> Gate:
+def decide(
+    message: str,
+    *,
+    entity_ids: list[str] | tuple[str, ...] = (),
+    scratch: Scratch | None = None,
+    force: str | None = None,
+) -> Gate:
     """Apply the rule table; ``force`` ('open' / 'closed') overrides the outcome."""
     text = normalize(message)
     matched: dict[str, list[str]] = {}

@@ -71,8 +71,8 @@ class Candidate:
 @dataclass(frozen=True, slots=True)
 class Kept:
     candidate: Candidate
-    lexical: bool        # kept by the lexical rule, not by its cosine
-    shared_terms: int    # distinctive query terms it shares (counted for lexical keeps)
+    lexical: bool  # kept by the lexical rule, not by its cosine
+    shared_terms: int  # distinctive query terms it shares (counted for lexical keeps)
 
 
 def threshold(similarities: Iterable[float | None], floor: float, margin: float) -> float:
@@ -98,14 +98,23 @@ def apply_cutoff(
     def cosine(c: Candidate) -> float:
         return c.similarity if c.similarity is not None else -1.0
 
-    eligible = {c.id for c in candidates if cosine(c) <= bar and c.rank <= params.lexical_rank
-                and cosine(c) >= params.lexical_min_similarity}
+    eligible = {
+        c.id
+        for c in candidates
+        if cosine(c) <= bar
+        and c.rank <= params.lexical_rank
+        and cosine(c) >= params.lexical_min_similarity
+    }
     wanted = query_terms - cue_terms
     distinctive: dict[str, int] = {}
     if eligible and wanted:
-        shared = {c.id: (c.terms if c.terms is not None
-                         else terms_of(c.text) if terms_of else frozenset()) & wanted
-                  for c in candidates}
+        shared = {
+            c.id: (
+                c.terms if c.terms is not None else terms_of(c.text) if terms_of else frozenset()
+            )
+            & wanted
+            for c in candidates
+        }
         df = Counter(t for terms in shared.values() for t in terms)
         distinctive = {cid: sum(1 for t in terms if df[t] == 1) for cid, terms in shared.items()}
     kept = []
@@ -119,8 +128,12 @@ def apply_cutoff(
 
 def cutoff_details(kept: Kept, bar: float) -> dict[str, float]:
     c = kept.candidate
-    details = {"rrf": round(c.rrf, 6), "rank": float(c.rank), "threshold": round(bar, 4),
-               "lexical": 1.0 if kept.lexical else 0.0}
+    details = {
+        "rrf": round(c.rrf, 6),
+        "rank": float(c.rank),
+        "threshold": round(bar, 4),
+        "lexical": 1.0 if kept.lexical else 0.0,
+    }
     if kept.lexical:
         details["shared_terms"] = float(kept.shared_terms)
     if c.similarity is not None:
@@ -145,12 +158,14 @@ def frequencies(keys: Sequence[Iterable[str]]) -> list[float]:
     return [max((counts[k] for k in item), default=0) / top if top else 0.0 for item in sets]
 
 
-def blend(similarity: float, recency_score: float, frequency: float,
-          weights: BlendWeights) -> float:
+def blend(
+    similarity: float, recency_score: float, frequency: float, weights: BlendWeights
+) -> float:
     total = weights.similarity + weights.recency + weights.frequency
     s = min(1.0, max(0.0, similarity))
-    return (weights.similarity * s + weights.recency * recency_score
-            + weights.frequency * frequency) / total
+    return (
+        weights.similarity * s + weights.recency * recency_score + weights.frequency * frequency
+    ) / total
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,10 +193,15 @@ def rank_facts(
         sim = c.similarity if c.similarity is not None else 0.0
         rec = recency(updated_at, now, half_life_days)
         score = blend(sim, rec, f, weights)
-        details = {"similarity": round(sim, 4), "recency": round(rec, 4),
-                   "frequency": round(f, 4), "blended": round(score, 4),
-                   "rrf": round(c.rrf, 6), "rank": float(c.rank),
-                   "lexical": 1.0 if kept.lexical else 0.0}
+        details = {
+            "similarity": round(sim, 4),
+            "recency": round(rec, 4),
+            "frequency": round(f, 4),
+            "blended": round(score, 4),
+            "rrf": round(c.rrf, 6),
+            "rank": float(c.rank),
+            "lexical": 1.0 if kept.lexical else 0.0,
+        }
         scored.append((score, sim, -c.rank, Ranked(c.id, text, score, details)))
     scored.sort(key=lambda item: item[:3], reverse=True)
     out: list[Ranked] = []

@@ -75,42 +75,75 @@ async def search(
 
     async def episodes() -> tuple[list[VectorHit], Literal["entities", "fallback", "none"]]:
         if entity_ids:
-            hits = await vectors.search("episodes", user_id=user_id, agent_id=agent_id,
-                                        entity_ids=list(entity_ids), limit=top_k, **query)
+            hits = await vectors.search(
+                "episodes",
+                user_id=user_id,
+                agent_id=agent_id,
+                entity_ids=list(entity_ids),
+                limit=top_k,
+                **query,
+            )
             if hits:
                 return hits, "entities"
-        hits = await vectors.search("episodes", user_id=user_id, agent_id=agent_id,
-                                    limit=top_k, **query)
+        hits = await vectors.search(
+            "episodes", user_id=user_id, agent_id=agent_id, limit=top_k, **query
+        )
         return hits, "fallback" if entity_ids else "none"
 
     async def knowledge() -> list[VectorHit]:
         if knowledge_k == 0:
             return []
-        shared, own = await asyncio.gather(*(
-            vectors.search("knowledge", user_id=owner, agent_id=agent_id, agent_only=True,
-                           limit=knowledge_k, **query)
-            for owner in (SHARED_OWNER, user_id)))
+        shared, own = await asyncio.gather(
+            *(
+                vectors.search(
+                    "knowledge",
+                    user_id=owner,
+                    agent_id=agent_id,
+                    agent_only=True,
+                    limit=knowledge_k,
+                    **query,
+                )
+                for owner in (SHARED_OWNER, user_id)
+            )
+        )
         merged = {hit.id: hit for hit in sorted([*own, *shared], key=lambda h: -h.score)}
         return list(merged.values())[:knowledge_k]
 
     async def facts() -> list[VectorHit]:
         if fact_candidates == 0:
             return []
-        return await vectors.search("facts", user_id=user_id, agent_id=agent_id,
-                                    limit=fact_candidates, include_inactive=history,
-                                    extra_must={"memory_type": list(MEMORY_TYPES)}, **query)
+        return await vectors.search(
+            "facts",
+            user_id=user_id,
+            agent_id=agent_id,
+            limit=fact_candidates,
+            include_inactive=history,
+            extra_must={"memory_type": list(MEMORY_TYPES)},
+            **query,
+        )
 
     async def turns() -> list[VectorHit]:
         if turn_candidates == 0:
             return []
-        return await vectors.search("messages", user_id=user_id, agent_id=agent_id,
-                                    agent_only=True, limit=turn_candidates,
-                                    **{**query, "payload": ("entity_ids",)})
+        return await vectors.search(
+            "messages",
+            user_id=user_id,
+            agent_id=agent_id,
+            agent_only=True,
+            limit=turn_candidates,
+            **{**query, "payload": ("entity_ids",)},
+        )
 
-    ep, kn, fa, tu = await asyncio.gather(_or_none(episodes()), _or_none(knowledge()),
-                                          _or_none(facts()), _or_none(turns()))
-    return Found(episodes=ep[0] if ep else None, knowledge=kn, facts=fa,
-                 episode_filter=ep[1] if ep else None, turns=tu)
+    ep, kn, fa, tu = await asyncio.gather(
+        _or_none(episodes()), _or_none(knowledge()), _or_none(facts()), _or_none(turns())
+    )
+    return Found(
+        episodes=ep[0] if ep else None,
+        knowledge=kn,
+        facts=fa,
+        episode_filter=ep[1] if ep else None,
+        turns=tu,
+    )
 
 
 async def _or_none(awaitable):
@@ -211,8 +244,10 @@ _LIVE_FACT = f"""
 _ENDPOINTS = """
   JOIN entities s ON s.user_id = r.user_id AND s.entity_id = r.subject_id
   LEFT JOIN entities o ON o.user_id = r.user_id AND o.entity_id = r.object_id"""
-_ENTITY_JSON = ("jsonb_build_object('entity_id', {t}.entity_id, 'entity_ref', {t}.entity_ref, "
-                "'name', {t}.name, 'category', {t}.category)")
+_ENTITY_JSON = (
+    "jsonb_build_object('entity_id', {t}.entity_id, 'entity_ref', {t}.entity_ref, "
+    "'name', {t}.name, 'category', {t}.category)"
+)
 
 LOAD_ROWS = f"""
 SELECT 'episode' AS kind, jsonb_build_object(
@@ -284,30 +319,58 @@ SELECT x.entity_id::text, f.rel_id::text, f.text
         LIMIT $6) f
 """
 
-_DECODERS: dict[str, type] = {"episode": EpisodeRow, "chunk": ChunkRow, "fact": FactRow,
-                              "message": MessageRow, "name": NameRow}
+_DECODERS: dict[str, type] = {
+    "episode": EpisodeRow,
+    "chunk": ChunkRow,
+    "fact": FactRow,
+    "message": MessageRow,
+    "name": NameRow,
+}
 
 
-async def load_rows(conn: asyncpg.Connection, *, user_id: str, agent_id: str, now: datetime,
-                    episode_ids: Sequence[str], chunk_ids: Sequence[str],
-                    fact_ids: Sequence[str], message_ids: Sequence[str] = (),
-                    entity_ids: Sequence[str] = (), previous: bool = False) -> Rows:
+async def load_rows(
+    conn: asyncpg.Connection,
+    *,
+    user_id: str,
+    agent_id: str,
+    now: datetime,
+    episode_ids: Sequence[str],
+    chunk_ids: Sequence[str],
+    fact_ids: Sequence[str],
+    message_ids: Sequence[str] = (),
+    entity_ids: Sequence[str] = (),
+    previous: bool = False,
+) -> Rows:
     """The live rows among the ids the index proposed (stale or forgotten ones are absent),
     and the names and aliases of the live ones among ``entity_ids`` (when turns were asked)."""
     found: dict[str, dict[str, Any]] = {"episode": {}, "chunk": {}, "fact": {}, "message": {}}
     names: list[str] = []
     seeds = _uuids(entity_ids) if message_ids else []
     if episode_ids or chunk_ids or fact_ids or message_ids:
-        for record in await conn.fetch(LOAD_ROWS, user_id, agent_id, now, list(episode_ids),
-                                       list(chunk_ids), list(fact_ids), list(message_ids),
-                                       seeds, previous):
+        for record in await conn.fetch(
+            LOAD_ROWS,
+            user_id,
+            agent_id,
+            now,
+            list(episode_ids),
+            list(chunk_ids),
+            list(fact_ids),
+            list(message_ids),
+            seeds,
+            previous,
+        ):
             row = msgspec.convert(record["row"], _DECODERS[record["kind"]])
             if isinstance(row, NameRow):
                 names.append(row.name)
             else:
                 found[record["kind"]][getattr(row, _ID[record["kind"]])] = row
-    return Rows(episodes=found["episode"], chunks=found["chunk"], facts=found["fact"],
-                messages=found["message"], entity_names=names)
+    return Rows(
+        episodes=found["episode"],
+        chunks=found["chunk"],
+        facts=found["fact"],
+        messages=found["message"],
+        entity_names=names,
+    )
 
 
 _ID = {"episode": "episode_id", "chunk": "chunk_id", "fact": "rel_id", "message": "message_id"}
@@ -323,18 +386,24 @@ def _uuids(values: Sequence[str]) -> list[uuid.UUID]:
     return out
 
 
-async def load_card_facts(conn: asyncpg.Connection, *, user_id: str, agent_id: str,
-                          now: datetime, entity_ids: Sequence[str],
-                          exclude_ids: Sequence[str], per_entity: int
-                          ) -> dict[str, list[tuple[str, str]]]:
+async def load_card_facts(
+    conn: asyncpg.Connection,
+    *,
+    user_id: str,
+    agent_id: str,
+    now: datetime,
+    entity_ids: Sequence[str],
+    exclude_ids: Sequence[str],
+    per_entity: int,
+) -> dict[str, list[tuple[str, str]]]:
     """``entity_id → [(fact id, text), …]``: live facts of each entity with importance >= 2 or
     pinned, pinned → importance → newest first, at most ``per_entity`` each."""
     if not entity_ids:
         return {}
     out: dict[str, list[tuple[str, str]]] = {}
     for entity_id, rel_id, text in await conn.fetch(
-            LOAD_CARD_FACTS, user_id, agent_id, now, list(entity_ids), list(exclude_ids),
-            per_entity):
+        LOAD_CARD_FACTS, user_id, agent_id, now, list(entity_ids), list(exclude_ids), per_entity
+    ):
         out.setdefault(entity_id, []).append((rel_id, text))
     return out
 
@@ -395,9 +464,17 @@ SELECT jsonb_build_object(
 """
 
 
-async def load_continuity(conn: asyncpg.Connection, *, user_id: str, agent_id: str,
-                          chat_id: str, now: datetime, idle_since: datetime,
-                          tail_turns: int) -> Continuity:
-    raw = await conn.fetchval(LOAD_CONTINUITY, user_id, agent_id, chat_id, now, idle_since,
-                              tail_turns)
+async def load_continuity(
+    conn: asyncpg.Connection,
+    *,
+    user_id: str,
+    agent_id: str,
+    chat_id: str,
+    now: datetime,
+    idle_since: datetime,
+    tail_turns: int,
+) -> Continuity:
+    raw = await conn.fetchval(
+        LOAD_CONTINUITY, user_id, agent_id, chat_id, now, idle_since, tail_turns
+    )
     return msgspec.convert(raw, Continuity)

@@ -47,16 +47,22 @@ from services.reflection_writer.daylog import day_log
         "now are listed in `skipped` with a reason; retrying is always safe."
     ),
 )
-async def consolidate_route(data: JSONBody[ConsolidateRequest],
-                            resources: NamedDependency[Resources]) -> ConsolidateResponse:
+async def consolidate_route(
+    data: JSONBody[ConsolidateRequest], resources: NamedDependency[Resources]
+) -> ConsolidateResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id)
     try:
         answer = await consolidate(resources, data)
     except SessionNotFound:
-        raise NotFound(f"no session {data.session_id}"
-                       + (f" for user {data.user_id}" if data.user_id else "")) from None
-    bind_ids(user_id=data.user_id, agent_id=data.agent_id, episodes=answer.totals.sessions,
-             skipped=answer.totals.skipped)
+        raise NotFound(
+            f"no session {data.session_id}" + (f" for user {data.user_id}" if data.user_id else "")
+        ) from None
+    bind_ids(
+        user_id=data.user_id,
+        agent_id=data.agent_id,
+        episodes=answer.totals.sessions,
+        skipped=answer.totals.skipped,
+    )
     return answer
 
 
@@ -79,8 +85,17 @@ async def day_log_route(
     limit: Annotated[int, Parameter(ge=1, le=200, description="Page size.")] = 50,
     cursor: Annotated[str | None, Parameter(description="`next_cursor` of a page.")] = None,
 ) -> DayLogResponse:
-    request = convert({"user_id": user_id, "day": day, "agent_id": agent_id, "tz": tz,
-                       "limit": limit, "cursor": cursor}, DayLogRequest)
+    request = convert(
+        {
+            "user_id": user_id,
+            "day": day,
+            "agent_id": agent_id,
+            "tz": tz,
+            "limit": limit,
+            "cursor": cursor,
+        },
+        DayLogRequest,
+    )
     bind_ids(user_id=request.user_id, agent_id=request.agent_id)
     async with resources.pg.acquire() as conn:
         return await day_log(conn, request)
@@ -89,7 +104,7 @@ async def day_log_route(
 SPEC = NodeSpec(
     name="reflection-writer",
     summary="Consolidates quiet sessions into grounded episodes, summaries, the spine and "
-            "curated facts.",
+    "curated facts.",
     route_handlers=[consolidate_route, day_log_route],
     # No Redis: the lock is a lease on the session row, the log is the source, and the spine reaches
     # the fast brain through graph-hydrator, so a Redis outage never stops consolidation.

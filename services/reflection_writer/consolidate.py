@@ -67,7 +67,7 @@ from services.reflection_writer.indexing import reindex_episodes
 from services.reflection_writer.maintenance import upkeep
 from services.reflection_writer.psyche import write_psyche
 
-MAX_RANGE = 80     # messages per episode: 2x the default batch size
+MAX_RANGE = 80  # messages per episode: 2x the default batch size
 log = structlog.get_logger("twin.reflection")
 
 
@@ -90,25 +90,34 @@ async def consolidate(res: Resources, req: ConsolidateRequest) -> ConsolidateRes
             due: list[tuple[str, DueReason]] = [(req.session_id, "requested")]
         else:
             due = await store.due_sessions(
-                conn, user_id=req.user_id, agent_id=req.agent_id,
+                conn,
+                user_id=req.user_id,
+                agent_id=req.agent_id,
                 cutoff=now - timedelta(minutes=req.inactivity_minutes),
-                batch_size=req.batch_size, limit=req.max_sessions)
+                batch_size=req.batch_size,
+                limit=req.max_sessions,
+            )
     answer = ConsolidateResponse()
     model_down = False
     queue = deque(due)
     while queue:
         session_id, reason = queue.popleft()
         if model_down:
-            answer.skipped.append(SkippedSession(
-                session_id=session_id, reason="model_unavailable",
-                detail="the model endpoint failed earlier in this run"))
+            answer.skipped.append(
+                SkippedSession(
+                    session_id=session_id,
+                    reason="model_unavailable",
+                    detail="the model endpoint failed earlier in this run",
+                )
+            )
             continue
         try:
             done = await _one(res, session_id, reason, worker, now)
         except LLMUnavailable as exc:
             model_down = True
-            done = SkippedSession(session_id=session_id, reason="model_unavailable",
-                                  detail=exc.detail[:200])
+            done = SkippedSession(
+                session_id=session_id, reason="model_unavailable", detail=exc.detail[:200]
+            )
         if isinstance(done, SkippedSession):
             answer.skipped.append(done)
             continue
@@ -122,15 +131,14 @@ async def consolidate(res: Resources, req: ConsolidateRequest) -> ConsolidateRes
     return answer
 
 
-async def _one(res: Resources, session_id: str, reason: DueReason, worker: str,
-               now: datetime) -> ConsolidatedSession | SkippedSession:
+async def _one(
+    res: Resources, session_id: str, reason: DueReason, worker: str, now: datetime
+) -> ConsolidatedSession | SkippedSession:
     async with res.pg.acquire() as conn:
-        claimed = await store.claim(conn, session_id, worker,
-                                    res.settings.consolidation_lease_s)
+        claimed = await store.claim(conn, session_id, worker, res.settings.consolidation_lease_s)
         if claimed is None:
             state = await store.session_state(conn, session_id, None)
-            why = "locked" if state is not None and state["needs_consolidation"] else \
-                "nothing_new"
+            why = "locked" if state is not None and state["needs_consolidation"] else "nothing_new"
             return SkippedSession(session_id=session_id, reason=why)
     try:
         return await _consolidate_claimed(res, claimed, reason, worker, now)
@@ -139,8 +147,9 @@ async def _one(res: Resources, session_id: str, reason: DueReason, worker: str,
         raise
     except DependencyUnavailable as exc:  # embedder (or index) down: try again next run
         await _release_quietly(res, claimed, worker)
-        return SkippedSession(session_id=session_id, reason="dependency_unavailable",
-                              detail=str(exc)[:200])
+        return SkippedSession(
+            session_id=session_id, reason="dependency_unavailable", detail=str(exc)[:200]
+        )
     except Exception as exc:
         await _release_quietly(res, claimed, worker)
         if dependency_of(exc) is not None:  # Postgres itself is down: the call answers 503
@@ -152,24 +161,35 @@ async def _one(res: Resources, session_id: str, reason: DueReason, worker: str,
         raise
 
 
-async def _consolidate_claimed(res: Resources, claimed: store.ClaimedSession,
-                               reason: DueReason, worker: str,
-                               now: datetime) -> ConsolidatedSession | SkippedSession:
+async def _consolidate_claimed(
+    res: Resources, claimed: store.ClaimedSession, reason: DueReason, worker: str, now: datetime
+) -> ConsolidatedSession | SkippedSession:
     async with res.pg.acquire() as conn:
         messages, through = await store.load_messages(conn, claimed, MAX_RANGE)
         if not messages:  # only forgotten messages: pass over them, no episode
             async with conn.transaction():
                 await store.advance(conn, claimed, through, worker, now)
-            return SkippedSession(session_id=claimed.session_id, reason="nothing_new",
-                                  detail="only forgotten messages")
+            return SkippedSession(
+                session_id=claimed.session_id,
+                reason="nothing_new",
+                detail="only forgotten messages",
+            )
         session_text = "\n".join(m.text for m in messages)
-        known = await store.mentioned_entities(conn, claimed.user_id, claimed.agent_id,
-                                               session_text)
+        known = await store.mentioned_entities(
+            conn, claimed.user_id, claimed.agent_id, session_text
+        )
         timezone = await store.user_timezone(conn, claimed.user_id)
     made = await make_draft(res.llm, res.settings.llm_timeout_s, messages, known)
-    row = episode_row(user_id=claimed.user_id, agent_id=claimed.agent_id,
-                      chat_id=claimed.chat_id, session_id=claimed.session_id,
-                      messages=messages, known=known, made=made, timezone=timezone)
+    row = episode_row(
+        user_id=claimed.user_id,
+        agent_id=claimed.agent_id,
+        chat_id=claimed.chat_id,
+        session_id=claimed.session_id,
+        messages=messages,
+        known=known,
+        made=made,
+        timezone=timezone,
+    )
     [dense] = await res.embedder.embed([row.text])
     async with res.pg.acquire() as conn, conn.transaction():
         await memory_store.lock_user(conn, claimed.user_id)  # first: the graph writers' order
@@ -183,43 +203,88 @@ async def _consolidate_claimed(res: Resources, claimed: store.ClaimedSession,
     fact_ids = counts.pop("fact_ids")
     if created:  # an existing row without a vector is re-indexed by the repair sweep
         indexed = await _index(res, row, dense, now)
-        await memory_store.sync_fact_vectors(res.pg, res.vectors, res.embedder,
-                                             claimed.user_id, fact_ids)
+        await memory_store.sync_fact_vectors(
+            res.pg, res.vectors, res.embedder, claimed.user_id, fact_ids
+        )
     return ConsolidatedSession(
-        session_id=claimed.session_id, user_id=claimed.user_id, agent_id=claimed.agent_id,
-        chat_id=claimed.chat_id, reason=reason, episode_id=row.episode_id,
-        status="created" if created else "existing", engine=made.engine, day=row.day,
-        importance=row.importance, first_message_seq=row.first_message_seq,
-        last_message_seq=row.last_message_seq, turns=len(messages),
-        evidence_kept=made.grounded.kept, evidence_dropped=made.evidence_dropped,
-        indexed=indexed, more_pending=through < claimed.last_message_seq, **counts)
+        session_id=claimed.session_id,
+        user_id=claimed.user_id,
+        agent_id=claimed.agent_id,
+        chat_id=claimed.chat_id,
+        reason=reason,
+        episode_id=row.episode_id,
+        status="created" if created else "existing",
+        engine=made.engine,
+        day=row.day,
+        importance=row.importance,
+        first_message_seq=row.first_message_seq,
+        last_message_seq=row.last_message_seq,
+        turns=len(messages),
+        evidence_kept=made.grounded.kept,
+        evidence_dropped=made.evidence_dropped,
+        indexed=indexed,
+        more_pending=through < claimed.last_message_seq,
+        **counts,
+    )
 
 
-async def _write(conn: asyncpg.Connection, claimed: store.ClaimedSession, row: EpisodeRow,
-                 made: Draft, messages: list, now: datetime) -> tuple[EpisodeRow, bool, dict]:
-    previous = await store.previous_episode(conn, row.user_id, row.agent_id, row.ts,
-                                            row.first_message_seq)
+async def _write(
+    conn: asyncpg.Connection,
+    claimed: store.ClaimedSession,
+    row: EpisodeRow,
+    made: Draft,
+    messages: list,
+    now: datetime,
+) -> tuple[EpisodeRow, bool, dict]:
+    previous = await store.previous_episode(
+        conn, row.user_id, row.agent_id, row.ts, row.first_message_seq
+    )
     row = dataclasses.replace(row, previous_episode_id=previous)
     if not await store.insert_episode(conn, row, now):
         existing = await store.existing_episode(conn, row.user_id, row.first_message_seq)
         row = dataclasses.replace(row, episode_id=existing["episode_id"])
-        return row, False, {"linked_todos": existing["linked"], "psyche_items": 0,
-                            "facts_referenced": 0, "indexed": existing["indexed"],
-                            "last_message_seq": existing["last_message_seq"], "fact_ids": []}
-    linked = await store.link_todos(conn, row.user_id, claimed.session_id, row.episode_id,
-                                    [m.message_id for m in messages], now)
+        return (
+            row,
+            False,
+            {
+                "linked_todos": existing["linked"],
+                "psyche_items": 0,
+                "facts_referenced": 0,
+                "indexed": existing["indexed"],
+                "last_message_seq": existing["last_message_seq"],
+                "fact_ids": [],
+            },
+        )
+    linked = await store.link_todos(
+        conn, row.user_id, claimed.session_id, row.episode_id, [m.message_id for m in messages], now
+    )
     fact_ids = await write_psyche(conn, row.user_id, made.draft.psyche, now)
     referenced = await store.reference_facts(conn, row.user_id, row.entity_ids, row.ts)
-    return row, True, {"linked_todos": len(linked), "psyche_items": len(made.draft.psyche),
-                       "facts_referenced": referenced, "indexed": False,
-                       "last_message_seq": row.last_message_seq, "fact_ids": fact_ids}
+    return (
+        row,
+        True,
+        {
+            "linked_todos": len(linked),
+            "psyche_items": len(made.draft.psyche),
+            "facts_referenced": referenced,
+            "indexed": False,
+            "last_message_seq": row.last_message_seq,
+            "fact_ids": fact_ids,
+        },
+    )
 
 
 async def _index(res: Resources, row: EpisodeRow, dense: list[float], now: datetime) -> bool:
     """Upsert the episode's vector, then stamp ``indexed_at``; False if the index failed."""
     try:
-        await res.vectors.upsert("episodes", [VectorPoint(
-            id=row.episode_id, dense=dense, text=row.text, payload=vector_payload(row))])
+        await res.vectors.upsert(
+            "episodes",
+            [
+                VectorPoint(
+                    id=row.episode_id, dense=dense, text=row.text, payload=vector_payload(row)
+                )
+            ],
+        )
     except DependencyUnavailable as exc:
         log.warning("episode_not_indexed", episode_id=row.episode_id, error=str(exc)[:200])
         return False
@@ -250,10 +315,14 @@ async def _release_quietly(res: Resources, claimed: store.ClaimedSession, worker
 def _totals(answer: ConsolidateResponse, reindexed: int) -> ConsolidateTotals:
     done = answer.sessions
     return ConsolidateTotals(
-        sessions=len(done), episodes_created=sum(s.status == "created" for s in done),
+        sessions=len(done),
+        episodes_created=sum(s.status == "created" for s in done),
         episodes_existing=sum(s.status == "existing" for s in done),
-        skipped=len(answer.skipped), turns=sum(s.turns for s in done),
+        skipped=len(answer.skipped),
+        turns=sum(s.turns for s in done),
         evidence_kept=sum(s.evidence_kept for s in done),
         evidence_dropped=sum(s.evidence_dropped for s in done),
         psyche_items=sum(s.psyche_items for s in done),
-        linked_todos=sum(s.linked_todos for s in done), reindexed=reindexed)
+        linked_todos=sum(s.linked_todos for s in done),
+        reindexed=reindexed,
+    )

@@ -83,19 +83,23 @@ class Fold:
 
 @dataclass
 class CuratorPlan:
-    archive: list[str] = field(default_factory=list)              # duplicates
+    archive: list[str] = field(default_factory=list)  # duplicates
     folds: list[Fold] = field(default_factory=list)
     supersede: list[tuple[str, str]] = field(default_factory=list)  # (old, newer)
 
     @property
     def touched(self) -> list[str]:
-        return [*self.archive, *(m for f in self.folds for m in f.members),
-                *(old for old, _ in self.supersede)]
+        return [
+            *self.archive,
+            *(m for f in self.folds for m in f.members),
+            *(old for old, _ in self.supersede),
+        ]
 
 
 def due(last_run_at: datetime | None, now: datetime, facts_added: int) -> bool:
-    return (last_run_at is None or now - last_run_at >= CURATOR_PERIOD
-            or facts_added >= CURATOR_FACTS)
+    return (
+        last_run_at is None or now - last_run_at >= CURATOR_PERIOD or facts_added >= CURATOR_FACTS
+    )
 
 
 def normalized(text: str) -> str:
@@ -119,7 +123,8 @@ def _dedupe(facts: Sequence[CuratorFact], result: CuratorPlan) -> list[CuratorFa
     groups: dict[tuple, list[CuratorFact]] = defaultdict(list)
     for fact in facts:
         groups[(fact.scope, fact.agent_id or "", fact.memory_type, normalized(fact.text))].append(
-            fact)
+            fact
+        )
     survivors = []
     for group in groups.values():
         keeper, *others = sorted(group, key=_newest_first)
@@ -146,14 +151,19 @@ def _fold(facts: list[CuratorFact], result: CuratorPlan) -> list[CuratorFact]:
         for members in _fold_runs(old, fresh):
             ids = [f.rel_id for f in members]
             message_ids = list(dict.fromkeys(m for f in members for m in f.message_ids))[:50]
-            result.folds.append(Fold(
-                new_id=str(uuid.uuid5(FOLD_NAMESPACE, "|".join(sorted(ids)))),
-                subject_id=subject_id, scope=scope, agent_id=members[0].agent_id,
-                text=clip(_joined(members), FOLD_CHARS),
-                importance=max(f.importance for f in members),
-                confidence=max(f.confidence for f in members),
-                message_ids=message_ids, members=ids,
-            ))
+            result.folds.append(
+                Fold(
+                    new_id=str(uuid.uuid5(FOLD_NAMESPACE, "|".join(sorted(ids)))),
+                    subject_id=subject_id,
+                    scope=scope,
+                    agent_id=members[0].agent_id,
+                    text=clip(_joined(members), FOLD_CHARS),
+                    importance=max(f.importance for f in members),
+                    confidence=max(f.confidence for f in members),
+                    message_ids=message_ids,
+                    members=ids,
+                )
+            )
             folded.update(ids)
     return [f for f in facts if f.rel_id not in folded]
 
@@ -180,20 +190,28 @@ def _fold_runs(old: list[CuratorFact], fresh: list[CuratorFact]) -> list[list[Cu
     return runs
 
 
-def _supersede(facts: list[CuratorFact], result: CuratorPlan,
-               exclusive: Collection[str]) -> None:
+def _supersede(facts: list[CuratorFact], result: CuratorPlan, exclusive: Collection[str]) -> None:
     groups: dict[tuple, list[CuratorFact]] = defaultdict(list)
     for fact in facts:
-        if fact.memory_type != "PSYCHE" and fact.source != FOLD_SOURCE \
-                and fact.predicate.upper() in exclusive:
-            groups[(fact.subject_id, fact.predicate.upper(), fact.scope,
-                    fact.agent_id or "")].append(fact)
+        if (
+            fact.memory_type != "PSYCHE"
+            and fact.source != FOLD_SOURCE
+            and fact.predicate.upper() in exclusive
+        ):
+            groups[
+                (fact.subject_id, fact.predicate.upper(), fact.scope, fact.agent_id or "")
+            ].append(fact)
     for group in groups.values():
         ordered = sorted(group, key=lambda f: (f.created_at, f.rel_id))
         for i, old in enumerate(ordered):
             if old.pinned or old.confidence >= LOW_CONFIDENCE:
                 continue
-            newer = [g for g in ordered[i + 1:] if g.object_key != old.object_key
-                     and g.confidence >= old.confidence and g.created_at > old.created_at]
+            newer = [
+                g
+                for g in ordered[i + 1 :]
+                if g.object_key != old.object_key
+                and g.confidence >= old.confidence
+                and g.created_at > old.created_at
+            ]
             if newer:
                 result.supersede.append((old.rel_id, newer[-1].rel_id))

@@ -48,8 +48,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         ts, episode_id = msgspec.json.decode(raw, type=tuple[datetime, str])
         return ts, episode_id
     except (ValueError, msgspec.DecodeError, msgspec.ValidationError):
-        raise InvalidInput([FieldError("$.cursor", "not a next_cursor of this endpoint")]) \
-            from None
+        raise InvalidInput([FieldError("$.cursor", "not a next_cursor of this endpoint")]) from None
 
 
 def zone(name: str) -> ZoneInfo:
@@ -67,23 +66,47 @@ async def day_log(conn: asyncpg.Connection, req: DayLogRequest) -> DayLogRespons
         start = datetime.combine(req.day, time(0), tzinfo=zone(req.tz))
         end = datetime.combine(req.day + timedelta(days=1), time(0), tzinfo=zone(req.tz))
     after_ts, after_id = decode_cursor(req.cursor) if req.cursor else (None, None)
-    rows = await conn.fetch(DAY_LOG, req.user_id, req.agent_id,
-                            req.day if req.tz is None else None, start, end, after_ts, after_id,
-                            req.limit + 1)
+    rows = await conn.fetch(
+        DAY_LOG,
+        req.user_id,
+        req.agent_id,
+        req.day if req.tz is None else None,
+        start,
+        end,
+        after_ts,
+        after_id,
+        req.limit + 1,
+    )
     items = [_entry(r) for r in rows[: req.limit]]
     more = len(rows) > req.limit
     return DayLogResponse(
-        user_id=req.user_id, day=req.day, tz=tz_name, items=items,
-        next_cursor=encode_cursor(items[-1].ts, items[-1].episode_id) if more else None)
+        user_id=req.user_id,
+        day=req.day,
+        tz=tz_name,
+        items=items,
+        next_cursor=encode_cursor(items[-1].ts, items[-1].episode_id) if more else None,
+    )
 
 
 def _entry(r: asyncpg.Record) -> DayLogEntry:
     return DayLogEntry(
-        episode_id=r[0], agent_id=r[1], chat_id=r[2], session_id=r[3], ts=r[4], day=r[5],
-        importance=r[6], summary=_as(r[7], SessionSummary), reflection=r[8],
-        reflection_json=_as(r[9], Reflection), entity_ids=[str(x) for x in r[10]],
-        tags=[str(x) for x in r[11]], linked_todo_ids=[str(x) for x in r[12]],
-        previous_episode_id=r[13], first_message_seq=r[14], last_message_seq=r[15])
+        episode_id=r[0],
+        agent_id=r[1],
+        chat_id=r[2],
+        session_id=r[3],
+        ts=r[4],
+        day=r[5],
+        importance=r[6],
+        summary=_as(r[7], SessionSummary),
+        reflection=r[8],
+        reflection_json=_as(r[9], Reflection),
+        entity_ids=[str(x) for x in r[10]],
+        tags=[str(x) for x in r[11]],
+        linked_todo_ids=[str(x) for x in r[12]],
+        previous_episode_id=r[13],
+        first_message_seq=r[14],
+        last_message_seq=r[15],
+    )
 
 
 def _as(value: object, typ: type):

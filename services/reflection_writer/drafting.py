@@ -40,16 +40,21 @@ class Draft:
         return len(self.grounded.dropped_evidence) + self.malformed_evidence
 
 
-async def make_draft(llm: LLM | None, timeout_s: float, messages: Sequence[Message],
-                     known: Sequence[KnownEntity]) -> Draft:
+async def make_draft(
+    llm: LLM | None, timeout_s: float, messages: Sequence[Message], known: Sequence[KnownEntity]
+) -> Draft:
     offline = engine_offline.draft(messages, known)
     if llm is None:
         return Draft(offline, "offline", ground(offline.reflection, messages))
     user_ids = {m.message_id for m in messages if m.role == "user"}
     try:
         raw = await llm.complete_json(
-            system=prompt.SYSTEM, user=prompt.transcript(messages, known),
-            schema=prompt.draft_schema(), schema_name=prompt.SCHEMA_NAME, timeout=timeout_s)
+            system=prompt.SYSTEM,
+            user=prompt.transcript(messages, known),
+            schema=prompt.draft_schema(),
+            schema_name=prompt.SCHEMA_NAME,
+            timeout=timeout_s,
+        )
         normalized = normalize_draft(raw, offline, user_ids)
     except (LLMMalformedOutput, MalformedDraft) as exc:
         log.warning("reflection_fallback", reason=type(exc).__name__, detail=str(exc)[:200])
@@ -58,15 +63,25 @@ async def make_draft(llm: LLM | None, timeout_s: float, messages: Sequence[Messa
         log.info("reflection_fields_fell_back", fields=list(normalized.fell_back))
     grounded = ground(normalized.draft.reflection, messages)
     if grounded.dropped_evidence or grounded.dropped_observations:
-        log.info("reflection_ungrounded_dropped",
-                 evidence=[d.reason for d in grounded.dropped_evidence],
-                 observations=len(grounded.dropped_observations))
+        log.info(
+            "reflection_ungrounded_dropped",
+            evidence=[d.reason for d in grounded.dropped_evidence],
+            observations=len(grounded.dropped_observations),
+        )
     return Draft(normalized.draft, "llm", grounded, normalized.malformed_evidence)
 
 
-def episode_row(*, user_id: str, agent_id: str, chat_id: str, session_id: str,
-                messages: Sequence[Message], known: Sequence[KnownEntity], made: Draft,
-                timezone: str | None) -> episode.EpisodeRow:
+def episode_row(
+    *,
+    user_id: str,
+    agent_id: str,
+    chat_id: str,
+    session_id: str,
+    messages: Sequence[Message],
+    known: Sequence[KnownEntity],
+    made: Draft,
+    timezone: str | None,
+) -> episode.EpisodeRow:
     """The row to insert (``previous_episode_id`` is filled in inside the transaction)."""
     summary = made.draft.summary
     reflection = made.grounded.reflection
@@ -74,19 +89,34 @@ def episode_row(*, user_id: str, agent_id: str, chat_id: str, session_id: str,
     first, last = messages[0], messages[-1]
     provenance = {
         "message_ids": [m.message_id for m in messages],
-        "first_message_id": first.message_id, "last_message_id": last.message_id,
-        "first_message_seq": first.seq, "last_message_seq": last.seq,
-        "turns": len(messages), "engine": made.engine,
-        "dropped_evidence": [{"text": d.text, "message_id": d.message_id, "reason": d.reason}
-                             for d in made.grounded.dropped_evidence],
+        "first_message_id": first.message_id,
+        "last_message_id": last.message_id,
+        "first_message_seq": first.seq,
+        "last_message_seq": last.seq,
+        "turns": len(messages),
+        "engine": made.engine,
+        "dropped_evidence": [
+            {"text": d.text, "message_id": d.message_id, "reason": d.reason}
+            for d in made.grounded.dropped_evidence
+        ],
     }
     return episode.EpisodeRow(
-        episode_id=episode.episode_id(user_id, first.seq), user_id=user_id, agent_id=agent_id,
-        chat_id=chat_id, session_id=session_id, ts=last.ts,
+        episode_id=episode.episode_id(user_id, first.seq),
+        user_id=user_id,
+        agent_id=agent_id,
+        chat_id=chat_id,
+        session_id=session_id,
+        ts=last.ts,
         day=episode.local_day(last.ts, timezone),
-        importance=episode.importance(summary, messages), reflection=text,
-        reflection_json=msgspec.to_builtins(reflection), summary=msgspec.to_builtins(summary),
-        entity_ids=[k.entity_id for k in known], tags=episode.tags(summary, messages),
-        first_message_seq=first.seq, last_message_seq=last.seq, provenance=provenance,
-        previous_episode_id=None, text=episode.embedding_text(summary.one_liner, text),
+        importance=episode.importance(summary, messages),
+        reflection=text,
+        reflection_json=msgspec.to_builtins(reflection),
+        summary=msgspec.to_builtins(summary),
+        entity_ids=[k.entity_id for k in known],
+        tags=episode.tags(summary, messages),
+        first_message_seq=first.seq,
+        last_message_seq=last.seq,
+        provenance=provenance,
+        previous_episode_id=None,
+        text=episode.embedding_text(summary.one_liner, text),
     )

@@ -55,55 +55,114 @@ from services.reflection_writer.text import (
 PSYCHE_CONFIDENCE = 0.4
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|my|me|mine|myself|we|we're|our|us)\b")
-_NEED = re.compile(r"\b(?:i need to|i should|i have to|i must|i've got to|i ought to|not sure|"
-                   r"don't know|can't decide|wondering|no idea)\b")
-_COMMIT = re.compile(r"\b(?:i'll|i will|i'm going to|i am going to|i'm gonna|remind me|"
-                     r"i promise|i plan to|i intend to)\b")
-_VALUE = re.compile(r"\b(?:i value|i care (?:a lot |deeply )?about|i believe in|"
-                    r"(?:matters|matter) (?:a lot |so much )?to me|"
-                    r"(?:is|are) (?:really |very )?important to me)\b")
-_BELIEF = re.compile(r"\b(?:i believe|i think that|i'm convinced|i am convinced|"
-                     r"i'm sure that|i feel like)\b")
-_TRAIT = re.compile(r"\b(?:i always|i never|i tend to|i usually|i'm (?:the )?kind of person|"
-                    r"i am (?:the )?kind of person|i'm someone who|i am someone who|"
-                    r"i'm (?:not )?(?:a|an) \w+ person|i am (?:not )?(?:a|an) \w+ person)\b")
+_NEED = re.compile(
+    r"\b(?:i need to|i should|i have to|i must|i've got to|i ought to|not sure|"
+    r"don't know|can't decide|wondering|no idea)\b"
+)
+_COMMIT = re.compile(
+    r"\b(?:i'll|i will|i'm going to|i am going to|i'm gonna|remind me|"
+    r"i promise|i plan to|i intend to)\b"
+)
+_VALUE = re.compile(
+    r"\b(?:i value|i care (?:a lot |deeply )?about|i believe in|"
+    r"(?:matters|matter) (?:a lot |so much )?to me|"
+    r"(?:is|are) (?:really |very )?important to me)\b"
+)
+_BELIEF = re.compile(
+    r"\b(?:i believe|i think that|i'm convinced|i am convinced|"
+    r"i'm sure that|i feel like)\b"
+)
+_TRAIT = re.compile(
+    r"\b(?:i always|i never|i tend to|i usually|i'm (?:the )?kind of person|"
+    r"i am (?:the )?kind of person|i'm someone who|i am someone who|"
+    r"i'm (?:not )?(?:a|an) \w+ person|i am (?:not )?(?:a|an) \w+ person)\b"
+)
 
 TONE_LEXICON: dict[str, tuple[str, ...]] = {
-    "stressed": ("stressed", "stress", "overwhelmed", "anxious", "anxiety", "worried", "worry",
-                 "nervous", "panic", "panicking", "pressure", "swamped"),
-    "frustrated": ("frustrated", "frustrating", "annoyed", "angry", "furious", "irritated",
-                   "fed up", "pissed"),
-    "sad": ("sad", "lonely", "depressed", "miserable", "upset", "hurt", "crying", "cried",
-            "heartbroken", "grief"),
+    "stressed": (
+        "stressed",
+        "stress",
+        "overwhelmed",
+        "anxious",
+        "anxiety",
+        "worried",
+        "worry",
+        "nervous",
+        "panic",
+        "panicking",
+        "pressure",
+        "swamped",
+    ),
+    "frustrated": (
+        "frustrated",
+        "frustrating",
+        "annoyed",
+        "angry",
+        "furious",
+        "irritated",
+        "fed up",
+        "pissed",
+    ),
+    "sad": (
+        "sad",
+        "lonely",
+        "depressed",
+        "miserable",
+        "upset",
+        "hurt",
+        "crying",
+        "cried",
+        "heartbroken",
+        "grief",
+    ),
     "tired": ("tired", "exhausted", "drained", "sleepy", "burnt out", "burned out", "worn out"),
-    "happy": ("happy", "glad", "excited", "proud", "grateful", "thrilled", "relieved",
-              "amazing", "awesome", "great news"),
+    "happy": (
+        "happy",
+        "glad",
+        "excited",
+        "proud",
+        "grateful",
+        "thrilled",
+        "relieved",
+        "amazing",
+        "awesome",
+        "great news",
+    ),
     "hopeful": ("hopeful", "optimistic", "looking forward", "motivated", "can't wait"),
 }
-_TONE = {label: re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b")
-         for label, words in TONE_LEXICON.items()}
+_TONE = {
+    label: re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b")
+    for label, words in TONE_LEXICON.items()
+}
 
-_CALENDAR = frozenset(fold(w) for w in """I OK Ok Okay Yes No Hi Hey Thanks Monday Tuesday
+_CALENDAR = frozenset(
+    fold(w)
+    for w in """I OK Ok Okay Yes No Hi Hey Thanks Monday Tuesday
 Wednesday Thursday Friday Saturday Sunday January February March April May June July August
-September October November December Christmas Easter English God Mom Dad""".split())
+September October November December Christmas Easter English God Mom Dad""".split()
+)
 _CAPITALIZED = re.compile(r"(?<![\w'])([A-Z][a-zà-ÿ]+(?:[ -][A-Z][a-zà-ÿ]+)?)(?!['\w])")
-_CHATTY = frozenset("""think know want going like yeah okay thing things time today really
+_CHATTY = frozenset(
+    """think know want going like yeah okay thing things time today really
 maybe actually would could make need good well right sure thanks thank tomorrow yesterday
 tonight week something anything everything nothing someone because since after gonna wanna
 kind sort lot lots little bit feel feeling felt got get getting morning evening night
-hello yes yep nope okay fine way day let put take go went come back see said tell""".split())
+hello yes yep nope okay fine way day let put take go went come back see said tell""".split()
+)
 
 
 _REPORTS_MEMORY = re.compile(
     r"\b(?:you (?:told|tell) me|you(?:'ve| have)? (?:mentioned|said|shared)|i (?:remember|recall)|"
     r"if i remember|as far as i know|from what i know|from what you(?:'ve)? told me|"
-    r"according to (?:my|what)|my (?:notes|memory) say|i have (?:it|you) down)\b")
+    r"according to (?:my|what)|my (?:notes|memory) say|i have (?:it|you) down)\b"
+)
 _RESTATES = re.compile(
     r"^(?:(?:yes|yeah|right|sure|of course|indeed|correct)\W+)?(?:"
     r"you(?:'re| are| were|'ve| have| had| live| lived| work| worked| study| grew up| come from|"
     r"moved| like| love| hate| prefer| own| do| did)\b"
     r"|your [\w' -]{1,40}? (?:is|are|was|were|lives|lived|works|worked|has|had|likes|loves)\b"
-    r"|(?:that|it)(?:'s| is| was) (?:your|in)\b)")
+    r"|(?:that|it)(?:'s| is| was) (?:your|in)\b)"
+)
 
 
 def is_readout(sentence: str, said: set[str]) -> bool:
@@ -123,8 +182,9 @@ def _roots(text: str) -> set[str]:
     return {s[:-1] if s.endswith("e") and len(s) > 3 else s for s in content_stems(text)}
 
 
-def without_readouts(messages: Sequence[Message],
-                     known: Sequence[KnownEntity] = ()) -> list[Message]:
+def without_readouts(
+    messages: Sequence[Message], known: Sequence[KnownEntity] = ()
+) -> list[Message]:
     """The messages with every assistant readout sentence taken out (an assistant message
     left empty stays, with no text, so it still answers the user)."""
     said = {root for m in messages if m.role == "user" for root in _roots(m.text)}
@@ -146,8 +206,14 @@ def draft(messages: Sequence[Message], known: Sequence[KnownEntity] = ()) -> Ref
     user = [(m, s) for m in messages if m.role == "user" for s in sentences(m.text)]
     reflection = Reflection(
         observation=_observations(user),
-        action=unique((clip(" ".join(sentences(m.text)[:2]), 200) for m in messages
-                       if m.role == "assistant" and m.text.strip()), LIST_CAP),
+        action=unique(
+            (
+                clip(" ".join(sentences(m.text)[:2]), 200)
+                for m in messages
+                if m.role == "assistant" and m.text.strip()
+            ),
+            LIST_CAP,
+        ),
         evidence=_evidence(user),
         unresolved=_unresolved(messages, user),
     )
@@ -164,9 +230,14 @@ def draft(messages: Sequence[Message], known: Sequence[KnownEntity] = ()) -> Ref
 
 
 def _observations(user: list[tuple[Message, str]]) -> list[str]:
-    return unique((clip(s, 300) for _, s in user
-                   if not s.endswith("?") and len(s.split()) >= 3
-                   and _FIRST_PERSON.search(fold(s))), LIST_CAP)
+    return unique(
+        (
+            clip(s, 300)
+            for _, s in user
+            if not s.endswith("?") and len(s.split()) >= 3 and _FIRST_PERSON.search(fold(s))
+        ),
+        LIST_CAP,
+    )
 
 
 def _evidence(user: list[tuple[Message, str]]) -> list[EvidenceLine]:
@@ -192,8 +263,9 @@ def _unresolved(messages: Sequence[Message], user: list[tuple[Message, str]]) ->
     return unique((clip(item, 300) for item in items), LIST_CAP)
 
 
-def _what_mattered(reflection: Reflection, user: list[tuple[Message, str]],
-                   people: list[str]) -> list[str]:
+def _what_mattered(
+    reflection: Reflection, user: list[tuple[Message, str]], people: list[str]
+) -> list[str]:
     names = [fold(p) for p in people]
     weighty = [s for _, s in user if emotional_hits(s) or any(n in fold(s) for n in names)]
     ranked = [e.text for e in reflection.evidence] + weighty + list(reflection.observation)
@@ -208,8 +280,12 @@ def find_people(messages: Sequence[Message], known: Sequence[KnownEntity]) -> li
         for sentence in sentences(message.text):
             for match in _CAPITALIZED.finditer(sentence):
                 name = match.group(1)
-                if match.start() == 0 or fold(name) in _CALENDAR or fold(name) in STOPWORDS \
-                        or name.lower() in lowered:
+                if (
+                    match.start() == 0
+                    or fold(name) in _CALENDAR
+                    or fold(name) in STOPWORDS
+                    or name.lower() in lowered
+                ):
                     continue
                 names.append(name)
     return unique((clip(n, 80) for n in names), 10)
@@ -229,8 +305,9 @@ def tone(messages: Sequence[Message]) -> str:
         for label, pattern in _TONE.items():
             counts[label] += len(pattern.findall(folded))
     order = list(TONE_LEXICON)
-    ranked = sorted((c for c in counts.items() if c[1] > 0),
-                    key=lambda c: (-c[1], order.index(c[0])))
+    ranked = sorted(
+        (c for c in counts.items() if c[1] > 0), key=lambda c: (-c[1], order.index(c[0]))
+    )
     return ", ".join(label for label, _ in ranked[:2]) or "neutral"
 
 
@@ -244,8 +321,14 @@ def keywords(messages: Sequence[Message], n: int = 3, exclude: Sequence[str] = (
         if message.role != "user":
             continue
         for word in re.findall(r"[a-z][a-z'-]+", fold(message.text)):
-            if len(word) < 3 or word in STOPWORDS or word in _CHATTY or word in skip \
-                    or "'" in word or word.endswith("ed"):
+            if (
+                len(word) < 3
+                or word in STOPWORDS
+                or word in _CHATTY
+                or word in skip
+                or "'" in word
+                or word.endswith("ed")
+            ):
                 continue
             counts[word] += 1
             first.setdefault(word, len(first))
@@ -271,13 +354,26 @@ def psyche(user: list[tuple[Message, str]]) -> list[PsycheItem]:
         folded = fold(sentence)
         if sentence.endswith("?") or folded in seen:
             continue
-        kind = ("value" if _VALUE.search(folded) else "belief" if _BELIEF.search(folded)
-                else "trait" if _TRAIT.search(folded) else None)
+        kind = (
+            "value"
+            if _VALUE.search(folded)
+            else "belief"
+            if _BELIEF.search(folded)
+            else "trait"
+            if _TRAIT.search(folded)
+            else None
+        )
         if kind is None:
             continue
         seen.add(folded)
-        items.append(PsycheItem(kind=kind, text=clip(sentence, 300),
-                                message_ids=[message.message_id], confidence=PSYCHE_CONFIDENCE))
+        items.append(
+            PsycheItem(
+                kind=kind,
+                text=clip(sentence, 300),
+                message_ids=[message.message_id],
+                confidence=PSYCHE_CONFIDENCE,
+            )
+        )
         if len(items) >= LIST_CAP:
             break
     return items

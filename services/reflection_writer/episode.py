@@ -39,11 +39,13 @@ def episode_id(user_id: str, first_message_seq: int) -> str:
 
 def importance(summary: SessionSummary, messages: Sequence[Message]) -> float:
     emotional = sum(emotional_hits(m.text) for m in messages if m.role == "user")
-    score = (0.20
-             + min(0.30, 0.15 * len(summary.commitments))
-             + min(0.20, 0.10 * len(summary.people))
-             + min(0.20, 0.05 * emotional)
-             + 0.10 * min(1.0, len(messages) / 20))
+    score = (
+        0.20
+        + min(0.30, 0.15 * len(summary.commitments))
+        + min(0.20, 0.10 * len(summary.people))
+        + min(0.20, 0.05 * emotional)
+        + 0.10 * min(1.0, len(messages) / 20)
+    )
     return round(min(1.0, score), 2)
 
 
@@ -117,10 +119,17 @@ class EpisodeRow:
 def vector_payload(row: EpisodeRow) -> dict[str, Any]:
     ids = row.provenance.get("message_ids") or []
     return {
-        "user_id": row.user_id, "agent_id": row.agent_id, "scope": "agent",
-        "entity_ids": list(row.entity_ids), "active": True, "kind": "episode",
-        "row_id": row.episode_id, "ts": int(row.ts.timestamp()), "day": row.day.isoformat(),
-        "session_id": row.session_id, "chat_id": row.chat_id,
+        "user_id": row.user_id,
+        "agent_id": row.agent_id,
+        "scope": "agent",
+        "entity_ids": list(row.entity_ids),
+        "active": True,
+        "kind": "episode",
+        "row_id": row.episode_id,
+        "ts": int(row.ts.timestamp()),
+        "day": row.day.isoformat(),
+        "session_id": row.session_id,
+        "chat_id": row.chat_id,
         "message_ids": [ids[0], ids[-1]] if ids else [],
         "importance": row.importance,
     }

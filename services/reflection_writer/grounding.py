@@ -91,11 +91,16 @@ def ground(reflection: Reflection, messages: Sequence[Message]) -> Grounded:
     dropped_obs: list[Dropped] = []
     for text in reflection.observation:
         if has_causal(text) and not any(
-                has_causal(u) and overlap(text, u) >= GROUNDING_THRESHOLD for u in user_texts):
+            has_causal(u) and overlap(text, u) >= GROUNDING_THRESHOLD for u in user_texts
+        ):
             dropped_obs.append(Dropped(text, None, "invented_causality"))
         else:
             observations.append(text)
-    grounded = Reflection(observation=observations, action=list(reflection.action),
-                          evidence=kept, unresolved=list(reflection.unresolved),
-                          hypothesis=reflection.hypothesis)
+    grounded = Reflection(
+        observation=observations,
+        action=list(reflection.action),
+        evidence=kept,
+        unresolved=list(reflection.unresolved),
+        hypothesis=reflection.hypothesis,
+    )
     return Grounded(grounded, dropped, dropped_obs)

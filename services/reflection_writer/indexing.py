@@ -32,9 +32,13 @@ async def reindex_episodes(res: Resources, user_id: str | None, now: datetime) -
     episodes = [_row(r) for r in rows]
     try:
         dense = await res.embedder.embed([e.text for e in episodes])
-        await res.vectors.upsert("episodes", [
-            VectorPoint(id=e.episode_id, dense=d, text=e.text, payload=vector_payload(e))
-            for e, d in zip(episodes, dense, strict=True)])
+        await res.vectors.upsert(
+            "episodes",
+            [
+                VectorPoint(id=e.episode_id, dense=d, text=e.text, payload=vector_payload(e))
+                for e, d in zip(episodes, dense, strict=True)
+            ],
+        )
     except DependencyUnavailable as exc:
         log.warning("episode_repair_failed", pending=len(episodes), error=str(exc)[:200])
         return 0
@@ -46,12 +50,22 @@ async def reindex_episodes(res: Resources, user_id: str | None, now: datetime) -
 def _row(r: asyncpg.Record) -> EpisodeRow:
     summary = r["summary"] or {}
     return EpisodeRow(
-        episode_id=r["episode_id"], user_id=r["user_id"], agent_id=r["agent_id"],
-        chat_id=r["chat_id"] or "", session_id=r["session_id"] or "", ts=r["ts"], day=r["day"],
-        importance=r["importance"], reflection=r["reflection"],
-        reflection_json=r["reflection_json"], summary=summary, entity_ids=list(r["entity_ids"]),
-        tags=list(r["tags"]), first_message_seq=r["first_message_seq"],
-        last_message_seq=r["last_message_seq"], provenance=r["provenance"] or {},
+        episode_id=r["episode_id"],
+        user_id=r["user_id"],
+        agent_id=r["agent_id"],
+        chat_id=r["chat_id"] or "",
+        session_id=r["session_id"] or "",
+        ts=r["ts"],
+        day=r["day"],
+        importance=r["importance"],
+        reflection=r["reflection"],
+        reflection_json=r["reflection_json"],
+        summary=summary,
+        entity_ids=list(r["entity_ids"]),
+        tags=list(r["tags"]),
+        first_message_seq=r["first_message_seq"],
+        last_message_seq=r["last_message_seq"],
+        provenance=r["provenance"] or {},
         previous_episode_id=r["previous_episode_id"],
         text=embedding_text(str(summary.get("one_liner", "")), r["reflection"]),
     )

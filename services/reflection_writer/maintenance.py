@@ -43,7 +43,9 @@ async def maybe_spine(conn: asyncpg.Connection, user_id: str, now: datetime) -> 
                SELECT (SELECT version FROM last), (SELECT count(*) FROM messages m
                         WHERE m.user_id = $1
                           AND m.seq > COALESCE((SELECT through_message_seq FROM last), 0)),
-                      (SELECT max(seq) FROM messages WHERE user_id = $1)""", user_id)
+                      (SELECT max(seq) FROM messages WHERE user_id = $1)""",
+            user_id,
+        )
         version, new_messages, through = state[0] or 0, state[1], state[2]
         if not spine.due(new_messages):
             return None
@@ -55,25 +57,40 @@ async def maybe_spine(conn: asyncpg.Connection, user_id: str, now: datetime) -> 
                   AND r.memory_type IN ('PROFILE', 'PROJECT', 'PEOPLE')
                   AND (r.valid_to IS NULL OR r.valid_to > $2)
                 ORDER BY r.pinned DESC, r.importance DESC, r.updated_at DESC, r.rel_id
-                LIMIT $3""", user_id, now, SPINE_FACTS)
+                LIMIT $3""",
+            user_id,
+            now,
+            SPINE_FACTS,
+        )
         built = spine.build([spine.SpineFact(r[0], r[1], r[2]) for r in facts])
         written = await conn.fetchval(
             """INSERT INTO summary_spine (user_id, version, content, text, message_count,
                                           through_message_seq, created_at)
                VALUES ($1, $2, $3, $4, $5, $6, $7)
                ON CONFLICT (user_id, version) DO NOTHING RETURNING version""",
-            user_id, version + 1, built.content, built.text, new_messages, through, now)
+            user_id,
+            version + 1,
+            built.content,
+            built.text,
+            new_messages,
+            through,
+            now,
+        )
         if written is not None:
             await conn.execute(
                 """INSERT INTO user_state (user_id, agent_id, spine_messages_since, updated_at)
                    VALUES ($1, '', 0, $2)
                    ON CONFLICT (user_id, agent_id)
-                   DO UPDATE SET spine_messages_since = 0, updated_at = $2""", user_id, now)
+                   DO UPDATE SET spine_messages_since = 0, updated_at = $2""",
+                user_id,
+                now,
+            )
         return written
 
 
-async def maybe_curate(conn: asyncpg.Connection, user_id: str,
-                       now: datetime) -> tuple[CuratorReport | None, list[str]]:
+async def maybe_curate(
+    conn: asyncpg.Connection, user_id: str, now: datetime
+) -> tuple[CuratorReport | None, list[str]]:
     """Run the curator when due: (report or None, ids of every fact row it changed)."""
     async with conn.transaction():
         await memory_store.lock_user(conn, user_id)  # one graph writer per user at a time
@@ -82,7 +99,9 @@ async def maybe_curate(conn: asyncpg.Connection, user_id: str,
                       (us.state #>> '{curator,fact_count}')::bigint,
                       (SELECT count(*) FROM relations r WHERE r.user_id = $1)
                  FROM (SELECT 1) one
-                 LEFT JOIN user_state us ON us.user_id = $1 AND us.agent_id = ''""", user_id)
+                 LEFT JOIN user_state us ON us.user_id = $1 AND us.agent_id = ''""",
+            user_id,
+        )
         last_run, bumped, count_at_run, count_now = state
         added = max(bumped or 0, count_now - (count_at_run or 0))
         if not curator.due(last_run, now, added):
@@ -93,13 +112,18 @@ async def maybe_curate(conn: asyncpg.Connection, user_id: str,
                       confidence::float8, importance, pinned, source, created_at,
                       provenance_message_ids
                  FROM relations WHERE user_id = $1 AND status = 'ACTIVE'
-                ORDER BY created_at, rel_id""", user_id)
-        facts = [curator.CuratorFact(*r[:13], message_ids=tuple(str(m) for m in r[13] or []))
-                 for r in rows]
+                ORDER BY created_at, rel_id""",
+            user_id,
+        )
+        facts = [
+            curator.CuratorFact(*r[:13], message_ids=tuple(str(m) for m in r[13] or []))
+            for r in rows
+        ]
         decided = curator.plan(facts, memory_store.EXCLUSIVE_PREDICATES)
         report = await _apply(conn, user_id, decided, now)
         count_after = await conn.fetchval(
-            "SELECT count(*) FROM relations WHERE user_id = $1", user_id)
+            "SELECT count(*) FROM relations WHERE user_id = $1", user_id
+        )
         await conn.execute(
             """INSERT INTO user_state (user_id, agent_id, curator_last_run_at,
                                        facts_since_curator, state, updated_at)
@@ -107,17 +131,28 @@ async def maybe_curate(conn: asyncpg.Connection, user_id: str,
                ON CONFLICT (user_id, agent_id) DO UPDATE
                   SET curator_last_run_at = $2, facts_since_curator = 0,
                       state = user_state.state || $3, updated_at = $2""",
-            user_id, now, {"curator": {"last_run_at": now.isoformat(),
-                                       "fact_count": count_after}})
+            user_id,
+            now,
+            {"curator": {"last_run_at": now.isoformat(), "fact_count": count_after}},
+        )
         return report, [*decided.touched, *(f.new_id for f in decided.folds)]
 
 
-async def _apply(conn: asyncpg.Connection, user_id: str, decided: curator.CuratorPlan,
-                 now: datetime) -> CuratorReport:
-    archived = await conn.execute(
-        """UPDATE relations SET status = 'ARCHIVED', indexed_at = NULL, updated_at = $3
+async def _apply(
+    conn: asyncpg.Connection, user_id: str, decided: curator.CuratorPlan, now: datetime
+) -> CuratorReport:
+    archived = (
+        await conn.execute(
+            """UPDATE relations SET status = 'ARCHIVED', indexed_at = NULL, updated_at = $3
             WHERE user_id = $1 AND rel_id = ANY($2::uuid[]) AND status = 'ACTIVE'
-              AND NOT pinned""", user_id, decided.archive, now) if decided.archive else "0"
+              AND NOT pinned""",
+            user_id,
+            decided.archive,
+            now,
+        )
+        if decided.archive
+        else "0"
+    )
     folded_facts = 0
     for fold in decided.folds:
         await conn.execute(
@@ -128,15 +163,30 @@ async def _apply(conn: asyncpg.Connection, user_id: str, decided: curator.Curato
                VALUES ($1::uuid, $2, $3, $4, $5::uuid, $6, $7, 'PEOPLE', 'fact', $8, $9, $10,
                        $11, $12, $13, $13)
                ON CONFLICT DO NOTHING""",
-            fold.new_id, user_id, fold.scope, fold.agent_id, fold.subject_id,
-            curator.FOLD_PREDICATE, {"fold_id": fold.new_id, "members": len(fold.members)},
-            fold.text, fold.importance, fold.confidence, curator.FOLD_SOURCE, fold.message_ids,
-            now)
+            fold.new_id,
+            user_id,
+            fold.scope,
+            fold.agent_id,
+            fold.subject_id,
+            curator.FOLD_PREDICATE,
+            {"fold_id": fold.new_id, "members": len(fold.members)},
+            fold.text,
+            fold.importance,
+            fold.confidence,
+            curator.FOLD_SOURCE,
+            fold.message_ids,
+            now,
+        )
         status = await conn.execute(
             """UPDATE relations SET status = 'ARCHIVED', folded_into = $3::uuid, indexed_at = NULL,
                    updated_at = $4
                 WHERE user_id = $1 AND rel_id = ANY($2::uuid[]) AND status = 'ACTIVE'
-                  AND NOT pinned""", user_id, fold.members, fold.new_id, now)
+                  AND NOT pinned""",
+            user_id,
+            fold.members,
+            fold.new_id,
+            now,
+        )
         folded_facts += int(status.split()[-1])
     superseded = 0
     for old, newer in decided.supersede:
@@ -145,8 +195,16 @@ async def _apply(conn: asyncpg.Connection, user_id: str, decided: curator.Curato
                   SET status = 'SUPERSEDED', superseded_by = $3::uuid, indexed_at = NULL,
                       valid_to = GREATEST($4, COALESCE(valid_from, $4)), updated_at = $4
                 WHERE user_id = $1 AND rel_id = $2::uuid AND status = 'ACTIVE'
-                  AND NOT pinned""", user_id, old, newer, now)
+                  AND NOT pinned""",
+            user_id,
+            old,
+            newer,
+            now,
+        )
         superseded += int(status.split()[-1])
-    return CuratorReport(archived_duplicates=int(str(archived).split()[-1]),
-                         folded_groups=len(decided.folds), folded_facts=folded_facts,
-                         superseded=superseded)
+    return CuratorReport(
+        archived_duplicates=int(str(archived).split()[-1]),
+        folded_groups=len(decided.folds),
+        folded_facts=folded_facts,
+        superseded=superseded,
+    )

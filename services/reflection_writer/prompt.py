@@ -48,12 +48,12 @@ def transcript(messages: Sequence[Message], known: Sequence[KnownEntity] = ()) -
     """The user prompt: known names, then one ``[id] role: text`` line per message."""
     lines = []
     if known:
-        lines.append("Known people and things: "
-                     + ", ".join(f"{e.name} ({e.category})" for e in known[:30]))
+        lines.append(
+            "Known people and things: " + ", ".join(f"{e.name} ({e.category})" for e in known[:30])
+        )
         lines.append("")
     lines.append("Transcript:")
     for m in messages:
         who = m.role if not m.speaker else f"{m.role} ({clip(m.speaker, 40)})"
         lines.append(f"[{m.message_id}] {who}: {clip(m.text, MESSAGE_CHARS)}")
     return "\n".join(lines)
-

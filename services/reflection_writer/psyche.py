@@ -22,18 +22,29 @@ PREDICATES = {"trait": "HAS_TRAIT", "value": "VALUES", "belief": "BELIEVES"}
 MAX_CONFIDENCE = 0.5
 
 
-async def write_psyche(conn: asyncpg.Connection, user_id: str, items: Sequence[PsycheItem],
-                       now: datetime) -> list[str]:
+async def write_psyche(
+    conn: asyncpg.Connection, user_id: str, items: Sequence[PsycheItem], now: datetime
+) -> list[str]:
     """Store the items in the caller's transaction; the ids of every row written or closed."""
     if not items:
         return []
     subject = await memory_store.self_entity_id(conn, user_id)
     facts = [
         memory_store.FactWrite(
-            subject_entity_id=subject, predicate=PREDICATES[item.kind], text=item.text,
-            memory_type="PSYCHE", fact_type=item.kind, value=item.text, importance=1,
-            pinned=False, confidence=min(item.confidence, MAX_CONFIDENCE), scope="global",
-            agent_id=None, source="reflection", message_ids=tuple(item.message_ids))
+            subject_entity_id=subject,
+            predicate=PREDICATES[item.kind],
+            text=item.text,
+            memory_type="PSYCHE",
+            fact_type=item.kind,
+            value=item.text,
+            importance=1,
+            pinned=False,
+            confidence=min(item.confidence, MAX_CONFIDENCE),
+            scope="global",
+            agent_id=None,
+            source="reflection",
+            message_ids=tuple(item.message_ids),
+        )
         for item in items
     ]
     results = await memory_store.apply_facts(conn, user_id, facts, now=now, lock=False)

@@ -57,8 +57,10 @@ def sections(facts: Sequence[SpineFact]) -> dict[str, list[str]]:
             people[key][1].append(fact.text.strip().rstrip("."))
         elif section is not None:
             out[section].append(clip(fact.text, ITEM_CHARS))
-    out["PEOPLE"] = [clip(f"{people[k][0]}: " + "; ".join(_dedupe(people[k][1])), ITEM_CHARS)
-                     for k in out["PEOPLE"]]
+    out["PEOPLE"] = [
+        clip(f"{people[k][0]}: " + "; ".join(_dedupe(people[k][1])), ITEM_CHARS)
+        for k in out["PEOPLE"]
+    ]
     for name in SECTIONS:
         out[name] = _dedupe(out[name])
     return out
@@ -83,8 +85,7 @@ def build(facts: Sequence[SpineFact]) -> Spine:
 
 
 def render(content: dict[str, list[str]]) -> str:
-    return "\n".join(f"{name}: " + "; ".join(items)
-                     for name, items in content.items() if items)
+    return "\n".join(f"{name}: " + "; ".join(items) for name, items in content.items() if items)
 
 
 def _dedupe(items: list[str]) -> list[str]:

@@ -29,7 +29,7 @@ class ClaimedSession:
     user_id: str
     agent_id: str
     chat_id: str
-    checkpoint: int      # seq of the last consolidated message (0: none)
+    checkpoint: int  # seq of the last consolidated message (0: none)
     last_message_seq: int
 
 
@@ -51,24 +51,35 @@ SELECT s.session_id::text,
 """
 
 
-async def due_sessions(conn: asyncpg.Connection, *, user_id: str | None, agent_id: str | None,
-                       cutoff: datetime, batch_size: int, limit: int) -> list[tuple[str, str]]:
+async def due_sessions(
+    conn: asyncpg.Connection,
+    *,
+    user_id: str | None,
+    agent_id: str | None,
+    cutoff: datetime,
+    batch_size: int,
+    limit: int,
+) -> list[tuple[str, str]]:
     """(session id, why it is due) of sessions with unconsolidated turns that are flagged,
     quiet since ``cutoff``, or hold ``batch_size`` unconsolidated messages; oldest first."""
     rows = await conn.fetch(DUE_SESSIONS, user_id, agent_id, cutoff, batch_size, limit)
     return [(r[0], r[1]) for r in rows]
 
 
-async def session_state(conn: asyncpg.Connection, session_id: str,
-                        user_id: str | None) -> asyncpg.Record | None:
+async def session_state(
+    conn: asyncpg.Connection, session_id: str, user_id: str | None
+) -> asyncpg.Record | None:
     return await conn.fetchrow(
         "SELECT user_id, needs_consolidation FROM sessions"
         " WHERE session_id = $1::uuid AND ($2::text IS NULL OR user_id = $2)",
-        session_id, user_id)
+        session_id,
+        user_id,
+    )
 
 
-async def claim(conn: asyncpg.Connection, session_id: str, worker: str,
-                lease_s: float) -> ClaimedSession | None:
+async def claim(
+    conn: asyncpg.Connection, session_id: str, worker: str, lease_s: float
+) -> ClaimedSession | None:
     """Take the lease in one statement; None when someone holds it or nothing is new."""
     row = await conn.fetchrow(
         """UPDATE sessions
@@ -77,18 +88,25 @@ async def claim(conn: asyncpg.Connection, session_id: str, worker: str,
               AND (locked_until IS NULL OR locked_until < clock_timestamp())
         RETURNING session_id::text, user_id, agent_id, chat_id,
                   COALESCE(checkpoint_message_seq, 0), last_message_seq""",
-        session_id, worker, float(lease_s))
+        session_id,
+        worker,
+        float(lease_s),
+    )
     return ClaimedSession(*row) if row else None
 
 
 async def release(conn: asyncpg.Connection, session_id: str, worker: str) -> None:
     await conn.execute(
         "UPDATE sessions SET locked_until = NULL, locked_by = NULL"
-        " WHERE session_id = $1::uuid AND locked_by = $2", session_id, worker)
+        " WHERE session_id = $1::uuid AND locked_by = $2",
+        session_id,
+        worker,
+    )
 
 
-async def advance(conn: asyncpg.Connection, session: ClaimedSession, through_seq: int,
-                  worker: str, now: datetime) -> None:
+async def advance(
+    conn: asyncpg.Connection, session: ClaimedSession, through_seq: int, worker: str, now: datetime
+) -> None:
     """Move the checkpoint to ``through_seq`` (never backwards) and release the lease."""
     await conn.execute(
         """UPDATE sessions
@@ -99,18 +117,28 @@ async def advance(conn: asyncpg.Connection, session: ClaimedSession, through_seq
                   locked_until = CASE WHEN locked_by = $3 THEN NULL ELSE locked_until END,
                   locked_by = CASE WHEN locked_by = $3 THEN NULL ELSE locked_by END
             WHERE session_id = $1::uuid""",
-        session.session_id, through_seq, worker, now)
+        session.session_id,
+        through_seq,
+        worker,
+        now,
+    )
 
 
-async def load_messages(conn: asyncpg.Connection, session: ClaimedSession,
-                        limit: int) -> tuple[list[Message], int]:
+async def load_messages(
+    conn: asyncpg.Connection, session: ClaimedSession, limit: int
+) -> tuple[list[Message], int]:
     """Active messages after the checkpoint (up to the session's last seq), and the seq the
     checkpoint may move to (forgotten messages are skipped but passed over)."""
     rows = await conn.fetch(
         """SELECT message_id::text, seq, role, text, ts, speaker, active FROM messages
             WHERE user_id = $1 AND session_id = $2::uuid AND seq > $3 AND seq <= $4
             ORDER BY seq LIMIT $5""",
-        session.user_id, session.session_id, session.checkpoint, session.last_message_seq, limit)
+        session.user_id,
+        session.session_id,
+        session.checkpoint,
+        session.last_message_seq,
+        limit,
+    )
     messages = [Message(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows if r[6]]
     return messages, (rows[-1][1] if rows else session.checkpoint)
 
@@ -138,23 +166,29 @@ SELECT e.entity_id::text, e.name, e.category
 """
 
 
-async def mentioned_entities(conn: asyncpg.Connection, user_id: str, agent_id: str,
-                             text: str) -> list[KnownEntity]:
+async def mentioned_entities(
+    conn: asyncpg.Connection, user_id: str, agent_id: str, text: str
+) -> list[KnownEntity]:
     """The user's entities (visible to this agent) whose normalized name or alias occurs as
     whole words in ``text`` — one query, normalized by Postgres's own ``twin_normalize``."""
     rows = await conn.fetch(MENTIONED, user_id, agent_id, text, SELF_NAMES)
     return [KnownEntity(r[0], r[1], r[2]) for r in rows]
 
 
-async def previous_episode(conn: asyncpg.Connection, user_id: str, agent_id: str,
-                           ts: datetime, first_seq: int) -> str | None:
+async def previous_episode(
+    conn: asyncpg.Connection, user_id: str, agent_id: str, ts: datetime, first_seq: int
+) -> str | None:
     """The temporal chain: this user and agent's latest earlier episode."""
     return await conn.fetchval(
         """SELECT episode_id::text FROM episodes
             WHERE user_id = $1 AND agent_id = $2 AND active AND first_message_seq <> $4
               AND (ts < $3 OR (ts = $3 AND first_message_seq < $4))
             ORDER BY ts DESC, first_message_seq DESC LIMIT 1""",
-        user_id, agent_id, ts, first_seq)
+        user_id,
+        agent_id,
+        ts,
+        first_seq,
+    )
 
 
 async def insert_episode(conn: asyncpg.Connection, row: EpisodeRow, now: datetime) -> bool:
@@ -168,23 +202,48 @@ async def insert_episode(conn: asyncpg.Connection, row: EpisodeRow, now: datetim
                    $14, $15, $16, $17::uuid, $18, $18)
            ON CONFLICT DO NOTHING
            RETURNING true""",
-        row.episode_id, row.user_id, row.agent_id, row.chat_id, row.session_id, row.ts, row.day,
-        row.importance, row.reflection, row.reflection_json, row.summary, row.entity_ids,
-        row.tags, row.first_message_seq, row.last_message_seq, row.provenance,
-        row.previous_episode_id, now)
+        row.episode_id,
+        row.user_id,
+        row.agent_id,
+        row.chat_id,
+        row.session_id,
+        row.ts,
+        row.day,
+        row.importance,
+        row.reflection,
+        row.reflection_json,
+        row.summary,
+        row.entity_ids,
+        row.tags,
+        row.first_message_seq,
+        row.last_message_seq,
+        row.provenance,
+        row.previous_episode_id,
+        now,
+    )
     return bool(created)
 
 
-async def existing_episode(conn: asyncpg.Connection, user_id: str,
-                           first_seq: int) -> asyncpg.Record:
+async def existing_episode(
+    conn: asyncpg.Connection, user_id: str, first_seq: int
+) -> asyncpg.Record:
     return await conn.fetchrow(
         """SELECT episode_id::text, last_message_seq, indexed_at IS NOT NULL AS indexed,
                   jsonb_array_length(linked_todo_ids) AS linked
-             FROM episodes WHERE user_id = $1 AND first_message_seq = $2""", user_id, first_seq)
+             FROM episodes WHERE user_id = $1 AND first_message_seq = $2""",
+        user_id,
+        first_seq,
+    )
 
 
-async def link_todos(conn: asyncpg.Connection, user_id: str, session_id: str, episode_id: str,
-                     message_ids: Sequence[str], now: datetime) -> list[str]:
+async def link_todos(
+    conn: asyncpg.Connection,
+    user_id: str,
+    session_id: str,
+    episode_id: str,
+    message_ids: Sequence[str],
+    now: datetime,
+) -> list[str]:
     """Link the session's unlinked todos (002: goals captured in the hot path) both ways."""
     linked = await conn.fetchval(
         """WITH linked AS (
@@ -197,12 +256,18 @@ async def link_todos(conn: asyncpg.Connection, user_id: str, session_id: str, ep
                                        FROM linked)
             WHERE episode_id = $3::uuid
         RETURNING linked_todo_ids""",
-        user_id, session_id, episode_id, list(message_ids), now)
+        user_id,
+        session_id,
+        episode_id,
+        list(message_ids),
+        now,
+    )
     return list(linked or [])
 
 
-async def reference_facts(conn: asyncpg.Connection, user_id: str, entity_ids: Sequence[str],
-                          ts: datetime) -> int:
+async def reference_facts(
+    conn: asyncpg.Connection, user_id: str, entity_ids: Sequence[str], ts: datetime
+) -> int:
     """Importance from use (000 bootstrap problem): each episode mentioning a fact's subject
     adds one reference; importance = max(importance, min(3, 1 + floor(log2(references)))).
     Pinned and PSYCHE facts are left alone; importance never goes down."""
@@ -215,18 +280,24 @@ async def reference_facts(conn: asyncpg.Connection, user_id: str, entity_ids: Se
                       LEAST(3, 1 + floor(log(2, (reference_count + 1)::numeric))::int))
             WHERE user_id = $1 AND subject_id = ANY($2::uuid[]) AND status = 'ACTIVE'
               AND NOT pinned AND memory_type <> 'PSYCHE'""",
-        user_id, list(entity_ids), ts)
+        user_id,
+        list(entity_ids),
+        ts,
+    )
     return int(status.split()[-1])
 
 
-async def mark_indexed(conn: asyncpg.Connection, episode_ids: Sequence[str],
-                       now: datetime) -> None:
-    await conn.execute("UPDATE episodes SET indexed_at = $2 WHERE episode_id = ANY($1::uuid[])",
-                       list(episode_ids), now)
+async def mark_indexed(conn: asyncpg.Connection, episode_ids: Sequence[str], now: datetime) -> None:
+    await conn.execute(
+        "UPDATE episodes SET indexed_at = $2 WHERE episode_id = ANY($1::uuid[])",
+        list(episode_ids),
+        now,
+    )
 
 
-async def unindexed_episodes(conn: asyncpg.Connection, user_id: str | None,
-                             limit: int) -> list[asyncpg.Record]:
+async def unindexed_episodes(
+    conn: asyncpg.Connection, user_id: str | None, limit: int
+) -> list[asyncpg.Record]:
     """Active episodes whose vector was never written (a crash or an index outage)."""
     return await conn.fetch(
         """SELECT episode_id::text, user_id, agent_id, chat_id, session_id::text, ts, day,
@@ -235,4 +306,7 @@ async def unindexed_episodes(conn: asyncpg.Connection, user_id: str | None,
                   previous_episode_id::text
              FROM episodes
             WHERE indexed_at IS NULL AND active AND ($1::text IS NULL OR user_id = $1)
-            ORDER BY created_at LIMIT $2""", user_id, limit)
+            ORDER BY created_at LIMIT $2""",
+        user_id,
+        limit,
+    )

@@ -42,8 +42,8 @@ class MalformedDraft(ValueError):
 @dataclass(frozen=True)
 class Normalized:
     draft: ReflectionDraft
-    fell_back: tuple[str, ...]   # fields that took the offline value
-    malformed_evidence: int      # evidence entries that were not {text, message_id}
+    fell_back: tuple[str, ...]  # fields that took the offline value
+    malformed_evidence: int  # evidence entries that were not {text, message_id}
 
 
 def lines(value: Any, limit: int, cap: int) -> list[str] | None:
@@ -88,8 +88,9 @@ def normalize_summary(raw: Any, fallback: SessionSummary) -> tuple[SessionSummar
     return summary, fell
 
 
-def normalize_draft(raw: Any, fallback: ReflectionDraft,
-                    user_message_ids: Collection[str]) -> Normalized:
+def normalize_draft(
+    raw: Any, fallback: ReflectionDraft, user_message_ids: Collection[str]
+) -> Normalized:
     """The model's answer as a :class:`ReflectionDraft`; raises :class:`MalformedDraft`."""
     if not isinstance(raw, dict) or not isinstance(raw.get("reflection"), dict):
         raise MalformedDraft("the answer has no reflection object")
@@ -104,13 +105,20 @@ def normalize_draft(raw: Any, fallback: ReflectionDraft,
         return got
 
     evidence, malformed = _evidence(body.get("evidence"))
-    reflection = Reflection(observation=pick("observation"), action=pick("action"),
-                            evidence=evidence, unresolved=pick("unresolved"),
-                            hypothesis=_hypothesis(body.get("hypothesis")))
+    reflection = Reflection(
+        observation=pick("observation"),
+        action=pick("action"),
+        evidence=evidence,
+        unresolved=pick("unresolved"),
+        hypothesis=_hypothesis(body.get("hypothesis")),
+    )
     summary, fell_summary = normalize_summary(raw.get("summary"), fallback.summary)
     psyche = _psyche(raw.get("psyche"), user_message_ids)
-    return Normalized(ReflectionDraft(reflection=reflection, summary=summary, psyche=psyche),
-                      tuple(fell + fell_summary), malformed)
+    return Normalized(
+        ReflectionDraft(reflection=reflection, summary=summary, psyche=psyche),
+        tuple(fell + fell_summary),
+        malformed,
+    )
 
 
 def _evidence(value: Any) -> tuple[list[EvidenceLine], int]:
@@ -121,8 +129,12 @@ def _evidence(value: Any) -> tuple[list[EvidenceLine], int]:
     for item in value:
         text = item.get("text") if isinstance(item, dict) else None
         message_id = item.get("message_id") if isinstance(item, dict) else None
-        if not (isinstance(text, str) and text.strip() and isinstance(message_id, str)
-                and message_id.strip()):
+        if not (
+            isinstance(text, str)
+            and text.strip()
+            and isinstance(message_id, str)
+            and message_id.strip()
+        ):
             malformed += 1
             continue
         kept.append(EvidenceLine(text=clip(text, 300), message_id=message_id.strip()[:64]))
@@ -153,11 +165,19 @@ def _psyche(value: Any, user_message_ids: Collection[str]) -> list[PsycheItem]:
             continue
         text = item.get("text")
         ids = item.get("message_ids")
-        cited = unique(i for i in (ids if isinstance(ids, list) else [])
-                       if isinstance(i, str) and i in user_message_ids)
+        cited = unique(
+            i
+            for i in (ids if isinstance(ids, list) else [])
+            if isinstance(i, str) and i in user_message_ids
+        )
         if not isinstance(text, str) or not text.strip() or not cited:
             continue
-        items.append(PsycheItem(kind=item["kind"], text=clip(text, 300),
-                                message_ids=cited[:LIST_CAP],
-                                confidence=_confidence(item.get("confidence"), 0.4)))
+        items.append(
+            PsycheItem(
+                kind=item["kind"],
+                text=clip(text, 300),
+                message_ids=cited[:LIST_CAP],
+                confidence=_confidence(item.get("confidence"), 0.4),
+            )
+        )
     return items[:LIST_CAP]

@@ -15,7 +15,8 @@ _SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+")
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 _SPACES = re.compile(r"\s+")
 
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a an the and or but if of to in on at for from by with about as into onto over under than then
 is am are was were be been being do does did doing have has had having will would shall should
 can could may might must it its it's this that these those there here what which who whom whose
@@ -27,22 +28,46 @@ user users said says say saying stated states state mentioned mentions mention t
 explained explains noted notes shared shares expressed expresses reported reports felt feel
 feels because since after why due therefore hence thus cause causes caused made makes led leads
 result
-""".split())
+""".split()
+)
 
 # Words a user links two things with (003 §11: Evidence = explicit links the user stated).
 # Causal markers claim a cause; temporal ones only an order ("I slept better after the walk").
 CAUSAL_MARKERS: tuple[str, ...] = (
-    "because", "cause", "'cause", "since", "that's why", "thats why", "which is why",
-    "that is why", "therefore", "so that", "due to", "caused", "causes", "causing",
-    "made me", "makes me", "as a result", "hence", "thus", "led to", "leads to", "result of",
+    "because",
+    "cause",
+    "'cause",
+    "since",
+    "that's why",
+    "thats why",
+    "which is why",
+    "that is why",
+    "therefore",
+    "so that",
+    "due to",
+    "caused",
+    "causes",
+    "causing",
+    "made me",
+    "makes me",
+    "as a result",
+    "hence",
+    "thus",
+    "led to",
+    "leads to",
+    "result of",
 )
 TEMPORAL_MARKERS: tuple[str, ...] = ("after", "ever since", "whenever", "every time")
 _CAUSAL = re.compile(
-    r"(?:^|[,;:—–-]\s*|\.\s+)so\b|\b(?:" + "|".join(
-        re.escape(m).replace(r"\ ", r"\s+") for m in CAUSAL_MARKERS) + r")\b",
-    re.IGNORECASE)
-_TEMPORAL = re.compile(r"\b(?:" + "|".join(
-    re.escape(m).replace(r"\ ", r"\s+") for m in TEMPORAL_MARKERS) + r")\b", re.IGNORECASE)
+    r"(?:^|[,;:—–-]\s*|\.\s+)so\b|\b(?:"
+    + "|".join(re.escape(m).replace(r"\ ", r"\s+") for m in CAUSAL_MARKERS)
+    + r")\b",
+    re.IGNORECASE,
+)
+_TEMPORAL = re.compile(
+    r"\b(?:" + "|".join(re.escape(m).replace(r"\ ", r"\s+") for m in TEMPORAL_MARKERS) + r")\b",
+    re.IGNORECASE,
+)
 
 
 def fold(text: str) -> str:
@@ -64,8 +89,15 @@ def words(text: str) -> list[str]:
 
 def stem(word: str) -> str:
     """A crude suffix stripper: enough for 'skipped'/'skip', 'worries'/'worry', 'runs'/'run'."""
-    for suffix, repl in (("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("es", ""),
-                         ("s", ""), ("ly", "")):
+    for suffix, repl in (
+        ("ies", "y"),
+        ("ied", "y"),
+        ("ing", ""),
+        ("ed", ""),
+        ("es", ""),
+        ("s", ""),
+        ("ly", ""),
+    ):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)] + repl
             break

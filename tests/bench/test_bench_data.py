@@ -10,28 +10,36 @@ import pytest
 
 from bench.recall import data
 
-SAMPLE = [{
-    "sample_id": "conv-x",
-    "conversation": {
-        "speaker_a": "Ann", "speaker_b": "Bo",
-        "session_1_date_time": "1:56 pm on 8 May, 2023",
-        "session_1": [
-            {"speaker": "Ann", "dia_id": "D1:1", "text": "Hi Bo!"},
-            {"speaker": "Bo", "dia_id": "D1:2", "text": "Look at this.",
-             "img_url": ["http://x"], "blip_caption": "a photo of a dog"},
+SAMPLE = [
+    {
+        "sample_id": "conv-x",
+        "conversation": {
+            "speaker_a": "Ann",
+            "speaker_b": "Bo",
+            "session_1_date_time": "1:56 pm on 8 May, 2023",
+            "session_1": [
+                {"speaker": "Ann", "dia_id": "D1:1", "text": "Hi Bo!"},
+                {
+                    "speaker": "Bo",
+                    "dia_id": "D1:2",
+                    "text": "Look at this.",
+                    "img_url": ["http://x"],
+                    "blip_caption": "a photo of a dog",
+                },
+            ],
+            "session_2_date_time": "12:09 am on 13 September, 2023",
+            "session_2": [{"speaker": "Ann", "dia_id": "D2:1", "text": "Back again."}],
+            "session_3_date_time": "1:00 pm on 14 September, 2023",
+            "session_3": [],
+        },
+        "qa": [
+            {"question": "q1", "answer": "a", "evidence": ["D1:2"], "category": 4},
+            {"question": "q2", "answer": 2023, "evidence": ["D1:1; D2:1", "D7:7"], "category": 1},
+            {"question": "q3", "adversarial_answer": "none", "evidence": ["D1:1"], "category": 5},
+            {"question": "q4", "answer": "x", "evidence": ["D9:1"], "category": 2},
         ],
-        "session_2_date_time": "12:09 am on 13 September, 2023",
-        "session_2": [{"speaker": "Ann", "dia_id": "D2:1", "text": "Back again."}],
-        "session_3_date_time": "1:00 pm on 14 September, 2023",
-        "session_3": [],
-    },
-    "qa": [
-        {"question": "q1", "answer": "a", "evidence": ["D1:2"], "category": 4},
-        {"question": "q2", "answer": 2023, "evidence": ["D1:1; D2:1", "D7:7"], "category": 1},
-        {"question": "q3", "adversarial_answer": "none", "evidence": ["D1:1"], "category": 5},
-        {"question": "q4", "answer": "x", "evidence": ["D9:1"], "category": 2},
-    ],
-}]
+    }
+]
 
 
 @pytest.fixture
@@ -45,7 +53,8 @@ def conversation(tmp_path: Path) -> data.Conversation:
 def test_parse_date() -> None:
     assert data.parse_date("1:56 pm on 8 May, 2023") == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
     assert data.parse_date("12:09 am on 13 September, 2023") == datetime(
-        2023, 9, 13, 0, 9, tzinfo=UTC)
+        2023, 9, 13, 0, 9, tzinfo=UTC
+    )
     assert data.parse_date("12:30 pm on 1 June, 2023").hour == 12
     with pytest.raises(ValueError):
         data.parse_date("yesterday")
@@ -59,7 +68,8 @@ def test_sessions_turns_and_clock(conversation: data.Conversation) -> None:
     assert first.turns[1].ts - first.turns[0].ts == data.TURN_SPACING
     assert first.turns[1].content == "Look at this. [shares a photo: a photo of a dog]"
     assert data.indexed_text(first.turns[1], first) == (
-        "[1:56 pm on 8 May, 2023] Bo: Look at this. [shares a photo: a photo of a dog]")
+        "[1:56 pm on 8 May, 2023] Bo: Look at this. [shares a photo: a photo of a dog]"
+    )
     assert conversation.end == conversation.sessions[1].turns[0].ts
 
 

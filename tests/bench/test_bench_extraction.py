@@ -17,8 +17,7 @@ from bench.extraction.corpus import (
 def test_the_corpus_is_big_enough_and_every_category_is_known() -> None:
     messages, dialogues = load_messages(), load_dialogues()
     assert len(messages) >= 300 and len(dialogues) >= 20
-    assert {m.category for m in messages} <= {*SELF_STATEMENTS, *NO_WRITE, "temporal",
-                                             "correction"}
+    assert {m.category for m in messages} <= {*SELF_STATEMENTS, *NO_WRITE, "temporal", "correction"}
     silent = [m for m in messages if m.category in NO_WRITE]
     assert len(silent) >= 100 and sum(not m.must for m in silent) / len(silent) > 0.95
     assert 0.15 < sum(m.held_out for m in messages) / len(messages) < 0.35
@@ -27,12 +26,18 @@ def test_the_corpus_is_big_enough_and_every_category_is_known() -> None:
 def test_a_label_names_subject_predicate_values_and_dates() -> None:
     assert parse_fact("Marta:LIVES_IN=Lisbon") == Fact("marta", "LIVES_IN", ("lisbon",))
     assert parse_fact("RESIDES_IN=Porto/Oporto @from=2025-12-31") == Fact(
-        "user", "LIVES_IN", ("porto", "oporto"), "2025-12-31")
+        "user", "LIVES_IN", ("porto", "oporto"), "2025-12-31"
+    )
 
 
 def test_scoring_counts_hits_misses_and_false_writes_but_not_the_mays() -> None:
-    message = Message("home", "x", (parse_fact("LIVES_IN=Porto @from=2025-12-31"),),
-                      (parse_fact("LIKES=it"),), False)
+    message = Message(
+        "home",
+        "x",
+        (parse_fact("LIVES_IN=Porto @from=2025-12-31"),),
+        (parse_fact("LIKES=it"),),
+        False,
+    )
     right = parse_fact("LIVES_IN=Porto @from=2025-12-31")
     undated = parse_fact("LIVES_IN=Porto")
     tally = score(message, [right, parse_fact("LIKES=it"), parse_fact("WORKS_AT=Acme")])

@@ -12,7 +12,15 @@ from bench.recall.lexical import BM25, STOPWORDS, idf_of, tokenize
 def test_tokenize_lowercases_and_drops_stopwords() -> None:
     assert tokenize("I'm going to the Beach, AGAIN!") == ["going", "beach"]
     assert tokenize("[1:56 pm on 8 May, 2023] Caroline: hi") == [
-        "1", "56", "pm", "8", "may", "2023", "caroline", "hi"]
+        "1",
+        "56",
+        "pm",
+        "8",
+        "may",
+        "2023",
+        "caroline",
+        "hi",
+    ]
     assert "again" in STOPWORDS and "beach" not in STOPWORDS
 
 

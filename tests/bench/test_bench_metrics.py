@@ -70,11 +70,17 @@ def test_tally_averages_per_group() -> None:
 
 
 def test_grounded_keeps_only_turns_whose_words_the_text_carries() -> None:
-    words = {"D1:1": frozenset({"went", "lgbtq", "support", "group", "yesterday", "powerful"}),
-             "D1:2": frozenset({"swamped", "kids", "work"}),
-             "D1:3": frozenset()}
-    episode = Item("episode", "Caroline went to an LGBTQ support group",
-                   frozenset({"D1:1", "D1:2", "D1:3", "D9:9"}), 7)
+    words = {
+        "D1:1": frozenset({"went", "lgbtq", "support", "group", "yesterday", "powerful"}),
+        "D1:2": frozenset({"swamped", "kids", "work"}),
+        "D1:3": frozenset(),
+    }
+    episode = Item(
+        "episode",
+        "Caroline went to an LGBTQ support group",
+        frozenset({"D1:1", "D1:2", "D1:3", "D9:9"}),
+        7,
+    )
     kept = grounded(episode, words)
     # D1:1 shares 4 of 6 words; D1:2 none; D1:3 has no content words; D9:9 is unknown
     assert kept.turns == frozenset({"D1:1", "D1:3"})

@@ -43,8 +43,9 @@ async def echo(data: JSONBody[EchoRequest], resources: NamedDependency[Resources
     return EchoResponse(user_id=data.ids.user_id, total=total)
 
 
-SPEC = NodeSpec(name="echo", summary="test node", route_handlers=[echo],
-                needs=frozenset({POSTGRES, REDIS}))
+SPEC = NodeSpec(
+    name="echo", summary="test node", route_handlers=[echo], needs=frozenset({POSTGRES, REDIS})
+)
 BODY = {"ids": {"user_id": "alice", "agent_id": "deanna", "chat_id": "tg:1"}, "count": 2}
 
 
@@ -63,7 +64,8 @@ async def test_health_readiness_version(client: httpx.AsyncClient) -> None:
 
 
 async def test_version_names_the_schema_version_the_database_holds(
-        client: httpx.AsyncClient, database_url: str) -> None:
+    client: httpx.AsyncClient, database_url: str
+) -> None:
     """The newest migration of the code, which the test database (migrated) has applied."""
     reported = (await client.get("/version")).json()["schema_version"]
     newest = sorted(path.stem for path in MIGRATIONS_DIR.glob("*.sql"))[-1]
@@ -103,8 +105,12 @@ async def test_a_request_without_id_gets_a_fresh_one(client: httpx.AsyncClient) 
 
 
 async def test_every_invalid_field_is_listed_with_its_path(client: httpx.AsyncClient) -> None:
-    body = {"ids": {"user_id": "", "agent_id": "deanna"}, "count": 99,
-            "words": ["ok", "toolong"], "colour": "red"}
+    body = {
+        "ids": {"user_id": "", "agent_id": "deanna"},
+        "count": 99,
+        "words": ["ok", "toolong"],
+        "colour": "red",
+    }
     response = await client.post("/v1/echo", json=body)
     assert response.status_code == 422
     assert response.headers["content-type"].startswith("application/problem+json")
@@ -116,15 +122,17 @@ async def test_every_invalid_field_is_listed_with_its_path(client: httpx.AsyncCl
 
 
 async def test_malformed_json_is_a_problem_not_a_crash(client: httpx.AsyncClient) -> None:
-    response = await client.post("/v1/echo", content=b'{"ids": ', headers={
-        "content-type": "application/json"})
+    response = await client.post(
+        "/v1/echo", content=b'{"ids": ', headers={"content-type": "application/json"}
+    )
     assert response.status_code in (400, 422)
     assert response.headers["content-type"].startswith("application/problem+json")
     assert response.json()["errors"][0]["path"] == "$"
 
 
-async def test_an_oversized_body_is_refused(settings: Settings, resources: Resources,
-                                            app_client) -> None:
+async def test_an_oversized_body_is_refused(
+    settings: Settings, resources: Resources, app_client
+) -> None:
     small = msgspec.structs.replace(settings, max_body_bytes=64)
     async with app_client(create_app(SPEC, small, resources)) as client:
         response = await client.post("/v1/echo", json={**BODY, "words": ["x"] * 50})
@@ -136,13 +144,16 @@ async def test_an_oversized_body_is_refused(settings: Settings, resources: Resou
 
 
 async def test_bytes_that_are_not_utf8_are_named_at_their_offset_in_the_body(
-        client: httpx.AsyncClient) -> None:
+    client: httpx.AsyncClient,
+) -> None:
     body = b'{"ids": {"user_id": "al\xffice", "agent_id": "deanna", "chat_id": "tg:1"}}'
-    response = await client.post("/v1/echo", content=body,
-                                 headers={"content-type": "application/json"})
+    response = await client.post(
+        "/v1/echo", content=body, headers={"content-type": "application/json"}
+    )
     assert response.status_code == 400
     assert response.json()["errors"] == [
-        {"path": "$", "reason": f"malformed JSON body: not UTF-8 (byte {body.index(0xFF)})"}]
+        {"path": "$", "reason": f"malformed JSON body: not UTF-8 (byte {body.index(0xFF)})"}
+    ]
 
 
 async def test_unknown_route_is_a_problem_with_its_request_id(client: httpx.AsyncClient) -> None:
@@ -152,13 +163,15 @@ async def test_unknown_route_is_a_problem_with_its_request_id(client: httpx.Asyn
     problem = response.json()
     assert problem["status"] == 404 and problem["request_id"] == "n8n-404"
     assert response.headers["x-request-id"] == "n8n-404"
-    assert problem["detail"] == ("no route GET /v1/nothing-here; every route is listed at "
-                                 "/schema/openapi.json")
+    assert problem["detail"] == (
+        "no route GET /v1/nothing-here; every route is listed at /schema/openapi.json"
+    )
     assert [e["status"] for e in logs if e["event"] == "request"] == [404]
 
 
 async def test_a_wrong_method_is_a_problem_naming_the_allowed_one(
-        client: httpx.AsyncClient) -> None:
+    client: httpx.AsyncClient,
+) -> None:
     response = await client.get("/v1/echo")
     assert response.status_code == 405
     problem = response.json()
@@ -166,16 +179,19 @@ async def test_a_wrong_method_is_a_problem_naming_the_allowed_one(
     assert problem["detail"] == "/v1/echo does not answer GET; it answers POST, OPTIONS"
 
 
-async def test_bearer_token_guards_v1_but_not_health(settings: Settings, resources: Resources,
-                                                     app_client) -> None:
+async def test_bearer_token_guards_v1_but_not_health(
+    settings: Settings, resources: Resources, app_client
+) -> None:
     guarded = msgspec.structs.replace(settings, node_token="s3cret-token")
     async with app_client(create_app(SPEC, guarded, resources)) as client:
         with capture_logs() as logs:
             missing = await client.post("/v1/echo", json=BODY)
-            wrong = await client.post("/v1/echo", json=BODY,
-                                      headers={"Authorization": "Bearer nope"})
-            right = await client.post("/v1/echo", json=BODY,
-                                      headers={"Authorization": "Bearer s3cret-token"})
+            wrong = await client.post(
+                "/v1/echo", json=BODY, headers={"Authorization": "Bearer nope"}
+            )
+            right = await client.post(
+                "/v1/echo", json=BODY, headers={"Authorization": "Bearer s3cret-token"}
+            )
         assert (await client.get("/healthz")).status_code == 200
         assert (await client.get("/readyz")).status_code == 200
     for response in (missing, wrong):
@@ -186,13 +202,16 @@ async def test_bearer_token_guards_v1_but_not_health(settings: Settings, resourc
     assert "s3cret-token" not in repr(logs)
 
 
-async def test_a_stopped_dependency_gives_503_with_retry_after(settings: Settings,
-                                                               app_client) -> None:
+async def test_a_stopped_dependency_gives_503_with_retry_after(
+    settings: Settings, app_client
+) -> None:
     down = msgspec.structs.replace(
         settings,
         database_url="postgresql://postgres@127.0.0.1:1/none",
         redis_url="redis://127.0.0.1:1/0",
-        pg_timeout_s=1.0, redis_timeout_s=0.5, ready_timeout_s=1.5,
+        pg_timeout_s=1.0,
+        redis_timeout_s=0.5,
+        ready_timeout_s=1.5,
     )
     async with app_client(create_app(SPEC, down)) as client:
         ready = await client.get("/readyz")
@@ -206,8 +225,14 @@ async def test_a_stopped_dependency_gives_503_with_retry_after(settings: Setting
     assert served.json()["dependency"] == "postgres"
 
 
-NODE_NAMES = ("pulse-decay", "graph-hydrator", "rag-gate", "envelope-validator",
-              "reflection-writer", "memory-upserter")
+NODE_NAMES = (
+    "pulse-decay",
+    "graph-hydrator",
+    "rag-gate",
+    "envelope-validator",
+    "reflection-writer",
+    "memory-upserter",
+)
 
 
 def test_no_node_uses_a_deprecated_litestar_api(settings: Settings) -> None:
@@ -216,8 +241,9 @@ def test_no_node_uses_a_deprecated_litestar_api(settings: Settings) -> None:
         warnings.simplefilter("always")
         for spec in [*all_specs().values(), SPEC]:
             create_app(spec, settings)
-    assert [str(w.message) for w in caught
-            if issubclass(w.category, LitestarDeprecationWarning)] == []
+    assert [
+        str(w.message) for w in caught if issubclass(w.category, LitestarDeprecationWarning)
+    ] == []
 
 
 def test_every_node_has_a_spec_with_known_dependencies() -> None:
@@ -227,8 +253,9 @@ def test_every_node_has_a_spec_with_known_dependencies() -> None:
 
 
 @pytest.mark.parametrize("node", sorted(NODE_NAMES))
-async def test_every_node_answers_health_and_readiness(node: str, settings: Settings,
-                                                       resources: Resources, app_client) -> None:
+async def test_every_node_answers_health_and_readiness(
+    node: str, settings: Settings, resources: Resources, app_client
+) -> None:
     async with app_client(create_app(node_spec(node), settings, resources)) as client:
         assert (await client.get("/healthz")).json()["node"] == node
         ready = await client.get("/readyz")

@@ -42,11 +42,17 @@ def test_twin_migrate_creates_the_database_then_changes_nothing(fresh_database) 
 
 def _start_up(dsn: str, tmp_path, settings: Settings) -> tuple[subprocess.Popen, int]:
     offset = random.randrange(2_000, 22_000, 10)  # below the ephemeral range; runs side by side
-    env = {**os.environ, "DATABASE_URL": dsn, "REDIS_URL": settings.redis_url,
-           "QDRANT_PATH": str(tmp_path / "qdrant"), "TWIN_PORT_OFFSET": str(offset),
-           "TWIN_LOG_JSON": "true"}
-    proc = subprocess.Popen([*TWIN, "up"], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    env = {
+        **os.environ,
+        "DATABASE_URL": dsn,
+        "REDIS_URL": settings.redis_url,
+        "QDRANT_PATH": str(tmp_path / "qdrant"),
+        "TWIN_PORT_OFFSET": str(offset),
+        "TWIN_LOG_JSON": "true",
+    }
+    proc = subprocess.Popen(
+        [*TWIN, "up"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     return proc, offset
 
 
@@ -64,8 +70,9 @@ def _wait_healthy(offset: int) -> dict[str, int]:
     return healthy
 
 
-def test_twin_up_serves_all_six_nodes_and_stops_cleanly(fresh_database, tmp_path,
-                                                         settings: Settings) -> None:
+def test_twin_up_serves_all_six_nodes_and_stops_cleanly(
+    fresh_database, tmp_path, settings: Settings
+) -> None:
     _, dsn = fresh_database
     proc, offset = _start_up(dsn, tmp_path, settings)
     try:
@@ -82,8 +89,9 @@ def test_twin_up_serves_all_six_nodes_and_stops_cleanly(fresh_database, tmp_path
     assert "Application shutdown complete" in output
 
 
-def test_ctrl_c_on_twin_up_shuts_down_without_a_traceback(fresh_database, tmp_path,
-                                                          settings: Settings) -> None:
+def test_ctrl_c_on_twin_up_shuts_down_without_a_traceback(
+    fresh_database, tmp_path, settings: Settings
+) -> None:
     _, dsn = fresh_database
     proc, offset = _start_up(dsn, tmp_path, settings)
     try:

@@ -16,8 +16,10 @@ SUFFIXES = {".py", ".sql", ".json", ".md", ".yaml"}
 
 # "003 §6.2", "003 §2.1, §3", "003 §4.1–4.2", "003 §6.3-6.4", "003 §6.1, §10"; a bare "§8" in
 # a module that cites 003 elsewhere is 003's too (003 is the only document with sections).
-_SECTIONS = re.compile(r"(?:\b003 )?§(\d+(?:\.\d+)?)(?:\s*[–-]\s*(\d+(?:\.\d+)?))?"
-                       r"((?:,\s*§\d+(?:\.\d+)?)*)")
+_SECTIONS = re.compile(
+    r"(?:\b003 )?§(\d+(?:\.\d+)?)(?:\s*[–-]\s*(\d+(?:\.\d+)?))?"
+    r"((?:,\s*§\d+(?:\.\d+)?)*)"
+)
 _NAMED = re.compile(r"\b000 ([A-Z][a-z]+[A-Z][A-Za-z]+)\b")  # 000 SummarySpine, 000 UserSeed
 _DOCUMENT = re.compile(r"\b(00[0-4])(?:'s|/00[0-4])?\b(?=[\s:,;)'.]|$)")
 _HEADING = re.compile(r"^### (\d{3}) (§[\d.]+|Appendix A|[A-Z][A-Za-z]+)\b", re.MULTILINE)
@@ -27,8 +29,12 @@ def _code_files() -> list[Path]:
     files = []
     for top in CITED_IN:
         for path in (REPO / top).rglob("*"):
-            if (path.suffix in SUFFIXES and path.is_file() and "assets" not in path.parts
-                    and path != Path(__file__)):
+            if (
+                path.suffix in SUFFIXES
+                and path.is_file()
+                and "assets" not in path.parts
+                and path != Path(__file__)
+            ):
                 files.append(path)
     return files
 
@@ -54,9 +60,18 @@ def design_sections() -> set[str]:
 
 def test_the_citation_parser_reads_every_form_the_code_uses() -> None:
     assert citations("003 §2.1, §3 and 003 §4.1–4.2, 003 §6.3-6.4; as §8 says") == {
-        "003 §2.1", "003 §3", "003 §4.1", "003 §4.2", "003 §6.3", "003 §6.4", "003 §8"}
+        "003 §2.1",
+        "003 §3",
+        "003 §4.1",
+        "003 §4.2",
+        "003 §6.3",
+        "003 §6.4",
+        "003 §8",
+    }
     assert citations("the spine (000 SummarySpine), 003 App. A") == {
-        "000 SummarySpine", "003 Appendix A"}
+        "000 SummarySpine",
+        "003 Appendix A",
+    }
     assert citations('f"{hit.doc_id} § {hit.section}"') == set()
 
 
@@ -122,7 +137,7 @@ def _default_db(source: str, variable: str) -> str:
 
 def test_the_readme_documents_every_playground_command_and_the_shared_offset() -> None:
     readme = README.read_text()
-    playground = readme[readme.index("## The playground"):readme.index("## The nodes")]
+    playground = readme[readme.index("## The playground") : readme.index("## The nodes")]
     commands = re.findall(r"/[a-z]+", HELP)
     assert "/new" in commands
     for command in commands:

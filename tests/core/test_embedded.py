@@ -30,8 +30,10 @@ from tests.reliability.helpers import PLAN, commit_body, hydrate_body
 
 REPO = Path(__file__).resolve().parents[2]
 TWIN = [sys.executable, "-m", "services.core.cli"]
-UNREACHABLE = {"TWIN_TEST_PG_ADMIN": "postgresql://postgres@127.0.0.1:1/postgres",
-               "TWIN_TEST_REDIS_URL": "redis://127.0.0.1:1/13"}
+UNREACHABLE = {
+    "TWIN_TEST_PG_ADMIN": "postgresql://postgres@127.0.0.1:1/postgres",
+    "TWIN_TEST_REDIS_URL": "redis://127.0.0.1:1/13",
+}
 
 
 @pytest.fixture
@@ -44,8 +46,11 @@ def workdir() -> Iterator[Path]:
 
 
 def _bare_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("DATABASE_URL", "REDIS_URL", "QDRANT_", "TWIN_", "OPENAI_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DATABASE_URL", "REDIS_URL", "QDRANT_", "TWIN_", "OPENAI_"))
+    }
     return {**env, "PYTHONPATH": str(REPO), **extra}
 
 
@@ -71,9 +76,15 @@ class TwinUp:
         self.cwd = cwd
         self.offset = random.randrange(2_000, 22_000, 10)
         self.proc = subprocess.Popen(
-            [*TWIN, "up"], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env=_bare_env(TWIN_PORT_OFFSET=str(self.offset), TWIN_EMBEDDER="hashing",
-                          TWIN_LOG_JSON="true"))
+            [*TWIN, "up"],
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=_bare_env(
+                TWIN_PORT_OFFSET=str(self.offset), TWIN_EMBEDDER="hashing", TWIN_LOG_JSON="true"
+            ),
+        )
 
     def url(self, node: str, path: str) -> str:
         return f"http://127.0.0.1:{NODE_PORTS[node] + self.offset}{path}"
@@ -101,15 +112,22 @@ class TwinUp:
 
 
 def test_twin_up_with_nothing_configured_owns_its_stores_and_leaves_none_behind(
-        workdir: Path, user_id: str) -> None:
+    workdir: Path, user_id: str
+) -> None:
     first = TwinUp(workdir)
     try:
         readiness = first.ready()
         assert readiness["status"] == "ready", readiness
-        assert readiness["modes"] == {"postgres": "embedded", "redis": "embedded",
-                                      "vectors": "embedded"}
-        committed = httpx.post(first.url("memory-upserter", "/v1/commit"), timeout=30,
-                               json=commit_body(user_id, plan=PLAN))
+        assert readiness["modes"] == {
+            "postgres": "embedded",
+            "redis": "embedded",
+            "vectors": "embedded",
+        }
+        committed = httpx.post(
+            first.url("memory-upserter", "/v1/commit"),
+            timeout=30,
+            json=commit_body(user_id, plan=PLAN),
+        )
         assert committed.status_code == 200, committed.text
         postgres, redis = first.server_pids()
     finally:
@@ -121,8 +139,9 @@ def test_twin_up_with_nothing_configured_owns_its_stores_and_leaves_none_behind(
     second = TwinUp(workdir)  # the crashed folder is recovered (stale pid files, WAL replay)
     try:
         assert second.ready()["status"] == "ready"
-        hydrated = httpx.post(second.url("graph-hydrator", "/v1/hydrate"), timeout=30,
-                              json=hydrate_body(user_id))
+        hydrated = httpx.post(
+            second.url("graph-hydrator", "/v1/hydrate"), timeout=30, json=hydrate_body(user_id)
+        )
         assert hydrated.status_code == 200, hydrated.text
         assert "Marta" in hydrated.text  # Postgres kept the committed turn across the crash
         postgres, redis = second.server_pids()
@@ -152,8 +171,7 @@ def test_a_stale_pid_file_naming_a_live_process_is_not_a_running_server(workdir:
         postgres.stop()
 
 
-async def test_a_second_process_on_the_same_folder_shares_the_running_server(
-        workdir: Path) -> None:
+async def test_a_second_process_on_the_same_folder_shares_the_running_server(workdir: Path) -> None:
     owner = EmbeddedPostgres(workdir / "postgres", durable=False)
     owner.start()
     pid = owner.pid
@@ -192,12 +210,29 @@ def test_on_a_bare_machine_the_suite_runs_on_the_embedded_stores() -> None:
     tests fall back to the embedded servers — and every Redis command working memory uses
     (MGET, SET EX, the compare-and-set Lua script, SCAN, DEL) passes on them, as does the
     graph store on PostgreSQL 18 (twin_normalize agreeing with the Python fold included)."""
-    tests = ["tests/core/test_working_memory_cas.py", "tests/core/test_working_memory.py",
-             "tests/graph_hydrator/test_store.py"]
+    tests = [
+        "tests/core/test_working_memory_cas.py",
+        "tests/core/test_working_memory.py",
+        "tests/graph_hydrator/test_store.py",
+    ]
     env = _bare_env(**UNREACHABLE)
-    done = subprocess.run([sys.executable, "-m", "pytest", *tests, "-p", "no:cacheprovider",
-                           "-o", "addopts=-p no:valkey"], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            *tests,
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=-p no:valkey",
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     summary = done.stdout.splitlines()
     stores = next(line for line in summary if line.startswith("stores: "))

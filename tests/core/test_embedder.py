@@ -95,7 +95,8 @@ async def test_minilm_batch_equals_one_by_one(minilm: MiniLMEmbedder) -> None:
 
 
 async def test_concurrent_calls_share_runs_and_each_gets_its_own_vectors(
-        minilm: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    minilm: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
     texts = [[SISTER], [BUDGET, CAT], ["ok"], [SISTER_PARAPHRASE, "", SISTER]]
     alone = [await minilm.embed(t) for t in texts]
     runs: list[int] = []
@@ -109,15 +110,17 @@ async def test_concurrent_calls_share_runs_and_each_gets_its_own_vectors(
 
 
 async def test_a_failed_run_fails_the_calls_in_it_and_the_next_run_works(
-        minilm: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    minilm: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real = minilm.embed_sync
 
     def broken(batch: list[str]):
         raise RuntimeError("onnx fault")
 
     monkeypatch.setattr(minilm, "embed_sync", broken)
-    results = await asyncio.gather(minilm.embed([SISTER]), minilm.embed([CAT]),
-                                   return_exceptions=True)
+    results = await asyncio.gather(
+        minilm.embed([SISTER]), minilm.embed([CAT]), return_exceptions=True
+    )
     assert all(isinstance(r, RuntimeError) for r in results)
     monkeypatch.setattr(minilm, "embed_sync", real)
     (vector,) = await minilm.embed([CAT])

@@ -112,15 +112,21 @@ async def _entity(conn: asyncpg.Connection, user_id: str, name: str = "Marta") -
     return await conn.fetchval(
         "INSERT INTO entities (user_id, name, category) VALUES ($1, $2, 'Person') "
         "RETURNING entity_id",
-        user_id, name,
+        user_id,
+        name,
     )
 
 
 async def _fact(conn: asyncpg.Connection, user_id: str, subject: uuid.UUID, **cols: object):
     values = {
-        "user_id": user_id, "subject_id": subject, "predicate": "LIVES_IN",
-        "object_value": '"Austin"', "memory_type": "PEOPLE", "text": "Marta lives in Austin",
-        "source": "llm_plan", **cols,
+        "user_id": user_id,
+        "subject_id": subject,
+        "predicate": "LIVES_IN",
+        "object_value": '"Austin"',
+        "memory_type": "PEOPLE",
+        "text": "Marta lives in Austin",
+        "source": "llm_plan",
+        **cols,
     }
     names = ", ".join(values)
     params = ", ".join(f"${i}" for i in range(1, len(values) + 1))
@@ -133,7 +139,8 @@ async def _session(conn: asyncpg.Connection, user_id: str, chat: str = "c1") -> 
     return await conn.fetchval(
         "INSERT INTO sessions (user_id, agent_id, chat_id) VALUES ($1, 'deanna', $2) "
         "RETURNING session_id",
-        user_id, chat,
+        user_id,
+        chat,
     )
 
 
@@ -148,14 +155,31 @@ async def test_applies_every_file_in_order_on_an_empty_database(new_database: Ne
     connection = await asyncpg.connect(dsn)
     try:
         assert await current_version(connection) == ALL_VERSIONS[-1]
-        tables = {r["tablename"] for r in await connection.fetch(
-            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+        tables = {
+            r["tablename"]
+            for r in await connection.fetch(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+            )
+        }
     finally:
         await connection.close()
     assert tables >= {
-        "schema_migrations", "users", "agents", "user_seeds", "user_state", "idempotency_keys",
-        "forget_log", "entities", "entity_aliases", "relations", "sessions", "messages",
-        "episodes", "todos", "summary_spine", "knowledge_chunks",
+        "schema_migrations",
+        "users",
+        "agents",
+        "user_seeds",
+        "user_state",
+        "idempotency_keys",
+        "forget_log",
+        "entities",
+        "entity_aliases",
+        "relations",
+        "sessions",
+        "messages",
+        "episodes",
+        "todos",
+        "summary_spine",
+        "knowledge_chunks",
     }
 
 
@@ -180,7 +204,8 @@ async def test_concurrent_runners_apply_each_file_once(new_database: NewDatabase
     connection = await asyncpg.connect(dsn)
     try:
         assert await connection.fetchval("SELECT count(*) FROM schema_migrations") == len(
-            ALL_VERSIONS)
+            ALL_VERSIONS
+        )
     finally:
         await connection.close()
 
@@ -244,27 +269,38 @@ async def test_names_and_aliases_are_normalized_by_the_database(
     entity = await _entity(conn, user, "Márta")
     await conn.execute(
         "INSERT INTO entity_aliases (user_id, entity_id, alias) VALUES ($1, $2, 'Work MÁRTA')",
-        user, entity,
+        user,
+        entity,
     )
-    assert await conn.fetchval(
-        "SELECT name_normalized FROM entities WHERE entity_id = $1", entity) == "marta"
-    assert await conn.fetchval(
-        "SELECT alias_normalized FROM entity_aliases WHERE entity_id = $1", entity) == "work marta"
+    assert (
+        await conn.fetchval("SELECT name_normalized FROM entities WHERE entity_id = $1", entity)
+        == "marta"
+    )
+    assert (
+        await conn.fetchval(
+            "SELECT alias_normalized FROM entity_aliases WHERE entity_id = $1", entity
+        )
+        == "work marta"
+    )
     with pytest.raises(asyncpg.UniqueViolationError):
         await conn.execute(
             "INSERT INTO entity_aliases (user_id, entity_id, alias) VALUES ($1, $2, 'work marta')",
-            user, entity,
+            user,
+            entity,
         )
 
 
 async def test_agent_scope_requires_an_agent_id(conn: asyncpg.Connection, user: str):
     with pytest.raises(asyncpg.CheckViolationError, match="entities_agent_scope"):
         await conn.execute(
-            "INSERT INTO entities (user_id, scope, name) VALUES ($1, 'agent', 'Marta')", user)
+            "INSERT INTO entities (user_id, scope, name) VALUES ($1, 'agent', 'Marta')", user
+        )
     with pytest.raises(asyncpg.CheckViolationError, match="entities_agent_scope"):
         await conn.execute(
             "INSERT INTO entities (user_id, scope, agent_id, name) "
-            "VALUES ($1, 'global', 'deanna', 'Marta')", user)
+            "VALUES ($1, 'global', 'deanna', 'Marta')",
+            user,
+        )
     subject = await _entity(conn, user)
     with pytest.raises(asyncpg.CheckViolationError, match="relations_agent_scope"):
         await _fact(conn, user, subject, scope="agent")
@@ -297,14 +333,24 @@ async def test_one_active_fact_per_memory_key_until_it_is_superseded(
     first = await _fact(conn, user, subject, memory_key=key)
     with pytest.raises(asyncpg.UniqueViolationError, match="uniq_relations_memory_key"):
         await _fact(conn, user, subject, memory_key=key, object_value='"Boston"')
-    second = await _fact(conn, user, subject, memory_key=key, object_value='"Boston"',
-                         status="SUPERSEDED", valid_to=None)
+    second = await _fact(
+        conn,
+        user,
+        subject,
+        memory_key=key,
+        object_value='"Boston"',
+        status="SUPERSEDED",
+        valid_to=None,
+    )
     assert second  # a closed row never collides
     await conn.execute(
-        "UPDATE relations SET status = 'SUPERSEDED', valid_to = now() WHERE rel_id = $1", first)
+        "UPDATE relations SET status = 'SUPERSEDED', valid_to = now() WHERE rel_id = $1", first
+    )
     assert await _fact(conn, user, subject, memory_key=key, object_value='"Boston"')
-    assert await conn.fetchval(
-        "SELECT count(*) FROM relations WHERE user_id = $1 AND active", user) == 1
+    assert (
+        await conn.fetchval("SELECT count(*) FROM relations WHERE user_id = $1 AND active", user)
+        == 1
+    )
 
 
 async def test_the_same_active_edge_is_stored_once(conn: asyncpg.Connection, user: str):
@@ -364,8 +410,9 @@ async def test_a_pending_todo_is_captured_once(conn: asyncpg.Connection, user: s
     await conn.execute(insert, user, "Call Márta", "PENDING", None)
     with pytest.raises(asyncpg.UniqueViolationError, match="uniq_todos_pending"):
         await conn.execute(insert, user, "call marta", "PENDING", None)
-    await conn.execute("UPDATE todos SET status = 'DONE', completed_at = now() WHERE user_id = $1",
-                       user)
+    await conn.execute(
+        "UPDATE todos SET status = 'DONE', completed_at = now() WHERE user_id = $1", user
+    )
     await conn.execute(insert, user, "call marta", "PENDING", None)
     with pytest.raises(asyncpg.CheckViolationError, match="todos_completed"):
         await conn.execute(insert, user, "walk", "DONE", None)
@@ -378,7 +425,9 @@ async def test_deleting_a_user_removes_their_data_but_not_the_audit(
     await _fact(conn, user, subject)
     await conn.execute(
         "INSERT INTO forget_log (user_id, scope, target_kind, hard) "
-        "VALUES ($1, 'global', 'all', true)", user)
+        "VALUES ($1, 'global', 'all', true)",
+        user,
+    )
     await conn.execute("DELETE FROM users WHERE user_id = $1", user)
     assert await conn.fetchval("SELECT count(*) FROM entities WHERE user_id = $1", user) == 0
     assert await conn.fetchval("SELECT count(*) FROM relations WHERE user_id = $1", user) == 0
@@ -391,15 +440,24 @@ async def test_hard_deleting_a_session_takes_its_messages_and_unlinks_the_rest(
     session = await _session(conn, user)
     await conn.execute(
         "INSERT INTO messages (user_id, agent_id, chat_id, session_id, turn_id, role, text, ts) "
-        "VALUES ($1, 'deanna', 'c1', $2, 't-1', 'user', 'hi', now())", user, session)
+        "VALUES ($1, 'deanna', 'c1', $2, 't-1', 'user', 'hi', now())",
+        user,
+        session,
+    )
     episode = await conn.fetchval(
         "INSERT INTO episodes (user_id, agent_id, session_id, ts, day, reflection, "
         "first_message_seq, last_message_seq) VALUES ($1, 'deanna', $2, now(), current_date, "
-        "'Observation: ...', 1, 1) RETURNING episode_id", user, session)
+        "'Observation: ...', 1, 1) RETURNING episode_id",
+        user,
+        session,
+    )
     todo = await conn.fetchval(
         "INSERT INTO todos (user_id, agent_id, kind, text, session_id, episode_id) "
         "VALUES ($1, 'deanna', 'GOAL', 'Run 5k', $2, $3) RETURNING todo_id",
-        user, session, episode)
+        user,
+        session,
+        episode,
+    )
     await conn.execute("DELETE FROM sessions WHERE session_id = $1", session)
     assert await conn.fetchval("SELECT count(*) FROM messages WHERE user_id = $1", user) == 0
     assert await conn.fetchval(
@@ -417,7 +475,8 @@ async def test_a_session_with_unconsolidated_turns_is_due(conn: asyncpg.Connecti
     await conn.execute("UPDATE sessions SET last_message_seq = 42 WHERE session_id = $1", session)
     assert await conn.fetchval(due, session) is True
     await conn.execute(
-        "UPDATE sessions SET checkpoint_message_seq = 42 WHERE session_id = $1", session)
+        "UPDATE sessions SET checkpoint_message_seq = 42 WHERE session_id = $1", session
+    )
     assert await conn.fetchval(due, session) is False
 
 
@@ -431,5 +490,4 @@ async def test_knowledge_reingest_of_the_same_chunk_is_a_no_op(conn: asyncpg.Con
     )
     await conn.execute(insert, doc)
     await conn.execute(insert, doc)
-    assert await conn.fetchval(
-        "SELECT count(*) FROM knowledge_chunks WHERE doc_id = $1", doc) == 1
+    assert await conn.fetchval("SELECT count(*) FROM knowledge_chunks WHERE doc_id = $1", doc) == 1

@@ -13,8 +13,14 @@ from services.core.validation import InvalidInput, convert, decode
 
 
 def test_settings_read_from_a_mapping_with_defaults() -> None:
-    settings = Settings.from_env({"DATABASE_URL": "postgresql://x/y", "TWIN_PG_POOL_MAX": "4",
-                                  "TWIN_LOG_JSON": "false", "QDRANT_URL": ""})
+    settings = Settings.from_env(
+        {
+            "DATABASE_URL": "postgresql://x/y",
+            "TWIN_PG_POOL_MAX": "4",
+            "TWIN_LOG_JSON": "false",
+            "QDRANT_URL": "",
+        }
+    )
     assert settings.database_url == "postgresql://x/y"
     assert settings.pg_pool_max == 4 and settings.log_json is False
     assert settings.qdrant_url is None and settings.embedder == "minilm"
@@ -38,13 +44,22 @@ class Box(msgspec.Struct, forbid_unknown_fields=True):
 
 
 def test_every_problem_is_listed_not_the_first() -> None:
-    value = {"items": [{"name": "ok"}, {"name": "", "size": "big"}], "parent": {"x": 1},
-             "extra": True}
+    value = {
+        "items": [{"name": "ok"}, {"name": "", "size": "big"}],
+        "parent": {"x": 1},
+        "extra": True,
+    }
     with pytest.raises(InvalidInput) as caught:
         convert(value, Box)
     paths = sorted(error.path for error in caught.value.errors)
-    assert paths == ["$.extra", "$.items[1].name", "$.items[1].size", "$.label",
-                     "$.parent.name", "$.parent.x"]
+    assert paths == [
+        "$.extra",
+        "$.items[1].name",
+        "$.items[1].size",
+        "$.label",
+        "$.parent.name",
+        "$.parent.x",
+    ]
 
 
 def test_valid_input_takes_the_fast_path() -> None:
@@ -58,10 +73,12 @@ def test_malformed_json_is_reported_at_the_root() -> None:
 
 
 def test_an_invalid_memory_plan_lists_each_bad_fact() -> None:
-    plan = {"facts": [
-        {"memory_type": "OPEN_LOOP", "predicate": "X", "text": "t"},
-        {"memory_type": "PEOPLE", "predicate": "SISTER OF", "text": "t", "importance": 7},
-    ]}
+    plan = {
+        "facts": [
+            {"memory_type": "OPEN_LOOP", "predicate": "X", "text": "t"},
+            {"memory_type": "PEOPLE", "predicate": "SISTER OF", "text": "t", "importance": 7},
+        ]
+    }
     with pytest.raises(InvalidInput) as caught:
         convert(plan, MemoryWritePlan)
     paths = sorted(error.path for error in caught.value.errors)

@@ -25,8 +25,11 @@ def _routes() -> list[tuple[str, str, type[msgspec.Struct]]]:
     for name, spec in all_specs().items():
         for handler in spec.route_handlers:
             data = handler.parsed_fn_signature.parameters.get("data")
-            if data is not None and isinstance(data.annotation, type) \
-                    and issubclass(data.annotation, msgspec.Struct):
+            if (
+                data is not None
+                and isinstance(data.annotation, type)
+                and issubclass(data.annotation, msgspec.Struct)
+            ):
                 found += [(name, path, data.annotation) for path in sorted(handler.paths)]
     return found
 
@@ -57,8 +60,10 @@ def _scalar_paths(struct: type[msgspec.Struct], depth: int = 0) -> list[tuple[li
             if get_origin(option) in (list, tuple) and get_args(option):
                 inner, index = _unwrap(get_args(option)[0])[0], [0]
             if isinstance(inner, type) and issubclass(inner, msgspec.Struct):
-                out += [([field.encode_name, *index, *sub], kind)
-                        for sub, kind in _scalar_paths(inner, depth + 1)]
+                out += [
+                    ([field.encode_name, *index, *sub], kind)
+                    for sub, kind in _scalar_paths(inner, depth + 1)
+                ]
     return out
 
 
@@ -74,21 +79,33 @@ def _json_path(path: list) -> str:
     return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
 
 
-CASES = [(node, route, struct, path, kind) for node, route, struct in _routes()
-         for path, kind in _scalar_paths(struct)]
+CASES = [
+    (node, route, struct, path, kind)
+    for node, route, struct in _routes()
+    for path, kind in _scalar_paths(struct)
+]
 
 
 def test_every_node_has_numeric_request_fields_to_check() -> None:
     nodes = {node for node, *_ in CASES}
-    assert {"graph-hydrator", "rag-gate", "pulse-decay", "memory-upserter",
-            "reflection-writer"} <= nodes
+    assert {
+        "graph-hydrator",
+        "rag-gate",
+        "pulse-decay",
+        "memory-upserter",
+        "reflection-writer",
+    } <= nodes
     assert ("graph-hydrator", "/v1/hydrate", ["edge_cap"]) in [(n, r, p) for n, r, _, p, _ in CASES]
 
 
-@pytest.mark.parametrize(("node", "route", "struct", "path", "kind"), CASES,
-                         ids=[f"{n}{r}:{_json_path(p)}" for n, r, _, p, _ in CASES])
+@pytest.mark.parametrize(
+    ("node", "route", "struct", "path", "kind"),
+    CASES,
+    ids=[f"{n}{r}:{_json_path(p)}" for n, r, _, p, _ in CASES],
+)
 def test_a_string_in_a_numeric_or_bool_field_is_refused_at_its_path(
-        node: str, route: str, struct: type, path: list, kind: str) -> None:
+    node: str, route: str, struct: type, path: list, kind: str
+) -> None:
     """The body holds only this field: the route's own report (every field, checked strictly)
     names it beside the missing ones; alone in a valid body, the screen does."""
     sent = "true" if kind == "bool" else "40"
@@ -106,24 +123,45 @@ def test_a_well_typed_body_passes_untouched() -> None:
     assert strict_errors(b"{not json", HydrateRequest) == []  # the route reports malformed JSON
     coerced = {**body, "edge_cap": "40"}
     assert [e.path for e in strict_errors(msgspec.json.encode(coerced), HydrateRequest)] == [
-        "$.edge_cap"]
+        "$.edge_cap"
+    ]
     # what even lenient conversion refuses is the route's to report, every problem its own way
     assert strict_errors(msgspec.json.encode({**coerced, "message": 5}), HydrateRequest) == []
 
 
-@pytest.mark.parametrize(("node", "route", "field", "sent"), [
-    ("graph-hydrator", "/v1/hydrate", "edge_cap", "40"),
-    ("graph-hydrator", "/v1/hydrate", "edge_cap", 40.5),
-    ("memory-upserter", "/v1/reindex", "limit", "10"),
-    ("memory-upserter", "/v1/forget", "hard", "true"),
-])
+@pytest.mark.parametrize(
+    ("node", "route", "field", "sent"),
+    [
+        ("graph-hydrator", "/v1/hydrate", "edge_cap", "40"),
+        ("graph-hydrator", "/v1/hydrate", "edge_cap", 40.5),
+        ("memory-upserter", "/v1/reindex", "limit", "10"),
+        ("memory-upserter", "/v1/forget", "hard", "true"),
+    ],
+)
 async def test_through_the_app_a_mistyped_field_is_a_422_problem_naming_it(
-        app_client, settings, resources: Resources, user_id: str, node: str, route: str,
-        field: str, sent: Any) -> None:
-    body = {"user_id": user_id, "agent_id": "deanna", "chat_id": "tg:1", "message": "hi",
-            "scope": "global", "everything": True, field: sent}
-    body = {k: v for k, v in body.items()
-            if k in {f.encode_name for f in msgspec.structs.fields(_struct(node, route))}}
+    app_client,
+    settings,
+    resources: Resources,
+    user_id: str,
+    node: str,
+    route: str,
+    field: str,
+    sent: Any,
+) -> None:
+    body = {
+        "user_id": user_id,
+        "agent_id": "deanna",
+        "chat_id": "tg:1",
+        "message": "hi",
+        "scope": "global",
+        "everything": True,
+        field: sent,
+    }
+    body = {
+        k: v
+        for k, v in body.items()
+        if k in {f.encode_name for f in msgspec.structs.fields(_struct(node, route))}
+    }
     async with app_client(create_app(all_specs()[node], settings, resources)) as client:
         answer = await client.post(route, json=body)
     assert answer.status_code == 422, answer.text

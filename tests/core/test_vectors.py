@@ -56,8 +56,14 @@ def point(
         id=pid,
         dense=dense if dense is not None else dense_for(pid),
         text=text,
-        payload={"user_id": user_id, "agent_id": agent_id, "scope": scope,
-                 "entity_ids": list(entity_ids), "active": active, **extra},
+        payload={
+            "user_id": user_id,
+            "agent_id": agent_id,
+            "scope": scope,
+            "entity_ids": list(entity_ids),
+            "active": active,
+            **extra,
+        },
     )
 
 
@@ -98,8 +104,9 @@ async def test_rare_keyword_wins_the_hybrid_search_when_dense_is_uninformative(i
     needle = point(user_id, "Marta bought a xylophone for the kids")
     await index.upsert("episodes", [*filler[:12], needle, *filler[12:]])
 
-    hybrid = await index.search("episodes", user_id=user_id, dense=dense_for("noise"),
-                                text="the xylophone", limit=5)
+    hybrid = await index.search(
+        "episodes", user_id=user_id, dense=dense_for("noise"), text="the xylophone", limit=5
+    )
     lexical = await index.search("episodes", user_id=user_id, text="xylophones?", limit=5)
 
     assert hybrid[0].id == needle.id
@@ -109,8 +116,10 @@ async def test_rare_keyword_wins_the_hybrid_search_when_dense_is_uninformative(i
 
 
 async def test_a_search_returns_only_the_payload_keys_asked_for(index, user_id):
-    points = [point(user_id, f"we ran by the river, lap {i}", entity_ids=(f"e{i}",), day="d")
-              for i in range(6)]
+    points = [
+        point(user_id, f"we ran by the river, lap {i}", entity_ids=(f"e{i}",), day="d")
+        for i in range(6)
+    ]
     await index.upsert("episodes", points)
     # every point comes back: near-equal fused scores may swap at a cut-off between two calls
     query = {"user_id": user_id, "dense": points[2].dense, "text": "river lap", "limit": 10}
@@ -120,11 +129,13 @@ async def test_a_search_returns_only_the_payload_keys_asked_for(index, user_id):
     some = await index.search("episodes", **query, payload=("entity_ids",))
 
     # (by id: the engine may order equal fused scores either way)
-    assert {h.id: (h.score, h.similarity) for h in bare} == \
-        {h.id: (h.score, h.similarity) for h in full}
+    assert {h.id: (h.score, h.similarity) for h in bare} == {
+        h.id: (h.score, h.similarity) for h in full
+    }
     assert all(h.payload == {} for h in bare)
-    assert {h.id: h.payload for h in some} == \
-        {h.id: {"entity_ids": h.payload["entity_ids"]} for h in full}
+    assert {h.id: h.payload for h in some} == {
+        h.id: {"entity_ids": h.payload["entity_ids"]} for h in full
+    }
     assert full[0].payload["day"] == "d"
 
 
@@ -169,8 +180,9 @@ async def test_an_agent_sees_global_points_and_its_own_never_another_agents(inde
 
     as_coach = await index.search("facts", user_id=user_id, text="Marta", agent_id="coach")
     no_agent = await index.search("facts", user_id=user_id, text="Marta")
-    only_own = await index.search("facts", user_id=user_id, text="Marta", agent_id="coach",
-                                  agent_only=True)
+    only_own = await index.search(
+        "facts", user_id=user_id, text="Marta", agent_id="coach", agent_only=True
+    )
 
     assert ids(as_coach) == {shared.id, mine.id}
     assert ids(no_agent) == {shared.id}
@@ -185,8 +197,9 @@ async def test_entity_ids_narrow_to_points_sharing_an_entity(index, user_id):
     jon = point(user_id, "dinner plans", entity_ids=("person:jon",))
     await index.upsert("episodes", [marta, both, jon])
 
-    hits = await index.search("episodes", user_id=user_id, text="dinner",
-                              entity_ids=["person:marta", "place:oslo"])
+    hits = await index.search(
+        "episodes", user_id=user_id, text="dinner", entity_ids=["person:marta", "place:oslo"]
+    )
     unnarrowed = await index.search("episodes", user_id=user_id, text="dinner", entity_ids=[])
 
     assert ids(hits) == {marta.id, both.id}
@@ -198,10 +211,12 @@ async def test_extra_must_matches_payload_values(index, user_id):
     note = point(user_id, "call the dentist", kind="note")
     await index.upsert("episodes", [todo, note])
 
-    one = await index.search("episodes", user_id=user_id, text="dentist",
-                             extra_must={"kind": "todo"})
-    any_of = await index.search("episodes", user_id=user_id, text="dentist",
-                                extra_must={"kind": ["todo", "note"]})
+    one = await index.search(
+        "episodes", user_id=user_id, text="dentist", extra_must={"kind": "todo"}
+    )
+    any_of = await index.search(
+        "episodes", user_id=user_id, text="dentist", extra_must={"kind": ["todo", "note"]}
+    )
 
     assert ids(one) == {todo.id}
     assert ids(any_of) == {todo.id, note.id}
@@ -284,19 +299,33 @@ async def test_points_and_payload_indexes_survive_close_and_reopen(tmp_path):
 
 
 async def test_new_shards_store_float16_and_old_float32_shards_convert_in_place(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     from services.core.vectors import edge, edge_f16
 
     monkeypatch.setattr(edge, "NEW_SHARD_DATATYPE", "float32")  # a shard from before
     old = EdgeVectorIndex(tmp_path, dim=DIM)
     user = "u-f16"
-    points = [point(user, f"the trip to Porto, day {i}" + (" xylophone" if i == 6 else ""),
-                    scope="agent", agent_id="coach",
-                    entity_ids=(f"e{i % 3}",), day=f"2025-03-{i + 1:02d}") for i in range(30)]
+    points = [
+        point(
+            user,
+            f"the trip to Porto, day {i}" + (" xylophone" if i == 6 else ""),
+            scope="agent",
+            agent_id="coach",
+            entity_ids=(f"e{i % 3}",),
+            day=f"2025-03-{i + 1:02d}",
+        )
+        for i in range(30)
+    ]
     await old.upsert("episodes", points)
     # dense only: the texts tie on BM25, and tied fused scores may come in either order
-    query = {"user_id": user, "agent_id": "coach", "dense": points[4].dense, "limit": 5,
-             "entity_ids": ["e1"]}
+    query = {
+        "user_id": user,
+        "agent_id": "coach",
+        "dense": points[4].dense,
+        "limit": 5,
+        "entity_ids": ["e1"],
+    }
     before = await old.search("episodes", **query)
     await old.close()
     assert edge.stored_datatype(tmp_path / "episodes" / "edge_config.json") == "float32"
@@ -311,8 +340,9 @@ async def test_new_shards_store_float16_and_old_float32_shards_convert_in_place(
         after = await new.search("episodes", **query)
         assert await new.count("episodes", user_id=user) == 30
         assert [h.id for h in after] == [h.id for h in before]
-        assert (await new.search("episodes", user_id=user, agent_id="coach", text="xylophone",
-                                 limit=1))[0].id == points[6].id  # BM25 vectors came along
+        assert (
+            await new.search("episodes", user_id=user, agent_id="coach", text="xylophone", limit=1)
+        )[0].id == points[6].id  # BM25 vectors came along
         by_id = {h.id: h for h in before}
         for hit in after:
             assert hit.similarity == pytest.approx(by_id[hit.id].similarity, abs=5e-3)
@@ -365,9 +395,19 @@ async def test_callers_mistakes_are_value_errors(index, user_id):
     with pytest.raises(ValueError, match="lacks"):
         VectorPoint(str(uuid.uuid4()), dense_for("x"), "x", {"user_id": user_id})
     with pytest.raises(ValueError, match="plaintext"):  # the index files never hold a text
-        VectorPoint(str(uuid.uuid4()), dense_for("x"), "x", {
-            "user_id": user_id, "agent_id": None, "scope": "global", "entity_ids": [],
-            "active": True, "text": "Locker code word is plover"})
+        VectorPoint(
+            str(uuid.uuid4()),
+            dense_for("x"),
+            "x",
+            {
+                "user_id": user_id,
+                "agent_id": None,
+                "scope": "global",
+                "entity_ids": [],
+                "active": True,
+                "text": "Locker code word is plover",
+            },
+        )
     with pytest.raises(ValueError, match="expects 16"):
         await index.upsert("episodes", [point(user_id, "x", dense=[1.0, 0.0])])
     with pytest.raises(ValueError, match="collection"):
@@ -416,14 +456,25 @@ def _must_keys(flt: dict) -> list:
 @respx.mock(base_url=QDRANT, assert_all_called=True)
 async def test_server_search_sends_the_user_filter_everywhere(respx_mock, server):
     hit_id = str(uuid.uuid4())
-    query = respx_mock.post("/collections/episodes/points/query").mock(return_value=_ok({
-        "points": [{"id": hit_id, "version": 1, "score": 0.5,
-                    "payload": {"user_id": "u1", "_active": "true"},
-                    "vector": {"dense": dense_for("hit")}}],
-    }))
+    query = respx_mock.post("/collections/episodes/points/query").mock(
+        return_value=_ok(
+            {
+                "points": [
+                    {
+                        "id": hit_id,
+                        "version": 1,
+                        "score": 0.5,
+                        "payload": {"user_id": "u1", "_active": "true"},
+                        "vector": {"dense": dense_for("hit")},
+                    }
+                ],
+            }
+        )
+    )
 
-    hits = await server.search("episodes", user_id="u1", dense=dense_for("q"), text="Marta",
-                               agent_id="coach")
+    hits = await server.search(
+        "episodes", user_id="u1", dense=dense_for("q"), text="Marta", agent_id="coach"
+    )
 
     body = json.loads(query.calls.last.request.content)
     assert body["filter"]["must"][0] == {"key": "user_id", "match": {"value": "u1"}}
@@ -437,10 +488,10 @@ async def test_server_search_sends_the_user_filter_everywhere(respx_mock, server
 
 @respx.mock(base_url=QDRANT, assert_all_called=True)
 async def test_server_delete_is_guarded_by_the_user(respx_mock, server):
-    count = respx_mock.post("/collections/facts/points/count").mock(
-        return_value=_ok({"count": 1}))
+    count = respx_mock.post("/collections/facts/points/count").mock(return_value=_ok({"count": 1}))
     delete = respx_mock.post("/collections/facts/points/delete").mock(
-        return_value=_ok({"operation_id": 1, "status": "completed"}))
+        return_value=_ok({"operation_id": 1, "status": "completed"})
+    )
     pid = str(uuid.uuid4())
 
     assert await server.delete("facts", user_id="u1", ids=[pid]) == 1
@@ -472,22 +523,30 @@ async def test_speed_of_a_user_filtered_hybrid_search_at_20k_points(tmp_path):
     users = [f"user-{i}" for i in range(100)]
     vectors = rng.standard_normal((20_000, 384)).astype(np.float32)
     points = [
-        point(users[i % 100], " ".join(pick.choices(words, k=40)), dense=vectors[i],
-              scope="agent" if i % 3 else "global", agent_id=f"agent-{i % 4}")
+        point(
+            users[i % 100],
+            " ".join(pick.choices(words, k=40)),
+            dense=vectors[i],
+            scope="agent" if i % 3 else "global",
+            agent_id=f"agent-{i % 4}",
+        )
         for i in range(20_000)
     ]
     started = time.perf_counter()
     for start in range(0, len(points), 500):
-        await ix.upsert("episodes", points[start:start + 500])
+        await ix.upsert("episodes", points[start : start + 500])
     inserted = time.perf_counter() - started
     timings = []
     for i in range(400):
         dense, text = rng.standard_normal(384).tolist(), " ".join(pick.choices(words, k=6))
         t0 = time.perf_counter()
-        await ix.search("episodes", user_id=users[i % 100], dense=dense, text=text,
-                        agent_id="agent-1", limit=8)
+        await ix.search(
+            "episodes", user_id=users[i % 100], dense=dense, text=text, agent_id="agent-1", limit=8
+        )
         timings.append((time.perf_counter() - t0) * 1000)
     await ix.close()
     timings.sort()
-    print(f"\n20k points upserted in {inserted:.1f} s; user-filtered hybrid search "
-          f"p50 {timings[200]:.2f} ms, p95 {timings[380]:.2f} ms")
+    print(
+        f"\n20k points upserted in {inserted:.1f} s; user-filtered hybrid search "
+        f"p50 {timings[200]:.2f} ms, p95 {timings[380]:.2f} ms"
+    )

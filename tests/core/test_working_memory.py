@@ -25,14 +25,23 @@ def memory(redis: aioredis.Redis) -> WorkingMemory:
 
 def _affect(user_id: str, chat_id: str = "tg:1") -> AffectSlot:
     now = datetime(2026, 1, 3, 1, 1, 50, tzinfo=UTC)
-    return AffectSlot(user_id=user_id, agent_id="deanna", chat_id=chat_id, ts=now,
-                      affect=Affect(label="stressed", confidence=0.85,
-                                    decay_at=now + timedelta(minutes=30)))
+    return AffectSlot(
+        user_id=user_id,
+        agent_id="deanna",
+        chat_id=chat_id,
+        ts=now,
+        affect=Affect(label="stressed", confidence=0.85, decay_at=now + timedelta(minutes=30)),
+    )
 
 
 async def test_save_then_load_both_blobs(memory: WorkingMemory, user_id: str) -> None:
-    session = SessionState(user_id=user_id, agent_id="deanna", chat_id="tg:1", msg_count=3,
-                           turns=[Turn(role="user", text="hi")])
+    session = SessionState(
+        user_id=user_id,
+        agent_id="deanna",
+        chat_id="tg:1",
+        msg_count=3,
+        turns=[Turn(role="user", text="hi")],
+    )
     await memory.save(session, _affect(user_id))
     loaded_session, loaded_affect = await memory.load(user_id, "deanna", "tg:1")
     assert loaded_session == session
@@ -44,8 +53,9 @@ async def test_missing_keys_read_as_none(memory: WorkingMemory, user_id: str) ->
 
 
 async def test_affect_expires_and_session_lasts(memory: WorkingMemory, redis, user_id: str) -> None:
-    await memory.save(SessionState(user_id=user_id, agent_id="deanna", chat_id="tg:1"),
-                      _affect(user_id))
+    await memory.save(
+        SessionState(user_id=user_id, agent_id="deanna", chat_id="tg:1"), _affect(user_id)
+    )
     affect_ttl = await redis.ttl(affect_key(user_id, "deanna", "tg:1"))
     session_ttl = await redis.ttl(session_key(user_id, "deanna", "tg:1"))
     assert 0 < affect_ttl <= 1800 < session_ttl
@@ -65,8 +75,9 @@ async def test_delete_all_touches_only_that_user(memory: WorkingMemory, user_id:
     other = user_id + "-other"
     prefix_twin = user_id[:-1]  # a user whose id is a prefix of this one's
     for uid in (user_id, other, prefix_twin):
-        await memory.save(SessionState(user_id=uid, agent_id="deanna", chat_id="tg:1"),
-                          _affect(uid))
+        await memory.save(
+            SessionState(user_id=uid, agent_id="deanna", chat_id="tg:1"), _affect(uid)
+        )
     assert await memory.delete_all(user_id) == 2
     assert await memory.load(user_id, "deanna", "tg:1") == (None, None)
     for uid in (other, prefix_twin):

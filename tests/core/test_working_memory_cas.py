@@ -46,18 +46,24 @@ def store(redis: aioredis.Redis) -> Store:
 
 
 def _session(user_id: str, msg_count: int = 1, **fields) -> SessionState:
-    return SessionState(user_id=user_id, agent_id="deanna", chat_id="tg:1", msg_count=msg_count,
-                        **fields)
+    return SessionState(
+        user_id=user_id, agent_id="deanna", chat_id="tg:1", msg_count=msg_count, **fields
+    )
 
 
 def _affect(user_id: str, label: str = "stressed") -> AffectSlot:
-    return AffectSlot(user_id=user_id, agent_id="deanna", chat_id="tg:1", ts=NOW,
-                      affect=Affect(label=label, confidence=0.85,
-                                    decay_at=NOW + timedelta(minutes=30)))
+    return AffectSlot(
+        user_id=user_id,
+        agent_id="deanna",
+        chat_id="tg:1",
+        ts=NOW,
+        affect=Affect(label=label, confidence=0.85, decay_at=NOW + timedelta(minutes=30)),
+    )
 
 
-async def test_an_unknown_conversation_loads_as_two_missing_blobs(store: Store,
-                                                                  user_id: str) -> None:
+async def test_an_unknown_conversation_loads_as_two_missing_blobs(
+    store: Store, user_id: str
+) -> None:
     seen = await store.load(user_id, "deanna", "tg:1")
     assert (seen.session, seen.affect) == (None, None)
 
@@ -70,7 +76,8 @@ async def test_save_then_load_round_trips_both_blobs(store: Store, user_id: str)
 
 
 async def test_the_store_reads_what_working_memory_wrote_and_the_reverse(
-        store: Store, redis: aioredis.Redis, user_id: str) -> None:
+    store: Store, redis: aioredis.Redis, user_id: str
+) -> None:
     memory = WorkingMemory(redis, affect_ttl_s=1800, session_ttl_s=SESSION_TTL_S)
     await memory.save(_session(user_id, 4), _affect(user_id))
     seen = await store.load(user_id, "deanna", "tg:1")
@@ -81,17 +88,21 @@ async def test_the_store_reads_what_working_memory_wrote_and_the_reverse(
 
 
 async def test_saving_sets_the_affect_ttl_and_a_day_for_the_session(
-        store: Store, redis: aioredis.Redis, user_id: str) -> None:
-    await store.save(await store.load(user_id, "deanna", "tg:1"), _session(user_id),
-                     _affect(user_id))
+    store: Store, redis: aioredis.Redis, user_id: str
+) -> None:
+    await store.save(
+        await store.load(user_id, "deanna", "tg:1"), _session(user_id), _affect(user_id)
+    )
     assert 0 < await redis.ttl(affect_key(user_id, "deanna", "tg:1")) <= 1800
     assert 1800 < await redis.ttl(session_key(user_id, "deanna", "tg:1")) <= SESSION_TTL_S
 
 
 async def test_a_write_in_between_makes_the_save_refuse_and_keeps_the_other_write(
-        store: Store, redis: aioredis.Redis, user_id: str) -> None:
-    await store.save(await store.load(user_id, "deanna", "tg:1"), _session(user_id, 1),
-                     _affect(user_id))
+    store: Store, redis: aioredis.Redis, user_id: str
+) -> None:
+    await store.save(
+        await store.load(user_id, "deanna", "tg:1"), _session(user_id, 1), _affect(user_id)
+    )
     seen = await store.load(user_id, "deanna", "tg:1")
     other = WorkingMemory(redis, affect_ttl_s=1800, session_ttl_s=SESSION_TTL_S)
     appended = _session(user_id, 1, turns=[Turn(role="user", text="kept")])
@@ -102,7 +113,8 @@ async def test_a_write_in_between_makes_the_save_refuse_and_keeps_the_other_writ
 
 
 async def test_a_conversation_created_in_between_also_refuses_the_save(
-        store: Store, user_id: str) -> None:
+    store: Store, user_id: str
+) -> None:
     first = await store.load(user_id, "deanna", "tg:1")
     second = await store.load(user_id, "deanna", "tg:1")
     await store.save(first, _session(user_id, 1), _affect(user_id))
@@ -111,9 +123,11 @@ async def test_a_conversation_created_in_between_also_refuses_the_save(
 
 
 async def test_an_expired_affect_reads_as_missing_and_the_session_survives(
-        store: Store, redis: aioredis.Redis, user_id: str) -> None:
-    await store.save(await store.load(user_id, "deanna", "tg:1"), _session(user_id, 3),
-                     _affect(user_id))
+    store: Store, redis: aioredis.Redis, user_id: str
+) -> None:
+    await store.save(
+        await store.load(user_id, "deanna", "tg:1"), _session(user_id, 3), _affect(user_id)
+    )
     await redis.delete(affect_key(user_id, "deanna", "tg:1"))  # what the TTL does
     seen = await store.load(user_id, "deanna", "tg:1")
     assert seen.affect is None and seen.session.msg_count == 3
@@ -121,7 +135,8 @@ async def test_an_expired_affect_reads_as_missing_and_the_session_survives(
 
 
 async def test_a_corrupt_blob_reads_as_missing_and_is_overwritten(
-        store: Store, redis: aioredis.Redis, user_id: str) -> None:
+    store: Store, redis: aioredis.Redis, user_id: str
+) -> None:
     await redis.set(affect_key(user_id, "deanna", "tg:1"), b"{not json")
     seen = await store.load(user_id, "deanna", "tg:1")
     assert seen.affect is None
@@ -130,15 +145,16 @@ async def test_a_corrupt_blob_reads_as_missing_and_is_overwritten(
 
 
 async def test_saving_another_conversation_than_the_one_loaded_is_a_bug(
-        store: Store, user_id: str) -> None:
+    store: Store, user_id: str
+) -> None:
     seen = await store.load(user_id, "deanna", "tg:1")
     with pytest.raises(ValueError):
         await store.save(seen, _session("someone-else"), _affect(user_id))
 
 
-
-async def test_update_recomputes_after_a_concurrent_write(store: Store, redis: aioredis.Redis,
-                                                          user_id: str) -> None:
+async def test_update_recomputes_after_a_concurrent_write(
+    store: Store, redis: aioredis.Redis, user_id: str
+) -> None:
     memory = store.memory
     calls = []
 

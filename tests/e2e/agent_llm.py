@@ -32,28 +32,41 @@ def message_text(content: Any) -> str:
 def answer_for(body: dict[str, Any], number: int) -> dict[str, Any]:
     """The chat completion the stub answers for one request."""
     messages = body.get("messages") or []
-    system = "\n".join(message_text(m.get("content")) for m in messages
-                       if m.get("role") == "system")
+    system = "\n".join(
+        message_text(m.get("content")) for m in messages if m.get("role") == "system"
+    )
     users = [message_text(m.get("content")) for m in messages if m.get("role") == "user"]
     history = [m for m in messages if m.get("role") in ("user", "assistant")][:-1]
     last = messages[-1] if messages else {}
     message: dict[str, Any] = {"role": "assistant", "content": None}
     finish = "stop"
     ask = ASK_MEMORY.search(users[-1].strip()) if users else None
-    recall = next((t["function"]["name"] for t in body.get("tools") or []
-                   if "recall" in t.get("function", {}).get("name", "").lower()), None)
+    recall = next(
+        (
+            t["function"]["name"]
+            for t in body.get("tools") or []
+            if "recall" in t.get("function", {}).get("name", "").lower()
+        ),
+        None,
+    )
     if last.get("role") == "tool":
         message["content"] = f"Recalled: {message_text(last.get('content'))[:3000]}"
     elif ask and recall:
         finish = "tool_calls"
-        message["tool_calls"] = [{
-            "id": f"call_stub_{number}", "type": "function",
-            "function": {"name": recall, "arguments": json.dumps({"query": ask.group(1)})}}]
+        message["tool_calls"] = [
+            {
+                "id": f"call_stub_{number}",
+                "type": "function",
+                "function": {"name": recall, "arguments": json.dumps({"query": ask.group(1)})},
+            }
+        ]
     else:
         reply = reply_for(memory_seen(system), users[-1] if users else "")
         message["content"] = f"{reply} | history: {len(history)}"
     return {
-        "id": f"chatcmpl-agent-{number}", "object": "chat.completion", "created": int(time.time()),
+        "id": f"chatcmpl-agent-{number}",
+        "object": "chat.completion",
+        "created": int(time.time()),
         "model": body.get("model", "stub"),
         "choices": [{"index": 0, "finish_reason": finish, "message": message}],
         "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},

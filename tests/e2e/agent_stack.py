@@ -59,15 +59,19 @@ class AgentStack:
         bot = self.bots[persona]
         before = len(bot.sent)
         self.executions_before = self._newest_execution_id()
-        answer = httpx.post(self.webhooks[persona]["url"], json=update, timeout=timeout,
-                            headers={"X-Telegram-Bot-Api-Secret-Token":
-                                     self.webhooks[persona]["secret_token"]})
+        answer = httpx.post(
+            self.webhooks[persona]["url"],
+            json=update,
+            timeout=timeout,
+            headers={"X-Telegram-Bot-Api-Secret-Token": self.webhooks[persona]["secret_token"]},
+        )
         assert answer.status_code == 200, answer.text
         try:
             sent = bot.wait_for_sent(before + 1, timeout=timeout)[before]
         except TimeoutError as exc:
-            raise AssertionError(f"{persona}: no reply: {exc}\n{self.n8n.explain()}\n"
-                                 f"{self.n8n.log_tail(30)}") from None
+            raise AssertionError(
+                f"{persona}: no reply: {exc}\n{self.n8n.explain()}\n{self.n8n.log_tail(30)}"
+            ) from None
         return str(sent["text"])
 
     def _query(self, sql: str) -> list[tuple[Any, ...]]:
@@ -82,12 +86,15 @@ class AgentStack:
     def last_execution(self, timeout: float = 30) -> dict[str, Any]:
         """The execution the last :meth:`say` started, once n8n has saved it (the reply is
         sent before the execution's data is written): its id and run data by node name."""
+
         def finished() -> list[tuple[Any, ...]]:
             return self._query(
                 "SELECT e.id, d.data FROM execution_entity e JOIN execution_data d "
                 "ON d.executionId = e.id WHERE CAST(e.id AS INTEGER) > "
                 f"{self.executions_before} AND e.stoppedAt IS NOT NULL "
-                "ORDER BY CAST(e.id AS INTEGER) DESC LIMIT 1")
+                "ORDER BY CAST(e.id AS INTEGER) DESC LIMIT 1"
+            )
+
         rows = finished()
         deadline = time.monotonic() + timeout
         while not rows and time.monotonic() < deadline:
@@ -107,7 +114,7 @@ class AgentStack:
                 continue
             entry = json.loads(line)
             if entry.get("event") == "request" and entry["request_id"].startswith(prefix):
-                routes[f"{entry['request_id'][len(prefix):]} {entry['route']}"] += 1
+                routes[f"{entry['request_id'][len(prefix) :]} {entry['route']}"] += 1
         return routes
 
 
@@ -134,12 +141,20 @@ class Blackhole:
 
 
 def _build_package(folder: Path) -> Path:
-    done = subprocess.run([str(PACKAGE)], capture_output=True, text=True, timeout=1_200,
-                          stdin=subprocess.DEVNULL, check=False,
-                          env={**os.environ, "TWIN_NODES_PACK_DIR": str(folder)})
+    done = subprocess.run(
+        [str(PACKAGE)],
+        capture_output=True,
+        text=True,
+        timeout=1_200,
+        stdin=subprocess.DEVNULL,
+        check=False,
+        env={**os.environ, "TWIN_NODES_PACK_DIR": str(folder)},
+    )
     if done.returncode == REGISTRY_UNREACHABLE:
-        pytest.skip(f"n8n-nodes cannot be built: the npm registry cannot be reached "
-                    f"({done.stderr.strip()[-300:]})")
+        pytest.skip(
+            f"n8n-nodes cannot be built: the npm registry cannot be reached "
+            f"({done.stderr.strip()[-300:]})"
+        )
     assert done.returncode == 0, f"nodes-package.sh failed:\n{done.stderr[-4000:]}"
     return Path(done.stdout.strip().splitlines()[-1])
 
@@ -151,22 +166,44 @@ def _install_package(tarball: Path, user_folder: Path) -> None:
     nodes.mkdir(parents=True, exist_ok=True)
     (nodes / "package.json").write_text('{"name": "installed-nodes", "private": true}\n')
     done = subprocess.run(
-        ["npm", "install", str(tarball), "--legacy-peer-deps", "--ignore-scripts", "--no-audit",
-         "--no-fund", "--loglevel=error"], cwd=nodes, capture_output=True, text=True,
-        timeout=300, stdin=subprocess.DEVNULL, check=False)
+        [
+            "npm",
+            "install",
+            str(tarball),
+            "--legacy-peer-deps",
+            "--ignore-scripts",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+        ],
+        cwd=nodes,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
     assert done.returncode == 0, f"npm install {tarball.name} failed:\n{done.stderr[-3000:]}"
     assert (nodes / "node_modules" / "n8n-nodes-twin-core" / "dist").is_dir()
 
 
-def _credentials(stack: Stack, llm: AgentLLM, bots: dict[str, FakeTelegram],
-                 dead_port: int, hung_port: int) -> list[dict[str, Any]]:
+def _credentials(
+    stack: Stack, llm: AgentLLM, bots: dict[str, FakeTelegram], dead_port: int, hung_port: int
+) -> list[dict[str, Any]]:
     example = {c["type"]: c for c in json.loads(CREDENTIALS.read_text())}
-    urls = {"pulseUrl": "pulse-decay", "hydrateUrl": "graph-hydrator", "retrieveUrl": "rag-gate",
-            "envelopeUrl": "envelope-validator", "reflectUrl": "reflection-writer",
-            "memoryUrl": "memory-upserter"}
+    urls = {
+        "pulseUrl": "pulse-decay",
+        "hydrateUrl": "graph-hydrator",
+        "retrieveUrl": "rag-gate",
+        "envelopeUrl": "envelope-validator",
+        "reflectUrl": "reflection-writer",
+        "memoryUrl": "memory-upserter",
+    }
     twin = copy.deepcopy(example["twinCoreApi"])
-    twin["data"] = {"token": stack.secrets.node_token, **{
-        key: f"http://127.0.0.1:{stack.ports[node]}" for key, node in urls.items()}}
+    twin["data"] = {
+        "token": stack.secrets.node_token,
+        **{key: f"http://127.0.0.1:{stack.ports[node]}" for key, node in urls.items()},
+    }
     down = {**copy.deepcopy(twin), "id": "TwinCoreApiDown1", "name": "Twin Core API (down)"}
     down["data"] = {**twin["data"], **{key: f"http://127.0.0.1:{dead_port}" for key in urls}}
     slow = {**copy.deepcopy(twin), "id": "TwinCoreApiSlow1", "name": "Twin Core API (slow)"}
@@ -177,8 +214,10 @@ def _credentials(stack: Stack, llm: AgentLLM, bots: dict[str, FakeTelegram],
     for number, (persona, bot) in enumerate(bots.items(), start=1):
         telegram = copy.deepcopy(example["telegramApi"])
         telegram.update(id=f"TwinAgentTgBot0{number}", name=f"Telegram bot ({persona})")
-        telegram["data"] = {"accessToken": f"{number}{free_port()}:agent-{persona}",
-                            "baseUrl": bot.base_url}
+        telegram["data"] = {
+            "accessToken": f"{number}{free_port()}:agent-{persona}",
+            "baseUrl": bot.base_url,
+        }
         out.append(telegram)
     return out
 
@@ -194,10 +233,14 @@ def persona_workflow(persona: str, number: int) -> dict[str, Any]:
         if "agentId" in node["parameters"]:
             node["parameters"]["agentId"] = persona
         if "telegramApi" in node.get("credentials", {}):
-            node["credentials"]["telegramApi"] = {"id": f"TwinAgentTgBot0{number}",
-                                                  "name": f"Telegram bot ({persona})"}
-        twin = {"offline": ("TwinCoreApiDown1", "Twin Core API (down)"),
-                "slow": ("TwinCoreApiSlow1", "Twin Core API (slow)")}.get(persona)
+            node["credentials"]["telegramApi"] = {
+                "id": f"TwinAgentTgBot0{number}",
+                "name": f"Telegram bot ({persona})",
+            }
+        twin = {
+            "offline": ("TwinCoreApiDown1", "Twin Core API (down)"),
+            "slow": ("TwinCoreApiSlow1", "Twin Core API (slow)"),
+        }.get(persona)
         if twin and "twinCoreApi" in node.get("credentials", {}):
             node["credentials"]["twinCoreApi"] = {"id": twin[0], "name": twin[1]}
         if node["type"].endswith("telegramTrigger"):
@@ -212,38 +255,67 @@ def actions_workflows() -> list[dict[str, Any]]:
     """Webhook → Twin Core (the action node: Memory → Forget, Memory → Export) → the node's
     answer: a designer's hand-built flows, with typed fields instead of a JSON body."""
     operations = {
-        "forget": {"resource": "memory", "operation": "forget",
-                   "userId": "={{ $json.body.user_id }}", "scope": "global",
-                   "entity": "={{ $json.body.entity }}", "reason": "asked in the test"},
-        "export": {"resource": "memory", "operation": "export",
-                   "userId": "={{ $json.body.user_id }}"},
+        "forget": {
+            "resource": "memory",
+            "operation": "forget",
+            "userId": "={{ $json.body.user_id }}",
+            "scope": "global",
+            "entity": "={{ $json.body.entity }}",
+            "reason": "asked in the test",
+        },
+        "export": {
+            "resource": "memory",
+            "operation": "export",
+            "userId": "={{ $json.body.user_id }}",
+        },
     }
     out = []
     for name, parameters in operations.items():
-        out.append({
-            "id": f"TwinAgentAct{name[:4].capitalize()}", "name": f"Twin Core — {name} (test)",
-            "active": False, "settings": {"executionOrder": "v1"},
-            "nodes": [
-                {"id": "a0000000-0000-4000-8000-000000000001", "name": "Webhook",
-                 "type": "n8n-nodes-base.webhook", "typeVersion": 2.1, "position": [0, 0],
-                 "webhookId": str(uuid.uuid4()),
-                 "parameters": {"httpMethod": "POST", "path": ACTIONS[name],
-                                "responseMode": "lastNode", "options": {}}},
-                {"id": "a0000000-0000-4000-8000-000000000002", "name": "Twin Core",
-                 "type": "n8n-nodes-twin-core.twinCore", "typeVersion": 1, "position": [220, 0],
-                 "parameters": parameters,
-                 "credentials": {"twinCoreApi": {"id": "TwinCoreApiCred1",
-                                                 "name": "Twin Core API"}}},
-            ],
-            "connections": {"Webhook": {"main": [[{"node": "Twin Core", "type": "main",
-                                                   "index": 0}]]}},
-        })
+        out.append(
+            {
+                "id": f"TwinAgentAct{name[:4].capitalize()}",
+                "name": f"Twin Core — {name} (test)",
+                "active": False,
+                "settings": {"executionOrder": "v1"},
+                "nodes": [
+                    {
+                        "id": "a0000000-0000-4000-8000-000000000001",
+                        "name": "Webhook",
+                        "type": "n8n-nodes-base.webhook",
+                        "typeVersion": 2.1,
+                        "position": [0, 0],
+                        "webhookId": str(uuid.uuid4()),
+                        "parameters": {
+                            "httpMethod": "POST",
+                            "path": ACTIONS[name],
+                            "responseMode": "lastNode",
+                            "options": {},
+                        },
+                    },
+                    {
+                        "id": "a0000000-0000-4000-8000-000000000002",
+                        "name": "Twin Core",
+                        "type": "n8n-nodes-twin-core.twinCore",
+                        "typeVersion": 1,
+                        "position": [220, 0],
+                        "parameters": parameters,
+                        "credentials": {
+                            "twinCoreApi": {"id": "TwinCoreApiCred1", "name": "Twin Core API"}
+                        },
+                    },
+                ],
+                "connections": {
+                    "Webhook": {"main": [[{"node": "Twin Core", "type": "main", "index": 0}]]}
+                },
+            }
+        )
     return out
 
 
 @pytest.fixture(scope="module", name="agent_stack")
-def agent_stack_fixture(stack: Stack,
-                        tmp_path_factory: pytest.TempPathFactory) -> Iterator[AgentStack]:
+def agent_stack_fixture(
+    stack: Stack, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[AgentStack]:
     if stack.n8n.queue is not None:  # the shared stack also runs with n8n in queue mode
         pytest.skip("the AI Agent stack runs beside the single-process n8n stack only")
     folder = tmp_path_factory.mktemp("agent")
@@ -251,9 +323,14 @@ def agent_stack_fixture(stack: Stack,
     llm = AgentLLM().start()
     bots = {persona: FakeTelegram().start() for persona in PERSONAS}
     hung = Blackhole()
-    n8n = N8nInstance(folder / "n8n", {
-        "N8N_COMMUNITY_PACKAGES_ENABLED": "false", "N8N_EXPRESSION_ENGINE": "vm",
-        "N8N_BLOCK_ENV_ACCESS_IN_NODE": "true"})
+    n8n = N8nInstance(
+        folder / "n8n",
+        {
+            "N8N_COMMUNITY_PACKAGES_ENABLED": "false",
+            "N8N_EXPRESSION_ENGINE": "vm",
+            "N8N_BLOCK_ENV_ACCESS_IN_NODE": "true",
+        },
+    )
     agent = AgentStack(stack, n8n, llm, bots)
     try:
         _install_package(tarball, folder / "n8n" / "user")

@@ -96,8 +96,9 @@ def _free_offset() -> int:
 
 
 def _nodes_ready(ports: list[int]) -> bool:
-    return all(httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200
-               for port in ports)
+    return all(
+        httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200 for port in ports
+    )
 
 
 @pytest.fixture(scope="session")
@@ -105,37 +106,55 @@ def n8n_home() -> Path:
     try:
         home, seconds = n8n_tools.install()
     except n8n_tools.RegistryUnreachable as exc:
-        pytest.skip(f"n8n is not installed and the npm registry cannot be reached to install "
-                    f"it (tools/n8n/install.sh exit 75): {exc}")
+        pytest.skip(
+            f"n8n is not installed and the npm registry cannot be reached to install "
+            f"it (tools/n8n/install.sh exit 75): {exc}"
+        )
     print(f"\n[e2e] n8n install: {seconds:.1f}s ({home})")
     return home
 
 
-N8N_MODES = [mode.strip() for mode in
-             os.environ.get("TWIN_E2E_N8N_MODES", "single,queue").split(",") if mode.strip()]
+N8N_MODES = [
+    mode.strip()
+    for mode in os.environ.get("TWIN_E2E_N8N_MODES", "single,queue").split(",")
+    if mode.strip()
+]
 SCHEDULE_SECONDS = 10  # the slow brain's schedule, on the real clock
 ANAKETA_WORKFLOW = json.loads((n8n_tools.WORKFLOWS / "persona-anaketa.json").read_text())["id"]
 
 
 @pytest.fixture(scope="session", params=N8N_MODES)
-def stack(request: pytest.FixtureRequest, n8n_home: Path,
-          tmp_path_factory: pytest.TempPathFactory, test_stores: RunStores) -> Iterator[Stack]:
+def stack(
+    request: pytest.FixtureRequest,
+    n8n_home: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    test_stores: RunStores,
+) -> Iterator[Stack]:
     """The whole stack; ``single``: one n8n process on SQLite (``tools/n8n/n8n.sh``);
     ``queue``: n8n on Postgres in queue mode, main + one worker + Redis (compose.yaml). The
     nodes use the run's stores (tests/conftest.py: the machine's, else embedded ones)."""
     redis_url = os.environ.get("TWIN_TEST_E2E_REDIS_URL", test_stores.redis_url)
     if request.param == "queue" and not redis_url.startswith("redis://"):
         pytest.skip(f"n8n's queue needs Redis over TCP; this run's Redis is {redis_url}")
-    with open_stack(tmp_path_factory.mktemp(f"e2e-{request.param}"),
-                    queue=request.param == "queue", pg_admin=test_stores.pg_admin,
-                    redis_url=redis_url) as built:
+    with open_stack(
+        tmp_path_factory.mktemp(f"e2e-{request.param}"),
+        queue=request.param == "queue",
+        pg_admin=test_stores.pg_admin,
+        redis_url=redis_url,
+    ) as built:
         yield built
 
 
 @contextmanager
-def open_stack(folder: Path, *, pg_admin: str, redis_url: str, queue: bool = False,
-               schedule_seconds: int | None = SCHEDULE_SECONDS,
-               baseline: Baseline | None = None) -> Iterator[Stack]:
+def open_stack(
+    folder: Path,
+    *,
+    pg_admin: str,
+    redis_url: str,
+    queue: bool = False,
+    schedule_seconds: int | None = SCHEDULE_SECONDS,
+    baseline: Baseline | None = None,
+) -> Iterator[Stack]:
     """Build the stack (the E2E fixture and ``tests/e2e/measure.py`` share it). ``baseline``
     (measure only) runs other workflows instead of the shipped ones."""
     offset = _free_offset()
@@ -148,23 +167,32 @@ def open_stack(folder: Path, *, pg_admin: str, redis_url: str, queue: bool = Fal
     run = uuid.uuid4().hex[:10]
     database = f"twin_e2e_{run}"
     database_url = f"{pg_admin.rpartition('/')[0]}/{database}"
-    node_env = {k: v for k, v in os.environ.items()
-                if not k.startswith(("OPENAI_", "TWIN_", "DATABASE_URL", "REDIS_URL", "QDRANT_"))}
-    node_env.update({
-        "DATABASE_URL": database_url, "REDIS_URL": redis_url,
-        "QDRANT_PATH": str(folder / "qdrant"), "TWIN_NODE_TOKEN": keys.node_token,
-        "TWIN_PORT_OFFSET": str(offset),
-        "TWIN_LOG_JSON": "true",  # no OPENAI_*: the nodes run their offline engines
-    })
+    node_env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("OPENAI_", "TWIN_", "DATABASE_URL", "REDIS_URL", "QDRANT_"))
+    }
+    node_env.update(
+        {
+            "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url,
+            "QDRANT_PATH": str(folder / "qdrant"),
+            "TWIN_NODE_TOKEN": keys.node_token,
+            "TWIN_PORT_OFFSET": str(offset),
+            "TWIN_LOG_JSON": "true",  # no OPENAI_*: the nodes run their offline engines
+        }
+    )
     twin = Path(sys.executable).with_name("twin")
     nodes = Process("twin up", [twin, "up"], node_env, folder / "twin.log", cwd=REPO)
     n8n_queue = None
     if queue:
-        n8n_queue = Queue(f"{pg_admin.rpartition('/')[0]}/n8n_e2e_{run}", redis_url,
-                          f"bull-e2e-{run}")
+        n8n_queue = Queue(
+            f"{pg_admin.rpartition('/')[0]}/n8n_e2e_{run}", redis_url, f"bull-e2e-{run}"
+        )
         _run_async(_create_database(pg_admin, n8n_queue.database))
-    n8n = N8nInstance(folder / "n8n", baseline.env(ports, llm.base_url) if baseline else {},
-                      queue=n8n_queue)
+    n8n = N8nInstance(
+        folder / "n8n", baseline.env(ports, llm.base_url) if baseline else {}, queue=n8n_queue
+    )
     stack = Stack(n8n, nodes, llm, telegram, keys, database_url, ports, timings)
 
     def restart_nodes() -> None:
@@ -174,13 +202,25 @@ def open_stack(folder: Path, *, pg_admin: str, redis_url: str, queue: bool = Fal
 
     stack.restart_nodes = restart_nodes
     settings = {field: f"http://127.0.0.1:{ports[node]}" for node, field in URL_SETTINGS.items()}
-    settings.update({"model_url": llm.base_url, "model": "stub-model",
-                     "commit_retry_seconds": 2, "alert_url": f"{telegram.base_url}/alerts"})
+    settings.update(
+        {
+            "model_url": llm.base_url,
+            "model": "stub-model",
+            "commit_retry_seconds": 2,
+            "alert_url": f"{telegram.base_url}/alerts",
+        }
+    )
     try:
-        workflows = [workflows_edit.configure(json.loads(p.read_text()), settings)
-                     for p in n8n_tools.workflow_files()]
-        workflows = [workflows_edit.allow_users(w, list(ANAKETA_ALLOWED))
-                     if w["id"] == ANAKETA_WORKFLOW else w for w in workflows]
+        workflows = [
+            workflows_edit.configure(json.loads(p.read_text()), settings)
+            for p in n8n_tools.workflow_files()
+        ]
+        workflows = [
+            workflows_edit.allow_users(w, list(ANAKETA_ALLOWED))
+            if w["id"] == ANAKETA_WORKFLOW
+            else w
+            for w in workflows
+        ]
         if schedule_seconds:
             workflows = [workflows_edit.every_seconds(w, schedule_seconds) for w in workflows]
         credentials = credentials_for(keys, telegram.base_url)
@@ -190,7 +230,8 @@ def open_stack(folder: Path, *, pg_admin: str, redis_url: str, queue: bool = Fal
         n8n.publish_in_db([w["id"] for w in workflows])
         n8n.start()
         timings["nodes_ready"] = nodes.wait_until(
-            lambda: _nodes_ready(list(ports.values())), 120, "ready")
+            lambda: _nodes_ready(list(ports.values())), 120, "ready"
+        )
         for agent, token in keys.bot_tokens.items():
             if baseline is None or agent == AGENT_ID:
                 stack.bot_webhooks[agent] = telegram.wait_for_webhook(60, token=token)
@@ -199,8 +240,10 @@ def open_stack(folder: Path, *, pg_admin: str, redis_url: str, queue: bool = Fal
             n8n.wait_for_webhook(path)
         timings.update({f"n8n_{k}": v for k, v in n8n.timings.items()})
         timings["stack"] = time.monotonic() - started
-        print(f"[e2e] stack up ({'queue' if queue else 'single'}): "
-              f"{json.dumps({k: round(v, 1) for k, v in timings.items()})}")
+        print(
+            f"[e2e] stack up ({'queue' if queue else 'single'}): "
+            f"{json.dumps({k: round(v, 1) for k, v in timings.items()})}"
+        )
         yield stack
     except Exception:
         print(f"--- n8n log ---\n{n8n.log_tail()}\n--- twin up log ---\n{stack.nodes.log_tail()}")

@@ -51,8 +51,9 @@ class FakeTelegram:
     def start(self) -> FakeTelegram:
         self._server = ThreadingHTTPServer((self.host, 0), _handler(self))
         self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True,
-                         name="fake-telegram").start()
+        threading.Thread(
+            target=self._server.serve_forever, daemon=True, name="fake-telegram"
+        ).start()
         return self
 
     def stop(self) -> None:
@@ -64,16 +65,22 @@ class FakeTelegram:
     def sent(self) -> list[dict[str, Any]]:
         """Every ``sendMessage`` body, oldest first."""
         with self._lock:
-            return [call.params for call in self.calls
-                    if call.method == "sendMessage" and "shown" in call.params]
+            return [
+                call.params
+                for call in self.calls
+                if call.method == "sendMessage" and "shown" in call.params
+            ]
 
     def wait_for_sent(self, count: int, timeout: float = 30.0) -> list[dict[str, Any]]:
         """Block until at least ``count`` messages were sent; return them all."""
         deadline = time.monotonic() + timeout
         with self._lock:
             while True:
-                sent = [c.params for c in self.calls
-                        if c.method == "sendMessage" and "shown" in c.params]
+                sent = [
+                    c.params
+                    for c in self.calls
+                    if c.method == "sendMessage" and "shown" in c.params
+                ]
                 if len(sent) >= count:
                     return sent
                 left = deadline - time.monotonic()
@@ -85,17 +92,20 @@ class FakeTelegram:
     def sent_by(self, token: str) -> list[dict[str, Any]]:
         """The messages one bot sent, oldest first."""
         with self._lock:
-            return [c.params for c in self.calls if c.method == "sendMessage"
-                    and c.token == token and "shown" in c.params]
+            return [
+                c.params
+                for c in self.calls
+                if c.method == "sendMessage" and c.token == token and "shown" in c.params
+            ]
 
-    def wait_for_webhook(self, timeout: float = 60.0, token: str | None = None
-                         ) -> dict[str, Any]:
+    def wait_for_webhook(self, timeout: float = 60.0, token: str | None = None) -> dict[str, Any]:
         """Block until ``setWebhook`` was called (by the bot ``token``, if given); return its
         parameters (url, secret_token)."""
         deadline = time.monotonic() + timeout
         with self._lock:
-            while not (self.webhooks.get(token, {}).get("url") if token
-                       else self.webhook.get("url")):
+            while not (
+                self.webhooks.get(token, {}).get("url") if token else self.webhook.get("url")
+            ):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise TimeoutError("n8n never called setWebhook on the fake Bot API")
@@ -119,8 +129,11 @@ class FakeTelegram:
         if lowered == "getme":
             return 200, BOT_USER
         if lowered == "getwebhookinfo":
-            return 200, {"url": self.webhook.get("url", ""), "has_custom_certificate": False,
-                         "pending_update_count": 0}
+            return 200, {
+                "url": self.webhook.get("url", ""),
+                "has_custom_certificate": False,
+                "pending_update_count": 0,
+            }
         if lowered == "setwebhook":
             self.webhook = dict(params)
             self.webhooks[token] = dict(params)
@@ -133,16 +146,21 @@ class FakeTelegram:
             if "chat_id" not in params:
                 return 400, "Bad Request: chat_id is empty"
             try:
-                params["shown"] = visible_text(str(params.get("text", "")),
-                                               params.get("parse_mode"))
+                params["shown"] = visible_text(
+                    str(params.get("text", "")), params.get("parse_mode")
+                )
             except BadRequest as exc:
                 self.rejected.append({**params, "error": str(exc)})
                 return 400, str(exc)
             self._message_id += 1
             chat_id = params["chat_id"]
-            return 200, {"message_id": self._message_id, "date": int(time.time()),
-                         "from": BOT_USER, "chat": {"id": _int(chat_id), "type": "private"},
-                         "text": str(params["text"])}
+            return 200, {
+                "message_id": self._message_id,
+                "date": int(time.time()),
+                "from": BOT_USER,
+                "chat": {"id": _int(chat_id), "type": "private"},
+                "text": str(params["text"]),
+            }
         return 200, True
 
 

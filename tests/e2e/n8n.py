@@ -24,9 +24,14 @@ WORKFLOWS = REPO / "n8n-workflows"
 # install.sh's exit code when the npm registry cannot be reached
 REGISTRY_UNREACHABLE = 75
 # The field of the workflows' "Settings" node that holds each node's base URL.
-URL_SETTINGS = {"pulse-decay": "pulse_url", "graph-hydrator": "hydrate_url",
-                "rag-gate": "retrieve_url", "envelope-validator": "envelope_url",
-                "reflection-writer": "reflect_url", "memory-upserter": "memory_url"}
+URL_SETTINGS = {
+    "pulse-decay": "pulse_url",
+    "graph-hydrator": "hydrate_url",
+    "rag-gate": "retrieve_url",
+    "envelope-validator": "envelope_url",
+    "reflection-writer": "reflect_url",
+    "memory-upserter": "memory_url",
+}
 
 
 class RegistryUnreachable(RuntimeError):
@@ -36,13 +41,20 @@ class RegistryUnreachable(RuntimeError):
 def install(timeout: float = 1_800) -> tuple[Path, float]:
     """Run ``tools/n8n/install.sh``; the install folder and the seconds it took."""
     started = time.monotonic()
-    done = subprocess.run([str(INSTALL)], capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL, check=False)
+    done = subprocess.run(
+        [str(INSTALL)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
     if done.returncode == REGISTRY_UNREACHABLE:
         raise RegistryUnreachable(done.stderr.strip()[-1000:])
     if done.returncode != 0:
-        raise RuntimeError(f"tools/n8n/install.sh failed ({done.returncode}):\n"
-                           f"{done.stderr[-4000:]}")
+        raise RuntimeError(
+            f"tools/n8n/install.sh failed ({done.returncode}):\n{done.stderr[-4000:]}"
+        )
     return Path(done.stdout.strip().splitlines()[-1]), time.monotonic() - started
 
 
@@ -61,12 +73,20 @@ class N8nInstance:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.queue = queue
-        base = {k: v for k, v in os.environ.items()
-                if not k.startswith(("N8N_", "DB_", "QUEUE_", "EXECUTIONS_"))}
-        self.env = {**base, **env, "N8N_USER_FOLDER": str(folder / "user"),
-                    "N8N_PORT": str(self.port), "WEBHOOK_URL": f"{self.url}/",
-                    "N8N_RUNNERS_BROKER_PORT": str(free_port()),
-                    "N8N_LOG_LEVEL": env.get("N8N_LOG_LEVEL", "info")}
+        base = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("N8N_", "DB_", "QUEUE_", "EXECUTIONS_"))
+        }
+        self.env = {
+            **base,
+            **env,
+            "N8N_USER_FOLDER": str(folder / "user"),
+            "N8N_PORT": str(self.port),
+            "WEBHOOK_URL": f"{self.url}/",
+            "N8N_RUNNERS_BROKER_PORT": str(free_port()),
+            "N8N_LOG_LEVEL": env.get("N8N_LOG_LEVEL", "info"),
+        }
         if queue is not None:
             self.env.update(queue.env())
         self.server: Process | None = None
@@ -79,8 +99,9 @@ class N8nInstance:
         done = run([N8N, *args], self.env, timeout, f"n8n {args[0]}")
         return done.stdout
 
-    def import_all(self, workflows: list[dict[str, Any]],
-                   credentials: list[dict[str, Any]]) -> None:
+    def import_all(
+        self, workflows: list[dict[str, Any]], credentials: list[dict[str, Any]]
+    ) -> None:
         """Credentials, then every workflow: one CLI call each (the first one migrates)."""
         started = time.monotonic()
         creds, flows = self.folder / "credentials.json", self.folder / "workflows.json"
@@ -97,8 +118,10 @@ class N8nInstance:
         one SQL statement instead of a 5–8 s CLI start per workflow."""
         started = time.monotonic()
         marks = ", ".join(f"'{wid}'" for wid in workflow_ids if wid.isalnum())
-        sql = (f'UPDATE workflow_entity SET active = {"true" if self.queue else "1"}, '
-               f'"activeVersionId" = "versionId" WHERE id IN ({marks})')
+        sql = (
+            f"UPDATE workflow_entity SET active = {'true' if self.queue else '1'}, "
+            f'"activeVersionId" = "versionId" WHERE id IN ({marks})'
+        )
         if self.queue is not None:
             self.queue.fetch(sql)
         else:
@@ -111,8 +134,7 @@ class N8nInstance:
         """``publish:workflow`` for each id, in parallel (each call is a 5–8 s CLI start)."""
         started = time.monotonic()
         with ThreadPoolExecutor(len(workflow_ids)) as pool:
-            list(pool.map(lambda wid: self.cli("publish:workflow", f"--id={wid}"),
-                          workflow_ids))
+            list(pool.map(lambda wid: self.cli("publish:workflow", f"--id={wid}"), workflow_ids))
         self.timings["publish"] = time.monotonic() - started
 
     # --- server ----------------------------------------------------------------------------
@@ -121,25 +143,41 @@ class N8nInstance:
         self.server = Process("n8n", [N8N, "start"], self.env, self.folder / "n8n.log")
         if self.queue is not None:
             worker_port = free_port()
-            self.worker = Process("n8n worker", [N8N, "worker", "--concurrency=8"], {
-                **self.env, "N8N_RUNNERS_BROKER_PORT": str(free_port()),
-                "QUEUE_HEALTH_CHECK_ACTIVE": "true", "QUEUE_HEALTH_CHECK_PORT": str(worker_port),
-                "N8N_PORT": str(worker_port)}, self.folder / "worker.log")
+            self.worker = Process(
+                "n8n worker",
+                [N8N, "worker", "--concurrency=8"],
+                {
+                    **self.env,
+                    "N8N_RUNNERS_BROKER_PORT": str(free_port()),
+                    "QUEUE_HEALTH_CHECK_ACTIVE": "true",
+                    "QUEUE_HEALTH_CHECK_PORT": str(worker_port),
+                    "N8N_PORT": str(worker_port),
+                },
+                self.folder / "worker.log",
+            )
         self.timings["start"] = self.server.wait_until(
             lambda: httpx.get(f"{self.url}/healthz/readiness", timeout=2).status_code == 200,
-            timeout, "ready")
+            timeout,
+            "ready",
+        )
         if self.worker is not None:
             self.worker.wait_until(
-                lambda: httpx.get(f"http://127.0.0.1:{worker_port}/healthz",
-                                  timeout=2).status_code == 200, timeout, "ready")
+                lambda: (
+                    httpx.get(f"http://127.0.0.1:{worker_port}/healthz", timeout=2).status_code
+                    == 200
+                ),
+                timeout,
+                "ready",
+            )
 
     def wait_for_webhook(self, path: str, timeout: float = 60) -> None:
         """A published workflow's webhook answers 404 until the server has registered it."""
         assert self.server is not None
         self.server.wait_until(
-            lambda: httpx.post(f"{self.url}/webhook/{path}", timeout=5,
-                               json={}).status_code != 404,
-            timeout, f"serving webhook {path}")
+            lambda: httpx.post(f"{self.url}/webhook/{path}", timeout=5, json={}).status_code != 404,
+            timeout,
+            f"serving webhook {path}",
+        )
 
     def stop(self) -> None:
         for process in (self.server, self.worker):
@@ -156,8 +194,10 @@ class N8nInstance:
 
     def executions(self) -> list[dict[str, Any]]:
         """Executions, newest first: id, status, mode, workflowId, and the error when failed."""
-        sql = ('SELECT e.id, e.status, e.mode, e."workflowId", d.data FROM execution_entity e '
-               'LEFT JOIN execution_data d ON d."executionId" = e.id ORDER BY e.id DESC')
+        sql = (
+            'SELECT e.id, e.status, e.mode, e."workflowId", d.data FROM execution_entity e '
+            'LEFT JOIN execution_data d ON d."executionId" = e.id ORDER BY e.id DESC'
+        )
         if self.queue is not None:
             rows = self.queue.fetch(sql)
         else:
@@ -175,8 +215,10 @@ class N8nInstance:
     def wait_idle(self, timeout: float = 60) -> None:
         """Until no execution is starting or running (a successful turn is not kept, so an
         ignored update leaves no other trace than having finished)."""
-        sql = ("SELECT count(*) FROM execution_entity WHERE status IN ('new', 'running') "
-               'AND "deletedAt" IS NULL')
+        sql = (
+            "SELECT count(*) FROM execution_entity WHERE status IN ('new', 'running') "
+            'AND "deletedAt" IS NULL'
+        )
         deadline = time.monotonic() + timeout
         while True:
             if self.queue is not None:
@@ -206,15 +248,20 @@ class Queue:
 
     def env(self) -> dict[str, str]:
         redis, pg = httpx.URL(self.redis_url), urlsplit(self.dsn)
-        return {"DB_TYPE": "postgresdb", "DB_POSTGRESDB_HOST": pg.hostname or "127.0.0.1",
-                "DB_POSTGRESDB_PORT": str(pg.port or 5432),
-                "DB_POSTGRESDB_DATABASE": self.database,
-                "DB_POSTGRESDB_USER": pg.username or "postgres",
-                "DB_POSTGRESDB_PASSWORD": pg.password or "",
-                "EXECUTIONS_MODE": "queue", "QUEUE_BULL_REDIS_HOST": redis.host or "127.0.0.1",
-                "QUEUE_BULL_REDIS_PORT": str(redis.port or 6379),
-                "QUEUE_BULL_REDIS_DB": redis.path.strip("/") or "0",
-                "QUEUE_BULL_PREFIX": self.prefix, "OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS": "true"}
+        return {
+            "DB_TYPE": "postgresdb",
+            "DB_POSTGRESDB_HOST": pg.hostname or "127.0.0.1",
+            "DB_POSTGRESDB_PORT": str(pg.port or 5432),
+            "DB_POSTGRESDB_DATABASE": self.database,
+            "DB_POSTGRESDB_USER": pg.username or "postgres",
+            "DB_POSTGRESDB_PASSWORD": pg.password or "",
+            "EXECUTIONS_MODE": "queue",
+            "QUEUE_BULL_REDIS_HOST": redis.host or "127.0.0.1",
+            "QUEUE_BULL_REDIS_PORT": str(redis.port or 6379),
+            "QUEUE_BULL_REDIS_DB": redis.path.strip("/") or "0",
+            "QUEUE_BULL_PREFIX": self.prefix,
+            "OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS": "true",
+        }
 
     def fetch(self, sql: str) -> list[tuple[Any, ...]]:
         import asyncio
@@ -268,7 +315,12 @@ def _failure(data: dict[str, Any]) -> dict[str, Any]:
         for run_ in runs or []:
             if run_ and run_.get("error"):
                 err = run_["error"]
-                node_errors[node] = {k: err.get(k) for k in ("message", "description", "httpCode")
-                                     if err.get(k)}
-    return {"last_node": result.get("lastNodeExecuted"), "error": error.get("message"),
-            "description": error.get("description"), "node_errors": node_errors}
+                node_errors[node] = {
+                    k: err.get(k) for k in ("message", "description", "httpCode") if err.get(k)
+                }
+    return {
+        "last_node": result.get("lastNodeExecuted"),
+        "error": error.get("message"),
+        "description": error.get("description"),
+        "node_errors": node_errors,
+    }

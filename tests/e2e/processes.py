@@ -29,14 +29,26 @@ def port_in_use(port: int) -> bool:
 class Process:
     """A long-running child (n8n, ``twin up``) with its output in a log file."""
 
-    def __init__(self, name: str, argv: Sequence[str | Path], env: dict[str, str],
-                 log_path: Path, cwd: Path | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        argv: Sequence[str | Path],
+        env: dict[str, str],
+        log_path: Path,
+        cwd: Path | None = None,
+    ) -> None:
         self.name = name
         self.log_path = log_path
         self._log = log_path.open("ab")
         self.proc = subprocess.Popen(
-            [str(arg) for arg in argv], env=env, cwd=cwd, stdout=self._log,
-            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+            [str(arg) for arg in argv],
+            env=env,
+            cwd=cwd,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -54,8 +66,9 @@ class Process:
         started = time.monotonic()
         while time.monotonic() - started < timeout:
             if not self.alive():
-                raise RuntimeError(f"{self.name} exited ({self.proc.returncode}) before {what}:\n"
-                                   f"{self.log_tail()}")
+                raise RuntimeError(
+                    f"{self.name} exited ({self.proc.returncode}) before {what}:\n{self.log_tail()}"
+                )
             with contextlib.suppress(httpx.HTTPError, OSError):
                 if ready():
                     return time.monotonic() - started
@@ -76,12 +89,21 @@ class Process:
         self._log.close()
 
 
-def run(argv: Sequence[str | Path], env: dict[str, str], timeout: float,
-        what: str) -> subprocess.CompletedProcess[str]:
+def run(
+    argv: Sequence[str | Path], env: dict[str, str], timeout: float, what: str
+) -> subprocess.CompletedProcess[str]:
     """A short CLI call; its whole output in the error when it fails."""
-    done = subprocess.run([str(arg) for arg in argv], env=env, capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL, check=False)
+    done = subprocess.run(
+        [str(arg) for arg in argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
     if done.returncode != 0:
-        raise RuntimeError(f"{what} failed ({done.returncode}):\n{done.stdout[-3000:]}\n"
-                           f"{done.stderr[-3000:]}")
+        raise RuntimeError(
+            f"{what} failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+        )
     return done

@@ -31,7 +31,8 @@ class Secrets:
     node_token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     model_key: str = field(default_factory=lambda: "sk-stub-" + secrets.token_hex(8))
     bot_tokens: dict[str, str] = field(
-        default_factory=lambda: {agent: _bot_token() for agent in PERSONAS})
+        default_factory=lambda: {agent: _bot_token() for agent in PERSONAS}
+    )
     webhook_secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
 
     @property
@@ -64,21 +65,34 @@ class Stack:
 
     def webhook(self, path: str, body: dict[str, Any], timeout: float = 60) -> httpx.Response:
         """POST to a published workflow's webhook with the webhook secret header."""
-        return httpx.post(f"{self.n8n.url}/webhook/{path}", json=body, timeout=timeout,
-                          headers={"X-Twin-Webhook-Secret": self.secrets.webhook_secret})
+        return httpx.post(
+            f"{self.n8n.url}/webhook/{path}",
+            json=body,
+            timeout=timeout,
+            headers={"X-Twin-Webhook-Secret": self.secrets.webhook_secret},
+        )
 
-    def telegram_update(self, update: dict[str, Any], timeout: float = 30,
-                        agent: str = AGENT_ID) -> httpx.Response:
+    def telegram_update(
+        self, update: dict[str, Any], timeout: float = 30, agent: str = AGENT_ID
+    ) -> httpx.Response:
         """Deliver an update the way Telegram does to a persona's bot: to the URL and with the
         secret n8n set for that bot."""
         hook = self.bot_webhooks.get(agent) or self.telegram_webhook
-        return httpx.post(hook["url"], json=update, timeout=timeout,
-                          headers={"X-Telegram-Bot-Api-Secret-Token": hook["secret_token"]})
+        return httpx.post(
+            hook["url"],
+            json=update,
+            timeout=timeout,
+            headers={"X-Telegram-Bot-Api-Secret-Token": hook["secret_token"]},
+        )
 
     def node(self, name: str, route: str, body: dict[str, Any]) -> httpx.Response:
         """Call a node directly (to look at memory the way n8n would)."""
-        return httpx.post(f"http://127.0.0.1:{self.ports[name]}{route}", json=body, timeout=30,
-                          headers={"Authorization": f"Bearer {self.secrets.node_token}"})
+        return httpx.post(
+            f"http://127.0.0.1:{self.ports[name]}{route}",
+            json=body,
+            timeout=30,
+            headers={"Authorization": f"Bearer {self.secrets.node_token}"},
+        )
 
 
 def credentials_for(stack_secrets: Secrets, telegram_url: str) -> list[dict[str, Any]]:
@@ -87,9 +101,10 @@ def credentials_for(stack_secrets: Secrets, telegram_url: str) -> list[dict[str,
         "Twin node token": {"value": f"Bearer {stack_secrets.node_token}"},
         "Model API key": {"value": f"Bearer {stack_secrets.model_key}"},
         "Twin webhook secret": {"value": stack_secrets.webhook_secret},
-        **{f"Telegram bot — {agent.capitalize()}": {"accessToken": token,
-                                                     "baseUrl": telegram_url}
-           for agent, token in stack_secrets.bot_tokens.items()},
+        **{
+            f"Telegram bot — {agent.capitalize()}": {"accessToken": token, "baseUrl": telegram_url}
+            for agent, token in stack_secrets.bot_tokens.items()
+        },
     }
     example = json.loads((WORKFLOWS / "credentials.example.json").read_text())
     out = []

@@ -26,11 +26,36 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 SECTION = re.compile(r"^\[([A-Z][A-Za-z /()-]*)\]$")
-RELATIVES = ("sister", "brother", "mother", "father", "friend", "wife", "husband", "partner",
-             "son", "daughter", "cousin", "aunt", "uncle", "boss", "colleague")
+RELATIVES = (
+    "sister",
+    "brother",
+    "mother",
+    "father",
+    "friend",
+    "wife",
+    "husband",
+    "partner",
+    "son",
+    "daughter",
+    "cousin",
+    "aunt",
+    "uncle",
+    "boss",
+    "colleague",
+)
 WORK = ("boss", "colleague")
-DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-        "tomorrow", "today", "tonight")
+DAYS = (
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "tomorrow",
+    "today",
+    "tonight",
+)
 PRONOUNS = re.compile(r"\b(her|him|them)\b", re.IGNORECASE)
 
 
@@ -83,8 +108,9 @@ def reply_for(seen: dict[str, list[str]], user_message: str) -> str:
     return " | ".join(parts)[:7_900]
 
 
-def plan_for(user_message: str, seen: dict[str, list[str]],
-             earlier: list[str] = ()) -> dict[str, Any]:
+def plan_for(
+    user_message: str, seen: dict[str, list[str]], earlier: list[str] = ()
+) -> dict[str, Any]:
     """The memory-write plan a model would answer for this message (facts, todos), by rule;
     ``earlier`` (the replayed user turns) resolves a pronoun the way a model would."""
     entities: list[dict[str, Any]] = []
@@ -93,41 +119,89 @@ def plan_for(user_message: str, seen: dict[str, list[str]],
     text = user_message.strip()
     named = re.findall(rf"\bmy ({'|'.join(RELATIVES)}) ([A-Z][\w-]+)", text)
     for relation, name in named:
-        entity = {"name": name, "category": "Person", "aliases": [], "scope": "global",
-                  "hint": f"the user's {relation}"}
+        entity = {
+            "name": name,
+            "category": "Person",
+            "aliases": [],
+            "scope": "global",
+            "hint": f"the user's {relation}",
+        }
         handle = name
         if relation in WORK and re.search(r"\b(?:different|another|not the same)\b", text):
             # two people, one name: a careful model declares the new one apart
             handle = f"work {name}"
             entity |= {"aliases": [handle], "distinct_from": name}
         entities.append(entity)
-        facts.append(_fact("PEOPLE", "user", f"has_{relation}", obj=handle,
-                           text=f"{name} is the user's {relation}", fact_type="relationship",
-                           importance=2))
+        facts.append(
+            _fact(
+                "PEOPLE",
+                "user",
+                f"has_{relation}",
+                obj=handle,
+                text=f"{name} is the user's {relation}",
+                fact_type="relationship",
+                importance=2,
+            )
+        )
     for name, place in re.findall(r"\b([A-Z][\w-]+) lives in ([A-Z][\w -]*[\w])", text):
         if not any(e["name"] == place for e in entities):
-            entities.append({"name": place, "category": "Location", "aliases": [],
-                             "scope": "global", "hint": None})
-        facts.append(_fact("PEOPLE", name, "lives_in", obj=place,
-                           text=f"{name} lives in {place}", importance=2))
+            entities.append(
+                {
+                    "name": place,
+                    "category": "Location",
+                    "aliases": [],
+                    "scope": "global",
+                    "hint": None,
+                }
+            )
+        facts.append(
+            _fact(
+                "PEOPLE", name, "lives_in", obj=place, text=f"{name} lives in {place}", importance=2
+            )
+        )
     remind = re.search(r"\bremind me to (.+?)[.!]?$", text, re.IGNORECASE)
     if remind:
         task = remind.group(1)
         mentioned = _mentioned_person(seen, earlier)
         if mentioned:
             task = PRONOUNS.sub(mentioned, task)
-        due = next((day.capitalize() for day in DAYS if re.search(rf"\b{day}\b", task.lower())),
-                   None)
+        due = next(
+            (day.capitalize() for day in DAYS if re.search(rf"\b{day}\b", task.lower())), None
+        )
         todos.append({"kind": "COMMITMENT", "text": task, "due": due, "source_snippet": text})
-    return {"entities": entities, "facts": facts, "todos": todos, "complete_commitment": False,
-            "promote_affect": None, "forget": []}
+    return {
+        "entities": entities,
+        "facts": facts,
+        "todos": todos,
+        "complete_commitment": False,
+        "promote_affect": None,
+        "forget": [],
+    }
 
 
-def _fact(memory_type: str, subject: str, predicate: str, *, obj: str | None, text: str,
-          fact_type: str = "fact", importance: int = 1) -> dict[str, Any]:
-    return {"memory_type": memory_type, "subject": subject, "predicate": predicate,
-            "object": obj, "value": None, "text": text, "fact_type": fact_type,
-            "importance": importance, "pinned": False, "confidence": 0.9, "scope": "global"}
+def _fact(
+    memory_type: str,
+    subject: str,
+    predicate: str,
+    *,
+    obj: str | None,
+    text: str,
+    fact_type: str = "fact",
+    importance: int = 1,
+) -> dict[str, Any]:
+    return {
+        "memory_type": memory_type,
+        "subject": subject,
+        "predicate": predicate,
+        "object": obj,
+        "value": None,
+        "text": text,
+        "fact_type": fact_type,
+        "importance": importance,
+        "pinned": False,
+        "confidence": 0.9,
+        "scope": "global",
+    }
 
 
 def _mentioned_person(seen: dict[str, list[str]], earlier: list[str]) -> str | None:
@@ -194,10 +268,17 @@ class StubLLM:
         # without a response_format (the flow's persona-only fallback) a model answers prose
         content = json.dumps(answer) if body.get("response_format") else answer["reply"]
         return {
-            "id": f"chatcmpl-stub-{number}", "object": "chat.completion",
-            "created": int(time.time()), "model": body.get("model", "stub"),
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": content}}],
+            "id": f"chatcmpl-stub-{number}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", "stub"),
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": content},
+                }
+            ],
             "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
         }
 
@@ -222,9 +303,15 @@ def _handler(stub: StubLLM) -> type[BaseHTTPRequestHandler]:
                 return
             status = stub.failure(body)
             if status is not None:
-                self._send(status, {"error": {"message": f"stub failure {status}",
-                                              "type": "server_error" if status >= 500
-                                              else "invalid_request_error"}})
+                self._send(
+                    status,
+                    {
+                        "error": {
+                            "message": f"stub failure {status}",
+                            "type": "server_error" if status >= 500 else "invalid_request_error",
+                        }
+                    },
+                )
                 return
             self._send(200, stub.complete(body, self.headers.get("Authorization")))
 

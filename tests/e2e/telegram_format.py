@@ -14,8 +14,24 @@ import html
 import re
 
 MAX_TEXT = 4096
-HTML_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler",
-             "a", "code", "pre", "blockquote", "tg-emoji"}
+HTML_TAGS = {
+    "b",
+    "strong",
+    "i",
+    "em",
+    "u",
+    "ins",
+    "s",
+    "strike",
+    "del",
+    "span",
+    "tg-spoiler",
+    "a",
+    "code",
+    "pre",
+    "blockquote",
+    "tg-emoji",
+}
 _TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)((?:\s+[\w-]+(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?)*)\s*>")
 _ENTITY = re.compile(r"&(?:lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);")
 V2_RESERVED = set("_*[]()~`>#+-=|{}.!")
@@ -61,32 +77,42 @@ def _html(text: str) -> str:
         if char == "<":
             tag = _TAG.match(text, i)
             if not tag or tag.group(2).lower() not in HTML_TAGS:
-                raise BadRequest("Bad Request: can't parse entities: Unsupported start tag "
-                                 f"at byte offset {_offset(text, i)}")
+                raise BadRequest(
+                    "Bad Request: can't parse entities: Unsupported start tag "
+                    f"at byte offset {_offset(text, i)}"
+                )
             name = tag.group(2).lower()
             if tag.group(1):
                 if not stack or stack.pop() != name:
-                    raise BadRequest("Bad Request: can't parse entities: Unexpected end tag "
-                                     f"at byte offset {_offset(text, i)}")
+                    raise BadRequest(
+                        "Bad Request: can't parse entities: Unexpected end tag "
+                        f"at byte offset {_offset(text, i)}"
+                    )
             else:
                 stack.append(name)
             i = tag.end()
         elif char == "&":
             entity = _ENTITY.match(text, i)
             if not entity:
-                raise BadRequest("Bad Request: can't parse entities: Unsupported HTML entity "
-                                 f"at byte offset {_offset(text, i)}")
+                raise BadRequest(
+                    "Bad Request: can't parse entities: Unsupported HTML entity "
+                    f"at byte offset {_offset(text, i)}"
+                )
             out.append(html.unescape(entity.group(0)))
             i = entity.end()
         elif char == ">":
-            raise BadRequest("Bad Request: can't parse entities: Unexpected '>' at byte offset "
-                             f"{_offset(text, i)}")
+            raise BadRequest(
+                "Bad Request: can't parse entities: Unexpected '>' at byte offset "
+                f"{_offset(text, i)}"
+            )
         else:
             out.append(char)
             i += 1
     if stack:
-        raise BadRequest(f"Bad Request: can't parse entities: Can't find end tag corresponding "
-                         f"to start tag \"{stack[-1]}\"")
+        raise BadRequest(
+            f"Bad Request: can't parse entities: Can't find end tag corresponding "
+            f'to start tag "{stack[-1]}"'
+        )
     return "".join(out)
 
 
@@ -98,13 +124,13 @@ def _markdown(text: str) -> str:
             end = text.find("```", i + 3)
             if end < 0:
                 raise _unclosed(text, i)
-            out.append(text[i + 3:end])
+            out.append(text[i + 3 : end])
             i = end + 3
         elif char in "*_`":
             end = text.find(char, i + 1)
             if end < 0:
                 raise _unclosed(text, i)
-            out.append(text[i + 1:end])
+            out.append(text[i + 1 : end])
             i = end + 1
         elif char == "[":
             link = re.compile(r"\[([^\]]*)\]\(([^)]*)\)").match(text, i)
@@ -126,15 +152,17 @@ def _markdown_v2(text: str) -> str:
             out.append(text[i + 1])
             i += 2
         elif char in "*_~`|":
-            mark = text[i:i + 2] if text[i:i + 2] in ("__", "||") else char
+            mark = text[i : i + 2] if text[i : i + 2] in ("__", "||") else char
             if open_marks and open_marks[-1][0] == mark:
                 open_marks.pop()
             else:
                 open_marks.append((mark, i))
             i += len(mark)
         elif char in V2_RESERVED:
-            raise BadRequest(f"Bad Request: can't parse entities: Character '{char}' is "
-                             "reserved and must be escaped with the preceding '\\'")
+            raise BadRequest(
+                f"Bad Request: can't parse entities: Character '{char}' is "
+                "reserved and must be escaped with the preceding '\\'"
+            )
         else:
             out.append(char)
             i += 1
@@ -144,5 +172,7 @@ def _markdown_v2(text: str) -> str:
 
 
 def _unclosed(text: str, index: int) -> BadRequest:
-    return BadRequest("Bad Request: can't parse entities: Can't find end of the entity "
-                      f"starting at byte offset {_offset(text, index)}")
+    return BadRequest(
+        "Bad Request: can't parse entities: Can't find end of the entity "
+        f"starting at byte offset {_offset(text, index)}"
+    )

@@ -28,26 +28,31 @@ FAST_BRAIN = ("pulse", "hydrate", "retrieve", "envelope")
 
 def person(name: str) -> dict[str, Any]:
     """A Telegram user of this run only (runs side by side share a Redis db, never a user)."""
-    return {"id": random.randrange(10**8, 10**9), "is_bot": False, "first_name": name,
-            "language_code": "en"}
+    return {
+        "id": random.randrange(10**8, 10**9),
+        "is_bot": False,
+        "first_name": name,
+        "language_code": "en",
+    }
 
 
-def talk(agent: AgentStack, persona: str, user: dict[str, Any], text: str,
-         when: datetime) -> str:
+def talk(agent: AgentStack, persona: str, user: dict[str, Any], text: str, when: datetime) -> str:
     agent.stack.users.add(f"tg:{user['id']}")
     return agent.say(persona, telegram_message(user, text, when))
 
 
 def memory_block(request: dict[str, Any]) -> dict[str, list[str]]:
     """The memory sections the model saw in one chat request (all its system messages)."""
-    system = "\n".join(message_text(m["content"]) for m in request["messages"]
-                       if m["role"] == "system")
+    system = "\n".join(
+        message_text(m["content"]) for m in request["messages"] if m["role"] == "system"
+    )
     return memory_seen(system)
 
 
 def flat(seen: dict[str, list[str]]) -> str:
-    return "\n".join(f"{k}: {v}" for k, items in seen.items() for v in items
-                     if k != "SESSION STATE")
+    return "\n".join(
+        f"{k}: {v}" for k, items in seen.items() for v in items if k != "SESSION STATE"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +60,9 @@ def ana_day1(agent_stack: AgentStack) -> dict[str, Any]:
     """Ana's first session with deanna, two days ago: a fact, then a commitment."""
     ana = person("Ana")
     first = talk(agent_stack, "deanna", ana, "my sister Marta lives in Lisbon", DAY1)
-    second = talk(agent_stack, "deanna", ana, "remind me to call Marta Friday",
-                  DAY1 + timedelta(minutes=1))
+    second = talk(
+        agent_stack, "deanna", ana, "remind me to call Marta Friday", DAY1 + timedelta(minutes=1)
+    )
     second_request = agent_stack.llm.requests[-1]
     return {"ana": ana, "first": first, "second": second, "second_request": second_request}
 
@@ -67,33 +73,36 @@ def test_the_agent_answers_with_memory_and_recent_turns(ana_day1: dict[str, Any]
     request = ana_day1["second_request"]
     roles = [m["role"] for m in request["messages"]]
     assert roles[0] == "system" and roles.count("system") == 2, roles  # agent's + Twin Core's
-    twin = next(message_text(m["content"]) for m in request["messages"][1:]
-                if m["role"] == "system")
+    twin = next(
+        message_text(m["content"]) for m in request["messages"][1:] if m["role"] == "system"
+    )
     assert "[AUTHORITY RULES]" in twin and "Answer the user in plain text" in twin
     assert '"twin_answer"' not in twin
-    history = [(m["role"], message_text(m["content"])) for m in request["messages"]
-               if m["role"] != "system"]
+    history = [
+        (m["role"], message_text(m["content"]))
+        for m in request["messages"]
+        if m["role"] != "system"
+    ]
     assert history[0] == ("user", "my sister Marta lives in Lisbon"), history
     assert history[1][0] == "assistant" and history[1][1].startswith("Heard: my sister Marta")
     assert history[-1] == ("user", "remind me to call Marta Friday")
     assert ana_day1["second"].startswith("Heard: remind me to call Marta Friday")
 
 
-def test_it_remembers_across_sessions(ana_day1: dict[str, Any],
-                                      agent_stack: AgentStack) -> None:
+def test_it_remembers_across_sessions(ana_day1: dict[str, Any], agent_stack: AgentStack) -> None:
     """Two days later (a new session): Marta's city and the commitment reach the model
     although the message names neither."""
     reply = talk(agent_stack, "deanna", ana_day1["ana"], "how is my sister doing?", NOW)
     request = agent_stack.llm.requests[-1]
     seen = memory_block(request)
     assert "Lisbon" in flat(seen), json.dumps(seen, indent=1)
-    assert any("call marta" in item.lower() for item in seen.get("COMMITMENTS (pending)", [])), \
-        seen
+    assert any("call marta" in item.lower() for item in seen.get("COMMITMENTS (pending)", [])), seen
     assert reply.startswith("Heard: how is my sister doing?") and "Lisbon" in reply, reply
 
 
 def test_two_personas_share_the_person_and_keep_their_own_commitments(
-        ana_day1: dict[str, Any], agent_stack: AgentStack) -> None:
+    ana_day1: dict[str, Any], agent_stack: AgentStack
+) -> None:
     """coach meets Ana for the first time: it knows her sister lives in Lisbon (the person's
     facts are shared), but not deanna's commitment; coach's own commitment stays with coach."""
     ana = ana_day1["ana"]
@@ -101,22 +110,29 @@ def test_two_personas_share_the_person_and_keep_their_own_commitments(
     coach = memory_block(agent_stack.llm.requests[-1])
     assert "Lisbon" in flat(coach), json.dumps(coach, indent=1)
     assert "call marta" not in flat(coach).lower(), json.dumps(coach, indent=1)
-    talk(agent_stack, "coach", ana, "remind me to stretch every morning",
-         NOW + timedelta(minutes=2))
+    talk(
+        agent_stack, "coach", ana, "remind me to stretch every morning", NOW + timedelta(minutes=2)
+    )
     talk(agent_stack, "deanna", ana, "how is Marta doing?", NOW + timedelta(minutes=3))
     deanna = memory_block(agent_stack.llm.requests[-1])
-    assert any("call marta" in c.lower() for c in deanna.get("COMMITMENTS (pending)", [])), \
-        deanna
+    assert any("call marta" in c.lower() for c in deanna.get("COMMITMENTS (pending)", [])), deanna
     assert "stretch" not in flat(deanna), json.dumps(deanna, indent=1)
 
 
 def test_memory_load_is_one_fast_brain_round_however_long_the_history(
-        ana_day1: dict[str, Any], agent_stack: AgentStack) -> None:
+    ana_day1: dict[str, Any], agent_stack: AgentStack
+) -> None:
     """After several turns in one session, one execution calls each fast-brain node once for
     the memory and commits once; the output panel shows why each memory was recalled."""
     bruno = person("Bruno")
-    for minute, text in enumerate(["my brother Luis lives in Porto", "I love hiking",
-                                   "I am working on a garden shed", "how is Luis doing?"]):
+    for minute, text in enumerate(
+        [
+            "my brother Luis lives in Porto",
+            "I love hiking",
+            "I am working on a garden shed",
+            "how is Luis doing?",
+        ]
+    ):
         talk(agent_stack, "deanna", bruno, text, NOW + timedelta(minutes=10 + minute))
     last = agent_stack.llm.requests[-1]["messages"][-1]
     assert message_text(last["content"]) == "how is Luis doing?"
@@ -125,11 +141,19 @@ def test_memory_load_is_one_fast_brain_round_however_long_the_history(
     execution = agent_stack.last_execution()
     calls = agent_stack.memory_calls(execution["id"])
     memory = MEMORY_NODE.replace(" ", "_")
-    assert calls == {f"{memory}-pulse /v1/pulse": 1, f"{memory}-hydrate /v1/hydrate": 1,
-                     f"{memory}-retrieve /v1/retrieve": 1, f"{memory}-envelope /v1/envelope": 1,
-                     f"{memory}-commit /v1/commit": 1}, calls
-    panel = [item["json"] for run in execution["runs"][MEMORY_NODE]
-             for out in (run.get("data") or {}).get("ai_memory", []) for item in out or []]
+    assert calls == {
+        f"{memory}-pulse /v1/pulse": 1,
+        f"{memory}-hydrate /v1/hydrate": 1,
+        f"{memory}-retrieve /v1/retrieve": 1,
+        f"{memory}-envelope /v1/envelope": 1,
+        f"{memory}-commit /v1/commit": 1,
+    }, calls
+    panel = [
+        item["json"]
+        for run in execution["runs"][MEMORY_NODE]
+        for out in (run.get("data") or {}).get("ai_memory", [])
+        for item in out or []
+    ]
     recall = next(entry for entry in panel if entry.get("action") == "twinCoreRecall")
     porto = [r for r in recall["recalled"] if "Porto" in r["text"]]
     assert porto and porto[0]["messageIds"], json.dumps(recall, indent=1)[:3000]
@@ -140,14 +164,16 @@ def test_memory_load_is_one_fast_brain_round_however_long_the_history(
 
 
 def test_the_recall_tool_finds_dated_memories_and_the_turn_keeps_the_call(
-        ana_day1: dict[str, Any], agent_stack: AgentStack) -> None:
-    """"What do you remember about Marta?": the agent calls Recall From Twin Core, gets the
+    ana_day1: dict[str, Any], agent_stack: AgentStack
+) -> None:
+    """ "What do you remember about Marta?": the agent calls Recall From Twin Core, gets the
     dated turn with its provenance, and answers; the memory still loaded once in that
     execution (n8n runs the agent again after the tool); the next turn replays the tool call
     paired with its result."""
     ana = ana_day1["ana"]
-    reply = talk(agent_stack, "deanna", ana, "what do you remember about Marta?",
-                 NOW + timedelta(minutes=30))
+    reply = talk(
+        agent_stack, "deanna", ana, "what do you remember about Marta?", NOW + timedelta(minutes=30)
+    )
     assert reply.startswith("Recalled:") and "Lisbon" in reply, reply
     execution = agent_stack.last_execution()
     calls = agent_stack.memory_calls(execution["id"])
@@ -157,8 +183,11 @@ def test_the_recall_tool_finds_dated_memories_and_the_turn_keeps_the_call(
     assert calls[f"{memory}-commit /v1/commit"] == 1, calls
     assert sum(n for route, n in calls.items() if "recall" in route) == 1, calls
     talk(agent_stack, "deanna", ana, "thanks!", NOW + timedelta(minutes=31))
-    replayed = [message_text(m["content"]) for m in agent_stack.llm.requests[-1]["messages"]
-                if m["role"] == "assistant"]
+    replayed = [
+        message_text(m["content"])
+        for m in agent_stack.llm.requests[-1]["messages"]
+        if m["role"] == "assistant"
+    ]
     tools = [text for text in replayed if text.startswith("[tools used]")]
     assert tools and "Lisbon" in tools[-1] and "Marta" in tools[-1], replayed
 
@@ -171,8 +200,12 @@ def test_twin_core_down_the_agent_still_answers(agent_stack: AgentStack) -> None
     assert reply.startswith("Heard: hello there"), reply
     assert memory_block(agent_stack.llm.requests[-1]) == {}
     execution = agent_stack.last_execution()
-    panel = [item["json"] for run in execution["runs"][MEMORY_NODE]
-             for out in (run.get("data") or {}).get("ai_memory", []) for item in out or []]
+    panel = [
+        item["json"]
+        for run in execution["runs"][MEMORY_NODE]
+        for out in (run.get("data") or {}).get("ai_memory", [])
+        for item in out or []
+    ]
     recall = next(entry for entry in panel if entry.get("action") == "twinCoreRecall")
     assert recall["degraded"] and recall["degraded"][0].startswith("pulse:"), recall
 
@@ -186,32 +219,45 @@ def test_twin_core_slow_the_agent_answers_with_the_recent_turns(agent_stack: Age
     assert reply.startswith("Heard: and she loves tea"), reply
     request = agent_stack.llm.requests[-1]
     assert memory_block(request) == {}
-    history = [(m["role"], message_text(m["content"])) for m in request["messages"]
-               if m["role"] != "system"]
+    history = [
+        (m["role"], message_text(m["content"]))
+        for m in request["messages"]
+        if m["role"] != "system"
+    ]
     assert history[0] == ("user", "my sister Ines lives in Braga"), history
     assert history[-1] == ("user", "and she loves tea")
     execution = agent_stack.last_execution()
-    panel = [item["json"] for run in execution["runs"][MEMORY_NODE]
-             for out in (run.get("data") or {}).get("ai_memory", []) for item in out or []]
+    panel = [
+        item["json"]
+        for run in execution["runs"][MEMORY_NODE]
+        for out in (run.get("data") or {}).get("ai_memory", [])
+        for item in out or []
+    ]
     recall = next(entry for entry in panel if entry.get("action") == "twinCoreRecall")
     assert [d.split(":")[0] for d in recall["degraded"]] == ["envelope"], recall
     assert recall["history_lines"] == 2, recall
 
 
-def test_the_action_node_forgets_and_the_agent_no_longer_recalls(
-        agent_stack: AgentStack) -> None:
+def test_the_action_node_forgets_and_the_agent_no_longer_recalls(agent_stack: AgentStack) -> None:
     """The Twin Core action node (Memory → Export, Memory → Forget, typed fields) in
     hand-built flows: Dora's export holds her brother; once he is forgotten, the agent's next
     memory load no longer carries him."""
     dora = person("Dora")
     talk(agent_stack, "deanna", dora, "my brother Teo lives in Madrid", NOW)
-    exported = httpx.post(f"{agent_stack.n8n.url}/webhook/{ACTIONS['export']}", timeout=60,
-                          json={"user_id": f"tg:{dora['id']}"})
+    exported = httpx.post(
+        f"{agent_stack.n8n.url}/webhook/{ACTIONS['export']}",
+        timeout=60,
+        json={"user_id": f"tg:{dora['id']}"},
+    )
     assert exported.status_code == 200, f"{exported.text}\n{agent_stack.n8n.explain()}"
-    assert "my brother Teo lives in Madrid" in json.dumps(exported.json()["tables"]), \
-        exported.text[:2000]
-    answer = httpx.post(f"{agent_stack.n8n.url}/webhook/{ACTIONS['forget']}", timeout=60,
-                        json={"user_id": f"tg:{dora['id']}", "entity": "Teo"})
+    assert "my brother Teo lives in Madrid" in json.dumps(exported.json()["tables"]), exported.text[
+        :2000
+    ]
+    answer = httpx.post(
+        f"{agent_stack.n8n.url}/webhook/{ACTIONS['forget']}",
+        timeout=60,
+        json={"user_id": f"tg:{dora['id']}", "entity": "Teo"},
+    )
     assert answer.status_code == 200, f"{answer.text}\n{agent_stack.n8n.explain()}"
     assert answer.json()["entity_ids"] and sum(answer.json()["counts"].values()) > 0, answer.json()
     talk(agent_stack, "deanna", dora, "how is Teo doing?", NOW + timedelta(minutes=1))

@@ -33,8 +33,9 @@ def _seen(stack: Stack) -> dict[str, list[str]]:
 
 
 def _memory(seen: dict[str, list[str]]) -> str:
-    return "\n".join(f"{k}: {v}" for k, items in seen.items() for v in items
-                     if k != "SESSION STATE")
+    return "\n".join(
+        f"{k}: {v}" for k, items in seen.items() for v in items if k != "SESSION STATE"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +44,7 @@ def ivo(stack: Stack) -> Person:
     return Person("Ivo", id=ANAKETA_ALLOWED[0])
 
 
-def test_two_personas_share_the_person_but_not_their_own_memory(stack: Stack,
-                                                                ivo: Person) -> None:
+def test_two_personas_share_the_person_but_not_their_own_memory(stack: Stack, ivo: Person) -> None:
     """Ivo tells Deanna about his sister and a commitment; Anaketa (another bot, the same
     shared turn) knows his sister, but not Deanna's commitment or her conversation."""
     first = say(stack, ivo, "my sister Lena lives in Vienna", EARLIER)
@@ -104,9 +104,16 @@ def test_a_sticker_is_answered_without_a_model_call(stack: Stack) -> None:
     voice) gets a fixed reply; nothing is sent to the model or committed."""
     uma = Person("Uma")
     calls = len(stack.llm.requests)
-    sticker = {"file_id": "CAACAgIAAxk", "file_unique_id": "AgAD", "type": "regular",
-               "width": 512, "height": 512, "is_animated": False, "is_video": False,
-               "emoji": "👍"}
+    sticker = {
+        "file_id": "CAACAgIAAxk",
+        "file_unique_id": "AgAD",
+        "type": "regular",
+        "width": 512,
+        "height": 512,
+        "is_animated": False,
+        "is_video": False,
+        "emoji": "👍",
+    }
     sent = deliver(stack, uma, update(uma, NOW, sticker=sticker))
     assert sent and sent[0]["shown"].startswith(TEXT_ONLY), sent
     assert len(stack.llm.requests) == calls
@@ -120,11 +127,9 @@ def test_in_a_group_the_bot_answers_only_when_addressed(stack: Stack) -> None:
     chatter = update(uma, NOW, text="dinner at eight?", chat=group)
     assert stack.telegram_update(chatter).status_code == 200
     stack.n8n.wait_idle()
-    assert not [m for m in stack.telegram.sent_by(token)
-                if str(m["chat_id"]) == str(group["id"])]
+    assert not [m for m in stack.telegram.sent_by(token) if str(m["chat_id"]) == str(group["id"])]
     assert len(stack.llm.requests) == calls
-    asked = update(uma, NOW + timedelta(seconds=5), text=f"@{BOT} what's on today?",
-                   chat=group)
+    asked = update(uma, NOW + timedelta(seconds=5), text=f"@{BOT} what's on today?", chat=group)
     sent = deliver(stack, uma, asked)
     assert sent[0]["shown"].startswith("Heard: what's on today?"), sent
     assert str(sent[0]["reply_to_message_id"]) == str(asked["message"]["message_id"])
@@ -132,7 +137,8 @@ def test_in_a_group_the_bot_answers_only_when_addressed(stack: Stack) -> None:
 
 
 def test_a_redelivered_update_gets_the_stored_reply_without_a_second_model_call(
-        stack: Stack) -> None:
+    stack: Stack,
+) -> None:
     vera = Person("Vera")
     once = update(vera, NOW, text="my brother Emil lives in Oslo")
     first = deliver(stack, vera, once)
@@ -180,7 +186,8 @@ def test_a_refused_telegram_turn_reaches_the_error_workflow(stack: Stack) -> Non
 
 
 def test_memory_stopped_mid_conversation_the_person_still_gets_an_answer_and_the_turn_is_kept(
-        stack: Stack) -> None:
+    stack: Stack,
+) -> None:
     """``twin up`` stops between two messages: the persona answers alone with a short notice;
     when memory is back, the turn is committed (the next turn's model sees it)."""
     xia = Person("Xia")
@@ -197,8 +204,9 @@ def test_memory_stopped_mid_conversation_the_person_still_gets_an_answer_and_the
     finally:
         stack.restart_nodes()
     # the background commit retries every 2 s (commit_retry_seconds) until memory answers
-    eventually(lambda: "my friend Noor lives in Cairo" in _logged(stack, xia), 90,
-               stack.n8n.explain)
+    eventually(
+        lambda: "my friend Noor lives in Cairo" in _logged(stack, xia), 90, stack.n8n.explain
+    )
     assert any("can't reach my memory" in text for text in _logged(stack, xia))
     said = say(stack, xia, "what did I just tell you?", NOW + timedelta(minutes=2))
     assert said.startswith("Heard: what did I just tell you?")
@@ -207,11 +215,13 @@ def test_memory_stopped_mid_conversation_the_person_still_gets_an_answer_and_the
 
 def _logged(stack: Stack, person: Person) -> list[str]:
     """The conversation memory-upserter holds for the person (read-only)."""
+
     async def read() -> list[str]:
         conn = await asyncpg.connect(stack.database_url)
         try:
-            rows = await conn.fetch("SELECT text FROM messages WHERE user_id = $1 ORDER BY seq",
-                                    person.user_id)
+            rows = await conn.fetch(
+                "SELECT text FROM messages WHERE user_id = $1 ORDER BY seq", person.user_id
+            )
         finally:
             await conn.close()
         return [r["text"] for r in rows]

@@ -25,8 +25,12 @@ from tests.e2e.stack import AGENT_ID, Stack, eventually
 from tests.e2e.stub_llm import memory_seen
 
 # A Telegram id of this run only (runs side by side share a Redis db, never a user).
-ANA = {"id": random.randrange(10**8, 10**9), "is_bot": False, "first_name": "Ana",
-       "language_code": "en"}
+ANA = {
+    "id": random.randrange(10**8, 10**9),
+    "is_bot": False,
+    "first_name": "Ana",
+    "language_code": "en",
+}
 ANA_ID = f"tg:{ANA['id']}"
 NOW = datetime.now(UTC).replace(microsecond=0)
 DAY1 = (NOW - timedelta(days=2)).replace(hour=9, minute=0, second=0)
@@ -37,13 +41,14 @@ _message_ids = itertools.count(11)
 def telegram_message(user: dict[str, Any], text: str, when: datetime) -> dict[str, Any]:
     """A Telegram ``Update`` as the Bot API posts it to a webhook."""
     message: dict[str, Any] = {
-        "message_id": next(_message_ids), "from": user,
+        "message_id": next(_message_ids),
+        "from": user,
         "chat": {"id": user["id"], "first_name": user["first_name"], "type": "private"},
-        "date": int(when.timestamp()), "text": text,
+        "date": int(when.timestamp()),
+        "text": text,
     }
     if text.startswith("/"):
-        message["entities"] = [{"offset": 0, "length": len(text.split()[0]),
-                                "type": "bot_command"}]
+        message["entities"] = [{"offset": 0, "length": len(text.split()[0]), "type": "bot_command"}]
     return {"update_id": next(_update_ids), "message": message}
 
 
@@ -64,9 +69,18 @@ def say(stack: Stack, user: dict[str, Any], text: str, when: datetime) -> str:
 def chat(stack: Stack, user_id: str, text: str, when: datetime) -> dict[str, Any]:
     """One turn through the fast brain's webhook, with its debug answer."""
     stack.users.add(user_id)
-    answer = stack.webhook("twin/fast-brain", {
-        "user_id": user_id, "agent_id": AGENT_ID, "chat_id": user_id, "text": text,
-        "turn_id": f"web-{next(_update_ids)}", "now": when.isoformat(), "debug": True})
+    answer = stack.webhook(
+        "twin/fast-brain",
+        {
+            "user_id": user_id,
+            "agent_id": AGENT_ID,
+            "chat_id": user_id,
+            "text": text,
+            "turn_id": f"web-{next(_update_ids)}",
+            "now": when.isoformat(),
+            "debug": True,
+        },
+    )
     assert answer.status_code == 200, f"{answer.status_code} {answer.text}\n{stack.n8n.explain()}"
     return answer.json()
 
@@ -75,14 +89,22 @@ def last_model_call(stack: Stack) -> dict[str, Any]:
     """The chat request the model got last: its messages, by role, and the memory it saw."""
     body = stack.llm.requests[-1]["body"]
     system = body["messages"][0]["content"]
-    return {"body": body, "system": system, "seen": memory_seen(system),
-            "authorization": stack.llm.requests[-1]["authorization"]}
+    return {
+        "body": body,
+        "system": system,
+        "seen": memory_seen(system),
+        "authorization": stack.llm.requests[-1]["authorization"],
+    }
 
 
 def memory_text(seen: dict[str, list[str]]) -> str:
     """Every memory item the model saw (the data blocks of the system message), as one text."""
-    return "\n".join(f"{section}: {item}" for section, items in seen.items()
-                     for item in items if section != "SESSION STATE")
+    return "\n".join(
+        f"{section}: {item}"
+        for section, items in seen.items()
+        for item in items
+        if section != "SESSION STATE"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -91,30 +113,49 @@ def session_one(stack: Stack) -> dict[str, Any]:
     first_call = len(stack.llm.requests)
     first = say(stack, ANA, "my sister Marta lives in Lisbon", DAY1)
     second = say(stack, ANA, "remind me to call her Friday", DAY1 + timedelta(minutes=1))
-    hydrate = stack.node("graph-hydrator", "/v1/hydrate", {
-        "user_id": ANA_ID, "agent_id": AGENT_ID, "chat_id": ANA_ID,
-        "message": "", "now": (DAY1 + timedelta(minutes=2)).isoformat()})
+    hydrate = stack.node(
+        "graph-hydrator",
+        "/v1/hydrate",
+        {
+            "user_id": ANA_ID,
+            "agent_id": AGENT_ID,
+            "chat_id": ANA_ID,
+            "message": "",
+            "now": (DAY1 + timedelta(minutes=2)).isoformat(),
+        },
+    )
     assert hydrate.status_code == 200, hydrate.text
     # The slow brain's schedule (every few seconds in this run) fires on the real clock and
     # finds session 1 quiet: two days have passed since it ended.
     eventually(lambda: _day_log(stack)["items"], 90, stack.n8n.explain)
-    scheduled = [e for e in stack.n8n.executions()
-                 if e["workflow"] == "TwinSlowBrain001" and e["mode"] == "trigger"]
+    scheduled = [
+        e
+        for e in stack.n8n.executions()
+        if e["workflow"] == "TwinSlowBrain001" and e["mode"] == "trigger"
+    ]
     assert scheduled, stack.n8n.executions()[:5]
-    consolidated = stack.webhook("twin/slow-brain", {
-        "user_id": ANA_ID, "now": (DAY1 + timedelta(hours=1)).isoformat()},
-        timeout=120)
-    assert consolidated.status_code == 200, \
-        f"{consolidated.text}\n{stack.n8n.explain()}"
-    return {"first_call": first_call, "first": first, "second": second,
-            "graph": hydrate.json()["GRAPH"], "consolidated": consolidated.json(),
-            "day_log": _day_log(stack)}
+    consolidated = stack.webhook(
+        "twin/slow-brain",
+        {"user_id": ANA_ID, "now": (DAY1 + timedelta(hours=1)).isoformat()},
+        timeout=120,
+    )
+    assert consolidated.status_code == 200, f"{consolidated.text}\n{stack.n8n.explain()}"
+    return {
+        "first_call": first_call,
+        "first": first,
+        "second": second,
+        "graph": hydrate.json()["GRAPH"],
+        "consolidated": consolidated.json(),
+        "day_log": _day_log(stack),
+    }
 
 
 def _day_log(stack: Stack) -> dict[str, Any]:
-    day_log = httpx.get(f"http://127.0.0.1:{stack.ports['reflection-writer']}/v1/day-log",
-                        params={"user_id": ANA_ID, "day": DAY1.date().isoformat(), "tz": "UTC"},
-                        headers={"Authorization": f"Bearer {stack.secrets.node_token}"})
+    day_log = httpx.get(
+        f"http://127.0.0.1:{stack.ports['reflection-writer']}/v1/day-log",
+        params={"user_id": ANA_ID, "day": DAY1.date().isoformat(), "tz": "UTC"},
+        headers={"Authorization": f"Bearer {stack.secrets.node_token}"},
+    )
     assert day_log.status_code == 200, day_log.text
     return day_log.json()
 
@@ -125,16 +166,20 @@ def test_stack_is_up(stack: Stack) -> None:
     assert stack.telegram_webhook["url"].startswith(stack.n8n.url)
     assert stack.telegram_webhook["secret_token"]
     assert "message" in stack.telegram_webhook["allowed_updates"]
-    forged = httpx.post(stack.telegram_webhook["url"], timeout=10, json={"update_id": 1},
-                        headers={"X-Telegram-Bot-Api-Secret-Token": "forged"})
+    forged = httpx.post(
+        stack.telegram_webhook["url"],
+        timeout=10,
+        json={"update_id": 1},
+        headers={"X-Telegram-Bot-Api-Secret-Token": "forged"},
+    )
     assert forged.status_code == 403
-    anonymous = httpx.post(f"{stack.n8n.url}/webhook/twin/fast-brain", timeout=10,
-                           json={"user_id": "x", "text": "hi"})
+    anonymous = httpx.post(
+        f"{stack.n8n.url}/webhook/twin/fast-brain", timeout=10, json={"user_id": "x", "text": "hi"}
+    )
     assert anonymous.status_code == 403
 
 
-def test_the_model_gets_the_envelope_and_the_key(session_one: dict[str, Any],
-                                                 stack: Stack) -> None:
+def test_the_model_gets_the_envelope_and_the_key(session_one: dict[str, Any], stack: Stack) -> None:
     call = stack.llm.requests[session_one["first_call"]]
     body = call["body"]
     assert call["authorization"] == f"Bearer {stack.secrets.model_key}"
@@ -173,14 +218,16 @@ def test_the_slow_brain_consolidates_the_quiet_session(session_one: dict[str, An
 
 
 def test_session_two_reaches_the_model_with_marta_the_commitment_and_the_episode(
-        session_one: dict[str, Any], stack: Stack) -> None:
+    session_one: dict[str, Any], stack: Stack
+) -> None:
     reply = say(stack, ANA, "how is Marta doing?", NOW)
     call = last_model_call(stack)
     seen = call["seen"]
     memory = memory_text(seen)
     assert "Lisbon" in memory, json.dumps(seen, indent=1)
-    assert any("call" in item for item in seen.get("COMMITMENTS (pending)", [])), \
-        json.dumps(seen, indent=1)
+    assert any("call" in item for item in seen.get("COMMITMENTS (pending)", [])), json.dumps(
+        seen, indent=1
+    )
     episodes = seen.get("EPISODES", []) + seen.get("LATEST SESSION SUMMARY", [])
     assert episodes, json.dumps(seen, indent=1)
     assert "Lisbon" in reply and "COMMITMENTS" in reply  # the stub echoes what it saw
@@ -201,8 +248,9 @@ def test_another_users_marta_never_leaks(session_one: dict[str, Any], stack: Sta
     assert "Lisbon" in ana and "Porto" not in ana
 
 
-def test_forget_marta_removes_her_from_the_next_envelope(session_one: dict[str, Any],
-                                                         stack: Stack) -> None:
+def test_forget_marta_removes_her_from_the_next_envelope(
+    session_one: dict[str, Any], stack: Stack
+) -> None:
     done = say(stack, ANA, "/forget Marta", NOW + timedelta(minutes=5))
     assert done.startswith("Done: I have forgotten Marta"), done
     say(stack, ANA, "how is Marta doing?", NOW + timedelta(minutes=6))
@@ -214,13 +262,22 @@ def test_forget_marta_removes_her_from_the_next_envelope(session_one: dict[str, 
     assert "lives in Lisbon" not in memory and "sister" not in memory, json.dumps(seen, indent=1)
 
 
-def test_forgotten_marta_is_out_of_the_vector_index_too(session_one: dict[str, Any],
-                                                       stack: Stack) -> None:
+def test_forgotten_marta_is_out_of_the_vector_index_too(
+    session_one: dict[str, Any], stack: Stack
+) -> None:
     """rag-gate forced open on her name finds no episode or fact about her any more."""
-    answer = stack.node("rag-gate", "/v1/retrieve", {
-        "user_id": ANA_ID, "agent_id": AGENT_ID, "chat_id": ANA_ID,
-        "message": "Marta my sister in Lisbon", "force": "open",
-        "now": (NOW + timedelta(minutes=7)).isoformat()})
+    answer = stack.node(
+        "rag-gate",
+        "/v1/retrieve",
+        {
+            "user_id": ANA_ID,
+            "agent_id": AGENT_ID,
+            "chat_id": ANA_ID,
+            "message": "Marta my sister in Lisbon",
+            "force": "open",
+            "now": (NOW + timedelta(minutes=7)).isoformat(),
+        },
+    )
     assert answer.status_code == 200, answer.text
     body = answer.json()
     hits = [h["reflection"] + h["one_liner"] for h in body["EPISODE"]["hits"]]
@@ -229,14 +286,24 @@ def test_forgotten_marta_is_out_of_the_vector_index_too(session_one: dict[str, A
 
 
 def test_knowledge_ingested_through_n8n_reaches_the_model(stack: Stack) -> None:
-    ingested = stack.webhook("twin/knowledge", {
-        "agent_id": AGENT_ID, "doc_id": "sleep-guide", "title": "Sleep guide",
-        "text": "# Sleep guide\n\n## Caffeine\n\nNo caffeine after 2 pm: it keeps you awake "
-                "for six hours.\n\n## Screens\n\nPut the phone away an hour before bed.\n"})
+    ingested = stack.webhook(
+        "twin/knowledge",
+        {
+            "agent_id": AGENT_ID,
+            "doc_id": "sleep-guide",
+            "title": "Sleep guide",
+            "text": "# Sleep guide\n\n## Caffeine\n\nNo caffeine after 2 pm: it keeps you awake "
+            "for six hours.\n\n## Screens\n\nPut the phone away an hour before bed.\n",
+        },
+    )
     assert ingested.status_code == 200, f"{ingested.text}\n{stack.n8n.explain()}"
     assert ingested.json()["chunks"] >= 1
-    answer = chat(stack, stack.user("web:carla"), "remember what you told me about caffeine?",
-                  NOW + timedelta(minutes=10))
+    answer = chat(
+        stack,
+        stack.user("web:carla"),
+        "remember what you told me about caffeine?",
+        NOW + timedelta(minutes=10),
+    )
     seen = memory_seen(answer["debug"]["messages"][0]["content"])
     assert any("caffeine after 2 pm" in item for item in seen.get("KNOWLEDGE", [])), seen
 
@@ -245,12 +312,20 @@ def test_an_ambiguous_name_is_asked_about_instead_of_guessed(stack: Stack) -> No
     """Two Martas, told apart by talking on Telegram (the model declares the colleague a new
     person distinct from the sister): asked about one, the flow short-circuits to
     graph-hydrator's question; no reply model call, and what was said is still judged."""
-    dora = {"id": random.randrange(10**8, 10**9), "is_bot": False, "first_name": "Dora",
-            "language_code": "en"}
+    dora = {
+        "id": random.randrange(10**8, 10**9),
+        "is_bot": False,
+        "first_name": "Dora",
+        "language_code": "en",
+    }
     dora_id = f"tg:{dora['id']}"
     say(stack, dora, "my sister Marta lives in Lisbon", NOW - timedelta(minutes=30))
-    say(stack, dora, "my colleague Marta works with me, a different Marta from my sister Marta",
-        NOW - timedelta(minutes=29))
+    say(
+        stack,
+        dora,
+        "my colleague Marta works with me, a different Marta from my sister Marta",
+        NOW - timedelta(minutes=29),
+    )
     calls = len(stack.llm.requests)
     answer = chat(stack, dora_id, "remind me to call Marta", NOW)
     question = answer["debug"]["pending_question"]

@@ -36,6 +36,7 @@ def every_seconds(workflow: dict[str, Any], seconds: int) -> dict[str, Any]:
     out = json.loads(json.dumps(workflow))
     for node in out["nodes"]:
         if node["type"] == "n8n-nodes-base.scheduleTrigger":
-            node["parameters"]["rule"] = {"interval": [{"field": "seconds",
-                                                        "secondsInterval": seconds}]}
+            node["parameters"]["rule"] = {
+                "interval": [{"field": "seconds", "secondsInterval": seconds}]
+            }
     return out

@@ -25,12 +25,20 @@ async def client():
 
 
 async def test_a_full_envelope_answers_messages_format_warnings_and_stats(
-        client: AsyncTestClient) -> None:
+    client: AsyncTestClient,
+) -> None:
     response = await client.post(ROUTE, json=full_body())
     assert response.status_code == 200, response.text
     answer = response.json()
-    assert set(answer) == {"slot_contract_version", "envelope", "messages", "response_format",
-                           "warnings", "stats", "memory_order"}
+    assert set(answer) == {
+        "slot_contract_version",
+        "envelope",
+        "messages",
+        "response_format",
+        "warnings",
+        "stats",
+        "memory_order",
+    }
     assert answer["envelope"]["GRAPH"]["user_id"] == USER
     assert answer["envelope"]["GRAPH"]["authority"] == "authoritative"
     assert [m["role"] for m in answer["messages"]][:2] == ["system", "user"]
@@ -41,7 +49,8 @@ async def test_a_full_envelope_answers_messages_format_warnings_and_stats(
 
 
 async def test_a_bad_envelope_is_one_422_listing_contract_and_semantic_problems(
-        client: AsyncTestClient) -> None:
+    client: AsyncTestClient,
+) -> None:
     body = full_body()
     body["AFFECT"]["authority"] = "factual"
     body["GRAPH"]["user_id"] = "tg:999"
@@ -56,14 +65,20 @@ async def test_a_bad_envelope_is_one_422_listing_contract_and_semantic_problems(
     problem = response.json()
     assert problem["status"] == 422 and problem["title"] == "Invalid envelope"
     assert {e["path"] for e in problem["errors"]} == {
-        "$.AFFECT.authority", "$.GRAPH.user_id", "$.GRAPH.wins[0].status",
-        "$.EPISODE.slot_contract_version", "$.recent_turns[3].role", "$.colour",
-        "$.user_message"}
+        "$.AFFECT.authority",
+        "$.GRAPH.user_id",
+        "$.GRAPH.wins[0].status",
+        "$.EPISODE.slot_contract_version",
+        "$.recent_turns[3].role",
+        "$.colour",
+        "$.user_message",
+    }
     assert all(e["reason"] for e in problem["errors"])
 
 
 async def test_a_graph_of_another_user_is_refused_with_every_semantic_problem(
-        client: AsyncTestClient) -> None:
+    client: AsyncTestClient,
+) -> None:
     body = full_body()
     body["GRAPH"]["user_id"] = "tg:999"
     body["AFFECT"]["agent_id"] = "anaketa"
@@ -71,13 +86,17 @@ async def test_a_graph_of_another_user_is_refused_with_every_semantic_problem(
     response = await client.post(ROUTE, json=body)
     assert response.status_code == 422
     errors = response.json()["errors"]
-    assert [e["path"] for e in errors] == ["$.AFFECT.agent_id", "$.GRAPH.user_id",
-                                           "$.GRAPH.relevant_facts[8].fact_id"]
+    assert [e["path"] for e in errors] == [
+        "$.AFFECT.agent_id",
+        "$.GRAPH.user_id",
+        "$.GRAPH.relevant_facts[8].fact_id",
+    ]
     assert "tg:999" in errors[1]["reason"]
 
 
 async def test_over_full_lists_and_long_texts_are_cut_with_warnings_not_refused(
-        client: AsyncTestClient) -> None:
+    client: AsyncTestClient,
+) -> None:
     body = full_body(user_context="x" * 900)
     body["GRAPH"]["foundation"] += [fact(f"more{i}", f"More {i}.") for i in range(3)]
     response = await client.post(ROUTE, json=body)
@@ -96,8 +115,9 @@ async def test_without_now_the_server_clock_dates_the_turn(client: AsyncTestClie
 
 
 async def test_malformed_json_is_a_problem_not_a_crash(client: AsyncTestClient) -> None:
-    response = await client.post(ROUTE, content=b'{"user_id": }',
-                                 headers={"content-type": "application/json"})
+    response = await client.post(
+        ROUTE, content=b'{"user_id": }', headers={"content-type": "application/json"}
+    )
     assert response.status_code == 400
     assert response.headers["content-type"].startswith("application/problem+json")
     [error] = response.json()["errors"]
@@ -105,7 +125,8 @@ async def test_malformed_json_is_a_problem_not_a_crash(client: AsyncTestClient) 
 
 
 async def test_the_request_log_line_names_the_user_and_the_prompt_size(
-        client: AsyncTestClient) -> None:
+    client: AsyncTestClient,
+) -> None:
     with capture_logs(processors=[structlog.contextvars.merge_contextvars]) as logs:
         await client.post(ROUTE, json=full_body(persona_prompt="p" * 20_000))
     line = next(entry for entry in logs if entry["event"] == "request")
@@ -114,7 +135,8 @@ async def test_the_request_log_line_names_the_user_and_the_prompt_size(
 
 
 async def test_openapi_documents_the_route_its_contract_and_the_problem(
-        client: AsyncTestClient) -> None:
+    client: AsyncTestClient,
+) -> None:
     spec = (await client.get("/schema/openapi.json")).json()
     route = spec["paths"][ROUTE]["post"]
     assert "EnvelopeRequest" in str(route["requestBody"])

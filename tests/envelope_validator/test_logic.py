@@ -36,7 +36,8 @@ def test_a_graph_of_another_user_is_refused() -> None:
     with pytest.raises(InvalidInput) as refused:
         build(request(body), NOW)
     assert [(e.path, "tg:999" in e.reason) for e in refused.value.errors] == [
-        ("$.GRAPH.user_id", True)]
+        ("$.GRAPH.user_id", True)
+    ]
 
 
 def test_every_semantic_problem_is_listed_at_once() -> None:
@@ -52,10 +53,15 @@ def test_every_semantic_problem_is_listed_at_once() -> None:
     body["EPISODE"]["hits"][1]["episode_id"] = "ep0"
     paths = [e.path for e in check(request(body))]
     assert paths == [
-        "$.AFFECT.agent_id", "$.AFFECT.chat_id", "$.GRAPH.user_id",
+        "$.AFFECT.agent_id",
+        "$.AFFECT.chat_id",
+        "$.GRAPH.user_id",
         "$.GRAPH.foundation[12].fact_id",
-        "$.GRAPH.commitments[1].status", "$.GRAPH.edges[3]", "$.GRAPH.edges[4]",
-        "$.GRAPH.pending_question.question", "$.EPISODE.hits[1].episode_id",
+        "$.GRAPH.commitments[1].status",
+        "$.GRAPH.edges[3]",
+        "$.GRAPH.edges[4]",
+        "$.GRAPH.pending_question.question",
+        "$.EPISODE.hits[1].episode_id",
     ]
 
 
@@ -75,14 +81,22 @@ def test_a_repeated_item_with_the_same_content_is_dropped_with_a_warning() -> No
 def test_facts_from_rag_gate_join_the_graph_relevant_facts_and_cards() -> None:
     body = full_body()
     body["GRAPH"]["relevant_facts"] = body["GRAPH"]["relevant_facts"][:2]
-    body["FACTS"] = {"relevant_facts": [body["GRAPH"]["relevant_facts"][0],
-                                        fact("new", "Marta called on Friday.", "PEOPLE")],
-                     "entity_cards": [{"entity_ref": "person:ana", "label": "Ana",
-                                       "facts": ["Ana is a friend"]}]}
+    body["FACTS"] = {
+        "relevant_facts": [
+            body["GRAPH"]["relevant_facts"][0],
+            fact("new", "Marta called on Friday.", "PEOPLE"),
+        ],
+        "entity_cards": [
+            {"entity_ref": "person:ana", "label": "Ana", "facts": ["Ana is a friend"]}
+        ],
+    }
     graph = assemble(request(body), NOW).envelope.GRAPH
     assert [f.fact_id for f in graph.relevant_facts] == ["rf0", "rf1", "new"]
-    assert [c.entity_ref for c in graph.entity_cards] == ["person:marta", "person:john",
-                                                          "person:ana"]
+    assert [c.entity_ref for c in graph.entity_cards] == [
+        "person:marta",
+        "person:john",
+        "person:ana",
+    ]
 
 
 def test_facts_in_both_graph_and_facts_under_one_id_with_different_text_are_refused() -> None:
@@ -96,26 +110,39 @@ def test_relevant_memories_are_deduplicated_against_the_foundation_by_normalized
     body["GRAPH"]["relevant_facts"][1]["text"] = "Relevant fact number 2!"
     assembled = assemble(request(body), NOW)
     assert [f.fact_id for f in assembled.envelope.GRAPH.relevant_facts] == [
-        "rf1", "rf3", "rf4", "rf5", "rf6", "rf7"]
+        "rf1",
+        "rf3",
+        "rf4",
+        "rf5",
+        "rf6",
+        "rf7",
+    ]
     assert _codes(assembled.warnings, "GRAPH.relevant_facts") == ["deduplicated"]
 
 
 def test_normalize_folds_case_accents_punctuation_and_spacing() -> None:
-    assert normalize("  Loves   CAFÉ au lait! ") == normalize("loves cafe au lait") \
+    assert (
+        normalize("  Loves   CAFÉ au lait! ")
+        == normalize("loves cafe au lait")
         == "loves cafe au lait"
+    )
 
 
-@pytest.mark.parametrize(("section", "id_field", "make"), [
-    ("foundation", "fact_id", lambda i: fact(f"new{i}", f"extra foundation {i}")),
-    ("relevant_facts", "fact_id", lambda i: fact(f"new{i}", f"extra relevant {i}")),
-    ("commitments", "todo_id", lambda i: todo(f"new{i}", "COMMITMENT", f"extra {i}")),
-    ("threads", "todo_id", lambda i: todo(f"new{i}", "THREAD", f"extra {i}")),
-    ("frictions", "todo_id", lambda i: todo(f"new{i}", "FRICTION", f"extra {i}")),
-    ("wins", "todo_id", lambda i: todo(f"new{i}", "COMMITMENT", f"extra {i}", "DONE")),
-    ("edges", "rel_id", lambda i: edge(100 + i)),
-])
-def test_a_list_over_its_cap_keeps_its_first_items_and_warns_naming_it(section, id_field,
-                                                                       make) -> None:
+@pytest.mark.parametrize(
+    ("section", "id_field", "make"),
+    [
+        ("foundation", "fact_id", lambda i: fact(f"new{i}", f"extra foundation {i}")),
+        ("relevant_facts", "fact_id", lambda i: fact(f"new{i}", f"extra relevant {i}")),
+        ("commitments", "todo_id", lambda i: todo(f"new{i}", "COMMITMENT", f"extra {i}")),
+        ("threads", "todo_id", lambda i: todo(f"new{i}", "THREAD", f"extra {i}")),
+        ("frictions", "todo_id", lambda i: todo(f"new{i}", "FRICTION", f"extra {i}")),
+        ("wins", "todo_id", lambda i: todo(f"new{i}", "COMMITMENT", f"extra {i}", "DONE")),
+        ("edges", "rel_id", lambda i: edge(100 + i)),
+    ],
+)
+def test_a_list_over_its_cap_keeps_its_first_items_and_warns_naming_it(
+    section, id_field, make
+) -> None:
     cap_name = section
     body = full_body()
     body["GRAPH"][section] += [make(i) for i in range(CAPS[cap_name] + 2)]
@@ -131,14 +158,18 @@ def test_a_list_over_its_cap_keeps_its_first_items_and_warns_naming_it(section, 
 
 def test_episodes_and_knowledge_are_capped_at_eight_with_a_warning() -> None:
     body = full_body()
-    body["EPISODE"]["hits"] = [dict(body["EPISODE"]["hits"][0], episode_id=f"ep{i}")
-                               for i in range(10)]
-    body["KNOWLEDGE"]["hits"] = [dict(body["KNOWLEDGE"]["hits"][0], chunk_id=f"k{i}")
-                                 for i in range(9)]
+    body["EPISODE"]["hits"] = [
+        dict(body["EPISODE"]["hits"][0], episode_id=f"ep{i}") for i in range(10)
+    ]
+    body["KNOWLEDGE"]["hits"] = [
+        dict(body["KNOWLEDGE"]["hits"][0], chunk_id=f"k{i}") for i in range(9)
+    ]
     assembled = assemble(request(body), NOW)
     assert len(assembled.envelope.EPISODE.hits) == len(assembled.envelope.KNOWLEDGE.hits) == 8
     assert {w.section for w in assembled.warnings if w.code == "capped"} == {
-        "EPISODE.hits", "KNOWLEDGE.hits"}
+        "EPISODE.hits",
+        "KNOWLEDGE.hits",
+    }
 
 
 def test_an_entity_card_keeps_its_top_three_facts() -> None:
@@ -157,7 +188,9 @@ def test_history_keeps_the_last_ten_turns_each_cut_to_800_characters() -> None:
     assert len(assembled.history) == 10
     assert len(assembled.history[-1].text) == 800 and assembled.history[-1].text.endswith("…")
     assert [(w.code, w.section) for w in assembled.warnings] == [
-        ("capped", "recent_turns"), ("truncated", "recent_turns")]
+        ("capped", "recent_turns"),
+        ("truncated", "recent_turns"),
+    ]
     assert "dropped the 4 oldest" in assembled.warnings[0].detail
 
 
@@ -168,8 +201,10 @@ def test_stored_system_turns_are_never_replayed() -> None:
     assert _codes(assembled.warnings, "recent_turns") == ["filtered"]
 
 
-@pytest.mark.parametrize(("field", "cap"), [
-    ("user_context", 800), ("conversation_summary", 1200), ("latest_session_summary", 600)])
+@pytest.mark.parametrize(
+    ("field", "cap"),
+    [("user_context", 800), ("conversation_summary", 1200), ("latest_session_summary", 600)],
+)
 def test_a_long_text_is_cut_to_its_cap_with_a_warning_naming_it(field: str, cap: int) -> None:
     assembled = assemble(request(full_body(**{field: "word " * 500})), NOW)
     text = getattr(assembled, field)
@@ -191,7 +226,8 @@ def test_facts_outside_profile_people_project_are_filtered_with_a_warning() -> N
     assembled = assemble(request(body), NOW)
     assert "f0" not in [f.fact_id for f in assembled.envelope.GRAPH.foundation]
     assert [w.detail for w in assembled.warnings if w.code == "filtered"] == [
-        "dropped 1 fact(s) of type OPEN_LOOP: the prompt carries PROFILE/PEOPLE/PROJECT only"]
+        "dropped 1 fact(s) of type OPEN_LOOP: the prompt carries PROFILE/PEOPLE/PROJECT only"
+    ]
 
 
 def test_an_expired_affect_is_flagged_and_warned_but_a_live_one_is_not() -> None:
@@ -207,7 +243,8 @@ def test_degraded_retrieval_is_passed_on_as_a_warning() -> None:
     body["EPISODE"]["degraded"] = "vector index unavailable"
     assembled = assemble(request(body), NOW)
     assert [(w.code, w.detail) for w in assembled.warnings] == [
-        ("degraded", "vector index unavailable")]
+        ("degraded", "vector index unavailable")
+    ]
 
 
 def test_a_prompt_over_20000_characters_warns_and_cuts_nothing() -> None:
@@ -227,8 +264,14 @@ def test_raw_errors_list_contract_and_semantic_problems_together() -> None:
     body["recent_turns"][0]["role"] = "narrator"
     del body["user_message"]
     paths = {e.path for e in errors_in(body)}
-    assert paths == {"$.AFFECT.authority", "$.GRAPH.user_id", "$.EPISODE.slot_contract_version",
-                     "$.KNOWLEDGE.stability", "$.recent_turns[0].role", "$.user_message"}
+    assert paths == {
+        "$.AFFECT.authority",
+        "$.GRAPH.user_id",
+        "$.EPISODE.slot_contract_version",
+        "$.KNOWLEDGE.stability",
+        "$.recent_turns[0].role",
+        "$.user_message",
+    }
 
 
 def test_an_unknown_contract_version_is_refused_in_every_slot() -> None:
@@ -236,9 +279,13 @@ def test_an_unknown_contract_version_is_refused_in_every_slot() -> None:
     for slot in ("AFFECT", "GRAPH", "EPISODE", "KNOWLEDGE"):
         body[slot]["slot_contract_version"] = "2.0"
     paths = {e.path for e in errors_in(body)}
-    assert paths == {"$.slot_contract_version", "$.AFFECT.slot_contract_version",
-                     "$.GRAPH.slot_contract_version", "$.EPISODE.slot_contract_version",
-                     "$.KNOWLEDGE.slot_contract_version"}
+    assert paths == {
+        "$.slot_contract_version",
+        "$.AFFECT.slot_contract_version",
+        "$.GRAPH.slot_contract_version",
+        "$.EPISODE.slot_contract_version",
+        "$.KNOWLEDGE.slot_contract_version",
+    }
 
 
 def test_a_valid_raw_body_has_no_errors_and_decodes() -> None:

@@ -26,17 +26,27 @@ class Seeder:
 
     async def ensure(self) -> Seeder:
         async with self.pool.acquire() as conn:
-            await conn.execute("INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING",
-                               self.user_id)
+            await conn.execute(
+                "INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING", self.user_id
+            )
             await conn.executemany(
                 "INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING",
-                [(a,) for a in AGENTS])
+                [(a,) for a in AGENTS],
+            )
         return self
 
-    async def entity(self, name: str, *, category: str = "Person", agent_id: str | None = None,
-                     last_seen: datetime | None = None, aliases: Sequence[str] = (),
-                     attributes: dict[str, Any] | None = None, active: bool = True,
-                     entity_ref: str | None = None) -> str:
+    async def entity(
+        self,
+        name: str,
+        *,
+        category: str = "Person",
+        agent_id: str | None = None,
+        last_seen: datetime | None = None,
+        aliases: Sequence[str] = (),
+        attributes: dict[str, Any] | None = None,
+        active: bool = True,
+        entity_ref: str | None = None,
+    ) -> str:
         entity_id = str(uuid.uuid4())
         async with self.pool.acquire() as conn:
             await conn.execute(
@@ -44,20 +54,44 @@ class Seeder:
                                          last_seen, attributes, active, forgotten_at, entity_ref)
                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9,
                            CASE WHEN $9 THEN NULL ELSE now() END, $10)""",
-                entity_id, self.user_id, "agent" if agent_id else "global", agent_id, name,
-                category, last_seen, attributes or {}, active, entity_ref)
+                entity_id,
+                self.user_id,
+                "agent" if agent_id else "global",
+                agent_id,
+                name,
+                category,
+                last_seen,
+                attributes or {},
+                active,
+                entity_ref,
+            )
             await conn.executemany(
                 "INSERT INTO entity_aliases (user_id, entity_id, alias) VALUES ($1, $2, $3)",
-                [(self.user_id, entity_id, alias) for alias in aliases])
+                [(self.user_id, entity_id, alias) for alias in aliases],
+            )
         return entity_id
 
-    async def fact(self, subject: str, predicate: str, obj: str | None = None, *,
-                   value: Any = None, text: str | None = None, agent_id: str | None = None,
-                   confidence: float = 1.0, importance: int = 1, pinned: bool = False,
-                   source: str = "llm_plan", status: str = "ACTIVE",
-                   memory_type: str = "PEOPLE", valid_from: datetime | None = None,
-                   valid_to: datetime | None = None, updated_at: datetime = T0,
-                   created_at: datetime = T0, message_ids: Sequence[str] = ()) -> str:
+    async def fact(
+        self,
+        subject: str,
+        predicate: str,
+        obj: str | None = None,
+        *,
+        value: Any = None,
+        text: str | None = None,
+        agent_id: str | None = None,
+        confidence: float = 1.0,
+        importance: int = 1,
+        pinned: bool = False,
+        source: str = "llm_plan",
+        status: str = "ACTIVE",
+        memory_type: str = "PEOPLE",
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
+        updated_at: datetime = T0,
+        created_at: datetime = T0,
+        message_ids: Sequence[str] = (),
+    ) -> str:
         rel_id = str(uuid.uuid4())
         if obj is None and value is None:
             value = text or predicate.lower()
@@ -70,25 +104,58 @@ class Seeder:
                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14,
                            $15, $16, $17, $18::jsonb,
                            CASE WHEN $15 = 'FORGOTTEN' THEN now() END, $19, $20)""",
-                rel_id, self.user_id, "agent" if agent_id else "global", agent_id, subject,
-                predicate, obj, value if obj is None else None, confidence, memory_type,
-                text or f"{predicate} {value if obj is None else ''}".strip(), importance,
-                pinned, source, status, valid_from, valid_to, list(message_ids), created_at,
-                updated_at)
+                rel_id,
+                self.user_id,
+                "agent" if agent_id else "global",
+                agent_id,
+                subject,
+                predicate,
+                obj,
+                value if obj is None else None,
+                confidence,
+                memory_type,
+                text or f"{predicate} {value if obj is None else ''}".strip(),
+                importance,
+                pinned,
+                source,
+                status,
+                valid_from,
+                valid_to,
+                list(message_ids),
+                created_at,
+                updated_at,
+            )
         return rel_id
 
-    async def todo(self, kind: str, text: str, *, agent_id: str = "deanna",
-                   status: str = "PENDING", created_at: datetime = T0,
-                   due_at: datetime | None = None, completed_at: datetime | None = None,
-                   active: bool = True) -> str:
+    async def todo(
+        self,
+        kind: str,
+        text: str,
+        *,
+        agent_id: str = "deanna",
+        status: str = "PENDING",
+        created_at: datetime = T0,
+        due_at: datetime | None = None,
+        completed_at: datetime | None = None,
+        active: bool = True,
+    ) -> str:
         todo_id = str(uuid.uuid4())
         async with self.pool.acquire() as conn:
             await conn.execute(
                 """INSERT INTO todos (todo_id, user_id, agent_id, kind, text, status, due_at,
                                       completed_at, active, created_at, updated_at)
                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)""",
-                todo_id, self.user_id, agent_id, kind, text, status, due_at, completed_at,
-                active, created_at)
+                todo_id,
+                self.user_id,
+                agent_id,
+                kind,
+                text,
+                status,
+                due_at,
+                completed_at,
+                active,
+                created_at,
+            )
         return todo_id
 
 

@@ -23,8 +23,14 @@ async def client(settings: Settings):
 
 
 def _body(user_id: str, message: str, **extra) -> dict:
-    return {"user_id": user_id, "agent_id": "deanna", "chat_id": "tg:1", "message": message,
-            "now": T0.isoformat(), **extra}
+    return {
+        "user_id": user_id,
+        "agent_id": "deanna",
+        "chat_id": "tg:1",
+        "message": message,
+        "now": T0.isoformat(),
+        **extra,
+    }
 
 
 async def _hydrate(client: AsyncTestClient, user_id: str, message: str, **extra) -> dict:
@@ -41,10 +47,12 @@ def _facts(answer: dict) -> set[str]:
     return {e["text"] for e in answer["GRAPH"]["edges"]}
 
 
-@pytest.mark.parametrize("message", ["how is marta?", "MÁRTA's birthday", "Marta’s cat",
-                                     "I saw Márta."])
+@pytest.mark.parametrize(
+    "message", ["how is marta?", "MÁRTA's birthday", "Marta’s cat", "I saw Márta."]
+)
 async def test_case_accents_and_possessives_find_the_same_entity(
-        client: AsyncTestClient, seed: Seeder, message: str) -> None:
+    client: AsyncTestClient, seed: Seeder, message: str
+) -> None:
     marta = await seed.entity("Marta")
     await seed.fact(marta, "BIRTHDAY", value="05-12", text="Marta's birthday is 12 May")
     answer = await _hydrate(client, seed.user_id, message)
@@ -55,8 +63,9 @@ async def test_case_accents_and_possessives_find_the_same_entity(
     assert mention["normalized"] == "marta" and mention["resolution"] == "unique"
 
 
-async def test_multi_word_names_and_aliases_are_mentions(client: AsyncTestClient,
-                                                         seed: Seeder) -> None:
+async def test_multi_word_names_and_aliases_are_mentions(
+    client: AsyncTestClient, seed: Seeder
+) -> None:
     rosa = await seed.entity("Aunt Rosa")
     await seed.entity("Rosa")
     city = await seed.entity("New York", category="Location")
@@ -75,12 +84,14 @@ async def test_tomorrow_does_not_mention_tom(client: AsyncTestClient, seed: Seed
 
 
 async def test_a_pronoun_falls_back_to_the_sessions_active_entities(
-        client: AsyncTestClient, seed: Seeder) -> None:
+    client: AsyncTestClient, seed: Seeder
+) -> None:
     marta = await seed.entity("Marta")
     bob = await seed.entity("Bob")
     await seed.fact(marta, "FRIEND_OF", bob, text="Marta is Bob's friend")
-    answer = await _hydrate(client, seed.user_id, "is she still upset?",
-                            active_entity_ids=[marta, "not-a-uuid"])
+    answer = await _hydrate(
+        client, seed.user_id, "is she still upset?", active_entity_ids=[marta, "not-a-uuid"]
+    )
     assert answer["active_fallback"] == "pronoun"
     assert _names(answer) == {"Marta": "active", "Bob": "neighbor"}
     assert _facts(answer) == {"Marta is Bob's friend"}
@@ -88,13 +99,15 @@ async def test_a_pronoun_falls_back_to_the_sessions_active_entities(
 
 
 async def test_two_users_each_with_a_marta_never_see_each_others_facts(
-        client: AsyncTestClient, seed: Seeder, seeder_for, user_id: str) -> None:
+    client: AsyncTestClient, seed: Seeder, seeder_for, user_id: str
+) -> None:
     mine = await seed.entity("Marta")
     await seed.fact(mine, "JOB", value="nurse", text="Marta is a nurse")
     other = await seeder_for(user_id + "-b")
     theirs = await other.entity("Marta")
-    await other.fact(theirs, "JOB", value="pilot", text="Marta is a pilot", pinned=True,
-                     importance=3)
+    await other.fact(
+        theirs, "JOB", value="pilot", text="Marta is a pilot", pinned=True, importance=3
+    )
     await other.todo("COMMITMENT", "call Marta")
     answer = await _hydrate(client, seed.user_id, "Marta", active_entity_ids=[theirs])
     assert _facts(answer) == {"Marta is a nurse"}
@@ -106,8 +119,12 @@ async def test_two_users_each_with_a_marta_never_see_each_others_facts(
 
 async def _two_martas(seed: Seeder, *, work_seen=None, family_seen=None) -> tuple[str, str]:
     me = await seed.entity("Alex")
-    work = await seed.entity("Marta", aliases=["work Marta"], last_seen=work_seen,
-                             attributes={"relationship": "colleague"})
+    work = await seed.entity(
+        "Marta",
+        aliases=["work Marta"],
+        last_seen=work_seen,
+        attributes={"relationship": "colleague"},
+    )
     family = await seed.entity("Marta", aliases=["family Marta"], last_seen=family_seen)
     await seed.fact(family, "SISTER_OF", me, text="Marta is Alex's sister")
     await seed.fact(work, "WORKS_AT", value="Acme", text="Marta works at Acme")
@@ -115,7 +132,8 @@ async def _two_martas(seed: Seeder, *, work_seen=None, family_seen=None) -> tupl
 
 
 async def test_an_ambiguous_name_asks_one_question_and_guesses_nothing(
-        client: AsyncTestClient, seed: Seeder) -> None:
+    client: AsyncTestClient, seed: Seeder
+) -> None:
     work, family = await _two_martas(seed)
     answer = await _hydrate(client, seed.user_id, "Marta called me")
     question = answer["GRAPH"]["pending_question"]
@@ -129,8 +147,7 @@ async def test_an_ambiguous_name_asks_one_question_and_guesses_nothing(
     assert answer["active_entity_ids"] == []
 
 
-async def test_the_active_marta_resolves_the_name(client: AsyncTestClient,
-                                                  seed: Seeder) -> None:
+async def test_the_active_marta_resolves_the_name(client: AsyncTestClient, seed: Seeder) -> None:
     work, family = await _two_martas(seed, work_seen=T0 - timedelta(hours=1))
     answer = await _hydrate(client, seed.user_id, "Marta called", active_entity_ids=[family])
     assert answer["GRAPH"]["pending_question"] is None
@@ -139,10 +156,12 @@ async def test_the_active_marta_resolves_the_name(client: AsyncTestClient,
     assert _facts(answer) == {"Marta is Alex's sister"}
 
 
-async def test_the_most_recently_seen_marta_resolves_the_name(client: AsyncTestClient,
-                                                              seed: Seeder) -> None:
-    work, _ = await _two_martas(seed, work_seen=T0 - timedelta(hours=1),
-                                family_seen=T0 - timedelta(days=3))
+async def test_the_most_recently_seen_marta_resolves_the_name(
+    client: AsyncTestClient, seed: Seeder
+) -> None:
+    work, _ = await _two_martas(
+        seed, work_seen=T0 - timedelta(hours=1), family_seen=T0 - timedelta(days=3)
+    )
     answer = await _hydrate(client, seed.user_id, "Marta called")
     assert answer["mentions"][0]["resolution"] == "recent"
     assert answer["active_entity_ids"] == [work]
@@ -150,15 +169,24 @@ async def test_the_most_recently_seen_marta_resolves_the_name(client: AsyncTestC
 
 
 async def test_expired_and_forgotten_facts_never_appear_nor_their_only_neighbours(
-        client: AsyncTestClient, seed: Seeder) -> None:
+    client: AsyncTestClient, seed: Seeder
+) -> None:
     marta = await seed.entity("Marta")
     ana, bob, carl = [await seed.entity(n) for n in ("Ana", "Bob", "Carl")]
-    await seed.fact(marta, "SISTER_OF", ana, valid_to=T0 - timedelta(seconds=1),
-                    text="Marta is Ana's sister")
+    await seed.fact(
+        marta, "SISTER_OF", ana, valid_to=T0 - timedelta(seconds=1), text="Marta is Ana's sister"
+    )
     await seed.fact(marta, "FRIEND_OF", bob, status="FORGOTTEN", text="Marta is Bob's friend")
     await seed.fact(marta, "FRIEND_OF", carl, text="Marta is Carl's friend")
-    await seed.fact(marta, "ALLERGY", value="nuts", pinned=True, importance=3,
-                    valid_to=T0, text="Marta is allergic to nuts")
+    await seed.fact(
+        marta,
+        "ALLERGY",
+        value="nuts",
+        pinned=True,
+        importance=3,
+        valid_to=T0,
+        text="Marta is allergic to nuts",
+    )
     answer = await _hydrate(client, seed.user_id, "Marta")
     assert _names(answer) == {"Marta": "mention", "Carl": "neighbor"}
     assert _facts(answer) == {"Marta is Carl's friend"}
@@ -166,20 +194,23 @@ async def test_expired_and_forgotten_facts_never_appear_nor_their_only_neighbour
 
 
 async def test_scope_merge_identity_global_wins_agent_domain_agent_wins(
-        client: AsyncTestClient, seed: Seeder) -> None:
+    client: AsyncTestClient, seed: Seeder
+) -> None:
     me = await seed.entity("Alex")
     await seed.fact(me, "LIVES_IN", value="Berlin", text="lives in Berlin")
     await seed.fact(me, "LIVES_IN", value="Paris", text="lives in Paris", agent_id="deanna")
     await seed.fact(me, "DIET_PLAN", value="keto", text="diet: keto")
-    await seed.fact(me, "DIET_PLAN", value="mediterranean", text="diet: mediterranean",
-                    agent_id="deanna")
+    await seed.fact(
+        me, "DIET_PLAN", value="mediterranean", text="diet: mediterranean", agent_id="deanna"
+    )
     answer = await _hydrate(client, seed.user_id, "Alex here")
     assert _facts(answer) == {"lives in Berlin", "diet: mediterranean"}
     assert answer["GRAPH"]["dropped"] == {"scope_conflicts": 2}
 
 
 async def test_another_agents_scoped_facts_and_entities_are_invisible(
-        client: AsyncTestClient, seed: Seeder) -> None:
+    client: AsyncTestClient, seed: Seeder
+) -> None:
     me = await seed.entity("Alex")
     coach = await seed.entity("Coach Kim", agent_id="anaketa")
     await seed.fact(me, "TRAINING_PLAN", value="5k", text="training for a 5k", agent_id="anaketa")
@@ -192,7 +223,8 @@ async def test_another_agents_scoped_facts_and_entities_are_invisible(
 
 
 async def test_critical_predicates_outrank_others_under_the_cap_and_drops_are_counted(
-        client: AsyncTestClient, seed: Seeder) -> None:
+    client: AsyncTestClient, seed: Seeder
+) -> None:
     me = await seed.entity("Alex")
     for n in range(44):
         friend = await seed.entity(f"Friend {n}")
@@ -217,31 +249,62 @@ async def test_the_default_edge_cap_is_40(client: AsyncTestClient, seed: Seeder)
 
 
 async def test_foundation_is_seeded_then_pinned_then_importance_and_newest_capped_at_12(
-        client: AsyncTestClient, seed: Seeder) -> None:
+    client: AsyncTestClient, seed: Seeder
+) -> None:
     me = await seed.entity("Alex", entity_ref="self:user")
     caroline = await seed.entity("Caroline")
-    await seed.fact(caroline, "CURATED_SUMMARY", value="x", importance=3,
-                    text="Caroline went to a support group")
+    await seed.fact(
+        caroline,
+        "CURATED_SUMMARY",
+        value="x",
+        importance=3,
+        text="Caroline went to a support group",
+    )
     for n in range(14):
         at = T0 - timedelta(days=30 - n)
-        await seed.fact(me, f"CORE_{n}", value=n, importance=3, text=f"core {n}",
-                        created_at=at, updated_at=at)
-    await seed.fact(me, "HOMETOWN", value="Porto", source="seeded_profile", text="from Porto",
-                    memory_type="PROFILE")
-    await seed.fact(me, "GOAL", value="marathon", pinned=True, importance=3,
-                    text="wants a marathon", created_at=T0 - timedelta(days=1))
-    await seed.fact(me, "NICKNAME", value="Al", importance=3, text="Core 13!",
-                    created_at=T0 - timedelta(days=99), updated_at=T0 - timedelta(days=99))
+        await seed.fact(
+            me, f"CORE_{n}", value=n, importance=3, text=f"core {n}", created_at=at, updated_at=at
+        )
+    await seed.fact(
+        me,
+        "HOMETOWN",
+        value="Porto",
+        source="seeded_profile",
+        text="from Porto",
+        memory_type="PROFILE",
+    )
+    await seed.fact(
+        me,
+        "GOAL",
+        value="marathon",
+        pinned=True,
+        importance=3,
+        text="wants a marathon",
+        created_at=T0 - timedelta(days=1),
+    )
+    await seed.fact(
+        me,
+        "NICKNAME",
+        value="Al",
+        importance=3,
+        text="Core 13!",
+        created_at=T0 - timedelta(days=99),
+        updated_at=T0 - timedelta(days=99),
+    )
     await seed.fact(me, "LIKES", value="tea", importance=2, text="likes tea")
     answer = await _hydrate(client, seed.user_id, "hello")
     foundation = answer["GRAPH"]["foundation"]
-    assert [f["text"] for f in foundation] == ["from Porto", "wants a marathon",
-                                               *(f"core {n}" for n in range(13, 3, -1))]
+    assert [f["text"] for f in foundation] == [
+        "from Porto",
+        "wants a marathon",
+        *(f"core {n}" for n in range(13, 3, -1)),
+    ]
     assert foundation[0]["provenance"]["source"] == "seeded_profile"
 
 
 async def test_todo_lists_are_this_agents_capped_deduped_with_48_hour_wins(
-        client: AsyncTestClient, seed: Seeder) -> None:
+    client: AsyncTestClient, seed: Seeder
+) -> None:
     for n in range(7):
         await seed.todo("COMMITMENT", f"walk {n}", created_at=T0 - timedelta(hours=n + 1))
     await seed.todo("COMMITMENT", "Call Márta!", due_at=T0 + timedelta(hours=3))
@@ -250,12 +313,18 @@ async def test_todo_lists_are_this_agents_capped_deduped_with_48_hour_wins(
         await seed.todo("THREAD", f"thread {n}", created_at=T0 - timedelta(hours=n))
         await seed.todo("FRICTION", f"friction {n}", created_at=T0 - timedelta(hours=n))
     for hours in (1, 2, 3, 4, 49):
-        await seed.todo("COMMITMENT", f"won {hours}", status="DONE",
-                        completed_at=T0 - timedelta(hours=hours))
+        await seed.todo(
+            "COMMITMENT", f"won {hours}", status="DONE", completed_at=T0 - timedelta(hours=hours)
+        )
     await seed.todo("COMMITMENT", "anaketa's promise", agent_id="anaketa")
     graph = (await _hydrate(client, seed.user_id, "hi"))["GRAPH"]
-    assert [t["text"] for t in graph["commitments"]] == ["Call Márta!", "walk 0", "walk 1",
-                                                         "walk 2", "walk 3"]
+    assert [t["text"] for t in graph["commitments"]] == [
+        "Call Márta!",
+        "walk 0",
+        "walk 1",
+        "walk 2",
+        "walk 3",
+    ]
     assert [t["text"] for t in graph["threads"]] == ["thread 0", "thread 1", "thread 2"]
     assert [t["text"] for t in graph["frictions"]] == ["friction 0", "friction 1", "friction 2"]
     assert [t["text"] for t in graph["wins"]] == ["won 1", "won 2", "won 3"]
@@ -270,8 +339,9 @@ async def test_hydrating_writes_nothing(client: AsyncTestClient, seed: Seeder) -
 
 
 @pytest.mark.parametrize("edge_cap", [100, 29, 61])
-async def test_an_edge_cap_outside_30_to_60_is_refused(client: AsyncTestClient, user_id: str,
-                                                       edge_cap: int) -> None:
+async def test_an_edge_cap_outside_30_to_60_is_refused(
+    client: AsyncTestClient, user_id: str, edge_cap: int
+) -> None:
     response = await client.post("/v1/hydrate", json=_body(user_id, "hi", edge_cap=edge_cap))
     assert response.status_code == 422
     assert response.headers["content-type"].startswith("application/problem+json")
@@ -284,8 +354,12 @@ async def test_the_route_is_documented(client: AsyncTestClient) -> None:
 
 
 async def test_postgres_down_is_503_with_retry_after(settings: Settings, user_id: str) -> None:
-    down = msgspec.structs.replace(settings, database_url="postgresql://postgres@127.0.0.1:1/none",
-                                   pg_timeout_s=1.0, ready_timeout_s=1.0)
+    down = msgspec.structs.replace(
+        settings,
+        database_url="postgresql://postgres@127.0.0.1:1/none",
+        pg_timeout_s=1.0,
+        ready_timeout_s=1.0,
+    )
     async with AsyncTestClient(create_app(SPEC, down)) as client:
         response = await client.post("/v1/hydrate", json=_body(user_id, "Marta"))
         ready = await client.get("/readyz")
@@ -294,13 +368,19 @@ async def test_postgres_down_is_503_with_retry_after(settings: Settings, user_id
     assert response.json()["dependency"] == "postgres"
 
 
-async def test_the_latest_summary_spine_rides_in_graph(client: AsyncTestClient,
-                                                       seed: Seeder) -> None:
+async def test_the_latest_summary_spine_rides_in_graph(
+    client: AsyncTestClient, seed: Seeder
+) -> None:
     assert (await _hydrate(client, seed.user_id, "hi"))["GRAPH"]["summary_spine"] == ""
     async with seed.pool.acquire() as conn:
         for version, text in ((1, "PEOPLE: Marta: sister"), (2, "PEOPLE: Marta: sister, Lisbon")):
-            await conn.execute("INSERT INTO summary_spine (user_id, version, content, text)"
-                               " VALUES ($1, $2, '{}'::jsonb, $3)", seed.user_id, version, text)
+            await conn.execute(
+                "INSERT INTO summary_spine (user_id, version, content, text)"
+                " VALUES ($1, $2, '{}'::jsonb, $3)",
+                seed.user_id,
+                version,
+                text,
+            )
     answer = await _hydrate(client, seed.user_id, "hi")
     assert answer["GRAPH"]["summary_spine"] == "PEOPLE: Marta: sister, Lisbon"
     other = await _hydrate(client, f"{seed.user_id}-other", "hi")
@@ -308,7 +388,8 @@ async def test_the_latest_summary_spine_rides_in_graph(client: AsyncTestClient,
 
 
 async def test_my_sister_resolves_through_the_relation_and_loads_her_subgraph(
-        client: AsyncTestClient, seed: Seeder) -> None:
+    client: AsyncTestClient, seed: Seeder
+) -> None:
     me = await seed.entity("Alice", entity_ref="self:user")
     marta = await seed.entity("Marta")
     madrid = await seed.entity("Madrid", category="Location")
@@ -318,13 +399,17 @@ async def test_my_sister_resolves_through_the_relation_and_loads_her_subgraph(
     assert answer["active_entity_ids"] == [marta]
     (mention,) = answer["mentions"]
     assert (mention["text"], mention["relation"], mention["entity_id"]) == (
-        "my sister", "sister", marta)
+        "my sister",
+        "sister",
+        marta,
+    )
     assert "Marta lives in Madrid" in _facts(answer)
     assert [f["text"] for f in answer["GRAPH"]["foundation"]] == ["Marta is the user's sister"]
 
 
 async def test_a_relation_only_this_agent_knows_never_resolves_for_another(
-        client: AsyncTestClient, seed: Seeder) -> None:
+    client: AsyncTestClient, seed: Seeder
+) -> None:
     me = await seed.entity("Alice", entity_ref="self:user")
     rui = await seed.entity("Rui")
     await seed.fact(me, "HAS_BOSS", rui, text="Rui is the user's boss", agent_id="anaketa")

@@ -23,21 +23,49 @@ def _id() -> str:
     return str(uuid.uuid4())
 
 
-def _entity(name: str, *, last_seen: datetime | None = None, aliases: tuple[str, ...] = (),
-            category: str = "Person", entity_id: str | None = None,
-            **attributes: str) -> EntityRow:
-    return EntityRow(entity_id=entity_id or _id(), name=name, category=category, scope="global",
-                     last_seen=last_seen, attributes=attributes, aliases=aliases,
-                     keys=(fold(name), *map(fold, aliases)))
+def _entity(
+    name: str,
+    *,
+    last_seen: datetime | None = None,
+    aliases: tuple[str, ...] = (),
+    category: str = "Person",
+    entity_id: str | None = None,
+    **attributes: str,
+) -> EntityRow:
+    return EntityRow(
+        entity_id=entity_id or _id(),
+        name=name,
+        category=category,
+        scope="global",
+        last_seen=last_seen,
+        attributes=attributes,
+        aliases=aliases,
+        keys=(fold(name), *map(fold, aliases)),
+    )
 
 
-def _edge(subject: EntityRow, predicate: str, obj: EntityRow | None = None, *,
-          value: object = None, scope: str = "global", confidence: float = 1.0,
-          age_h: float = 0, rel_id: str | None = None) -> EdgeRow:
-    return EdgeRow(rel_id=rel_id or _id(), scope=scope, subject=subject, predicate=predicate,
-                   text=f"{subject.name} {predicate}", confidence=confidence,
-                   updated_at=NOW - timedelta(hours=age_h), obj=obj,
-                   value=value if obj is None else None)
+def _edge(
+    subject: EntityRow,
+    predicate: str,
+    obj: EntityRow | None = None,
+    *,
+    value: object = None,
+    scope: str = "global",
+    confidence: float = 1.0,
+    age_h: float = 0,
+    rel_id: str | None = None,
+) -> EdgeRow:
+    return EdgeRow(
+        rel_id=rel_id or _id(),
+        scope=scope,
+        subject=subject,
+        predicate=predicate,
+        text=f"{subject.name} {predicate}",
+        confidence=confidence,
+        updated_at=NOW - timedelta(hours=age_h),
+        obj=obj,
+        value=value if obj is None else None,
+    )
 
 
 def _resolve(message: str, rows: list[EntityRow], active: list[str] = (), topic=None):
@@ -58,8 +86,18 @@ def test_letters_unaccent_maps_beyond_nfkd_fold_like_postgres() -> None:
     assert fold("Marta’s") == "marta's"
 
 
-@pytest.mark.parametrize("message", ["Marta's cat", "Marta’s cat", "Márta’s cat", "MARTA'S cat",
-                                     "with marta.", "(Marta)", "Marta, again"])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Marta's cat",
+        "Marta’s cat",
+        "Márta’s cat",
+        "MARTA'S cat",
+        "with marta.",
+        "(Marta)",
+        "Marta, again",
+    ],
+)
 def test_possessives_and_punctuation_still_find_the_name(message: str) -> None:
     assert "marta" in scan(message).keys
 
@@ -179,18 +217,26 @@ def test_topic_focus_breaks_a_tie() -> None:
 
 def test_the_question_names_each_candidate_by_alias_and_role() -> None:
     me = _entity("Alex")
-    work = _entity("Marta", aliases=("work Marta",), relationship="colleague",
-                   entity_id="00000000-0000-4000-8000-000000000001")
-    family = _entity("Marta", aliases=("Marta", "family Marta"),
-                     entity_id="00000000-0000-4000-8000-000000000002")
+    work = _entity(
+        "Marta",
+        aliases=("work Marta",),
+        relationship="colleague",
+        entity_id="00000000-0000-4000-8000-000000000001",
+    )
+    family = _entity(
+        "Marta", aliases=("Marta", "family Marta"), entity_id="00000000-0000-4000-8000-000000000002"
+    )
     edges = [_edge(family, "SISTER_OF", me), _edge(work, "LIKES", value="tea")]
     seeds = _resolve("marta called", [work, family])
     question = ask(seeds.question_for, edges)
-    assert question.question == ("Which Marta do you mean — work Marta (colleague) or "
-                                 "family Marta (sister)?")
+    assert question.question == (
+        "Which Marta do you mean — work Marta (colleague) or family Marta (sister)?"
+    )
     assert question.mention == "marta"
-    assert [c.hint for c in question.candidates] == ["work Marta (colleague)",
-                                                     "family Marta (sister)"]
+    assert [c.hint for c in question.candidates] == [
+        "work Marta (colleague)",
+        "family Marta (sister)",
+    ]
 
 
 def test_the_question_lists_the_most_recently_seen_candidates_first() -> None:
@@ -244,8 +290,13 @@ def test_priority_is_agent_then_critical_then_confidence_then_recency() -> None:
     allergy = _edge(me, "allergy", value="nuts", confidence=0.5, age_h=50)
     agents = _edge(me, "TRAINING_PLAN", value="5k", scope="agent", confidence=0.3, age_h=90)
     sub = select_subgraph([old, new, sure, allergy, agents], [me.entity_id], 30)
-    assert [e.rel_id for e in sub.edges] == [agents.rel_id, allergy.rel_id, sure.rel_id,
-                                             new.rel_id, old.rel_id]
+    assert [e.rel_id for e in sub.edges] == [
+        agents.rel_id,
+        allergy.rel_id,
+        sure.rel_id,
+        new.rel_id,
+        old.rel_id,
+    ]
 
 
 def test_the_cap_keeps_critical_facts_and_counts_what_it_dropped() -> None:
@@ -268,14 +319,34 @@ def test_edges_not_touching_a_seed_are_ignored() -> None:
 # --- foundation and todos (001/004) -------------------------------------------------------------
 
 
-def _fact(text: str, *, pinned=False, source="llm_plan", importance=1, age_d=0,
-          memory_type="PROFILE", predicate=None, scope="global", subject="me",
-          about_self=False) -> FactRow:
+def _fact(
+    text: str,
+    *,
+    pinned=False,
+    source="llm_plan",
+    importance=1,
+    age_d=0,
+    memory_type="PROFILE",
+    predicate=None,
+    scope="global",
+    subject="me",
+    about_self=False,
+) -> FactRow:
     at = NOW - timedelta(days=age_d)
-    return FactRow(fact_id=_id(), subject_id=subject, predicate=predicate or f"P{_id()[:6]}",
-                   scope=scope, text=text, memory_type=memory_type,
-                   importance=3 if pinned else importance, pinned=pinned, source=source,
-                   created_at=at, updated_at=at, about_self=about_self)
+    return FactRow(
+        fact_id=_id(),
+        subject_id=subject,
+        predicate=predicate or f"P{_id()[:6]}",
+        scope=scope,
+        text=text,
+        memory_type=memory_type,
+        importance=3 if pinned else importance,
+        pinned=pinned,
+        source=source,
+        created_at=at,
+        updated_at=at,
+        about_self=about_self,
+    )
 
 
 def test_foundation_is_seeded_then_pinned_then_critical_importance_and_newest() -> None:
@@ -290,25 +361,47 @@ def test_foundation_is_seeded_then_pinned_then_critical_importance_and_newest() 
     trivial = _fact("trivial", importance=2)
     psyche = _fact("psyche", importance=3, memory_type="PSYCHE", about_self=True)
     someone_elses = _fact("Caroline went to a support group", importance=3)
-    lines = pick_foundation([core_new, core_old, seeded_old, pinned, trivial, psyche, allergy,
-                             seeded_new, someone_elses])
-    assert [f.text for f in lines] == ["seeded old", "seeded new", "pinned", "allergic to nuts",
-                                       "core new", "core old"]
+    lines = pick_foundation(
+        [
+            core_new,
+            core_old,
+            seeded_old,
+            pinned,
+            trivial,
+            psyche,
+            allergy,
+            seeded_new,
+            someone_elses,
+        ]
+    )
+    assert [f.text for f in lines] == [
+        "seeded old",
+        "seeded new",
+        "pinned",
+        "allergic to nuts",
+        "core new",
+        "core old",
+    ]
 
 
 def test_the_persons_global_identity_facts_are_foundation_by_importance_then_recency() -> None:
     home = _fact("User lives in Lisbon", importance=2, age_d=2, about_self=True)
     job = _fact("User works at Acme", importance=2, age_d=1, about_self=True)
-    sister = _fact("Marta is the user's sister", importance=2, memory_type="PEOPLE", age_d=3,
-                   about_self=True)
+    sister = _fact(
+        "Marta is the user's sister", importance=2, memory_type="PEOPLE", age_d=3, about_self=True
+    )
     likes = _fact("User likes tea", importance=1, about_self=True)
     agents_own = _fact("User trains on Mondays", importance=2, scope="agent", about_self=True)
     someone_else = _fact("Marta lives in Madrid", importance=2, memory_type="PEOPLE")
     project = _fact("User works on Atlas", importance=2, memory_type="PROJECT", about_self=True)
     name = _fact("User's name is Alice", importance=3, age_d=30, about_self=True)
     lines = pick_foundation([likes, agents_own, someone_else, project, sister, home, job, name])
-    assert [f.text for f in lines] == ["User's name is Alice", "User works at Acme",
-                                       "User lives in Lisbon", "Marta is the user's sister"]
+    assert [f.text for f in lines] == [
+        "User's name is Alice",
+        "User works at Acme",
+        "User lives in Lisbon",
+        "Marta is the user's sister",
+    ]
 
 
 def test_foundation_is_capped_at_twelve_and_deduped() -> None:
@@ -319,13 +412,27 @@ def test_foundation_is_capped_at_twelve_and_deduped() -> None:
     assert "fact 0" not in [f.text for f in lines]
 
 
-def _todo(kind: str, text: str, *, status="PENDING", age_h: float = 0, done_h: float | None = None,
-          due_h: float | None = None) -> TodoRow:
+def _todo(
+    kind: str,
+    text: str,
+    *,
+    status="PENDING",
+    age_h: float = 0,
+    done_h: float | None = None,
+    due_h: float | None = None,
+) -> TodoRow:
     at = NOW - timedelta(hours=age_h)
-    return TodoRow(todo_id=_id(), kind=kind, bucket=kind if status == "PENDING" else "WIN",
-                   text=text, status=status, created_at=at, updated_at=at,
-                   due_at=NOW + timedelta(hours=due_h) if due_h is not None else None,
-                   completed_at=NOW - timedelta(hours=done_h) if done_h is not None else None)
+    return TodoRow(
+        todo_id=_id(),
+        kind=kind,
+        bucket=kind if status == "PENDING" else "WIN",
+        text=text,
+        status=status,
+        created_at=at,
+        updated_at=at,
+        due_at=NOW + timedelta(hours=due_h) if due_h is not None else None,
+        completed_at=NOW - timedelta(hours=done_h) if done_h is not None else None,
+    )
 
 
 def test_todo_lists_are_capped_and_deduped_by_normalized_text() -> None:
@@ -334,8 +441,13 @@ def test_todo_lists_are_capped_and_deduped_by_normalized_text() -> None:
     todos += [_todo("THREAD", f"thread {n}", age_h=n) for n in range(5)]
     todos += [_todo("FRICTION", f"friction {n}", age_h=n) for n in range(5)]
     lists = pick_todos(todos, NOW)
-    assert [t.text for t in lists["COMMITMENT"]] == ["call marta", "walk 0", "walk 1", "walk 2",
-                                                     "walk 3"]
+    assert [t.text for t in lists["COMMITMENT"]] == [
+        "call marta",
+        "walk 0",
+        "walk 1",
+        "walk 2",
+        "walk 3",
+    ]
     assert [t.text for t in lists["THREAD"]] == ["thread 0", "thread 1", "thread 2"]
     assert len(lists["FRICTION"]) == 3
 
@@ -345,15 +457,20 @@ def test_commitments_due_soonest_come_first() -> None:
     soon = _todo("COMMITMENT", "soon", due_h=2)
     undated = _todo("COMMITMENT", "undated", age_h=0)
     assert [t.text for t in pick_todos([undated, later, soon], NOW)["COMMITMENT"]] == [
-        "soon", "later", "undated"]
+        "soon",
+        "later",
+        "undated",
+    ]
 
 
 def test_wins_are_commitments_done_in_the_last_48_hours() -> None:
-    todos = [_todo("COMMITMENT", "ran 5k", status="DONE", done_h=1),
-             _todo("COMMITMENT", "Ran 5k", status="DONE", done_h=2),
-             _todo("COMMITMENT", "old win", status="DONE", done_h=49),
-             _todo("THREAD", "thread done", status="DONE", done_h=1),
-             _todo("COMMITMENT", "dropped", status="DROPPED", done_h=1)]
+    todos = [
+        _todo("COMMITMENT", "ran 5k", status="DONE", done_h=1),
+        _todo("COMMITMENT", "Ran 5k", status="DONE", done_h=2),
+        _todo("COMMITMENT", "old win", status="DONE", done_h=49),
+        _todo("THREAD", "thread done", status="DONE", done_h=1),
+        _todo("COMMITMENT", "dropped", status="DROPPED", done_h=1),
+    ]
     todos += [_todo("COMMITMENT", f"win {n}", status="DONE", done_h=3 + n) for n in range(4)]
     wins = pick_todos(todos, NOW)["WIN"]
     assert [t.text for t in wins] == ["ran 5k", "win 0", "win 1"]
@@ -369,8 +486,10 @@ def test_assemble_lists_seeds_then_neighbors_and_hands_back_the_seed_ids() -> No
     wanted = lookup(request.message, [])
     seeds = resolve(request.message, wanted.scan, [marta], wanted.active_ids)
     answer = assemble(request, seeds, [_edge(marta, "SISTER_OF", ana)], [], [], NOW)
-    assert [(e.name, e.seed) for e in answer.GRAPH.entities] == [("Marta", "mention"),
-                                                                ("Ana", "neighbor")]
+    assert [(e.name, e.seed) for e in answer.GRAPH.entities] == [
+        ("Marta", "mention"),
+        ("Ana", "neighbor"),
+    ]
     assert answer.active_entity_ids == [marta.entity_id]
     assert answer.GRAPH.edges[0].provenance.row_id == answer.GRAPH.edges[0].rel_id
     assert answer.mentions[0].entity_id == marta.entity_id
@@ -381,8 +500,15 @@ def test_assemble_lists_seeds_then_neighbors_and_hands_back_the_seed_ids() -> No
 
 
 def _kin(name: str, *links: str, last_seen: datetime | None = None) -> EntityRow:
-    return EntityRow(entity_id=_id(), name=name, category="Person", scope="global",
-                     last_seen=last_seen, keys=(fold(name),), kin=links)
+    return EntityRow(
+        entity_id=_id(),
+        name=name,
+        category="Person",
+        scope="global",
+        last_seen=last_seen,
+        keys=(fold(name),),
+        kin=links,
+    )
 
 
 def _resolve_kin(message: str, rows: list[EntityRow], active: list[str] = ()):
@@ -390,19 +516,22 @@ def _resolve_kin(message: str, rows: list[EntityRow], active: list[str] = ()):
     return resolve(message, wanted.scan, rows, wanted.active_ids, None, wanted.kin_words)
 
 
-@pytest.mark.parametrize(("message", "role", "plural"), [
-    ("Where does my sister live?", "sister", False),
-    ("is MY WIFE’S flight on time", "wife", False),
-    ("my boss said no", "boss", False),
-    ("my best friend moved", "best friend", False),
-    ("my older brother", "brother", False),
-    ("how are my sisters?", "sister", True),
-    ("our kids are asleep", "kids", True),
-])
+@pytest.mark.parametrize(
+    ("message", "role", "plural"),
+    [
+        ("Where does my sister live?", "sister", False),
+        ("is MY WIFE’S flight on time", "wife", False),
+        ("my boss said no", "boss", False),
+        ("my best friend moved", "best friend", False),
+        ("my older brother", "brother", False),
+        ("how are my sisters?", "sister", True),
+        ("our kids are asleep", "kids", True),
+    ],
+)
 def test_relation_words_are_found_with_their_role(message: str, role: str, plural: bool) -> None:
     (word,) = lookup(message, []).kin_words
     assert (word.role, word.plural) == (role, plural)
-    assert message[word.start:word.end].lower().startswith(("my", "our"))
+    assert message[word.start : word.end].lower().startswith(("my", "our"))
 
 
 def test_no_relation_word_in_small_talk_or_inside_other_words() -> None:

@@ -14,11 +14,11 @@ PUNCTUATION = "‘’‛ʼ“”‟„‚‐‑‒–—―"
 
 
 async def test_python_fold_agrees_with_twin_normalize_on_latin_1_and_extended_a(
-        pg_resources: Resources) -> None:
+    pg_resources: Resources,
+) -> None:
     chars = list(LATIN + PUNCTUATION)
     async with pg_resources.pg.acquire() as conn:
-        rows = await conn.fetch("SELECT c, twin_normalize(c) AS n FROM unnest($1::text[]) c",
-                                chars)
+        rows = await conn.fetch("SELECT c, twin_normalize(c) AS n FROM unnest($1::text[]) c", chars)
         phrase = "Márta’s Łódź Straße ØRESUND Æsir Þór Œuvre Ça ñandú İstanbul"
         whole = await conn.fetchval("SELECT twin_normalize($1)", phrase)
     assert {r["c"]: r["n"] for r in rows if r["n"] != fold(r["c"])} == {}
@@ -30,8 +30,9 @@ async def test_names_and_aliases_are_found_by_normalized_key(seed: Seeder) -> No
     rosa = await seed.entity("Aunt Rosa")
     await seed.entity("Bob")
     async with seed.pool.acquire() as conn:
-        rows = await store.find_entities(conn, seed.user_id, "deanna",
-                                         ["marta", "aunt rosa", "work marta", "nobody"], [])
+        rows = await store.find_entities(
+            conn, seed.user_id, "deanna", ["marta", "aunt rosa", "work marta", "nobody"], []
+        )
     found = {r.entity_id: r for r in rows}
     assert set(found) == {marta, rosa}
     assert found[marta].keys == ("marta", "work marta")
@@ -40,7 +41,8 @@ async def test_names_and_aliases_are_found_by_normalized_key(seed: Seeder) -> No
 
 
 async def test_lookup_sees_only_this_users_live_entities_visible_to_this_agent(
-        seed: Seeder, seeder_for, user_id: str) -> None:
+    seed: Seeder, seeder_for, user_id: str
+) -> None:
     mine = await seed.entity("Marta")
     await seed.entity("Marta", active=False)
     await seed.entity("Marta", agent_id="anaketa")
@@ -102,8 +104,9 @@ async def test_foundation_candidates_include_the_persons_own_global_facts(seed: 
     sister = await seed.fact(me, "HAS_SISTER", marta, importance=2)
     allergy = await seed.fact(marta, "ALLERGY", value="nuts", importance=1)
     await seed.fact(me, "LIKES", value="tea", importance=1, memory_type="PROFILE")
-    await seed.fact(me, "TRAINS", value="Mondays", importance=2, agent_id="deanna",
-                    memory_type="PROFILE")
+    await seed.fact(
+        me, "TRAINS", value="Mondays", importance=2, agent_id="deanna", memory_type="PROFILE"
+    )
     await seed.fact(marta, "LIVES_IN", value="Madrid", importance=2)
     async with seed.pool.acquire() as conn:
         facts = await store.load_foundation(conn, seed.user_id, "deanna", T0)
@@ -115,8 +118,9 @@ async def test_todos_are_this_agents_with_wins_of_the_last_48_hours(seed: Seeder
     walk = await seed.todo("COMMITMENT", "walk")
     thread = await seed.todo("THREAD", "new job")
     friction = await seed.todo("FRICTION", "late nights")
-    win = await seed.todo("COMMITMENT", "ran 5k", status="DONE",
-                          completed_at=T0 - timedelta(hours=47))
+    win = await seed.todo(
+        "COMMITMENT", "ran 5k", status="DONE", completed_at=T0 - timedelta(hours=47)
+    )
     await seed.todo("COMMITMENT", "old", status="DONE", completed_at=T0 - timedelta(hours=49))
     await seed.todo("COMMITMENT", "anaketa's", agent_id="anaketa")
     await seed.todo("COMMITMENT", "forgotten", active=False)
@@ -126,5 +130,11 @@ async def test_todos_are_this_agents_with_wins_of_the_last_48_hours(seed: Seeder
     async with seed.pool.acquire() as conn:
         todos = await store.load_todos(conn, seed.user_id, "deanna", T0)
     assert {(t.todo_id, t.bucket) for t in todos} == {
-        (walk, "COMMITMENT"), (reminder, "COMMITMENT"), (thread, "THREAD"), (goal, "THREAD"),
-        (habit, "THREAD"), (friction, "FRICTION"), (win, "WIN")}
+        (walk, "COMMITMENT"),
+        (reminder, "COMMITMENT"),
+        (thread, "THREAD"),
+        (goal, "THREAD"),
+        (habit, "THREAD"),
+        (friction, "FRICTION"),
+        (win, "WIN"),
+    }

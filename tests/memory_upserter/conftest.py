@@ -21,32 +21,61 @@ _turns = itertools.count(1)
 
 
 @pytest.fixture
-async def client(settings: Settings, resources: Resources, app_client
-                 ) -> AsyncIterator[httpx.AsyncClient]:
+async def client(
+    settings: Settings, resources: Resources, app_client
+) -> AsyncIterator[httpx.AsyncClient]:
     async with app_client(create_app(SPEC, settings, resources)) as client:
         yield client
 
 
-def turn(user_id: str, user_text: str | None = "hello", *, reply: str | None = "ok",
-         plan: dict | None = None, turn_id: str | None = None, at: datetime = T0,
-         chat_id: str = "tg:1", agent_id: str = AGENT, **extra: Any) -> dict:
+def turn(
+    user_id: str,
+    user_text: str | None = "hello",
+    *,
+    reply: str | None = "ok",
+    plan: dict | None = None,
+    turn_id: str | None = None,
+    at: datetime = T0,
+    chat_id: str = "tg:1",
+    agent_id: str = AGENT,
+    **extra: Any,
+) -> dict:
     messages = []
     if user_text is not None:
         messages.append({"role": "user", "text": user_text})
     if reply is not None:
         messages.append({"role": "assistant", "text": reply})
-    body = {"user_id": user_id, "agent_id": agent_id, "chat_id": chat_id,
-            "turn_id": turn_id or f"t{next(_turns)}", "messages": messages,
-            "now": at.isoformat(), **extra}
+    body = {
+        "user_id": user_id,
+        "agent_id": agent_id,
+        "chat_id": chat_id,
+        "turn_id": turn_id or f"t{next(_turns)}",
+        "messages": messages,
+        "now": at.isoformat(),
+        **extra,
+    }
     if plan is not None:
         body["plan"] = plan
     return body
 
 
-def fact(predicate: str, text: str, *, subject: str = "user", obj: str | None = None,
-         value: str | None = None, memory_type: str = "PROFILE", **extra: Any) -> dict:
-    out = {"memory_type": memory_type, "subject": subject, "predicate": predicate,
-           "text": text, **extra}
+def fact(
+    predicate: str,
+    text: str,
+    *,
+    subject: str = "user",
+    obj: str | None = None,
+    value: str | None = None,
+    memory_type: str = "PROFILE",
+    **extra: Any,
+) -> dict:
+    out = {
+        "memory_type": memory_type,
+        "subject": subject,
+        "predicate": predicate,
+        "text": text,
+        **extra,
+    }
     if obj is not None:
         out["object"] = obj
     if value is not None:

@@ -31,12 +31,16 @@ class _Routed(httpx.AsyncBaseTransport):
 
 
 @pytest.fixture(scope="module")
-async def chain(settings: Settings, resources: Resources, app_client
-                ) -> AsyncIterator[httpx.AsyncClient]:
+async def chain(
+    settings: Settings, resources: Resources, app_client
+) -> AsyncIterator[httpx.AsyncClient]:
     async with AsyncExitStack() as stack:
-        clients = {node: await stack.enter_async_context(
-                       app_client(create_app(node_spec(node), settings, resources)))
-                   for node in ROUTES}
+        clients = {
+            node: await stack.enter_async_context(
+                app_client(create_app(node_spec(node), settings, resources))
+            )
+            for node in ROUTES
+        }
         async with httpx.AsyncClient(transport=_Routed(clients)) as client:
             yield client
 
@@ -46,28 +50,43 @@ class Person:
 
     def __init__(self, chain: httpx.AsyncClient, user_id: str) -> None:
         self.chain, self.user_id = chain, user_id
-        self.talk = Conversation(chain, {n: f"http://{n}" for n in ROUTES}, user_id, AGENT,
-                                 "tg:1")
+        self.talk = Conversation(chain, {n: f"http://{n}" for n in ROUTES}, user_id, AGENT, "tg:1")
 
     async def say(self, text: str, at: datetime) -> dict:
         exchange: Exchange = await self.talk.say(text, now=at)
         return exchange.answers["memory-upserter"]
 
     async def hydrate(self, message: str, at: datetime) -> dict:
-        response = await self.chain.post("http://graph-hydrator/v1/hydrate", json={
-            "user_id": self.user_id, "agent_id": AGENT, "chat_id": "tg:2", "message": message,
-            "now": at.isoformat()})
+        response = await self.chain.post(
+            "http://graph-hydrator/v1/hydrate",
+            json={
+                "user_id": self.user_id,
+                "agent_id": AGENT,
+                "chat_id": "tg:2",
+                "message": message,
+                "now": at.isoformat(),
+            },
+        )
         assert response.status_code == 200, response.text
         return response.json()["GRAPH"]
 
     async def retrieve(self, message: str, at: datetime) -> list[str]:
-        response = await self.chain.post("http://rag-gate/v1/retrieve", json={
-            "user_id": self.user_id, "agent_id": AGENT, "chat_id": "tg:2", "message": message,
-            "force": "open", "now": at.isoformat()})
+        response = await self.chain.post(
+            "http://rag-gate/v1/retrieve",
+            json={
+                "user_id": self.user_id,
+                "agent_id": AGENT,
+                "chat_id": "tg:2",
+                "message": message,
+                "force": "open",
+                "now": at.isoformat(),
+            },
+        )
         assert response.status_code == 200, response.text
         facts = response.json()["FACTS"]
         return [f["text"] for f in facts["relevant_facts"]] + [
-            line for card in facts["entity_cards"] for line in card["facts"]]
+            line for card in facts["entity_cards"] for line in card["facts"]
+        ]
 
 
 def edges(graph: dict) -> set[str]:
@@ -84,22 +103,31 @@ def day(n: float) -> datetime:
 
 
 async def test_questions_hypotheticals_and_disputed_claims_write_nothing(
-        person: Person, resources: Resources) -> None:
+    person: Person, resources: Resources
+) -> None:
     await person.say("I live in Lisbon.", day(0))
-    for i, text in enumerate(["Do I live in Porto or Lisbon?", "Who is my sister?",
-                              "He said I work at Acme, but that's wrong.",
-                              "What if I moved to Berlin?", "I never said I live in London.",
-                              "I'd love to live in Paris someday."]):
+    for i, text in enumerate(
+        [
+            "Do I live in Porto or Lisbon?",
+            "Who is my sister?",
+            "He said I work at Acme, but that's wrong.",
+            "What if I moved to Berlin?",
+            "I never said I live in London.",
+            "I'd love to live in Paris someday.",
+        ]
+    ):
         answer = await person.say(text, day(0) + timedelta(minutes=i + 1))
         assert answer["facts"] == [] and answer["entities"] == [], text
-    names = await rows(resources, "SELECT name FROM entities WHERE user_id = $1 AND "
-                                  "entity_ref <> 'self:user'", person.user_id)
+    names = await rows(
+        resources,
+        "SELECT name FROM entities WHERE user_id = $1 AND entity_ref <> 'self:user'",
+        person.user_id,
+    )
     assert [n["name"] for n in names] == ["Lisbon"]
     assert "User lives in Lisbon" in edges(await person.hydrate("Lisbon", day(1)))
 
 
-async def test_a_move_closes_the_old_home_and_a_past_now_still_sees_it(
-        person: Person) -> None:
+async def test_a_move_closes_the_old_home_and_a_past_now_still_sees_it(person: Person) -> None:
     await person.say("I live in Lisbon.", day(0))
     moved = await person.say("Actually I moved from Lisbon to Porto.", day(10))
     (fact,) = moved["facts"]
@@ -123,8 +151,7 @@ async def test_time_phrases_date_the_fact_and_leave_its_value(person: Person) ->
     assert works["valid_from"].startswith("2025-03-01")
 
 
-async def test_a_stay_until_friday_is_current_until_friday_then_history(
-        person: Person) -> None:
+async def test_a_stay_until_friday_is_current_until_friday_then_history(person: Person) -> None:
     said = await person.say("I'm staying in Paris until Friday", day(0))  # a Wednesday
     (fact,) = said["facts"]
     assert fact["valid_to"].startswith("2026-01-10")
@@ -141,15 +168,20 @@ async def test_no_longer_ends_a_fact(person: Person) -> None:
 
 
 async def test_two_martas_told_apart_by_talking_and_an_ambiguous_reminder_asks(
-        person: Person, resources: Resources) -> None:
+    person: Person, resources: Resources
+) -> None:
     await person.say("My sister Marta lives in Lisbon.", day(0))
-    second = await person.say("My colleague Marta works with me in Berlin — a different Marta.",
-                              day(1))
-    martas = await rows(resources, """
+    second = await person.say(
+        "My colleague Marta works with me in Berlin — a different Marta.", day(1)
+    )
+    martas = await rows(
+        resources,
+        """
         SELECT e.entity_id::text, e.entity_ref,
                ARRAY(SELECT a.alias FROM entity_aliases a WHERE a.entity_id = e.entity_id) AS al
           FROM entities e WHERE e.user_id = $1 AND e.name = 'Marta' ORDER BY e.created_at""",
-                        person.user_id)
+        person.user_id,
+    )
     assert [m["al"] for m in martas] == [["family Marta"], ["work Marta"]]
     created = {e["entity_id"] for e in second["entities"] if e["outcome"] == "created"}
     assert martas[1]["entity_id"] in created
@@ -168,22 +200,28 @@ async def test_two_martas_told_apart_by_talking_and_an_ambiguous_reminder_asks(
     assert scratch["pending_questions"] == ["family Marta or work Marta?"]
 
 
-async def test_the_same_colleague_again_is_not_a_third_marta(person: Person,
-                                                            resources: Resources) -> None:
+async def test_the_same_colleague_again_is_not_a_third_marta(
+    person: Person, resources: Resources
+) -> None:
     await person.say("My sister Marta lives in Lisbon.", day(0))
     await person.say("My colleague Marta works with me in Berlin.", day(1))
     await person.say("My colleague Marta is great.", day(2))
-    count = await rows(resources, "SELECT count(*) AS n FROM entities WHERE user_id = $1 "
-                                  "AND name = 'Marta'", person.user_id)
+    count = await rows(
+        resources,
+        "SELECT count(*) AS n FROM entities WHERE user_id = $1 AND name = 'Marta'",
+        person.user_id,
+    )
     assert count == [{"n": 2}]
 
 
 async def test_done_completes_the_one_pending_reminder_and_asks_when_several(
-        person: Person) -> None:
+    person: Person,
+) -> None:
     await person.say("Remind me to call Marta tomorrow", day(0))
     done = await person.say("I called Marta, that's done.", day(1))
     assert [(c["text"], c["kind"], c["outcome"]) for c in done["completions"]] == [
-        ("Call Marta", "REMINDER", "completed")]
+        ("Call Marta", "REMINDER", "completed")
+    ]
     await person.say("Remind me to buy milk", day(2))
     await person.say("I'll send the report on Friday", day(2) + timedelta(minutes=1))
     unsure = await person.say("Done!", day(3))

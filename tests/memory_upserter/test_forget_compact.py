@@ -26,10 +26,12 @@ from tests.memory_upserter.test_forget import forget, remember_marta
 
 
 async def test_a_hard_forget_rewrites_the_tables_it_touched_and_says_so(
-        client: httpx.AsyncClient, resources: Resources, user_id: str) -> None:
+    client: httpx.AsyncClient, resources: Resources, user_id: str
+) -> None:
     await remember_marta(client, resources, user_id)
-    answer = await forget(client, user_id=user_id, scope="global", hard=True,
-                          targets=[{"entity": "Marta"}])
+    answer = await forget(
+        client, user_id=user_id, scope="global", hard=True, targets=[{"entity": "Marta"}]
+    )
     done = answer["receipt"]
     assert done["rows"]["relations"] == 2 and done["rows"]["entities"] == 1
     assert done["rows"]["todos"] == 1 and done["rows"]["episodes"] == 1
@@ -37,35 +39,48 @@ async def test_a_hard_forget_rewrites_the_tables_it_touched_and_says_so(
     assert done["compacted"] == sorted(done["rows"]) and done["compaction_pending"] == []
     assert done["redis_keys_deleted"] >= 1 and done["redis_keys_rewritten"] == 0
     assert [r["where"] for r in done["remains"]] == [
-        "forget_log", "postgres_wal", "backups", "redis_persistence", "vector_index"]
+        "forget_log",
+        "postgres_wal",
+        "backups",
+        "redis_persistence",
+        "vector_index",
+    ]
     assert answer["counts"]["facts"] == 2  # the 1.2 field stays as it was
 
 
 async def test_a_soft_forget_rewrites_nothing_and_says_the_rows_remain_hidden(
-        client: httpx.AsyncClient, resources: Resources, user_id: str) -> None:
+    client: httpx.AsyncClient, resources: Resources, user_id: str
+) -> None:
     await remember_marta(client, resources, user_id)
-    done = (await forget(client, user_id=user_id, scope="global",
-                         targets=[{"entity": "Marta"}]))["receipt"]
+    done = (await forget(client, user_id=user_id, scope="global", targets=[{"entity": "Marta"}]))[
+        "receipt"
+    ]
     assert not done["hard"] and done["compacted"] == [] and done["rows"]["relations"] == 2
     assert done["redis_keys_rewritten"] >= 1 and done["redis_keys_deleted"] == 0
     assert [r["where"] for r in done["remains"]] == ["soft_forgotten_rows", "forget_log"]
 
 
 async def test_forgetting_everything_counts_every_table_of_the_person_from_the_schema(
-        client: httpx.AsyncClient, resources: Resources, user_id: str) -> None:
+    client: httpx.AsyncClient, resources: Resources, user_id: str
+) -> None:
     await remember_marta(client, resources, user_id)
     async with resources.pg.acquire() as conn:
         tables = await compaction.user_tables(conn)
-        held = {t: await conn.fetchval(f'SELECT count(*) FROM "{t}" WHERE user_id = $1',
-                                       user_id) for t in tables if t != "forget_log"}
-    done = (await forget(client, user_id=user_id, scope="global", everything=True,
-                         hard=True))["receipt"]
+        held = {
+            t: await conn.fetchval(f'SELECT count(*) FROM "{t}" WHERE user_id = $1', user_id)
+            for t in tables
+            if t != "forget_log"
+        }
+    done = (await forget(client, user_id=user_id, scope="global", everything=True, hard=True))[
+        "receipt"
+    ]
     assert done["rows"] == {t: n for t, n in held.items() if n}
     assert set(done["compacted"]) | set(done["compaction_pending"]) == set(done["rows"])
 
 
 async def test_a_table_whose_lock_is_busy_is_rewritten_in_the_background_once_free(
-        resources: Resources) -> None:
+    resources: Resources,
+) -> None:
     holder = await resources.pg.acquire()
     try:
         transaction = holder.transaction()
@@ -82,9 +97,9 @@ async def test_a_table_whose_lock_is_busy_is_rewritten_in_the_background_once_fr
 
 
 async def test_a_table_over_the_inline_size_is_left_for_the_background(
-        resources: Resources) -> None:
-    done, pending = await compaction.compact(resources.pg, ["messages", "todos"],
-                                             inline_bytes=0)
+    resources: Resources,
+) -> None:
+    done, pending = await compaction.compact(resources.pg, ["messages", "todos"], inline_bytes=0)
     assert (done, pending) == ([], ["messages", "todos"])
 
 
@@ -96,40 +111,75 @@ async def test_only_tables_of_person_data_are_rewritten(resources: Resources) ->
 
 
 def test_counts_become_rows_per_table_and_points_per_collection() -> None:
-    counts = {"facts": 2, "aliases": 1, "entities": 1, "stored_answers": 1, "summaries": 0,
-              "facts_vectors": 2, "messages_vectors_rewritten": 3, "working_memory": 1,
-              "snippets": 1}
-    assert rows_per_table(counts) == {"relations": 2, "entity_aliases": 1, "entities": 1,
-                                      "idempotency_keys": 1, "todos": 1}
+    counts = {
+        "facts": 2,
+        "aliases": 1,
+        "entities": 1,
+        "stored_answers": 1,
+        "summaries": 0,
+        "facts_vectors": 2,
+        "messages_vectors_rewritten": 3,
+        "working_memory": 1,
+        "snippets": 1,
+    }
+    assert rows_per_table(counts) == {
+        "relations": 2,
+        "entity_aliases": 1,
+        "entities": 1,
+        "idempotency_keys": 1,
+        "todos": 1,
+    }
     assert points_per_collection(counts) == {"facts": 2}
-    assert compaction.touched_tables({"relations": 2, "forget_log": 1, "todos": 0}) == [
-        "relations"]
+    assert compaction.touched_tables({"relations": 2, "forget_log": 1, "todos": 0}) == ["relations"]
 
 
 def test_a_receipt_never_quotes_content_and_lists_what_remains() -> None:
-    done = receipt(hard=True, rows={"relations": 1, "todos": 0}, points={"facts": 1},
-                   redis_deleted=2, redis_rewritten=0, compacted=["relations"])
+    done = receipt(
+        hard=True,
+        rows={"relations": 1, "todos": 0},
+        points={"facts": 1},
+        redis_deleted=2,
+        redis_rewritten=0,
+        compacted=["relations"],
+    )
     assert done.rows == {"relations": 1} and done.compacted == ["relations"]
-    assert {r.where for r in done.remains} == {"forget_log", "postgres_wal", "backups",
-                                               "redis_persistence", "vector_index"}
-
+    assert {r.where for r in done.remains} == {
+        "forget_log",
+        "postgres_wal",
+        "backups",
+        "redis_persistence",
+        "vector_index",
+    }
 
 
 async def test_the_seed_text_and_summaries_that_name_what_is_forgotten_go_with_it(
-        client: httpx.AsyncClient, resources: Resources, user_id: str) -> None:
-    seeded = await client.post("/v1/profile", json={
-        "user_id": user_id, "seed_text": "I live in Porto with my sister Martinha."})
+    client: httpx.AsyncClient, resources: Resources, user_id: str
+) -> None:
+    seeded = await client.post(
+        "/v1/profile",
+        json={"user_id": user_id, "seed_text": "I live in Porto with my sister Martinha."},
+    )
     assert seeded.status_code == 200, seeded.text
     await remember_marta(client, resources, user_id)
     async with resources.pg.acquire() as conn:  # as reflection-writer writes the spine
         await conn.executemany(
             "INSERT INTO summary_spine (user_id, version, content, text) VALUES ($1, $2, $3, $4)",
-            [(user_id, 1, {"PEOPLE": ["Marta: sister"]}, "Lives in Porto."),
-             (user_id, 2, {"PEOPLE": []}, "Lives in Porto; likes surfing.")])
-    done = (await forget(client, user_id=user_id, scope="global", hard=True,
-                         targets=[{"entity": "Marta"}]))["receipt"]
+            [
+                (user_id, 1, {"PEOPLE": ["Marta: sister"]}, "Lives in Porto."),
+                (user_id, 2, {"PEOPLE": []}, "Lives in Porto; likes surfing."),
+            ],
+        )
+    done = (
+        await forget(
+            client, user_id=user_id, scope="global", hard=True, targets=[{"entity": "Marta"}]
+        )
+    )["receipt"]
     assert done["rows"]["user_seeds"] == 1 and done["rows"]["summary_spine"] == 1
     assert {"user_seeds", "summary_spine"} <= set(done["compacted"])
     assert await rows(resources, "SELECT 1 FROM user_seeds WHERE user_id = $1", user_id) == []
-    assert [r["version"] for r in await rows(
-        resources, "SELECT version FROM summary_spine WHERE user_id = $1", user_id)] == [2]
+    assert [
+        r["version"]
+        for r in await rows(
+            resources, "SELECT version FROM summary_spine WHERE user_id = $1", user_id
+        )
+    ] == [2]

@@ -20,16 +20,22 @@ from tests.memory_upserter.conftest import commit, fact, rows, turn
 
 
 async def test_the_reply_does_not_wait_for_the_index_and_the_vectors_follow(
-        settings: Settings, resources: Resources, app_client, user_id: str) -> None:
+    settings: Settings, resources: Resources, app_client, user_id: str
+) -> None:
     after_reply = msgspec.structs.replace(settings, index_after_reply=True)
     async with app_client(create_app(SPEC, after_reply, resources)) as client:
-        answer = await commit(client, turn(user_id, "I adore sourdough", plan={
-            "facts": [fact("LIKES", "I adore sourdough bread", value="sourdough")]}))
+        answer = await commit(
+            client,
+            turn(
+                user_id,
+                "I adore sourdough",
+                plan={"facts": [fact("LIKES", "I adore sourdough bread", value="sourdough")]},
+            ),
+        )
     assert answer["warnings"] == []
     await resources.background.drain()
     facts = await rows(resources, "SELECT indexed_at FROM relations WHERE user_id = $1", user_id)
-    messages = await rows(resources, "SELECT indexed_at FROM messages WHERE user_id = $1",
-                          user_id)
+    messages = await rows(resources, "SELECT indexed_at FROM messages WHERE user_id = $1", user_id)
     assert facts and all(r["indexed_at"] is not None for r in facts + messages)
     hits = await resources.vectors.search("facts", user_id=user_id, text="sourdough", limit=5)
     assert [h.id for h in hits] == [f["fact_id"] for f in answer["facts"]]
@@ -53,11 +59,13 @@ async def test_background_work_is_awaited_on_drain_and_its_failures_are_logged()
         await background.drain()
     assert done == ["slow"] and background.pending == 0
     assert [(e["event"], e["task"]) for e in logs if e["log_level"] == "warning"] == [
-        ("background_task_failed", "broken")]
+        ("background_task_failed", "broken")
+    ]
 
 
 async def test_closing_the_resources_finishes_work_started_after_a_reply(
-        settings: Settings) -> None:
+    settings: Settings,
+) -> None:
     res = Resources(settings)  # no clients: only the background work matters here
     done = []
 
@@ -71,7 +79,8 @@ async def test_closing_the_resources_finishes_work_started_after_a_reply(
 
 
 async def test_past_the_bound_a_commit_indexes_before_it_answers(
-        settings: Settings, resources: Resources, app_client, user_id: str) -> None:
+    settings: Settings, resources: Resources, app_client, user_id: str
+) -> None:
     """Backpressure: with the background full, the turn's vectors are written in the request."""
     after_reply = msgspec.structs.replace(settings, index_after_reply=True)
     gate = asyncio.Event()
@@ -80,10 +89,17 @@ async def test_past_the_bound_a_commit_indexes_before_it_answers(
     try:
         assert not resources.background.has_room()
         async with app_client(create_app(SPEC, after_reply, resources)) as client:
-            await commit(client, turn(user_id, "I like rye bread", plan={
-                "facts": [fact("LIKES", "I like rye bread", value="rye")]}))
-        facts = await rows(resources, "SELECT indexed_at FROM relations WHERE user_id = $1",
-                           user_id)
+            await commit(
+                client,
+                turn(
+                    user_id,
+                    "I like rye bread",
+                    plan={"facts": [fact("LIKES", "I like rye bread", value="rye")]},
+                ),
+            )
+        facts = await rows(
+            resources, "SELECT indexed_at FROM relations WHERE user_id = $1", user_id
+        )
         assert facts and all(r["indexed_at"] is not None for r in facts)  # before the answer
     finally:
         gate.set()

@@ -29,22 +29,70 @@ ME, MARTA, LISBON, PORTO = (uuid.uuid4() for _ in range(4))
 
 # --- the memory key ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args, key", [
-    (dict(memory_type="PROFILE", category="Person", subject_ref="self", fact_type="fact",
-          predicate="lives_in", object_ref="lisbon"), "profile|person|self|fact|lives_in"),
-    (dict(memory_type="PEOPLE", category="Person", subject_ref="self",
-          fact_type="relationship", predicate="HAS_SISTER", object_ref="marta"),
-     "people|person|self|relationship|has_sister|marta"),
-    (dict(memory_type="PROFILE", category="Person", subject_ref="self", fact_type="fact",
-          predicate="ALLERGY", value="Peanuts"), "profile|person|self|fact|allergy|v:peanuts"),
-    (dict(memory_type="PROJECT", category="Project", subject_ref="dashboard_redesign",
-          fact_type="fact", predicate="status", value="beta"),
-     "project|project|dashboard_redesign|fact|status"),
-    (dict(memory_type="PEOPLE", category="Location", subject_ref="lisbon", fact_type="fact",
-          predicate="resides_in", object_ref="x"), "people|place|lisbon|fact|lives_in"),
-])
+
+@pytest.mark.parametrize(
+    "args, key",
+    [
+        (
+            dict(
+                memory_type="PROFILE",
+                category="Person",
+                subject_ref="self",
+                fact_type="fact",
+                predicate="lives_in",
+                object_ref="lisbon",
+            ),
+            "profile|person|self|fact|lives_in",
+        ),
+        (
+            dict(
+                memory_type="PEOPLE",
+                category="Person",
+                subject_ref="self",
+                fact_type="relationship",
+                predicate="HAS_SISTER",
+                object_ref="marta",
+            ),
+            "people|person|self|relationship|has_sister|marta",
+        ),
+        (
+            dict(
+                memory_type="PROFILE",
+                category="Person",
+                subject_ref="self",
+                fact_type="fact",
+                predicate="ALLERGY",
+                value="Peanuts",
+            ),
+            "profile|person|self|fact|allergy|v:peanuts",
+        ),
+        (
+            dict(
+                memory_type="PROJECT",
+                category="Project",
+                subject_ref="dashboard_redesign",
+                fact_type="fact",
+                predicate="status",
+                value="beta",
+            ),
+            "project|project|dashboard_redesign|fact|status",
+        ),
+        (
+            dict(
+                memory_type="PEOPLE",
+                category="Location",
+                subject_ref="lisbon",
+                fact_type="fact",
+                predicate="resides_in",
+                object_ref="x",
+            ),
+            "people|place|lisbon|fact|lives_in",
+        ),
+    ],
+)
 def test_the_memory_key_is_000s_key_plus_predicate_and_object_for_multi_valued_ones(
-        args: dict, key: str) -> None:
+    args: dict, key: str
+) -> None:
     assert memory_key(**args) == key
 
 
@@ -57,17 +105,55 @@ def test_slugs_follow_the_000_rule() -> None:
 
 # --- dedup and contradiction -------------------------------------------------------------------
 
-def _write(predicate: str, *, obj: uuid.UUID | None = None, value: str | None = None,
-           key: str, text: str = "t", **extra) -> FactWrite:
-    return FactWrite(subject_entity_id=ME, predicate=predicate, text=text,
-                     memory_type="PROFILE", object_entity_id=obj, value=value, memory_key=key,
-                     **extra)
+
+def _write(
+    predicate: str,
+    *,
+    obj: uuid.UUID | None = None,
+    value: str | None = None,
+    key: str,
+    text: str = "t",
+    **extra,
+) -> FactWrite:
+    return FactWrite(
+        subject_entity_id=ME,
+        predicate=predicate,
+        text=text,
+        memory_type="PROFILE",
+        object_entity_id=obj,
+        value=value,
+        memory_key=key,
+        **extra,
+    )
 
 
-def _row(predicate: str, *, obj: uuid.UUID | None = None, value: str | None = None, key: str,
-         text: str = "t", importance: int = 1, pinned: bool = False) -> Existing:
-    return Existing(uuid.uuid4(), key, "global", "", ME, predicate, obj, value, text, "PROFILE",
-                    "fact", importance, pinned, 0.8, ("m0",))
+def _row(
+    predicate: str,
+    *,
+    obj: uuid.UUID | None = None,
+    value: str | None = None,
+    key: str,
+    text: str = "t",
+    importance: int = 1,
+    pinned: bool = False,
+) -> Existing:
+    return Existing(
+        uuid.uuid4(),
+        key,
+        "global",
+        "",
+        ME,
+        predicate,
+        obj,
+        value,
+        text,
+        "PROFILE",
+        "fact",
+        importance,
+        pinned,
+        0.8,
+        ("m0",),
+    )
 
 
 def test_a_new_key_is_created() -> None:
@@ -77,8 +163,12 @@ def test_a_new_key_is_created() -> None:
 
 def test_the_same_fact_again_is_unchanged_and_counted() -> None:
     row = _row("LIVES_IN", obj=LISBON, key="k")
-    ops = decide([_write("LIVES_IN", obj=LISBON, key="k", message_ids=("m1",))], [row],
-                 count_reference=True, now=NOW)
+    ops = decide(
+        [_write("LIVES_IN", obj=LISBON, key="k", message_ids=("m1",))],
+        [row],
+        count_reference=True,
+        now=NOW,
+    )
     assert ops.results[0].outcome == "unchanged" and ops.results[0].rel_id == row.rel_id
     (update,) = ops.updates
     assert update[8] == '["m0","m1"]' and update[9] is False and update[10] == 1
@@ -87,8 +177,12 @@ def test_the_same_fact_again_is_unchanged_and_counted() -> None:
 
 def test_a_restated_fact_with_new_words_is_updated_and_importance_only_rises() -> None:
     row = _row("LIVES_IN", obj=LISBON, key="k", importance=2)
-    ops = decide([_write("LIVES_IN", obj=LISBON, key="k", text="new words", importance=1)],
-                 [row], count_reference=True, now=NOW)
+    ops = decide(
+        [_write("LIVES_IN", obj=LISBON, key="k", text="new words", importance=1)],
+        [row],
+        count_reference=True,
+        now=NOW,
+    )
     assert ops.results[0].outcome == "updated"
     assert ops.updates[0][1:3] == ("new words", 2)
 
@@ -102,60 +196,108 @@ def test_a_contradiction_closes_the_old_row_and_links_it_to_the_new_one() -> Non
 
 
 def test_pinning_forces_importance_three() -> None:
-    ops = decide([_write("NAME", value="Ana", key="k", pinned=True, importance=1)], [],
-                 count_reference=True, now=NOW)
+    ops = decide(
+        [_write("NAME", value="Ana", key="k", pinned=True, importance=1)],
+        [],
+        count_reference=True,
+        now=NOW,
+    )
     assert ops.inserts[0][1].importance == 3
 
 
 def test_duplicates_in_one_batch_become_one_fact() -> None:
-    ops = decide([_write("ALLERGY", value="nuts", key="k"), _write("ALLERGY", value="nuts",
-                                                                    key="k", text="again")],
-                 [], count_reference=True, now=NOW)
+    ops = decide(
+        [
+            _write("ALLERGY", value="nuts", key="k"),
+            _write("ALLERGY", value="nuts", key="k", text="again"),
+        ],
+        [],
+        count_reference=True,
+        now=NOW,
+    )
     assert len(ops.inserts) == 1 and ops.inserts[0][1].text == "again"
     assert ops.results[0] == ops.results[1]
 
 
 def test_a_seed_restated_is_not_a_new_reference() -> None:
     row = _row("NAME", value="t", key="k", importance=3, pinned=True)
-    ops = decide([_write("NAME", key="k", importance=3, pinned=True)], [row],
-                 count_reference=False, now=NOW)
+    ops = decide(
+        [_write("NAME", key="k", importance=3, pinned=True)], [row], count_reference=False, now=NOW
+    )
     assert ops.results[0].outcome == "unchanged" and ops.updates[0][10] == 0
 
 
 # --- the plan ---------------------------------------------------------------------------------
 
+
 def test_a_fact_with_both_object_and_value_is_refused_with_its_path() -> None:
-    plan = MemoryWritePlan(facts=[
-        PlanFact(memory_type="PROFILE", predicate="LIVES_IN", object="Lisbon", value="Lisbon",
-                 text="x"),
-        PlanFact(memory_type="PEOPLE", subject="Marta", predicate="KNOWS", object="marta",
-                 text="x")])
-    assert [e.path for e in check_plan(plan, "$.plan", NOW)] == ["$.plan.facts[0]",
-                                                            "$.plan.facts[1].object"]
+    plan = MemoryWritePlan(
+        facts=[
+            PlanFact(
+                memory_type="PROFILE",
+                predicate="LIVES_IN",
+                object="Lisbon",
+                value="Lisbon",
+                text="x",
+            ),
+            PlanFact(
+                memory_type="PEOPLE", subject="Marta", predicate="KNOWS", object="marta", text="x"
+            ),
+        ]
+    )
+    assert [e.path for e in check_plan(plan, "$.plan", NOW)] == [
+        "$.plan.facts[0]",
+        "$.plan.facts[1].object",
+    ]
 
 
 def test_handles_resolve_to_the_user_plan_entities_refs_and_new_names() -> None:
     plan = MemoryWritePlan(
         entities=[PlanEntity(name="Makesh", aliases=["Mukesh"])],
-        facts=[PlanFact(memory_type="PEOPLE", subject="mukesh", predicate="LIVES_IN",
-                        object="Pune", text="Makesh lives in Pune"),
-               PlanFact(memory_type="PROFILE", predicate="WORKS_AT", object="org:acme",
-                        text="User works at Acme"),
-               PlanFact(memory_type="PROFILE", predicate="NAME", value="Ana", text="Ana")])
+        facts=[
+            PlanFact(
+                memory_type="PEOPLE",
+                subject="mukesh",
+                predicate="LIVES_IN",
+                object="Pune",
+                text="Makesh lives in Pune",
+            ),
+            PlanFact(
+                memory_type="PROFILE",
+                predicate="WORKS_AT",
+                object="org:acme",
+                text="User works at Acme",
+            ),
+            PlanFact(memory_type="PROFILE", predicate="NAME", value="Ana", text="Ana"),
+        ],
+    )
     resolved = resolve(plan)
     assert [(w.name, w.category, w.ref) for w in resolved.writes] == [
-        ("Makesh", "Person", None), ("Pune", "Location", None), ("Acme", "Org", "org:acme")]
+        ("Makesh", "Person", None),
+        ("Pune", "Location", None),
+        ("Acme", "Org", "org:acme"),
+    ]
     assert [(s, o) for _, s, o in resolved.facts] == [(0, 1), (SELF, 2), (SELF, None)]
     assert resolved.self_aliases == ["Ana"]
 
 
-@pytest.mark.parametrize("text, done", [
-    ("I'm done with the report", True), ("Finished!", True), ("completed it today", True),
-    ("I'm not done yet", False), ("almost finished", False), ("done yet? no", False),
-    ("I haven't finished", False), ("let's get it done", True), ("nothing here", False),
-])
-def test_the_completion_signal_needs_done_finished_or_completed_unnegated(text: str,
-                                                                          done: bool) -> None:
+@pytest.mark.parametrize(
+    "text, done",
+    [
+        ("I'm done with the report", True),
+        ("Finished!", True),
+        ("completed it today", True),
+        ("I'm not done yet", False),
+        ("almost finished", False),
+        ("done yet? no", False),
+        ("I haven't finished", False),
+        ("let's get it done", True),
+        ("nothing here", False),
+    ],
+)
+def test_the_completion_signal_needs_done_finished_or_completed_unnegated(
+    text: str, done: bool
+) -> None:
     assert says_done(text) is done
 
 
@@ -174,13 +316,29 @@ def test_a_todo_points_at_the_users_sentence_that_asked_for_it() -> None:
 
 
 def test_the_session_gets_each_turn_once_trimmed_with_this_turns_entities_first() -> None:
-    seen = SessionState(user_id="u", agent_id="a", chat_id="c", msg_count=7,
-                        turns=[Turn(role="user", text="old", message_id="m1")],
-                        active_entity_ids=["e-old"])
-    turns = [Turn(role="user", text="hi", message_id="m1"),
-             Turn(role="user", text="new", message_id="m2")]
-    after = next_session(seen, user_id="u", agent_id="a", chat_id="c", turns=turns,
-                         active_ids=["e-new", "e-old"], scratch=None, now=NOW, max_turns=1)
+    seen = SessionState(
+        user_id="u",
+        agent_id="a",
+        chat_id="c",
+        msg_count=7,
+        turns=[Turn(role="user", text="old", message_id="m1")],
+        active_entity_ids=["e-old"],
+    )
+    turns = [
+        Turn(role="user", text="hi", message_id="m1"),
+        Turn(role="user", text="new", message_id="m2"),
+    ]
+    after = next_session(
+        seen,
+        user_id="u",
+        agent_id="a",
+        chat_id="c",
+        turns=turns,
+        active_ids=["e-new", "e-old"],
+        scratch=None,
+        now=NOW,
+        max_turns=1,
+    )
     assert [t.message_id for t in after.turns] == ["m2"]
     assert after.active_entity_ids == ["e-new", "e-old"] and after.msg_count == 7
     assert after.updated_at == NOW
@@ -188,19 +346,24 @@ def test_the_session_gets_each_turn_once_trimmed_with_this_turns_entities_first(
 
 # --- due dates ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, due, rest", [
-    ("call Mom tomorrow", NOW.replace(day=8, hour=9), "call Mom"),
-    ("send it by Friday at 5pm", NOW.replace(day=9, hour=17), "send it"),
-    ("on Wednesday", NOW.replace(day=14, hour=9), ""),
-    ("tonight", NOW.replace(hour=21), ""),
-    ("in 3 days", NOW + timedelta(days=3), ""),
-    ("at 2pm", NOW.replace(day=8, hour=14), ""),
-    ("at 5pm tomorrow", NOW.replace(day=8, hour=17), ""),
-    ("next week", NOW.replace(day=12, hour=9), ""),
-    ("I have 5 apples", None, "I have 5 apples"),
-])
-def test_due_words_become_a_time_and_leave_the_text(text: str, due: datetime | None,
-                                                    rest: str) -> None:
+
+@pytest.mark.parametrize(
+    "text, due, rest",
+    [
+        ("call Mom tomorrow", NOW.replace(day=8, hour=9), "call Mom"),
+        ("send it by Friday at 5pm", NOW.replace(day=9, hour=17), "send it"),
+        ("on Wednesday", NOW.replace(day=14, hour=9), ""),
+        ("tonight", NOW.replace(hour=21), ""),
+        ("in 3 days", NOW + timedelta(days=3), ""),
+        ("at 2pm", NOW.replace(day=8, hour=14), ""),
+        ("at 5pm tomorrow", NOW.replace(day=8, hour=17), ""),
+        ("next week", NOW.replace(day=12, hour=9), ""),
+        ("I have 5 apples", None, "I have 5 apples"),
+    ],
+)
+def test_due_words_become_a_time_and_leave_the_text(
+    text: str, due: datetime | None, rest: str
+) -> None:
     found = find_due(text, NOW)
     assert (found.at if found else None) == due
     assert without_due(text, found) == rest
@@ -233,8 +396,11 @@ Eat vegetables. They are good.
 def test_markdown_is_chunked_by_heading_and_size_with_the_heading_trail() -> None:
     found = list(chunks(DOC.format(protein=" ".join(["Protein helps muscles recover."] * 80))))
     assert [c.section for c in found][0] == ("Nutrition",)
-    assert {c.section for c in found} == {("Nutrition",), ("Nutrition", "Protein"),
-                                          ("Nutrition", "Fibre")}
+    assert {c.section for c in found} == {
+        ("Nutrition",),
+        ("Nutrition", "Protein"),
+        ("Nutrition", "Fibre"),
+    }
     assert all(len(c.text) <= MAX_CHARS for c in found)
     protein = [c for c in found if c.section == ("Nutrition", "Protein")]
     assert len(protein) >= 2 and all(c.text.endswith(".") for c in protein[:-1])

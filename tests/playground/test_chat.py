@@ -37,8 +37,9 @@ MODEL_URL = "http://model.test/v1"
 
 
 @pytest.fixture
-async def nodes(settings: Settings, resources: Resources, app_client
-                ) -> AsyncIterator[httpx.AsyncClient]:
+async def nodes(
+    settings: Settings, resources: Resources, app_client
+) -> AsyncIterator[httpx.AsyncClient]:
     """One client whose requests to http://<node> reach that node's app."""
     async with AsyncExitStack() as stack:
         mounts = {}
@@ -51,12 +52,19 @@ async def nodes(settings: Settings, resources: Resources, app_client
 
 
 def conversation(client: httpx.AsyncClient, user_id: str, **extra) -> Conversation:
-    return Conversation(client=client, base_urls={n: f"http://{n}" for n in ROUTES},
-                        user_id=user_id, agent_id="deanna", chat_id=f"play:{user_id}", **extra)
+    return Conversation(
+        client=client,
+        base_urls={n: f"http://{n}" for n in ROUTES},
+        user_id=user_id,
+        agent_id="deanna",
+        chat_id=f"play:{user_id}",
+        **extra,
+    )
 
 
 async def test_offline_the_memory_written_in_one_turn_comes_back_in_a_later_one(
-        nodes: httpx.AsyncClient, user_id: str) -> None:
+    nodes: httpx.AsyncClient, user_id: str
+) -> None:
     talk = conversation(nodes, user_id)
     first = await talk.say("My sister Marta lives in Lisbon.", now=T0)
     assert first.source == "offline"
@@ -73,22 +81,44 @@ async def test_offline_the_memory_written_in_one_turn_comes_back_in_a_later_one(
 
 
 async def test_with_a_model_its_answer_is_the_reply_and_its_plan_is_written(
-        nodes: httpx.AsyncClient, user_id: str) -> None:
+    nodes: httpx.AsyncClient, user_id: str
+) -> None:
     llm = open_llm(base_url=MODEL_URL, api_key=None, model="test-model", timeout=5)
-    answer = {"reply": "Noted, you love climbing.", "plan": {"facts": [{
-        "memory_type": "PROFILE", "subject": "user", "predicate": "LIKES",
-        "value": "climbing", "text": "The user loves climbing."}]}}
+    answer = {
+        "reply": "Noted, you love climbing.",
+        "plan": {
+            "facts": [
+                {
+                    "memory_type": "PROFILE",
+                    "subject": "user",
+                    "predicate": "LIKES",
+                    "value": "climbing",
+                    "text": "The user loves climbing.",
+                }
+            ]
+        },
+    }
     with respx.mock(base_url=MODEL_URL) as model:
-        route = model.post("/chat/completions").respond(json={
-            "id": "c1", "object": "chat.completion", "created": 0, "model": "test-model",
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {
-                "role": "assistant", "content": json.dumps(answer)}}]})
+        route = model.post("/chat/completions").respond(
+            json={
+                "id": "c1",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "test-model",
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": json.dumps(answer)},
+                    }
+                ],
+            }
+        )
 
         async def ask(messages: list[dict], response_format: dict) -> str:
             return await llm.chat(messages, 5, response_format)
 
-        exchange = await conversation(nodes, user_id, ask_model=ask).say(
-            "I love climbing", now=T0)
+        exchange = await conversation(nodes, user_id, ask_model=ask).say("I love climbing", now=T0)
     await llm.close()
     sent = json.loads(route.calls.last.request.content)
     assert sent["response_format"]["type"] == "json_schema"
@@ -106,7 +136,8 @@ async def test_a_refused_turn_names_the_node_and_its_problem(nodes: httpx.AsyncC
 
 
 async def test_the_terminal_loop_prints_replies_and_shows_what_was_written(
-        nodes: httpx.AsyncClient, user_id: str) -> None:
+    nodes: httpx.AsyncClient, user_id: str
+) -> None:
     lines = iter(["My brother Tom lives in Oslo.", "/written", "/envelope", "/quit"])
     out = io.StringIO()
     await _loop(conversation(nodes, user_id), lambda _prompt: next(lines), out, show=False)
@@ -123,11 +154,23 @@ def test_node_urls_follow_the_port_offset() -> None:
 
 
 def test_the_offline_reply_lists_what_reached_the_envelope_once() -> None:
-    envelope = {"GRAPH": {"relevant_facts": [{"text": "Marta lives in Lisbon."}],
-                          "foundation": [{"text": "Marta lives in Lisbon."}],
-                          "commitments": [{"text": "call Marta"}]},
-                "EPISODE": {"hits": [{"ts": "2026-03-01T10:00:00Z", "day": "2026-03-01",
-                                      "one_liner": "Talked about the trip", "reflection": "x"}]}}
+    envelope = {
+        "GRAPH": {
+            "relevant_facts": [{"text": "Marta lives in Lisbon."}],
+            "foundation": [{"text": "Marta lives in Lisbon."}],
+            "commitments": [{"text": "call Marta"}],
+        },
+        "EPISODE": {
+            "hits": [
+                {
+                    "ts": "2026-03-01T10:00:00Z",
+                    "day": "2026-03-01",
+                    "one_liner": "Talked about the trip",
+                    "reflection": "x",
+                }
+            ]
+        },
+    }
     reply = offline_reply(envelope)
     assert reply.count("Marta lives in Lisbon.") == 1
     assert "• to do: call Marta" in reply and "2026-03-01: Talked about the trip" in reply
@@ -135,10 +178,15 @@ def test_the_offline_reply_lists_what_reached_the_envelope_once() -> None:
 
 
 def test_the_offline_reply_shows_due_dates_and_times() -> None:
-    envelope = {"GRAPH": {"commitments": [
-        {"text": "Call Marta", "due_at": "2026-03-03T00:00:00Z"},
-        {"text": "Dentist", "due_at": "2026-03-04T15:30:00+01:00"},
-        {"text": "Read the book"}]}}
+    envelope = {
+        "GRAPH": {
+            "commitments": [
+                {"text": "Call Marta", "due_at": "2026-03-03T00:00:00Z"},
+                {"text": "Dentist", "due_at": "2026-03-04T15:30:00+01:00"},
+                {"text": "Read the book"},
+            ]
+        }
+    }
     reply = offline_reply(envelope)
     assert "• to do: Call Marta (due 2026-03-03)" in reply
     assert "• to do: Dentist (due 2026-03-04 15:30)" in reply
@@ -146,7 +194,8 @@ def test_the_offline_reply_shows_due_dates_and_times() -> None:
 
 
 async def test_new_starts_a_fresh_session_that_still_remembers_the_person(
-        nodes: httpx.AsyncClient, user_id: str) -> None:
+    nodes: httpx.AsyncClient, user_id: str
+) -> None:
     """``/new``: a new chat id, so a new session (row and working memory); the facts stay."""
     talk = conversation(nodes, user_id)
     seen: list[Exchange] = []
@@ -157,8 +206,15 @@ async def test_new_starts_a_fresh_session_that_still_remembers_the_person(
         return seen[-1]
 
     talk.say = recording  # type: ignore[method-assign]
-    lines = iter(["My sister Marta lives in Lisbon.", "How are you?", "/new",
-                  "Where does Marta live?", "/quit"])
+    lines = iter(
+        [
+            "My sister Marta lives in Lisbon.",
+            "How are you?",
+            "/new",
+            "Where does Marta live?",
+            "/quit",
+        ]
+    )
     out = io.StringIO()
     await _loop(talk, lambda _prompt: next(lines), out, show=False)
     first, second, third = seen
@@ -180,29 +236,34 @@ def test_a_new_chat_id_derives_from_the_first_and_never_grows() -> None:
 
 
 async def test_the_check_at_start_passes_when_every_node_answers_as_itself(
-        nodes: httpx.AsyncClient) -> None:
+    nodes: httpx.AsyncClient,
+) -> None:
     assert await check_nodes(nodes, {n: f"http://{n}" for n in ROUTES}, 0) is None
 
 
-async def test_a_wrong_offset_that_reaches_another_node_is_named(
-        nodes: httpx.AsyncClient) -> None:
+async def test_a_wrong_offset_that_reaches_another_node_is_named(nodes: httpx.AsyncClient) -> None:
     """With a different offset, pulse-decay's port can be another node of the stack."""
     urls = {n: f"http://{n}" for n in ROUTES} | {"pulse-decay": "http://graph-hydrator"}
     problem = await check_nodes(nodes, urls, 1)
-    assert problem == ("http://graph-hydrator is not pulse-decay (it is graph-hydrator): "
-                       "`twin chat` and `twin up` need the same TWIN_PORT_OFFSET (here: 1).")
+    assert problem == (
+        "http://graph-hydrator is not pulse-decay (it is graph-hydrator): "
+        "`twin chat` and `twin up` need the same TWIN_PORT_OFFSET (here: 1)."
+    )
 
 
 async def test_a_wrong_offset_that_reaches_another_program_is_named() -> None:
     """Another program on the port answers /version with a 404 page, not as a node."""
+
     def other_program(request: httpx.Request) -> httpx.Response:
         return httpx.Response(404, text="<h1>Not Found</h1>")
 
     async with httpx.AsyncClient(transport=httpx.MockTransport(other_program)) as client:
-        problem = await check_nodes(client, {n: f"http://other:{8600 + i}"
-                                             for i, n in enumerate(ROUTES)}, 500)
+        problem = await check_nodes(
+            client, {n: f"http://other:{8600 + i}" for i, n in enumerate(ROUTES)}, 500
+        )
     assert problem is not None and problem.startswith(
-        "http://other:8600 is not pulse-decay (it answered 404 to GET /version)")
+        "http://other:8600 is not pulse-decay (it answered 404 to GET /version)"
+    )
     assert "TWIN_PORT_OFFSET (here: 500)" in problem
 
 
@@ -212,9 +273,14 @@ def test_twin_chat_without_a_stack_says_in_one_line_to_run_twin_up() -> None:
     env = {**os.environ, "TWIN_PORT_OFFSET": str(offset)}
     env.pop("OPENAI_BASE_URL", None)
     env.pop("OPENAI_API_KEY", None)
-    done = subprocess.run([sys.executable, "-m", "services.core.cli", "chat", "--user", "alice",
-                           "--agent", "deanna"], env=env, input="hello\n", capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "services.core.cli", "chat", "--user", "alice", "--agent", "deanna"],
+        env=env,
+        input="hello\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()

@@ -38,18 +38,27 @@ class Memory:
 
     async def ensure(self) -> Memory:
         async with self.pg.acquire() as conn:
-            await conn.execute("INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING",
-                               self.user_id)
+            await conn.execute(
+                "INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING", self.user_id
+            )
             await conn.executemany(
                 "INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING",
-                [(self.agent,), (self.other_agent,)])
+                [(self.agent,), (self.other_agent,)],
+            )
         return self
 
     async def _embed(self, texts: Sequence[str]) -> list[list[float]]:
         return await self.res.embedder.embed(list(texts))
 
-    async def entity(self, name: str, *, category: str = "Person", ref: str | None = None,
-                     agent_id: str | None = None, active: bool = True) -> str:
+    async def entity(
+        self,
+        name: str,
+        *,
+        category: str = "Person",
+        ref: str | None = None,
+        agent_id: str | None = None,
+        active: bool = True,
+    ) -> str:
         entity_id = str(uuid.uuid4())
         async with self.pg.acquire() as conn:
             await conn.execute(
@@ -57,16 +66,36 @@ class Memory:
                                          entity_ref, active, forgotten_at)
                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
                            CASE WHEN $8 THEN NULL ELSE now() END)""",
-                entity_id, self.user_id, "agent" if agent_id else "global", agent_id, name,
-                category, ref, active)
+                entity_id,
+                self.user_id,
+                "agent" if agent_id else "global",
+                agent_id,
+                name,
+                category,
+                ref,
+                active,
+            )
         return entity_id
 
-    async def fact(self, subject: str, text: str, *, obj: str | None = None,
-                   predicate: str = "FACT", memory_type: str = "PEOPLE", importance: int = 1,
-                   pinned: bool = False, status: str = "ACTIVE", agent_id: str | None = None,
-                   valid_to: datetime | None = None, updated_at: datetime = T0,
-                   created_at: datetime | None = None, message_ids: Sequence[str] = (),
-                   index: bool = True, stale_index: bool = False) -> str:
+    async def fact(
+        self,
+        subject: str,
+        text: str,
+        *,
+        obj: str | None = None,
+        predicate: str = "FACT",
+        memory_type: str = "PEOPLE",
+        importance: int = 1,
+        pinned: bool = False,
+        status: str = "ACTIVE",
+        agent_id: str | None = None,
+        valid_to: datetime | None = None,
+        updated_at: datetime = T0,
+        created_at: datetime | None = None,
+        message_ids: Sequence[str] = (),
+        index: bool = True,
+        stale_index: bool = False,
+    ) -> str:
         """A fact row and its vector; ``stale_index`` indexes a closed fact as still active
         (an index the upserter has not caught up with)."""
         rel_id = str(uuid.uuid4())
@@ -80,24 +109,65 @@ class Memory:
                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, 'llm_plan',
                            $13, $14, $15::jsonb, CASE WHEN $13 = 'FORGOTTEN' THEN now() END,
                            $16, $17)""",
-                rel_id, self.user_id, scope, agent_id, subject, predicate, obj,
-                None if obj else text, memory_type, text, importance, pinned, status, valid_to,
-                list(message_ids), created_at or updated_at, updated_at)
+                rel_id,
+                self.user_id,
+                scope,
+                agent_id,
+                subject,
+                predicate,
+                obj,
+                None if obj else text,
+                memory_type,
+                text,
+                importance,
+                pinned,
+                status,
+                valid_to,
+                list(message_ids),
+                created_at or updated_at,
+                updated_at,
+            )
         if index:
             (dense,) = await self._embed([text])
-            await self.res.vectors.upsert("facts", [VectorPoint(rel_id, dense, text, {
-                "user_id": self.user_id, "agent_id": agent_id, "scope": scope,
-                "entity_ids": [e for e in (subject, obj) if e],
-                "active": status == "ACTIVE" or stale_index,
-                "memory_type": memory_type, "importance": importance, "pinned": pinned,
-                "ts": epoch(updated_at), "message_ids": list(message_ids)})])
+            await self.res.vectors.upsert(
+                "facts",
+                [
+                    VectorPoint(
+                        rel_id,
+                        dense,
+                        text,
+                        {
+                            "user_id": self.user_id,
+                            "agent_id": agent_id,
+                            "scope": scope,
+                            "entity_ids": [e for e in (subject, obj) if e],
+                            "active": status == "ACTIVE" or stale_index,
+                            "memory_type": memory_type,
+                            "importance": importance,
+                            "pinned": pinned,
+                            "ts": epoch(updated_at),
+                            "message_ids": list(message_ids),
+                        },
+                    )
+                ],
+            )
         return rel_id
 
-    async def episode(self, one_liner: str, reflection: str, *, ts: datetime = T0,
-                      agent_id: str | None = None, entity_ids: Sequence[str] = (),
-                      what_mattered: Sequence[str] = (), active: bool = True,
-                      message_ids: Sequence[str] = (), session_id: str | None = None,
-                      cited: Sequence[str] = (), index: bool = True) -> str:
+    async def episode(
+        self,
+        one_liner: str,
+        reflection: str,
+        *,
+        ts: datetime = T0,
+        agent_id: str | None = None,
+        entity_ids: Sequence[str] = (),
+        what_mattered: Sequence[str] = (),
+        active: bool = True,
+        message_ids: Sequence[str] = (),
+        session_id: str | None = None,
+        cited: Sequence[str] = (),
+        index: bool = True,
+    ) -> str:
         episode_id = str(uuid.uuid4())
         agent_id = agent_id or self.agent
         seq = next(_SEQ) * 10
@@ -109,22 +179,57 @@ class Memory:
                        provenance, active, forgotten_at, reflection_json)
                    VALUES ($1, $2, $3, 'agent', $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11,
                            $12::jsonb, $13, CASE WHEN $13 THEN NULL ELSE now() END, $14::jsonb)""",
-                episode_id, self.user_id, agent_id, session_id, ts, ts.date(), reflection,
-                summary, list(entity_ids), seq, seq + 5, {"message_ids": list(message_ids)},
-                active, {"evidence": [{"text": "quoted", "message_id": m} for m in cited]})
+                episode_id,
+                self.user_id,
+                agent_id,
+                session_id,
+                ts,
+                ts.date(),
+                reflection,
+                summary,
+                list(entity_ids),
+                seq,
+                seq + 5,
+                {"message_ids": list(message_ids)},
+                active,
+                {"evidence": [{"text": "quoted", "message_id": m} for m in cited]},
+            )
         if index:
             (dense,) = await self._embed([f"{one_liner} {reflection}"])
-            await self.res.vectors.upsert("episodes", [VectorPoint(
-                episode_id, dense, f"{one_liner} {reflection}", {
-                    "user_id": self.user_id, "agent_id": agent_id, "scope": "agent",
-                    "entity_ids": list(entity_ids), "active": active, "ts": epoch(ts),
-                    "day": ts.date().isoformat(), "session_id": session_id,
-                    "message_ids": list(message_ids)[:1] + list(message_ids)[-1:]})])
+            await self.res.vectors.upsert(
+                "episodes",
+                [
+                    VectorPoint(
+                        episode_id,
+                        dense,
+                        f"{one_liner} {reflection}",
+                        {
+                            "user_id": self.user_id,
+                            "agent_id": agent_id,
+                            "scope": "agent",
+                            "entity_ids": list(entity_ids),
+                            "active": active,
+                            "ts": epoch(ts),
+                            "day": ts.date().isoformat(),
+                            "session_id": session_id,
+                            "message_ids": list(message_ids)[:1] + list(message_ids)[-1:],
+                        },
+                    )
+                ],
+            )
         return episode_id
 
-    async def chunk(self, text: str, *, agent_id: str | None = None, doc_id: str = "guide",
-                    domain: str = "nutrition", section: Sequence[str] = (),
-                    own: bool = False, active: bool = True) -> str:
+    async def chunk(
+        self,
+        text: str,
+        *,
+        agent_id: str | None = None,
+        doc_id: str = "guide",
+        domain: str = "nutrition",
+        section: Sequence[str] = (),
+        own: bool = False,
+        active: bool = True,
+    ) -> str:
         chunk_id = str(uuid.uuid4())
         agent_id = agent_id or self.agent
         owner = self.user_id if own else None
@@ -133,17 +238,47 @@ class Memory:
                 """INSERT INTO knowledge_chunks (chunk_id, agent_id, user_id, domain, doc_id,
                        section_path, position, text, content_hash, active)
                    VALUES ($1, $2, $3, $4, $5, $6::jsonb, 0, $7, $8, $9)""",
-                chunk_id, agent_id, owner, domain, doc_id, list(section), text,
-                uuid.uuid4().hex, active)
+                chunk_id,
+                agent_id,
+                owner,
+                domain,
+                doc_id,
+                list(section),
+                text,
+                uuid.uuid4().hex,
+                active,
+            )
         (dense,) = await self._embed([text])
-        await self.res.vectors.upsert("knowledge", [VectorPoint(chunk_id, dense, text, {
-            "user_id": owner or SHARED_OWNER, "agent_id": agent_id, "scope": "agent",
-            "entity_ids": [], "active": active, "doc_id": doc_id, "domain": domain})])
+        await self.res.vectors.upsert(
+            "knowledge",
+            [
+                VectorPoint(
+                    chunk_id,
+                    dense,
+                    text,
+                    {
+                        "user_id": owner or SHARED_OWNER,
+                        "agent_id": agent_id,
+                        "scope": "agent",
+                        "entity_ids": [],
+                        "active": active,
+                        "doc_id": doc_id,
+                        "domain": domain,
+                    },
+                )
+            ],
+        )
         return chunk_id
 
-    async def session(self, chat_id: str, turns: Sequence[tuple[str, str]], *,
-                      started_at: datetime, ended: bool = False,
-                      agent_id: str | None = None) -> tuple[str, list[str]]:
+    async def session(
+        self,
+        chat_id: str,
+        turns: Sequence[tuple[str, str]],
+        *,
+        started_at: datetime,
+        ended: bool = False,
+        agent_id: str | None = None,
+    ) -> tuple[str, list[str]]:
         """A session with ``turns`` (role, text) one minute apart; returns its id and the
         message ids in order."""
         session_id = str(uuid.uuid4())
@@ -155,28 +290,46 @@ class Memory:
                 """INSERT INTO sessions (session_id, user_id, agent_id, chat_id, started_at,
                                          last_activity_at, ended_at, turn_count)
                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)""",
-                session_id, self.user_id, agent_id, chat_id, started_at, last,
-                last if ended else None, len(turns))
+                session_id,
+                self.user_id,
+                agent_id,
+                chat_id,
+                started_at,
+                last,
+                last if ended else None,
+                len(turns),
+            )
             for i, ((role, text), message_id) in enumerate(zip(turns, message_ids, strict=True)):
                 await conn.execute(
                     """INSERT INTO messages (message_id, user_id, agent_id, chat_id, session_id,
                                              turn_id, position, role, text, ts)
                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)""",
-                    message_id, self.user_id, agent_id, chat_id, session_id,
+                    message_id,
+                    self.user_id,
+                    agent_id,
+                    chat_id,
+                    session_id,
                     f"{session_id[:8]}-t{i // 2}",
-                    i % 2, role, text, started_at + timedelta(minutes=i))
+                    i % 2,
+                    role,
+                    text,
+                    started_at + timedelta(minutes=i),
+                )
             await conn.execute(
                 """UPDATE sessions SET last_message_seq = (
                        SELECT max(seq) FROM messages WHERE session_id = $1)
-                    WHERE session_id = $1""", session_id)
+                    WHERE session_id = $1""",
+                session_id,
+            )
         return session_id, message_ids
 
     async def index_messages(self, message_ids: Sequence[str]) -> None:
         """Index logged messages the way memory-upserter does after a commit."""
         from services.memory_upserter.turn_index import sync_message_vectors
 
-        warning = await sync_message_vectors(self.pg, self.res.vectors, self.res.embedder,
-                                             self.user_id, message_ids)
+        warning = await sync_message_vectors(
+            self.pg, self.res.vectors, self.res.embedder, self.user_id, message_ids
+        )
         assert warning is None, warning
 
     async def checkpoint(self, session_id: str, through_message_id: str | None = None) -> None:
@@ -186,20 +339,32 @@ class Memory:
                 """UPDATE sessions SET consolidated_at = now(), checkpoint_message_seq =
                        COALESCE((SELECT seq FROM messages WHERE message_id = $2),
                                 last_message_seq)
-                    WHERE session_id = $1""", session_id, through_message_id)
+                    WHERE session_id = $1""",
+                session_id,
+                through_message_id,
+            )
 
     async def forget_episode(self, episode_id: str, *, in_index: bool = True) -> None:
         async with self.pg.acquire() as conn:
             await conn.execute(
                 """UPDATE episodes SET active = false, forgotten_at = now(),
-                       forget_reason = 'test' WHERE episode_id = $1""", episode_id)
+                       forget_reason = 'test' WHERE episode_id = $1""",
+                episode_id,
+            )
         if in_index:
-            await self.res.vectors.set_active("episodes", user_id=self.user_id,
-                                              ids=[episode_id], active=False)
+            await self.res.vectors.set_active(
+                "episodes", user_id=self.user_id, ids=[episode_id], active=False
+            )
 
     def request(self, message: str, **extra: Any) -> RetrieveRequest:
-        body = {"user_id": self.user_id, "agent_id": self.agent, "chat_id": "tg:1",
-                "message": message, "now": T0.isoformat(), **extra}
+        body = {
+            "user_id": self.user_id,
+            "agent_id": self.agent,
+            "chat_id": "tg:1",
+            "message": message,
+            "now": T0.isoformat(),
+            **extra,
+        }
         return msgspec.convert(body, RetrieveRequest)
 
 

@@ -67,8 +67,14 @@ def post(settings: Settings, app_client):
 
 
 def body(memory: Memory, message: str, **extra) -> dict:
-    return {"user_id": memory.user_id, "agent_id": memory.agent, "chat_id": "tg:1",
-            "message": message, "now": T0.isoformat(), **extra}
+    return {
+        "user_id": memory.user_id,
+        "agent_id": memory.agent,
+        "chat_id": "tg:1",
+        "message": message,
+        "now": T0.isoformat(),
+        **extra,
+    }
 
 
 async def seed(memory: Memory) -> dict[str, str]:
@@ -76,53 +82,84 @@ async def seed(memory: Memory) -> dict[str, str]:
     ids = {
         "marta": marta,
         "episode": await memory.episode(
-            "Marta started night shifts", "Observation: the user said Marta started night "
-            "shifts at the hospital and sounds exhausted.", entity_ids=[marta],
-            ts=T0 - timedelta(days=2), what_mattered=["Marta's shifts"]),
-        "fact": await memory.fact(marta, "Marta works night shifts at the hospital",
-                                  importance=2),
-        "chunk": await memory.chunk("Night shift sleep: keep a fixed sleep window after "
-                                    "night shifts, dark room, no caffeine late."),
+            "Marta started night shifts",
+            "Observation: the user said Marta started night "
+            "shifts at the hospital and sounds exhausted.",
+            entity_ids=[marta],
+            ts=T0 - timedelta(days=2),
+            what_mattered=["Marta's shifts"],
+        ),
+        "fact": await memory.fact(marta, "Marta works night shifts at the hospital", importance=2),
+        "chunk": await memory.chunk(
+            "Night shift sleep: keep a fixed sleep window after "
+            "night shifts, dark room, no caffeine late."
+        ),
     }
-    await memory.session("tg:1", [("user", "Marta starts nights tomorrow"),
-                                  ("assistant", "That sounds hard. How is she feeling?")],
-                         started_at=T0 - timedelta(hours=4))
+    await memory.session(
+        "tg:1",
+        [
+            ("user", "Marta starts nights tomorrow"),
+            ("assistant", "That sounds hard. How is she feeling?"),
+        ],
+        started_at=T0 - timedelta(hours=4),
+    )
     return ids
 
 
 async def test_an_open_gate_returns_all_three_slots_with_reasons_and_timings(
-        resources: Resources, memory: Memory, post) -> None:
+    resources: Resources, memory: Memory, post
+) -> None:
     ids = await seed(memory)
-    response = await post(resources, body(memory, "Remember Marta's night shifts? How should "
-                                          "she sleep?", entity_ids=[ids["marta"]]))
+    response = await post(
+        resources,
+        body(
+            memory,
+            "Remember Marta's night shifts? How should she sleep?",
+            entity_ids=[ids["marta"]],
+        ),
+    )
     assert response.status_code == 200, response.text
     answer = response.json()
-    assert set(answer) == {"slot_contract_version", "gate", "EPISODE", "KNOWLEDGE", "FACTS",
-                           "ranking", "timings", "debug"}
-    assert answer["gate"] == {"open": True, "reasons": ["continuity", "entity_mention"],
-                              "forced": False,
-                              "matched": {"continuity": ["remember"],
-                                          "entity_mention": [ids["marta"]]}}
+    assert set(answer) == {
+        "slot_contract_version",
+        "gate",
+        "EPISODE",
+        "KNOWLEDGE",
+        "FACTS",
+        "ranking",
+        "timings",
+        "debug",
+    }
+    assert answer["gate"] == {
+        "open": True,
+        "reasons": ["continuity", "entity_mention"],
+        "forced": False,
+        "matched": {"continuity": ["remember"], "entity_mention": [ids["marta"]]},
+    }
     assert [h["episode_id"] for h in answer["EPISODE"]["hits"]] == [ids["episode"]]
     assert [h["chunk_id"] for h in answer["KNOWLEDGE"]["hits"]] == [ids["chunk"]]
     assert [f["fact_id"] for f in answer["FACTS"]["relevant_facts"]] == [ids["fact"]]
     assert answer["EPISODE"]["latest_session_summary"] == (
-        "Marta started night shifts — what mattered: Marta's shifts")
+        "Marta started night shifts — what mattered: Marta's shifts"
+    )
     assert len(answer["EPISODE"]["previous_session_tail"]) == 2
     # one fused order over every returned item: knowledge (0.8) before the fact (0.5) before
     # the episode (0.3), each first in its slot
     assert [(r["kind"], r["id"]) for r in answer["ranking"]] == [
-        ("knowledge", ids["chunk"]), ("fact", ids["fact"]), ("episode", ids["episode"])]
+        ("knowledge", ids["chunk"]),
+        ("fact", ids["fact"]),
+        ("episode", ids["episode"]),
+    ]
     assert {"embed", "vectors", "sql_rows", "sql_continuity", "total"} <= set(answer["timings"])
     # Each slot is exactly what envelope-validator takes.
-    for key, typ in (("EPISODE", EpisodeSlot), ("KNOWLEDGE", KnowledgeSlot),
-                     ("FACTS", FactsSlot)):
+    for key, typ in (("EPISODE", EpisodeSlot), ("KNOWLEDGE", KnowledgeSlot), ("FACTS", FactsSlot)):
         assert msgspec.to_builtins(msgspec.convert(answer[key], typ)) == answer[key]
     msgspec.convert(answer, RetrieveResponse)
 
 
 async def test_a_closed_gate_makes_no_embedding_and_no_vector_search_but_keeps_continuity(
-        resources: Resources, memory: Memory, post) -> None:
+    resources: Resources, memory: Memory, post
+) -> None:
     await seed(memory)
     index, embedder = CountingIndex(resources.vectors), CountingEmbedder(resources.embedder)
     spied = dataclasses.replace(resources, vectors=index, embedder=embedder)
@@ -141,13 +178,15 @@ async def test_a_closed_gate_makes_no_embedding_and_no_vector_search_but_keeps_c
 
 
 async def test_a_closed_vector_index_degrades_the_slots_and_keeps_continuity(
-        resources: Resources, memory: Memory, post, tmp_path: Path) -> None:
+    resources: Resources, memory: Memory, post, tmp_path: Path
+) -> None:
     await seed(memory)
     closed = EdgeVectorIndex(tmp_path / "closed", dim=resources.embedder.dim)
     await closed.ensure_collections()
     await closed.close()
-    response = await post(dataclasses.replace(resources, vectors=closed),
-                          body(memory, "remember Marta's shifts?"))
+    response = await post(
+        dataclasses.replace(resources, vectors=closed), body(memory, "remember Marta's shifts?")
+    )
     assert response.status_code == 200, response.text
     answer = response.json()
     for slot in ("EPISODE", "KNOWLEDGE", "FACTS"):
@@ -156,21 +195,26 @@ async def test_a_closed_vector_index_degrades_the_slots_and_keeps_continuity(
     assert len(answer["EPISODE"]["previous_session_tail"]) == 2
 
 
-async def test_an_unavailable_embedder_degrades_the_slots(resources: Resources,
-                                                          memory: Memory, post) -> None:
+async def test_an_unavailable_embedder_degrades_the_slots(
+    resources: Resources, memory: Memory, post
+) -> None:
     await seed(memory)
-    broken = dataclasses.replace(resources,
-                                 embedder=CountingEmbedder(resources.embedder, fail=True))
+    broken = dataclasses.replace(
+        resources, embedder=CountingEmbedder(resources.embedder, fail=True)
+    )
     answer = (await post(broken, body(memory, "remember Marta's shifts?"))).json()
     assert {answer[s]["degraded"] for s in ("EPISODE", "KNOWLEDGE", "FACTS")} == {
-        "embedder unavailable"}
+        "embedder unavailable"
+    }
     assert answer["EPISODE"]["latest_session_summary"]
 
 
-async def test_postgres_down_is_a_503_naming_it(resources: Resources, memory: Memory, post,
-                                                settings: Settings) -> None:
-    nowhere = msgspec.structs.replace(settings, database_url="postgresql://postgres@127.0.0.1:1/x",
-                                      pg_timeout_s=1.0)
+async def test_postgres_down_is_a_503_naming_it(
+    resources: Resources, memory: Memory, post, settings: Settings
+) -> None:
+    nowhere = msgspec.structs.replace(
+        settings, database_url="postgresql://postgres@127.0.0.1:1/x", pg_timeout_s=1.0
+    )
     pool = await open_pg_pool(nowhere)
     try:
         response = await post(dataclasses.replace(resources, pg=pool), body(memory, "ok"))
@@ -180,32 +224,44 @@ async def test_postgres_down_is_a_503_naming_it(resources: Resources, memory: Me
     assert response.json()["dependency"] == "postgres" and response.headers["Retry-After"]
 
 
-async def test_a_bad_request_is_a_422_naming_every_field(resources: Resources, memory: Memory,
-                                                         post) -> None:
-    bad = body(memory, "hi", force="maybe", limits={"episodes": {"floor": 5, "top_k": 0}},
-               extra_field=1)
+async def test_a_bad_request_is_a_422_naming_every_field(
+    resources: Resources, memory: Memory, post
+) -> None:
+    bad = body(
+        memory, "hi", force="maybe", limits={"episodes": {"floor": 5, "top_k": 0}}, extra_field=1
+    )
     del bad["message"]
     response = await post(resources, bad)
     assert response.status_code == 422
     paths = {e["path"] for e in response.json()["errors"]}
-    assert {"$.message", "$.force", "$.limits.episodes.floor", "$.limits.episodes.top_k",
-            "$.extra_field"} <= paths
+    assert {
+        "$.message",
+        "$.force",
+        "$.limits.episodes.floor",
+        "$.limits.episodes.top_k",
+        "$.extra_field",
+    } <= paths
 
 
-async def test_the_limits_are_overridable_per_request(resources: Resources, memory: Memory,
-                                                      post) -> None:
+async def test_the_limits_are_overridable_per_request(
+    resources: Resources, memory: Memory, post
+) -> None:
     await seed(memory)
-    strict = {"episodes": {"floor": 0.99, "lexical_rank": 0},
-              "knowledge": {"k": 0}, "facts": {"max": 0}, "tail_turns": 1}
-    answer = (await post(resources, body(memory, "remember Marta's shifts?",
-                                         limits=strict))).json()
+    strict = {
+        "episodes": {"floor": 0.99, "lexical_rank": 0},
+        "knowledge": {"k": 0},
+        "facts": {"max": 0},
+        "tail_turns": 1,
+    }
+    answer = (await post(resources, body(memory, "remember Marta's shifts?", limits=strict))).json()
     assert answer["EPISODE"]["hits"] == [] and answer["debug"]["thresholds"]["episodes"] == 0.99
     assert answer["KNOWLEDGE"]["hits"] == [] and answer["FACTS"]["relevant_facts"] == []
     assert len(answer["EPISODE"]["previous_session_tail"]) == 1
 
 
-async def test_the_route_is_documented_in_openapi(resources: Resources, settings: Settings,
-                                                  app_client) -> None:
+async def test_the_route_is_documented_in_openapi(
+    resources: Resources, settings: Settings, app_client
+) -> None:
     async with app_client(create_app(SPEC, settings, resources)) as client:
         schema = (await client.get("/schema/openapi.json")).json()
     operation = schema["paths"]["/v1/retrieve"]["post"]

@@ -12,51 +12,78 @@ from services.rag_gate.fusion import (
 )
 
 
-def turn(id: str, rrf: float, *, speaker: str | None = None, session: str | None = None,
-         entities: frozenset[str] = frozenset()) -> TurnCandidate:
-    return TurnCandidate(id=id, rrf=rrf, similarity=0.5, speaker=speaker, session_id=session,
-                         entity_ids=entities)
+def turn(
+    id: str,
+    rrf: float,
+    *,
+    speaker: str | None = None,
+    session: str | None = None,
+    entities: frozenset[str] = frozenset(),
+) -> TurnCandidate:
+    return TurnCandidate(
+        id=id, rrf=rrf, similarity=0.5, speaker=speaker, session_id=session, entity_ids=entities
+    )
 
 
 def test_without_signals_turns_keep_the_index_order() -> None:
-    scored = score_turns([turn("a", 0.03), turn("b", 0.02), turn("c", 0.02)],
-                         limits=TurnLimits(), entity_ids=(), entity_names=(), session_ranks={})
+    scored = score_turns(
+        [turn("a", 0.03), turn("b", 0.02), turn("c", 0.02)],
+        limits=TurnLimits(),
+        entity_ids=(),
+        entity_names=(),
+        session_ranks={},
+    )
     assert [t.id for t in scored] == ["a", "b", "c"]
     assert scored[0].details["entity"] == scored[0].details["session"] == 0.0
 
 
 def test_a_turn_said_by_or_naming_a_mentioned_entity_is_lifted() -> None:
     limits = TurnLimits(entity_boost=1.0)
-    candidates = [turn("other", 0.030, speaker="Melanie"),
-                  turn("said", 0.030 - FIRST / 2, speaker="  CAROLINE "),
-                  turn("named", 0.030 - FIRST / 2, speaker="Melanie", entities=frozenset({"e1"}))]
-    scored = score_turns(candidates, limits=limits, entity_ids=["e1"],
-                         entity_names=["Caroline"], session_ranks={})
+    candidates = [
+        turn("other", 0.030, speaker="Melanie"),
+        turn("said", 0.030 - FIRST / 2, speaker="  CAROLINE "),
+        turn("named", 0.030 - FIRST / 2, speaker="Melanie", entities=frozenset({"e1"})),
+    ]
+    scored = score_turns(
+        candidates, limits=limits, entity_ids=["e1"], entity_names=["Caroline"], session_ranks={}
+    )
     assert [t.id for t in scored] == ["said", "named", "other"]
     assert scored[0].details["entity"] == round(FIRST, 6)
 
 
 def test_a_turn_of_a_session_whose_episode_ranked_high_is_lifted_by_that_rank() -> None:
     limits = TurnLimits(session_boost=1.0)
-    candidates = [turn("a", 0.0300, session="s3"), turn("b", 0.0299, session="s1"),
-                  turn("c", 0.0299, session="s9")]
-    scored = score_turns(candidates, limits=limits, entity_ids=(), entity_names=(),
-                         session_ranks={"s1": 1, "s3": 3})
+    candidates = [
+        turn("a", 0.0300, session="s3"),
+        turn("b", 0.0299, session="s1"),
+        turn("c", 0.0299, session="s9"),
+    ]
+    scored = score_turns(
+        candidates, limits=limits, entity_ids=(), entity_names=(), session_ranks={"s1": 1, "s3": 3}
+    )
     assert [t.id for t in scored] == ["b", "a", "c"]
     assert scored[0].details["episode_rank"] == 1.0
 
 
 def test_boosts_off_change_nothing() -> None:
     limits = TurnLimits(entity_boost=0.0, session_boost=0.0)
-    scored = score_turns([turn("a", 0.02, speaker="Caroline", session="s1"), turn("b", 0.03)],
-                         limits=limits, entity_ids=(), entity_names=["Caroline"],
-                         session_ranks={"s1": 1})
+    scored = score_turns(
+        [turn("a", 0.02, speaker="Caroline", session="s1"), turn("b", 0.03)],
+        limits=limits,
+        entity_ids=(),
+        entity_names=["Caroline"],
+        session_ranks={"s1": 1},
+    )
     assert [t.id for t in scored] == ["b", "a"]
 
 
 def test_fusion_interleaves_slots_by_weighted_reciprocal_rank() -> None:
-    items = [Slotted("turn", "t1", 1, 20), Slotted("turn", "t2", 2, 20),
-             Slotted("fact", "f1", 1, 8), Slotted("episode", "e1", 1, 190)]
+    items = [
+        Slotted("turn", "t1", 1, 20),
+        Slotted("turn", "t2", 2, 20),
+        Slotted("fact", "f1", 1, 8),
+        Slotted("episode", "e1", 1, 190),
+    ]
     order = [i.id for i, _ in fuse(items, FusionWeights())]
     assert order == ["t1", "t2", "f1", "e1"]
     # equal weights: the same rank in two slots is a tie, and the shorter item goes first

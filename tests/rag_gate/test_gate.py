@@ -72,16 +72,16 @@ SILENT = [
     "What can you do?",
     "where are you from?",
     "what time is it",
-    "I live in Lisbon",          # a statement, not a question: the judge writes it
+    "I live in Lisbon",  # a statement, not a question: the judge writes it
     "tell me a joke",
     "What's the weather like in Lisbon?",
-    "against all odds",          # not "again"
-    "the planet is warming",     # not "plan"
-    "that explanation helps",    # not "plan"
-    "I'll update you later",     # not "ate" (nor "update on")
-    "a grand old ranch",         # not "ran"
-    "the goalkeeper saved it",   # not "goal"
-    "feeler gauge",              # not "feel"
+    "against all odds",  # not "again"
+    "the planet is warming",  # not "plan"
+    "that explanation helps",  # not "plan"
+    "I'll update you later",  # not "ate" (nor "update on")
+    "a grand old ranch",  # not "ran"
+    "the goalkeeper saved it",  # not "goal"
+    "feeler gauge",  # not "feel"
     "",
 ]
 
@@ -99,13 +99,16 @@ def test_small_talk_and_words_inside_other_words_keep_the_gate_closed(message: s
     assert gate == decide(message) and not gate.open and gate.reasons == []
 
 
-@pytest.mark.parametrize(("message", "rule"), [
-    ("REMÉMBER what yoú said?", "continuity"),
-    ("Whý do I keep doing this", "reflection"),
-    ("what’s wrong with me", "reflection"),      # curly apostrophe
-    ("I   ÁTE   a crêpe", "logging"),
-    ("Did  I  call  Márta?", "past_question"),
-])
+@pytest.mark.parametrize(
+    ("message", "rule"),
+    [
+        ("REMÉMBER what yoú said?", "continuity"),
+        ("Whý do I keep doing this", "reflection"),
+        ("what’s wrong with me", "reflection"),  # curly apostrophe
+        ("I   ÁTE   a crêpe", "logging"),
+        ("Did  I  call  Márta?", "past_question"),
+    ],
+)
 def test_rules_ignore_case_accents_curly_quotes_and_spacing(message: str, rule: str) -> None:
     assert rule in decide(message).reasons
 
@@ -121,8 +124,7 @@ def test_a_reflective_session_mode_opens_the_gate_and_other_modes_do_not() -> No
 
 
 def test_reasons_follow_the_rule_table_order_and_list_every_rule_that_fired() -> None:
-    gate = decide("why do I feel worse than last time? did I eat too late?",
-                  entity_ids=["e-1"])
+    gate = decide("why do I feel worse than last time? did I eat too late?", entity_ids=["e-1"])
     assert gate.reasons == ["continuity", "entity_mention", "reflection", "past_question"]
 
 

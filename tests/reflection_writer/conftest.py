@@ -39,15 +39,28 @@ class Log:
 
     async def user(self, user_id: str, *, tz: str = "UTC", agent_id: str = "deanna") -> None:
         async with self.pool.acquire() as conn:
-            await conn.execute("INSERT INTO users (user_id, timezone) VALUES ($1, $2)"
-                               " ON CONFLICT (user_id) DO UPDATE SET timezone = $2", user_id, tz)
-            await conn.execute("INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING",
-                               agent_id)
+            await conn.execute(
+                "INSERT INTO users (user_id, timezone) VALUES ($1, $2)"
+                " ON CONFLICT (user_id) DO UPDATE SET timezone = $2",
+                user_id,
+                tz,
+            )
+            await conn.execute(
+                "INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING", agent_id
+            )
 
-    async def session(self, user_id: str, turns: Sequence[tuple[str, str]], *,
-                      agent_id: str = "deanna", chat_id: str = "tg:1", start: datetime = T0,
-                      step: timedelta = timedelta(minutes=1), flagged: bool = False,
-                      tz: str | None = None) -> Seeded:
+    async def session(
+        self,
+        user_id: str,
+        turns: Sequence[tuple[str, str]],
+        *,
+        agent_id: str = "deanna",
+        chat_id: str = "tg:1",
+        start: datetime = T0,
+        step: timedelta = timedelta(minutes=1),
+        flagged: bool = False,
+        tz: str | None = None,
+    ) -> Seeded:
         """A session whose messages are ``turns`` (role, text), ``step`` apart from ``start``."""
         async with self.pool.acquire() as conn:
             exists = await conn.fetchval("SELECT timezone FROM users WHERE user_id = $1", user_id)
@@ -61,13 +74,25 @@ class Log:
                 """INSERT INTO sessions (session_id, user_id, agent_id, chat_id, started_at,
                                          last_activity_at, flagged_for_consolidation, ended_at)
                    VALUES ($1::uuid, $2, $3, $4, $5, $5, $6, $5)""",
-                session_id, user_id, agent_id, chat_id, start, flagged)
+                session_id,
+                user_id,
+                agent_id,
+                chat_id,
+                start,
+                flagged,
+            )
         seeded = Seeded(session_id, user_id, agent_id, chat_id)
         await self.append(seeded, turns, start=start, step=step)
         return seeded
 
-    async def append(self, seeded: Seeded, turns: Sequence[tuple[str, str]], *,
-                     start: datetime, step: timedelta = timedelta(minutes=1)) -> None:
+    async def append(
+        self,
+        seeded: Seeded,
+        turns: Sequence[tuple[str, str]],
+        *,
+        start: datetime,
+        step: timedelta = timedelta(minutes=1),
+    ) -> None:
         async with self.pool.acquire() as conn, conn.transaction():
             ts = start
             for role, text in turns:
@@ -77,8 +102,16 @@ class Log:
                                              position, role, text, ts)
                        VALUES ($1, $2, $3, $4::uuid, $5, $6, $7, $8, $9)
                        RETURNING message_id::text, seq""",
-                    seeded.user_id, seeded.agent_id, seeded.chat_id, seeded.session_id,
-                    f"{seeded.session_id[:8]}-{turn // 2}", turn % 2, role, text, ts)
+                    seeded.user_id,
+                    seeded.agent_id,
+                    seeded.chat_id,
+                    seeded.session_id,
+                    f"{seeded.session_id[:8]}-{turn // 2}",
+                    turn % 2,
+                    role,
+                    text,
+                    ts,
+                )
                 seeded.message_ids.append(row[0])
                 seeded.seqs.append(row[1])
                 seeded.last_ts = ts
@@ -87,25 +120,51 @@ class Log:
                 """UPDATE sessions SET last_message_seq = $2, last_activity_at = $3,
                                        turn_count = $4, ended_at = GREATEST(ended_at, $3)
                     WHERE session_id = $1::uuid""",
-                seeded.session_id, seeded.seqs[-1], seeded.last_ts, len(seeded.seqs))
+                seeded.session_id,
+                seeded.seqs[-1],
+                seeded.last_ts,
+                len(seeded.seqs),
+            )
 
-    async def entity(self, user_id: str, name: str, *, category: str = "Person",
-                     aliases: Sequence[str] = ()) -> str:
+    async def entity(
+        self, user_id: str, name: str, *, category: str = "Person", aliases: Sequence[str] = ()
+    ) -> str:
         async with self.pool.acquire() as conn:
-            await conn.execute("INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING",
-                               user_id)
+            await conn.execute(
+                "INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING", user_id
+            )
             entity_id = await conn.fetchval(
                 "INSERT INTO entities (user_id, name, category) VALUES ($1, $2, $3)"
-                " RETURNING entity_id::text", user_id, name, category)
+                " RETURNING entity_id::text",
+                user_id,
+                name,
+                category,
+            )
             for alias in aliases:
-                await conn.execute("INSERT INTO entity_aliases (user_id, entity_id, alias)"
-                                   " VALUES ($1, $2::uuid, $3)", user_id, entity_id, alias)
+                await conn.execute(
+                    "INSERT INTO entity_aliases (user_id, entity_id, alias)"
+                    " VALUES ($1, $2::uuid, $3)",
+                    user_id,
+                    entity_id,
+                    alias,
+                )
         return entity_id
 
-    async def fact(self, user_id: str, subject_id: str, text: str, *,
-                   predicate: str = "NOTE", memory_type: str = "PEOPLE", value: object = None,
-                   confidence: float = 0.8, pinned: bool = False, importance: int = 1,
-                   created_at: datetime = T0, source: str = "llm_plan") -> str:
+    async def fact(
+        self,
+        user_id: str,
+        subject_id: str,
+        text: str,
+        *,
+        predicate: str = "NOTE",
+        memory_type: str = "PEOPLE",
+        value: object = None,
+        confidence: float = 0.8,
+        pinned: bool = False,
+        importance: int = 1,
+        created_at: datetime = T0,
+        source: str = "llm_plan",
+    ) -> str:
         async with self.pool.acquire() as conn:
             return await conn.fetchval(
                 """INSERT INTO relations (user_id, subject_id, predicate, object_value,
@@ -113,19 +172,40 @@ class Log:
                                           source, created_at, updated_at)
                    VALUES ($1, $2::uuid, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
                    RETURNING rel_id::text""",
-                user_id, subject_id, predicate, value if value is not None else text,
-                memory_type, text, confidence, pinned, 3 if pinned else importance, source,
-                created_at)
+                user_id,
+                subject_id,
+                predicate,
+                value if value is not None else text,
+                memory_type,
+                text,
+                confidence,
+                pinned,
+                3 if pinned else importance,
+                source,
+                created_at,
+            )
 
-    async def todo(self, seeded: Seeded, text: str, *, kind: str = "COMMITMENT",
-                   source_message_id: str | None = None) -> str:
+    async def todo(
+        self,
+        seeded: Seeded,
+        text: str,
+        *,
+        kind: str = "COMMITMENT",
+        source_message_id: str | None = None,
+    ) -> str:
         async with self.pool.acquire() as conn:
             return await conn.fetchval(
                 """INSERT INTO todos (user_id, agent_id, kind, text, chat_id, session_id,
                                       source_message_id, source_snippet)
                    VALUES ($1, $2, $3, $4, $5, $6::uuid, $7::uuid, $4) RETURNING todo_id::text""",
-                seeded.user_id, seeded.agent_id, kind, text, seeded.chat_id, seeded.session_id,
-                source_message_id)
+                seeded.user_id,
+                seeded.agent_id,
+                kind,
+                text,
+                seeded.chat_id,
+                seeded.session_id,
+                source_message_id,
+            )
 
     async def fetch(self, sql: str, *args: object) -> list[asyncpg.Record]:
         async with self.pool.acquire() as conn:
@@ -158,12 +238,12 @@ GYM_SESSION = chat(
 )
 
 
-
 @pytest.fixture
 async def with_llm(resources: Resources) -> AsyncIterator[Resources]:
     """The shared resources plus a model endpoint (mock it with respx at ``LLM_URL``)."""
-    llm = open_llm(base_url=LLM_URL, api_key="sk-test", model="test-model", timeout=5.0,
-                   max_retries=0)
+    llm = open_llm(
+        base_url=LLM_URL, api_key="sk-test", model="test-model", timeout=5.0, max_retries=0
+    )
     yield dataclasses.replace(resources, llm=llm)
     await llm.close()
 
@@ -172,22 +252,38 @@ def completion(content: object) -> dict:
     """An OpenAI chat completion whose message content is ``content`` (JSON-encoded unless a
     string)."""
     text = content if isinstance(content, str) else json.dumps(content)
-    return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "test-model",
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": text}}]}
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "test-model",
+        "choices": [
+            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
+        ],
+    }
 
 
 def model_draft(*, evidence: list[dict], psyche: list[dict] | None = None) -> dict:
     """A well-formed model answer with the given evidence lines."""
     return {
-        "reflection": {"observation": ["User skipped the gym because work ran late."],
-                       "action": ["Suggested a shorter workout."], "evidence": evidence,
-                       "unresolved": ["Whether to cancel the dentist."],
-                       "hypothesis": {"label": "hypothesis", "text": "Work stress may be "
-                                      "crowding out exercise.", "confidence": 0.9}},
-        "summary": {"one_liner": "Gym skipped over work; sister Marta visiting Saturday.",
-                    "what_mattered": ["gym", "work stress", "Marta's visit"],
-                    "open_loops": ["dentist"], "commitments": ["clean the kitchen"],
-                    "people": ["Marta"], "tone": "stressed"},
+        "reflection": {
+            "observation": ["User skipped the gym because work ran late."],
+            "action": ["Suggested a shorter workout."],
+            "evidence": evidence,
+            "unresolved": ["Whether to cancel the dentist."],
+            "hypothesis": {
+                "label": "hypothesis",
+                "text": "Work stress may be crowding out exercise.",
+                "confidence": 0.9,
+            },
+        },
+        "summary": {
+            "one_liner": "Gym skipped over work; sister Marta visiting Saturday.",
+            "what_mattered": ["gym", "work stress", "Marta's visit"],
+            "open_loops": ["dentist"],
+            "commitments": ["clean the kitchen"],
+            "people": ["Marta"],
+            "tone": "stressed",
+        },
         "psyche": psyche or [],
     }

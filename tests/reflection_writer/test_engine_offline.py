@@ -18,62 +18,146 @@ TS = datetime(2026, 1, 3, 9, tzinfo=UTC)
 
 
 def messages(turns: list[tuple[str, str]]) -> list[Message]:
-    return [Message(f"m{i}", i + 1, role, text, TS + timedelta(minutes=i))
-            for i, (role, text) in enumerate(turns)]
+    return [
+        Message(f"m{i}", i + 1, role, text, TS + timedelta(minutes=i))
+        for i, (role, text) in enumerate(turns)
+    ]
 
 
 GYM = messages(GYM_SESSION)
 MARTA = [KnownEntity("e-marta", "Marta", "Person")]
 
 CASES = [
-    ("evidence: the user's own causal sentence, citing it", GYM, "reflection.evidence",
-     [{"text": "I skipped the gym again because work ran late, so I'm pretty stressed.",
-       "message_id": "m0"}]),
-    ("observation: first-person statements only", GYM, "reflection.observation",
-     ["I skipped the gym again because work ran late, so I'm pretty stressed.",
-      "My sister Marta is visiting on Saturday and I want the flat to be clean.",
-      "I'll clean the kitchen tomorrow.", "Remind me to call Marta on Friday.",
-      "I always put things off when I'm tired.", "Family is really important to me."]),
-    ("action: what the assistant said it did", GYM, "reflection.action",
-     ["That sounds like a rough week. Do you want to plan a shorter workout?",
-      "Got it. Should I add cleaning to your list?", "Added both. Anything else on your mind?",
-      "That makes sense. Rest matters too."]),
-    ("commitments: I'll / remind me", GYM, "summary.commitments",
-     ["I'll clean the kitchen tomorrow.", "Remind me to call Marta on Friday."]),
+    (
+        "evidence: the user's own causal sentence, citing it",
+        GYM,
+        "reflection.evidence",
+        [
+            {
+                "text": "I skipped the gym again because work ran late, so I'm pretty stressed.",
+                "message_id": "m0",
+            }
+        ],
+    ),
+    (
+        "observation: first-person statements only",
+        GYM,
+        "reflection.observation",
+        [
+            "I skipped the gym again because work ran late, so I'm pretty stressed.",
+            "My sister Marta is visiting on Saturday and I want the flat to be clean.",
+            "I'll clean the kitchen tomorrow.",
+            "Remind me to call Marta on Friday.",
+            "I always put things off when I'm tired.",
+            "Family is really important to me.",
+        ],
+    ),
+    (
+        "action: what the assistant said it did",
+        GYM,
+        "reflection.action",
+        [
+            "That sounds like a rough week. Do you want to plan a shorter workout?",
+            "Got it. Should I add cleaning to your list?",
+            "Added both. Anything else on your mind?",
+            "That makes sense. Rest matters too.",
+        ],
+    ),
+    (
+        "commitments: I'll / remind me",
+        GYM,
+        "summary.commitments",
+        ["I'll clean the kitchen tomorrow.", "Remind me to call Marta on Friday."],
+    ),
     ("people: known entities and names inside sentences", GYM, "summary.people", ["Marta"]),
     ("tone: the two strongest lexicon labels", GYM, "summary.tone", "stressed, tired"),
-    ("psyche: a habit is a trait, 'important to me' a value", GYM, "psyche",
-     [{"kind": "trait", "text": "I always put things off when I'm tired.",
-       "message_ids": ["m6"], "confidence": 0.4},
-      {"kind": "value", "text": "Family is really important to me.", "message_ids": ["m6"],
-       "confidence": 0.4}]),
-    ("'so' as an intensifier is not a link", messages(chat(
-        "I'm so tired today.", "Rest up.")), "reflection.evidence", []),
-    ("'after' is a stated (temporal) link", messages(chat(
-        "I slept better after the long walk.", "Great.")), "reflection.evidence",
-     [{"text": "I slept better after the long walk.", "message_id": "m0"}]),
-    ("questions, needs and an unanswered last message are unresolved", messages(chat(
-        "I need to renew my passport. Should I go on Monday?", "Monday works.",
-        "Also, what about the visa?")), "reflection.unresolved",
-     ["I need to renew my passport.", "Should I go on Monday?",
-      "Unanswered: Also, what about the visa?"]),
-    ("no user statements → a neutral one-liner", messages([("assistant", "Hello!")]),
-     "summary.one_liner", "A short exchange with no statements from the user."),
-    ("a moment of feeling is affect, not psyche", messages(chat(
-        "I'm furious with my landlord right now.", "That's understandable.")), "psyche", []),
-    ("beliefs", messages(chat("I believe people can change.", "Me too.")), "psyche",
-     [{"kind": "belief", "text": "I believe people can change.", "message_ids": ["m0"],
-       "confidence": 0.4}]),
-    ("calendar words and sentence-initial words are not people", messages(chat(
-        "On Monday Tom and I met Ana at the Christmas market.", "Fun!")), "summary.people",
-     ["Tom", "Ana"]),
+    (
+        "psyche: a habit is a trait, 'important to me' a value",
+        GYM,
+        "psyche",
+        [
+            {
+                "kind": "trait",
+                "text": "I always put things off when I'm tired.",
+                "message_ids": ["m6"],
+                "confidence": 0.4,
+            },
+            {
+                "kind": "value",
+                "text": "Family is really important to me.",
+                "message_ids": ["m6"],
+                "confidence": 0.4,
+            },
+        ],
+    ),
+    (
+        "'so' as an intensifier is not a link",
+        messages(chat("I'm so tired today.", "Rest up.")),
+        "reflection.evidence",
+        [],
+    ),
+    (
+        "'after' is a stated (temporal) link",
+        messages(chat("I slept better after the long walk.", "Great.")),
+        "reflection.evidence",
+        [{"text": "I slept better after the long walk.", "message_id": "m0"}],
+    ),
+    (
+        "questions, needs and an unanswered last message are unresolved",
+        messages(
+            chat(
+                "I need to renew my passport. Should I go on Monday?",
+                "Monday works.",
+                "Also, what about the visa?",
+            )
+        ),
+        "reflection.unresolved",
+        [
+            "I need to renew my passport.",
+            "Should I go on Monday?",
+            "Unanswered: Also, what about the visa?",
+        ],
+    ),
+    (
+        "no user statements → a neutral one-liner",
+        messages([("assistant", "Hello!")]),
+        "summary.one_liner",
+        "A short exchange with no statements from the user.",
+    ),
+    (
+        "a moment of feeling is affect, not psyche",
+        messages(chat("I'm furious with my landlord right now.", "That's understandable.")),
+        "psyche",
+        [],
+    ),
+    (
+        "beliefs",
+        messages(chat("I believe people can change.", "Me too.")),
+        "psyche",
+        [
+            {
+                "kind": "belief",
+                "text": "I believe people can change.",
+                "message_ids": ["m0"],
+                "confidence": 0.4,
+            }
+        ],
+    ),
+    (
+        "calendar words and sentence-initial words are not people",
+        messages(chat("On Monday Tom and I met Ana at the Christmas market.", "Fun!")),
+        "summary.people",
+        ["Tom", "Ana"],
+    ),
 ]
 
 
-@pytest.mark.parametrize(("case", "session", "path", "expected"), CASES,
-                         ids=[c[0].split(":")[0] for c in CASES])
-def test_offline_engine_extracts(case: str, session: list[Message], path: str,
-                                 expected: object) -> None:
+@pytest.mark.parametrize(
+    ("case", "session", "path", "expected"), CASES, ids=[c[0].split(":")[0] for c in CASES]
+)
+def test_offline_engine_extracts(
+    case: str, session: list[Message], path: str, expected: object
+) -> None:
     known = MARTA if session is GYM else []  # production passes the entities it found named
     draft = msgspec.to_builtins(engine_offline.draft(session, known))
     value = draft
@@ -84,8 +168,9 @@ def test_offline_engine_extracts(case: str, session: list[Message], path: str,
 
 def test_the_one_liner_names_topics_people_and_tone_within_200_characters() -> None:
     summary = engine_offline.draft(GYM, MARTA).summary
-    assert summary.one_liner == ("Talked about clean, gym and work; mentioned Marta; "
-                                 "tone stressed, tired.")
+    assert summary.one_liner == (
+        "Talked about clean, gym and work; mentioned Marta; tone stressed, tired."
+    )
     long = messages(chat(" ".join(f"I worked on project{i} today." for i in range(80)), "Ok"))
     assert len(engine_offline.draft(long).summary.one_liner) <= 200
 
@@ -104,28 +189,34 @@ def test_episode_importance_tags_and_text_follow_the_documented_rules() -> None:
     assert importance(draft.summary, GYM) == 0.74
     small_talk = messages(chat("Hi there.", "Hello!"))
     assert importance(engine_offline.draft(small_talk).summary, small_talk) == 0.21
-    assert tags(draft.summary, GYM) == ["clean", "gym", "work", "stressed", "tired",
-                                        "commitment"]
+    assert tags(draft.summary, GYM) == ["clean", "gym", "work", "stressed", "tired", "commitment"]
     text = render(draft.reflection)
     assert text.splitlines()[2].startswith('Evidence: "I skipped the gym')
 
 
 # --- the bot's own readouts are not evidence ----------------------------------------------------
 
-KNOWN = [KnownEntity("e-marta", "Marta", "Person"), KnownEntity("e-madrid", "Madrid", "Location"),
-         KnownEntity("e-lisbon", "Lisbon", "Location")]
+KNOWN = [
+    KnownEntity("e-marta", "Marta", "Person"),
+    KnownEntity("e-madrid", "Madrid", "Location"),
+    KnownEntity("e-lisbon", "Lisbon", "Location"),
+]
 
 
-@pytest.mark.parametrize("readout", [
-    "Your sister Marta lives in Madrid.",
-    "You live in Lisbon.",
-    "You work at Acme as a nurse.",
-    "Yes, you told me Marta moved to Madrid last year.",
-    "I remember that Marta lives in Madrid.",
-    "Marta, Madrid.",
-])
+@pytest.mark.parametrize(
+    "readout",
+    [
+        "Your sister Marta lives in Madrid.",
+        "You live in Lisbon.",
+        "You work at Acme as a nurse.",
+        "Yes, you told me Marta moved to Madrid last year.",
+        "I remember that Marta lives in Madrid.",
+        "Marta, Madrid.",
+    ],
+)
 def test_an_assistant_message_that_reads_memory_back_adds_no_action_and_no_people(
-        readout: str) -> None:
+    readout: str,
+) -> None:
     session = messages(chat("Where does my sister live?", readout))
     draft = engine_offline.draft(session, KNOWN)
     assert draft.reflection.action == []
@@ -134,12 +225,17 @@ def test_an_assistant_message_that_reads_memory_back_adds_no_action_and_no_peopl
     assert readout not in msgspec.json.encode(draft).decode()
 
 
-@pytest.mark.parametrize(("reply", "action"), [
-    ("Marta lives in Madrid. Want me to remind you to call her on Sunday?",
-     "Want me to remind you to call her on Sunday?"),
-    ("You could visit Marta in Madrid in May.", "You could visit Marta in Madrid in May."),
-    ("Try a short walk after lunch.", "Try a short walk after lunch."),
-])
+@pytest.mark.parametrize(
+    ("reply", "action"),
+    [
+        (
+            "Marta lives in Madrid. Want me to remind you to call her on Sunday?",
+            "Want me to remind you to call her on Sunday?",
+        ),
+        ("You could visit Marta in Madrid in May.", "You could visit Marta in Madrid in May."),
+        ("Try a short walk after lunch.", "Try a short walk after lunch."),
+    ],
+)
 def test_what_the_assistant_did_beside_a_readout_stays_an_action(reply: str, action: str) -> None:
     draft = engine_offline.draft(messages(chat("Where does my sister live?", reply)), KNOWN)
     assert draft.reflection.action == [action]
@@ -149,5 +245,5 @@ def test_what_the_user_says_is_never_taken_for_a_readout() -> None:
     session = messages(chat("My sister Marta lives in Madrid.", "You live in Lisbon."))
     draft = engine_offline.draft(session, KNOWN)
     assert draft.reflection.observation == ["My sister Marta lives in Madrid."]
-    assert draft.summary.people == ["Marta", "Madrid"][:len(draft.summary.people)]
+    assert draft.summary.people == ["Marta", "Madrid"][: len(draft.summary.people)]
     assert "Marta" in draft.summary.people and "Lisbon" not in draft.summary.one_liner

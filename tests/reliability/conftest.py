@@ -54,16 +54,27 @@ async def pg_server() -> AsyncIterator[PostgresServer]:
 
 def fault_settings(database_url: str, redis_url: str, qdrant_path: str, **extra) -> Settings:
     """Short timeouts, so a dead dependency answers within a second or two, never hangs."""
-    return Settings(database_url=database_url, redis_url=redis_url, qdrant_path=qdrant_path,
-                    embedder="hashing", pg_timeout_s=2.0, redis_timeout_s=0.5,
-                    ready_timeout_s=0.5, retry_after_s=RETRY_AFTER_S, log_json=True, **extra)
+    return Settings(
+        database_url=database_url,
+        redis_url=redis_url,
+        qdrant_path=qdrant_path,
+        embedder="hashing",
+        pg_timeout_s=2.0,
+        redis_timeout_s=0.5,
+        ready_timeout_s=0.5,
+        retry_after_s=RETRY_AFTER_S,
+        log_json=True,
+        **extra,
+    )
 
 
 @pytest.fixture(scope="session")
-def throwaway_settings(pg_server: PostgresServer, redis_server: RedisServer,
-                       tmp_path_factory: pytest.TempPathFactory) -> Settings:
-    return fault_settings(pg_server.url("twin"), redis_server.url,
-                          str(tmp_path_factory.mktemp("qdrant-faults")))
+def throwaway_settings(
+    pg_server: PostgresServer, redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
+) -> Settings:
+    return fault_settings(
+        pg_server.url("twin"), redis_server.url, str(tmp_path_factory.mktemp("qdrant-faults"))
+    )
 
 
 @pytest.fixture(scope="session")
@@ -84,11 +95,14 @@ def slow_pg(pg_server: PostgresServer) -> Iterator[DelayProxy]:
 
 
 @pytest.fixture(scope="session")
-async def slow_resources(slow_pg: DelayProxy, redis_server: RedisServer,
-                         tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Resources]:
-    settings = fault_settings(f"postgresql://postgres@127.0.0.1:{slow_pg.port}/twin",
-                              redis_server.url, str(tmp_path_factory.mktemp("qdrant-slow")),
-                              )
+async def slow_resources(
+    slow_pg: DelayProxy, redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Resources]:
+    settings = fault_settings(
+        f"postgresql://postgres@127.0.0.1:{slow_pg.port}/twin",
+        redis_server.url,
+        str(tmp_path_factory.mktemp("qdrant-slow")),
+    )
     settings = msgspec.structs.replace(settings, pg_timeout_s=1.0)
     res = await Resources.open(settings, ALL_DEPENDENCIES)
     yield res
@@ -108,4 +122,3 @@ def node(app_client) -> NodeClient:
             yield client
 
     return open_node
-

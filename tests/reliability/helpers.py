@@ -17,21 +17,38 @@ _turns = itertools.count(1)
 
 PLAN = {
     "entities": [{"name": "Marta", "category": "Person"}],
-    "facts": [{"memory_type": "PEOPLE", "subject": "user", "predicate": "HAS_SISTER",
-               "object": "Marta", "fact_type": "relationship",
-               "text": "Marta is the user's sister"}],
+    "facts": [
+        {
+            "memory_type": "PEOPLE",
+            "subject": "user",
+            "predicate": "HAS_SISTER",
+            "object": "Marta",
+            "fact_type": "relationship",
+            "text": "Marta is the user's sister",
+        }
+    ],
     "todos": [{"kind": "COMMITMENT", "text": "Call Marta", "due": "tomorrow"}],
 }
 
 
-def commit_body(user_id: str, text: str = "My sister Marta visits. I'll call her tomorrow.",
-                *, turn_id: str | None = None, plan: dict | None = None,
-                at: datetime = T0, reply: str = "Noted.", chat_id: str = CHAT) -> dict:
+def commit_body(
+    user_id: str,
+    text: str = "My sister Marta visits. I'll call her tomorrow.",
+    *,
+    turn_id: str | None = None,
+    plan: dict | None = None,
+    at: datetime = T0,
+    reply: str = "Noted.",
+    chat_id: str = CHAT,
+) -> dict:
     body: dict[str, Any] = {
-        "user_id": user_id, "agent_id": AGENT, "chat_id": chat_id,
+        "user_id": user_id,
+        "agent_id": AGENT,
+        "chat_id": chat_id,
         "turn_id": turn_id or f"rt{next(_turns)}",
         "messages": [{"role": "user", "text": text}, {"role": "assistant", "text": reply}],
-        "now": at.isoformat()}
+        "now": at.isoformat(),
+    }
     if plan is not None:
         body["plan"] = plan
     return body
@@ -50,8 +67,14 @@ def hydrate_body(user_id: str, message: str = "How is Marta?") -> dict:
 
 
 def retrieve_body(user_id: str, message: str = "remember what Marta said last time?") -> dict:
-    return {"user_id": user_id, "agent_id": AGENT, "chat_id": CHAT, "message": message,
-            "force": "open", "now": later(60).isoformat()}
+    return {
+        "user_id": user_id,
+        "agent_id": AGENT,
+        "chat_id": CHAT,
+        "message": message,
+        "force": "open",
+        "now": later(60).isoformat(),
+    }
 
 
 def assert_unavailable(response: httpx.Response, dependency: str) -> dict:

@@ -26,9 +26,7 @@ from services.core.embedded import redis as embedded_redis
 from services.core.embedded.process import give_to, run_as_for_postgres
 from tests.e2e.processes import free_port, port_in_use
 
-__all__ = ["DelayProxy", "PostgresServer", "RedisServer", "free_port", "stopped",
-           "wait_for_port"]
-
+__all__ = ["DelayProxy", "PostgresServer", "RedisServer", "free_port", "stopped", "wait_for_port"]
 
 
 def _pg_bin() -> Path:
@@ -83,9 +81,23 @@ class RedisServer:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [_redis_server(), "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--daemonize", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            [
+                _redis_server(),
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         wait_for_port(self.port, up=True)
 
     def stop(self) -> None:
@@ -120,11 +132,16 @@ class PostgresServer:
 
     def _run(self, *argv: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         as_other = self._run_as.name is not None
-        done = subprocess.run(list(argv), capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL, timeout=60,
-                              user=self._run_as.uid if as_other else None,
-                              group=self._run_as.gid if as_other else None,
-                              extra_groups=[] if as_other else None)
+        done = subprocess.run(
+            list(argv),
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=60,
+            user=self._run_as.uid if as_other else None,
+            group=self._run_as.gid if as_other else None,
+            extra_groups=[] if as_other else None,
+        )
         if check and done.returncode != 0:
             raise RuntimeError(f"{argv[0]} failed ({done.returncode}): {done.stderr[-2000:]}")
         return done
@@ -135,20 +152,42 @@ class PostgresServer:
         for path in (self.root, self.socket_dir):
             give_to(path, self._run_as)
         give_to(PG_BIN, self._run_as, own=False)
-        self._run(str(PG_BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U",
-                  "postgres", "-E", "UTF8", "--no-sync")
+        self._run(
+            str(PG_BIN / "initdb"),
+            "-D",
+            str(self.data),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        )
 
     def start(self) -> None:
-        options = (f"-p {self.port} -k {self.socket_dir} -c listen_addresses=127.0.0.1 "
-                   "-c fsync=off -c full_page_writes=off")
-        self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-o", options, "-l",
-                  str(self.root / "server.log"), "-w", "start")
+        options = (
+            f"-p {self.port} -k {self.socket_dir} -c listen_addresses=127.0.0.1 "
+            "-c fsync=off -c full_page_writes=off"
+        )
+        self._run(
+            str(PG_BIN / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.root / "server.log"),
+            "-w",
+            "start",
+        )
         wait_for_port(self.port, up=True)
 
     def stop(self, mode: str = "immediate") -> None:
         """``immediate`` is a crash: no checkpoint, in-flight transactions die with it."""
-        self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop",
-                  check=False)
+        self._run(
+            str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop", check=False
+        )
         wait_for_port(self.port, up=False)
 
     def remove(self) -> None:
@@ -178,7 +217,8 @@ class DelayProxy:
     def _serve(self) -> None:
         asyncio.set_event_loop(self._loop)
         server = self._loop.run_until_complete(
-            asyncio.start_server(self._client, "127.0.0.1", self.port))
+            asyncio.start_server(self._client, "127.0.0.1", self.port)
+        )
         self._ready.set()
         try:
             self._loop.run_forever()
@@ -207,4 +247,3 @@ class DelayProxy:
                 await writer.drain()
         with contextlib.suppress(ConnectionError, OSError, RuntimeError):
             writer.close()
-

@@ -31,17 +31,36 @@ LEASE_S = 2
 
 
 def _serve(settings: Settings, folder: Path, port: int, name: str) -> Process:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("OPENAI_", "TWIN_", "QDRANT_"))}
-    env.update({"DATABASE_URL": settings.database_url, "QDRANT_PATH": str(folder / "qdrant"),
-                "TWIN_EMBEDDER": "hashing", "TWIN_LOG_JSON": "true",
-                "TWIN_CONSOLIDATION_LEASE_S": str(LEASE_S)})
-    process = Process(name, [sys.executable, "-m", "services.core.cli", "serve",
-                             "reflection-writer", "--port", str(port)], env,
-                      folder / f"{name}.log", cwd=Path(__file__).parents[2])
-    process.wait_until(lambda: httpx.get(f"http://127.0.0.1:{port}/readyz",
-                                         timeout=1).status_code == 200,
-                       timeout=60, what="ready")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "TWIN_", "QDRANT_"))}
+    env.update(
+        {
+            "DATABASE_URL": settings.database_url,
+            "QDRANT_PATH": str(folder / "qdrant"),
+            "TWIN_EMBEDDER": "hashing",
+            "TWIN_LOG_JSON": "true",
+            "TWIN_CONSOLIDATION_LEASE_S": str(LEASE_S),
+        }
+    )
+    process = Process(
+        name,
+        [
+            sys.executable,
+            "-m",
+            "services.core.cli",
+            "serve",
+            "reflection-writer",
+            "--port",
+            str(port),
+        ],
+        env,
+        folder / f"{name}.log",
+        cwd=Path(__file__).parents[2],
+    )
+    process.wait_until(
+        lambda: httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200,
+        timeout=60,
+        what="ready",
+    )
     return process
 
 
@@ -50,12 +69,15 @@ async def _blocked_backend(res: Resources) -> int:
     and after inserting the episode."""
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        pid = await value(res, """
+        pid = await value(
+            res,
+            """
             SELECT a.pid FROM pg_stat_activity a
              WHERE a.wait_event_type = 'Lock' AND a.query ILIKE '%UPDATE todos%'
                AND EXISTS (SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
                             WHERE l.pid = a.pid AND c.relname = 'episodes'
-                              AND l.mode = 'RowExclusiveLock')""")
+                              AND l.mode = 'RowExclusiveLock')""",
+        )
         if pid:
             return pid
         await asyncio.sleep(0.05)
@@ -72,27 +94,38 @@ async def _ended(res: Resources, backend: int) -> None:
 
 
 async def test_a_writer_killed_mid_episode_leaves_nothing_half_written_and_the_next_run_completes(
-        node, throwaway: Resources, throwaway_settings: Settings, tmp_path: Path,
-        user_id: str) -> None:
+    node, throwaway: Resources, throwaway_settings: Settings, tmp_path: Path, user_id: str
+) -> None:
     async with node("memory-upserter", throwaway) as upserter:
-        for i, text in enumerate(["My sister Marta visits. I'll call her tomorrow.",
-                                  "Work ran late and I skipped the gym."]):
-            answer = await upserter.post("/v1/commit", json=commit_body(
-                user_id, text, plan=PLAN if i == 0 else {}, at=later(i)))
+        for i, text in enumerate(
+            [
+                "My sister Marta visits. I'll call her tomorrow.",
+                "Work ran late and I skipped the gym.",
+            ]
+        ):
+            answer = await upserter.post(
+                "/v1/commit",
+                json=commit_body(user_id, text, plan=PLAN if i == 0 else {}, at=later(i)),
+            )
             assert answer.status_code == 200, answer.text
-    session_id = await value(throwaway, "SELECT session_id::text FROM sessions"
-                                        " WHERE user_id = $1", user_id)
+    session_id = await value(
+        throwaway, "SELECT session_id::text FROM sessions WHERE user_id = $1", user_id
+    )
     port = free_port()
     first = _serve(throwaway_settings, tmp_path, port, "writer-1")
     holder = await asyncpg.connect(throwaway_settings.database_url)
     try:
         blocker = holder.transaction()
         await blocker.start()
-        await holder.execute("SELECT 1 FROM todos WHERE session_id = $1::uuid FOR UPDATE",
-                             session_id)
+        await holder.execute(
+            "SELECT 1 FROM todos WHERE session_id = $1::uuid FOR UPDATE", session_id
+        )
         async with httpx.AsyncClient(timeout=30) as client:
-            pending = asyncio.create_task(client.post(
-                f"http://127.0.0.1:{port}/v1/consolidate", json={"session_id": session_id}))
+            pending = asyncio.create_task(
+                client.post(
+                    f"http://127.0.0.1:{port}/v1/consolidate", json={"session_id": session_id}
+                )
+            )
             backend = await _blocked_backend(throwaway)
             os.killpg(first.proc.pid, signal.SIGKILL)
             with pytest.raises(httpx.TransportError):
@@ -103,15 +136,23 @@ async def test_a_writer_killed_mid_episode_leaves_nothing_half_written_and_the_n
         await holder.close()
         first.stop()
 
-    [session] = await rows(throwaway, """SELECT checkpoint_message_seq, last_message_seq,
+    [session] = await rows(
+        throwaway,
+        """SELECT checkpoint_message_seq, last_message_seq,
                                                 needs_consolidation
                                            FROM sessions WHERE session_id = $1::uuid""",
-                           session_id)
+        session_id,
+    )
     assert session["needs_consolidation"] and not session["checkpoint_message_seq"]
-    assert await value(throwaway, "SELECT count(*) FROM episodes WHERE user_id = $1",
-                       user_id) == 0
-    assert await value(throwaway, "SELECT count(*) FROM todos WHERE user_id = $1"
-                                  " AND episode_id IS NOT NULL", user_id) == 0
+    assert await value(throwaway, "SELECT count(*) FROM episodes WHERE user_id = $1", user_id) == 0
+    assert (
+        await value(
+            throwaway,
+            "SELECT count(*) FROM todos WHERE user_id = $1 AND episode_id IS NOT NULL",
+            user_id,
+        )
+        == 0
+    )
 
     second = _serve(throwaway_settings, tmp_path, port, "writer-2")
     try:
@@ -119,13 +160,21 @@ async def test_a_writer_killed_mid_episode_leaves_nothing_half_written_and_the_n
     finally:
         second.stop()
     assert done["status"] == "created" and done["indexed"]
-    episodes = await rows(throwaway, "SELECT episode_id::text, linked_todo_ids FROM episodes"
-                                     " WHERE user_id = $1", user_id)
+    episodes = await rows(
+        throwaway,
+        "SELECT episode_id::text, linked_todo_ids FROM episodes WHERE user_id = $1",
+        user_id,
+    )
     assert [e["episode_id"] for e in episodes] == [done["episode_id"]]
     assert len(episodes[0]["linked_todo_ids"]) == 1
-    assert await value(throwaway, "SELECT checkpoint_message_seq FROM sessions"
-                                  " WHERE session_id = $1::uuid", session_id) \
+    assert (
+        await value(
+            throwaway,
+            "SELECT checkpoint_message_seq FROM sessions WHERE session_id = $1::uuid",
+            session_id,
+        )
         == session["last_message_seq"]
+    )
     index = EdgeVectorIndex(tmp_path / "qdrant", dim=throwaway_settings.embedding_dim)
     try:
         assert await index.count("episodes", user_id=user_id) == 1
@@ -138,8 +187,11 @@ async def _consolidate_when_the_lease_is_gone(port: int, session_id: str) -> dic
     reasons = []
     async with httpx.AsyncClient(timeout=30) as client:
         for _ in range(LEASE_S * 10 + 50):
-            answer = (await client.post(f"http://127.0.0.1:{port}/v1/consolidate",
-                                        json={"session_id": session_id})).json()
+            answer = (
+                await client.post(
+                    f"http://127.0.0.1:{port}/v1/consolidate", json={"session_id": session_id}
+                )
+            ).json()
             if answer["sessions"]:
                 assert set(reasons) <= {"locked"}, reasons
                 return answer["sessions"][0]

@@ -35,11 +35,14 @@ def _made_up_name() -> str:
 
 
 async def _columns(res: Resources) -> list[tuple[str, str]]:
-    found = await rows(res, """
+    found = await rows(
+        res,
+        """
         SELECT table_name, column_name FROM information_schema.columns
          WHERE table_schema = 'public'
            AND data_type IN ('text', 'character varying', 'jsonb', 'json', 'ARRAY', 'tsvector')
-         ORDER BY table_name, column_name""")
+         ORDER BY table_name, column_name""",
+    )
     return [(r["table_name"], r["column_name"]) for r in found]
 
 
@@ -48,8 +51,8 @@ async def _postgres_holding(res: Resources, needle: str) -> list[str]:
     async with res.pg.acquire() as conn:
         for table, column in await _columns(res):
             hits = await conn.fetchval(
-                f'SELECT count(*) FROM "{table}" WHERE "{column}"::text ILIKE $1',
-                f"%{needle}%")
+                f'SELECT count(*) FROM "{table}" WHERE "{column}"::text ILIKE $1', f"%{needle}%"
+            )
             if hits:
                 holding.append(f"{table}.{column} ({hits})")
     return holding
@@ -58,11 +61,20 @@ async def _postgres_holding(res: Resources, needle: str) -> list[str]:
 async def _vectors_holding(res: Resources, user_id: str, needle: str) -> list[str]:
     holding = []
     for collection in COLLECTIONS:
-        found = await res.vectors.search(collection, user_id=user_id, text=needle,
-                                         agent_id=AGENT, include_inactive=True, limit=50)
+        found = await res.vectors.search(
+            collection,
+            user_id=user_id,
+            text=needle,
+            agent_id=AGENT,
+            include_inactive=True,
+            limit=50,
+        )
         holding += [f"{collection}: indexed text of {h.id}" for h in found]
-        holding += [f"{collection}: payload of {h.id}" for h in found
-                    if needle.lower() in msgspec.json.encode(h.payload).decode().lower()]
+        holding += [
+            f"{collection}: payload of {h.id}"
+            for h in found
+            if needle.lower() in msgspec.json.encode(h.payload).decode().lower()
+        ]
     return holding
 
 
@@ -73,12 +85,15 @@ async def _redis_holding(res: Resources, needle: str) -> list[str]:
         if kind == "string":
             body = await res.redis.get(key) or b""
         elif kind == "hash":
-            body = msgspec.json.encode({k.decode(): v.decode() for k, v in
-                                        (await res.redis.hgetall(key)).items()})
+            body = msgspec.json.encode(
+                {k.decode(): v.decode() for k, v in (await res.redis.hgetall(key)).items()}
+            )
         else:
-            body = msgspec.json.encode([v.decode() for v in
-                                        await res.redis.lrange(key, 0, -1)]) \
-                if kind == "list" else b""
+            body = (
+                msgspec.json.encode([v.decode() for v in await res.redis.lrange(key, 0, -1)])
+                if kind == "list"
+                else b""
+            )
         if needle.lower() in (key + body).decode(errors="replace").lower():
             holding.append(key.decode(errors="replace"))
     return holding
@@ -87,43 +102,95 @@ async def _redis_holding(res: Resources, needle: str) -> list[str]:
 async def _remember(node, res: Resources, user_id: str, name: str) -> list[dict]:
     """Every write path the name can take: a planned turn, a judged turn, the pulse, the
     fast brain's reads, an episode consolidated from the session."""
-    plan = {"entities": [{"name": name, "category": "Person", "aliases": [name + "ka"]}],
-            "facts": [{"memory_type": "PEOPLE", "subject": name, "predicate": "LIVES_IN",
-                       "value": "Porto", "text": f"{name} lives in Porto"}],
-            "todos": [{"kind": "COMMITMENT", "text": f"Call {name}", "due": "friday",
-                       "source_snippet": f"remind me to call {name} on Friday"}]}
+    plan = {
+        "entities": [{"name": name, "category": "Person", "aliases": [name + "ka"]}],
+        "facts": [
+            {
+                "memory_type": "PEOPLE",
+                "subject": name,
+                "predicate": "LIVES_IN",
+                "value": "Porto",
+                "text": f"{name} lives in Porto",
+            }
+        ],
+        "todos": [
+            {
+                "kind": "COMMITMENT",
+                "text": f"Call {name}",
+                "due": "friday",
+                "source_snippet": f"remind me to call {name} on Friday",
+            }
+        ],
+    }
     async with node("pulse-decay", res) as pulse:
-        assert (await pulse.post("/v1/pulse", json={
-            "user_id": user_id, "agent_id": AGENT, "chat_id": CHAT,
-            "message": f"My friend {name} moved to Porto"})).status_code == 200
-    bodies = [commit_body(user_id, text, plan=turn_plan, at=later(i),
-                          reply=f"Good to hear about {name}!" if i < 2 else "Noted.")
-              for i, (text, turn_plan) in enumerate([
-                  (f"My friend {name} moved to Porto. Remind me to call {name} on Friday.", plan),
-                  (f"{name} started a new job at the bakery, and {name} loves it.", None),
-                  ("I also need to buy running shoes.", {})])]
+        assert (
+            await pulse.post(
+                "/v1/pulse",
+                json={
+                    "user_id": user_id,
+                    "agent_id": AGENT,
+                    "chat_id": CHAT,
+                    "message": f"My friend {name} moved to Porto",
+                },
+            )
+        ).status_code == 200
+    bodies = [
+        commit_body(
+            user_id,
+            text,
+            plan=turn_plan,
+            at=later(i),
+            reply=f"Good to hear about {name}!" if i < 2 else "Noted.",
+        )
+        for i, (text, turn_plan) in enumerate(
+            [
+                (f"My friend {name} moved to Porto. Remind me to call {name} on Friday.", plan),
+                (f"{name} started a new job at the bakery, and {name} loves it.", None),
+                ("I also need to buy running shoes.", {}),
+            ]
+        )
+    ]
     async with node("memory-upserter", res) as upserter:
         for body in bodies:
             answer = await upserter.post("/v1/commit", json=body)
             assert answer.status_code == 200, answer.text
     async with node("graph-hydrator", res) as hydrator:
-        assert (await hydrator.post("/v1/hydrate", json={
-            "user_id": user_id, "agent_id": AGENT, "chat_id": CHAT,
-            "message": f"How is {name}?"})).status_code == 200
+        assert (
+            await hydrator.post(
+                "/v1/hydrate",
+                json={
+                    "user_id": user_id,
+                    "agent_id": AGENT,
+                    "chat_id": CHAT,
+                    "message": f"How is {name}?",
+                },
+            )
+        ).status_code == 200
     async with node("rag-gate", res) as gate:
-        assert (await gate.post("/v1/retrieve", json={
-            "user_id": user_id, "agent_id": AGENT, "chat_id": CHAT, "force": "open",
-            "message": f"what did {name} say?", "now": later(200).isoformat()})
-                ).status_code == 200
+        assert (
+            await gate.post(
+                "/v1/retrieve",
+                json={
+                    "user_id": user_id,
+                    "agent_id": AGENT,
+                    "chat_id": CHAT,
+                    "force": "open",
+                    "message": f"what did {name} say?",
+                    "now": later(200).isoformat(),
+                },
+            )
+        ).status_code == 200
     async with node("reflection-writer", res) as writer:
-        done = await writer.post("/v1/consolidate", json={"user_id": user_id,
-                                                           "now": later(120).isoformat()})
+        done = await writer.post(
+            "/v1/consolidate", json={"user_id": user_id, "now": later(120).isoformat()}
+        )
         assert done.status_code == 200 and done.json()["totals"]["episodes_created"] == 1
     return bodies
 
 
 async def test_a_hard_forget_leaves_the_content_in_no_row_point_key_or_log_line(
-        node, throwaway: Resources, user_id: str, caplog: pytest.LogCaptureFixture) -> None:
+    node, throwaway: Resources, user_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
     name = _made_up_name()
     caplog.set_level(logging.DEBUG)
     with capture_logs() as events:
@@ -134,9 +201,16 @@ async def test_a_hard_forget_leaves_the_content_in_no_row_point_key_or_log_line(
         assert await _redis_holding(throwaway, name)
 
         async with node("memory-upserter", throwaway) as upserter:
-            forgotten = await upserter.post("/v1/forget", json={
-                "user_id": user_id, "scope": "global", "targets": [{"entity": name}],
-                "hard": True, "reason": "user asked"})
+            forgotten = await upserter.post(
+                "/v1/forget",
+                json={
+                    "user_id": user_id,
+                    "scope": "global",
+                    "targets": [{"entity": name}],
+                    "hard": True,
+                    "reason": "user asked",
+                },
+            )
             assert forgotten.status_code == 200, forgotten.text
             assert forgotten.json()["counts"]["entities"] == 1
             # n8n retrying a forgotten turn late must not write it back
@@ -156,8 +230,9 @@ async def test_a_hard_forget_leaves_the_content_in_no_row_point_key_or_log_line(
 
 def _files_holding(root: Path, needle: str, *, skip: tuple[str, ...] = ()) -> list[str]:
     """Every file under ``root`` holding ``needle`` in any letter case, as raw bytes."""
-    found = subprocess.run(["grep", "-rlaiF", needle, str(root)], capture_output=True,
-                           text=True, check=False)
+    found = subprocess.run(
+        ["grep", "-rlaiF", needle, str(root)], capture_output=True, text=True, check=False
+    )
     assert found.returncode in (0, 1), found.stderr  # 1: no file holds it
     paths = [Path(p).relative_to(root).as_posix() for p in found.stdout.splitlines()]
     return [p for p in paths if not p.startswith(skip)]
@@ -170,21 +245,33 @@ async def _everything_on_disk(res: Resources) -> None:
 
 
 async def test_a_hard_forget_leaves_no_byte_of_the_content_in_any_file(
-        node, throwaway: Resources, throwaway_settings: Settings, pg_server: PostgresServer,
-        user_id: str) -> None:
+    node,
+    throwaway: Resources,
+    throwaway_settings: Settings,
+    pg_server: PostgresServer,
+    user_id: str,
+) -> None:
     name = _made_up_name()
     qdrant = Path(throwaway_settings.qdrant_path)
     await _remember(node, throwaway, user_id, name)
     await throwaway.background.drain()
     await _everything_on_disk(throwaway)
-    assert _files_holding(pg_server.data, name, skip=("pg_wal/",)), \
+    assert _files_holding(pg_server.data, name, skip=("pg_wal/",)), (
         "the search finds the name in the table files before the forget"
+    )
     assert _files_holding(qdrant, name) == [], "the vector index never holds the text"
 
     async with node("memory-upserter", throwaway) as upserter:
-        forgotten = await upserter.post("/v1/forget", json={
-            "user_id": user_id, "scope": "global", "targets": [{"entity": name}],
-            "hard": True, "reason": "user asked"})
+        forgotten = await upserter.post(
+            "/v1/forget",
+            json={
+                "user_id": user_id,
+                "scope": "global",
+                "targets": [{"entity": name}],
+                "hard": True,
+                "reason": "user asked",
+            },
+        )
     assert forgotten.status_code == 200, forgotten.text
     receipt = forgotten.json()["receipt"]
     await throwaway.background.drain(within_s=70)  # a table it could not lock at once
@@ -202,20 +289,47 @@ async def test_a_hard_forget_leaves_no_byte_of_the_content_in_any_file(
 
 
 async def test_a_hard_forget_of_a_text_leaves_no_byte_of_it_in_any_file(
-        node, throwaway: Resources, throwaway_settings: Settings, pg_server: PostgresServer,
-        user_id: str) -> None:
+    node,
+    throwaway: Resources,
+    throwaway_settings: Settings,
+    pg_server: PostgresServer,
+    user_id: str,
+) -> None:
     """The auditor's case: a fact's words, forgotten as a text (not as an entity)."""
     word = _made_up_name().lower()
     qdrant = Path(throwaway_settings.qdrant_path)
     async with node("pulse-decay", throwaway) as pulse:
-        assert (await pulse.post("/v1/pulse", json={
-            "user_id": user_id, "agent_id": AGENT, "chat_id": CHAT,
-            "message": f"My locker code word is {word}"})).status_code == 200
+        assert (
+            await pulse.post(
+                "/v1/pulse",
+                json={
+                    "user_id": user_id,
+                    "agent_id": AGENT,
+                    "chat_id": CHAT,
+                    "message": f"My locker code word is {word}",
+                },
+            )
+        ).status_code == 200
     async with node("memory-upserter", throwaway) as upserter:
-        answer = await upserter.post("/v1/commit", json=commit_body(
-            user_id, f"My locker code word is {word}.", at=later(1), plan={"facts": [{
-                "memory_type": "PROFILE", "subject": "user", "predicate": "LOCKER_CODE",
-                "value": word, "text": f"Locker code word is {word}"}]}))
+        answer = await upserter.post(
+            "/v1/commit",
+            json=commit_body(
+                user_id,
+                f"My locker code word is {word}.",
+                at=later(1),
+                plan={
+                    "facts": [
+                        {
+                            "memory_type": "PROFILE",
+                            "subject": "user",
+                            "predicate": "LOCKER_CODE",
+                            "value": word,
+                            "text": f"Locker code word is {word}",
+                        }
+                    ]
+                },
+            ),
+        )
         assert answer.status_code == 200, answer.text
     await throwaway.background.drain()
     await _everything_on_disk(throwaway)
@@ -223,8 +337,10 @@ async def test_a_hard_forget_of_a_text_leaves_no_byte_of_it_in_any_file(
     assert _files_holding(qdrant, word) == []
 
     async with node("memory-upserter", throwaway) as upserter:
-        forgotten = await upserter.post("/v1/forget", json={
-            "user_id": user_id, "scope": "global", "targets": [{"text": word}], "hard": True})
+        forgotten = await upserter.post(
+            "/v1/forget",
+            json={"user_id": user_id, "scope": "global", "targets": [{"text": word}], "hard": True},
+        )
     assert forgotten.status_code == 200, forgotten.text
     assert forgotten.json()["receipt"]["rows"]["relations"] == 1
     await throwaway.background.drain(within_s=70)

@@ -22,21 +22,22 @@ from tests.reliability.servers import DelayProxy, PostgresServer
 PG_NODES = {
     "graph-hydrator": ("/v1/hydrate", hydrate_body),
     "rag-gate": ("/v1/retrieve", retrieve_body),
-    "memory-upserter": ("/v1/commit", lambda user: commit_body(user, "Anyone home?",
-                                                                at=later(30))),
+    "memory-upserter": ("/v1/commit", lambda user: commit_body(user, "Anyone home?", at=later(30))),
     "reflection-writer": ("/v1/consolidate", lambda user: {"user_id": user}),
 }
 
 
 async def _facts_and_messages(res: Resources, user_id: str) -> tuple[list, list]:
-    messages = await rows(res, "SELECT turn_id, text FROM messages WHERE user_id = $1"
-                               " ORDER BY seq", user_id)
+    messages = await rows(
+        res, "SELECT turn_id, text FROM messages WHERE user_id = $1 ORDER BY seq", user_id
+    )
     facts = await rows(res, "SELECT text FROM relations WHERE user_id = $1", user_id)
     return messages, facts
 
 
 async def test_every_postgres_node_answers_503_during_a_crash_and_keeps_acknowledged_turns(
-        node, throwaway: Resources, pg_server: PostgresServer, user_id: str) -> None:
+    node, throwaway: Resources, pg_server: PostgresServer, user_id: str
+) -> None:
     async with node("memory-upserter", throwaway) as upserter:
         acked = await upserter.post("/v1/commit", json=commit_body(user_id, plan=PLAN))
         assert acked.status_code == 200, acked.text
@@ -63,7 +64,8 @@ async def test_every_postgres_node_answers_503_during_a_crash_and_keeps_acknowle
 
 
 async def test_a_commit_that_failed_during_the_outage_is_written_once_when_retried(
-        node, throwaway: Resources, pg_server: PostgresServer, user_id: str) -> None:
+    node, throwaway: Resources, pg_server: PostgresServer, user_id: str
+) -> None:
     body = commit_body(user_id, plan=PLAN)
     async with node("memory-upserter", throwaway) as client:
         await asyncio.to_thread(pg_server.stop, "immediate")
@@ -81,7 +83,8 @@ async def test_a_commit_that_failed_during_the_outage_is_written_once_when_retri
 
 @pytest.mark.parametrize("name", ["graph-hydrator", "memory-upserter"])
 async def test_a_stalled_postgres_gives_503_within_the_query_timeout_then_recovers(
-        node, slow_resources: Resources, slow_pg: DelayProxy, user_id: str, name: str) -> None:
+    node, slow_resources: Resources, slow_pg: DelayProxy, user_id: str, name: str
+) -> None:
     path, body = PG_NODES[name]
     async with node(name, slow_resources) as client:
         assert (await client.post(path, json=body(user_id))).status_code == 200
@@ -95,15 +98,17 @@ async def test_a_stalled_postgres_gives_503_within_the_query_timeout_then_recove
 
 
 async def test_a_node_started_while_postgres_is_down_becomes_ready_when_it_returns(
-        node, throwaway_settings, pg_server: PostgresServer, user_id: str) -> None:
+    node, throwaway_settings, pg_server: PostgresServer, user_id: str
+) -> None:
     await asyncio.to_thread(pg_server.stop, "immediate")
     try:
         res = await Resources.open(throwaway_settings, {"postgres"})
         async with node("graph-hydrator", res) as client:
             ready = await client.get("/readyz")
             assert ready.status_code == 503 and ready.headers["x-unready"] == "postgres"
-            assert_unavailable(await client.post("/v1/hydrate", json=hydrate_body(user_id)),
-                               "postgres")
+            assert_unavailable(
+                await client.post("/v1/hydrate", json=hydrate_body(user_id)), "postgres"
+            )
             await asyncio.to_thread(pg_server.start)
             assert (await client.get("/readyz")).status_code == 200
             answer = await client.post("/v1/hydrate", json=hydrate_body(user_id))

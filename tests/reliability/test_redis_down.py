@@ -16,7 +16,8 @@ from tests.reliability.servers import DelayProxy, RedisServer, stopped
 
 
 async def test_pulse_goes_on_degraded_while_redis_is_down_and_recovers_by_itself(
-        node, throwaway: Resources, redis_server: RedisServer, user_id: str) -> None:
+    node, throwaway: Resources, redis_server: RedisServer, user_id: str
+) -> None:
     """Affect is volatile: with Redis stopped the turn gets a neutral AFFECT flagged
     ``degraded`` (200, so the flow goes on), and nothing is counted or saved."""
     async with node("pulse-decay", throwaway) as client:
@@ -40,27 +41,30 @@ async def test_pulse_goes_on_degraded_while_redis_is_down_and_recovers_by_itself
 
 
 async def test_a_commit_while_redis_is_down_is_saved_and_says_working_memory_missed_it(
-        node, throwaway: Resources, redis_server: RedisServer, user_id: str) -> None:
+    node, throwaway: Resources, redis_server: RedisServer, user_id: str
+) -> None:
     async with node("memory-upserter", throwaway) as client:
         with stopped(redis_server):
             answer = await client.post("/v1/commit", json=commit_body(user_id, "Hello there."))
             assert answer.status_code == 200, answer.text
             codes = [w["code"] for w in answer.json()["warnings"]]
             assert "working_memory_not_updated" in codes
-        after = await client.post("/v1/commit", json=commit_body(user_id, "Back again.",
-                                                                   at=later(1)))
+        after = await client.post(
+            "/v1/commit", json=commit_body(user_id, "Back again.", at=later(1))
+        )
         assert after.status_code == 200, after.text
         assert "working_memory_not_updated" not in [w["code"] for w in after.json()["warnings"]]
-    logged = await rows(throwaway, "SELECT text FROM messages WHERE user_id = $1 ORDER BY seq",
-                        user_id)
+    logged = await rows(
+        throwaway, "SELECT text FROM messages WHERE user_id = $1 ORDER BY seq", user_id
+    )
     assert [r["text"] for r in logged] == ["Hello there.", "Noted.", "Back again.", "Noted."]
     session = await throwaway.working_memory.load_session(user_id, "deanna", "tg:rel")
-    assert session is not None and [t.text for t in session.turns][-2:] == ["Back again.",
-                                                                          "Noted."]
+    assert session is not None and [t.text for t in session.turns][-2:] == ["Back again.", "Noted."]
 
 
 async def test_reflection_writer_needs_no_redis(
-        node, throwaway: Resources, redis_server: RedisServer) -> None:
+    node, throwaway: Resources, redis_server: RedisServer
+) -> None:
     async with node("reflection-writer", throwaway) as client:
         with stopped(redis_server):
             assert (await client.get("/readyz")).status_code == 200
@@ -69,11 +73,13 @@ async def test_reflection_writer_needs_no_redis(
 
 
 async def test_a_stalled_redis_gives_a_degraded_pulse_within_its_timeout_then_recovers(
-        node, throwaway_settings: Settings, redis_server: RedisServer, user_id: str) -> None:
+    node, throwaway_settings: Settings, redis_server: RedisServer, user_id: str
+) -> None:
     proxy = DelayProxy(redis_server.port)
     proxy.start()
-    settings = msgspec.structs.replace(throwaway_settings,
-                                       redis_url=f"redis://127.0.0.1:{proxy.port}/0")
+    settings = msgspec.structs.replace(
+        throwaway_settings, redis_url=f"redis://127.0.0.1:{proxy.port}/0"
+    )
     res = await Resources.open(settings, {"redis"})
     try:
         async with node("pulse-decay", res) as client:

@@ -27,20 +27,23 @@ async def _open(settings: Settings) -> Resources:
 
 @pytest.fixture
 async def no_server(throwaway_settings: Settings) -> AsyncIterator[Resources]:
-    res = await _open(msgspec.structs.replace(
-        throwaway_settings, qdrant_url=f"http://127.0.0.1:{free_port()}"))
+    res = await _open(
+        msgspec.structs.replace(throwaway_settings, qdrant_url=f"http://127.0.0.1:{free_port()}")
+    )
     yield res
     await res.close()
 
 
 @pytest.fixture
-async def edge_taken(throwaway_settings: Settings, tmp_path) -> AsyncIterator[
-        tuple[Resources, EdgeVectorIndex]]:
+async def edge_taken(
+    throwaway_settings: Settings, tmp_path
+) -> AsyncIterator[tuple[Resources, EdgeVectorIndex]]:
     """Resources whose Edge folder another index holds (as another process would)."""
     owner = EdgeVectorIndex(tmp_path / "qdrant", dim=throwaway_settings.embedding_dim)
     await owner.ensure_collections()
-    res = await _open(msgspec.structs.replace(throwaway_settings,
-                                              qdrant_path=str(tmp_path / "qdrant")))
+    res = await _open(
+        msgspec.structs.replace(throwaway_settings, qdrant_path=str(tmp_path / "qdrant"))
+    )
     yield res, owner
     await owner.close()
     await res.close()
@@ -74,33 +77,61 @@ async def _degraded_turn(node, res: Resources, user_id: str) -> None:
         assert retrieved["EPISODE"]["degraded"] and retrieved["KNOWLEDGE"]["degraded"]
         assert retrieved["EPISODE"]["hits"] == []
     async with node("pulse-decay", res) as pulse:  # Redis only: unaffected
-        affect = (await pulse.post("/v1/pulse", json={
-            "user_id": user_id, "agent_id": "deanna", "chat_id": "tg:rel",
-            "message": "How is Marta?"})).json()["AFFECT"]
+        affect = (
+            await pulse.post(
+                "/v1/pulse",
+                json={
+                    "user_id": user_id,
+                    "agent_id": "deanna",
+                    "chat_id": "tg:rel",
+                    "message": "How is Marta?",
+                },
+            )
+        ).json()["AFFECT"]
     async with node("graph-hydrator", res) as hydrator:  # Postgres only: unaffected
-        graph = (await hydrator.post("/v1/hydrate", json={
-            "user_id": user_id, "agent_id": "deanna", "chat_id": "tg:rel",
-            "message": "How is Marta?"})).json()["GRAPH"]
+        graph = (
+            await hydrator.post(
+                "/v1/hydrate",
+                json={
+                    "user_id": user_id,
+                    "agent_id": "deanna",
+                    "chat_id": "tg:rel",
+                    "message": "How is Marta?",
+                },
+            )
+        ).json()["GRAPH"]
     async with node("envelope-validator", res) as validator:
-        envelope = await validator.post("/v1/envelope", json={
-            "user_id": user_id, "agent_id": "deanna", "chat_id": "tg:rel",
-            "AFFECT": affect, "GRAPH": graph, "EPISODE": retrieved["EPISODE"],
-            "KNOWLEDGE": retrieved["KNOWLEDGE"], "user_message": "How is Marta?"})
+        envelope = await validator.post(
+            "/v1/envelope",
+            json={
+                "user_id": user_id,
+                "agent_id": "deanna",
+                "chat_id": "tg:rel",
+                "AFFECT": affect,
+                "GRAPH": graph,
+                "EPISODE": retrieved["EPISODE"],
+                "KNOWLEDGE": retrieved["KNOWLEDGE"],
+                "user_message": "How is Marta?",
+            },
+        )
         assert envelope.status_code == 200, envelope.text
         warned = [(w["code"], w["section"]) for w in envelope.json()["warnings"]]
         assert ("degraded", "EPISODE") in warned
 
 
 async def test_with_no_qdrant_server_nodes_start_degrade_and_keep_facts_for_the_sweep(
-        node, no_server: Resources, user_id: str) -> None:
+    node, no_server: Resources, user_id: str
+) -> None:
     await _degraded_turn(node, no_server, user_id)
-    unindexed = await rows(no_server, "SELECT rel_id FROM relations WHERE user_id = $1"
-                                      " AND indexed_at IS NULL", user_id)
+    unindexed = await rows(
+        no_server, "SELECT rel_id FROM relations WHERE user_id = $1 AND indexed_at IS NULL", user_id
+    )
     assert len(unindexed) == 1
 
 
 async def test_an_edge_shard_owned_elsewhere_degrades_then_recovers_when_released(
-        node, edge_taken: tuple[Resources, EdgeVectorIndex], user_id: str) -> None:
+    node, edge_taken: tuple[Resources, EdgeVectorIndex], user_id: str
+) -> None:
     res, owner = edge_taken
     await _degraded_turn(node, res, user_id)
     await owner.close()  # the other process let go of the shard
@@ -119,13 +150,16 @@ async def test_an_edge_shard_owned_elsewhere_degrades_then_recovers_when_release
 
 
 async def test_an_episode_written_while_the_index_is_down_is_indexed_by_the_next_run(
-        node, edge_taken: tuple[Resources, EdgeVectorIndex], user_id: str) -> None:
+    node, edge_taken: tuple[Resources, EdgeVectorIndex], user_id: str
+) -> None:
     res, owner = edge_taken
     async with node("memory-upserter", res) as upserter:
-        for i, text in enumerate(["Work ran late and I skipped the gym.",
-                                  "Marta is visiting on Saturday."]):
-            answer = await upserter.post("/v1/commit", json=commit_body(
-                user_id, text, plan={}, at=later(i)))
+        for i, text in enumerate(
+            ["Work ran late and I skipped the gym.", "Marta is visiting on Saturday."]
+        ):
+            answer = await upserter.post(
+                "/v1/commit", json=commit_body(user_id, text, plan={}, at=later(i))
+            )
             assert answer.status_code == 200, answer.text
     sweep = {"user_id": user_id, "now": later(120).isoformat()}
     async with node("reflection-writer", res) as writer:

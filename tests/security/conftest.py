@@ -54,23 +54,39 @@ def _free_offset() -> int:
 def live(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveStack]:
     folder = tmp_path_factory.mktemp("live")
     token, model_key = secrets.token_urlsafe(24), f"sk-test-{secrets.token_hex(12)}"
-    env = {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url,
-           "QDRANT_PATH": str(folder / "qdrant"),
-           "TWIN_NODE_TOKEN": token, "TWIN_LOG_JSON": "true", "TWIN_EMBEDDER": "hashing",
-           # a key but an endpoint nobody listens on: the offline engines must not be needed
-           # for the routes attacked here, and the key must never be logged
-           "OPENAI_API_KEY": model_key, "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
-           "TWIN_LLM_TIMEOUT_S": "0.5"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": settings.database_url,
+        "REDIS_URL": settings.redis_url,
+        "QDRANT_PATH": str(folder / "qdrant"),
+        "TWIN_NODE_TOKEN": token,
+        "TWIN_LOG_JSON": "true",
+        "TWIN_EMBEDDER": "hashing",
+        # a key but an endpoint nobody listens on: the offline engines must not be needed
+        # for the routes attacked here, and the key must never be logged
+        "OPENAI_API_KEY": model_key,
+        "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
+        "TWIN_LLM_TIMEOUT_S": "0.5",
+    }
     for attempt in range(3):  # a port taken between the check and the bind: another offset
         offset = _free_offset()
-        process = Process("twin up", [sys.executable, "-m", "services.core.cli", "up"],
-                          {**env, "TWIN_PORT_OFFSET": str(offset)},
-                          Path(folder / f"twin-up-{attempt}.log"), cwd=Path(__file__).parents[2])
+        process = Process(
+            "twin up",
+            [sys.executable, "-m", "services.core.cli", "up"],
+            {**env, "TWIN_PORT_OFFSET": str(offset)},
+            Path(folder / f"twin-up-{attempt}.log"),
+            cwd=Path(__file__).parents[2],
+        )
         stack = LiveStack(process, offset, token, model_key)
         try:
-            process.wait_until(lambda s=stack: all(
-                httpx.get(f"{s.url(n)}/healthz", timeout=1).status_code == 200
-                for n in NODE_PORTS), timeout=90, what="serving all six nodes")
+            process.wait_until(
+                lambda s=stack: all(
+                    httpx.get(f"{s.url(n)}/healthz", timeout=1).status_code == 200
+                    for n in NODE_PORTS
+                ),
+                timeout=90,
+                what="serving all six nodes",
+            )
             break
         except RuntimeError:
             process.stop()
@@ -91,6 +107,9 @@ def operations(stack: LiveStack) -> list[tuple[str, str, str]]:
     found = []
     for node in NODE_PORTS:
         for path, item in openapi(stack, node)["paths"].items():
-            found += [(node, method.upper(), path) for method in item
-                      if method in ("get", "post", "put", "patch", "delete")]
+            found += [
+                (node, method.upper(), path)
+                for method in item
+                if method in ("get", "post", "put", "patch", "delete")
+            ]
     return found

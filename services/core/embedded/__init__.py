@@ -27,8 +27,9 @@ DATABASE = "twin"
 
 
 @contextmanager
-def embedded_stores(settings: Settings,
-                    needs: Iterable[str] = ("postgres", "redis")) -> Iterator[Settings]:
+def embedded_stores(
+    settings: Settings, needs: Iterable[str] = ("postgres", "redis")
+) -> Iterator[Settings]:
     """Start the embedded server of every store in ``needs`` without a URL; stop them on the
     way out."""
     needs = frozenset(needs)
@@ -48,5 +49,6 @@ def embedded_stores(settings: Settings,
             stack.callback(redis.stop)
             changes["redis_url"] = redis.url()
             embedded.add("redis")
-        yield msgspec.structs.replace(settings, **changes,
-                                      embedded=frozenset(settings.embedded | embedded))
+        yield msgspec.structs.replace(
+            settings, **changes, embedded=frozenset(settings.embedded | embedded)
+        )

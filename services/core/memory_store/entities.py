@@ -98,9 +98,16 @@ class _EntityPlan:
     decided: dict[int, tuple[UUID, str, str, str | None, bool]] = field(default_factory=dict)
 
 
-async def upsert_entities(conn: asyncpg.Connection, user_id: str, writes: Sequence[EntityWrite],
-                          *, agent_id: str | None = None, now: datetime,
-                          source: str = "llm_plan", lock: bool = True) -> list[EntityResult]:
+async def upsert_entities(
+    conn: asyncpg.Connection,
+    user_id: str,
+    writes: Sequence[EntityWrite],
+    *,
+    agent_id: str | None = None,
+    now: datetime,
+    source: str = "llm_plan",
+    lock: bool = True,
+) -> list[EntityResult]:
     """One result per write, in two statements. A write ``distinct_from`` an entity never
     joins it, nor anyone by name: only by one of its aliases ("work Marta"). A write whose
     name, alias or ref matches a live entity this agent can see (normalized like
@@ -117,9 +124,16 @@ async def upsert_entities(conn: asyncpg.Connection, user_id: str, writes: Sequen
     rows = await conn.fetch(_ENTITY_LOOKUP, user_id, raws, agent_id, candidates)
     plan = _decide_entities(writes, rows, agent_id)
     columns = [list(c) for c in zip(*plan.new_rows, strict=True)] or [[] for _ in range(6)]
-    added = await conn.fetch(_ENTITY_WRITE, user_id, now, *columns, source,
-                             [a[0] for a in plan.aliases], [a[1] for a in plan.aliases],
-                             plan.touched)
+    added = await conn.fetch(
+        _ENTITY_WRITE,
+        user_id,
+        now,
+        *columns,
+        source,
+        [a[0] for a in plan.aliases],
+        [a[1] for a in plan.aliases],
+        plan.touched,
+    )
     with_alias = {r["entity_id"] for r in added}
     results = []
     for j in range(len(writes)):
@@ -129,14 +143,27 @@ async def upsert_entities(conn: asyncpg.Connection, user_id: str, writes: Sequen
     return results
 
 
-async def upsert_entity(conn: asyncpg.Connection, user_id: str, *, name: str, category: str,
-                        aliases: Sequence[str] = (), scope: str = "global",
-                        agent_id: str | None = None, now: datetime,
-                        lock: bool = True) -> tuple[UUID, bool]:
+async def upsert_entity(
+    conn: asyncpg.Connection,
+    user_id: str,
+    *,
+    name: str,
+    category: str,
+    aliases: Sequence[str] = (),
+    scope: str = "global",
+    agent_id: str | None = None,
+    now: datetime,
+    lock: bool = True,
+) -> tuple[UUID, bool]:
     """One entity (see :func:`upsert_entities`): its id and whether it was created."""
     (result,) = await upsert_entities(
-        conn, user_id, [EntityWrite(name, category, tuple(aliases), scope)],
-        agent_id=agent_id, now=now, lock=lock)
+        conn,
+        user_id,
+        [EntityWrite(name, category, tuple(aliases), scope)],
+        agent_id=agent_id,
+        now=now,
+        lock=lock,
+    )
     return result.entity_id, result.outcome == "created"
 
 
@@ -144,8 +171,9 @@ def _raw_keys(write: EntityWrite) -> list[str]:
     return [write.name, *write.aliases, *([write.ref] if write.ref else [])]
 
 
-def _decide_entities(writes: Sequence[EntityWrite], rows: Sequence[asyncpg.Record],
-                     agent_id: str | None) -> _EntityPlan:
+def _decide_entities(
+    writes: Sequence[EntityWrite], rows: Sequence[asyncpg.Record], agent_id: str | None
+) -> _EntityPlan:
     normal = {r["i"] - 1: r["key"] for r in rows if r["kind"] == "key"}
     matches: dict[str, list[asyncpg.Record]] = {}
     for r in rows:
@@ -155,11 +183,21 @@ def _decide_entities(writes: Sequence[EntityWrite], rows: Sequence[asyncpg.Recor
     plan = _EntityPlan()
     for group in _group(writes, normal):
         first = writes[group.writes[0]]
-        apart = next((writes[j].distinct_from for j in group.writes
-                      if writes[j].distinct_from is not None), None)
+        apart = next(
+            (writes[j].distinct_from for j in group.writes if writes[j].distinct_from is not None),
+            None,
+        )
         keys = group.lookups if apart is None else group.names.keys() - {group.lead}
-        found = _best([m for k in keys for m in matches.get(k, [])
-                       if apart is None or m["entity_id"] != apart], first.category, first.ref)
+        found = _best(
+            [
+                m
+                for k in keys
+                for m in matches.get(k, [])
+                if apart is None or m["entity_id"] != apart
+            ],
+            first.category,
+            first.ref,
+        )
         if found is not None:
             entity_id, name_key = found["entity_id"], found["name_normalized"]
             plan.touched.append(entity_id)
@@ -169,8 +207,16 @@ def _decide_entities(writes: Sequence[EntityWrite], rows: Sequence[asyncpg.Recor
             ref = _free_ref(_base_ref(first), taken)
             taken.add(ref)
             scope = "agent" if first.scope == "agent" and agent_id else "global"
-            plan.new_rows.append((entity_id, scope, agent_id if scope == "agent" else None,
-                                  first.name, first.category, ref))
+            plan.new_rows.append(
+                (
+                    entity_id,
+                    scope,
+                    agent_id if scope == "agent" else None,
+                    first.name,
+                    first.category,
+                    ref,
+                )
+            )
             decision = (entity_id, first.name, first.category, ref, True)
         plan.aliases += [(entity_id, raw) for key, raw in group.names.items() if key != name_key]
         for j in group.writes:
@@ -193,23 +239,35 @@ def _group(writes: Sequence[EntityWrite], normal: dict[int, str]) -> list[_Group
         for g in [g for g in groups if g.names.keys() & keys]:
             groups.remove(g)
             lead = g.lead if g.writes[0] < merged.writes[0] else merged.lead
-            merged = _Group(sorted(g.writes + merged.writes), lead, {**g.names, **merged.names},
-                            g.lookups | merged.lookups)
+            merged = _Group(
+                sorted(g.writes + merged.writes),
+                lead,
+                {**g.names, **merged.names},
+                g.lookups | merged.lookups,
+            )
         groups.append(merged)
     return sorted(groups, key=lambda g: g.writes[0])
 
 
-def _best(candidates: list[asyncpg.Record], category: str, ref: str | None = None
-          ) -> asyncpg.Record | None:
+def _best(
+    candidates: list[asyncpg.Record], category: str, ref: str | None = None
+) -> asyncpg.Record | None:
     """The entity the write names by ref, else: same category first, a name match before an
     alias match, then the most recently seen."""
-    fit = [c for c in candidates
-           if c["category"] == category or "Other" in (c["category"], category)]
+    fit = [
+        c for c in candidates if c["category"] == category or "Other" in (c["category"], category)
+    ]
     if not fit:
         return None
-    return min(fit, key=lambda c: (ref is None or c["entity_ref"] != ref,
-                                   c["category"] != category, c["by_alias"],
-                                   -(c["last_seen"].timestamp() if c["last_seen"] else 0.0)))
+    return min(
+        fit,
+        key=lambda c: (
+            ref is None or c["entity_ref"] != ref,
+            c["category"] != category,
+            c["by_alias"],
+            -(c["last_seen"].timestamp() if c["last_seen"] else 0.0),
+        ),
+    )
 
 
 def _base_ref(write: EntityWrite) -> str:

@@ -36,7 +36,7 @@ class FactWrite:
     memory_key: str | None = None  # computed from the entities when None
     message_ids: Sequence[str] = ()
     valid_from: datetime | None = None  # default: the write's now
-    valid_to: datetime | None = None    # at or before now: the fact ended
+    valid_to: datetime | None = None  # at or before now: the fact ended
 
 
 @dataclass(frozen=True)
@@ -83,8 +83,14 @@ class FactOps:
 
 def _identity(fact: FactWrite) -> tuple:
     value = None if fact.object_entity_id is not None else (fact.value or fact.text)
-    return (fact.scope, fact.agent_id or "", fact.subject_entity_id,
-            canonical_predicate(fact.predicate), fact.object_entity_id, value)
+    return (
+        fact.scope,
+        fact.agent_id or "",
+        fact.subject_entity_id,
+        canonical_predicate(fact.predicate),
+        fact.object_entity_id,
+        value,
+    )
 
 
 def _ends(fact: FactWrite, now: datetime) -> bool:
@@ -95,12 +101,26 @@ def _expired(row: Existing, now: datetime) -> bool:
     return row.valid_to is not None and row.valid_to <= now
 
 
-def decide(facts: Sequence[FactWrite], existing: Sequence[Existing], *, count_reference: bool,
-           now: datetime) -> FactOps:
+def decide(
+    facts: Sequence[FactWrite],
+    existing: Sequence[Existing],
+    *,
+    count_reference: bool,
+    now: datetime,
+) -> FactOps:
     """The pure decision (module docstring); ``facts`` all carry their memory key."""
     by_key = {(e.scope, e.agent, e.memory_key): e for e in existing if e.memory_key}
-    by_identity = {(e.scope, e.agent, e.subject_id, e.predicate, e.object_id,
-                    e.value if e.object_id is None else None): e for e in existing}
+    by_identity = {
+        (
+            e.scope,
+            e.agent,
+            e.subject_id,
+            e.predicate,
+            e.object_id,
+            e.value if e.object_id is None else None,
+        ): e
+        for e in existing
+    }
     survivor: dict[int, int] = {}
     last: dict[tuple, int] = {}
     for i, fact in enumerate(facts):
@@ -123,23 +143,48 @@ def decide(facts: Sequence[FactWrite], existing: Sequence[Existing], *, count_re
         if same is not None and _expired(same, now) and not ending:
             holder, same = same, None  # restating an expired fact opens a new row
         if same is not None:
-            replaced = (holder.rel_id if holder is not None and holder is not same
-                        and not ending else None)
+            replaced = (
+                holder.rel_id if holder is not None and holder is not same and not ending else None
+            )
             if replaced is not None:
                 ops.closes.append((replaced, same.rel_id, fact.valid_from))
             valid_from = fact.valid_from or same.valid_from
             valid_to = fact.valid_to if fact.valid_to is not None else same.valid_to
-            row = (same.rel_id, fact.text, max(same.importance, importance),
-                   same.pinned or pinned, max(same.confidence, fact.confidence),
-                   fact.memory_key, fact.memory_type, fact.fact_type)
-            changed = (row[1:] != (same.text, same.importance, same.pinned, same.confidence,
-                                   same.memory_key, same.memory_type, same.fact_type)
-                       or (valid_from, valid_to) != (same.valid_from, same.valid_to))
+            row = (
+                same.rel_id,
+                fact.text,
+                max(same.importance, importance),
+                same.pinned or pinned,
+                max(same.confidence, fact.confidence),
+                fact.memory_key,
+                fact.memory_type,
+                fact.fact_type,
+            )
+            changed = row[1:] != (
+                same.text,
+                same.importance,
+                same.pinned,
+                same.confidence,
+                same.memory_key,
+                same.memory_type,
+                same.fact_type,
+            ) or (valid_from, valid_to) != (same.valid_from, same.valid_to)
             provenance = list(dict.fromkeys([*same.provenance, *fact.message_ids]))
-            ops.updates.append((*row, _json(provenance[-MAX_PROVENANCE:]), changed,
-                                1 if count_reference else 0, valid_from, valid_to))
-            outcome[i] = FactResult(same.rel_id, "ended" if ending else
-                                    "updated" if changed or replaced else "unchanged", replaced)
+            ops.updates.append(
+                (
+                    *row,
+                    _json(provenance[-MAX_PROVENANCE:]),
+                    changed,
+                    1 if count_reference else 0,
+                    valid_from,
+                    valid_to,
+                )
+            )
+            outcome[i] = FactResult(
+                same.rel_id,
+                "ended" if ending else "updated" if changed or replaced else "unchanged",
+                replaced,
+            )
             continue
         new_id = uuid.uuid4()
         key = fact.memory_key

@@ -127,63 +127,126 @@ SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) + (SELECT count(*
 """
 
 
-async def apply_facts(conn: asyncpg.Connection, user_id: str, facts: Sequence[FactWrite], *,
-                      now: datetime, lock: bool = True,
-                      count_reference: bool = True) -> list[FactResult]:
+async def apply_facts(
+    conn: asyncpg.Connection,
+    user_id: str,
+    facts: Sequence[FactWrite],
+    *,
+    now: datetime,
+    lock: bool = True,
+    count_reference: bool = True,
+) -> list[FactResult]:
     """Dedup and contradiction (module docstring), one result per fact in order. Runs inside
     the caller's transaction; ``lock=False`` when the caller already holds :func:`lock_user`."""
     if not facts:
         return []
     if lock:
         await lock_user(conn, user_id)
-    facts = [replace(f, predicate=canonical_predicate(f.predicate),
-                     confidence=round(f.confidence, 2),
-                     agent_id=f.agent_id if f.scope == "agent" else None) for f in facts]
+    facts = [
+        replace(
+            f,
+            predicate=canonical_predicate(f.predicate),
+            confidence=round(f.confidence, 2),
+            agent_id=f.agent_id if f.scope == "agent" else None,
+        )
+        for f in facts
+    ]
     if any(f.memory_key is None for f in facts):
         facts = await _with_keys(conn, user_id, facts)
     rows = await conn.fetch(
-        _SELECT, user_id, [f.scope for f in facts], [f.agent_id or "" for f in facts],
-        [f.memory_key for f in facts], [f.subject_entity_id for f in facts],
-        [f.predicate for f in facts], [f.object_entity_id for f in facts],
-        [_identity(f)[-1] for f in facts])
-    existing = [Existing(r["rel_id"], r["memory_key"], r["scope"], r["agent"], r["subject_id"],
-                         r["predicate"], r["object_id"], r["object_value"], r["text"],
-                         r["memory_type"], r["fact_type"], r["importance"], r["pinned"],
-                         r["confidence"], tuple(str(m) for m in r["provenance_message_ids"]),
-                         r["valid_from"], r["valid_to"])
-                for r in rows]
+        _SELECT,
+        user_id,
+        [f.scope for f in facts],
+        [f.agent_id or "" for f in facts],
+        [f.memory_key for f in facts],
+        [f.subject_entity_id for f in facts],
+        [f.predicate for f in facts],
+        [f.object_entity_id for f in facts],
+        [_identity(f)[-1] for f in facts],
+    )
+    existing = [
+        Existing(
+            r["rel_id"],
+            r["memory_key"],
+            r["scope"],
+            r["agent"],
+            r["subject_id"],
+            r["predicate"],
+            r["object_id"],
+            r["object_value"],
+            r["text"],
+            r["memory_type"],
+            r["fact_type"],
+            r["importance"],
+            r["pinned"],
+            r["confidence"],
+            tuple(str(m) for m in r["provenance_message_ids"]),
+            r["valid_from"],
+            r["valid_to"],
+        )
+        for r in rows
+    ]
     ops = decide(facts, existing, count_reference=count_reference, now=now)
     if ops.closes:
         await conn.execute(_CLOSE, user_id, now, *_columns(ops.closes, 3))
     if ops.inserts or ops.updates or ops.links:
         ins = [(i, *_insert_row(f)) for i, f in ops.inserts]
         ins_cols, upd_cols = _columns(ins, 18), _columns(ops.updates, 13)
-        await conn.execute(_WRITE, user_id, now, *ins_cols[:16], *upd_cols[:11],
-                           *_columns(ops.links, 2), *ins_cols[16:], *upd_cols[11:])
+        await conn.execute(
+            _WRITE,
+            user_id,
+            now,
+            *ins_cols[:16],
+            *upd_cols[:11],
+            *_columns(ops.links, 2),
+            *ins_cols[16:],
+            *upd_cols[11:],
+        )
     return ops.results
 
 
 def _insert_row(f: FactWrite) -> tuple:
     value = None if f.object_entity_id is not None else (f.value or f.text)
-    return (f.scope, f.agent_id or "", f.subject_entity_id, f.predicate, f.object_entity_id,
-            value, f.confidence, f.memory_type, f.fact_type, f.memory_key, f.text,
-            f.importance, f.pinned, f.source, _json(list(dict.fromkeys(f.message_ids))),
-            f.valid_from, f.valid_to)
+    return (
+        f.scope,
+        f.agent_id or "",
+        f.subject_entity_id,
+        f.predicate,
+        f.object_entity_id,
+        value,
+        f.confidence,
+        f.memory_type,
+        f.fact_type,
+        f.memory_key,
+        f.text,
+        f.importance,
+        f.pinned,
+        f.source,
+        _json(list(dict.fromkeys(f.message_ids))),
+        f.valid_from,
+        f.valid_to,
+    )
 
 
 def _columns(rows: Sequence[tuple], width: int) -> list[list]:
     return [list(column) for column in zip(*rows, strict=True)] if rows else [[]] * width
 
 
-async def _with_keys(conn: asyncpg.Connection, user_id: str, facts: list[FactWrite]
-                     ) -> list[FactWrite]:
-    ids = {f.subject_entity_id for f in facts} | {f.object_entity_id for f in facts
-                                                  if f.object_entity_id}
+async def _with_keys(
+    conn: asyncpg.Connection, user_id: str, facts: list[FactWrite]
+) -> list[FactWrite]:
+    ids = {f.subject_entity_id for f in facts} | {
+        f.object_entity_id for f in facts if f.object_entity_id
+    }
     rows = await conn.fetch(
         "SELECT entity_id, entity_ref, category FROM entities"
-        " WHERE user_id = $1 AND entity_id = ANY($2::uuid[])", user_id, list(ids))
-    known = {r["entity_id"]: (primary_ref(r["entity_ref"], r["entity_id"]), r["category"])
-             for r in rows}
+        " WHERE user_id = $1 AND entity_id = ANY($2::uuid[])",
+        user_id,
+        list(ids),
+    )
+    known = {
+        r["entity_id"]: (primary_ref(r["entity_ref"], r["entity_id"]), r["category"]) for r in rows
+    }
     missing = ids - known.keys()
     if missing:
         raise ValueError(f"facts name entities the user does not have: {sorted(map(str, missing))}")
@@ -193,9 +256,14 @@ async def _with_keys(conn: asyncpg.Connection, user_id: str, facts: list[FactWri
             out.append(f)
             continue
         ref, category = known[f.subject_entity_id]
-        key = memory_key(memory_type=f.memory_type, category=category, subject_ref=ref,
-                         fact_type=f.fact_type, predicate=f.predicate,
-                         object_ref=known[f.object_entity_id][0] if f.object_entity_id else None,
-                         value=f.value or f.text)
+        key = memory_key(
+            memory_type=f.memory_type,
+            category=category,
+            subject_ref=ref,
+            fact_type=f.fact_type,
+            predicate=f.predicate,
+            object_ref=known[f.object_entity_id][0] if f.object_entity_id else None,
+            value=f.value or f.text,
+        )
         out.append(replace(f, memory_key=key))
     return out

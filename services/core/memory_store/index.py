@@ -60,42 +60,62 @@ SELECT rel_id, scope, agent_id, subject_id, object_id, status = 'ACTIVE' AS acti
 """
 
 
-async def load_fact_rows(conn: asyncpg.Connection, user_id: str,
-                         rel_ids: Sequence[UUID | str], *,
-                         unindexed_only: bool = False) -> list[FactIndexRow]:
+async def load_fact_rows(
+    conn: asyncpg.Connection,
+    user_id: str,
+    rel_ids: Sequence[UUID | str],
+    *,
+    unindexed_only: bool = False,
+) -> list[FactIndexRow]:
     """The rows to index; with ``unindexed_only``, only those the index does not reflect yet."""
-    rows = await conn.fetch(_ROWS, user_id, [uuid.UUID(str(i)) for i in rel_ids],
-                            unindexed_only)
+    rows = await conn.fetch(_ROWS, user_id, [uuid.UUID(str(i)) for i in rel_ids], unindexed_only)
     return [FactIndexRow(*r[:-1], message_ids=tuple(str(m) for m in r[-1])) for r in rows]
 
 
 def fact_point(user_id: str, row: FactIndexRow, dense: Sequence[float]) -> VectorPoint:
     entity_ids = [str(row.subject_id)] + ([str(row.object_id)] if row.object_id else [])
-    return VectorPoint(id=str(row.rel_id), dense=dense, text=row.text, payload={
-        "user_id": user_id, "agent_id": row.agent_id, "scope": row.scope,
-        "entity_ids": entity_ids, "active": row.active, "memory_type": row.memory_type,
-        "fact_type": row.fact_type, "predicate": row.predicate, "importance": row.importance,
-        "pinned": row.pinned, "source": row.source, "ts": int(row.updated_at.timestamp()),
-        "message_ids": list(row.message_ids), "row_id": str(row.rel_id),
-    })
+    return VectorPoint(
+        id=str(row.rel_id),
+        dense=dense,
+        text=row.text,
+        payload={
+            "user_id": user_id,
+            "agent_id": row.agent_id,
+            "scope": row.scope,
+            "entity_ids": entity_ids,
+            "active": row.active,
+            "memory_type": row.memory_type,
+            "fact_type": row.fact_type,
+            "predicate": row.predicate,
+            "importance": row.importance,
+            "pinned": row.pinned,
+            "source": row.source,
+            "ts": int(row.updated_at.timestamp()),
+            "message_ids": list(row.message_ids),
+            "row_id": str(row.rel_id),
+        },
+    )
 
 
-async def index_facts(vectors: VectorIndex, embedder: Embedder, user_id: str,
-                      rows: Sequence[FactIndexRow]) -> None:
+async def index_facts(
+    vectors: VectorIndex, embedder: Embedder, user_id: str, rows: Sequence[FactIndexRow]
+) -> None:
     """Upsert the live rows' points (embedded in one batch); mark the others' points inactive.
     Raises :class:`DependencyUnavailable` (embedder or vectors) on failure."""
     live = [r for r in rows if r.active]
     if live:
         dense = await embedder.embed([r.text for r in live])
-        await vectors.upsert(FACTS, [fact_point(user_id, r, d)
-                                     for r, d in zip(live, dense, strict=True)])
+        await vectors.upsert(
+            FACTS, [fact_point(user_id, r, d) for r, d in zip(live, dense, strict=True)]
+        )
     closed = [str(r.rel_id) for r in rows if not r.active]
     if closed:
         await vectors.set_active(FACTS, user_id=user_id, ids=closed, active=False)
 
 
-async def mark_indexed(conn: asyncpg.Connection, table: str, ids: Sequence[UUID | str],
-                       *, unchanged_since: datetime) -> None:
+async def mark_indexed(
+    conn: asyncpg.Connection, table: str, ids: Sequence[UUID | str], *, unchanged_since: datetime
+) -> None:
     """Stamp ``indexed_at`` on rows not changed after ``unchanged_since``, in one round trip with
     ``synchronous_commit = off``: the stamp is derived data, and a lost stamp only means one
     more reindex. (Literals, not parameters, let the three statements share one simple query;
@@ -111,16 +131,21 @@ async def mark_indexed(conn: asyncpg.Connection, table: str, ids: Sequence[UUID 
         await conn.execute(
             "BEGIN; SET LOCAL synchronous_commit = off; "
             f"UPDATE {table} SET indexed_at = now() WHERE {key} = ANY('{{{literal}}}'::uuid[]) "
-            f"AND indexed_at IS NULL AND updated_at <= '{since}'::timestamptz; COMMIT")
+            f"AND indexed_at IS NULL AND updated_at <= '{since}'::timestamptz; COMMIT"
+        )
     except BaseException:
         if not conn.is_closed() and conn.is_in_transaction():
             await conn.execute("ROLLBACK")
         raise
 
 
-async def sync_fact_vectors(pool: asyncpg.Pool, vectors: VectorIndex | None,
-                            embedder: Embedder | None, user_id: str,
-                            rel_ids: Sequence[UUID | str]) -> str | None:
+async def sync_fact_vectors(
+    pool: asyncpg.Pool,
+    vectors: VectorIndex | None,
+    embedder: Embedder | None,
+    user_id: str,
+    rel_ids: Sequence[UUID | str],
+) -> str | None:
     """Bring the index in line with these rows after their transaction committed. Returns None,
     or a warning when the index could not be written (the rows stay unindexed for the sweep).
 
@@ -137,13 +162,20 @@ async def sync_fact_vectors(pool: asyncpg.Pool, vectors: VectorIndex | None,
     try:
         await index_facts(vectors, embedder, user_id, rows)
     except DependencyUnavailable as exc:
-        structlog.get_logger().warning("facts_unindexed", dependency=exc.dependency,
-                                       count=len(rows))
-        return (f"{exc.dependency} unavailable: {len(rows)} fact(s) saved but not indexed yet; "
-                "POST /v1/reindex (or the next sweep) indexes them")
+        structlog.get_logger().warning(
+            "facts_unindexed", dependency=exc.dependency, count=len(rows)
+        )
+        return (
+            f"{exc.dependency} unavailable: {len(rows)} fact(s) saved but not indexed yet; "
+            "POST /v1/reindex (or the next sweep) indexes them"
+        )
     async with pool.acquire() as conn:
-        await mark_indexed(conn, "relations", [r.rel_id for r in rows],
-                           unchanged_since=max(r.updated_at for r in rows))
+        await mark_indexed(
+            conn,
+            "relations",
+            [r.rel_id for r in rows],
+            unchanged_since=max(r.updated_at for r in rows),
+        )
     return None
 
 
@@ -154,8 +186,9 @@ SELECT user_id, rel_id FROM relations
 """
 
 
-async def unindexed_facts(conn: asyncpg.Connection, user_id: str | None,
-                          limit: int) -> dict[str, list[UUID]]:
+async def unindexed_facts(
+    conn: asyncpg.Connection, user_id: str | None, limit: int
+) -> dict[str, list[UUID]]:
     """Rows the index does not reflect yet, oldest first, grouped by user."""
     grouped: dict[str, list[UUID]] = {}
     for r in await conn.fetch(_UNINDEXED, user_id, limit):

@@ -18,7 +18,9 @@ async def ensure_user_and_agent(conn: asyncpg.Connection, user_id: str, agent_id
     await conn.execute(
         """WITH u AS (INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING)
            INSERT INTO agents (agent_id) VALUES ($2) ON CONFLICT DO NOTHING""",
-        user_id, agent_id)
+        user_id,
+        agent_id,
+    )
 
 
 _SELF = f"""
@@ -42,5 +44,3 @@ async def self_entity_id(conn: asyncpg.Connection, user_id: str) -> UUID:
         if found is not None:
             return found
     raise RuntimeError("the self entity could not be created or found")
-
-

@@ -104,10 +104,16 @@ class EdgeVectorIndex:
     ) -> list[VectorHit]:
         check_collection(collection)
         check_limit(limit)
-        where = _filter(filters.visible(
-            user_id=user_id, agent_id=agent_id, agent_only=agent_only, entity_ids=entity_ids,
-            include_inactive=include_inactive, extra_must=extra_must,
-        ))
+        where = _filter(
+            filters.visible(
+                user_id=user_id,
+                agent_id=agent_id,
+                agent_only=agent_only,
+                entity_ids=entity_ids,
+                include_inactive=include_inactive,
+                extra_must=extra_must,
+            )
+        )
         dense_q, sparse_q = query_vectors(dense, text, self._dim, self._sparse)
         if dense_q is None and sparse_q is None:
             return []
@@ -119,19 +125,32 @@ class EdgeVectorIndex:
                 limit=limit,
                 prefetches=[
                     qe.Prefetch(wide, query=qe.Query.Nearest(dense_q, using=DENSE), filter=where),
-                    qe.Prefetch(wide, query=qe.Query.Nearest(sparse_q, using=SPARSE),
-                                filter=where, params=user_idf),
+                    qe.Prefetch(
+                        wide,
+                        query=qe.Query.Nearest(sparse_q, using=SPARSE),
+                        filter=where,
+                        params=user_idf,
+                    ),
                 ],
                 query=qe.Fusion.Rrf(k=RRF_K),
                 filter=where,
                 with_payload=with_payload,
             )
         elif dense_q is not None:
-            request = qe.QueryRequest(limit=limit, query=qe.Query.Nearest(dense_q, using=DENSE),
-                                      filter=where, with_payload=with_payload)
+            request = qe.QueryRequest(
+                limit=limit,
+                query=qe.Query.Nearest(dense_q, using=DENSE),
+                filter=where,
+                with_payload=with_payload,
+            )
         else:
-            request = qe.QueryRequest(limit=limit, query=qe.Query.Nearest(sparse_q, using=SPARSE),
-                                      filter=where, params=user_idf, with_payload=with_payload)
+            request = qe.QueryRequest(
+                limit=limit,
+                query=qe.Query.Nearest(sparse_q, using=SPARSE),
+                filter=where,
+                params=user_idf,
+                with_payload=with_payload,
+            )
         with self._engine(collection) as shard:
             found = shard.query(request)
             if dense_q is None or sparse_q is None or not found:
@@ -140,10 +159,13 @@ class EdgeVectorIndex:
                 # their vectors would cost to ship into Python. The ids came from this user's
                 # filtered query, so the id condition alone keeps to the user's points (and
                 # skips a second pass through the user index: ~0.1 ms a search).
-                cosine = shard.query(qe.QueryRequest(
-                    limit=len(found), query=qe.Query.Nearest(dense_q, using=DENSE),
-                    filter=qe.Filter(must=[qe.HasIdCondition({p.id for p in found})]),
-                ))
+                cosine = shard.query(
+                    qe.QueryRequest(
+                        limit=len(found),
+                        query=qe.Query.Nearest(dense_q, using=DENSE),
+                        filter=qe.Filter(must=[qe.HasIdCondition({p.id for p in found})]),
+                    )
+                )
         if cosine is None:
             return to_hits(found, score_is_similarity=dense_q is not None)
         return to_hits(found, {str(p.id): p.score for p in cosine})
@@ -158,9 +180,11 @@ class EdgeVectorIndex:
         with self._engine(collection) as shard:
             matched = shard.count(qe.CountRequest(exact=True, filter=where))
             if matched:
-                shard.update(qe.UpdateOperation.set_payload_by_filter(
-                    where, {"active": active, ACTIVE_KEY: active_mark(active)}
-                ))
+                shard.update(
+                    qe.UpdateOperation.set_payload_by_filter(
+                        where, {"active": active, ACTIVE_KEY: active_mark(active)}
+                    )
+                )
         return matched
 
     async def delete(
@@ -246,8 +270,9 @@ def shard_config(dim: int, datatype: str) -> qe.EdgeConfig:
     """A collection's Edge config; ``datatype`` ('float32' | 'float16') of the dense vectors."""
     storage = qe.VectorStorageDatatype.Float16 if datatype == "float16" else None
     return qe.EdgeConfig(
-        vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine,
-                                            datatype=storage)},
+        vectors={
+            DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine, datatype=storage)
+        },
         sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
         optimizers=qe.EdgeOptimizersConfig(indexing_threshold=0),
     )

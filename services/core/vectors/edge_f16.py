@@ -58,11 +58,15 @@ def convert(root: str | Path) -> dict[str, int]:
 def _copy(source: qe.EdgeShard, target: qe.EdgeShard) -> int:
     offset, total = None, 0
     while True:
-        records, offset = source.scroll(qe.ScrollRequest(
-            offset=offset, limit=PAGE, with_payload=True, with_vector=True))
+        records, offset = source.scroll(
+            qe.ScrollRequest(offset=offset, limit=PAGE, with_payload=True, with_vector=True)
+        )
         if records:
-            target.update(qe.UpdateOperation.upsert_points(
-                [qe.Point(r.id, r.vector, r.payload) for r in records]))
+            target.update(
+                qe.UpdateOperation.upsert_points(
+                    [qe.Point(r.id, r.vector, r.payload) for r in records]
+                )
+            )
             total += len(records)
         if offset is None:
             return total

@@ -84,9 +84,7 @@ def visible(
     return AllOf(tuple(must))
 
 
-def owned(
-    *, user_id: str, ids: Sequence[str] | None = None, agent_id: str | None = None
-) -> AllOf:
+def owned(*, user_id: str, ids: Sequence[str] | None = None, agent_id: str | None = None) -> AllOf:
     """The points a write (soft or hard forget) may touch: always only the user's."""
     must: list[Condition] = [Eq("user_id", _user(user_id))]
     if ids is not None:

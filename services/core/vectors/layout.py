@@ -131,6 +131,9 @@ def to_hits(
     for p in found:
         point_id = str(p.id)
         similarity = p.score if score_is_similarity else (similarities or {}).get(point_id)
-        hits.append(VectorHit(id=point_id, score=p.score, payload=public_payload(p.payload),
-                              similarity=similarity))
+        hits.append(
+            VectorHit(
+                id=point_id, score=p.score, payload=public_payload(p.payload), similarity=similarity
+            )
+        )
     return hits

@@ -30,9 +30,22 @@ SHARED_OWNER = "@shared"
 SCOPES: frozenset[str] = frozenset({"global", "agent"})
 REQUIRED_PAYLOAD: tuple[str, ...] = ("user_id", "agent_id", "scope", "entity_ids", "active")
 # Payload keys that would hold what a person said or wrote; refused (see the module docstring).
-PLAINTEXT_KEYS: frozenset[str] = frozenset({
-    "text", "title", "section", "speaker", "name", "reflection", "summary", "one_liner",
-    "content", "snippet", "source_snippet", "value"})
+PLAINTEXT_KEYS: frozenset[str] = frozenset(
+    {
+        "text",
+        "title",
+        "section",
+        "speaker",
+        "name",
+        "reflection",
+        "summary",
+        "one_liner",
+        "content",
+        "snippet",
+        "source_snippet",
+        "value",
+    }
+)
 
 Scope = Literal["global", "agent"]
 PayloadValue = str | int | bool | Sequence[str] | Sequence[int]
@@ -171,8 +184,10 @@ def _checked_payload(point_id: str, payload: Mapping[str, Any]) -> dict[str, Any
         raise ValueError(f"point {point_id}: payload lacks {missing}")
     plaintext = sorted(PLAINTEXT_KEYS.intersection(payload))
     if plaintext:
-        raise ValueError(f"point {point_id}: payload keys {plaintext} would keep plaintext in "
-                         "the index files; read the text from Postgres by id")
+        raise ValueError(
+            f"point {point_id}: payload keys {plaintext} would keep plaintext in "
+            "the index files; read the text from Postgres by id"
+        )
     user_id, agent_id, scope = payload["user_id"], payload["agent_id"], payload["scope"]
     if not isinstance(user_id, str) or not user_id:
         raise ValueError(f"point {point_id}: user_id must be a non-empty string")

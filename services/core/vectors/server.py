@@ -61,8 +61,11 @@ class ServerVectorIndex:
         client: AsyncQdrantClient | None = None,
     ) -> None:
         self._client = client or AsyncQdrantClient(
-            url=url, api_key=api_key, timeout=max(1, round(timeout_s)),
-            prefer_grpc=False, check_compatibility=False,
+            url=url,
+            api_key=api_key,
+            timeout=max(1, round(timeout_s)),
+            prefer_grpc=False,
+            check_compatibility=False,
         )
         self._dim = dim
         self._sparse = SparseEncoder()
@@ -130,10 +133,16 @@ class ServerVectorIndex:
     ) -> list[VectorHit]:
         check_collection(collection)
         check_limit(limit)
-        where = _filter(filters.visible(
-            user_id=user_id, agent_id=agent_id, agent_only=agent_only, entity_ids=entity_ids,
-            include_inactive=include_inactive, extra_must=extra_must,
-        ))
+        where = _filter(
+            filters.visible(
+                user_id=user_id,
+                agent_id=agent_id,
+                agent_only=agent_only,
+                entity_ids=entity_ids,
+                include_inactive=include_inactive,
+                extra_must=extra_must,
+            )
+        )
         dense_q, sparse_q = query_vectors(dense, text, self._dim, self._sparse)
         if dense_q is None and sparse_q is None:
             return []
@@ -148,8 +157,9 @@ class ServerVectorIndex:
             request = dict(
                 prefetch=[
                     models.Prefetch(query=dense_q, using=DENSE, filter=where, limit=wide),
-                    models.Prefetch(query=sparse_model, using=SPARSE, filter=where, limit=wide,
-                                    params=user_idf),
+                    models.Prefetch(
+                        query=sparse_model, using=SPARSE, filter=where, limit=wide, params=user_idf
+                    ),
                 ],
                 query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
                 with_vectors=[DENSE],
@@ -159,17 +169,26 @@ class ServerVectorIndex:
         else:
             request = dict(query=sparse_model, using=SPARSE, search_params=user_idf)
         with _faults(f"searching {collection}"):
-            found = (await self._client.query_points(
-                collection, query_filter=where, limit=limit,
-                with_payload=True if payload is None else (list(payload) or False), **request
-            )).points
+            found = (
+                await self._client.query_points(
+                    collection,
+                    query_filter=where,
+                    limit=limit,
+                    with_payload=True if payload is None else (list(payload) or False),
+                    **request,
+                )
+            ).points
         if dense_q is None or sparse_q is None:
             return to_hits(found, score_is_similarity=sparse_q is None)
         vectors = [p.vector.get(DENSE) if isinstance(p.vector, dict) else None for p in found]
-        return to_hits(found, {
-            str(p.id): cos for p, cos in zip(found, cosines(dense_q, vectors), strict=True)
-            if cos is not None
-        })
+        return to_hits(
+            found,
+            {
+                str(p.id): cos
+                for p, cos in zip(found, cosines(dense_q, vectors), strict=True)
+                if cos is not None
+            },
+        )
 
     async def set_active(
         self, collection: str, *, user_id: str, ids: Sequence[str], active: bool
@@ -183,8 +202,10 @@ class ServerVectorIndex:
             matched = (await self._client.count(collection, count_filter=where, exact=True)).count
             if matched:
                 await self._client.set_payload(
-                    collection, {"active": active, ACTIVE_KEY: active_mark(active)},
-                    points=models.FilterSelector(filter=where), wait=True,
+                    collection,
+                    {"active": active, ACTIVE_KEY: active_mark(active)},
+                    points=models.FilterSelector(filter=where),
+                    wait=True,
                 )
         return matched
 
@@ -254,8 +275,10 @@ def _faults(doing: str) -> Iterator[None]:
 
 def _payload_indexes() -> list[tuple[str, Any]]:
     indexes: list[tuple[str, Any]] = [
-        (TENANT_FIELD, models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD,
-                                                 is_tenant=True))
+        (
+            TENANT_FIELD,
+            models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True),
+        )
     ]
     indexes += [(name, models.PayloadSchemaType.KEYWORD) for name in KEYWORD_FIELDS]
     indexes += [(name, models.PayloadSchemaType.BOOL) for name in BOOL_FIELDS]
