@@ -43,7 +43,7 @@ from services.core.resources import EMBEDDER, POSTGRES, VECTORS, Resources
 from services.core.settings import Settings
 from services.core.vectors import VectorPoint
 from services.core.vectors.port import SHARED_OWNER
-from services.rag_gate import store
+from services.rag_gate import continuity, search, store
 from services.rag_gate.app import SPEC
 
 USER, AGENT = "bench-rag-gate", "deanna"
@@ -344,15 +344,16 @@ async def measure(
 
 async def compare_vector_concurrency(res: Resources, entities: dict[str, str], rounds: int) -> None:
     (dense,) = await res.embedder.embed([OPEN[0][0]])
-    kwargs = dict(
+    query = search.Query(
         user_id=USER,
         agent_id=AGENT,
         dense=dense,
         text=OPEN[0][0],
         entity_ids=[entities["Marta"]],
-        top_k=8,
-        knowledge_k=4,
-        fact_candidates=24,
+        episodes=8,
+        knowledge=4,
+        facts=24,
+        turns=0,
     )
 
     async def sequential() -> None:
@@ -360,14 +361,19 @@ async def compare_vector_concurrency(res: Resources, entities: dict[str, str], r
         await res.vectors.search(
             "episodes", user_id=USER, agent_id=AGENT, entity_ids=[entities["Marta"]], limit=8, **q
         )
-        for owner in (SHARED_OWNER, USER):
-            await res.vectors.search(
-                "knowledge", user_id=owner, agent_id=AGENT, agent_only=True, limit=4, **q
-            )
+        await res.vectors.search(
+            "knowledge",
+            user_id=USER,
+            agent_id=AGENT,
+            agent_only=True,
+            with_shared=True,
+            limit=4,
+            **q,
+        )
         await res.vectors.search("facts", user_id=USER, agent_id=AGENT, limit=24, **q)
 
     variants = {
-        "gather (as the node)": lambda: store.search(res.vectors, **kwargs),
+        "gather (as the node)": lambda: search.search(res.vectors, query),
         "one after another": sequential,
     }
     samples: dict[str, list[float]] = {k: [] for k in variants}
@@ -381,20 +387,23 @@ async def compare_vector_concurrency(res: Resources, entities: dict[str, str], r
 
 
 async def explain(res: Resources, entities: dict[str, str]) -> None:
-    found = await store.search(
+    found = await search.search(
         res.vectors,
-        user_id=USER,
-        agent_id=AGENT,
-        dense=(await res.embedder.embed([OPEN[0][0]]))[0],
-        text=OPEN[0][0],
-        entity_ids=[],
-        top_k=8,
-        knowledge_k=4,
-        fact_candidates=24,
+        search.Query(
+            user_id=USER,
+            agent_id=AGENT,
+            dense=(await res.embedder.embed([OPEN[0][0]]))[0],
+            text=OPEN[0][0],
+            entity_ids=[],
+            episodes=8,
+            knowledge=4,
+            facts=24,
+            turns=0,
+        ),
     )
     ids = [[h.id for h in hits or ()] for hits in (found.episodes, found.knowledge, found.facts)]
     statements = {
-        "load_rows": (store.LOAD_ROWS, USER, AGENT, NOW, *ids),
+        "load_rows": (store.LOAD_ROWS, USER, AGENT, NOW, *ids, [], [], False),
         "load_card_facts": (
             store.LOAD_CARD_FACTS,
             USER,
@@ -405,7 +414,7 @@ async def explain(res: Resources, entities: dict[str, str]) -> None:
             3,
         ),
         "load_continuity": (
-            store.LOAD_CONTINUITY,
+            continuity.LOAD_CONTINUITY,
             USER,
             AGENT,
             "tg:1",

@@ -44,7 +44,11 @@ async def retrieve_route(
 ) -> RetrieveResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
     now = request_clock(data.now)
-    return await retrieve(resources, data, now)
+    # SPEC.needs opens all three before any request is served
+    assert resources.pg and resources.vectors and resources.embedder
+    return await retrieve(
+        resources.pg, resources.vectors, resources.embedder, resources.settings, data, now
+    )
 
 
 SPEC = NodeSpec(

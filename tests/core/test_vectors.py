@@ -29,6 +29,7 @@ from services.core.vectors import (
     open_vector_index,
 )
 from services.core.vectors.layout import SparseEncoder
+from services.core.vectors.port import SHARED_OWNER
 
 DIM = 16
 
@@ -189,6 +190,24 @@ async def test_an_agent_sees_global_points_and_its_own_never_another_agents(inde
     assert ids(only_own) == {mine.id}
     with pytest.raises(ValueError, match="agent_id"):
         await index.search("knowledge", user_id=user_id, text="Marta", agent_only=True)
+
+
+async def test_with_shared_adds_the_agents_shared_points_and_never_another_users(index, user_id):
+    agent = f"coach-{uuid.uuid4().hex[:8]}"
+    shared, mine, theirs = (
+        point(owner, "night shift sleep window", scope="agent", agent_id=agent)
+        for owner in (SHARED_OWNER, user_id, user_id + "-b")
+    )
+    await index.upsert("knowledge", [shared, mine, theirs])
+    for query in ({"text": "night shift"}, {"text": "night shift", "dense": mine.dense}):
+        both = await index.search(
+            "knowledge", user_id=user_id, agent_id=agent, agent_only=True, with_shared=True, **query
+        )
+        alone = await index.search(
+            "knowledge", user_id=user_id, agent_id=agent, agent_only=True, **query
+        )
+        assert ids(both) == {shared.id, mine.id}
+        assert ids(alone) == {mine.id}
 
 
 async def test_entity_ids_narrow_to_points_sharing_an_entity(index, user_id):

@@ -174,7 +174,7 @@ async def test_a_closed_gate_makes_no_embedding_and_no_vector_search_but_keeps_c
     assert (index.searches, embedder.calls) == (0, 0)
     opened = (await post(spied, body(memory, "ok thanks", force="open"))).json()
     assert opened["gate"] == {"open": True, "reasons": [], "forced": True, "matched": {}}
-    assert embedder.calls == 1 and index.searches == 5  # episodes, knowledge x2, facts, turns
+    assert embedder.calls == 1 and index.searches == 4  # episodes, knowledge, facts, turns
 
 
 async def test_a_closed_vector_index_degrades_the_slots_and_keeps_continuity(

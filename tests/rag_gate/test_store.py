@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from contracts.retrieve import RetrieveResponse
 from services.core.resources import Resources
-from services.rag_gate import store
+from services.rag_gate import continuity
 from services.rag_gate.pipeline import retrieve
 from tests.rag_gate.conftest import T0, Memory
 
@@ -22,7 +22,9 @@ async def ask(res: Resources, memory: Memory, message: str, **extra) -> Retrieve
     """Retrieve with the gate forced open (unless told otherwise): these tests are about
     what retrieval finds, test_gate.py about when it runs."""
     extra.setdefault("force", "open")
-    return await retrieve(res, memory.request(message, **extra), T0)
+    return await retrieve(
+        res.pg, res.vectors, res.embedder, res.settings, memory.request(message, **extra), T0
+    )
 
 
 def episode_ids(answer: RetrieveResponse) -> set[str]:
@@ -340,7 +342,7 @@ async def test_load_continuity_is_empty_for_a_new_user(
     resources: Resources, memory: Memory
 ) -> None:
     async with resources.pg.acquire() as conn:
-        found = await store.load_continuity(
+        found = await continuity.load_continuity(
             conn,
             user_id=memory.user_id,
             agent_id=memory.agent,
@@ -349,7 +351,7 @@ async def test_load_continuity_is_empty_for_a_new_user(
             idle_since=T0,
             tail_turns=10,
         )
-    assert found == store.Continuity()
+    assert found == continuity.Continuity()
 
 
 async def test_the_users_own_entity_neither_counts_as_frequent_nor_gets_a_card(
