@@ -6,14 +6,12 @@ One statement per turn, open gate or closed; it never touches the vector index.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
 from contracts.common import Role
-
-if TYPE_CHECKING:
-    from services.rag_gate.store import Connection
+from services.core.deps import Connection
 
 
 class TailMessage(msgspec.Struct, frozen=True):

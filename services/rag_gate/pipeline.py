@@ -29,11 +29,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
-import asyncpg
-
 from contracts.envelope_io import FactsSlot
 from contracts.retrieve import RetrieveDebug, RetrieveRequest, RetrieveResponse
 from contracts.slots import EpisodeSlot, KnowledgeSlot, RankedItem
+from services.core.deps import Database
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.settings import Settings
@@ -70,7 +69,7 @@ class Recalled:
 
 
 async def retrieve(
-    db: asyncpg.Pool,
+    db: Database,
     vectors: VectorIndex,
     embedder: Embedder,
     settings: Settings,
@@ -103,7 +102,7 @@ async def retrieve(
 
 
 async def _continuity(
-    db: asyncpg.Pool, req: RetrieveRequest, now: datetime, idle_since: datetime, timings: Timings
+    db: Database, req: RetrieveRequest, now: datetime, idle_since: datetime, timings: Timings
 ) -> continuity.Continuity:
     with timings.stage("sql_continuity"):
         async with db.acquire() as conn:
@@ -119,7 +118,7 @@ async def _continuity(
 
 
 async def _recall(
-    db: asyncpg.Pool,
+    db: Database,
     vectors: VectorIndex,
     embedder: Embedder,
     req: RetrieveRequest,

@@ -16,19 +16,14 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any
 
-import asyncpg
 import msgspec
 
 from contracts.common import Role
+from services.core.deps import Connection
 from services.rag_gate.continuity import TailMessage
 from services.rag_gate.search import MEMORY_TYPES
-
-if TYPE_CHECKING:
-    from asyncpg.pool import PoolConnectionProxy
-
-    Connection: TypeAlias = asyncpg.Connection[asyncpg.Record] | PoolConnectionProxy[asyncpg.Record]
 
 
 class EpisodeRow(msgspec.Struct, frozen=True):
