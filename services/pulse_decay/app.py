@@ -21,6 +21,7 @@ from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from contracts.pulse import PulseRequest, PulseResponse
+from contracts.slots import AffectSlot, SessionState
 from services.core.app import NodeSpec
 from services.core.clock import request_clock
 from services.core.errors import DependencyUnavailable
@@ -56,14 +57,14 @@ async def pulse(
     now = request_clock(data.now)
     window = timedelta(seconds=resources.settings.affect_ttl_s)
 
-    def compute(seen: Snapshot) -> tuple:
+    def compute(seen: Snapshot) -> tuple[SessionState | None, AffectSlot | None, Outcome]:
         outcome = apply_turn(data, seen.session, seen.affect, now=now, decay_window=window)
         if outcome.applied == ("replayed",):
             return None, None, outcome  # already saved: nothing to write
         return outcome.session, outcome.affect, outcome
 
     try:
-        outcome: Outcome = await resources.working_memory.update(
+        outcome = await resources.working_memory.update(
             data.user_id, data.agent_id, data.chat_id, compute, attempts=MAX_ATTEMPTS
         )
     except ConcurrentUpdate:
