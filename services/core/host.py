@@ -16,7 +16,7 @@ import uvicorn
 from litestar import Litestar
 from litestar.types import Receive, Scope, Send
 
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
 
 
@@ -27,7 +27,7 @@ class PortRouter:
         self._apps = dict(apps)
         self._settings = settings
         self._needs = needs
-        self.resources: Resources | None = None
+        self.clients: Clients | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -44,10 +44,10 @@ class PortRouter:
             message = await receive()
             assert message["type"] == "lifespan.startup"
             try:
-                self.resources = await Resources.open(self._settings, self._needs)
-                stack.push_async_callback(self.resources.close)
+                self.clients = await Clients.open(self._settings, self._needs)
+                stack.push_async_callback(self.clients.close)
                 for app in self._apps.values():
-                    app.state.resources = self.resources
+                    app.state.clients = self.clients
                     await stack.enter_async_context(app.lifespan())
             except Exception as exc:
                 await send({"type": "lifespan.startup.failed", "message": repr(exc)})
