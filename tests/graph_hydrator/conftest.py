@@ -1,4 +1,4 @@
-"""Seeding a user's graph with plain SQL, and a Postgres-only ``Resources`` for the node."""
+"""Seeding a user's graph with plain SQL, and a Postgres-only ``Clients`` for the node."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from services.core.resources import POSTGRES, Resources
+from services.core.deps import POSTGRES, Clients
 from services.core.settings import Settings
 
 T0 = datetime(2026, 1, 3, 12, 0, tzinfo=UTC)
@@ -160,23 +160,23 @@ class Seeder:
 
 
 @pytest.fixture(scope="session")
-async def pg_resources(settings: Settings) -> AsyncIterator[Resources]:
+async def pg_resources(settings: Settings) -> AsyncIterator[Clients]:
     """Only what graph-hydrator needs (Postgres), opened once for the module's tests."""
-    res = await Resources.open(settings, {POSTGRES})
+    res = await Clients.open(settings, {POSTGRES})
     yield res
     await res.close()
 
 
 @pytest.fixture
-async def seed(pg_resources: Resources, user_id: str) -> Seeder:
-    return await Seeder(pg_resources.pg, user_id).ensure()
+async def seed(pg_resources: Clients, user_id: str) -> Seeder:
+    return await Seeder(pg_resources.db, user_id).ensure()
 
 
 @pytest.fixture
-def seeder_for(pg_resources: Resources):
+def seeder_for(pg_resources: Clients):
     """Seed a second user in the same test (isolation checks)."""
 
     async def make(other_user: str) -> Seeder:
-        return await Seeder(pg_resources.pg, other_user).ensure()
+        return await Seeder(pg_resources.db, other_user).ensure()
 
     return make
