@@ -66,7 +66,7 @@ def words(text: str) -> int:
 
 def collect(env: InferenceEnvelope, ranking: Sequence[RankedItem]) -> list[Evidence]:
     """Every evidence item of the envelope, best first."""
-    scores = {(r.kind, r.id): r.score for r in ranking}
+    scores: dict[tuple[str, str], float] = {(r.kind, r.id): r.score for r in ranking}
     graph, episode, knowledge = env.GRAPH, env.EPISODE, env.KNOWLEDGE
     slots: list[list[tuple[Kind, str, Source, str, str, float]]] = [
         [
