@@ -115,12 +115,12 @@ def plan(facts: Sequence[CuratorFact], exclusive: Collection[str]) -> CuratorPla
     return result
 
 
-def _newest_first(fact: CuratorFact) -> tuple:
+def _newest_first(fact: CuratorFact) -> tuple[bool, float, str]:
     return (not fact.pinned, -fact.created_at.timestamp(), fact.rel_id)
 
 
 def _dedupe(facts: Sequence[CuratorFact], result: CuratorPlan) -> list[CuratorFact]:
-    groups: dict[tuple, list[CuratorFact]] = defaultdict(list)
+    groups: dict[tuple[str, str, str, str], list[CuratorFact]] = defaultdict(list)
     for fact in facts:
         groups[(fact.scope, fact.agent_id or "", fact.memory_type, normalized(fact.text))].append(
             fact
@@ -138,7 +138,7 @@ def _dedupe(facts: Sequence[CuratorFact], result: CuratorPlan) -> list[CuratorFa
 
 
 def _fold(facts: list[CuratorFact], result: CuratorPlan) -> list[CuratorFact]:
-    groups: dict[tuple, list[CuratorFact]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[CuratorFact]] = defaultdict(list)
     for fact in facts:
         if fact.memory_type == "PEOPLE" and not fact.pinned:
             groups[(fact.subject_id, fact.scope, fact.agent_id or "")].append(fact)
@@ -191,7 +191,7 @@ def _fold_runs(old: list[CuratorFact], fresh: list[CuratorFact]) -> list[list[Cu
 
 
 def _supersede(facts: list[CuratorFact], result: CuratorPlan, exclusive: Collection[str]) -> None:
-    groups: dict[tuple, list[CuratorFact]] = defaultdict(list)
+    groups: dict[tuple[str, str, str, str], list[CuratorFact]] = defaultdict(list)
     for fact in facts:
         if (
             fact.memory_type != "PSYCHE"

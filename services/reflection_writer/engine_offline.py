@@ -36,6 +36,7 @@ from contracts.reflection import (
     LIST_CAP,
     EvidenceLine,
     PsycheItem,
+    PsycheKind,
     Reflection,
     ReflectionDraft,
     SessionSummary,
@@ -199,7 +200,7 @@ def psyche(user: list[tuple[Message, str]]) -> list[PsycheItem]:
         folded = fold(sentence)
         if sentence.endswith("?") or folded in seen:
             continue
-        kind = (
+        kind: PsycheKind | None = (
             "value"
             if _VALUE.search(folded)
             else "belief"

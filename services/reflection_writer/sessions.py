@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 
 import asyncpg
 
+from contracts.reflection import DueReason
+from services.core.deps import Connection
 from services.reflection_writer.model import Message
 
 
@@ -47,7 +50,7 @@ SELECT s.session_id::text,
 
 
 async def due_sessions(
-    conn: asyncpg.Connection,
+    conn: Connection,
     *,
     user_id: str | None,
     agent_id: str | None,
@@ -62,7 +65,7 @@ async def due_sessions(
 
 
 async def session_state(
-    conn: asyncpg.Connection, session_id: str, user_id: str | None
+    conn: Connection, session_id: str, user_id: str | None
 ) -> asyncpg.Record | None:
     return await conn.fetchrow(
         "SELECT user_id, needs_consolidation FROM sessions"
@@ -73,7 +76,7 @@ async def session_state(
 
 
 async def claim(
-    conn: asyncpg.Connection, session_id: str, worker: str, lease_s: float
+    conn: Connection, session_id: str, worker: str, lease_s: float
 ) -> ClaimedSession | None:
     """Take the lease in one statement; None when someone holds it or nothing is new."""
     row = await conn.fetchrow(
@@ -90,7 +93,7 @@ async def claim(
     return ClaimedSession(*row) if row else None
 
 
-async def release(conn: asyncpg.Connection, session_id: str, worker: str) -> None:
+async def release(conn: Connection, session_id: str, worker: str) -> None:
     await conn.execute(
         "UPDATE sessions SET locked_until = NULL, locked_by = NULL"
         " WHERE session_id = $1::uuid AND locked_by = $2",
@@ -100,7 +103,7 @@ async def release(conn: asyncpg.Connection, session_id: str, worker: str) -> Non
 
 
 async def advance(
-    conn: asyncpg.Connection, session: ClaimedSession, through_seq: int, worker: str, now: datetime
+    conn: Connection, session: ClaimedSession, through_seq: int, worker: str, now: datetime
 ) -> None:
     """Move the checkpoint to ``through_seq`` (never backwards) and release the lease."""
     await conn.execute(
@@ -120,7 +123,7 @@ async def advance(
 
 
 async def load_messages(
-    conn: asyncpg.Connection, session: ClaimedSession, limit: int
+    conn: Connection, session: ClaimedSession, limit: int
 ) -> tuple[list[Message], int]:
     """Active messages after the checkpoint (up to the session's last seq), and the seq the
     checkpoint may move to (forgotten messages are skipped but passed over)."""

@@ -7,10 +7,12 @@ statement is per user. The session sweep and lease are in ``sessions``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 import asyncpg
 
+from services.core.deps import Connection
 from services.reflection_writer.episode import EpisodeRow
 from services.reflection_writer.model import KnownEntity
 
@@ -18,7 +20,7 @@ from services.reflection_writer.model import KnownEntity
 SELF_NAMES = ["i", "me", "myself", "user", "self", "you"]
 
 
-async def user_timezone(conn: asyncpg.Connection, user_id: str) -> str | None:
+async def user_timezone(conn: Connection, user_id: str) -> str | None:
     timezone: str | None = await conn.fetchval(
         "SELECT timezone FROM users WHERE user_id = $1", user_id
     )
@@ -45,7 +47,7 @@ SELECT e.entity_id::text, e.name, e.category
 
 
 async def mentioned_entities(
-    conn: asyncpg.Connection, user_id: str, agent_id: str, text: str
+    conn: Connection, user_id: str, agent_id: str, text: str
 ) -> list[KnownEntity]:
     """The user's entities (visible to this agent) whose normalized name or alias occurs as
     whole words in ``text`` — one query, normalized by Postgres's own ``twin_normalize``."""
@@ -54,7 +56,7 @@ async def mentioned_entities(
 
 
 async def previous_episode(
-    conn: asyncpg.Connection, user_id: str, agent_id: str, ts: datetime, first_seq: int
+    conn: Connection, user_id: str, agent_id: str, ts: datetime, first_seq: int
 ) -> str | None:
     """The temporal chain: this user and agent's latest earlier episode."""
     episode_id: str | None = await conn.fetchval(
@@ -70,7 +72,7 @@ async def previous_episode(
     return episode_id
 
 
-async def insert_episode(conn: asyncpg.Connection, row: EpisodeRow, now: datetime) -> bool:
+async def insert_episode(conn: Connection, row: EpisodeRow, now: datetime) -> bool:
     """Insert the episode; False when this range's row already exists (a retry)."""
     created = await conn.fetchval(
         """INSERT INTO episodes (episode_id, user_id, agent_id, scope, chat_id, session_id, ts,
@@ -113,9 +115,7 @@ class ExistingEpisode:
     linked_todos: int
 
 
-async def existing_episode(
-    conn: asyncpg.Connection, user_id: str, first_seq: int
-) -> ExistingEpisode:
+async def existing_episode(conn: Connection, user_id: str, first_seq: int) -> ExistingEpisode:
     """The episode of the range starting at ``first_seq`` (whose insert just conflicted)."""
     row = await conn.fetchrow(
         """SELECT episode_id::text, last_message_seq, indexed_at IS NOT NULL,
@@ -130,7 +130,7 @@ async def existing_episode(
 
 
 async def link_todos(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     session_id: str,
     episode_id: str,
@@ -159,7 +159,7 @@ async def link_todos(
 
 
 async def reference_facts(
-    conn: asyncpg.Connection, user_id: str, entity_ids: Sequence[str], ts: datetime
+    conn: Connection, user_id: str, entity_ids: Sequence[str], ts: datetime
 ) -> int:
     """Importance from use (000 bootstrap problem): each episode mentioning a fact's subject
     adds one reference; importance = max(importance, min(3, 1 + floor(log2(references)))).
@@ -180,7 +180,7 @@ async def reference_facts(
     return int(status.split()[-1])
 
 
-async def mark_indexed(conn: asyncpg.Connection, episode_ids: Sequence[str], now: datetime) -> None:
+async def mark_indexed(conn: Connection, episode_ids: Sequence[str], now: datetime) -> None:
     await conn.execute(
         "UPDATE episodes SET indexed_at = $2 WHERE episode_id = ANY($1::uuid[])",
         list(episode_ids),
@@ -189,7 +189,7 @@ async def mark_indexed(conn: asyncpg.Connection, episode_ids: Sequence[str], now
 
 
 async def unindexed_episodes(
-    conn: asyncpg.Connection, user_id: str | None, limit: int
+    conn: Connection, user_id: str | None, limit: int
 ) -> list[asyncpg.Record]:
     """Active episodes whose vector was never written (a crash or an index outage)."""
     return await conn.fetch(
