@@ -118,10 +118,14 @@ def _import_nodes() -> None:
 def _migrate(settings: Settings) -> int:
     from services.core.migrate import MigrationError, apply_migrations, ensure_database
 
+    database_url = settings.database_url
+    if database_url is None:  # _with_stores resolved it to the embedded Postgres before this
+        raise ValueError("DATABASE_URL is unset and no embedded Postgres was started")
+
     async def run() -> list[str]:
-        if await ensure_database(settings.database_url):
+        if await ensure_database(database_url):
             print("created the database")
-        return await apply_migrations(settings.database_url)
+        return await apply_migrations(database_url)
 
     try:
         applied = asyncio.run(run())

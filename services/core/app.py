@@ -98,7 +98,7 @@ async def version(state: State) -> Version:
     )
 
 
-async def screen_body(request: Request) -> None:
+async def screen_body(request: Request[Any, Any, State]) -> None:
     """Before any handler: a body that is not JSON is a 415, one holding NUL characters (which
     no store keeps and no person types) a 422 naming each field, and so is one whose values
     do not match the route's contract as sent (the framework would coerce ``"40"`` to 40)."""
@@ -119,7 +119,7 @@ async def screen_body(request: Request) -> None:
         raise InvalidInput(errors)
 
 
-def _body_contract(request: Request) -> type[msgspec.Struct] | None:
+def _body_contract(request: Request[Any, Any, State]) -> type[msgspec.Struct] | None:
     """The Struct the route decodes its JSON body into, if it has one."""
     data = request.route_handler.parsed_fn_signature.parameters.get("data")
     typ = data.annotation if data is not None else None
