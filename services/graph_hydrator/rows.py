@@ -1,8 +1,7 @@
 """The rows the store hands to the logic: plain data, no database types.
 
 Frozen msgspec Structs rather than frozen dataclasses: a turn builds a few hundred of them, and
-a frozen dataclass pays a ``object.__setattr__`` per field (≈15 µs an edge row) where a Struct
-costs a fraction of a microsecond.
+a frozen dataclass pays an ``object.__setattr__`` per field (the cost: bench/RESULTS.md).
 """
 
 from __future__ import annotations

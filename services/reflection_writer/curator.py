@@ -16,9 +16,8 @@ run).
    next fact would take it past that, and a run of fewer than three left over stays unfolded.
    A previous fold of that entity joins the new one while the two fit together; past that it
    stays as it is. (An ever-growing "everything about Marta" fact is found for any question
-   about her and costs the prompt a paragraph each time; on LoCoMo such folds reached 145
-   words and came first for 578 of 582 questions.) The new row's id is uuid5 of its members,
-   so a retried fold is the same row.
+   about her and costs the prompt a paragraph each time: bench/RESULTS.md.) The new row's id
+   is uuid5 of its members, so a retried fold is the same row.
 3. *Deactivate outdated low-confidence facts* — a fact with confidence < 0.5 is SUPERSEDED
    (``superseded_by`` the newest contradicting fact) when a newer fact with the same subject,
    predicate, scope and agent has a different object or value and at least its confidence.
