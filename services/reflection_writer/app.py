@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import get, post
-from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.params import JSONBody, Parameter
 
@@ -22,8 +21,9 @@ from contracts.reflection import (
     DayLogResponse,
 )
 from services.core.app import NodeSpec
-from services.core.deps import LLM_STORE, Clients, Database, Inject
+from services.core.deps import Database, Inject
 from services.core.embedder import Embedder
+from services.core.llm import LLM
 from services.core.logs import bind_ids
 from services.core.problems import NotFound
 from services.core.settings import Settings
@@ -32,30 +32,21 @@ from services.core.vectors import VectorIndex
 from services.reflection_writer.brain import SlowBrain
 from services.reflection_writer.consolidate import SessionNotFound, consolidate
 from services.reflection_writer.daylog import day_log
-from services.reflection_writer.drafting import Drafter, ModelDrafter, OfflineDrafter
-
-
-def drafter_of(clients: Clients) -> Drafter:
-    """The configured model, or the offline engine when this process has none."""
-    if LLM_STORE in clients.opened:
-        return ModelDrafter(clients.llm, clients.settings.llm_timeout_s)
-    return OfflineDrafter()
+from services.reflection_writer.drafting import drafter_for
 
 
 def provide_slow_brain(
     db: Inject[Database],
     vectors: Inject[VectorIndex],
     embedder: Inject[Embedder],
+    llm: Inject[LLM | None],
     settings: Inject[Settings],
-    state: State,
 ) -> SlowBrain:
-    # The model is optional (no endpoint: the offline engine), so it is not a capability a
-    # parameter can demand; it is read off the process's clients (and SPEC.needs opens it).
     return SlowBrain(
         db=db,
         vectors=vectors,
         embedder=embedder,
-        drafter=drafter_of(state.clients),
+        drafter=drafter_for(llm, settings.llm_timeout_s),
         lease_s=settings.consolidation_lease_s,
     )
 
@@ -140,6 +131,5 @@ SPEC = NodeSpec(
     dependencies={"brain": Provide(provide_slow_brain, sync_to_thread=False)},
     # No Redis: the lock is a lease on the session row, the log is the source, and the spine
     # reaches the fast brain through graph-hydrator, so a Redis outage never stops
-    # consolidation. The model is optional: no parameter asks for it (see provide_slow_brain).
-    needs=frozenset({LLM_STORE}),
+    # consolidation.
 )

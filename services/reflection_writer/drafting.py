@@ -89,6 +89,11 @@ class ModelDrafter:
         return Draft(normalized.draft, "llm", grounded, normalized.malformed_evidence)
 
 
+def drafter_for(llm: LLM | None, timeout_s: float) -> Drafter:
+    """The configured model, or the offline engine when the process has none (by design)."""
+    return OfflineDrafter() if llm is None else ModelDrafter(llm, timeout_s)
+
+
 def episode_row(
     *,
     user_id: str,
