@@ -14,8 +14,8 @@ import pytest
 
 from services.core.deps import Clients
 from services.core.llm import open_llm
+from services.reflection_writer.app import provide_slow_brain
 from services.reflection_writer.brain import SlowBrain
-from services.reflection_writer.drafting import drafter_for
 
 T0 = datetime(2026, 1, 3, 9, 0, tzinfo=UTC)
 LLM_URL = "http://llm.test/v1"
@@ -224,12 +224,12 @@ def log(resources: Clients) -> Log:
 
 def slow_brain(clients: Clients) -> SlowBrain:
     """What the node's provider builds for a consolidation call, from the test's clients."""
-    return SlowBrain(
+    return provide_slow_brain(
         db=clients.db,
         vectors=clients.vectors,
         embedder=clients.embedder,
-        drafter=drafter_for(clients.llm, clients.settings.llm_timeout_s),
-        lease_s=clients.settings.consolidation_lease_s,
+        llm=clients.llm,
+        settings=clients.settings,
     )
 
 
