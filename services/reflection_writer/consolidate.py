@@ -133,7 +133,7 @@ async def _one(
         claimed = await sessions.claim(conn, session_id, worker, brain.lease_s)
         if claimed is None:
             state = await sessions.session_state(conn, session_id, None)
-            locked = state is not None and state["needs_consolidation"]
+            locked = state is not None and state.needs_consolidation
             return SkippedSession(
                 session_id=session_id, reason="locked" if locked else "nothing_new"
             )

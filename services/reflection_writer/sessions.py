@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
-import asyncpg
-
 from contracts.reflection import DueReason
 from services.core.deps import Connection
 from services.reflection_writer.model import Message
@@ -64,15 +62,23 @@ async def due_sessions(
     return [(r[0], cast(DueReason, r[1])) for r in rows]
 
 
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    user_id: str
+    needs_consolidation: bool
+
+
 async def session_state(
     conn: Connection, session_id: str, user_id: str | None
-) -> asyncpg.Record | None:
-    return await conn.fetchrow(
+) -> SessionRow | None:
+    """The session (of this user, when given), or None when there is none."""
+    row = await conn.fetchrow(
         "SELECT user_id, needs_consolidation FROM sessions"
         " WHERE session_id = $1::uuid AND ($2::text IS NULL OR user_id = $2)",
         session_id,
         user_id,
     )
+    return SessionRow(*row) if row else None
 
 
 async def claim(
