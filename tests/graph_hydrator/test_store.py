@@ -14,10 +14,10 @@ PUNCTUATION = "‘’‛ʼ“”‟„‚‐‑‒–—―"
 
 
 async def test_python_fold_agrees_with_twin_normalize_on_latin_1_and_extended_a(
-    pg_resources: Clients,
+    pg_clients: Clients,
 ) -> None:
     chars = list(LATIN + PUNCTUATION)
-    async with pg_resources.db.acquire() as conn:
+    async with pg_clients.db.acquire() as conn:
         rows = await conn.fetch("SELECT c, twin_normalize(c) AS n FROM unnest($1::text[]) c", chars)
         phrase = "Márta’s Łódź Straße ØRESUND Æsir Þór Œuvre Ça ñandú İstanbul"
         whole = await conn.fetchval("SELECT twin_normalize($1)", phrase)
