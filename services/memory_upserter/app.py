@@ -34,8 +34,13 @@ from services.memory_upserter.importer import import_document
 from services.memory_upserter.knowledge import ingest
 from services.memory_upserter.profile import seed_profile
 from services.memory_upserter.reindex import reindex as sweep
+from services.memory_upserter.stores import MemoryStores
 
 REPLAYED = "Idempotent-Replayed"
+
+
+def _stores(res: Resources) -> MemoryStores:  # transition: until the typed dependencies
+    return MemoryStores(res.pg, res.vectors, res.embedder, res.working_memory)
 
 
 def _request_id(request: Request) -> str | None:
@@ -64,7 +69,14 @@ async def commit(
     bind_ids(
         user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id, turn_id=data.turn_id
     )
-    answer, replayed = await commit_turn(resources, data, request_id=_request_id(request))
+    answer, replayed = await commit_turn(
+        _stores(resources),
+        resources.llm,
+        resources.settings,
+        resources.background,
+        data,
+        request_id=_request_id(request),
+    )
     return Response(answer, headers={REPLAYED: "true"} if replayed else {})
 
 
@@ -107,7 +119,9 @@ async def forget(
     data: JSONBody[ForgetRequest], request: Request, resources: NamedDependency[Resources]
 ) -> ForgetResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
-    return await forget_memory(resources, data, request_id=_request_id(request))
+    return await forget_memory(
+        _stores(resources), resources.background, data, request_id=_request_id(request)
+    )
 
 
 @get(

@@ -7,8 +7,9 @@ get-or-create + every message, one statement) · distinct namesakes ×1–2 (onl
 ``distinct_from``) · entities ×2 (lookup, write; only with entities) · self entity ×1 (only
 when a fact is about the user) · facts ×2–3 (read live rows, close contradicted, write; only
 with facts) · completion ×2 (only when the user says done: the pending todos, the one done) ·
-todos ×1 (only with todos) · :data:`FINISH` (idempotency answer, session checkpoint, counters,
-last_seen) · COMMIT. A full 10-item plan: 12–14; a bare turn: 6.
+todos ×1 (only with todos; these three are :mod:`.todo_store`'s) · :data:`FINISH` (idempotency
+answer, session checkpoint, counters, last_seen) · COMMIT. A full 10-item plan: 12–14; a bare
+turn: 6.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from uuid import UUID
 
-import asyncpg
-
-from services.core.memory_store import lock_user
+from contracts.memory import CommitResponse
+from services.core.memory_store.users import lock_user
+from services.memory_upserter.pg import Connection
+from services.memory_upserter.turn import MessageRow, Stored
 
 OPEN = """
 WITH u AS (INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING),
@@ -64,21 +66,6 @@ WITH a AS (
 UPDATE users SET display_name = COALESCE(display_name, $5), updated_at = $6 WHERE user_id = $1
 """
 
-ACTIONABLE = ("COMMITMENT", "REMINDER", "HABIT")  # what "done" can complete (or check in)
-PENDING = """
-SELECT todo_id::text, kind, text FROM todos
- WHERE user_id = $1 AND agent_id = $2 AND kind = ANY($3::text[]) AND status = 'PENDING'
-   AND active
- ORDER BY created_at, todo_id
- LIMIT 20
-"""
-COMPLETE = """
-UPDATE todos SET status = CASE WHEN kind = 'HABIT' THEN status ELSE 'DONE' END,
-                 completed_at = CASE WHEN kind = 'HABIT' THEN NULL ELSE $3::timestamptz END,
-                 updated_at = $3
- WHERE user_id = $1 AND todo_id = $2::uuid AND status = 'PENDING' AND active
-RETURNING todo_id, kind, text
-"""
 DISTINCT = """
 SELECT e.entity_id, e.name,
        ARRAY(SELECT r.predicate FROM relations r
@@ -99,30 +86,6 @@ SELECT e.entity_id, e.name,
 ALIAS = """
 INSERT INTO entity_aliases (user_id, entity_id, alias, source) VALUES ($1, $2, $3, $4)
 ON CONFLICT (entity_id, alias_normalized) DO NOTHING
-"""
-
-CAPTURE = """
-WITH input AS (
-    SELECT * FROM unnest($6::uuid[], $7::text[], $8::text[], $9::timestamptz[], $10::text[],
-                         $11::uuid[]) WITH ORDINALITY AS t(id, kind, text, due, snippet, msg, i)),
-ins AS (
-    INSERT INTO todos (todo_id, user_id, agent_id, kind, text, due_at, source_snippet,
-                       source_message_id, chat_id, session_id, created_at, updated_at)
-    SELECT id, $1, $2, kind, text, due, snippet, msg, $3, $4, $5, $5 FROM input
-    ON CONFLICT (user_id, agent_id, kind, text_normalized) WHERE status = 'PENDING' AND active
-    DO NOTHING
-    RETURNING todo_id)
-SELECT COALESCE(old.todo_id, input.id) AS todo_id, input.kind,
-       COALESCE(old.text, input.text) AS text, COALESCE(old.due_at, input.due) AS due_at,
-       COALESCE(old.source_snippet, input.snippet) AS source_snippet,
-       input.id IN (SELECT todo_id FROM ins) AS created
-  FROM input
-  LEFT JOIN LATERAL (
-      SELECT t.todo_id, t.text, t.due_at, t.source_snippet FROM todos t
-       WHERE t.user_id = $1 AND t.agent_id = $2 AND t.kind = input.kind
-         AND t.text_normalized = twin_normalize(input.text) AND t.status = 'PENDING'
-         AND t.active) old ON true
- ORDER BY input.i
 """
 
 FINISH = """
@@ -152,27 +115,8 @@ RETURNING entity_id
 """
 
 
-@dataclass(frozen=True)
-class Stored:
-    """What the idempotency key holds: the first commit's body hash and answer."""
-
-    request_hash: str
-    response: dict
-
-
-@dataclass(frozen=True)
-class MessageRow:
-    message_id: UUID
-    position: int
-    role: str
-    speaker: str | None
-    text: str
-    external_id: str | None
-    ts: datetime
-
-
 async def open_turn(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     agent_id: str,
     chat_id: str,
@@ -187,8 +131,15 @@ async def open_turn(
     return Stored(row["request_hash"], row["response"]) if row["request_hash"] else None
 
 
+@dataclass(frozen=True)
+class LoggedSession:
+    session_id: UUID
+    created: bool
+    last_seq: int  # the newest message's seq
+
+
 async def log_messages(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     agent_id: str,
     chat_id: str,
@@ -197,9 +148,8 @@ async def log_messages(
     now: datetime,
     turns: int,
     rows: Sequence[MessageRow],
-) -> tuple[UUID, bool, int]:
-    """The open session (continued or new) with the turn's messages appended; returns its id,
-    whether it is new, and the newest message seq."""
+) -> LoggedSession:
+    """The open session (continued or new) with the turn's messages appended."""
     record = await conn.fetchrow(
         LOG,
         user_id,
@@ -217,11 +167,11 @@ async def log_messages(
         [r.external_id for r in rows],
         [r.ts for r in rows],
     )
-    return record["session_id"], record["created"], record["last_seq"]
+    return LoggedSession(record["session_id"], record["created"], record["last_seq"])
 
 
 async def add_self_aliases(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     self_id: UUID,
     names: Sequence[str],
@@ -229,22 +179,6 @@ async def add_self_aliases(
     source: str,
 ) -> None:
     await conn.execute(SELF_ALIASES, user_id, self_id, source, list(names), names[0], now)
-
-
-async def pending_actionable(
-    conn: asyncpg.Connection, user_id: str, agent_id: str
-) -> list[tuple[str, str]]:
-    """This agent's pending commitments, reminders and habits: ``(todo_id, text)``."""
-    rows = await conn.fetch(PENDING, user_id, agent_id, list(ACTIONABLE))
-    return [(r["todo_id"], r["text"]) for r in rows]
-
-
-async def complete_todo(
-    conn: asyncpg.Connection, user_id: str, todo_id: str, now: datetime
-) -> tuple[UUID, str, str] | None:
-    """Done (a habit: checked in, still pending); ``(id, kind, text)``."""
-    row = await conn.fetchrow(COMPLETE, user_id, todo_id, now)
-    return (row["todo_id"], row["kind"], row["text"]) if row else None
 
 
 @dataclass(frozen=True)
@@ -258,7 +192,7 @@ class Namesake:
     has_alias: bool
 
 
-async def find_distinct(conn: asyncpg.Connection, user_id: str, handle: str) -> Namesake | None:
+async def find_distinct(conn: Connection, user_id: str, handle: str) -> Namesake | None:
     """The user's live entity a ``distinct_from`` names (id, ref or name), or None."""
     row = await conn.fetchrow(DISTINCT, user_id, handle)
     return (
@@ -269,33 +203,18 @@ async def find_distinct(conn: asyncpg.Connection, user_id: str, handle: str) -> 
 
 
 async def add_alias(
-    conn: asyncpg.Connection, user_id: str, entity_id: UUID, alias: str, source: str
+    conn: Connection, user_id: str, entity_id: UUID, alias: str, source: str
 ) -> None:
     await conn.execute(ALIAS, user_id, entity_id, alias, source)
 
 
-async def capture_todos(
-    conn: asyncpg.Connection,
-    user_id: str,
-    agent_id: str,
-    chat_id: str,
-    session_id: UUID,
-    now: datetime,
-    todos: Sequence[tuple],
-) -> list[asyncpg.Record]:
-    """Each todo (id, kind, text, due, snippet, message id) stored pending, or the pending one
-    with the same normalized text found; in input order."""
-    columns = [list(c) for c in zip(*todos, strict=True)]
-    return await conn.fetch(CAPTURE, user_id, agent_id, chat_id, session_id, now, *columns)
-
-
 async def finish_turn(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     agent_id: str,
     key: str,
     request_hash: str,
-    response: dict,
+    response: CommitResponse,
     now: datetime,
     session_id: UUID,
     last_seq: int,

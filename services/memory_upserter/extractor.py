@@ -32,8 +32,9 @@ from contracts.plan import MemoryWritePlan, PlanEntity, PlanFact, PlanTodo
 from services.memory_upserter import assertion, rules, rules_profile, rules_todos  # noqa: F401
 from services.memory_upserter.due import find_due, without_due
 from services.memory_upserter.people import Known, People
-from services.memory_upserter.plan_logic import fold, says_done
+from services.memory_upserter.plan_logic import fold
 from services.memory_upserter.temporal import validity
+from services.memory_upserter.turn_plan import says_done
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _SELF = re.compile(r"(?i)^(?:I|I'm|I've|I'd|we|we're|my|our|me)\b")

@@ -10,8 +10,8 @@ from datetime import datetime, timedelta
 
 import asyncpg
 
-from services.memory_upserter.commit_store import Stored
 from services.memory_upserter.people import Known
+from services.memory_upserter.turn import Stored
 
 JUDGE_CONTEXT = """
 SELECT k.request_hash, k.response,

@@ -32,7 +32,7 @@ from services.core.resources import Resources
 from services.core.validation import FieldError, InvalidInput
 from services.memory_upserter import commit_store
 from services.memory_upserter.plan_logic import fold, resolve
-from services.memory_upserter.turn_writer import fact_write
+from services.memory_upserter.turn_response import fact_write
 
 SOURCE = "seeded_profile"
 DEFAULT_PREDICATE = "NOTE"

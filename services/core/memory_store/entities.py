@@ -14,17 +14,8 @@ from uuid import UUID
 import asyncpg
 
 from services.core.memory_store.keys import SELF_REF, entity_type, slug
+from services.core.memory_store.shapes import EntityWrite
 from services.core.memory_store.users import lock_user
-
-
-@dataclass(frozen=True)
-class EntityWrite:
-    name: str
-    category: str = "Person"
-    aliases: Sequence[str] = ()
-    scope: str = "global"
-    ref: str | None = None  # a handle such as 'person:marta' to look up (and prefer) as entity_ref
-    distinct_from: UUID | None = None  # a new person apart from this one: joins only by alias
 
 
 @dataclass(frozen=True)

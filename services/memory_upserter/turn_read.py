@@ -1,0 +1,64 @@
+"""The commit request read (pure: no I/O; the clock is the request's): the turn's time, its
+plan (``plan``, or the LLM's raw ``answer``, whose reply becomes the assistant message), its
+message rows with fresh ids, the idempotency key ``commit:{agent}:{chat}:{turn_id}`` and a hash
+of the body. A bad plan or answer is an :class:`InvalidInput` listing every problem."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+
+import msgspec
+
+from contracts.memory import CommitRequest
+from contracts.plan import LLMAnswer
+from services.core.clock import check_times, request_clock
+from services.core.validation import FieldError, InvalidInput, decode
+from services.memory_upserter.plan_logic import check_plan
+from services.memory_upserter.turn import MessageRow, ReadTurn
+
+
+def read(req: CommitRequest) -> ReadTurn:
+    check_times(
+        [("$.now", req.now), *((f"$.messages[{i}].ts", m.ts) for i, m in enumerate(req.messages))]
+    )
+    now = request_clock(req.now or max((m.ts for m in req.messages if m.ts), default=None))
+    plan, reply, source = req.plan, None, "request" if req.plan is not None else None
+    errors: list[FieldError] = []
+    if req.answer is not None:
+        if req.plan is not None:
+            errors.append(FieldError("$.answer", "give plan or answer, not both"))
+        else:
+            answer, planned = _answer(req.answer)
+            plan, reply = (answer.plan, answer.reply) if planned else (None, answer.reply)
+            source = "answer" if planned else None
+    if plan is not None:
+        errors += check_plan(plan, "$.plan" if source == "request" else "$.answer.plan", now)
+    if errors:
+        raise InvalidInput(errors)
+    messages = [(m.role, m.speaker, m.text, m.external_id, m.ts) for m in req.messages]
+    if reply is not None and not any(m.role == "assistant" for m in req.messages):
+        messages.append(("assistant", None, reply, None, None))
+    reply = next((text for role, _, text, _, _ in reversed(messages) if role == "assistant"), None)
+    rows = tuple(
+        MessageRow(uuid.uuid4(), i, role, speaker, text, ext, ts or now)
+        for i, (role, speaker, text, ext, ts) in enumerate(messages)
+    )
+    digest = hashlib.sha256(msgspec.json.encode(req)).hexdigest()
+    key = f"commit:{req.agent_id}:{req.chat_id}:{req.turn_id}"
+    return ReadTurn(req, now, key, digest, rows, reply, plan, source or "none")
+
+
+def _answer(raw: str) -> tuple[LLMAnswer, bool]:
+    """The answer, and whether it carries a plan (an answer without one — a question the
+    flow asked instead of the model — leaves the turn to the shadow judge)."""
+    text = raw.strip()
+    if text.startswith("```"):  # a model that fenced its JSON
+        text = text.strip("`").removeprefix("json").strip()
+    try:
+        answer = decode(text.encode(), LLMAnswer)
+        return answer, "plan" in msgspec.json.decode(text)
+    except InvalidInput as exc:
+        raise InvalidInput(
+            [FieldError("$.answer" + e.path[1:], e.reason) for e in exc.errors], "Invalid answer"
+        ) from None
