@@ -5,7 +5,7 @@
 2. No plan: the shadow judge extracts one (:mod:`.judge`) — after checking, outside any
    transaction, that this turn was not committed already.
 3. Decide (pure, :mod:`.turn_plan`): the plan as writes, with notices of what was left out.
-4. One transaction under the user's lock (:mod:`.turn_writer`; :mod:`.commit_store` lists its
+4. One transaction under the user's lock (:mod:`.turn_writer`; :mod:`.commit_sql` lists its
    round trips): a stored answer for the key is replayed (a different body is a 409), else the
    messages, session, entities, facts, completion, todos and the answer are written together.
 5. After the commit (:mod:`.commit_after`): the turn's vectors, the clean-up of a

@@ -30,7 +30,7 @@ from services.core.memory_store import (
 )
 from services.core.resources import Resources
 from services.core.validation import FieldError, InvalidInput
-from services.memory_upserter import commit_store
+from services.memory_upserter import commit_sql
 from services.memory_upserter.plan_logic import fold, resolve
 from services.memory_upserter.turn_response import fact_write
 
@@ -124,8 +124,9 @@ async def seed_profile(res: Resources, req: ProfileRequest) -> ProfileResponse:
         )
         self_id = await self_entity_id(conn, req.user_id)
         if req.display_name:
-            await commit_store.add_self_aliases(
-                conn, req.user_id, self_id, [req.display_name], now, SOURCE
+            names = [req.display_name]
+            await conn.execute(
+                commit_sql.SELF_ALIASES, req.user_id, self_id, SOURCE, names, names[0], now
             )
         writes = [
             fact_write(f, s, o, entities, self_id, agent, [], SOURCE) for f, s, o in resolved.facts

@@ -3,7 +3,7 @@
 
 Every layer imports its types from here — the orchestrator (:mod:`.commit`), the pure steps
 (:mod:`.turn_read`, :mod:`.turn_plan`, :mod:`.turn_response`) and the transaction
-(:mod:`.turn_writer`, :mod:`.commit_store`) — so no layer needs the one above it. Rows are
+(:mod:`.turn_writer`) — so no layer needs the one above it. Rows are
 named: a field, not a position, says which column a value fills. Pure: no driver imported.
 """
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from contracts.memory import CommitRequest, CommitResponse, Notice
-from contracts.plan import MemoryWritePlan, PlanFact
+from contracts.plan import MemoryWritePlan
 
 if TYPE_CHECKING:  # forget.py is I/O; the type alone is needed here
     from services.memory_upserter.forget_tx import Forgotten
@@ -96,12 +96,9 @@ class ReadTurn:
     digest: str  # sha256 of the body
     rows: tuple[MessageRow, ...]
     reply: str | None
+    user_rows: tuple[MessageRow, ...]  # the person's, of ``rows``
     plan: MemoryWritePlan | None
     plan_source: str
-
-    @property
-    def user_rows(self) -> list[MessageRow]:
-        return [r for r in self.rows if r.role == "user"]
 
 
 @dataclass(frozen=True)
@@ -133,12 +130,6 @@ class TurnPlan:
     fact_source: str
     notes: tuple[Notice, ...] = ()
     questions: tuple[str, ...] = ()  # asked next turn (entity_ambiguous)
-
-    @property
-    def facts(self) -> list[tuple[PlanFact, int, int | None, Validity]]:
-        return [
-            (f, s, o, v) for (f, s, o), v in zip(self.resolved.facts, self.validity, strict=True)
-        ]
 
 
 @dataclass(frozen=True)

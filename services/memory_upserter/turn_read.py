@@ -44,9 +44,17 @@ def read(req: CommitRequest) -> ReadTurn:
         MessageRow(uuid.uuid4(), i, role, speaker, text, ext, ts or now)
         for i, (role, speaker, text, ext, ts) in enumerate(messages)
     )
-    digest = hashlib.sha256(msgspec.json.encode(req)).hexdigest()
-    key = f"commit:{req.agent_id}:{req.chat_id}:{req.turn_id}"
-    return ReadTurn(req, now, key, digest, rows, reply, plan, source or "none")
+    return ReadTurn(
+        req=req,
+        now=now,
+        key=f"commit:{req.agent_id}:{req.chat_id}:{req.turn_id}",
+        digest=hashlib.sha256(msgspec.json.encode(req)).hexdigest(),
+        rows=rows,
+        user_rows=tuple(r for r in rows if r.role == "user"),
+        reply=reply,
+        plan=plan,
+        plan_source=source or "none",
+    )
 
 
 def _answer(raw: str) -> tuple[LLMAnswer, bool]:

@@ -157,14 +157,3 @@ def _entities(results: Sequence[EntityResult]) -> list[EntityWritten]:
                 outcome=outcome,
             )
     return list(merged.values())
-
-
-def uuids(values: Sequence[str]) -> list[UUID]:
-    """The values that are UUIDs (a request's entity ids may be anything)."""
-    out = []
-    for value in values:
-        try:
-            out.append(UUID(value))
-        except ValueError:
-            continue
-    return out

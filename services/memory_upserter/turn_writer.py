@@ -1,4 +1,5 @@
-"""The transaction of one commit: everything the turn writes, or nothing.
+"""The transaction of one commit: everything the turn writes, or nothing — its statements
+(:mod:`.commit_sql`) in the order they run.
 
 Order matters: the user lock first (every writer of a user's graph takes it first, so lock
 order cannot deadlock), then the stored answer (a retry stops here and rolls back), the
@@ -18,19 +19,26 @@ from contracts.memory import Notice
 from services.core.memory_store import (
     EntityWrite,
     apply_facts,
+    lock_user,
     self_entity_id,
     upsert_entities,
 )
 from services.core.validation import FieldError, InvalidInput
-from services.memory_upserter import commit_store as store
-from services.memory_upserter import todo_store
+from services.memory_upserter import commit_sql as sql
 from services.memory_upserter.forget_tx import forget_in_transaction
 from services.memory_upserter.people import group_of
 from services.memory_upserter.pg import Connection
 from services.memory_upserter.plan_logic import SELF
-from services.memory_upserter.turn import Completed, Stored, TurnPlan, Written
+from services.memory_upserter.turn import (
+    CapturedTodo,
+    Completed,
+    PendingTodo,
+    Stored,
+    TurnPlan,
+    Written,
+)
 from services.memory_upserter.turn_plan import pick_done
-from services.memory_upserter.turn_response import commit_response, fact_write, uuids
+from services.memory_upserter.turn_response import commit_response, fact_write
 
 
 class _Replay(Exception):
@@ -54,26 +62,35 @@ async def _write(
     conn: Connection, plan: TurnPlan, idle: timedelta, request_id: str | None
 ) -> Written:
     t, resolved = plan.turn, plan.resolved
-    req, now = t.req, t.now
-    stored = await store.open_turn(conn, req.user_id, req.agent_id, req.chat_id, t.key, now, idle)
-    if stored is not None:
-        raise _Replay(stored)
-    session = await store.log_messages(
-        conn,
-        req.user_id,
+    req, now, user = t.req, t.now, t.req.user_id
+    await lock_user(conn, user)
+    opened = await conn.fetchrow(sql.OPEN, user, req.agent_id, req.chat_id, now, idle, t.key)
+    if opened is not None and opened["request_hash"]:
+        raise _Replay(Stored(opened["request_hash"], opened["response"]))
+    rows = t.rows
+    session = await conn.fetchrow(
+        sql.LOG,
+        user,
         req.agent_id,
         req.chat_id,
-        req.turn_id,
         uuid.uuid4(),
         now,
         max(1, len(t.user_rows)),
-        t.rows,
+        req.turn_id,
+        [r.message_id for r in rows],
+        [r.position for r in rows],
+        [r.role for r in rows],
+        [r.speaker for r in rows],
+        [r.text for r in rows],
+        [r.external_id for r in rows],
+        [r.ts for r in rows],
     )
+    assert session is not None  # the statement always returns the session
     entity_writes = await _distinct(conn, plan)
     entities = (
         await upsert_entities(
             conn,
-            req.user_id,
+            user,
             entity_writes,
             agent_id=req.agent_id,
             now=now,
@@ -85,23 +102,37 @@ async def _write(
     )
     self_id = None
     if resolved.self_aliases or any(SELF in (s, o) for _, s, o in resolved.facts):
-        self_id = await self_entity_id(conn, req.user_id)
+        self_id = await self_entity_id(conn, user)
     if resolved.self_aliases:
-        assert self_id is not None
-        await store.add_self_aliases(
-            conn, req.user_id, self_id, resolved.self_aliases, now, plan.fact_source
-        )
-    provenance = [str(r.message_id) for r in (t.user_rows or t.rows)]
+        names = resolved.self_aliases
+        await conn.execute(sql.SELF_ALIASES, user, self_id, plan.fact_source, names, names[0], now)
+    provenance = [str(r.message_id) for r in (t.user_rows or rows)]
     writes = [
         fact_write(f, s, o, entities, self_id, req.agent_id, provenance, plan.fact_source, valid)
-        for f, s, o, valid in plan.facts
+        for (f, s, o), valid in zip(resolved.facts, plan.validity, strict=True)
     ]
-    results = await apply_facts(conn, req.user_id, writes, now=now, lock=False)
+    results = await apply_facts(conn, user, writes, now=now, lock=False)
     completed, done_notes, asked = await _complete(conn, plan) if plan.done_said else (None, [], [])
     todos = (
-        await todo_store.capture_todos(
-            conn, req.user_id, req.agent_id, req.chat_id, session.session_id, now, plan.todos
-        )
+        [
+            CapturedTodo(
+                r["todo_id"], r["kind"], r["text"], r["due_at"], r["source_snippet"], r["created"]
+            )
+            for r in await conn.fetch(
+                sql.CAPTURE,
+                user,
+                req.agent_id,
+                req.chat_id,
+                session["session_id"],
+                now,
+                [d.todo_id for d in plan.todos],
+                [d.kind for d in plan.todos],
+                [d.text for d in plan.todos],
+                [d.due_at for d in plan.todos],
+                [d.source_snippet for d in plan.todos],
+                [d.source_message_id for d in plan.todos],
+            )
+        ]
         if plan.todos
         else []
     )
@@ -109,7 +140,7 @@ async def _write(
     if plan.forget:
         forgotten = await forget_in_transaction(
             conn,
-            user_id=req.user_id,
+            user_id=user,
             scope="global",
             agent_id=req.agent_id,
             chat_id=req.chat_id,
@@ -121,8 +152,8 @@ async def _write(
         )
     response = commit_response(
         plan,
-        session_id=session.session_id,
-        new_session=session.created,
+        session_id=session["session_id"],
+        new_session=session["created"],
         entities=entities,
         facts=list(zip(writes, results, strict=True)),
         todos=todos,
@@ -131,27 +162,27 @@ async def _write(
         warnings=[*plan.notes, *done_notes],
     )
     touched = list(dict.fromkeys(str(e.entity_id) for e in entities))
-    live = await store.finish_turn(
-        conn,
-        req.user_id,
+    live = await conn.fetch(
+        sql.FINISH,
+        user,
         req.agent_id,
         t.key,
         t.digest,
         response,
         now,
-        session.session_id,
-        session.last_seq,
-        len(t.rows),
+        session["session_id"],
+        session["last_seq"],
+        len(rows),
         sum(r.outcome in ("created", "superseded_previous") for r in results),
-        [*uuids(req.active_entity_ids), *map(UUID, touched)],
-    )
+        [*_uuids(req.active_entity_ids), *map(UUID, touched)],
+    )  # the answer under the turn's key, the session checkpoint, the counters, last_seen
     changed = {r.rel_id for r in results if r.outcome != "unchanged"}
     changed |= {r.replaced_id for r in results if r.replaced_id}
     return Written(
         response,
         sorted(changed, key=str),
         touched,
-        {str(i) for i in live},
+        {str(r["entity_id"]) for r in live},
         forgotten,
         (*plan.questions, *asked),
     )
@@ -162,22 +193,17 @@ async def _distinct(conn: Connection, plan: TurnPlan) -> list[EntityWrite]:
     alias of its relation's group, "family Marta", when it has none); a handle that
     names none of this user's entities is refused (422, nothing written) — in a model's plan;
     the offline judge's own is dropped."""
-    resolved, req = plan.resolved, plan.turn.req
+    resolved, user = plan.resolved, plan.turn.req.user_id
     writes = list(resolved.writes)
     errors = []
     for index, (position, handle) in resolved.distinct.items():
-        namesake = await store.find_distinct(conn, req.user_id, handle)
+        namesake = await conn.fetchrow(sql.DISTINCT, user, handle)
         if namesake is not None:
-            writes[index] = replace(writes[index], distinct_from=namesake.entity_id)
-            group = next((g for g in map(group_of, namesake.roles) if g), None)
-            if group and not namesake.has_alias:  # "family Marta", for the question to name
-                await store.add_alias(
-                    conn,
-                    req.user_id,
-                    namesake.entity_id,
-                    f"{group} {namesake.name}",
-                    plan.fact_source,
-                )
+            writes[index] = replace(writes[index], distinct_from=namesake["entity_id"])
+            group = next((g for g in map(group_of, namesake["roles"]) if g), None)
+            if group and not namesake["has_alias"]:  # "family Marta", for the question to name
+                alias = f"{group} {namesake['name']}"
+                await conn.execute(sql.ALIAS, user, namesake["entity_id"], alias, plan.fact_source)
         elif plan.plan_source in ("request", "answer"):
             path = "$.plan" if plan.plan_source == "request" else "$.answer.plan"
             errors.append(
@@ -195,13 +221,16 @@ async def _complete(
     conn: Connection, plan: TurnPlan
 ) -> tuple[Completed | None, list[Notice], list[str]]:
     """The person said done: the single pending commitment, reminder or habit (or the one
-    their words name) is completed; with several and nothing to tell them apart, ask (a
-    notice now, a question for the next turn)."""
+    their words name) is completed (a habit: checked in, still pending); with several and
+    nothing to tell them apart, ask (a notice now, a question for the next turn)."""
     req = plan.turn.req
-    pending = await todo_store.pending_actionable(conn, req.user_id, req.agent_id)
+    rows = await conn.fetch(sql.PENDING, req.user_id, req.agent_id, list(sql.ACTIONABLE))
+    pending = [PendingTodo(r["todo_id"], r["text"]) for r in rows]
     choice = pick_done(pending, [r.text for r in plan.turn.user_rows])
     if isinstance(choice, str):
-        return await todo_store.complete_todo(conn, req.user_id, choice, plan.turn.now), [], []
+        row = await conn.fetchrow(sql.COMPLETE, req.user_id, choice, plan.turn.now)
+        done = Completed(row["todo_id"], row["kind"], row["text"]) if row else None
+        return done, [], []
     if choice:
         listed = " or ".join(repr(text[:60]) for text in choice[:5])
         detail = f"several todos are pending; nothing was completed. Ask which one: {listed}?"
@@ -211,3 +240,13 @@ async def _complete(
         detail = "nothing to complete: no commitment, reminder or habit is pending for this agent"
         return None, [Notice(code="commitment_not_completed", detail=detail)], []
     return None, [], []
+
+
+def _uuids(values: list[str]) -> list[UUID]:
+    out = []
+    for value in values:
+        try:
+            out.append(UUID(value))
+        except ValueError:
+            continue
+    return out

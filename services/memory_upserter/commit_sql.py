@@ -1,4 +1,4 @@
-"""The turn's SQL, each statement taking the transaction's connection.
+"""The SQL of a commit's transaction; :mod:`.turn_writer` runs it, statement by statement.
 
 Round trips of one commit, in one transaction (``BEGIN`` … ``COMMIT`` included; the judge's
 context, read before it, is :mod:`.judge_store`'s): BEGIN · user lock · :data:`OPEN`
@@ -7,22 +7,10 @@ get-or-create + every message, one statement) · distinct namesakes ×1–2 (onl
 ``distinct_from``) · entities ×2 (lookup, write; only with entities) · self entity ×1 (only
 when a fact is about the user) · facts ×2–3 (read live rows, close contradicted, write; only
 with facts) · completion ×2 (only when the user says done: the pending todos, the one done) ·
-todos ×1 (only with todos; these three are :mod:`.todo_store`'s) · :data:`FINISH` (idempotency
+todos ×1 (only with todos) · :data:`FINISH` (idempotency
 answer, session checkpoint, counters, last_seen) · COMMIT. A full 10-item plan: 12–14; a bare
 turn: 6.
 """
-
-from __future__ import annotations
-
-from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from uuid import UUID
-
-from contracts.memory import CommitResponse
-from services.core.memory_store.users import lock_user
-from services.memory_upserter.pg import Connection
-from services.memory_upserter.turn import MessageRow, Stored
 
 OPEN = """
 WITH u AS (INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING),
@@ -114,128 +102,42 @@ UPDATE entities SET last_seen = GREATEST(COALESCE(last_seen, $6), $6)
 RETURNING entity_id
 """
 
+ACTIONABLE = ("COMMITMENT", "REMINDER", "HABIT")  # what "done" can complete (or check in)
+PENDING = """
+SELECT todo_id::text, kind, text FROM todos
+ WHERE user_id = $1 AND agent_id = $2 AND kind = ANY($3::text[]) AND status = 'PENDING'
+   AND active
+ ORDER BY created_at, todo_id
+ LIMIT 20
+"""
+COMPLETE = """
+UPDATE todos SET status = CASE WHEN kind = 'HABIT' THEN status ELSE 'DONE' END,
+                 completed_at = CASE WHEN kind = 'HABIT' THEN NULL ELSE $3::timestamptz END,
+                 updated_at = $3
+ WHERE user_id = $1 AND todo_id = $2::uuid AND status = 'PENDING' AND active
+RETURNING todo_id, kind, text
+"""
 
-async def open_turn(
-    conn: Connection,
-    user_id: str,
-    agent_id: str,
-    chat_id: str,
-    key: str,
-    now: datetime,
-    idle: timedelta,
-) -> Stored | None:
-    """Lock the user, ensure their rows, close the chat's session if it went idle, and return
-    what an earlier commit of this turn stored (None when this is the first)."""
-    await lock_user(conn, user_id)
-    row = await conn.fetchrow(OPEN, user_id, agent_id, chat_id, now, idle, key)
-    return Stored(row["request_hash"], row["response"]) if row["request_hash"] else None
-
-
-@dataclass(frozen=True)
-class LoggedSession:
-    session_id: UUID
-    created: bool
-    last_seq: int  # the newest message's seq
-
-
-async def log_messages(
-    conn: Connection,
-    user_id: str,
-    agent_id: str,
-    chat_id: str,
-    turn_id: str,
-    new_session_id: UUID,
-    now: datetime,
-    turns: int,
-    rows: Sequence[MessageRow],
-) -> LoggedSession:
-    """The open session (continued or new) with the turn's messages appended."""
-    record = await conn.fetchrow(
-        LOG,
-        user_id,
-        agent_id,
-        chat_id,
-        new_session_id,
-        now,
-        turns,
-        turn_id,
-        [r.message_id for r in rows],
-        [r.position for r in rows],
-        [r.role for r in rows],
-        [r.speaker for r in rows],
-        [r.text for r in rows],
-        [r.external_id for r in rows],
-        [r.ts for r in rows],
-    )
-    return LoggedSession(record["session_id"], record["created"], record["last_seq"])
-
-
-async def add_self_aliases(
-    conn: Connection,
-    user_id: str,
-    self_id: UUID,
-    names: Sequence[str],
-    now: datetime,
-    source: str,
-) -> None:
-    await conn.execute(SELF_ALIASES, user_id, self_id, source, list(names), names[0], now)
-
-
-@dataclass(frozen=True)
-class Namesake:
-    """The entity a ``distinct_from`` names: the user's relations to it, whether it has an
-    alias that tells it apart."""
-
-    entity_id: UUID
-    name: str
-    roles: tuple[str, ...]
-    has_alias: bool
-
-
-async def find_distinct(conn: Connection, user_id: str, handle: str) -> Namesake | None:
-    """The user's live entity a ``distinct_from`` names (id, ref or name), or None."""
-    row = await conn.fetchrow(DISTINCT, user_id, handle)
-    return (
-        Namesake(row["entity_id"], row["name"], tuple(row["roles"]), row["has_alias"])
-        if row
-        else None
-    )
-
-
-async def add_alias(
-    conn: Connection, user_id: str, entity_id: UUID, alias: str, source: str
-) -> None:
-    await conn.execute(ALIAS, user_id, entity_id, alias, source)
-
-
-async def finish_turn(
-    conn: Connection,
-    user_id: str,
-    agent_id: str,
-    key: str,
-    request_hash: str,
-    response: CommitResponse,
-    now: datetime,
-    session_id: UUID,
-    last_seq: int,
-    messages: int,
-    facts_created: int,
-    seen_ids: Sequence[UUID],
-) -> list[UUID]:
-    """Store the answer under the turn's key, advance the session checkpoint and the counters,
-    mark the active entities seen; returns those of them that are this user's live entities."""
-    rows = await conn.fetch(
-        FINISH,
-        user_id,
-        agent_id,
-        key,
-        request_hash,
-        response,
-        now,
-        session_id,
-        last_seq,
-        messages,
-        facts_created,
-        list(seen_ids),
-    )
-    return [r["entity_id"] for r in rows]
+CAPTURE = """
+WITH input AS (
+    SELECT * FROM unnest($6::uuid[], $7::text[], $8::text[], $9::timestamptz[], $10::text[],
+                         $11::uuid[]) WITH ORDINALITY AS t(id, kind, text, due, snippet, msg, i)),
+ins AS (
+    INSERT INTO todos (todo_id, user_id, agent_id, kind, text, due_at, source_snippet,
+                       source_message_id, chat_id, session_id, created_at, updated_at)
+    SELECT id, $1, $2, kind, text, due, snippet, msg, $3, $4, $5, $5 FROM input
+    ON CONFLICT (user_id, agent_id, kind, text_normalized) WHERE status = 'PENDING' AND active
+    DO NOTHING
+    RETURNING todo_id)
+SELECT COALESCE(old.todo_id, input.id) AS todo_id, input.kind,
+       COALESCE(old.text, input.text) AS text, COALESCE(old.due_at, input.due) AS due_at,
+       COALESCE(old.source_snippet, input.snippet) AS source_snippet,
+       input.id IN (SELECT todo_id FROM ins) AS created
+  FROM input
+  LEFT JOIN LATERAL (
+      SELECT t.todo_id, t.text, t.due_at, t.source_snippet FROM todos t
+       WHERE t.user_id = $1 AND t.agent_id = $2 AND t.kind = input.kind
+         AND t.text_normalized = twin_normalize(input.text) AND t.status = 'PENDING'
+         AND t.active) old ON true
+ ORDER BY input.i
+"""
