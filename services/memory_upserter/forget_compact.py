@@ -35,19 +35,6 @@ RETRY_S = 5.0
 # in the background, so the answer never waits on a big rewrite (cost: bench/forget.py).
 INLINE_BYTES = 64 * 1024 * 1024
 
-# What a forget's counts (kinds) deleted or rewrote, by table.
-TABLE_OF_KIND = {
-    "facts": "relations",
-    "entities": "entities",
-    "aliases": "entity_aliases",
-    "todos": "todos",
-    "episodes": "episodes",
-    "messages": "messages",
-    "stored_answers": "idempotency_keys",
-    "summaries": "summary_spine",
-    "snippets": "todos",
-    "seeds": "user_seeds",
-}
 
 USER_TABLES = """
 SELECT c.table_name FROM information_schema.columns c

@@ -14,11 +14,8 @@ import msgspec
 
 from contracts.plan import MemoryWritePlan, PlanFact
 from contracts.slots import Scratch, SessionState, Turn
-from services.core.clock import out_of_range
 from services.core.memory_store.keys import canonical_predicate
 from services.core.memory_store.shapes import EntityWrite
-from services.core.validation import FieldError
-from services.memory_upserter.temporal import parse_when
 
 SELF_HANDLES = frozenset({"user", "me", "self", "i", "myself", "self:user", "the user"})
 REF_CATEGORIES = {
@@ -58,52 +55,6 @@ def fold(text: str) -> str:
 
 def words(text: str) -> list[str]:
     return _WORDS.findall(fold(text))
-
-
-def validity(fact: PlanFact, now: datetime) -> tuple[datetime | None, datetime | None]:
-    """The fact's ``valid_from``/``valid_to`` resolved against the turn (None: not given or
-    not understood; :func:`check_plan` refuses the latter)."""
-    return (
-        parse_when(fact.valid_from, now) if fact.valid_from else None,
-        parse_when(fact.valid_to, now) if fact.valid_to else None,
-    )
-
-
-def check_plan(plan: MemoryWritePlan, path: str, now: datetime) -> list[FieldError]:
-    """What the schema cannot say: each fact names its object or its value, not both; its
-    validity is understood and does not end before it begins."""
-    errors = []
-    for i, fact in enumerate(plan.facts):
-        start, end = validity(fact, now)
-        for name, given, parsed in (
-            ("valid_from", fact.valid_from, start),
-            ("valid_to", fact.valid_to, end),
-        ):
-            if given and parsed is None:
-                errors.append(
-                    FieldError(
-                        f"{path}.facts[{i}].{name}", "not understood: give an ISO date or date-time"
-                    )
-                )
-            elif parsed is not None and out_of_range(parsed, "x") is not None:
-                errors.append(
-                    FieldError(f"{path}.facts[{i}].{name}", "must be between 1970 and 2199")
-                )
-        if start is not None and end is not None and end < start:
-            errors.append(
-                FieldError(f"{path}.facts[{i}].valid_to", "must not be before valid_from")
-            )
-        if fact.object is not None and fact.value is not None:
-            errors.append(
-                FieldError(
-                    f"{path}.facts[{i}]", "give either object (an entity) or value (a literal)"
-                )
-            )
-        if fact.object is not None and fold(fact.object) == fold(fact.subject):
-            errors.append(
-                FieldError(f"{path}.facts[{i}].object", "a fact cannot relate an entity to itself")
-            )
-    return errors
 
 
 @dataclass

@@ -17,8 +17,9 @@ from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan, PlanFact
 from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.due import parse_due
-from services.memory_upserter.plan_logic import SELF_HANDLES, fold, resolve, validity, words
+from services.memory_upserter.plan_logic import SELF_HANDLES, fold, resolve, words
 from services.memory_upserter.turn import Judgement, PendingTodo, ReadTurn, TodoRow, TurnPlan
+from services.memory_upserter.turn_read import validity
 
 AFFECT_PREDICATES = frozenset(
     {"FEELS", "FEELING", "MOOD", "EMOTION", "AFFECT", "IS_FEELING", "FEELS_LIKE", "EMOTIONAL_STATE"}

@@ -1,20 +1,23 @@
 """The commit request read (pure: no I/O; the clock is the request's): the turn's time, its
 plan (``plan``, or the LLM's raw ``answer``, whose reply becomes the assistant message), its
 message rows with fresh ids, the idempotency key ``commit:{agent}:{chat}:{turn_id}`` and a hash
-of the body. A bad plan or answer is an :class:`InvalidInput` listing every problem."""
+of the body. A bad plan or answer is an :class:`InvalidInput` listing every problem: what the
+schema cannot say is checked here (:func:`check_plan`)."""
 
 from __future__ import annotations
 
 import hashlib
 import uuid
+from datetime import datetime
 
 import msgspec
 
 from contracts.memory import CommitRequest
-from contracts.plan import LLMAnswer
-from services.core.clock import check_times, request_clock
+from contracts.plan import LLMAnswer, MemoryWritePlan, PlanFact
+from services.core.clock import check_times, out_of_range, request_clock
 from services.core.validation import FieldError, InvalidInput, decode
-from services.memory_upserter.plan_logic import check_plan
+from services.memory_upserter.plan_logic import fold
+from services.memory_upserter.temporal import parse_when
 from services.memory_upserter.turn import MessageRow, ReadTurn
 
 
@@ -70,3 +73,49 @@ def _answer(raw: str) -> tuple[LLMAnswer, bool]:
         raise InvalidInput(
             [FieldError("$.answer" + e.path[1:], e.reason) for e in exc.errors], "Invalid answer"
         ) from None
+
+
+def validity(fact: PlanFact, now: datetime) -> tuple[datetime | None, datetime | None]:
+    """The fact's ``valid_from``/``valid_to`` resolved against the turn (None: not given or
+    not understood; :func:`check_plan` refuses the latter)."""
+    return (
+        parse_when(fact.valid_from, now) if fact.valid_from else None,
+        parse_when(fact.valid_to, now) if fact.valid_to else None,
+    )
+
+
+def check_plan(plan: MemoryWritePlan, path: str, now: datetime) -> list[FieldError]:
+    """What the schema cannot say: each fact names its object or its value, not both; its
+    validity is understood and does not end before it begins."""
+    errors = []
+    for i, fact in enumerate(plan.facts):
+        start, end = validity(fact, now)
+        for name, given, parsed in (
+            ("valid_from", fact.valid_from, start),
+            ("valid_to", fact.valid_to, end),
+        ):
+            if given and parsed is None:
+                errors.append(
+                    FieldError(
+                        f"{path}.facts[{i}].{name}", "not understood: give an ISO date or date-time"
+                    )
+                )
+            elif parsed is not None and out_of_range(parsed, "x") is not None:
+                errors.append(
+                    FieldError(f"{path}.facts[{i}].{name}", "must be between 1970 and 2199")
+                )
+        if start is not None and end is not None and end < start:
+            errors.append(
+                FieldError(f"{path}.facts[{i}].valid_to", "must not be before valid_from")
+            )
+        if fact.object is not None and fact.value is not None:
+            errors.append(
+                FieldError(
+                    f"{path}.facts[{i}]", "give either object (an entity) or value (a literal)"
+                )
+            )
+        if fact.object is not None and fold(fact.object) == fold(fact.subject):
+            errors.append(
+                FieldError(f"{path}.facts[{i}].object", "a fact cannot relate an entity to itself")
+            )
+    return errors
