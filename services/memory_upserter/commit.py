@@ -22,6 +22,7 @@ import msgspec
 
 from contracts.memory import CommitRequest, CommitResponse, Notice
 from services.core.background import Background
+from services.core.deps import Database
 from services.core.llm import LLM
 from services.core.problems import Conflict
 from services.core.settings import Settings
@@ -29,8 +30,7 @@ from services.memory_upserter import judge_store
 from services.memory_upserter.commit_after import after_commit
 from services.memory_upserter.extractor import Utterance
 from services.memory_upserter.forget_store import FORGOTTEN_ANSWER
-from services.memory_upserter.judge import judge, names_in
-from services.memory_upserter.pg import Database
+from services.memory_upserter.judge import JudgeModel, judge, names_in
 from services.memory_upserter.stores import MemoryStores
 from services.memory_upserter.turn import Judgement, ReadTurn, Stored, TurnPlan, Written
 from services.memory_upserter.turn_plan import prepare
@@ -42,7 +42,7 @@ ATTEMPTS = 3  # a deadlock with another writer of the same user rolls back; the 
 
 async def commit_turn(
     stores: MemoryStores,
-    llm: LLM | None,
+    model: JudgeModel,
     settings: Settings,
     background: Background,
     req: CommitRequest,
@@ -54,7 +54,7 @@ async def commit_turn(
     idle = timedelta(minutes=settings.session_idle_minutes)
     judged = Judgement(turn.plan, turn.plan_source)
     if turn.plan is None:
-        found = await _judge(stores.db, llm, settings, turn, idle)
+        found = await _judge(stores.db, model.llm, settings, turn, idle)
         if isinstance(found, Stored):
             return _replay(found, turn), True
         judged = found

@@ -24,9 +24,11 @@ import asyncpg
 
 from contracts.memory import Notice, ReindexRequest
 from contracts.privacy import ImportResponse, PersonDocument
+from services.core.deps import Database
+from services.core.embedder import Embedder
 from services.core.memory_store import lock_user
-from services.core.resources import Resources
 from services.core.validation import FieldError, InvalidInput
+from services.core.vectors import VectorIndex
 from services.memory_upserter.forget_compact import user_tables
 from services.memory_upserter.reindex import reindex
 
@@ -42,10 +44,12 @@ SELECT column_name, is_generated = 'ALWAYS' AS generated, identity_generation = 
 NOT_COPIED = frozenset({"indexed_at"})  # derived: the import indexes afresh
 
 
-async def import_document(res: Resources, doc: PersonDocument) -> ImportResponse:
+async def import_document(
+    db: Database, vectors: VectorIndex, embedder: Embedder, doc: PersonDocument
+) -> ImportResponse:
     inserted: dict[str, int] = {}
     present: dict[str, int] = {}
-    async with res.pg.acquire() as conn, conn.transaction():
+    async with db.acquire() as conn, conn.transaction():
         await lock_user(conn, doc.user_id)
         tables = await user_tables(conn)
         _check(doc, tables)
@@ -71,7 +75,9 @@ async def import_document(res: Resources, doc: PersonDocument) -> ImportResponse
         already_present={t: n for t, n in present.items() if n},
     )
     if inserted:
-        swept = await reindex(res, ReindexRequest(user_id=doc.user_id, limit=10_000))
+        swept = await reindex(
+            db, vectors, embedder, ReindexRequest(user_id=doc.user_id, limit=10_000)
+        )
         answer.facts_indexed = swept.facts_indexed
         answer.warnings = list(swept.warnings)
         if swept.remaining:

@@ -23,10 +23,10 @@ import asyncpg
 import msgspec
 
 from contracts.memory import KnowledgeRequest, KnowledgeResponse, Notice
+from services.core.deps import Database
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.memory_store import mark_indexed
-from services.core.resources import Resources
 from services.core.vectors import VectorIndex, VectorPoint
 from services.core.vectors.port import SHARED_OWNER
 from services.memory_upserter.chunking import chunks
@@ -69,12 +69,14 @@ SELECT chunk_id, agent_id, user_id, domain, doc_id, doc_title, section_path, tex
 """
 
 
-async def ingest(res: Resources, req: KnowledgeRequest) -> KnowledgeResponse:
+async def ingest(
+    db: Database, vectors: VectorIndex, embedder: Embedder, req: KnowledgeRequest
+) -> KnowledgeResponse:
     owner = req.user_id or ""
     now = datetime.now(UTC)
     added = unchanged = 0
     seen: set[str] = set()
-    async with res.pg.acquire() as conn, conn.transaction():
+    async with db.acquire() as conn, conn.transaction():
         await conn.execute(
             """WITH a AS (INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING)
                INSERT INTO users (user_id) SELECT $2 WHERE $2 <> '' ON CONFLICT DO NOTHING""",
@@ -123,14 +125,14 @@ async def ingest(res: Resources, req: KnowledgeRequest) -> KnowledgeResponse:
     warnings: list[Notice] = []
     indexed = 0
     try:
-        if stale and res.vectors is not None:
-            await res.vectors.delete(
+        if stale:
+            await vectors.delete(
                 KNOWLEDGE, user_id=req.user_id or SHARED_OWNER, ids=[str(s) for s in stale]
             )
         indexed = await index_chunks(
-            res.pg,
-            res.vectors,
-            res.embedder,
+            db,
+            vectors,
+            embedder,
             agent_id=req.agent_id,
             doc_id=req.doc_id,
             user_id=req.user_id,

@@ -20,6 +20,8 @@ from contracts.memory import (
     ProfileResponse,
 )
 from contracts.plan import MemoryWritePlan, PlanEntity, PlanFact
+from services.core.deps import Database
+from services.core.embedder import Embedder
 from services.core.memory_store import (
     apply_facts,
     canonical_predicate,
@@ -28,8 +30,8 @@ from services.core.memory_store import (
     sync_fact_vectors,
     upsert_entities,
 )
-from services.core.resources import Resources
 from services.core.validation import FieldError, InvalidInput
+from services.core.vectors import VectorIndex
 from services.memory_upserter import commit_sql
 from services.memory_upserter.plan_logic import fold, resolve
 from services.memory_upserter.turn_response import fact_write
@@ -97,12 +99,14 @@ def as_plan(req: ProfileRequest) -> MemoryWritePlan:
     return MemoryWritePlan(entities=list(entities.values()), facts=facts)
 
 
-async def seed_profile(res: Resources, req: ProfileRequest) -> ProfileResponse:
+async def seed_profile(
+    db: Database, vectors: VectorIndex, embedder: Embedder, req: ProfileRequest
+) -> ProfileResponse:
     check(req)
     now = datetime.now(UTC)
     resolved = resolve(as_plan(req))
     agent = req.agent_id or ""
-    async with res.pg.acquire() as conn, conn.transaction():
+    async with db.acquire() as conn, conn.transaction():
         await lock_user(conn, req.user_id)
         await conn.execute(
             """WITH u AS (INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING)
@@ -145,7 +149,7 @@ async def seed_profile(res: Resources, req: ProfileRequest) -> ProfileResponse:
     )
     changed = [r.rel_id for r in results if r.outcome != "unchanged"]
     changed += [r.replaced_id for r in results if r.replaced_id]
-    warning = await sync_fact_vectors(res.pg, res.vectors, res.embedder, req.user_id, changed)
+    warning = await sync_fact_vectors(db, vectors, embedder, req.user_id, changed)
     return ProfileResponse(
         user_id=req.user_id,
         seed=seed,

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from services.core.deps import Database
 from services.core.embedder import Embedder
 from services.core.vectors import VectorIndex
 from services.core.working_memory import WorkingMemory
-from services.memory_upserter.pg import Database
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from datetime import timedelta
 from uuid import UUID
 
 from contracts.memory import Notice
+from services.core.deps import Connection
 from services.core.memory_store import (
     EntityWrite,
     apply_facts,
@@ -27,7 +28,6 @@ from services.core.validation import FieldError, InvalidInput
 from services.memory_upserter import commit_sql as sql
 from services.memory_upserter.forget_tx import forget_in_transaction
 from services.memory_upserter.people import group_of
-from services.memory_upserter.pg import Connection
 from services.memory_upserter.plan_logic import SELF
 from services.memory_upserter.turn import (
     CapturedTodo,
