@@ -52,8 +52,9 @@ async def commit_turn(
     """The turn's answer, and whether it is a replay of an earlier commit."""
     turn = read(req)
     idle = timedelta(minutes=settings.session_idle_minutes)
-    judged = Judgement(turn.plan, turn.plan_source)
-    if turn.plan is None:
+    if turn.plan is not None and turn.plan_source is not None:
+        judged = Judgement(turn.plan, turn.plan_source)
+    else:
         found = await _judge(stores.db, model.llm, settings, turn, idle)
         if isinstance(found, Stored):
             return _replay(found, turn), True

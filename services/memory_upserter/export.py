@@ -29,11 +29,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
-import asyncpg
 import msgspec
 
 from contracts.common import SLOT_CONTRACT_VERSION
-from services.core.deps import Database
+from services.core.deps import Connection, Database
 from services.core.working_memory import WorkingMemory
 from services.memory_upserter.forget_compact import user_tables
 from services.memory_upserter.forget_working_memory import conversations
@@ -91,7 +90,7 @@ async def export_document(
     yield b'],"derived":' + encode(DERIVED) + b"}"
 
 
-async def _rows(conn: asyncpg.Connection, table: str, user_id: str) -> AsyncIterator[bytes]:
+async def _rows(conn: Connection, table: str, user_id: str) -> AsyncIterator[bytes]:
     """The table's rows of this user in primary-key order, ``BATCH`` rows a piece."""
     order = [r[0] for r in await conn.fetch(_ORDER, f'public."{table}"')]
     order_by = ", ".join(f'"{c}"' for c in order) or "1"

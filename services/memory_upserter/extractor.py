@@ -28,7 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from contracts.plan import MemoryWritePlan, PlanEntity, PlanFact, PlanTodo
+from contracts.common import Category, MemoryType, TodoKind
+from contracts.plan import FactType, MemoryWritePlan, PlanEntity, PlanFact, PlanTodo
 from services.memory_upserter import assertion, rules, rules_profile, rules_todos  # noqa: F401
 from services.memory_upserter.due import find_due, without_due
 from services.memory_upserter.people import Known, People
@@ -55,8 +56,8 @@ class Emitter:
     subject: str = "user"  # the plan handle of whoever speaks
     is_user: bool = True
     entities: dict[str, PlanEntity] = field(default_factory=dict)
-    facts: dict[tuple, PlanFact] = field(default_factory=dict)
-    todos: dict[tuple, PlanTodo] = field(default_factory=dict)
+    facts: dict[tuple[str, str, str], PlanFact] = field(default_factory=dict)
+    todos: dict[tuple[str, str], PlanTodo] = field(default_factory=dict)
     complete: bool = False
     last_person: str | None = None
     valid_from: datetime | None = None
@@ -72,7 +73,7 @@ class Emitter:
     def whose(self) -> str:
         return "the user's" if self.is_user else f"{self.subject}'s"
 
-    def entity(self, name: str, category: str) -> str:
+    def entity(self, name: str, category: Category) -> str:
         key = fold(name)
         if key in self.handles:
             handle = self.handles[key]
@@ -84,7 +85,7 @@ class Emitter:
             self.last_person = handle
         return handle
 
-    def person(self, name: str, role: str | None, category: str = "Person") -> str:
+    def person(self, name: str, role: str | None, category: Category = "Person") -> str:
         """The handle of a person named in a relationship: a known one, or a new one told
         apart from the known namesakes (module docstring)."""
         key = fold(name)
@@ -110,8 +111,8 @@ class Emitter:
         subject: str | None = None,
         obj: str | None = None,
         value: str | None = None,
-        memory_type: str = "PROFILE",
-        fact_type: str = "fact",
+        memory_type: MemoryType = "PROFILE",
+        fact_type: FactType = "fact",
         importance: int = 1,
         confidence: float = 0.8,
     ) -> None:
@@ -133,7 +134,7 @@ class Emitter:
         )
         self.facts[(fold(subject), predicate, fold(obj or value or ""))] = fact
 
-    def todo(self, kind: str, task: str, *, also_due_in: str = "", dated: bool = True) -> None:
+    def todo(self, kind: TodoKind, task: str, *, also_due_in: str = "", dated: bool = True) -> None:
         """A todo of the user's (another speaker's plans are not theirs); a due expression in
         the task (or in ``also_due_in``) becomes its due date and leaves its text."""
         if not self.is_user:

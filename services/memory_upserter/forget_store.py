@@ -24,6 +24,7 @@ from uuid import UUID
 
 import asyncpg
 
+from services.core.deps import Connection
 from services.core.memory_store import SELF_REF
 from services.memory_upserter.forget_compact import user_tables
 
@@ -48,7 +49,7 @@ class Selection:
 class Effects:
     """What was forgotten, for the answer, the audit and the vector/Redis cleanup after."""
 
-    counts: Counter = field(default_factory=Counter)
+    counts: Counter[str] = field(default_factory=Counter)
     ids: dict[str, list[UUID]] = field(default_factory=dict)
     entity_names: list[str] = field(default_factory=list)  # normalized, for working memory
     tables: dict[str, int] = field(default_factory=dict)  # rows per table, when counted so
@@ -167,7 +168,7 @@ def names_pattern(names: Sequence[str]) -> str | None:
 
 
 async def find_entities(
-    conn: asyncpg.Connection, user_id: str, handles: Sequence[str], *, hard: bool
+    conn: Connection, user_id: str, handles: Sequence[str], *, hard: bool
 ) -> list[asyncpg.Record]:
     """The user's entities answering to these names, aliases, refs or ids (any scope: whether
     the scope may forget the entity itself is decided per row, ``own``)."""
@@ -176,7 +177,7 @@ async def find_entities(
 
 
 async def forget_rows(
-    conn: asyncpg.Connection, selection: Selection, *, hard: bool, now: datetime, reason: str | None
+    conn: Connection, selection: Selection, *, hard: bool, now: datetime, reason: str | None
 ) -> Effects:
     """Forget every row the selection reaches, kind by kind; entities last (a hard delete of
     an entity would cascade to relations the scope may not reach)."""
@@ -205,7 +206,7 @@ async def forget_rows(
 
 
 async def _forget_entities(
-    conn: asyncpg.Connection,
+    conn: Connection,
     s: Selection,
     *,
     hard: bool,
@@ -247,7 +248,7 @@ async def _forget_entities(
     effects.counts["aliases"] += aliases if rows else 0
 
 
-async def forget_everything_hard(conn: asyncpg.Connection, user_id: str) -> Effects:
+async def forget_everything_hard(conn: Connection, user_id: str) -> Effects:
     """Global, everything, hard: the users row goes and every table cascades from it. Rows are
     counted per table first — every table with a ``user_id`` column, read from the schema, so
     a table added later is in the receipt without a change here."""
@@ -261,6 +262,7 @@ async def forget_everything_hard(conn: asyncpg.Connection, user_id: str) -> Effe
                   (SELECT count(*) FROM messages WHERE user_id = $1) AS messages""",
         user_id,
     )
+    assert counts is not None  # one row, always
     effects.counts.update(dict(counts))
     for table in await user_tables(conn):
         if table == "forget_log":  # the audit outlives the user (and holds no content)
@@ -273,10 +275,10 @@ async def forget_everything_hard(conn: asyncpg.Connection, user_id: str) -> Effe
 
 
 async def session_to_forget(
-    conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str, session_id: UUID | None
+    conn: Connection, user_id: str, agent_id: str, chat_id: str, session_id: UUID | None
 ) -> UUID | None:
     """The given session of this chat, else the chat's most recent one."""
-    return await conn.fetchval(
+    found: UUID | None = await conn.fetchval(
         """SELECT session_id FROM sessions
             WHERE user_id = $1 AND agent_id = $2 AND chat_id = $3
               AND ($4::uuid IS NULL OR session_id = $4)
@@ -286,12 +288,13 @@ async def session_to_forget(
         chat_id,
         session_id,
     )
+    return found
 
 
 FORGOTTEN_ANSWER = {"forgotten": True}
 
 
-async def scrub_stored_answers(conn: asyncpg.Connection, user_id: str, effects: Effects) -> int:
+async def scrub_stored_answers(conn: Connection, user_id: str, effects: Effects) -> int:
     """Hard forget: empty the stored commit answers (the idempotency replays) that quote a
     forgotten row — an answer lists its turn's messages, facts, entities and todos. The key
     stays, so a late retry of that turn is refused rather than written again."""
@@ -311,7 +314,7 @@ async def scrub_stored_answers(conn: asyncpg.Connection, user_id: str, effects: 
 
 
 async def audit(
-    conn: asyncpg.Connection,
+    conn: Connection,
     *,
     user_id: str,
     agent_id: str | None,

@@ -15,6 +15,7 @@ import asyncpg
 
 from contracts.memory import Notice
 from contracts.privacy import ForgetTarget
+from services.core.deps import Connection
 from services.memory_upserter import forget_quotes as quotes
 from services.memory_upserter import forget_store as store
 from services.memory_upserter.plan_logic import fold
@@ -43,7 +44,7 @@ class Forgotten:
 
 
 async def forget_in_transaction(
-    conn: asyncpg.Connection,
+    conn: Connection,
     *,
     user_id: str,
     scope: str,
@@ -65,6 +66,7 @@ async def forget_in_transaction(
     done = Forgotten(store.Effects())
     scoped_agent = agent_id if scope == "agent" else None
     if scope == "session":
+        assert agent_id is not None and chat_id is not None, "checked: scope session needs both"
         done.session_chat = (agent_id, chat_id)
         sid = None
         if include_history:
@@ -150,9 +152,7 @@ async def forget_in_transaction(
     return done
 
 
-async def _scope_entities(
-    conn: asyncpg.Connection, user_id: str, agent_id: str | None
-) -> list[UUID]:
+async def _scope_entities(conn: Connection, user_id: str, agent_id: str | None) -> list[UUID]:
     rows = await conn.fetch(
         "SELECT entity_id FROM entities WHERE user_id = $1 AND entity_ref IS DISTINCT FROM "
         "'self:user' AND ($2::text IS NULL OR (scope = 'agent' AND agent_id = $2))",

@@ -19,12 +19,13 @@ For moving a person to another deployment (data portability) or restoring one. G
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import asyncpg
 
 from contracts.memory import Notice, ReindexRequest
 from contracts.privacy import ImportResponse, PersonDocument
-from services.core.deps import Database
+from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
 from services.core.memory_store import lock_user
 from services.core.validation import FieldError, InvalidInput
@@ -111,7 +112,7 @@ def _check(doc: PersonDocument, tables: Sequence[str]) -> None:
         raise InvalidInput(errors, "Invalid person document")
 
 
-async def _parents_first(conn: asyncpg.Connection, tables: Sequence[str]) -> list[str]:
+async def _parents_first(conn: Connection, tables: Sequence[str]) -> list[str]:
     """The person tables ordered so a table comes after every table it references."""
     needs: dict[str, set[str]] = {t: set() for t in tables}
     for r in await conn.fetch(_FOREIGN_KEYS):
@@ -128,7 +129,7 @@ async def _parents_first(conn: asyncpg.Connection, tables: Sequence[str]) -> lis
     return ordered
 
 
-async def _insert(conn: asyncpg.Connection, table: str, rows: list[dict]) -> int:
+async def _insert(conn: Connection, table: str, rows: list[dict[str, Any]]) -> int:
     columns = await conn.fetch(_COLUMNS, table)
     given = {key for row in rows for key in row}  # a column no row has keeps its default
     names = [

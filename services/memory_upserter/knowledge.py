@@ -18,12 +18,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from uuid import UUID
 
 import asyncpg
 import msgspec
 
 from contracts.memory import KnowledgeRequest, KnowledgeResponse, Notice
-from services.core.deps import Database
+from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.memory_store import mark_indexed
@@ -90,8 +91,8 @@ async def ingest(
             r["content_hash"]: (r["chunk_id"], r["position"])
             for r in await conn.fetch(_EXISTING, req.agent_id, owner, req.doc_id)
         }
-        new: list[tuple] = []
-        moved: list[tuple] = []
+        new: list[tuple[str, int, str, str, int]] = []  # section, position, text, hash, words
+        moved: list[tuple[UUID, int]] = []  # chunk id, new position
         for chunk in chunks(req.text):
             if chunk.content_hash in seen:
                 continue  # the same text twice under the same heading is one chunk
@@ -162,11 +163,11 @@ async def ingest(
 
 
 async def _insert(
-    conn: asyncpg.Connection,
+    conn: Connection,
     req: KnowledgeRequest,
     owner: str,
     now: datetime,
-    rows: Sequence[tuple],
+    rows: Sequence[tuple[str, int, str, str, int]],
 ) -> None:
     columns = [list(c) for c in zip(*rows, strict=True)]
     await conn.execute(
@@ -175,7 +176,7 @@ async def _insert(
 
 
 async def index_chunks(
-    pool: asyncpg.Pool,
+    pool: Database,
     vectors: VectorIndex | None,
     embedder: Embedder | None,
     *,

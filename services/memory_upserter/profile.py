@@ -10,8 +10,10 @@ does not remove facts an earlier seed stored.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Literal, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from contracts.common import Category, Scope
 from contracts.memory import (
     EntityWritten,
     FactWritten,
@@ -138,7 +140,7 @@ async def seed_profile(
         results = await apply_facts(
             conn, req.user_id, writes, now=now, lock=False, count_reference=False
         )
-    seed = (
+    seed: Literal["created", "updated", "unchanged", "absent"] = (
         "absent"
         if req.seed_text is None
         else "unchanged"
@@ -157,7 +159,7 @@ async def seed_profile(
             EntityWritten(
                 entity_id=str(e.entity_id),
                 name=e.name,
-                category=e.category,
+                category=cast(Category, e.category),  # the entities table's check
                 entity_ref=e.entity_ref,
                 outcome=e.outcome,
             )
@@ -169,7 +171,7 @@ async def seed_profile(
                 text=w.text,
                 predicate=canonical_predicate(w.predicate),
                 memory_type=w.memory_type,
-                scope=w.scope,
+                scope=cast(Scope, w.scope),
                 memory_key=w.memory_key,
                 outcome=r.outcome,
                 replaced_id=str(r.replaced_id) if r.replaced_id else None,

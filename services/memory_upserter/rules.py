@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from services.memory_upserter.vocabulary import FOUNDATION_ROLES, NAMED_BY_ROLE, NOT_NAMES, ROLES
 
@@ -52,24 +52,25 @@ class Rule:
     requested: bool = False  # a todo rule that also fires in a question ("can you remind me")
 
 
+Apply: TypeAlias = "Callable[[re.Match[str], Emitter], None]"
 FACT_RULES: list[Rule] = []
 TODO_RULES: list[Rule] = []
 
 
-def rule(name: str, pattern: str, *, raw: bool = False) -> Callable:
+def rule(name: str, pattern: str, *, raw: bool = False) -> Callable[[Apply], Apply]:
     """Register a fact rule: it reads one asserted clause, time phrases taken out."""
 
-    def register(apply: Callable[[re.Match[str], Emitter], None]) -> Callable:
+    def register(apply: Apply) -> Apply:
         FACT_RULES.append(Rule(name, re.compile(pattern), apply, raw=raw))
         return apply
 
     return register
 
 
-def todo_rule(name: str, pattern: str, *, requested: bool = False) -> Callable:
+def todo_rule(name: str, pattern: str, *, requested: bool = False) -> Callable[[Apply], Apply]:
     """Register a todo rule: it reads the whole sentence, due words included."""
 
-    def register(apply: Callable[[re.Match[str], Emitter], None]) -> Callable:
+    def register(apply: Apply) -> Apply:
         TODO_RULES.append(Rule(name, re.compile(pattern), apply, requested=requested))
         return apply
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 from uuid import UUID
 
+from contracts.common import Role, TodoKind
 from contracts.memory import CommitRequest, CommitResponse, Notice
 from contracts.plan import MemoryWritePlan
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:  # forget.py is I/O; the type alone is needed here
     from services.memory_upserter.plan_logic import Resolved
 
 Validity = tuple[datetime | None, datetime | None]
+PlanSource = Literal["request", "answer", "llm_judge", "offline_extractor"]
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,7 @@ class MessageRow:
 
     message_id: UUID
     position: int
-    role: str
+    role: Role
     speaker: str | None
     text: str
     external_id: str | None
@@ -50,7 +52,7 @@ class TodoRow:
     """One todo of the plan, as ``todos`` stores it (pending)."""
 
     todo_id: UUID
-    kind: str
+    kind: TodoKind
     text: str
     due_at: datetime | None
     source_snippet: str | None
@@ -62,7 +64,7 @@ class CapturedTodo:
     """A todo as the turn left it: this turn's, or the pending one it repeated."""
 
     todo_id: UUID
-    kind: str
+    kind: TodoKind
     text: str
     due_at: datetime | None
     source_snippet: str | None
@@ -82,7 +84,7 @@ class Completed:
     """The todo a "done" completed (a habit: checked in)."""
 
     todo_id: UUID
-    kind: str
+    kind: TodoKind
     text: str
 
 
@@ -98,7 +100,7 @@ class ReadTurn:
     reply: str | None
     user_rows: tuple[MessageRow, ...]  # the person's, of ``rows``
     plan: MemoryWritePlan | None
-    plan_source: str
+    plan_source: Literal["request", "answer"] | None  # None: the request has no plan
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,7 @@ class Judgement:
     and notices it raised."""
 
     plan: MemoryWritePlan | None
-    source: str
+    source: PlanSource
     self_names: tuple[str, ...] = ()
     context: tuple[str, ...] = ()
     questions: tuple[str, ...] = ()
@@ -120,7 +122,7 @@ class TurnPlan:
     """The turn, decided: what the transaction writes."""
 
     turn: ReadTurn
-    plan_source: str
+    plan_source: PlanSource
     resolved: Resolved
     validity: tuple[Validity, ...]  # of each of ``resolved.facts``
     todos: tuple[TodoRow, ...]

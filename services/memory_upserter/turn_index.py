@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-import asyncpg
 import structlog
 
+from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.memory_store import FACTS, load_fact_rows, mark_indexed
@@ -70,7 +70,7 @@ SELECT m.message_id, m.agent_id, m.chat_id, m.session_id, m.role, m.speaker, m.t
 
 
 async def load_message_rows(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     message_ids: Sequence[UUID | str],
     *,
@@ -119,7 +119,7 @@ def message_point(
     )
 
 
-async def _mark_messages(conn: asyncpg.Connection, ids: Sequence[UUID]) -> None:
+async def _mark_messages(conn: Connection, ids: Sequence[UUID]) -> None:
     """Stamp ``indexed_at`` (derived data: ``synchronous_commit = off``, as for facts)."""
     if not ids:
         return
@@ -133,7 +133,7 @@ async def _mark_messages(conn: asyncpg.Connection, ids: Sequence[UUID]) -> None:
 
 
 async def sync_turn_vectors(
-    pool: asyncpg.Pool,
+    pool: Database,
     vectors: VectorIndex | None,
     embedder: Embedder | None,
     user_id: str,
@@ -197,7 +197,7 @@ async def sync_turn_vectors(
 
 
 async def sync_message_vectors(
-    pool: asyncpg.Pool,
+    pool: Database,
     vectors: VectorIndex | None,
     embedder: Embedder | None,
     user_id: str,
@@ -215,7 +215,7 @@ SELECT user_id, message_id FROM messages
 
 
 async def unindexed_messages(
-    conn: asyncpg.Connection, user_id: str | None, limit: int
+    conn: Connection, user_id: str | None, limit: int
 ) -> dict[str, list[UUID]]:
     """Live messages the index does not reflect yet, oldest first, grouped by user."""
     grouped: dict[str, list[UUID]] = {}
@@ -225,7 +225,7 @@ async def unindexed_messages(
 
 
 async def reindex_mentions(
-    pool: asyncpg.Pool,
+    pool: Database,
     vectors: VectorIndex,
     embedder: Embedder,
     user_id: str,

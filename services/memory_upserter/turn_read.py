@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from datetime import datetime
+from typing import Literal
 
 import msgspec
 
@@ -26,7 +27,8 @@ def read(req: CommitRequest) -> ReadTurn:
         [("$.now", req.now), *((f"$.messages[{i}].ts", m.ts) for i, m in enumerate(req.messages))]
     )
     now = request_clock(req.now or max((m.ts for m in req.messages if m.ts), default=None))
-    plan, reply, source = req.plan, None, "request" if req.plan is not None else None
+    plan, reply = req.plan, None
+    source: Literal["request", "answer"] | None = "request" if req.plan is not None else None
     errors: list[FieldError] = []
     if req.answer is not None:
         if req.plan is not None:
@@ -56,7 +58,7 @@ def read(req: CommitRequest) -> ReadTurn:
         user_rows=tuple(r for r in rows if r.role == "user"),
         reply=reply,
         plan=plan,
-        plan_source=source or "none",
+        plan_source=source,
     )
 
 

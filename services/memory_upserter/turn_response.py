@@ -4,9 +4,10 @@ fact as a :class:`FactWrite` with its memory key, and the turn's :class:`CommitR
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 from uuid import UUID
 
+from contracts.common import Category, Scope
 from contracts.memory import (
     CommitResponse,
     Completion,
@@ -108,7 +109,7 @@ def commit_response(
                 text=w.text,
                 predicate=canonical_predicate(w.predicate),
                 memory_type=w.memory_type,
-                scope=w.scope,
+                scope=cast(Scope, w.scope),
                 memory_key=w.memory_key,
                 outcome=r.outcome,
                 valid_from=w.valid_from or now,
@@ -152,7 +153,7 @@ def _entities(results: Sequence[EntityResult]) -> list[EntityWritten]:
             merged[r.entity_id] = EntityWritten(
                 entity_id=str(r.entity_id),
                 name=r.name,
-                category=r.category,
+                category=cast(Category, r.category),  # the entities table's check
                 entity_ref=r.entity_ref,
                 outcome=outcome,
             )

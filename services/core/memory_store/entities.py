@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from uuid import UUID
 
 import asyncpg
@@ -16,6 +16,9 @@ import asyncpg
 from services.core.memory_store.keys import SELF_REF, entity_type, slug
 from services.core.memory_store.shapes import EntityWrite
 from services.core.memory_store.users import lock_user
+
+if TYPE_CHECKING:
+    from services.core.deps import Connection
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,7 @@ class _EntityPlan:
 
 
 async def upsert_entities(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     writes: Sequence[EntityWrite],
     *,
@@ -135,7 +138,7 @@ async def upsert_entities(
 
 
 async def upsert_entity(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     *,
     name: str,
