@@ -29,7 +29,7 @@ from services.core.settings import Settings
 from services.memory_upserter import judge_store
 from services.memory_upserter.commit_after import after_commit
 from services.memory_upserter.extractor import Utterance
-from services.memory_upserter.forget_store import FORGOTTEN_ANSWER
+from services.memory_upserter.forget_audit import FORGOTTEN_ANSWER
 from services.memory_upserter.judge import JudgeModel, judge, names_in
 from services.memory_upserter.stores import MemoryStores
 from services.memory_upserter.turn import Judgement, ReadTurn, Stored, TurnPlan, Written

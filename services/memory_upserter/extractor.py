@@ -6,7 +6,8 @@ disputed claims and quoted text write no fact; "no longer …" / "… anymore" e
 names (``valid_to`` = the turn). Time phrases date a fact and leave its value
 (:mod:`.temporal`). What it recognises — name, age, job, employer, home, birthplace, languages,
 family and friends, pets, diet and allergies, likes, projects, todos and a completion signal —
-is the rule table of :mod:`.rules`, :mod:`.rules_profile` and :mod:`.rules_todos`. Psyche and
+is the rule table of :mod:`.rules` (rules_self → rules_profile → rules_life, and
+:mod:`.rules_todos`). Psyche and
 affect are never extracted.
 
 Speakers: a message whose speaker is the user (no speaker, or one of ``self_names``) speaks for
@@ -30,7 +31,7 @@ from datetime import datetime
 
 from contracts.common import Category, MemoryType, TodoKind
 from contracts.plan import FactType, MemoryWritePlan, PlanEntity, PlanFact, PlanTodo
-from services.memory_upserter import assertion, rules, rules_profile, rules_todos  # noqa: F401
+from services.memory_upserter import assertion, rules, rules_life, rules_todos  # noqa: F401
 from services.memory_upserter.due import find_due, without_due
 from services.memory_upserter.people import Known, People
 from services.memory_upserter.plan_logic import fold

@@ -16,6 +16,7 @@ import asyncpg
 from contracts.memory import Notice
 from contracts.privacy import ForgetTarget
 from services.core.deps import Connection
+from services.memory_upserter import forget_audit as audits
 from services.memory_upserter import forget_quotes as quotes
 from services.memory_upserter import forget_store as store
 from services.memory_upserter.plan_logic import fold
@@ -132,10 +133,10 @@ async def forget_in_transaction(
             done.wipe_agent = scoped_agent
         fallback = "all" if everything else "entity"
     if hard and not done.wipe_user:  # a wiped user's answers went with the users row
-        done.effects.counts["stored_answers"] += await store.scrub_stored_answers(
+        done.effects.counts["stored_answers"] += await audits.scrub_stored_answers(
             conn, user_id, done.effects
         )
-    done.forget_ids = await store.audit(
+    done.forget_ids = await audits.audit(
         conn,
         user_id=user_id,
         agent_id=agent_id,
