@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Request, Response, get, post
-from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import JSONBody, Parameter
@@ -26,8 +25,9 @@ from contracts.memory import (
 from contracts.privacy import ForgetRequest, ForgetResponse, ImportResponse, PersonDocument
 from services.core.app import NodeSpec
 from services.core.background import Background
-from services.core.deps import LLM_STORE, Clients, Database, Inject
+from services.core.deps import Database, Inject
 from services.core.embedder import Embedder
+from services.core.llm import LLM
 from services.core.logs import bind_ids
 from services.core.settings import Settings
 from services.core.validation import convert
@@ -37,7 +37,6 @@ from services.memory_upserter.commit import commit_turn
 from services.memory_upserter.export import export_document
 from services.memory_upserter.forget import forget as forget_memory
 from services.memory_upserter.importer import import_document
-from services.memory_upserter.judge import JudgeModel
 from services.memory_upserter.knowledge import ingest
 from services.memory_upserter.profile import seed_profile
 from services.memory_upserter.reindex import reindex as sweep
@@ -53,13 +52,6 @@ def _memory_stores(
     memory: Inject[WorkingMemory],
 ) -> MemoryStores:
     return MemoryStores(db, vectors, embedder, memory)
-
-
-def _judge_model(state: State) -> JudgeModel:
-    """The shadow judge's model, when one is configured (the LLM is optional by design: without
-    it the offline extractor judges; ``SPEC.needs`` opens it when configured)."""
-    clients: Clients = state.clients
-    return JudgeModel(clients.llm if LLM_STORE in clients.opened else None)
 
 
 def _request_id(request: Request[Any, Any, Any]) -> str | None:
@@ -86,7 +78,7 @@ async def commit(
     data: JSONBody[CommitRequest],
     request: Request[Any, Any, Any],
     memory_stores: Inject[MemoryStores],
-    judge_model: Inject[JudgeModel],
+    llm: Inject[LLM | None],
     settings: Inject[Settings],
     background: Inject[Background],
 ) -> Response[CommitResponse]:
@@ -94,7 +86,7 @@ async def commit(
         user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id, turn_id=data.turn_id
     )
     answer, replayed = await commit_turn(
-        memory_stores, judge_model, settings, background, data, request_id=_request_id(request)
+        memory_stores, llm, settings, background, data, request_id=_request_id(request)
     )
     return Response(answer, headers={REPLAYED: "true"} if replayed else {})
 
@@ -239,7 +231,5 @@ SPEC = NodeSpec(
     route_handlers=[commit, knowledge, forget, export, import_person, profile, reindex],
     dependencies={
         "memory_stores": Provide(_memory_stores, sync_to_thread=False),
-        "judge_model": Provide(_judge_model, sync_to_thread=False),
     },
-    needs=frozenset({LLM_STORE}),  # the judge's model: opened when configured (optional)
 )

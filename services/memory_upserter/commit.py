@@ -42,7 +42,7 @@ from services.memory_upserter import judge_store
 from services.memory_upserter.extractor import Utterance
 from services.memory_upserter.forget_audit import FORGOTTEN_ANSWER
 from services.memory_upserter.forget_cleanup import clean_up
-from services.memory_upserter.judge import JudgeModel, judge, names_in
+from services.memory_upserter.judge import judge, names_in
 from services.memory_upserter.plan_logic import next_session
 from services.memory_upserter.stores import MemoryStores
 from services.memory_upserter.turn import Judgement, ReadTurn, Stored, TurnPlan, Written
@@ -56,7 +56,7 @@ ATTEMPTS = 3  # a deadlock with another writer of the same user rolls back; the 
 
 async def commit_turn(
     stores: MemoryStores,
-    model: JudgeModel,
+    llm: LLM | None,
     settings: Settings,
     background: Background,
     req: CommitRequest,
@@ -69,7 +69,7 @@ async def commit_turn(
     if turn.plan is not None and turn.plan_source is not None:
         judged = Judgement(turn.plan, turn.plan_source)
     else:
-        found = await _judge(stores.db, model.llm, settings, turn, idle)
+        found = await _judge(stores.db, llm, settings, turn, idle)
         if isinstance(found, Stored):
             return _replay(found, turn), True
         judged = found

@@ -52,14 +52,6 @@ nothing new was said."""
 
 
 @dataclass(frozen=True)
-class JudgeModel:
-    """The shadow judge's model: optional by design — with none configured, the offline
-    extractor judges every turn (no warning: nothing failed)."""
-
-    llm: LLM | None = None
-
-
-@dataclass(frozen=True)
 class Judged:
     plan: MemoryWritePlan
     source: Literal["llm_judge", "offline_extractor"]
