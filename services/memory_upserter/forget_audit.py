@@ -10,7 +10,7 @@ from datetime import datetime
 from uuid import UUID
 
 from services.core.deps import Connection
-from services.memory_upserter.forget_store import Effects
+from services.memory_upserter.forget_types import Effects
 
 FORGOTTEN_ANSWER = {"forgotten": True}
 

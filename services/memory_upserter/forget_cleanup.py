@@ -13,7 +13,7 @@ from contracts.memory import Notice
 from services.core.errors import DependencyUnavailable
 from services.core.memory_store import mark_indexed
 from services.core.working_memory import ConcurrentUpdate
-from services.memory_upserter.forget_tx import Forgotten
+from services.memory_upserter.forget_types import Forgotten
 from services.memory_upserter.forget_working_memory import (
     Reach,
     RedisEffect,

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from uuid import UUID
 
@@ -27,37 +25,7 @@ import asyncpg
 from services.core.deps import Connection
 from services.core.memory_store import SELF_REF
 from services.memory_upserter.forget_compact import user_tables
-
-
-@dataclass(frozen=True)
-class Selection:
-    """Who and what: the scope's agent (None = every agent) and the targets, resolved."""
-
-    user_id: str
-    agent_id: str | None
-    everything: bool = False
-    entity_ids: tuple[UUID, ...] = ()
-    fact_ids: tuple[UUID, ...] = ()
-    episode_ids: tuple[UUID, ...] = ()
-    todo_ids: tuple[UUID, ...] = ()
-    texts: tuple[str, ...] = ()
-    names_pattern: str | None = None  # \m(name|alias…)\M over twin_normalize(text)
-    session_id: UUID | None = None  # the session whose messages and episodes go
-
-
-@dataclass
-class Effects:
-    """What was forgotten, for the answer, the audit and the vector/Redis cleanup after."""
-
-    counts: Counter[str] = field(default_factory=Counter)
-    ids: dict[str, list[UUID]] = field(default_factory=dict)
-    entity_names: list[str] = field(default_factory=list)  # normalized, for working memory
-    tables: dict[str, int] = field(default_factory=dict)  # rows per table, when counted so
-
-    def add(self, kind: str, ids: Sequence[UUID]) -> None:
-        self.ids.setdefault(kind, []).extend(ids)
-        self.counts[kind] += len(ids)
-
+from services.memory_upserter.forget_types import Effects, Selection
 
 FIND_ENTITIES = f"""
 SELECT e.entity_id, e.name_normalized, e.entity_ref, e.entity_ref = '{SELF_REF}' AS is_self,

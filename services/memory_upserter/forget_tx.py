@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from uuid import UUID
 
@@ -19,6 +18,7 @@ from services.core.deps import Connection
 from services.memory_upserter import forget_audit as audits
 from services.memory_upserter import forget_quotes as quotes
 from services.memory_upserter import forget_store as store
+from services.memory_upserter.forget_types import Effects, Forgotten, Selection
 from services.memory_upserter.plan_logic import fold
 
 AUDIT_KINDS = {
@@ -28,20 +28,6 @@ AUDIT_KINDS = {
     "messages": "message",
     "entities": "entity",
 }
-
-
-@dataclass
-class Forgotten:
-    """What the transaction forgot, and what the clean-up after it must reach."""
-
-    effects: store.Effects
-    forget_ids: list[UUID] = field(default_factory=list)
-    names: list[str] = field(default_factory=list)  # normalized entity names and aliases
-    texts: list[str] = field(default_factory=list)
-    wipe_user: bool = False  # every key and point of the user
-    wipe_agent: str | None = None  # every working-memory key of this agent
-    session_chat: tuple[str, str] | None = None  # (agent, chat) whose keys go
-    warnings: list[Notice] = field(default_factory=list)
 
 
 async def forget_in_transaction(
@@ -64,7 +50,7 @@ async def forget_in_transaction(
     """The Postgres half, inside the caller's transaction (the caller holds the user lock).
     ``names_or_texts`` (a plan's ``forget``) are entities when a name or alias matches, else
     texts."""
-    done = Forgotten(store.Effects())
+    done = Forgotten(Effects())
     scoped_agent = agent_id if scope == "agent" else None
     if scope == "session":
         assert agent_id is not None and chat_id is not None, "checked: scope session needs both"
@@ -77,7 +63,7 @@ async def forget_in_transaction(
         if sid is not None:
             done.effects = await store.forget_rows(
                 conn,
-                store.Selection(user_id, agent_id, session_id=sid),
+                Selection(user_id, agent_id, session_id=sid),
                 hard=hard,
                 now=now,
                 reason=reason,
@@ -106,7 +92,7 @@ async def forget_in_transaction(
             {n for r in found if not r["is_self"] for n in (r["name_normalized"], *r["aliases"])}
         )
         done.texts = [fold(t) for t in texts]
-        selection = store.Selection(
+        selection = Selection(
             user_id,
             scoped_agent,
             everything=everything,

@@ -7,7 +7,7 @@ it registers in: rules_life imports rules_profile, which imports rules_self.
 Patterns are English and conservative: a rule fires on an outright statement ("I live in
 Lisbon", "my sister Marta", "remind me to …"), never on a guess. Names must be capitalized;
 keywords are case-insensitive. Each writer receives the match and the :class:`Emitter`
-(``services.memory_upserter.extractor``), which knows who is speaking.
+(:mod:`.emitter`), which knows who is speaking.
 """
 
 from __future__ import annotations
@@ -15,12 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TypeAlias
 
+from services.memory_upserter.emitter import Emitter
 from services.memory_upserter.vocabulary import FOUNDATION_ROLES, NAMED_BY_ROLE, NOT_NAMES, ROLES
-
-if TYPE_CHECKING:
-    from services.memory_upserter.extractor import Emitter
 
 _CAP = r"(?:[A-Z]|[À-ÖØ-Þ])[\w'’-]*"
 NAME = rf"(?P<name>{_CAP}(?:\s+{_CAP}){{0,2}})"
@@ -54,7 +52,7 @@ class Rule:
     requested: bool = False  # a todo rule that also fires in a question ("can you remind me")
 
 
-Apply: TypeAlias = "Callable[[re.Match[str], Emitter], None]"
+Apply: TypeAlias = Callable[[re.Match[str], Emitter], None]
 FACT_RULES: list[Rule] = []
 TODO_RULES: list[Rule] = []
 

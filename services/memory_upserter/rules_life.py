@@ -6,9 +6,9 @@ order does not depend on who imports first)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from services.memory_upserter import rules_profile  # noqa: F401 - its rules come first
+from services.memory_upserter.emitter import Emitter
 from services.memory_upserter.rules import (
     _CAP,
     _STOP,
@@ -25,9 +25,6 @@ from services.memory_upserter.rules import (
     rule,
 )
 from services.memory_upserter.vocabulary import ROLES
-
-if TYPE_CHECKING:
-    from services.memory_upserter.extractor import Emitter
 
 _NUMBER = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _PET_ROLES = "|".join(r for r, label in ROLES.items() if label == "PET")

@@ -7,9 +7,9 @@ numbers in a plausible range. Their life — family, pets, food, favourites, pro
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from services.memory_upserter import rules_self  # noqa: F401 - its rules come first
+from services.memory_upserter.emitter import Emitter
 from services.memory_upserter.rules import (
     _CAP,
     _STOP,
@@ -22,9 +22,6 @@ from services.memory_upserter.rules import (
     rule,
 )
 from services.memory_upserter.vocabulary import LANGUAGES, OCCUPATIONS
-
-if TYPE_CHECKING:
-    from services.memory_upserter.extractor import Emitter
 
 _JOBS = "|".join(
     [

@@ -5,8 +5,8 @@ life (a role and a name, where a person lives or works)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
+from services.memory_upserter.emitter import Emitter
 from services.memory_upserter.rules import (
     _ROLES,
     _STOP,
@@ -25,10 +25,6 @@ from services.memory_upserter.rules import (
     role_named,
     rule,
 )
-
-if TYPE_CHECKING:
-    from services.memory_upserter.extractor import Emitter
-
 
 # --- who the speaker is and what they say of themselves --------------------------------------
 

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 from uuid import UUID
 
 from contracts.common import Role, TodoKind
 from contracts.memory import CommitRequest, CommitResponse, Notice
 from contracts.plan import MemoryWritePlan
-
-if TYPE_CHECKING:  # forget.py is I/O; the type alone is needed here
-    from services.memory_upserter.forget_tx import Forgotten
-    from services.memory_upserter.plan_logic import Resolved
+from services.memory_upserter.forget_types import Forgotten
+from services.memory_upserter.plan_logic import Resolved
 
 Validity = tuple[datetime | None, datetime | None]
 PlanSource = Literal["request", "answer", "llm_judge", "offline_extractor"]

@@ -4,7 +4,7 @@ fact as a :class:`FactWrite` with its memory key, and the turn's :class:`CommitR
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import cast
 from uuid import UUID
 
 from contracts.common import Category, Scope
@@ -19,11 +19,9 @@ from contracts.memory import (
 from contracts.plan import PlanFact
 from services.core.memory_store.fact_ops import FactResult, FactWrite
 from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
+from services.core.memory_store.shapes import EntityResult
 from services.memory_upserter.plan_logic import SELF
 from services.memory_upserter.turn import CapturedTodo, Completed, TurnPlan, Validity
-
-if TYPE_CHECKING:  # entities.py is I/O; its result type alone is needed here
-    from services.core.memory_store.entities import EntityResult
 
 
 def fact_write(

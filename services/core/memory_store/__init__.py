@@ -46,11 +46,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from services.core.memory_store.entities import (
-        EntityResult,
-        upsert_entities,
-        upsert_entity,
-    )
+    from services.core.memory_store.entities import upsert_entities, upsert_entity
     from services.core.memory_store.facts import FactOutcome, FactResult, FactWrite, apply_facts
     from services.core.memory_store.index import (
         FACTS,
@@ -70,7 +66,7 @@ if TYPE_CHECKING:
         primary_ref,
         slug,
     )
-    from services.core.memory_store.shapes import EntityWrite
+    from services.core.memory_store.shapes import EntityResult, EntityWrite
     from services.core.memory_store.users import (
         ensure_user_and_agent,
         lock_user,
@@ -80,7 +76,7 @@ if TYPE_CHECKING:
 # Lazy re-exports: importing the pure parts (``.keys``, ``.shapes``) runs this file, which must
 # not pull the driver into pure logic (memory-upserter's plan_logic imports them).
 _HOME = {
-    **dict.fromkeys(("EntityResult", "upsert_entities", "upsert_entity"), "entities"),
+    **dict.fromkeys(("upsert_entities", "upsert_entity"), "entities"),
     **dict.fromkeys(("FactOutcome", "FactResult", "FactWrite", "apply_facts"), "facts"),
     **dict.fromkeys(
         (
@@ -106,7 +102,7 @@ _HOME = {
         ),
         "keys",
     ),
-    "EntityWrite": "shapes",
+    **dict.fromkeys(("EntityResult", "EntityWrite"), "shapes"),
     **dict.fromkeys(("ensure_user_and_agent", "lock_user", "self_entity_id"), "users"),
 }
 

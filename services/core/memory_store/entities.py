@@ -8,26 +8,17 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 import asyncpg
 
 from services.core.memory_store.keys import SELF_REF, entity_type, slug
-from services.core.memory_store.shapes import EntityWrite
+from services.core.memory_store.shapes import EntityResult, EntityWrite
 from services.core.memory_store.users import lock_user
 
 if TYPE_CHECKING:
     from services.core.deps import Connection
-
-
-@dataclass(frozen=True)
-class EntityResult:
-    entity_id: UUID
-    name: str
-    category: str
-    entity_ref: str | None
-    outcome: Literal["created", "updated", "unchanged"]
 
 
 _ENTITY_LOOKUP = """
