@@ -30,7 +30,7 @@ from services.core.errors import DependencyUnavailable
 from services.core.memory_store import mark_indexed
 from services.core.vectors import VectorIndex, VectorPoint
 from services.core.vectors.port import SHARED_OWNER
-from services.memory_upserter.chunking import chunks
+from services.memory_upserter.chunking import Chunk, chunks
 
 BATCH = 32
 KNOWLEDGE = "knowledge"
@@ -91,35 +91,25 @@ async def ingest(
             r["content_hash"]: (r["chunk_id"], r["position"])
             for r in await conn.fetch(_EXISTING, req.agent_id, owner, req.doc_id)
         }
-        new: list[tuple[str, int, str, str, int]] = []  # section, position, text, hash, words
-        moved: list[tuple[UUID, int]] = []  # chunk id, new position
+        new: list[Chunk] = []
+        moved: dict[UUID, int] = {}  # chunk id → its new position
         for chunk in chunks(req.text):
             if chunk.content_hash in seen:
                 continue  # the same text twice under the same heading is one chunk
             seen.add(chunk.content_hash)
             if chunk.content_hash in existing:
                 unchanged += 1
-                moved.append((existing[chunk.content_hash][0], chunk.position))
+                moved[existing[chunk.content_hash][0]] = chunk.position
             else:
                 added += 1
-                new.append(
-                    (
-                        msgspec.json.encode(chunk.section).decode(),
-                        chunk.position,
-                        chunk.text,
-                        chunk.content_hash,
-                        len(chunk.text.split()),
-                    )
-                )
+                new.append(chunk)
             if len(new) >= BATCH:
                 await _insert(conn, req, owner, now, new)
                 new = []
         if new:
             await _insert(conn, req, owner, now, new)
         if moved:
-            await conn.execute(
-                _MOVE, [m[0] for m in moved], req.domain, req.title, now, [m[1] for m in moved]
-            )
+            await conn.execute(_MOVE, list(moved), req.domain, req.title, now, list(moved.values()))
         stale = [chunk_id for h, (chunk_id, _) in existing.items() if h not in seen]
         if stale:
             await conn.execute(_REMOVE, stale)
@@ -167,18 +157,28 @@ async def _insert(
     req: KnowledgeRequest,
     owner: str,
     now: datetime,
-    rows: Sequence[tuple[str, int, str, str, int]],
+    new: Sequence[Chunk],
 ) -> None:
-    columns = [list(c) for c in zip(*rows, strict=True)]
     await conn.execute(
-        _INSERT, req.agent_id, owner, req.domain, req.doc_id, req.title, now, *columns
+        _INSERT,
+        req.agent_id,
+        owner,
+        req.domain,
+        req.doc_id,
+        req.title,
+        now,
+        [msgspec.json.encode(c.section).decode() for c in new],
+        [c.position for c in new],
+        [c.text for c in new],
+        [c.content_hash for c in new],
+        [len(c.text.split()) for c in new],
     )
 
 
 async def index_chunks(
     pool: Database,
-    vectors: VectorIndex | None,
-    embedder: Embedder | None,
+    vectors: VectorIndex,
+    embedder: Embedder,
     *,
     agent_id: str | None = None,
     doc_id: str | None = None,
@@ -188,8 +188,6 @@ async def index_chunks(
 ) -> int:
     """Embed and index unindexed chunks, a batch at a time; returns how many. Raises
     :class:`DependencyUnavailable` when the embedder or the index fails."""
-    if vectors is None or embedder is None:
-        raise DependencyUnavailable("vectors", "not configured on this node")
     done = 0
     while done < limit:
         async with pool.acquire() as conn:

@@ -134,8 +134,8 @@ async def _mark_messages(conn: Connection, ids: Sequence[UUID]) -> None:
 
 async def sync_turn_vectors(
     pool: Database,
-    vectors: VectorIndex | None,
-    embedder: Embedder | None,
+    vectors: VectorIndex,
+    embedder: Embedder,
     user_id: str,
     message_ids: Sequence[UUID | str],
     rel_ids: Sequence[UUID | str],
@@ -146,8 +146,6 @@ async def sync_turn_vectors(
     for the sweep). Rows the index already reflects cost no embedding."""
     if not message_ids and not rel_ids:
         return None
-    if vectors is None or embedder is None:
-        return "the vector index is not configured on this node; the turn stays unindexed"
     async with pool.acquire() as conn:
         messages = await load_message_rows(conn, user_id, message_ids, unindexed_only=True)
         facts = await load_fact_rows(conn, user_id, rel_ids, unindexed_only=True) if rel_ids else []
@@ -198,8 +196,8 @@ async def sync_turn_vectors(
 
 async def sync_message_vectors(
     pool: Database,
-    vectors: VectorIndex | None,
-    embedder: Embedder | None,
+    vectors: VectorIndex,
+    embedder: Embedder,
     user_id: str,
     message_ids: Sequence[UUID | str],
 ) -> str | None:
