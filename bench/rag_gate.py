@@ -37,9 +37,9 @@ import httpx
 import uvicorn
 
 from services.core.app import create_app
+from services.core.deps import EMBEDDER, POSTGRES, VECTORS, Clients
 from services.core.logs import configure_logging
 from services.core.migrate import apply_migrations, ensure_database
-from services.core.resources import EMBEDDER, POSTGRES, VECTORS, Resources
 from services.core.settings import Settings
 from services.core.vectors import VectorPoint
 from services.core.vectors.port import SHARED_OWNER
@@ -135,8 +135,8 @@ OPEN = [
 CLOSED = ["ok thanks", "sounds good", "haha nice", "good night", "see you"]
 
 
-async def seed(res: Resources, user: str, rng: random.Random) -> dict[str, str]:
-    async with res.pg.acquire() as conn:
+async def seed(res: Clients, user: str, rng: random.Random) -> dict[str, str]:
+    async with res.db.acquire() as conn:
         await conn.execute("DELETE FROM users WHERE user_id = $1", user)
         await conn.execute("INSERT INTO users (user_id) VALUES ($1)", user)
         await conn.execute(
@@ -271,8 +271,8 @@ async def seed(res: Resources, user: str, rng: random.Random) -> dict[str, str]:
     return entities
 
 
-async def seed_knowledge(res: Resources) -> None:
-    async with res.pg.acquire() as conn:
+async def seed_knowledge(res: Clients) -> None:
+    async with res.db.acquire() as conn:
         await conn.execute("DELETE FROM knowledge_chunks WHERE agent_id = $1", AGENT)
         rows = [(str(uuid.uuid4()), text, i, uuid.uuid4().hex) for i, text in enumerate(CHUNKS)]
         await conn.executemany(
@@ -342,7 +342,7 @@ async def measure(
     )
 
 
-async def compare_vector_concurrency(res: Resources, entities: dict[str, str], rounds: int) -> None:
+async def compare_vector_concurrency(res: Clients, entities: dict[str, str], rounds: int) -> None:
     (dense,) = await res.embedder.embed([OPEN[0][0]])
     query = search.Query(
         user_id=USER,
@@ -386,7 +386,7 @@ async def compare_vector_concurrency(res: Resources, entities: dict[str, str], r
         print(f"vector searches, {name:22} {summary(found)}")
 
 
-async def explain(res: Resources, entities: dict[str, str]) -> None:
+async def explain(res: Clients, entities: dict[str, str]) -> None:
     found = await search.search(
         res.vectors,
         search.Query(
@@ -423,7 +423,7 @@ async def explain(res: Resources, entities: dict[str, str]) -> None:
             10,
         ),
     }
-    async with res.pg.acquire() as conn:
+    async with res.db.acquire() as conn:
         for name, (sql, *params) in statements.items():
             plan = await conn.fetch("EXPLAIN (ANALYZE, FORMAT TEXT) " + sql, *params)
             lines = [r[0] for r in plan]
@@ -439,13 +439,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-async def run(res: Resources, settings: Settings, args: argparse.Namespace) -> None:
+async def run(res: Clients, settings: Settings, args: argparse.Namespace) -> None:
     started = time.perf_counter()
     entities = await seed(res, USER, random.Random(1))
     for n in range(args.users):
         await seed(res, f"{USER}-noise-{n}", random.Random(100 + n))
     await seed_knowledge(res)
-    async with res.pg.acquire() as conn:
+    async with res.db.acquire() as conn:
         await conn.execute(
             "VACUUM ANALYZE relations, episodes, sessions, messages, knowledge_chunks, entities"
         )
@@ -490,7 +490,7 @@ async def main() -> None:
     await apply_migrations(dsn)
     with tempfile.TemporaryDirectory(prefix="rag-gate-") as qdrant:
         settings = Settings(database_url=dsn, qdrant_path=qdrant, log_json=True)
-        res = await Resources.open(settings, {POSTGRES, VECTORS, EMBEDDER})
+        res = await Clients.open(settings, {POSTGRES, VECTORS, EMBEDDER})
         try:
             await run(res, settings, args)
         finally:
