@@ -506,6 +506,29 @@ async def test_server_search_sends_the_user_filter_everywhere(respx_mock, server
 
 
 @respx.mock(base_url=QDRANT, assert_all_called=True)
+async def test_server_search_with_shared_asks_for_the_user_or_the_shared_owner(respx_mock, server):
+    query = respx_mock.post("/collections/knowledge/points/query").mock(
+        return_value=_ok({"points": []})
+    )
+
+    await server.search(
+        "knowledge",
+        user_id="u1",
+        dense=dense_for("q"),
+        text="sleep",
+        agent_id="coach",
+        agent_only=True,
+        with_shared=True,
+    )
+
+    body = json.loads(query.calls.last.request.content)
+    owners = {"key": "user_id", "match": {"any": ["u1", SHARED_OWNER]}}
+    assert body["filter"]["must"][0] == owners
+    sparse = next(p for p in body["prefetch"] if p["using"] == "bm25")
+    assert sparse["params"]["idf"]["corpus"]["must"][0] == owners
+
+
+@respx.mock(base_url=QDRANT, assert_all_called=True)
 async def test_server_delete_is_guarded_by_the_user(respx_mock, server):
     count = respx_mock.post("/collections/facts/points/count").mock(return_value=_ok({"count": 1}))
     delete = respx_mock.post("/collections/facts/points/delete").mock(
