@@ -17,6 +17,7 @@ from contracts.common import (
     Confidence,
     ContractVersion,
     MemoryType,
+    MutableStruct,
     RowId,
     Scope,
     ShortText,
@@ -46,7 +47,7 @@ Predicate = Annotated[
 ]
 
 
-class Notice(Struct, kw_only=True):
+class Notice(Struct, kw_only=True, frozen=True):
     """Something the designer should know that did not stop the request."""
 
     code: Annotated[
@@ -66,7 +67,7 @@ class Notice(Struct, kw_only=True):
 # --- POST /v1/commit --------------------------------------------------------------------------
 
 
-class CommitMessage(Struct, kw_only=True):
+class CommitMessage(Struct, kw_only=True, frozen=True):
     role: Literal["user", "assistant"]
     text: Text
     speaker: (
@@ -99,7 +100,7 @@ class CommitMessage(Struct, kw_only=True):
     ) = None
 
 
-class CommitRequest(Struct, kw_only=True):
+class CommitRequest(Struct, kw_only=True, frozen=True):
     """One turn, after the LLM answered: the messages to log, and what to remember.
 
     ``plan`` is the memory-write plan; omit it (and ``answer``) to have the shadow judge
@@ -157,7 +158,7 @@ class CommitRequest(Struct, kw_only=True):
 EntityOutcome = Literal["created", "updated", "unchanged"]
 
 
-class EntityWritten(Struct, kw_only=True):
+class EntityWritten(Struct, kw_only=True, frozen=True):
     entity_id: RowId
     name: str
     category: Category
@@ -165,7 +166,7 @@ class EntityWritten(Struct, kw_only=True):
     outcome: EntityOutcome
 
 
-class FactWritten(Struct, kw_only=True):
+class FactWritten(Struct, kw_only=True, frozen=True):
     fact_id: RowId
     text: str
     predicate: str
@@ -194,7 +195,7 @@ class FactWritten(Struct, kw_only=True):
     ) = None
 
 
-class TodoWritten(Struct, kw_only=True):
+class TodoWritten(Struct, kw_only=True, frozen=True):
     todo_id: RowId
     kind: TodoKind
     text: str
@@ -203,7 +204,7 @@ class TodoWritten(Struct, kw_only=True):
     outcome: Literal["created", "unchanged"]
 
 
-class Completion(Struct, kw_only=True):
+class Completion(Struct, kw_only=True, frozen=True):
     todo_id: RowId
     text: str
     outcome: Annotated[
@@ -215,7 +216,7 @@ class Completion(Struct, kw_only=True):
     kind: TodoKind | None = None
 
 
-class CommitResponse(Struct, kw_only=True):
+class CommitResponse(MutableStruct, kw_only=True):
     """What the turn wrote; a retry of the same turn answers this again."""
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
@@ -244,7 +245,7 @@ class CommitResponse(Struct, kw_only=True):
 # --- POST /v1/knowledge -----------------------------------------------------------------------
 
 
-class KnowledgeRequest(Struct, kw_only=True):
+class KnowledgeRequest(Struct, kw_only=True, frozen=True):
     """A markdown document for one agent's library (003 §2.4)."""
 
     agent_id: AgentId
@@ -263,7 +264,7 @@ class KnowledgeRequest(Struct, kw_only=True):
     ) = None
 
 
-class KnowledgeResponse(Struct, kw_only=True):
+class KnowledgeResponse(Struct, kw_only=True, frozen=True):
     agent_id: AgentId
     doc_id: str
     user_id: UserId | None = None
@@ -278,7 +279,7 @@ class KnowledgeResponse(Struct, kw_only=True):
 # --- POST /v1/profile -------------------------------------------------------------------------
 
 
-class ProfileFact(Struct, kw_only=True):
+class ProfileFact(Struct, kw_only=True, frozen=True):
     text: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
     predicate: Predicate | None = None
     memory_type: MemoryType = "PROFILE"
@@ -292,7 +293,7 @@ class ProfileFact(Struct, kw_only=True):
     scope: Scope = "global"
 
 
-class ProfileRequest(Struct, kw_only=True):
+class ProfileRequest(Struct, kw_only=True, frozen=True):
     """The initial profile (000 UserSeed): stored pinned, importance 3, source seeded_profile."""
 
     user_id: UserId
@@ -307,7 +308,7 @@ class ProfileRequest(Struct, kw_only=True):
     facts: Annotated[list[ProfileFact], msgspec.Meta(max_length=100)] = []
 
 
-class ProfileResponse(Struct, kw_only=True):
+class ProfileResponse(Struct, kw_only=True, frozen=True):
     user_id: UserId
     seed: Literal["created", "updated", "unchanged", "absent"]
     entities: list[EntityWritten] = []
@@ -318,12 +319,12 @@ class ProfileResponse(Struct, kw_only=True):
 # --- POST /v1/reindex -------------------------------------------------------------------------
 
 
-class ReindexRequest(Struct, kw_only=True):
+class ReindexRequest(Struct, kw_only=True, frozen=True):
     user_id: Annotated[UserId, msgspec.Meta(description="Default: every user.")] | None = None
     limit: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 1_000
 
 
-class ReindexResponse(Struct, kw_only=True):
+class ReindexResponse(Struct, kw_only=True, frozen=True):
     facts_indexed: int
     facts_deactivated: int
     knowledge_indexed: int

@@ -17,6 +17,7 @@ from contracts.common import (
     AgentId,
     ChatId,
     ContractVersion,
+    MutableStruct,
     RowId,
     Struct,
     UserId,
@@ -64,7 +65,7 @@ class Hypothesis(Struct, kw_only=True, frozen=True):
     confidence: LowConfidence = 0.3
 
 
-class Reflection(Struct, kw_only=True):
+class Reflection(Struct, kw_only=True, frozen=True):
     """Observation / Action / Evidence / Unresolved / optional Hypothesis (003 §11).
 
     No invented causality: Evidence holds only links the user stated, each citing its message;
@@ -94,7 +95,7 @@ class Reflection(Struct, kw_only=True):
 # --- the session summary (000 SessionSummary) ---------------------------------------------------
 
 
-class SessionSummary(Struct, kw_only=True):
+class SessionSummary(Struct, kw_only=True, frozen=True):
     """000's structured session summary, normalized: short trimmed strings, capped lists."""
 
     one_liner: Annotated[str, msgspec.Meta(max_length=200)] = ""
@@ -116,7 +117,7 @@ class PsycheItem(Struct, kw_only=True, frozen=True):
     confidence: LowConfidence = 0.4
 
 
-class ReflectionDraft(Struct, kw_only=True):
+class ReflectionDraft(Struct, kw_only=True, frozen=True):
     """Reflection + summary + psyche of one session range: the model's one structured answer
     (or the offline engine's), before the grounding check."""
 
@@ -128,7 +129,7 @@ class ReflectionDraft(Struct, kw_only=True):
 # --- POST /v1/consolidate -------------------------------------------------------------------------
 
 
-class ConsolidateRequest(Struct, kw_only=True):
+class ConsolidateRequest(Struct, kw_only=True, frozen=True):
     """Sweep for sessions to consolidate, or consolidate one ``session_id``.
 
     A session is due when it has turns after its checkpoint and is quiet (no activity for
@@ -199,7 +200,7 @@ SkipReason = Literal[
 ]
 
 
-class ConsolidatedSession(Struct, kw_only=True):
+class ConsolidatedSession(Struct, kw_only=True, frozen=True):
     session_id: RowId
     user_id: UserId
     agent_id: AgentId
@@ -239,20 +240,20 @@ class ConsolidatedSession(Struct, kw_only=True):
     ] = False
 
 
-class SkippedSession(Struct, kw_only=True):
+class SkippedSession(Struct, kw_only=True, frozen=True):
     session_id: RowId
     reason: SkipReason
     detail: str = ""
 
 
-class CuratorReport(Struct, kw_only=True):
+class CuratorReport(Struct, kw_only=True, frozen=True):
     archived_duplicates: int = 0
     folded_groups: int = 0
     folded_facts: int = 0
     superseded: int = 0
 
 
-class UserMaintenance(Struct, kw_only=True):
+class UserMaintenance(Struct, kw_only=True, frozen=True):
     user_id: UserId
     spine_version: (
         Annotated[
@@ -270,7 +271,7 @@ class UserMaintenance(Struct, kw_only=True):
     ) = None
 
 
-class ConsolidateTotals(Struct, kw_only=True):
+class ConsolidateTotals(Struct, kw_only=True, frozen=True):
     sessions: int = 0
     episodes_created: int = 0
     episodes_existing: int = 0
@@ -285,7 +286,7 @@ class ConsolidateTotals(Struct, kw_only=True):
     ] = 0
 
 
-class ConsolidateResponse(Struct, kw_only=True):
+class ConsolidateResponse(MutableStruct, kw_only=True):
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     sessions: list[ConsolidatedSession] = []
     skipped: list[SkippedSession] = []
@@ -296,7 +297,7 @@ class ConsolidateResponse(Struct, kw_only=True):
 # --- GET /v1/day-log --------------------------------------------------------------------------
 
 
-class DayLogRequest(Struct, kw_only=True):
+class DayLogRequest(Struct, kw_only=True, frozen=True):
     """The day log (002): a query view over one day's episodes, not a second summary."""
 
     user_id: UserId
@@ -317,7 +318,7 @@ class DayLogRequest(Struct, kw_only=True):
     cursor: Annotated[str, msgspec.Meta(max_length=200)] | None = None
 
 
-class DayLogEntry(Struct, kw_only=True):
+class DayLogEntry(Struct, kw_only=True, frozen=True):
     episode_id: RowId
     agent_id: AgentId
     chat_id: str | None = None
@@ -336,7 +337,7 @@ class DayLogEntry(Struct, kw_only=True):
     last_message_seq: int
 
 
-class DayLogResponse(Struct, kw_only=True):
+class DayLogResponse(Struct, kw_only=True, frozen=True):
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     user_id: UserId
     day: date

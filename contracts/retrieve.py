@@ -17,6 +17,7 @@ from contracts.common import (
     AgentId,
     ChatId,
     ContractVersion,
+    MutableStruct,
     RowId,
     Struct,
     Text,
@@ -219,7 +220,7 @@ class Limits(Struct, kw_only=True, frozen=True):
     ] = 10
 
 
-class RetrieveRequest(Struct, kw_only=True):
+class RetrieveRequest(Struct, kw_only=True, frozen=True):
     """One user turn, with the entities graph-hydrator resolved and the session's scratch."""
 
     user_id: UserId
@@ -273,7 +274,7 @@ class RetrieveRequest(Struct, kw_only=True):
     ) = None
 
 
-class Gate(Struct, kw_only=True):
+class Gate(Struct, kw_only=True, frozen=True):
     """Whether this turn hit the vector index, and why."""
 
     open: bool
@@ -293,7 +294,7 @@ class Gate(Struct, kw_only=True):
     ] = {}
 
 
-class RetrieveDebug(Struct, kw_only=True):
+class RetrieveDebug(MutableStruct, kw_only=True):
     """What the designer needs to see why items were (not) picked."""
 
     query: Annotated[
@@ -333,7 +334,7 @@ class RetrieveDebug(Struct, kw_only=True):
     ] = {}
 
 
-class RetrieveResponse(Struct, kw_only=True):
+class RetrieveResponse(Struct, kw_only=True, frozen=True):
     """The gate's decision and the three retrieval slots, each ready for envelope-validator."""
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
