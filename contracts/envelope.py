@@ -14,7 +14,8 @@ from contracts.common import (
     Struct,
     UserId,
 )
-from contracts.slots import AffectSlot, EpisodeSlot, GraphSlot, KnowledgeSlot
+from contracts.recall import EpisodeSlot, KnowledgeSlot
+from contracts.slots import AffectSlot, GraphSlot
 
 
 class InferenceEnvelope(Struct, kw_only=True, frozen=True):

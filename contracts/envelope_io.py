@@ -23,16 +23,8 @@ from contracts.common import (
     UserId,
 )
 from contracts.envelope import ChatMessage, InferenceEnvelope
-from contracts.slots import (
-    AffectSlot,
-    EntityCard,
-    EpisodeSlot,
-    FactLine,
-    GraphSlot,
-    KnowledgeSlot,
-    RankedItem,
-    Turn,
-)
+from contracts.recall import EpisodeSlot, KnowledgeSlot, RankedItem
+from contracts.slots import AffectSlot, EntityCard, FactLine, GraphSlot, Turn
 
 LongText = Annotated[str, msgspec.Meta(max_length=10_000)]
 # Words of evidence a prompt carries by default: about 1,000 model tokens beside the foundation,

@@ -22,7 +22,8 @@ from collections.abc import Sequence
 
 import asyncpg
 
-from contracts.memory import Notice, ReindexRequest
+from contracts.memory import Notice
+from contracts.memory_admin import ReindexRequest
 from contracts.privacy import ImportResponse, PersonDocument
 from services.core.memory_store import lock_user
 from services.core.resources import Resources

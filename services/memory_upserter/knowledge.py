@@ -22,7 +22,8 @@ from datetime import UTC, datetime
 import asyncpg
 import msgspec
 
-from contracts.memory import KnowledgeRequest, KnowledgeResponse, Notice
+from contracts.memory import Notice
+from contracts.memory_admin import KnowledgeRequest, KnowledgeResponse
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.memory_store import mark_indexed

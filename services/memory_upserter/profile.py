@@ -12,13 +12,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from contracts.memory import (
-    EntityWritten,
-    FactWritten,
-    Notice,
-    ProfileRequest,
-    ProfileResponse,
-)
+from contracts.memory import EntityWritten, FactWritten, Notice
+from contracts.memory_admin import ProfileRequest, ProfileResponse
 from contracts.plan import MemoryWritePlan, PlanEntity, PlanFact
 from services.core.memory_store import (
     apply_facts,

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from contracts.retrieve import FusionWeights, TurnLimits
+from contracts.retrieve_limits import FusionWeights, TurnLimits
 from services.rag_gate.gate import normalize
 
 RRF_K = 60

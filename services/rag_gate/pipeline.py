@@ -29,22 +29,17 @@ from typing import Any, TypeVar
 
 from contracts.common import Provenance
 from contracts.envelope_io import FactsSlot
-from contracts.retrieve import (
-    Cutoff,
-    RankedItem,
-    RetrieveDebug,
-    RetrieveRequest,
-    RetrieveResponse,
-)
-from contracts.slots import (
+from contracts.recall import (
     EpisodeHit,
     EpisodeSlot,
-    FactLine,
     KnowledgeHit,
     KnowledgeSlot,
+    RankedItem,
     RecalledTurn,
-    Turn,
 )
+from contracts.retrieve import RetrieveDebug, RetrieveRequest, RetrieveResponse
+from contracts.retrieve_limits import Cutoff
+from contracts.slots import FactLine, Turn
 from services.core.errors import DependencyUnavailable
 from services.core.resources import Resources
 from services.core.vectors import VectorHit

@@ -33,7 +33,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from contracts.reflection import (
+from contracts.reflection_draft import (
     LIST_CAP,
     EvidenceLine,
     PsycheItem,

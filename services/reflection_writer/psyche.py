@@ -15,7 +15,7 @@ from datetime import datetime
 
 import asyncpg
 
-from contracts.reflection import PsycheItem
+from contracts.reflection_draft import PsycheItem
 from services.core import memory_store
 
 PREDICATES = {"trait": "HAS_TRAIT", "value": "VALUES", "belief": "BELIEVES"}

@@ -11,8 +11,8 @@ import msgspec
 import pytest
 
 from contracts.envelope_io import FactsSlot
+from contracts.recall import EpisodeSlot, KnowledgeSlot
 from contracts.retrieve import RetrieveResponse
-from contracts.slots import EpisodeSlot, KnowledgeSlot
 from services.core.app import create_app
 from services.core.embedder import EmbedderUnavailable
 from services.core.resources import Resources, open_pg_pool
