@@ -28,12 +28,23 @@ class FieldError:
 
 
 class InvalidInput(ValueError):
-    """The input does not match its contract; ``errors`` lists each invalid field."""
+    """The input does not match its contract (422); ``errors`` lists each invalid field."""
+
+    status = 422
 
     def __init__(self, errors: list[FieldError], title: str = "Invalid input") -> None:
         super().__init__("; ".join(f"{e.path}: {e.reason}" for e in errors))
         self.errors = errors
         self.title = title
+
+
+class MalformedJSON(InvalidInput):
+    """The body is not JSON at all (400): nothing in it could be checked against a contract."""
+
+    status = 400
+
+    def __init__(self, errors: list[FieldError]) -> None:
+        super().__init__(errors, "Malformed JSON")
 
 
 def convert(value: Any, typ: type[T], *, root: str = "$") -> T:
@@ -52,7 +63,7 @@ def decode(raw: bytes, typ: type[T]) -> T:
     except msgspec.ValidationError:
         pass
     except msgspec.DecodeError as exc:
-        raise InvalidInput([FieldError("$", f"malformed JSON: {exc}")], "Malformed JSON") from None
+        raise MalformedJSON([FieldError("$", f"malformed JSON: {exc}")]) from None
     return convert(msgspec.json.decode(raw), typ)
 
 
