@@ -31,8 +31,7 @@ from services.core.readiness import check_dependencies
 from services.core.refusals import exception_handlers
 from services.core.settings import Settings
 from services.core.validation import InvalidInput, nul_errors, strict_errors
-
-PACKAGE_VERSION = "0.1.0"
+from services.core.version import package_version
 
 
 @dataclass(frozen=True)
@@ -92,7 +91,7 @@ async def readyz(state: State) -> Response[Readiness]:
 async def version(state: State) -> Version:
     return Version(
         node=state.node,
-        version=PACKAGE_VERSION,
+        version=package_version(),
         slot_contract_version=SLOT_CONTRACT_VERSION,
         schema_version=state.schema_version,
     )
@@ -171,7 +170,7 @@ def create_app(spec: NodeSpec, settings: Settings, clients: Clients | None = Non
         request_class=problems.BodyKeepingRequest,
         openapi_config=OpenAPIConfig(
             title=f"Twin Core — {spec.name}",
-            version=PACKAGE_VERSION,
+            version=package_version(),
             description=spec.summary,
             path="/schema",
             render_plugins=[JsonRenderPlugin()],
