@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 
 import msgspec
 
@@ -103,10 +103,12 @@ def collect_errors(value: Any, typ: Any, path: str = "$") -> list[FieldError]:
     return _check(value, typ, path)
 
 
-def _struct_errors(value: dict, struct: type[msgspec.Struct], path: str) -> list[FieldError]:
+def _struct_errors(
+    value: dict[str, Any], struct: type[msgspec.Struct], path: str
+) -> list[FieldError]:
     errors: list[FieldError] = []
-    info = msgspec.inspect.type_info(struct)
-    known = set()
+    info = cast(msgspec.inspect.StructType, msgspec.inspect.type_info(struct))
+    known: set[str] = set()
     for field in info.fields:
         known.add(field.encode_name)
         field_path = f"{path}.{field.encode_name}"

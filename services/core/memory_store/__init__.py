@@ -46,7 +46,8 @@ from services.core.memory_store.entities import (
     upsert_entities,
     upsert_entity,
 )
-from services.core.memory_store.facts import FactOutcome, FactResult, FactWrite, apply_facts
+from services.core.memory_store.fact_ops import FactOutcome, FactResult, FactWrite
+from services.core.memory_store.facts import apply_facts
 from services.core.memory_store.index import (
     FACTS,
     FactIndexRow,

@@ -8,13 +8,16 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
 
 import asyncpg
 
+from services.core.deps import Connection
 from services.core.memory_store.keys import SELF_REF, entity_type, slug
 from services.core.memory_store.users import lock_user
+
+EntityOutcome = Literal["created", "updated", "unchanged"]
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,7 @@ class EntityResult:
     name: str
     category: str
     entity_ref: str | None
-    outcome: Literal["created", "updated", "unchanged"]
+    outcome: EntityOutcome
 
 
 _ENTITY_LOOKUP = """
@@ -92,14 +95,14 @@ class _Group:
 
 @dataclass
 class _EntityPlan:
-    new_rows: list[tuple] = field(default_factory=list)
+    new_rows: list[tuple[Any, ...]] = field(default_factory=list)
     aliases: list[tuple[UUID, str]] = field(default_factory=list)
     touched: list[UUID] = field(default_factory=list)
     decided: dict[int, tuple[UUID, str, str, str | None, bool]] = field(default_factory=dict)
 
 
 async def upsert_entities(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     writes: Sequence[EntityWrite],
     *,
@@ -138,13 +141,15 @@ async def upsert_entities(
     results = []
     for j in range(len(writes)):
         entity_id, name, category, ref, created = plan.decided[j]
-        outcome = "created" if created else "updated" if entity_id in with_alias else "unchanged"
+        outcome: EntityOutcome = (
+            "created" if created else "updated" if entity_id in with_alias else "unchanged"
+        )
         results.append(EntityResult(entity_id, name, category, ref, outcome))
     return results
 
 
 async def upsert_entity(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     *,
     name: str,

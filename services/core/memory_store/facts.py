@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
-import asyncpg
-
+from services.core.deps import Connection
 from services.core.memory_store.fact_ops import (  # noqa: F401 - the module's public names
     MAX_PROVENANCE,
     Existing,
@@ -128,7 +128,7 @@ SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) + (SELECT count(*
 
 
 async def apply_facts(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     facts: Sequence[FactWrite],
     *,
@@ -205,7 +205,7 @@ async def apply_facts(
     return ops.results
 
 
-def _insert_row(f: FactWrite) -> tuple:
+def _insert_row(f: FactWrite) -> tuple[Any, ...]:
     value = None if f.object_entity_id is not None else (f.value or f.text)
     return (
         f.scope,
@@ -228,13 +228,11 @@ def _insert_row(f: FactWrite) -> tuple:
     )
 
 
-def _columns(rows: Sequence[tuple], width: int) -> list[list]:
+def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
     return [list(column) for column in zip(*rows, strict=True)] if rows else [[]] * width
 
 
-async def _with_keys(
-    conn: asyncpg.Connection, user_id: str, facts: list[FactWrite]
-) -> list[FactWrite]:
+async def _with_keys(conn: Connection, user_id: str, facts: list[FactWrite]) -> list[FactWrite]:
     ids = {f.subject_entity_id for f in facts} | {
         f.object_entity_id for f in facts if f.object_entity_id
     }

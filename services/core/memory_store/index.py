@@ -24,6 +24,7 @@ from uuid import UUID
 import asyncpg
 import structlog
 
+from services.core.deps import Connection
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.vectors import VectorIndex, VectorPoint
@@ -54,14 +55,14 @@ class FactIndexRow:
 _ROWS = """
 SELECT rel_id, scope, agent_id, subject_id, object_id, status = 'ACTIVE' AS active, text,
        memory_type, fact_type, predicate, importance, pinned, source, updated_at,
-       provenance_message_ids
+       provenance_message_ids AS message_ids
   FROM relations WHERE user_id = $1 AND rel_id = ANY($2::uuid[])
    AND (NOT $3 OR indexed_at IS NULL)
 """
 
 
 async def load_fact_rows(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     rel_ids: Sequence[UUID | str],
     *,
@@ -69,7 +70,9 @@ async def load_fact_rows(
 ) -> list[FactIndexRow]:
     """The rows to index; with ``unindexed_only``, only those the index does not reflect yet."""
     rows = await conn.fetch(_ROWS, user_id, [uuid.UUID(str(i)) for i in rel_ids], unindexed_only)
-    return [FactIndexRow(*r[:-1], message_ids=tuple(str(m) for m in r[-1])) for r in rows]
+    return [
+        FactIndexRow(**{**r, "message_ids": tuple(str(m) for m in r["message_ids"])}) for r in rows
+    ]
 
 
 def fact_point(user_id: str, row: FactIndexRow, dense: Sequence[float]) -> VectorPoint:
@@ -114,7 +117,7 @@ async def index_facts(
 
 
 async def mark_indexed(
-    conn: asyncpg.Connection, table: str, ids: Sequence[UUID | str], *, unchanged_since: datetime
+    conn: Connection, table: str, ids: Sequence[UUID | str], *, unchanged_since: datetime
 ) -> None:
     """Stamp ``indexed_at`` on rows not changed after ``unchanged_since``, in one round trip with
     ``synchronous_commit = off``: the stamp is derived data, and a lost stamp only means one
@@ -187,7 +190,7 @@ SELECT user_id, rel_id FROM relations
 
 
 async def unindexed_facts(
-    conn: asyncpg.Connection, user_id: str | None, limit: int
+    conn: Connection, user_id: str | None, limit: int
 ) -> dict[str, list[UUID]]:
     """Rows the index does not reflect yet, oldest first, grouped by user."""
     grouped: dict[str, list[UUID]] = {}
