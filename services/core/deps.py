@@ -9,7 +9,7 @@ parameter                 type                 store it needs
 ``db``                    :data:`Database`     ``postgres``
 ``vectors``               ``VectorIndex``      ``vectors``
 ``embedder``              ``Embedder``         ``embedder``
-``llm``                   ``LLM``              ``llm``
+``llm``                   ``LLM | None``       ``llm`` (None: no model)
 ``memory``                ``WorkingMemory``    ``redis``
 ``settings``              ``Settings``         (always there)
 ``background``            ``Background``       (always there)
@@ -17,6 +17,10 @@ parameter                 type                 store it needs
 
 A node's needs are read off its handlers (:func:`needs_of`): what ``twin serve <node>`` opens
 and what ``/readyz`` checks follow from the parameters, never from a list kept beside them.
+``llm`` alone may be None, by design rather than by outage: with no model endpoint configured,
+the nodes run their deterministic offline engines (the judge's rules, the offline reflection
+writer). Every other capability is always there once the node declares it.
+
 A node may register providers of its own (``NodeSpec.dependencies``, e.g. a frozen dataclass
 of the capabilities one flow uses); their parameters count too.
 
@@ -185,8 +189,9 @@ class Clients:
         return _present(self._embedder, EMBEDDER)
 
     @property
-    def llm(self) -> LLM:
-        return _present(self._llm, LLM_STORE)
+    def llm(self) -> LLM | None:
+        """The configured chat model, or None: no endpoint configured, offline engines answer."""
+        return self._llm
 
     @property
     def pg(self) -> Database | None:
@@ -271,7 +276,7 @@ def _embedder(state: State) -> Embedder:
     return _clients(state).embedder
 
 
-def _llm(state: State) -> LLM:
+def _llm(state: State) -> LLM | None:
     return _clients(state).llm
 
 

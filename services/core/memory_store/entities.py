@@ -8,14 +8,16 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from uuid import UUID
 
 import asyncpg
 
-from services.core.deps import Connection
 from services.core.memory_store.keys import SELF_REF, entity_type, slug
 from services.core.memory_store.users import lock_user
+
+if TYPE_CHECKING:
+    from services.core.deps import Connection
 
 EntityOutcome = Literal["created", "updated", "unchanged"]
 

@@ -29,9 +29,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from services.core.deps import Connection
 from services.core.memory_store.fact_ops import (  # noqa: F401 - the module's public names
     MAX_PROVENANCE,
     Existing,
@@ -45,6 +44,9 @@ from services.core.memory_store.fact_ops import (  # noqa: F401 - the module's p
 )
 from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
 from services.core.memory_store.users import lock_user
+
+if TYPE_CHECKING:
+    from services.core.deps import Connection
 
 # Two index lookups — the key (uniq_relations_memory_key) and the identity (uniq_relations, its
 # expressions repeated) — so the cost never grows with the user's facts.

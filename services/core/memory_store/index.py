@@ -19,15 +19,18 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 import asyncpg
 import structlog
 
-from services.core.deps import Connection
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.vectors import VectorIndex, VectorPoint
+
+if TYPE_CHECKING:
+    from services.core.deps import Connection
 
 FACTS = "facts"
 _INDEXED_TABLES = frozenset({"relations": "rel_id", "knowledge_chunks": "chunk_id"}.items())
