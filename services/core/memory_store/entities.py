@@ -8,37 +8,17 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import asyncpg
 
 from services.core.memory_store.keys import SELF_REF, entity_type, slug
+from services.core.memory_store.shapes import EntityOutcome, EntityResult, EntityWrite
 from services.core.memory_store.users import lock_user
 
 if TYPE_CHECKING:
     from services.core.deps import Connection
-
-EntityOutcome = Literal["created", "updated", "unchanged"]
-
-
-@dataclass(frozen=True)
-class EntityWrite:
-    name: str
-    category: str = "Person"
-    aliases: Sequence[str] = ()
-    scope: str = "global"
-    ref: str | None = None  # a handle such as 'person:marta' to look up (and prefer) as entity_ref
-    distinct_from: UUID | None = None  # a new person apart from this one: joins only by alias
-
-
-@dataclass(frozen=True)
-class EntityResult:
-    entity_id: UUID
-    name: str
-    category: str
-    entity_ref: str | None
-    outcome: EntityOutcome
 
 
 _ENTITY_LOOKUP = """

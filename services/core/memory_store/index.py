@@ -22,7 +22,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 from uuid import UUID
 
-import asyncpg
 import structlog
 
 from services.core.embedder import Embedder
@@ -30,7 +29,7 @@ from services.core.errors import DependencyUnavailable
 from services.core.vectors import VectorIndex, VectorPoint
 
 if TYPE_CHECKING:
-    from services.core.deps import Connection
+    from services.core.deps import Connection, Database
 
 FACTS = "facts"
 _INDEXED_TABLES = frozenset({"relations": "rel_id", "knowledge_chunks": "chunk_id"}.items())
@@ -146,7 +145,7 @@ async def mark_indexed(
 
 
 async def sync_fact_vectors(
-    pool: asyncpg.Pool,
+    pool: Database,
     vectors: VectorIndex | None,
     embedder: Embedder | None,
     user_id: str,

@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from uuid import UUID
 
-import asyncpg
-
 from services.core.memory_store.keys import SELF_REF, user_lock_key
 
 if TYPE_CHECKING:
@@ -18,7 +16,7 @@ async def lock_user(conn: Connection, user_id: str) -> None:
     await conn.execute("SELECT pg_advisory_xact_lock($1::bigint)", user_lock_key(user_id))
 
 
-async def ensure_user_and_agent(conn: asyncpg.Connection, user_id: str, agent_id: str) -> None:
+async def ensure_user_and_agent(conn: Connection, user_id: str, agent_id: str) -> None:
     await conn.execute(
         """WITH u AS (INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING)
            INSERT INTO agents (agent_id) VALUES ($2) ON CONFLICT DO NOTHING""",
