@@ -79,9 +79,9 @@ class Struct(
 
 
 class MutableStruct(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=False):
-    """The same base for the few responses a node still fills in after building them
-    (``CommitResponse``, ``ImportResponse``, ``ConsolidateResponse``, ``RetrieveDebug``,
-    ``EpisodeSlot``); each moves to ``Struct`` once its node builds it in one go."""
+    """The same base for the few answers a node still fills in after building them
+    (``ImportResponse``, ``ConsolidateResponse``, ``EpisodeSlot``); each moves to ``Struct``
+    once its node builds it in one go."""
 
 
 class Provenance(Struct, kw_only=True, frozen=True):

@@ -16,7 +16,6 @@ from contracts.common import (
     Category,
     ChatId,
     ContractVersion,
-    MutableStruct,
     RowId,
     Scope,
     ShortText,
@@ -215,7 +214,7 @@ class Completion(Struct, kw_only=True, frozen=True):
     kind: TodoKind | None = None
 
 
-class CommitResponse(MutableStruct, kw_only=True):
+class CommitResponse(Struct, kw_only=True, frozen=True):
     """What the turn wrote; a retry of the same turn answers this again."""
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION

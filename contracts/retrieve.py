@@ -17,7 +17,6 @@ from contracts.common import (
     AgentId,
     ChatId,
     ContractVersion,
-    MutableStruct,
     RowId,
     Struct,
     Text,
@@ -114,7 +113,7 @@ class Gate(Struct, kw_only=True, frozen=True):
     ] = {}
 
 
-class RetrieveDebug(MutableStruct, kw_only=True):
+class RetrieveDebug(Struct, kw_only=True, frozen=True):
     """What the designer needs to see why items were (not) picked."""
 
     query: Annotated[
