@@ -25,7 +25,8 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from contracts.common import SLOT_CONTRACT_VERSION, Health, Readiness, Version
 from services.core import problems
 from services.core.auth import bearer_auth_middleware
-from services.core.deps import Clients, needs_of, providers
+from services.core.deps import Clients
+from services.core.injection import needs_of, providers
 from services.core.logs import request_log_middleware
 from services.core.migrate import latest_version
 from services.core.readiness import check_dependencies
