@@ -125,6 +125,7 @@ class ServerVectorIndex:
         text: str | None = None,
         agent_id: str | None = None,
         agent_only: bool = False,
+        with_shared: bool = False,
         entity_ids: Sequence[str] | None = None,
         include_inactive: bool = False,
         limit: int = 8,
@@ -138,6 +139,7 @@ class ServerVectorIndex:
                 user_id=user_id,
                 agent_id=agent_id,
                 agent_only=agent_only,
+                with_shared=with_shared,
                 entity_ids=entity_ids,
                 include_inactive=include_inactive,
                 extra_must=extra_must,
@@ -148,7 +150,9 @@ class ServerVectorIndex:
             return []
         await self._ready()
         user_idf = models.SearchParams(
-            idf=models.IdfCorpusParams(corpus=_filter(filters.user_only(user_id)))
+            idf=models.IdfCorpusParams(
+                corpus=_filter(filters.user_only(user_id, with_shared=with_shared))
+            )
         )
         sparse_model = _sparse(sparse_q) if sparse_q is not None else None
         request: dict[str, Any]
