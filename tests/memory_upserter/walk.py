@@ -6,11 +6,13 @@ moves to another (a call into another file, or a return to the caller's).
 package and every return from it; a call to a function read already is not followed (nor are
 the calls it makes), code outside the package is skipped through (a callback it makes into the
 package is followed from where the walk stands). A coroutine's suspension and resumption are
-not calls: only its start and its final return move the walk.
+not calls: only its start and its final return move the walk. Only the calling task is walked:
+work it spawns in the background is not part of it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dis
 import sys
 from collections.abc import Awaitable, Callable, Iterator
@@ -33,6 +35,7 @@ class Stay:
 @dataclass
 class Walk:
     root: Path
+    task: asyncio.Task[Any] | None = None  # the task walked (others, e.g. background, are not)
     stays: list[Stay] = field(default_factory=list)
     _read: set[Any] = field(default_factory=set)  # code objects read already
     _live: set[FrameType] = field(default_factory=set)  # started, not finished
@@ -48,6 +51,8 @@ class Walk:
 
     def _event(self, frame: FrameType, event: str, arg: object) -> None:
         if event not in ("call", "return") or not self._mine(frame):
+            return
+        if asyncio.current_task() is not self.task:
             return
         if event == "call":
             if frame in self._live:  # a coroutine or generator resumed
@@ -95,7 +100,7 @@ def _profiled(walk: Walk) -> Iterator[None]:
 
 async def trace(root: Path, work: Callable[[], Awaitable[T]]) -> tuple[T, Walk]:
     """``work()``'s result, and the walk it made through the package at ``root``."""
-    walk = Walk(root)
+    walk = Walk(root, asyncio.current_task())
     with _profiled(walk):
         result = await work()
     return result, walk
