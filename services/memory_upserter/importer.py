@@ -23,7 +23,8 @@ from typing import Any
 
 import asyncpg
 
-from contracts.memory import Notice, ReindexRequest
+from contracts.memory import Notice
+from contracts.memory_admin import ReindexRequest
 from contracts.privacy import ImportResponse, PersonDocument
 from services.core.deps import Connection, Database
 from services.core.embedder import Embedder

@@ -14,13 +14,8 @@ from typing import Literal, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from contracts.common import Category, Scope
-from contracts.memory import (
-    EntityWritten,
-    FactWritten,
-    Notice,
-    ProfileRequest,
-    ProfileResponse,
-)
+from contracts.memory import EntityWritten, FactWritten, Notice
+from contracts.memory_admin import ProfileRequest, ProfileResponse
 from contracts.plan import MemoryWritePlan, PlanEntity, PlanFact
 from services.core.deps import Database
 from services.core.embedder import Embedder

@@ -30,8 +30,8 @@ from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 from contracts.envelope_io import FactsSlot
+from contracts.recall import EpisodeSlot, KnowledgeSlot, RankedItem
 from contracts.retrieve import RetrieveDebug, RetrieveRequest, RetrieveResponse
-from contracts.slots import EpisodeSlot, KnowledgeSlot, RankedItem
 from services.core.deps import Database
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable

@@ -15,8 +15,10 @@ from typing import TypeVar
 
 from contracts.common import Provenance
 from contracts.envelope_io import FactsSlot
-from contracts.retrieve import Cutoff, RetrieveRequest
-from contracts.slots import EpisodeHit, EpisodeSlot, FactLine, KnowledgeHit, KnowledgeSlot
+from contracts.recall import EpisodeHit, EpisodeSlot, KnowledgeHit, KnowledgeSlot
+from contracts.retrieve import RetrieveRequest
+from contracts.retrieve_limits import Cutoff
+from contracts.slots import FactLine
 from services.core.vectors import VectorHit
 from services.core.vectors.layout import SparseEncoder
 from services.rag_gate import ranking

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
 
 import msgspec
@@ -75,13 +75,13 @@ class FactOps:
 
     closes: list[tuple[UUID, UUID | None, datetime | None]] = field(default_factory=list)
     # (old, by existing, when it ended: the new row's valid_from; None: now)
-    updates: list[tuple] = field(default_factory=list)
-    inserts: list[tuple] = field(default_factory=list)
+    updates: list[tuple[Any, ...]] = field(default_factory=list)
+    inserts: list[tuple[Any, ...]] = field(default_factory=list)
     links: list[tuple[UUID, UUID]] = field(default_factory=list)  # (old, new inserted)
     results: list[FactResult] = field(default_factory=list)
 
 
-def _identity(fact: FactWrite) -> tuple:
+def _identity(fact: FactWrite) -> tuple[Any, ...]:
     value = None if fact.object_entity_id is not None else (fact.value or fact.text)
     return (
         fact.scope,
@@ -109,7 +109,9 @@ def decide(
     now: datetime,
 ) -> FactOps:
     """The pure decision (module docstring); ``facts`` all carry their memory key."""
-    by_key = {(e.scope, e.agent, e.memory_key): e for e in existing if e.memory_key}
+    by_key: dict[tuple[str, str, str | None], Existing] = {
+        (e.scope, e.agent, e.memory_key): e for e in existing if e.memory_key
+    }
     by_identity = {
         (
             e.scope,
@@ -122,7 +124,7 @@ def decide(
         for e in existing
     }
     survivor: dict[int, int] = {}
-    last: dict[tuple, int] = {}
+    last: dict[tuple[Any, ...], int] = {}
     for i, fact in enumerate(facts):
         for group_key in ((fact.scope, fact.agent_id or "", fact.memory_key), _identity(fact)):
             j = last.get(group_key)

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from services.core.memory_store.fact_ops import (  # noqa: F401 - the module's public names
     MAX_PROVENANCE,
@@ -207,7 +207,7 @@ async def apply_facts(
     return ops.results
 
 
-def _insert_row(f: FactWrite) -> tuple:
+def _insert_row(f: FactWrite) -> tuple[Any, ...]:
     value = None if f.object_entity_id is not None else (f.value or f.text)
     return (
         f.scope,
@@ -230,7 +230,7 @@ def _insert_row(f: FactWrite) -> tuple:
     )
 
 
-def _columns(rows: Sequence[tuple], width: int) -> list[list]:
+def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
     return [list(column) for column in zip(*rows, strict=True)] if rows else [[]] * width
 
 
