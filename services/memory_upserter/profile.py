@@ -30,7 +30,8 @@ from services.core.memory_store import (
 from services.core.validation import FieldError, InvalidInput
 from services.core.vectors import VectorIndex
 from services.memory_upserter import commit_sql
-from services.memory_upserter.plan_logic import fold, resolve
+from services.memory_upserter.plan_logic import fold
+from services.memory_upserter.turn_plan import resolve
 from services.memory_upserter.turn_response import fact_write
 
 SOURCE = "seeded_profile"
