@@ -78,12 +78,6 @@ class Struct(
     ``frozen=True`` so the type checker sees it too."""
 
 
-class MutableStruct(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=False):
-    """The same base for the few answers a node still fills in after building them
-    (``ImportResponse``, ``ConsolidateResponse``, ``EpisodeSlot``); each moves to ``Struct``
-    once its node builds it in one go."""
-
-
 class Provenance(Struct, kw_only=True, frozen=True):
     """Where a memory item comes from, so a designer can see why it is there."""
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from contracts.common import AgentId, ChatId, ContractVersion, MutableStruct, RowId, Struct, UserId
+from contracts.common import AgentId, ChatId, ContractVersion, RowId, Struct, UserId
 from contracts.memory import Notice
 
 # --- POST /v1/forget --------------------------------------------------------------------------
@@ -181,7 +181,7 @@ class PersonDocument(Struct, kw_only=True, frozen=True):
     derived: str | None = None
 
 
-class ImportResponse(MutableStruct, kw_only=True):
+class ImportResponse(Struct, kw_only=True, frozen=True):
     user_id: UserId
     inserted: Annotated[
         dict[str, int],

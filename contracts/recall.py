@@ -13,7 +13,6 @@ import msgspec
 from contracts.common import (
     SLOT_CONTRACT_VERSION,
     ContractVersion,
-    MutableStruct,
     Provenance,
     Role,
     RowId,
@@ -61,7 +60,7 @@ class RecalledTurn(Struct, kw_only=True, frozen=True):
     ) = None
 
 
-class EpisodeSlot(MutableStruct, kw_only=True):
+class EpisodeSlot(Struct, kw_only=True, frozen=True):
     """``{{EPISODE}}`` — continuity; context only, never overrides GRAPH."""
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION

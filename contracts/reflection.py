@@ -18,7 +18,6 @@ from contracts.common import (
     AgentId,
     ChatId,
     ContractVersion,
-    MutableStruct,
     RowId,
     Struct,
     UserId,
@@ -195,7 +194,7 @@ class ConsolidateTotals(Struct, kw_only=True, frozen=True):
     ] = 0
 
 
-class ConsolidateResponse(MutableStruct, kw_only=True):
+class ConsolidateResponse(Struct, kw_only=True, frozen=True):
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     sessions: list[ConsolidatedSession] = []
     skipped: list[SkippedSession] = []
