@@ -15,7 +15,7 @@ from datetime import date, datetime, time, timedelta
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 PARTS = {"morning": 9, "afternoon": 14, "evening": 19, "night": 21}
 DEFAULT_HOUR = 9
-_NUMBERS = {
+NUMBER_WORDS = {  # "in two days", "for a couple of weeks" (shared with .temporal)
     "a": 1,
     "an": 1,
     "one": 1,
@@ -25,7 +25,12 @@ _NUMBERS = {
     "five": 5,
     "six": 6,
     "seven": 7,
+    "eight": 8,
+    "nine": 9,
     "ten": 10,
+    "twelve": 12,
+    "a couple of": 2,
+    "a few": 3,
     "couple of": 2,
     "few": 3,
 }
@@ -136,7 +141,7 @@ def _resolve(groups: dict[str, str | None], now: datetime) -> datetime | None:
             return None
     elif g["unit"]:
         n = g["n"] or ""
-        count = int(n) if n.isdigit() else _NUMBERS.get(n.replace("a ", ""), 1)
+        count = int(n) if n.isdigit() else NUMBER_WORDS.get(n.replace("a ", ""), 1)
         return now + count * _UNITS[g["unit"]]
     if day is None:  # a time alone: today, or tomorrow once past
         if clock is None:

@@ -13,15 +13,14 @@ from datetime import UTC, datetime
 from typing import Literal, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from contracts.common import Category, Scope
-from contracts.memory import EntityWritten, FactWritten, Notice
+from contracts.common import Category
+from contracts.memory import EntityWritten, Notice
 from contracts.memory_admin import ProfileRequest, ProfileResponse
 from contracts.plan import MemoryWritePlan, PlanEntity, PlanFact
 from services.core.deps import Database
 from services.core.embedder import Embedder
 from services.core.memory_store import (
     apply_facts,
-    canonical_predicate,
     lock_user,
     self_entity_id,
     sync_fact_vectors,
@@ -32,7 +31,7 @@ from services.core.vectors import VectorIndex
 from services.memory_upserter import commit_sql
 from services.memory_upserter.plan_logic import fold
 from services.memory_upserter.turn_plan import resolve
-from services.memory_upserter.turn_response import fact_write
+from services.memory_upserter.turn_response import fact_write, fact_written
 
 SOURCE = "seeded_profile"
 DEFAULT_PREDICATE = "NOTE"
@@ -161,18 +160,6 @@ async def seed_profile(
             )
             for e in {e.entity_id: e for e in entities}.values()
         ],
-        facts=[
-            FactWritten(
-                fact_id=str(r.rel_id),
-                text=w.text,
-                predicate=canonical_predicate(w.predicate),
-                memory_type=w.memory_type,
-                scope=cast(Scope, w.scope),
-                memory_key=w.memory_key,
-                outcome=r.outcome,
-                replaced_id=str(r.replaced_id) if r.replaced_id else None,
-            )
-            for w, r in zip(writes, results, strict=True)
-        ],
+        facts=[fact_written(w, r, now=None) for w, r in zip(writes, results, strict=True)],
         warnings=[Notice(code="vectors_unindexed", detail=warning)] if warning else [],
     )

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
-from services.memory_upserter.due import WEEKDAYS
+from services.memory_upserter.due import NUMBER_WORDS, WEEKDAYS
 
 MONTHS = (
     "january",
@@ -40,25 +40,6 @@ _MONTH = (
     r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
-_NUM = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "twelve": 12,
-    "a couple of": 2,
-    "a few": 3,
-    "couple of": 2,
-    "few": 3,
-}
 _UNIT = {"day": 1, "week": 7, "month": 30, "year": 365}
 _N = (
     r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a\s+couple\s+of|"
@@ -227,4 +208,4 @@ def _month(name: str) -> int:
 
 def _count(n: str) -> int:
     key = " ".join(n.lower().split())
-    return int(key) if key.isdigit() else _NUM[key]
+    return int(key) if key.isdigit() else NUMBER_WORDS[key]

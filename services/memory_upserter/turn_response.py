@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import cast
 from uuid import UUID
 
@@ -170,21 +171,7 @@ def commit_response(
         reply=turn.reply,
         plan_source=plan.plan_source,
         entities=_entities(entities),
-        facts=[
-            FactWritten(
-                fact_id=str(r.rel_id),
-                text=w.text,
-                predicate=canonical_predicate(w.predicate),
-                memory_type=w.memory_type,
-                scope=cast(Scope, w.scope),
-                memory_key=w.memory_key,
-                outcome=r.outcome,
-                valid_from=w.valid_from or now,
-                valid_to=w.valid_to,
-                replaced_id=str(r.replaced_id) if r.replaced_id else None,
-            )
-            for w, r in facts
-        ],
+        facts=[fact_written(w, r, now=now) for w, r in facts],
         todos=[
             TodoWritten(
                 todo_id=str(t.todo_id),
@@ -208,6 +195,23 @@ def commit_response(
         else [],
         forgotten=forgotten,
         warnings=warnings,
+    )
+
+
+def fact_written(w: FactWrite, r: FactResult, *, now: datetime | None) -> FactWritten:
+    """How one fact write is reported; ``now`` is the default start of a new fact (None: none
+    reported, as a profile seed has no time of its own)."""
+    return FactWritten(
+        fact_id=str(r.rel_id),
+        text=w.text,
+        predicate=canonical_predicate(w.predicate),
+        memory_type=w.memory_type,
+        scope=cast(Scope, w.scope),
+        memory_key=w.memory_key,
+        outcome=r.outcome,
+        valid_from=w.valid_from or now,
+        valid_to=w.valid_to,
+        replaced_id=str(r.replaced_id) if r.replaced_id else None,
     )
 
 
