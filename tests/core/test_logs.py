@@ -1,0 +1,35 @@
+"""The request log line's plumbing: JSON lines on stdout, request ids that never repeat."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import structlog
+
+from services.core.logs import configure_logging, request_ids
+
+
+def test_request_ids_never_repeat_within_a_process_or_across_two() -> None:
+    one, other = request_ids(), request_ids()
+    first = [one() for _ in range(1000)]
+
+    assert len(set(first)) == 1000
+    assert other() not in first  # another process (another prefix) never collides
+    assert all(i.isprintable() and len(i) <= 32 for i in first)
+
+
+def test_json_lines_go_to_stdout_one_per_event_with_level_and_time(capsys) -> None:
+    try:
+        configure_logging(json=True)
+        structlog.get_logger("twin.request").info("request", route="/v1/x", status=200)
+        logging.getLogger("uvicorn.error").warning("from the stdlib")
+        lines = capsys.readouterr().out.splitlines()
+    finally:
+        structlog.reset_defaults()
+        logging.getLogger().handlers[:] = []
+
+    ours, stdlib = (json.loads(line) for line in lines)
+    assert ours["event"] == "request" and ours["status"] == 200 and ours["level"] == "info"
+    assert ours["timestamp"].endswith("Z")
+    assert stdlib["event"] == "from the stdlib" and stdlib["logger"] == "uvicorn.error"
