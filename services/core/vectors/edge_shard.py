@@ -28,30 +28,52 @@ EdgeCondition = (
     | qe.NestedCondition
     | qe.Filter
 )
-IndexSchema = qe.PayloadSchemaType | qe.KeywordIndexParams
+IndexSchema = qe.KeywordIndexParams | qe.BoolIndexParams
 
 
-def shard_config(dim: int, datatype: str) -> qe.EdgeConfig:
-    """A collection's Edge config; ``datatype`` ('float32' | 'float16') of the dense vectors."""
+def shard_config(dim: int, datatype: str, *, compacting: bool = False) -> qe.EdgeConfig:
+    """A collection's Edge config; ``datatype`` ('float32' | 'float16') of the dense vectors.
+
+    Serving never indexes (``indexing_threshold=0``): every search is one user's exact scan,
+    and building an index would stall the process. ``compacting`` (for :mod:`.edge_compact`,
+    offline) lets the optimizer turn the appendable segment into an immutable one, with no
+    HNSW graph (``m=0``), whose sparse index and payload indexes are memory-mapped files
+    instead of the heap.
+    """
     storage = qe.VectorStorageDatatype.Float16 if datatype == "float16" else None
+    no_graph = qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000, payload_m=0)
     return qe.EdgeConfig(
         vectors={
             DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine, datatype=storage)
         },
-        sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-        optimizers=qe.EdgeOptimizersConfig(indexing_threshold=0),
+        sparse_vectors={
+            SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf, memory=qe.Memory.Cached)
+        },
+        hnsw_config=no_graph,
+        optimizers=qe.EdgeOptimizersConfig(indexing_threshold=1 if compacting else 0),
         max_search_threads=SEARCH_THREADS,
     )
 
 
-def ensure_payload_indexes(shard: qe.EdgeShard) -> None:
-    """Create any of the layout's payload indexes the shard lacks."""
-    indexes: list[tuple[str, IndexSchema]] = [(TENANT_FIELD, qe.KeywordIndexParams(is_tenant=True))]
-    indexes += [(name, qe.PayloadSchemaType.Keyword) for name in KEYWORD_FIELDS]
-    indexes += [(name, qe.PayloadSchemaType.Bool) for name in BOOL_FIELDS]
+def payload_indexes() -> list[tuple[str, IndexSchema]]:
+    """The layout's payload indexes, kept on disk (memory-mapped) rather than on the heap."""
+    on_disk = qe.Memory.Cached
+    indexes: list[tuple[str, IndexSchema]] = [
+        (TENANT_FIELD, qe.KeywordIndexParams(is_tenant=True, memory=on_disk))
+    ]
+    indexes += [(name, qe.KeywordIndexParams(memory=on_disk)) for name in KEYWORD_FIELDS]
+    indexes += [(name, qe.BoolIndexParams(memory=on_disk)) for name in BOOL_FIELDS]
+    return indexes
+
+
+def ensure_payload_indexes(shard: qe.EdgeShard, *, rebuild: bool = False) -> None:
+    """Create any of the layout's payload indexes the shard lacks (``rebuild``: all of them
+    anew, e.g. to move indexes made on the heap before to disk)."""
     present = shard.info().payload_schema
-    for name, schema in indexes:
-        if name not in present:
+    for name, schema in payload_indexes():
+        if name in present and rebuild:
+            shard.update(qe.UpdateOperation.delete_field_index(name))
+        if name not in present or rebuild:
             shard.update(qe.UpdateOperation.create_field_index(name, schema))
 
 
