@@ -10,9 +10,10 @@ through the product's own adapter (:class:`services.core.vectors.edge.EdgeVector
 points built by the product's own builders (``memory_store.fact_point``,
 ``reflection_writer.episode.vector_payload``/``embedding_text``, memory-upserter's knowledge
 point), then compacted as a deployment would after a bulk import
-(``services.core.vectors.edge_compact``); then ``twin up`` opens the folder. Rows are stamped ``indexed_at`` so no sweep redoes
-them. Dense vectors are MiniLM embeddings of the exact texts: the texts come from finite pools
-(names × templates), so only a few thousand distinct texts are embedded (cached on disk).
+(``services.core.vectors.edge_compact``); then ``twin up`` opens the folder. Rows are
+stamped ``indexed_at`` so no sweep redoes them. Dense vectors are MiniLM embeddings of the
+exact texts: the texts come from finite pools (names × templates), so only a few thousand
+distinct texts are embedded (cached on disk).
 """
 
 from __future__ import annotations
