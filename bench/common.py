@@ -322,7 +322,7 @@ class Stack:
         tree = os.environ.get("TWIN_BENCH_SERVER_TREE") or str(ROOT)
         env["PYTHONPATH"] = tree
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "services.core.cli", "up"],
+            [sys.executable, "-m", "services.cli", "up"],
             cwd=tree,
             env=env,
             stdout=log,

@@ -27,7 +27,7 @@ from datetime import UTC, datetime, timedelta
 import asyncpg
 import httpx
 
-from services.core.resources import _init_connection
+from services.core.stores import _init_connection
 from services.graph_hydrator import store
 from services.graph_hydrator.lists import FETCH_FACTOR, FOUNDATION_CAP, TODO_CAPS, WINS_WINDOW
 from services.graph_hydrator.logic import lookup

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from services.core.app import create_app
-from services.core.nodes import node_spec
 from services.core.settings import NODE_PORTS, Settings
+from services.nodes import node_spec
 from tests.e2e.n8n import URL_SETTINGS
 
 FOLDER = Path(__file__).resolve().parents[1] / "n8n-workflows"

@@ -8,7 +8,7 @@ bearer auth on ``/v1/*``, a body size limit, and the resources' lifespan.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -25,10 +25,10 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from contracts.common import SLOT_CONTRACT_VERSION, Health, Readiness, Version
 from services.core import problems
 from services.core.auth import bearer_auth_middleware
+from services.core.deps import Clients, needs_of, providers
 from services.core.logs import request_log_middleware
 from services.core.migrate import latest_version
 from services.core.readiness import check_dependencies
-from services.core.resources import Resources
 from services.core.settings import Settings
 from services.core.validation import InvalidInput, nul_errors, strict_errors
 
@@ -42,8 +42,15 @@ class NodeSpec:
     name: str
     summary: str
     route_handlers: Sequence[Any]
-    needs: frozenset[str]
-    dependencies: dict[str, Callable[..., Any]] | None = None
+    dependencies: dict[str, Provide] | None = None
+    needs: frozenset[str] = frozenset()
+    """Transition: stores named by hand; removed once every node's handlers take typed
+    capabilities (``stores`` reads them off the handlers)."""
+
+    @property
+    def stores(self) -> frozenset[str]:
+        """The stores this node opens and ``/readyz`` checks, read off its handlers."""
+        return self.needs | needs_of(self.route_handlers, self.dependencies or {})
 
 
 @get("/healthz", tags=["health"], summary="The process is alive")
@@ -58,7 +65,7 @@ async def healthz(state: State) -> Health:
     responses={503: ResponseSpec(data_container=Readiness, description="not ready")},
 )
 async def readyz(state: State) -> Response[Readiness]:
-    checks = await check_dependencies(state.resources, state.needs)
+    checks = await check_dependencies(state.clients, state.needs)
     ready = all(value == "ok" for value in checks.values())
     modes = {
         store: mode for store, mode in state.settings.store_modes.items() if store in state.needs
@@ -91,7 +98,7 @@ async def version(state: State) -> Version:
     )
 
 
-async def screen_body(request: Request) -> None:
+async def screen_body(request: Request[Any, Any, State]) -> None:
     """Before any handler: a body that is not JSON is a 415, one holding NUL characters (which
     no store keeps and no person types) a 422 naming each field, and so is one whose values
     do not match the route's contract as sent (the framework would coerce ``"40"`` to 40)."""
@@ -112,32 +119,34 @@ async def screen_body(request: Request) -> None:
         raise InvalidInput(errors)
 
 
-def _body_contract(request: Request) -> type[msgspec.Struct] | None:
+def _body_contract(request: Request[Any, Any, State]) -> type[msgspec.Struct] | None:
     """The Struct the route decodes its JSON body into, if it has one."""
     data = request.route_handler.parsed_fn_signature.parameters.get("data")
     typ = data.annotation if data is not None else None
     return typ if isinstance(typ, type) and issubclass(typ, msgspec.Struct) else None
 
 
-def provide_resources(state: State) -> Resources:
-    return state.resources
+def provide_resources(state: State) -> Clients:
+    """Transition: the old ``resources`` parameter, until every node takes typed capabilities."""
+    clients: Clients = state.clients
+    return clients
 
 
-def create_app(spec: NodeSpec, settings: Settings, resources: Resources | None = None) -> Litestar:
-    """Build the node's ASGI app. Pass ``resources`` to share clients (``twin up``, tests);
-    otherwise the app opens the ones ``spec.needs`` in its lifespan and closes them after."""
+def create_app(spec: NodeSpec, settings: Settings, clients: Clients | None = None) -> Litestar:
+    """Build the node's ASGI app. Pass ``clients`` to share them (``twin up``, tests);
+    otherwise the app opens the stores its handlers need in its lifespan and closes them."""
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        if app.state.resources is not None:  # shared: whoever opened them closes them
+        if app.state.clients is not None:  # shared: whoever opened them closes them
             yield
             return
-        app.state.resources = await Resources.open(settings, spec.needs)
+        app.state.clients = await Clients.open(settings, spec.stores)
         try:
             yield
         finally:
-            await app.state.resources.close()
-            app.state.resources = None
+            await app.state.clients.close()
+            app.state.clients = None
 
     app = Litestar(
         route_handlers=[healthz, readyz, version, *spec.route_handlers],
@@ -145,13 +154,14 @@ def create_app(spec: NodeSpec, settings: Settings, resources: Resources | None =
         state=State(
             {
                 "node": spec.name,
-                "needs": spec.needs,
+                "needs": spec.stores,
                 "settings": settings,
-                "resources": resources,
+                "clients": clients,
                 "schema_version": latest_version(),
             }
         ),
         dependencies={
+            **providers(),
             "resources": Provide(provide_resources, sync_to_thread=False),
             **(spec.dependencies or {}),
         },

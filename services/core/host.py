@@ -8,46 +8,55 @@ and every pool are opened once and shared; SIGTERM drains in-flight requests, th
 from __future__ import annotations
 
 import socket
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from contextlib import AsyncExitStack
+from typing import Any, TypeAlias, cast
 
 import structlog
 import uvicorn
 from litestar import Litestar
-from litestar.types import Receive, Scope, Send
+from litestar.types import ASGIApp
 
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
+
+# Plain ASGI (litestar's own types leave out the lifespan scope this router answers).
+Scope: TypeAlias = MutableMapping[str, Any]
+Message: TypeAlias = MutableMapping[str, Any]
+Receive: TypeAlias = Callable[[], Awaitable[Message]]
+Send: TypeAlias = Callable[[Message], Awaitable[None]]
 
 
 class PortRouter:
     """An ASGI app dispatching to one node app per local port, sharing one lifespan."""
 
-    def __init__(self, apps: Mapping[int, Litestar], settings: Settings, needs: frozenset[str]):
+    def __init__(
+        self, apps: Mapping[int, Litestar], settings: Settings, needs: frozenset[str]
+    ) -> None:
         self._apps = dict(apps)
         self._settings = settings
         self._needs = needs
-        self.resources: Resources | None = None
+        self.clients: Clients | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
             return
-        port = (scope.get("server") or ("", 0))[1]
+        port: int = (scope.get("server") or ("", 0))[1]
         app = self._apps.get(port)
         if app is None:  # pragma: no cover - only the bound ports reach us
             raise RuntimeError(f"no node on port {port}")
-        await app(scope, receive, send)
+        await cast(Any, app)(scope, receive, send)
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         async with AsyncExitStack() as stack:
             message = await receive()
             assert message["type"] == "lifespan.startup"
             try:
-                self.resources = await Resources.open(self._settings, self._needs)
-                stack.push_async_callback(self.resources.close)
+                self.clients = await Clients.open(self._settings, self._needs)
+                stack.push_async_callback(self.clients.close)
                 for app in self._apps.values():
-                    app.state.resources = self.resources
+                    app.state.clients = self.clients
                     await stack.enter_async_context(app.lifespan())
             except Exception as exc:
                 await send({"type": "lifespan.startup.failed", "message": repr(exc)})
@@ -67,7 +76,7 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(app, sockets: list[socket.socket], *, graceful_s: int = 20) -> None:
+def serve(app: ASGIApp | PortRouter, sockets: list[socket.socket], *, graceful_s: int = 20) -> None:
     """Run uvicorn on pre-bound sockets until SIGINT/SIGTERM; in-flight requests finish."""
     config = uvicorn.Config(
         app,

@@ -6,17 +6,17 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from services.core import migrate
-from services.core.resources import EMBEDDER, LLM_DEP, POSTGRES, REDIS, VECTORS, Resources
+from services.core.deps import EMBEDDER, LLM_STORE, POSTGRES, REDIS, VECTORS, Clients
 
 
-async def check_dependencies(res: Resources, needs: frozenset[str]) -> dict[str, str]:
+async def check_dependencies(res: Clients, needs: frozenset[str]) -> dict[str, str]:
     """``{dependency: "ok" | reason}`` for each dependency the node needs."""
     probes: dict[str, Callable[[], Awaitable[str]]] = {
         POSTGRES: lambda: _postgres(res),
         REDIS: lambda: _redis(res),
         VECTORS: lambda: _vectors(res),
         EMBEDDER: lambda: _embedder(res),
-        LLM_DEP: lambda: _llm(res),
+        LLM_STORE: lambda: _llm(res),
     }
     names = sorted(needs)
     results = await asyncio.gather(
@@ -35,27 +35,27 @@ async def _timed(probe: Callable[[], Awaitable[str]], limit_s: float) -> str:
         return f"{type(exc).__name__}: {str(exc)[:160]}"
 
 
-async def _postgres(res: Resources) -> str:
-    async with res.pg.acquire() as conn:
+async def _postgres(res: Clients) -> str:
+    async with res.db.acquire() as conn:
         missing = await migrate.missing_versions(conn)
     return "ok" if not missing else f"migrations pending: {', '.join(missing)}"
 
 
-async def _redis(res: Resources) -> str:
+async def _redis(res: Clients) -> str:
     await res.redis.ping()
     return "ok"
 
 
-async def _vectors(res: Resources) -> str:
+async def _vectors(res: Clients) -> str:
     await res.vectors.ping()
     return "ok"
 
 
-async def _embedder(res: Resources) -> str:
-    return "ok" if res.embedder is not None else "not loaded"
+async def _embedder(res: Clients) -> str:
+    return "ok" if EMBEDDER in res.opened else "not loaded"
 
 
-async def _llm(res: Resources) -> str:
+async def _llm(res: Clients) -> str:
     # No network call: a configured endpoint is checked by the requests that use it, and with
     # none configured the node runs its deterministic offline engine.
     return "ok"

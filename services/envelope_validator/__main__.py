@@ -4,6 +4,6 @@ Same as ``twin serve envelope-validator``."""
 
 import sys
 
-from services.core.cli import main
+from services.cli import main
 
 sys.exit(main(["serve", "envelope-validator", *sys.argv[1:]]))

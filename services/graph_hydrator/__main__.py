@@ -5,6 +5,6 @@ The same as ``twin serve graph-hydrator``.
 
 import sys
 
-from services.core.cli import main
+from services.cli import main
 
 sys.exit(main(["serve", "graph-hydrator", *sys.argv[1:]]))

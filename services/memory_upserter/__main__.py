@@ -3,6 +3,6 @@
 
 import sys
 
-from services.core.cli import main
+from services.cli import main
 
 sys.exit(main(["serve", "memory-upserter", *sys.argv[1:]]))

@@ -2,6 +2,6 @@
 
 import sys
 
-from services.core.cli import main
+from services.cli import main
 
 sys.exit(main(["serve", "pulse-decay", *sys.argv[1:]]))

@@ -2,6 +2,6 @@
 
 import sys
 
-from services.core.cli import main
+from services.cli import main
 
 sys.exit(main(["serve", "rag-gate", *sys.argv[1:]]))

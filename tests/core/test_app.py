@@ -10,18 +10,19 @@ import httpx
 import msgspec
 import pytest
 from litestar import post
-from litestar.di import NamedDependency
 from litestar.exceptions import LitestarDeprecationWarning
 from litestar.params import JSONBody
 from structlog.testing import capture_logs
 
 from contracts.common import SLOT_CONTRACT_VERSION, Ids, Struct
 from services.core.app import NodeSpec, create_app
+from services.core.deps import Database, Inject
 from services.core.logs import bind_ids
 from services.core.migrate import MIGRATIONS_DIR
-from services.core.nodes import all_specs, node_spec
-from services.core.resources import POSTGRES, REDIS, Resources
+from services.core.resources import Resources
 from services.core.settings import Settings
+from services.core.working_memory import WorkingMemory
+from services.nodes import all_specs, node_spec
 
 
 class EchoRequest(Struct, kw_only=True):
@@ -36,16 +37,19 @@ class EchoResponse(Struct, kw_only=True):
 
 
 @post("/v1/echo", status_code=200)
-async def echo(data: JSONBody[EchoRequest], resources: NamedDependency[Resources]) -> EchoResponse:
+async def echo(
+    data: JSONBody[EchoRequest],
+    db: Inject[Database],
+    memory: Inject[WorkingMemory],
+) -> EchoResponse:
+    """Takes the database and the working memory: the node needs postgres and redis."""
     bind_ids(user_id=data.ids.user_id, agent_id=data.ids.agent_id)
-    async with resources.pg.acquire() as conn:
+    async with db.acquire() as conn:
         total = await conn.fetchval("SELECT $1::int + 1", data.count)
     return EchoResponse(user_id=data.ids.user_id, total=total)
 
 
-SPEC = NodeSpec(
-    name="echo", summary="test node", route_handlers=[echo], needs=frozenset({POSTGRES, REDIS})
-)
+SPEC = NodeSpec(name="echo", summary="test node", route_handlers=[echo])
 BODY = {"ids": {"user_id": "alice", "agent_id": "deanna", "chat_id": "tg:1"}, "count": 2}
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from services.core.settings import NODE_PORTS, Settings
 
-TWIN = [sys.executable, "-m", "services.core.cli"]
+TWIN = [sys.executable, "-m", "services.cli"]
 
 
 @pytest.fixture

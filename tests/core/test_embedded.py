@@ -29,7 +29,7 @@ from services.core.settings import NODE_PORTS
 from tests.reliability.helpers import PLAN, commit_body, hydrate_body
 
 REPO = Path(__file__).resolve().parents[2]
-TWIN = [sys.executable, "-m", "services.core.cli"]
+TWIN = [sys.executable, "-m", "services.cli"]
 UNREACHABLE = {
     "TWIN_TEST_PG_ADMIN": "postgresql://postgres@127.0.0.1:1/postgres",
     "TWIN_TEST_REDIS_URL": "redis://127.0.0.1:1/13",

@@ -15,9 +15,9 @@ import msgspec
 import pytest
 
 from services.core.app import create_app
-from services.core.nodes import all_specs
 from services.core.resources import Resources
 from services.core.validation import collect_errors, strict_errors
+from services.nodes import all_specs
 
 
 def _routes() -> list[tuple[str, str, type[msgspec.Struct]]]:

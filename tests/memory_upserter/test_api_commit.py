@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 from datetime import timedelta
 
@@ -13,8 +12,9 @@ import pytest
 
 from contracts.slots import SessionState
 from services.core.app import create_app
-from services.core.resources import Resources, open_redis
+from services.core.resources import Resources
 from services.core.settings import Settings
+from services.core.stores import open_redis
 from services.core.vectors import EdgeVectorIndex
 from services.memory_upserter.app import SPEC
 from tests.memory_upserter.conftest import AGENT, T0, commit, fact, later, rows, turn
@@ -447,7 +447,7 @@ async def test_with_the_vector_index_down_the_turn_stands_and_reindex_repairs_it
 ) -> None:
     down = EdgeVectorIndex(tmp_path, dim=settings.embedding_dim)
     await down.close()
-    broken = dataclasses.replace(resources, vectors=down)
+    broken = resources.replace(vectors=down)
     async with app_client(create_app(SPEC, settings, broken)) as degraded:
         answer = await commit(
             degraded,
@@ -475,8 +475,7 @@ async def test_with_the_vector_index_down_the_turn_stands_and_reindex_repairs_it
 async def test_with_redis_down_the_turn_is_committed_with_a_warning(
     settings: Settings, resources: Resources, app_client, user_id: str
 ) -> None:
-    no_redis = dataclasses.replace(
-        resources,
+    no_redis = resources.replace(
         redis=open_redis(
             msgspec.structs.replace(
                 settings, redis_url="redis://127.0.0.1:1/0", redis_timeout_s=0.3

@@ -12,9 +12,9 @@ import httpx
 import pytest
 
 from services.core.app import create_app
-from services.core.nodes import node_spec
 from services.core.resources import Resources
 from services.core.settings import Settings
+from services.nodes import node_spec
 from services.playground.turn import ROUTES, Conversation, Exchange
 from tests.memory_upserter.conftest import AGENT, T0, rows
 

@@ -16,10 +16,10 @@ import msgspec
 import pytest
 
 from services.core.app import create_app
-from services.core.nodes import node_spec
 from services.core.resources import Resources
 from services.core.settings import Settings
 from services.memory_upserter.export import BATCH, export_document
+from services.nodes import node_spec
 from tests.memory_upserter.conftest import AGENT, T0, commit, fact, rows, turn
 
 # Tables that hold no person's data, so carry no user_id: the agents' registry and the

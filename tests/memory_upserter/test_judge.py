@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 from collections.abc import AsyncIterator
 
@@ -68,7 +67,7 @@ async def judged(
 ) -> AsyncIterator[httpx.AsyncClient]:
     llm = open_llm(base_url=BASE_URL, api_key="sk-test", model="m", timeout=5.0, max_retries=0)
     quick = msgspec.structs.replace(settings, llm_timeout_s=0.5)
-    with_llm = dataclasses.replace(resources, llm=llm, settings=quick)
+    with_llm = resources.replace(llm=llm, settings=quick)
     async with app_client(create_app(SPEC, quick, with_llm)) as client:
         yield client
     await llm.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import uuid
 from collections.abc import AsyncIterator, Sequence
 
@@ -49,7 +48,7 @@ async def counted(
     settings: Settings, resources: Resources, app_client
 ) -> AsyncIterator[tuple[httpx.AsyncClient, CountingEmbedder]]:
     embedder = CountingEmbedder(resources.embedder)
-    with_counter = dataclasses.replace(resources, embedder=embedder)
+    with_counter = resources.replace(embedder=embedder)
     async with app_client(create_app(SPEC, settings, with_counter)) as client:
         yield client, embedder
 

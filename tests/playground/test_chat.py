@@ -24,9 +24,9 @@ import respx
 
 from services.core.app import create_app
 from services.core.llm import open_llm
-from services.core.nodes import node_spec
 from services.core.resources import Resources
 from services.core.settings import NODE_PORTS, Settings
+from services.nodes import node_spec
 from services.playground.offline import offline_reply
 from services.playground.preflight import check_nodes
 from services.playground.terminal import _loop, new_chat_id, node_urls
@@ -274,7 +274,7 @@ def test_twin_chat_without_a_stack_says_in_one_line_to_run_twin_up() -> None:
     env.pop("OPENAI_BASE_URL", None)
     env.pop("OPENAI_API_KEY", None)
     done = subprocess.run(
-        [sys.executable, "-m", "services.core.cli", "chat", "--user", "alice", "--agent", "deanna"],
+        [sys.executable, "-m", "services.cli", "chat", "--user", "alice", "--agent", "deanna"],
         env=env,
         input="hello\n",
         capture_output=True,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -188,9 +187,8 @@ class _AlwaysOvertaken(WorkingMemory):
 async def test_a_chat_overtaken_on_every_attempt_answers_503_with_retry_after(
     settings: Settings, resources: Resources, app_client, user_id: str
 ) -> None:
-    overtaken = dataclasses.replace(resources)
-    overtaken.__dict__["working_memory"] = _AlwaysOvertaken(
-        resources.redis, affect_ttl_s=1800, session_ttl_s=SESSION_TTL_S
+    overtaken = resources.replace(
+        memory=_AlwaysOvertaken(resources.redis, affect_ttl_s=1800, session_ttl_s=SESSION_TTL_S)
     )
     async with app_client(create_app(SPEC, settings, overtaken)) as client:
         with capture_logs() as logs:

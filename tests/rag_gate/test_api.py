@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import timedelta
 from pathlib import Path
 
@@ -15,8 +14,9 @@ from contracts.retrieve import RetrieveResponse
 from contracts.slots import EpisodeSlot, KnowledgeSlot
 from services.core.app import create_app
 from services.core.embedder import EmbedderUnavailable
-from services.core.resources import Resources, open_pg_pool
+from services.core.resources import Resources
 from services.core.settings import Settings
+from services.core.stores import open_pg_pool
 from services.core.vectors import EdgeVectorIndex
 from services.rag_gate.app import SPEC
 from tests.rag_gate.conftest import T0, Memory
@@ -162,7 +162,7 @@ async def test_a_closed_gate_makes_no_embedding_and_no_vector_search_but_keeps_c
 ) -> None:
     await seed(memory)
     index, embedder = CountingIndex(resources.vectors), CountingEmbedder(resources.embedder)
-    spied = dataclasses.replace(resources, vectors=index, embedder=embedder)
+    spied = resources.replace(vectors=index, embedder=embedder)
     for message, extra in (("ok thanks", {}), ("remember last time?", {"force": "closed"})):
         answer = (await post(spied, body(memory, message, **extra))).json()
         assert answer["gate"]["open"] is False
@@ -185,7 +185,7 @@ async def test_a_closed_vector_index_degrades_the_slots_and_keeps_continuity(
     await closed.ensure_collections()
     await closed.close()
     response = await post(
-        dataclasses.replace(resources, vectors=closed), body(memory, "remember Marta's shifts?")
+        resources.replace(vectors=closed), body(memory, "remember Marta's shifts?")
     )
     assert response.status_code == 200, response.text
     answer = response.json()
@@ -199,9 +199,7 @@ async def test_an_unavailable_embedder_degrades_the_slots(
     resources: Resources, memory: Memory, post
 ) -> None:
     await seed(memory)
-    broken = dataclasses.replace(
-        resources, embedder=CountingEmbedder(resources.embedder, fail=True)
-    )
+    broken = resources.replace(embedder=CountingEmbedder(resources.embedder, fail=True))
     answer = (await post(broken, body(memory, "remember Marta's shifts?"))).json()
     assert {answer[s]["degraded"] for s in ("EPISODE", "KNOWLEDGE", "FACTS")} == {
         "embedder unavailable"
@@ -217,7 +215,7 @@ async def test_postgres_down_is_a_503_naming_it(
     )
     pool = await open_pg_pool(nowhere)
     try:
-        response = await post(dataclasses.replace(resources, pg=pool), body(memory, "ok"))
+        response = await post(resources.replace(db=pool), body(memory, "ok"))
     finally:
         await pool.close()
     assert response.status_code == 503

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import uuid
 from collections.abc import AsyncIterator, Sequence
@@ -244,7 +243,7 @@ async def with_llm(resources: Resources) -> AsyncIterator[Resources]:
     llm = open_llm(
         base_url=LLM_URL, api_key="sk-test", model="test-model", timeout=5.0, max_retries=0
     )
-    yield dataclasses.replace(resources, llm=llm)
+    yield resources.replace(llm=llm)
     await llm.close()
 
 

@@ -21,9 +21,9 @@ import pytest
 
 from services.core.app import create_app
 from services.core.migrate import apply_migrations
-from services.core.nodes import node_spec
 from services.core.resources import ALL_DEPENDENCIES, Resources
 from services.core.settings import Settings
+from services.nodes import node_spec
 from tests.reliability.servers import DelayProxy, PostgresServer, RedisServer
 
 RETRY_AFTER_S = 3

@@ -46,7 +46,7 @@ def _serve(settings: Settings, folder: Path, port: int, name: str) -> Process:
         [
             sys.executable,
             "-m",
-            "services.core.cli",
+            "services.cli",
             "serve",
             "reflection-writer",
             "--port",

@@ -9,7 +9,6 @@ offline extractor and says so in ``warnings``; the turn is committed either way.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import AsyncIterator
 
 import httpx
@@ -47,7 +46,7 @@ async def with_model(throwaway: Resources) -> AsyncIterator[Resources]:
     llm = open_llm(
         base_url=LLM_URL, api_key="sk-test", model="test-model", timeout=2.0, max_retries=0
     )
-    yield dataclasses.replace(throwaway, llm=llm)
+    yield throwaway.replace(llm=llm)
     await llm.close()
 
 

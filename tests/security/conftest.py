@@ -72,7 +72,7 @@ def live(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         offset = _free_offset()
         process = Process(
             "twin up",
-            [sys.executable, "-m", "services.core.cli", "up"],
+            [sys.executable, "-m", "services.cli", "up"],
             {**env, "TWIN_PORT_OFFSET": str(offset)},
             Path(folder / f"twin-up-{attempt}.log"),
             cwd=Path(__file__).parents[2],

@@ -6,8 +6,8 @@ import httpx
 
 from services.core import auth
 from services.core.app import create_app
-from services.core.nodes import node_spec
 from services.core.settings import Settings
+from services.nodes import node_spec
 from tests.security.conftest import LiveStack, operations
 
 

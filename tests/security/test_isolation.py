@@ -25,9 +25,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from services.core.app import create_app
-from services.core.nodes import PACKAGES, node_spec
 from services.core.resources import Resources
 from services.core.settings import Settings
+from services.nodes import NODE_NAMES, node_spec
 
 T0 = datetime(2026, 4, 6, 9, 0, tzinfo=UTC)
 AGENTS = ("deanna", "anaketa")
@@ -63,7 +63,7 @@ async def nodes(
             ROUTES[node]: await stack.enter_async_context(
                 app_client(create_app(node_spec(node), settings, resources))
             )
-            for node in PACKAGES
+            for node in NODE_NAMES
         }
 
 

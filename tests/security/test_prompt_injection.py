@@ -17,9 +17,9 @@ import httpx
 import pytest
 
 from services.core.app import create_app
-from services.core.nodes import node_spec
 from services.core.resources import Resources
 from services.core.settings import Settings
+from services.nodes import node_spec
 
 T0 = datetime(2026, 5, 4, 20, 0, tzinfo=UTC)
 INJECTION = (

@@ -84,9 +84,9 @@ def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
     if args.command == "migrate":
         needs = frozenset({"postgres"})
     elif args.command == "serve":
-        from services.core.nodes import node_spec
+        from services.nodes import node_spec
 
-        needs = node_spec(args.node).needs
+        needs = node_spec(args.node).stores
     else:
         needs = frozenset({"postgres", "redis", "vectors"})  # the six nodes need every store
         # The nodes' imports take seconds: let them run while the stores start.
@@ -110,7 +110,7 @@ def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _import_nodes() -> None:
-    from services.core.nodes import all_specs
+    from services.nodes import all_specs
 
     all_specs()
 
@@ -118,10 +118,14 @@ def _import_nodes() -> None:
 def _migrate(settings: Settings) -> int:
     from services.core.migrate import MigrationError, apply_migrations, ensure_database
 
+    database_url = settings.database_url
+    if database_url is None:  # _with_stores resolved it to the embedded Postgres before this
+        raise ValueError("DATABASE_URL is unset and no embedded Postgres was started")
+
     async def run() -> list[str]:
-        if await ensure_database(settings.database_url):
+        if await ensure_database(database_url):
             print("created the database")
-        return await apply_migrations(settings.database_url)
+        return await apply_migrations(database_url)
 
     try:
         applied = asyncio.run(run())
@@ -135,7 +139,7 @@ def _migrate(settings: Settings) -> int:
 def _serve_one(settings: Settings, node: str, port: int) -> int:
     from services.core.app import create_app
     from services.core.host import bind, serve
-    from services.core.nodes import node_spec
+    from services.nodes import node_spec
 
     serve(create_app(node_spec(node), settings), [bind(settings.host, port)])
     return 0
@@ -144,14 +148,11 @@ def _serve_one(settings: Settings, node: str, port: int) -> int:
 def _serve_all(settings: Settings) -> int:
     from services.core.app import create_app
     from services.core.host import PortRouter, bind, serve
-    from services.core.nodes import all_specs
+    from services.nodes import all_specs
 
     specs = all_specs()
-    apps = {
-        settings.port_of(name): create_app(spec, settings, resources=None)
-        for name, spec in specs.items()
-    }
-    needs = frozenset().union(*(spec.needs for spec in specs.values()))
+    apps = {settings.port_of(name): create_app(spec, settings) for name, spec in specs.items()}
+    needs = frozenset().union(*(spec.stores for spec in specs.values()))
     router = PortRouter(apps, settings, needs)
     serve(router, [bind(settings.host, port) for port in apps])
     return 0
