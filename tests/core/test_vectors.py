@@ -461,6 +461,7 @@ async def test_server_search_sends_the_user_filter_everywhere(respx_mock, server
             [
                 {"points": [{"id": near_id, "version": 1, "score": 0.8}]},
                 {"points": [{"id": lexical_id, "version": 1, "score": 7.5}]},
+                {"points": [{"id": lexical_id, "version": 1, "score": 0.3}]},
             ]
         )
     )
@@ -486,9 +487,12 @@ async def test_server_search_sends_the_user_filter_everywhere(respx_mock, server
 
     searches = json.loads(batch.calls.last.request.content)["searches"]
     user = {"key": "user_id", "match": {"value": "u1"}}
-    assert [s["using"] for s in searches] == ["dense", "bm25"]
-    assert all(s["filter"]["must"][0] == user for s in searches)
+    assert [s["using"] for s in searches] == ["dense", "bm25", "dense"]
+    lexical = searches[2]["prefetch"][0]  # the lexical points again, scored by cosine
+    assert lexical["using"] == "bm25" and lexical["filter"] == searches[1]["filter"]
+    assert all(s["filter"]["must"][0] == user for s in [*searches[:2], lexical])
     assert searches[1]["params"]["idf"]["corpus"]["must"][0] == user
+    assert lexical["params"] == searches[1]["params"]
     follow_up = json.loads(details.calls.last.request.content)["filter"]["must"]
     assert set(follow_up[0]["has_id"]) == {near_id, lexical_id}
     assert follow_up[1] == searches[0]["filter"]  # the user's filter rides along
@@ -498,9 +502,7 @@ async def test_server_search_sends_the_user_filter_everywhere(respx_mock, server
 
 
 @respx.mock(base_url=QDRANT, assert_all_called=True)
-async def test_server_hybrid_search_of_ids_only_is_one_request_when_dense_ranked_every_hit(
-    respx_mock, server
-):
+async def test_server_hybrid_search_of_ids_only_is_one_request(respx_mock, server):
     ids_ = [str(uuid.uuid4()) for _ in range(2)]
     respx_mock.post("/collections/facts/points/query/batch").mock(
         return_value=_ok(
@@ -511,6 +513,7 @@ async def test_server_hybrid_search_of_ids_only_is_one_request_when_dense_ranked
                     ]
                 },
                 {"points": [{"id": ids_[1], "version": 1, "score": 2.0}]},
+                {"points": [{"id": ids_[1], "version": 1, "score": 0.8}]},
             ]
         )
     )

@@ -29,6 +29,7 @@ from services.core.vectors.edge_shard import (
     stored_datatype,
     to_filter,
 )
+from services.core.vectors.fusion import fuse
 from services.core.vectors.layout import (
     ACTIVE_KEY,
     DENSE,
@@ -37,7 +38,6 @@ from services.core.vectors.layout import (
     active_mark,
     check_limit,
     dense_list,
-    fuse,
     fused_hits,
     prefetch_limit,
     query_vectors,
@@ -133,30 +133,31 @@ class EdgeVectorIndex:
             with self._engine(collection) as shard:
                 found = shard.query(request)
             return to_hits(found, score_is_similarity=dense_q is not None)
-        # Hybrid: both rankings in one batch, fused here (layout.fuse); the dense ranking's
-        # scores are the cosines. Only the hits the lexical ranking alone found (their cosine)
-        # or a payload asked for take a second, id-filtered query.
+        # Hybrid: one engine call answers both rankings and the lexical points' cosines; the
+        # fusion is done here (vectors.fusion) and the dense ranking's scores are the cosines.
+        # A payload asked for takes a second, id-filtered query.
         wide = prefetch_limit(limit)
+        dense_query = qe.Query.Nearest(dense_q, using=DENSE)
+        sparse_query = qe.Query.Nearest(sparse_q, using=SPARSE)
+        lexical = qe.Prefetch(wide, query=sparse_query, filter=where, params=user_idf)
         rankings = qe.QueryBatchRequest(
             [
+                qe.QueryRequest(limit=wide, query=dense_query, filter=where, with_payload=False),
                 qe.QueryRequest(
                     limit=wide,
-                    query=qe.Query.Nearest(dense_q, using=DENSE),
-                    filter=where,
-                    with_payload=False,
-                ),
-                qe.QueryRequest(
-                    limit=wide,
-                    query=qe.Query.Nearest(sparse_q, using=SPARSE),
+                    query=sparse_query,
                     filter=where,
                     params=user_idf,
                     with_payload=False,
                 ),
+                qe.QueryRequest(
+                    limit=wide, prefetches=[lexical], query=dense_query, with_payload=False
+                ),
             ]
         )
         with self._engine(collection) as shard:
-            near, lexical = shard.query_batch(rankings)
-            fused = fuse(near, lexical, limit)
+            near, lexical_hits, lexical_cosines = shard.query_batch(rankings)
+            fused = fuse(near, lexical_hits, lexical_cosines, limit)
             wanted = [f.id for f in fused if with_payload or f.similarity is None]
             # The ids came from this user's filtered rankings, so the id condition alone keeps
             # to the user's points.

@@ -12,16 +12,17 @@
 
 from __future__ import annotations
 
-import heapq
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import qdrant_edge
 
 from services.core.vectors.port import VectorHit, VectorPoint
+
+if TYPE_CHECKING:
+    from services.core.vectors.fusion import Fused
 
 DENSE = "dense"
 SPARSE = "bm25"
@@ -120,36 +121,6 @@ def query_vectors(
     if sparse_query is not None and not sparse_query.indices:
         sparse_query = None
     return dense_query, sparse_query
-
-
-@dataclass(frozen=True, slots=True)
-class Fused:
-    """One hit of a fused hybrid search: the engine's point id, its RRF score, and its cosine
-    when the dense ranking held it (None for a point only the lexical ranking found)."""
-
-    id: Any
-    score: float
-    similarity: float | None
-
-
-def fuse(dense: Sequence[Any], lexical: Sequence[Any], limit: int) -> list[Fused]:
-    """Reciprocal-rank fusion of a dense and a lexical ranking of scored points, best first.
-
-    As Qdrant fuses them: each ranking adds ``1 / (RRF_K + rank)`` (rank from 0). Equal scores
-    go to the higher cosine, then the lower id (Qdrant leaves that order to chance; a UUID and
-    its canonical string sort alike). The dense
-    ranking's scores are the points' cosines, so a hybrid search needs no second query for
-    them, except for the points only the lexical ranking found.
-    """
-    score: dict[Any, float] = {}
-    cosine: dict[Any, float] = {}
-    for rank, p in enumerate(dense):
-        score[p.id] = 1.0 / (RRF_K + rank)
-        cosine[p.id] = p.score
-    for rank, p in enumerate(lexical):
-        score[p.id] = score.get(p.id, 0.0) + 1.0 / (RRF_K + rank)
-    best = heapq.nsmallest(limit, score, key=lambda i: (-score[i], -cosine.get(i, -2.0), i))
-    return [Fused(i, score[i], cosine.get(i)) for i in best]
 
 
 def fused_hits(fused: Sequence[Fused], details: Sequence[Any]) -> list[VectorHit]:

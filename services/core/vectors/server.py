@@ -17,6 +17,7 @@ from qdrant_client import AsyncQdrantClient, models
 from qdrant_client.http.exceptions import ApiException, UnexpectedResponse
 
 from services.core.vectors import filters
+from services.core.vectors.fusion import fuse
 from services.core.vectors.layout import (
     ACTIVE_KEY,
     DENSE,
@@ -25,7 +26,6 @@ from services.core.vectors.layout import (
     active_mark,
     check_limit,
     dense_list,
-    fuse,
     fused_hits,
     prefetch_limit,
     query_vectors,
@@ -157,11 +157,7 @@ class ServerVectorIndex:
         if dense_q is None or sparse_q is None:
             request: dict[str, Any] = {"query": dense_q, "using": DENSE}
             if sparse_q is not None:
-                request = {
-                    "query": sparse_model(sparse_q),
-                    "using": SPARSE,
-                    "search_params": user_idf,
-                }
+                request = dict(query=sparse_model(sparse_q), using=SPARSE, search_params=user_idf)
             with _faults(f"searching {collection}"):
                 found = (
                     await self._client.query_points(
@@ -173,26 +169,34 @@ class ServerVectorIndex:
                     )
                 ).points
             return to_hits(found, score_is_similarity=dense_q is not None)
-        # Hybrid, as the Edge form: both rankings in one batch, fused here (layout.fuse), the
-        # cosines from the dense ranking; the lexical-only hits' cosines and any payload asked
-        # for come from one id-filtered query.
+        # Hybrid, as the Edge form: both rankings and the lexical points' cosines in one
+        # batch, fused here (vectors.fusion); a payload asked for comes from one id-filtered
+        # query.
         wide = prefetch_limit(limit)
+        lexical = models.Prefetch(
+            query=sparse_model(sparse_q), using=SPARSE, filter=where, limit=wide, params=user_idf
+        )
         rankings = [
             models.QueryRequest(
                 query=dense_q, using=DENSE, filter=where, limit=wide, with_payload=False
             ),
             models.QueryRequest(
-                query=sparse_model(sparse_q),
+                query=lexical.query,
                 using=SPARSE,
                 filter=where,
                 limit=wide,
                 params=user_idf,
                 with_payload=False,
             ),
+            models.QueryRequest(
+                prefetch=[lexical], query=dense_q, using=DENSE, limit=wide, with_payload=False
+            ),
         ]
         with _faults(f"searching {collection}"):
-            near, lexical = await self._client.query_batch_points(collection, requests=rankings)
-            fused = fuse(near.points, lexical.points, limit)
+            near, lexical_hits, lexical_cosines = await self._client.query_batch_points(
+                collection, requests=rankings
+            )
+            fused = fuse(near.points, lexical_hits.points, lexical_cosines.points, limit)
             wanted = [f.id for f in fused if with_payload or f.similarity is None]
             details = (
                 (
