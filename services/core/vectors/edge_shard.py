@@ -6,6 +6,7 @@ Shared by the index (:mod:`services.core.vectors.edge`) and the float16 converte
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -83,7 +84,10 @@ def stored_datatype(config_file: Path) -> str:
     return str(dense.get("datatype") or "float32").lower()
 
 
+@functools.lru_cache(maxsize=1024)
 def to_filter(condition: filters.AllOf) -> qe.Filter:
+    """The Edge filter; remembered, since a turn's searches ask for the same few (a search
+    builds two: its own and its user's, for BM25's IDF)."""
     return qe.Filter(must=[_condition(c) for c in condition.conditions])
 
 
