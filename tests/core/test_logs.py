@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 
@@ -33,3 +34,20 @@ def test_json_lines_go_to_stdout_one_per_event_with_level_and_time(capsys) -> No
     assert ours["event"] == "request" and ours["status"] == 200 and ours["level"] == "info"
     assert ours["timestamp"].endswith("Z")
     assert stdlib["event"] == "from the stdlib" and stdlib["logger"] == "uvicorn.error"
+
+
+async def test_lines_logged_in_one_loop_turn_go_out_together_at_its_end(capsys) -> None:
+    try:
+        configure_logging(json=True)
+        log = structlog.get_logger("twin.request")
+        log.info("request", n=1)
+        log.info("request", n=2)
+        during = capsys.readouterr().out
+        await asyncio.sleep(0)  # the loop's next turn
+        after = capsys.readouterr().out
+    finally:
+        structlog.reset_defaults()
+        logging.getLogger().handlers[:] = []
+
+    assert during == ""
+    assert [json.loads(line)["n"] for line in after.splitlines()] == [1, 2]
