@@ -193,3 +193,11 @@ def _dense_ids(index, user, dense, limit) -> set[str]:
         )
     )
     return {str(p.id) for p in ranked}
+
+
+def test_a_lexical_point_whose_cosine_differs_slightly_is_still_found_once() -> None:
+    dense = scored(("a", 0.9), ("b", 0.5), ("c", 0.3))
+    fused = fuse(dense, scored(("b", 2.0)), scored(("b", 0.50001)), limit=3)
+
+    assert [f.id for f in fused] == ["b", "a", "c"]
+    assert fused[0].score == pytest.approx(1 / (RRF_K + 1) + 1 / RRF_K)

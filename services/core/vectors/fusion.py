@@ -23,6 +23,7 @@ from services.core.vectors.layout import RRF_K
 # Two computations of one cosine agree to the last bit in practice; a window this wide only
 # costs a few more id reads when several points share a cosine (the same text twice).
 _SAME_COSINE = 1e-6
+_CLEARLY_BELOW = 1e-3
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,13 +83,18 @@ def _dense_rank(
     point_id: Any, cosine: float | None, descending: list[float], dense_id: Any
 ) -> int | None:
     """Where the dense ranking holds this point, or None when it does not."""
-    if cosine is None:  # no cosine to place it by: compare with every id
-        window = range(len(descending))
-    else:
+    everywhere = range(len(descending))
+    if cosine is not None:
         low = bisect.bisect_left(descending, -cosine - _SAME_COSINE)
         high = bisect.bisect_right(descending, -cosine + _SAME_COSINE)
-        window = range(low, high)
-    for rank in window:
+        for rank in range(low, high):
+            if dense_id(rank) == point_id:
+                return rank
+        if not descending or -descending[-1] > cosine + _CLEARLY_BELOW:
+            return None  # below every dense point's cosine: not in the dense ranking
+    # No cosine to place it by, or one the dense ranking's scores did not reproduce exactly
+    # (never seen): compare with every id rather than risk returning the point twice.
+    for rank in everywhere:
         if dense_id(rank) == point_id:
             return rank
     return None
