@@ -75,7 +75,8 @@ def test_fusion_finds_a_point_among_equal_cosines_and_leaves_unknown_cosines_to_
 def test_fusion_reads_ids_only_near_the_lexical_points_and_for_the_hits() -> None:
     dense = [CountedIds(_id=f"p{i}", score=1 - i / 100) for i in range(96)]
     lexical = [CountedIds(_id="p50", score=5.0), CountedIds(_id="q", score=4.0)]
-    cosines = [CountedIds(_id="p50", score=0.5), CountedIds(_id="q", score=0.2)]
+    # "q" is below every dense cosine, as a point the dense top-96 left out must be
+    cosines = [CountedIds(_id="p50", score=0.5), CountedIds(_id="q", score=0.01)]
     CountedIds.reads = 0
 
     fused = fuse(dense, lexical, cosines, limit=8)
