@@ -6,7 +6,10 @@ a path another index holds raises :class:`VectorIndexUnavailable`. Writes go thr
 shard's write-ahead log, so an upsert that returned survives the process dying without
 ``close`` (the log replays on the next open); ``close`` flushes segments.
 
-Edge calls take well under a millisecond and hold the GIL, so they run inline under one lock.
+Edge calls take well under a millisecond and hold the GIL, so they run inline under one lock:
+handing them to a thread frees the event loop for nothing (the GIL stays held) and costs a
+thread hop per call (bench/RESULTS.md, issue 16). A hybrid search is one engine call (three
+rankings in one batch, fused by :mod:`.fusion`); a payload asked for takes a second one.
 HNSW building is switched off: every search is filtered to one user, and a user's points are
 scanned exactly through the ``user_id`` payload index (about 1 ms for a scoped hybrid search
 over 20k points on 2 cores), while building HNSW would stall the whole process for seconds

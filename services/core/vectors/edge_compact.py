@@ -5,12 +5,12 @@ sparse and payload indexes memory-mapped from files instead of held on the heap.
 
 Run it while no process holds the shards (``twin up`` stopped), e.g. after a bulk import or
 a reindex. Every point Edge takes lives in the shard's appendable segment, whose indexes are
-heap memory (anonymous RSS: ~0.8 KiB a point); compacted, the same points cost ~0 of the
-heap and their index pages are file-backed (the kernel may drop and re-read them). Searches
-cost the same (both scan one user's points exactly; no HNSW graph is built). New points go
-to a fresh appendable segment until the next compaction. Per collection: float32 shards are
-first converted (:mod:`.edge_f16`); the payload indexes are rebuilt on disk; the optimizer
-then rewrites the segment. A crash midway leaves a shard Edge opens as before.
+heap memory (anonymous RSS growing with every point); compacted, the same points cost next to
+nothing on the heap and their index pages are file-backed (the kernel may drop and re-read
+them). Searches cost the same (both scan one user's points exactly; no HNSW graph is built).
+New points go to a fresh appendable segment until the next compaction. Per collection:
+float32 shards are first converted (:mod:`.edge_f16`); the payload indexes are rebuilt on
+disk; the optimizer then rewrites the segment. A crash midway leaves a shard Edge opens as before.
 """
 
 from __future__ import annotations

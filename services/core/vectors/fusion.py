@@ -6,7 +6,7 @@ The engine answers three rankings in one batch, each over the same filtered poin
 lexical ranking's points again, scored by cosine). A point's dense rank is where its cosine
 falls in the dense ranking, so the lexical points are placed there by their cosine and only the
 few ids near that place are compared. Reading a point's id is what costs (Qdrant Edge builds a
-Python ``uuid.UUID`` for each, ~1.8 µs, more than scoring it), so ids are read only for those
+Python ``uuid.UUID`` for each, dearer than scoring the point), so ids are read only for those
 comparisons and for the hits returned: about as many as one engine query of ``limit`` hits.
 """
 
