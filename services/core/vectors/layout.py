@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -66,12 +67,14 @@ class SparseEncoder:
 
     def __init__(self) -> None:
         self._bm25 = qdrant_edge.Bm25(qdrant_edge.Bm25Config(ascii_folding=True))
+        # A turn searches every collection with the same text: encode it once.
+        self._query = functools.lru_cache(maxsize=256)(self._bm25.embed_query)
 
     def document(self, text: str) -> qdrant_edge.SparseVector:
         return self._bm25.embed_document(text or "")
 
     def query(self, text: str) -> qdrant_edge.SparseVector:
-        return self._bm25.embed_query(text or "")
+        return self._query(text or "")
 
 
 def dense_list(vector: Sequence[float], dim: int) -> list[float]:
