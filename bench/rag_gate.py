@@ -37,13 +37,13 @@ import httpx
 import uvicorn
 
 from services.core.app import create_app
+from services.core.deps import EMBEDDER, POSTGRES, VECTORS, Clients
 from services.core.logs import configure_logging
 from services.core.migrate import apply_migrations, ensure_database
-from services.core.resources import EMBEDDER, POSTGRES, VECTORS, Resources
 from services.core.settings import Settings
 from services.core.vectors import VectorPoint
 from services.core.vectors.port import SHARED_OWNER
-from services.rag_gate import store
+from services.rag_gate import continuity, search, store
 from services.rag_gate.app import SPEC
 
 USER, AGENT = "bench-rag-gate", "deanna"
@@ -135,8 +135,8 @@ OPEN = [
 CLOSED = ["ok thanks", "sounds good", "haha nice", "good night", "see you"]
 
 
-async def seed(res: Resources, user: str, rng: random.Random) -> dict[str, str]:
-    async with res.pg.acquire() as conn:
+async def seed(res: Clients, user: str, rng: random.Random) -> dict[str, str]:
+    async with res.db.acquire() as conn:
         await conn.execute("DELETE FROM users WHERE user_id = $1", user)
         await conn.execute("INSERT INTO users (user_id) VALUES ($1)", user)
         await conn.execute(
@@ -271,8 +271,8 @@ async def seed(res: Resources, user: str, rng: random.Random) -> dict[str, str]:
     return entities
 
 
-async def seed_knowledge(res: Resources) -> None:
-    async with res.pg.acquire() as conn:
+async def seed_knowledge(res: Clients) -> None:
+    async with res.db.acquire() as conn:
         await conn.execute("DELETE FROM knowledge_chunks WHERE agent_id = $1", AGENT)
         rows = [(str(uuid.uuid4()), text, i, uuid.uuid4().hex) for i, text in enumerate(CHUNKS)]
         await conn.executemany(
@@ -342,17 +342,18 @@ async def measure(
     )
 
 
-async def compare_vector_concurrency(res: Resources, entities: dict[str, str], rounds: int) -> None:
+async def compare_vector_concurrency(res: Clients, entities: dict[str, str], rounds: int) -> None:
     (dense,) = await res.embedder.embed([OPEN[0][0]])
-    kwargs = dict(
+    query = search.Query(
         user_id=USER,
         agent_id=AGENT,
         dense=dense,
         text=OPEN[0][0],
         entity_ids=[entities["Marta"]],
-        top_k=8,
-        knowledge_k=4,
-        fact_candidates=24,
+        episodes=8,
+        knowledge=4,
+        facts=24,
+        turns=0,
     )
 
     async def sequential() -> None:
@@ -360,14 +361,19 @@ async def compare_vector_concurrency(res: Resources, entities: dict[str, str], r
         await res.vectors.search(
             "episodes", user_id=USER, agent_id=AGENT, entity_ids=[entities["Marta"]], limit=8, **q
         )
-        for owner in (SHARED_OWNER, USER):
-            await res.vectors.search(
-                "knowledge", user_id=owner, agent_id=AGENT, agent_only=True, limit=4, **q
-            )
+        await res.vectors.search(
+            "knowledge",
+            user_id=USER,
+            agent_id=AGENT,
+            agent_only=True,
+            with_shared=True,
+            limit=4,
+            **q,
+        )
         await res.vectors.search("facts", user_id=USER, agent_id=AGENT, limit=24, **q)
 
     variants = {
-        "gather (as the node)": lambda: store.search(res.vectors, **kwargs),
+        "gather (as the node)": lambda: search.search(res.vectors, query),
         "one after another": sequential,
     }
     samples: dict[str, list[float]] = {k: [] for k in variants}
@@ -380,21 +386,24 @@ async def compare_vector_concurrency(res: Resources, entities: dict[str, str], r
         print(f"vector searches, {name:22} {summary(found)}")
 
 
-async def explain(res: Resources, entities: dict[str, str]) -> None:
-    found = await store.search(
+async def explain(res: Clients, entities: dict[str, str]) -> None:
+    found = await search.search(
         res.vectors,
-        user_id=USER,
-        agent_id=AGENT,
-        dense=(await res.embedder.embed([OPEN[0][0]]))[0],
-        text=OPEN[0][0],
-        entity_ids=[],
-        top_k=8,
-        knowledge_k=4,
-        fact_candidates=24,
+        search.Query(
+            user_id=USER,
+            agent_id=AGENT,
+            dense=(await res.embedder.embed([OPEN[0][0]]))[0],
+            text=OPEN[0][0],
+            entity_ids=[],
+            episodes=8,
+            knowledge=4,
+            facts=24,
+            turns=0,
+        ),
     )
     ids = [[h.id for h in hits or ()] for hits in (found.episodes, found.knowledge, found.facts)]
     statements = {
-        "load_rows": (store.LOAD_ROWS, USER, AGENT, NOW, *ids),
+        "load_rows": (store.LOAD_ROWS, USER, AGENT, NOW, *ids, [], [], False),
         "load_card_facts": (
             store.LOAD_CARD_FACTS,
             USER,
@@ -405,7 +414,7 @@ async def explain(res: Resources, entities: dict[str, str]) -> None:
             3,
         ),
         "load_continuity": (
-            store.LOAD_CONTINUITY,
+            continuity.LOAD_CONTINUITY,
             USER,
             AGENT,
             "tg:1",
@@ -414,7 +423,7 @@ async def explain(res: Resources, entities: dict[str, str]) -> None:
             10,
         ),
     }
-    async with res.pg.acquire() as conn:
+    async with res.db.acquire() as conn:
         for name, (sql, *params) in statements.items():
             plan = await conn.fetch("EXPLAIN (ANALYZE, FORMAT TEXT) " + sql, *params)
             lines = [r[0] for r in plan]
@@ -430,13 +439,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-async def run(res: Resources, settings: Settings, args: argparse.Namespace) -> None:
+async def run(res: Clients, settings: Settings, args: argparse.Namespace) -> None:
     started = time.perf_counter()
     entities = await seed(res, USER, random.Random(1))
     for n in range(args.users):
         await seed(res, f"{USER}-noise-{n}", random.Random(100 + n))
     await seed_knowledge(res)
-    async with res.pg.acquire() as conn:
+    async with res.db.acquire() as conn:
         await conn.execute(
             "VACUUM ANALYZE relations, episodes, sessions, messages, knowledge_chunks, entities"
         )
@@ -481,7 +490,7 @@ async def main() -> None:
     await apply_migrations(dsn)
     with tempfile.TemporaryDirectory(prefix="rag-gate-") as qdrant:
         settings = Settings(database_url=dsn, qdrant_path=qdrant, log_json=True)
-        res = await Resources.open(settings, {POSTGRES, VECTORS, EMBEDDER})
+        res = await Clients.open(settings, {POSTGRES, VECTORS, EMBEDDER})
         try:
             await run(res, settings, args)
         finally:

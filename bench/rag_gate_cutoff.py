@@ -25,7 +25,7 @@ from services.core.embedder import MiniLMEmbedder
 from services.core.vectors import EdgeVectorIndex, VectorPoint
 from services.rag_gate import ranking
 from services.rag_gate.gate import CUE_WORDS
-from services.rag_gate.store import Terms
+from services.rag_gate.slots import Terms
 
 USER, AGENT = "calibration", "coach"
 TERMS = Terms()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import sys
 import threading
 
@@ -22,6 +23,11 @@ from services.core.settings import NODE_PORTS, Settings
 
 
 def main(argv: list[str] | None = None) -> int:
+    # A shell starts background jobs with SIGINT ignored. uvicorn stops on SIGINT anyway, then
+    # restores the handler it found and re-raises the signal: with SIG_IGN found, a stop by
+    # SIGINT would end with status 0 instead of 130.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: the server has already drained and closed; no traceback

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 from litestar import Request, Response, post
 from litestar.exceptions import ValidationException
@@ -19,7 +21,9 @@ from services.envelope_validator.checks import errors_in
 from services.envelope_validator.logic import build
 
 
-def refuse_with_every_problem(request: Request, exc: ValidationException) -> Response:
+def refuse_with_every_problem(
+    request: Request[Any, Any, Any], exc: ValidationException
+) -> Response[Any]:
     """A body that does not decode: list its contract errors *and* the semantic errors of the
     slots that do decode (a GRAPH of another user is reported beside a bad AFFECT label).
 
@@ -69,5 +73,4 @@ SPEC = NodeSpec(
     name="envelope-validator",
     summary="Assembles, validates and renders the inference envelope for the LLM. No I/O.",
     route_handlers=[envelope],
-    needs=frozenset(),
 )

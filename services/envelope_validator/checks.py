@@ -9,7 +9,7 @@ them. Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import msgspec
@@ -191,10 +191,10 @@ def _graph_errors(graph: GraphSlot, facts: FactsSlot | None) -> list[FieldError]
     return errors
 
 
-def _conflicts(items: list[tuple[str, Hashable, Any]], what: str) -> list[FieldError]:
+def _conflicts(items: Sequence[tuple[str, Hashable, object]], what: str) -> list[FieldError]:
     """Same id, different content: which one is true is unknowable, so refuse.
     (Same id, same content is a harmless repeat, dropped with a warning by ``assemble``.)"""
-    first: dict[Hashable, tuple[str, Any]] = {}
+    first: dict[Hashable, tuple[str, object]] = {}
     errors = []
     for path, key, item in items:
         if key not in first:

@@ -9,9 +9,9 @@ scores ``weight / (60 + its rank in its slot)`` with the same default weights, a
 cards and edges (they are Postgres facts, like a fact). These weights are not fitted to any
 benchmark. Equal scores put the shorter item first, then the slots' order.
 
-So what answers this message comes first whatever slot holds it: on LoCoMo a dated raw turn
-carries the evidence in ~28 words where an episode reflection spends ~190 (bench/RESULTS.md),
-and a budget (``memory_budget_words``) cuts from the end of this order, never from its head.
+So what answers this message comes first whatever slot holds it (a dated raw turn carries
+its evidence in far fewer words than an episode reflection: bench/RESULTS.md), and a budget
+(``memory_budget_words``) cuts from the end of this order, never from its head.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def words(text: str) -> int:
 
 def collect(env: InferenceEnvelope, ranking: Sequence[RankedItem]) -> list[Evidence]:
     """Every evidence item of the envelope, best first."""
-    scores = {(r.kind, r.id): r.score for r in ranking}
+    scores: dict[tuple[str, str], float] = {(r.kind, r.id): r.score for r in ranking}
     graph, episode, knowledge = env.GRAPH, env.EPISODE, env.KNOWLEDGE
     slots: list[list[tuple[Kind, str, Source, str, str, float]]] = [
         [

@@ -10,14 +10,13 @@ when the message has no words and there are no active ids; (2) the 1-hop edges o
 from __future__ import annotations
 
 from litestar import post
-from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from contracts.hydrate import HydrateRequest, HydrateResponse
 from services.core.app import NodeSpec
 from services.core.clock import request_clock
+from services.core.deps import Database, Inject
 from services.core.logs import bind_ids
-from services.core.resources import POSTGRES, Resources
 from services.graph_hydrator import store
 from services.graph_hydrator.logic import assemble, lookup
 from services.graph_hydrator.resolve import resolve
@@ -45,13 +44,11 @@ from services.graph_hydrator.resolve import resolve
         "Store the answer's `active_entity_ids` back into the session."
     ),
 )
-async def hydrate(
-    data: JSONBody[HydrateRequest], resources: NamedDependency[Resources]
-) -> HydrateResponse:
+async def hydrate(data: JSONBody[HydrateRequest], db: Inject[Database]) -> HydrateResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
     now = request_clock(data.now)
     wanted = lookup(data.message, data.active_entity_ids)
-    async with resources.pg.acquire() as conn:
+    async with db.acquire() as conn:
         rows = (
             await store.find_entities(
                 conn,
@@ -84,5 +81,4 @@ SPEC = NodeSpec(
     summary="Finds the entities a message mentions, disambiguates them and returns the local "
     "subgraph as the GRAPH slot.",
     route_handlers=[hydrate],
-    needs=frozenset({POSTGRES}),
 )

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from contracts.common import Provenance
 from contracts.slots import FactLine, TodoLine
@@ -77,7 +77,7 @@ def dedupe(items: Iterable[T], text: Callable[[T], str], cap: int) -> list[T]:
     return out
 
 
-def foundation_rank(fact: FactRow) -> tuple:
+def foundation_rank(fact: FactRow) -> tuple[Any, ...]:
     if fact.seeded:
         return (0, fact.created_at.timestamp(), fact.fact_id)
     updated = (fact.updated_at or fact.created_at).timestamp()
@@ -121,7 +121,7 @@ def pick_foundation(facts: Iterable[FactRow]) -> list[FactLine]:
     ]
 
 
-def todo_rank(todo: TodoRow) -> tuple:
+def todo_rank(todo: TodoRow) -> tuple[Any, ...]:
     if todo.bucket == "COMMITMENT":
         due = todo.due_at.timestamp() if todo.due_at else _FAR
         return (due, -todo.created_at.timestamp(), todo.todo_id)

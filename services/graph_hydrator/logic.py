@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal
 
 from contracts.common import Provenance
 from contracts.hydrate import HydrateRequest, HydrateResponse, Mention
@@ -46,7 +47,7 @@ def lookup(message: str, active_entity_ids: Sequence[str]) -> Lookup:
     return Lookup(scan(message), valid_ids(active_entity_ids), words, kin.predicates(words))
 
 
-def _entity(row: EntityRow, seed: str) -> GraphEntity:
+def _entity(row: EntityRow, seed: Literal["mention", "active", "neighbor"]) -> GraphEntity:
     return GraphEntity(
         entity_id=row.entity_id,
         name=row.name,

@@ -94,10 +94,12 @@ def choose(
     if len(pool) == 1:
         return pool[0], "active", tuple(pool)
     seen = sorted(
-        (c for c in pool if c.last_seen is not None), key=lambda c: c.last_seen, reverse=True
+        ((c, c.last_seen) for c in pool if c.last_seen is not None),
+        key=lambda pair: pair[1],
+        reverse=True,
     )
-    if seen and (len(seen) == 1 or seen[0].last_seen > seen[1].last_seen):
-        return seen[0], "recent", tuple(pool)
+    if seen and (len(seen) == 1 or seen[0][1] > seen[1][1]):
+        return seen[0][0], "recent", tuple(pool)
     if topic_focus:
         words = set(dedupe_key(topic_focus).split())
         fitting = [c for c in pool if words and words <= _context_words(c)]
@@ -174,10 +176,10 @@ def resolve(
             mentions.extend(_kin_mentions(word, rows, active, topic_focus))
     mentions.sort(key=lambda m: m.span.start)
     seeds: dict[str, tuple[EntityRow, SeedReason]] = {}
-    for found in mentions:
-        chosen = found.chosen
-        if chosen is not None and chosen.entity_id not in seeds:
-            seeds[chosen.entity_id] = (chosen, "mention")
+    for mention in mentions:
+        picked = mention.chosen
+        if picked is not None and picked.entity_id not in seeds:
+            seeds[picked.entity_id] = (picked, "mention")
     fallback: Fallback | None = None
     if scan.pronouns:
         fallback = "pronoun"

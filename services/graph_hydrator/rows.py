@@ -1,8 +1,7 @@
 """The rows the store hands to the logic: plain data, no database types.
 
 Frozen msgspec Structs rather than frozen dataclasses: a turn builds a few hundred of them, and
-a frozen dataclass pays a ``object.__setattr__`` per field (≈15 µs an edge row) where a Struct
-costs a fraction of a microsecond.
+a frozen dataclass pays an ``object.__setattr__`` per field (the cost: bench/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -12,6 +11,8 @@ from typing import Any
 
 import msgspec
 
+from contracts.common import Category, Scope, TodoKind, TodoStatus
+
 
 class EntityRow(msgspec.Struct, frozen=True, kw_only=True):
     """An entity visible to this agent. ``keys`` are its normalized name and aliases (what a
@@ -20,8 +21,8 @@ class EntityRow(msgspec.Struct, frozen=True, kw_only=True):
 
     entity_id: str
     name: str
-    category: str
-    scope: str
+    category: Category
+    scope: Scope
     entity_ref: str | None = None
     last_seen: datetime | None = None
     attributes: dict[str, Any] = {}
@@ -34,7 +35,7 @@ class EdgeRow(msgspec.Struct, frozen=True, kw_only=True):
     """An ACTIVE, currently valid relation visible to this agent, with both endpoints."""
 
     rel_id: str
-    scope: str
+    scope: Scope
     subject: EntityRow
     predicate: str
     text: str
@@ -76,10 +77,10 @@ class TodoRow(msgspec.Struct, frozen=True, kw_only=True):
     """A todo of this user and agent; ``bucket``: its list when pending (LIST_OF_KIND), else WIN."""
 
     todo_id: str
-    kind: str
+    kind: TodoKind
     bucket: str
     text: str
-    status: str
+    status: TodoStatus
     created_at: datetime
     updated_at: datetime
     due_at: datetime | None = None

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
-import asyncpg
-
+from services.core.deps import Connection
 from services.core.memory_store.keys import SELF_REF
 from services.graph_hydrator.lists import FETCH_FACTOR, FOUNDATION_CAP, TODO_CAPS, WINS_WINDOW
 from services.graph_hydrator.rows import EdgeRow, EntityRow, FactRow, TodoRow
@@ -144,7 +144,7 @@ SELECT todo_id, kind, bucket, text, status, due_at, created_at, updated_at, comp
 """
 
 
-def _endpoint_row(record: tuple | None) -> EntityRow | None:
+def _endpoint_row(record: tuple[Any, ...] | None) -> EntityRow | None:
     if record is None:
         return None
     entity_id, name, category, scope, entity_ref, last_seen = record
@@ -159,7 +159,7 @@ def _endpoint_row(record: tuple | None) -> EntityRow | None:
 
 
 async def find_entities(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     agent_id: str,
     keys: Sequence[str],
@@ -191,7 +191,7 @@ async def find_entities(
 
 
 async def load_edges(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     agent_id: str,
     entity_ids: Sequence[str],
@@ -230,7 +230,7 @@ async def load_edges(
 
 
 async def load_foundation(
-    conn: asyncpg.Connection, user_id: str, agent_id: str, now: datetime
+    conn: Connection, user_id: str, agent_id: str, now: datetime
 ) -> list[FactRow]:
     rows = await conn.fetch(
         LOAD_FOUNDATION,
@@ -261,9 +261,7 @@ async def load_foundation(
     ]
 
 
-async def load_todos(
-    conn: asyncpg.Connection, user_id: str, agent_id: str, now: datetime
-) -> list[TodoRow]:
+async def load_todos(conn: Connection, user_id: str, agent_id: str, now: datetime) -> list[TodoRow]:
     rows = await conn.fetch(
         LOAD_TODOS,
         user_id,
@@ -275,7 +273,7 @@ async def load_todos(
     return [TodoRow(**dict(r)) for r in rows]
 
 
-async def load_spine(conn: asyncpg.Connection, user_id: str) -> str:
+async def load_spine(conn: Connection, user_id: str) -> str:
     """The text of the user's latest summary spine version ('' before reflection-writer's first)."""
     text = await conn.fetchval(
         "SELECT text FROM summary_spine WHERE user_id = $1 ORDER BY version DESC LIMIT 1", user_id

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from services.graph_hydrator.rows import EdgeRow, EntityRow
 
@@ -91,7 +91,7 @@ def merge_scopes(
     return kept, len(rows) - len(kept)
 
 
-def edge_rank(edge: EdgeRow) -> tuple:
+def edge_rank(edge: EdgeRow) -> tuple[Any, ...]:
     return (
         edge.scope != "agent",
         not is_critical(edge.predicate),

@@ -182,7 +182,7 @@ def scan(message: str) -> Scan:
     """Every lookup key the message can match, where it occurs, and the pronouns it uses."""
     folded, origin = folded_with_offsets(message)
     tokens = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(folded)]
-    pronouns = tuple(base for _, _, word in tokens if (base := word.split("'", 1)[0]) in PRONOUNS)
+    pronouns = tuple(stem for _, _, word in tokens if (stem := word.split("'", 1)[0]) in PRONOUNS)
     spans: dict[str, list[Span]] = {}
 
     def add(key: str, span: Span) -> None:

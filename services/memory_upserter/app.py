@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from litestar import Request, Response, get, post
-from litestar.di import NamedDependency
+from litestar.di import Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import JSONBody, Parameter
 from litestar.response import Stream
@@ -24,9 +24,15 @@ from contracts.memory import (
 )
 from contracts.privacy import ForgetRequest, ForgetResponse, ImportResponse, PersonDocument
 from services.core.app import NodeSpec
+from services.core.background import Background
+from services.core.deps import Database, Inject
+from services.core.embedder import Embedder
+from services.core.llm import LLM
 from services.core.logs import bind_ids
-from services.core.resources import EMBEDDER, LLM_DEP, POSTGRES, REDIS, VECTORS, Resources
+from services.core.settings import Settings
 from services.core.validation import convert
+from services.core.vectors import VectorIndex
+from services.core.working_memory import WorkingMemory
 from services.memory_upserter.commit import commit_turn
 from services.memory_upserter.export import export_document
 from services.memory_upserter.forget import forget as forget_memory
@@ -34,11 +40,21 @@ from services.memory_upserter.importer import import_document
 from services.memory_upserter.knowledge import ingest
 from services.memory_upserter.profile import seed_profile
 from services.memory_upserter.reindex import reindex as sweep
+from services.memory_upserter.stores import MemoryStores
 
 REPLAYED = "Idempotent-Replayed"
 
 
-def _request_id(request: Request) -> str | None:
+def _memory_stores(
+    db: Inject[Database],
+    vectors: Inject[VectorIndex],
+    embedder: Inject[Embedder],
+    memory: Inject[WorkingMemory],
+) -> MemoryStores:
+    return MemoryStores(db, vectors, embedder, memory)
+
+
+def _request_id(request: Request[Any, Any, Any]) -> str | None:
     return request.scope.get("state", {}).get("request_id")
 
 
@@ -59,12 +75,19 @@ def _request_id(request: Request) -> str | None:
     ),
 )
 async def commit(
-    data: JSONBody[CommitRequest], request: Request, resources: NamedDependency[Resources]
+    data: JSONBody[CommitRequest],
+    request: Request[Any, Any, Any],
+    memory_stores: Inject[MemoryStores],
+    llm: Inject[LLM | None],
+    settings: Inject[Settings],
+    background: Inject[Background],
 ) -> Response[CommitResponse]:
     bind_ids(
         user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id, turn_id=data.turn_id
     )
-    answer, replayed = await commit_turn(resources, data, request_id=_request_id(request))
+    answer, replayed = await commit_turn(
+        memory_stores, llm, settings, background, data, request_id=_request_id(request)
+    )
     return Response(answer, headers={REPLAYED: "true"} if replayed else {})
 
 
@@ -81,10 +104,13 @@ async def commit(
     ),
 )
 async def knowledge(
-    data: JSONBody[KnowledgeRequest], resources: NamedDependency[Resources]
+    data: JSONBody[KnowledgeRequest],
+    db: Inject[Database],
+    vectors: Inject[VectorIndex],
+    embedder: Inject[Embedder],
 ) -> KnowledgeResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, doc_id=data.doc_id)
-    return await ingest(resources, data)
+    return await ingest(db, vectors, embedder, data)
 
 
 @post(
@@ -104,10 +130,13 @@ async def knowledge(
     ),
 )
 async def forget(
-    data: JSONBody[ForgetRequest], request: Request, resources: NamedDependency[Resources]
+    data: JSONBody[ForgetRequest],
+    request: Request[Any, Any, Any],
+    memory_stores: Inject[MemoryStores],
+    background: Inject[Background],
 ) -> ForgetResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
-    return await forget_memory(resources, data, request_id=_request_id(request))
+    return await forget_memory(memory_stores, background, data, request_id=_request_id(request))
 
 
 @get(
@@ -130,12 +159,13 @@ async def forget(
     },
 )
 async def export(
-    resources: NamedDependency[Resources],
+    db: Inject[Database],
+    memory: Inject[WorkingMemory],
     user_id: Annotated[str, Parameter(description="The person's id.")],
 ) -> Stream:
     person = convert(user_id, UserId, root="$.user_id")
     bind_ids(user_id=person)
-    return Stream(export_document(resources, person), media_type="application/json")
+    return Stream(export_document(db, memory, person), media_type="application/json")
 
 
 @post(
@@ -152,10 +182,13 @@ async def export(
     ),
 )
 async def import_person(
-    data: JSONBody[PersonDocument], resources: NamedDependency[Resources]
+    data: JSONBody[PersonDocument],
+    db: Inject[Database],
+    vectors: Inject[VectorIndex],
+    embedder: Inject[Embedder],
 ) -> ImportResponse:
     bind_ids(user_id=data.user_id)
-    return await import_document(resources, data)
+    return await import_document(db, vectors, embedder, data)
 
 
 @post(
@@ -165,10 +198,13 @@ async def import_person(
     summary="Seed a user's profile: seed text and pinned foundation facts, idempotently",
 )
 async def profile(
-    data: JSONBody[ProfileRequest], resources: NamedDependency[Resources]
+    data: JSONBody[ProfileRequest],
+    db: Inject[Database],
+    vectors: Inject[VectorIndex],
+    embedder: Inject[Embedder],
 ) -> ProfileResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id)
-    return await seed_profile(resources, data)
+    return await seed_profile(db, vectors, embedder, data)
 
 
 @post(
@@ -178,10 +214,13 @@ async def profile(
     summary="Index what a failed embedder or vector index left unindexed",
 )
 async def reindex(
-    data: JSONBody[ReindexRequest], resources: NamedDependency[Resources]
+    data: JSONBody[ReindexRequest],
+    db: Inject[Database],
+    vectors: Inject[VectorIndex],
+    embedder: Inject[Embedder],
 ) -> ReindexResponse:
     bind_ids(user_id=data.user_id)
-    return await sweep(resources, data)
+    return await sweep(db, vectors, embedder, data)
 
 
 SPEC = NodeSpec(
@@ -190,5 +229,7 @@ SPEC = NodeSpec(
     "seeds profiles; forgets on request with a deletion receipt; exports and imports "
     "a person.",
     route_handlers=[commit, knowledge, forget, export, import_person, profile, reindex],
-    needs=frozenset({POSTGRES, REDIS, VECTORS, EMBEDDER, LLM_DEP}),
+    dependencies={
+        "memory_stores": Provide(_memory_stores, sync_to_thread=False),
+    },
 )

@@ -109,7 +109,7 @@ def _resolve(groups: dict[str, str | None], now: datetime) -> datetime | None:
         g.setdefault(name, None)
     today = now.date()
     clock = _clock(g)
-    if clock is False:
+    if clock is not None and not isinstance(clock, time):  # False: not a time
         return None
     hour = PARTS.get(g["part"] or "", None)
     day: date | None = None
@@ -123,7 +123,7 @@ def _resolve(groups: dict[str, str | None], now: datetime) -> datetime | None:
         if g["thispart"] == "weekend":
             day = today + timedelta(days=(5 - today.weekday()) % 7)
         else:
-            day, hour = today, PARTS[g["thispart"]]
+            day, hour = today, PARTS[g["thispart"] or ""]
     elif g["nextweek"]:
         day = today + timedelta(days=7 - today.weekday())
     elif g["wd"]:
@@ -135,7 +135,8 @@ def _resolve(groups: dict[str, str | None], now: datetime) -> datetime | None:
         except ValueError:
             return None
     elif g["unit"]:
-        count = int(g["n"]) if g["n"].isdigit() else _NUMBERS.get(g["n"].replace("a ", ""), 1)
+        n = g["n"] or ""
+        count = int(n) if n.isdigit() else _NUMBERS.get(n.replace("a ", ""), 1)
         return now + count * _UNITS[g["unit"]]
     if day is None:  # a time alone: today, or tomorrow once past
         if clock is None:
@@ -147,12 +148,12 @@ def _resolve(groups: dict[str, str | None], now: datetime) -> datetime | None:
     return datetime.combine(day, clock, now.tzinfo)
 
 
-def _clock(g: dict) -> time | None | bool:
+def _clock(g: dict[str, str | None]) -> time | None | bool:
     """The time of day asked for; None when none was; False when it is not a time."""
     if g.get("h24") is not None:
-        hour, minute = int(g["h24"]), int(g["m24"])
+        hour, minute = int(g["h24"] or 0), int(g["m24"] or 0)
     elif g.get("h") is not None:
-        hour, minute = int(g["h"]), int(g["m"] or 0)
+        hour, minute = int(g["h"] or 0), int(g["m"] or 0)
         if hour > 12 or hour == 0:
             return False
         pm = (g.get("ap") or "").startswith("p")

@@ -29,11 +29,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
-import asyncpg
 import msgspec
 
 from contracts.common import SLOT_CONTRACT_VERSION
-from services.core.resources import Resources
+from services.core.deps import Connection, Database
+from services.core.working_memory import WorkingMemory
 from services.memory_upserter.forget_compact import user_tables
 from services.memory_upserter.forget_working_memory import conversations
 
@@ -51,7 +51,9 @@ SELECT a.attname FROM pg_index i
 """
 
 
-async def export_document(res: Resources, user_id: str) -> AsyncIterator[bytes]:
+async def export_document(
+    db: Database, memory: WorkingMemory, user_id: str
+) -> AsyncIterator[bytes]:
     """The document, in pieces; the Postgres snapshot is taken before the first row leaves."""
     encode = msgspec.json.encode
     yield (
@@ -64,7 +66,7 @@ async def export_document(res: Resources, user_id: str) -> AsyncIterator[bytes]:
         + b',"tables":{'
     )
     async with (
-        res.pg.acquire() as conn,
+        db.acquire() as conn,
         conn.transaction(isolation="repeatable_read", readonly=True),
     ):
         for i, table in enumerate(await user_tables(conn)):
@@ -75,10 +77,8 @@ async def export_document(res: Resources, user_id: str) -> AsyncIterator[bytes]:
                 first = False
             yield b"]"
     yield b'},"working_memory":['
-    for i, (agent_id, chat_id) in enumerate(
-        conversations(await res.working_memory.keys_of(user_id))
-    ):
-        seen = await res.working_memory.snapshot(user_id, agent_id, chat_id)
+    for i, (agent_id, chat_id) in enumerate(conversations(await memory.keys_of(user_id))):
+        seen = await memory.snapshot(user_id, agent_id, chat_id)
         yield (b"," if i else b"") + encode(
             {
                 "agent_id": agent_id,
@@ -90,7 +90,7 @@ async def export_document(res: Resources, user_id: str) -> AsyncIterator[bytes]:
     yield b'],"derived":' + encode(DERIVED) + b"}"
 
 
-async def _rows(conn: asyncpg.Connection, table: str, user_id: str) -> AsyncIterator[bytes]:
+async def _rows(conn: Connection, table: str, user_id: str) -> AsyncIterator[bytes]:
     """The table's rows of this user in primary-key order, ``BATCH`` rows a piece."""
     order = [r[0] for r in await conn.fetch(_ORDER, f'public."{table}"')]
     order_by = ", ".join(f'"{c}"' for c in order) or "1"

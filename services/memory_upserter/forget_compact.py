@@ -28,6 +28,8 @@ from collections.abc import Iterable, Sequence
 import asyncpg
 import structlog
 
+from services.core.deps import Connection, Database
+
 LOCK_TIMEOUT_S = 2.0
 SWEEP_S = 60.0
 RETRY_S = 5.0
@@ -35,19 +37,6 @@ RETRY_S = 5.0
 # in the background, so the answer never waits on a big rewrite (cost: bench/forget.py).
 INLINE_BYTES = 64 * 1024 * 1024
 
-# What a forget's counts (kinds) deleted or rewrote, by table.
-TABLE_OF_KIND = {
-    "facts": "relations",
-    "entities": "entities",
-    "aliases": "entity_aliases",
-    "todos": "todos",
-    "episodes": "episodes",
-    "messages": "messages",
-    "stored_answers": "idempotency_keys",
-    "summaries": "summary_spine",
-    "snippets": "todos",
-    "seeds": "user_seeds",
-}
 
 USER_TABLES = """
 SELECT c.table_name FROM information_schema.columns c
@@ -57,7 +46,7 @@ SELECT c.table_name FROM information_schema.columns c
 """
 
 
-async def user_tables(conn: asyncpg.Connection) -> list[str]:
+async def user_tables(conn: Connection) -> list[str]:
     """Every table holding a person's rows (it has a ``user_id`` column), from the schema."""
     return [r[0] for r in await conn.fetch(USER_TABLES)]
 
@@ -68,7 +57,7 @@ def touched_tables(rows: dict[str, int]) -> list[str]:
 
 
 async def compact(
-    pool: asyncpg.Pool, tables: Iterable[str], *, inline_bytes: int | None = INLINE_BYTES
+    pool: Database, tables: Iterable[str], *, inline_bytes: int | None = INLINE_BYTES
 ) -> tuple[list[str], list[str]]:
     """Rewrite each table; returns (rewritten, left for later): a table larger than
     ``inline_bytes`` (None: any size) is left for :func:`finish_later`, and so is one whose
@@ -100,7 +89,7 @@ async def compact(
     return done, pending
 
 
-async def finish_later(pool: asyncpg.Pool, tables: Sequence[str], *, started: float) -> None:
+async def finish_later(pool: Database, tables: Sequence[str], *, started: float) -> None:
     """Rewrite the tables :func:`compact` left, whatever their size, retrying a busy lock every
     ``RETRY_S`` until ``SWEEP_S`` after ``started`` (monotonic); logs what it did."""
     log = structlog.get_logger()

@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from uuid import UUID
 
-import asyncpg
-
+from services.core.deps import Connection
 from services.memory_upserter.forget_store import NAMES_SQL, TEXT_SQL
 
 
-async def clear_snippets(conn: asyncpg.Connection, user_id: str, session_id: UUID) -> int:
+async def clear_snippets(conn: Connection, user_id: str, session_id: UUID) -> int:
     """A hard-forgotten session leaves no quotes behind in the todos captured during it."""
     status = await conn.execute(
         "UPDATE todos SET source_snippet = NULL WHERE user_id = $1 "
@@ -26,7 +25,7 @@ async def clear_snippets(conn: asyncpg.Connection, user_id: str, session_id: UUI
 
 
 async def drop_summaries(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     *,
     everything: bool,
@@ -50,7 +49,7 @@ async def drop_summaries(
 
 
 async def drop_seed(
-    conn: asyncpg.Connection, user_id: str, *, texts: Sequence[str], names_pattern: str | None
+    conn: Connection, user_id: str, *, texts: Sequence[str], names_pattern: str | None
 ) -> int:
     """Drop the person's seed text ("User context", reaching every prompt) when it mentions a
     forgotten name or text; ``POST /v1/profile`` can give a new one. Returns 0 or 1."""

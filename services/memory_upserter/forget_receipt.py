@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from contracts.privacy import DeletionReceipt, Remnant
-from services.memory_upserter.forget_compact import TABLE_OF_KIND
 
 VECTOR_SUFFIX = "_vectors"
 
@@ -53,6 +52,20 @@ SOFT = Remnant(
     "hidden from every read, with their vectors inactive",
     until="a hard forget of the same targets",
 )
+
+# What a forget's counts (kinds) deleted or rewrote, by table.
+TABLE_OF_KIND = {
+    "facts": "relations",
+    "entities": "entities",
+    "aliases": "entity_aliases",
+    "todos": "todos",
+    "episodes": "episodes",
+    "messages": "messages",
+    "stored_answers": "idempotency_keys",
+    "summaries": "summary_spine",
+    "snippets": "todos",
+    "seeds": "user_seeds",
+}
 
 
 def rows_per_table(counts: Mapping[str, int]) -> dict[str, int]:

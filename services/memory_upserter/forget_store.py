@@ -16,47 +16,16 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from uuid import UUID
 
 import asyncpg
 
+from services.core.deps import Connection
 from services.core.memory_store import SELF_REF
 from services.memory_upserter.forget_compact import user_tables
-
-
-@dataclass(frozen=True)
-class Selection:
-    """Who and what: the scope's agent (None = every agent) and the targets, resolved."""
-
-    user_id: str
-    agent_id: str | None
-    everything: bool = False
-    entity_ids: tuple[UUID, ...] = ()
-    fact_ids: tuple[UUID, ...] = ()
-    episode_ids: tuple[UUID, ...] = ()
-    todo_ids: tuple[UUID, ...] = ()
-    texts: tuple[str, ...] = ()
-    names_pattern: str | None = None  # \m(name|alias…)\M over twin_normalize(text)
-    session_id: UUID | None = None  # the session whose messages and episodes go
-
-
-@dataclass
-class Effects:
-    """What was forgotten, for the answer, the audit and the vector/Redis cleanup after."""
-
-    counts: Counter = field(default_factory=Counter)
-    ids: dict[str, list[UUID]] = field(default_factory=dict)
-    entity_names: list[str] = field(default_factory=list)  # normalized, for working memory
-    tables: dict[str, int] = field(default_factory=dict)  # rows per table, when counted so
-
-    def add(self, kind: str, ids: Sequence[UUID]) -> None:
-        self.ids.setdefault(kind, []).extend(ids)
-        self.counts[kind] += len(ids)
-
+from services.memory_upserter.forget_types import Effects, Selection
 
 FIND_ENTITIES = f"""
 SELECT e.entity_id, e.name_normalized, e.entity_ref, e.entity_ref = '{SELF_REF}' AS is_self,
@@ -167,7 +136,7 @@ def names_pattern(names: Sequence[str]) -> str | None:
 
 
 async def find_entities(
-    conn: asyncpg.Connection, user_id: str, handles: Sequence[str], *, hard: bool
+    conn: Connection, user_id: str, handles: Sequence[str], *, hard: bool
 ) -> list[asyncpg.Record]:
     """The user's entities answering to these names, aliases, refs or ids (any scope: whether
     the scope may forget the entity itself is decided per row, ``own``)."""
@@ -176,7 +145,7 @@ async def find_entities(
 
 
 async def forget_rows(
-    conn: asyncpg.Connection, selection: Selection, *, hard: bool, now: datetime, reason: str | None
+    conn: Connection, selection: Selection, *, hard: bool, now: datetime, reason: str | None
 ) -> Effects:
     """Forget every row the selection reaches, kind by kind; entities last (a hard delete of
     an entity would cascade to relations the scope may not reach)."""
@@ -205,7 +174,7 @@ async def forget_rows(
 
 
 async def _forget_entities(
-    conn: asyncpg.Connection,
+    conn: Connection,
     s: Selection,
     *,
     hard: bool,
@@ -247,7 +216,7 @@ async def _forget_entities(
     effects.counts["aliases"] += aliases if rows else 0
 
 
-async def forget_everything_hard(conn: asyncpg.Connection, user_id: str) -> Effects:
+async def forget_everything_hard(conn: Connection, user_id: str) -> Effects:
     """Global, everything, hard: the users row goes and every table cascades from it. Rows are
     counted per table first — every table with a ``user_id`` column, read from the schema, so
     a table added later is in the receipt without a change here."""
@@ -261,6 +230,7 @@ async def forget_everything_hard(conn: asyncpg.Connection, user_id: str) -> Effe
                   (SELECT count(*) FROM messages WHERE user_id = $1) AS messages""",
         user_id,
     )
+    assert counts is not None  # one row, always
     effects.counts.update(dict(counts))
     for table in await user_tables(conn):
         if table == "forget_log":  # the audit outlives the user (and holds no content)
@@ -273,10 +243,10 @@ async def forget_everything_hard(conn: asyncpg.Connection, user_id: str) -> Effe
 
 
 async def session_to_forget(
-    conn: asyncpg.Connection, user_id: str, agent_id: str, chat_id: str, session_id: UUID | None
+    conn: Connection, user_id: str, agent_id: str, chat_id: str, session_id: UUID | None
 ) -> UUID | None:
     """The given session of this chat, else the chat's most recent one."""
-    return await conn.fetchval(
+    found: UUID | None = await conn.fetchval(
         """SELECT session_id FROM sessions
             WHERE user_id = $1 AND agent_id = $2 AND chat_id = $3
               AND ($4::uuid IS NULL OR session_id = $4)
@@ -286,76 +256,7 @@ async def session_to_forget(
         chat_id,
         session_id,
     )
-
-
-FORGOTTEN_ANSWER = {"forgotten": True}
-
-
-async def scrub_stored_answers(conn: asyncpg.Connection, user_id: str, effects: Effects) -> int:
-    """Hard forget: empty the stored commit answers (the idempotency replays) that quote a
-    forgotten row — an answer lists its turn's messages, facts, entities and todos. The key
-    stays, so a late retry of that turn is refused rather than written again."""
-    ids = [str(i) for kind_ids in effects.ids.values() for i in kind_ids]
-    if not ids:
-        return 0
-    status = await conn.execute(
-        """UPDATE idempotency_keys SET response = $3::jsonb
-            WHERE user_id = $1 AND response IS NOT NULL AND response <> $3::jsonb
-              AND EXISTS (SELECT 1 FROM unnest($2::text[]) id
-                           WHERE strpos(response::text, id) > 0)""",
-        user_id,
-        ids,
-        FORGOTTEN_ANSWER,
-    )
-    return int(status.split()[-1])
-
-
-async def audit(
-    conn: asyncpg.Connection,
-    *,
-    user_id: str,
-    agent_id: str | None,
-    chat_id: str | None,
-    scope: str,
-    hard: bool,
-    reason: str | None,
-    effects: Effects,
-    kinds: dict[str, str],
-    fallback_kind: str,
-    request_id: str | None,
-    now: datetime,
-) -> list[UUID]:
-    """One forget_log row per kind of row forgotten (ids and counts only)."""
-    rows = [
-        (uuid.uuid4(), kinds[k], [str(i) for i in ids])
-        for k, ids in effects.ids.items()
-        if ids and k in kinds
-    ]
-    if not rows:
-        rows = [(uuid.uuid4(), fallback_kind, [])]
-    await conn.executemany(
-        """INSERT INTO forget_log (forget_id, user_id, agent_id, chat_id, scope, target_kind,
-                                   target_ids, reason, hard, counts, request_id, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)""",
-        [
-            (
-                fid,
-                user_id,
-                agent_id,
-                chat_id,
-                scope,
-                kind,
-                ids,
-                reason,
-                hard,
-                dict(effects.counts),
-                request_id,
-                now,
-            )
-            for fid, kind, ids in rows
-        ],
-    )
-    return [r[0] for r in rows]
+    return found
 
 
 def _is_uuid(value: str) -> bool:

@@ -20,6 +20,8 @@ from contracts.slots import AffectSlot, SessionState
 from services.core.working_memory import Snapshot, WorkingMemory
 from services.memory_upserter.plan_logic import fold
 
+Scrubbed = tuple[SessionState | None, AffectSlot | None] | None  # what a rewrite wrote
+
 
 @dataclass(frozen=True)
 class Reach:
@@ -61,7 +63,7 @@ async def forget_in_working_memory(
     deleted = rewritten = touched = 0
     for agent_id, chat_id in conversations(await memory.keys_of(user_id, agent_scope)):
 
-        def scrub(seen: Snapshot) -> tuple:
+        def scrub(seen: Snapshot) -> tuple[SessionState | None, AffectSlot | None, Scrubbed]:
             session, affect = scrubbed(
                 seen.session, seen.affect, entity_ids, message_ids, names, reach.texts
             )
@@ -71,7 +73,7 @@ async def forget_in_working_memory(
                 return None, None, (None, None)
             return session, affect, (session, affect)
 
-        written = await memory.update(user_id, agent_id, chat_id, scrub)
+        written: Scrubbed = await memory.update(user_id, agent_id, chat_id, scrub)
         if written is None:
             continue
         touched += 1

@@ -19,14 +19,17 @@ For moving a person to another deployment (data portability) or restoring one. G
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import asyncpg
 
 from contracts.memory import Notice, ReindexRequest
 from contracts.privacy import ImportResponse, PersonDocument
+from services.core.deps import Connection, Database
+from services.core.embedder import Embedder
 from services.core.memory_store import lock_user
-from services.core.resources import Resources
 from services.core.validation import FieldError, InvalidInput
+from services.core.vectors import VectorIndex
 from services.memory_upserter.forget_compact import user_tables
 from services.memory_upserter.reindex import reindex
 
@@ -42,10 +45,12 @@ SELECT column_name, is_generated = 'ALWAYS' AS generated, identity_generation = 
 NOT_COPIED = frozenset({"indexed_at"})  # derived: the import indexes afresh
 
 
-async def import_document(res: Resources, doc: PersonDocument) -> ImportResponse:
+async def import_document(
+    db: Database, vectors: VectorIndex, embedder: Embedder, doc: PersonDocument
+) -> ImportResponse:
     inserted: dict[str, int] = {}
     present: dict[str, int] = {}
-    async with res.pg.acquire() as conn, conn.transaction():
+    async with db.acquire() as conn, conn.transaction():
         await lock_user(conn, doc.user_id)
         tables = await user_tables(conn)
         _check(doc, tables)
@@ -71,7 +76,9 @@ async def import_document(res: Resources, doc: PersonDocument) -> ImportResponse
         already_present={t: n for t, n in present.items() if n},
     )
     if inserted:
-        swept = await reindex(res, ReindexRequest(user_id=doc.user_id, limit=10_000))
+        swept = await reindex(
+            db, vectors, embedder, ReindexRequest(user_id=doc.user_id, limit=10_000)
+        )
         answer.facts_indexed = swept.facts_indexed
         answer.warnings = list(swept.warnings)
         if swept.remaining:
@@ -105,7 +112,7 @@ def _check(doc: PersonDocument, tables: Sequence[str]) -> None:
         raise InvalidInput(errors, "Invalid person document")
 
 
-async def _parents_first(conn: asyncpg.Connection, tables: Sequence[str]) -> list[str]:
+async def _parents_first(conn: Connection, tables: Sequence[str]) -> list[str]:
     """The person tables ordered so a table comes after every table it references."""
     needs: dict[str, set[str]] = {t: set() for t in tables}
     for r in await conn.fetch(_FOREIGN_KEYS):
@@ -122,7 +129,7 @@ async def _parents_first(conn: asyncpg.Connection, tables: Sequence[str]) -> lis
     return ordered
 
 
-async def _insert(conn: asyncpg.Connection, table: str, rows: list[dict]) -> int:
+async def _insert(conn: Connection, table: str, rows: list[dict[str, Any]]) -> int:
     columns = await conn.fetch(_COLUMNS, table)
     given = {key for row in rows for key in row}  # a column no row has keeps its default
     names = [

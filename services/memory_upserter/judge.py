@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 import structlog
@@ -61,7 +61,7 @@ class Judged:
 
 
 @functools.cache
-def plan_schema() -> dict:
+def plan_schema() -> dict[str, Any]:
     """The plan's schema in the subset strict structured output accepts."""
     # envelope-validator owns the strict-schema conversion (the LLMAnswer it asks for); the
     # judge asks for the plan alone, through the same conversion.
@@ -156,7 +156,7 @@ async def judge(
 
 
 def _prompt(new: Sequence[Utterance], context: Sequence[Utterance], now: datetime) -> str:
-    def line(u: Utterance) -> dict:
+    def line(u: Utterance) -> dict[str, str]:
         return {"speaker": u.speaker or "the person", "text": u.text}
 
     return msgspec.json.encode(

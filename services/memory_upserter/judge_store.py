@@ -8,10 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-import asyncpg
-
-from services.memory_upserter.commit_store import Stored
+from services.core.deps import Connection
 from services.memory_upserter.people import Known
+from services.memory_upserter.turn import Stored
 
 JUDGE_CONTEXT = """
 SELECT k.request_hash, k.response,
@@ -60,7 +59,7 @@ class JudgeContext:
 
 
 async def judge_context(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     agent_id: str,
     chat_id: str,
@@ -75,6 +74,7 @@ async def judge_context(
     row = await conn.fetchrow(
         JUDGE_CONTEXT, user_id, agent_id, chat_id, key, now, idle, list(names)
     )
+    assert row is not None  # one row, always
     stored = Stored(row["request_hash"], row["response"]) if row["request_hash"] else None
     known = [
         Known(name, ref, tuple(roles), tuple(aliases)) for name, ref, roles, aliases in row["known"]

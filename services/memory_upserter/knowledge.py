@@ -18,18 +18,19 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from uuid import UUID
 
 import asyncpg
 import msgspec
 
 from contracts.memory import KnowledgeRequest, KnowledgeResponse, Notice
+from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.memory_store import mark_indexed
-from services.core.resources import Resources
 from services.core.vectors import VectorIndex, VectorPoint
 from services.core.vectors.port import SHARED_OWNER
-from services.memory_upserter.chunking import chunks
+from services.memory_upserter.chunking import Chunk, chunks
 
 BATCH = 32
 KNOWLEDGE = "knowledge"
@@ -69,12 +70,14 @@ SELECT chunk_id, agent_id, user_id, domain, doc_id, doc_title, section_path, tex
 """
 
 
-async def ingest(res: Resources, req: KnowledgeRequest) -> KnowledgeResponse:
+async def ingest(
+    db: Database, vectors: VectorIndex, embedder: Embedder, req: KnowledgeRequest
+) -> KnowledgeResponse:
     owner = req.user_id or ""
     now = datetime.now(UTC)
     added = unchanged = 0
     seen: set[str] = set()
-    async with res.pg.acquire() as conn, conn.transaction():
+    async with db.acquire() as conn, conn.transaction():
         await conn.execute(
             """WITH a AS (INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING)
                INSERT INTO users (user_id) SELECT $2 WHERE $2 <> '' ON CONFLICT DO NOTHING""",
@@ -88,49 +91,39 @@ async def ingest(res: Resources, req: KnowledgeRequest) -> KnowledgeResponse:
             r["content_hash"]: (r["chunk_id"], r["position"])
             for r in await conn.fetch(_EXISTING, req.agent_id, owner, req.doc_id)
         }
-        new: list[tuple] = []
-        moved: list[tuple] = []
+        new: list[Chunk] = []
+        moved: dict[UUID, int] = {}  # chunk id → its new position
         for chunk in chunks(req.text):
             if chunk.content_hash in seen:
                 continue  # the same text twice under the same heading is one chunk
             seen.add(chunk.content_hash)
             if chunk.content_hash in existing:
                 unchanged += 1
-                moved.append((existing[chunk.content_hash][0], chunk.position))
+                moved[existing[chunk.content_hash][0]] = chunk.position
             else:
                 added += 1
-                new.append(
-                    (
-                        msgspec.json.encode(chunk.section).decode(),
-                        chunk.position,
-                        chunk.text,
-                        chunk.content_hash,
-                        len(chunk.text.split()),
-                    )
-                )
+                new.append(chunk)
             if len(new) >= BATCH:
                 await _insert(conn, req, owner, now, new)
                 new = []
         if new:
             await _insert(conn, req, owner, now, new)
         if moved:
-            await conn.execute(
-                _MOVE, [m[0] for m in moved], req.domain, req.title, now, [m[1] for m in moved]
-            )
+            await conn.execute(_MOVE, list(moved), req.domain, req.title, now, list(moved.values()))
         stale = [chunk_id for h, (chunk_id, _) in existing.items() if h not in seen]
         if stale:
             await conn.execute(_REMOVE, stale)
     warnings: list[Notice] = []
     indexed = 0
     try:
-        if stale and res.vectors is not None:
-            await res.vectors.delete(
+        if stale:
+            await vectors.delete(
                 KNOWLEDGE, user_id=req.user_id or SHARED_OWNER, ids=[str(s) for s in stale]
             )
         indexed = await index_chunks(
-            res.pg,
-            res.vectors,
-            res.embedder,
+            db,
+            vectors,
+            embedder,
             agent_id=req.agent_id,
             doc_id=req.doc_id,
             user_id=req.user_id,
@@ -160,22 +153,32 @@ async def ingest(res: Resources, req: KnowledgeRequest) -> KnowledgeResponse:
 
 
 async def _insert(
-    conn: asyncpg.Connection,
+    conn: Connection,
     req: KnowledgeRequest,
     owner: str,
     now: datetime,
-    rows: Sequence[tuple],
+    new: Sequence[Chunk],
 ) -> None:
-    columns = [list(c) for c in zip(*rows, strict=True)]
     await conn.execute(
-        _INSERT, req.agent_id, owner, req.domain, req.doc_id, req.title, now, *columns
+        _INSERT,
+        req.agent_id,
+        owner,
+        req.domain,
+        req.doc_id,
+        req.title,
+        now,
+        [msgspec.json.encode(c.section).decode() for c in new],
+        [c.position for c in new],
+        [c.text for c in new],
+        [c.content_hash for c in new],
+        [len(c.text.split()) for c in new],
     )
 
 
 async def index_chunks(
-    pool: asyncpg.Pool,
-    vectors: VectorIndex | None,
-    embedder: Embedder | None,
+    pool: Database,
+    vectors: VectorIndex,
+    embedder: Embedder,
     *,
     agent_id: str | None = None,
     doc_id: str | None = None,
@@ -185,8 +188,6 @@ async def index_chunks(
 ) -> int:
     """Embed and index unindexed chunks, a batch at a time; returns how many. Raises
     :class:`DependencyUnavailable` when the embedder or the index fails."""
-    if vectors is None or embedder is None:
-        raise DependencyUnavailable("vectors", "not configured on this node")
     done = 0
     while done < limit:
         async with pool.acquire() as conn:

@@ -10,8 +10,10 @@ does not remove facts an earlier seed stored.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Literal, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from contracts.common import Category, Scope
 from contracts.memory import (
     EntityWritten,
     FactWritten,
@@ -20,6 +22,8 @@ from contracts.memory import (
     ProfileResponse,
 )
 from contracts.plan import MemoryWritePlan, PlanEntity, PlanFact
+from services.core.deps import Database
+from services.core.embedder import Embedder
 from services.core.memory_store import (
     apply_facts,
     canonical_predicate,
@@ -28,11 +32,11 @@ from services.core.memory_store import (
     sync_fact_vectors,
     upsert_entities,
 )
-from services.core.resources import Resources
 from services.core.validation import FieldError, InvalidInput
-from services.memory_upserter import commit_store
+from services.core.vectors import VectorIndex
+from services.memory_upserter import commit_sql
 from services.memory_upserter.plan_logic import fold, resolve
-from services.memory_upserter.turn_writer import fact_write
+from services.memory_upserter.turn_response import fact_write
 
 SOURCE = "seeded_profile"
 DEFAULT_PREDICATE = "NOTE"
@@ -97,12 +101,14 @@ def as_plan(req: ProfileRequest) -> MemoryWritePlan:
     return MemoryWritePlan(entities=list(entities.values()), facts=facts)
 
 
-async def seed_profile(res: Resources, req: ProfileRequest) -> ProfileResponse:
+async def seed_profile(
+    db: Database, vectors: VectorIndex, embedder: Embedder, req: ProfileRequest
+) -> ProfileResponse:
     check(req)
     now = datetime.now(UTC)
     resolved = resolve(as_plan(req))
     agent = req.agent_id or ""
-    async with res.pg.acquire() as conn, conn.transaction():
+    async with db.acquire() as conn, conn.transaction():
         await lock_user(conn, req.user_id)
         await conn.execute(
             """WITH u AS (INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING)
@@ -124,8 +130,9 @@ async def seed_profile(res: Resources, req: ProfileRequest) -> ProfileResponse:
         )
         self_id = await self_entity_id(conn, req.user_id)
         if req.display_name:
-            await commit_store.add_self_aliases(
-                conn, req.user_id, self_id, [req.display_name], now, SOURCE
+            names = [req.display_name]
+            await conn.execute(
+                commit_sql.SELF_ALIASES, req.user_id, self_id, SOURCE, names, names[0], now
             )
         writes = [
             fact_write(f, s, o, entities, self_id, agent, [], SOURCE) for f, s, o in resolved.facts
@@ -133,7 +140,7 @@ async def seed_profile(res: Resources, req: ProfileRequest) -> ProfileResponse:
         results = await apply_facts(
             conn, req.user_id, writes, now=now, lock=False, count_reference=False
         )
-    seed = (
+    seed: Literal["created", "updated", "unchanged", "absent"] = (
         "absent"
         if req.seed_text is None
         else "unchanged"
@@ -144,7 +151,7 @@ async def seed_profile(res: Resources, req: ProfileRequest) -> ProfileResponse:
     )
     changed = [r.rel_id for r in results if r.outcome != "unchanged"]
     changed += [r.replaced_id for r in results if r.replaced_id]
-    warning = await sync_fact_vectors(res.pg, res.vectors, res.embedder, req.user_id, changed)
+    warning = await sync_fact_vectors(db, vectors, embedder, req.user_id, changed)
     return ProfileResponse(
         user_id=req.user_id,
         seed=seed,
@@ -152,7 +159,7 @@ async def seed_profile(res: Resources, req: ProfileRequest) -> ProfileResponse:
             EntityWritten(
                 entity_id=str(e.entity_id),
                 name=e.name,
-                category=e.category,
+                category=cast(Category, e.category),  # the entities table's check
                 entity_ref=e.entity_ref,
                 outcome=e.outcome,
             )
@@ -164,7 +171,7 @@ async def seed_profile(res: Resources, req: ProfileRequest) -> ProfileResponse:
                 text=w.text,
                 predicate=canonical_predicate(w.predicate),
                 memory_type=w.memory_type,
-                scope=w.scope,
+                scope=cast(Scope, w.scope),
                 memory_key=w.memory_key,
                 outcome=r.outcome,
                 replaced_id=str(r.replaced_id) if r.replaced_id else None,

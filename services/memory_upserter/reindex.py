@@ -12,6 +12,8 @@ backlog.
 from __future__ import annotations
 
 from contracts.memory import Notice, ReindexRequest, ReindexResponse
+from services.core.deps import Database
+from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.memory_store import (
     index_facts,
@@ -19,48 +21,46 @@ from services.core.memory_store import (
     mark_indexed,
     unindexed_facts,
 )
-from services.core.resources import Resources
+from services.core.vectors import VectorIndex
 from services.memory_upserter.knowledge import index_chunks
 from services.memory_upserter.turn_index import sync_message_vectors, unindexed_messages
 
 
-async def reindex(res: Resources, req: ReindexRequest) -> ReindexResponse:
+async def reindex(
+    db: Database, vectors: VectorIndex, embedder: Embedder, req: ReindexRequest
+) -> ReindexResponse:
     indexed = deactivated = knowledge = messages = 0
     warnings: list[Notice] = []
     try:
-        if res.vectors is None or res.embedder is None:
-            raise DependencyUnavailable("vectors", "not configured on this node")
-        async with res.pg.acquire() as conn:
+        async with db.acquire() as conn:
             backlog = await unindexed_facts(conn, req.user_id, req.limit)
         for user_id, ids in backlog.items():
-            async with res.pg.acquire() as conn:
+            async with db.acquire() as conn:
                 rows = await load_fact_rows(conn, user_id, ids)
             if not rows:
                 continue
-            await index_facts(res.vectors, res.embedder, user_id, rows)
-            async with res.pg.acquire() as conn:
+            await index_facts(vectors, embedder, user_id, rows)
+            async with db.acquire() as conn:
                 await mark_indexed(
                     conn, "relations", ids, unchanged_since=max(r.updated_at for r in rows)
                 )
             indexed += sum(r.active for r in rows)
             deactivated += sum(not r.active for r in rows)
-        async with res.pg.acquire() as conn:
+        async with db.acquire() as conn:
             waiting = await unindexed_messages(conn, req.user_id, req.limit)
         for user_id, ids in waiting.items():
-            warning = await sync_message_vectors(res.pg, res.vectors, res.embedder, user_id, ids)
+            warning = await sync_message_vectors(db, vectors, embedder, user_id, ids)
             if warning:
                 raise DependencyUnavailable("vectors", warning)
             messages += len(ids)
-        knowledge = await index_chunks(
-            res.pg, res.vectors, res.embedder, user_id=req.user_id, limit=req.limit
-        )
+        knowledge = await index_chunks(db, vectors, embedder, user_id=req.user_id, limit=req.limit)
     except DependencyUnavailable as exc:
         warnings.append(
             Notice(
                 code="vectors_unindexed", detail=f"{exc.dependency} unavailable; try again later"
             )
         )
-    async with res.pg.acquire() as conn:
+    async with db.acquire() as conn:
         remaining = await conn.fetchval(
             """SELECT EXISTS (SELECT 1 FROM relations WHERE indexed_at IS NULL
                                  AND ($1::text IS NULL OR user_id = $1))

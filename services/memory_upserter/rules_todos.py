@@ -4,14 +4,10 @@ frictions and habits — the user's own only (:meth:`Emitter.todo` drops other s
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from services.memory_upserter.due import find_due
+from services.memory_upserter.emitter import Emitter
 from services.memory_upserter.rules import todo_rule
-
-if TYPE_CHECKING:
-    from services.memory_upserter.extractor import Emitter
-
 
 # --- todos (the user's own only) ---------------------------------------------------------------
 

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-import asyncpg
 import structlog
 
+from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.memory_store import FACTS, load_fact_rows, mark_indexed
@@ -70,7 +70,7 @@ SELECT m.message_id, m.agent_id, m.chat_id, m.session_id, m.role, m.speaker, m.t
 
 
 async def load_message_rows(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     message_ids: Sequence[UUID | str],
     *,
@@ -119,7 +119,7 @@ def message_point(
     )
 
 
-async def _mark_messages(conn: asyncpg.Connection, ids: Sequence[UUID]) -> None:
+async def _mark_messages(conn: Connection, ids: Sequence[UUID]) -> None:
     """Stamp ``indexed_at`` (derived data: ``synchronous_commit = off``, as for facts)."""
     if not ids:
         return
@@ -133,9 +133,9 @@ async def _mark_messages(conn: asyncpg.Connection, ids: Sequence[UUID]) -> None:
 
 
 async def sync_turn_vectors(
-    pool: asyncpg.Pool,
-    vectors: VectorIndex | None,
-    embedder: Embedder | None,
+    pool: Database,
+    vectors: VectorIndex,
+    embedder: Embedder,
     user_id: str,
     message_ids: Sequence[UUID | str],
     rel_ids: Sequence[UUID | str],
@@ -146,8 +146,6 @@ async def sync_turn_vectors(
     for the sweep). Rows the index already reflects cost no embedding."""
     if not message_ids and not rel_ids:
         return None
-    if vectors is None or embedder is None:
-        return "the vector index is not configured on this node; the turn stays unindexed"
     async with pool.acquire() as conn:
         messages = await load_message_rows(conn, user_id, message_ids, unindexed_only=True)
         facts = await load_fact_rows(conn, user_id, rel_ids, unindexed_only=True) if rel_ids else []
@@ -197,9 +195,9 @@ async def sync_turn_vectors(
 
 
 async def sync_message_vectors(
-    pool: asyncpg.Pool,
-    vectors: VectorIndex | None,
-    embedder: Embedder | None,
+    pool: Database,
+    vectors: VectorIndex,
+    embedder: Embedder,
     user_id: str,
     message_ids: Sequence[UUID | str],
 ) -> str | None:
@@ -215,7 +213,7 @@ SELECT user_id, message_id FROM messages
 
 
 async def unindexed_messages(
-    conn: asyncpg.Connection, user_id: str | None, limit: int
+    conn: Connection, user_id: str | None, limit: int
 ) -> dict[str, list[UUID]]:
     """Live messages the index does not reflect yet, oldest first, grouped by user."""
     grouped: dict[str, list[UUID]] = {}
@@ -225,7 +223,7 @@ async def unindexed_messages(
 
 
 async def reindex_mentions(
-    pool: asyncpg.Pool,
+    pool: Database,
     vectors: VectorIndex,
     embedder: Embedder,
     user_id: str,

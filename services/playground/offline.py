@@ -32,8 +32,7 @@ def offline_reply(envelope: dict[str, Any]) -> str:
     lines += [
         f"from {k['doc_id']}: {k['text']}" for k in envelope.get("KNOWLEDGE", {}).get("hits", [])
     ]
-    seen: set[str] = set()
-    unique = [line for line in lines if line and not (line in seen or seen.add(line))]
+    unique = list(dict.fromkeys(line for line in lines if line))
     if not unique:
         return "(offline: no model configured) Nothing in memory bears on this yet."
     shown = "\n".join(f"• {_clip(line)}" for line in unique[:MAX_LINES])
@@ -54,7 +53,8 @@ def due_suffix(due_at: str | None) -> str:
 
 
 def _fact(fact: dict[str, Any]) -> str:
-    return fact.get("text", "")
+    text: str = fact.get("text", "")
+    return text
 
 
 def _edge(edge: dict[str, Any]) -> str:

@@ -20,13 +20,16 @@ import json
 import sys
 import uuid
 from collections.abc import Callable
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import httpx
 
 from services.core.settings import Settings
 from services.playground.preflight import check_nodes
 from services.playground.turn import ROUTES, AskModel, Conversation, Exchange, NodeError
+
+if TYPE_CHECKING:
+    from services.core.llm import LLM
 
 PROMPT = "you> "
 HELP = "/envelope  /written  /show (toggle both after every turn)  /new (new session)  /quit"
@@ -138,7 +141,7 @@ def _detail(exchange: Exchange, what: str) -> str:
     return "-- written\n" + json.dumps(written, indent=2, ensure_ascii=False)
 
 
-def _open_model(settings: Settings):
+def _open_model(settings: Settings) -> LLM | None:
     from services.core.llm import open_llm
 
     return open_llm(
@@ -149,11 +152,11 @@ def _open_model(settings: Settings):
     )
 
 
-def _asker(llm, settings: Settings) -> AskModel | None:
+def _asker(llm: LLM | None, settings: Settings) -> AskModel | None:
     if llm is None:
         return None
 
-    async def ask(messages: list[dict], response_format: dict) -> str:
+    async def ask(messages: list[dict[str, Any]], response_format: dict[str, Any]) -> str:
         return await llm.chat(messages, settings.llm_timeout_s + 25, response_format)
 
     return ask

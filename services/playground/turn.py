@@ -28,7 +28,7 @@ ROUTES = {
 }
 
 # (messages, response_format) → the model's raw answer (an LLMAnswer JSON string)
-AskModel = Callable[[list[dict], dict], Awaitable[str]]
+AskModel = Callable[[list[dict[str, Any]], dict[str, Any]], Awaitable[str]]
 
 
 class NodeError(RuntimeError):
@@ -145,7 +145,7 @@ class Conversation:
             confirmations=confirmations(commit),
         )
 
-    async def _call(self, node: str, turn_id: str, body: dict) -> dict:
+    async def _call(self, node: str, turn_id: str, body: dict[str, Any]) -> dict[str, Any]:
         headers = {"X-Request-Id": f"{turn_id}-{node}"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
@@ -156,7 +156,8 @@ class Conversation:
             raise NodeError(node, 0, f"unreachable at {url} ({type(exc).__name__})") from exc
         if response.status_code != 200:
             raise NodeError(node, response.status_code, _problem(response))
-        return response.json()
+        answer: dict[str, Any] = response.json()
+        return answer
 
 
 LISTS = {
@@ -169,7 +170,7 @@ LISTS = {
 }
 
 
-def confirmations(commit: dict) -> list[str]:
+def confirmations(commit: dict[str, Any]) -> list[str]:
     """One line per todo the turn created: what the reply confirms to the person."""
     lines = []
     for todo in commit.get("todos", []):
@@ -180,7 +181,7 @@ def confirmations(commit: dict) -> list[str]:
     return lines
 
 
-def _ts(now: datetime | None) -> dict:
+def _ts(now: datetime | None) -> dict[str, str]:
     return {"ts": now.isoformat()} if now else {}
 
 

@@ -17,17 +17,18 @@ from datetime import timedelta
 import redis.exceptions
 import structlog
 from litestar import post
-from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from contracts.pulse import PulseRequest, PulseResponse
+from contracts.slots import AffectSlot, SessionState
 from services.core.app import NodeSpec
 from services.core.clock import request_clock
+from services.core.deps import Inject
 from services.core.errors import DependencyUnavailable
 from services.core.logs import bind_ids
 from services.core.problems import ProblemError
-from services.core.resources import REDIS, Resources
-from services.core.working_memory import ConcurrentUpdate, Snapshot
+from services.core.settings import Settings
+from services.core.working_memory import ConcurrentUpdate, Snapshot, WorkingMemory
 from services.pulse_decay.logic import Outcome, apply_turn, stored_reply
 
 MAX_ATTEMPTS = 8  # each conflict means another turn of this chat was saved: progress
@@ -50,20 +51,20 @@ MAX_ATTEMPTS = 8  # each conflict means another turn of this chat was saved: pro
     ),
 )
 async def pulse(
-    data: JSONBody[PulseRequest], resources: NamedDependency[Resources]
+    data: JSONBody[PulseRequest], memory: Inject[WorkingMemory], settings: Inject[Settings]
 ) -> PulseResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
     now = request_clock(data.now)
-    window = timedelta(seconds=resources.settings.affect_ttl_s)
+    window = timedelta(seconds=settings.affect_ttl_s)
 
-    def compute(seen: Snapshot) -> tuple:
+    def compute(seen: Snapshot) -> tuple[SessionState | None, AffectSlot | None, Outcome]:
         outcome = apply_turn(data, seen.session, seen.affect, now=now, decay_window=window)
         if outcome.applied == ("replayed",):
             return None, None, outcome  # already saved: nothing to write
         return outcome.session, outcome.affect, outcome
 
     try:
-        outcome: Outcome = await resources.working_memory.update(
+        outcome = await memory.update(
             data.user_id, data.agent_id, data.chat_id, compute, attempts=MAX_ATTEMPTS
         )
     except ConcurrentUpdate:
@@ -93,5 +94,4 @@ SPEC = NodeSpec(
     summary="Loads the working memory of (user, agent, chat), decays the AFFECT state "
     "(003 §8), counts the message.",
     route_handlers=[pulse],
-    needs=frozenset({REDIS}),
 )

@@ -16,10 +16,10 @@ Per turn, in this order:
   ``+= ["forced_flush_low_conf"]``.
 * **Boost**, last, so a fresh statement is never decayed in the turn that made it: only from an
   explicit marker — one the caller passes, or a first-person statement found by
-  :data:`AFFECT_RULES` ("I'm furious", "I am so stressed", "I feel anxious"). Negated or hedged
-  statements ("I'm not angry", "not sure if I'm happy") and questions never boost; decay never
-  boosts. A boost sets label and confidence, records the phrase in markers and restarts
-  ``decay_at`` at ``now + 30 min``.
+  :mod:`~services.pulse_decay.statements` ("I'm furious", "I am so stressed", "I feel
+  anxious"). Negated or hedged statements ("I'm not angry", "not sure if I'm happy") and
+  questions never boost; decay never boosts. A boost sets label and confidence, records the
+  phrase in markers and restarts ``decay_at`` at ``now + 30 min``.
 
 Where this departs from the letter of §8, on purpose:
 
@@ -38,7 +38,6 @@ update is answered again without a second model call).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -47,6 +46,7 @@ import msgspec
 
 from contracts.pulse import AffectMarker, AppliedRule, PulseRequest
 from contracts.slots import Affect, AffectSlot, Pulse, SessionState
+from services.pulse_decay.statements import Signal, clip_marker, detect_statements
 
 NEUTRAL = "neutral"
 DECAY_WINDOW = timedelta(minutes=30)
@@ -55,66 +55,6 @@ SHORT_MESSAGE_CHARS = 10
 SHORT_FACTOR = 0.7
 PULSE_FACTOR = 0.95
 MAX_MARKERS = 8
-MAX_MARKER_CHARS = 80
-
-
-@dataclass(frozen=True)
-class AffectRule:
-    """First-person statements of one feeling: "I'm / I am / I feel / I've been [so] <word>"."""
-
-    label: str
-    confidence: float
-    words: tuple[str, ...]
-    not_followed_by: tuple[str, ...] = ()  # idioms that are not feelings: "I'm happy to help"
-
-
-AFFECT_RULES: tuple[AffectRule, ...] = (
-    AffectRule("furious", 0.9, ("furious", "livid", "enraged", "fuming", "seething")),
-    AffectRule("angry", 0.85, ("angry", "pissed", "pissed off", "mad")),
-    AffectRule("frustrated", 0.85, ("frustrated", "annoyed", "irritated", "fed up")),
-    AffectRule("stressed", 0.85, ("stressed", "stressed out", "under pressure")),
-    AffectRule("overwhelmed", 0.85, ("overwhelmed", "swamped")),
-    AffectRule("anxious", 0.85, ("anxious", "nervous", "worried", "scared", "panicking")),
-    AffectRule("sad", 0.85, ("sad", "depressed", "miserable", "heartbroken", "upset")),
-    AffectRule("lonely", 0.85, ("lonely", "isolated")),
-    AffectRule("exhausted", 0.85, ("exhausted", "drained", "burned out", "burnt out", "worn out")),
-    AffectRule("tired", 0.8, ("tired",)),
-    AffectRule(
-        "happy", 0.8, ("happy", "thrilled", "delighted", "overjoyed"), not_followed_by=("to",)
-    ),
-    AffectRule("excited", 0.85, ("excited", "pumped", "stoked", "hyped")),
-    AffectRule("calm", 0.8, ("calm", "relaxed")),
-)
-
-SUBJECTS = ("i'm", "im", "i am", "i feel", "i've been", "ive been", "i have been")
-INTENSIFIERS = (
-    "so",
-    "really",
-    "very",
-    "extremely",
-    "super",
-    "totally",
-    "completely",
-    "quite",
-    "pretty",
-    "a bit",
-    "a little",
-    "kinda",
-    "kind of",
-    "absolutely",
-    "incredibly",
-    "utterly",
-    "just",
-    "honestly",
-    "genuinely",
-)
-
-
-@dataclass(frozen=True)
-class Signal:
-    label: str
-    confidence: float
-    marker: str  # what AFFECT's markers records
 
 
 @dataclass(frozen=True)
@@ -134,7 +74,7 @@ def apply_turn(
 ) -> Outcome:
     """The conversation after one user message: decayed (or boosted) affect, counted session."""
     now = _aware(now)
-    if is_replay(request, session) and affect is not None:
+    if session is not None and affect is not None and is_replay(request, session):
         return Outcome(session=session, affect=affect, applied=("replayed",))
     if session is None:
         session = SessionState(
@@ -277,7 +217,7 @@ def strongest_signal(markers: Sequence[AffectMarker], message: str) -> Signal | 
         Signal(
             label=m.label.strip().lower(),
             confidence=m.confidence,
-            marker=_clip(f"marker: {m.evidence or m.label}"),
+            marker=clip_marker(f"marker: {m.evidence or m.label}"),
         )
         for m in markers
         if m.confidence >= FLUSH_FLOOR
@@ -286,52 +226,12 @@ def strongest_signal(markers: Sequence[AffectMarker], message: str) -> Signal | 
     return max(candidates, key=lambda s: s.confidence) if candidates else None
 
 
-def detect_statements(message: str) -> list[Signal]:
-    """Every affirmed first-person feeling statement in the message, in order."""
-    text = message.replace("\u2019", "'").replace("\u2018", "'")
-    found: list[Signal] = []
-    for sentence in _SENTENCE.finditer(text):
-        if "?" in sentence.group("end"):
-            continue  # "am I just stressed?", "do you think I'm angry?"
-        for clause in _CLAUSE_SPLIT.split(sentence.group("body")):
-            for match in _STATEMENT.finditer(clause):
-                rule = _RULE_OF_WORD[" ".join(match.group("word").lower().split())]
-                if _HEDGE.search(clause[: match.start()]):
-                    continue
-                rest = clause[match.end() :]
-                if any(re.match(rf"\s+{re.escape(w)}\b", rest, re.I) for w in rule.not_followed_by):
-                    continue
-                phrase = " ".join(match.group(0).split())
-                found.append(Signal(rule.label, rule.confidence, _clip(f"said: {phrase}")))
-    return found
-
-
-def _words_pattern(words: Sequence[str]) -> str:
-    ordered = sorted(words, key=len, reverse=True)  # "stressed out" before "stressed"
-    return "|".join(r"\s+".join(map(re.escape, w.split())) for w in ordered)
-
-
-_RULE_OF_WORD = {word: rule for rule in AFFECT_RULES for word in rule.words}
-_STATEMENT = re.compile(
-    rf"\b(?:{_words_pattern(SUBJECTS)})(?:\s+feeling)?(?:\s+(?:{_words_pattern(INTENSIFIERS)}))*"
-    rf"\s+(?P<word>{_words_pattern(list(_RULE_OF_WORD))})\b",
-    re.IGNORECASE,
-)
-_SENTENCE = re.compile(r"(?P<body>[^.!?;\n]+)(?P<end>[.!?;\n]*)")
-_CLAUSE_SPLIT = re.compile(r",|\b(?:but|and|though|although|yet|because|while)\b", re.IGNORECASE)
-_HEDGE = re.compile(r"n't\b|\b(?:not|never|no longer|if|whether|nobody|no one)\b", re.IGNORECASE)
-
-
 def _at_rest(label: str, confidence: float) -> bool:
     return label == NEUTRAL and confidence == 0.0
 
 
 def _cap(markers: Sequence[str]) -> list[str]:
     return list(markers[-MAX_MARKERS:])
-
-
-def _clip(marker: str) -> str:
-    return marker[:MAX_MARKER_CHARS]
 
 
 def _aware(moment: datetime) -> datetime:

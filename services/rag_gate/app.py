@@ -7,14 +7,16 @@ The handler only binds the ids for the log line and fixes the clock; the turn is
 from __future__ import annotations
 
 from litestar import post
-from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from contracts.retrieve import RetrieveRequest, RetrieveResponse
 from services.core.app import NodeSpec
 from services.core.clock import request_clock
+from services.core.deps import Database, Inject
+from services.core.embedder import Embedder
 from services.core.logs import bind_ids
-from services.core.resources import EMBEDDER, POSTGRES, VECTORS, Resources
+from services.core.settings import Settings
+from services.core.vectors import VectorIndex
 from services.rag_gate.pipeline import retrieve
 
 
@@ -40,11 +42,15 @@ from services.rag_gate.pipeline import retrieve
     ),
 )
 async def retrieve_route(
-    data: JSONBody[RetrieveRequest], resources: NamedDependency[Resources]
+    data: JSONBody[RetrieveRequest],
+    db: Inject[Database],
+    vectors: Inject[VectorIndex],
+    embedder: Inject[Embedder],
+    settings: Inject[Settings],
 ) -> RetrieveResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
     now = request_clock(data.now)
-    return await retrieve(resources, data, now)
+    return await retrieve(db, vectors, embedder, settings, data, now)
 
 
 SPEC = NodeSpec(
@@ -52,5 +58,4 @@ SPEC = NodeSpec(
     summary="Decides whether a turn needs retrieval and returns EPISODE, KNOWLEDGE and "
     "relevant facts (FACTS), with the previous session's continuity.",
     route_handlers=[retrieve_route],
-    needs=frozenset({POSTGRES, VECTORS, EMBEDDER}),
 )

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from contracts.retrieve import FusionWeights, TurnLimits
 from services.rag_gate.gate import normalize
@@ -99,11 +100,14 @@ def score_turns(
     return [item for *_, item in scored]
 
 
+ItemKind = Literal["turn", "fact", "episode", "knowledge"]
+
+
 @dataclass(frozen=True, slots=True)
 class Slotted:
     """One returned item: its kind, id, rank in its own slot (1 = best), and its words."""
 
-    kind: str
+    kind: ItemKind
     id: str
     rank: int
     words: int

@@ -3,14 +3,16 @@
 Round trips per turn, whatever the memory size:
 
 - gate closed: 1 SQL statement (continuity); no embedding, no vector search;
-- gate open: 1 embedding call (the message, once, for all four collections); 5 vector
-  searches run concurrently (episodes, knowledge shared + user-owned, facts, messages), plus 1
-  when the entity-narrowed episode search finds nothing and is repeated un-narrowed; 3 SQL
-  statements: continuity (on its own connection, while the embedding runs), the hit rows (and
-  the seed entities' names), then the entity-card facts (skipped when no fact survived).
+- gate open: 1 embedding call (the message, once, for every collection); up to 4 vector
+  searches run concurrently (episodes, knowledge, facts, messages: only those the limits ask
+  for, :mod:`services.rag_gate.search`), plus 1 when the entity-narrowed episode search finds
+  nothing and is repeated un-narrowed; 3 SQL statements: continuity (on its own connection,
+  while the embedding runs), the hit rows (and the seed entities' names), then the
+  entity-card facts (skipped when no fact survived). Hits sure to fail their cutoff are
+  neither read nor ranked (:func:`services.rag_gate.search.cap`).
 
-Recalled turns are re-ranked with the entity and episode signals, and every returned item is
-placed in one fused order, ``ranking`` (:mod:`services.rag_gate.fusion`).
+The slots are assembled by pure functions (:mod:`.slots`, :mod:`.turns`); this module only
+does the I/O, times the stages and adds up what each assembly dropped into ``debug``.
 
 Degrading, not failing: when the embedder or the vector index does not answer, the slots it
 feeds come back empty with ``degraded`` saying why, and continuity still comes from Postgres;
@@ -20,55 +22,29 @@ a Postgres failure propagates (the app answers 503).
 from __future__ import annotations
 
 import asyncio
-import functools
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from contracts.common import Provenance
 from contracts.envelope_io import FactsSlot
-from contracts.retrieve import (
-    Cutoff,
-    RankedItem,
-    RetrieveDebug,
-    RetrieveRequest,
-    RetrieveResponse,
-)
-from contracts.slots import (
-    EpisodeHit,
-    EpisodeSlot,
-    FactLine,
-    KnowledgeHit,
-    KnowledgeSlot,
-    RecalledTurn,
-    Turn,
-)
+from contracts.retrieve import RetrieveDebug, RetrieveRequest, RetrieveResponse
+from contracts.slots import EpisodeSlot, KnowledgeSlot, RankedItem
+from services.core.deps import Database
+from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
-from services.core.resources import Resources
-from services.core.vectors import VectorHit
-from services.rag_gate import fusion, ranking, store
-from services.rag_gate.gate import CUE_WORDS, decide, retrieval_query
+from services.core.settings import Settings
+from services.core.vectors import VectorHit, VectorIndex
+from services.rag_gate import continuity, search, slots, store, turns
+from services.rag_gate.gate import decide, retrieval_query
 
-T = TypeVar("T")
+A = TypeVar("A")
+B = TypeVar("B")
 
-VECTORS_DOWN = "vector index unavailable"
 EMBEDDER_DOWN = "embedder unavailable"
-TURN_CHARS = 800  # 001: recent messages are capped at 800 characters each
-SUMMARY_CHARS = 600  # 001: LATEST SESSION SUMMARY is capped at 600 characters
-ONE_LINER_CHARS = 2_000
 AS_OF_MARGIN = timedelta(hours=1)  # a `now` this far behind the clock reads history too
-
-
-@functools.cache
-def _terms() -> store.Terms:
-    return store.Terms()
-
-
-@functools.cache
-def _cue_terms() -> frozenset[int]:
-    return _terms().of_query(" ".join(CUE_WORDS))
 
 
 class Timings(dict[str, float]):
@@ -81,51 +57,56 @@ class Timings(dict[str, float]):
             self[name] = round((time.perf_counter() - started) * 1000, 3)
 
 
-async def retrieve(res: Resources, req: RetrieveRequest, now: datetime) -> RetrieveResponse:
+@dataclass(slots=True)
+class Recalled:
+    """What an open gate found: the three slots, their fused order, and the debug figures."""
+
+    episode: EpisodeSlot = field(default_factory=EpisodeSlot)
+    knowledge: KnowledgeSlot = field(default_factory=KnowledgeSlot)
+    facts: FactsSlot = field(default_factory=FactsSlot)
+    ranking: list[RankedItem] = field(default_factory=list)
+    debug: RetrieveDebug = field(default_factory=RetrieveDebug)
+
+
+async def retrieve(
+    db: Database,
+    vectors: VectorIndex,
+    embedder: Embedder,
+    settings: Settings,
+    req: RetrieveRequest,
+    now: datetime,
+) -> RetrieveResponse:
     timings = Timings()
     started = time.perf_counter()
     gate = decide(req.message, entity_ids=req.entity_ids, scratch=req.scratch, force=req.force)
     query = retrieval_query(req.message, req.scratch)
-    debug = RetrieveDebug(query=query)
-    continuity = _continuity(res, req, now, timings)
-    fused: list[RankedItem] = []
+    idle_since = now - timedelta(minutes=settings.session_idle_minutes)
+    loading = _continuity(db, req, now, idle_since, timings)
     if gate.open and query:
-        cont, (episode, knowledge, facts, fused) = await _both(
-            continuity, _retrieve(res, req, query, now, timings, debug)
-        )
+        cont, found = await _both(loading, _recall(db, vectors, embedder, req, query, now, timings))
     else:
-        cont = await continuity
-        episode, knowledge, facts = EpisodeSlot(), KnowledgeSlot(), FactsSlot()
-    episode.latest_session_summary = _summary_text(cont.summary)
-    episode.previous_session_tail = [
-        Turn(
-            role=m.role,
-            text=ranking.clip(m.text, TURN_CHARS),
-            speaker=m.speaker,
-            ts=m.ts,
-            message_id=m.message_id,
-        )
-        for m in cont.tail
-    ]
+        cont, found = await loading, Recalled(debug=RetrieveDebug(query=query))
+    episode = found.episode
+    episode.latest_session_summary = turns.summary_text(cont.summary)
+    episode.previous_session_tail = turns.tail(cont.tail)
     timings["total"] = round((time.perf_counter() - started) * 1000, 3)
     return RetrieveResponse(
         gate=gate,
         EPISODE=episode,
-        KNOWLEDGE=knowledge,
-        FACTS=facts,
-        ranking=fused,
+        KNOWLEDGE=found.knowledge,
+        FACTS=found.facts,
+        ranking=found.ranking,
         timings=dict(timings),
-        debug=debug,
+        debug=found.debug,
     )
 
 
 async def _continuity(
-    res: Resources, req: RetrieveRequest, now: datetime, timings: Timings
-) -> store.Continuity:
-    idle_since = now - timedelta(minutes=res.settings.session_idle_minutes)
+    db: Database, req: RetrieveRequest, now: datetime, idle_since: datetime, timings: Timings
+) -> continuity.Continuity:
     with timings.stage("sql_continuity"):
-        async with res.pg.acquire() as conn:
-            return await store.load_continuity(
+        async with db.acquire() as conn:
+            return await continuity.load_continuity(
                 conn,
                 user_id=req.user_id,
                 agent_id=req.agent_id,
@@ -136,47 +117,38 @@ async def _continuity(
             )
 
 
-async def _retrieve(
-    res: Resources,
+async def _recall(
+    db: Database,
+    vectors: VectorIndex,
+    embedder: Embedder,
     req: RetrieveRequest,
     query: str,
     now: datetime,
     timings: Timings,
-    debug: RetrieveDebug,
-) -> tuple[EpisodeSlot, KnowledgeSlot, FactsSlot, list[RankedItem]]:
+) -> Recalled:
     limits = req.limits
-    debug.embedder = getattr(res.embedder, "name", None)
     try:
         with timings.stage("embed"):
-            (dense,) = await res.embedder.embed([query])
+            (dense,) = await embedder.embed([query])
     except DependencyUnavailable:
-        return _degraded(EMBEDDER_DOWN)
+        return Recalled(
+            EpisodeSlot(degraded=EMBEDDER_DOWN),
+            KnowledgeSlot(degraded=EMBEDDER_DOWN),
+            FactsSlot(degraded=EMBEDDER_DOWN),
+            debug=RetrieveDebug(query=query, embedder=embedder.name),
+        )
+    planned = search.plan(
+        limits,
+        user_id=req.user_id,
+        agent_id=req.agent_id,
+        dense=dense,
+        text=query,
+        entity_ids=req.entity_ids,
+        history=now < datetime.now(UTC) - AS_OF_MARGIN,
+    )
     with timings.stage("vectors"):
-        found = await store.search(
-            res.vectors,
-            user_id=req.user_id,
-            agent_id=req.agent_id,
-            dense=dense,
-            text=query,
-            entity_ids=req.entity_ids,
-            top_k=limits.episodes.top_k,
-            knowledge_k=limits.knowledge.k,
-            fact_candidates=limits.facts.candidates if limits.facts.max else 0,
-            turn_candidates=limits.turns.candidates if limits.turns.max else 0,
-            history=now < datetime.now(UTC) - AS_OF_MARGIN,
-        )
-    debug.episode_filter = found.episode_filter
-    debug.candidates = {
-        name: len(hits)
-        for name, hits in (
-            ("episodes", found.episodes),
-            ("knowledge", found.knowledge),
-            ("facts", found.facts),
-            ("turns", found.turns),
-        )
-        if hits is not None
-    }
-    async with res.pg.acquire() as conn:
+        found = search.cap(await search.search(vectors, planned), limits)
+    async with db.acquire() as conn:
         with timings.stage("sql_rows"):
             rows = await store.load_rows(
                 conn,
@@ -184,18 +156,22 @@ async def _retrieve(
                 agent_id=req.agent_id,
                 now=now,
                 episode_ids=_ids(found.episodes),
-                chunk_ids=_ids(found.knowledge),
-                fact_ids=_ids(found.facts),
-                message_ids=_ids(found.turns),
+                chunk_ids=_ids(found.knowledge, found.skipped),
+                fact_ids=_ids(found.facts, found.skipped),
+                message_ids=_ids(found.turns, found.skipped),
                 entity_ids=req.entity_ids,
                 previous=limits.turns.context,
             )
         with timings.stage("rank"):
-            terms = _terms().of_query(query)
-            episode = _episode_slot(found.episodes, rows, req, terms, debug)
-            episode.turns = _turns(found.turns, found.episodes, rows, req, terms, debug)
-            knowledge = _knowledge_slot(found.knowledge, rows, req, terms, debug)
-            ranked, entities = _rank_facts(found.facts, rows, req, terms, now, debug)
+            terms = slots.terms().of_query(query)
+            episode, episode_tally = slots.episode_hits(found.episodes, rows, req, terms)
+            episode.turns, turn_tally = turns.recalled_turns(
+                found.turns, found.episodes, rows, req, terms, found.skipped
+            )
+            knowledge, knowledge_tally = slots.knowledge_slot(
+                found.knowledge, rows, req, terms, found.skipped
+            )
+            facts = slots.rank_facts(found.facts, rows, req, terms, now, found.skipped)
         with timings.stage("sql_cards"):
             cards = (
                 await store.load_card_facts(
@@ -203,362 +179,49 @@ async def _retrieve(
                     user_id=req.user_id,
                     agent_id=req.agent_id,
                     now=now,
-                    entity_ids=[e.entity_id for e in entities],
-                    exclude_ids=[r.id for r in ranked],
+                    entity_ids=[e.entity_id for e in facts.entities],
+                    exclude_ids=[r.id for r in facts.ranked],
                     per_entity=limits.facts.card_facts,
                 )
-                if entities
+                if facts.entities
                 else {}
             )
-    facts = _facts_slot(found.facts, ranked, rows, entities, cards, req)
-    return episode, knowledge, facts, _ranking(episode, knowledge, facts, req)
-
-
-def _degraded(reason: str) -> tuple[EpisodeSlot, KnowledgeSlot, FactsSlot, list[RankedItem]]:
-    return (
-        EpisodeSlot(degraded=reason),
-        KnowledgeSlot(degraded=reason),
-        FactsSlot(degraded=reason),
-        [],
-    )
-
-
-def _ids(hits: list[VectorHit] | None) -> list[str]:
-    return [hit.id for hit in hits or ()]
-
-
-def _candidates(
-    hits: list[VectorHit], live: dict[str, Any], text_of: Callable[[Any], str]
-) -> list[ranking.Candidate]:
-    return [
-        ranking.Candidate(hit.id, rank, hit.score, hit.similarity, text=text_of(live[hit.id]))
-        for rank, hit in enumerate(hits, 1)
-        if hit.id in live
-    ]
-
-
-def _cut(
-    name: str,
-    hits: list[VectorHit],
-    live: dict[str, Any],
-    text_of: Callable[[Any], str],
-    params: Cutoff,
-    terms: frozenset[int],
-    debug: RetrieveDebug,
-) -> tuple[list[ranking.Kept], float]:
-    candidates = _candidates(hits, live, text_of)
-    kept, bar = ranking.apply_cutoff(
-        candidates, params, query_terms=terms, cue_terms=_cue_terms(), terms_of=_terms().of_document
-    )
-    debug.thresholds[name] = round(bar, 4)
-    _count(debug, f"{name}_not_live", len(hits) - len(candidates))
-    _count(debug, f"{name}_below_cutoff", len(candidates) - len(kept))
-    return kept, bar
-
-
-def _episode_slot(
-    hits: list[VectorHit] | None,
-    rows: store.Rows,
-    req: RetrieveRequest,
-    terms: frozenset[int],
-    debug: RetrieveDebug,
-) -> EpisodeSlot:
-    if hits is None:
-        return EpisodeSlot(degraded=VECTORS_DOWN)
-    kept, bar = _cut(
-        "episodes",
-        hits,
-        rows.episodes,
-        lambda r: f"{r.one_liner or ''} {r.reflection}",
-        req.limits.episodes,
-        terms,
-        debug,
-    )
-    out = []
-    for k in kept:
-        row = rows.episodes[k.candidate.id]
-        # grounded provenance: the messages its Evidence quotes, not its whole session
-        # (``provenance.message_ids`` in Postgres keeps the range it consolidated)
-        message_ids = row.cited or []
-        out.append(
-            EpisodeHit(
-                episode_id=row.episode_id,
-                ts=row.ts,
-                day=row.day,
-                one_liner=ranking.clip(row.one_liner or "", ONE_LINER_CHARS),
-                reflection=row.reflection,
-                score=round(k.candidate.similarity or 0.0, 4),
-                score_details=ranking.cutoff_details(k, bar),
-                entity_ids=[str(e) for e in row.entity_ids],
-                provenance=Provenance(
-                    row_id=row.episode_id,
-                    source="episode",
-                    message_ids=[str(m) for m in message_ids],
-                ),
-            )
-        )
-    return EpisodeSlot(hits=out)
-
-
-def _turns(
-    hits: list[VectorHit] | None,
-    episode_hits: list[VectorHit] | None,
-    rows: store.Rows,
-    req: RetrieveRequest,
-    terms: frozenset[int],
-    debug: RetrieveDebug,
-) -> list[RecalledTurn]:
-    """Recalled raw turns: cut like the other hits, then re-ranked (:mod:`.fusion`)."""
-    if not hits:
-        return []
-    limits = req.limits.turns
-    kept, _ = _cut(
-        "turns", hits, rows.messages, lambda r: fusion.said(r.speaker, r.text), limits, terms, debug
-    )
-    payloads = {hit.id: hit.payload for hit in hits}
-    live_episodes = [h for h in episode_hits or () if h.id in rows.episodes]
-    session_ranks: dict[str, int] = {}
-    for rank, hit in enumerate(live_episodes, 1):
-        session = rows.episodes[hit.id].session_id
-        if session and session not in session_ranks:
-            session_ranks[str(session)] = rank
-    candidates = [
-        fusion.TurnCandidate(
-            id=k.candidate.id,
-            rrf=k.candidate.rrf,
-            similarity=k.candidate.similarity,
-            speaker=rows.messages[k.candidate.id].speaker,
-            session_id=str(rows.messages[k.candidate.id].session_id),
-            entity_ids=frozenset(str(e) for e in payloads[k.candidate.id].get("entity_ids") or ()),
-            lexical=k.lexical,
-        )
-        for k in kept
-    ]
-    scored = fusion.score_turns(
-        candidates,
-        limits=limits,
-        entity_ids=req.entity_ids,
-        entity_names=rows.entity_names,
-        session_ranks=session_ranks,
-    )
-    out: list[RecalledTurn] = []
-    shown: set[str] = set()  # a message is shown once, as a turn or as a turn's context
-    for turn in scored:
-        row = rows.messages[turn.id]
-        if row.message_id in shown:
-            _count(debug, "turns_shown_as_context", 1)
-            continue
-        if len(out) == limits.max:
-            _count(debug, "turns_over_max", 1)
-            continue
-        before = row.previous if row.previous and row.previous.message_id not in shown else None
-        shown.add(row.message_id)
-        context = None
-        if before is not None:
-            shown.add(before.message_id)
-            context = Turn(
-                role=before.role,
-                text=ranking.clip(before.text, TURN_CHARS),
-                speaker=before.speaker,
-                ts=before.ts,
-                message_id=before.message_id,
-            )
-        out.append(
-            RecalledTurn(
-                message_id=row.message_id,
-                session_id=row.session_id,
-                ts=row.ts,
-                role=row.role,
-                speaker=row.speaker,
-                text=ranking.clip(row.text, TURN_CHARS),
-                score=round(turn.score, 6),
-                score_details=turn.details,
-                context=context,
-                provenance=Provenance(
-                    row_id=row.message_id,
-                    source="message",
-                    message_ids=[*([before.message_id] if before else []), row.message_id],
-                ),
-            )
-        )
-    return out
-
-
-def _ranking(
-    episode: EpisodeSlot, knowledge: KnowledgeSlot, facts: FactsSlot, req: RetrieveRequest
-) -> list[RankedItem]:
-    items = [
-        *(
-            fusion.Slotted(
-                "turn",
-                t.message_id,
-                i,
-                fusion.words(t.text) + (fusion.words(t.context.text) if t.context else 0),
-            )
-            for i, t in enumerate(episode.turns, 1)
+    facts_slot = slots.facts_slot(found.facts, facts, rows, cards, req)
+    tally = slots.add_up([episode_tally, turn_tally, knowledge_tally, facts.tally])
+    return Recalled(
+        episode,
+        knowledge,
+        facts_slot,
+        turns.fused_ranking(episode, knowledge, facts_slot, limits.fusion),
+        RetrieveDebug(
+            query=query,
+            embedder=embedder.name,
+            episode_filter=found.episode_filter,
+            thresholds=tally.thresholds,
+            candidates={
+                name: len(hits)
+                for name, hits in (
+                    ("episodes", found.episodes),
+                    ("knowledge", found.knowledge),
+                    ("facts", found.facts),
+                    ("turns", found.turns),
+                )
+                if hits is not None
+            },
+            dropped=tally.dropped,
         ),
-        *(
-            fusion.Slotted("fact", f.fact_id, i, fusion.words(f.text))
-            for i, f in enumerate(facts.relevant_facts, 1)
-        ),
-        *(
-            fusion.Slotted(
-                "episode", h.episode_id, i, fusion.words(f"{h.one_liner} {h.reflection}")
-            )
-            for i, h in enumerate(episode.hits, 1)
-        ),
-        *(
-            fusion.Slotted("knowledge", h.chunk_id, i, fusion.words(h.text))
-            for i, h in enumerate(knowledge.hits, 1)
-        ),
-    ]
-    return [
-        RankedItem(kind=item.kind, id=item.id, score=round(score, 6))
-        for item, score in fusion.fuse(items, req.limits.fusion)
-    ]
-
-
-def _knowledge_slot(
-    hits: list[VectorHit] | None,
-    rows: store.Rows,
-    req: RetrieveRequest,
-    terms: frozenset[int],
-    debug: RetrieveDebug,
-) -> KnowledgeSlot:
-    if hits is None:
-        return KnowledgeSlot(degraded=VECTORS_DOWN)
-    kept, bar = _cut(
-        "knowledge", hits, rows.chunks, lambda r: r.text, req.limits.knowledge, terms, debug
     )
-    out = []
-    for k in kept:
-        row = rows.chunks[k.candidate.id]
-        out.append(
-            KnowledgeHit(
-                chunk_id=row.chunk_id,
-                doc_id=row.doc_id,
-                domain=row.domain,
-                section=" > ".join(str(s) for s in row.section_path),
-                text=row.text,
-                score=round(k.candidate.similarity or 0.0, 4),
-                score_details=ranking.cutoff_details(k, bar),
-            )
-        )
-    return KnowledgeSlot(hits=out)
 
 
-def _entities(row: store.FactRow) -> list[ranking.Entity]:
-    """The fact's entities as 000 keys, the user's own entity left out (see ranking)."""
-    entities = [
-        ranking.Entity(e.entity_id, ranking.entity_key(e.entity_ref, e.name, e.category), e.name)
-        for e in (row.subject, row.object)
-        if e is not None
-    ]
-    return [e for e in entities if not ranking.is_self(e.ref)]
+def _ids(hits: list[VectorHit] | None, skipped: frozenset[str] = frozenset()) -> list[str]:
+    return [hit.id for hit in hits or () if hit.id not in skipped]
 
 
-def _rank_facts(
-    hits: list[VectorHit] | None,
-    rows: store.Rows,
-    req: RetrieveRequest,
-    terms: frozenset[int],
-    now: datetime,
-    debug: RetrieveDebug,
-) -> tuple[list[ranking.Ranked], list[ranking.Entity]]:
-    if not hits:
-        return [], []
-    limits = req.limits.facts
-    kept, _ = _cut("facts", hits, rows.facts, lambda r: r.text, limits, terms, debug)
-    entities_of = {k.candidate.id: _entities(rows.facts[k.candidate.id]) for k in kept}
-    facts = [
-        (
-            k,
-            rows.facts[k.candidate.id].text,
-            rows.facts[k.candidate.id].updated_at,
-            [e.ref for e in entities_of[k.candidate.id]],
-        )
-        for k in kept
-    ]
-    ranked, duplicates = ranking.rank_facts(
-        facts,
-        now=now,
-        half_life_days=limits.half_life_days,
-        weights=limits.weights,
-        limit=len(facts),
-    )
-    _count(debug, "facts_duplicate", duplicates)
-    _count(debug, "facts_over_max", max(0, len(ranked) - limits.max))
-    ranked = ranked[: limits.max]
-    entities = (
-        ranking.card_entities((entities_of[r.id] for r in ranked), 2 * limits.cards)
-        if limits.cards
-        else []
-    )
-    return ranked, entities
-
-
-def _facts_slot(
-    hits: list[VectorHit] | None,
-    ranked: list[ranking.Ranked],
-    rows: store.Rows,
-    entities: list[ranking.Entity],
-    cards: dict[str, list[tuple[str, str]]],
-    req: RetrieveRequest,
-) -> FactsSlot:
-    if hits is None:
-        return FactsSlot(degraded=VECTORS_DOWN)
-    lines = []
-    for r in ranked:
-        row = rows.facts[r.id]
-        lines.append(
-            FactLine(
-                fact_id=row.rel_id,
-                text=row.text,
-                memory_type=row.memory_type,
-                importance=row.importance,
-                pinned=row.pinned,
-                source=row.source,
-                score=round(r.score, 4),
-                score_details=r.details,
-                provenance=Provenance(
-                    row_id=row.rel_id,
-                    source=row.source,
-                    message_ids=[str(m) for m in row.message_ids],
-                ),
-            )
-        )
-    entity_cards = ranking.build_cards(
-        entities,
-        cards,
-        exclude_ids=[r.id for r in ranked],
-        exclude_texts=[r.text for r in ranked],
-        per_card=req.limits.facts.card_facts,
-    )[: req.limits.facts.cards]
-    return FactsSlot(relevant_facts=lines, entity_cards=entity_cards)
-
-
-def _summary_text(summary: dict[str, Any] | None) -> str | None:
-    """``one_liner — what mattered: a; b`` from an episode's summary, at most 600 characters."""
-    if not summary:
-        return None
-    one_liner = str(summary.get("one_liner") or "").strip()
-    mattered = [str(x).strip() for x in summary.get("what_mattered") or () if str(x).strip()]
-    text = one_liner
-    if mattered:
-        text = f"{text} — what mattered: " if text else "What mattered: "
-        text += "; ".join(mattered)
-    return ranking.clip(text, SUMMARY_CHARS) if text else None
-
-
-def _count(debug: RetrieveDebug, key: str, n: int) -> None:
-    if n:
-        debug.dropped[key] = debug.dropped.get(key, 0) + n
-
-
-async def _both(first: Awaitable[Any], second: Awaitable[T]) -> tuple[Any, T]:
+async def _both(first: Awaitable[A], second: Awaitable[B]) -> tuple[A, B]:
     """Run both to the end (no task left behind), then raise the first failure if any."""
     a, b = await asyncio.gather(first, second, return_exceptions=True)
-    for outcome in (a, b):
-        if isinstance(outcome, BaseException):
-            raise outcome
+    if isinstance(a, BaseException):
+        raise a
+    if isinstance(b, BaseException):
+        raise b
     return a, b

@@ -147,7 +147,7 @@ def cutoff_details(kept: Kept, bar: float) -> dict[str, float]:
 def recency(updated_at: datetime, now: datetime, half_life_days: float) -> float:
     """1.0 now, 0.5 after one half-life; a future timestamp counts as now."""
     age_days = max(0.0, (now - updated_at).total_seconds() / SECONDS_PER_DAY)
-    return 0.5 ** (age_days / half_life_days)
+    return float(0.5 ** (age_days / half_life_days))
 
 
 def frequencies(keys: Sequence[Iterable[str]]) -> list[float]:

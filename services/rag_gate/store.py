@@ -1,172 +1,29 @@
-"""rag-gate's reads: the vector searches and the three SQL statements.
+"""rag-gate's reads of what the index proposed: the hit rows and the entity-card facts.
 
 The index only proposes ids; Postgres decides what is live. Every statement is per user
 (``user_id = $1``), sees only this agent's and global rows, and only live ones: episodes and
 chunks ``active`` (and episodes not after ``now``); facts ``status = 'ACTIVE'``, valid at
 ``now``, PROFILE/PEOPLE/PROJECT (never PSYCHE), with live, visible endpoints.
 
-``search``          5 vector searches, concurrently: episodes (narrowed to the seed entities,
-                    and once more un-narrowed if that finds nothing: entity extraction can
-                    miss, and a new entity has no episode yet, yet the turn still deserves
-                    continuity), knowledge twice (the agent's shared chunks, owned by
-                    SHARED_OWNER, and the user's own documents: the port filters one owner
-                    per search; merged by fused score), facts (PROFILE/PEOPLE/PROJECT only:
-                    filtered in the index, so no candidate slot goes to a PSYCHE fact), and
-                    this agent's logged messages (raw-turn recall)
 ``load_rows``       the episode, chunk, fact and message rows of the hits, and the names and
                     aliases of the seed entities: one statement (UNION ALL)
 ``load_card_facts`` entity-card facts for the top facts' entities: one statement
-``load_continuity`` the latest session summary and the previous session's unconsolidated
-                    tail: one statement
 """
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import Any
 
-import asyncpg
 import msgspec
 
-from services.core.vectors import VectorHit, VectorIndex, VectorIndexUnavailable
-from services.core.vectors.layout import SparseEncoder
-from services.core.vectors.port import SHARED_OWNER
-
-MEMORY_TYPES = ("PROFILE", "PEOPLE", "PROJECT")  # 001 invariant: never PSYCHE
-
-# --- vector searches ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Found:
-    """What the index proposed; None for a collection whose search failed."""
-
-    episodes: list[VectorHit] | None
-    knowledge: list[VectorHit] | None
-    facts: list[VectorHit] | None
-    episode_filter: Literal["entities", "fallback", "none"] | None
-    turns: list[VectorHit] | None = None
-
-
-async def search(
-    vectors: VectorIndex,
-    *,
-    user_id: str,
-    agent_id: str,
-    dense: Sequence[float],
-    text: str,
-    entity_ids: Sequence[str],
-    top_k: int,
-    knowledge_k: int,
-    fact_candidates: int,
-    turn_candidates: int = 0,
-    history: bool = False,
-) -> Found:
-    """Every search at once (``knowledge_k`` / ``fact_candidates`` / ``turn_candidates`` 0
-    skip one); ``history``: closed facts too (an as-of read; Postgres keeps what was true).
-    Only
-    :class:`VectorIndexUnavailable` is caught: a failing collection comes back as None."""
-    # ids are all rag-gate reads of a hit (Postgres has the rows), except a message's entities
-    query = {"dense": dense, "text": text, "payload": ()}
-
-    async def episodes() -> tuple[list[VectorHit], Literal["entities", "fallback", "none"]]:
-        if entity_ids:
-            hits = await vectors.search(
-                "episodes",
-                user_id=user_id,
-                agent_id=agent_id,
-                entity_ids=list(entity_ids),
-                limit=top_k,
-                **query,
-            )
-            if hits:
-                return hits, "entities"
-        hits = await vectors.search(
-            "episodes", user_id=user_id, agent_id=agent_id, limit=top_k, **query
-        )
-        return hits, "fallback" if entity_ids else "none"
-
-    async def knowledge() -> list[VectorHit]:
-        if knowledge_k == 0:
-            return []
-        shared, own = await asyncio.gather(
-            *(
-                vectors.search(
-                    "knowledge",
-                    user_id=owner,
-                    agent_id=agent_id,
-                    agent_only=True,
-                    limit=knowledge_k,
-                    **query,
-                )
-                for owner in (SHARED_OWNER, user_id)
-            )
-        )
-        merged = {hit.id: hit for hit in sorted([*own, *shared], key=lambda h: -h.score)}
-        return list(merged.values())[:knowledge_k]
-
-    async def facts() -> list[VectorHit]:
-        if fact_candidates == 0:
-            return []
-        return await vectors.search(
-            "facts",
-            user_id=user_id,
-            agent_id=agent_id,
-            limit=fact_candidates,
-            include_inactive=history,
-            extra_must={"memory_type": list(MEMORY_TYPES)},
-            **query,
-        )
-
-    async def turns() -> list[VectorHit]:
-        if turn_candidates == 0:
-            return []
-        return await vectors.search(
-            "messages",
-            user_id=user_id,
-            agent_id=agent_id,
-            agent_only=True,
-            limit=turn_candidates,
-            **{**query, "payload": ("entity_ids",)},
-        )
-
-    ep, kn, fa, tu = await asyncio.gather(
-        _or_none(episodes()), _or_none(knowledge()), _or_none(facts()), _or_none(turns())
-    )
-    return Found(
-        episodes=ep[0] if ep else None,
-        knowledge=kn,
-        facts=fa,
-        episode_filter=ep[1] if ep else None,
-        turns=tu,
-    )
-
-
-async def _or_none(awaitable):
-    try:
-        return await awaitable
-    except VectorIndexUnavailable:
-        return None
-
-
-class Terms:
-    """BM25 terms exactly as the index analyses text (stemmed, stopwords and accents dropped)."""
-
-    def __init__(self) -> None:
-        self._encoder = SparseEncoder()
-
-    def of_query(self, text: str) -> frozenset[int]:
-        return frozenset(self._encoder.query(text).indices)
-
-    def of_document(self, text: str) -> frozenset[int]:
-        return frozenset(self._encoder.document(text).indices)
-
-
-# --- rows --------------------------------------------------------------------------------------
+from contracts.common import Role
+from services.core.deps import Connection
+from services.rag_gate.continuity import TailMessage
+from services.rag_gate.search import MEMORY_TYPES
 
 
 class EpisodeRow(msgspec.Struct, frozen=True):
@@ -213,7 +70,7 @@ class FactRow(msgspec.Struct, frozen=True):
 class MessageRow(msgspec.Struct, frozen=True):
     message_id: str
     session_id: str
-    role: str
+    role: Role
     speaker: str | None
     text: str
     ts: datetime
@@ -319,17 +176,9 @@ SELECT x.entity_id::text, f.rel_id::text, f.text
         LIMIT $6) f
 """
 
-_DECODERS: dict[str, type] = {
-    "episode": EpisodeRow,
-    "chunk": ChunkRow,
-    "fact": FactRow,
-    "message": MessageRow,
-    "name": NameRow,
-}
-
 
 async def load_rows(
-    conn: asyncpg.Connection,
+    conn: Connection,
     *,
     user_id: str,
     agent_id: str,
@@ -343,37 +192,40 @@ async def load_rows(
 ) -> Rows:
     """The live rows among the ids the index proposed (stale or forgotten ones are absent),
     and the names and aliases of the live ones among ``entity_ids`` (when turns were asked)."""
-    found: dict[str, dict[str, Any]] = {"episode": {}, "chunk": {}, "fact": {}, "message": {}}
-    names: list[str] = []
-    seeds = _uuids(entity_ids) if message_ids else []
-    if episode_ids or chunk_ids or fact_ids or message_ids:
-        for record in await conn.fetch(
-            LOAD_ROWS,
-            user_id,
-            agent_id,
-            now,
-            list(episode_ids),
-            list(chunk_ids),
-            list(fact_ids),
-            list(message_ids),
-            seeds,
-            previous,
-        ):
-            row = msgspec.convert(record["row"], _DECODERS[record["kind"]])
-            if isinstance(row, NameRow):
-                names.append(row.name)
-            else:
-                found[record["kind"]][getattr(row, _ID[record["kind"]])] = row
-    return Rows(
-        episodes=found["episode"],
-        chunks=found["chunk"],
-        facts=found["fact"],
-        messages=found["message"],
-        entity_names=names,
-    )
+    rows = Rows(episodes={}, chunks={}, facts={})
+    if not (episode_ids or chunk_ids or fact_ids or message_ids):
+        return rows
+    for record in await conn.fetch(
+        LOAD_ROWS,
+        user_id,
+        agent_id,
+        now,
+        list(episode_ids),
+        list(chunk_ids),
+        list(fact_ids),
+        list(message_ids),
+        _uuids(entity_ids) if message_ids else [],
+        previous,
+    ):
+        _add(rows, record["kind"], record["row"])
+    return rows
 
 
-_ID = {"episode": "episode_id", "chunk": "chunk_id", "fact": "rel_id", "message": "message_id"}
+def _add(rows: Rows, kind: str, raw: dict[str, Any]) -> None:
+    if kind == "episode":
+        episode = msgspec.convert(raw, EpisodeRow)
+        rows.episodes[episode.episode_id] = episode
+    elif kind == "chunk":
+        chunk = msgspec.convert(raw, ChunkRow)
+        rows.chunks[chunk.chunk_id] = chunk
+    elif kind == "fact":
+        fact = msgspec.convert(raw, FactRow)
+        rows.facts[fact.rel_id] = fact
+    elif kind == "message":
+        message = msgspec.convert(raw, MessageRow)
+        rows.messages[message.message_id] = message
+    else:
+        rows.entity_names.append(msgspec.convert(raw, NameRow).name)
 
 
 def _uuids(values: Sequence[str]) -> list[uuid.UUID]:
@@ -387,7 +239,7 @@ def _uuids(values: Sequence[str]) -> list[uuid.UUID]:
 
 
 async def load_card_facts(
-    conn: asyncpg.Connection,
+    conn: Connection,
     *,
     user_id: str,
     agent_id: str,
@@ -406,75 +258,3 @@ async def load_card_facts(
     ):
         out.setdefault(entity_id, []).append((rel_id, text))
     return out
-
-
-# --- continuity --------------------------------------------------------------------------------
-
-
-class TailMessage(msgspec.Struct, frozen=True):
-    message_id: str
-    role: str
-    speaker: str | None
-    text: str
-    ts: datetime
-
-
-class Continuity(msgspec.Struct, frozen=True):
-    summary: dict[str, Any] | None = None
-    summary_episode_id: str | None = None
-    previous_session_id: str | None = None
-    tail: list[TailMessage] = []
-
-
-# The previous session is the newest one of this (user, agent, chat) that has ended, or gone
-# idle (no activity since ``idle_since``: the upserter only closes it on the next commit, after
-# this node ran); the open, active session is never it. Its tail is returned only while it has
-# turns past its consolidation checkpoint, and only those turns.
-LOAD_CONTINUITY = """
-WITH latest AS (
-    SELECT e.episode_id, e.summary
-      FROM episodes e
-     WHERE e.user_id = $1 AND e.agent_id = $2 AND e.active AND e.ts <= $4
-       AND e.summary <> '{}'::jsonb
-     ORDER BY e.ts DESC
-     LIMIT 1
-), previous AS (
-    SELECT s.session_id, s.checkpoint_message_seq, s.needs_consolidation
-      FROM sessions s
-     WHERE s.user_id = $1 AND s.agent_id = $2 AND s.chat_id = $3 AND s.started_at <= $4
-       AND (s.ended_at IS NOT NULL OR s.last_activity_at < $5)
-     ORDER BY s.last_activity_at DESC
-     LIMIT 1
-), tail AS (
-    SELECT m.message_id, m.seq, m.role, m.speaker, m.text, m.ts
-      FROM previous p
-      JOIN messages m ON m.user_id = $1 AND m.session_id = p.session_id
-     WHERE p.needs_consolidation AND m.active
-       AND m.seq > COALESCE(p.checkpoint_message_seq, 0)
-     ORDER BY m.seq DESC
-     LIMIT $6
-)
-SELECT jsonb_build_object(
-    'summary', (SELECT summary FROM latest),
-    'summary_episode_id', (SELECT episode_id FROM latest),
-    'previous_session_id', (SELECT session_id FROM previous),
-    'tail', COALESCE((SELECT jsonb_agg(jsonb_build_object(
-                          'message_id', t.message_id, 'role', t.role, 'speaker', t.speaker,
-                          'text', t.text, 'ts', t.ts) ORDER BY t.seq) FROM tail t), '[]'))
-"""
-
-
-async def load_continuity(
-    conn: asyncpg.Connection,
-    *,
-    user_id: str,
-    agent_id: str,
-    chat_id: str,
-    now: datetime,
-    idle_since: datetime,
-    tail_turns: int,
-) -> Continuity:
-    raw = await conn.fetchval(
-        LOAD_CONTINUITY, user_id, agent_id, chat_id, now, idle_since, tail_turns
-    )
-    return msgspec.convert(raw, Continuity)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import get, post
-from litestar.di import NamedDependency
+from litestar.di import Provide
 from litestar.params import JSONBody, Parameter
 
 from contracts.reflection import (
@@ -21,12 +21,34 @@ from contracts.reflection import (
     DayLogResponse,
 )
 from services.core.app import NodeSpec
+from services.core.deps import Database, Inject
+from services.core.embedder import Embedder
+from services.core.llm import LLM
 from services.core.logs import bind_ids
 from services.core.problems import NotFound
-from services.core.resources import EMBEDDER, LLM_DEP, POSTGRES, VECTORS, Resources
+from services.core.settings import Settings
 from services.core.validation import convert
+from services.core.vectors import VectorIndex
+from services.reflection_writer.brain import SlowBrain
 from services.reflection_writer.consolidate import SessionNotFound, consolidate
 from services.reflection_writer.daylog import day_log
+from services.reflection_writer.drafting import drafter_for
+
+
+def provide_slow_brain(
+    db: Inject[Database],
+    vectors: Inject[VectorIndex],
+    embedder: Inject[Embedder],
+    llm: Inject[LLM | None],
+    settings: Inject[Settings],
+) -> SlowBrain:
+    return SlowBrain(
+        db=db,
+        vectors=vectors,
+        embedder=embedder,
+        drafter=drafter_for(llm, settings.llm_timeout_s),
+        lease_s=settings.consolidation_lease_s,
+    )
 
 
 @post(
@@ -48,11 +70,11 @@ from services.reflection_writer.daylog import day_log
     ),
 )
 async def consolidate_route(
-    data: JSONBody[ConsolidateRequest], resources: NamedDependency[Resources]
+    data: JSONBody[ConsolidateRequest], brain: Inject[SlowBrain]
 ) -> ConsolidateResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id)
     try:
-        answer = await consolidate(resources, data)
+        answer = await consolidate(brain, data)
     except SessionNotFound:
         raise NotFound(
             f"no session {data.session_id}" + (f" for user {data.user_id}" if data.user_id else "")
@@ -77,7 +99,7 @@ async def consolidate_route(
     ),
 )
 async def day_log_route(
-    resources: NamedDependency[Resources],
+    db: Inject[Database],
     user_id: Annotated[str, Parameter(description="The person's id.")],
     day: Annotated[str, Parameter(description="The date, YYYY-MM-DD.")],
     agent_id: Annotated[str | None, Parameter(description="Only this agent's episodes.")] = None,
@@ -97,7 +119,7 @@ async def day_log_route(
         DayLogRequest,
     )
     bind_ids(user_id=request.user_id, agent_id=request.agent_id)
-    async with resources.pg.acquire() as conn:
+    async with db.acquire() as conn:
         return await day_log(conn, request)
 
 
@@ -106,7 +128,8 @@ SPEC = NodeSpec(
     summary="Consolidates quiet sessions into grounded episodes, summaries, the spine and "
     "curated facts.",
     route_handlers=[consolidate_route, day_log_route],
-    # No Redis: the lock is a lease on the session row, the log is the source, and the spine reaches
-    # the fast brain through graph-hydrator, so a Redis outage never stops consolidation.
-    needs=frozenset({POSTGRES, VECTORS, EMBEDDER, LLM_DEP}),
+    dependencies={"brain": Provide(provide_slow_brain, sync_to_thread=False)},
+    # No Redis: the lock is a lease on the session row, the log is the source, and the spine
+    # reaches the fast brain through graph-hydrator, so a Redis outage never stops
+    # consolidation.
 )

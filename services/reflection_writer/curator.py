@@ -16,9 +16,8 @@ run).
    next fact would take it past that, and a run of fewer than three left over stays unfolded.
    A previous fold of that entity joins the new one while the two fit together; past that it
    stays as it is. (An ever-growing "everything about Marta" fact is found for any question
-   about her and costs the prompt a paragraph each time; on LoCoMo such folds reached 145
-   words and came first for 578 of 582 questions.) The new row's id is uuid5 of its members,
-   so a retried fold is the same row.
+   about her and costs the prompt a paragraph each time: bench/RESULTS.md.) The new row's id
+   is uuid5 of its members, so a retried fold is the same row.
 3. *Deactivate outdated low-confidence facts* — a fact with confidence < 0.5 is SUPERSEDED
    (``superseded_by`` the newest contradicting fact) when a newer fact with the same subject,
    predicate, scope and agent has a different object or value and at least its confidence.
@@ -115,12 +114,12 @@ def plan(facts: Sequence[CuratorFact], exclusive: Collection[str]) -> CuratorPla
     return result
 
 
-def _newest_first(fact: CuratorFact) -> tuple:
+def _newest_first(fact: CuratorFact) -> tuple[bool, float, str]:
     return (not fact.pinned, -fact.created_at.timestamp(), fact.rel_id)
 
 
 def _dedupe(facts: Sequence[CuratorFact], result: CuratorPlan) -> list[CuratorFact]:
-    groups: dict[tuple, list[CuratorFact]] = defaultdict(list)
+    groups: dict[tuple[str, str, str, str], list[CuratorFact]] = defaultdict(list)
     for fact in facts:
         groups[(fact.scope, fact.agent_id or "", fact.memory_type, normalized(fact.text))].append(
             fact
@@ -138,7 +137,7 @@ def _dedupe(facts: Sequence[CuratorFact], result: CuratorPlan) -> list[CuratorFa
 
 
 def _fold(facts: list[CuratorFact], result: CuratorPlan) -> list[CuratorFact]:
-    groups: dict[tuple, list[CuratorFact]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[CuratorFact]] = defaultdict(list)
     for fact in facts:
         if fact.memory_type == "PEOPLE" and not fact.pinned:
             groups[(fact.subject_id, fact.scope, fact.agent_id or "")].append(fact)
@@ -191,7 +190,7 @@ def _fold_runs(old: list[CuratorFact], fresh: list[CuratorFact]) -> list[list[Cu
 
 
 def _supersede(facts: list[CuratorFact], result: CuratorPlan, exclusive: Collection[str]) -> None:
-    groups: dict[tuple, list[CuratorFact]] = defaultdict(list)
+    groups: dict[tuple[str, str, str, str], list[CuratorFact]] = defaultdict(list)
     for fact in facts:
         if (
             fact.memory_type != "PSYCHE"

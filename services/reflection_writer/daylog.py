@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 from datetime import datetime, time, timedelta
+from typing import TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import asyncpg
@@ -21,6 +22,7 @@ from contracts.reflection import (
     Reflection,
     SessionSummary,
 )
+from services.core.deps import Connection
 from services.core.validation import FieldError, InvalidInput
 
 DAY_LOG = """
@@ -35,6 +37,9 @@ SELECT episode_id::text, agent_id, chat_id, session_id::text, ts, day, importanc
  ORDER BY ts, episode_id
  LIMIT $8
 """
+
+
+S = TypeVar("S", bound=msgspec.Struct)
 
 
 def encode_cursor(ts: datetime, episode_id: str) -> str:
@@ -58,7 +63,7 @@ def zone(name: str) -> ZoneInfo:
         raise InvalidInput([FieldError("$.tz", f"unknown IANA time zone {name!r}")]) from None
 
 
-async def day_log(conn: asyncpg.Connection, req: DayLogRequest) -> DayLogResponse:
+async def day_log(conn: Connection, req: DayLogRequest) -> DayLogResponse:
     user_tz = await conn.fetchval("SELECT timezone FROM users WHERE user_id = $1", req.user_id)
     tz_name = req.tz or user_tz or "UTC"
     start = end = None
@@ -109,7 +114,7 @@ def _entry(r: asyncpg.Record) -> DayLogEntry:
     )
 
 
-def _as(value: object, typ: type):
+def _as(value: object, typ: type[S]) -> S:
     try:
         return msgspec.convert(value or {}, typ)
     except msgspec.ValidationError:  # a row written by hand: show what is safe

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import msgspec
 import structlog
@@ -40,35 +41,57 @@ class Draft:
         return len(self.grounded.dropped_evidence) + self.malformed_evidence
 
 
-async def make_draft(
-    llm: LLM | None, timeout_s: float, messages: Sequence[Message], known: Sequence[KnownEntity]
-) -> Draft:
-    offline = engine_offline.draft(messages, known)
-    if llm is None:
+class Drafter(Protocol):
+    """How a session range becomes a grounded draft: the model, or the offline engine alone."""
+
+    async def draft(self, messages: Sequence[Message], known: Sequence[KnownEntity]) -> Draft: ...
+
+
+class OfflineDrafter:
+    """No model configured: the offline engine's draft, grounded (engine ``offline``)."""
+
+    async def draft(self, messages: Sequence[Message], known: Sequence[KnownEntity]) -> Draft:
+        offline = engine_offline.draft(messages, known)
         return Draft(offline, "offline", ground(offline.reflection, messages))
-    user_ids = {m.message_id for m in messages if m.role == "user"}
-    try:
-        raw = await llm.complete_json(
-            system=prompt.SYSTEM,
-            user=prompt.transcript(messages, known),
-            schema=prompt.draft_schema(),
-            schema_name=prompt.SCHEMA_NAME,
-            timeout=timeout_s,
-        )
-        normalized = normalize_draft(raw, offline, user_ids)
-    except (LLMMalformedOutput, MalformedDraft) as exc:
-        log.warning("reflection_fallback", reason=type(exc).__name__, detail=str(exc)[:200])
-        return Draft(offline, "offline_fallback", ground(offline.reflection, messages))
-    if normalized.fell_back:
-        log.info("reflection_fields_fell_back", fields=list(normalized.fell_back))
-    grounded = ground(normalized.draft.reflection, messages)
-    if grounded.dropped_evidence or grounded.dropped_observations:
-        log.info(
-            "reflection_ungrounded_dropped",
-            evidence=[d.reason for d in grounded.dropped_evidence],
-            observations=len(grounded.dropped_observations),
-        )
-    return Draft(normalized.draft, "llm", grounded, normalized.malformed_evidence)
+
+
+@dataclass(frozen=True)
+class ModelDrafter:
+    """One structured-output call within ``timeout_s``; the offline draft is its fallback."""
+
+    llm: LLM
+    timeout_s: float
+
+    async def draft(self, messages: Sequence[Message], known: Sequence[KnownEntity]) -> Draft:
+        offline = engine_offline.draft(messages, known)
+        user_ids = {m.message_id for m in messages if m.role == "user"}
+        try:
+            raw = await self.llm.complete_json(
+                system=prompt.SYSTEM,
+                user=prompt.transcript(messages, known),
+                schema=prompt.draft_schema(),
+                schema_name=prompt.SCHEMA_NAME,
+                timeout=self.timeout_s,
+            )
+            normalized = normalize_draft(raw, offline, user_ids)
+        except (LLMMalformedOutput, MalformedDraft) as exc:
+            log.warning("reflection_fallback", reason=type(exc).__name__, detail=str(exc)[:200])
+            return Draft(offline, "offline_fallback", ground(offline.reflection, messages))
+        if normalized.fell_back:
+            log.info("reflection_fields_fell_back", fields=list(normalized.fell_back))
+        grounded = ground(normalized.draft.reflection, messages)
+        if grounded.dropped_evidence or grounded.dropped_observations:
+            log.info(
+                "reflection_ungrounded_dropped",
+                evidence=[d.reason for d in grounded.dropped_evidence],
+                observations=len(grounded.dropped_observations),
+            )
+        return Draft(normalized.draft, "llm", grounded, normalized.malformed_evidence)
+
+
+def drafter_for(llm: LLM | None, timeout_s: float) -> Drafter:
+    """The configured model, or the offline engine when the process has none (by design)."""
+    return OfflineDrafter() if llm is None else ModelDrafter(llm, timeout_s)
 
 
 def episode_row(

@@ -4,13 +4,13 @@ It only ever copies what was said; it never writes a link the user did not make.
 
 - **Observation**: user sentences that are first-person statements (I/my/me/we…, ≥ 3 words,
   not questions).
-- **Readouts are not evidence**: an assistant sentence that only reads memory back to the
-  person is dropped before any rule below sees it — a statement (not a question) that reports
-  memory ("you told me…", "I remember…", "as far as I know…"), restates the person or their
-  people ("You live in Lisbon.", "Your sister Marta lives in Madrid."), or whose content words
-  are all in the session's user messages or the names of known entities ("Marta, Madrid.").
-  An assistant message made only of readouts adds no Action and names no people; it still
-  answers the user's last message (it is not "Unanswered").
+- **Readouts are not evidence** (``readouts.py``): an assistant sentence that only reads
+  memory back to the person is dropped before any rule below sees it — a statement (not a
+  question) that reports memory ("you told me…", "I remember…", "as far as I know…"), restates
+  the person or their people ("You live in Lisbon.", "Your sister Marta lives in Madrid."), or
+  whose content words are all in the session's user messages or the names of known entities
+  ("Marta, Madrid."). An assistant message made only of readouts adds no Action and names no
+  people; it still answers the user's last message (it is not "Unanswered").
 - **Action**: the first two sentences of each assistant message (readouts left out).
 - **Evidence**: user sentences with an explicit link word — causal ("because", "since",
   "that's why", ", so", "due to", "made me"…) or temporal ("after", "whenever") — each citing
@@ -20,8 +20,8 @@ It only ever copies what was said; it never writes a link the user did not make.
 - **Commitments**: "I'll", "I will", "I'm going to", "remind me", "I promise", "I plan to".
 - **People**: the user's known Person entities named in the session, plus capitalized words
   inside a sentence (not its first word) that are not calendar words.
-- **Tone**: the one or two most frequent labels of a small lexicon over user messages, else
-  "neutral".
+- **Tone** (``tone.py``): the one or two most frequent labels of a small lexicon over user
+  messages, else "neutral".
 - **Psyche**: "I value / I care about / … matters to me" → value; "I believe / I think that /
   I'm convinced" → belief; "I always / I never / I tend to / I'm the kind of person" → trait;
   confidence 0.4 (low authority).
@@ -30,27 +30,28 @@ It only ever copies what was said; it never writes a link the user did not make.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 
 from contracts.reflection import (
     LIST_CAP,
     EvidenceLine,
     PsycheItem,
+    PsycheKind,
     Reflection,
     ReflectionDraft,
     SessionSummary,
 )
 from services.reflection_writer.model import KnownEntity, Message
+from services.reflection_writer.readouts import without_readouts
 from services.reflection_writer.text import (
     STOPWORDS,
     clip,
-    content_stems,
     fold,
     has_link,
     sentences,
     unique,
 )
+from services.reflection_writer.tone import emotional_hits, keywords, tone
 
 PSYCHE_CONFIDENCE = 0.4
 
@@ -78,63 +79,6 @@ _TRAIT = re.compile(
     r"i'm (?:not )?(?:a|an) \w+ person|i am (?:not )?(?:a|an) \w+ person)\b"
 )
 
-TONE_LEXICON: dict[str, tuple[str, ...]] = {
-    "stressed": (
-        "stressed",
-        "stress",
-        "overwhelmed",
-        "anxious",
-        "anxiety",
-        "worried",
-        "worry",
-        "nervous",
-        "panic",
-        "panicking",
-        "pressure",
-        "swamped",
-    ),
-    "frustrated": (
-        "frustrated",
-        "frustrating",
-        "annoyed",
-        "angry",
-        "furious",
-        "irritated",
-        "fed up",
-        "pissed",
-    ),
-    "sad": (
-        "sad",
-        "lonely",
-        "depressed",
-        "miserable",
-        "upset",
-        "hurt",
-        "crying",
-        "cried",
-        "heartbroken",
-        "grief",
-    ),
-    "tired": ("tired", "exhausted", "drained", "sleepy", "burnt out", "burned out", "worn out"),
-    "happy": (
-        "happy",
-        "glad",
-        "excited",
-        "proud",
-        "grateful",
-        "thrilled",
-        "relieved",
-        "amazing",
-        "awesome",
-        "great news",
-    ),
-    "hopeful": ("hopeful", "optimistic", "looking forward", "motivated", "can't wait"),
-}
-_TONE = {
-    label: re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b")
-    for label, words in TONE_LEXICON.items()
-}
-
 _CALENDAR = frozenset(
     fold(w)
     for w in """I OK Ok Okay Yes No Hi Hey Thanks Monday Tuesday
@@ -142,60 +86,6 @@ Wednesday Thursday Friday Saturday Sunday January February March April May June 
 September October November December Christmas Easter English God Mom Dad""".split()
 )
 _CAPITALIZED = re.compile(r"(?<![\w'])([A-Z][a-zà-ÿ]+(?:[ -][A-Z][a-zà-ÿ]+)?)(?!['\w])")
-_CHATTY = frozenset(
-    """think know want going like yeah okay thing things time today really
-maybe actually would could make need good well right sure thanks thank tomorrow yesterday
-tonight week something anything everything nothing someone because since after gonna wanna
-kind sort lot lots little bit feel feeling felt got get getting morning evening night
-hello yes yep nope okay fine way day let put take go went come back see said tell""".split()
-)
-
-
-_REPORTS_MEMORY = re.compile(
-    r"\b(?:you (?:told|tell) me|you(?:'ve| have)? (?:mentioned|said|shared)|i (?:remember|recall)|"
-    r"if i remember|as far as i know|from what i know|from what you(?:'ve)? told me|"
-    r"according to (?:my|what)|my (?:notes|memory) say|i have (?:it|you) down)\b"
-)
-_RESTATES = re.compile(
-    r"^(?:(?:yes|yeah|right|sure|of course|indeed|correct)\W+)?(?:"
-    r"you(?:'re| are| were|'ve| have| had| live| lived| work| worked| study| grew up| come from|"
-    r"moved| like| love| hate| prefer| own| do| did)\b"
-    r"|your [\w' -]{1,40}? (?:is|are|was|were|lives|lived|works|worked|has|had|likes|loves)\b"
-    r"|(?:that|it)(?:'s| is| was) (?:your|in)\b)"
-)
-
-
-def is_readout(sentence: str, said: set[str]) -> bool:
-    """Whether an assistant sentence only reads memory back (see the module docstring);
-    ``said`` = content stems of the session's user messages and the known entities' names."""
-    folded = fold(sentence)
-    if folded.endswith("?"):
-        return False
-    if _REPORTS_MEMORY.search(folded) or _RESTATES.search(folded):
-        return True
-    roots = _roots(sentence)
-    return bool(roots) and roots <= said
-
-
-def _roots(text: str) -> set[str]:
-    """Content stems with a final "e" dropped, so "live" and "lives" (stem "liv") agree."""
-    return {s[:-1] if s.endswith("e") and len(s) > 3 else s for s in content_stems(text)}
-
-
-def without_readouts(
-    messages: Sequence[Message], known: Sequence[KnownEntity] = ()
-) -> list[Message]:
-    """The messages with every assistant readout sentence taken out (an assistant message
-    left empty stays, with no text, so it still answers the user)."""
-    said = {root for m in messages if m.role == "user" for root in _roots(m.text)}
-    said |= {root for e in known for root in _roots(e.name)}
-    out = []
-    for m in messages:
-        if m.role == "assistant":
-            kept = [s for s in sentences(m.text) if not is_readout(s, said)]
-            m = Message(m.message_id, m.seq, m.role, " ".join(kept), m.ts, m.speaker)
-        out.append(m)
-    return out
 
 
 def draft(messages: Sequence[Message], known: Sequence[KnownEntity] = ()) -> ReflectionDraft:
@@ -291,50 +181,6 @@ def find_people(messages: Sequence[Message], known: Sequence[KnownEntity]) -> li
     return unique((clip(n, 80) for n in names), 10)
 
 
-def emotional_hits(text: str) -> int:
-    folded = fold(text)
-    return sum(len(pattern.findall(folded)) for pattern in _TONE.values())
-
-
-def tone(messages: Sequence[Message]) -> str:
-    counts: Counter[str] = Counter()
-    for message in messages:
-        if message.role != "user":
-            continue
-        folded = fold(message.text)
-        for label, pattern in _TONE.items():
-            counts[label] += len(pattern.findall(folded))
-    order = list(TONE_LEXICON)
-    ranked = sorted(
-        (c for c in counts.items() if c[1] > 0), key=lambda c: (-c[1], order.index(c[0]))
-    )
-    return ", ".join(label for label, _ in ranked[:2]) or "neutral"
-
-
-def keywords(messages: Sequence[Message], n: int = 3, exclude: Sequence[str] = ()) -> list[str]:
-    """The user's most frequent content words (≥ 3 letters, no past tenses), first-seen order
-    on ties."""
-    skip = {fold(x) for x in exclude} | {w for words in TONE_LEXICON.values() for w in words}
-    counts: Counter[str] = Counter()
-    first: dict[str, int] = {}
-    for message in messages:
-        if message.role != "user":
-            continue
-        for word in re.findall(r"[a-z][a-z'-]+", fold(message.text)):
-            if (
-                len(word) < 3
-                or word in STOPWORDS
-                or word in _CHATTY
-                or word in skip
-                or "'" in word
-                or word.endswith("ed")
-            ):
-                continue
-            counts[word] += 1
-            first.setdefault(word, len(first))
-    return sorted(counts, key=lambda w: (-counts[w], first[w]))[:n]
-
-
 def one_liner(messages: Sequence[Message], people: Sequence[str], tone_label: str) -> str:
     topics = keywords(messages, 3, exclude=people)
     if not topics and not any(m.role == "user" and m.text.strip() for m in messages):
@@ -354,7 +200,7 @@ def psyche(user: list[tuple[Message, str]]) -> list[PsycheItem]:
         folded = fold(sentence)
         if sentence.endswith("?") or folded in seen:
             continue
-        kind = (
+        kind: PsycheKind | None = (
             "value"
             if _VALUE.search(folded)
             else "belief"

@@ -25,9 +25,9 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from contracts.reflection import Reflection, SessionSummary
-from services.reflection_writer.engine_offline import emotional_hits, keywords
 from services.reflection_writer.model import Message
 from services.reflection_writer.text import clip, fold, unique
+from services.reflection_writer.tone import emotional_hits, keywords
 
 EPISODE_NAMESPACE = uuid.UUID("8d0f3c52-6a57-4d0c-9a53-2d7e51e0b7a1")
 REFLECTION_CHARS = 8000

@@ -13,9 +13,10 @@ from datetime import datetime
 import asyncpg
 import structlog
 
+from services.core.deps import Database
+from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
-from services.core.resources import Resources
-from services.core.vectors import VectorPoint
+from services.core.vectors import VectorIndex, VectorPoint
 from services.reflection_writer import store
 from services.reflection_writer.episode import EpisodeRow, embedding_text, vector_payload
 
@@ -23,16 +24,18 @@ REPAIR_BATCH = 50
 log = structlog.get_logger("twin.reflection")
 
 
-async def reindex_episodes(res: Resources, user_id: str | None, now: datetime) -> int:
+async def reindex_episodes(
+    db: Database, embedder: Embedder, vectors: VectorIndex, user_id: str | None, now: datetime
+) -> int:
     """Write the missing vectors of active episodes (``indexed_at IS NULL``); how many."""
-    async with res.pg.acquire() as conn:
+    async with db.acquire() as conn:
         rows = await store.unindexed_episodes(conn, user_id, REPAIR_BATCH)
     if not rows:
         return 0
     episodes = [_row(r) for r in rows]
     try:
-        dense = await res.embedder.embed([e.text for e in episodes])
-        await res.vectors.upsert(
+        dense = await embedder.embed([e.text for e in episodes])
+        await vectors.upsert(
             "episodes",
             [
                 VectorPoint(id=e.episode_id, dense=d, text=e.text, payload=vector_payload(e))
@@ -42,7 +45,7 @@ async def reindex_episodes(res: Resources, user_id: str | None, now: datetime) -
     except DependencyUnavailable as exc:
         log.warning("episode_repair_failed", pending=len(episodes), error=str(exc)[:200])
         return 0
-    async with res.pg.acquire() as conn:
+    async with db.acquire() as conn:
         await store.mark_indexed(conn, [e.episode_id for e in episodes], now)
     return len(episodes)
 

@@ -18,23 +18,27 @@ import asyncpg
 
 from contracts.reflection import CuratorReport, UserMaintenance
 from services.core import memory_store
-from services.core.resources import Resources
+from services.core.deps import Connection, Database
+from services.core.embedder import Embedder
+from services.core.vectors import VectorIndex
 from services.reflection_writer import curator, spine
 
 SPINE_FACTS = 200
 
 
-async def upkeep(res: Resources, user_id: str, now: datetime) -> UserMaintenance:
+async def upkeep(
+    db: Database, vectors: VectorIndex, embedder: Embedder, user_id: str, now: datetime
+) -> UserMaintenance:
     """The spine, then the curator (and its fact vectors), for one user."""
-    async with res.pg.acquire() as conn:
+    async with db.acquire() as conn:
         version = await maybe_spine(conn, user_id, now)
         report, changed = await maybe_curate(conn, user_id, now)
     # Archived/superseded points go inactive, folds get theirs (shared facts index format).
-    await memory_store.sync_fact_vectors(res.pg, res.vectors, res.embedder, user_id, changed)
+    await memory_store.sync_fact_vectors(db, vectors, embedder, user_id, changed)
     return UserMaintenance(user_id=user_id, spine_version=version, curator=report)
 
 
-async def maybe_spine(conn: asyncpg.Connection, user_id: str, now: datetime) -> int | None:
+async def maybe_spine(conn: Connection, user_id: str, now: datetime) -> int | None:
     """Write the next spine version when 20+ messages came since the last; its number or None."""
     async with conn.transaction():
         state = await conn.fetchrow(
@@ -46,6 +50,7 @@ async def maybe_spine(conn: asyncpg.Connection, user_id: str, now: datetime) -> 
                       (SELECT max(seq) FROM messages WHERE user_id = $1)""",
             user_id,
         )
+        assert state is not None  # a SELECT without FROM: always one row
         version, new_messages, through = state[0] or 0, state[1], state[2]
         if not spine.due(new_messages):
             return None
@@ -63,7 +68,7 @@ async def maybe_spine(conn: asyncpg.Connection, user_id: str, now: datetime) -> 
             SPINE_FACTS,
         )
         built = spine.build([spine.SpineFact(r[0], r[1], r[2]) for r in facts])
-        written = await conn.fetchval(
+        written: int | None = await conn.fetchval(
             """INSERT INTO summary_spine (user_id, version, content, text, message_count,
                                           through_message_seq, created_at)
                VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -89,7 +94,7 @@ async def maybe_spine(conn: asyncpg.Connection, user_id: str, now: datetime) -> 
 
 
 async def maybe_curate(
-    conn: asyncpg.Connection, user_id: str, now: datetime
+    conn: Connection, user_id: str, now: datetime
 ) -> tuple[CuratorReport | None, list[str]]:
     """Run the curator when due: (report or None, ids of every fact row it changed)."""
     async with conn.transaction():
@@ -102,6 +107,7 @@ async def maybe_curate(
                  LEFT JOIN user_state us ON us.user_id = $1 AND us.agent_id = ''""",
             user_id,
         )
+        assert state is not None  # FROM a one-row subquery: always one row
         last_run, bumped, count_at_run, count_now = state
         added = max(bumped or 0, count_now - (count_at_run or 0))
         if not curator.due(last_run, now, added):
@@ -115,10 +121,7 @@ async def maybe_curate(
                 ORDER BY created_at, rel_id""",
             user_id,
         )
-        facts = [
-            curator.CuratorFact(*r[:13], message_ids=tuple(str(m) for m in r[13] or []))
-            for r in rows
-        ]
+        facts = [_curator_fact(r) for r in rows]
         decided = curator.plan(facts, memory_store.EXCLUSIVE_PREDICATES)
         report = await _apply(conn, user_id, decided, now)
         count_after = await conn.fetchval(
@@ -138,8 +141,27 @@ async def maybe_curate(
         return report, [*decided.touched, *(f.new_id for f in decided.folds)]
 
 
+def _curator_fact(r: asyncpg.Record) -> curator.CuratorFact:
+    return curator.CuratorFact(
+        rel_id=r[0],
+        scope=r[1],
+        agent_id=r[2],
+        subject_id=r[3],
+        predicate=r[4],
+        object_key=r[5],
+        memory_type=r[6],
+        text=r[7],
+        confidence=r[8],
+        importance=r[9],
+        pinned=r[10],
+        source=r[11],
+        created_at=r[12],
+        message_ids=tuple(str(m) for m in r[13] or []),
+    )
+
+
 async def _apply(
-    conn: asyncpg.Connection, user_id: str, decided: curator.CuratorPlan, now: datetime
+    conn: Connection, user_id: str, decided: curator.CuratorPlan, now: datetime
 ) -> CuratorReport:
     archived = (
         await conn.execute(

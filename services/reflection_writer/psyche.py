@@ -13,17 +13,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-import asyncpg
-
 from contracts.reflection import PsycheItem
 from services.core import memory_store
+from services.core.deps import Connection
 
 PREDICATES = {"trait": "HAS_TRAIT", "value": "VALUES", "belief": "BELIEVES"}
 MAX_CONFIDENCE = 0.5
 
 
 async def write_psyche(
-    conn: asyncpg.Connection, user_id: str, items: Sequence[PsycheItem], now: datetime
+    conn: Connection, user_id: str, items: Sequence[PsycheItem], now: datetime
 ) -> list[str]:
     """Store the items in the caller's transaction; the ids of every row written or closed."""
     if not items:

@@ -1,11 +1,7 @@
-"""reflection-writer's SQL for consolidation: sessions (sweep, lease, checkpoint), messages,
-episodes, todo links, fact references. Each function takes a connection; none commits on its
-own (callers choose the transaction). Every statement is per user.
-
-The lease is ``sessions.locked_until / locked_by``, taken and compared on the **database
-clock** (``clock_timestamp()``), not the request's ``now``: it guards real concurrent workers,
-and an import running with a past ``now`` must neither steal a live lease nor leave one that
-looks expired to everyone else.
+"""reflection-writer's SQL around one episode: what the drafting reads (entities named, the
+user's time zone), the episode row, its todo links, fact references and index stamp. Each
+function takes a connection; none commits on its own (callers choose the transaction). Every
+statement is per user. The session sweep and lease are in ``sessions``.
 """
 
 from __future__ import annotations
@@ -16,135 +12,19 @@ from datetime import datetime
 
 import asyncpg
 
+from services.core.deps import Connection
 from services.reflection_writer.episode import EpisodeRow
-from services.reflection_writer.model import KnownEntity, Message
+from services.reflection_writer.model import KnownEntity
 
 # Names that would match every session: never an entity mention.
 SELF_NAMES = ["i", "me", "myself", "user", "self", "you"]
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimedSession:
-    session_id: str
-    user_id: str
-    agent_id: str
-    chat_id: str
-    checkpoint: int  # seq of the last consolidated message (0: none)
-    last_message_seq: int
-
-
-DUE_SESSIONS = """
-SELECT s.session_id::text,
-       CASE WHEN s.flagged_for_consolidation THEN 'flagged'
-            WHEN s.last_activity_at <= $3 THEN 'quiet' ELSE 'batch' END
-  FROM sessions s
- WHERE s.needs_consolidation
-   AND ($1::text IS NULL OR s.user_id = $1) AND ($2::text IS NULL OR s.agent_id = $2)
-   AND (s.locked_until IS NULL OR s.locked_until < clock_timestamp())
-   AND (s.flagged_for_consolidation OR s.last_activity_at <= $3
-        OR (SELECT count(*) FROM (SELECT 1 FROM messages m
-                                   WHERE m.user_id = s.user_id AND m.session_id = s.session_id
-                                     AND m.seq > COALESCE(s.checkpoint_message_seq, 0)
-                                   LIMIT $4) AS pending) >= $4)
- ORDER BY s.last_activity_at, s.session_id
- LIMIT $5
-"""
-
-
-async def due_sessions(
-    conn: asyncpg.Connection,
-    *,
-    user_id: str | None,
-    agent_id: str | None,
-    cutoff: datetime,
-    batch_size: int,
-    limit: int,
-) -> list[tuple[str, str]]:
-    """(session id, why it is due) of sessions with unconsolidated turns that are flagged,
-    quiet since ``cutoff``, or hold ``batch_size`` unconsolidated messages; oldest first."""
-    rows = await conn.fetch(DUE_SESSIONS, user_id, agent_id, cutoff, batch_size, limit)
-    return [(r[0], r[1]) for r in rows]
-
-
-async def session_state(
-    conn: asyncpg.Connection, session_id: str, user_id: str | None
-) -> asyncpg.Record | None:
-    return await conn.fetchrow(
-        "SELECT user_id, needs_consolidation FROM sessions"
-        " WHERE session_id = $1::uuid AND ($2::text IS NULL OR user_id = $2)",
-        session_id,
-        user_id,
+async def user_timezone(conn: Connection, user_id: str) -> str | None:
+    timezone: str | None = await conn.fetchval(
+        "SELECT timezone FROM users WHERE user_id = $1", user_id
     )
-
-
-async def claim(
-    conn: asyncpg.Connection, session_id: str, worker: str, lease_s: float
-) -> ClaimedSession | None:
-    """Take the lease in one statement; None when someone holds it or nothing is new."""
-    row = await conn.fetchrow(
-        """UPDATE sessions
-              SET locked_until = clock_timestamp() + make_interval(secs => $3), locked_by = $2
-            WHERE session_id = $1::uuid AND needs_consolidation
-              AND (locked_until IS NULL OR locked_until < clock_timestamp())
-        RETURNING session_id::text, user_id, agent_id, chat_id,
-                  COALESCE(checkpoint_message_seq, 0), last_message_seq""",
-        session_id,
-        worker,
-        float(lease_s),
-    )
-    return ClaimedSession(*row) if row else None
-
-
-async def release(conn: asyncpg.Connection, session_id: str, worker: str) -> None:
-    await conn.execute(
-        "UPDATE sessions SET locked_until = NULL, locked_by = NULL"
-        " WHERE session_id = $1::uuid AND locked_by = $2",
-        session_id,
-        worker,
-    )
-
-
-async def advance(
-    conn: asyncpg.Connection, session: ClaimedSession, through_seq: int, worker: str, now: datetime
-) -> None:
-    """Move the checkpoint to ``through_seq`` (never backwards) and release the lease."""
-    await conn.execute(
-        """UPDATE sessions
-              SET checkpoint_message_seq = GREATEST(COALESCE(checkpoint_message_seq, 0), $2),
-                  consolidated_at = $4, updated_at = $4,
-                  flagged_for_consolidation = flagged_for_consolidation
-                                              AND $2 < COALESCE(last_message_seq, 0),
-                  locked_until = CASE WHEN locked_by = $3 THEN NULL ELSE locked_until END,
-                  locked_by = CASE WHEN locked_by = $3 THEN NULL ELSE locked_by END
-            WHERE session_id = $1::uuid""",
-        session.session_id,
-        through_seq,
-        worker,
-        now,
-    )
-
-
-async def load_messages(
-    conn: asyncpg.Connection, session: ClaimedSession, limit: int
-) -> tuple[list[Message], int]:
-    """Active messages after the checkpoint (up to the session's last seq), and the seq the
-    checkpoint may move to (forgotten messages are skipped but passed over)."""
-    rows = await conn.fetch(
-        """SELECT message_id::text, seq, role, text, ts, speaker, active FROM messages
-            WHERE user_id = $1 AND session_id = $2::uuid AND seq > $3 AND seq <= $4
-            ORDER BY seq LIMIT $5""",
-        session.user_id,
-        session.session_id,
-        session.checkpoint,
-        session.last_message_seq,
-        limit,
-    )
-    messages = [Message(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows if r[6]]
-    return messages, (rows[-1][1] if rows else session.checkpoint)
-
-
-async def user_timezone(conn: asyncpg.Connection, user_id: str) -> str | None:
-    return await conn.fetchval("SELECT timezone FROM users WHERE user_id = $1", user_id)
+    return timezone
 
 
 MENTIONED = """
@@ -167,7 +47,7 @@ SELECT e.entity_id::text, e.name, e.category
 
 
 async def mentioned_entities(
-    conn: asyncpg.Connection, user_id: str, agent_id: str, text: str
+    conn: Connection, user_id: str, agent_id: str, text: str
 ) -> list[KnownEntity]:
     """The user's entities (visible to this agent) whose normalized name or alias occurs as
     whole words in ``text`` — one query, normalized by Postgres's own ``twin_normalize``."""
@@ -176,10 +56,10 @@ async def mentioned_entities(
 
 
 async def previous_episode(
-    conn: asyncpg.Connection, user_id: str, agent_id: str, ts: datetime, first_seq: int
+    conn: Connection, user_id: str, agent_id: str, ts: datetime, first_seq: int
 ) -> str | None:
     """The temporal chain: this user and agent's latest earlier episode."""
-    return await conn.fetchval(
+    episode_id: str | None = await conn.fetchval(
         """SELECT episode_id::text FROM episodes
             WHERE user_id = $1 AND agent_id = $2 AND active AND first_message_seq <> $4
               AND (ts < $3 OR (ts = $3 AND first_message_seq < $4))
@@ -189,9 +69,10 @@ async def previous_episode(
         ts,
         first_seq,
     )
+    return episode_id
 
 
-async def insert_episode(conn: asyncpg.Connection, row: EpisodeRow, now: datetime) -> bool:
+async def insert_episode(conn: Connection, row: EpisodeRow, now: datetime) -> bool:
     """Insert the episode; False when this range's row already exists (a retry)."""
     created = await conn.fetchval(
         """INSERT INTO episodes (episode_id, user_id, agent_id, scope, chat_id, session_id, ts,
@@ -224,20 +105,32 @@ async def insert_episode(conn: asyncpg.Connection, row: EpisodeRow, now: datetim
     return bool(created)
 
 
-async def existing_episode(
-    conn: asyncpg.Connection, user_id: str, first_seq: int
-) -> asyncpg.Record:
-    return await conn.fetchrow(
-        """SELECT episode_id::text, last_message_seq, indexed_at IS NOT NULL AS indexed,
-                  jsonb_array_length(linked_todo_ids) AS linked
+@dataclass(frozen=True, slots=True)
+class ExistingEpisode:
+    """The episode a retry found for its range."""
+
+    episode_id: str
+    last_message_seq: int
+    indexed: bool
+    linked_todos: int
+
+
+async def existing_episode(conn: Connection, user_id: str, first_seq: int) -> ExistingEpisode:
+    """The episode of the range starting at ``first_seq`` (whose insert just conflicted)."""
+    row = await conn.fetchrow(
+        """SELECT episode_id::text, last_message_seq, indexed_at IS NOT NULL,
+                  jsonb_array_length(linked_todo_ids)
              FROM episodes WHERE user_id = $1 AND first_message_seq = $2""",
         user_id,
         first_seq,
     )
+    if row is None:
+        raise LookupError(f"no episode of user {user_id} starts at seq {first_seq}")
+    return ExistingEpisode(*row)
 
 
 async def link_todos(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     session_id: str,
     episode_id: str,
@@ -266,7 +159,7 @@ async def link_todos(
 
 
 async def reference_facts(
-    conn: asyncpg.Connection, user_id: str, entity_ids: Sequence[str], ts: datetime
+    conn: Connection, user_id: str, entity_ids: Sequence[str], ts: datetime
 ) -> int:
     """Importance from use (000 bootstrap problem): each episode mentioning a fact's subject
     adds one reference; importance = max(importance, min(3, 1 + floor(log2(references)))).
@@ -287,7 +180,7 @@ async def reference_facts(
     return int(status.split()[-1])
 
 
-async def mark_indexed(conn: asyncpg.Connection, episode_ids: Sequence[str], now: datetime) -> None:
+async def mark_indexed(conn: Connection, episode_ids: Sequence[str], now: datetime) -> None:
     await conn.execute(
         "UPDATE episodes SET indexed_at = $2 WHERE episode_id = ANY($1::uuid[])",
         list(episode_ids),
@@ -296,7 +189,7 @@ async def mark_indexed(conn: asyncpg.Connection, episode_ids: Sequence[str], now
 
 
 async def unindexed_episodes(
-    conn: asyncpg.Connection, user_id: str | None, limit: int
+    conn: Connection, user_id: str | None, limit: int
 ) -> list[asyncpg.Record]:
     """Active episodes whose vector was never written (a crash or an index outage)."""
     return await conn.fetch(

@@ -29,6 +29,7 @@ from services.core.vectors import (
     open_vector_index,
 )
 from services.core.vectors.layout import SparseEncoder
+from services.core.vectors.port import SHARED_OWNER
 
 DIM = 16
 
@@ -189,6 +190,24 @@ async def test_an_agent_sees_global_points_and_its_own_never_another_agents(inde
     assert ids(only_own) == {mine.id}
     with pytest.raises(ValueError, match="agent_id"):
         await index.search("knowledge", user_id=user_id, text="Marta", agent_only=True)
+
+
+async def test_with_shared_adds_the_agents_shared_points_and_never_another_users(index, user_id):
+    agent = f"coach-{uuid.uuid4().hex[:8]}"
+    shared, mine, theirs = (
+        point(owner, "night shift sleep window", scope="agent", agent_id=agent)
+        for owner in (SHARED_OWNER, user_id, user_id + "-b")
+    )
+    await index.upsert("knowledge", [shared, mine, theirs])
+    for query in ({"text": "night shift"}, {"text": "night shift", "dense": mine.dense}):
+        both = await index.search(
+            "knowledge", user_id=user_id, agent_id=agent, agent_only=True, with_shared=True, **query
+        )
+        alone = await index.search(
+            "knowledge", user_id=user_id, agent_id=agent, agent_only=True, **query
+        )
+        assert ids(both) == {shared.id, mine.id}
+        assert ids(alone) == {mine.id}
 
 
 async def test_entity_ids_narrow_to_points_sharing_an_entity(index, user_id):
@@ -525,6 +544,30 @@ async def test_server_hybrid_search_of_ids_only_is_one_request(respx_mock, serve
     assert [h.id for h in hits] == [ids_[1], ids_[0]]  # in both rankings beats dense rank 0
     assert [h.similarity for h in hits] == pytest.approx([0.8, 0.9])
     assert all(h.payload == {} for h in hits)
+
+
+@respx.mock(base_url=QDRANT, assert_all_called=True)
+async def test_server_search_with_shared_asks_for_the_user_or_the_shared_owner(respx_mock, server):
+    batch = respx_mock.post("/collections/knowledge/points/query/batch").mock(
+        return_value=_ok([{"points": []}, {"points": []}, {"points": []}])
+    )
+
+    await server.search(
+        "knowledge",
+        user_id="u1",
+        dense=dense_for("q"),
+        text="sleep",
+        agent_id="coach",
+        agent_only=True,
+        with_shared=True,
+    )
+
+    searches = json.loads(batch.calls.last.request.content)["searches"]
+    owners = {"key": "user_id", "match": {"any": ["u1", SHARED_OWNER]}}
+    lexical = searches[2]["prefetch"][0]
+    assert all(s["filter"]["must"][0] == owners for s in [*searches[:2], lexical])
+    assert searches[1]["params"]["idf"]["corpus"]["must"][0] == owners
+    assert lexical["params"]["idf"]["corpus"]["must"][0] == owners
 
 
 @respx.mock(base_url=QDRANT, assert_all_called=True)

@@ -1,4 +1,4 @@
-"""Seeding a user's graph with plain SQL, and a Postgres-only ``Resources`` for the node."""
+"""Seeding a user's graph with plain SQL, and a Postgres-only ``Clients`` for the node."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from typing import Any
 import asyncpg
 import pytest
 
-from services.core.resources import POSTGRES, Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
+from services.graph_hydrator.app import SPEC
 
 T0 = datetime(2026, 1, 3, 12, 0, tzinfo=UTC)
 AGENTS = ("deanna", "anaketa")
@@ -160,23 +161,23 @@ class Seeder:
 
 
 @pytest.fixture(scope="session")
-async def pg_resources(settings: Settings) -> AsyncIterator[Resources]:
-    """Only what graph-hydrator needs (Postgres), opened once for the module's tests."""
-    res = await Resources.open(settings, {POSTGRES})
+async def pg_clients(settings: Settings) -> AsyncIterator[Clients]:
+    """Only what graph-hydrator's handler takes (Postgres), opened once for its tests."""
+    res = await Clients.open(settings, SPEC.stores)
     yield res
     await res.close()
 
 
 @pytest.fixture
-async def seed(pg_resources: Resources, user_id: str) -> Seeder:
-    return await Seeder(pg_resources.pg, user_id).ensure()
+async def seed(pg_clients: Clients, user_id: str) -> Seeder:
+    return await Seeder(pg_clients.db, user_id).ensure()
 
 
 @pytest.fixture
-def seeder_for(pg_resources: Resources):
+def seeder_for(pg_clients: Clients):
     """Seed a second user in the same test (isolation checks)."""
 
     async def make(other_user: str) -> Seeder:
-        return await Seeder(pg_resources.pg, other_user).ensure()
+        return await Seeder(pg_clients.db, other_user).ensure()
 
     return make

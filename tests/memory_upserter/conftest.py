@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from services.core.app import create_app
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
 from services.memory_upserter.app import SPEC
 
@@ -22,7 +22,7 @@ _turns = itertools.count(1)
 
 @pytest.fixture
 async def client(
-    settings: Settings, resources: Resources, app_client
+    settings: Settings, resources: Clients, app_client
 ) -> AsyncIterator[httpx.AsyncClient]:
     async with app_client(create_app(SPEC, settings, resources)) as client:
         yield client
@@ -89,8 +89,8 @@ async def commit(client: httpx.AsyncClient, body: dict, status: int = 200) -> di
     return response.json()
 
 
-async def rows(resources: Resources, sql: str, *args: Any) -> list[dict]:
-    async with resources.pg.acquire() as conn:
+async def rows(resources: Clients, sql: str, *args: Any) -> list[dict]:
+    async with resources.db.acquire() as conn:
         return [dict(r) for r in await conn.fetch(sql, *args)]
 
 

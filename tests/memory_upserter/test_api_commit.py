@@ -12,7 +12,7 @@ import pytest
 
 from contracts.slots import SessionState
 from services.core.app import create_app
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
 from services.core.stores import open_redis
 from services.core.vectors import EdgeVectorIndex
@@ -42,7 +42,7 @@ SISTER_PLAN = {
 
 
 async def test_a_turn_is_logged_in_its_session_and_in_working_memory(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     answer = await commit(client, turn(user_id, "hello there", reply="Hi! How are you?"))
     assert answer["reply"] == "Hi! How are you?" and answer["new_session"] is True
@@ -64,7 +64,7 @@ async def test_a_turn_is_logged_in_its_session_and_in_working_memory(
     )
     assert session["turn_count"] == 1 and session["ended_at"] is None
     assert session["last_activity_at"] == T0 and session["last_message_seq"] is not None
-    state, _ = await resources.working_memory.load(user_id, AGENT, "tg:1")
+    state, _ = await resources.memory.load(user_id, AGENT, "tg:1")
     assert [(t.role, t.text, t.message_id) for t in state.turns] == [
         ("user", "hello there", answer["message_ids"][0]),
         ("assistant", "Hi! How are you?", answer["message_ids"][1]),
@@ -72,7 +72,7 @@ async def test_a_turn_is_logged_in_its_session_and_in_working_memory(
 
 
 async def test_a_plan_writes_entities_facts_and_todos_and_indexes_the_facts(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     text = "My sister Marta lives in Lisbon. I'll call her tomorrow."
     answer = await commit(client, turn(user_id, text, plan=SISTER_PLAN))
@@ -113,12 +113,12 @@ async def test_a_plan_writes_entities_facts_and_todos_and_indexes_the_facts(
         "PEOPLE",
     )
     assert lives["ts"] == int(T0.timestamp()) and lives["message_ids"] == [answer["message_ids"][0]]
-    state, _ = await resources.working_memory.load(user_id, AGENT, "tg:1")
+    state, _ = await resources.memory.load(user_id, AGENT, "tg:1")
     assert set(state.active_entity_ids) == {e["entity_id"] for e in answer["entities"]}
 
 
 async def test_a_retried_turn_writes_nothing_new_and_answers_the_same(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     body = turn(user_id, "My sister Marta lives in Lisbon.", plan=SISTER_PLAN)
     first = await client.post("/v1/commit", json=body)
@@ -139,7 +139,7 @@ async def test_a_retried_turn_writes_nothing_new_and_answers_the_same(
 
 
 async def test_five_concurrent_copies_of_one_turn_write_once(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     body = turn(
         user_id,
@@ -158,12 +158,12 @@ async def test_five_concurrent_copies_of_one_turn_write_once(
         user_id,
     )
     assert counts == [{"messages": 2, "facts": 2, "entities": 3}]  # Marta, Lisbon, me
-    state, _ = await resources.working_memory.load(user_id, AGENT, "tg:1")
+    state, _ = await resources.memory.load(user_id, AGENT, "tg:1")
     assert len(state.turns) == 2
 
 
 async def test_the_same_turn_id_with_another_body_is_a_409(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     await commit(client, turn(user_id, "first words", turn_id="t-1"))
     response = await client.post("/v1/commit", json=turn(user_id, "other words", turn_id="t-1"))
@@ -174,7 +174,7 @@ async def test_the_same_turn_id_with_another_body_is_a_409(
 
 
 async def test_an_invalid_plan_is_a_422_listing_each_bad_fact_and_nothing_is_written(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     plan = {
         "facts": [
@@ -199,11 +199,11 @@ async def test_an_invalid_plan_is_a_422_listing_each_bad_fact_and_nothing_is_wri
     assert response.status_code == 422
     assert [e["path"] for e in response.json()["errors"]] == ["$.plan.facts[0]"]
     assert await rows(resources, "SELECT 1 FROM users WHERE user_id = $1", user_id) == []
-    assert await resources.working_memory.load(user_id, AGENT, "tg:1") == (None, None)
+    assert await resources.memory.load(user_id, AGENT, "tg:1") == (None, None)
 
 
 async def test_a_contradiction_closes_the_old_fact_with_a_link_and_deactivates_its_vector(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     lisbon = {"facts": [fact("LIVES_IN", "User lives in Lisbon", obj="Lisbon")]}
     porto = {"facts": [fact("LIVES_IN", "User lives in Porto", obj="Porto")]}
@@ -234,7 +234,7 @@ async def test_a_contradiction_closes_the_old_fact_with_a_link_and_deactivates_i
 
 
 async def test_a_name_known_as_an_alias_joins_its_entity(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     first = await commit(
         client,
@@ -290,7 +290,7 @@ async def test_a_name_known_as_an_alias_joins_its_entity(
 
 
 async def test_a_goal_is_captured_at_once_with_its_sentence_and_returned(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     """002 hot path: no plan, no LLM — the offline judge catches it in the same request."""
     answer = await commit(
@@ -319,7 +319,7 @@ async def test_a_goal_is_captured_at_once_with_its_sentence_and_returned(
 
 
 async def test_a_commitment_is_completed_only_when_it_is_the_only_one_pending(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     one = {"todos": [{"kind": "COMMITMENT", "text": "Send the report"}]}
     await commit(client, turn(user_id, "I'll send the report today", plan=one))
@@ -352,7 +352,7 @@ async def test_a_commitment_is_completed_only_when_it_is_the_only_one_pending(
 
 
 async def test_affect_becomes_a_fact_only_when_stated_and_promoted(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     mood = {"facts": [fact("FEELS", "User feels sad", value="sad")]}
     dropped = await commit(client, turn(user_id, "meh", plan=mood))
@@ -374,7 +374,7 @@ async def test_affect_becomes_a_fact_only_when_stated_and_promoted(
 
 
 async def test_the_llms_raw_answer_gives_the_plan_and_the_reply(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     answer = {"reply": "Noted, Marta is in Lisbon.", "plan": SISTER_PLAN}
     body = turn(
@@ -403,7 +403,7 @@ async def test_the_llms_raw_answer_gives_the_plan_and_the_reply(
 
 
 async def test_a_session_idle_past_the_gap_is_closed_and_a_new_one_opens(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     first = await commit(client, turn(user_id, "one"))
     same = await commit(client, turn(user_id, "two", at=later(29)))
@@ -423,23 +423,23 @@ async def test_a_session_idle_past_the_gap_is_closed_and_a_new_one_opens(
 
 
 async def test_the_working_memory_update_keeps_what_pulse_decay_counted(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
-    await resources.working_memory.save(
+    await resources.memory.save(
         SessionState(
             user_id=user_id, agent_id=AGENT, chat_id="tg:1", msg_count=5, summary="earlier"
         )
     )
     scratch = {"topic_focus": "family", "pending_questions": ["Which Marta?"]}
     await commit(client, turn(user_id, "hi", scratch=scratch))
-    state, _ = await resources.working_memory.load(user_id, AGENT, "tg:1")
+    state, _ = await resources.memory.load(user_id, AGENT, "tg:1")
     assert (state.msg_count, state.summary, state.scratch.topic_focus) == (5, "earlier", "family")
     assert len(state.turns) == 2
 
 
 async def test_with_the_vector_index_down_the_turn_stands_and_reindex_repairs_it(
     settings: Settings,
-    resources: Resources,
+    resources: Clients,
     app_client,
     client: httpx.AsyncClient,
     user_id: str,
@@ -473,7 +473,7 @@ async def test_with_the_vector_index_down_the_turn_stands_and_reindex_repairs_it
 
 
 async def test_with_redis_down_the_turn_is_committed_with_a_warning(
-    settings: Settings, resources: Resources, app_client, user_id: str
+    settings: Settings, resources: Clients, app_client, user_id: str
 ) -> None:
     no_redis = resources.replace(
         redis=open_redis(
@@ -506,7 +506,7 @@ async def test_a_stopped_postgres_gives_503_with_retry_after(
 
 
 async def test_every_write_of_one_user_stays_out_of_anothers_memory(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     other = user_id + "-b"
     said = "My sister Marta lives in Lisbon."
@@ -520,12 +520,12 @@ async def test_every_write_of_one_user_stays_out_of_anothers_memory(
         assert {f["rel_id"] for f in facts} == {f["fact_id"] for f in answer["facts"]}
         hits = await resources.vectors.search("facts", user_id=uid, text="Marta", limit=10)
         assert {h.id for h in hits} == {f["fact_id"] for f in answer["facts"]}
-        state, _ = await resources.working_memory.load(uid, AGENT, "tg:1")
+        state, _ = await resources.memory.load(uid, AGENT, "tg:1")
         assert {t.message_id for t in state.turns} == set(answer["message_ids"])
 
 
 async def test_an_import_attaches_each_speakers_facts_to_that_speaker(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     """LoCoMo: both speakers are user messages, named, with their turn ids and times."""
     body = turn(user_id, None, reply=None, now=None)
@@ -579,7 +579,7 @@ async def test_an_import_attaches_each_speakers_facts_to_that_speaker(
 
 @pytest.mark.parametrize("forget", [["Marta"], ["Lisbon"]])
 async def test_a_plan_may_forget_what_the_user_asked_to_forget(
-    client: httpx.AsyncClient, resources: Resources, user_id: str, forget: list
+    client: httpx.AsyncClient, resources: Clients, user_id: str, forget: list
 ) -> None:
     await commit(client, turn(user_id, "My sister Marta lives in Lisbon", plan=SISTER_PLAN))
     answer = await commit(
@@ -596,7 +596,7 @@ async def test_a_plan_may_forget_what_the_user_asked_to_forget(
 
 
 async def test_a_fact_restated_unchanged_is_not_embedded_again(
-    client: httpx.AsyncClient, resources: Resources, user_id: str, monkeypatch: pytest.MonkeyPatch
+    client: httpx.AsyncClient, resources: Clients, user_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     embedded: list[str] = []
     real_embed = resources.embedder.embed
@@ -617,7 +617,7 @@ async def test_a_fact_restated_unchanged_is_not_embedded_again(
 
 
 async def test_a_turns_messages_are_indexed_once_in_one_embedding_with_its_facts(
-    client: httpx.AsyncClient, resources: Resources, user_id: str, monkeypatch: pytest.MonkeyPatch
+    client: httpx.AsyncClient, resources: Clients, user_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[list[str]] = []
     real_embed = resources.embedder.embed
@@ -663,7 +663,7 @@ async def test_a_turns_messages_are_indexed_once_in_one_embedding_with_its_facts
 
 
 async def test_the_lexical_half_of_a_message_carries_the_message_before_it(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     await commit(client, turn(user_id, "What did you name the new puppy?", reply=None))
     second = await commit(

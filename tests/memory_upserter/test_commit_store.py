@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import asyncpg
 import pytest
 
+from services.core.deps import Clients
 from services.core.memory_store import (
     EntityWrite,
     FactWrite,
@@ -18,16 +19,15 @@ from services.core.memory_store import (
     upsert_entities,
     upsert_entity,
 )
-from services.core.resources import Resources
 
 NOW = datetime(2026, 1, 7, 15, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-async def pool(resources: Resources, user_id: str) -> asyncpg.Pool:
-    async with resources.pg.acquire() as conn:
+async def pool(resources: Clients, user_id: str) -> asyncpg.Pool:
+    async with resources.db.acquire() as conn:
         await ensure_user_and_agent(conn, user_id, "deanna")
-    return resources.pg
+    return resources.db
 
 
 async def _entities(pool: asyncpg.Pool, user_id: str) -> list[dict]:
@@ -266,7 +266,7 @@ async def test_a_key_is_computed_when_the_writer_gives_none(
 
 
 async def test_facts_can_only_name_the_writers_own_entities(
-    pool: asyncpg.Pool, user_id: str, resources: Resources
+    pool: asyncpg.Pool, user_id: str, resources: Clients
 ) -> None:
     other = user_id + "-b"
     async with pool.acquire() as conn:

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from services.core.app import create_app
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
 from services.nodes import node_spec
 from services.playground.turn import ROUTES, Conversation, Exchange
@@ -32,7 +32,7 @@ class _Routed(httpx.AsyncBaseTransport):
 
 @pytest.fixture(scope="module")
 async def chain(
-    settings: Settings, resources: Resources, app_client
+    settings: Settings, resources: Clients, app_client
 ) -> AsyncIterator[httpx.AsyncClient]:
     async with AsyncExitStack() as stack:
         clients = {
@@ -103,7 +103,7 @@ def day(n: float) -> datetime:
 
 
 async def test_questions_hypotheticals_and_disputed_claims_write_nothing(
-    person: Person, resources: Resources
+    person: Person, resources: Clients
 ) -> None:
     await person.say("I live in Lisbon.", day(0))
     for i, text in enumerate(
@@ -168,7 +168,7 @@ async def test_no_longer_ends_a_fact(person: Person) -> None:
 
 
 async def test_two_martas_told_apart_by_talking_and_an_ambiguous_reminder_asks(
-    person: Person, resources: Resources
+    person: Person, resources: Clients
 ) -> None:
     await person.say("My sister Marta lives in Lisbon.", day(0))
     second = await person.say(
@@ -201,7 +201,7 @@ async def test_two_martas_told_apart_by_talking_and_an_ambiguous_reminder_asks(
 
 
 async def test_the_same_colleague_again_is_not_a_third_marta(
-    person: Person, resources: Resources
+    person: Person, resources: Clients
 ) -> None:
     await person.say("My sister Marta lives in Lisbon.", day(0))
     await person.say("My colleague Marta works with me in Berlin.", day(1))

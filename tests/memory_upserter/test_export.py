@@ -16,7 +16,7 @@ import msgspec
 import pytest
 
 from services.core.app import create_app
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
 from services.memory_upserter.export import BATCH, export_document
 from services.nodes import node_spec
@@ -35,7 +35,7 @@ SELECT c.table_name FROM information_schema.columns c
 
 
 async def live_through(
-    settings: Settings, resources: Resources, app_client, user_id: str, word: str
+    settings: Settings, resources: Clients, app_client, user_id: str, word: str
 ) -> None:
     """A person's memory built the way a conversation builds it; ``word`` marks it."""
     async with app_client(create_app(node_spec("memory-upserter"), settings, resources)) as up:
@@ -158,7 +158,7 @@ async def export(client: httpx.AsyncClient, user_id: str) -> dict:
 
 @pytest.fixture
 async def two_people(
-    settings: Settings, resources: Resources, app_client, user_id: str
+    settings: Settings, resources: Clients, app_client, user_id: str
 ) -> tuple[str, str]:
     other = user_id + "-b"
     await live_through(settings, resources, app_client, user_id, "Zorvath")
@@ -167,7 +167,7 @@ async def two_people(
 
 
 async def test_the_export_holds_every_row_of_every_person_table_and_only_the_persons(
-    client: httpx.AsyncClient, resources: Resources, two_people: tuple[str, str]
+    client: httpx.AsyncClient, resources: Clients, two_people: tuple[str, str]
 ) -> None:
     me, other = two_people
     document = await export(client, me)
@@ -206,7 +206,7 @@ async def test_the_export_holds_every_row_of_every_person_table_and_only_the_per
 
 
 async def test_every_table_either_holds_person_rows_by_user_id_or_is_declared_not_to(
-    resources: Resources,
+    resources: Clients,
 ) -> None:
     every = {
         r["table_name"]
@@ -221,7 +221,7 @@ async def test_every_table_either_holds_person_rows_by_user_id_or_is_declared_no
 
 
 async def test_a_person_twin_core_does_not_know_gets_an_empty_document(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     document = await export(client, user_id)
     assert document["user_id"] == user_id and document["working_memory"] == []
@@ -230,13 +230,13 @@ async def test_a_person_twin_core_does_not_know_gets_an_empty_document(
 
 
 async def test_a_large_memory_leaves_in_pieces_and_reads_as_one_document(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     await commit(client, turn(user_id, "first"))
     (session,) = await rows(
         resources, "SELECT session_id, agent_id, chat_id FROM sessions WHERE user_id = $1", user_id
     )
-    async with resources.pg.acquire() as conn:
+    async with resources.db.acquire() as conn:
         await conn.executemany(
             """INSERT INTO messages (message_id, user_id, agent_id, chat_id, session_id, turn_id,
                                      position, role, text, ts)
@@ -253,7 +253,7 @@ async def test_a_large_memory_leaves_in_pieces_and_reads_as_one_document(
                 for i in range(2 * BATCH + 7)
             ],
         )
-    pieces = [piece async for piece in export_document(resources, user_id)]
+    pieces = [piece async for piece in export_document(resources.db, resources.memory, user_id)]
     whole = b"".join(pieces)
     assert max(map(len, pieces)) < len(whole) / 2  # rows leave in batches, not as one body
     document = msgspec.json.decode(whole)
@@ -261,7 +261,7 @@ async def test_a_large_memory_leaves_in_pieces_and_reads_as_one_document(
 
 
 async def test_export_needs_the_bearer_token_like_every_v1_route(
-    settings: Settings, resources: Resources, app_client, user_id: str
+    settings: Settings, resources: Clients, app_client, user_id: str
 ) -> None:
     guarded = msgspec.structs.replace(settings, node_token="s3cret-token")
     async with app_client(create_app(node_spec("memory-upserter"), guarded, resources)) as up:
@@ -292,7 +292,7 @@ def _comparable(document: dict) -> dict:
 
 
 async def test_an_export_imported_where_the_person_is_unknown_restores_every_row_once(
-    settings: Settings, resources: Resources, app_client, client: httpx.AsyncClient, user_id: str
+    settings: Settings, resources: Clients, app_client, client: httpx.AsyncClient, user_id: str
 ) -> None:
     await live_through(settings, resources, app_client, user_id, "Zorvath")
     before = await export(client, user_id)
@@ -323,7 +323,7 @@ async def test_an_export_imported_where_the_person_is_unknown_restores_every_row
 
 
 async def test_an_import_naming_another_user_or_an_unknown_table_is_refused_whole(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     document = {
         "user_id": user_id,
@@ -345,7 +345,7 @@ async def test_an_import_naming_another_user_or_an_unknown_table_is_refused_whol
 
 
 async def test_an_import_whose_rows_do_not_hold_together_is_a_422_naming_the_table(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     orphan = {
         "user_id": user_id,

@@ -7,7 +7,7 @@ import uuid
 import httpx
 import pytest
 
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.vectors import VectorPoint
 from tests.memory_upserter.conftest import AGENT, T0, commit, fact, later, rows, turn
 
@@ -33,7 +33,7 @@ MARTA_PLAN = {
 }
 
 
-async def remember_marta(client: httpx.AsyncClient, resources: Resources, user_id: str) -> dict:
+async def remember_marta(client: httpx.AsyncClient, resources: Clients, user_id: str) -> dict:
     """A turn about Marta, and an episode that names her (as reflection-writer would)."""
     answer = await commit(
         client,
@@ -45,7 +45,7 @@ async def remember_marta(client: httpx.AsyncClient, resources: Resources, user_i
     )
     marta = answer["entities"][0]["entity_id"]
     episode = str(uuid.uuid4())
-    async with resources.pg.acquire() as conn:
+    async with resources.db.acquire() as conn:
         await conn.execute(
             """INSERT INTO episodes (episode_id, user_id, agent_id, ts, day, reflection,
                                      entity_ids, first_message_seq, last_message_seq)
@@ -85,7 +85,7 @@ async def forget(client: httpx.AsyncClient, status: int = 200, **body) -> dict:
 
 
 async def test_a_soft_forget_of_an_entity_hides_it_from_every_retrieval_path(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     memory = await remember_marta(client, resources, user_id)
     answer = await forget(
@@ -134,13 +134,13 @@ async def test_a_soft_forget_of_an_entity_hides_it_from_every_retrieval_path(
             f["fact_id"] for f in memory["facts"] if "Marta" in f["text"]
         }
         assert memory["episode"] not in {h.id for h in live}
-    state, _ = await resources.working_memory.load(user_id, AGENT, "tg:1")
+    state, _ = await resources.memory.load(user_id, AGENT, "tg:1")
     assert memory["marta"] not in state.active_entity_ids
     assert [t.role for t in state.turns] == ["assistant"]  # the turn naming Marta is gone
 
 
 async def test_a_hard_forget_deletes_rows_vectors_and_keys_and_audits_only_ids(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     memory = await remember_marta(client, resources, user_id)
     answer = await forget(
@@ -176,7 +176,7 @@ async def test_a_hard_forget_deletes_rows_vectors_and_keys_and_audits_only_ids(
         )
         == []
     )
-    assert await resources.working_memory.load(user_id, AGENT, "tg:1") == (None, None)
+    assert await resources.memory.load(user_id, AGENT, "tg:1") == (None, None)
     audit = await rows(
         resources,
         "SELECT target_kind, target_ids, reason, hard, counts::text "
@@ -195,7 +195,7 @@ async def test_a_hard_forget_deletes_rows_vectors_and_keys_and_audits_only_ids(
 
 
 async def test_the_agent_scope_reaches_only_that_agents_own_memory(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     memory = await remember_marta(client, resources, user_id)
     agent_fact = {
@@ -245,14 +245,14 @@ async def test_the_agent_scope_reaches_only_that_agents_own_memory(
 
 
 async def test_the_session_scope_clears_the_chat_and_optionally_its_history(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     await commit(client, turn(user_id, "hello", chat_id="tg:7"))
     await commit(client, turn(user_id, "other chat", chat_id="tg:8"))
     first = await forget(client, user_id=user_id, scope="session", agent_id=AGENT, chat_id="tg:7")
     assert first["counts"]["working_memory"] == 1
-    assert await resources.working_memory.load(user_id, AGENT, "tg:7") == (None, None)
-    assert (await resources.working_memory.load(user_id, AGENT, "tg:8"))[0] is not None
+    assert await resources.memory.load(user_id, AGENT, "tg:7") == (None, None)
+    assert (await resources.memory.load(user_id, AGENT, "tg:8"))[0] is not None
     assert (
         len(await rows(resources, "SELECT 1 FROM messages WHERE user_id = $1 AND active", user_id))
         == 4
@@ -272,7 +272,7 @@ async def test_the_session_scope_clears_the_chat_and_optionally_its_history(
 
 
 async def test_forgetting_one_users_marta_leaves_anothers_intact(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     other = user_id + "-b"
     await remember_marta(client, resources, user_id)
@@ -298,12 +298,12 @@ async def test_forgetting_one_users_marta_leaves_anothers_intact(
         "episodes", user_id=other, agent_id=AGENT, text="Marta"
     )
     assert [h.id for h in episodes] == [theirs["episode"]]
-    state, _ = await resources.working_memory.load(other, AGENT, "tg:1")
+    state, _ = await resources.memory.load(other, AGENT, "tg:1")
     assert theirs["marta"] in state.active_entity_ids and len(state.turns) == 2
 
 
 async def test_forgetting_by_fact_id_and_by_text(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     memory = await remember_marta(client, resources, user_id)
     surfing = memory["facts"][2]["fact_id"]
@@ -341,7 +341,7 @@ async def test_a_forget_that_names_nothing_clearly_is_refused(
 
 
 async def test_forgetting_everything_hard_removes_the_user_and_keeps_the_audit(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     await remember_marta(client, resources, user_id)
     answer = await forget(client, user_id=user_id, scope="global", everything=True, hard=True)
@@ -349,7 +349,7 @@ async def test_forgetting_everything_hard_removes_the_user_and_keeps_the_audit(
     assert await rows(resources, "SELECT 1 FROM users WHERE user_id = $1", user_id) == []
     assert await resources.vectors.count("facts", user_id=user_id) == 0
     assert await resources.vectors.count("episodes", user_id=user_id) == 0
-    assert await resources.working_memory.keys_of(user_id) == []
+    assert await resources.memory.keys_of(user_id) == []
     (audit,) = await rows(
         resources, "SELECT target_kind FROM forget_log WHERE user_id = $1", user_id
     )
@@ -357,7 +357,7 @@ async def test_forgetting_everything_hard_removes_the_user_and_keeps_the_audit(
 
 
 async def test_forgetting_everything_of_one_agent_keeps_the_other_agents_and_global_memory(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     await remember_marta(client, resources, user_id)
     await commit(
@@ -393,5 +393,5 @@ async def test_forgetting_everything_of_one_agent_keeps_the_other_agents_and_glo
         resources, "SELECT agent_id FROM todos WHERE user_id = $1 AND active", user_id
     )
     assert todos == [{"agent_id": "anaketa"}]
-    assert await resources.working_memory.keys_of(user_id, AGENT) == []
-    assert await resources.working_memory.keys_of(user_id, "anaketa") != []
+    assert await resources.memory.keys_of(user_id, AGENT) == []
+    assert await resources.memory.keys_of(user_id, "anaketa") != []

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from structlog.testing import capture_logs
 
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.memory_upserter import forget_compact as compaction
 from services.memory_upserter.forget_receipt import (
     points_per_collection,
@@ -26,7 +26,7 @@ from tests.memory_upserter.test_forget import forget, remember_marta
 
 
 async def test_a_hard_forget_rewrites_the_tables_it_touched_and_says_so(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     await remember_marta(client, resources, user_id)
     answer = await forget(
@@ -49,7 +49,7 @@ async def test_a_hard_forget_rewrites_the_tables_it_touched_and_says_so(
 
 
 async def test_a_soft_forget_rewrites_nothing_and_says_the_rows_remain_hidden(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     await remember_marta(client, resources, user_id)
     done = (await forget(client, user_id=user_id, scope="global", targets=[{"entity": "Marta"}]))[
@@ -61,10 +61,10 @@ async def test_a_soft_forget_rewrites_nothing_and_says_the_rows_remain_hidden(
 
 
 async def test_forgetting_everything_counts_every_table_of_the_person_from_the_schema(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     await remember_marta(client, resources, user_id)
-    async with resources.pg.acquire() as conn:
+    async with resources.db.acquire() as conn:
         tables = await compaction.user_tables(conn)
         held = {
             t: await conn.fetchval(f'SELECT count(*) FROM "{t}" WHERE user_id = $1', user_id)
@@ -79,35 +79,35 @@ async def test_forgetting_everything_counts_every_table_of_the_person_from_the_s
 
 
 async def test_a_table_whose_lock_is_busy_is_rewritten_in_the_background_once_free(
-    resources: Resources,
+    resources: Clients,
 ) -> None:
-    holder = await resources.pg.acquire()
+    holder = await resources.db.acquire()
     try:
         transaction = holder.transaction()
         await transaction.start()
         await holder.execute("LOCK TABLE todos IN ACCESS SHARE MODE")  # as a reading turn does
-        done, pending = await compaction.compact(resources.pg, ["todos", "summary_spine"])
+        done, pending = await compaction.compact(resources.db, ["todos", "summary_spine"])
         assert (done, pending) == (["summary_spine"], ["todos"])
         await transaction.rollback()
     finally:
-        await resources.pg.release(holder)
+        await resources.db.release(holder)
     with capture_logs() as events:
-        await compaction.finish_later(resources.pg, pending, started=time.monotonic())
+        await compaction.finish_later(resources.db, pending, started=time.monotonic())
     assert [e["tables"] for e in events if e["event"] == "forget_compacted"] == [["todos"]]
 
 
 async def test_a_table_over_the_inline_size_is_left_for_the_background(
-    resources: Resources,
+    resources: Clients,
 ) -> None:
-    done, pending = await compaction.compact(resources.pg, ["messages", "todos"], inline_bytes=0)
+    done, pending = await compaction.compact(resources.db, ["messages", "todos"], inline_bytes=0)
     assert (done, pending) == ([], ["messages", "todos"])
 
 
-async def test_only_tables_of_person_data_are_rewritten(resources: Resources) -> None:
+async def test_only_tables_of_person_data_are_rewritten(resources: Clients) -> None:
     with pytest.raises(ValueError, match="person data"):
-        await compaction.compact(resources.pg, ["schema_migrations"])
+        await compaction.compact(resources.db, ["schema_migrations"])
     with pytest.raises(ValueError, match="person data"):
-        await compaction.compact(resources.pg, ['todos"; DROP TABLE users; --'])
+        await compaction.compact(resources.db, ['todos"; DROP TABLE users; --'])
 
 
 def test_counts_become_rows_per_table_and_points_per_collection() -> None:
@@ -153,7 +153,7 @@ def test_a_receipt_never_quotes_content_and_lists_what_remains() -> None:
 
 
 async def test_the_seed_text_and_summaries_that_name_what_is_forgotten_go_with_it(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     seeded = await client.post(
         "/v1/profile",
@@ -161,7 +161,7 @@ async def test_the_seed_text_and_summaries_that_name_what_is_forgotten_go_with_i
     )
     assert seeded.status_code == 200, seeded.text
     await remember_marta(client, resources, user_id)
-    async with resources.pg.acquire() as conn:  # as reflection-writer writes the spine
+    async with resources.db.acquire() as conn:  # as reflection-writer writes the spine
         await conn.executemany(
             "INSERT INTO summary_spine (user_id, version, content, text) VALUES ($1, $2, $3, $4)",
             [

@@ -13,14 +13,14 @@ from structlog.testing import capture_logs
 
 from services.core.app import create_app
 from services.core.background import Background
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
 from services.memory_upserter.app import SPEC
 from tests.memory_upserter.conftest import commit, fact, rows, turn
 
 
 async def test_the_reply_does_not_wait_for_the_index_and_the_vectors_follow(
-    settings: Settings, resources: Resources, app_client, user_id: str
+    settings: Settings, resources: Clients, app_client, user_id: str
 ) -> None:
     after_reply = msgspec.structs.replace(settings, index_after_reply=True)
     async with app_client(create_app(SPEC, after_reply, resources)) as client:
@@ -66,7 +66,7 @@ async def test_background_work_is_awaited_on_drain_and_its_failures_are_logged()
 async def test_closing_the_resources_finishes_work_started_after_a_reply(
     settings: Settings,
 ) -> None:
-    res = Resources(settings)  # no clients: only the background work matters here
+    res = Clients(settings)  # no clients: only the background work matters here
     done = []
 
     async def late() -> None:
@@ -79,7 +79,7 @@ async def test_closing_the_resources_finishes_work_started_after_a_reply(
 
 
 async def test_past_the_bound_a_commit_indexes_before_it_answers(
-    settings: Settings, resources: Resources, app_client, user_id: str
+    settings: Settings, resources: Clients, app_client, user_id: str
 ) -> None:
     """Backpressure: with the background full, the turn's vectors are written in the request."""
     after_reply = msgspec.structs.replace(settings, index_after_reply=True)

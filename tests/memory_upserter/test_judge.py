@@ -12,8 +12,8 @@ import pytest
 import respx
 
 from services.core.app import create_app
+from services.core.deps import Clients
 from services.core.llm import open_llm
-from services.core.resources import Resources
 from services.core.settings import Settings
 from services.memory_upserter.app import SPEC
 from tests.memory_upserter.conftest import commit, later, rows, turn
@@ -63,7 +63,7 @@ def completion(content: str) -> dict:
 
 @pytest.fixture
 async def judged(
-    settings: Settings, resources: Resources, app_client
+    settings: Settings, resources: Clients, app_client
 ) -> AsyncIterator[httpx.AsyncClient]:
     llm = open_llm(base_url=BASE_URL, api_key="sk-test", model="m", timeout=5.0, max_retries=0)
     quick = msgspec.structs.replace(settings, llm_timeout_s=0.5)
@@ -74,7 +74,7 @@ async def judged(
 
 
 async def test_the_models_plan_is_used_without_affect_or_forgetting(
-    judged: httpx.AsyncClient, resources: Resources, user_id: str
+    judged: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     async with respx.mock(base_url=BASE_URL, assert_all_called=True) as router:
         route = router.post("/chat/completions").mock(
@@ -224,7 +224,7 @@ HALLUCINATED = {
 
 
 async def test_a_judged_fact_whose_value_the_person_never_said_is_dropped_and_named(
-    judged: httpx.AsyncClient, resources: Resources, user_id: str
+    judged: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     async with respx.mock(base_url=BASE_URL, assert_all_called=True) as router:
         router.post("/chat/completions").mock(

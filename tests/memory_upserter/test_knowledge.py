@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from services.core.app import create_app
+from services.core.deps import Clients
 from services.core.embedder import Embedder
-from services.core.resources import Resources
 from services.core.settings import Settings
 from services.core.vectors.port import SHARED_OWNER
 from services.memory_upserter.app import SPEC
@@ -45,7 +45,7 @@ class CountingEmbedder:
 
 @pytest.fixture
 async def counted(
-    settings: Settings, resources: Resources, app_client
+    settings: Settings, resources: Clients, app_client
 ) -> AsyncIterator[tuple[httpx.AsyncClient, CountingEmbedder]]:
     embedder = CountingEmbedder(resources.embedder)
     with_counter = resources.replace(embedder=embedder)
@@ -65,7 +65,7 @@ async def ingest(client: httpx.AsyncClient, **body) -> dict:
 
 
 async def test_a_document_is_chunked_by_heading_and_indexed_for_every_user_of_the_agent(
-    counted, resources: Resources, agent: str
+    counted, resources: Clients, agent: str
 ) -> None:
     client, embedder = counted
     answer = await ingest(client, agent_id=agent, doc_id="guide", domain="nutrition", text=DOC)
@@ -102,7 +102,7 @@ async def test_a_document_is_chunked_by_heading_and_indexed_for_every_user_of_th
 
 
 async def test_ingesting_the_same_document_again_changes_and_embeds_nothing(
-    counted, resources: Resources, agent: str
+    counted, resources: Clients, agent: str
 ) -> None:
     client, embedder = counted
     first = await ingest(client, agent_id=agent, doc_id="guide", text=DOC)
@@ -118,7 +118,7 @@ async def test_ingesting_the_same_document_again_changes_and_embeds_nothing(
 
 
 async def test_a_changed_section_replaces_its_old_chunks_and_their_vectors(
-    counted, resources: Resources, agent: str
+    counted, resources: Clients, agent: str
 ) -> None:
     client, embedder = counted
     await ingest(client, agent_id=agent, doc_id="guide", text=DOC)
@@ -150,7 +150,7 @@ async def test_a_changed_section_replaces_its_old_chunks_and_their_vectors(
 
 
 async def test_a_document_for_one_user_is_indexed_for_that_user_only(
-    counted, resources: Resources, agent: str, user_id: str
+    counted, resources: Clients, agent: str, user_id: str
 ) -> None:
     client, _ = counted
     await ingest(

@@ -13,15 +13,9 @@ from services.core.memory_store import FactWrite, memory_key, slug
 from services.core.memory_store.facts import Existing, decide
 from services.memory_upserter.chunking import MAX_CHARS, chunks
 from services.memory_upserter.due import find_due, parse_due, without_due
-from services.memory_upserter.plan_logic import (
-    SELF,
-    check_plan,
-    next_session,
-    resolve,
-    says_done,
-    source_of,
-    statement_in,
-)
+from services.memory_upserter.plan_logic import SELF, next_session, resolve
+from services.memory_upserter.turn_plan import says_done, source_of, statement_in
+from services.memory_upserter.turn_read import check_plan
 
 NOW = datetime(2026, 1, 7, 15, 0, tzinfo=UTC)  # a Wednesday
 ME, MARTA, LISBON, PORTO = (uuid.uuid4() for _ in range(4))

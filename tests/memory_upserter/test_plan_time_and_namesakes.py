@@ -7,11 +7,11 @@ from datetime import timedelta
 
 import httpx
 
-from services.core.resources import Resources
+from services.core.deps import Clients
 from tests.memory_upserter.conftest import T0, commit, fact, rows, turn
 
 
-async def _count(resources: Resources, user_id: str) -> dict:
+async def _count(resources: Clients, user_id: str) -> dict:
     (counts,) = await rows(
         resources,
         """SELECT
@@ -24,7 +24,7 @@ async def _count(resources: Resources, user_id: str) -> dict:
 
 
 async def test_a_plan_dates_a_fact_with_iso_or_words(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     said = "I'm in Paris until Friday, I moved to Porto last week"
     answer = await commit(
@@ -63,7 +63,7 @@ async def test_a_plan_dates_a_fact_with_iso_or_words(
 
 
 async def test_valid_to_before_valid_from_is_a_422_naming_the_field_and_writes_nothing(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     response = await client.post(
         "/v1/commit",
@@ -107,7 +107,7 @@ async def test_valid_to_before_valid_from_is_a_422_naming_the_field_and_writes_n
 
 
 async def test_a_plan_declares_a_new_person_distinct_from_a_known_one(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     first = await commit(
         client,
@@ -185,7 +185,7 @@ async def test_a_plan_declares_a_new_person_distinct_from_a_known_one(
 
 
 async def test_distinct_from_another_users_entity_is_a_422_and_writes_nothing(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     other = user_id + "-other"
     theirs = await commit(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from services.core.resources import Resources
+from services.core.deps import Clients
 from tests.memory_upserter.conftest import commit, fact, rows, turn
 
 
@@ -42,7 +42,7 @@ async def seed(client: httpx.AsyncClient, body: dict, status: int = 200) -> dict
 
 
 async def test_a_profile_is_stored_pinned_and_seeding_it_again_changes_nothing(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     first = await seed(client, profile(user_id))
     assert first["seed"] == "created"
@@ -77,7 +77,7 @@ async def test_a_profile_is_stored_pinned_and_seeding_it_again_changes_nothing(
 
 
 async def test_the_display_name_becomes_a_name_of_the_user_for_imports(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     await seed(client, profile(user_id, facts=[]))
     body = turn(user_id, None, reply=None)
@@ -87,7 +87,7 @@ async def test_the_display_name_becomes_a_name_of_the_user_for_imports(
 
 
 async def test_a_conversation_may_contradict_a_seeded_fact(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     seeded = await seed(client, profile(user_id))
     moved = await commit(

@@ -23,8 +23,8 @@ import pytest
 import respx
 
 from services.core.app import create_app
+from services.core.deps import Clients
 from services.core.llm import open_llm
-from services.core.resources import Resources
 from services.core.settings import NODE_PORTS, Settings
 from services.nodes import node_spec
 from services.playground.offline import offline_reply
@@ -38,7 +38,7 @@ MODEL_URL = "http://model.test/v1"
 
 @pytest.fixture
 async def nodes(
-    settings: Settings, resources: Resources, app_client
+    settings: Settings, resources: Clients, app_client
 ) -> AsyncIterator[httpx.AsyncClient]:
     """One client whose requests to http://<node> reach that node's app."""
     async with AsyncExitStack() as stack:

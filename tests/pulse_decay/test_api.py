@@ -12,7 +12,7 @@ from structlog.testing import capture_logs
 
 from contracts.slots import Affect, AffectSlot, Scratch, SessionState, Turn
 from services.core.app import create_app
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
 from services.core.working_memory import Snapshot, WorkingMemory, session_key
 from services.pulse_decay.app import MAX_ATTEMPTS, SPEC
@@ -23,7 +23,7 @@ T0 = datetime(2026, 1, 3, 1, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-async def client(settings: Settings, resources: Resources, app_client):
+async def client(settings: Settings, resources: Clients, app_client):
     async with app_client(create_app(SPEC, settings, resources)) as client:
         yield client
 
@@ -119,7 +119,7 @@ async def test_the_server_clock_is_used_when_now_is_omitted(
 
 
 async def test_scratch_and_active_entities_saved_by_others_are_kept(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     memory = WorkingMemory(resources.redis, affect_ttl_s=1800, session_ttl_s=SESSION_TTL_S)
     session = SessionState(
@@ -185,7 +185,7 @@ class _AlwaysOvertaken(WorkingMemory):
 
 
 async def test_a_chat_overtaken_on_every_attempt_answers_503_with_retry_after(
-    settings: Settings, resources: Resources, app_client, user_id: str
+    settings: Settings, resources: Clients, app_client, user_id: str
 ) -> None:
     overtaken = resources.replace(
         memory=_AlwaysOvertaken(resources.redis, affect_ttl_s=1800, session_ttl_s=SESSION_TTL_S)
@@ -254,7 +254,7 @@ async def test_the_route_is_documented_in_openapi(client: httpx.AsyncClient) -> 
 
 
 async def test_an_affect_saved_through_working_memory_is_carried_on(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     memory = WorkingMemory(resources.redis, affect_ttl_s=1800, session_ttl_s=SESSION_TTL_S)
     await memory.save(
@@ -299,13 +299,13 @@ async def test_turns_without_message_id_are_always_counted(
 
 
 async def test_a_replayed_message_that_was_committed_gets_its_stored_reply(
-    client: httpx.AsyncClient, resources: Resources, user_id: str
+    client: httpx.AsyncClient, resources: Clients, user_id: str
 ) -> None:
     """A redelivered Telegram update: the flow sends the reply again, no second model call."""
     at = T0 + timedelta(minutes=1)
     await _turn(client, _body(user_id, "hi", message_id="m1", at=T0))
     await _turn(client, _body(user_id, "how are you?", message_id="m2", at=at))
-    memory = resources.working_memory
+    memory = resources.memory
     session = await memory.load_session(user_id, "deanna", "tg:1")
     assert session is not None
     committed = [

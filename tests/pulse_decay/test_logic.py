@@ -10,14 +10,13 @@ import pytest
 from contracts.pulse import AffectMarker, PulseRequest
 from contracts.slots import Affect, AffectSlot, Pulse, Scratch, SessionState, Turn
 from services.pulse_decay.logic import (
-    AFFECT_RULES,
     DECAY_WINDOW,
     MAX_MARKERS,
     apply_turn,
-    detect_statements,
     stored_reply,
     strongest_signal,
 )
+from services.pulse_decay.statements import AFFECT_RULES, detect_statements
 
 NOW = datetime(2026, 1, 3, 1, 10, tzinfo=UTC)
 LONG = "we talked about the garden plans"  # not short-functional

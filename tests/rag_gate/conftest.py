@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from contracts.retrieve import RetrieveRequest
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.vectors import VectorPoint
 from services.core.vectors.port import SHARED_OWNER
 
@@ -29,15 +29,15 @@ class Memory:
     """One user's memory with one agent (``agent``) and another one (``other_agent``); agent
     ids are unique per test, so agent-wide knowledge never leaks between tests."""
 
-    def __init__(self, res: Resources, user_id: str, suffix: str) -> None:
+    def __init__(self, res: Clients, user_id: str, suffix: str) -> None:
         self.res = res
-        self.pg = res.pg
+        self.db = res.db
         self.user_id = user_id
         self.agent = f"deanna-{suffix}"
         self.other_agent = f"anaketa-{suffix}"
 
     async def ensure(self) -> Memory:
-        async with self.pg.acquire() as conn:
+        async with self.db.acquire() as conn:
             await conn.execute(
                 "INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING", self.user_id
             )
@@ -60,7 +60,7 @@ class Memory:
         active: bool = True,
     ) -> str:
         entity_id = str(uuid.uuid4())
-        async with self.pg.acquire() as conn:
+        async with self.db.acquire() as conn:
             await conn.execute(
                 """INSERT INTO entities (entity_id, user_id, scope, agent_id, name, category,
                                          entity_ref, active, forgotten_at)
@@ -100,7 +100,7 @@ class Memory:
         (an index the upserter has not caught up with)."""
         rel_id = str(uuid.uuid4())
         scope = "agent" if agent_id else "global"
-        async with self.pg.acquire() as conn:
+        async with self.db.acquire() as conn:
             await conn.execute(
                 """INSERT INTO relations (rel_id, user_id, scope, agent_id, subject_id, predicate,
                        object_id, object_value, memory_type, text, importance, pinned, source,
@@ -172,7 +172,7 @@ class Memory:
         agent_id = agent_id or self.agent
         seq = next(_SEQ) * 10
         summary = {"one_liner": one_liner, "what_mattered": list(what_mattered)}
-        async with self.pg.acquire() as conn:
+        async with self.db.acquire() as conn:
             await conn.execute(
                 """INSERT INTO episodes (episode_id, user_id, agent_id, scope, session_id, ts, day,
                        reflection, summary, entity_ids, first_message_seq, last_message_seq,
@@ -233,7 +233,7 @@ class Memory:
         chunk_id = str(uuid.uuid4())
         agent_id = agent_id or self.agent
         owner = self.user_id if own else None
-        async with self.pg.acquire() as conn:
+        async with self.db.acquire() as conn:
             await conn.execute(
                 """INSERT INTO knowledge_chunks (chunk_id, agent_id, user_id, domain, doc_id,
                        section_path, position, text, content_hash, active)
@@ -285,7 +285,7 @@ class Memory:
         agent_id = agent_id or self.agent
         last = started_at + timedelta(minutes=max(0, len(turns) - 1))
         message_ids = [str(uuid.uuid4()) for _ in turns]
-        async with self.pg.acquire() as conn, conn.transaction():
+        async with self.db.acquire() as conn, conn.transaction():
             await conn.execute(
                 """INSERT INTO sessions (session_id, user_id, agent_id, chat_id, started_at,
                                          last_activity_at, ended_at, turn_count)
@@ -328,13 +328,13 @@ class Memory:
         from services.memory_upserter.turn_index import sync_message_vectors
 
         warning = await sync_message_vectors(
-            self.pg, self.res.vectors, self.res.embedder, self.user_id, message_ids
+            self.db, self.res.vectors, self.res.embedder, self.user_id, message_ids
         )
         assert warning is None, warning
 
     async def checkpoint(self, session_id: str, through_message_id: str | None = None) -> None:
         """Consolidate the session up to a message (default: all of it)."""
-        async with self.pg.acquire() as conn:
+        async with self.db.acquire() as conn:
             await conn.execute(
                 """UPDATE sessions SET consolidated_at = now(), checkpoint_message_seq =
                        COALESCE((SELECT seq FROM messages WHERE message_id = $2),
@@ -345,7 +345,7 @@ class Memory:
             )
 
     async def forget_episode(self, episode_id: str, *, in_index: bool = True) -> None:
-        async with self.pg.acquire() as conn:
+        async with self.db.acquire() as conn:
             await conn.execute(
                 """UPDATE episodes SET active = false, forgotten_at = now(),
                        forget_reason = 'test' WHERE episode_id = $1""",
@@ -369,12 +369,12 @@ class Memory:
 
 
 @pytest.fixture
-async def memory(resources: Resources, user_id: str) -> Memory:
+async def memory(resources: Clients, user_id: str) -> Memory:
     return await Memory(resources, user_id, uuid.uuid4().hex[:8]).ensure()
 
 
 @pytest.fixture
-def memory_for(resources: Resources):
+def memory_for(resources: Clients):
     """A second user's memory in the same test (isolation checks), with the same agents."""
 
     async def make(other_user: str, like: Memory) -> Memory:

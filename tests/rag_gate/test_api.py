@@ -13,8 +13,8 @@ from contracts.envelope_io import FactsSlot
 from contracts.retrieve import RetrieveResponse
 from contracts.slots import EpisodeSlot, KnowledgeSlot
 from services.core.app import create_app
+from services.core.deps import Clients
 from services.core.embedder import EmbedderUnavailable
-from services.core.resources import Resources
 from services.core.settings import Settings
 from services.core.stores import open_pg_pool
 from services.core.vectors import EdgeVectorIndex
@@ -59,7 +59,7 @@ class CountingEmbedder:
 def post(settings: Settings, app_client):
     """``await post(resources, body)``: one request to a fresh app over these resources."""
 
-    async def send(res: Resources, body: dict) -> httpx.Response:
+    async def send(res: Clients, body: dict) -> httpx.Response:
         async with app_client(create_app(SPEC, settings, res)) as client:
             return await client.post("/v1/retrieve", json=body)
 
@@ -107,7 +107,7 @@ async def seed(memory: Memory) -> dict[str, str]:
 
 
 async def test_an_open_gate_returns_all_three_slots_with_reasons_and_timings(
-    resources: Resources, memory: Memory, post
+    resources: Clients, memory: Memory, post
 ) -> None:
     ids = await seed(memory)
     response = await post(
@@ -158,7 +158,7 @@ async def test_an_open_gate_returns_all_three_slots_with_reasons_and_timings(
 
 
 async def test_a_closed_gate_makes_no_embedding_and_no_vector_search_but_keeps_continuity(
-    resources: Resources, memory: Memory, post
+    resources: Clients, memory: Memory, post
 ) -> None:
     await seed(memory)
     index, embedder = CountingIndex(resources.vectors), CountingEmbedder(resources.embedder)
@@ -174,11 +174,36 @@ async def test_a_closed_gate_makes_no_embedding_and_no_vector_search_but_keeps_c
     assert (index.searches, embedder.calls) == (0, 0)
     opened = (await post(spied, body(memory, "ok thanks", force="open"))).json()
     assert opened["gate"] == {"open": True, "reasons": [], "forced": True, "matched": {}}
-    assert embedder.calls == 1 and index.searches == 5  # episodes, knowledge x2, facts, turns
+    assert embedder.calls == 1 and index.searches == 4  # episodes, knowledge, facts, turns
+
+
+async def test_collections_the_limits_do_not_ask_for_are_not_searched(
+    resources: Clients, memory: Memory, post
+) -> None:
+    await seed(memory)
+    index = CountingIndex(resources.vectors)
+    none_but_episodes = {"knowledge": {"k": 0}, "facts": {"max": 0}, "turns": {"max": 0}}
+    answer = (
+        await post(
+            resources.replace(vectors=index),
+            body(memory, "remember Marta's shifts?", limits=none_but_episodes),
+        )
+    ).json()
+    assert index.searches == 1 and answer["debug"]["candidates"] == {
+        "episodes": 1,
+        "knowledge": 0,
+        "facts": 0,
+        "turns": 0,
+    }
+    assert [h["chunk_id"] for h in answer["KNOWLEDGE"]["hits"]] == []
+
+
+def test_the_node_opens_exactly_what_its_handler_takes() -> None:
+    assert SPEC.stores == {"postgres", "vectors", "embedder"}
 
 
 async def test_a_closed_vector_index_degrades_the_slots_and_keeps_continuity(
-    resources: Resources, memory: Memory, post, tmp_path: Path
+    resources: Clients, memory: Memory, post, tmp_path: Path
 ) -> None:
     await seed(memory)
     closed = EdgeVectorIndex(tmp_path / "closed", dim=resources.embedder.dim)
@@ -196,7 +221,7 @@ async def test_a_closed_vector_index_degrades_the_slots_and_keeps_continuity(
 
 
 async def test_an_unavailable_embedder_degrades_the_slots(
-    resources: Resources, memory: Memory, post
+    resources: Clients, memory: Memory, post
 ) -> None:
     await seed(memory)
     broken = resources.replace(embedder=CountingEmbedder(resources.embedder, fail=True))
@@ -208,7 +233,7 @@ async def test_an_unavailable_embedder_degrades_the_slots(
 
 
 async def test_postgres_down_is_a_503_naming_it(
-    resources: Resources, memory: Memory, post, settings: Settings
+    resources: Clients, memory: Memory, post, settings: Settings
 ) -> None:
     nowhere = msgspec.structs.replace(
         settings, database_url="postgresql://postgres@127.0.0.1:1/x", pg_timeout_s=1.0
@@ -223,7 +248,7 @@ async def test_postgres_down_is_a_503_naming_it(
 
 
 async def test_a_bad_request_is_a_422_naming_every_field(
-    resources: Resources, memory: Memory, post
+    resources: Clients, memory: Memory, post
 ) -> None:
     bad = body(
         memory, "hi", force="maybe", limits={"episodes": {"floor": 5, "top_k": 0}}, extra_field=1
@@ -242,7 +267,7 @@ async def test_a_bad_request_is_a_422_naming_every_field(
 
 
 async def test_the_limits_are_overridable_per_request(
-    resources: Resources, memory: Memory, post
+    resources: Clients, memory: Memory, post
 ) -> None:
     await seed(memory)
     strict = {
@@ -258,7 +283,7 @@ async def test_the_limits_are_overridable_per_request(
 
 
 async def test_the_route_is_documented_in_openapi(
-    resources: Resources, settings: Settings, app_client
+    resources: Clients, settings: Settings, app_client
 ) -> None:
     async with app_client(create_app(SPEC, settings, resources)) as client:
         schema = (await client.get("/schema/openapi.json")).json()

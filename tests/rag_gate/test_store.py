@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from contracts.retrieve import RetrieveResponse
-from services.core.resources import Resources
-from services.rag_gate import store
+from services.core.deps import Clients
+from services.rag_gate import continuity
 from services.rag_gate.pipeline import retrieve
 from tests.rag_gate.conftest import T0, Memory
 
@@ -18,11 +18,13 @@ NURSE = (
 )
 
 
-async def ask(res: Resources, memory: Memory, message: str, **extra) -> RetrieveResponse:
+async def ask(res: Clients, memory: Memory, message: str, **extra) -> RetrieveResponse:
     """Retrieve with the gate forced open (unless told otherwise): these tests are about
     what retrieval finds, test_gate.py about when it runs."""
     extra.setdefault("force", "open")
-    return await retrieve(res, memory.request(message, **extra), T0)
+    return await retrieve(
+        res.db, res.vectors, res.embedder, res.settings, memory.request(message, **extra), T0
+    )
 
 
 def episode_ids(answer: RetrieveResponse) -> set[str]:
@@ -34,7 +36,7 @@ def fact_ids(answer: RetrieveResponse) -> set[str]:
 
 
 async def test_two_users_with_a_marta_each_see_only_their_own(
-    resources: Resources, memory: Memory, memory_for, user_id: str
+    resources: Clients, memory: Memory, memory_for, user_id: str
 ) -> None:
     other = await memory_for(user_id + "-b", memory)
     mine, theirs = {}, {}
@@ -63,7 +65,7 @@ async def test_two_users_with_a_marta_each_see_only_their_own(
 
 
 async def test_another_agents_episodes_and_knowledge_are_invisible(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     mine = await memory.episode(*NURSE)
     await memory.episode(*NURSE, agent_id=memory.other_agent)
@@ -78,7 +80,7 @@ async def test_another_agents_episodes_and_knowledge_are_invisible(
 
 
 async def test_a_users_own_document_is_visible_to_them_only(
-    resources: Resources, memory: Memory, memory_for, user_id: str
+    resources: Clients, memory: Memory, memory_for, user_id: str
 ) -> None:
     own = await memory.chunk("My meal plan: oats for breakfast, lentil soup for lunch.", own=True)
     other = await memory_for(user_id + "-b", memory)
@@ -89,7 +91,7 @@ async def test_a_users_own_document_is_visible_to_them_only(
 
 
 async def test_facts_of_another_agent_psyche_and_closed_facts_are_never_relevant(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     marta = await memory.entity("Marta")
     visible = {
@@ -116,7 +118,7 @@ async def test_facts_of_another_agent_psyche_and_closed_facts_are_never_relevant
 
 
 async def test_expired_facts_are_excluded_and_still_valid_ones_kept(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     marta = await memory.entity("Marta")
     expired = await memory.fact(marta, "Marta lives in Lisbon", valid_to=T0 - timedelta(days=1))
@@ -126,7 +128,7 @@ async def test_expired_facts_are_excluded_and_still_valid_ones_kept(
 
 
 async def test_a_forgotten_episode_is_excluded_from_both_stores(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     episode = await memory.episode(*NURSE)
     assert episode_ids(await ask(resources, memory, "remember Marta's shifts?")) == {episode}
@@ -136,7 +138,7 @@ async def test_a_forgotten_episode_is_excluded_from_both_stores(
 
 
 async def test_an_episode_forgotten_in_postgres_but_not_yet_in_the_index_stays_out(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     episode = await memory.episode(*NURSE)
     await memory.forget_episode(episode, in_index=False)
@@ -144,16 +146,14 @@ async def test_an_episode_forgotten_in_postgres_but_not_yet_in_the_index_stays_o
     assert answer.EPISODE.hits == [] and answer.debug.dropped["episodes_not_live"] == 1
 
 
-async def test_an_inactive_knowledge_chunk_is_excluded(
-    resources: Resources, memory: Memory
-) -> None:
+async def test_an_inactive_knowledge_chunk_is_excluded(resources: Clients, memory: Memory) -> None:
     await memory.chunk("Night shift sleep: keep a fixed sleep window.", active=False)
     answer = await ask(resources, memory, "how should I plan sleep around night shifts?")
     assert answer.KNOWLEDGE.hits == []
 
 
 async def test_seed_entities_narrow_the_episodes_to_theirs(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     marta, sam = await memory.entity("Marta"), await memory.entity("Sam")
     about_marta = await memory.episode(
@@ -172,7 +172,7 @@ async def test_seed_entities_narrow_the_episodes_to_theirs(
 
 
 async def test_narrowing_that_finds_nothing_falls_back_to_all_episodes(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     sam, newcomer = await memory.entity("Sam"), await memory.entity("Zofia")
     chores = await memory.episode(
@@ -185,7 +185,7 @@ async def test_narrowing_that_finds_nothing_falls_back_to_all_episodes(
 
 
 async def test_a_top_hit_found_by_its_rare_words_is_kept_despite_a_low_cosine(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     flats = await memory.episode(
         "Apartment hunting in Lisbon",
@@ -202,7 +202,7 @@ async def test_a_top_hit_found_by_its_rare_words_is_kept_despite_a_low_cosine(
 
 
 async def test_episode_hits_carry_provenance_and_score_details(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     episode = await memory.episode(*NURSE, message_ids=["m1", "m2", "m3"], cited=["m2"])
     (hit,) = (await ask(resources, memory, "remember Marta's night shifts?")).EPISODE.hits
@@ -215,7 +215,7 @@ async def test_episode_hits_carry_provenance_and_score_details(
 
 
 async def test_entity_cards_expand_the_top_facts_entity_with_its_important_facts(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     marta = await memory.entity("Marta", ref="person:marta")
     porto = await memory.entity("Porto", category="Location")
@@ -252,7 +252,7 @@ async def test_entity_cards_expand_the_top_facts_entity_with_its_important_facts
 
 
 async def test_facts_carry_the_blended_score_and_their_provenance(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     marta = await memory.entity("Marta")
     old = await memory.fact(
@@ -271,7 +271,7 @@ async def test_facts_carry_the_blended_score_and_their_provenance(
 
 
 async def test_the_previous_sessions_unconsolidated_tail_appears_until_it_is_consolidated(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     turns = [
         ("user", f"message {i}") if i % 2 == 0 else ("assistant", f"reply {i}") for i in range(14)
@@ -290,7 +290,7 @@ async def test_the_previous_sessions_unconsolidated_tail_appears_until_it_is_con
 
 
 async def test_the_current_active_session_is_not_the_previous_one(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     await memory.session(
         "tg:1", [("user", "earlier today")], started_at=T0 - timedelta(hours=5), ended=True
@@ -301,7 +301,7 @@ async def test_the_current_active_session_is_not_the_previous_one(
 
 
 async def test_another_chat_or_agent_has_its_own_previous_session(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     await memory.session("tg:2", [("user", "other chat")], started_at=T0 - timedelta(hours=2))
     await memory.session(
@@ -314,7 +314,7 @@ async def test_another_chat_or_agent_has_its_own_previous_session(
 
 
 async def test_the_latest_session_summary_is_the_newest_episodes_summary(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     await memory.episode("Old talk", "Observation: old.", ts=T0 - timedelta(days=3))
     await memory.episode(
@@ -336,11 +336,9 @@ async def test_the_latest_session_summary_is_the_newest_episodes_summary(
     )
 
 
-async def test_load_continuity_is_empty_for_a_new_user(
-    resources: Resources, memory: Memory
-) -> None:
-    async with resources.pg.acquire() as conn:
-        found = await store.load_continuity(
+async def test_load_continuity_is_empty_for_a_new_user(resources: Clients, memory: Memory) -> None:
+    async with resources.db.acquire() as conn:
+        found = await continuity.load_continuity(
             conn,
             user_id=memory.user_id,
             agent_id=memory.agent,
@@ -349,11 +347,11 @@ async def test_load_continuity_is_empty_for_a_new_user(
             idle_since=T0,
             tail_turns=10,
         )
-    assert found == store.Continuity()
+    assert found == continuity.Continuity()
 
 
 async def test_the_users_own_entity_neither_counts_as_frequent_nor_gets_a_card(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     me = await memory.entity("me", ref="self:user")
     await memory.fact(me, "The user works night shifts as a nurse", memory_type="PROFILE")
@@ -370,7 +368,7 @@ async def test_the_users_own_entity_neither_counts_as_frequent_nor_gets_a_card(
 
 
 async def test_recalled_turns_are_this_agents_live_messages_of_this_user_with_their_date(
-    resources: Resources, memory: Memory, memory_for, user_id: str
+    resources: Clients, memory: Memory, memory_for, user_id: str
 ) -> None:
     past = T0 - timedelta(days=3)
     _, mine = await memory.session(
@@ -409,7 +407,7 @@ async def test_recalled_turns_are_this_agents_live_messages_of_this_user_with_th
     assert recalled <= set(mine)  # never another agent's conversation, never another user's
     assert ("turn", mine[0]) == (answer.ranking[0].kind, answer.ranking[0].id)
 
-    async with memory.pg.acquire() as conn:  # forgotten in Postgres, still in the index
+    async with memory.db.acquire() as conn:  # forgotten in Postgres, still in the index
         await conn.execute(
             "UPDATE messages SET active = false, forgotten_at = now() WHERE message_id = $1",
             mine[0],
@@ -420,10 +418,10 @@ async def test_recalled_turns_are_this_agents_live_messages_of_this_user_with_th
 
 
 async def test_a_turn_spoken_by_the_entity_the_message_names_ranks_first(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     caroline = await memory.entity("Caroline", ref="person:caroline")
-    async with memory.pg.acquire() as conn:
+    async with memory.db.acquire() as conn:
         await conn.execute(
             "INSERT INTO entity_aliases (user_id, entity_id, alias) VALUES ($1, $2, 'Caro')",
             memory.user_id,
@@ -438,7 +436,7 @@ async def test_a_turn_spoken_by_the_entity_the_message_names_ranks_first(
         started_at=T0 - timedelta(days=2),
         ended=True,
     )
-    async with memory.pg.acquire() as conn:
+    async with memory.db.acquire() as conn:
         await conn.execute("UPDATE messages SET speaker = 'Melanie' WHERE message_id = $1", ids[0])
         await conn.execute("UPDATE messages SET speaker = 'caro' WHERE message_id = $1", ids[1])
     await memory.index_messages(ids)
@@ -448,7 +446,7 @@ async def test_a_turn_spoken_by_the_entity_the_message_names_ranks_first(
 
 
 async def test_a_recalled_turn_may_come_with_the_message_it_answers_shown_once(
-    resources: Resources, memory: Memory
+    resources: Clients, memory: Memory
 ) -> None:
     past = T0 - timedelta(days=1)
     _, ids = await memory.session(

@@ -12,8 +12,10 @@ from datetime import UTC, datetime, timedelta
 import asyncpg
 import pytest
 
+from services.core.deps import Clients
 from services.core.llm import open_llm
-from services.core.resources import Resources
+from services.reflection_writer.app import provide_slow_brain
+from services.reflection_writer.brain import SlowBrain
 
 T0 = datetime(2026, 1, 3, 9, 0, tzinfo=UTC)
 LLM_URL = "http://llm.test/v1"
@@ -216,8 +218,19 @@ class Log:
 
 
 @pytest.fixture
-def log(resources: Resources) -> Log:
-    return Log(resources.pg)
+def log(resources: Clients) -> Log:
+    return Log(resources.db)
+
+
+def slow_brain(clients: Clients) -> SlowBrain:
+    """What the node's provider builds for a consolidation call, from the test's clients."""
+    return provide_slow_brain(
+        db=clients.db,
+        vectors=clients.vectors,
+        embedder=clients.embedder,
+        llm=clients.llm,
+        settings=clients.settings,
+    )
 
 
 def chat(*lines: str) -> list[tuple[str, str]]:
@@ -238,8 +251,8 @@ GYM_SESSION = chat(
 
 
 @pytest.fixture
-async def with_llm(resources: Resources) -> AsyncIterator[Resources]:
-    """The shared resources plus a model endpoint (mock it with respx at ``LLM_URL``)."""
+async def with_llm(resources: Clients) -> AsyncIterator[Clients]:
+    """The shared clients plus a model endpoint (mock it with respx at ``LLM_URL``)."""
     llm = open_llm(
         base_url=LLM_URL, api_key="sk-test", model="test-model", timeout=5.0, max_retries=0
     )

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from services.core.app import create_app
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
 from services.reflection_writer.app import SPEC
 
@@ -16,7 +16,7 @@ from .conftest import GYM_SESSION, Log, chat
 
 
 @pytest.fixture
-async def client(settings: Settings, resources: Resources, app_client):
+async def client(settings: Settings, resources: Clients, app_client):
     async with app_client(create_app(SPEC, settings, resources)) as client:
         yield client
 

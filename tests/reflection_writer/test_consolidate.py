@@ -12,21 +12,21 @@ import pytest
 import respx
 
 from contracts.reflection import ConsolidateRequest, ConsolidateResponse
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.reflection_writer.consolidate import consolidate
 
-from .conftest import GYM_SESSION, LLM_URL, T0, Log, chat, completion, model_draft
+from .conftest import GYM_SESSION, LLM_URL, T0, Log, chat, completion, model_draft, slow_brain
 
 LATER = T0 + timedelta(hours=1)
 
 
-async def run(res: Resources, **fields: object) -> ConsolidateResponse:
+async def run(res: Clients, **fields: object) -> ConsolidateResponse:
     fields.setdefault("now", LATER)
-    return await consolidate(res, ConsolidateRequest(**fields))
+    return await consolidate(slow_brain(res), ConsolidateRequest(**fields))
 
 
 async def test_a_quiet_session_becomes_one_indexed_episode_with_its_todos_and_checkpoint(
-    resources: Resources, log: Log, user_id: str
+    resources: Clients, log: Log, user_id: str
 ) -> None:
     marta = await log.entity(user_id, "Marta")
     s = await log.session(user_id, GYM_SESSION)
@@ -92,7 +92,7 @@ async def test_a_quiet_session_becomes_one_indexed_episode_with_its_todos_and_ch
 
 
 async def test_each_episode_chains_to_the_previous_one_of_the_same_user_and_agent(
-    resources: Resources, log: Log, user_id: str
+    resources: Clients, log: Log, user_id: str
 ) -> None:
     first = await log.session(user_id, chat("I started a pottery class.", "Nice!"))
     await log.session(
@@ -118,7 +118,7 @@ async def test_each_episode_chains_to_the_previous_one_of_the_same_user_and_agen
 
 
 async def test_two_concurrent_schedulers_write_one_episode(
-    resources: Resources, log: Log, user_id: str
+    resources: Clients, log: Log, user_id: str
 ) -> None:
     await log.session(user_id, GYM_SESSION)
     one, two = await asyncio.gather(
@@ -132,7 +132,7 @@ async def test_two_concurrent_schedulers_write_one_episode(
 
 
 async def test_a_retry_after_the_checkpoint_moved_writes_nothing(
-    resources: Resources, log: Log, user_id: str
+    resources: Clients, log: Log, user_id: str
 ) -> None:
     s = await log.session(user_id, GYM_SESSION)
     await run(resources, user_id=user_id)
@@ -150,7 +150,7 @@ async def test_a_retry_after_the_checkpoint_moved_writes_nothing(
 
 
 async def test_a_range_retried_before_its_checkpoint_moved_finds_the_existing_episode(
-    resources: Resources, log: Log, user_id: str
+    resources: Clients, log: Log, user_id: str
 ) -> None:
     await log.session(user_id, GYM_SESSION)
     first = (await run(resources, user_id=user_id)).sessions[0]
@@ -164,7 +164,7 @@ async def test_a_range_retried_before_its_checkpoint_moved_finds_the_existing_ep
 
 
 async def test_turns_after_the_checkpoint_make_the_next_episode(
-    resources: Resources, log: Log, user_id: str
+    resources: Clients, log: Log, user_id: str
 ) -> None:
     s = await log.session(user_id, GYM_SESSION)
     [first] = (await run(resources, user_id=user_id)).sessions
@@ -182,7 +182,7 @@ async def test_turns_after_the_checkpoint_make_the_next_episode(
 
 
 async def test_an_active_session_waits_unless_flagged_or_over_the_batch_size(
-    resources: Resources, log: Log, user_id: str
+    resources: Clients, log: Log, user_id: str
 ) -> None:
     now = T0 + timedelta(minutes=9)  # the last turn was 2 minutes ago
     await log.session(user_id, GYM_SESSION)
@@ -205,7 +205,7 @@ async def test_an_active_session_waits_unless_flagged_or_over_the_batch_size(
 
 
 async def test_a_sweep_limited_to_one_user_never_touches_another_users_sessions(
-    resources: Resources, log: Log, user_id: str
+    resources: Clients, log: Log, user_id: str
 ) -> None:
     other = user_id + "-other"
     theirs = await log.session(other, GYM_SESSION)
@@ -220,7 +220,7 @@ async def test_a_sweep_limited_to_one_user_never_touches_another_users_sessions(
 
 
 async def test_facts_about_entities_named_in_more_episodes_gain_importance(
-    resources: Resources, log: Log, user_id: str
+    resources: Clients, log: Log, user_id: str
 ) -> None:
     marta = await log.entity(user_id, "Marta", aliases=["sis"])
     fact = await log.fact(user_id, marta, "Marta lives in Lisbon", predicate="LIVES_IN")
@@ -246,7 +246,7 @@ async def test_facts_about_entities_named_in_more_episodes_gain_importance(
 
 
 async def test_consolidation_time_per_20_turn_session_offline(
-    resources: Resources, log: Log, user_id: str
+    resources: Clients, log: Log, user_id: str
 ) -> None:
     """Measured, not asserted: offline engine + MiniLM embedding + writes, per session."""
     lines = [GYM_SESSION[i % len(GYM_SESSION)][1] for i in range(20)]
@@ -269,7 +269,7 @@ async def test_consolidation_time_per_20_turn_session_offline(
     ids=["prose", "array", "no-reflection"],
 )
 async def test_malformed_model_output_falls_back_to_the_offline_engine(
-    with_llm: Resources, log: Log, user_id: str, content: str
+    with_llm: Clients, log: Log, user_id: str, content: str
 ) -> None:
     await log.session(user_id, GYM_SESSION)
     async with respx.mock(base_url=LLM_URL) as router:
@@ -283,7 +283,7 @@ async def test_malformed_model_output_falls_back_to_the_offline_engine(
 
 
 async def test_a_model_timeout_leaves_sessions_unconsolidated_for_the_next_run(
-    with_llm: Resources, log: Log, user_id: str
+    with_llm: Clients, log: Log, user_id: str
 ) -> None:
     first = await log.session(user_id, GYM_SESSION)
     await log.session(user_id, GYM_SESSION, chat_id="tg:2")
@@ -321,7 +321,7 @@ async def test_a_model_timeout_leaves_sessions_unconsolidated_for_the_next_run(
 
 
 async def test_a_long_session_is_consolidated_in_ranges_of_at_most_80_messages(
-    resources: Resources, log: Log, user_id: str
+    resources: Clients, log: Log, user_id: str
 ) -> None:
     s = await log.session(user_id, chat(*(f"I did thing number {i}." for i in range(90))))
     answer = await run(resources, user_id=user_id, now=T0 + timedelta(hours=3))

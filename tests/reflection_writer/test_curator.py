@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from services.core import memory_store
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.reflection_writer import curator
 from services.reflection_writer.curator import CuratorFact
 from services.reflection_writer.maintenance import upkeep
@@ -206,7 +206,7 @@ def test_the_curator_runs_every_24_hours_or_after_25_new_facts() -> None:
 
 
 async def test_the_curator_archives_and_folds_without_deleting_pinned_facts_or_todos(
-    resources: Resources, log: Log, user_id: str
+    resources: Clients, log: Log, user_id: str
 ) -> None:
     s = await log.session(user_id, chat("I'll call Marta.", "Ok."))
     todo = await log.todo(s, "Call Marta")
@@ -244,7 +244,7 @@ async def test_the_curator_archives_and_folds_without_deleting_pinned_facts_or_t
         ),
     }
     await memory_store.sync_fact_vectors(
-        resources.pg, resources.vectors, resources.embedder, user_id, list(ids.values())
+        resources.db, resources.vectors, resources.embedder, user_id, list(ids.values())
     )
     before_rows = await log.val("SELECT count(*) FROM relations WHERE user_id = $1", user_id)
     todos_before = [
@@ -254,7 +254,9 @@ async def test_the_curator_archives_and_folds_without_deleting_pinned_facts_or_t
         await log.fetch("SELECT * FROM relations WHERE rel_id = $1::uuid", ids["sister"])
     )
 
-    done = await upkeep(resources, user_id, T0 + timedelta(days=1))
+    done = await upkeep(
+        resources.db, resources.vectors, resources.embedder, user_id, T0 + timedelta(days=1)
+    )
 
     assert done.curator is not None
     assert (
@@ -295,7 +297,13 @@ async def test_the_curator_archives_and_folds_without_deleting_pinned_facts_or_t
     assert str(fold["rel_id"]) in live
     assert not live & {ids[n] for n in ("dup1", "dup2", "nurse", "jazz", "paused")}
 
-    again = await upkeep(resources, user_id, T0 + timedelta(days=1, hours=1))
+    again = await upkeep(
+        resources.db,
+        resources.vectors,
+        resources.embedder,
+        user_id,
+        T0 + timedelta(days=1, hours=1),
+    )
     assert again.curator is None  # ran an hour ago, fewer than 25 new facts
     assert await log.val(
         "SELECT curator_last_run_at FROM user_state WHERE user_id = $1 AND agent_id = ''", user_id

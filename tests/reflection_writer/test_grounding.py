@@ -10,12 +10,12 @@ import pytest
 import respx
 
 from contracts.reflection import ConsolidateRequest, EvidenceLine, Reflection
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.reflection_writer.consolidate import consolidate
 from services.reflection_writer.grounding import GROUNDING_THRESHOLD, ground, overlap
 from services.reflection_writer.model import Message
 
-from .conftest import GYM_SESSION, LLM_URL, T0, Log, completion, model_draft
+from .conftest import GYM_SESSION, LLM_URL, T0, Log, completion, model_draft, slow_brain
 
 TS = datetime(2026, 1, 3, tzinfo=UTC)
 USER = Message(
@@ -90,7 +90,7 @@ def test_an_observation_claiming_a_cause_nobody_stated_is_dropped() -> None:
 
 
 async def test_the_model_path_drops_an_invented_evidence_line_and_keeps_a_true_one(
-    with_llm: Resources, log: Log, user_id: str
+    with_llm: Clients, log: Log, user_id: str
 ) -> None:
     s = await log.session(user_id, GYM_SESSION)
     answer = model_draft(
@@ -120,7 +120,7 @@ async def test_the_model_path_drops_an_invented_evidence_line_and_keeps_a_true_o
             return_value=httpx.Response(200, json=completion(answer))
         )
         result = await consolidate(
-            with_llm, ConsolidateRequest(user_id=user_id, now=T0 + timedelta(hours=1))
+            slow_brain(with_llm), ConsolidateRequest(user_id=user_id, now=T0 + timedelta(hours=1))
         )
 
     [done] = result.sessions

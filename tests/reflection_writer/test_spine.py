@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.reflection_writer import spine
 from services.reflection_writer.maintenance import upkeep
 from services.reflection_writer.spine import SpineFact
@@ -51,7 +51,7 @@ def test_a_version_is_due_at_20_messages() -> None:
 
 
 async def test_the_spine_gets_a_new_version_every_20_new_messages(
-    resources: Resources, log: Log, user_id: str
+    resources: Clients, log: Log, user_id: str
 ) -> None:
     def lines(n: int) -> list[tuple[str, str]]:
         return chat(*(f"message {i}" for i in range(n)))
@@ -59,19 +59,33 @@ async def test_the_spine_gets_a_new_version_every_20_new_messages(
     await log.session(user_id, lines(10))
     marta = await log.entity(user_id, "Marta")
     await log.fact(user_id, marta, "Marta is my sister", pinned=True)
-    assert (await upkeep(resources, user_id, T0)).spine_version is None
+    assert (
+        await upkeep(resources.db, resources.vectors, resources.embedder, user_id, T0)
+    ).spine_version is None
 
     second = await log.session(user_id, lines(12), chat_id="tg:2", start=T0 + timedelta(hours=1))
-    assert (await upkeep(resources, user_id, T0 + timedelta(hours=2))).spine_version == 1
+    assert (
+        await upkeep(
+            resources.db, resources.vectors, resources.embedder, user_id, T0 + timedelta(hours=2)
+        )
+    ).spine_version == 1
     [v1] = await log.fetch("SELECT * FROM summary_spine WHERE user_id = $1", user_id)
     assert v1["message_count"] == 22 and v1["through_message_seq"] == second.seqs[-1]
     assert v1["text"] == "PEOPLE: Marta: Marta is my sister" and len(v1["text"]) <= 1200
     assert set(v1["content"]) == {"PROFILE", "PROJECTS", "PEOPLE"}
 
     await log.append(second, lines(5), start=T0 + timedelta(hours=3))
-    assert (await upkeep(resources, user_id, T0 + timedelta(hours=4))).spine_version is None
+    assert (
+        await upkeep(
+            resources.db, resources.vectors, resources.embedder, user_id, T0 + timedelta(hours=4)
+        )
+    ).spine_version is None
     await log.append(second, lines(16), start=T0 + timedelta(hours=5))
-    assert (await upkeep(resources, user_id, T0 + timedelta(hours=6))).spine_version == 2
+    assert (
+        await upkeep(
+            resources.db, resources.vectors, resources.embedder, user_id, T0 + timedelta(hours=6)
+        )
+    ).spine_version == 2
     versions = await log.fetch(
         "SELECT version, message_count FROM summary_spine WHERE user_id = $1 ORDER BY version",
         user_id,
@@ -80,14 +94,14 @@ async def test_the_spine_gets_a_new_version_every_20_new_messages(
 
 
 async def test_the_spine_holds_no_agents_own_facts_or_todos(
-    resources: Resources, log: Log, user_id: str
+    resources: Clients, log: Log, user_id: str
 ) -> None:
     """Every agent reads the spine: agent-scoped facts and todos stay out of it."""
     await log.session(user_id, chat(*(f"message {i}" for i in range(22))))
     marta = await log.entity(user_id, "Marta")
     await log.fact(user_id, marta, "Marta is my sister", pinned=True)
     secret = await log.fact(user_id, marta, "Marta confided her diagnosis", importance=3)
-    async with resources.pg.acquire() as conn:
+    async with resources.db.acquire() as conn:
         await conn.execute(
             "UPDATE relations SET scope = 'agent', agent_id = 'deanna' WHERE rel_id = $1::uuid",
             secret,
@@ -97,6 +111,10 @@ async def test_the_spine_holds_no_agents_own_facts_or_todos(
             " VALUES ($1, 'deanna', 'COMMITMENT', 'Call the clinic')",
             user_id,
         )
-    assert (await upkeep(resources, user_id, T0 + timedelta(hours=2))).spine_version == 1
+    assert (
+        await upkeep(
+            resources.db, resources.vectors, resources.embedder, user_id, T0 + timedelta(hours=2)
+        )
+    ).spine_version == 1
     [v1] = await log.fetch("SELECT text FROM summary_spine WHERE user_id = $1", user_id)
     assert v1["text"] == "PEOPLE: Marta: Marta is my sister"

@@ -40,36 +40,79 @@ Modules: :mod:`.keys` (pure: slugs, predicates, the key), :mod:`.users`, :mod:`.
 :mod:`.facts`, :mod:`.index` (the ``facts`` vector collection).
 """
 
-from services.core.memory_store.entities import (
-    EntityResult,
-    EntityWrite,
-    upsert_entities,
-    upsert_entity,
-)
-from services.core.memory_store.facts import FactOutcome, FactResult, FactWrite, apply_facts
-from services.core.memory_store.index import (
-    FACTS,
-    FactIndexRow,
-    index_facts,
-    load_fact_rows,
-    mark_indexed,
-    sync_fact_vectors,
-    unindexed_facts,
-)
-from services.core.memory_store.keys import (
-    EXCLUSIVE_PREDICATES,
-    SELF_REF,
-    canonical_predicate,
-    entity_type,
-    memory_key,
-    primary_ref,
-    slug,
-)
-from services.core.memory_store.users import (
-    ensure_user_and_agent,
-    lock_user,
-    self_entity_id,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from services.core.memory_store.entities import upsert_entities, upsert_entity
+    from services.core.memory_store.facts import FactOutcome, FactResult, FactWrite, apply_facts
+    from services.core.memory_store.index import (
+        FACTS,
+        FactIndexRow,
+        index_facts,
+        load_fact_rows,
+        mark_indexed,
+        sync_fact_vectors,
+        unindexed_facts,
+    )
+    from services.core.memory_store.keys import (
+        EXCLUSIVE_PREDICATES,
+        SELF_REF,
+        canonical_predicate,
+        entity_type,
+        memory_key,
+        primary_ref,
+        slug,
+    )
+    from services.core.memory_store.shapes import EntityResult, EntityWrite
+    from services.core.memory_store.users import (
+        ensure_user_and_agent,
+        lock_user,
+        self_entity_id,
+    )
+
+# Lazy re-exports: importing the pure parts (``.keys``, ``.shapes``) runs this file, which must
+# not pull the driver into pure logic (memory-upserter's plan_logic imports them).
+_HOME = {
+    **dict.fromkeys(("upsert_entities", "upsert_entity"), "entities"),
+    **dict.fromkeys(("FactOutcome", "FactResult", "FactWrite", "apply_facts"), "facts"),
+    **dict.fromkeys(
+        (
+            "FACTS",
+            "FactIndexRow",
+            "index_facts",
+            "load_fact_rows",
+            "mark_indexed",
+            "sync_fact_vectors",
+            "unindexed_facts",
+        ),
+        "index",
+    ),
+    **dict.fromkeys(
+        (
+            "EXCLUSIVE_PREDICATES",
+            "SELF_REF",
+            "canonical_predicate",
+            "entity_type",
+            "memory_key",
+            "primary_ref",
+            "slug",
+        ),
+        "keys",
+    ),
+    **dict.fromkeys(("EntityResult", "EntityWrite"), "shapes"),
+    **dict.fromkeys(("ensure_user_and_agent", "lock_user", "self_entity_id"), "users"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+
 
 __all__ = [
     "EXCLUSIVE_PREDICATES",

@@ -8,32 +8,17 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 import asyncpg
 
 from services.core.memory_store.keys import SELF_REF, entity_type, slug
+from services.core.memory_store.shapes import EntityResult, EntityWrite
 from services.core.memory_store.users import lock_user
 
-
-@dataclass(frozen=True)
-class EntityWrite:
-    name: str
-    category: str = "Person"
-    aliases: Sequence[str] = ()
-    scope: str = "global"
-    ref: str | None = None  # a handle such as 'person:marta' to look up (and prefer) as entity_ref
-    distinct_from: UUID | None = None  # a new person apart from this one: joins only by alias
-
-
-@dataclass(frozen=True)
-class EntityResult:
-    entity_id: UUID
-    name: str
-    category: str
-    entity_ref: str | None
-    outcome: Literal["created", "updated", "unchanged"]
+if TYPE_CHECKING:
+    from services.core.deps import Connection
 
 
 _ENTITY_LOOKUP = """
@@ -99,7 +84,7 @@ class _EntityPlan:
 
 
 async def upsert_entities(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     writes: Sequence[EntityWrite],
     *,
@@ -144,7 +129,7 @@ async def upsert_entities(
 
 
 async def upsert_entity(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     *,
     name: str,

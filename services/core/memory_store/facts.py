@@ -29,8 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
-
-import asyncpg
+from typing import TYPE_CHECKING
 
 from services.core.memory_store.fact_ops import (  # noqa: F401 - the module's public names
     MAX_PROVENANCE,
@@ -45,6 +44,9 @@ from services.core.memory_store.fact_ops import (  # noqa: F401 - the module's p
 )
 from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
 from services.core.memory_store.users import lock_user
+
+if TYPE_CHECKING:
+    from services.core.deps import Connection
 
 # Two index lookups — the key (uniq_relations_memory_key) and the identity (uniq_relations, its
 # expressions repeated) — so the cost never grows with the user's facts.
@@ -128,7 +130,7 @@ SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) + (SELECT count(*
 
 
 async def apply_facts(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     facts: Sequence[FactWrite],
     *,
@@ -232,9 +234,7 @@ def _columns(rows: Sequence[tuple], width: int) -> list[list]:
     return [list(column) for column in zip(*rows, strict=True)] if rows else [[]] * width
 
 
-async def _with_keys(
-    conn: asyncpg.Connection, user_id: str, facts: list[FactWrite]
-) -> list[FactWrite]:
+async def _with_keys(conn: Connection, user_id: str, facts: list[FactWrite]) -> list[FactWrite]:
     ids = {f.subject_entity_id for f in facts} | {
         f.object_entity_id for f in facts if f.object_entity_id
     }

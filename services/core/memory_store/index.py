@@ -19,14 +19,17 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 from uuid import UUID
 
-import asyncpg
 import structlog
 
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.vectors import VectorIndex, VectorPoint
+
+if TYPE_CHECKING:
+    from services.core.deps import Connection, Database
 
 FACTS = "facts"
 _INDEXED_TABLES = frozenset({"relations": "rel_id", "knowledge_chunks": "chunk_id"}.items())
@@ -61,7 +64,7 @@ SELECT rel_id, scope, agent_id, subject_id, object_id, status = 'ACTIVE' AS acti
 
 
 async def load_fact_rows(
-    conn: asyncpg.Connection,
+    conn: Connection,
     user_id: str,
     rel_ids: Sequence[UUID | str],
     *,
@@ -114,7 +117,7 @@ async def index_facts(
 
 
 async def mark_indexed(
-    conn: asyncpg.Connection, table: str, ids: Sequence[UUID | str], *, unchanged_since: datetime
+    conn: Connection, table: str, ids: Sequence[UUID | str], *, unchanged_since: datetime
 ) -> None:
     """Stamp ``indexed_at`` on rows not changed after ``unchanged_since``, in one round trip with
     ``synchronous_commit = off``: the stamp is derived data, and a lost stamp only means one
@@ -140,7 +143,7 @@ async def mark_indexed(
 
 
 async def sync_fact_vectors(
-    pool: asyncpg.Pool,
+    pool: Database,
     vectors: VectorIndex | None,
     embedder: Embedder | None,
     user_id: str,
@@ -187,7 +190,7 @@ SELECT user_id, rel_id FROM relations
 
 
 async def unindexed_facts(
-    conn: asyncpg.Connection, user_id: str | None, limit: int
+    conn: Connection, user_id: str | None, limit: int
 ) -> dict[str, list[UUID]]:
     """Rows the index does not reflect yet, oldest first, grouped by user."""
     grouped: dict[str, list[UUID]] = {}

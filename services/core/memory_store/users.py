@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from uuid import UUID
-
-import asyncpg
 
 from services.core.memory_store.keys import SELF_REF, user_lock_key
 
+if TYPE_CHECKING:
+    from services.core.deps import Connection
 
-async def lock_user(conn: asyncpg.Connection, user_id: str) -> None:
+
+async def lock_user(conn: Connection, user_id: str) -> None:
     """Hold the user's graph-writer lock until this transaction ends."""
     await conn.execute("SELECT pg_advisory_xact_lock($1::bigint)", user_lock_key(user_id))
 
 
-async def ensure_user_and_agent(conn: asyncpg.Connection, user_id: str, agent_id: str) -> None:
+async def ensure_user_and_agent(conn: Connection, user_id: str, agent_id: str) -> None:
     await conn.execute(
         """WITH u AS (INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING)
            INSERT INTO agents (agent_id) VALUES ($2) ON CONFLICT DO NOTHING""",
@@ -36,7 +38,7 @@ LIMIT 1
 """
 
 
-async def self_entity_id(conn: asyncpg.Connection, user_id: str) -> UUID:
+async def self_entity_id(conn: Connection, user_id: str) -> UUID:
     """The user's own entity (Person 'me', ref ``self:user``), created once; the users row must
     exist. A concurrent creator makes our statement's snapshot miss the row: ask again."""
     for _ in range(3):

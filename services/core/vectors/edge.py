@@ -102,6 +102,7 @@ class EdgeVectorIndex:
         text: str | None = None,
         agent_id: str | None = None,
         agent_only: bool = False,
+        with_shared: bool = False,
         entity_ids: Sequence[str] | None = None,
         include_inactive: bool = False,
         limit: int = 8,
@@ -115,6 +116,7 @@ class EdgeVectorIndex:
                 user_id=user_id,
                 agent_id=agent_id,
                 agent_only=agent_only,
+                with_shared=with_shared,
                 entity_ids=entity_ids,
                 include_inactive=include_inactive,
                 extra_must=extra_must,
@@ -123,7 +125,9 @@ class EdgeVectorIndex:
         dense_q, sparse_q = query_vectors(dense, text, self._dim, self._sparse)
         if dense_q is None and sparse_q is None:
             return []
-        user_idf = qe.SearchParams(idf=qe.IdfParams(corpus=to_filter(filters.user_only(user_id))))
+        user_idf = qe.SearchParams(
+            idf=qe.IdfParams(corpus=to_filter(filters.user_only(user_id, with_shared=with_shared)))
+        )
         with_payload = _payload_selector(payload)
         if dense_q is None or sparse_q is None:
             if dense_q is not None:

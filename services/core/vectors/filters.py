@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from services.core.vectors.layout import ACTIVE_KEY, active_mark
-from services.core.vectors.port import PayloadValue, canonical_id
+from services.core.vectors.port import SHARED_OWNER, PayloadValue, canonical_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +50,9 @@ class OneOf:
 Condition = Eq | AnyOf | HasIds | AllOf | OneOf
 
 
-def user_only(user_id: str) -> AllOf:
-    """All of the user's points, whatever their scope or state."""
-    return AllOf((Eq("user_id", _user(user_id)),))
+def user_only(user_id: str, *, with_shared: bool = False) -> AllOf:
+    """All of the user's points (and the shared ones), whatever their scope or state."""
+    return AllOf((_owner(user_id, with_shared),))
 
 
 def visible(
@@ -60,6 +60,7 @@ def visible(
     user_id: str,
     agent_id: str | None = None,
     agent_only: bool = False,
+    with_shared: bool = False,
     entity_ids: Sequence[str] | None = None,
     include_inactive: bool = False,
     extra_must: Mapping[str, PayloadValue] | None = None,
@@ -67,9 +68,10 @@ def visible(
     """The points a search for this user (and agent) may return.
 
     Without an agent only global points are visible; with one, global points and that agent's
-    own; with ``agent_only``, just the agent's own.
+    own; with ``agent_only``, just the agent's own. ``with_shared``: the points owned by
+    ``SHARED_OWNER`` too, beside the user's own (never another user's).
     """
-    must: list[Condition] = [Eq("user_id", _user(user_id))]
+    must: list[Condition] = [_owner(user_id, with_shared)]
     if not include_inactive:
         must.append(Eq(ACTIVE_KEY, active_mark(True)))
     if agent_only:
@@ -104,6 +106,12 @@ def _values(values: Sequence[str] | Sequence[int]) -> tuple[str, ...] | tuple[in
     if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         return tuple(int(v) for v in values)
     return tuple(str(v) for v in values)
+
+
+def _owner(user_id: str, with_shared: bool) -> Condition:
+    if with_shared:
+        return AnyOf("user_id", (_user(user_id), SHARED_OWNER))
+    return Eq("user_id", _user(user_id))
 
 
 def _agent_own(agent_id: str) -> AllOf:

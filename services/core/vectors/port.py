@@ -113,6 +113,7 @@ class VectorIndex(Protocol):
         text: str | None = None,
         agent_id: str | None = None,
         agent_only: bool = False,
+        with_shared: bool = False,
         entity_ids: Sequence[str] | None = None,
         include_inactive: bool = False,
         limit: int = 8,
@@ -123,11 +124,14 @@ class VectorIndex(Protocol):
 
         Visible: ``scope='global'`` plus, when ``agent_id`` is given, that agent's
         ``scope='agent'`` points (never another agent's); ``agent_only`` keeps just the agent's
-        own points. Only ``active`` points unless ``include_inactive``. ``entity_ids`` (non-empty)
-        keeps points sharing at least one entity; ``extra_must`` adds equality (or any-of, for a
-        list) conditions on payload keys. ``payload`` names the payload keys each hit carries
-        (None: all of them; empty: none); a caller that reads only ids asks for none, since
-        turning a point's payload into Python objects costs more than finding the point.
+        own points. ``with_shared`` adds the points owned by :data:`SHARED_OWNER` (an agent's
+        shared knowledge) to the user's own in the same search, BM25 statistics over both;
+        another user's points stay out. Only ``active`` points unless ``include_inactive``.
+        ``entity_ids`` (non-empty) keeps points sharing at least one entity; ``extra_must``
+        adds equality (or any-of, for a list) conditions on payload keys. ``payload`` names the
+        payload keys each hit carries (None: all of them; empty: none); a caller that reads
+        only ids asks for none, since turning a point's payload into Python objects costs more
+        than finding the point.
         """
         ...
 

@@ -8,13 +8,11 @@ and error answers become :class:`VectorIndexUnavailable`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import httpx
 from qdrant_client import AsyncQdrantClient, models
-from qdrant_client.http.exceptions import ApiException, UnexpectedResponse
+from qdrant_client.http.exceptions import UnexpectedResponse
 
 from services.core.vectors import filters
 from services.core.vectors.fusion import fuse
@@ -47,8 +45,9 @@ from services.core.vectors.server_models import (
     sparse_model,
     to_filter,
 )
-
-_FAULTS = (ApiException, httpx.HTTPError, OSError, TimeoutError)
+from services.core.vectors.server_models import (
+    faults as _faults,
+)
 
 
 class ServerVectorIndex:
@@ -128,6 +127,7 @@ class ServerVectorIndex:
         text: str | None = None,
         agent_id: str | None = None,
         agent_only: bool = False,
+        with_shared: bool = False,
         entity_ids: Sequence[str] | None = None,
         include_inactive: bool = False,
         limit: int = 8,
@@ -141,6 +141,7 @@ class ServerVectorIndex:
                 user_id=user_id,
                 agent_id=agent_id,
                 agent_only=agent_only,
+                with_shared=with_shared,
                 entity_ids=entity_ids,
                 include_inactive=include_inactive,
                 extra_must=extra_must,
@@ -151,7 +152,9 @@ class ServerVectorIndex:
             return []
         await self._ready()
         user_idf = models.SearchParams(
-            idf=models.IdfCorpusParams(corpus=to_filter(filters.user_only(user_id)))
+            idf=models.IdfCorpusParams(
+                corpus=to_filter(filters.user_only(user_id, with_shared=with_shared))
+            )
         )
         with_payload = True if payload is None else (list(payload) or False)
         if dense_q is None or sparse_q is None:
@@ -289,11 +292,3 @@ class ServerVectorIndex:
         except UnexpectedResponse as exc:
             if exc.status_code != 409:  # 409: another node created it first
                 raise
-
-
-@contextmanager
-def _faults(doing: str) -> Iterator[None]:
-    try:
-        yield
-    except _FAULTS as exc:
-        raise VectorIndexUnavailable(f"Qdrant server, {doing}: {exc}") from exc

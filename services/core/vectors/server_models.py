@@ -3,13 +3,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import httpx
 import qdrant_edge
 from qdrant_client import models
+from qdrant_client.http.exceptions import ApiException
 
 from services.core.vectors import filters
 from services.core.vectors.layout import BOOL_FIELDS, DENSE, KEYWORD_FIELDS, SPARSE, TENANT_FIELD
+from services.core.vectors.port import VectorIndexUnavailable
+
+_FAULTS = (ApiException, httpx.HTTPError, OSError, TimeoutError)
+
+
+@contextmanager
+def faults(doing: str) -> Iterator[None]:
+    """Transport faults and error answers become :class:`VectorIndexUnavailable`."""
+    try:
+        yield
+    except _FAULTS as exc:
+        raise VectorIndexUnavailable(f"Qdrant server, {doing}: {exc}") from exc
 
 
 def payload_indexes() -> list[tuple[str, Any]]:

@@ -1,0 +1,62 @@
+"""``POST /v1/forget``'s request, checked beyond its schema (pure)."""
+
+from __future__ import annotations
+
+import uuid
+
+import msgspec
+
+from contracts.privacy import ForgetRequest, ForgetTarget
+from services.core.validation import FieldError, InvalidInput
+
+
+def check(req: ForgetRequest) -> None:
+    """What the schema cannot say; raises :class:`InvalidInput` listing every problem."""
+    errors: list[FieldError] = []
+    if req.scope == "session":
+        errors += [
+            FieldError(f"$.{f}", f"scope 'session' needs {f}")
+            for f in ("agent_id", "chat_id")
+            if getattr(req, f) is None
+        ]
+        if req.targets:
+            errors.append(
+                FieldError(
+                    "$.targets",
+                    "scope 'session' forgets the conversation; "
+                    "targets need scope 'agent' or 'global'",
+                )
+            )
+    else:
+        if req.scope == "agent" and req.agent_id is None:
+            errors.append(FieldError("$.agent_id", "scope 'agent' needs agent_id"))
+        if not req.targets and not req.everything:
+            errors.append(FieldError("$.targets", "name what to forget, or set everything: true"))
+        if req.include_history:
+            errors.append(FieldError("$.include_history", "only for scope 'session'"))
+    for i, target in enumerate(req.targets):
+        given = [
+            f for f in msgspec.structs.fields(ForgetTarget) if getattr(target, f.name) is not None
+        ]
+        if len(given) != 1:
+            errors.append(
+                FieldError(
+                    f"$.targets[{i}]",
+                    "give exactly one of entity, fact_id, episode_id, todo_id, text",
+                )
+            )
+        for f in ("fact_id", "episode_id", "todo_id"):
+            if getattr(target, f) is not None and not _uuid(getattr(target, f)):
+                errors.append(FieldError(f"$.targets[{i}].{f}", "not a UUID"))
+    if req.session_id is not None and not _uuid(req.session_id):
+        errors.append(FieldError("$.session_id", "not a UUID"))
+    if errors:
+        raise InvalidInput(errors)
+
+
+def _uuid(value: str) -> bool:
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,270 @@
+"""The turn's plan, decided (pure: no I/O; time and ids passed in): only what the person said
+becomes memory. A model's fact must be grounded in the person's words this turn, affect becomes
+a fact only through ``promote_affect`` with the user's own statement, each todo gets its due
+time and source sentence, and a commitment is completed only when the person says done.
+:func:`prepare` returns the writes and its notices; it never changes what it is given."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+import msgspec
+
+from contracts.memory import Notice
+from contracts.plan import MemoryWritePlan, PlanFact
+from services.core.memory_store.keys import canonical_predicate
+from services.memory_upserter.due import parse_due
+from services.memory_upserter.plan_logic import SELF_HANDLES, fold, resolve, words
+from services.memory_upserter.turn import Judgement, PendingTodo, ReadTurn, TodoRow, TurnPlan
+from services.memory_upserter.turn_read import validity
+
+AFFECT_PREDICATES = frozenset(
+    {"FEELS", "FEELING", "MOOD", "EMOTION", "AFFECT", "IS_FEELING", "FEELS_LIKE", "EMOTIONAL_STATE"}
+)
+
+
+def is_affect(fact: PlanFact) -> bool:
+    return canonical_predicate(fact.predicate) in AFFECT_PREDICATES
+
+
+_DONE = re.compile(
+    r"\b(?:done|finished|completed|I\s+did\s+(?:it|that)|checked\s+(?:it\s+)?off|"
+    r"ticked\s+(?:it\s+)?off)\b",
+    re.IGNORECASE,
+)
+_NEGATED = re.compile(
+    r"(?:\bnot|n't|\bnever|\balmost|\bnearly|\bhalf|\bbarely|\bwill|'ll|"
+    r"\bgonna|\bgoing\s+to|\bwhen|\bif|\bonce|\buntil)\W+(?:\w+\W+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+def says_done(text: str) -> bool:
+    """The user says something is done/finished/completed — not "not done yet", not "I'll be
+    finished tomorrow", not "once it's done"."""
+    for match in _DONE.finditer(text):
+        before, after = text[: match.start()], text[match.end() :]
+        if not _NEGATED.search(before) and not re.match(r"\W*yet\b", after, re.IGNORECASE):
+            return True
+    return False
+
+
+def statement_in(statement: str, texts: Sequence[str], *, ratio: float = 0.85) -> bool:
+    """Near-quote: the statement's words appear in one of the texts, in order, give or take a
+    few letters (a typo, a contraction)."""
+    wanted = words(statement)
+    if not wanted:
+        return False
+    target = " ".join(wanted)
+    for text in texts:
+        have = words(text)
+        for start in range(max(1, len(have) - len(wanted) + 1)):
+            window = " ".join(have[start : start + len(wanted)])
+            if window == target or SequenceMatcher(None, target, window).ratio() >= ratio:
+                return True
+    return False
+
+
+_GROUNDING_STOP = frozenset("the a an of and or in at to my our for on with is are user".split())
+_NUMBER_WORDS = {
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+}
+
+
+def grounded(fact: PlanFact, texts: Sequence[str]) -> bool:
+    """The fact's object or value is in the person's words: at least half of its content words
+    (a word matches its inflections: "marathons", "Lisbon's"), numbers exactly."""
+    said = {_NUMBER_WORDS.get(w, w) for text in texts for w in words(text)}
+    target = fact.value if fact.value is not None else fact.object
+    if target is None or fold(target) in SELF_HANDLES:
+        return True
+    if re.fullmatch(r"[a-z_]+:[^\s:]+", target):
+        target = target.split(":", 1)[1].replace("_", " ")
+    wanted = [_NUMBER_WORDS.get(w, w) for w in words(target) if w not in _GROUNDING_STOP]
+    if not wanted:
+        return True
+    hits = sum(
+        1
+        for w in wanted
+        if w in said
+        or (
+            len(w) >= 4
+            and any(
+                s.startswith(w[: max(4, len(w) - 2)])
+                or (len(s) >= 4 and w.startswith(s[: max(4, len(s) - 2)]))
+                for s in said
+            )
+        )
+    )
+    return hits * 2 >= len(wanted)
+
+
+def pick_done(pending: Sequence[PendingTodo], said: Sequence[str]) -> str | list[str] | None:
+    """Which pending todo the person said is done: the only one; else the only
+    one sharing the most content words with what they said; else the texts to ask about."""
+    if len(pending) == 1:
+        return pending[0].todo_id
+    if not pending:
+        return None
+    spoken = {w for text in said for w in words(text) if w not in _GROUNDING_STOP}
+    scores = [
+        (len(spoken & {w for w in words(p.text) if w not in _GROUNDING_STOP}), p.todo_id)
+        for p in pending
+    ]
+    best = max(score for score, _ in scores)
+    winners = [todo_id for score, todo_id in scores if score == best]
+    return winners[0] if best > 0 and len(winners) == 1 else [p.text for p in pending]
+
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+_TODO_CUES = re.compile(
+    r"(?i)\b(?:remind|i'll|i will|going to|gonna|promise|add|list|need to|"
+    r"have to|goal|tomorrow|tonight|today|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday|next week)\b"
+)
+
+
+def source_of(
+    todo_text: str, snippet: str | None, user_texts: Sequence[tuple[int, str]]
+) -> tuple[str | None, int | None]:
+    """The user's sentence a todo comes from, and the index of its message (002 "source_ref").
+    A snippet the plan gives is kept when a user message contains it."""
+    if not user_texts:
+        return snippet, None
+    if snippet:
+        for index, text in user_texts:
+            if fold(snippet) in fold(text) or statement_in(snippet, [text]):
+                return snippet, index
+    wanted = set(words(todo_text))
+    best = (0.0, user_texts[-1][0], user_texts[-1][1].strip())
+    for index, text in user_texts:
+        for sentence in _SENTENCES.split(text):
+            overlap = len(wanted & set(words(sentence)))
+            score = overlap + (0.5 if overlap and _TODO_CUES.search(sentence) else 0.0)
+            if score and score >= best[0]:
+                best = (score, index, sentence.strip())
+    return (snippet or best[2][:2000]) or None, best[1]
+
+
+def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
+    """The plan as writes — affect facts dropped or promoted, handles resolved, todos with
+    their due time, source sentence and message — with the notices of what was left out."""
+    plan = judged.plan or MemoryWritePlan()
+    source = judged.source
+    notes = list(judged.notes)
+    selves = {fold(n) for n in judged.self_names}
+    own = [
+        r
+        for r in turn.user_rows
+        if not r.speaker or fold(r.speaker) in selves or source in ("request", "answer")
+    ]
+    facts = [f for f in plan.facts if not is_affect(f)]
+    if len(facts) < len(plan.facts):
+        notes.append(
+            Notice(
+                code="affect_fact_dropped",
+                detail=(
+                    f"{len(plan.facts) - len(facts)} feeling/mood fact(s) ignored: AFFECT "
+                    "becomes a fact only through promote_affect, when the user said it"
+                ),
+            )
+        )
+    if source != "offline_extractor":  # a model's plan: only what the person said
+        said = [r.text for r in own] + list(judged.context)
+        kept = [f for f in facts if grounded(f, said)]
+        notes += [
+            Notice(
+                code="fact_not_grounded",
+                detail=(
+                    f"dropped {f.predicate} {f.value if f.value is not None else f.object!r}: "
+                    f'"{f.text[:120]}" — not in the person\'s words this turn'
+                ),
+            )
+            for f in facts
+            if f not in kept
+        ]
+        facts = kept
+    promoted, note = _promotion(plan, [r.text for r in own])
+    facts += promoted
+    notes += note
+    resolved = resolve(msgspec.structs.replace(plan, facts=facts))
+    todos: list[TodoRow] = []
+    seen: set[tuple[str, str]] = set()
+    user_texts = [(i, r.text) for i, r in enumerate(turn.rows) if r in own]
+    for todo in plan.todos:
+        key = (todo.kind, fold(todo.text))
+        if key in seen:
+            continue
+        seen.add(key)
+        due = parse_due(todo.due, turn.now) if todo.due else None
+        if todo.due and due is None:
+            notes.append(
+                Notice(
+                    code="due_not_understood",
+                    detail=f"todo {todo.text[:60]!r}: due {todo.due!r} ignored",
+                )
+            )
+        snippet, index = source_of(todo.text, todo.source_snippet, user_texts)
+        message_id = turn.rows[index].message_id if index is not None else None
+        todos.append(TodoRow(uuid.uuid4(), todo.kind, todo.text, due, snippet, message_id))
+    done_said = any(says_done(r.text) for r in own)
+    if plan.complete_commitment and not done_said:
+        notes.append(
+            Notice(
+                code="commitment_not_completed",
+                detail="complete_commitment needs the user to say done, finished or completed",
+            )
+        )
+    return TurnPlan(
+        turn=turn,
+        plan_source=source,
+        resolved=resolved,
+        validity=tuple(validity(f, turn.now) for f, _, _ in resolved.facts),
+        todos=tuple(todos),
+        done_said=done_said,
+        complete_asked=plan.complete_commitment,
+        forget=tuple(plan.forget),
+        fact_source="llm_plan" if source in ("request", "answer") else "shadow_extraction",
+        notes=tuple(notes),
+        questions=judged.questions,
+    )
+
+
+def _promotion(plan: MemoryWritePlan, said: Sequence[str]) -> tuple[list[PlanFact], list[Notice]]:
+    """``promote_affect`` as a FEELS fact when the user's words hold its statement."""
+    promotion = plan.promote_affect
+    if promotion is None:
+        return [], []
+    if not statement_in(promotion.user_statement, said):
+        return [], [
+            Notice(
+                code="affect_not_promoted",
+                detail=(
+                    "promote_affect ignored: the user's message in this turn does not contain "
+                    "the stated user_statement"
+                ),
+            )
+        ]
+    label = promotion.label.lower()
+    fact = PlanFact(
+        memory_type="PROFILE",
+        subject="user",
+        predicate="FEELS",
+        value=label,
+        importance=0,
+        confidence=0.7,
+        text=f'User said they feel {label}: "{promotion.user_statement[:400]}"',
+    )
+    return [fact], []

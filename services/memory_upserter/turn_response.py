@@ -1,0 +1,158 @@
+"""What the commit's transaction writes and answers, built from what it read (pure): a plan
+fact as a :class:`FactWrite` with its memory key, and the turn's :class:`CommitResponse`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+from uuid import UUID
+
+from contracts.common import Category, Scope
+from contracts.memory import (
+    CommitResponse,
+    Completion,
+    EntityWritten,
+    FactWritten,
+    Notice,
+    TodoWritten,
+)
+from contracts.plan import PlanFact
+from services.core.memory_store.fact_ops import FactResult, FactWrite
+from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
+from services.core.memory_store.shapes import EntityResult
+from services.memory_upserter.plan_logic import SELF
+from services.memory_upserter.turn import CapturedTodo, Completed, TurnPlan, Validity
+
+
+def fact_write(
+    fact: PlanFact,
+    s: int,
+    o: int | None,
+    entities: Sequence[EntityResult],
+    self_id: UUID | None,
+    agent_id: str,
+    provenance: list[str],
+    source: str,
+    valid: Validity = (None, None),
+) -> FactWrite:
+    """The fact between its subject and object (write indexes into ``entities``; ``SELF``:
+    the user's own entity ``self_id``)."""
+
+    def endpoint(index: int) -> tuple[UUID, str, str]:
+        if index == SELF:
+            assert self_id is not None, "a fact about the user needs the user's entity"
+            return self_id, "self", "Person"
+        e = entities[index]
+        return e.entity_id, primary_ref(e.entity_ref, e.entity_id), e.category
+
+    subject_id, subject_ref, category = endpoint(s)
+    object_id, object_ref = endpoint(o)[:2] if o is not None else (None, None)
+    key = memory_key(
+        memory_type=fact.memory_type,
+        category=category,
+        subject_ref=subject_ref,
+        fact_type=fact.fact_type,
+        predicate=fact.predicate,
+        object_ref=object_ref,
+        value=fact.value or fact.text,
+    )
+    return FactWrite(
+        subject_entity_id=subject_id,
+        predicate=fact.predicate,
+        text=fact.text,
+        memory_type=fact.memory_type,
+        fact_type=fact.fact_type,
+        object_entity_id=object_id,
+        value=fact.value if object_id is None else None,
+        importance=fact.importance,
+        pinned=fact.pinned,
+        confidence=fact.confidence,
+        scope=fact.scope,
+        agent_id=agent_id if fact.scope == "agent" else None,
+        source=source,
+        memory_key=key,
+        message_ids=provenance,
+        valid_from=valid[0],
+        valid_to=valid[1],
+    )
+
+
+def commit_response(
+    plan: TurnPlan,
+    *,
+    session_id: UUID,
+    new_session: bool,
+    entities: Sequence[EntityResult],
+    facts: Sequence[tuple[FactWrite, FactResult]],
+    todos: Sequence[CapturedTodo],
+    completed: Completed | None,
+    forgotten: dict[str, int],
+    warnings: list[Notice],
+) -> CommitResponse:
+    turn, req, now = plan.turn, plan.turn.req, plan.turn.now
+    return CommitResponse(
+        user_id=req.user_id,
+        agent_id=req.agent_id,
+        chat_id=req.chat_id,
+        turn_id=req.turn_id,
+        session_id=str(session_id),
+        new_session=new_session,
+        message_ids=[str(r.message_id) for r in turn.rows],
+        reply=turn.reply,
+        plan_source=plan.plan_source,
+        entities=_entities(entities),
+        facts=[
+            FactWritten(
+                fact_id=str(r.rel_id),
+                text=w.text,
+                predicate=canonical_predicate(w.predicate),
+                memory_type=w.memory_type,
+                scope=cast(Scope, w.scope),
+                memory_key=w.memory_key,
+                outcome=r.outcome,
+                valid_from=w.valid_from or now,
+                valid_to=w.valid_to,
+                replaced_id=str(r.replaced_id) if r.replaced_id else None,
+            )
+            for w, r in facts
+        ],
+        todos=[
+            TodoWritten(
+                todo_id=str(t.todo_id),
+                kind=t.kind,
+                text=t.text,
+                due_at=t.due_at,
+                source_snippet=t.source_snippet,
+                outcome="created" if t.created else "unchanged",
+            )
+            for t in todos
+        ],
+        completions=[
+            Completion(
+                todo_id=str(completed.todo_id),
+                kind=completed.kind,
+                text=completed.text,
+                outcome="checked_in" if completed.kind == "HABIT" else "completed",
+            )
+        ]
+        if completed
+        else [],
+        forgotten=forgotten,
+        warnings=warnings,
+    )
+
+
+def _entities(results: Sequence[EntityResult]) -> list[EntityWritten]:
+    merged: dict[UUID, EntityWritten] = {}
+    for r in results:
+        known = merged.get(r.entity_id)
+        if known is None or (r.outcome == "created" or known.outcome == "unchanged"):
+            outcome = r.outcome if known is None or r.outcome != "unchanged" else known.outcome
+            merged[r.entity_id] = EntityWritten(
+                entity_id=str(r.entity_id),
+                name=r.name,
+                category=cast(Category, r.category),  # the entities table's check
+                entity_ref=r.entity_ref,
+                outcome=outcome,
+            )
+    return list(merged.values())

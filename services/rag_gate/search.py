@@ -1,0 +1,211 @@
+"""rag-gate's vector searches: which collections a turn asks for, and the searches themselves.
+
+The index only proposes ids; Postgres decides what is live (:mod:`services.rag_gate.store`).
+At most 4 searches run, concurrently, each only when the request's limits ask for that
+collection (:func:`plan`; 0 skips one):
+
+- episodes, narrowed to the seed entities, and once more un-narrowed if that finds nothing
+  (entity extraction can miss, and a new entity has no episode yet, yet the turn still
+  deserves continuity);
+- knowledge: the agent's shared chunks (owned by ``SHARED_OWNER``) and the user's own
+  documents in one search with one filter; another user's documents never match it;
+- facts: PROFILE/PEOPLE/PROJECT only, filtered in the index, so no candidate slot goes to a
+  PSYCHE fact;
+- this agent's logged messages (raw-turn recall).
+
+Only :class:`VectorIndexUnavailable` is caught: a failing collection comes back as None.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal, TypeVar
+
+from contracts.retrieve import Cutoff, Limits
+from services.core.vectors import VectorHit, VectorIndex, VectorIndexUnavailable
+
+T = TypeVar("T")
+EpisodeFilter = Literal["entities", "fallback", "none"]
+MEMORY_TYPES = ("PROFILE", "PEOPLE", "PROJECT")  # 001 invariant: never PSYCHE
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """One turn's searches: the query's vectors, who asks, and how many hits of each
+    collection (0: the collection is not searched)."""
+
+    user_id: str
+    agent_id: str
+    dense: Sequence[float]
+    text: str
+    entity_ids: Sequence[str]
+    episodes: int
+    knowledge: int
+    facts: int
+    turns: int
+    history: bool = False  # an as-of read: closed facts too (Postgres keeps what was true)
+
+
+def plan(
+    limits: Limits,
+    *,
+    user_id: str,
+    agent_id: str,
+    dense: Sequence[float],
+    text: str,
+    entity_ids: Sequence[str],
+    history: bool,
+) -> Query:
+    """The searches the request's limits ask for: knowledge ``k`` 0, facts ``max`` 0 or turns
+    ``max`` 0 each skip their collection."""
+    return Query(
+        user_id=user_id,
+        agent_id=agent_id,
+        dense=dense,
+        text=text,
+        entity_ids=entity_ids,
+        episodes=limits.episodes.top_k,
+        knowledge=limits.knowledge.k,
+        facts=limits.facts.candidates if limits.facts.max else 0,
+        turns=limits.turns.candidates if limits.turns.max else 0,
+        history=history,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What the index proposed; None for a collection whose search failed."""
+
+    episodes: list[VectorHit] | None
+    knowledge: list[VectorHit] | None
+    facts: list[VectorHit] | None
+    episode_filter: EpisodeFilter | None
+    turns: list[VectorHit] | None = None
+    skipped: frozenset[str] = frozenset()  # ids not worth reading (:func:`cap`)
+
+
+async def search(vectors: VectorIndex, q: Query) -> Found:
+    """Every search the query asks for, at once. Hits carry no payload (rag-gate reads rows
+    from Postgres by id), except a message's entities."""
+
+    async def episodes() -> tuple[list[VectorHit], EpisodeFilter]:
+        if q.entity_ids:
+            hits = await vectors.search(
+                "episodes",
+                user_id=q.user_id,
+                agent_id=q.agent_id,
+                entity_ids=list(q.entity_ids),
+                limit=q.episodes,
+                dense=q.dense,
+                text=q.text,
+                payload=(),
+            )
+            if hits:
+                return hits, "entities"
+        hits = await vectors.search(
+            "episodes",
+            user_id=q.user_id,
+            agent_id=q.agent_id,
+            limit=q.episodes,
+            dense=q.dense,
+            text=q.text,
+            payload=(),
+        )
+        return hits, "fallback" if q.entity_ids else "none"
+
+    async def knowledge() -> list[VectorHit]:
+        if q.knowledge == 0:
+            return []
+        return await vectors.search(
+            "knowledge",
+            user_id=q.user_id,
+            agent_id=q.agent_id,
+            agent_only=True,
+            with_shared=True,
+            limit=q.knowledge,
+            dense=q.dense,
+            text=q.text,
+            payload=(),
+        )
+
+    async def facts() -> list[VectorHit]:
+        if q.facts == 0:
+            return []
+        return await vectors.search(
+            "facts",
+            user_id=q.user_id,
+            agent_id=q.agent_id,
+            limit=q.facts,
+            include_inactive=q.history,
+            extra_must={"memory_type": list(MEMORY_TYPES)},
+            dense=q.dense,
+            text=q.text,
+            payload=(),
+        )
+
+    async def turns() -> list[VectorHit]:
+        if q.turns == 0:
+            return []
+        return await vectors.search(
+            "messages",
+            user_id=q.user_id,
+            agent_id=q.agent_id,
+            agent_only=True,
+            limit=q.turns,
+            dense=q.dense,
+            text=q.text,
+            payload=("entity_ids",),
+        )
+
+    ep, kn, fa, tu = await asyncio.gather(
+        _or_none(episodes()), _or_none(knowledge()), _or_none(facts()), _or_none(turns())
+    )
+    return Found(
+        episodes=ep[0] if ep else None,
+        knowledge=kn,
+        facts=fa,
+        episode_filter=ep[1] if ep else None,
+        turns=tu,
+    )
+
+
+async def _or_none(awaitable: Awaitable[T]) -> T | None:
+    try:
+        return await awaitable
+    except VectorIndexUnavailable:
+        return None
+
+
+def cap(found: Found, limits: Limits) -> Found:
+    """``found`` with the fact, knowledge and turn hits that cannot pass their cutoff, whatever
+    Postgres says, marked ``skipped`` so their rows are never read nor ranked.
+
+    Exact: a hit at or below the ``floor`` fails the cosine test (the bar is never below the
+    floor) and can only be kept by the lexical rule, which needs the texts of all live
+    candidates; so a collection is capped only when none of its first ``lexical_rank`` hits
+    could be a lexical keep. Episodes are never capped (their live hits rank the turns'
+    sessions)."""
+    skipped = [
+        hit.id
+        for hits, params in (
+            (found.facts, limits.facts),
+            (found.knowledge, limits.knowledge),
+            (found.turns, limits.turns),
+        )
+        for hit in _hopeless(hits or [], params)
+    ]
+    return replace(found, skipped=frozenset(skipped)) if skipped else found
+
+
+def _hopeless(hits: list[VectorHit], params: Cutoff) -> list[VectorHit]:
+    cosines = [-1.0 if h.similarity is None else h.similarity for h in hits]
+    if not cosines:
+        return []
+    highest_bar = max(params.floor, max(cosines) - params.margin)
+    if any(
+        params.lexical_min_similarity <= c <= highest_bar for c in cosines[: params.lexical_rank]
+    ):
+        return []
+    return [h for h, c in zip(hits, cosines, strict=True) if c <= params.floor]

@@ -1,0 +1,170 @@
+"""Recalled raw turns, the continuity fields, and the fused order over every returned item. Pure.
+
+Recalled turns are cut like the other hits, then re-ranked with the entity and episode signals
+(:mod:`services.rag_gate.fusion`); a message is shown once, as a turn or as a turn's context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from contracts.common import Provenance
+from contracts.envelope_io import FactsSlot
+from contracts.retrieve import FusionWeights, RetrieveRequest
+from contracts.slots import EpisodeSlot, KnowledgeSlot, RankedItem, RecalledTurn, Turn
+from services.core.vectors import VectorHit
+from services.rag_gate import fusion, ranking
+from services.rag_gate.continuity import TailMessage
+from services.rag_gate.slots import Tally, add_up, counted, cut
+from services.rag_gate.store import Rows
+
+TURN_CHARS = 800  # 001: recent messages are capped at 800 characters each
+SUMMARY_CHARS = 600  # 001: LATEST SESSION SUMMARY is capped at 600 characters
+
+
+def recalled_turns(
+    hits: list[VectorHit] | None,
+    episode_hits: list[VectorHit] | None,
+    rows: Rows,
+    req: RetrieveRequest,
+    query_terms: frozenset[int],
+    skipped: frozenset[str] = frozenset(),
+) -> tuple[list[RecalledTurn], Tally]:
+    """Recalled raw turns: cut like the other hits, then re-ranked (:mod:`.fusion`)."""
+    if not hits:
+        return [], Tally()
+    limits = req.limits.turns
+    done = cut(
+        "turns",
+        hits,
+        rows.messages,
+        lambda r: fusion.said(r.speaker, r.text),
+        limits,
+        query_terms,
+        skipped,
+    )
+    payloads = {hit.id: hit.payload for hit in hits}
+    live_episodes = [h for h in episode_hits or () if h.id in rows.episodes]
+    session_ranks: dict[str, int] = {}
+    for rank, hit in enumerate(live_episodes, 1):
+        session = rows.episodes[hit.id].session_id
+        if session and session not in session_ranks:
+            session_ranks[str(session)] = rank
+    candidates = [
+        fusion.TurnCandidate(
+            id=k.candidate.id,
+            rrf=k.candidate.rrf,
+            similarity=k.candidate.similarity,
+            speaker=rows.messages[k.candidate.id].speaker,
+            session_id=str(rows.messages[k.candidate.id].session_id),
+            entity_ids=frozenset(str(e) for e in payloads[k.candidate.id].get("entity_ids") or ()),
+            lexical=k.lexical,
+        )
+        for k in done.kept
+    ]
+    scored = fusion.score_turns(
+        candidates,
+        limits=limits,
+        entity_ids=req.entity_ids,
+        entity_names=rows.entity_names,
+        session_ranks=session_ranks,
+    )
+    out: list[RecalledTurn] = []
+    shown: set[str] = set()
+    as_context = over_max = 0
+    for turn in scored:
+        row = rows.messages[turn.id]
+        if row.message_id in shown:
+            as_context += 1
+            continue
+        if len(out) == limits.max:
+            over_max += 1
+            continue
+        before = row.previous if row.previous and row.previous.message_id not in shown else None
+        shown.add(row.message_id)
+        if before is not None:
+            shown.add(before.message_id)
+        out.append(
+            RecalledTurn(
+                message_id=row.message_id,
+                session_id=row.session_id,
+                ts=row.ts,
+                role=row.role,
+                speaker=row.speaker,
+                text=ranking.clip(row.text, TURN_CHARS),
+                score=round(turn.score, 6),
+                score_details=turn.details,
+                context=tail_turn(before) if before is not None else None,
+                provenance=Provenance(
+                    row_id=row.message_id,
+                    source="message",
+                    message_ids=[*([before.message_id] if before else []), row.message_id],
+                ),
+            )
+        )
+    dropped = counted(turns_shown_as_context=as_context, turns_over_max=over_max)
+    return out, add_up([done.tally, Tally(dropped)])
+
+
+def tail_turn(message: TailMessage) -> Turn:
+    return Turn(
+        role=message.role,
+        text=ranking.clip(message.text, TURN_CHARS),
+        speaker=message.speaker,
+        ts=message.ts,
+        message_id=message.message_id,
+    )
+
+
+def tail(messages: Sequence[TailMessage]) -> list[Turn]:
+    """The previous session's unconsolidated tail, each message clipped."""
+    return [tail_turn(m) for m in messages]
+
+
+def summary_text(summary: dict[str, Any] | None) -> str | None:
+    """``one_liner — what mattered: a; b`` from an episode's summary, at most 600 characters."""
+    if not summary:
+        return None
+    one_liner = str(summary.get("one_liner") or "").strip()
+    mattered = [str(x).strip() for x in summary.get("what_mattered") or () if str(x).strip()]
+    text = one_liner
+    if mattered:
+        text = f"{text} — what mattered: " if text else "What mattered: "
+        text += "; ".join(mattered)
+    return ranking.clip(text, SUMMARY_CHARS) if text else None
+
+
+def fused_ranking(
+    episode: EpisodeSlot, knowledge: KnowledgeSlot, facts: FactsSlot, weights: FusionWeights
+) -> list[RankedItem]:
+    """Every returned item in one order, best first (:func:`.fusion.fuse`)."""
+    items = [
+        *(
+            fusion.Slotted(
+                "turn",
+                t.message_id,
+                i,
+                fusion.words(t.text) + (fusion.words(t.context.text) if t.context else 0),
+            )
+            for i, t in enumerate(episode.turns, 1)
+        ),
+        *(
+            fusion.Slotted("fact", f.fact_id, i, fusion.words(f.text))
+            for i, f in enumerate(facts.relevant_facts, 1)
+        ),
+        *(
+            fusion.Slotted(
+                "episode", h.episode_id, i, fusion.words(f"{h.one_liner} {h.reflection}")
+            )
+            for i, h in enumerate(episode.hits, 1)
+        ),
+        *(
+            fusion.Slotted("knowledge", h.chunk_id, i, fusion.words(h.text))
+            for i, h in enumerate(knowledge.hits, 1)
+        ),
+    ]
+    return [
+        RankedItem(kind=item.kind, id=item.id, score=round(score, 6))
+        for item, score in fusion.fuse(items, weights)
+    ]
