@@ -38,8 +38,8 @@ from bench.common import (
     write_section,
 )
 from services.core.app import create_app
+from services.core.deps import STORES, Clients
 from services.core.migrate import apply_migrations
-from services.core.resources import ALL_DEPENDENCIES, Resources
 from services.core.settings import Settings
 from services.memory_upserter.app import SPEC
 from tests.reliability.servers import PostgresServer
@@ -138,7 +138,7 @@ async def rewrite_cost(sizes: list[int]) -> list[tuple]:
         embedder="hashing",
         index_after_reply=False,
     )
-    res = await Resources.open(settings, ALL_DEPENDENCIES)
+    res = await Clients.open(settings, STORES)
     out = []
     try:
         conn = await asyncpg.connect(dsn_for(DATABASE))  # no command timeout, unlike the pool
@@ -193,7 +193,7 @@ async def _fill(conn: asyncpg.Connection, start: int, rows: int) -> None:
     )
 
 
-async def _one_forget(settings: Settings, res: Resources) -> tuple[float, dict, float]:
+async def _one_forget(settings: Settings, res: Clients) -> tuple[float, dict, float]:
     user = f"forgetter-{uuid.uuid4().hex[:8]}"
     transport = httpx.ASGITransport(app=create_app(SPEC, settings, res))
     async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:

@@ -32,9 +32,9 @@ import pytest
 import redis.asyncio as aioredis
 from litestar import Litestar
 
+from services.core.deps import STORES, Clients
 from services.core.embedded import EmbeddedPostgres, EmbeddedRedis
 from services.core.migrate import apply_migrations
-from services.core.resources import ALL_DEPENDENCIES, Resources
 from services.core.settings import Settings
 
 PG_ADMIN = os.environ.get("TWIN_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -180,9 +180,9 @@ def settings(
 
 
 @pytest.fixture(scope="session")
-async def resources(settings: Settings) -> AsyncIterator[Resources]:
+async def resources(settings: Settings) -> AsyncIterator[Clients]:
     """Every client, opened once for the whole run (as ``twin up`` does)."""
-    res = await Resources.open(settings, ALL_DEPENDENCIES)
+    res = await Clients.open(settings, STORES)
     yield res
     await res.close()
 

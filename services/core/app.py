@@ -1,9 +1,10 @@
 """The one app factory every node is built with.
 
-A node is a :class:`NodeSpec` (its name, its ``/v1`` routes, the dependencies it needs);
-``create_app`` adds what every node shares: health, readiness, version, OpenAPI at
-``/schema/openapi.json``, problem+json errors, request ids with one log line per request,
-bearer auth on ``/v1/*``, a body size limit, and the resources' lifespan.
+A node is a :class:`NodeSpec` (its name, its ``/v1`` routes, and any providers of its own);
+what stores it needs is read off its handlers (:mod:`services.core.deps`). ``create_app``
+adds what every node shares: health, readiness, version, OpenAPI at ``/schema/openapi.json``,
+problem+json errors, request ids with one log line per request, bearer auth on ``/v1/*``, a
+body size limit, the capabilities' providers, and the clients' lifespan.
 """
 
 from __future__ import annotations
@@ -43,14 +44,11 @@ class NodeSpec:
     summary: str
     route_handlers: Sequence[Any]
     dependencies: dict[str, Provide] | None = None
-    needs: frozenset[str] = frozenset()
-    """Transition: stores named by hand; removed once every node's handlers take typed
-    capabilities (``stores`` reads them off the handlers)."""
 
     @property
     def stores(self) -> frozenset[str]:
         """The stores this node opens and ``/readyz`` checks, read off its handlers."""
-        return self.needs | needs_of(self.route_handlers, self.dependencies or {})
+        return needs_of(self.route_handlers, self.dependencies or {})
 
 
 @get("/healthz", tags=["health"], summary="The process is alive")
@@ -126,12 +124,6 @@ def _body_contract(request: Request[Any, Any, State]) -> type[msgspec.Struct] | 
     return typ if isinstance(typ, type) and issubclass(typ, msgspec.Struct) else None
 
 
-def provide_resources(state: State) -> Clients:
-    """Transition: the old ``resources`` parameter, until every node takes typed capabilities."""
-    clients: Clients = state.clients
-    return clients
-
-
 def create_app(spec: NodeSpec, settings: Settings, clients: Clients | None = None) -> Litestar:
     """Build the node's ASGI app. Pass ``clients`` to share them (``twin up``, tests);
     otherwise the app opens the stores its handlers need in its lifespan and closes them."""
@@ -162,7 +154,6 @@ def create_app(spec: NodeSpec, settings: Settings, clients: Clients | None = Non
         ),
         dependencies={
             **providers(),
-            "resources": Provide(provide_resources, sync_to_thread=False),
             **(spec.dependencies or {}),
         },
         middleware=[bearer_auth_middleware(settings.node_token)],

@@ -3,7 +3,7 @@
 memory-upserter answers a turn once Postgres holds it; embedding the turn's messages and facts
 into the vector index (derived data, repaired by the ``indexed_at`` sweep if lost) runs here,
 after the reply. A task is never fire-and-forget: its failure is logged, and
-:meth:`Background.drain` — called when the resources close (graceful shutdown) and by tests
+:meth:`Background.drain` — called when the clients close (graceful shutdown) and by tests
 that read the index right after a write — waits for every task still running.
 
 **Backpressure.** At most :data:`MAX_PENDING` tasks run at once; past that, :meth:`has_room`

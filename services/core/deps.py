@@ -194,16 +194,6 @@ class Clients:
         return self._llm
 
     @property
-    def pg(self) -> Database | None:
-        """Transition: the old ``Resources.pg``; removed once every node takes ``db``."""
-        return self._db
-
-    @property
-    def working_memory(self) -> WorkingMemory:
-        """Transition: the old ``Resources.working_memory``; removed with it."""
-        return self.memory
-
-    @property
     def memory(self) -> WorkingMemory:
         """Working memory over this process's Redis client, with the configured TTLs."""
         if self._memory is None:

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from services.core.app import create_app
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
 from services.nodes import NODE_NAMES, node_spec
 
@@ -40,7 +40,7 @@ DEANNAS_OWN = "User follows deanna's couch-to-5k plan"
 
 @pytest.fixture(scope="module")
 async def nodes(
-    settings: Settings, resources: Resources, app_client
+    settings: Settings, resources: Clients, app_client
 ) -> AsyncIterator[dict[str, httpx.AsyncClient]]:
     async with AsyncExitStack() as stack:
         yield {

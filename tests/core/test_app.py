@@ -16,10 +16,9 @@ from structlog.testing import capture_logs
 
 from contracts.common import SLOT_CONTRACT_VERSION, Ids, Struct
 from services.core.app import NodeSpec, create_app
-from services.core.deps import Database, Inject
+from services.core.deps import Clients, Database, Inject
 from services.core.logs import bind_ids
 from services.core.migrate import MIGRATIONS_DIR
-from services.core.resources import Resources
 from services.core.settings import Settings
 from services.core.working_memory import WorkingMemory
 from services.nodes import all_specs, node_spec
@@ -54,7 +53,7 @@ BODY = {"ids": {"user_id": "alice", "agent_id": "deanna", "chat_id": "tg:1"}, "c
 
 
 @pytest.fixture
-async def client(settings: Settings, resources: Resources, app_client):
+async def client(settings: Settings, resources: Clients, app_client):
     async with app_client(create_app(SPEC, settings, resources)) as client:
         yield client
 
@@ -135,7 +134,7 @@ async def test_malformed_json_is_a_problem_not_a_crash(client: httpx.AsyncClient
 
 
 async def test_an_oversized_body_is_refused(
-    settings: Settings, resources: Resources, app_client
+    settings: Settings, resources: Clients, app_client
 ) -> None:
     small = msgspec.structs.replace(settings, max_body_bytes=64)
     async with app_client(create_app(SPEC, small, resources)) as client:
@@ -184,7 +183,7 @@ async def test_a_wrong_method_is_a_problem_naming_the_allowed_one(
 
 
 async def test_bearer_token_guards_v1_but_not_health(
-    settings: Settings, resources: Resources, app_client
+    settings: Settings, resources: Clients, app_client
 ) -> None:
     guarded = msgspec.structs.replace(settings, node_token="s3cret-token")
     async with app_client(create_app(SPEC, guarded, resources)) as client:
@@ -253,12 +252,12 @@ def test_no_node_uses_a_deprecated_litestar_api(settings: Settings) -> None:
 def test_every_node_has_a_spec_with_known_dependencies() -> None:
     specs = all_specs()
     assert set(specs) == set(NODE_NAMES)
-    assert specs["envelope-validator"].needs == frozenset()
+    assert specs["envelope-validator"].stores == frozenset()  # pure: opens nothing
 
 
 @pytest.mark.parametrize("node", sorted(NODE_NAMES))
 async def test_every_node_answers_health_and_readiness(
-    node: str, settings: Settings, resources: Resources, app_client
+    node: str, settings: Settings, resources: Clients, app_client
 ) -> None:
     async with app_client(create_app(node_spec(node), settings, resources)) as client:
         assert (await client.get("/healthz")).json()["node"] == node

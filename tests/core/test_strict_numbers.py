@@ -15,7 +15,7 @@ import msgspec
 import pytest
 
 from services.core.app import create_app
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.validation import collect_errors, strict_errors
 from services.nodes import all_specs
 
@@ -141,7 +141,7 @@ def test_a_well_typed_body_passes_untouched() -> None:
 async def test_through_the_app_a_mistyped_field_is_a_422_problem_naming_it(
     app_client,
     settings,
-    resources: Resources,
+    resources: Clients,
     user_id: str,
     node: str,
     route: str,

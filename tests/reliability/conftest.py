@@ -3,7 +3,7 @@ started again by the tests, and a node stack wired to them.
 
 One throwaway Redis and one throwaway Postgres cluster serve the whole folder (session scope);
 a test that stops one starts it again before it ends (``servers.stopped``). The nodes under test
-run in this process over a ``Resources`` opened once on these servers, exactly as ``twin up``
+run in this process over a ``Clients`` opened once on these servers, exactly as ``twin up``
 shares its clients; the shared Postgres (5432) and Redis (6379) are never touched here except
 through the run's own test database.
 """
@@ -20,8 +20,8 @@ import msgspec
 import pytest
 
 from services.core.app import create_app
+from services.core.deps import STORES, Clients
 from services.core.migrate import apply_migrations
-from services.core.resources import ALL_DEPENDENCIES, Resources
 from services.core.settings import Settings
 from services.nodes import node_spec
 from tests.reliability.servers import DelayProxy, PostgresServer, RedisServer
@@ -78,9 +78,9 @@ def throwaway_settings(
 
 
 @pytest.fixture(scope="session")
-async def throwaway(throwaway_settings: Settings) -> AsyncIterator[Resources]:
+async def throwaway(throwaway_settings: Settings) -> AsyncIterator[Clients]:
     """Every client over the throwaway servers, opened once (as ``twin up`` does)."""
-    res = await Resources.open(throwaway_settings, ALL_DEPENDENCIES)
+    res = await Clients.open(throwaway_settings, STORES)
     yield res
     await res.close()
 
@@ -97,19 +97,19 @@ def slow_pg(pg_server: PostgresServer) -> Iterator[DelayProxy]:
 @pytest.fixture(scope="session")
 async def slow_resources(
     slow_pg: DelayProxy, redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[Resources]:
+) -> AsyncIterator[Clients]:
     settings = fault_settings(
         f"postgresql://postgres@127.0.0.1:{slow_pg.port}/twin",
         redis_server.url,
         str(tmp_path_factory.mktemp("qdrant-slow")),
     )
     settings = msgspec.structs.replace(settings, pg_timeout_s=1.0)
-    res = await Resources.open(settings, ALL_DEPENDENCIES)
+    res = await Clients.open(settings, STORES)
     yield res
     await res.close()
 
 
-NodeClient = Callable[[str, Resources], AbstractAsyncContextManager[httpx.AsyncClient]]
+NodeClient = Callable[[str, Clients], AbstractAsyncContextManager[httpx.AsyncClient]]
 
 
 @pytest.fixture
@@ -117,7 +117,7 @@ def node(app_client) -> NodeClient:
     """``async with node("rag-gate", resources) as client``: the node's app over those clients."""
 
     @asynccontextmanager
-    async def open_node(name: str, res: Resources) -> AsyncIterator[httpx.AsyncClient]:
+    async def open_node(name: str, res: Clients) -> AsyncIterator[httpx.AsyncClient]:
         async with app_client(create_app(node_spec(name), res.settings, res)) as client:
             yield client
 

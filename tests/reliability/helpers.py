@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from services.core.resources import Resources
+from services.core.deps import Clients
 
 T0 = datetime(2026, 2, 2, 10, 0, tzinfo=UTC)
 AGENT = "deanna"
@@ -88,11 +88,11 @@ def assert_unavailable(response: httpx.Response, dependency: str) -> dict:
     return problem
 
 
-async def rows(res: Resources, sql: str, *args: Any) -> list[dict]:
-    async with res.pg.acquire() as conn:
+async def rows(res: Clients, sql: str, *args: Any) -> list[dict]:
+    async with res.db.acquire() as conn:
         return [dict(r) for r in await conn.fetch(sql, *args)]
 
 
-async def value(res: Resources, sql: str, *args: Any) -> Any:
-    async with res.pg.acquire() as conn:
+async def value(res: Clients, sql: str, *args: Any) -> Any:
+    async with res.db.acquire() as conn:
         return await conn.fetchval(sql, *args)

@@ -21,7 +21,7 @@ import asyncpg
 import httpx
 import pytest
 
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
 from services.core.vectors import EdgeVectorIndex
 from tests.e2e.processes import Process, free_port
@@ -64,7 +64,7 @@ def _serve(settings: Settings, folder: Path, port: int, name: str) -> Process:
     return process
 
 
-async def _blocked_backend(res: Resources) -> int:
+async def _blocked_backend(res: Clients) -> int:
     """The pid of the node's backend once it waits on our row lock, inside its transaction
     and after inserting the episode."""
     deadline = time.monotonic() + 20
@@ -84,7 +84,7 @@ async def _blocked_backend(res: Resources) -> int:
     raise TimeoutError("the node never reached the todo link inside its transaction")
 
 
-async def _ended(res: Resources, backend: int) -> None:
+async def _ended(res: Clients, backend: int) -> None:
     """Wait until Postgres has ended the dead client's backend (its transaction rolled back)."""
     for _ in range(400):
         if not await value(res, "SELECT count(*) FROM pg_stat_activity WHERE pid = $1", backend):
@@ -94,7 +94,7 @@ async def _ended(res: Resources, backend: int) -> None:
 
 
 async def test_a_writer_killed_mid_episode_leaves_nothing_half_written_and_the_next_run_completes(
-    node, throwaway: Resources, throwaway_settings: Settings, tmp_path: Path, user_id: str
+    node, throwaway: Clients, throwaway_settings: Settings, tmp_path: Path, user_id: str
 ) -> None:
     async with node("memory-upserter", throwaway) as upserter:
         for i, text in enumerate(

@@ -22,7 +22,7 @@ import pytest
 import structlog
 from structlog.testing import capture_logs
 
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
 from services.core.vectors import COLLECTIONS
 from tests.reliability.helpers import AGENT, CHAT, commit_body, later, rows
@@ -34,7 +34,7 @@ def _made_up_name() -> str:
     return "Zq" + "".join(letters)
 
 
-async def _columns(res: Resources) -> list[tuple[str, str]]:
+async def _columns(res: Clients) -> list[tuple[str, str]]:
     found = await rows(
         res,
         """
@@ -46,9 +46,9 @@ async def _columns(res: Resources) -> list[tuple[str, str]]:
     return [(r["table_name"], r["column_name"]) for r in found]
 
 
-async def _postgres_holding(res: Resources, needle: str) -> list[str]:
+async def _postgres_holding(res: Clients, needle: str) -> list[str]:
     holding = []
-    async with res.pg.acquire() as conn:
+    async with res.db.acquire() as conn:
         for table, column in await _columns(res):
             hits = await conn.fetchval(
                 f'SELECT count(*) FROM "{table}" WHERE "{column}"::text ILIKE $1', f"%{needle}%"
@@ -58,7 +58,7 @@ async def _postgres_holding(res: Resources, needle: str) -> list[str]:
     return holding
 
 
-async def _vectors_holding(res: Resources, user_id: str, needle: str) -> list[str]:
+async def _vectors_holding(res: Clients, user_id: str, needle: str) -> list[str]:
     holding = []
     for collection in COLLECTIONS:
         found = await res.vectors.search(
@@ -78,7 +78,7 @@ async def _vectors_holding(res: Resources, user_id: str, needle: str) -> list[st
     return holding
 
 
-async def _redis_holding(res: Resources, needle: str) -> list[str]:
+async def _redis_holding(res: Clients, needle: str) -> list[str]:
     holding = []
     async for key in res.redis.scan_iter(count=500):
         kind = (await res.redis.type(key)).decode()
@@ -99,7 +99,7 @@ async def _redis_holding(res: Resources, needle: str) -> list[str]:
     return holding
 
 
-async def _remember(node, res: Resources, user_id: str, name: str) -> list[dict]:
+async def _remember(node, res: Clients, user_id: str, name: str) -> list[dict]:
     """Every write path the name can take: a planned turn, a judged turn, the pulse, the
     fast brain's reads, an episode consolidated from the session."""
     plan = {
@@ -189,7 +189,7 @@ async def _remember(node, res: Resources, user_id: str, name: str) -> list[dict]
 
 
 async def test_a_hard_forget_leaves_the_content_in_no_row_point_key_or_log_line(
-    node, throwaway: Resources, user_id: str, caplog: pytest.LogCaptureFixture
+    node, throwaway: Clients, user_id: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     name = _made_up_name()
     caplog.set_level(logging.DEBUG)
@@ -238,15 +238,15 @@ def _files_holding(root: Path, needle: str, *, skip: tuple[str, ...] = ()) -> li
     return [p for p in paths if not p.startswith(skip)]
 
 
-async def _everything_on_disk(res: Resources) -> None:
+async def _everything_on_disk(res: Clients) -> None:
     """Shared buffers to the data files (a dirty page not yet written would hide bytes)."""
-    async with res.pg.acquire() as conn:
+    async with res.db.acquire() as conn:
         await conn.execute("CHECKPOINT")
 
 
 async def test_a_hard_forget_leaves_no_byte_of_the_content_in_any_file(
     node,
-    throwaway: Resources,
+    throwaway: Clients,
     throwaway_settings: Settings,
     pg_server: PostgresServer,
     user_id: str,
@@ -290,7 +290,7 @@ async def test_a_hard_forget_leaves_no_byte_of_the_content_in_any_file(
 
 async def test_a_hard_forget_of_a_text_leaves_no_byte_of_it_in_any_file(
     node,
-    throwaway: Resources,
+    throwaway: Clients,
     throwaway_settings: Settings,
     pg_server: PostgresServer,
     user_id: str,

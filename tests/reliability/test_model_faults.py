@@ -15,8 +15,8 @@ import httpx
 import pytest
 import respx
 
+from services.core.deps import Clients
 from services.core.llm import open_llm
-from services.core.resources import Resources
 from tests.reflection_writer.conftest import completion, model_draft
 from tests.reliability.helpers import commit_body, later, rows, value
 
@@ -42,7 +42,7 @@ NOT_A_REFLECTION = {
 
 
 @pytest.fixture
-async def with_model(throwaway: Resources) -> AsyncIterator[Resources]:
+async def with_model(throwaway: Clients) -> AsyncIterator[Clients]:
     llm = open_llm(
         base_url=LLM_URL, api_key="sk-test", model="test-model", timeout=2.0, max_retries=0
     )
@@ -50,7 +50,7 @@ async def with_model(throwaway: Resources) -> AsyncIterator[Resources]:
     await llm.close()
 
 
-async def _session(node, res: Resources, user_id: str) -> str:
+async def _session(node, res: Clients, user_id: str) -> str:
     async with node("memory-upserter", res) as client:
         for i, text in enumerate(
             [
@@ -66,7 +66,7 @@ async def _session(node, res: Resources, user_id: str) -> str:
     return await value(res, "SELECT session_id::text FROM sessions WHERE user_id = $1", user_id)
 
 
-async def _state(res: Resources, session_id: str) -> dict:
+async def _state(res: Clients, session_id: str) -> dict:
     [state] = await rows(
         res,
         """SELECT checkpoint_message_seq, locked_until, locked_by,
@@ -81,7 +81,7 @@ async def _state(res: Resources, session_id: str) -> dict:
 
 @pytest.mark.parametrize("fault", list(NO_ANSWER))
 async def test_a_model_that_gives_no_answer_leaves_the_session_for_the_next_run(
-    node, with_model: Resources, user_id: str, fault: str
+    node, with_model: Clients, user_id: str, fault: str
 ) -> None:
     session_id = await _session(node, with_model, user_id)
     async with (
@@ -109,7 +109,7 @@ async def test_a_model_that_gives_no_answer_leaves_the_session_for_the_next_run(
 
 @pytest.mark.parametrize("answer", list(NOT_A_REFLECTION))
 async def test_a_model_answer_that_is_no_reflection_gets_the_offline_draft(
-    node, with_model: Resources, user_id: str, answer: str
+    node, with_model: Clients, user_id: str, answer: str
 ) -> None:
     session_id = await _session(node, with_model, user_id)
     async with (
@@ -131,7 +131,7 @@ async def test_a_model_answer_that_is_no_reflection_gets_the_offline_draft(
 
 @pytest.mark.parametrize("fault", [*NO_ANSWER, *NOT_A_REFLECTION])
 async def test_the_shadow_judge_falls_back_to_the_offline_extractor_and_says_so(
-    node, with_model: Resources, user_id: str, fault: str
+    node, with_model: Clients, user_id: str, fault: str
 ) -> None:
     reply = NO_ANSWER.get(fault) or httpx.Response(200, json=NOT_A_REFLECTION[fault])
     async with (

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from services.core.resources import Resources
+from services.core.deps import Clients
 from tests.e2e.processes import port_in_use
 from tests.reliability.helpers import (
     PLAN,
@@ -27,7 +27,7 @@ PG_NODES = {
 }
 
 
-async def _facts_and_messages(res: Resources, user_id: str) -> tuple[list, list]:
+async def _facts_and_messages(res: Clients, user_id: str) -> tuple[list, list]:
     messages = await rows(
         res, "SELECT turn_id, text FROM messages WHERE user_id = $1 ORDER BY seq", user_id
     )
@@ -36,7 +36,7 @@ async def _facts_and_messages(res: Resources, user_id: str) -> tuple[list, list]
 
 
 async def test_every_postgres_node_answers_503_during_a_crash_and_keeps_acknowledged_turns(
-    node, throwaway: Resources, pg_server: PostgresServer, user_id: str
+    node, throwaway: Clients, pg_server: PostgresServer, user_id: str
 ) -> None:
     async with node("memory-upserter", throwaway) as upserter:
         acked = await upserter.post("/v1/commit", json=commit_body(user_id, plan=PLAN))
@@ -64,7 +64,7 @@ async def test_every_postgres_node_answers_503_during_a_crash_and_keeps_acknowle
 
 
 async def test_a_commit_that_failed_during_the_outage_is_written_once_when_retried(
-    node, throwaway: Resources, pg_server: PostgresServer, user_id: str
+    node, throwaway: Clients, pg_server: PostgresServer, user_id: str
 ) -> None:
     body = commit_body(user_id, plan=PLAN)
     async with node("memory-upserter", throwaway) as client:
@@ -83,7 +83,7 @@ async def test_a_commit_that_failed_during_the_outage_is_written_once_when_retri
 
 @pytest.mark.parametrize("name", ["graph-hydrator", "memory-upserter"])
 async def test_a_stalled_postgres_gives_503_within_the_query_timeout_then_recovers(
-    node, slow_resources: Resources, slow_pg: DelayProxy, user_id: str, name: str
+    node, slow_resources: Clients, slow_pg: DelayProxy, user_id: str, name: str
 ) -> None:
     path, body = PG_NODES[name]
     async with node(name, slow_resources) as client:
@@ -102,7 +102,7 @@ async def test_a_node_started_while_postgres_is_down_becomes_ready_when_it_retur
 ) -> None:
     await asyncio.to_thread(pg_server.stop, "immediate")
     try:
-        res = await Resources.open(throwaway_settings, {"postgres"})
+        res = await Clients.open(throwaway_settings, {"postgres"})
         async with node("graph-hydrator", res) as client:
             ready = await client.get("/readyz")
             assert ready.status_code == 503 and ready.headers["x-unready"] == "postgres"

@@ -7,7 +7,7 @@ from contextlib import AsyncExitStack
 
 import pytest
 
-from services.core.resources import Resources
+from services.core.deps import Clients
 from tests.reliability.helpers import AGENT, CHAT, PLAN, commit_body, later, rows, value
 
 COPIES = 5
@@ -15,7 +15,7 @@ COPIES = 5
 
 @pytest.mark.parametrize("plan", [PLAN, None], ids=["plan", "shadow-judge"])
 async def test_the_same_commit_sent_five_times_at_once_writes_once(
-    node, throwaway: Resources, user_id: str, plan: dict | None
+    node, throwaway: Clients, user_id: str, plan: dict | None
 ) -> None:
     body = commit_body(
         user_id, "My sister Marta visits. Remind me to call Marta tomorrow.", plan=plan
@@ -45,13 +45,13 @@ async def test_the_same_commit_sent_five_times_at_once_writes_once(
     assert (
         await value(throwaway, "SELECT turn_count FROM sessions WHERE user_id = $1", user_id) == 1
     )  # turns are counted by user message
-    session = await throwaway.working_memory.load_session(user_id, AGENT, CHAT)
+    session = await throwaway.memory.load_session(user_id, AGENT, CHAT)
     assert session is not None and [t.role for t in session.turns] == ["user", "assistant"]
     await throwaway.background.drain()  # vectors are written after the reply
     assert await throwaway.vectors.count("facts", user_id=user_id) == len(facts)
 
 
-async def _quiet_session(node, res: Resources, user_id: str) -> str:
+async def _quiet_session(node, res: Clients, user_id: str) -> str:
     async with node("memory-upserter", res) as client:
         for i, text in enumerate(
             [
@@ -69,7 +69,7 @@ async def _quiet_session(node, res: Resources, user_id: str) -> str:
 
 @pytest.mark.parametrize("how", ["session", "sweep"])
 async def test_two_schedulers_consolidating_one_session_at_once_write_one_episode(
-    node, throwaway: Resources, user_id: str, how: str
+    node, throwaway: Clients, user_id: str, how: str
 ) -> None:
     session_id = await _quiet_session(node, throwaway, user_id)
     body = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
 from tests.reliability.helpers import (
     commit_body,
@@ -16,7 +16,7 @@ from tests.reliability.servers import DelayProxy, RedisServer, stopped
 
 
 async def test_pulse_goes_on_degraded_while_redis_is_down_and_recovers_by_itself(
-    node, throwaway: Resources, redis_server: RedisServer, user_id: str
+    node, throwaway: Clients, redis_server: RedisServer, user_id: str
 ) -> None:
     """Affect is volatile: with Redis stopped the turn gets a neutral AFFECT flagged
     ``degraded`` (200, so the flow goes on), and nothing is counted or saved."""
@@ -41,7 +41,7 @@ async def test_pulse_goes_on_degraded_while_redis_is_down_and_recovers_by_itself
 
 
 async def test_a_commit_while_redis_is_down_is_saved_and_says_working_memory_missed_it(
-    node, throwaway: Resources, redis_server: RedisServer, user_id: str
+    node, throwaway: Clients, redis_server: RedisServer, user_id: str
 ) -> None:
     async with node("memory-upserter", throwaway) as client:
         with stopped(redis_server):
@@ -58,12 +58,12 @@ async def test_a_commit_while_redis_is_down_is_saved_and_says_working_memory_mis
         throwaway, "SELECT text FROM messages WHERE user_id = $1 ORDER BY seq", user_id
     )
     assert [r["text"] for r in logged] == ["Hello there.", "Noted.", "Back again.", "Noted."]
-    session = await throwaway.working_memory.load_session(user_id, "deanna", "tg:rel")
+    session = await throwaway.memory.load_session(user_id, "deanna", "tg:rel")
     assert session is not None and [t.text for t in session.turns][-2:] == ["Back again.", "Noted."]
 
 
 async def test_reflection_writer_needs_no_redis(
-    node, throwaway: Resources, redis_server: RedisServer
+    node, throwaway: Clients, redis_server: RedisServer
 ) -> None:
     async with node("reflection-writer", throwaway) as client:
         with stopped(redis_server):
@@ -80,7 +80,7 @@ async def test_a_stalled_redis_gives_a_degraded_pulse_within_its_timeout_then_re
     settings = msgspec.structs.replace(
         throwaway_settings, redis_url=f"redis://127.0.0.1:{proxy.port}/0"
     )
-    res = await Resources.open(settings, {"redis"})
+    res = await Clients.open(settings, {"redis"})
     try:
         async with node("pulse-decay", res) as client:
             assert (await client.post("/v1/pulse", json=pulse_body(user_id))).status_code == 200

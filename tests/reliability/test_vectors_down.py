@@ -12,21 +12,21 @@ import msgspec
 import pytest
 from structlog.testing import capture_logs
 
-from services.core.resources import ALL_DEPENDENCIES, Resources
+from services.core.deps import STORES, Clients
 from services.core.settings import Settings
 from services.core.vectors import EdgeVectorIndex
 from tests.reliability.helpers import PLAN, commit_body, later, retrieve_body, rows
 from tests.reliability.servers import free_port
 
 
-async def _open(settings: Settings) -> Resources:
+async def _open(settings: Settings) -> Clients:
     """Opening the clients must not need the index: Kubernetes restarts a node that cannot
     start, and a node that started answers 503 on ``/readyz`` until the index is back."""
-    return await Resources.open(settings, ALL_DEPENDENCIES)
+    return await Clients.open(settings, STORES)
 
 
 @pytest.fixture
-async def no_server(throwaway_settings: Settings) -> AsyncIterator[Resources]:
+async def no_server(throwaway_settings: Settings) -> AsyncIterator[Clients]:
     res = await _open(
         msgspec.structs.replace(throwaway_settings, qdrant_url=f"http://127.0.0.1:{free_port()}")
     )
@@ -37,8 +37,8 @@ async def no_server(throwaway_settings: Settings) -> AsyncIterator[Resources]:
 @pytest.fixture
 async def edge_taken(
     throwaway_settings: Settings, tmp_path
-) -> AsyncIterator[tuple[Resources, EdgeVectorIndex]]:
-    """Resources whose Edge folder another index holds (as another process would)."""
+) -> AsyncIterator[tuple[Clients, EdgeVectorIndex]]:
+    """Clients whose Edge folder another index holds (as another process would)."""
     owner = EdgeVectorIndex(tmp_path / "qdrant", dim=throwaway_settings.embedding_dim)
     await owner.ensure_collections()
     res = await _open(
@@ -57,7 +57,7 @@ async def _ready_within(client, attempts: int) -> bool:
     return False
 
 
-async def _degraded_turn(node, res: Resources, user_id: str) -> None:
+async def _degraded_turn(node, res: Clients, user_id: str) -> None:
     """Commit a turn, then retrieve and build the envelope while the index is down."""
     async with node("memory-upserter", res) as upserter:
         with capture_logs() as logs:
@@ -120,7 +120,7 @@ async def _degraded_turn(node, res: Resources, user_id: str) -> None:
 
 
 async def test_with_no_qdrant_server_nodes_start_degrade_and_keep_facts_for_the_sweep(
-    node, no_server: Resources, user_id: str
+    node, no_server: Clients, user_id: str
 ) -> None:
     await _degraded_turn(node, no_server, user_id)
     unindexed = await rows(
@@ -130,7 +130,7 @@ async def test_with_no_qdrant_server_nodes_start_degrade_and_keep_facts_for_the_
 
 
 async def test_an_edge_shard_owned_elsewhere_degrades_then_recovers_when_released(
-    node, edge_taken: tuple[Resources, EdgeVectorIndex], user_id: str
+    node, edge_taken: tuple[Clients, EdgeVectorIndex], user_id: str
 ) -> None:
     res, owner = edge_taken
     await _degraded_turn(node, res, user_id)
@@ -150,7 +150,7 @@ async def test_an_edge_shard_owned_elsewhere_degrades_then_recovers_when_release
 
 
 async def test_an_episode_written_while_the_index_is_down_is_indexed_by_the_next_run(
-    node, edge_taken: tuple[Resources, EdgeVectorIndex], user_id: str
+    node, edge_taken: tuple[Clients, EdgeVectorIndex], user_id: str
 ) -> None:
     res, owner = edge_taken
     async with node("memory-upserter", res) as upserter:

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from services.core.app import create_app
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
 from services.nodes import NODE_NAMES, node_spec
 
@@ -56,7 +56,7 @@ class Person:
 
 @pytest.fixture(scope="module")
 async def nodes(
-    settings: Settings, resources: Resources, app_client
+    settings: Settings, resources: Clients, app_client
 ) -> AsyncIterator[dict[str, httpx.AsyncClient]]:
     async with AsyncExitStack() as stack:
         yield {
@@ -170,9 +170,9 @@ async def _everything_seen(nodes, user_id: str, agent: str, name: str, at: datet
     return json.dumps([hydrate, retrieve, pulse, envelope, day], ensure_ascii=False)
 
 
-async def _footprint(resources: Resources, user_id: str) -> dict[str, object]:
+async def _footprint(resources: Clients, user_id: str) -> dict[str, object]:
     """What the stores hold for one user: row counts, vector points, Redis keys."""
-    async with resources.pg.acquire() as conn:
+    async with resources.db.acquire() as conn:
         counts = {
             table: await conn.fetchval(
                 f"SELECT count(*) FROM {table} WHERE user_id = $1 AND "  # noqa: S608
@@ -202,7 +202,7 @@ async def _footprint(resources: Resources, user_id: str) -> dict[str, object]:
 )
 @given(name=names, other_name=names, scope_a=scopes, scope_b=scopes)
 async def test_no_read_path_shows_another_users_or_agents_memory(
-    nodes, resources: Resources, name: str, other_name: str, scope_a: str, scope_b: str
+    nodes, resources: Clients, name: str, other_name: str, scope_a: str, scope_b: str
 ) -> None:
     run = uuid.uuid4().hex[:8]
     ana = Person(f"ana-{run}", f"alpha{run}", scope_a)

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from services.core.app import create_app
-from services.core.resources import Resources
+from services.core.deps import Clients
 from services.core.settings import Settings
 from services.nodes import node_spec
 
@@ -29,7 +29,7 @@ INJECTION = (
 
 
 @pytest.fixture
-async def clients(settings: Settings, resources: Resources, app_client):
+async def clients(settings: Settings, resources: Clients, app_client):
     opened = {}
     for node in (
         "graph-hydrator",
