@@ -46,8 +46,8 @@ NODE_PORTS = {  # services.core.settings.NODE_PORTS, without importing the produ
 def count_tokens(text: str) -> int:
     """Whitespace-separated words: the one tokenizer of every token budget in the benchmarks.
 
-    Deterministic, model-free and the same for the product and the baselines; an LLM's BPE
-    count is about 1.3x this for English chat text.
+    Deterministic, model-free and the same for the product and the baselines (how it compares
+    with an LLM's BPE count: bench/RESULTS.md, "Figures moved from docstrings").
     """
     return len(text.split())
 

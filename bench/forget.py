@@ -1,6 +1,6 @@
 """Where a hard-forgotten text survives on disk, and what rewriting the touched tables costs.
 
-    uv run python -m bench.forget            # ~1 min; --rows 100000,400000 to change sizes
+    uv run python -m bench.forget            # --rows 100000,400000 to change sizes
 
 Three measurements, written to the ``forget`` section of bench/RESULTS.md:
 

@@ -20,7 +20,7 @@ import uuid
 
 import msgspec
 
-from contracts.retrieve import EpisodeLimits, FactLimits, KnowledgeLimits
+from contracts.retrieve_limits import EpisodeLimits, FactLimits, KnowledgeLimits
 from services.core.embedder import MiniLMEmbedder
 from services.core.vectors import EdgeVectorIndex, VectorPoint
 from services.rag_gate import ranking

@@ -5,15 +5,15 @@ Bump ``SLOT_CONTRACT_VERSION`` (and re-export the schemas) whenever a contract c
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 import msgspec
-
-SLOT_CONTRACT_VERSION = "1.3"
 
 # Every version a node still reads: blobs saved in Redis and bodies n8n sends may carry an older
 # one. Each version only added optional fields; CHANGELOG.md says which.
 ContractVersion = Literal["1.0", "1.1", "1.2", "1.3"]
+
+SLOT_CONTRACT_VERSION: Final[ContractVersion] = "1.3"
 
 # Ids are opaque strings chosen by the caller: "tg:12345", "alice", "deanna", "tg:987".
 UserId = Annotated[
@@ -70,8 +70,12 @@ Category = Literal[
 ]
 
 
-class Struct(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=False):
-    """Base of every contract: keyword-only, unknown fields refused (typos surface as 422)."""
+class Struct(
+    msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=False, frozen=True
+):
+    """Base of every contract: immutable once built (``msgspec.structs.replace`` makes a changed
+    copy), keyword-only, unknown fields refused (typos surface as 422). A subclass repeats
+    ``frozen=True`` so the type checker sees it too."""
 
 
 class Provenance(Struct, kw_only=True, frozen=True):
@@ -82,7 +86,7 @@ class Provenance(Struct, kw_only=True, frozen=True):
     source: str | None = None
 
 
-class Ids(Struct, kw_only=True):
+class Ids(Struct, kw_only=True, frozen=True):
     """Who is talking to whom, in which chat. Every node request starts with these."""
 
     user_id: UserId
@@ -90,12 +94,12 @@ class Ids(Struct, kw_only=True):
     chat_id: ChatId
 
 
-class Health(Struct, kw_only=True):
+class Health(Struct, kw_only=True, frozen=True):
     status: Literal["ok"]
     node: str
 
 
-class Readiness(Struct, kw_only=True):
+class Readiness(Struct, kw_only=True, frozen=True):
     status: Literal["ready", "unavailable"]
     node: str
     checks: dict[str, str]
@@ -104,7 +108,7 @@ class Readiness(Struct, kw_only=True):
     modes: dict[str, Literal["embedded", "external"]] = {}
 
 
-class Version(Struct, kw_only=True):
+class Version(Struct, kw_only=True, frozen=True):
     node: str
     version: str
     slot_contract_version: ContractVersion

@@ -14,10 +14,11 @@ from contracts.common import (
     Struct,
     UserId,
 )
-from contracts.slots import AffectSlot, EpisodeSlot, GraphSlot, KnowledgeSlot
+from contracts.recall import EpisodeSlot, KnowledgeSlot
+from contracts.slots import AffectSlot, GraphSlot
 
 
-class InferenceEnvelope(Struct, kw_only=True):
+class InferenceEnvelope(Struct, kw_only=True, frozen=True):
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     user_id: UserId
     agent_id: AgentId
@@ -28,7 +29,7 @@ class InferenceEnvelope(Struct, kw_only=True):
     KNOWLEDGE: KnowledgeSlot = msgspec.field(default_factory=KnowledgeSlot)
 
 
-class ChatMessage(Struct, kw_only=True):
+class ChatMessage(Struct, kw_only=True, frozen=True):
     """One OpenAI-style chat message, ready for an n8n LLM node."""
 
     role: Annotated[str, msgspec.Meta(pattern="^(system|user|assistant)$")]

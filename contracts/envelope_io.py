@@ -23,16 +23,8 @@ from contracts.common import (
     UserId,
 )
 from contracts.envelope import ChatMessage, InferenceEnvelope
-from contracts.slots import (
-    AffectSlot,
-    EntityCard,
-    EpisodeSlot,
-    FactLine,
-    GraphSlot,
-    KnowledgeSlot,
-    RankedItem,
-    Turn,
-)
+from contracts.recall import EpisodeSlot, KnowledgeSlot, RankedItem
+from contracts.slots import AffectSlot, EntityCard, FactLine, GraphSlot, Turn
 
 LongText = Annotated[str, msgspec.Meta(max_length=10_000)]
 # Words of evidence a prompt carries by default: about 1,000 model tokens beside the foundation,
@@ -40,7 +32,7 @@ LongText = Annotated[str, msgspec.Meta(max_length=10_000)]
 DEFAULT_MEMORY_BUDGET_WORDS = 800
 
 
-class FactsSlot(Struct, kw_only=True):
+class FactsSlot(Struct, kw_only=True, frozen=True):
     """rag-gate's relevant facts (blended ranking) and entity cards; they join
     ``GRAPH.relevant_facts`` / ``GRAPH.entity_cards`` (they are Postgres facts: authoritative)."""
 
@@ -50,7 +42,7 @@ class FactsSlot(Struct, kw_only=True):
     degraded: str | None = None
 
 
-class EnvelopeRequest(Struct, kw_only=True):
+class EnvelopeRequest(Struct, kw_only=True, frozen=True):
     """Everything the LLM call needs. Slots are accepted whole, exactly as their node answered."""
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
@@ -178,7 +170,7 @@ WarningCode = Literal[
 ]
 
 
-class EnvelopeWarning(Struct, kw_only=True):
+class EnvelopeWarning(Struct, kw_only=True, frozen=True):
     """Something the node changed or noticed; nothing is dropped without one naming it."""
 
     code: WarningCode
@@ -203,27 +195,27 @@ class MemoryItem(Struct, kw_only=True, frozen=True):
     words: int
 
 
-class EnvelopeStats(Struct, kw_only=True):
+class EnvelopeStats(Struct, kw_only=True, frozen=True):
     chars: dict[str, int] = {}
     counts: dict[str, int] = {}
     total_chars: int = 0
     messages: int = 0
 
 
-class JsonSchemaFormat(Struct, kw_only=True):
+class JsonSchemaFormat(Struct, kw_only=True, frozen=True):
     name: str
     strict: bool
     schema: dict[str, Any]
 
 
-class ResponseFormat(Struct, kw_only=True):
+class ResponseFormat(Struct, kw_only=True, frozen=True):
     """OpenAI ``response_format``: the strict JSON Schema of the answer (``LLMAnswer``)."""
 
     type: Literal["json_schema"] = "json_schema"
     json_schema: JsonSchemaFormat
 
 
-class EnvelopeResponse(Struct, kw_only=True):
+class EnvelopeResponse(Struct, kw_only=True, frozen=True):
     """The checked envelope (slots after caps), the chat messages to send as they are, the
     ``response_format`` to send beside them, and what was cut or noticed."""
 

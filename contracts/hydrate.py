@@ -22,7 +22,7 @@ from contracts.slots import GraphSlot
 EDGE_CAP_MIN, EDGE_CAP_MAX, EDGE_CAP_DEFAULT = 30, 60, 40
 
 
-class HydrateRequest(Struct, kw_only=True):
+class HydrateRequest(Struct, kw_only=True, frozen=True):
     """One user turn, with the session's focus as pulse-decay returned it."""
 
     user_id: UserId
@@ -77,7 +77,7 @@ class HydrateRequest(Struct, kw_only=True):
     ) = None
 
 
-class Mention(Struct, kw_only=True):
+class Mention(Struct, kw_only=True, frozen=True):
     """A name or alias found in the message and what it was resolved to."""
 
     text: Annotated[str, msgspec.Meta(description="As written, without a possessive 's.")]
@@ -111,7 +111,7 @@ class Mention(Struct, kw_only=True):
     ] = None
 
 
-class HydrateResponse(Struct, kw_only=True):
+class HydrateResponse(Struct, kw_only=True, frozen=True):
     """The GRAPH slot for the envelope, and the focus to store back into the session.
 
     ``GRAPH.dropped`` counts what did not fit, by kind (absent = none): ``edges`` cut by

@@ -1,6 +1,7 @@
-"""memory-upserter's requests and answers: commit a turn, ingest knowledge, seed a profile,
-reindex (forget, export and import: ``contracts.privacy``). Every write is idempotent: a
-retried request changes nothing more."""
+"""memory-upserter's commit of a turn, and the pieces its other answers share (``Notice``,
+what was written). Ingest knowledge, seed a profile, reindex: ``contracts.memory_admin``;
+forget, export and import: ``contracts.privacy``. Every write is idempotent: a retried request
+changes nothing more."""
 
 from __future__ import annotations
 
@@ -14,9 +15,7 @@ from contracts.common import (
     AgentId,
     Category,
     ChatId,
-    Confidence,
     ContractVersion,
-    MemoryType,
     RowId,
     Scope,
     ShortText,
@@ -25,7 +24,7 @@ from contracts.common import (
     TodoKind,
     UserId,
 )
-from contracts.plan import EntityHandle, FactType, MemoryWritePlan
+from contracts.plan import MemoryWritePlan
 from contracts.slots import Scratch
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=120)]
@@ -46,7 +45,7 @@ Predicate = Annotated[
 ]
 
 
-class Notice(Struct, kw_only=True):
+class Notice(Struct, kw_only=True, frozen=True):
     """Something the designer should know that did not stop the request."""
 
     code: Annotated[
@@ -66,7 +65,7 @@ class Notice(Struct, kw_only=True):
 # --- POST /v1/commit --------------------------------------------------------------------------
 
 
-class CommitMessage(Struct, kw_only=True):
+class CommitMessage(Struct, kw_only=True, frozen=True):
     role: Literal["user", "assistant"]
     text: Text
     speaker: (
@@ -99,7 +98,7 @@ class CommitMessage(Struct, kw_only=True):
     ) = None
 
 
-class CommitRequest(Struct, kw_only=True):
+class CommitRequest(Struct, kw_only=True, frozen=True):
     """One turn, after the LLM answered: the messages to log, and what to remember.
 
     ``plan`` is the memory-write plan; omit it (and ``answer``) to have the shadow judge
@@ -157,7 +156,7 @@ class CommitRequest(Struct, kw_only=True):
 EntityOutcome = Literal["created", "updated", "unchanged"]
 
 
-class EntityWritten(Struct, kw_only=True):
+class EntityWritten(Struct, kw_only=True, frozen=True):
     entity_id: RowId
     name: str
     category: Category
@@ -165,7 +164,7 @@ class EntityWritten(Struct, kw_only=True):
     outcome: EntityOutcome
 
 
-class FactWritten(Struct, kw_only=True):
+class FactWritten(Struct, kw_only=True, frozen=True):
     fact_id: RowId
     text: str
     predicate: str
@@ -194,7 +193,7 @@ class FactWritten(Struct, kw_only=True):
     ) = None
 
 
-class TodoWritten(Struct, kw_only=True):
+class TodoWritten(Struct, kw_only=True, frozen=True):
     todo_id: RowId
     kind: TodoKind
     text: str
@@ -203,7 +202,7 @@ class TodoWritten(Struct, kw_only=True):
     outcome: Literal["created", "unchanged"]
 
 
-class Completion(Struct, kw_only=True):
+class Completion(Struct, kw_only=True, frozen=True):
     todo_id: RowId
     text: str
     outcome: Annotated[
@@ -215,7 +214,7 @@ class Completion(Struct, kw_only=True):
     kind: TodoKind | None = None
 
 
-class CommitResponse(Struct, kw_only=True):
+class CommitResponse(Struct, kw_only=True, frozen=True):
     """What the turn wrote; a retry of the same turn answers this again."""
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
@@ -241,110 +240,4 @@ class CommitResponse(Struct, kw_only=True):
     warnings: list[Notice] = []
 
 
-# --- POST /v1/knowledge -----------------------------------------------------------------------
-
-
-class KnowledgeRequest(Struct, kw_only=True):
-    """A markdown document for one agent's library (003 §2.4)."""
-
-    agent_id: AgentId
-    doc_id: Annotated[str, msgspec.Meta(min_length=1, max_length=255, pattern=r"^[^\x00-\x1f]+$")]
-    domain: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] = "general"
-    title: Annotated[str, msgspec.Meta(max_length=255)] | None = None
-    text: Annotated[str, msgspec.Meta(min_length=1, max_length=2_000_000, description="Markdown.")]
-    user_id: (
-        Annotated[
-            UserId,
-            msgspec.Meta(
-                description="Only this user sees the document (default: every user of the agent).",
-            ),
-        ]
-        | None
-    ) = None
-
-
-class KnowledgeResponse(Struct, kw_only=True):
-    agent_id: AgentId
-    doc_id: str
-    user_id: UserId | None = None
-    chunks: int
-    added: int
-    unchanged: int
-    removed: int
-    indexed: int
-    warnings: list[Notice] = []
-
-
-# --- POST /v1/profile -------------------------------------------------------------------------
-
-
-class ProfileFact(Struct, kw_only=True):
-    text: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
-    predicate: Predicate | None = None
-    memory_type: MemoryType = "PROFILE"
-    subject: EntityHandle = "user"
-    subject_category: Category = "Person"
-    object: EntityHandle | None = None
-    object_category: Category = "Other"
-    value: Annotated[str, msgspec.Meta(max_length=500)] | None = None
-    fact_type: FactType = "fact"
-    confidence: Confidence = 1.0
-    scope: Scope = "global"
-
-
-class ProfileRequest(Struct, kw_only=True):
-    """The initial profile (000 UserSeed): stored pinned, importance 3, source seeded_profile."""
-
-    user_id: UserId
-    agent_id: (
-        Annotated[AgentId, msgspec.Meta(description="Needed for facts with scope 'agent'.")] | None
-    ) = None
-    display_name: Name | None = None
-    timezone: (
-        Annotated[str, msgspec.Meta(max_length=64, description="IANA, e.g. Europe/Lisbon")] | None
-    ) = None
-    seed_text: Annotated[str, msgspec.Meta(max_length=800)] | None = None
-    facts: Annotated[list[ProfileFact], msgspec.Meta(max_length=100)] = []
-
-
-class ProfileResponse(Struct, kw_only=True):
-    user_id: UserId
-    seed: Literal["created", "updated", "unchanged", "absent"]
-    entities: list[EntityWritten] = []
-    facts: list[FactWritten] = []
-    warnings: list[Notice] = []
-
-
-# --- POST /v1/reindex -------------------------------------------------------------------------
-
-
-class ReindexRequest(Struct, kw_only=True):
-    user_id: Annotated[UserId, msgspec.Meta(description="Default: every user.")] | None = None
-    limit: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 1_000
-
-
-class ReindexResponse(Struct, kw_only=True):
-    facts_indexed: int
-    facts_deactivated: int
-    knowledge_indexed: int
-    remaining: bool
-    warnings: list[Notice] = []
-    messages_indexed: Annotated[
-        int,
-        msgspec.Meta(
-            description="Logged messages written into the `messages` collection (raw-turn "
-            "recall); the sweep back-fills messages logged before it existed."
-        ),
-    ] = 0
-
-
-EXPORTS = {
-    "commit-request": CommitRequest,
-    "commit-response": CommitResponse,
-    "knowledge-request": KnowledgeRequest,
-    "knowledge-response": KnowledgeResponse,
-    "profile-request": ProfileRequest,
-    "profile-response": ProfileResponse,
-    "reindex-request": ReindexRequest,
-    "reindex-response": ReindexResponse,
-}
+EXPORTS = {"commit-request": CommitRequest, "commit-response": CommitResponse}

@@ -33,7 +33,7 @@ EntityHandle = Annotated[
 FactType = Literal["fact", "preference", "relationship", "friction", "habit"]
 
 
-class PlanEntity(Struct, kw_only=True):
+class PlanEntity(Struct, kw_only=True, frozen=True):
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=120)]
     category: Category = "Person"
     aliases: list[Annotated[str, msgspec.Meta(min_length=1, max_length=120)]] = []
@@ -55,7 +55,7 @@ class PlanEntity(Struct, kw_only=True):
     ) = None
 
 
-class PlanFact(Struct, kw_only=True):
+class PlanFact(Struct, kw_only=True, frozen=True):
     """One fact: ``subject predicate object`` (an entity) or ``subject predicate value``."""
 
     memory_type: MemoryType
@@ -97,21 +97,21 @@ class PlanFact(Struct, kw_only=True):
     ) = None
 
 
-class PlanTodo(Struct, kw_only=True):
+class PlanTodo(Struct, kw_only=True, frozen=True):
     kind: TodoKind
     text: Annotated[str, msgspec.Meta(min_length=1, max_length=300)]
     due: Annotated[str, msgspec.Meta(max_length=40)] | None = None
     source_snippet: ShortText | None = None
 
 
-class AffectPromotion(Struct, kw_only=True):
+class AffectPromotion(Struct, kw_only=True, frozen=True):
     """Store an affect as a fact only because the user said it outright (003 §3.2)."""
 
     label: Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
     user_statement: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
 
 
-class MemoryWritePlan(Struct, kw_only=True):
+class MemoryWritePlan(Struct, kw_only=True, frozen=True):
     entities: list[PlanEntity] = []
     facts: Annotated[list[PlanFact], msgspec.Meta(max_length=50)] = []
     todos: Annotated[list[PlanTodo], msgspec.Meta(max_length=20)] = []
@@ -120,7 +120,7 @@ class MemoryWritePlan(Struct, kw_only=True):
     forget: list[Annotated[str, msgspec.Meta(max_length=200)]] = []
 
 
-class LLMAnswer(Struct, kw_only=True):
+class LLMAnswer(Struct, kw_only=True, frozen=True):
     """What the model must answer with: the reply to send, and what to remember."""
 
     reply: Annotated[str, msgspec.Meta(min_length=1, max_length=8_000)]

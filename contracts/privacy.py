@@ -13,7 +13,7 @@ from contracts.memory import Notice
 # --- POST /v1/forget --------------------------------------------------------------------------
 
 
-class ForgetTarget(Struct, kw_only=True):
+class ForgetTarget(Struct, kw_only=True, frozen=True):
     """Exactly one of: an entity (name, alias, ref or id), a fact/episode/todo id, or a text."""
 
     entity: Annotated[str, msgspec.Meta(min_length=1, max_length=255)] | None = None
@@ -34,7 +34,7 @@ class ForgetTarget(Struct, kw_only=True):
     ) = None
 
 
-class ForgetRequest(Struct, kw_only=True):
+class ForgetRequest(Struct, kw_only=True, frozen=True):
     """Intentional amnesia (003 §9). Soft by default; ``hard`` deletes and keeps only an audit."""
 
     user_id: UserId
@@ -72,7 +72,7 @@ class ForgetRequest(Struct, kw_only=True):
     ) = None
 
 
-class Remnant(Struct, kw_only=True):
+class Remnant(Struct, kw_only=True, frozen=True):
     """Something a forget cannot reach from here, and for how long it stays."""
 
     where: Annotated[
@@ -85,7 +85,7 @@ class Remnant(Struct, kw_only=True):
     until: str
 
 
-class DeletionReceipt(Struct, kw_only=True):
+class DeletionReceipt(Struct, kw_only=True, frozen=True):
     """What a forget removed from each store, and what may remain elsewhere (contract 1.3)."""
 
     hard: bool
@@ -139,7 +139,7 @@ class DeletionReceipt(Struct, kw_only=True):
     remains: list[Remnant] = []
 
 
-class ForgetResponse(Struct, kw_only=True):
+class ForgetResponse(Struct, kw_only=True, frozen=True):
     user_id: UserId
     scope: str
     hard: bool
@@ -153,7 +153,7 @@ class ForgetResponse(Struct, kw_only=True):
 # --- GET /v1/export, POST /v1/import ------------------------------------------------------------
 
 
-class PersonDocument(Struct, kw_only=True):
+class PersonDocument(Struct, kw_only=True, frozen=True):
     """Everything Twin Core holds about one person (``GET /v1/export``), and what
     ``POST /v1/import`` takes back (contract 1.3)."""
 
@@ -181,7 +181,7 @@ class PersonDocument(Struct, kw_only=True):
     derived: str | None = None
 
 
-class ImportResponse(Struct, kw_only=True):
+class ImportResponse(Struct, kw_only=True, frozen=True):
     user_id: UserId
     inserted: Annotated[
         dict[str, int],

@@ -58,7 +58,7 @@ class AffectMarker(Struct, kw_only=True, frozen=True):
     ) = None
 
 
-class PulseRequest(Struct, kw_only=True):
+class PulseRequest(Struct, kw_only=True, frozen=True):
     """One user turn. Markers are the only way besides a first-person statement to raise AFFECT."""
 
     user_id: UserId
@@ -103,7 +103,7 @@ class PulseRequest(Struct, kw_only=True):
     ) = None
 
 
-class PulseResponse(Struct, kw_only=True):
+class PulseResponse(Struct, kw_only=True, frozen=True):
     """The conversation after this turn: both blobs as saved, and which rules fired."""
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION

@@ -1,5 +1,6 @@
-"""reflection-writer's contracts: the grounded reflection (003 §11), the session summary (000),
-psyche items (002), the consolidation request/answer and the day log view.
+"""reflection-writer's requests and answers: the consolidation request/answer and the day log
+view (what the model drafts for a session, reflection, summary and psyche:
+``contracts.reflection_draft``).
 
 One consolidated session range is one episode (002 "Episode = Session"); its reflection and
 summary live in the ``episodes`` row and are what the day log returns.
@@ -21,11 +22,8 @@ from contracts.common import (
     Struct,
     UserId,
 )
+from contracts.reflection_draft import Reflection, SessionSummary
 
-Line = Annotated[str, msgspec.Meta(min_length=1, max_length=300)]
-Short = Annotated[str, msgspec.Meta(min_length=1, max_length=160)]
-Name = Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
-LowConfidence = Annotated[float, msgspec.Meta(ge=0.0, le=0.5)]
 Uuid = Annotated[
     str,
     msgspec.Meta(
@@ -33,102 +31,13 @@ Uuid = Annotated[
         description="A row's UUID.",
     ),
 ]
-PsycheKind = Literal["trait", "value", "belief"]
 Engine = Literal["llm", "offline", "offline_fallback"]
-
-LIST_CAP = 8
-
-
-# --- the reflection (003 §11) -----------------------------------------------------------------
-
-
-class EvidenceLine(Struct, kw_only=True, frozen=True):
-    """An explicit link the user stated, citing the user message that states it."""
-
-    text: Annotated[
-        Line, msgspec.Meta(description="The link in the user's own words (a quote or near-quote).")
-    ]
-    message_id: Annotated[
-        RowId,
-        msgspec.Meta(
-            description="The id of the user message that states it (the `[id]` of the transcript)."
-        ),
-    ]
-
-
-class Hypothesis(Struct, kw_only=True, frozen=True):
-    """An explicitly labelled guess: never evidence, never a fact."""
-
-    label: Literal["hypothesis"] = "hypothesis"
-    text: Line
-    confidence: LowConfidence = 0.3
-
-
-class Reflection(Struct, kw_only=True):
-    """Observation / Action / Evidence / Unresolved / optional Hypothesis (003 §11).
-
-    No invented causality: Evidence holds only links the user stated, each citing its message;
-    anything else the writer suspects goes in ``hypothesis``, labelled, at confidence ≤ 0.5.
-    """
-
-    observation: Annotated[
-        list[Line], msgspec.Meta(max_length=LIST_CAP, description="What the user explicitly said.")
-    ] = []
-    action: Annotated[
-        list[Line], msgspec.Meta(max_length=LIST_CAP, description="What the agent did.")
-    ] = []
-    evidence: Annotated[
-        list[EvidenceLine],
-        msgspec.Meta(
-            max_length=LIST_CAP,
-            description="Explicit links the user stated, each citing the user "
-            "message that states it.",
-        ),
-    ] = []
-    unresolved: Annotated[
-        list[Line], msgspec.Meta(max_length=LIST_CAP, description="What remains open.")
-    ] = []
-    hypothesis: Hypothesis | None = None
-
-
-# --- the session summary (000 SessionSummary) ---------------------------------------------------
-
-
-class SessionSummary(Struct, kw_only=True):
-    """000's structured session summary, normalized: short trimmed strings, capped lists."""
-
-    one_liner: Annotated[str, msgspec.Meta(max_length=200)] = ""
-    what_mattered: Annotated[list[Short], msgspec.Meta(max_length=6)] = []
-    open_loops: Annotated[list[Short], msgspec.Meta(max_length=6)] = []
-    commitments: Annotated[list[Short], msgspec.Meta(max_length=6)] = []
-    people: Annotated[list[Name], msgspec.Meta(max_length=10)] = []
-    tone: Annotated[str, msgspec.Meta(max_length=40)] = "neutral"
-
-
-class PsycheItem(Struct, kw_only=True, frozen=True):
-    """A trait, value or belief the user revealed; stored as a low-authority PSYCHE fact."""
-
-    kind: PsycheKind
-    text: Line
-    message_ids: Annotated[
-        list[RowId], msgspec.Meta(max_length=LIST_CAP, description="The user messages it rests on.")
-    ] = []
-    confidence: LowConfidence = 0.4
-
-
-class ReflectionDraft(Struct, kw_only=True):
-    """Reflection + summary + psyche of one session range: the model's one structured answer
-    (or the offline engine's), before the grounding check."""
-
-    reflection: Reflection = msgspec.field(default_factory=Reflection)
-    summary: SessionSummary = msgspec.field(default_factory=SessionSummary)
-    psyche: Annotated[list[PsycheItem], msgspec.Meta(max_length=LIST_CAP)] = []
 
 
 # --- POST /v1/consolidate -------------------------------------------------------------------------
 
 
-class ConsolidateRequest(Struct, kw_only=True):
+class ConsolidateRequest(Struct, kw_only=True, frozen=True):
     """Sweep for sessions to consolidate, or consolidate one ``session_id``.
 
     A session is due when it has turns after its checkpoint and is quiet (no activity for
@@ -199,7 +108,7 @@ SkipReason = Literal[
 ]
 
 
-class ConsolidatedSession(Struct, kw_only=True):
+class ConsolidatedSession(Struct, kw_only=True, frozen=True):
     session_id: RowId
     user_id: UserId
     agent_id: AgentId
@@ -239,20 +148,20 @@ class ConsolidatedSession(Struct, kw_only=True):
     ] = False
 
 
-class SkippedSession(Struct, kw_only=True):
+class SkippedSession(Struct, kw_only=True, frozen=True):
     session_id: RowId
     reason: SkipReason
     detail: str = ""
 
 
-class CuratorReport(Struct, kw_only=True):
+class CuratorReport(Struct, kw_only=True, frozen=True):
     archived_duplicates: int = 0
     folded_groups: int = 0
     folded_facts: int = 0
     superseded: int = 0
 
 
-class UserMaintenance(Struct, kw_only=True):
+class UserMaintenance(Struct, kw_only=True, frozen=True):
     user_id: UserId
     spine_version: (
         Annotated[
@@ -270,7 +179,7 @@ class UserMaintenance(Struct, kw_only=True):
     ) = None
 
 
-class ConsolidateTotals(Struct, kw_only=True):
+class ConsolidateTotals(Struct, kw_only=True, frozen=True):
     sessions: int = 0
     episodes_created: int = 0
     episodes_existing: int = 0
@@ -285,7 +194,7 @@ class ConsolidateTotals(Struct, kw_only=True):
     ] = 0
 
 
-class ConsolidateResponse(Struct, kw_only=True):
+class ConsolidateResponse(Struct, kw_only=True, frozen=True):
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     sessions: list[ConsolidatedSession] = []
     skipped: list[SkippedSession] = []
@@ -296,7 +205,7 @@ class ConsolidateResponse(Struct, kw_only=True):
 # --- GET /v1/day-log --------------------------------------------------------------------------
 
 
-class DayLogRequest(Struct, kw_only=True):
+class DayLogRequest(Struct, kw_only=True, frozen=True):
     """The day log (002): a query view over one day's episodes, not a second summary."""
 
     user_id: UserId
@@ -317,7 +226,7 @@ class DayLogRequest(Struct, kw_only=True):
     cursor: Annotated[str, msgspec.Meta(max_length=200)] | None = None
 
 
-class DayLogEntry(Struct, kw_only=True):
+class DayLogEntry(Struct, kw_only=True, frozen=True):
     episode_id: RowId
     agent_id: AgentId
     chat_id: str | None = None
@@ -336,7 +245,7 @@ class DayLogEntry(Struct, kw_only=True):
     last_message_seq: int
 
 
-class DayLogResponse(Struct, kw_only=True):
+class DayLogResponse(Struct, kw_only=True, frozen=True):
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     user_id: UserId
     day: date
@@ -346,7 +255,6 @@ class DayLogResponse(Struct, kw_only=True):
 
 
 EXPORTS = {
-    "reflection-draft": ReflectionDraft,
     "consolidate-request": ConsolidateRequest,
     "consolidate-response": ConsolidateResponse,
     "day-log-request": DayLogRequest,

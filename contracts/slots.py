@@ -1,4 +1,5 @@
-"""The four prompt slots of 003 §1 and the Redis working-memory objects of 003 §3.
+"""The prompt slots AFFECT and GRAPH of 003 §1 and the Redis working-memory objects of 003 §3
+(the recalled slots, EPISODE and KNOWLEDGE, are in ``contracts/recall.py``).
 
 Authority ladder: GRAPH (authoritative) > KNOWLEDGE (static) > EPISODE (historical) >
 AFFECT (non-factual, tone only). Each slot carries its labels so the envelope can check them.
@@ -6,7 +7,7 @@ AFFECT (non-factual, tone only). Each slot carries its labels so the envelope ca
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -34,7 +35,7 @@ from contracts.common import (
 # --- Working memory (Redis) -------------------------------------------------------------------
 
 
-class Turn(Struct, kw_only=True):
+class Turn(Struct, kw_only=True, frozen=True):
     role: Role
     text: Text
     speaker: str | None = None
@@ -42,7 +43,7 @@ class Turn(Struct, kw_only=True):
     message_id: str | None = None
 
 
-class Scratch(Struct, kw_only=True):
+class Scratch(Struct, kw_only=True, frozen=True):
     """Per-session scratch variables (003 §3.1)."""
 
     topic_focus: str | None = None
@@ -51,7 +52,7 @@ class Scratch(Struct, kw_only=True):
     flags: dict[str, str | int | float | bool] = {}
 
 
-class SessionState(Struct, kw_only=True):
+class SessionState(Struct, kw_only=True, frozen=True):
     """``sess:{user}:{agent}:{chat}``: the rolling "now" of one conversation."""
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
@@ -76,13 +77,13 @@ class SessionState(Struct, kw_only=True):
     ) = None
 
 
-class Pulse(Struct, kw_only=True):
+class Pulse(Struct, kw_only=True, frozen=True):
     every_n_messages: Annotated[int, msgspec.Meta(ge=1, le=100)] = 3
     last_pulse_at: datetime | None = None
     still_valid: bool = True
 
 
-class Affect(Struct, kw_only=True):
+class Affect(Struct, kw_only=True, frozen=True):
     label: Annotated[str, msgspec.Meta(min_length=1, max_length=40)] = "neutral"
     confidence: Confidence = 0.0
     markers: list[Annotated[str, msgspec.Meta(max_length=80)]] = []
@@ -90,7 +91,7 @@ class Affect(Struct, kw_only=True):
     pulse: Pulse = msgspec.field(default_factory=Pulse)
 
 
-class AffectSlot(Struct, kw_only=True):
+class AffectSlot(Struct, kw_only=True, frozen=True):
     """``{{AFFECT}}`` — tone and mode only; never a fact (003 §3.2)."""
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
@@ -109,7 +110,7 @@ class AffectSlot(Struct, kw_only=True):
 # --- GRAPH (Postgres) -------------------------------------------------------------------------
 
 
-class GraphEntity(Struct, kw_only=True):
+class GraphEntity(Struct, kw_only=True, frozen=True):
     entity_id: RowId
     name: str
     category: Category
@@ -120,7 +121,7 @@ class GraphEntity(Struct, kw_only=True):
     seed: Literal["mention", "active", "neighbor"] = "neighbor"
 
 
-class GraphEdge(Struct, kw_only=True):
+class GraphEdge(Struct, kw_only=True, frozen=True):
     """A relation between two entities, or a literal fact about one (``value``)."""
 
     rel_id: RowId
@@ -141,7 +142,7 @@ class GraphEdge(Struct, kw_only=True):
     provenance: Provenance
 
 
-class FactLine(Struct, kw_only=True):
+class FactLine(Struct, kw_only=True, frozen=True):
     """One human-readable fact (foundation, relevant or card fact)."""
 
     fact_id: RowId
@@ -155,7 +156,7 @@ class FactLine(Struct, kw_only=True):
     provenance: Provenance
 
 
-class EntityCard(Struct, kw_only=True):
+class EntityCard(Struct, kw_only=True, frozen=True):
     """``[person:john]: fact1; fact2; fact3`` of 000 (importance ≥ 2 or pinned, top 3)."""
 
     entity_ref: str
@@ -163,7 +164,7 @@ class EntityCard(Struct, kw_only=True):
     facts: list[str]
 
 
-class TodoLine(Struct, kw_only=True):
+class TodoLine(Struct, kw_only=True, frozen=True):
     todo_id: RowId
     kind: TodoKind
     text: ShortText
@@ -174,13 +175,13 @@ class TodoLine(Struct, kw_only=True):
     source_snippet: ShortText | None = None
 
 
-class Candidate(Struct, kw_only=True):
+class Candidate(Struct, kw_only=True, frozen=True):
     entity_id: RowId
     name: str
     hint: str
 
 
-class Disambiguation(Struct, kw_only=True):
+class Disambiguation(Struct, kw_only=True, frozen=True):
     """Several entities answer to one name and nothing picks one: ask, don't guess (003 §10)."""
 
     mention: str
@@ -188,7 +189,7 @@ class Disambiguation(Struct, kw_only=True):
     candidates: list[Candidate]
 
 
-class GraphSlot(Struct, kw_only=True):
+class GraphSlot(Struct, kw_only=True, frozen=True):
     """``{{GRAPH}}`` — identity and constraints, authoritative."""
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
@@ -218,102 +219,8 @@ class GraphSlot(Struct, kw_only=True):
     dropped: dict[str, int] = {}
 
 
-# --- EPISODE and KNOWLEDGE (vector index + Postgres) -------------------------------------------
-
-
-class EpisodeHit(Struct, kw_only=True):
-    episode_id: RowId
-    ts: datetime
-    day: date | None = None
-    one_liner: ShortText = ""
-    reflection: Text
-    score: float
-    score_details: dict[str, float] = {}
-    entity_ids: list[RowId] = []
-    provenance: Provenance
-
-
-class RecalledTurn(Struct, kw_only=True):
-    """A logged message recalled for this turn: what was said, by whom, and when (the date is
-    what answers "when did…": a message saying "yesterday" means the day before ``ts``)."""
-
-    message_id: RowId
-    session_id: RowId | None = None
-    ts: datetime
-    role: Role
-    speaker: str | None = None
-    text: Text
-    score: float
-    score_details: dict[str, float] = {}
-    provenance: Provenance
-    context: (
-        Annotated[
-            Turn,
-            msgspec.Meta(
-                description="The message before it in its session, when asked for "
-                "(`limits.turns.context`)."
-            ),
-        ]
-        | None
-    ) = None
-
-
-class EpisodeSlot(Struct, kw_only=True):
-    """``{{EPISODE}}`` — continuity; context only, never overrides GRAPH."""
-
-    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
-    authority: Literal["historical"] = "historical"
-    stability: Literal["historical"] = "historical"
-    hits: list[EpisodeHit] = []
-    turns: Annotated[
-        list[RecalledTurn],
-        msgspec.Meta(
-            description="Past messages of this agent's conversations recalled for the message "
-            "(since 1.2), best first: raw turns, dated, with their speaker."
-        ),
-    ] = []
-    latest_session_summary: ShortText | None = None
-    previous_session_tail: list[Turn] = []
-    degraded: str | None = None
-
-
-class KnowledgeHit(Struct, kw_only=True):
-    chunk_id: RowId
-    doc_id: str
-    domain: str | None = None
-    section: str = ""
-    text: Text
-    score: float
-    score_details: dict[str, float] = {}
-
-
-class KnowledgeSlot(Struct, kw_only=True):
-    """``{{KNOWLEDGE}}`` — this agent's library; applies unless GRAPH has a personal exception."""
-
-    slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
-    authority: Literal["static"] = "static"
-    stability: Literal["static"] = "static"
-    hits: list[KnowledgeHit] = []
-    degraded: str | None = None
-
-
 EXPORTS = {
     "session-state": SessionState,
     "affect-slot": AffectSlot,
     "graph-slot": GraphSlot,
-    "episode-slot": EpisodeSlot,
-    "knowledge-slot": KnowledgeSlot,
 }
-
-
-class RankedItem(Struct, kw_only=True, frozen=True):
-    """One returned item in rag-gate's fused order (see ``Limits.fusion``)."""
-
-    kind: Literal["turn", "fact", "episode", "knowledge"]
-    id: Annotated[
-        str,
-        msgspec.Meta(
-            description="message_id, fact_id, episode_id or chunk_id of the item in its slot."
-        ),
-    ]
-    score: float

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import inspect
 import os
 import shutil
 import socket
@@ -230,3 +231,57 @@ def app_client() -> Callable[[Litestar], AbstractAsyncContextManager[httpx.Async
     thread and loop, where the shared pools of the ``resources`` fixture cannot be used).
     """
     return _open_app_client
+
+
+# --- `pytest -m pure`: the tests that touch no store, no network and no subprocess -----------
+
+# A test whose fixtures (followed transitively) include one of these touches a real store;
+# every fixture that opens Postgres, Redis or the nodes' clients depends on one of them.
+STORE_FIXTURES = frozenset(
+    {"test_stores", "database_url", "redis_url", "settings", "resources", "app_client"}
+)
+# A test module that imports one of these (or a name from one) drives a store, a model or a
+# process of its own: the vector index on disk, the embedded servers, MiniLM, sockets.
+IO_MODULES = (
+    "asyncpg",
+    "redis",
+    "subprocess",
+    "socket",
+    "qdrant_client",
+    "services.core.vectors",
+    "services.core.embedded",
+    "services.core.embedder",
+    "services.core.minilm",
+)
+# Folders whose tests start servers or processes of their own, whatever their fixtures.
+PROCESS_FOLDERS = frozenset({"e2e", "reliability"})
+
+
+def _uses_io(module: object) -> bool:
+    for value in vars(module).values():
+        name = getattr(value, "__name__", "") if inspect.ismodule(value) else ""
+        name = name or getattr(value, "__module__", "") or ""
+        if isinstance(name, str) and name.startswith(IO_MODULES):
+            return True
+    return False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark ``pure`` every test that needs no store and starts nothing (``-m pure``)."""
+    tests_root = Path(__file__).parent
+    io_modules: dict[object, bool] = {}
+    for item in items:
+        module = getattr(item, "module", None)
+        if module is not None and module not in io_modules:
+            io_modules[module] = _uses_io(module)
+        folder = (
+            item.path.relative_to(tests_root).parts[0]
+            if item.path.is_relative_to(tests_root)
+            else ""
+        )
+        if (
+            folder not in PROCESS_FOLDERS
+            and not set(getattr(item, "fixturenames", ())) & STORE_FIXTURES
+            and not io_modules.get(module, False)
+        ):
+            item.add_marker(pytest.mark.pure)

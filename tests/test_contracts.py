@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from contracts.export import SCHEMA_DIR, rendered
+import msgspec
+import pytest
+
+from contracts.export import SCHEMA_DIR, all_contracts, rendered
+from contracts.privacy import ImportResponse
+from contracts.recall import EpisodeSlot
+from contracts.reflection import ConsolidateResponse
 
 
 def test_exported_schemas_match_the_code() -> None:
@@ -25,3 +31,38 @@ def test_every_schema_names_the_contract_version() -> None:
 
     for text in rendered().values():
         assert f'"x-slot-contract-version": "{SLOT_CONTRACT_VERSION}"' in text
+
+
+def _contract_structs() -> set[type[msgspec.Struct]]:
+    """Every Struct class defined in a ``contracts`` module, nested parts included."""
+    all_contracts()  # imports every contract module
+    found: set[type[msgspec.Struct]] = set()
+    todo = [msgspec.Struct]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            if sub not in found:
+                found.add(sub)
+                todo.append(sub)
+    return {c for c in found if c.__module__.partition(".")[0] == "contracts"}
+
+
+def test_every_contract_is_frozen() -> None:
+    """No node fills in a contract after building it: each is built once, complete, and a
+    changed copy comes from ``msgspec.structs.replace``."""
+    structs = _contract_structs()
+    assert set(all_contracts().values()) <= structs
+    assert sorted(c.__qualname__ for c in structs if not c.__struct_config__.frozen) == []
+
+
+@pytest.mark.parametrize(
+    ("built", "field"),
+    [
+        (EpisodeSlot(), "turns"),
+        (ImportResponse(user_id="alice", inserted={}), "warnings"),
+        (ConsolidateResponse(), "totals"),
+    ],
+)
+def test_the_answers_once_filled_in_refuse_assignment(built: msgspec.Struct, field: str) -> None:
+    with pytest.raises(AttributeError):
+        setattr(built, field, getattr(built, field))
+    assert msgspec.structs.replace(built, **{field: getattr(built, field)}) == built

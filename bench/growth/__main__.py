@@ -1,6 +1,6 @@
 """How latency and memory grow with one user's size and with the number of users.
 
-    uv run --with matplotlib python -m bench.growth            # ~7 min on 2 cores
+    uv run --with matplotlib python -m bench.growth            # every size and user step
     uv run --with matplotlib python -m bench.growth --quick
 
 (``--with matplotlib`` only for the plot: without it the table is still written.)

@@ -1,6 +1,6 @@
 """Memory recall on LoCoMo: Twin Core through its own HTTP nodes against raw-turn baselines.
 
-    uv run python -m bench.recall            # 4 conversations, 582 questions (~5 min on 2 cores)
+    uv run python -m bench.recall            # the 4 conversations of the dev subset
     uv run python -m bench.recall --quick    # conv-26 only
     uv run python -m bench.recall --baselines-only
 

@@ -18,7 +18,6 @@ import msgspec
 from litestar import Litestar, Request, Response, get
 from litestar.datastructures import State
 from litestar.di import Provide
-from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.plugins import JsonRenderPlugin
@@ -26,14 +25,15 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from contracts.common import SLOT_CONTRACT_VERSION, Health, Readiness, Version
 from services.core import problems
 from services.core.auth import bearer_auth_middleware
-from services.core.deps import Clients, needs_of, providers
+from services.core.deps import Clients
+from services.core.injection import needs_of, providers
 from services.core.logs import request_log_middleware
 from services.core.migrate import latest_version
 from services.core.readiness import check_dependencies
+from services.core.refusals import exception_handlers
 from services.core.settings import Settings
 from services.core.validation import InvalidInput, nul_errors, strict_errors
-
-PACKAGE_VERSION = "0.1.0"
+from services.core.version import package_version
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ async def readyz(state: State) -> Response[Readiness]:
 async def version(state: State) -> Version:
     return Version(
         node=state.node,
-        version=PACKAGE_VERSION,
+        version=package_version(),
         slot_contract_version=SLOT_CONTRACT_VERSION,
         schema_version=state.schema_version,
     )
@@ -158,18 +158,11 @@ def create_app(spec: NodeSpec, settings: Settings, clients: Clients | None = Non
         },
         middleware=[bearer_auth_middleware(settings.node_token)],
         before_request=screen_body,
-        exception_handlers={
-            problems.ProblemError: problems.handle_problem_error,
-            InvalidInput: problems.handle_invalid_input,
-            ValidationException: problems.handle_validation,
-            HTTPException: problems.make_http_handler(settings.max_body_bytes),
-            RecursionError: problems.handle_undecodable,
-            UnicodeDecodeError: problems.handle_undecodable,
-            Exception: problems.make_unexpected_handler(settings.retry_after_s),
-        },
+        exception_handlers=exception_handlers(settings),
+        request_class=problems.BodyKeepingRequest,
         openapi_config=OpenAPIConfig(
             title=f"Twin Core — {spec.name}",
-            version=PACKAGE_VERSION,
+            version=package_version(),
             description=spec.summary,
             path="/schema",
             render_plugins=[JsonRenderPlugin()],

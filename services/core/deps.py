@@ -15,8 +15,9 @@ parameter                 type                 store it needs
 ``background``            ``Background``       (always there)
 ========================  ===================  ===========================
 
-A node's needs are read off its handlers (:func:`needs_of`): what ``twin serve <node>`` opens
-and what ``/readyz`` checks follow from the parameters, never from a list kept beside them.
+A node's needs are read off its handlers (:func:`services.core.injection.needs_of`): what
+``twin serve <node>`` opens and what ``/readyz`` checks follow from the parameters, never from
+a list kept beside them.
 ``llm`` alone may be None, by design rather than by outage: with no model endpoint configured,
 the nodes run their deterministic offline engines (the judge's rules, the offline reflection
 writer). Every other capability is always there once the node declares it.
@@ -32,16 +33,14 @@ sees it; it gets the capabilities, each one non-optional.
 from __future__ import annotations
 
 import asyncio
-import inspect
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 import asyncpg
 import redis.asyncio as aioredis
 import structlog
 from asyncpg.pool import PoolConnectionProxy
-from litestar.datastructures import State
-from litestar.di import NamedDependency, Provide
+from litestar.di import NamedDependency
 from litestar.params import SkipValidation
 
 from services.core.background import Background
@@ -245,74 +244,3 @@ async def _open_vectors(settings: Settings) -> VectorIndex:
         # and the index creates its collections once it answers.
         structlog.get_logger().warning("vectors_unavailable_at_start", error=str(exc)[:300])
     return index
-
-
-def _clients(state: State) -> Clients:
-    clients: Clients | None = state.clients
-    if clients is None:  # pragma: no cover - the lifespan opens them before any request
-        raise MissingCapability("the node's clients are not open")
-    return clients
-
-
-def _db(state: State) -> Database:
-    return _clients(state).db
-
-
-def _vectors(state: State) -> VectorIndex:
-    return _clients(state).vectors
-
-
-def _embedder(state: State) -> Embedder:
-    return _clients(state).embedder
-
-
-def _llm(state: State) -> LLM | None:
-    return _clients(state).llm
-
-
-def _memory(state: State) -> WorkingMemory:
-    return _clients(state).memory
-
-
-def _settings(state: State) -> Settings:
-    return _clients(state).settings
-
-
-def _background(state: State) -> Background:
-    return _clients(state).background
-
-
-def providers() -> dict[str, Provide]:
-    """The litestar providers of every capability (registered on every node's app)."""
-    functions: dict[str, Callable[[State], Any]] = {
-        "db": _db,
-        "vectors": _vectors,
-        "embedder": _embedder,
-        "llm": _llm,
-        "memory": _memory,
-        "settings": _settings,
-        "background": _background,
-    }
-    return {name: Provide(fn, sync_to_thread=False) for name, fn in functions.items()}
-
-
-def needs_of(
-    handlers: Sequence[Any], dependencies: Mapping[str, Callable[..., Any] | Provide]
-) -> frozenset[str]:
-    """The stores a node needs: the capability parameters of its handlers, and of the providers
-    they name, transitively."""
-    needs: set[str] = set()
-    seen: set[str] = set()
-
-    def visit(fn: Callable[..., Any]) -> None:
-        for name in inspect.signature(fn).parameters:
-            if name in CAPABILITIES:
-                needs.add(CAPABILITIES[name])
-            elif name in dependencies and name not in seen:
-                seen.add(name)
-                provider = dependencies[name]
-                visit(provider.dependency if isinstance(provider, Provide) else provider)
-
-    for handler in handlers:
-        visit(handler.fn)
-    return frozenset(needs)

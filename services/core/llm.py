@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import msgspec
 
@@ -23,6 +23,7 @@ from services.core.errors import DependencyUnavailable
 
 if TYPE_CHECKING:
     import openai
+    from openai.types.chat import ChatCompletionMessageParam
 
 # ``openai`` (and the httpx client under it) is imported where a client is built or called:
 # it costs ~40 MB and seconds of start-up, which the offline default never needs.
@@ -50,18 +51,18 @@ class LLM(Protocol):
         *,
         system: str,
         user: str,
-        schema: dict,
+        schema: dict[str, Any],
         schema_name: str,
         timeout: float,  # noqa: ASYNC109
-    ) -> dict:
+    ) -> dict[str, Any]:
         """A JSON object the model produced under ``schema`` (strict structured output)."""
         ...
 
     async def chat(
         self,
-        messages: list[dict],
+        messages: list[dict[str, Any]],
         timeout: float,  # noqa: ASYNC109
-        response_format: dict | None = None,
+        response_format: dict[str, Any] | None = None,
     ) -> str:
         """The content of one chat completion (``response_format`` passed as is when given)."""
         ...
@@ -79,10 +80,10 @@ class OpenAILLM:
         *,
         system: str,
         user: str,
-        schema: dict,
+        schema: dict[str, Any],
         schema_name: str,
         timeout: float,  # noqa: ASYNC109
-    ) -> dict:
+    ) -> dict[str, Any]:
         content = await self._create(
             messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
             budget_s=timeout,
@@ -102,21 +103,26 @@ class OpenAILLM:
 
     async def chat(
         self,
-        messages: list[dict],
+        messages: list[dict[str, Any]],
         timeout: float,  # noqa: ASYNC109
-        response_format: dict | None = None,
+        response_format: dict[str, Any] | None = None,
     ) -> str:
         extra = {"response_format": response_format} if response_format else {}
         return await self._create(messages=messages, budget_s=timeout, **extra)
 
-    async def _create(self, *, messages: list[dict], budget_s: float, **extra: Any) -> str:
+    async def _create(
+        self, *, messages: list[dict[str, Any]], budget_s: float, **extra: Any
+    ) -> str:
         import openai
 
         try:
             # The budget bounds the whole call, retries included, not just one attempt.
             async with asyncio.timeout(budget_s):
                 response = await self._client.chat.completions.create(
-                    model=self.model, messages=messages, timeout=budget_s, **extra
+                    model=self.model,
+                    messages=cast("list[ChatCompletionMessageParam]", messages),
+                    timeout=budget_s,
+                    **extra,
                 )
         except TimeoutError as exc:
             raise LLMUnavailable(f"model endpoint gave no answer within {budget_s} s") from exc
@@ -141,7 +147,8 @@ class OpenAILLM:
         if message.content is None:
             refusal = getattr(message, "refusal", None)
             raise LLMMalformedOutput(f"model returned no content (refusal: {refusal!r})")
-        return message.content
+        content: str = message.content
+        return content
 
     async def close(self) -> None:
         await self._client.close()

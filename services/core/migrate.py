@@ -104,7 +104,8 @@ async def current_version(conn: asyncpg.Connection) -> str | None:
     """The newest applied version, or None on a database never migrated."""
     if not await _has_version_table(conn):
         return None
-    return await conn.fetchval("SELECT max(version) FROM schema_migrations")
+    version: str | None = await conn.fetchval("SELECT max(version) FROM schema_migrations")
+    return version
 
 
 def latest_version(directory: Path = MIGRATIONS_DIR) -> str | None:
@@ -145,7 +146,8 @@ async def _lock(conn: asyncpg.Connection, timeout_s: float) -> None:
 
 
 async def _has_version_table(conn: asyncpg.Connection) -> bool:
-    return await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+    exists: bool = await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+    return exists
 
 
 async def _applied(conn: asyncpg.Connection) -> dict[str, str]:

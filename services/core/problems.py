@@ -1,26 +1,48 @@
 """RFC 9457 problem answers for every error a node can give.
 
-Adapters raise plain domain exceptions (``DependencyUnavailable`` and friends); this module is
-the one place that turns them, and the framework's own errors, into ``application/problem+json``.
+Adapters raise plain domain exceptions (``DependencyUnavailable`` naming the store or model,
+``InvalidInput`` carrying its status); this module turns them into ``application/problem+json``
+(the framework's own refusals: ``services.core.refusals``, which also holds the map the app
+factory registers). Answers that quote the body read it from :func:`raw_body`, which
+:class:`BodyKeepingRequest`, the nodes' request class, fills in.
 """
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeAlias
 
 import asyncpg
 import msgspec
 import redis.exceptions
 import structlog
 from litestar import Request, Response
-from litestar.exceptions import HTTPException, ValidationException
 
 from services.core.errors import DependencyUnavailable
-from services.core.validation import FieldError, InvalidInput, collect_errors
+from services.core.validation import FieldError, InvalidInput, MalformedJSON
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://twin-core.dev/problems/"
+_BODY = "twin.raw_body"  # where BodyKeepingRequest leaves the body, in the ASGI scope's state
+
+AnyRequest: TypeAlias = Request[Any, Any, Any]
+Handler: TypeAlias = Callable[[AnyRequest, Any], Response[bytes]]
+
+
+class BodyKeepingRequest(Request[Any, Any, Any]):
+    """The nodes' request class: the body it reads stays in the scope's state, where an error
+    answer (built synchronously, after the handler failed) can quote it."""
+
+    async def body(self) -> bytes:
+        body = await super().body()
+        self.scope.setdefault("state", {})[_BODY] = body
+        return body
+
+
+def raw_body(request: AnyRequest) -> bytes | None:
+    """The body the framework already read for this request, or None if it read none."""
+    body = request.scope.get("state", {}).get(_BODY)
+    return body if isinstance(body, bytes) else None
 
 
 class Problem(msgspec.Struct, omit_defaults=True):
@@ -68,29 +90,38 @@ class Conflict(ProblemError):
         super().__init__(409, "Conflict", detail)
 
 
+# Client libraries' own error types, and the dependency each one names. A bare OSError or
+# TimeoutError names nothing: the Postgres adapter (services.core.postgres) turns its own into
+# DependencyUnavailable("postgres"); the other adapters raise DependencyUnavailable themselves.
+_CLIENT_ERRORS: tuple[tuple[tuple[type[BaseException], ...], str], ...] = (
+    ((redis.exceptions.ConnectionError, redis.exceptions.TimeoutError), "redis"),
+    (
+        (
+            asyncpg.exceptions.PostgresConnectionError,
+            asyncpg.exceptions.CannotConnectNowError,
+            asyncpg.exceptions.TooManyConnectionsError,
+            asyncpg.exceptions.AdminShutdownError,
+            asyncpg.exceptions.QueryCanceledError,
+            asyncpg.InterfaceError,
+        ),
+        "postgres",
+    ),
+)
+
+
 def dependency_of(exc: BaseException) -> str | None:
-    """Name the dependency a low-level exception comes from, or None if it is not one."""
+    """The dependency an exception says did not answer, or None if it is not such a failure."""
     if isinstance(exc, DependencyUnavailable):
         return exc.dependency
-    if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
-        return "redis"
-    if isinstance(
-        exc,
-        asyncpg.exceptions.PostgresConnectionError
-        | asyncpg.exceptions.CannotConnectNowError
-        | asyncpg.exceptions.TooManyConnectionsError
-        | asyncpg.exceptions.AdminShutdownError
-        | asyncpg.exceptions.QueryCanceledError
-        | asyncpg.InterfaceError
-        | ConnectionError,
-    ):
-        return "postgres"
-    if isinstance(exc, OSError | asyncio.TimeoutError | TimeoutError):
-        return "postgres"  # asyncpg raises bare OSError/TimeoutError when it cannot connect
+    for types, dependency in _CLIENT_ERRORS:
+        if isinstance(exc, types):
+            return dependency
     return None
 
 
-def problem_response(request: Request, problem: Problem, headers: dict[str, str] | None = None):
+def problem_response(
+    request: AnyRequest, problem: Problem, headers: dict[str, str] | None = None
+) -> Response[bytes]:
     problem.instance = problem.instance or request.url.path
     problem.request_id = request.scope.get("state", {}).get("request_id")
     return Response(
@@ -101,7 +132,7 @@ def problem_response(request: Request, problem: Problem, headers: dict[str, str]
     )
 
 
-def handle_problem_error(request: Request, exc: ProblemError) -> Response:
+def handle_problem_error(request: AnyRequest, exc: ProblemError) -> Response[bytes]:
     problem = Problem(
         type=TYPE_BASE + exc.slug,
         title=exc.title,
@@ -112,84 +143,14 @@ def handle_problem_error(request: Request, exc: ProblemError) -> Response:
     return problem_response(request, problem, exc.headers)
 
 
-def handle_invalid_input(request: Request, exc: InvalidInput) -> Response:
-    return problem_response(request, _invalid(exc.errors, exc.title))
+def handle_invalid_input(request: AnyRequest, exc: InvalidInput) -> Response[bytes]:
+    return problem_response(request, invalid(exc.errors, exc.title, exc.status))
 
 
-def handle_validation(request: Request, exc: ValidationException) -> Response:
-    """422 listing every invalid field: re-check the cached body against the route's contract."""
-    errors = _body_errors(request)
-    if not errors:
-        errors = [_from_litestar(item) for item in (exc.extra or []) if isinstance(item, dict)]
-    if not errors:
-        errors = [FieldError("$", exc.detail or "invalid request")]
-    return problem_response(request, _invalid(errors, "Invalid request"))
-
-
-def make_http_handler(max_body_bytes: int):
-    """The framework's own refusals as problems, each saying what to do instead."""
-
-    def handle_http(request: Request, exc: HTTPException) -> Response:
-        status = exc.status_code
-        title = _HTTP_TITLES.get(status, "HTTP error")
-        detail = exc.detail if exc.detail and exc.detail.lower() != title.lower() else ""
-        headers = dict(exc.headers or {})
-        if status == 400 and _body_is_malformed(request):
-            reason = f"malformed JSON body: {detail}" if detail else "malformed JSON body"
-            return problem_response(request, _invalid([FieldError("$", reason)], "Malformed JSON"))
-        if status == 404 and not detail:
-            detail = (
-                f"no route {request.method} {request.url.path}; every route is listed "
-                "at /schema/openapi.json"
-            )
-        elif status == 405 and not detail:
-            allowed = headers.get("allow") or headers.get("Allow") or ""
-            detail = f"{request.url.path} does not answer {request.method}" + (
-                f"; it answers {allowed}" if allowed else ""
-            )
-        elif status == 413:
-            detail = f"the body is over the limit of {max_body_bytes} bytes (TWIN_MAX_BODY_BYTES)"
-        problem = Problem(TYPE_BASE + title.lower().replace(" ", "-"), title, status, detail)
-        return problem_response(request, problem, headers)
-
-    return handle_http
-
-
-_HTTP_TITLES = {
-    400: "Bad request",
-    401: "Unauthorized",
-    404: "Not found",
-    405: "Method not allowed",
-    413: "Request body too large",
-}
-
-
-def handle_undecodable(request: Request, exc: RecursionError | UnicodeDecodeError) -> Response:
-    """Bodies msgspec cannot even read — JSON nested thousands deep (``[[[[…]]]]``), bytes that
-    are not UTF-8 — are the body's fault: a 400 at ``$``, not a 500. The offset named is the
-    first bad byte's in the body as sent (msgspec counts from the start of the string)."""
-    if isinstance(exc, RecursionError):
-        reason = "nested too deeply"
-    else:
-        reason = f"not UTF-8 (byte {_first_bad_byte(request, exc.start)})"
-    problem = _invalid([FieldError("$", f"malformed JSON body: {reason}")], "Malformed JSON")
-    return problem_response(request, problem)
-
-
-def _first_bad_byte(request: Request, fallback: int) -> int:
-    body = request._connection_state.body  # the body litestar already read and cached
-    if isinstance(body, bytes):
-        try:
-            body.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return exc.start
-    return fallback
-
-
-def make_unexpected_handler(retry_after_s: int):
+def make_unexpected_handler(retry_after_s: int) -> Handler:
     """The last resort: dependency failures become 503 + Retry-After, the rest a 500."""
 
-    def handle_unexpected(request: Request, exc: Exception) -> Response:
+    def handle_unexpected(request: AnyRequest, exc: Exception) -> Response[bytes]:
         dependency = dependency_of(exc)
         if dependency is not None:
             structlog.get_logger().warning(
@@ -212,13 +173,14 @@ def make_unexpected_handler(retry_after_s: int):
             )
             return problem_response(
                 request,
-                _invalid(
+                invalid(
                     [
                         FieldError(
                             "$", f"a value is out of what the store accepts ({type(exc).__name__})"
                         )
                     ],
                     "Invalid input",
+                    422,
                 ),
             )
         structlog.get_logger().exception("unhandled_error", error=type(exc).__name__)
@@ -233,39 +195,17 @@ def make_unexpected_handler(retry_after_s: int):
     return handle_unexpected
 
 
-def _invalid(errors: list[FieldError], title: str) -> Problem:
+def malformed(error: FieldError) -> Problem:
+    """400: the body is not JSON, reported at ``error.path``."""
+    return invalid([error], "Malformed JSON", MalformedJSON.status)
+
+
+def invalid(errors: list[FieldError], title: str, status: int) -> Problem:
+    """The body's fields that do not match its contract, all listed."""
     return Problem(
         type=TYPE_BASE + "invalid-input",
         title=title,
-        status=422 if title != "Malformed JSON" else 400,
+        status=status,
         detail="; ".join(f"{e.path}: {e.reason}" for e in errors[:5]),
         errors=[e.as_dict() for e in errors],
     )
-
-
-def _body_errors(request: Request) -> list[FieldError]:
-    field = request.route_handler.parsed_fn_signature.parameters.get("data")
-    body = request._connection_state.body  # the body litestar already read and cached
-    if field is None or not isinstance(body, bytes):
-        return []
-    try:
-        value: Any = msgspec.json.decode(body)
-    except msgspec.DecodeError:
-        return [FieldError("$", "malformed JSON body")]
-    return collect_errors(value, field.annotation)
-
-
-def _body_is_malformed(request: Request) -> bool:
-    body = request._connection_state.body
-    if not isinstance(body, bytes):
-        return False
-    try:
-        msgspec.json.decode(body)
-    except msgspec.DecodeError:
-        return True
-    return False
-
-
-def _from_litestar(item: dict[str, Any]) -> FieldError:
-    key = item.get("key")
-    return FieldError(f"$.{key}" if key else "$", str(item.get("message", "invalid")))

@@ -7,6 +7,7 @@ calls. Tests build ``Settings`` directly with the values they need.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import msgspec
 
@@ -85,7 +86,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
         """Build settings from an environment mapping (``os.environ`` in the entry point)."""
-        values: dict[str, object] = {}
+        values: dict[str, Any] = {}
         for field, (var, kind) in _ENV.items():
             raw = env.get(var)
             if raw is None or raw == "":

@@ -7,6 +7,7 @@ import asyncpg
 import msgspec
 import redis.asyncio as aioredis
 
+from services.core import postgres
 from services.core.settings import Settings
 
 
@@ -48,6 +49,9 @@ async def open_pg_pool(settings: Settings) -> asyncpg.Pool[asyncpg.Record]:
         timeout=settings.pg_timeout_s,
         init=_init_connection,
         reset=_noop_reset,
+        # connections that name Postgres when it does not answer (503 naming it, not a 500)
+        connect=postgres.connect,
+        connection_class=postgres.Connection,
         max_inactive_connection_lifetime=60.0,
         # Every query is keyed by user_id with user-leading indexes: a generic plan fits all
         # users and skips re-planning (measured: entity lookup 1.2 → 0.4 ms).

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 
 import msgspec
 
@@ -28,12 +28,23 @@ class FieldError:
 
 
 class InvalidInput(ValueError):
-    """The input does not match its contract; ``errors`` lists each invalid field."""
+    """The input does not match its contract (422); ``errors`` lists each invalid field."""
+
+    status = 422
 
     def __init__(self, errors: list[FieldError], title: str = "Invalid input") -> None:
         super().__init__("; ".join(f"{e.path}: {e.reason}" for e in errors))
         self.errors = errors
         self.title = title
+
+
+class MalformedJSON(InvalidInput):
+    """The body is not JSON at all (400): nothing in it could be checked against a contract."""
+
+    status = 400
+
+    def __init__(self, errors: list[FieldError]) -> None:
+        super().__init__(errors, "Malformed JSON")
 
 
 def convert(value: Any, typ: type[T], *, root: str = "$") -> T:
@@ -52,7 +63,7 @@ def decode(raw: bytes, typ: type[T]) -> T:
     except msgspec.ValidationError:
         pass
     except msgspec.DecodeError as exc:
-        raise InvalidInput([FieldError("$", f"malformed JSON: {exc}")], "Malformed JSON") from None
+        raise MalformedJSON([FieldError("$", f"malformed JSON: {exc}")]) from None
     return convert(msgspec.json.decode(raw), typ)
 
 
@@ -92,10 +103,12 @@ def collect_errors(value: Any, typ: Any, path: str = "$") -> list[FieldError]:
     return _check(value, typ, path)
 
 
-def _struct_errors(value: dict, struct: type[msgspec.Struct], path: str) -> list[FieldError]:
+def _struct_errors(
+    value: dict[str, Any], struct: type[msgspec.Struct], path: str
+) -> list[FieldError]:
     errors: list[FieldError] = []
-    info = msgspec.inspect.type_info(struct)
-    known = set()
+    info = cast(msgspec.inspect.StructType, msgspec.inspect.type_info(struct))
+    known: set[str] = set()
     for field in info.fields:
         known.add(field.encode_name)
         field_path = f"{path}.{field.encode_name}"

@@ -193,11 +193,14 @@ class WorkingMemory:
         return await self._redis.delete(*keys) if keys else 0
 
 
-def _digest(raw: bytes | None) -> str:
-    return hashlib.sha1(raw, usedforsecurity=False).hexdigest() if raw is not None else ""
+def _digest(raw: bytes | str | None) -> str:
+    if raw is None:
+        return ""
+    data = raw.encode() if isinstance(raw, str) else raw
+    return hashlib.sha1(data, usedforsecurity=False).hexdigest()
 
 
-def _decode(raw: bytes | None, decoder: msgspec.json.Decoder):
+def _decode(raw: bytes | str | None, decoder: msgspec.json.Decoder[T]) -> T | None:
     if raw is None:
         return None
     try:

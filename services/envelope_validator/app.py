@@ -9,14 +9,13 @@ from litestar import Request, Response, post
 from litestar.exceptions import ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import JSONBody
-from litestar.utils.scope.state import ScopeState
 
 from contracts.envelope_io import EnvelopeRequest, EnvelopeResponse
 from services.core import problems
 from services.core.app import NodeSpec
 from services.core.clock import request_clock
 from services.core.logs import bind_ids
-from services.core.validation import FieldError, InvalidInput
+from services.core.validation import FieldError, InvalidInput, MalformedJSON
 from services.envelope_validator.checks import errors_in
 from services.envelope_validator.logic import build
 
@@ -27,14 +26,13 @@ def refuse_with_every_problem(
     """A body that does not decode: list its contract errors *and* the semantic errors of the
     slots that do decode (a GRAPH of another user is reported beside a bad AFFECT label).
 
-    Litestar calls exception handlers synchronously; the body it failed to decode is cached
-    in the connection state by then."""
-    raw = ScopeState.from_scope(request.scope).body
+    Litestar calls exception handlers synchronously; the body it failed to decode is kept
+    for them by then (``problems.raw_body``)."""
     try:
-        body = msgspec.json.decode(raw if isinstance(raw, bytes) else b"")
+        body = msgspec.json.decode(problems.raw_body(request) or b"")
     except msgspec.DecodeError:
         malformed = [FieldError("$", "malformed JSON body")]
-        return problems.handle_invalid_input(request, InvalidInput(malformed, "Malformed JSON"))
+        return problems.handle_invalid_input(request, MalformedJSON(malformed))
     errors = errors_in(body) or [FieldError("$", exc.detail or "invalid request")]
     return problems.handle_invalid_input(request, InvalidInput(errors, "Invalid envelope"))
 

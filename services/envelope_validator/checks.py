@@ -16,7 +16,8 @@ import msgspec
 
 from contracts.common import AgentId, ChatId, UserId
 from contracts.envelope_io import EnvelopeRequest, FactsSlot
-from contracts.slots import AffectSlot, EpisodeSlot, GraphSlot, KnowledgeSlot
+from contracts.recall import EpisodeSlot, KnowledgeSlot
+from contracts.slots import AffectSlot, GraphSlot
 from services.core.validation import FieldError, collect_errors
 
 TODO_LISTS = {

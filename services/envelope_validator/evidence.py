@@ -23,8 +23,9 @@ from typing import Literal
 
 from contracts.envelope import InferenceEnvelope
 from contracts.envelope_io import MemoryItem
-from contracts.retrieve import FusionWeights
-from contracts.slots import GraphSlot, RankedItem, Turn
+from contracts.recall import RankedItem
+from contracts.retrieve_limits import FusionWeights
+from contracts.slots import GraphSlot, Turn
 from services.envelope_validator import lines
 from services.envelope_validator.lines import quote
 

@@ -12,16 +12,8 @@ from typing import Any
 
 import msgspec
 
-from contracts.slots import (
-    Disambiguation,
-    EntityCard,
-    EpisodeHit,
-    GraphEdge,
-    GraphEntity,
-    KnowledgeHit,
-    RecalledTurn,
-    TodoLine,
-)
+from contracts.recall import EpisodeHit, KnowledgeHit, RecalledTurn
+from contracts.slots import Disambiguation, EntityCard, GraphEdge, GraphEntity, TodoLine
 
 _ENCODE = msgspec.json.Encoder().encode
 # JSON already escapes quotes, backslashes and control characters; these are the rest that

@@ -12,9 +12,8 @@ from litestar.params import JSONBody, Parameter
 from litestar.response import Stream
 
 from contracts.common import UserId
-from contracts.memory import (
-    CommitRequest,
-    CommitResponse,
+from contracts.memory import CommitRequest, CommitResponse
+from contracts.memory_admin import (
     KnowledgeRequest,
     KnowledgeResponse,
     ProfileRequest,

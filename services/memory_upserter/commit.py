@@ -14,8 +14,9 @@
    failed indexing leaves ``indexed_at`` NULL for the sweep; when 4 turns are already being
    indexed, this one waits for its own, so bursts slow the writer, not the readers), else
    before it, with a ``vectors_unindexed`` warning on failure — the clean-up of a
-   ``plan.forget``, and the working memory (compare-and-set, so pulse-decay's concurrent count
-   is never lost). A failure here is a warning in the answer: Postgres already holds the turn.
+   ``plan.forget``, and the working memory (:func:`~.turn_session.session_after`, set by
+   compare-and-set, so pulse-decay's concurrent count is never lost). A failure here is a
+   warning in the answer: Postgres already holds the turn.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import redis.exceptions
 import structlog
 
 from contracts.memory import CommitRequest, CommitResponse, Notice
-from contracts.slots import SessionState, Turn
+from contracts.slots import SessionState
 from services.core.background import Background
 from services.core.deps import Database
 from services.core.errors import DependencyUnavailable
@@ -43,12 +44,12 @@ from services.memory_upserter.extractor import Utterance
 from services.memory_upserter.forget_audit import FORGOTTEN_ANSWER
 from services.memory_upserter.forget_cleanup import clean_up
 from services.memory_upserter.judge import judge, names_in
-from services.memory_upserter.plan_logic import next_session
 from services.memory_upserter.stores import MemoryStores
 from services.memory_upserter.turn import Judgement, ReadTurn, Stored, TurnPlan, Written
 from services.memory_upserter.turn_index import sync_turn_vectors
 from services.memory_upserter.turn_plan import prepare
 from services.memory_upserter.turn_read import read
+from services.memory_upserter.turn_session import session_after
 from services.memory_upserter.turn_writer import write_turn
 
 ATTEMPTS = 3  # a deadlock with another writer of the same user rolls back; the turn is retried
@@ -187,24 +188,10 @@ async def after_commit(
     if unknown:
         detail = f"{unknown} active_entity_ids are not this user's live entities; not kept"
         warnings.append(Notice(code="unknown_active_entity", detail=detail))
-    turns = [
-        Turn(role=r.role, text=r.text, speaker=r.speaker, ts=r.ts, message_id=str(r.message_id))
-        for r in turn.rows
-    ]
-    active = [*written.touched, *(i for i in req.active_entity_ids if i in written.active_ids)]
 
     def compute(seen: Snapshot) -> tuple[SessionState, None, None]:
-        session = next_session(
-            seen.session,
-            user_id=req.user_id,
-            agent_id=req.agent_id,
-            chat_id=req.chat_id,
-            turns=turns,
-            active_ids=active,
-            scratch=req.scratch,
-            now=turn.now,
-            max_turns=settings.working_memory_turns,
-            questions=written.questions,
+        session = session_after(
+            seen.session, turn, written, max_turns=settings.working_memory_turns
         )
         return session, None, None
 

@@ -23,7 +23,8 @@ from typing import Any
 
 import asyncpg
 
-from contracts.memory import Notice, ReindexRequest
+from contracts.memory import Notice
+from contracts.memory_admin import ReindexRequest
 from contracts.privacy import ImportResponse, PersonDocument
 from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
@@ -70,28 +71,31 @@ async def import_document(
             if rows:
                 written = await _insert(conn, table, rows)
                 inserted[table], present[table] = written, len(rows) - written
-    answer = ImportResponse(
+    already_present = {t: n for t, n in present.items() if n}
+    if not inserted:
+        return ImportResponse(
+            user_id=doc.user_id, inserted=inserted, already_present=already_present
+        )
+    swept = await reindex(db, vectors, embedder, ReindexRequest(user_id=doc.user_id, limit=10_000))
+    more = (
+        [
+            Notice(
+                code="vectors_unindexed",
+                detail=(
+                    "more rows than one sweep indexes: POST /v1/reindex until remaining is false"
+                ),
+            )
+        ]
+        if swept.remaining
+        else []
+    )
+    return ImportResponse(
         user_id=doc.user_id,
         inserted=inserted,
-        already_present={t: n for t, n in present.items() if n},
+        already_present=already_present,
+        facts_indexed=swept.facts_indexed,
+        warnings=[*swept.warnings, *more],
     )
-    if inserted:
-        swept = await reindex(
-            db, vectors, embedder, ReindexRequest(user_id=doc.user_id, limit=10_000)
-        )
-        answer.facts_indexed = swept.facts_indexed
-        answer.warnings = list(swept.warnings)
-        if swept.remaining:
-            answer.warnings.append(
-                Notice(
-                    code="vectors_unindexed",
-                    detail=(
-                        "more rows than one sweep indexes: POST /v1/reindex until remaining is "
-                        "false"
-                    ),
-                )
-            )
-    return answer
 
 
 def _check(doc: PersonDocument, tables: Sequence[str]) -> None:

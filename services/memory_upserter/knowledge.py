@@ -23,7 +23,8 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
-from contracts.memory import KnowledgeRequest, KnowledgeResponse, Notice
+from contracts.memory import Notice
+from contracts.memory_admin import KnowledgeRequest, KnowledgeResponse
 from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable

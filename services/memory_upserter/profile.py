@@ -14,13 +14,8 @@ from typing import Literal, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from contracts.common import Category, Scope
-from contracts.memory import (
-    EntityWritten,
-    FactWritten,
-    Notice,
-    ProfileRequest,
-    ProfileResponse,
-)
+from contracts.memory import EntityWritten, FactWritten, Notice
+from contracts.memory_admin import ProfileRequest, ProfileResponse
 from contracts.plan import MemoryWritePlan, PlanEntity, PlanFact
 from services.core.deps import Database
 from services.core.embedder import Embedder
@@ -35,7 +30,8 @@ from services.core.memory_store import (
 from services.core.validation import FieldError, InvalidInput
 from services.core.vectors import VectorIndex
 from services.memory_upserter import commit_sql
-from services.memory_upserter.plan_logic import fold, resolve
+from services.memory_upserter.plan_logic import fold
+from services.memory_upserter.turn_plan import resolve
 from services.memory_upserter.turn_response import fact_write
 
 SOURCE = "seeded_profile"

@@ -11,7 +11,8 @@ backlog.
 
 from __future__ import annotations
 
-from contracts.memory import Notice, ReindexRequest, ReindexResponse
+from contracts.memory import Notice
+from contracts.memory_admin import ReindexRequest, ReindexResponse
 from services.core.deps import Database
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable

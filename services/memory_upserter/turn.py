@@ -2,9 +2,10 @@
 (:class:`ReadTurn`), decided (:class:`TurnPlan`), written (:class:`Written`).
 
 Every layer imports its types from here — the orchestrator (:mod:`.commit`), the pure steps
-(:mod:`.turn_read`, :mod:`.turn_plan`, :mod:`.turn_response`) and the transaction
-(:mod:`.turn_writer`) — so no layer needs the one above it. Rows are
-named: a field, not a position, says which column a value fills. Pure: no driver imported.
+(:mod:`.turn_read`, :mod:`.turn_plan`, :mod:`.turn_response`, :mod:`.turn_session`) and the
+transaction (:mod:`.turn_writer`) — so no layer needs the one above it. Rows are named: a
+field, not a position, says which column a value fills. Data only, no logic (the steps hold
+it): pure, no driver imported.
 """
 
 from __future__ import annotations
@@ -16,12 +17,24 @@ from uuid import UUID
 
 from contracts.common import Role, TodoKind
 from contracts.memory import CommitRequest, CommitResponse, Notice
-from contracts.plan import MemoryWritePlan
+from contracts.plan import MemoryWritePlan, PlanFact
+from services.core.memory_store.shapes import EntityWrite
 from services.memory_upserter.forget_types import Forgotten
-from services.memory_upserter.plan_logic import Resolved
 
 Validity = tuple[datetime | None, datetime | None]
 PlanSource = Literal["request", "answer", "llm_judge", "offline_extractor"]
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The plan's entities as writes, and each fact's subject/object as a write index
+    (``SELF``, -1: the user's own entity)."""
+
+    writes: list[EntityWrite] = field(default_factory=list)
+    facts: list[tuple[PlanFact, int, int | None]] = field(default_factory=list)
+    self_aliases: list[str] = field(default_factory=list)
+    distinct: dict[int, tuple[int, str]] = field(default_factory=dict)
+    # write index → (plan entity index, the handle it is not)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 import msgspec
@@ -16,38 +17,38 @@ import msgspec
 from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan, PlanFact
 from services.core.memory_store.keys import canonical_predicate
+from services.core.memory_store.shapes import EntityWrite
 from services.memory_upserter.due import parse_due
-from services.memory_upserter.plan_logic import SELF_HANDLES, fold, resolve, words
-from services.memory_upserter.turn import Judgement, PendingTodo, ReadTurn, TodoRow, TurnPlan
+from services.memory_upserter.plan_logic import (
+    AFFECT_PREDICATES,
+    DONE,
+    NEGATED,
+    NUMBER_WORDS,
+    OBJECT_CATEGORIES,
+    REF_CATEGORIES,
+    SELF,
+    SELF_HANDLES,
+    SENTENCES,
+    STOP_WORDS,
+    TODO_CUES,
+    fold,
+)
+from services.memory_upserter.turn import Judgement, ReadTurn, Resolved, TodoRow, TurnPlan
 from services.memory_upserter.turn_read import validity
 
-AFFECT_PREDICATES = frozenset(
-    {"FEELS", "FEELING", "MOOD", "EMOTION", "AFFECT", "IS_FEELING", "FEELS_LIKE", "EMOTIONAL_STATE"}
-)
+_WORDS = re.compile(r"\w+")
 
 
-def is_affect(fact: PlanFact) -> bool:
-    return canonical_predicate(fact.predicate) in AFFECT_PREDICATES
-
-
-_DONE = re.compile(
-    r"\b(?:done|finished|completed|I\s+did\s+(?:it|that)|checked\s+(?:it\s+)?off|"
-    r"ticked\s+(?:it\s+)?off)\b",
-    re.IGNORECASE,
-)
-_NEGATED = re.compile(
-    r"(?:\bnot|n't|\bnever|\balmost|\bnearly|\bhalf|\bbarely|\bwill|'ll|"
-    r"\bgonna|\bgoing\s+to|\bwhen|\bif|\bonce|\buntil)\W+(?:\w+\W+){0,2}$",
-    re.IGNORECASE,
-)
+def words(text: str) -> list[str]:
+    return _WORDS.findall(fold(text))
 
 
 def says_done(text: str) -> bool:
     """The user says something is done/finished/completed — not "not done yet", not "I'll be
     finished tomorrow", not "once it's done"."""
-    for match in _DONE.finditer(text):
+    for match in DONE.finditer(text):
         before, after = text[: match.start()], text[match.end() :]
-        if not _NEGATED.search(before) and not re.match(r"\W*yet\b", after, re.IGNORECASE):
+        if not NEGATED.search(before) and not re.match(r"\W*yet\b", after, re.IGNORECASE):
             return True
     return False
 
@@ -68,31 +69,16 @@ def statement_in(statement: str, texts: Sequence[str], *, ratio: float = 0.85) -
     return False
 
 
-_GROUNDING_STOP = frozenset("the a an of and or in at to my our for on with is are user".split())
-_NUMBER_WORDS = {
-    "one": "1",
-    "two": "2",
-    "three": "3",
-    "four": "4",
-    "five": "5",
-    "six": "6",
-    "seven": "7",
-    "eight": "8",
-    "nine": "9",
-    "ten": "10",
-}
-
-
 def grounded(fact: PlanFact, texts: Sequence[str]) -> bool:
     """The fact's object or value is in the person's words: at least half of its content words
     (a word matches its inflections: "marathons", "Lisbon's"), numbers exactly."""
-    said = {_NUMBER_WORDS.get(w, w) for text in texts for w in words(text)}
+    said = {NUMBER_WORDS.get(w, w) for text in texts for w in words(text)}
     target = fact.value if fact.value is not None else fact.object
     if target is None or fold(target) in SELF_HANDLES:
         return True
     if re.fullmatch(r"[a-z_]+:[^\s:]+", target):
         target = target.split(":", 1)[1].replace("_", " ")
-    wanted = [_NUMBER_WORDS.get(w, w) for w in words(target) if w not in _GROUNDING_STOP]
+    wanted = [NUMBER_WORDS.get(w, w) for w in words(target) if w not in STOP_WORDS]
     if not wanted:
         return True
     hits = sum(
@@ -111,31 +97,6 @@ def grounded(fact: PlanFact, texts: Sequence[str]) -> bool:
     return hits * 2 >= len(wanted)
 
 
-def pick_done(pending: Sequence[PendingTodo], said: Sequence[str]) -> str | list[str] | None:
-    """Which pending todo the person said is done: the only one; else the only
-    one sharing the most content words with what they said; else the texts to ask about."""
-    if len(pending) == 1:
-        return pending[0].todo_id
-    if not pending:
-        return None
-    spoken = {w for text in said for w in words(text) if w not in _GROUNDING_STOP}
-    scores = [
-        (len(spoken & {w for w in words(p.text) if w not in _GROUNDING_STOP}), p.todo_id)
-        for p in pending
-    ]
-    best = max(score for score, _ in scores)
-    winners = [todo_id for score, todo_id in scores if score == best]
-    return winners[0] if best > 0 and len(winners) == 1 else [p.text for p in pending]
-
-
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
-_TODO_CUES = re.compile(
-    r"(?i)\b(?:remind|i'll|i will|going to|gonna|promise|add|list|need to|"
-    r"have to|goal|tomorrow|tonight|today|monday|tuesday|wednesday|thursday|"
-    r"friday|saturday|sunday|next week)\b"
-)
-
-
 def source_of(
     todo_text: str, snippet: str | None, user_texts: Sequence[tuple[int, str]]
 ) -> tuple[str | None, int | None]:
@@ -150,9 +111,9 @@ def source_of(
     wanted = set(words(todo_text))
     best = (0.0, user_texts[-1][0], user_texts[-1][1].strip())
     for index, text in user_texts:
-        for sentence in _SENTENCES.split(text):
+        for sentence in SENTENCES.split(text):
             overlap = len(wanted & set(words(sentence)))
-            score = overlap + (0.5 if overlap and _TODO_CUES.search(sentence) else 0.0)
+            score = overlap + (0.5 if overlap and TODO_CUES.search(sentence) else 0.0)
             if score and score >= best[0]:
                 best = (score, index, sentence.strip())
     return (snippet or best[2][:2000]) or None, best[1]
@@ -170,7 +131,7 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         for r in turn.user_rows
         if not r.speaker or fold(r.speaker) in selves or source in ("request", "answer")
     ]
-    facts = [f for f in plan.facts if not is_affect(f)]
+    facts = [f for f in plan.facts if canonical_predicate(f.predicate) not in AFFECT_PREDICATES]
     if len(facts) < len(plan.facts):
         notes.append(
             Notice(
@@ -268,3 +229,69 @@ def _promotion(plan: MemoryWritePlan, said: Sequence[str]) -> tuple[list[PlanFac
         text=f'User said they feel {label}: "{promotion.user_statement[:400]}"',
     )
     return [fact], []
+
+
+@dataclass
+class _Resolver:
+    """Builds a :class:`Resolved`: each handle, folded, found again as the write it made."""
+
+    out: Resolved = field(default_factory=Resolved)
+    index: dict[str, int] = field(default_factory=dict)
+
+    def handle(self, handle: str, *, category: str) -> int:
+        key = fold(handle)
+        if key in SELF_HANDLES:
+            return SELF
+        if key not in self.index:
+            ref = handle if re.fullmatch(r"[a-z_]+:[^\s:]+", handle) else None
+            name = (
+                re.sub(r"_\d+$", "", ref.split(":", 1)[1]).replace("_", " ").title()
+                if ref
+                else handle.strip()
+            )
+            if ref:
+                category = REF_CATEGORIES.get(ref.split(":", 1)[0], "Other")
+            self.index[key] = self.add(EntityWrite(name, category, (), "global", ref))
+        return self.index[key]
+
+    def add(self, write: EntityWrite, *, by_name: bool = True) -> int:
+        """A write, found again by its aliases and (unless it is a namesake declared apart,
+        which the plan names by an alias) by its name."""
+        self.out.writes.append(write)
+        index = len(self.out.writes) - 1
+        for name in (*([write.name] if by_name else []), *write.aliases):
+            self.index.setdefault(fold(name), index)
+        return index
+
+
+def resolve(plan: MemoryWritePlan) -> Resolved:
+    """Entity writes for the plan's entities and for every handle its facts use ("user" is the
+    user's own entity, an ``entity_ref`` is looked up, any other name becomes an entity)."""
+    resolver = _Resolver()
+    out = resolver.out
+    for i, entity in enumerate(plan.entities):
+        if fold(entity.name) not in SELF_HANDLES:
+            index = resolver.add(
+                EntityWrite(entity.name, entity.category, tuple(entity.aliases), entity.scope),
+                by_name=entity.distinct_from is None or not entity.aliases,
+            )
+            if entity.distinct_from is not None:
+                out.distinct[index] = (i, entity.distinct_from)
+    for fact in plan.facts:
+        predicate = canonical_predicate(fact.predicate)
+        subject_category = {"PROJECT": "Project"}.get(fact.memory_type, "Person")
+        subject = resolver.handle(fact.subject, category=subject_category)
+        obj = None
+        if fact.object is not None:
+            guess = OBJECT_CATEGORIES.get(predicate) or (
+                "Person"
+                if predicate.startswith("HAS_")
+                else "Project"
+                if fact.memory_type == "PROJECT"
+                else "Other"
+            )
+            obj = resolver.handle(fact.object, category=guess)
+        out.facts.append((fact, subject, obj))
+        if subject == SELF and predicate == "NAME" and fact.value:
+            out.self_aliases.append(fact.value)
+    return out

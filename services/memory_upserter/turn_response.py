@@ -1,9 +1,12 @@
-"""What the commit's transaction writes and answers, built from what it read (pure): a plan
-fact as a :class:`FactWrite` with its memory key, and the turn's :class:`CommitResponse`."""
+"""What the commit's transaction writes and answers, built from what it read (pure): once the
+turn's entities exist, :func:`decide` makes each plan fact a :class:`FactWrite` with its memory
+key and picks the pending todo a "done" completes; once everything is written,
+:func:`commit_response` is the turn's :class:`CommitResponse`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import cast
 from uuid import UUID
 
@@ -20,8 +23,74 @@ from contracts.plan import PlanFact
 from services.core.memory_store.fact_ops import FactResult, FactWrite
 from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
 from services.core.memory_store.shapes import EntityResult
-from services.memory_upserter.plan_logic import SELF
-from services.memory_upserter.turn import CapturedTodo, Completed, TurnPlan, Validity
+from services.memory_upserter.plan_logic import SELF, STOP_WORDS
+from services.memory_upserter.turn import (
+    CapturedTodo,
+    Completed,
+    PendingTodo,
+    TurnPlan,
+    Validity,
+)
+from services.memory_upserter.turn_plan import words
+
+
+@dataclass(frozen=True)
+class Decided:
+    """What the transaction writes once the entities exist."""
+
+    writes: list[FactWrite]
+    complete: str | None  # the pending todo the person said is done
+    notes: list[Notice]  # why nothing was completed
+    questions: list[str]  # for the next turn ("which one is done?")
+
+
+def decide(
+    plan: TurnPlan,
+    entities: Sequence[EntityResult],
+    self_id: UUID | None,
+    pending: Sequence[PendingTodo],
+) -> Decided:
+    """The plan's facts as writes between the written entities; and, when the person said
+    done, the single pending commitment, reminder or habit (or the one their words name) to
+    complete — with several and nothing to tell them apart, a notice now and a question for
+    the next turn."""
+    t, agent = plan.turn, plan.turn.req.agent_id
+    provenance = [str(r.message_id) for r in (t.user_rows or t.rows)]
+    writes = [
+        fact_write(f, s, o, entities, self_id, agent, provenance, plan.fact_source, valid)
+        for (f, s, o), valid in zip(plan.resolved.facts, plan.validity, strict=True)
+    ]
+    if not plan.done_said:
+        return Decided(writes, None, [], [])
+    choice = pick_done(pending, [r.text for r in t.user_rows])
+    if isinstance(choice, str):
+        return Decided(writes, choice, [], [])
+    if choice:
+        listed = " or ".join(repr(text[:60]) for text in choice[:5])
+        detail = f"several todos are pending; nothing was completed. Ask which one: {listed}?"
+        notice = Notice(code="commitment_not_completed", detail=detail)
+        return Decided(writes, None, [notice], [f"Which one is done: {listed}?"])
+    if plan.complete_asked:
+        detail = "nothing to complete: no commitment, reminder or habit is pending for this agent"
+        return Decided(writes, None, [Notice(code="commitment_not_completed", detail=detail)], [])
+    return Decided(writes, None, [], [])
+
+
+def pick_done(pending: Sequence[PendingTodo], said: Sequence[str]) -> str | list[str] | None:
+    """Which pending todo the person said is done: the only one; else the only
+    one sharing the most content words with what they said; else the texts to ask about."""
+    if len(pending) == 1:
+        return pending[0].todo_id
+    if not pending:
+        return None
+    spoken = {w for text in said for w in words(text) if w not in STOP_WORDS}
+    scores = [
+        (len(spoken & {w for w in words(p.text) if w not in STOP_WORDS}), p.todo_id)
+        for p in pending
+    ]
+    best = max(score for score, _ in scores)
+    winners = [todo_id for score, todo_id in scores if score == best]
+    return winners[0] if best > 0 and len(winners) == 1 else [p.text for p in pending]
 
 
 def fact_write(

@@ -3,9 +3,12 @@
 
 Order matters: the user lock first (every writer of a user's graph takes it first, so lock
 order cannot deadlock), then the stored answer (a retry stops here and rolls back), the
-messages and session, entities before the facts that name them, the completion check before
-this turn's todos (a commitment captured now never counts as the one pending), and the answer
-stored last with the counters, so a committed turn always has its replayable answer.
+messages and session, entities before the facts that name them, the pending todos read before
+this turn's are captured (a commitment captured now never counts as the one pending), and the
+answer stored last with the counters, so a committed turn always has its replayable answer.
+The pure decisions come in two pieces of data, so the transaction never stops to think: once
+the entities exist and the pending todos are read, :func:`~.turn_response.decide` (the fact
+writes, the todo done); once all is written, :func:`~.turn_response.commit_response`.
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ from dataclasses import replace
 from datetime import timedelta
 from uuid import UUID
 
-from contracts.memory import Notice
 from services.core.deps import Connection
 from services.core.memory_store import (
     EntityWrite,
@@ -37,8 +39,7 @@ from services.memory_upserter.turn import (
     TurnPlan,
     Written,
 )
-from services.memory_upserter.turn_plan import pick_done
-from services.memory_upserter.turn_response import commit_response, fact_write
+from services.memory_upserter.turn_response import commit_response, decide
 
 
 class _Replay(Exception):
@@ -106,13 +107,20 @@ async def _write(
     if resolved.self_aliases:
         names = resolved.self_aliases
         await conn.execute(sql.SELF_ALIASES, user, self_id, plan.fact_source, names, names[0], now)
-    provenance = [str(r.message_id) for r in (t.user_rows or rows)]
-    writes = [
-        fact_write(f, s, o, entities, self_id, req.agent_id, provenance, plan.fact_source, valid)
-        for (f, s, o), valid in zip(resolved.facts, plan.validity, strict=True)
-    ]
-    results = await apply_facts(conn, user, writes, now=now, lock=False)
-    completed, done_notes, asked = await _complete(conn, plan) if plan.done_said else (None, [], [])
+    pending = (
+        [
+            PendingTodo(r["todo_id"], r["text"])
+            for r in await conn.fetch(sql.PENDING, user, req.agent_id, list(sql.ACTIONABLE))
+        ]
+        if plan.done_said
+        else []
+    )
+    decided = decide(plan, entities, self_id, pending)
+    results = await apply_facts(conn, user, decided.writes, now=now, lock=False)
+    completed = None
+    if decided.complete is not None:
+        row = await conn.fetchrow(sql.COMPLETE, user, decided.complete, now)
+        completed = Completed(row["todo_id"], row["kind"], row["text"]) if row else None
     todos = (
         [
             CapturedTodo(
@@ -155,11 +163,11 @@ async def _write(
         session_id=session["session_id"],
         new_session=session["created"],
         entities=entities,
-        facts=list(zip(writes, results, strict=True)),
+        facts=list(zip(decided.writes, results, strict=True)),
         todos=todos,
         completed=completed,
         forgotten=dict(forgotten.effects.counts) if forgotten else {},
-        warnings=[*plan.notes, *done_notes],
+        warnings=[*plan.notes, *decided.notes],
     )
     touched = list(dict.fromkeys(str(e.entity_id) for e in entities))
     live = await conn.fetch(
@@ -184,7 +192,7 @@ async def _write(
         touched,
         {str(r["entity_id"]) for r in live},
         forgotten,
-        (*plan.questions, *asked),
+        (*plan.questions, *decided.questions),
     )
 
 
@@ -215,31 +223,6 @@ async def _distinct(conn: Connection, plan: TurnPlan) -> list[EntityWrite]:
     if errors:
         raise InvalidInput(errors)
     return writes
-
-
-async def _complete(
-    conn: Connection, plan: TurnPlan
-) -> tuple[Completed | None, list[Notice], list[str]]:
-    """The person said done: the single pending commitment, reminder or habit (or the one
-    their words name) is completed (a habit: checked in, still pending); with several and
-    nothing to tell them apart, ask (a notice now, a question for the next turn)."""
-    req = plan.turn.req
-    rows = await conn.fetch(sql.PENDING, req.user_id, req.agent_id, list(sql.ACTIONABLE))
-    pending = [PendingTodo(r["todo_id"], r["text"]) for r in rows]
-    choice = pick_done(pending, [r.text for r in plan.turn.user_rows])
-    if isinstance(choice, str):
-        row = await conn.fetchrow(sql.COMPLETE, req.user_id, choice, plan.turn.now)
-        done = Completed(row["todo_id"], row["kind"], row["text"]) if row else None
-        return done, [], []
-    if choice:
-        listed = " or ".join(repr(text[:60]) for text in choice[:5])
-        detail = f"several todos are pending; nothing was completed. Ask which one: {listed}?"
-        notice = Notice(code="commitment_not_completed", detail=detail)
-        return None, [notice], [f"Which one is done: {listed}?"]
-    if plan.complete_asked:
-        detail = "nothing to complete: no commitment, reminder or habit is pending for this agent"
-        return None, [Notice(code="commitment_not_completed", detail=detail)], []
-    return None, [], []
 
 
 def _uuids(values: list[str]) -> list[UUID]:

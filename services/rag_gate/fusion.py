@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from contracts.retrieve import FusionWeights, TurnLimits
+from contracts.retrieve_limits import FusionWeights, TurnLimits
 from services.rag_gate.gate import normalize
 
 RRF_K = 60

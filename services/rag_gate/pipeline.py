@@ -29,9 +29,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
+import msgspec
+
 from contracts.envelope_io import FactsSlot
+from contracts.recall import EpisodeSlot, KnowledgeSlot, RankedItem
 from contracts.retrieve import RetrieveDebug, RetrieveRequest, RetrieveResponse
-from contracts.slots import EpisodeSlot, KnowledgeSlot, RankedItem
 from services.core.deps import Database
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
@@ -86,9 +88,11 @@ async def retrieve(
         cont, found = await _both(loading, _recall(db, vectors, embedder, req, query, now, timings))
     else:
         cont, found = await loading, Recalled(debug=RetrieveDebug(query=query))
-    episode = found.episode
-    episode.latest_session_summary = turns.summary_text(cont.summary)
-    episode.previous_session_tail = turns.tail(cont.tail)
+    episode = msgspec.structs.replace(  # continuity loaded beside the recall, not before it
+        found.episode,
+        latest_session_summary=turns.summary_text(cont.summary),
+        previous_session_tail=turns.tail(cont.tail),
+    )
     timings["total"] = round((time.perf_counter() - started) * 1000, 3)
     return RetrieveResponse(
         gate=gate,
@@ -164,10 +168,10 @@ async def _recall(
             )
         with timings.stage("rank"):
             terms = slots.terms().of_query(query)
-            episode, episode_tally = slots.episode_hits(found.episodes, rows, req, terms)
-            episode.turns, turn_tally = turns.recalled_turns(
+            recalled, turn_tally = turns.recalled_turns(
                 found.turns, found.episodes, rows, req, terms, found.skipped
             )
+            episode, episode_tally = slots.episode_hits(found.episodes, rows, req, terms, recalled)
             knowledge, knowledge_tally = slots.knowledge_slot(
                 found.knowledge, rows, req, terms, found.skipped
             )

@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from contracts.retrieve import BlendWeights, Cutoff
+from contracts.retrieve_limits import BlendWeights, Cutoff
 from contracts.slots import EntityCard
 from services.rag_gate.gate import normalize
 

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
-from contracts.retrieve import Cutoff, Limits
+from contracts.retrieve_limits import Cutoff, Limits
 from services.core.vectors import VectorHit, VectorIndex, VectorIndexUnavailable
 
 T = TypeVar("T")

@@ -15,8 +15,10 @@ from typing import TypeVar
 
 from contracts.common import Provenance
 from contracts.envelope_io import FactsSlot
-from contracts.retrieve import Cutoff, RetrieveRequest
-from contracts.slots import EpisodeHit, EpisodeSlot, FactLine, KnowledgeHit, KnowledgeSlot
+from contracts.recall import EpisodeHit, EpisodeSlot, KnowledgeHit, KnowledgeSlot, RecalledTurn
+from contracts.retrieve import RetrieveRequest
+from contracts.retrieve_limits import Cutoff
+from contracts.slots import FactLine
 from services.core.vectors import VectorHit
 from services.core.vectors.layout import SparseEncoder
 from services.rag_gate import ranking
@@ -116,11 +118,16 @@ def cut(
 
 
 def episode_hits(
-    hits: list[VectorHit] | None, rows: Rows, req: RetrieveRequest, query_terms: frozenset[int]
+    hits: list[VectorHit] | None,
+    rows: Rows,
+    req: RetrieveRequest,
+    query_terms: frozenset[int],
+    turns: list[RecalledTurn],
 ) -> tuple[EpisodeSlot, Tally]:
-    """The episode hits (the slot's continuity fields are filled by the orchestrator)."""
+    """The episode slot: its hits beside the recalled ``turns`` (its continuity fields come from
+    the orchestrator, once continuity has loaded)."""
     if hits is None:
-        return EpisodeSlot(degraded=VECTORS_DOWN), Tally()
+        return EpisodeSlot(turns=turns, degraded=VECTORS_DOWN), Tally()
     done = cut(
         "episodes",
         hits,
@@ -151,7 +158,7 @@ def episode_hits(
                 ),
             )
         )
-    return EpisodeSlot(hits=out), done.tally
+    return EpisodeSlot(hits=out, turns=turns), done.tally
 
 
 def knowledge_slot(

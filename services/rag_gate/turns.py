@@ -11,8 +11,10 @@ from typing import Any
 
 from contracts.common import Provenance
 from contracts.envelope_io import FactsSlot
-from contracts.retrieve import FusionWeights, RetrieveRequest
-from contracts.slots import EpisodeSlot, KnowledgeSlot, RankedItem, RecalledTurn, Turn
+from contracts.recall import EpisodeSlot, KnowledgeSlot, RankedItem, RecalledTurn
+from contracts.retrieve import RetrieveRequest
+from contracts.retrieve_limits import FusionWeights
+from contracts.slots import Turn
 from services.core.vectors import VectorHit
 from services.rag_gate import fusion, ranking
 from services.rag_gate.continuity import TailMessage

@@ -92,13 +92,14 @@ async def consolidate(brain: SlowBrain, req: ConsolidateRequest) -> ConsolidateR
                 batch_size=req.batch_size,
                 limit=req.max_sessions,
             )
-    answer = ConsolidateResponse()
+    done_sessions: list[ConsolidatedSession] = []
+    skipped: list[SkippedSession] = []
     model_down = False
     queue = deque(due)
     while queue:
         session_id, reason = queue.popleft()
         if model_down:
-            answer.skipped.append(
+            skipped.append(
                 SkippedSession(
                     session_id=session_id,
                     reason="model_unavailable",
@@ -114,16 +115,20 @@ async def consolidate(brain: SlowBrain, req: ConsolidateRequest) -> ConsolidateR
                 session_id=session_id, reason="model_unavailable", detail=exc.detail[:200]
             )
         if isinstance(done, SkippedSession):
-            answer.skipped.append(done)
+            skipped.append(done)
             continue
-        answer.sessions.append(done)
+        done_sessions.append(done)
         if done.more_pending:  # a long session: its next range is the next episode, now
             queue.appendleft((session_id, reason))
-    users = list(dict.fromkeys(s.user_id for s in answer.sessions))
-    answer.maintenance = [await _upkeep(brain, user_id, now) for user_id in users]
+    users = list(dict.fromkeys(s.user_id for s in done_sessions))
+    maintenance = [await _upkeep(brain, user_id, now) for user_id in users]
     reindexed = await reindex_episodes(brain.db, brain.embedder, brain.vectors, req.user_id, now)
-    answer.totals = _totals(answer, reindexed)
-    return answer
+    return ConsolidateResponse(
+        sessions=done_sessions,
+        skipped=skipped,
+        maintenance=maintenance,
+        totals=_totals(done_sessions, len(skipped), reindexed),
+    )
 
 
 async def _one(
@@ -177,13 +182,12 @@ async def _release_quietly(db: Database, claimed: ClaimedSession, worker: str) -
         log.warning("lease_release_failed", session_id=claimed.session_id, error=repr(exc))
 
 
-def _totals(answer: ConsolidateResponse, reindexed: int) -> ConsolidateTotals:
-    done = answer.sessions
+def _totals(done: list[ConsolidatedSession], skipped: int, reindexed: int) -> ConsolidateTotals:
     return ConsolidateTotals(
         sessions=len(done),
         episodes_created=sum(s.status == "created" for s in done),
         episodes_existing=sum(s.status == "existing" for s in done),
-        skipped=len(answer.skipped),
+        skipped=skipped,
         turns=sum(s.turns for s in done),
         evidence_kept=sum(s.evidence_kept for s in done),
         evidence_dropped=sum(s.evidence_dropped for s in done),

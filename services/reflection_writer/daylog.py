@@ -15,13 +15,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import asyncpg
 import msgspec
 
-from contracts.reflection import (
-    DayLogEntry,
-    DayLogRequest,
-    DayLogResponse,
-    Reflection,
-    SessionSummary,
-)
+from contracts.reflection import DayLogEntry, DayLogRequest, DayLogResponse
+from contracts.reflection_draft import Reflection, SessionSummary
 from services.core.deps import Connection
 from services.core.validation import FieldError, InvalidInput
 

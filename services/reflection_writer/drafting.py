@@ -19,7 +19,8 @@ from typing import Protocol
 import msgspec
 import structlog
 
-from contracts.reflection import Engine, ReflectionDraft
+from contracts.reflection import Engine
+from contracts.reflection_draft import ReflectionDraft
 from services.core.llm import LLM, LLMMalformedOutput
 from services.reflection_writer import engine_offline, episode, prompt
 from services.reflection_writer.grounding import Grounded, ground

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from contracts.reflection import (
+from contracts.reflection_draft import (
     LIST_CAP,
     EvidenceLine,
     PsycheItem,

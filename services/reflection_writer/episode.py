@@ -24,7 +24,7 @@ from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from contracts.reflection import Reflection, SessionSummary
+from contracts.reflection_draft import Reflection, SessionSummary
 from services.reflection_writer.model import Message
 from services.reflection_writer.text import clip, fold, unique
 from services.reflection_writer.tone import emotional_hits, keywords

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from contracts.reflection import EvidenceLine, Reflection
+from contracts.reflection_draft import EvidenceLine, Reflection
 from services.reflection_writer.model import Message
 from services.reflection_writer.text import content_stems, fold, has_causal, has_link
 

@@ -10,7 +10,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from contracts.reflection import ReflectionDraft
+from contracts.reflection_draft import ReflectionDraft
 from services.core.json_schema import strict_schema
 from services.reflection_writer.model import KnownEntity, Message
 from services.reflection_writer.text import clip

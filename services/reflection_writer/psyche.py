@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from contracts.reflection import PsycheItem
+from contracts.reflection_draft import PsycheItem
 from services.core import memory_store
 from services.core.deps import Connection
 

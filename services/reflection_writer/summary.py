@@ -20,7 +20,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from contracts.reflection import (
+from contracts.reflection_draft import (
     LIST_CAP,
     EvidenceLine,
     Hypothesis,

@@ -11,8 +11,9 @@ from litestar import get
 from litestar.di import Provide
 
 from services.core.app import NodeSpec, create_app
-from services.core.deps import Clients, Database, Inject, MissingCapability, needs_of
+from services.core.deps import Clients, Database, Inject, MissingCapability
 from services.core.embedder import Embedder
+from services.core.injection import needs_of
 from services.core.settings import Settings
 from services.core.vectors import VectorIndex
 from services.core.working_memory import WorkingMemory

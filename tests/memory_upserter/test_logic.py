@@ -10,12 +10,14 @@ import pytest
 from contracts.plan import AffectPromotion, MemoryWritePlan, PlanEntity, PlanFact
 from contracts.slots import SessionState, Turn
 from services.core.memory_store import FactWrite, memory_key, slug
+from services.core.memory_store.fact_rows import CloseRow, LinkRow
 from services.core.memory_store.facts import Existing, decide
 from services.memory_upserter.chunking import MAX_CHARS, chunks
 from services.memory_upserter.due import find_due, parse_due, without_due
-from services.memory_upserter.plan_logic import SELF, next_session, resolve
-from services.memory_upserter.turn_plan import says_done, source_of, statement_in
+from services.memory_upserter.plan_logic import SELF
+from services.memory_upserter.turn_plan import resolve, says_done, source_of, statement_in
 from services.memory_upserter.turn_read import check_plan
+from services.memory_upserter.turn_session import next_session
 
 NOW = datetime(2026, 1, 7, 15, 0, tzinfo=UTC)  # a Wednesday
 ME, MARTA, LISBON, PORTO = (uuid.uuid4() for _ in range(4))
@@ -165,7 +167,7 @@ def test_the_same_fact_again_is_unchanged_and_counted() -> None:
     )
     assert ops.results[0].outcome == "unchanged" and ops.results[0].rel_id == row.rel_id
     (update,) = ops.updates
-    assert update[8] == '["m0","m1"]' and update[9] is False and update[10] == 1
+    assert update.prov == '["m0","m1"]' and update.changed is False and update.counted == 1
     assert not ops.inserts and not ops.closes
 
 
@@ -178,7 +180,7 @@ def test_a_restated_fact_with_new_words_is_updated_and_importance_only_rises() -
         now=NOW,
     )
     assert ops.results[0].outcome == "updated"
-    assert ops.updates[0][1:3] == ("new words", 2)
+    assert (ops.updates[0].text, ops.updates[0].importance) == ("new words", 2)
 
 
 def test_a_contradiction_closes_the_old_row_and_links_it_to_the_new_one() -> None:
@@ -186,7 +188,8 @@ def test_a_contradiction_closes_the_old_row_and_links_it_to_the_new_one() -> Non
     ops = decide([_write("LIVES_IN", obj=PORTO, key="k")], [row], count_reference=True, now=NOW)
     (result,) = ops.results
     assert result.outcome == "superseded_previous" and result.replaced_id == row.rel_id
-    assert ops.closes == [(row.rel_id, None, None)] and ops.links == [(row.rel_id, result.rel_id)]
+    assert ops.closes == [CloseRow(row.rel_id, None, None)]
+    assert ops.links == [LinkRow(row.rel_id, result.rel_id)]
 
 
 def test_pinning_forces_importance_three() -> None:
@@ -196,7 +199,7 @@ def test_pinning_forces_importance_three() -> None:
         count_reference=True,
         now=NOW,
     )
-    assert ops.inserts[0][1].importance == 3
+    assert ops.inserts[0].importance == 3
 
 
 def test_duplicates_in_one_batch_become_one_fact() -> None:
@@ -209,7 +212,7 @@ def test_duplicates_in_one_batch_become_one_fact() -> None:
         count_reference=True,
         now=NOW,
     )
-    assert len(ops.inserts) == 1 and ops.inserts[0][1].text == "again"
+    assert len(ops.inserts) == 1 and ops.inserts[0].text == "again"
     assert ops.results[0] == ops.results[1]
 
 
@@ -218,7 +221,7 @@ def test_a_seed_restated_is_not_a_new_reference() -> None:
     ops = decide(
         [_write("NAME", key="k", importance=3, pinned=True)], [row], count_reference=False, now=NOW
     )
-    assert ops.results[0].outcome == "unchanged" and ops.updates[0][10] == 0
+    assert ops.results[0].outcome == "unchanged" and ops.updates[0].counted == 0
 
 
 # --- the plan ---------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ PURE = [
     "turn_plan",
     "turn_read",
     "turn_response",
+    "turn_session",
     "vocabulary",
 ]
 DRIVERS = ("asyncpg", "redis", "litestar")

@@ -10,8 +10,8 @@ import msgspec
 import pytest
 
 from contracts.envelope_io import FactsSlot
+from contracts.recall import EpisodeSlot, KnowledgeSlot
 from contracts.retrieve import RetrieveResponse
-from contracts.slots import EpisodeSlot, KnowledgeSlot
 from services.core.app import create_app
 from services.core.deps import Clients
 from services.core.embedder import EmbedderUnavailable

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contracts.retrieve import FusionWeights, TurnLimits
+from contracts.retrieve_limits import FusionWeights, TurnLimits
 from services.rag_gate.fusion import (
     FIRST,
     Slotted,

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from contracts.retrieve import BlendWeights, EpisodeLimits
+from contracts.retrieve_limits import BlendWeights, EpisodeLimits
 from contracts.slots import EntityCard
 from services.rag_gate.ranking import (
     Candidate,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.retrieve import Limits
+from contracts.retrieve_limits import Limits
 from services.core.vectors import VectorHit
 from services.rag_gate.search import Found, cap, plan
 

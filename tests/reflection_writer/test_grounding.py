@@ -9,7 +9,8 @@ import httpx
 import pytest
 import respx
 
-from contracts.reflection import ConsolidateRequest, EvidenceLine, Reflection
+from contracts.reflection import ConsolidateRequest
+from contracts.reflection_draft import EvidenceLine, Reflection
 from services.core.deps import Clients
 from services.reflection_writer.consolidate import consolidate
 from services.reflection_writer.grounding import GROUNDING_THRESHOLD, ground, overlap

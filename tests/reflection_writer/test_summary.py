@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from contracts.reflection import (
+from contracts.reflection_draft import (
     EvidenceLine,
     PsycheItem,
     Reflection,

@@ -63,7 +63,7 @@ class EmbeddedPostgres:
         self.data_dir = Path(data_dir).resolve()
         self.durable = durable
         self._run_as = run_as
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
         self.attached_pid: int | None = None
         self.socket_dir: Path | None = None
         self.log_path = self.data_dir.parent / "postgres.log"

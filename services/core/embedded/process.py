@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -116,7 +117,7 @@ def socket_dir(preferred: Path, name: str, run_as: RunAs) -> Path:
     return fallback
 
 
-def _parent_death_hook(sig: int):
+def _parent_death_hook(sig: int) -> Callable[[], None]:
     """A preexec function: ask the kernel to send ``sig`` when our parent thread dies (Linux).
 
     Runs in the child after it switched user (a later switch would clear the setting)."""
@@ -137,7 +138,7 @@ def _parent_death_hook(sig: int):
 
 def spawn(
     argv: list[str], *, run_as: RunAs, log_path: Path, death_signal: int, cwd: Path | None = None
-) -> subprocess.Popen:
+) -> subprocess.Popen[bytes]:
     """Start a server process in a session of its own that dies with this thread (Linux)."""
     with open(log_path, "ab") as log:
         return subprocess.Popen(
@@ -161,7 +162,7 @@ def _child_env() -> dict[str, str]:
 
 
 def stop_process(
-    proc: psutil.Process | subprocess.Popen, first: int, *, grace_s: float = 30.0
+    proc: psutil.Process | subprocess.Popen[bytes], first: int, *, grace_s: float = 30.0
 ) -> None:
     """Send ``first``, wait up to ``grace_s``; then SIGKILL. Never raises if it is gone."""
     try:
@@ -202,7 +203,12 @@ def is_orphan(proc: psutil.Process) -> bool:
 
 
 def wait_until(
-    ready, *, proc: subprocess.Popen, timeout_s: float, what: str, log_path: Path
+    ready: Callable[[], bool],
+    *,
+    proc: subprocess.Popen[bytes],
+    timeout_s: float,
+    what: str,
+    log_path: Path,
 ) -> None:
     """Poll ``ready()`` until true; fail with the server's log tail if it exits or stalls."""
     deadline = time.monotonic() + timeout_s

@@ -59,7 +59,7 @@ class EmbeddedRedis:
     def __init__(self, run_dir: Path, *, persist: bool = False) -> None:
         self.run_dir = Path(run_dir).resolve()
         self.persist = persist
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
         self.attached_pid: int | None = None
         self.socket_path: Path | None = None
         self.log_path = self.run_dir / "redis.log"

@@ -47,7 +47,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from services.core.memory_store.entities import upsert_entities, upsert_entity
-    from services.core.memory_store.facts import FactOutcome, FactResult, FactWrite, apply_facts
+    from services.core.memory_store.fact_ops import FactOutcome, FactResult, FactWrite
+    from services.core.memory_store.facts import apply_facts
     from services.core.memory_store.index import (
         FACTS,
         FactIndexRow,
@@ -77,7 +78,8 @@ if TYPE_CHECKING:
 # not pull the driver into pure logic (memory-upserter's plan_logic imports them).
 _HOME = {
     **dict.fromkeys(("upsert_entities", "upsert_entity"), "entities"),
-    **dict.fromkeys(("FactOutcome", "FactResult", "FactWrite", "apply_facts"), "facts"),
+    **dict.fromkeys(("FactOutcome", "FactResult", "FactWrite"), "fact_ops"),
+    "apply_facts": "facts",
     **dict.fromkeys(
         (
             "FACTS",

@@ -8,13 +8,13 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import asyncpg
 
 from services.core.memory_store.keys import SELF_REF, entity_type, slug
-from services.core.memory_store.shapes import EntityResult, EntityWrite
+from services.core.memory_store.shapes import EntityOutcome, EntityResult, EntityWrite
 from services.core.memory_store.users import lock_user
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ class _Group:
 
 @dataclass
 class _EntityPlan:
-    new_rows: list[tuple] = field(default_factory=list)
+    new_rows: list[tuple[Any, ...]] = field(default_factory=list)
     aliases: list[tuple[UUID, str]] = field(default_factory=list)
     touched: list[UUID] = field(default_factory=list)
     decided: dict[int, tuple[UUID, str, str, str | None, bool]] = field(default_factory=dict)
@@ -123,7 +123,9 @@ async def upsert_entities(
     results = []
     for j in range(len(writes)):
         entity_id, name, category, ref, created = plan.decided[j]
-        outcome = "created" if created else "updated" if entity_id in with_alias else "unchanged"
+        outcome: EntityOutcome = (
+            "created" if created else "updated" if entity_id in with_alias else "unchanged"
+        )
         results.append(EntityResult(entity_id, name, category, ref, outcome))
     return results
 

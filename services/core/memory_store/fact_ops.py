@@ -7,11 +7,16 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
 
-import msgspec
-
+from services.core.memory_store.fact_rows import (
+    CloseRow,
+    InsertRow,
+    LinkRow,
+    UpdateRow,
+    _json,
+)
 from services.core.memory_store.keys import canonical_predicate
 
 FactOutcome = Literal["created", "updated", "unchanged", "superseded_previous", "ended"]
@@ -73,15 +78,37 @@ class Existing:
 class FactOps:
     """What to write: rows to close, to update, to insert, closed rows to link, results."""
 
-    closes: list[tuple[UUID, UUID | None, datetime | None]] = field(default_factory=list)
-    # (old, by existing, when it ended: the new row's valid_from; None: now)
-    updates: list[tuple] = field(default_factory=list)
-    inserts: list[tuple] = field(default_factory=list)
-    links: list[tuple[UUID, UUID]] = field(default_factory=list)  # (old, new inserted)
+    closes: list[CloseRow] = field(default_factory=list)
+    updates: list[UpdateRow] = field(default_factory=list)
+    inserts: list[InsertRow] = field(default_factory=list)
+    links: list[LinkRow] = field(default_factory=list)
     results: list[FactResult] = field(default_factory=list)
 
 
-def _identity(fact: FactWrite) -> tuple:
+def insert_row(row_id: UUID, fact: FactWrite) -> InsertRow:
+    return InsertRow(
+        id=row_id,
+        scope=fact.scope,
+        agent=fact.agent_id or "",
+        subject=fact.subject_entity_id,
+        predicate=fact.predicate,
+        object=fact.object_entity_id,
+        value=None if fact.object_entity_id is not None else (fact.value or fact.text),
+        confidence=fact.confidence,
+        memory_type=fact.memory_type,
+        fact_type=fact.fact_type,
+        key=fact.memory_key,
+        text=fact.text,
+        importance=fact.importance,
+        pinned=fact.pinned,
+        source=fact.source,
+        prov=_json(list(dict.fromkeys(fact.message_ids))),
+        vfrom=fact.valid_from,
+        vto=fact.valid_to,
+    )
+
+
+def _identity(fact: FactWrite) -> tuple[Any, ...]:
     value = None if fact.object_entity_id is not None else (fact.value or fact.text)
     return (
         fact.scope,
@@ -109,7 +136,9 @@ def decide(
     now: datetime,
 ) -> FactOps:
     """The pure decision (module docstring); ``facts`` all carry their memory key."""
-    by_key = {(e.scope, e.agent, e.memory_key): e for e in existing if e.memory_key}
+    by_key: dict[tuple[str, str, str | None], Existing] = {
+        (e.scope, e.agent, e.memory_key): e for e in existing if e.memory_key
+    }
     by_identity = {
         (
             e.scope,
@@ -122,7 +151,7 @@ def decide(
         for e in existing
     }
     survivor: dict[int, int] = {}
-    last: dict[tuple, int] = {}
+    last: dict[tuple[Any, ...], int] = {}
     for i, fact in enumerate(facts):
         for group_key in ((fact.scope, fact.agent_id or "", fact.memory_key), _identity(fact)):
             j = last.get(group_key)
@@ -147,11 +176,10 @@ def decide(
                 holder.rel_id if holder is not None and holder is not same and not ending else None
             )
             if replaced is not None:
-                ops.closes.append((replaced, same.rel_id, fact.valid_from))
+                ops.closes.append(CloseRow(replaced, same.rel_id, fact.valid_from))
             valid_from = fact.valid_from or same.valid_from
             valid_to = fact.valid_to if fact.valid_to is not None else same.valid_to
-            row = (
-                same.rel_id,
+            said = (
                 fact.text,
                 max(same.importance, importance),
                 same.pinned or pinned,
@@ -160,7 +188,7 @@ def decide(
                 fact.memory_type,
                 fact.fact_type,
             )
-            changed = row[1:] != (
+            changed = said != (
                 same.text,
                 same.importance,
                 same.pinned,
@@ -170,14 +198,22 @@ def decide(
                 same.fact_type,
             ) or (valid_from, valid_to) != (same.valid_from, same.valid_to)
             provenance = list(dict.fromkeys([*same.provenance, *fact.message_ids]))
+            text, kept_importance, kept_pinned, confidence, key, memory_type, fact_type = said
             ops.updates.append(
-                (
-                    *row,
-                    _json(provenance[-MAX_PROVENANCE:]),
-                    changed,
-                    1 if count_reference else 0,
-                    valid_from,
-                    valid_to,
+                UpdateRow(
+                    id=same.rel_id,
+                    text=text,
+                    importance=kept_importance,
+                    pinned=kept_pinned,
+                    confidence=confidence,
+                    key=key,
+                    memory_type=memory_type,
+                    fact_type=fact_type,
+                    prov=_json(provenance[-MAX_PROVENANCE:]),
+                    changed=changed,
+                    counted=1 if count_reference else 0,
+                    vfrom=valid_from,
+                    vto=valid_to,
                 )
             )
             outcome[i] = FactResult(
@@ -193,10 +229,10 @@ def decide(
             # neither takes (or closes) the key
             key = None
             holder = None
-        ops.inserts.append((new_id, replace(fact, memory_key=key, importance=importance)))
+        ops.inserts.append(insert_row(new_id, replace(fact, memory_key=key, importance=importance)))
         if holder is not None:
-            ops.closes.append((holder.rel_id, None, fact.valid_from))
-            ops.links.append((holder.rel_id, new_id))
+            ops.closes.append(CloseRow(holder.rel_id, None, fact.valid_from))
+            ops.links.append(LinkRow(holder.rel_id, new_id))
             outcome[i] = FactResult(new_id, "superseded_previous", holder.rel_id)
         else:
             outcome[i] = FactResult(new_id, "ended" if ending else "created", None)
@@ -206,9 +242,3 @@ def decide(
             j = survivor[j]
         ops.results.append(outcome[j])
     return ops
-
-
-def _json(value: object) -> str:
-    """A JSON array as text: asyncpg would read a list inside an array parameter as another
-    array dimension, so lists travel as text and are cast to jsonb in SQL."""
-    return msgspec.json.encode(value).decode()

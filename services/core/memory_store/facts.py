@@ -39,9 +39,9 @@ from services.core.memory_store.fact_ops import (  # noqa: F401 - the module's p
     FactResult,
     FactWrite,
     _identity,
-    _json,
     decide,
 )
+from services.core.memory_store.fact_rows import CloseRow, InsertRow, LinkRow, UpdateRow, columns
 from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
 from services.core.memory_store.users import lock_user
 
@@ -85,6 +85,8 @@ UPDATE relations r
  WHERE r.user_id = $1 AND r.rel_id = c.id
 """
 
+# Parameters: $1 user, $2 now, then one array per field of InsertRow ($3–$20), UpdateRow
+# ($21–$33) and LinkRow ($34–$35), in their field order (fact_ops.columns).
 _WRITE = """
 WITH ins AS (
     INSERT INTO relations (rel_id, user_id, scope, agent_id, subject_id, predicate, object_id,
@@ -98,8 +100,8 @@ WITH ins AS (
            1, $2, $2, $2
       FROM unnest($3::uuid[], $4::text[], $5::text[], $6::uuid[], $7::text[], $8::uuid[],
                   $9::jsonb[], $10::float8[], $11::text[], $12::text[], $13::text[], $14::text[],
-                  $15::int2[], $16::bool[], $17::text[], $18::text[], $32::timestamptz[],
-                  $33::timestamptz[])
+                  $15::int2[], $16::bool[], $17::text[], $18::text[], $19::timestamptz[],
+                  $20::timestamptz[])
            AS i(id, scope, agent, subject, predicate, object, value, confidence, memory_type,
                 fact_type, key, text, importance, pinned, source, prov, vfrom, vto)
     RETURNING rel_id),
@@ -113,16 +115,16 @@ upd AS (
            updated_at = CASE WHEN u.changed THEN $2 ELSE r.updated_at END,
            indexed_at = CASE WHEN u.changed THEN NULL ELSE r.indexed_at END,
            valid_from = u.vfrom, valid_to = u.vto
-      FROM unnest($19::uuid[], $20::text[], $21::int2[], $22::bool[], $23::float8[],
-                  $24::text[], $25::text[], $26::text[], $27::text[], $28::bool[], $29::int4[],
-                  $34::timestamptz[], $35::timestamptz[])
+      FROM unnest($21::uuid[], $22::text[], $23::int2[], $24::bool[], $25::float8[],
+                  $26::text[], $27::text[], $28::text[], $29::text[], $30::bool[], $31::int4[],
+                  $32::timestamptz[], $33::timestamptz[])
            AS u(id, text, importance, pinned, confidence, key, memory_type, fact_type, prov,
                 changed, counted, vfrom, vto)
      WHERE r.user_id = $1 AND r.rel_id = u.id
     RETURNING r.rel_id),
 link AS (
     UPDATE relations r SET superseded_by = l.new_id
-      FROM unnest($30::uuid[], $31::uuid[]) AS l(old_id, new_id)
+      FROM unnest($34::uuid[], $35::uuid[]) AS l(old_id, new_id)
      WHERE r.user_id = $1 AND r.rel_id = l.old_id
     RETURNING r.rel_id)
 SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) + (SELECT count(*) FROM link)
@@ -190,48 +192,17 @@ async def apply_facts(
     ]
     ops = decide(facts, existing, count_reference=count_reference, now=now)
     if ops.closes:
-        await conn.execute(_CLOSE, user_id, now, *_columns(ops.closes, 3))
+        await conn.execute(_CLOSE, user_id, now, *columns(ops.closes, CloseRow))
     if ops.inserts or ops.updates or ops.links:
-        ins = [(i, *_insert_row(f)) for i, f in ops.inserts]
-        ins_cols, upd_cols = _columns(ins, 18), _columns(ops.updates, 13)
         await conn.execute(
             _WRITE,
             user_id,
             now,
-            *ins_cols[:16],
-            *upd_cols[:11],
-            *_columns(ops.links, 2),
-            *ins_cols[16:],
-            *upd_cols[11:],
+            *columns(ops.inserts, InsertRow),
+            *columns(ops.updates, UpdateRow),
+            *columns(ops.links, LinkRow),
         )
     return ops.results
-
-
-def _insert_row(f: FactWrite) -> tuple:
-    value = None if f.object_entity_id is not None else (f.value or f.text)
-    return (
-        f.scope,
-        f.agent_id or "",
-        f.subject_entity_id,
-        f.predicate,
-        f.object_entity_id,
-        value,
-        f.confidence,
-        f.memory_type,
-        f.fact_type,
-        f.memory_key,
-        f.text,
-        f.importance,
-        f.pinned,
-        f.source,
-        _json(list(dict.fromkeys(f.message_ids))),
-        f.valid_from,
-        f.valid_to,
-    )
-
-
-def _columns(rows: Sequence[tuple], width: int) -> list[list]:
-    return [list(column) for column in zip(*rows, strict=True)] if rows else [[]] * width
 
 
 async def _with_keys(conn: Connection, user_id: str, facts: list[FactWrite]) -> list[FactWrite]:

@@ -57,7 +57,7 @@ class FactIndexRow:
 _ROWS = """
 SELECT rel_id, scope, agent_id, subject_id, object_id, status = 'ACTIVE' AS active, text,
        memory_type, fact_type, predicate, importance, pinned, source, updated_at,
-       provenance_message_ids
+       provenance_message_ids AS message_ids
   FROM relations WHERE user_id = $1 AND rel_id = ANY($2::uuid[])
    AND (NOT $3 OR indexed_at IS NULL)
 """
@@ -72,7 +72,9 @@ async def load_fact_rows(
 ) -> list[FactIndexRow]:
     """The rows to index; with ``unindexed_only``, only those the index does not reflect yet."""
     rows = await conn.fetch(_ROWS, user_id, [uuid.UUID(str(i)) for i in rel_ids], unindexed_only)
-    return [FactIndexRow(*r[:-1], message_ids=tuple(str(m) for m in r[-1])) for r in rows]
+    return [
+        FactIndexRow(**{**r, "message_ids": tuple(str(m) for m in r["message_ids"])}) for r in rows
+    ]
 
 
 def fact_point(user_id: str, row: FactIndexRow, dense: Sequence[float]) -> VectorPoint:

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import Literal
 from uuid import UUID
 
+EntityOutcome = Literal["created", "updated", "unchanged"]
+
 
 @dataclass(frozen=True)
 class EntityWrite:
@@ -25,4 +27,4 @@ class EntityResult:
     name: str
     category: str
     entity_ref: str | None
-    outcome: Literal["created", "updated", "unchanged"]
+    outcome: EntityOutcome

@@ -42,7 +42,7 @@ async def self_entity_id(conn: Connection, user_id: str) -> UUID:
     """The user's own entity (Person 'me', ref ``self:user``), created once; the users row must
     exist. A concurrent creator makes our statement's snapshot miss the row: ask again."""
     for _ in range(3):
-        found = await conn.fetchval(_SELF, user_id)
+        found: UUID | None = await conn.fetchval(_SELF, user_id)
         if found is not None:
             return found
     raise RuntimeError("the self entity could not be created or found")
