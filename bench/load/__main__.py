@@ -507,6 +507,7 @@ async def run_shard_floors(
                     dense=dense[k],
                     text=queries[k][1],
                     limit=24,
+                    payload=(),  # as rag-gate asks: ids only (it reads the rows from Postgres)
                 )
                 await asyncio.sleep(0)  # Edge is synchronous: let the window timer run
 

@@ -9,9 +9,11 @@ running ``twin up``. So the shard is written *before* ``twin up`` starts, in thi
 through the product's own adapter (:class:`services.core.vectors.edge.EdgeVectorIndex`) with
 points built by the product's own builders (``memory_store.fact_point``,
 ``reflection_writer.episode.vector_payload``/``embedding_text``, memory-upserter's knowledge
-point); then ``twin up`` opens the folder. Rows are stamped ``indexed_at`` so no sweep redoes
-them. Dense vectors are MiniLM embeddings of the exact texts: the texts come from finite pools
-(names × templates), so only a few thousand distinct texts are embedded (cached on disk).
+point), then compacted as a deployment would after a bulk import
+(``services.core.vectors.edge_compact``); then ``twin up`` opens the folder. Rows are
+stamped ``indexed_at`` so no sweep redoes them. Dense vectors are MiniLM embeddings of the
+exact texts: the texts come from finite pools (names × templates), so only a few thousand
+distinct texts are embedded (cached on disk).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from typing import Any
 
 import asyncpg
 import numpy as np
+
+from services.core.vectors import edge_compact
 
 AGENTS = ("deanna", "anaketa")
 FACTS_PER_USER, EPISODES_PER_USER, CHUNKS_PER_USER = 200, 50, 20
@@ -851,6 +855,12 @@ async def write_vectors(
         started = time.perf_counter()
         await index.close()
         seconds["close"] = time.perf_counter() - started
+    # What a deployment runs after a bulk import (services.core.vectors.edge_compact): the
+    # points leave the appendable segment, whose indexes live on the heap.
+    started = time.perf_counter()
+    edge_compact.compact(qdrant_path)
+    seconds["compact"] = time.perf_counter() - started
+    progress(f"  compacted the shards in {seconds['compact']:.1f} s")
     return seconds
 
 

@@ -91,7 +91,8 @@ class HashingEmbedder:
         norm = float(np.linalg.norm(vector))
         if norm == 0.0:  # every feature cancelled out: vanishingly rare, still return a unit vector
             vector[0], norm = 1.0, 1.0
-        return (vector / norm).tolist()
+        unit: list[float] = (vector / norm).tolist()
+        return unit
 
     async def close(self) -> None:
         return None
@@ -129,12 +130,12 @@ class OpenAIEmbedder:
             return []
         # OpenAI rejects empty strings; a single space embeds as "nothing said".
         inputs = [text if text.strip() else " " for text in texts]
-        extra = {"dimensions": self.dim} if self._send_dimensions else {}
+        dimensions: int | openai.Omit = self.dim if self._send_dimensions else openai.omit
         try:
             # The budget covers the whole call, retries included, not just one attempt.
             async with asyncio.timeout(self._timeout):
                 response = await self._client.embeddings.create(
-                    model=self._model, input=inputs, encoding_format="float", **extra
+                    model=self._model, input=inputs, encoding_format="float", dimensions=dimensions
                 )
         except TimeoutError as exc:
             raise EmbedderUnavailable(f"no embeddings within {self._timeout} s") from exc
@@ -148,7 +149,8 @@ class OpenAIEmbedder:
             raise EmbedderUnavailable(
                 f"endpoint returned {matrix.shape[-1]}-dim vectors, configured dim is {self.dim}"
             )
-        return l2_normalise(matrix).tolist()
+        vectors: list[list[float]] = l2_normalise(matrix).tolist()
+        return vectors
 
     async def close(self) -> None:
         await self._client.close()

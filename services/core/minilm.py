@@ -24,7 +24,8 @@ _QUEUED_TEXTS = 32  # queued calls merged into one run, at most this many texts
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.maximum(norms, 1e-12)
+    unit: np.ndarray = matrix / np.maximum(norms, 1e-12)
+    return unit
 
 
 class MiniLMEmbedder:
@@ -100,7 +101,8 @@ class MiniLMEmbedder:
         """Run the queued calls, as many as fit in one batch per run, until none wait."""
         loop = asyncio.get_running_loop()
         while self._queued:
-            batch, size = [], 0
+            batch: list[tuple[list[str], asyncio.Future[list[list[float]]]]] = []
+            size = 0
             while self._queued and (not batch or size + len(self._queued[0][0]) <= _QUEUED_TEXTS):
                 texts, done = self._queued.pop(0)
                 if not done.done():  # a caller cancelled while queued

@@ -474,19 +474,28 @@ def _must_keys(flt: dict) -> list:
 
 @respx.mock(base_url=QDRANT, assert_all_called=True)
 async def test_server_search_sends_the_user_filter_everywhere(respx_mock, server):
-    hit_id = str(uuid.uuid4())
-    query = respx_mock.post("/collections/episodes/points/query").mock(
+    near_id, lexical_id = str(uuid.uuid4()), str(uuid.uuid4())
+    batch = respx_mock.post("/collections/episodes/points/query/batch").mock(
+        return_value=_ok(
+            [
+                {"points": [{"id": near_id, "version": 1, "score": 0.8}]},
+                {"points": [{"id": lexical_id, "version": 1, "score": 7.5}]},
+                {"points": [{"id": lexical_id, "version": 1, "score": 0.3}]},
+            ]
+        )
+    )
+    details = respx_mock.post("/collections/episodes/points/query").mock(
         return_value=_ok(
             {
                 "points": [
                     {
-                        "id": hit_id,
+                        "id": i,
                         "version": 1,
-                        "score": 0.5,
+                        "score": s,
                         "payload": {"user_id": "u1", "_active": "true"},
-                        "vector": {"dense": dense_for("hit")},
                     }
-                ],
+                    for i, s in ((near_id, 0.8), (lexical_id, 0.3))
+                ]
             }
         )
     )
@@ -495,20 +504,52 @@ async def test_server_search_sends_the_user_filter_everywhere(respx_mock, server
         "episodes", user_id="u1", dense=dense_for("q"), text="Marta", agent_id="coach"
     )
 
-    body = json.loads(query.calls.last.request.content)
-    assert body["filter"]["must"][0] == {"key": "user_id", "match": {"value": "u1"}}
-    assert all(p["filter"] == body["filter"] for p in body["prefetch"])
-    assert {p["using"] for p in body["prefetch"]} == {"dense", "bm25"}
-    assert body["query"] == {"rrf": {"k": 60}}
-    sparse = next(p for p in body["prefetch"] if p["using"] == "bm25")
-    assert sparse["params"]["idf"]["corpus"]["must"][0]["match"] == {"value": "u1"}
-    assert [h.id for h in hits] == [hit_id] and hits[0].payload == {"user_id": "u1"}
+    searches = json.loads(batch.calls.last.request.content)["searches"]
+    user = {"key": "user_id", "match": {"value": "u1"}}
+    assert [s["using"] for s in searches] == ["dense", "bm25", "dense"]
+    lexical = searches[2]["prefetch"][0]  # the lexical points again, scored by cosine
+    assert lexical["using"] == "bm25" and lexical["filter"] == searches[1]["filter"]
+    assert all(s["filter"]["must"][0] == user for s in [*searches[:2], lexical])
+    assert searches[1]["params"]["idf"]["corpus"]["must"][0] == user
+    assert lexical["params"] == searches[1]["params"]
+    follow_up = json.loads(details.calls.last.request.content)["filter"]["must"]
+    assert set(follow_up[0]["has_id"]) == {near_id, lexical_id}
+    assert follow_up[1] == searches[0]["filter"]  # the user's filter rides along
+    # equal fused scores (both rank 0): the higher cosine first, each cosine from the engine
+    assert [(h.id, h.similarity) for h in hits] == [(near_id, 0.8), (lexical_id, 0.3)]
+    assert hits[0].payload == {"user_id": "u1"}
+
+
+@respx.mock(base_url=QDRANT, assert_all_called=True)
+async def test_server_hybrid_search_of_ids_only_is_one_request(respx_mock, server):
+    ids_ = [str(uuid.uuid4()) for _ in range(2)]
+    respx_mock.post("/collections/facts/points/query/batch").mock(
+        return_value=_ok(
+            [
+                {
+                    "points": [
+                        {"id": i, "version": 1, "score": 0.9 - n / 10} for n, i in enumerate(ids_)
+                    ]
+                },
+                {"points": [{"id": ids_[1], "version": 1, "score": 2.0}]},
+                {"points": [{"id": ids_[1], "version": 1, "score": 0.8}]},
+            ]
+        )
+    )
+
+    hits = await server.search(
+        "facts", user_id="u1", dense=dense_for("q"), text="Marta", limit=2, payload=()
+    )
+
+    assert [h.id for h in hits] == [ids_[1], ids_[0]]  # in both rankings beats dense rank 0
+    assert [h.similarity for h in hits] == pytest.approx([0.8, 0.9])
+    assert all(h.payload == {} for h in hits)
 
 
 @respx.mock(base_url=QDRANT, assert_all_called=True)
 async def test_server_search_with_shared_asks_for_the_user_or_the_shared_owner(respx_mock, server):
-    query = respx_mock.post("/collections/knowledge/points/query").mock(
-        return_value=_ok({"points": []})
+    batch = respx_mock.post("/collections/knowledge/points/query/batch").mock(
+        return_value=_ok([{"points": []}, {"points": []}, {"points": []}])
     )
 
     await server.search(
@@ -521,11 +562,12 @@ async def test_server_search_with_shared_asks_for_the_user_or_the_shared_owner(r
         with_shared=True,
     )
 
-    body = json.loads(query.calls.last.request.content)
+    searches = json.loads(batch.calls.last.request.content)["searches"]
     owners = {"key": "user_id", "match": {"any": ["u1", SHARED_OWNER]}}
-    assert body["filter"]["must"][0] == owners
-    sparse = next(p for p in body["prefetch"] if p["using"] == "bm25")
-    assert sparse["params"]["idf"]["corpus"]["must"][0] == owners
+    lexical = searches[2]["prefetch"][0]
+    assert all(s["filter"]["must"][0] == owners for s in [*searches[:2], lexical])
+    assert searches[1]["params"]["idf"]["corpus"]["must"][0] == owners
+    assert lexical["params"]["idf"]["corpus"]["must"][0] == owners
 
 
 @respx.mock(base_url=QDRANT, assert_all_called=True)

@@ -6,7 +6,10 @@ a path another index holds raises :class:`VectorIndexUnavailable`. Writes go thr
 shard's write-ahead log, so an upsert that returned survives the process dying without
 ``close`` (the log replays on the next open); ``close`` flushes segments.
 
-Edge calls take well under a millisecond and hold the GIL, so they run inline under one lock.
+Edge calls take well under a millisecond and hold the GIL, so they run inline under one lock:
+handing them to a thread frees the event loop for nothing (the GIL stays held) and costs a
+thread hop per call (bench/RESULTS.md, issue 16). A hybrid search is one engine call (three
+rankings in one batch, fused by :mod:`.fusion`); a payload asked for takes a second one.
 HNSW building is switched off: every search is filtered to one user, and a user's points are
 scanned exactly through the ``user_id`` payload index (about 1 ms for a scoped hybrid search
 over 20k points on 2 cores), while building HNSW would stall the whole process for seconds
@@ -15,7 +18,6 @@ over 20k points on 2 cores), while building HNSW would stall the whole process f
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -24,18 +26,22 @@ from pathlib import Path
 import qdrant_edge as qe
 
 from services.core.vectors import filters
+from services.core.vectors.edge_shard import (
+    ensure_payload_indexes,
+    shard_config,
+    stored_datatype,
+    to_filter,
+)
+from services.core.vectors.fusion import fuse
 from services.core.vectors.layout import (
     ACTIVE_KEY,
-    BOOL_FIELDS,
     DENSE,
-    KEYWORD_FIELDS,
-    RRF_K,
     SPARSE,
-    TENANT_FIELD,
     SparseEncoder,
     active_mark,
     check_limit,
     dense_list,
+    fused_hits,
     prefetch_limit,
     query_vectors,
     stored_payload,
@@ -105,7 +111,7 @@ class EdgeVectorIndex:
     ) -> list[VectorHit]:
         check_collection(collection)
         check_limit(limit)
-        where = _filter(
+        where = to_filter(
             filters.visible(
                 user_id=user_id,
                 agent_id=agent_id,
@@ -120,65 +126,67 @@ class EdgeVectorIndex:
         if dense_q is None and sparse_q is None:
             return []
         user_idf = qe.SearchParams(
-            idf=qe.IdfParams(corpus=_filter(filters.user_only(user_id, with_shared=with_shared)))
+            idf=qe.IdfParams(corpus=to_filter(filters.user_only(user_id, with_shared=with_shared)))
         )
         with_payload = _payload_selector(payload)
-        if dense_q is not None and sparse_q is not None:
-            wide = prefetch_limit(limit)
+        if dense_q is None or sparse_q is None:
+            if dense_q is not None:
+                query, params = qe.Query.Nearest(dense_q, using=DENSE), None
+            elif sparse_q is not None:
+                query, params = qe.Query.Nearest(sparse_q, using=SPARSE), user_idf
             request = qe.QueryRequest(
-                limit=limit,
-                prefetches=[
-                    qe.Prefetch(wide, query=qe.Query.Nearest(dense_q, using=DENSE), filter=where),
-                    qe.Prefetch(
-                        wide,
-                        query=qe.Query.Nearest(sparse_q, using=SPARSE),
-                        filter=where,
-                        params=user_idf,
-                    ),
-                ],
-                query=qe.Fusion.Rrf(k=RRF_K),
-                filter=where,
-                with_payload=with_payload,
+                limit=limit, query=query, filter=where, params=params, with_payload=with_payload
             )
-        elif dense_q is not None:
-            request = qe.QueryRequest(
-                limit=limit,
-                query=qe.Query.Nearest(dense_q, using=DENSE),
-                filter=where,
-                with_payload=with_payload,
-            )
-        else:
-            request = qe.QueryRequest(
-                limit=limit,
-                query=qe.Query.Nearest(sparse_q, using=SPARSE),
-                filter=where,
-                params=user_idf,
-                with_payload=with_payload,
-            )
+            with self._engine(collection) as shard:
+                found = shard.query(request)
+            return to_hits(found, score_is_similarity=dense_q is not None)
+        # Hybrid: one engine call answers both rankings and the lexical points' cosines; the
+        # fusion is done here (vectors.fusion) and the dense ranking's scores are the cosines.
+        # A payload asked for takes a second, id-filtered query.
+        wide = prefetch_limit(limit)
+        dense_query = qe.Query.Nearest(dense_q, using=DENSE)
+        sparse_query = qe.Query.Nearest(sparse_q, using=SPARSE)
+        lexical = qe.Prefetch(wide, query=sparse_query, filter=where, params=user_idf)
+        rankings = qe.QueryBatchRequest(
+            [
+                qe.QueryRequest(limit=wide, query=dense_query, filter=where, with_payload=False),
+                qe.QueryRequest(
+                    limit=wide,
+                    query=sparse_query,
+                    filter=where,
+                    params=user_idf,
+                    with_payload=False,
+                ),
+                qe.QueryRequest(
+                    limit=wide, prefetches=[lexical], query=dense_query, with_payload=False
+                ),
+            ]
+        )
         with self._engine(collection) as shard:
-            found = shard.query(request)
-            if dense_q is None or sparse_q is None or not found:
-                cosine = None
-            else:  # fused scores are ranks: the engine gives the hits' cosines cheaper than
-                # their vectors would cost to ship into Python. The ids came from this user's
-                # filtered query, so the id condition alone keeps to the user's points (and
-                # skips a second pass through the user index: ~0.1 ms a search).
-                cosine = shard.query(
+            near, lexical_hits, lexical_cosines = shard.query_batch(rankings)
+            fused = fuse(near, lexical_hits, lexical_cosines, limit)
+            wanted = [f.id for f in fused if with_payload or f.similarity is None]
+            # The ids came from this user's filtered rankings, so the id condition alone keeps
+            # to the user's points.
+            details = (
+                shard.query(
                     qe.QueryRequest(
-                        limit=len(found),
+                        limit=len(wanted),
                         query=qe.Query.Nearest(dense_q, using=DENSE),
-                        filter=qe.Filter(must=[qe.HasIdCondition({p.id for p in found})]),
+                        filter=qe.Filter(must=[qe.HasIdCondition(set(wanted))]),
+                        with_payload=with_payload,
                     )
                 )
-        if cosine is None:
-            return to_hits(found, score_is_similarity=dense_q is not None)
-        return to_hits(found, {str(p.id): p.score for p in cosine})
+                if wanted
+                else []
+            )
+        return fused_hits(fused, details)
 
     async def set_active(
         self, collection: str, *, user_id: str, ids: Sequence[str], active: bool
     ) -> int:
         check_collection(collection)
-        where = _filter(filters.owned(user_id=user_id, ids=ids))
+        where = to_filter(filters.owned(user_id=user_id, ids=ids))
         if not ids:  # checked after the filter, so a bad user_id or id still raises
             return 0
         with self._engine(collection) as shard:
@@ -200,7 +208,7 @@ class EdgeVectorIndex:
         agent_id: str | None = None,
     ) -> int:
         check_collection(collection)
-        where = _filter(filters.owned(user_id=user_id, ids=ids, agent_id=agent_id))
+        where = to_filter(filters.owned(user_id=user_id, ids=ids, agent_id=agent_id))
         if ids is not None and not ids:
             return 0
         with self._engine(collection) as shard:
@@ -211,7 +219,7 @@ class EdgeVectorIndex:
 
     async def count(self, collection: str, *, user_id: str) -> int:
         check_collection(collection)
-        where = _filter(filters.user_only(user_id))
+        where = to_filter(filters.user_only(user_id))
         with self._engine(collection) as shard:
             return shard.count(qe.CountRequest(exact=True, filter=where))
 
@@ -270,56 +278,8 @@ class EdgeVectorIndex:
         return shard
 
 
-def shard_config(dim: int, datatype: str) -> qe.EdgeConfig:
-    """A collection's Edge config; ``datatype`` ('float32' | 'float16') of the dense vectors."""
-    storage = qe.VectorStorageDatatype.Float16 if datatype == "float16" else None
-    return qe.EdgeConfig(
-        vectors={
-            DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine, datatype=storage)
-        },
-        sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-        optimizers=qe.EdgeOptimizersConfig(indexing_threshold=0),
-    )
-
-
-def ensure_payload_indexes(shard: qe.EdgeShard) -> None:
-    """Create any of the layout's payload indexes the shard lacks."""
-    indexes: list[tuple[str, object]] = [(TENANT_FIELD, qe.KeywordIndexParams(is_tenant=True))]
-    indexes += [(name, qe.PayloadSchemaType.Keyword) for name in KEYWORD_FIELDS]
-    indexes += [(name, qe.PayloadSchemaType.Bool) for name in BOOL_FIELDS]
-    present = shard.info().payload_schema
-    for name, schema in indexes:
-        if name not in present:
-            shard.update(qe.UpdateOperation.create_field_index(name, schema))
-
-
-def stored_datatype(config_file: Path) -> str:
-    """The dense vectors' storage of an existing shard, from its ``edge_config.json``."""
-    dense = json.loads(config_file.read_text()).get("vectors", {}).get(DENSE, {})
-    return str(dense.get("datatype") or "float32").lower()
-
-
 def _payload_selector(keys: Sequence[str] | None) -> bool | list[str]:
     """Every key (None), none (empty), or just these; the public keys never include ours."""
     if keys is None:
         return True
     return [str(k) for k in keys] if keys else False
-
-
-def _filter(condition: filters.AllOf) -> qe.Filter:
-    return qe.Filter(must=[_condition(c) for c in condition.conditions])
-
-
-def _condition(c: filters.Condition) -> object:
-    match c:
-        case filters.Eq(key, value):
-            return qe.FieldCondition(key, match=qe.MatchValue(value))
-        case filters.AnyOf(key, values):
-            return qe.FieldCondition(key, match=qe.MatchAny(list(values)))
-        case filters.HasIds(ids):
-            return qe.HasIdCondition(set(ids))
-        case filters.AllOf(conditions):
-            return qe.Filter(must=[_condition(x) for x in conditions])
-        case filters.OneOf(conditions):
-            return qe.Filter(should=[_condition(x) for x in conditions])
-    raise TypeError(f"not a filter condition: {c!r}")

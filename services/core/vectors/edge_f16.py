@@ -19,7 +19,7 @@ from pathlib import Path
 
 import qdrant_edge as qe
 
-from services.core.vectors.edge import ensure_payload_indexes, shard_config, stored_datatype
+from services.core.vectors.edge_shard import ensure_payload_indexes, shard_config, stored_datatype
 from services.core.vectors.layout import DENSE
 from services.core.vectors.port import COLLECTIONS
 
@@ -62,11 +62,12 @@ def _copy(source: qe.EdgeShard, target: qe.EdgeShard) -> int:
             qe.ScrollRequest(offset=offset, limit=PAGE, with_payload=True, with_vector=True)
         )
         if records:
-            target.update(
-                qe.UpdateOperation.upsert_points(
-                    [qe.Point(r.id, r.vector, r.payload) for r in records]
-                )
-            )
+            points = []
+            for r in records:
+                if r.vector is None:  # asked for with_vector: Edge always sends it
+                    raise ValueError(f"point {r.id} came without its vectors")
+                points.append(qe.Point(r.id, r.vector, r.payload))
+            target.update(qe.UpdateOperation.upsert_points(points))
             total += len(records)
         if offset is None:
             return total

@@ -25,6 +25,12 @@ class AnyOf:
     key: str
     values: tuple[str, ...] | tuple[int, ...]
 
+    def listed(self) -> list[str] | list[int]:
+        """The values as one list of one type, as the engines' any-of matches take them."""
+        if self.values and isinstance(self.values[0], int):
+            return [int(v) for v in self.values]
+        return [str(v) for v in self.values]
+
 
 @dataclass(frozen=True, slots=True)
 class HasIds:
@@ -82,7 +88,7 @@ def visible(
         if isinstance(value, str | int | bool):
             must.append(Eq(key, value))
         else:
-            must.append(AnyOf(key, tuple(value)))
+            must.append(AnyOf(key, _values(value)))
     return AllOf(tuple(must))
 
 
@@ -94,6 +100,12 @@ def owned(*, user_id: str, ids: Sequence[str] | None = None, agent_id: str | Non
     if agent_id is not None:
         must.append(_agent_own(agent_id))
     return AllOf(tuple(must))
+
+
+def _values(values: Sequence[str] | Sequence[int]) -> tuple[str, ...] | tuple[int, ...]:
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return tuple(int(v) for v in values)
+    return tuple(str(v) for v in values)
 
 
 def _owner(user_id: str, with_shared: bool) -> Condition:

@@ -12,14 +12,18 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import qdrant_edge
 
 from services.core.vectors.port import VectorHit, VectorPoint
+
+if TYPE_CHECKING:
+    from services.core.vectors.fusion import Fused
 
 DENSE = "dense"
 SPARSE = "bm25"
@@ -63,12 +67,14 @@ class SparseEncoder:
 
     def __init__(self) -> None:
         self._bm25 = qdrant_edge.Bm25(qdrant_edge.Bm25Config(ascii_folding=True))
+        # A turn searches every collection with the same text: encode it once.
+        self._query = functools.lru_cache(maxsize=256)(self._bm25.embed_query)
 
     def document(self, text: str) -> qdrant_edge.SparseVector:
         return self._bm25.embed_document(text or "")
 
     def query(self, text: str) -> qdrant_edge.SparseVector:
-        return self._bm25.embed_query(text or "")
+        return self._query(text or "")
 
 
 def dense_list(vector: Sequence[float], dim: int) -> list[float]:
@@ -118,6 +124,21 @@ def query_vectors(
     if sparse_query is not None and not sparse_query.indices:
         sparse_query = None
     return dense_query, sparse_query
+
+
+def fused_hits(fused: Sequence[Fused], details: Sequence[Any]) -> list[VectorHit]:
+    """The fused hits, in order; ``details`` (the same points scored by cosine, with their
+    payloads when asked for) gives each hit its payload and the cosines the fusion lacked."""
+    by_id = {p.id: p for p in details}
+    hits = []
+    for f in fused:
+        detail = by_id.get(f.id)
+        similarity = f.similarity
+        if similarity is None and detail is not None:
+            similarity = detail.score
+        payload = public_payload(detail.payload) if detail is not None else {}
+        hits.append(VectorHit(id=str(f.id), score=f.score, payload=payload, similarity=similarity))
+    return hits
 
 
 def to_hits(

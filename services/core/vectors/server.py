@@ -8,29 +8,23 @@ and error answers become :class:`VectorIndexUnavailable`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import httpx
-import qdrant_edge
 from qdrant_client import AsyncQdrantClient, models
-from qdrant_client.http.exceptions import ApiException, UnexpectedResponse
+from qdrant_client.http.exceptions import UnexpectedResponse
 
 from services.core.vectors import filters
+from services.core.vectors.fusion import fuse
 from services.core.vectors.layout import (
     ACTIVE_KEY,
-    BOOL_FIELDS,
     DENSE,
-    KEYWORD_FIELDS,
-    RRF_K,
     SPARSE,
-    TENANT_FIELD,
     SparseEncoder,
     active_mark,
     check_limit,
-    cosines,
     dense_list,
+    fused_hits,
     prefetch_limit,
     query_vectors,
     stored_payload,
@@ -44,8 +38,16 @@ from services.core.vectors.port import (
     VectorPoint,
     check_collection,
 )
-
-_FAULTS = (ApiException, httpx.HTTPError, OSError, TimeoutError)
+from services.core.vectors.server_models import (
+    dense_size,
+    payload_indexes,
+    point_vectors,
+    sparse_model,
+    to_filter,
+)
+from services.core.vectors.server_models import (
+    faults as _faults,
+)
 
 
 class ServerVectorIndex:
@@ -88,13 +90,13 @@ class ServerVectorIndex:
                 if not await self._client.collection_exists(collection):
                     await self._create(collection)
                 info = await self._client.get_collection(collection)
-                size = _dense_size(info)
+                size = dense_size(info)
                 if size != self._dim:
                     raise VectorIndexUnavailable(
                         f"collection {collection} holds {size}-dimensional vectors, "
                         f"the embedder makes {self._dim}: reindex into a fresh collection"
                     )
-                for name, schema in _payload_indexes():
+                for name, schema in payload_indexes():
                     if name not in (info.payload_schema or {}):
                         await self._client.create_payload_index(
                             collection, name, field_schema=schema, wait=True
@@ -108,7 +110,7 @@ class ServerVectorIndex:
         records = [
             models.PointStruct(
                 id=p.id,
-                vector=_vectors(dense_list(p.dense, self._dim), self._sparse.document(p.text)),
+                vector=point_vectors(dense_list(p.dense, self._dim), self._sparse.document(p.text)),
                 payload=stored_payload(p),
             )
             for p in points
@@ -134,7 +136,7 @@ class ServerVectorIndex:
     ) -> list[VectorHit]:
         check_collection(collection)
         check_limit(limit)
-        where = _filter(
+        where = to_filter(
             filters.visible(
                 user_id=user_id,
                 agent_id=agent_id,
@@ -151,54 +153,77 @@ class ServerVectorIndex:
         await self._ready()
         user_idf = models.SearchParams(
             idf=models.IdfCorpusParams(
-                corpus=_filter(filters.user_only(user_id, with_shared=with_shared))
+                corpus=to_filter(filters.user_only(user_id, with_shared=with_shared))
             )
         )
-        sparse_model = _sparse(sparse_q) if sparse_q is not None else None
-        request: dict[str, Any]
-        if dense_q is not None and sparse_model is not None:
-            wide = prefetch_limit(limit)
-            request = dict(
-                prefetch=[
-                    models.Prefetch(query=dense_q, using=DENSE, filter=where, limit=wide),
-                    models.Prefetch(
-                        query=sparse_model, using=SPARSE, filter=where, limit=wide, params=user_idf
-                    ),
-                ],
-                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
-                with_vectors=[DENSE],
-            )
-        elif dense_q is not None:
-            request = dict(query=dense_q, using=DENSE)
-        else:
-            request = dict(query=sparse_model, using=SPARSE, search_params=user_idf)
-        with _faults(f"searching {collection}"):
-            found = (
-                await self._client.query_points(
-                    collection,
-                    query_filter=where,
-                    limit=limit,
-                    with_payload=True if payload is None else (list(payload) or False),
-                    **request,
-                )
-            ).points
+        with_payload = True if payload is None else (list(payload) or False)
         if dense_q is None or sparse_q is None:
-            return to_hits(found, score_is_similarity=sparse_q is None)
-        vectors = [p.vector.get(DENSE) if isinstance(p.vector, dict) else None for p in found]
-        return to_hits(
-            found,
-            {
-                str(p.id): cos
-                for p, cos in zip(found, cosines(dense_q, vectors), strict=True)
-                if cos is not None
-            },
+            request: dict[str, Any] = {"query": dense_q, "using": DENSE}
+            if sparse_q is not None:
+                request = dict(query=sparse_model(sparse_q), using=SPARSE, search_params=user_idf)
+            with _faults(f"searching {collection}"):
+                found = (
+                    await self._client.query_points(
+                        collection,
+                        query_filter=where,
+                        limit=limit,
+                        with_payload=with_payload,
+                        **request,
+                    )
+                ).points
+            return to_hits(found, score_is_similarity=dense_q is not None)
+        # Hybrid, as the Edge form: both rankings and the lexical points' cosines in one
+        # batch, fused here (vectors.fusion); a payload asked for comes from one id-filtered
+        # query.
+        wide = prefetch_limit(limit)
+        lexical = models.Prefetch(
+            query=sparse_model(sparse_q), using=SPARSE, filter=where, limit=wide, params=user_idf
         )
+        rankings = [
+            models.QueryRequest(
+                query=dense_q, using=DENSE, filter=where, limit=wide, with_payload=False
+            ),
+            models.QueryRequest(
+                query=lexical.query,
+                using=SPARSE,
+                filter=where,
+                limit=wide,
+                params=user_idf,
+                with_payload=False,
+            ),
+            models.QueryRequest(
+                prefetch=[lexical], query=dense_q, using=DENSE, limit=wide, with_payload=False
+            ),
+        ]
+        with _faults(f"searching {collection}"):
+            near, lexical_hits, lexical_cosines = await self._client.query_batch_points(
+                collection, requests=rankings
+            )
+            fused = fuse(near.points, lexical_hits.points, lexical_cosines.points, limit)
+            wanted = [f.id for f in fused if with_payload or f.similarity is None]
+            details = (
+                (
+                    await self._client.query_points(
+                        collection,
+                        query=dense_q,
+                        using=DENSE,
+                        query_filter=models.Filter(
+                            must=[models.HasIdCondition(has_id=wanted), where]
+                        ),
+                        limit=len(wanted),
+                        with_payload=with_payload,
+                    )
+                ).points
+                if wanted
+                else []
+            )
+        return fused_hits(fused, details)
 
     async def set_active(
         self, collection: str, *, user_id: str, ids: Sequence[str], active: bool
     ) -> int:
         check_collection(collection)
-        where = _filter(filters.owned(user_id=user_id, ids=ids))
+        where = to_filter(filters.owned(user_id=user_id, ids=ids))
         if not ids:
             return 0
         await self._ready()
@@ -222,7 +247,7 @@ class ServerVectorIndex:
         agent_id: str | None = None,
     ) -> int:
         check_collection(collection)
-        where = _filter(filters.owned(user_id=user_id, ids=ids, agent_id=agent_id))
+        where = to_filter(filters.owned(user_id=user_id, ids=ids, agent_id=agent_id))
         if ids is not None and not ids:
             return 0
         await self._ready()
@@ -236,7 +261,7 @@ class ServerVectorIndex:
 
     async def count(self, collection: str, *, user_id: str) -> int:
         check_collection(collection)
-        where = _filter(filters.user_only(user_id))
+        where = to_filter(filters.user_only(user_id))
         await self._ready()
         with _faults(f"counting {collection}"):
             return (await self._client.count(collection, count_filter=where, exact=True)).count
@@ -267,59 +292,3 @@ class ServerVectorIndex:
         except UnexpectedResponse as exc:
             if exc.status_code != 409:  # 409: another node created it first
                 raise
-
-
-@contextmanager
-def _faults(doing: str) -> Iterator[None]:
-    try:
-        yield
-    except _FAULTS as exc:
-        raise VectorIndexUnavailable(f"Qdrant server, {doing}: {exc}") from exc
-
-
-def _payload_indexes() -> list[tuple[str, Any]]:
-    indexes: list[tuple[str, Any]] = [
-        (
-            TENANT_FIELD,
-            models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True),
-        )
-    ]
-    indexes += [(name, models.PayloadSchemaType.KEYWORD) for name in KEYWORD_FIELDS]
-    indexes += [(name, models.PayloadSchemaType.BOOL) for name in BOOL_FIELDS]
-    return indexes
-
-
-def _dense_size(info: models.CollectionInfo) -> int | None:
-    vectors = info.config.params.vectors
-    params = vectors.get(DENSE) if isinstance(vectors, dict) else None
-    return params.size if params is not None else None
-
-
-def _sparse(vector: qdrant_edge.SparseVector) -> models.SparseVector:
-    return models.SparseVector(indices=list(vector.indices), values=list(vector.values))
-
-
-def _vectors(dense: list[float], sparse: qdrant_edge.SparseVector) -> dict[str, Any]:
-    vectors: dict[str, Any] = {DENSE: dense}
-    if sparse.indices:
-        vectors[SPARSE] = _sparse(sparse)
-    return vectors
-
-
-def _filter(condition: filters.AllOf) -> models.Filter:
-    return models.Filter(must=[_condition(c) for c in condition.conditions])
-
-
-def _condition(c: filters.Condition) -> Any:
-    match c:
-        case filters.Eq(key, value):
-            return models.FieldCondition(key=key, match=models.MatchValue(value=value))
-        case filters.AnyOf(key, values):
-            return models.FieldCondition(key=key, match=models.MatchAny(any=list(values)))
-        case filters.HasIds(ids):
-            return models.HasIdCondition(has_id=list(ids))
-        case filters.AllOf(conditions):
-            return models.Filter(must=[_condition(x) for x in conditions])
-        case filters.OneOf(conditions):
-            return models.Filter(should=[_condition(x) for x in conditions])
-    raise TypeError(f"not a filter condition: {c!r}")
