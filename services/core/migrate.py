@@ -21,9 +21,13 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+
+if TYPE_CHECKING:
+    from services.core.deps import Connection
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
@@ -114,9 +118,7 @@ def latest_version(directory: Path = MIGRATIONS_DIR) -> str | None:
     return names[-1] if names else None
 
 
-async def missing_versions(
-    conn: asyncpg.Connection, *, directory: Path = MIGRATIONS_DIR
-) -> list[str]:
+async def missing_versions(conn: Connection, *, directory: Path = MIGRATIONS_DIR) -> list[str]:
     """Versions of the files not applied yet, on a connection the caller holds (readiness)."""
     applied = await _applied(conn) if await _has_version_table(conn) else {}
     return [m.version for m in load_migrations(directory) if m.version not in applied]
@@ -145,12 +147,12 @@ async def _lock(conn: asyncpg.Connection, timeout_s: float) -> None:
         await conn.execute("RESET lock_timeout")
 
 
-async def _has_version_table(conn: asyncpg.Connection) -> bool:
+async def _has_version_table(conn: Connection) -> bool:
     exists: bool = await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
     return exists
 
 
-async def _applied(conn: asyncpg.Connection) -> dict[str, str]:
+async def _applied(conn: Connection) -> dict[str, str]:
     rows = await conn.fetch("SELECT version, checksum FROM schema_migrations")
     return {row["version"]: row["checksum"] for row in rows}
 
