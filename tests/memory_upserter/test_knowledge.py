@@ -39,6 +39,10 @@ class CountingEmbedder:
         self.texts += list(texts)
         return await self.inner.embed(texts)
 
+    async def embed_query(self, text: str) -> list[float]:
+        (vector,) = await self.embed([text])
+        return vector
+
     async def close(self) -> None:
         return None
 

@@ -51,6 +51,10 @@ class CountingEmbedder:
             raise EmbedderUnavailable("endpoint down")
         return await self._inner.embed(texts)
 
+    async def embed_query(self, text):
+        (vector,) = await self.embed([text])
+        return vector
+
     async def close(self) -> None:
         return None
 
