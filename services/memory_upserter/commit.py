@@ -1,7 +1,7 @@
 """``POST /v1/commit``: one turn, written once however often n8n retries it.
 
-1. Read the request (pure, :mod:`.turn_read`): the turn's time, its plan, its message rows,
-   its idempotency key and a hash of the body.
+1. Read the request (pure, :func:`~.plan_logic.read`): the turn's time, its plan, its message
+   rows, its idempotency key and a hash of the body.
 2. No plan: the shadow judge extracts one (:mod:`.judge`) — after checking, outside any
    transaction, that this turn was not committed already.
 3. Decide (pure, :mod:`.turn_plan`): the plan as writes, with notices of what was left out.
@@ -44,11 +44,11 @@ from services.memory_upserter.extractor import Utterance
 from services.memory_upserter.forget_audit import FORGOTTEN_ANSWER
 from services.memory_upserter.forget_cleanup import clean_up
 from services.memory_upserter.judge import judge, names_in
+from services.memory_upserter.plan_logic import read
 from services.memory_upserter.stores import MemoryStores
 from services.memory_upserter.turn import Judgement, ReadTurn, Stored, TurnPlan, Written
 from services.memory_upserter.turn_index import sync_turn_vectors
 from services.memory_upserter.turn_plan import prepare
-from services.memory_upserter.turn_read import read
 from services.memory_upserter.turn_session import session_after
 from services.memory_upserter.turn_writer import write_turn
 

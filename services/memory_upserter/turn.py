@@ -2,7 +2,7 @@
 (:class:`ReadTurn`), decided (:class:`TurnPlan`), written (:class:`Written`).
 
 Every layer imports its types from here — the orchestrator (:mod:`.commit`), the pure steps
-(:mod:`.turn_read`, :mod:`.turn_plan`, :mod:`.turn_response`, :mod:`.turn_session`) and the
+(:mod:`.plan_logic`, :mod:`.turn_plan`, :mod:`.turn_response`, :mod:`.turn_session`) and the
 transaction (:mod:`.turn_writer`) — so no layer needs the one above it. Rows are named: a
 field, not a position, says which column a value fills. Data only, no logic (the steps hold
 it): pure, no driver imported.

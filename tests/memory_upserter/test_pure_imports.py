@@ -27,7 +27,6 @@ PURE = [
     "temporal",
     "turn",
     "turn_plan",
-    "turn_read",
     "turn_response",
     "turn_session",
     "vocabulary",
