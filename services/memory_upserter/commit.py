@@ -7,7 +7,8 @@
 3. Decide (pure, :mod:`.turn_plan`): the plan as writes, with notices of what was left out.
 4. One transaction under the user's lock (:func:`_transaction`; its statements, and why they
    run in that order: :mod:`.commit_sql`), retried on a deadlock: a stored answer for the key
-   is replayed (a different body is a 409), else the turn and its answer are written together.
+   is replayed (a different body is a 409), else the messages, session, entities, facts,
+   completion, todos and the answer are written together.
 5. After the commit (:func:`~.turn_index.after_commit`): the turn's vectors, the clean-up of a
    ``plan.forget`` and the working memory; a failure there is a warning in the answer.
 """
@@ -58,6 +59,8 @@ ATTEMPTS = 3  # a deadlock with another writer of the same user rolls back; the 
 
 
 class _Replay(Exception):
+    """The key holds an answer already: the transaction rolls back, the answer is replayed."""
+
     def __init__(self, stored: Stored) -> None:
         super().__init__("replay")
         self.stored = stored
@@ -117,6 +120,7 @@ async def _write(
 async def _transaction(
     conn: Connection, plan: TurnPlan, idle: timedelta, request_id: str | None
 ) -> Written:
+    """Everything the turn writes, in the caller's transaction (:mod:`.commit_sql`'s order)."""
     t, resolved = plan.turn, plan.resolved
     req, now, user = t.req, t.now, t.req.user_id
     await lock_user(conn, user)
