@@ -1,4 +1,14 @@
-"""The SQL of a commit's transaction; :mod:`.turn_writer` runs it, statement by statement.
+"""The SQL of a commit's transaction; :func:`~.commit._transaction` runs it, statement by
+statement.
+
+Order matters: the user lock first (every writer of a user's graph takes it first, so lock
+order cannot deadlock), then the stored answer (a retry stops here and rolls back), the
+messages and session, entities before the facts that name them, the pending todos read before
+this turn's are captured (a commitment captured now never counts as the one pending), and the
+answer stored last with the counters, so a committed turn always has its replayable answer.
+The pure decisions come in two pieces of data, so the transaction never stops to think: once
+the entities exist and the pending todos are read, :func:`~.turn_response.decide` (the fact
+writes, the todo done); once all is written, :func:`~.turn_response.commit_response`.
 
 Round trips of one commit, in one transaction (``BEGIN`` … ``COMMIT`` included; the judge's
 context, read before it, is :mod:`.judge_store`'s): BEGIN · user lock · :data:`OPEN`

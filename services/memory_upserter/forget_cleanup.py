@@ -1,17 +1,22 @@
 """The retrieval half of a forget, after its transaction committed: the vectors of what was
-forgotten go inactive (soft) or are deleted (hard), and the working memory loses it. Failures
+forgotten go inactive (soft) or are deleted (hard), the message points whose indexed text still
+mentions it are rewritten (:func:`reindex_mentions`), and the working memory loses it. Failures
 become warnings: the rows are already forgotten, and every Postgres read filters inactive
 rows."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from contracts.memory import Notice
+from services.core.deps import Database
+from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.memory_store import mark_indexed
+from services.core.vectors import VectorIndex
 from services.core.working_memory import ConcurrentUpdate
 from services.memory_upserter.forget_types import Forgotten
 from services.memory_upserter.forget_working_memory import (
@@ -20,7 +25,12 @@ from services.memory_upserter.forget_working_memory import (
     forget_in_working_memory,
 )
 from services.memory_upserter.stores import MemoryStores
-from services.memory_upserter.turn_index import reindex_mentions
+from services.memory_upserter.turn_index import (
+    MESSAGES,
+    embedding_text,
+    load_message_rows,
+    message_point,
+)
 
 
 @dataclass(frozen=True)
@@ -108,3 +118,52 @@ async def _vectors(
         async with stores.db.acquire() as conn:
             await mark_indexed(conn, "relations", facts, unchanged_since=datetime.now(UTC))
     return counts
+
+
+async def reindex_mentions(
+    pool: Database,
+    vectors: VectorIndex,
+    embedder: Embedder,
+    user_id: str,
+    needles: Sequence[str],
+    limit: int = 50,
+) -> int:
+    """After a forget: re-index the user's message points whose BM25 text still mentions a
+    forgotten name or text — a kept message carries the message before it in its indexed text
+    (:func:`index_text`), and that one may be the forgotten one. Rebuilt from the rows, whose
+    ``previous`` skips forgotten messages; returns how many points were rewritten."""
+    async with pool.acquire() as conn:  # message points are agent-scoped: search per agent
+        agents = [
+            r[0]
+            for r in await conn.fetch(
+                "SELECT DISTINCT agent_id FROM sessions WHERE user_id = $1", user_id
+            )
+        ]
+    entities: dict[str, list[str]] = {}
+    for agent_id in agents:
+        for needle in needles:
+            for hit in await vectors.search(
+                MESSAGES,
+                user_id=user_id,
+                text=needle,
+                agent_id=agent_id,
+                agent_only=True,
+                include_inactive=True,
+                limit=limit,
+            ):
+                entities[hit.id] = list(hit.payload.get("entity_ids") or [])
+    if not entities:
+        return 0
+    async with pool.acquire() as conn:
+        rows = [r for r in await load_message_rows(conn, user_id, list(entities)) if r.active]
+    if not rows:
+        return 0
+    dense = await embedder.embed([embedding_text(r) for r in rows])
+    await vectors.upsert(
+        MESSAGES,
+        [
+            message_point(user_id, r, d, entities[str(r.message_id)])
+            for r, d in zip(rows, dense, strict=True)
+        ],
+    )
+    return len(rows)

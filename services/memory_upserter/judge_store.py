@@ -1,6 +1,12 @@
-"""What the shadow judge reads before it extracts (outside the commit's transaction, one
-statement): a stored answer for this turn (a retry stops there), the session's recent user
-messages, the names the user goes by, and the user's people whose names the turn uses."""
+"""Before a commit's transaction, outside it: a turn without a plan judged, and a turn
+committed already answered again.
+
+:func:`judge_turn` reads what the shadow judge needs (:func:`judge_context`, one statement): a
+stored answer for this turn (a retry stops there), the session's recent user messages, the
+names the user goes by, and the user's people whose names the turn uses — then asks the judge
+(:mod:`.judge`) for the plan. :func:`replay` answers a turn whose answer is stored (by
+:func:`judge_context`, or by the transaction's first read).
+"""
 
 from __future__ import annotations
 
@@ -8,9 +14,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from services.core.deps import Connection
+import msgspec
+
+from contracts.memory import CommitResponse, Notice
+from services.core.deps import Connection, Database
+from services.core.llm import LLM
+from services.core.problems import Conflict
+from services.core.settings import Settings
+from services.memory_upserter.extractor import Utterance
+from services.memory_upserter.forget_audit import FORGOTTEN_ANSWER
+from services.memory_upserter.judge import judge, names_in
 from services.memory_upserter.people import Known
-from services.memory_upserter.turn import Stored
+from services.memory_upserter.turn import Judgement, ReadTurn, Stored
 
 JUDGE_CONTEXT = """
 SELECT k.request_hash, k.response,
@@ -80,3 +95,57 @@ async def judge_context(
         Known(name, ref, tuple(roles), tuple(aliases)) for name, ref, roles, aliases in row["known"]
     ]
     return JudgeContext(stored, [(t, s) for t, s in row["earlier"]], list(row["self_names"]), known)
+
+
+async def judge_turn(
+    db: Database, llm: LLM | None, settings: Settings, turn: ReadTurn, idle: timedelta
+) -> Judgement | Stored:
+    """The shadow judge's plan, or the answer an earlier commit of this turn stored."""
+    req = turn.req
+    new = [Utterance(r.text, r.speaker) for r in turn.user_rows]
+    async with db.acquire() as conn:
+        context = await judge_context(
+            conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, names_in(new)
+        )
+    if context.stored is not None:
+        return context.stored
+    judged = await judge(
+        llm,
+        new=new,
+        earlier=[Utterance(t, s) for t, s in context.earlier],
+        self_names=context.self_names,
+        known=context.known,
+        now=turn.now,
+        timeout_s=settings.llm_timeout_s,
+    )
+    notes = [Notice(code="judge_fallback", detail=judged.warning)] if judged.warning else []
+    notes += [
+        Notice(
+            code="entity_ambiguous",
+            detail=f"a todo names someone several people answer to; nobody was linked. Ask: {q}",
+        )
+        for q in judged.questions
+    ]
+    return Judgement(
+        judged.plan,
+        judged.source,
+        self_names=tuple(context.self_names),
+        context=tuple(judged.context),
+        questions=tuple(judged.questions),
+        notes=tuple(notes),
+    )
+
+
+def replay(stored: Stored, turn: ReadTurn) -> CommitResponse:
+    """The stored answer, when the turn is the one stored (same body) and was not forgotten."""
+    if stored.request_hash != turn.digest:
+        raise Conflict(
+            f"turn {turn.req.turn_id!r} of chat {turn.req.chat_id!r} was committed "
+            "with a different body; a new turn needs a new turn_id"
+        )
+    if stored.response == FORGOTTEN_ANSWER:
+        raise Conflict(
+            f"turn {turn.req.turn_id!r} of chat {turn.req.chat_id!r} was committed, "
+            "then forgotten on request; it is not written again"
+        )
+    return msgspec.json.decode(msgspec.json.encode(stored.response), type=CommitResponse)

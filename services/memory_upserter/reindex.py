@@ -11,9 +11,11 @@ backlog.
 
 from __future__ import annotations
 
+from uuid import UUID
+
 from contracts.memory import Notice
 from contracts.memory_admin import ReindexRequest, ReindexResponse
-from services.core.deps import Database
+from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.memory_store import (
@@ -24,7 +26,23 @@ from services.core.memory_store import (
 )
 from services.core.vectors import VectorIndex
 from services.memory_upserter.knowledge import index_chunks
-from services.memory_upserter.turn_index import sync_message_vectors, unindexed_messages
+from services.memory_upserter.turn_index import sync_message_vectors
+
+_UNINDEXED = """
+SELECT user_id, message_id FROM messages
+ WHERE indexed_at IS NULL AND active AND ($1::text IS NULL OR user_id = $1)
+ ORDER BY created_at LIMIT $2
+"""
+
+
+async def unindexed_messages(
+    conn: Connection, user_id: str | None, limit: int
+) -> dict[str, list[UUID]]:
+    """Live messages the index does not reflect yet, oldest first, grouped by user."""
+    grouped: dict[str, list[UUID]] = {}
+    for r in await conn.fetch(_UNINDEXED, user_id, limit):
+        grouped.setdefault(r["user_id"], []).append(r["message_id"])
+    return grouped
 
 
 async def reindex(

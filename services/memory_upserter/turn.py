@@ -1,11 +1,11 @@
 """The data of one commit, as it moves down the layers: read from the request
 (:class:`ReadTurn`), decided (:class:`TurnPlan`), written (:class:`Written`).
 
-Every layer imports its types from here — the orchestrator (:mod:`.commit`), the pure steps
-(:mod:`.turn_read`, :mod:`.turn_plan`, :mod:`.turn_response`, :mod:`.turn_session`) and the
-transaction (:mod:`.turn_writer`) — so no layer needs the one above it. Rows are named: a
-field, not a position, says which column a value fills. Data only, no logic (the steps hold
-it): pure, no driver imported.
+Every layer imports its types from here — the orchestrator and its transaction
+(:mod:`.commit`), the pure steps (:mod:`.plan_logic`, :mod:`.turn_plan`, :mod:`.turn_response`,
+:mod:`.turn_session`) and what follows the commit (:mod:`.turn_index`) — so no layer needs the
+one above it. Rows are named: a field, not a position, says which column a value fills. Data
+only, no logic (the steps hold it): pure, no driver imported.
 """
 
 from __future__ import annotations

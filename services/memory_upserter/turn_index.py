@@ -1,4 +1,14 @@
-"""The ``messages`` vector collection: one point per logged message, so rag-gate can recall the
+"""After a commit (:func:`after_commit`): the turn's vectors, the clean-up of a
+``plan.forget``, and the working memory. The vectors of the turn's messages and changed facts
+are embedded in one batch (:func:`sync_turn_vectors`) — after the reply by default
+(``TWIN_INDEX_AFTER_REPLY``: the turn's path does not wait for the embedder; a lost or failed
+indexing leaves ``indexed_at`` NULL for the sweep; when 4 turns are already being indexed, this
+one waits for its own, so bursts slow the writer, not the readers), else before it, with a
+``vectors_unindexed`` warning on failure. The working memory is set by compare-and-set
+(:func:`~.turn_session.session_after`), so pulse-decay's concurrent count is never lost. A
+failure here is a warning in the answer: Postgres already holds the turn.
+
+The ``messages`` vector collection: one point per logged message, so rag-gate can recall the
 raw turn that said something — with its speaker and date — and not only what extraction and
 consolidation made of it. Never the truth: ``messages`` rows are.
 
@@ -13,29 +23,41 @@ episodes), ``entity_ids`` (the entities the turn named), ``active``, ``chat_id``
 ``session_id``, ``role``, ``ts`` (epoch seconds), ``row_id`` — no text or speaker (the
 index holds no plaintext; readers take them from ``messages`` by id).
 
-After a commit, :func:`sync_turn_vectors` embeds the turn's messages **and** its changed facts
-in one embedder call, upserts both, and stamps ``indexed_at`` on both tables. On an embedder or
-index failure the rows keep ``indexed_at = NULL`` and the sweep (``POST /v1/reindex``:
-:func:`unindexed_messages` + :func:`sync_message_vectors`) repairs them; the sweep also
-back-fills messages logged before the collection existed.
+:func:`sync_turn_vectors` embeds the turn's messages **and** its changed facts in one embedder
+call, upserts both, and stamps ``indexed_at`` on both tables. On an embedder or index failure
+the rows keep ``indexed_at = NULL`` and the sweep (``POST /v1/reindex``, :mod:`.reindex`, with
+:func:`sync_message_vectors`) repairs them; the sweep also back-fills messages logged before
+the collection existed. After a forget, :func:`~.forget_cleanup.reindex_mentions` rewrites the
+points that still mention what was forgotten.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
+import msgspec
+import redis.exceptions
 import structlog
 
+from contracts.memory import CommitResponse, Notice
+from contracts.slots import SessionState
+from services.core.background import Background
 from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.memory_store import FACTS, load_fact_rows, mark_indexed
 from services.core.memory_store.index import fact_point
+from services.core.settings import Settings
 from services.core.vectors import VectorIndex, VectorPoint
+from services.core.working_memory import ConcurrentUpdate, Snapshot
+from services.memory_upserter.stores import MemoryStores
+from services.memory_upserter.turn import ReadTurn, Written
+from services.memory_upserter.turn_session import session_after
 
 MESSAGES = "messages"
 CONTEXT_CHARS = 600  # of the previous message, in the indexed text
@@ -205,67 +227,66 @@ async def sync_message_vectors(
     return await sync_turn_vectors(pool, vectors, embedder, user_id, message_ids, [])
 
 
-_UNINDEXED = """
-SELECT user_id, message_id FROM messages
- WHERE indexed_at IS NULL AND active AND ($1::text IS NULL OR user_id = $1)
- ORDER BY created_at LIMIT $2
-"""
-
-
-async def unindexed_messages(
-    conn: Connection, user_id: str | None, limit: int
-) -> dict[str, list[UUID]]:
-    """Live messages the index does not reflect yet, oldest first, grouped by user."""
-    grouped: dict[str, list[UUID]] = {}
-    for r in await conn.fetch(_UNINDEXED, user_id, limit):
-        grouped.setdefault(r["user_id"], []).append(r["message_id"])
-    return grouped
-
-
-async def reindex_mentions(
-    pool: Database,
-    vectors: VectorIndex,
-    embedder: Embedder,
-    user_id: str,
-    needles: Sequence[str],
-    limit: int = 50,
-) -> int:
-    """After a forget: re-index the user's message points whose BM25 text still mentions a
-    forgotten name or text — a kept message carries the message before it in its indexed text
-    (:func:`index_text`), and that one may be the forgotten one. Rebuilt from the rows, whose
-    ``previous`` skips forgotten messages; returns how many points were rewritten."""
-    async with pool.acquire() as conn:  # message points are agent-scoped: search per agent
-        agents = [
-            r[0]
-            for r in await conn.fetch(
-                "SELECT DISTINCT agent_id FROM sessions WHERE user_id = $1", user_id
-            )
-        ]
-    entities: dict[str, list[str]] = {}
-    for agent_id in agents:
-        for needle in needles:
-            for hit in await vectors.search(
-                MESSAGES,
-                user_id=user_id,
-                text=needle,
-                agent_id=agent_id,
-                agent_only=True,
-                include_inactive=True,
-                limit=limit,
-            ):
-                entities[hit.id] = list(hit.payload.get("entity_ids") or [])
-    if not entities:
-        return 0
-    async with pool.acquire() as conn:
-        rows = [r for r in await load_message_rows(conn, user_id, list(entities)) if r.active]
-    if not rows:
-        return 0
-    dense = await embedder.embed([embedding_text(r) for r in rows])
-    await vectors.upsert(
-        MESSAGES,
-        [
-            message_point(user_id, r, d, entities[str(r.message_id)])
-            for r, d in zip(rows, dense, strict=True)
-        ],
+async def after_commit(
+    stores: MemoryStores,
+    settings: Settings,
+    background: Background,
+    turn: ReadTurn,
+    written: Written,
+) -> CommitResponse:
+    """The committed answer, with a warning for each part of this work that failed."""
+    req = turn.req
+    warnings: list[Notice] = []
+    indexing = sync_turn_vectors(
+        stores.db,
+        stores.vectors,
+        stores.embedder,
+        req.user_id,
+        [r.message_id for r in turn.rows],
+        written.fact_ids,
+        written.touched,
     )
-    return len(rows)
+    if settings.index_after_reply and background.has_room():
+        background.spawn(_index_later(indexing), name=f"index-turn:{req.turn_id}")
+    elif warning := await indexing:
+        warnings.append(Notice(code="vectors_unindexed", detail=warning))
+    if written.forgotten is not None:
+        # Imported here: forget_cleanup rewrites message points with this module's helpers.
+        from services.memory_upserter.forget_cleanup import clean_up
+
+        cleaned = await clean_up(
+            stores, req.user_id, written.forgotten, hard=False, agent_scope=None
+        )
+        warnings += [*written.forgotten.warnings, *cleaned.warnings]
+    unknown = len(req.active_entity_ids) - len(written.active_ids & set(req.active_entity_ids))
+    if unknown:
+        detail = f"{unknown} active_entity_ids are not this user's live entities; not kept"
+        warnings.append(Notice(code="unknown_active_entity", detail=detail))
+
+    def compute(seen: Snapshot) -> tuple[SessionState, None, None]:
+        session = session_after(
+            seen.session, turn, written, max_turns=settings.working_memory_turns
+        )
+        return session, None, None
+
+    try:
+        await stores.memory.update(req.user_id, req.agent_id, req.chat_id, compute)
+    except (ConcurrentUpdate, DependencyUnavailable, redis.exceptions.RedisError, OSError) as exc:
+        warnings.append(
+            Notice(
+                code="working_memory_not_updated",
+                detail=(
+                    f"the turn is saved, but the working memory was not updated "
+                    f"({type(exc).__name__})"
+                ),
+            )
+        )
+    response = written.response
+    return msgspec.structs.replace(response, warnings=[*response.warnings, *warnings])
+
+
+async def _index_later(indexing: Coroutine[Any, Any, str | None]) -> None:
+    """The turn's vectors, after the reply: a failure leaves the rows for the sweep."""
+    warning = await indexing
+    if warning:
+        structlog.get_logger().warning("turn_unindexed", detail=warning)

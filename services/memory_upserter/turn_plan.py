@@ -32,9 +32,9 @@ from services.memory_upserter.plan_logic import (
     STOP_WORDS,
     TODO_CUES,
     fold,
+    validity,
 )
 from services.memory_upserter.turn import Judgement, ReadTurn, Resolved, TodoRow, TurnPlan
-from services.memory_upserter.turn_read import validity
 
 _WORDS = re.compile(r"\w+")
 

@@ -1,6 +1,6 @@
 """The working-memory session after a committed turn (pure: the stored session, the turn and
-what it wrote are passed in; the clock is the turn's). :mod:`.commit` applies it with a
-compare-and-set, so pulse-decay's concurrent message count is never lost."""
+what it wrote are passed in; the clock is the turn's). :func:`~.turn_index.after_commit`
+applies it with a compare-and-set, so pulse-decay's concurrent message count is never lost."""
 
 from __future__ import annotations
 

@@ -44,8 +44,8 @@ SAID = "Done, I sent the report to my sister Marta, who lives in Lisbon. I'll ca
 @pytest.mark.parametrize(
     ("index_after_reply", "max_stays"),
     [
-        (False, 19),  # the vectors written before the answer: the walk goes through turn_index
-        (True, 17),  # the product's default: they follow the reply, in a background task
+        (False, 15),  # the vectors written before the answer, inside after_commit's turn_index
+        (True, 15),  # the product's default: they follow the reply, in a background task
     ],
 )
 async def test_a_commit_turn_walk_stays_in_few_places(

@@ -14,9 +14,8 @@ from services.core.memory_store.fact_rows import CloseRow, LinkRow
 from services.core.memory_store.facts import Existing, decide
 from services.memory_upserter.chunking import MAX_CHARS, chunks
 from services.memory_upserter.due import find_due, parse_due, without_due
-from services.memory_upserter.plan_logic import SELF
+from services.memory_upserter.plan_logic import SELF, check_plan
 from services.memory_upserter.turn_plan import resolve, says_done, source_of, statement_in
-from services.memory_upserter.turn_read import check_plan
 from services.memory_upserter.turn_session import next_session
 
 NOW = datetime(2026, 1, 7, 15, 0, tzinfo=UTC)  # a Wednesday

@@ -27,7 +27,6 @@ PURE = [
     "temporal",
     "turn",
     "turn_plan",
-    "turn_read",
     "turn_response",
     "turn_session",
     "vocabulary",
@@ -50,7 +49,7 @@ def test_the_pure_modules_import_no_driver() -> None:
 
 def test_the_check_sees_a_driver_when_one_is_imported() -> None:
     """The probe itself works: a module that does import asyncpg is caught."""
-    script = "import sys, services.memory_upserter.turn_writer; print('asyncpg' in sys.modules)"
+    script = "import sys, services.memory_upserter.commit; print('asyncpg' in sys.modules)"
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
     )

@@ -10,9 +10,9 @@ import msgspec
 
 from contracts.memory import CommitRequest
 from services.core.memory_store.shapes import EntityResult
+from services.memory_upserter.plan_logic import read
 from services.memory_upserter.turn import Judgement, PendingTodo, TurnPlan
 from services.memory_upserter.turn_plan import prepare
-from services.memory_upserter.turn_read import read
 from services.memory_upserter.turn_response import decide
 
 REQUEST = {
