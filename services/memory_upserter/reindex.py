@@ -24,6 +24,7 @@ from services.core.memory_store import (
     mark_indexed,
     unindexed_facts,
 )
+from services.core.memory_store.index import grouped_by_user
 from services.core.vectors import VectorIndex
 from services.memory_upserter.knowledge import index_chunks
 from services.memory_upserter.turn_index import sync_message_vectors
@@ -39,10 +40,7 @@ async def unindexed_messages(
     conn: Connection, user_id: str | None, limit: int
 ) -> dict[str, list[UUID]]:
     """Live messages the index does not reflect yet, oldest first, grouped by user."""
-    grouped: dict[str, list[UUID]] = {}
-    for r in await conn.fetch(_UNINDEXED, user_id, limit):
-        grouped.setdefault(r["user_id"], []).append(r["message_id"])
-    return grouped
+    return await grouped_by_user(conn, _UNINDEXED, user_id, limit)
 
 
 async def reindex(

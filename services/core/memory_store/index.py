@@ -195,7 +195,15 @@ async def unindexed_facts(
     conn: Connection, user_id: str | None, limit: int
 ) -> dict[str, list[UUID]]:
     """Rows the index does not reflect yet, oldest first, grouped by user."""
+    return await grouped_by_user(conn, _UNINDEXED, user_id, limit)
+
+
+async def grouped_by_user(
+    conn: Connection, sql: str, user_id: str | None, limit: int
+) -> dict[str, list[UUID]]:
+    """``sql``'s rows (``user_id``, an id; parameters: the user or NULL, the limit), in their
+    order, grouped by user."""
     grouped: dict[str, list[UUID]] = {}
-    for r in await conn.fetch(_UNINDEXED, user_id, limit):
-        grouped.setdefault(r["user_id"], []).append(r["rel_id"])
+    for owner, row_id in await conn.fetch(sql, user_id, limit):
+        grouped.setdefault(owner, []).append(row_id)
     return grouped
