@@ -180,11 +180,10 @@ def open_embedder(
 ) -> Embedder:
     """Build the configured embedder (blocking: loads the model for ``minilm``).
 
-    - ``minilm``: the offline default (documents in float32, queries in int8: ``minilm_q8``);
-      ``minilm-float32``: queries in float32 too (~1.7x a query's CPU, no build, ~30 MB less
-      resident). ``dim`` must be 384 or None. If the model cannot load, log
-      a warning and return ``HashingEmbedder(384)``: the node stays up with lexical recall, and
-      its ``name`` tells the vector spaces apart.
+    - ``minilm``: the offline default (documents in float32, queries in int8: ``minilm_build``);
+      ``minilm-float32``: queries in float32 too (~1.7x a query's CPU). ``dim`` must be 384 or
+      None. If the model cannot load, log a warning and return ``HashingEmbedder(384)``: the
+      node stays up with lexical recall, and its ``name`` tells the vector spaces apart.
     - ``hashing``: ``HashingEmbedder(dim or 384)``.
     - ``openai``: needs ``model`` and ``dim``, and a ``base_url`` or ``api_key`` (a URL alone
       is a local server); ``timeout`` bounds each call, retries included.

