@@ -8,7 +8,10 @@ RUN uv sync --frozen --no-dev --no-install-project
 COPY contracts ./contracts
 COPY services ./services
 RUN uv sync --frozen --no-dev
-ENV PATH=/venv/bin:$PATH TWIN_HOST=0.0.0.0
+ENV PATH=/venv/bin:$PATH TWIN_HOST=0.0.0.0 TWIN_CACHE=/opt/twin-cache
+# The embedder's model files (float32 and int8, weights memory-mapped), built once here
+# rather than at every container's first start (`nobody` has no writable home).
+RUN python -c "from services.core.minilm import MiniLMEmbedder; MiniLMEmbedder().embed_sync(['ok'])"
 # pulse-decay 8101, graph-hydrator 8102, rag-gate 8103, envelope-validator 8104,
 # reflection-writer 8105, memory-upserter 8106 (compose.yaml probes each on /readyz)
 EXPOSE 8101-8106

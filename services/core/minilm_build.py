@@ -38,7 +38,10 @@ class Built:
 
 
 def default_cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/twin-core/models``, else ``~/.cache/twin-core/models``."""
+    """``$TWIN_CACHE/models``, else ``$XDG_CACHE_HOME/twin-core/models``, else
+    ``~/.cache/twin-core/models`` (the folders tools/n8n caches n8n in)."""
+    if root := os.environ.get("TWIN_CACHE"):
+        return Path(root) / "models"
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "twin-core" / "models"
 
@@ -64,6 +67,8 @@ def built_models(source: Path, cache_dir: Path) -> Built:
         work, out = Path(tmp), Path(tmp) / folder.name
         out.mkdir()
         _build(source, work, out)
+        for path in (out, *out.iterdir()):  # readable by all, like a package's files
+            path.chmod(0o755 if path.is_dir() else 0o644)
         try:
             os.rename(out, folder)
         except OSError:  # another process built it first: theirs is as good

