@@ -24,6 +24,7 @@ from services.memory_upserter.rules import (
     role_named,
     rule,
 )
+from services.memory_upserter.rules_self import likes
 from services.memory_upserter.vocabulary import ROLES
 
 _NUMBER = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -131,17 +132,12 @@ def _favorite(m: re.Match[str], out: Emitter) -> None:
         )
 
 
-@rule(
+# Being a fan of something is liking it: the same fact as rules_self's "I love ...".
+rule(
     "fan_of",
     rf"(?i:\bI(?:'m|\s+am)\s+(?:a\s+(?:huge|big|massive)\s+fan\s+of|really\s+into|into|"
     rf"passionate\s+about|obsessed\s+with))\s+{THING}",
-)
-def _fan_of(m: re.Match[str], out: Emitter) -> None:
-    thing = _thing(m["thing"])
-    if thing:
-        out.fact(
-            "LIKES", f"{out.who} likes {thing}", value=thing, fact_type="preference", confidence=0.7
-        )
+)(likes)
 
 
 @rule(

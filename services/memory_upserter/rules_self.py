@@ -138,7 +138,7 @@ rule("allergy", r"(?i:\bI\s+have\s+an?)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)(?i:\s
     rf"(?i:\bI\s+(?:really\s+|absolutely\s+|just\s+)?(?:love|like|enjoy|adore))\s+"
     rf"{THING}",
 )
-def _likes(m: re.Match[str], out: Emitter) -> None:
+def likes(m: re.Match[str], out: Emitter) -> None:
     thing = _thing(m["thing"])
     if thing:
         out.fact(
