@@ -242,7 +242,9 @@ async def _transaction(
         len(rows),
         sum(r.outcome in ("created", "superseded_previous") for r in results),
         [*_uuids(req.active_entity_ids), *map(UUID, touched)],
-    )  # the answer under the turn's key, the session checkpoint, the counters, last_seen
+        list(map(UUID, touched)),
+        [r.message_id for r in rows],
+    )  # the answer under the turn's key, the checkpoint, counters, last_seen, named entities
     changed = {r.rel_id for r in results if r.outcome != "unchanged"}
     changed |= {r.replaced_id for r in results if r.replaced_id}
     return Written(

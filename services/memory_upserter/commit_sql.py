@@ -18,7 +18,8 @@ get-or-create + every message, one statement) · distinct namesakes ×1–2 (onl
 when a fact is about the user) · the pending todos ×1 (only when the user says done) · facts
 ×2–3 (read live rows, close contradicted, write; only with facts) · the todo done ×1 (only
 when one is picked) · todos ×1 (only with todos) · :data:`FINISH` (idempotency
-answer, session checkpoint, counters, last_seen) · COMMIT. A full 10-item plan: 12–14; a bare
+answer, session checkpoint, counters, last_seen, the entities the turn named on its
+messages) · COMMIT. A full 10-item plan: 12–14; a bare
 turn: 6.
 """
 
@@ -106,7 +107,10 @@ counters AS (
            spine_messages_since = user_state.spine_messages_since
                                   + EXCLUDED.spine_messages_since,
            facts_since_curator = user_state.facts_since_curator + EXCLUDED.facts_since_curator,
-           updated_at = EXCLUDED.updated_at)
+           updated_at = EXCLUDED.updated_at),
+named AS (
+    UPDATE messages SET entity_ids = $12::uuid[]
+     WHERE cardinality($12::uuid[]) > 0 AND user_id = $1 AND message_id = ANY($13::uuid[]))
 UPDATE entities SET last_seen = GREATEST(COALESCE(last_seen, $6), $6)
  WHERE user_id = $1 AND entity_id = ANY($11::uuid[]) AND active
 RETURNING entity_id

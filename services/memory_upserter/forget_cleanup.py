@@ -139,7 +139,7 @@ async def reindex_mentions(
                 "SELECT DISTINCT agent_id FROM sessions WHERE user_id = $1", user_id
             )
         ]
-    entities: dict[str, list[str]] = {}
+    found: set[str] = set()
     for agent_id in agents:
         for needle in needles:
             for hit in await vectors.search(
@@ -150,20 +150,18 @@ async def reindex_mentions(
                 agent_only=True,
                 include_inactive=True,
                 limit=limit,
+                payload=(),
             ):
-                entities[hit.id] = list(hit.payload.get("entity_ids") or [])
-    if not entities:
+                found.add(hit.id)
+    if not found:
         return 0
     async with pool.acquire() as conn:
-        rows = [r for r in await load_message_rows(conn, user_id, list(entities)) if r.active]
+        rows = [r for r in await load_message_rows(conn, user_id, sorted(found)) if r.active]
     if not rows:
         return 0
     dense = await embedder.embed([embedding_text(r) for r in rows])
     await vectors.upsert(
         MESSAGES,
-        [
-            message_point(user_id, r, d, entities[str(r.message_id)])
-            for r, d in zip(rows, dense, strict=True)
-        ],
+        [message_point(user_id, r, d) for r, d in zip(rows, dense, strict=True)],
     )
     return len(rows)

@@ -2,8 +2,10 @@
 ``plan.forget``, and the working memory. The vectors of the turn's messages and changed facts
 are embedded in one batch (:func:`sync_turn_vectors`) — after the reply by default
 (``TWIN_INDEX_AFTER_REPLY``: the turn's path does not wait for the embedder; a lost or failed
-indexing leaves ``indexed_at`` NULL for the sweep; when 4 turns are already being indexed, this
-one waits for its own, so bursts slow the writer, not the readers), else before it, with a
+indexing leaves ``indexed_at`` NULL for the sweep; at most 4 turns are indexed at once and the
+rest queue (:class:`~services.core.background.Background`), so a burst of commits delays the
+index, never the readers' query embeddings nor the writer's answer; past 10,000 queued turns a
+turn is left to the sweep, ``turn_index_deferred`` in the log), else before it, with a
 ``vectors_unindexed`` warning on failure. The working memory is set by compare-and-set
 (:func:`~.turn_session.session_after`), so pulse-decay's concurrent count is never lost. A
 failure here is a warning in the answer: Postgres already holds the turn.
@@ -19,7 +21,8 @@ usually echoes the turn that raised the topic, while the answer is in the reply:
 BM25 of the pair lifts raw-turn R@10 by ~0.04, while a dense vector of the pair loses ~0.05, so
 only the lexical half gets the context). Payload: ``user_id``,
 ``agent_id``, ``scope`` (``agent``: a conversation with one persona is that persona's, like its
-episodes), ``entity_ids`` (the entities the turn named), ``active``, ``chat_id``,
+episodes), ``entity_ids`` (the entities the turn named: the row's, which the commit wrote
+with the turn, so a point the sweep writes later carries them too), ``active``, ``chat_id``,
 ``session_id``, ``role``, ``ts`` (epoch seconds), ``row_id`` — no text or speaker (the
 index holds no plaintext; readers take them from ``messages`` by id).
 
@@ -75,6 +78,7 @@ class MessageIndexRow:
     ts: datetime
     active: bool
     previous: str | None  # the message before it in the session ("speaker: text"), if any
+    entity_ids: Sequence[UUID] = ()  # the entities its turn named
 
 
 _ROWS = """
@@ -84,7 +88,8 @@ SELECT m.message_id, m.agent_id, m.chat_id, m.session_id, m.role, m.speaker, m.t
           FROM messages p
          WHERE p.user_id = m.user_id AND p.session_id = m.session_id AND p.seq < m.seq
            AND p.active
-         ORDER BY p.seq DESC LIMIT 1) AS previous
+         ORDER BY p.seq DESC LIMIT 1) AS previous,
+       m.entity_ids
   FROM messages m
  WHERE m.user_id = $1 AND m.message_id = ANY($2::uuid[]) AND (NOT $3 OR m.indexed_at IS NULL)
  ORDER BY m.seq
@@ -119,9 +124,7 @@ def index_text(row: MessageIndexRow) -> str:
     return f"{row.previous}\n{this}" if row.previous else this
 
 
-def message_point(
-    user_id: str, row: MessageIndexRow, dense: Sequence[float], entity_ids: Sequence[str] = ()
-) -> VectorPoint:
+def message_point(user_id: str, row: MessageIndexRow, dense: Sequence[float]) -> VectorPoint:
     return VectorPoint(
         id=str(row.message_id),
         dense=dense,
@@ -130,7 +133,7 @@ def message_point(
             "user_id": user_id,
             "agent_id": row.agent_id,
             "scope": "agent",
-            "entity_ids": [str(e) for e in entity_ids],
+            "entity_ids": [str(e) for e in row.entity_ids],
             "active": row.active,
             "chat_id": row.chat_id,
             "session_id": str(row.session_id),
@@ -161,7 +164,6 @@ async def sync_turn_vectors(
     user_id: str,
     message_ids: Sequence[UUID | str],
     rel_ids: Sequence[UUID | str],
-    entity_ids: Sequence[str] = (),
 ) -> str | None:
     """Index a committed turn: its messages and its changed facts, embedded in one batch.
     Returns None, or a warning when the index could not be written (the rows stay unindexed
@@ -181,7 +183,7 @@ async def sync_turn_vectors(
             await vectors.upsert(
                 MESSAGES,
                 [
-                    message_point(user_id, m, d, entity_ids)
+                    message_point(user_id, m, d)
                     for m, d in zip(live_messages, dense[: len(live_messages)], strict=True)
                 ],
             )
@@ -237,18 +239,19 @@ async def after_commit(
     """The committed answer, with a warning for each part of this work that failed."""
     req = turn.req
     warnings: list[Notice] = []
-    indexing = sync_turn_vectors(
-        stores.db,
-        stores.vectors,
-        stores.embedder,
-        req.user_id,
-        [r.message_id for r in turn.rows],
-        written.fact_ids,
-        written.touched,
-    )
-    if settings.index_after_reply and background.has_room():
-        background.spawn(_index_later(indexing), name=f"index-turn:{req.turn_id}")
-    elif warning := await indexing:
+    message_ids = [r.message_id for r in turn.rows]
+
+    def indexing() -> Coroutine[Any, Any, str | None]:
+        return sync_turn_vectors(
+            stores.db, stores.vectors, stores.embedder, req.user_id, message_ids, written.fact_ids
+        )
+
+    if settings.index_after_reply:
+        if not background.submit(
+            lambda: _index_later(indexing()), name=f"index-turn:{req.turn_id}"
+        ):
+            structlog.get_logger().warning("turn_index_deferred", user_id=req.user_id)
+    elif warning := await indexing():
         warnings.append(Notice(code="vectors_unindexed", detail=warning))
     if written.forgotten is not None:
         # Imported here: forget_cleanup rewrites message points with this module's helpers.

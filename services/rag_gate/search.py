@@ -87,8 +87,8 @@ class Found:
 
 
 async def search(vectors: VectorIndex, q: Query) -> Found:
-    """Every search the query asks for, at once. Hits carry no payload (rag-gate reads rows
-    from Postgres by id), except a message's entities."""
+    """Every search the query asks for, at once. Hits carry no payload: rag-gate reads the
+    rows, a message's entities included, from Postgres by id."""
 
     async def episodes() -> tuple[list[VectorHit], EpisodeFilter]:
         if q.entity_ids:
@@ -156,7 +156,7 @@ async def search(vectors: VectorIndex, q: Query) -> Found:
             limit=q.turns,
             dense=q.dense,
             text=q.text,
-            payload=("entity_ids",),
+            payload=(),
         )
 
     ep, kn, fa, tu = await asyncio.gather(

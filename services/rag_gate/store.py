@@ -75,6 +75,7 @@ class MessageRow(msgspec.Struct, frozen=True):
     text: str
     ts: datetime
     previous: TailMessage | None = None  # the live message before it in its session
+    entity_ids: list[str] = []  # the entities its turn named
 
 
 class NameRow(msgspec.Struct, frozen=True):
@@ -140,7 +141,7 @@ SELECT 'fact', jsonb_build_object(
 UNION ALL
 SELECT 'message', jsonb_build_object(
            'message_id', m.message_id, 'session_id', m.session_id, 'role', m.role,
-           'speaker', m.speaker, 'text', m.text, 'ts', m.ts,
+           'speaker', m.speaker, 'text', m.text, 'ts', m.ts, 'entity_ids', m.entity_ids,
            'previous', CASE WHEN $9 THEN (
                SELECT jsonb_build_object('message_id', p.message_id, 'role', p.role,
                                          'speaker', p.speaker, 'text', p.text, 'ts', p.ts)

@@ -46,7 +46,6 @@ def recalled_turns(
         query_terms,
         skipped,
     )
-    payloads = {hit.id: hit.payload for hit in hits}
     live_episodes = [h for h in episode_hits or () if h.id in rows.episodes]
     session_ranks: dict[str, int] = {}
     for rank, hit in enumerate(live_episodes, 1):
@@ -60,7 +59,7 @@ def recalled_turns(
             similarity=k.candidate.similarity,
             speaker=rows.messages[k.candidate.id].speaker,
             session_id=str(rows.messages[k.candidate.id].session_id),
-            entity_ids=frozenset(str(e) for e in payloads[k.candidate.id].get("entity_ids") or ()),
+            entity_ids=frozenset(rows.messages[k.candidate.id].entity_ids),
             lexical=k.lexical,
         )
         for k in done.kept

@@ -255,6 +255,57 @@ async def test_badly_named_or_duplicate_numbered_files_are_refused(tmp_path: Pat
         load_migrations(tmp_path)
 
 
+async def test_0010_gives_messages_logged_before_it_the_entities_of_the_facts_they_gave(
+    new_database: NewDatabase, tmp_path: Path
+):
+    for path in sorted(MIGRATIONS_DIR.glob("*.sql")):
+        if path.stem < "0010":
+            shutil.copy(path, tmp_path)
+    dsn = await new_database()
+    await apply_migrations(dsn, directory=tmp_path)
+    connection = await asyncpg.connect(dsn)
+    try:
+        user = f"u-{uuid.uuid4().hex[:10]}"
+        await connection.execute("INSERT INTO users (user_id) VALUES ($1)", user)
+        await connection.execute("INSERT INTO agents (agent_id) VALUES ('deanna')")
+        me = await connection.fetchval(
+            "INSERT INTO entities (user_id, name, category, entity_ref) "
+            "VALUES ($1, 'me', 'Person', 'self:user') RETURNING entity_id",
+            user,
+        )
+        marta, session = await _entity(connection, user), await _session(connection, user)
+        said, other = uuid.uuid4(), uuid.uuid4()
+        for position, message in enumerate((said, other)):
+            await connection.execute(
+                "INSERT INTO messages (message_id, user_id, agent_id, chat_id, session_id, "
+                "turn_id, position, role, text, ts) "
+                "VALUES ($1, $2, 'deanna', 'c1', $3, 't-1', $4, 'user', 'hi', now())",
+                message,
+                user,
+                session,
+                position,
+            )
+        await _fact(connection, user, marta, provenance_message_ids=f'["{said}"]')
+        await _fact(  # the person's own entity is never one a turn names
+            connection,
+            user,
+            me,
+            predicate="KNOWS",
+            object_id=marta,
+            object_value=None,
+            text="I know Marta",
+            provenance_message_ids=f'["{said}", "not-a-uuid"]',
+        )
+        shutil.copy(MIGRATIONS_DIR / "0010_message_entities.sql", tmp_path)
+        assert await apply_migrations(dsn, directory=tmp_path) == ["0010_message_entities"]
+        named = dict(
+            await connection.fetch("SELECT message_id, entity_ids FROM messages ORDER BY position")
+        )
+        assert named == {said: [marta], other: []}
+    finally:
+        await connection.close()
+
+
 # --- the schema's guarantees ------------------------------------------------------------------
 
 

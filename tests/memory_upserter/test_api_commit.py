@@ -470,6 +470,11 @@ async def test_with_the_vector_index_down_the_turn_stands_and_reindex_repairs_it
     )
     # the user's message, then the reply (whose lexical half carries the message it answers)
     assert [h.id for h in hits] == answer["message_ids"]
+    # swept later, the points still carry the entities the turn named (kept on the rows)
+    lisbon = next(e["entity_id"] for e in answer["entities"] if e["name"] == "Lisbon")
+    named = await rows(resources, "SELECT entity_ids FROM messages WHERE user_id = $1", user_id)
+    assert [[str(i) for i in r["entity_ids"]] for r in named] == [[lisbon], [lisbon]]
+    assert all(h.payload["entity_ids"] == [lisbon] for h in hits)
 
 
 async def test_with_redis_down_the_turn_is_committed_with_a_warning(
