@@ -6,27 +6,37 @@ after the reply. A task is never fire-and-forget: its failure is logged, and
 :meth:`Background.drain` — called when the clients close (graceful shutdown) and by tests
 that read the index right after a write — waits for every task still running.
 
-**Backpressure.** At most :data:`MAX_PENDING` tasks run at once; past that, :meth:`has_room`
-is False and the caller does the work before answering. Without the bound, a burst of writes
-(a history import, a load test) piles up embedding work behind which every fast-brain query
-embedding waits: measured, the chain fell to 0 turns/s after a commit burst at concurrency 16.
+**Backpressure.** At most :data:`MAX_PENDING` tasks run at once. Without the bound, a burst
+of writes (a history import, a load test) piles up embedding work behind which every
+fast-brain query embedding waits: measured, the chain fell to 0 turns/s after a commit burst
+at concurrency 16. Work :meth:`submit`-ted past that bound waits in a queue of at most
+:data:`MAX_QUEUED` and starts as running tasks finish, so the writer answers at once and the
+readers still queue behind at most :data:`MAX_PENDING` tasks' work; past the queue's bound
+``submit`` refuses, and the caller leaves the work to its sweep (or does it itself).
+(:meth:`has_room` + :meth:`spawn` is the form without a queue.)
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections import deque
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import structlog
 
 MAX_PENDING = 4
+MAX_QUEUED = 10_000  # queued work is a closure over a few ids: ~1 KB each
+
+Work = Callable[[], Coroutine[Any, Any, Any]]
 
 
 class Background:
-    def __init__(self, max_pending: int = MAX_PENDING) -> None:
+    def __init__(self, max_pending: int = MAX_PENDING, max_queued: int = MAX_QUEUED) -> None:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._max_pending = max_pending
+        self._queue: deque[tuple[Work, str]] = deque()
+        self._max_queued = max_queued
 
     def has_room(self) -> bool:
         """Whether one more task may start now (else do the work in the request)."""
@@ -37,24 +47,42 @@ class Background:
         self._tasks.add(task)
         task.add_done_callback(self._finished)
 
+    def submit(self, work: Work, name: str) -> bool:
+        """Start ``work()`` now if there is room, else queue it (first in, first out); False,
+        and nothing started, when the queue is full too. ``work`` is called only when the
+        work starts, so queued work holds no coroutine."""
+        if self.has_room():
+            self.spawn(work(), name=name)
+            return True
+        if len(self._queue) >= self._max_queued:
+            return False
+        self._queue.append((work, name))
+        return True
+
     def _finished(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             structlog.get_logger().warning(
                 "background_task_failed", task=task.get_name(), error=repr(task.exception())
             )
+        while self._queue and self.has_room():
+            work, name = self._queue.popleft()
+            self.spawn(work(), name=name)
 
     @property
     def pending(self) -> int:
-        return len(self._tasks)
+        """Work running or queued."""
+        return len(self._tasks) + len(self._queue)
 
     async def drain(self, within_s: float = 10.0) -> None:
-        """Wait for every running task (and those they start), at most ``within_s`` seconds."""
+        """Wait for every running task and the queued ones (and those they start), at most
+        ``within_s`` seconds; what is still queued then is dropped (logged)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + within_s
         while self._tasks:
             left = deadline - loop.time()
             if left <= 0:
-                structlog.get_logger().warning("background_tasks_abandoned", count=len(self._tasks))
+                structlog.get_logger().warning("background_tasks_abandoned", count=self.pending)
+                self._queue.clear()
                 return
             await asyncio.wait(set(self._tasks), timeout=left)

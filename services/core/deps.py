@@ -144,9 +144,10 @@ class Clients:
         embedder: Embedder | None = None,
         llm: LLM | None = None,
         memory: WorkingMemory | None = None,
+        background: Background | None = None,
     ) -> Clients:
-        """The same clients with some swapped (a test's broken index, a scripted model); the
-        original still owns and closes its own."""
+        """The same clients with some swapped (a test's broken index, a scripted model, a
+        full background); the original still owns and closes its own."""
         clients = Clients(
             settings or self.settings,
             db=db or self._db,
@@ -154,7 +155,7 @@ class Clients:
             vectors=vectors or self._vectors,
             embedder=embedder or self._embedder,
             llm=llm or self._llm,
-            background=self.background,
+            background=background or self.background,
         )
         clients._memory = memory
         return clients

@@ -23,7 +23,9 @@ async def test_the_reply_does_not_wait_for_the_index_and_the_vectors_follow(
     settings: Settings, resources: Clients, app_client, user_id: str
 ) -> None:
     after_reply = msgspec.structs.replace(settings, index_after_reply=True)
-    async with app_client(create_app(SPEC, after_reply, resources)) as client:
+    # the shared clients' settings are the ones the handlers get
+    shared = resources.replace(settings=after_reply)
+    async with app_client(create_app(SPEC, after_reply, shared)) as client:
         answer = await commit(
             client,
             turn(
@@ -78,18 +80,21 @@ async def test_closing_the_resources_finishes_work_started_after_a_reply(
     assert done == [True]
 
 
-async def test_past_the_bound_a_commit_indexes_before_it_answers(
+async def test_past_the_bound_a_commit_answers_and_its_turn_waits_its_turn(
     settings: Settings, resources: Clients, app_client, user_id: str
 ) -> None:
-    """Backpressure: with the background full, the turn's vectors are written in the request."""
+    """Backpressure: with 4 turns being indexed, the next commit answers at once and its turn
+    is queued; it is indexed as soon as a running one finishes (the writer is not slowed, and
+    the readers' query embeddings still wait behind at most 4 turns' work)."""
     after_reply = msgspec.structs.replace(settings, index_after_reply=True)
     gate = asyncio.Event()
     for i in range(4):  # fill the background with work that waits
         resources.background.spawn(gate.wait(), name=f"busy-{i}")
     try:
         assert not resources.background.has_room()
-        async with app_client(create_app(SPEC, after_reply, resources)) as client:
-            await commit(
+        shared = resources.replace(settings=after_reply)
+        async with app_client(create_app(SPEC, after_reply, shared)) as client:
+            answer = await commit(
                 client,
                 turn(
                     user_id,
@@ -97,10 +102,61 @@ async def test_past_the_bound_a_commit_indexes_before_it_answers(
                     plan={"facts": [fact("LIKES", "I like rye bread", value="rye")]},
                 ),
             )
+        assert answer["warnings"] == []
+        assert resources.background.pending == 5  # four running, this turn queued
         facts = await rows(
             resources, "SELECT indexed_at FROM relations WHERE user_id = $1", user_id
         )
-        assert facts and all(r["indexed_at"] is not None for r in facts)  # before the answer
+        assert facts and all(r["indexed_at"] is None for r in facts)  # not yet
     finally:
         gate.set()
         await resources.background.drain()
+    facts = await rows(resources, "SELECT indexed_at FROM relations WHERE user_id = $1", user_id)
+    assert all(r["indexed_at"] is not None for r in facts)
+    hits = await resources.vectors.search("facts", user_id=user_id, text="rye bread", limit=5)
+    assert [h.id for h in hits] == [f["fact_id"] for f in answer["facts"]]
+
+
+async def test_past_the_queue_a_turn_is_left_to_the_sweep(
+    settings: Settings, resources: Clients, app_client, user_id: str
+) -> None:
+    after_reply = msgspec.structs.replace(settings, index_after_reply=True)
+    full = resources.replace(
+        settings=after_reply, background=Background(max_pending=1, max_queued=0)
+    )
+    gate = asyncio.Event()
+    full.background.spawn(gate.wait(), name="busy")
+    try:
+        with capture_logs() as logs:
+            async with app_client(create_app(SPEC, after_reply, full)) as client:
+                answer = await commit(client, turn(user_id, "My brother Tom plays chess."))
+                assert answer["warnings"] == []  # Postgres holds the turn
+                swept = (await client.post("/v1/reindex", json={"user_id": user_id})).json()
+    finally:
+        gate.set()
+        await full.background.drain()
+    assert [e["event"] for e in logs if e["log_level"] == "warning"] == ["turn_index_deferred"]
+    assert swept["messages_indexed"] == 2 and swept["remaining"] is False
+    hits = await resources.vectors.search(
+        "messages", user_id=user_id, agent_id=answer["agent_id"], text="brother chess"
+    )
+    assert set(answer["message_ids"]) <= {h.id for h in hits}
+
+
+async def test_queued_work_starts_in_order_as_running_work_ends() -> None:
+    background, started = Background(max_pending=1, max_queued=2), []
+    gate = asyncio.Event()
+
+    async def job(name: str) -> None:
+        started.append(name)
+        await gate.wait()
+
+    def work(name: str):
+        return lambda: job(name)
+
+    assert [background.submit(work(n), name=n) for n in "abcd"] == [True, True, True, False]
+    await asyncio.sleep(0)
+    assert started == ["a"] and background.pending == 3
+    gate.set()
+    await background.drain()
+    assert started == ["a", "b", "c"] and background.pending == 0
