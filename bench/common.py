@@ -238,6 +238,43 @@ async def drop_database(database: str) -> None:
         await admin.close()
 
 
+async def copy_database(source: str, target: str) -> None:
+    """``target`` := a copy of ``source`` (CREATE DATABASE … TEMPLATE; no one may be
+    connected to ``source``). An existing ``target`` is dropped first."""
+    import asyncpg
+
+    await drop_database(target)
+    admin = await asyncpg.connect(PG_ADMIN)
+    try:
+        await admin.execute(f'CREATE DATABASE "{target}" TEMPLATE "{source}"')
+    finally:
+        await admin.close()
+
+
+def forget_seed(database: str, folder: Path) -> None:
+    """Drop the saved copies :func:`restore_seed` made (before seeding anew)."""
+    asyncio.run(drop_database(f"{database}_seed"))
+    shutil.rmtree(folder.with_name(folder.name + "-seed"), ignore_errors=True)
+
+
+def restore_seed(database: str, folder: Path) -> float:
+    """Put a seeded memory back as it was seeded: the database from its ``{database}_seed``
+    copy and the vector folder from ``{folder}-seed``, both made on the first call (when
+    they do not exist yet, from the memory as it is now). Without it, every run of a reused
+    seed starts from the last one's commits (more turns per user, fuller appendable
+    segments), and runs of different builds are not comparable. Returns the seconds taken."""
+    started = time.perf_counter()
+    snapshot, saved = f"{database}_seed", folder.with_name(folder.name + "-seed")
+    if not saved.exists():
+        asyncio.run(copy_database(database, snapshot))
+        shutil.copytree(folder, saved)
+    else:
+        asyncio.run(copy_database(snapshot, database))
+        shutil.rmtree(folder)
+        shutil.copytree(saved, folder)
+    return time.perf_counter() - started
+
+
 def flush_redis(url: str) -> None:
     import redis
 

@@ -2,7 +2,7 @@
 
     uv run python -m bench.load            # 1,000 users, 10 s per cell, concurrency 1/16/64
     uv run python -m bench.load --quick    # 100 users, 3 s per cell
-    uv run python -m bench.load --reuse    # keep the last seeded memory (bench/out/load-*)
+    uv run python -m bench.load --reuse    # the last seeded memory, restored as it was seeded
 
 1. Seeds a memory (``bench/load/seed.py``: N users × 30 entities with aliases, 200 facts, 50
    episodes, 20 knowledge chunks, 10 todos, one unconsolidated session) into a fresh database
@@ -43,10 +43,12 @@ from bench.common import (
     cpu_seconds,
     drop_database,
     dsn_for,
+    forget_seed,
     machine,
     machine_line,
     percentile,
     ports_free,
+    restore_seed,
     rss_mib,
     table,
     write_section,
@@ -827,9 +829,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"{manifest.params}, not {args.users} users in {args.database}"
             )
         seeded_now = False
-        print(f"reusing the seeded memory ({manifest.counts})", flush=True)
+        restored = restore_seed(args.database, qdrant)
+        print(f"reusing the seeded memory, restored in {restored:.0f} s ({manifest.counts})")
     else:
         print(f"seeding {args.users} users ...", flush=True)
+        forget_seed(args.database, qdrant)
         asyncio.run(drop_database(args.database))
         shutil.rmtree(qdrant, ignore_errors=True)
         qdrant.mkdir(parents=True)
@@ -837,6 +841,7 @@ def main(argv: list[str] | None = None) -> int:
         manifest = seeding.run(dsn_for(args.database), str(qdrant), args.users, cached_embedder())
         manifest.params["database"] = args.database
         manifest.save(manifest_path)
+        restore_seed(args.database, qdrant)  # saves it, for the next --reuse
     seed_s = sum(manifest.seconds.values()) if not seeded_now else time.perf_counter() - t0
     print(f"memory ready: {manifest.counts}", flush=True)
 

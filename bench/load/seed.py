@@ -1,5 +1,6 @@
 """Seed a realistic memory for the load benchmark: N users × (30 entities with aliases, 200
-facts, 50 episodes, 20 knowledge chunks, 10 todos, one unconsolidated previous session).
+facts, 50 episodes, 20 knowledge chunks, 10 todos, one unconsolidated previous session whose
+10 messages are indexed, with the entities their turn named, as memory-upserter indexes them).
 
 How, and why this way: Postgres rows go in by ``COPY`` (the schema comes from the product's own
 migrations). The vectors cannot go through the product's write routes at this size — they
@@ -9,7 +10,7 @@ running ``twin up``. So the shard is written *before* ``twin up`` starts, in thi
 through the product's own adapter (:class:`services.core.vectors.edge.EdgeVectorIndex`) with
 points built by the product's own builders (``memory_store.fact_point``,
 ``reflection_writer.episode.vector_payload``/``embedding_text``, memory-upserter's knowledge
-point), then compacted as a deployment would after a bulk import
+and message points), then compacted as a deployment would after a bulk import
 (``services.core.vectors.edge_compact``); then ``twin up`` opens the folder. Rows are
 stamped ``indexed_at`` so no sweep redoes them. Dense vectors are MiniLM embeddings of the
 exact texts: the texts come from finite pools (names × templates), so only a few thousand
@@ -317,6 +318,7 @@ class Rows:
     facts_live: list[dict] = field(default_factory=list)
     episodes_index: list[dict] = field(default_factory=list)
     chunks_index: list[dict] = field(default_factory=list)
+    messages_index: list[dict] = field(default_factory=list)
 
 
 POOL_ORDER = list(ENTITY_POOL)
@@ -575,11 +577,16 @@ def build(
                 TAIL_MESSAGES // 2,
             )
         )
+        previous = None
         for m in range(TAIL_MESSAGES):
             role = "user" if m % 2 == 0 else "assistant"
             name = rng.choice(chosen)
+            # ids not drawn from rng, so the rest of the user's memory is as before they had one
+            message_id = uuid.uuid5(uuid.NAMESPACE_URL, f"twin-bench:{user}:{session_id}:{m}")
+            text, ts = f"message {m} about {name} and the day", started + timedelta(minutes=m)
             rows.messages.append(
                 (
+                    message_id,
                     user,
                     AGENTS[0],
                     chat,
@@ -587,10 +594,27 @@ def build(
                     f"t{m // 2}",
                     m % 2,
                     role,
-                    f"message {m} about {name} and the day",
-                    started + timedelta(minutes=m),
+                    text,
+                    ts,
+                    [uuid.UUID(entity_ids[name])],
+                    now,
                 )
             )
+            rows.messages_index.append(
+                {
+                    "message_id": message_id,
+                    "user": user,
+                    "agent_id": AGENTS[0],
+                    "chat_id": chat,
+                    "session_id": session_id,
+                    "role": role,
+                    "text": text,
+                    "ts": ts,
+                    "previous": previous,
+                    "entity_ids": (uuid.UUID(entity_ids[name]),),
+                }
+            )
+            previous = text
         for t in range(TODOS_PER_USER):
             kind, text = TODO_TEXTS[t % len(TODO_TEXTS)]
             rows.todos.append(
@@ -723,6 +747,7 @@ async def write_postgres(dsn: str, rows: Rows) -> None:
             "messages",
             records=rows.messages,
             columns=[
+                "message_id",
                 "user_id",
                 "agent_id",
                 "chat_id",
@@ -732,6 +757,8 @@ async def write_postgres(dsn: str, rows: Rows) -> None:
                 "role",
                 "text",
                 "ts",
+                "entity_ids",
+                "indexed_at",
             ],
         )
         await conn.execute("""
@@ -759,6 +786,7 @@ async def write_vectors(
     from services.core.vectors import VectorPoint
     from services.core.vectors.edge import EdgeVectorIndex
     from services.memory_upserter.knowledge import _point as knowledge_point
+    from services.memory_upserter.turn_index import MessageIndexRow, message_point
     from services.reflection_writer.episode import EpisodeRow, embedding_text, vector_payload
 
     seconds: dict[str, float] = {}
@@ -768,8 +796,9 @@ async def write_vectors(
         {canonical(embedding_text(e["one_liner"], e["reflection"])) for e in rows.episodes_index}
     )
     chunk_texts = sorted({_chunk_text(c) for c in rows.chunks_index})
+    message_texts = sorted({canonical(m["text"]) for m in rows.messages_index})
     vectors: dict[str, np.ndarray] = {}
-    for texts in (fact_texts, episode_texts, chunk_texts):
+    for texts in (fact_texts, episode_texts, chunk_texts, message_texts):
         for text, vector in zip(texts, embed(texts), strict=True):
             vectors[text] = vector
     seconds["embed"] = time.perf_counter() - started
@@ -851,6 +880,33 @@ async def write_vectors(
             )
         seconds["knowledge"] = time.perf_counter() - started
         progress(f"  {len(rows.chunks_index)} knowledge points in {seconds['knowledge']:.1f} s")
+        started = time.perf_counter()
+        for at in range(0, len(rows.messages_index), batch):
+            await index.upsert(
+                "messages",
+                [
+                    message_point(
+                        m["user"],
+                        MessageIndexRow(
+                            message_id=m["message_id"],
+                            agent_id=m["agent_id"],
+                            chat_id=m["chat_id"],
+                            session_id=m["session_id"],
+                            role=m["role"],
+                            speaker=None,
+                            text=m["text"],
+                            ts=m["ts"],
+                            active=True,
+                            previous=m["previous"],
+                            entity_ids=m["entity_ids"],
+                        ),
+                        vectors[canonical(m["text"])],
+                    )
+                    for m in rows.messages_index[at : at + batch]
+                ],
+            )
+        seconds["messages"] = time.perf_counter() - started
+        progress(f"  {len(rows.messages_index)} message points in {seconds['messages']:.1f} s")
     finally:
         started = time.perf_counter()
         await index.close()
@@ -909,6 +965,7 @@ async def seed(
         "knowledge_chunks": len(rows.chunks),
         "todos": len(rows.todos),
         "messages": len(rows.messages),
+        "message_points": len(rows.messages_index),
     }
     return manifest
 
