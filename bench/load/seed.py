@@ -783,10 +783,10 @@ async def write_vectors(
 ) -> dict[str, float]:
     """Upsert every point with the product's adapter and point builders; seconds per stage."""
     from services.core.memory_store.index import FactIndexRow, fact_point
+    from services.core.memory_store.message_index import MessageIndexRow, message_point
     from services.core.vectors import VectorPoint
     from services.core.vectors.edge import EdgeVectorIndex
     from services.memory_upserter.knowledge import _point as knowledge_point
-    from services.memory_upserter.turn_index import MessageIndexRow, message_point
     from services.reflection_writer.episode import EpisodeRow, embedding_text, vector_payload
 
     seconds: dict[str, float] = {}

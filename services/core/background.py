@@ -10,8 +10,9 @@ that read the index right after a write — waits for every task still running.
 of writes (a history import, a load test) piles up embedding work behind which every
 fast-brain query embedding waits: measured, the chain fell to 0 turns/s after a commit burst
 at concurrency 16. Work :meth:`submit`-ted past that bound waits in a queue of at most
-:data:`MAX_QUEUED` and starts as running tasks finish, so the writer answers at once and the
-readers still queue behind at most :data:`MAX_PENDING` tasks' work; past the queue's bound
+:data:`MAX_QUEUED` items and starts as running tasks finish, several queued items of one kind
+in one task, so the writer answers at once, a burst is worked off in larger batches, and
+readers still wait behind at most :data:`MAX_PENDING` tasks' work; past the queue's bound
 ``submit`` refuses, and the caller leaves the work to its sweep (or does it itself).
 (:meth:`has_room` + :meth:`spawn` is the form without a queue.)
 """
@@ -28,15 +29,16 @@ import structlog
 MAX_PENDING = 4
 MAX_QUEUED = 10_000  # queued work is a closure over a few ids: ~1 KB each
 
-Work = Callable[[], Coroutine[Any, Any, Any]]
+Run = Callable[[list[Any]], Coroutine[Any, Any, Any]]
 
 
 class Background:
     def __init__(self, max_pending: int = MAX_PENDING, max_queued: int = MAX_QUEUED) -> None:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._max_pending = max_pending
-        self._queue: deque[tuple[Work, str]] = deque()
+        self._queue: deque[tuple[str, Any, Run]] = deque()
         self._max_queued = max_queued
+        self._batch: dict[str, int] = {}  # the batch size each name was submitted with
 
     def has_room(self) -> bool:
         """Whether one more task may start now (else do the work in the request)."""
@@ -47,17 +49,28 @@ class Background:
         self._tasks.add(task)
         task.add_done_callback(self._finished)
 
-    def submit(self, work: Work, name: str) -> bool:
-        """Start ``work()`` now if there is room, else queue it (first in, first out); False,
-        and nothing started, when the queue is full too. ``work`` is called only when the
-        work starts, so queued work holds no coroutine."""
+    def submit(self, name: str, item: Any, run: Run, *, batch: int = 1) -> bool:
+        """Start ``run([item])`` now if there is room, else queue ``item`` (first in, first
+        out); False, and nothing started, when the queue is full too. A queued item starts
+        with up to ``batch - 1`` more of the same ``name`` queued right behind it, in one
+        ``run`` (the first one's): a burst of small jobs (a turn's vectors) is done in fewer,
+        larger ones. Queued work holds no coroutine until it starts."""
         if self.has_room():
-            self.spawn(work(), name=name)
+            self.spawn(run([item]), name=name)
             return True
         if len(self._queue) >= self._max_queued:
             return False
-        self._queue.append((work, name))
+        self._queue.append((name, item, run))
+        self._batch[name] = batch
         return True
+
+    def _start_queued(self) -> None:
+        while self._queue and self.has_room():
+            name, item, run = self._queue.popleft()
+            items = [item]
+            while self._queue and self._queue[0][0] == name and len(items) < self._batch[name]:
+                items.append(self._queue.popleft()[1])
+            self.spawn(run(items), name=name)
 
     def _finished(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
@@ -65,9 +78,7 @@ class Background:
             structlog.get_logger().warning(
                 "background_task_failed", task=task.get_name(), error=repr(task.exception())
             )
-        while self._queue and self.has_room():
-            work, name = self._queue.popleft()
-            self.spawn(work(), name=name)
+        self._start_queued()
 
     @property
     def pending(self) -> int:

@@ -6,6 +6,7 @@ Documents run the model in float32; a search's query runs its int8 build (``mini
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -61,12 +62,14 @@ class MiniLMEmbedder:
     oversubscribing the cores; ``threads`` (onnxruntime's intra-op threads) is the parallelism
     inside one run.
 
-    Calls that arrive while a run is under way wait together and go to the worker in one hop
-    (at most :data:`_QUEUED_TEXTS` texts): a batch of 8 short documents costs about half the
-    CPU per text of 8 runs of one. A call that finds the worker idle starts at the event
-    loop's next turn, with whatever other calls arrived by then (no timer, no added wait).
-    Each caller gets exactly its own texts' vectors, in its order; a failed run fails the calls
-    in it, and a cancelled caller's texts are dropped from the result.
+    Calls that arrive while a run is under way wait together and go to the worker in one hop (at
+    most :data:`_QUEUED_TEXTS` texts): a batch of 8 short documents costs about half the CPU per
+    text of 8 runs of one. Waiting search queries go first, in a hop of their own, so a reader
+    waits behind at most the run under way, never behind a burst of documents. A call that finds
+    the worker idle starts at the event loop's next turn, with whatever other calls arrived by
+    then (no timer, no added wait). Each caller gets exactly its own texts' vectors, in its
+    order; a failed run fails the calls in it, and a cancelled caller's texts are dropped from
+    the result.
     """
 
     # Documents' vector space (the float32 products): int8 queries search it.
@@ -109,8 +112,18 @@ class MiniLMEmbedder:
         self._draining: asyncio.Task[None] | None = None
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """Documents' vectors (what is indexed)."""
-        return await self._queue(list(texts), query=False)
+        """Documents' vectors (what is indexed). A call of more than :data:`_QUEUED_TEXTS`
+        texts goes in several hops, so search queries may run between them."""
+        texts = list(texts)
+        if len(texts) <= _QUEUED_TEXTS:
+            return await self._queue(texts, query=False)
+        parts = await asyncio.gather(
+            *(
+                self._queue(texts[at : at + _QUEUED_TEXTS], query=False)
+                for at in range(0, len(texts), _QUEUED_TEXTS)
+            )
+        )
+        return [vector for part in parts for vector in part]
 
     async def embed_query(self, text: str) -> list[float]:
         """A search query's vector: the int8 build, in the documents' space."""
@@ -128,23 +141,14 @@ class MiniLMEmbedder:
         return await done
 
     async def _drain(self) -> None:
-        """Run the queued calls, as many as fit in one hop, until none wait."""
+        """Run the queued calls, one hop at a time, until none wait."""
         loop = asyncio.get_running_loop()
-        while self._queued:
-            batch: list[_Call] = []
-            size = 0
-            while self._queued and (not batch or size + len(self._queued[0][0]) <= _QUEUED_TEXTS):
-                call = self._queued.pop(0)
-                if not call[2].done():  # a caller cancelled while queued
-                    batch.append(call)
-                    size += len(call[0])
-            if not batch:
-                continue
-            documents = [t for texts, query, _ in batch if not query for t in texts]
-            queries = [t for texts, query, _ in batch if query for t in texts]
+        while batch := self._next_hop():
+            query = batch[0][1]
+            texts = [t for call in batch for t in call[0]]
             try:
-                doc_rows, query_rows = await loop.run_in_executor(
-                    self._worker, self._embed_both, documents, queries
+                rows = await loop.run_in_executor(
+                    self._worker, functools.partial(self._embed_list, texts, query=query)
                 )
             except Exception as exc:  # noqa: BLE001 - every caller in the run gets the error
                 for _, _, done in batch:
@@ -156,18 +160,35 @@ class MiniLMEmbedder:
                     done.cancel()
                 self._queued.clear()
                 raise
-            for texts, query, done in batch:
-                rows = query_rows if query else doc_rows
+            for call_texts, _, done in batch:
                 if not done.done():
-                    done.set_result(rows[: len(texts)])
-                del rows[: len(texts)]
+                    done.set_result(rows[: len(call_texts)])
+                del rows[: len(call_texts)]
 
-    def _embed_both(
-        self, documents: list[str], queries: list[str]
-    ) -> tuple[list[list[float]], list[list[float]]]:
-        docs = self.embed_sync(documents).tolist() if documents else []
-        asked = self.embed_sync(queries, query=True).tolist() if queries else []
-        return docs, asked
+    def _next_hop(self) -> list[_Call]:
+        """The calls of the next hop: every waiting search query first, else documents in the
+        order they came, at most :data:`_QUEUED_TEXTS` texts. A reader's query so waits
+        behind the run under way at most, never behind a burst of commits' documents."""
+        waiting = [call for call in self._queued if not call[2].done()]  # drop the cancelled
+        query = any(call[1] for call in waiting)
+        batch: list[_Call] = []
+        rest: list[_Call] = []
+        size, full = 0, False
+        for call in waiting:
+            if call[1] != query or full:
+                rest.append(call)
+            elif batch and size + len(call[0]) > _QUEUED_TEXTS:
+                full = True  # in order: the later calls of this kind wait for the next hop
+                rest.append(call)
+            else:
+                batch.append(call)
+                size += len(call[0])
+        self._queued = rest
+        return batch
+
+    def _embed_list(self, texts: list[str], *, query: bool) -> list[list[float]]:
+        rows: list[list[float]] = self.embed_sync(texts, query=query).tolist()
+        return rows
 
     def embed_sync(self, texts: list[str], *, query: bool = False) -> np.ndarray:
         """Blocking: a ``(len(texts), 384)`` float32 array. For scripts and benchmarks."""

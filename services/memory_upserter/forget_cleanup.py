@@ -16,6 +16,12 @@ from services.core.deps import Database
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.memory_store import mark_indexed
+from services.core.memory_store.message_index import (
+    MESSAGES,
+    embedding_text,
+    load_message_rows,
+    message_point,
+)
 from services.core.vectors import VectorIndex
 from services.core.working_memory import ConcurrentUpdate
 from services.memory_upserter.forget_types import Forgotten
@@ -25,12 +31,6 @@ from services.memory_upserter.forget_working_memory import (
     forget_in_working_memory,
 )
 from services.memory_upserter.stores import MemoryStores
-from services.memory_upserter.turn_index import (
-    MESSAGES,
-    embedding_text,
-    load_message_rows,
-    message_point,
-)
 
 
 @dataclass(frozen=True)

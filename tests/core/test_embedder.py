@@ -204,7 +204,9 @@ async def test_concurrent_calls_share_runs_and_each_gets_its_own_vectors(
     alone = [await minilm.embed(t) for t in texts]
     runs: list[int] = []
     real = minilm.embed_sync
-    monkeypatch.setattr(minilm, "embed_sync", lambda batch: runs.append(len(batch)) or real(batch))
+    monkeypatch.setattr(
+        minilm, "embed_sync", lambda batch, **kw: runs.append(len(batch)) or real(batch, **kw)
+    )
     together = await asyncio.gather(*(minilm.embed(t) for t in texts))
     assert [len(v) for v in together] == [len(t) for t in texts]
     for mine, own in zip(together, alone, strict=True):
@@ -212,12 +214,35 @@ async def test_concurrent_calls_share_runs_and_each_gets_its_own_vectors(
     assert runs == [7]  # four calls that arrived together: one run
 
 
+async def test_waiting_queries_run_before_waiting_documents(
+    minilm: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: list[tuple[int, bool]] = []
+    real = minilm.embed_sync
+
+    def recording(batch: list[str], *, query: bool = False):
+        runs.append((len(batch), query))
+        return real(batch, query=query)
+
+    monkeypatch.setattr(minilm, "embed_sync", recording)
+    documents = [[f"document {i} about the garden"] * 20 for i in range(3)]
+    together = await asyncio.gather(
+        *(minilm.embed(d) for d in documents),
+        minilm.embed_query(SISTER),
+        minilm.embed_query(CAT),
+    )
+    # the queries came last and run first; the documents follow in order, 32 texts a hop
+    assert runs == [(2, True), (20, False), (20, False), (20, False)]
+    assert np.allclose(together[3], await minilm.embed_query(SISTER), atol=1e-6)
+    assert [len(v) for v in together[:3]] == [20, 20, 20]
+
+
 async def test_a_failed_run_fails_the_calls_in_it_and_the_next_run_works(
     minilm: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real = minilm.embed_sync
 
-    def broken(batch: list[str]):
+    def broken(batch: list[str], **kw: bool):
         raise RuntimeError("onnx fault")
 
     monkeypatch.setattr(minilm, "embed_sync", broken)

@@ -143,20 +143,55 @@ async def test_past_the_queue_a_turn_is_left_to_the_sweep(
     assert set(answer["message_ids"]) <= {h.id for h in hits}
 
 
-async def test_queued_work_starts_in_order_as_running_work_ends() -> None:
-    background, started = Background(max_pending=1, max_queued=2), []
+async def test_queued_work_starts_in_order_as_running_work_ends_in_batches() -> None:
+    background, runs = Background(max_pending=1, max_queued=4), []
     gate = asyncio.Event()
 
-    async def job(name: str) -> None:
-        started.append(name)
+    async def job(items: list[str]) -> None:
+        runs.append(items)
         await gate.wait()
 
-    def work(name: str):
-        return lambda: job(name)
-
-    assert [background.submit(work(n), name=n) for n in "abcd"] == [True, True, True, False]
+    submitted = [background.submit("jobs", item, job, batch=2) for item in "abcdef"]
+    assert submitted == [True, True, True, True, True, False]  # one running, four queued
     await asyncio.sleep(0)
-    assert started == ["a"] and background.pending == 3
+    assert runs == [["a"]] and background.pending == 5
     gate.set()
     await background.drain()
-    assert started == ["a", "b", "c"] and background.pending == 0
+    assert runs == [["a"], ["b", "c"], ["d", "e"]] and background.pending == 0
+
+
+async def test_a_burst_of_commits_is_indexed_in_batches_and_every_turn_lands(
+    settings: Settings, resources: Clients, app_client, user_id: str, monkeypatch
+) -> None:
+    calls: list[int] = []
+    real_embed = resources.embedder.embed
+
+    async def counting_embed(texts):
+        calls.append(len(texts))
+        return await real_embed(texts)
+
+    monkeypatch.setattr(resources.embedder, "embed", counting_embed)
+    after_reply = msgspec.structs.replace(settings, index_after_reply=True)
+    shared = resources.replace(settings=after_reply, background=Background(max_pending=1))
+    gate = asyncio.Event()
+    shared.background.spawn(gate.wait(), name="busy")
+    async with app_client(create_app(SPEC, after_reply, shared)) as client:
+        answers = [
+            await commit(
+                client, turn(user_id, f"Note {i}: the garden needs water", turn_id=f"b{i}")
+            )
+            for i in range(5)
+        ]
+        assert shared.background.pending == 6  # the busy task and five queued turns
+        gate.set()
+        await shared.background.drain()
+    assert calls == [10]  # the five queued turns' ten messages, in one embedder call
+    (row,) = await rows(
+        resources,
+        "SELECT count(*) AS n FROM messages WHERE user_id = $1 AND indexed_at IS NULL",
+        user_id,
+    )
+    assert row["n"] == 0
+    assert await resources.vectors.count("messages", user_id=user_id) == sum(
+        len(a["message_ids"]) for a in answers
+    )
