@@ -109,6 +109,10 @@ class Cell:
     server_cpu_s: float | None = None
     client_cpu_s: float | None = None
     parts_ms: dict[str, list[float]] = field(default_factory=dict)  # chain: per step
+    # After the cell: how long the server kept working on what the cell left (a commit's
+    # queued indexing), and the CPU that took (counted in the cell's CPU per request)
+    tail_s: float = 0.0
+    tail_cpu_s: float = 0.0
 
     @property
     def requests(self) -> int:
