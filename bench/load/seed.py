@@ -35,6 +35,7 @@ from typing import Any
 import asyncpg
 import numpy as np
 
+from services.core.memory_store.message_index import MessageIndexRow
 from services.core.vectors import edge_compact
 
 AGENTS = ("deanna", "anaketa")
@@ -318,7 +319,7 @@ class Rows:
     facts_live: list[dict] = field(default_factory=list)
     episodes_index: list[dict] = field(default_factory=list)
     chunks_index: list[dict] = field(default_factory=list)
-    messages_index: list[dict] = field(default_factory=list)
+    messages_index: list[tuple[str, MessageIndexRow]] = field(default_factory=list)
 
 
 POOL_ORDER = list(ENTITY_POOL)
@@ -601,18 +602,22 @@ def build(
                 )
             )
             rows.messages_index.append(
-                {
-                    "message_id": message_id,
-                    "user": user,
-                    "agent_id": AGENTS[0],
-                    "chat_id": chat,
-                    "session_id": session_id,
-                    "role": role,
-                    "text": text,
-                    "ts": ts,
-                    "previous": previous,
-                    "entity_ids": (uuid.UUID(entity_ids[name]),),
-                }
+                (
+                    user,
+                    MessageIndexRow(
+                        message_id=message_id,
+                        agent_id=AGENTS[0],
+                        chat_id=chat,
+                        session_id=session_id,
+                        role=role,
+                        speaker=None,
+                        text=text,
+                        ts=ts,
+                        active=True,
+                        previous=previous,
+                        entity_ids=(uuid.UUID(entity_ids[name]),),
+                    ),
+                )
             )
             previous = text
         for t in range(TODOS_PER_USER):
@@ -783,7 +788,7 @@ async def write_vectors(
 ) -> dict[str, float]:
     """Upsert every point with the product's adapter and point builders; seconds per stage."""
     from services.core.memory_store.index import FactIndexRow, fact_point
-    from services.core.memory_store.message_index import MessageIndexRow, message_point
+    from services.core.memory_store.message_index import message_point
     from services.core.vectors import VectorPoint
     from services.core.vectors.edge import EdgeVectorIndex
     from services.memory_upserter.knowledge import _point as knowledge_point
@@ -796,7 +801,7 @@ async def write_vectors(
         {canonical(embedding_text(e["one_liner"], e["reflection"])) for e in rows.episodes_index}
     )
     chunk_texts = sorted({_chunk_text(c) for c in rows.chunks_index})
-    message_texts = sorted({canonical(m["text"]) for m in rows.messages_index})
+    message_texts = sorted({canonical(row.text) for _, row in rows.messages_index})
     vectors: dict[str, np.ndarray] = {}
     for texts in (fact_texts, episode_texts, chunk_texts, message_texts):
         for text, vector in zip(texts, embed(texts), strict=True):
@@ -885,24 +890,8 @@ async def write_vectors(
             await index.upsert(
                 "messages",
                 [
-                    message_point(
-                        m["user"],
-                        MessageIndexRow(
-                            message_id=m["message_id"],
-                            agent_id=m["agent_id"],
-                            chat_id=m["chat_id"],
-                            session_id=m["session_id"],
-                            role=m["role"],
-                            speaker=None,
-                            text=m["text"],
-                            ts=m["ts"],
-                            active=True,
-                            previous=m["previous"],
-                            entity_ids=m["entity_ids"],
-                        ),
-                        vectors[canonical(m["text"])],
-                    )
-                    for m in rows.messages_index[at : at + batch]
+                    message_point(user, row, vectors[canonical(row.text)])
+                    for user, row in rows.messages_index[at : at + batch]
                 ],
             )
         seconds["messages"] = time.perf_counter() - started
