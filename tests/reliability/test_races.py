@@ -29,7 +29,9 @@ async def test_the_same_commit_sent_five_times_at_once_writes_once(
     assert len(fresh) == 1
     assert all(a.json() == fresh[0].json() for a in answers)
 
-    messages = await rows(throwaway, "SELECT role, text FROM messages WHERE user_id = $1", user_id)
+    messages = await rows(
+        throwaway, "SELECT role, text FROM messages WHERE user_id = $1 ORDER BY seq", user_id
+    )
     assert [m["role"] for m in messages] == ["user", "assistant"]
     facts = await rows(throwaway, "SELECT text FROM relations WHERE user_id = $1", user_id)
     todos = await rows(throwaway, "SELECT text FROM todos WHERE user_id = $1", user_id)
