@@ -30,6 +30,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 import msgspec
+import structlog
 
 from contracts.envelope_io import FactsSlot
 from contracts.recall import EpisodeSlot, KnowledgeSlot, RankedItem
@@ -134,7 +135,8 @@ async def _recall(
     try:
         with timings.stage("embed"):
             dense = await embedder.embed_query(query)
-    except DependencyUnavailable:
+    except DependencyUnavailable as exc:
+        structlog.get_logger().warning("query_unembedded", error=str(exc))
         return Recalled(
             EpisodeSlot(degraded=EMBEDDER_DOWN),
             KnowledgeSlot(degraded=EMBEDDER_DOWN),

@@ -13,7 +13,8 @@ collection (:func:`plan`; 0 skips one):
   PSYCHE fact;
 - this agent's logged messages (raw-turn recall).
 
-Only :class:`VectorIndexUnavailable` is caught: a failing collection comes back as None.
+Only :class:`VectorIndexUnavailable` is caught: a failing collection comes back as None, with
+a ``vector_search_failed`` warning in the log.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import asyncio
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
+
+import structlog
 
 from contracts.retrieve_limits import Cutoff, Limits
 from services.core.vectors import VectorHit, VectorIndex, VectorIndexUnavailable
@@ -160,7 +163,10 @@ async def search(vectors: VectorIndex, q: Query) -> Found:
         )
 
     ep, kn, fa, tu = await asyncio.gather(
-        _or_none(episodes()), _or_none(knowledge()), _or_none(facts()), _or_none(turns())
+        _or_none("episodes", episodes()),
+        _or_none("knowledge", knowledge()),
+        _or_none("facts", facts()),
+        _or_none("messages", turns()),
     )
     return Found(
         episodes=ep[0] if ep else None,
@@ -171,10 +177,14 @@ async def search(vectors: VectorIndex, q: Query) -> Found:
     )
 
 
-async def _or_none(awaitable: Awaitable[T]) -> T | None:
+async def _or_none(collection: str, awaitable: Awaitable[T]) -> T | None:
+    """The search's result, or None (logged) when the index failed: the slot is degraded."""
     try:
         return await awaitable
-    except VectorIndexUnavailable:
+    except VectorIndexUnavailable as exc:
+        structlog.get_logger().warning(
+            "vector_search_failed", collection=collection, error=str(exc)
+        )
         return None
 
 

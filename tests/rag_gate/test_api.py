@@ -8,6 +8,7 @@ from pathlib import Path
 import httpx
 import msgspec
 import pytest
+from structlog.testing import capture_logs
 
 from contracts.envelope_io import FactsSlot
 from contracts.recall import EpisodeSlot, KnowledgeSlot
@@ -213,10 +214,13 @@ async def test_a_closed_vector_index_degrades_the_slots_and_keeps_continuity(
     closed = EdgeVectorIndex(tmp_path / "closed", dim=resources.embedder.dim)
     await closed.ensure_collections()
     await closed.close()
-    response = await post(
-        resources.replace(vectors=closed), body(memory, "remember Marta's shifts?")
-    )
+    with capture_logs() as logs:
+        response = await post(
+            resources.replace(vectors=closed), body(memory, "remember Marta's shifts?")
+        )
     assert response.status_code == 200, response.text
+    failed = {e["collection"] for e in logs if e["event"] == "vector_search_failed"}
+    assert failed == {"episodes", "knowledge", "facts", "messages"}  # said in the log
     answer = response.json()
     for slot in ("EPISODE", "KNOWLEDGE", "FACTS"):
         assert answer[slot]["degraded"] == "vector index unavailable"
@@ -229,7 +233,9 @@ async def test_an_unavailable_embedder_degrades_the_slots(
 ) -> None:
     await seed(memory)
     broken = resources.replace(embedder=CountingEmbedder(resources.embedder, fail=True))
-    answer = (await post(broken, body(memory, "remember Marta's shifts?"))).json()
+    with capture_logs() as logs:
+        answer = (await post(broken, body(memory, "remember Marta's shifts?"))).json()
+    assert [e["event"] for e in logs if e["log_level"] == "warning"] == ["query_unembedded"]
     assert {answer[s]["degraded"] for s in ("EPISODE", "KNOWLEDGE", "FACTS")} == {
         "embedder unavailable"
     }
