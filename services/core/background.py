@@ -36,9 +36,8 @@ class Background:
     def __init__(self, max_pending: int = MAX_PENDING, max_queued: int = MAX_QUEUED) -> None:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._max_pending = max_pending
-        self._queue: deque[tuple[str, Any, Run]] = deque()
+        self._queue: deque[tuple[str, Any, Run, int]] = deque()  # name, item, run, batch
         self._max_queued = max_queued
-        self._batch: dict[str, int] = {}  # the batch size each name was submitted with
 
     def has_room(self) -> bool:
         """Whether one more task may start now (else do the work in the request)."""
@@ -60,15 +59,14 @@ class Background:
             return True
         if len(self._queue) >= self._max_queued:
             return False
-        self._queue.append((name, item, run))
-        self._batch[name] = batch
+        self._queue.append((name, item, run, batch))
         return True
 
     def _start_queued(self) -> None:
         while self._queue and self.has_room():
-            name, item, run = self._queue.popleft()
+            name, item, run, batch = self._queue.popleft()
             items = [item]
-            while self._queue and self._queue[0][0] == name and len(items) < self._batch[name]:
+            while self._queue and self._queue[0][0] == name and len(items) < batch:
                 items.append(self._queue.popleft()[1])
             self.spawn(run(items), name=name)
 

@@ -2,9 +2,9 @@
 
 Sweeps what a failed embedder or index left behind: facts with ``indexed_at IS NULL`` (live
 ones are embedded and upserted, closed or forgotten ones marked inactive), logged messages
-never indexed (:mod:`.turn_index`; also the back-fill of messages older than that collection)
-and knowledge chunks never indexed — for one user, or for everyone, oldest first, up to
-``limit`` rows of each.
+never indexed (:func:`.turn_index.sync_turns`, every user's in one batch; also the back-fill
+of messages older than that collection) and knowledge chunks never indexed — for one user, or
+for everyone, oldest first, up to ``limit`` rows of each.
 Rows already indexed cost nothing: the partial indexes on ``indexed_at IS NULL`` hold only the
 backlog.
 """
@@ -27,7 +27,7 @@ from services.core.memory_store import (
 from services.core.memory_store.index import grouped_by_user
 from services.core.vectors import VectorIndex
 from services.memory_upserter.knowledge import index_chunks
-from services.memory_upserter.turn_index import sync_message_vectors
+from services.memory_upserter.turn_index import OwedTurn, sync_turns
 
 _UNINDEXED = """
 SELECT user_id, message_id FROM messages
@@ -65,11 +65,10 @@ async def reindex(
             deactivated += sum(not r.active for r in rows)
         async with db.acquire() as conn:
             waiting = await unindexed_messages(conn, req.user_id, req.limit)
-        for user_id, ids in waiting.items():
-            warning = await sync_message_vectors(db, vectors, embedder, user_id, ids)
-            if warning:
-                raise DependencyUnavailable("vectors", warning)
-            messages += len(ids)
+        owed = [OwedTurn(user_id, ids, []) for user_id, ids in waiting.items()]
+        if warning := await sync_turns(db, vectors, embedder, owed):
+            raise DependencyUnavailable("vectors", warning)
+        messages = sum(len(ids) for ids in waiting.values())
         knowledge = await index_chunks(db, vectors, embedder, user_id=req.user_id, limit=req.limit)
     except DependencyUnavailable as exc:
         warnings.append(

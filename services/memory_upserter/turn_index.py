@@ -1,6 +1,6 @@
 """After a commit (:func:`after_commit`): the turn's vectors, the clean-up of a
 ``plan.forget``, and the working memory. The vectors of the turn's messages and changed facts
-are embedded in one batch (:func:`sync_turn_vectors`) — after the reply by default
+are embedded in one batch (:func:`sync_turns`) — after the reply by default
 (``TWIN_INDEX_AFTER_REPLY``: the turn's path does not wait for the embedder; a lost or failed
 indexing leaves ``indexed_at`` NULL for the sweep; at most 4 indexings run at once and the
 other turns queue (:class:`~services.core.background.Background`) and are indexed
@@ -22,9 +22,8 @@ was forgotten.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 from uuid import UUID
 
 import msgspec
@@ -50,6 +49,7 @@ from services.core.memory_store.message_index import (
 from services.core.settings import Settings
 from services.core.vectors import VectorIndex
 from services.core.working_memory import ConcurrentUpdate, Snapshot
+from services.memory_upserter.forget_cleanup import clean_up
 from services.memory_upserter.stores import MemoryStores
 from services.memory_upserter.turn import ReadTurn, Written
 from services.memory_upserter.turn_session import session_after
@@ -66,18 +66,6 @@ class OwedTurn:
     user_id: str
     message_ids: Sequence[UUID | str]
     rel_ids: Sequence[UUID | str]
-
-
-async def sync_turn_vectors(
-    pool: Database,
-    vectors: VectorIndex,
-    embedder: Embedder,
-    user_id: str,
-    message_ids: Sequence[UUID | str],
-    rel_ids: Sequence[UUID | str],
-) -> str | None:
-    """Index a committed turn: its messages and its changed facts, embedded in one batch."""
-    return await sync_turns(pool, vectors, embedder, [OwedTurn(user_id, message_ids, rel_ids)])
 
 
 async def sync_turns(
@@ -143,7 +131,7 @@ async def sync_message_vectors(
     message_ids: Sequence[UUID | str],
 ) -> str | None:
     """The sweep's half: index these messages if they are not yet (no facts)."""
-    return await sync_turn_vectors(pool, vectors, embedder, user_id, message_ids, [])
+    return await sync_turns(pool, vectors, embedder, [OwedTurn(user_id, message_ids, [])])
 
 
 async def after_commit(
@@ -158,19 +146,17 @@ async def after_commit(
     warnings: list[Notice] = []
     owed = OwedTurn(req.user_id, [r.message_id for r in turn.rows], written.fact_ids)
 
-    def indexing(turns: list[OwedTurn]) -> Coroutine[Any, Any, str | None]:
-        return sync_turns(stores.db, stores.vectors, stores.embedder, turns)
+    async def index_later(turns: list[OwedTurn]) -> None:
+        """The turns' vectors, after the reply: a failure leaves the rows for the sweep."""
+        if warning := await sync_turns(stores.db, stores.vectors, stores.embedder, turns):
+            structlog.get_logger().warning("turn_unindexed", detail=warning)
 
     if settings.index_after_reply:
-        later = _index_later(indexing)
-        if not background.submit("index-turns", owed, later, batch=INDEX_BATCH):
+        if not background.submit("index-turns", owed, index_later, batch=INDEX_BATCH):
             structlog.get_logger().warning("turn_index_deferred", user_id=req.user_id)
-    elif warning := await indexing([owed]):
+    elif warning := await sync_turns(stores.db, stores.vectors, stores.embedder, [owed]):
         warnings.append(Notice(code="vectors_unindexed", detail=warning))
     if written.forgotten is not None:
-        # Imported here: forget_cleanup rewrites message points with this module's helpers.
-        from services.memory_upserter.forget_cleanup import clean_up
-
         cleaned = await clean_up(
             stores, req.user_id, written.forgotten, hard=False, agent_scope=None
         )
@@ -200,15 +186,3 @@ async def after_commit(
         )
     response = written.response
     return msgspec.structs.replace(response, warnings=[*response.warnings, *warnings])
-
-
-def _index_later(
-    indexing: Callable[[list[OwedTurn]], Coroutine[Any, Any, str | None]],
-) -> Callable[[list[OwedTurn]], Coroutine[Any, Any, None]]:
-    """The turns' vectors, after the reply: a failure leaves the rows for the sweep."""
-
-    async def run(turns: list[OwedTurn]) -> None:
-        if warning := await indexing(turns):
-            structlog.get_logger().warning("turn_unindexed", detail=warning)
-
-    return run
