@@ -42,6 +42,56 @@ class FactsSlot(Struct, kw_only=True, frozen=True):
     degraded: str | None = None
 
 
+PersonaPrompt = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=20_000,
+        description="The agent's persona prompt (trusted, rendered as is).",
+    ),
+]
+
+
+RealtimeContext = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=2_000,
+        description="[REAL-TIME CONTEXT] (trusted, rendered as is); derived from `now` when empty.",
+    ),
+]
+
+
+UserContext = Annotated[
+    LongText,
+    msgspec.Meta(description="The user's seed profile (UserSeed); cut to 800 characters."),
+]
+
+
+AnswerFormat = Annotated[
+    Literal["twin_answer", "text"],
+    msgspec.Meta(
+        description="`twin_answer` (default): the system message asks for the JSON answer of "
+        "`response_format` (reply + memory-write plan). `text`: it asks for a "
+        "plain-text reply, for callers such as an n8n AI Agent whose answer goes "
+        "straight to the person; the plan then comes from memory-upserter's judge "
+        "at commit time."
+    ),
+]
+
+
+MemoryBudgetWords = Annotated[
+    int,
+    msgspec.Meta(
+        ge=0,
+        le=100_000,
+        description="At most this many words of RELEVANT MEMORIES (1.3), best first: an "
+        "item "
+        "that does not fit is left out (warning `budgeted`) and a shorter one "
+        "after it may still fit. Foundation, todos and the question are never "
+        "budgeted. Default 800; null: no budget.",
+    ),
+]
+
+
 class EnvelopeRequest(Struct, kw_only=True, frozen=True):
     """Everything the LLM call needs. Slots are accepted whole, exactly as their node answered."""
 
@@ -73,25 +123,9 @@ class EnvelopeRequest(Struct, kw_only=True, frozen=True):
         ]
         | None
     ) = None
-    persona_prompt: Annotated[
-        str,
-        msgspec.Meta(
-            max_length=20_000,
-            description="The agent's persona prompt (trusted, rendered as is).",
-        ),
-    ] = ""
-    realtime_context: Annotated[
-        str,
-        msgspec.Meta(
-            max_length=2_000,
-            description="[REAL-TIME CONTEXT] (trusted, rendered as is); derived from `now` "
-            "when empty.",
-        ),
-    ] = ""
-    user_context: Annotated[
-        LongText,
-        msgspec.Meta(description="The user's seed profile (UserSeed); cut to 800 characters."),
-    ] = ""
+    persona_prompt: PersonaPrompt = ""
+    realtime_context: RealtimeContext = ""
+    user_context: UserContext = ""
     conversation_summary: Annotated[
         LongText, msgspec.Meta(description="The summary spine; cut to 1200 characters.")
     ] = ""
@@ -120,21 +154,7 @@ class EnvelopeRequest(Struct, kw_only=True, frozen=True):
             "order is fused with rag-gate's default weights."
         ),
     ] = []
-    memory_budget_words: (
-        Annotated[
-            int,
-            msgspec.Meta(
-                ge=0,
-                le=100_000,
-                description="At most this many words of RELEVANT MEMORIES (1.3), best first: an "
-                "item "
-                "that does not fit is left out (warning `budgeted`) and a shorter one "
-                "after it may still fit. Foundation, todos and the question are never "
-                "budgeted. Default 800; null: no budget.",
-            ),
-        ]
-        | None
-    ) = DEFAULT_MEMORY_BUDGET_WORDS
+    memory_budget_words: MemoryBudgetWords | None = DEFAULT_MEMORY_BUDGET_WORDS
     now: (
         Annotated[
             datetime,
@@ -145,16 +165,7 @@ class EnvelopeRequest(Struct, kw_only=True, frozen=True):
         ]
         | None
     ) = None
-    answer_format: Annotated[
-        Literal["twin_answer", "text"],
-        msgspec.Meta(
-            description="`twin_answer` (default): the system message asks for the JSON answer of "
-            "`response_format` (reply + memory-write plan). `text`: it asks for a "
-            "plain-text reply, for callers such as an n8n AI Agent whose answer goes "
-            "straight to the person; the plan then comes from memory-upserter's judge "
-            "at commit time."
-        ),
-    ] = "twin_answer"
+    answer_format: AnswerFormat = "twin_answer"
 
 
 WarningCode = Literal[

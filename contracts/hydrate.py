@@ -22,6 +22,16 @@ from contracts.slots import GraphSlot
 EDGE_CAP_MIN, EDGE_CAP_MAX, EDGE_CAP_DEFAULT = 30, 60, 40
 
 
+EdgeCap = Annotated[
+    int,
+    msgspec.Meta(
+        ge=EDGE_CAP_MIN,
+        le=EDGE_CAP_MAX,
+        description="How many edges the subgraph keeps after ranking (003 §6.4).",
+    ),
+]
+
+
 class HydrateRequest(Struct, kw_only=True, frozen=True):
     """One user turn, with the session's focus as pulse-decay returned it."""
 
@@ -55,14 +65,7 @@ class HydrateRequest(Struct, kw_only=True, frozen=True):
         ]
         | None
     ) = None
-    edge_cap: Annotated[
-        int,
-        msgspec.Meta(
-            ge=EDGE_CAP_MIN,
-            le=EDGE_CAP_MAX,
-            description="How many edges the subgraph keeps after ranking (003 §6.4).",
-        ),
-    ] = EDGE_CAP_DEFAULT
+    edge_cap: EdgeCap = EDGE_CAP_DEFAULT
     now: (
         Annotated[
             datetime,

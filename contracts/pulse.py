@@ -58,6 +58,28 @@ class AffectMarker(Struct, kw_only=True, frozen=True):
     ) = None
 
 
+MessageId = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        max_length=128,
+        pattern=r"^[^\x00-\x1f\x7f]+$",
+        description="The channel's id of this message (Telegram's message_id). A retry of "
+        "the turn last counted for this chat is answered from the saved state "
+        "without counting or decaying again.",
+    ),
+]
+
+Markers = Annotated[
+    list[AffectMarker],
+    msgspec.Meta(
+        max_length=8,
+        description="Explicit affect signals; the most confident one at or above 0.3 wins "
+        "over anything detected in the message.",
+    ),
+]
+
+
 class PulseRequest(Struct, kw_only=True, frozen=True):
     """One user turn. Markers are the only way besides a first-person statement to raise AFFECT."""
 
@@ -68,28 +90,8 @@ class PulseRequest(Struct, kw_only=True, frozen=True):
         Text,
         msgspec.Meta(description="The user's message as received ('' for a sticker or a photo)."),
     ]
-    message_id: (
-        Annotated[
-            str,
-            msgspec.Meta(
-                min_length=1,
-                max_length=128,
-                pattern=r"^[^\x00-\x1f\x7f]+$",
-                description="The channel's id of this message (Telegram's message_id). A retry of "
-                "the turn last counted for this chat is answered from the saved state "
-                "without counting or decaying again.",
-            ),
-        ]
-        | None
-    ) = None
-    markers: Annotated[
-        list[AffectMarker],
-        msgspec.Meta(
-            max_length=8,
-            description="Explicit affect signals; the most confident one at or above 0.3 wins "
-            "over anything detected in the message.",
-        ),
-    ] = []
+    message_id: MessageId | None = None
+    markers: Markers = []
     now: (
         Annotated[
             datetime,

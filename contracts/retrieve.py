@@ -39,6 +39,15 @@ GateRule = Literal[
 ]
 
 
+GateForce = Annotated[
+    Literal["open", "closed"],
+    msgspec.Meta(
+        description="Override the gate: 'open' always retrieves, 'closed' never does. The "
+        "rules that fired are still reported."
+    ),
+]
+
+
 class RetrieveRequest(Struct, kw_only=True, frozen=True):
     """One user turn, with the entities graph-hydrator resolved and the session's scratch."""
 
@@ -68,16 +77,7 @@ class RetrieveRequest(Struct, kw_only=True, frozen=True):
         ]
         | None
     ) = None
-    force: (
-        Annotated[
-            Literal["open", "closed"],
-            msgspec.Meta(
-                description="Override the gate: 'open' always retrieves, 'closed' never does. The "
-                "rules that fired are still reported."
-            ),
-        ]
-        | None
-    ) = None
+    force: GateForce | None = None
     limits: Limits = msgspec.field(default_factory=Limits)
     now: (
         Annotated[

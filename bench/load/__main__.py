@@ -14,8 +14,9 @@
    each concurrency: ``GET /healthz`` (the framework floor), pulse, hydrate, retrieve,
    envelope, commit (memory-upserter, a new turn every request with a ~10-item plan), the
    whole chain (pulse → hydrate → retrieve → envelope, with the bodies n8n's fast-brain
-   workflow sends), and the raw store round trips (Redis GET of 2 KB, one ~30-row indexed
-   Postgres query through an asyncpg pool, one single-row durable insert).
+   workflow sends), the same chain in one call (``/v1/turn``), and the raw store round trips
+   (Redis GET of 2 KB, one ~30-row indexed Postgres query through an asyncpg pool, one
+   single-row durable insert).
 4. Writes its section of ``bench/RESULTS.md`` and ``bench/out/load.json``.
 """
 
@@ -59,7 +60,7 @@ from bench.load.client import Cell, Connection, HttpError, closed_loop, encode_r
 AGENT = "deanna"
 # The chain before commit, and every cell after the server has gone quiet (``settle``): a
 # commit cell leaves background indexing behind that the next cell would otherwise pay for.
-ROUTES = ("healthz", "pulse", "hydrate", "retrieve", "envelope", "chain", "commit")
+ROUTES = ("healthz", "pulse", "hydrate", "retrieve", "envelope", "chain", "turn", "commit")
 FLOORS = ("redis_get", "pg_query", "pg_write", "vector_search", "embed")
 PERSONA = (
     "You are Deanna, a warm and practical nutrition and training coach. Keep answers "
@@ -85,6 +86,7 @@ NODE_OF = {
     "retrieve": "rag-gate",
     "envelope": "envelope-validator",
     "healthz": "rag-gate",
+    "turn": "rag-gate",
     "commit": "memory-upserter",
 }
 PATH_OF = {
@@ -158,6 +160,11 @@ def hydrate_body(s: Sample, pulse: dict[str, Any]) -> dict[str, Any]:
         "active_entity_ids": session.get("active_entity_ids", []),
         "topic_focus": session.get("scratch", {}).get("topic_focus"),
     }
+
+
+def turn_body(s: Sample) -> dict[str, Any]:
+    """The chain's four bodies in one: what /v1/turn needs to build them itself."""
+    return {**ids(s), "message": s.message, "persona_prompt": PERSONA}
 
 
 def retrieve_body(s: Sample, pulse: dict[str, Any], hydrate: dict[str, Any]) -> dict[str, Any]:
@@ -365,6 +372,19 @@ async def run_route(
                     raise HttpError(f"commit: HTTP {status}: {data[:300]!r}")
 
             return commit
+        if route == "turn":  # the chain in one call: every request a new message, like chain's
+
+            async def turn(worker: int, n: int) -> None:
+                base = pick(pool, worker, n, concurrency)
+                s = Sample(
+                    base.user_id, base.chat_id, unique(base.message, worker, n, run), base.entities
+                )
+                raw = encode_request("POST", "/v1/turn", port, _encode(turn_body(s)))
+                status, data = await conn.request(raw)
+                if status != 200:
+                    raise HttpError(f"turn: HTTP {status}: {data[:300]!r}")
+
+            return turn
         bodies = [_decode(s.bodies[route]) for s in pool]
         field_name = "user_message" if route == "envelope" else "message"
 
@@ -586,6 +606,7 @@ def floor_of(route: str, at: dict[str, Cell]) -> float:
         "envelope": f,
         "commit": f + pg_write + emb,
         "chain": 4 * f + redis + pg + emb + vec + pg,
+        "turn": f + redis + pg + emb + vec + pg,
     }[route]
 
 
@@ -597,6 +618,7 @@ FLOOR_TEXT = {
     "envelope": "healthz",
     "commit": "healthz + PG write (one row, one commit) + embed",
     "chain": "4 × healthz + Redis GET + 2 × PG query + embed + vector search",
+    "turn": "healthz + Redis GET + 2 × PG query + embed + vector search",
 }
 
 

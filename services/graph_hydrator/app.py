@@ -1,10 +1,6 @@
 """HTTP surface of graph-hydrator: ``POST /v1/hydrate`` (load → logic → return).
 
-Per request, on one pooled connection, sequentially, at most four SQL round trips and never
-one per entity: (1) the entities the message names plus the session's active ids — skipped
-when the message has no words and there are no active ids; (2) the 1-hop edges of the seeds
-(and of the question's candidates) — skipped when there are none; (3) the foundation facts;
-(4) the todo lists. Read-only: nothing is written, not even ``entities.last_seen``.
+The step and its round trips: :mod:`services.graph_hydrator.step`.
 """
 
 from __future__ import annotations
@@ -17,9 +13,7 @@ from services.core.app import NodeSpec
 from services.core.clock import request_clock
 from services.core.deps import Database, Inject
 from services.core.logs import bind_ids
-from services.graph_hydrator import store
-from services.graph_hydrator.logic import assemble, lookup
-from services.graph_hydrator.resolve import resolve
+from services.graph_hydrator.step import hydrate_graph
 
 
 @post(
@@ -46,34 +40,7 @@ from services.graph_hydrator.resolve import resolve
 )
 async def hydrate(data: JSONBody[HydrateRequest], db: Inject[Database]) -> HydrateResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
-    now = request_clock(data.now)
-    wanted = lookup(data.message, data.active_entity_ids)
-    async with db.acquire() as conn:
-        rows = (
-            await store.find_entities(
-                conn,
-                data.user_id,
-                data.agent_id,
-                wanted.scan.keys,
-                wanted.active_ids,
-                wanted.kin_predicates,
-                now,
-            )
-            if wanted.needed
-            else []
-        )
-        seeds = resolve(
-            data.message, wanted.scan, rows, wanted.active_ids, data.topic_focus, wanted.kin_words
-        )
-        edges = (
-            await store.load_edges(conn, data.user_id, data.agent_id, seeds.load_ids, now)
-            if seeds.load_ids
-            else []
-        )
-        facts = await store.load_foundation(conn, data.user_id, data.agent_id, now)
-        todos = await store.load_todos(conn, data.user_id, data.agent_id, now)
-        spine = await store.load_spine(conn, data.user_id)
-    return assemble(data, seeds, edges, facts, todos, now, spine=spine)
+    return await hydrate_graph(db, data, request_clock(data.now))
 
 
 SPEC = NodeSpec(

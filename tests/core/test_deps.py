@@ -75,7 +75,7 @@ def test_each_node_needs_exactly_the_stores_its_handlers_use() -> None:
     assert stores == {
         "pulse-decay": {"redis"},
         "graph-hydrator": {"postgres"},
-        "rag-gate": {"postgres", "vectors", "embedder"},
+        "rag-gate": {"postgres", "vectors", "embedder", "redis"},  # redis: /v1/turn's pulse
         "envelope-validator": set(),
         "memory-upserter": {"postgres", "redis", "vectors", "embedder", "llm"},
         "reflection-writer": {"postgres", "vectors", "embedder", "llm"},

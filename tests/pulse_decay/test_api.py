@@ -15,7 +15,8 @@ from services.core.app import create_app
 from services.core.deps import Clients
 from services.core.settings import Settings
 from services.core.working_memory import Snapshot, WorkingMemory, session_key
-from services.pulse_decay.app import MAX_ATTEMPTS, SPEC
+from services.pulse_decay.app import SPEC
+from services.pulse_decay.step import MAX_ATTEMPTS
 
 SESSION_TTL_S = 86_400
 

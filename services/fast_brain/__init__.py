@@ -1,0 +1,1 @@
+"""The fast brain in one call: pulse-decay → graph-hydrator → rag-gate → envelope-validator."""

@@ -1,0 +1,102 @@
+"""A conversation through the HTTP chain as n8n calls it: commit what the person tells, and ask
+with pulse → hydrate → retrieve → envelope and the bodies of ``n8n-workflows/fast-brain.json``."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+
+T0 = datetime(2026, 4, 6, 9, 0, tzinfo=UTC)
+ROUTES = {
+    "pulse-decay": "pulse",
+    "graph-hydrator": "hydrate",
+    "rag-gate": "retrieve",
+    "envelope-validator": "envelope",
+    "reflection-writer": "reflect",
+    "memory-upserter": "memory",
+}
+TOLD = ["I live in Lisbon.", "I work at Acme as a nurse.", "My sister Marta lives in Madrid."]
+DEANNAS_OWN = "User follows deanna's couch-to-5k plan"
+LATER = T0 + timedelta(days=2)
+
+
+async def ok(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict:
+    answer = await client.post(path, json=body)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+async def tell(
+    nodes, user_id: str, agent: str, chat: str, text: str, at: datetime, plan: dict | None = None
+) -> None:
+    """One turn as the fast brain commits it: the user's message and the reply."""
+    ids = {"user_id": user_id, "agent_id": agent, "chat_id": chat}
+    await ok(nodes["pulse"], "/v1/pulse", {**ids, "message": text, "now": at.isoformat()})
+    body: dict[str, Any] = {
+        **ids,
+        "turn_id": uuid.uuid4().hex,
+        "now": at.isoformat(),
+        "messages": [{"role": "user", "text": text}, {"role": "assistant", "text": "Got it."}],
+    }
+    if plan is not None:
+        body["plan"] = plan
+    await ok(nodes["memory"], "/v1/commit", body)
+
+
+async def ask(
+    nodes, user_id: str, agent: str, chat: str, text: str, at: datetime
+) -> dict[str, Any]:
+    """pulse → hydrate → retrieve → envelope, with fast-brain.json's bodies."""
+    ids = {"user_id": user_id, "agent_id": agent, "chat_id": chat}
+    now = at.isoformat()
+    pulse = await ok(nodes["pulse"], "/v1/pulse", {**ids, "message": text, "now": now})
+    session = pulse["session"]
+    hydrate = await ok(
+        nodes["hydrate"],
+        "/v1/hydrate",
+        {
+            **ids,
+            "message": text,
+            "active_entity_ids": session["active_entity_ids"],
+            "topic_focus": session["scratch"].get("topic_focus"),
+            "now": now,
+        },
+    )
+    retrieve = await ok(
+        nodes["retrieve"],
+        "/v1/retrieve",
+        {
+            **ids,
+            "message": text,
+            "entity_ids": hydrate["active_entity_ids"],
+            "scratch": session["scratch"],
+            "now": now,
+        },
+    )
+    envelope = await ok(
+        nodes["envelope"],
+        "/v1/envelope",
+        {
+            **ids,
+            "AFFECT": pulse["AFFECT"],
+            "GRAPH": hydrate["GRAPH"],
+            "EPISODE": retrieve["EPISODE"],
+            "KNOWLEDGE": retrieve["KNOWLEDGE"],
+            "FACTS": retrieve["FACTS"],
+            "ranking": retrieve.get("ranking") or [],
+            "persona_prompt": f"You are {agent}.",
+            "conversation_summary": session["summary"] or "",
+            "recent_turns": session["turns"],
+            "user_message": text,
+            "now": now,
+        },
+    )
+    return {
+        "hydrate": hydrate,
+        "retrieve": retrieve,
+        "envelope": envelope,
+        "system": envelope["messages"][0]["content"],
+    }
