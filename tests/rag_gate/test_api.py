@@ -204,7 +204,7 @@ async def test_collections_the_limits_do_not_ask_for_are_not_searched(
 
 
 def test_the_node_opens_exactly_what_its_handler_takes() -> None:
-    assert SPEC.stores == {"postgres", "vectors", "embedder"}
+    assert SPEC.stores == {"postgres", "vectors", "embedder", "redis"}  # redis: /v1/turn
 
 
 async def test_a_closed_vector_index_degrades_the_slots_and_keeps_continuity(

@@ -28,6 +28,7 @@ V1 = [
         ("pulse-decay", "/v1/pulse"),
         ("graph-hydrator", "/v1/hydrate"),
         ("rag-gate", "/v1/retrieve"),
+        ("rag-gate", "/v1/turn"),
         ("envelope-validator", "/v1/envelope"),
         ("reflection-writer", "/v1/consolidate"),
         ("reflection-writer", "/v1/day-log"),
