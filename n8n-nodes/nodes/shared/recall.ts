@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { callTwin, requestId, type TwinContext } from './client';
+import { callTwin, requestId, type TwinContext, type TwinNode } from './client';
 import { type ChatLine, recentTurns, splitEnvelope } from './turns';
 
 export interface TurnIds {
@@ -44,7 +44,7 @@ export interface LoadedMemory {
 	timingsMs: IDataObject;
 }
 
-type Step = 'pulse' | 'hydrate' | 'retrieve' | 'envelope';
+type Step = 'turn' | 'pulse' | 'hydrate' | 'retrieve' | 'envelope';
 
 function obj(value: unknown): IDataObject {
 	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
@@ -63,10 +63,12 @@ function num(value: unknown): number | null {
 }
 
 /**
- * One fast-brain round for the agent: pulse → hydrate → retrieve → envelope, each node called
- * once. Fails open: a step that errors or runs past the budget is skipped and named in
- * `degraded`; without pulse there is no memory at all, without the envelope the agent gets the
- * working memory's recent turns. Never throws for Twin Core's sake.
+ * One fast-brain round for the agent: pulse → hydrate → retrieve → envelope. First in one call
+ * (rag-gate's `/v1/turn`, which runs the four steps in the server); when that call fails, or the
+ * turn stopped early (a replayed message id, a pending question), each node is called once.
+ * Fails open: a step that errors or runs past the budget is skipped and named in `degraded`;
+ * without pulse there is no memory at all, without the envelope the agent gets the working
+ * memory's recent turns. Never throws for Twin Core's sake.
  */
 export async function loadMemory(ctx: TwinContext, req: LoadRequest): Promise<LoadedMemory> {
 	const started = Date.now();
@@ -75,7 +77,7 @@ export async function loadMemory(ctx: TwinContext, req: LoadRequest): Promise<Lo
 	const ids = { user_id: req.userId, agent_id: req.agentId, chat_id: req.chatId };
 	const now = req.now || null;
 
-	async function step(name: Step, node: Step, route: string, body: IDataObject): Promise<IDataObject | null> {
+	async function step(name: Step, node: TwinNode, route: string, body: IDataObject): Promise<IDataObject | null> {
 		const left = req.budgetMs - (Date.now() - started);
 		if (left <= 0) {
 			degraded.push(`${name}: skipped, the ${req.budgetMs} ms budget was spent`);
@@ -102,6 +104,15 @@ export async function loadMemory(ctx: TwinContext, req: LoadRequest): Promise<Lo
 		system: null, history: [], pendingQuestion: null, activeEntityIds: [], recalled: [],
 		gate: null, degraded, timingsMs: timings,
 	};
+	const whole = await step('turn', 'retrieve', '/v1/turn', {
+		...ids, message: req.message, message_id: req.messageId, now,
+		persona_prompt: req.personaPrompt, answer_format: 'text',
+	});
+	if (whole !== null && whole.next === 'model') {
+		timings.total = Date.now() - started;
+		return loaded(req, obj(whole.pulse), obj(whole.hydrate), obj(whole.retrieve), obj(whole.envelope), degraded, timings);
+	}
+	degraded.length = 0; // the steps below say what they could not load
 	const pulse = await step('pulse', 'pulse', '/v1/pulse', {
 		...ids, message: req.message, message_id: req.messageId, now,
 	});
@@ -134,7 +145,17 @@ export async function loadMemory(ctx: TwinContext, req: LoadRequest): Promise<Lo
 		answer_format: 'text',
 	});
 	timings.total = Date.now() - started;
+	return loaded(req, pulse, hydrate, retrieve, envelope, degraded, timings);
+}
 
+/** What the agent gets from the four answers (any but pulse may be missing). */
+function loaded(
+	req: LoadRequest, pulse: IDataObject, hydrate: IDataObject | null, retrieve: IDataObject | null,
+	envelope: IDataObject | null, degraded: string[], timings: IDataObject,
+): LoadedMemory {
+	const turns = list(obj(pulse.session).turns);
+	const graph = hydrate ? obj(hydrate.GRAPH) : { user_id: req.userId, agent_id: req.agentId };
+	const activeEntityIds = hydrate ? (list(hydrate.active_entity_ids) as unknown as string[]) : [];
 	const rendered = envelope ? splitEnvelope(list(envelope.messages) as unknown as ChatLine[]) : null;
 	const pending = obj(graph.pending_question);
 	return {
