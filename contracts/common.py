@@ -46,6 +46,10 @@ ChatId = Annotated[
 ]
 RowId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, description="A stored row's id.")]
 Text = Annotated[str, msgspec.Meta(max_length=20_000)]
+UserMessage = Annotated[
+    Text,
+    msgspec.Meta(description="The user's message as received ('' for a sticker or a photo)."),
+]
 ShortText = Annotated[str, msgspec.Meta(max_length=2_000)]
 Confidence = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
 Importance = Annotated[int, msgspec.Meta(ge=0, le=3, description="0 trivial … 3 core identity.")]

@@ -14,8 +14,8 @@ from contracts.common import (
     ContractVersion,
     RowId,
     Struct,
-    Text,
     UserId,
+    UserMessage,
 )
 from contracts.slots import GraphSlot
 
@@ -38,10 +38,7 @@ class HydrateRequest(Struct, kw_only=True, frozen=True):
     user_id: UserId
     agent_id: AgentId
     chat_id: ChatId
-    message: Annotated[
-        Text,
-        msgspec.Meta(description="The user's message as received ('' for a sticker or a photo)."),
-    ]
+    message: UserMessage
     active_entity_ids: Annotated[
         list[RowId],
         msgspec.Meta(

@@ -14,8 +14,8 @@ from contracts.common import (
     Confidence,
     ContractVersion,
     Struct,
-    Text,
     UserId,
+    UserMessage,
 )
 from contracts.slots import AffectSlot, SessionState
 
@@ -86,10 +86,7 @@ class PulseRequest(Struct, kw_only=True, frozen=True):
     user_id: UserId
     agent_id: AgentId
     chat_id: ChatId
-    message: Annotated[
-        Text,
-        msgspec.Meta(description="The user's message as received ('' for a sticker or a photo)."),
-    ]
+    message: UserMessage
     message_id: MessageId | None = None
     markers: Markers = []
     now: (

@@ -19,8 +19,8 @@ from contracts.common import (
     ContractVersion,
     RowId,
     Struct,
-    Text,
     UserId,
+    UserMessage,
 )
 from contracts.envelope_io import FactsSlot
 from contracts.recall import EpisodeSlot, KnowledgeSlot, RankedItem
@@ -54,10 +54,7 @@ class RetrieveRequest(Struct, kw_only=True, frozen=True):
     user_id: UserId
     agent_id: AgentId
     chat_id: ChatId
-    message: Annotated[
-        Text,
-        msgspec.Meta(description="The user's message as received ('' for a sticker or a photo)."),
-    ]
+    message: UserMessage
     entity_ids: Annotated[
         list[RowId],
         msgspec.Meta(

@@ -22,8 +22,8 @@ from contracts.common import (
     ChatId,
     ContractVersion,
     Struct,
-    Text,
     UserId,
+    UserMessage,
 )
 from contracts.envelope_io import (
     DEFAULT_MEMORY_BUDGET_WORDS,
@@ -48,10 +48,7 @@ class TurnRequest(Struct, kw_only=True, frozen=True):
     user_id: UserId
     agent_id: AgentId
     chat_id: ChatId
-    message: Annotated[
-        Text,
-        msgspec.Meta(description="The user's message as received ('' for a sticker or a photo)."),
-    ]
+    message: UserMessage
     message_id: MessageId | None = None
     now: (
         Annotated[
