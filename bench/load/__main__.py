@@ -110,6 +110,13 @@ def unique(message: str, worker: int, n: int, run: str) -> str:
     return f"{message} (zq{code})"
 
 
+# Samples each worker cycles over at the highest concurrency. With 3 (200 samples at c=64),
+# a worker whose samples all keep the gate closed (a quarter of them do) answered in ~2 ms and
+# made most of the cell's requests (bench/RESULTS.md, fourth round); with 12 every worker
+# holds the mix of open and closed turns.
+PER_WORKER = 12
+
+
 def pick(pool: Sequence[Any], worker: int, n: int, concurrency: int) -> Any:
     """Worker ``worker``'s ``n``-th sample: workers take disjoint residues of the pool."""
     per = max(1, len(pool) // concurrency)
@@ -823,7 +830,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=None)
     parser.add_argument("--concurrency", default="1,16,64")
     parser.add_argument("--routes", default=",".join(ROUTES))
-    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=None,
+        help=f"(user, message) samples; default: {PER_WORKER} per worker at the highest "
+        "concurrency, at least 200, at most one per user",
+    )
     parser.add_argument(
         "--reuse",
         action="store_true",
@@ -848,6 +861,7 @@ def main(argv: list[str] | None = None) -> int:
     args.seconds = args.seconds or (3.0 if args.quick else 10.0)
     args.warmup = args.warmup if args.warmup is not None else (1.0 if args.quick else 2.0)
     levels = [int(c) for c in args.concurrency.split(",") if c]
+    args.samples = args.samples or max(200, min(args.users, PER_WORKER * max(levels)))
     routes = [r for r in args.routes.split(",") if r]
     started = time.perf_counter()
     ports_free(args.port_offset)  # before seeding drops the database a stale server may hold

@@ -3,7 +3,7 @@ and the load generator's pure helpers (bench/load)."""
 
 from __future__ import annotations
 
-from bench.load.__main__ import pick
+from bench.load.__main__ import PER_WORKER, pick
 from bench.load.client import encode_request
 from bench.recall.orders import items
 from bench.recall.product import Answer, Provenance
@@ -150,3 +150,10 @@ def test_pick_gives_concurrent_workers_disjoint_samples() -> None:
     assert all(not (seen[a] & seen[b]) for a in range(64) for b in range(a + 1, 64))
     assert seen[0] == {0, 64, 128}
     assert {pick(pool, 0, n, 1) for n in range(400)} == set(pool)
+
+
+def test_at_the_highest_concurrency_every_worker_cycles_over_the_mix() -> None:
+    """The default pool holds PER_WORKER samples a worker at the highest level (768 at c=64),
+    so no worker's few samples decide a cell (a worker on 3 gate-closed turns did)."""
+    pool = list(range(PER_WORKER * 64))
+    assert all(len({pick(pool, w, n, 64) for n in range(100)}) == PER_WORKER for w in range(64))
