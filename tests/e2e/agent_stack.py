@@ -7,8 +7,9 @@ blocked. It shares the session stack's ``twin up`` and runs its own chat model s
 
 The personas are copies of ``n8n-workflows/ai-agent/telegram-agent.json`` with their own
 agent id, bot credential and Telegram webhook; ``offline`` points its Twin Core credential at
-a port where nothing listens (memory unreachable), ``slow`` its envelope-validator URL at a
-port that accepts and never answers (a hung node).
+a port where nothing listens (memory unreachable), ``slow`` its rag-gate and
+envelope-validator URLs at a port that accepts and never answers (hung nodes: the one-call
+load and the node-by-node retrieve both time out).
 """
 
 from __future__ import annotations
@@ -207,7 +208,8 @@ def _credentials(
     down = {**copy.deepcopy(twin), "id": "TwinCoreApiDown1", "name": "Twin Core API (down)"}
     down["data"] = {**twin["data"], **{key: f"http://127.0.0.1:{dead_port}" for key in urls}}
     slow = {**copy.deepcopy(twin), "id": "TwinCoreApiSlow1", "name": "Twin Core API (slow)"}
-    slow["data"] = {**twin["data"], "envelopeUrl": f"http://127.0.0.1:{hung_port}"}
+    hung = f"http://127.0.0.1:{hung_port}"
+    slow["data"] = {**twin["data"], "retrieveUrl": hung, "envelopeUrl": hung}
     model = copy.deepcopy(example["openAiApi"])
     model["data"] = {"apiKey": "sk-agent-stub", "url": llm.base_url}
     out = [twin, down, slow, model]

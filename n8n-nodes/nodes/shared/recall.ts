@@ -46,6 +46,9 @@ export interface LoadedMemory {
 
 type Step = 'turn' | 'pulse' | 'hydrate' | 'retrieve' | 'envelope';
 
+/** The share of the load's budget the one-call turn may take before the node-by-node path. */
+export const TURN_SHARE = 2 / 3;
+
 function obj(value: unknown): IDataObject {
 	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
 }
@@ -77,8 +80,10 @@ export async function loadMemory(ctx: TwinContext, req: LoadRequest): Promise<Lo
 	const ids = { user_id: req.userId, agent_id: req.agentId, chat_id: req.chatId };
 	const now = req.now || null;
 
-	async function step(name: Step, node: TwinNode, route: string, body: IDataObject): Promise<IDataObject | null> {
-		const left = req.budgetMs - (Date.now() - started);
+	async function step(
+		name: Step, node: TwinNode, route: string, body: IDataObject, limitMs = Infinity,
+	): Promise<IDataObject | null> {
+		const left = Math.min(req.budgetMs - (Date.now() - started), limitMs);
 		if (left <= 0) {
 			degraded.push(`${name}: skipped, the ${req.budgetMs} ms budget was spent`);
 			return null;
@@ -104,10 +109,12 @@ export async function loadMemory(ctx: TwinContext, req: LoadRequest): Promise<Lo
 		system: null, history: [], pendingQuestion: null, activeEntityIds: [], recalled: [],
 		gate: null, degraded, timingsMs: timings,
 	};
+	// The one call may take TURN_SHARE of the budget: if it hangs, the rest still loads
+	// working memory's recent turns node by node.
 	const whole = await step('turn', 'retrieve', '/v1/turn', {
 		...ids, message: req.message, message_id: req.messageId, now,
 		persona_prompt: req.personaPrompt, answer_format: 'text',
-	});
+	}, req.budgetMs * TURN_SHARE);
 	if (whole !== null && whole.next === 'model') {
 		timings.total = Date.now() - started;
 		return loaded(req, obj(whole.pulse), obj(whole.hydrate), obj(whole.retrieve), obj(whole.envelope), degraded, timings);
