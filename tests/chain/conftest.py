@@ -4,30 +4,19 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack
 from datetime import timedelta
 
 import httpx
 import pytest
 
-from services.core.app import create_app
 from services.core.deps import Clients
-from services.core.settings import Settings
-from services.nodes import NODE_NAMES, node_spec
-from tests.chain.conversation import DEANNAS_OWN, ROUTES, T0, TOLD, tell
+from tests.chain.conversation import DEANNAS_OWN, T0, TOLD, six_nodes, tell
 
 
 @pytest.fixture(scope="module")
-async def nodes(
-    settings: Settings, resources: Clients, app_client
-) -> AsyncIterator[dict[str, httpx.AsyncClient]]:
-    async with AsyncExitStack() as stack:
-        yield {
-            ROUTES[node]: await stack.enter_async_context(
-                app_client(create_app(node_spec(node), settings, resources))
-            )
-            for node in NODE_NAMES
-        }
+async def nodes(resources: Clients, app_client) -> AsyncIterator[dict[str, httpx.AsyncClient]]:
+    async with six_nodes(resources, app_client) as clients:
+        yield clients
 
 
 @pytest.fixture(scope="module")

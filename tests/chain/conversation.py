@@ -4,10 +4,17 @@ with pulse → hydrate → retrieve → envelope and the bodies of ``n8n-workflo
 from __future__ import annotations
 
 import uuid
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
+from litestar import Litestar
+
+from services.core.app import create_app
+from services.core.deps import Clients
+from services.nodes import NODE_NAMES, node_spec
 
 T0 = datetime(2026, 4, 6, 9, 0, tzinfo=UTC)
 ROUTES = {
@@ -21,6 +28,22 @@ ROUTES = {
 TOLD = ["I live in Lisbon.", "I work at Acme as a nurse.", "My sister Marta lives in Madrid."]
 DEANNAS_OWN = "User follows deanna's couch-to-5k plan"
 LATER = T0 + timedelta(days=2)
+
+
+@asynccontextmanager
+async def six_nodes(
+    resources: Clients,
+    app_client: Callable[[Litestar], AbstractAsyncContextManager[httpx.AsyncClient]],
+) -> AsyncIterator[dict[str, httpx.AsyncClient]]:
+    """A client per node, by the short name of its route (``pulse``, ``retrieve``…), over one
+    set of clients, as ``twin up`` serves them."""
+    async with AsyncExitStack() as stack:
+        yield {
+            ROUTES[node]: await stack.enter_async_context(
+                app_client(create_app(node_spec(node), resources.settings, resources))
+            )
+            for node in NODE_NAMES
+        }
 
 
 async def ok(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from urllib.parse import quote
@@ -24,21 +23,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.core.app import create_app
 from services.core.deps import Clients
-from services.core.settings import Settings
-from services.nodes import NODE_NAMES, node_spec
+from tests.chain.conversation import six_nodes
 
 T0 = datetime(2026, 4, 6, 9, 0, tzinfo=UTC)
 AGENTS = ("deanna", "anaketa")
-ROUTES = {
-    "pulse-decay": "pulse",
-    "graph-hydrator": "hydrate",
-    "rag-gate": "retrieve",
-    "envelope-validator": "envelope",
-    "reflection-writer": "reflect",
-    "memory-upserter": "memory",
-}
 
 names = st.sampled_from(["Marta", "márta", "MARTA", "Aunt Rosa", "Tom", "Zoë"])
 scopes = st.sampled_from(["global", "agent"])
@@ -55,16 +44,9 @@ class Person:
 
 
 @pytest.fixture(scope="module")
-async def nodes(
-    settings: Settings, resources: Clients, app_client
-) -> AsyncIterator[dict[str, httpx.AsyncClient]]:
-    async with AsyncExitStack() as stack:
-        yield {
-            ROUTES[node]: await stack.enter_async_context(
-                app_client(create_app(node_spec(node), settings, resources))
-            )
-            for node in NODE_NAMES
-        }
+async def nodes(resources: Clients, app_client) -> AsyncIterator[dict[str, httpx.AsyncClient]]:
+    async with six_nodes(resources, app_client) as clients:
+        yield clients
 
 
 async def _ok(client: httpx.AsyncClient, method: str, path: str, **kwargs) -> dict:
