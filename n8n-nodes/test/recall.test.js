@@ -8,7 +8,7 @@ const { loadMemory } = require('../dist/nodes/shared/recall.js');
 
 const PULSE = { session: { turns: [{ role: 'user', text: 'hi' }], scratch: {}, active_entity_ids: [], summary: '' }, AFFECT: {} };
 const HYDRATE = { GRAPH: { foundation: [{ fact_id: 'f1', text: 'Marta lives in Lisbon', provenance: { message_ids: ['m1'] } }] }, active_entity_ids: ['e1'] };
-const RETRIEVE = { gate: { open: true }, EPISODE: {}, KNOWLEDGE: {}, FACTS: {} };
+const RETRIEVE = { gate: { open: true }, EPISODE: {}, KNOWLEDGE: {}, FACTS: {}, ranking: [{ kind: 'fact', id: 'f1', score: 0.9 }] };
 const ENVELOPE = { messages: [{ role: 'system', content: 'MEMORY' }, { role: 'user', content: 'Where does Marta live?' }] };
 
 function context(answers) {
@@ -60,6 +60,7 @@ test('a server without the turn route is called node by node, with nothing marke
 	});
 	const memory = await loadMemory(ctx, REQUEST);
 	assert.deepEqual(ctx.calls.map((c) => c.route), ['/v1/turn', '/v1/pulse', '/v1/hydrate', '/v1/retrieve', '/v1/envelope']);
+	assert.deepEqual(ctx.calls[4].body.ranking, RETRIEVE.ranking); // memories render in rag-gate's fused order
 	assert.equal(memory.system, 'MEMORY');
 	assert.deepEqual(memory.degraded, []);
 });

@@ -143,7 +143,7 @@ export async function loadMemory(ctx: TwinContext, req: LoadRequest): Promise<Lo
 		...ids,
 		AFFECT: pulse.AFFECT,
 		GRAPH: graph,
-		...(retrieve ? { EPISODE: retrieve.EPISODE, KNOWLEDGE: retrieve.KNOWLEDGE, FACTS: retrieve.FACTS } : {}),
+		...(retrieve ? { EPISODE: retrieve.EPISODE, KNOWLEDGE: retrieve.KNOWLEDGE, FACTS: retrieve.FACTS, ranking: retrieve.ranking ?? [] } : {}),
 		persona_prompt: req.personaPrompt,
 		conversation_summary: typeof session.summary === 'string' ? session.summary : '',
 		recent_turns: turns,
