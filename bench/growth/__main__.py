@@ -43,7 +43,8 @@ from bench.common import (
     write_section,
 )
 from bench.load import seed as seeding
-from bench.load.__main__ import prepare, run_route, samples
+from bench.load.cells import prepare, run_route
+from bench.load.samples import samples
 
 ROUTES = ("hydrate", "retrieve", "chain")
 USER_STEPS = (10, 100, 1000)

@@ -21,20 +21,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-import msgspec
-
 from bench.common import Stack
-from bench.load.__main__ import (
+from bench.load.client import Connection, encode_request
+from bench.load.samples import (
     AGENT,
     MESSAGES,
     Sample,
     commit_body,
+    decode_body,
+    encode_body,
     envelope_body,
     hydrate_body,
     pulse_body,
     retrieve_body,
 )
-from bench.load.client import Connection, encode_request
 
 NAMES = ("Marta Silva", "Joao Costa", "Ana Lima", "Rui Pereira", "Ines Sousa")
 ROUTES = {
@@ -48,8 +48,6 @@ ROUTES = {
     "day-log": ("reflection-writer", "/v1/day-log"),
 }
 TRIES, WAIT_S = 3, 1.0  # n8n's "Retry on fail" defaults: Max Tries 3, Wait Between Tries 1 s
-_encode = msgspec.json.Encoder().encode
-_decode = msgspec.json.Decoder().decode
 
 
 @dataclass
@@ -90,7 +88,7 @@ class Pools:
         node, path = ROUTES[route]
         port = self._ports[node]
         conn = self._idle[port].pop() if self._idle[port] else Connection(port)
-        raw = _encode(body) if body is not None else None
+        raw = encode_body(body) if body is not None else None
         request = encode_request("POST" if raw is not None else "GET", path + query, port, raw)
         try:
             status, data = await conn.request(request)
@@ -121,7 +119,7 @@ async def call(
             Record(t0 - ledger.started, route, outcome, (time.perf_counter() - t0) * 1000)
         )
         if status == 200:
-            return _decode(data)
+            return decode_body(data)
         if status and status < 500 and status != 429:
             return None  # the caller's mistake (a 409, a 422): retrying will not help
         if attempt < TRIES - 1:

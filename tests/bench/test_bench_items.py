@@ -3,8 +3,8 @@ and the load generator's pure helpers (bench/load)."""
 
 from __future__ import annotations
 
-from bench.load.__main__ import PER_WORKER, pick
 from bench.load.client import encode_request
+from bench.load.samples import PER_WORKER, pick
 from bench.recall.orders import items
 from bench.recall.product import Answer, Provenance
 
