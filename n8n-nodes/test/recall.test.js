@@ -65,13 +65,14 @@ test('a server without the turn route is called node by node, with nothing marke
 	assert.deepEqual(memory.degraded, []);
 });
 
-test('a pending question is loaded node by node, so the agent still gets the memory block', async () => {
+test('a pending question is loaded on from where the turn stopped, so the agent still gets the memory block', async () => {
 	const question = { GRAPH: { pending_question: { question: 'Which Marta?' } }, active_entity_ids: [] };
 	const ctx = context({
 		'/v1/turn': { next: 'question', pulse: PULSE, hydrate: question, retrieve: null, envelope: null },
 		'/v1/pulse': PULSE, '/v1/hydrate': question, '/v1/retrieve': RETRIEVE, '/v1/envelope': ENVELOPE,
 	});
 	const memory = await loadMemory(ctx, REQUEST);
+	assert.deepEqual(ctx.calls.map((c) => c.route), ['/v1/turn', '/v1/retrieve', '/v1/envelope']);
 	assert.equal(memory.pendingQuestion, 'Which Marta?');
 	assert.equal(memory.system, 'MEMORY');
 });

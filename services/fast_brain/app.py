@@ -3,6 +3,7 @@ holds every store the turn reads but Redis, which it opens for this route)."""
 
 from __future__ import annotations
 
+import structlog
 from litestar import post
 from litestar.params import JSONBody
 
@@ -47,5 +48,5 @@ async def turn_route(
     answer = await run_turn(
         Stores(memory, db, vectors, embedder, settings), data, request_clock(data.now)
     )
-    bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id, next=answer.next)
+    structlog.contextvars.bind_contextvars(next=answer.next)
     return answer

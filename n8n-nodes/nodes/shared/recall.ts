@@ -67,8 +67,9 @@ function num(value: unknown): number | null {
 
 /**
  * One fast-brain round for the agent: pulse → hydrate → retrieve → envelope. First in one call
- * (rag-gate's `/v1/turn`, which runs the four steps in the server); when that call fails, or the
- * turn stopped early (a replayed message id, a pending question), each node is called once.
+ * (rag-gate's `/v1/turn`, which runs the four steps in the server); when that call fails, each
+ * node is called once, and when the turn stopped early (a replayed message id, a pending
+ * question), the nodes it did not reach are.
  * Fails open: a step that errors or runs past the budget is skipped and named in `degraded`;
  * without pulse there is no memory at all, without the envelope the agent gets the working
  * memory's recent turns. Never throws for Twin Core's sake.
@@ -119,8 +120,9 @@ export async function loadMemory(ctx: TwinContext, req: LoadRequest): Promise<Lo
 		timings.total = Date.now() - started;
 		return loaded(req, obj(whole.pulse), obj(whole.hydrate), obj(whole.retrieve), obj(whole.envelope), degraded, timings);
 	}
-	degraded.length = 0; // the steps below say what they could not load
-	const pulse = await step('pulse', 'pulse', '/v1/pulse', {
+	if (whole === null) degraded.length = 0; // the steps below say what they could not load
+	// Node by node from where the one call stopped: what it answered is not asked again.
+	const pulse = whole ? obj(whole.pulse) : await step('pulse', 'pulse', '/v1/pulse', {
 		...ids, message: req.message, message_id: req.messageId, now,
 	});
 	if (pulse === null) return empty;
@@ -128,12 +130,12 @@ export async function loadMemory(ctx: TwinContext, req: LoadRequest): Promise<Lo
 	const scratch = obj(session.scratch);
 	const turns = list(session.turns);
 
-	const hydrate = await step('hydrate', 'hydrate', '/v1/hydrate', {
+	const hydrate = whole?.hydrate ? obj(whole.hydrate) : await step('hydrate', 'hydrate', '/v1/hydrate', {
 		...ids, message: req.message, active_entity_ids: session.active_entity_ids ?? [],
 		topic_focus: scratch.topic_focus ?? null, now,
 	});
-	const graph = hydrate ? obj(hydrate.GRAPH) : { user_id: req.userId, agent_id: req.agentId };
-	const activeEntityIds = hydrate ? (list(hydrate.active_entity_ids) as unknown as string[]) : [];
+	const graph = graphOf(req, hydrate);
+	const activeEntityIds = activeIds(hydrate);
 
 	const retrieve = await step('retrieve', 'retrieve', '/v1/retrieve', {
 		...ids, message: req.message, entity_ids: activeEntityIds, scratch: session.scratch ?? null,
@@ -155,14 +157,23 @@ export async function loadMemory(ctx: TwinContext, req: LoadRequest): Promise<Lo
 	return loaded(req, pulse, hydrate, retrieve, envelope, degraded, timings);
 }
 
+/** GRAPH as hydrate answered it, or an empty one of this user and agent. */
+function graphOf(req: LoadRequest, hydrate: IDataObject | null): IDataObject {
+	return hydrate ? obj(hydrate.GRAPH) : { user_id: req.userId, agent_id: req.agentId };
+}
+
+function activeIds(hydrate: IDataObject | null): string[] {
+	return hydrate ? (list(hydrate.active_entity_ids) as unknown as string[]) : [];
+}
+
 /** What the agent gets from the four answers (any but pulse may be missing). */
 function loaded(
 	req: LoadRequest, pulse: IDataObject, hydrate: IDataObject | null, retrieve: IDataObject | null,
 	envelope: IDataObject | null, degraded: string[], timings: IDataObject,
 ): LoadedMemory {
 	const turns = list(obj(pulse.session).turns);
-	const graph = hydrate ? obj(hydrate.GRAPH) : { user_id: req.userId, agent_id: req.agentId };
-	const activeEntityIds = hydrate ? (list(hydrate.active_entity_ids) as unknown as string[]) : [];
+	const graph = graphOf(req, hydrate);
+	const activeEntityIds = activeIds(hydrate);
 	const rendered = envelope ? splitEnvelope(list(envelope.messages) as unknown as ChatLine[]) : null;
 	const pending = obj(graph.pending_question);
 	return {
