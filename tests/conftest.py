@@ -175,7 +175,7 @@ def settings(
         log_json=True,
         # a test reads the index right after a write: commit indexes before it answers
         # (the after-reply default has its own tests:
-        # tests/memory_upserter/test_index_after_reply.py)
+        # tests/memory_upserter/commit/test_index.py)
         index_after_reply=False,
     )
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from services.core.memory_store import canonical_predicate
-from services.memory_upserter.plan_logic import fold
+from services.memory_upserter.commit.read import fold
 
 DATA = Path(__file__).resolve().parent / "data"
 HELD_OUT_SHARE = 4  # one item in four (by a hash of its text) is held out

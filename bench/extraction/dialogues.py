@@ -21,7 +21,7 @@ import httpx
 
 from bench.extraction.corpus import parse_fact
 from bench.extraction.judge_run import NOW
-from services.memory_upserter.plan_logic import fold
+from services.memory_upserter.commit.read import fold
 
 FACTS_AT = """
 SELECT CASE WHEN s.entity_ref = 'self:user' THEN 'user' ELSE s.name END AS subject,

@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.extraction.corpus import Fact, Message, Tally, score
-from services.memory_upserter.extractor import Utterance, extract
-from services.memory_upserter.plan_logic import fold
+from services.memory_upserter.commit.read import fold
+from services.memory_upserter.extract.extractor import Utterance, extract
 
 NOW = datetime(2026, 1, 7, 15, 0, tzinfo=UTC)  # a Wednesday: the corpus's clock
 _ROOT = Path(__file__).resolve().parents[2]

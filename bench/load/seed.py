@@ -791,7 +791,7 @@ async def write_vectors(
     from services.core.memory_store.message_index import message_point
     from services.core.vectors import VectorPoint
     from services.core.vectors.edge import EdgeVectorIndex
-    from services.memory_upserter.knowledge import _point as knowledge_point
+    from services.memory_upserter.person.knowledge import _point as knowledge_point
     from services.reflection_writer.episode import EpisodeRow, embedding_text, vector_payload
 
     seconds: dict[str, float] = {}

@@ -1,5 +1,6 @@
-"""HTTP surface of memory-upserter: thin handlers over :mod:`.commit`, :mod:`.knowledge`,
-:mod:`.forget`, :mod:`.export`, :mod:`.profile` and :mod:`.reindex`."""
+"""HTTP surface of memory-upserter: thin handlers over :mod:`.commit.write`,
+:mod:`.person.knowledge`, :mod:`.forget.run`, :mod:`.person.export`, :mod:`.person.profile`
+and :mod:`.person.reindex`."""
 
 from __future__ import annotations
 
@@ -32,13 +33,13 @@ from services.core.settings import Settings
 from services.core.validation import convert
 from services.core.vectors import VectorIndex
 from services.core.working_memory import WorkingMemory
-from services.memory_upserter.commit import commit_turn
-from services.memory_upserter.export import export_document
-from services.memory_upserter.forget import forget as forget_memory
-from services.memory_upserter.importer import import_document
-from services.memory_upserter.knowledge import ingest
-from services.memory_upserter.profile import seed_profile
-from services.memory_upserter.reindex import reindex as sweep
+from services.memory_upserter.commit.write import commit_turn
+from services.memory_upserter.forget.run import forget as forget_memory
+from services.memory_upserter.person.export import export_document
+from services.memory_upserter.person.importer import import_document
+from services.memory_upserter.person.knowledge import ingest
+from services.memory_upserter.person.profile import seed_profile
+from services.memory_upserter.person.reindex import reindex as sweep
 from services.memory_upserter.stores import MemoryStores
 
 REPLAYED = "Idempotent-Replayed"

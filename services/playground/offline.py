@@ -42,7 +42,7 @@ def offline_reply(envelope: dict[str, Any]) -> str:
 
 def due_suffix(due_at: str | None) -> str:
     """`` (due 2026-03-03 09:00)`` in the time's own offset, as the nodes answered it (a day
-    said without a time of day is due at 09:00, see memory-upserter's ``due.py``); the date
+    said without a time of day is due at 09:00, see memory-upserter's ``extract/due.py``); the date
     alone at midnight; ``""`` without a due date."""
     if not due_at:
         return ""

@@ -1,5 +1,5 @@
 """The pure modules of memory-upserter load no driver: importing them (in a fresh interpreter)
-pulls neither asyncpg, redis nor litestar."""
+pulls neither asyncpg, redis nor litestar. The offline judge (``extract/``) is pure as a whole."""
 
 from __future__ import annotations
 
@@ -7,38 +7,32 @@ import json
 import subprocess
 import sys
 
+PURE_PACKAGES = ["extract"]  # every module under them, whatever is added later
 PURE = [
-    "assertion",
-    "chunking",
-    "due",
-    "emitter",
-    "extractor",
-    "forget_check",
-    "forget_types",
-    "forget_receipt",
-    "judge",
-    "people",
-    "plan_logic",
-    "rules",
-    "rules_life",
-    "rules_profile",
-    "rules_self",
-    "rules_todos",
-    "temporal",
-    "turn",
-    "turn_plan",
-    "turn_response",
-    "turn_session",
-    "vocabulary",
+    "commit.judge",
+    "commit.plan",
+    "commit.read",
+    "commit.response",
+    "commit.session",
+    "commit.turn",
+    "forget.check",
+    "forget.receipt",
+    "forget.types",
+    "person.chunking",
 ]
 DRIVERS = ("asyncpg", "redis", "litestar")
 
 
 def test_the_pure_modules_import_no_driver() -> None:
     script = (
-        "import importlib, json, sys\n"
+        "import importlib, json, pkgutil, sys\n"
+        "root = 'services.memory_upserter.'\n"
         f"for name in {PURE!r}:\n"
-        "    importlib.import_module('services.memory_upserter.' + name)\n"
+        "    importlib.import_module(root + name)\n"
+        f"for package in {PURE_PACKAGES!r}:\n"
+        "    path = importlib.import_module(root + package).__path__\n"
+        "    for info in pkgutil.walk_packages(path, root + package + '.'):\n"
+        "        importlib.import_module(info.name)\n"
         f"print(json.dumps(sorted(m for m in {DRIVERS!r} if m in sys.modules)))\n"
     )
     out = subprocess.run(
@@ -49,7 +43,7 @@ def test_the_pure_modules_import_no_driver() -> None:
 
 def test_the_check_sees_a_driver_when_one_is_imported() -> None:
     """The probe itself works: a module that does import asyncpg is caught."""
-    script = "import sys, services.memory_upserter.commit; print('asyncpg' in sys.modules)"
+    script = "import sys, services.memory_upserter.commit.write; print('asyncpg' in sys.modules)"
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
     )

@@ -325,7 +325,7 @@ class Memory:
 
     async def index_messages(self, message_ids: Sequence[str]) -> None:
         """Index logged messages the way memory-upserter does after a commit."""
-        from services.memory_upserter.turn_index import sync_message_vectors
+        from services.memory_upserter.commit.index import sync_message_vectors
 
         warning = await sync_message_vectors(
             self.db, self.res.vectors, self.res.embedder, self.user_id, message_ids

@@ -75,7 +75,7 @@ if TYPE_CHECKING:
     )
 
 # Lazy re-exports: importing the pure parts (``.keys``, ``.shapes``) runs this file, which must
-# not pull the driver into pure logic (memory-upserter's plan_logic imports them).
+# not pull the driver into pure logic (memory-upserter's commit.read imports them).
 _HOME = {
     **dict.fromkeys(("upsert_entities", "upsert_entity"), "entities"),
     **dict.fromkeys(("FactOutcome", "FactResult", "FactWrite"), "fact_ops"),

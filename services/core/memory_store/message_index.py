@@ -15,7 +15,7 @@ with the turn, so a point the sweep writes later carries them too), ``active``, 
 index holds no plaintext; readers take them from ``messages`` by id).
 
 What a message's point is made of, shared by the commit's indexing and the sweep
-(:mod:`services.memory_upserter.turn_index`), the clean-up after a forget and the load
+(:mod:`services.memory_upserter.commit.index`), the clean-up after a forget and the load
 benchmark's seed.
 """
 

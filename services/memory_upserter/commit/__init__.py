@@ -1,0 +1,4 @@
+"""``POST /v1/commit``: one turn, read (:mod:`.read`), judged when it came without a plan
+(:mod:`.judge`, :mod:`.judge_store`), decided (:mod:`.plan`, :mod:`.response`), written in one
+transaction (:mod:`.write`, :mod:`.sql`), then indexed (:mod:`.index`, :mod:`.session`); the
+data it carries between them is in :mod:`.turn`."""

@@ -1,0 +1,151 @@
+"""Before a commit's transaction, outside it: a turn without a plan judged, and a turn
+committed already answered again.
+
+:func:`judge_turn` reads what the shadow judge needs (:func:`judge_context`, one statement): a
+stored answer for this turn (a retry stops there), the session's recent user messages, the
+names the user goes by, and the user's people whose names the turn uses — then asks the judge
+(:mod:`.judge`) for the plan. :func:`replay` answers a turn whose answer is stored (by
+:func:`judge_context`, or by the transaction's first read).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import msgspec
+
+from contracts.memory import CommitResponse, Notice
+from services.core.deps import Connection, Database
+from services.core.llm import LLM
+from services.core.problems import Conflict
+from services.core.settings import Settings
+from services.memory_upserter.commit.judge import judge, names_in
+from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored
+from services.memory_upserter.extract.extractor import Utterance
+from services.memory_upserter.extract.people import Known
+from services.memory_upserter.forget.audit import FORGOTTEN_ANSWER
+
+JUDGE_CONTEXT = """
+SELECT k.request_hash, k.response,
+       (SELECT COALESCE(jsonb_agg(jsonb_build_array(w.text, w.speaker) ORDER BY w.seq), '[]')
+          FROM (SELECT m.text, m.speaker, m.seq
+                  FROM sessions s
+                  JOIN messages m ON m.user_id = s.user_id AND m.session_id = s.session_id
+                 WHERE s.user_id = $1 AND s.agent_id = $2 AND s.chat_id = $3
+                   AND s.ended_at IS NULL
+                   AND s.last_activity_at >= $5::timestamptz - $6::interval
+                   AND m.role = 'user' AND m.active
+                   AND m.ts >= $5::timestamptz - interval '60 minutes'
+                 ORDER BY m.seq DESC LIMIT 12) w) AS earlier,
+       ARRAY(SELECT a.alias FROM entities e
+               JOIN entity_aliases a ON a.user_id = e.user_id AND a.entity_id = e.entity_id
+              WHERE e.user_id = $1 AND e.entity_ref = 'self:user'
+             UNION ALL
+             SELECT display_name FROM users WHERE user_id = $1 AND display_name IS NOT NULL
+       ) AS self_names,
+       (SELECT COALESCE(jsonb_agg(jsonb_build_array(
+                   p.name, p.entity_ref,
+                   ARRAY(SELECT r.predicate FROM relations r
+                          WHERE r.user_id = $1 AND r.object_id = p.entity_id
+                            AND r.status = 'ACTIVE' AND left(r.predicate, 4) = 'HAS_'
+                            AND r.subject_id = (SELECT s.entity_id FROM entities s
+                                                 WHERE s.user_id = $1
+                                                   AND s.entity_ref = 'self:user')),
+                   ARRAY(SELECT a.alias FROM entity_aliases a
+                          WHERE a.user_id = $1 AND a.entity_id = p.entity_id
+                          ORDER BY a.created_at, a.alias))
+                   ORDER BY p.created_at, p.entity_id), '[]')
+          FROM entities p
+         WHERE p.user_id = $1 AND p.active AND p.category = 'Person'
+           AND (p.scope = 'global' OR p.agent_id = $2)
+           AND p.name_normalized = ANY($7::text[])) AS known
+  FROM (SELECT 1) one LEFT JOIN idempotency_keys k ON k.user_id = $1 AND k.key = $4
+"""
+
+
+@dataclass(frozen=True)
+class JudgeContext:
+    stored: Stored | None
+    earlier: list[tuple[str, str | None]]
+    self_names: list[str]
+    known: list[Known]
+
+
+async def judge_context(
+    conn: Connection,
+    user_id: str,
+    agent_id: str,
+    chat_id: str,
+    key: str,
+    now: datetime,
+    idle: timedelta,
+    names: Sequence[str],
+) -> JudgeContext:
+    """Before any extraction (outside the transaction): a stored answer for this turn, the
+    session's recent user messages, the names the user goes by, and the user's people named
+    ``names`` (normalized) with the user's relations to them and their aliases."""
+    row = await conn.fetchrow(
+        JUDGE_CONTEXT, user_id, agent_id, chat_id, key, now, idle, list(names)
+    )
+    assert row is not None  # one row, always
+    stored = Stored(row["request_hash"], row["response"]) if row["request_hash"] else None
+    known = [
+        Known(name, ref, tuple(roles), tuple(aliases)) for name, ref, roles, aliases in row["known"]
+    ]
+    return JudgeContext(stored, [(t, s) for t, s in row["earlier"]], list(row["self_names"]), known)
+
+
+async def judge_turn(
+    db: Database, llm: LLM | None, settings: Settings, turn: ReadTurn, idle: timedelta
+) -> Judgement | Stored:
+    """The shadow judge's plan, or the answer an earlier commit of this turn stored."""
+    req = turn.req
+    new = [Utterance(r.text, r.speaker) for r in turn.user_rows]
+    async with db.acquire() as conn:
+        context = await judge_context(
+            conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, names_in(new)
+        )
+    if context.stored is not None:
+        return context.stored
+    judged = await judge(
+        llm,
+        new=new,
+        earlier=[Utterance(t, s) for t, s in context.earlier],
+        self_names=context.self_names,
+        known=context.known,
+        now=turn.now,
+        timeout_s=settings.llm_timeout_s,
+    )
+    notes = [Notice(code="judge_fallback", detail=judged.warning)] if judged.warning else []
+    notes += [
+        Notice(
+            code="entity_ambiguous",
+            detail=f"a todo names someone several people answer to; nobody was linked. Ask: {q}",
+        )
+        for q in judged.questions
+    ]
+    return Judgement(
+        judged.plan,
+        judged.source,
+        self_names=tuple(context.self_names),
+        context=tuple(judged.context),
+        questions=tuple(judged.questions),
+        notes=tuple(notes),
+    )
+
+
+def replay(stored: Stored, turn: ReadTurn) -> CommitResponse:
+    """The stored answer, when the turn is the one stored (same body) and was not forgotten."""
+    if stored.request_hash != turn.digest:
+        raise Conflict(
+            f"turn {turn.req.turn_id!r} of chat {turn.req.chat_id!r} was committed "
+            "with a different body; a new turn needs a new turn_id"
+        )
+    if stored.response == FORGOTTEN_ANSWER:
+        raise Conflict(
+            f"turn {turn.req.turn_id!r} of chat {turn.req.chat_id!r} was committed, "
+            "then forgotten on request; it is not written again"
+        )
+    return msgspec.json.decode(msgspec.json.encode(stored.response), type=CommitResponse)

@@ -1,0 +1,231 @@
+"""What the commit's transaction writes and answers, built from what it read (pure): once the
+turn's entities exist, :func:`decide` makes each plan fact a :class:`FactWrite` with its memory
+key and picks the pending todo a "done" completes; once everything is written,
+:func:`commit_response` is the turn's :class:`CommitResponse`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import cast
+from uuid import UUID
+
+from contracts.common import Category, Scope
+from contracts.memory import (
+    CommitResponse,
+    Completion,
+    EntityWritten,
+    FactWritten,
+    Notice,
+    TodoWritten,
+)
+from contracts.plan import PlanFact
+from services.core.memory_store.fact_ops import FactResult, FactWrite
+from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
+from services.core.memory_store.shapes import EntityResult
+from services.memory_upserter.commit.read import SELF
+from services.memory_upserter.commit.turn import (
+    CapturedTodo,
+    Completed,
+    PendingTodo,
+    TurnPlan,
+    Validity,
+)
+from services.memory_upserter.text import STOP_WORDS, words
+
+
+@dataclass(frozen=True)
+class Decided:
+    """What the transaction writes once the entities exist."""
+
+    writes: list[FactWrite]
+    complete: str | None  # the pending todo the person said is done
+    notes: list[Notice]  # why nothing was completed
+    questions: list[str]  # for the next turn ("which one is done?")
+
+
+def decide(
+    plan: TurnPlan,
+    entities: Sequence[EntityResult],
+    self_id: UUID | None,
+    pending: Sequence[PendingTodo],
+) -> Decided:
+    """The plan's facts as writes between the written entities; and, when the person said
+    done, the single pending commitment, reminder or habit (or the one their words name) to
+    complete — with several and nothing to tell them apart, a notice now and a question for
+    the next turn."""
+    t, agent = plan.turn, plan.turn.req.agent_id
+    provenance = [str(r.message_id) for r in (t.user_rows or t.rows)]
+    writes = [
+        fact_write(f, s, o, entities, self_id, agent, provenance, plan.fact_source, valid)
+        for (f, s, o), valid in zip(plan.resolved.facts, plan.validity, strict=True)
+    ]
+    if not plan.done_said:
+        return Decided(writes, None, [], [])
+    choice = pick_done(pending, [r.text for r in t.user_rows])
+    if isinstance(choice, str):
+        return Decided(writes, choice, [], [])
+    if choice:
+        listed = " or ".join(repr(text[:60]) for text in choice[:5])
+        detail = f"several todos are pending; nothing was completed. Ask which one: {listed}?"
+        notice = Notice(code="commitment_not_completed", detail=detail)
+        return Decided(writes, None, [notice], [f"Which one is done: {listed}?"])
+    if plan.complete_asked:
+        detail = "nothing to complete: no commitment, reminder or habit is pending for this agent"
+        return Decided(writes, None, [Notice(code="commitment_not_completed", detail=detail)], [])
+    return Decided(writes, None, [], [])
+
+
+def pick_done(pending: Sequence[PendingTodo], said: Sequence[str]) -> str | list[str] | None:
+    """Which pending todo the person said is done: the only one; else the only
+    one sharing the most content words with what they said; else the texts to ask about."""
+    if len(pending) == 1:
+        return pending[0].todo_id
+    if not pending:
+        return None
+    spoken = {w for text in said for w in words(text) if w not in STOP_WORDS}
+    scores = [
+        (len(spoken & {w for w in words(p.text) if w not in STOP_WORDS}), p.todo_id)
+        for p in pending
+    ]
+    best = max(score for score, _ in scores)
+    winners = [todo_id for score, todo_id in scores if score == best]
+    return winners[0] if best > 0 and len(winners) == 1 else [p.text for p in pending]
+
+
+def fact_write(
+    fact: PlanFact,
+    s: int,
+    o: int | None,
+    entities: Sequence[EntityResult],
+    self_id: UUID | None,
+    agent_id: str,
+    provenance: list[str],
+    source: str,
+    valid: Validity = (None, None),
+) -> FactWrite:
+    """The fact between its subject and object (write indexes into ``entities``; ``SELF``:
+    the user's own entity ``self_id``)."""
+
+    def endpoint(index: int) -> tuple[UUID, str, str]:
+        if index == SELF:
+            assert self_id is not None, "a fact about the user needs the user's entity"
+            return self_id, "self", "Person"
+        e = entities[index]
+        return e.entity_id, primary_ref(e.entity_ref, e.entity_id), e.category
+
+    subject_id, subject_ref, category = endpoint(s)
+    object_id, object_ref = endpoint(o)[:2] if o is not None else (None, None)
+    key = memory_key(
+        memory_type=fact.memory_type,
+        category=category,
+        subject_ref=subject_ref,
+        fact_type=fact.fact_type,
+        predicate=fact.predicate,
+        object_ref=object_ref,
+        value=fact.value or fact.text,
+    )
+    return FactWrite(
+        subject_entity_id=subject_id,
+        predicate=fact.predicate,
+        text=fact.text,
+        memory_type=fact.memory_type,
+        fact_type=fact.fact_type,
+        object_entity_id=object_id,
+        value=fact.value if object_id is None else None,
+        importance=fact.importance,
+        pinned=fact.pinned,
+        confidence=fact.confidence,
+        scope=fact.scope,
+        agent_id=agent_id if fact.scope == "agent" else None,
+        source=source,
+        memory_key=key,
+        message_ids=provenance,
+        valid_from=valid[0],
+        valid_to=valid[1],
+    )
+
+
+def commit_response(
+    plan: TurnPlan,
+    *,
+    session_id: UUID,
+    new_session: bool,
+    entities: Sequence[EntityResult],
+    facts: Sequence[tuple[FactWrite, FactResult]],
+    todos: Sequence[CapturedTodo],
+    completed: Completed | None,
+    forgotten: dict[str, int],
+    warnings: list[Notice],
+) -> CommitResponse:
+    turn, req, now = plan.turn, plan.turn.req, plan.turn.now
+    return CommitResponse(
+        user_id=req.user_id,
+        agent_id=req.agent_id,
+        chat_id=req.chat_id,
+        turn_id=req.turn_id,
+        session_id=str(session_id),
+        new_session=new_session,
+        message_ids=[str(r.message_id) for r in turn.rows],
+        reply=turn.reply,
+        plan_source=plan.plan_source,
+        entities=_entities(entities),
+        facts=[fact_written(w, r, now=now) for w, r in facts],
+        todos=[
+            TodoWritten(
+                todo_id=str(t.todo_id),
+                kind=t.kind,
+                text=t.text,
+                due_at=t.due_at,
+                source_snippet=t.source_snippet,
+                outcome="created" if t.created else "unchanged",
+            )
+            for t in todos
+        ],
+        completions=[
+            Completion(
+                todo_id=str(completed.todo_id),
+                kind=completed.kind,
+                text=completed.text,
+                outcome="checked_in" if completed.kind == "HABIT" else "completed",
+            )
+        ]
+        if completed
+        else [],
+        forgotten=forgotten,
+        warnings=warnings,
+    )
+
+
+def fact_written(w: FactWrite, r: FactResult, *, now: datetime | None) -> FactWritten:
+    """How one fact write is reported; ``now`` is the default start of a new fact (None: none
+    reported, as a profile seed has no time of its own)."""
+    return FactWritten(
+        fact_id=str(r.rel_id),
+        text=w.text,
+        predicate=canonical_predicate(w.predicate),
+        memory_type=w.memory_type,
+        scope=cast(Scope, w.scope),
+        memory_key=w.memory_key,
+        outcome=r.outcome,
+        valid_from=w.valid_from or now,
+        valid_to=w.valid_to,
+        replaced_id=str(r.replaced_id) if r.replaced_id else None,
+    )
+
+
+def _entities(results: Sequence[EntityResult]) -> list[EntityWritten]:
+    merged: dict[UUID, EntityWritten] = {}
+    for r in results:
+        known = merged.get(r.entity_id)
+        if known is None or (r.outcome == "created" or known.outcome == "unchanged"):
+            outcome = r.outcome if known is None or r.outcome != "unchanged" else known.outcome
+            merged[r.entity_id] = EntityWritten(
+                entity_id=str(r.entity_id),
+                name=r.name,
+                category=cast(Category, r.category),  # the entities table's check
+                entity_ref=r.entity_ref,
+                outcome=outcome,
+            )
+    return list(merged.values())

@@ -1,0 +1,157 @@
+"""The data of one commit, as it moves down the layers: read from the request
+(:class:`ReadTurn`), decided (:class:`TurnPlan`), written (:class:`Written`).
+
+Every layer imports its types from here — the orchestrator and its transaction
+(:mod:`.write`), the pure steps (:mod:`.read`, :mod:`.plan`, :mod:`.response`,
+:mod:`.session`) and what follows the commit (:mod:`.index`) — so no layer needs the
+one above it. Rows are named: a field, not a position, says which column a value fills. Data
+only, no logic (the steps hold it): pure, no driver imported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+from uuid import UUID
+
+from contracts.common import Role, TodoKind
+from contracts.memory import CommitRequest, CommitResponse, Notice
+from contracts.plan import MemoryWritePlan, PlanFact
+from services.core.memory_store.shapes import EntityWrite
+from services.memory_upserter.forget.types import Forgotten
+
+Validity = tuple[datetime | None, datetime | None]
+PlanSource = Literal["request", "answer", "llm_judge", "offline_extractor"]
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The plan's entities as writes, and each fact's subject/object as a write index
+    (``SELF``, -1: the user's own entity)."""
+
+    writes: list[EntityWrite] = field(default_factory=list)
+    facts: list[tuple[PlanFact, int, int | None]] = field(default_factory=list)
+    self_aliases: list[str] = field(default_factory=list)
+    distinct: dict[int, tuple[int, str]] = field(default_factory=dict)
+    # write index → (plan entity index, the handle it is not)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What the idempotency key holds: the first commit's body hash and answer."""
+
+    request_hash: str
+    response: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    """One message of the turn, as ``messages`` stores it."""
+
+    message_id: UUID
+    position: int
+    role: Role
+    speaker: str | None
+    text: str
+    external_id: str | None
+    ts: datetime
+
+
+@dataclass(frozen=True)
+class TodoRow:
+    """One todo of the plan, as ``todos`` stores it (pending)."""
+
+    todo_id: UUID
+    kind: TodoKind
+    text: str
+    due_at: datetime | None
+    source_snippet: str | None
+    source_message_id: UUID | None
+
+
+@dataclass(frozen=True)
+class CapturedTodo:
+    """A todo as the turn left it: this turn's, or the pending one it repeated."""
+
+    todo_id: UUID
+    kind: TodoKind
+    text: str
+    due_at: datetime | None
+    source_snippet: str | None
+    created: bool
+
+
+@dataclass(frozen=True)
+class PendingTodo:
+    """A pending commitment, reminder or habit that "done" may complete."""
+
+    todo_id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Completed:
+    """The todo a "done" completed (a habit: checked in)."""
+
+    todo_id: UUID
+    kind: TodoKind
+    text: str
+
+
+@dataclass(frozen=True)
+class ReadTurn:
+    """The request read: everything decided before any I/O."""
+
+    req: CommitRequest
+    now: datetime
+    key: str  # the idempotency key, commit:{agent}:{chat}:{turn_id}
+    digest: str  # sha256 of the body
+    rows: tuple[MessageRow, ...]
+    reply: str | None
+    user_rows: tuple[MessageRow, ...]  # the person's, of ``rows``
+    plan: MemoryWritePlan | None
+    plan_source: Literal["request", "answer"] | None  # None: the request has no plan
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What the turn's plan came with: the plan itself (the request's, or the shadow judge's),
+    its source, the names the user goes by, the earlier messages the judge saw, the questions
+    and notices it raised."""
+
+    plan: MemoryWritePlan | None
+    source: PlanSource
+    self_names: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()
+    questions: tuple[str, ...] = ()
+    notes: tuple[Notice, ...] = ()
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    """The turn, decided: what the transaction writes."""
+
+    turn: ReadTurn
+    plan_source: PlanSource
+    resolved: Resolved
+    validity: tuple[Validity, ...]  # of each of ``resolved.facts``
+    todos: tuple[TodoRow, ...]
+    done_said: bool
+    complete_asked: bool
+    forget: tuple[str, ...]
+    fact_source: str
+    notes: tuple[Notice, ...] = ()
+    questions: tuple[str, ...] = ()  # asked next turn (entity_ambiguous)
+
+
+@dataclass(frozen=True)
+class Written:
+    """The committed answer, and what the work after the commit needs."""
+
+    response: CommitResponse
+    fact_ids: list[UUID] = field(default_factory=list)  # rows whose vectors must follow
+    touched: list[str] = field(default_factory=list)  # entities this turn named
+    active_ids: set[str] = field(default_factory=set)  # the request's ids that are live
+    forgotten: Forgotten | None = None
+    questions: tuple[str, ...] = ()  # the plan's, and the transaction's ("which one is done?")

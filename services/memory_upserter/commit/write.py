@@ -1,0 +1,296 @@
+"""``POST /v1/commit``: one turn, written once however often n8n retries it.
+
+1. Read the request (pure, :func:`~.read.read`): the turn's time, its plan, its message
+   rows, its idempotency key and a hash of the body.
+2. No plan: the shadow judge extracts one (:func:`~.judge_store.judge_turn`) — after checking,
+   outside any transaction, that this turn was not committed already.
+3. Decide (pure, :mod:`.plan`): the plan as writes, with notices of what was left out.
+4. One transaction under the user's lock (:func:`_transaction`; its statements, and why they
+   run in that order: :mod:`.sql`), retried on a deadlock: a stored answer for the key
+   is replayed (a different body is a 409), else the messages, session, entities, facts,
+   completion, todos and the answer are written together.
+5. After the commit (:func:`~.index.after_commit`): the turn's vectors, the clean-up of a
+   ``plan.forget`` and the working memory; a failure there is a warning in the answer.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+from datetime import timedelta
+from uuid import UUID
+
+import asyncpg
+
+from contracts.memory import CommitRequest, CommitResponse
+from services.core.background import Background
+from services.core.deps import Connection, Database
+from services.core.llm import LLM
+from services.core.memory_store import (
+    EntityWrite,
+    apply_facts,
+    lock_user,
+    self_entity_id,
+    upsert_entities,
+)
+from services.core.problems import Conflict
+from services.core.settings import Settings
+from services.core.validation import FieldError, InvalidInput
+from services.memory_upserter.commit import sql
+from services.memory_upserter.commit.index import after_commit
+from services.memory_upserter.commit.judge_store import judge_turn, replay
+from services.memory_upserter.commit.plan import prepare
+from services.memory_upserter.commit.read import SELF, read
+from services.memory_upserter.commit.response import commit_response, decide
+from services.memory_upserter.commit.turn import (
+    CapturedTodo,
+    Completed,
+    Judgement,
+    PendingTodo,
+    Stored,
+    TurnPlan,
+    Written,
+)
+from services.memory_upserter.extract.people import group_of
+from services.memory_upserter.forget.tx import forget_in_transaction
+from services.memory_upserter.stores import MemoryStores
+
+ATTEMPTS = 3  # a deadlock with another writer of the same user rolls back; the turn is retried
+
+
+class _Replay(Exception):
+    """The key holds an answer already: the transaction rolls back, the answer is replayed."""
+
+    def __init__(self, stored: Stored) -> None:
+        super().__init__("replay")
+        self.stored = stored
+
+
+async def commit_turn(
+    stores: MemoryStores,
+    llm: LLM | None,
+    settings: Settings,
+    background: Background,
+    req: CommitRequest,
+    *,
+    request_id: str | None,
+) -> tuple[CommitResponse, bool]:
+    """The turn's answer, and whether it is a replay of an earlier commit."""
+    turn = read(req)
+    idle = timedelta(minutes=settings.session_idle_minutes)
+    if turn.plan is not None and turn.plan_source is not None:
+        judged = Judgement(turn.plan, turn.plan_source)
+    else:
+        found = await judge_turn(stores.db, llm, settings, turn, idle)
+        if isinstance(found, Stored):
+            return replay(found, turn), True
+        judged = found
+    written = await _write(stores.db, prepare(turn, judged), idle, request_id)
+    if isinstance(written, Stored):
+        return replay(written, turn), True
+    response = await after_commit(stores, settings, background, turn, written)
+    return response, False
+
+
+async def _write(
+    db: Database, plan: TurnPlan, idle: timedelta, request_id: str | None
+) -> Stored | Written:
+    """Commit the turn, or return what an earlier commit of it stored (nothing written); the
+    transaction is retried when a deadlock with another writer of the user rolled it back."""
+    async with db.acquire() as conn:
+        for attempt in range(ATTEMPTS):
+            try:
+                async with conn.transaction():
+                    return await _transaction(conn, plan, idle, request_id)
+            except _Replay as replay:
+                return replay.stored
+            except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
+                if attempt == ATTEMPTS - 1:
+                    raise
+            except asyncpg.UniqueViolationError as exc:
+                if exc.constraint_name == "messages_turn_position_key":
+                    raise Conflict(
+                        f"turn {plan.turn.req.turn_id!r} was logged already, but its stored "
+                        "answer has expired; use a new turn_id"
+                    ) from None
+                raise
+    raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+async def _transaction(
+    conn: Connection, plan: TurnPlan, idle: timedelta, request_id: str | None
+) -> Written:
+    """Everything the turn writes, in the caller's transaction (:mod:`.sql`'s order)."""
+    t, resolved = plan.turn, plan.resolved
+    req, now, user = t.req, t.now, t.req.user_id
+    await lock_user(conn, user)
+    opened = await conn.fetchrow(sql.OPEN, user, req.agent_id, req.chat_id, now, idle, t.key)
+    if opened is not None and opened["request_hash"]:
+        raise _Replay(Stored(opened["request_hash"], opened["response"]))
+    rows = t.rows
+    session = await conn.fetchrow(
+        sql.LOG,
+        user,
+        req.agent_id,
+        req.chat_id,
+        uuid.uuid4(),
+        now,
+        max(1, len(t.user_rows)),
+        req.turn_id,
+        [r.message_id for r in rows],
+        [r.position for r in rows],
+        [r.role for r in rows],
+        [r.speaker for r in rows],
+        [r.text for r in rows],
+        [r.external_id for r in rows],
+        [r.ts for r in rows],
+    )
+    assert session is not None  # the statement always returns the session
+    entity_writes = await _distinct(conn, plan)
+    entities = (
+        await upsert_entities(
+            conn,
+            user,
+            entity_writes,
+            agent_id=req.agent_id,
+            now=now,
+            source=plan.fact_source,
+            lock=False,
+        )
+        if entity_writes
+        else []
+    )
+    self_id = None
+    if resolved.self_aliases or any(SELF in (s, o) for _, s, o in resolved.facts):
+        self_id = await self_entity_id(conn, user)
+    if resolved.self_aliases:
+        names = resolved.self_aliases
+        await conn.execute(sql.SELF_ALIASES, user, self_id, plan.fact_source, names, names[0], now)
+    pending = (
+        [
+            PendingTodo(r["todo_id"], r["text"])
+            for r in await conn.fetch(sql.PENDING, user, req.agent_id, list(sql.ACTIONABLE))
+        ]
+        if plan.done_said
+        else []
+    )
+    decided = decide(plan, entities, self_id, pending)
+    results = await apply_facts(conn, user, decided.writes, now=now, lock=False)
+    completed = None
+    if decided.complete is not None:
+        row = await conn.fetchrow(sql.COMPLETE, user, decided.complete, now)
+        completed = Completed(row["todo_id"], row["kind"], row["text"]) if row else None
+    todos = (
+        [
+            CapturedTodo(
+                r["todo_id"], r["kind"], r["text"], r["due_at"], r["source_snippet"], r["created"]
+            )
+            for r in await conn.fetch(
+                sql.CAPTURE,
+                user,
+                req.agent_id,
+                req.chat_id,
+                session["session_id"],
+                now,
+                [d.todo_id for d in plan.todos],
+                [d.kind for d in plan.todos],
+                [d.text for d in plan.todos],
+                [d.due_at for d in plan.todos],
+                [d.source_snippet for d in plan.todos],
+                [d.source_message_id for d in plan.todos],
+            )
+        ]
+        if plan.todos
+        else []
+    )
+    forgotten = None
+    if plan.forget:
+        forgotten = await forget_in_transaction(
+            conn,
+            user_id=user,
+            scope="global",
+            agent_id=req.agent_id,
+            chat_id=req.chat_id,
+            names_or_texts=plan.forget,
+            hard=False,
+            reason="asked in conversation",
+            now=now,
+            request_id=request_id,
+        )
+    response = commit_response(
+        plan,
+        session_id=session["session_id"],
+        new_session=session["created"],
+        entities=entities,
+        facts=list(zip(decided.writes, results, strict=True)),
+        todos=todos,
+        completed=completed,
+        forgotten=dict(forgotten.effects.counts) if forgotten else {},
+        warnings=[*plan.notes, *decided.notes],
+    )
+    touched = list(dict.fromkeys(str(e.entity_id) for e in entities))
+    live = await conn.fetch(
+        sql.FINISH,
+        user,
+        req.agent_id,
+        t.key,
+        t.digest,
+        response,
+        now,
+        session["session_id"],
+        session["last_seq"],
+        len(rows),
+        sum(r.outcome in ("created", "superseded_previous") for r in results),
+        [*_uuids(req.active_entity_ids), *map(UUID, touched)],
+        list(map(UUID, touched)),
+        [r.message_id for r in rows],
+    )  # the answer under the turn's key, the checkpoint, counters, last_seen, named entities
+    changed = {r.rel_id for r in results if r.outcome != "unchanged"}
+    changed |= {r.replaced_id for r in results if r.replaced_id}
+    return Written(
+        response,
+        sorted(changed, key=str),
+        touched,
+        {str(r["entity_id"]) for r in live},
+        forgotten,
+        (*plan.questions, *decided.questions),
+    )
+
+
+async def _distinct(conn: Connection, plan: TurnPlan) -> list[EntityWrite]:
+    """The entity writes, each ``distinct_from`` resolved to the user's entity (which gets an
+    alias of its relation's group, "family Marta", when it has none); a handle that
+    names none of this user's entities is refused (422, nothing written) — in a model's plan;
+    the offline judge's own is dropped."""
+    resolved, user = plan.resolved, plan.turn.req.user_id
+    writes = list(resolved.writes)
+    errors = []
+    for index, (position, handle) in resolved.distinct.items():
+        namesake = await conn.fetchrow(sql.DISTINCT, user, handle)
+        if namesake is not None:
+            writes[index] = replace(writes[index], distinct_from=namesake["entity_id"])
+            group = next((g for g in map(group_of, namesake["roles"]) if g), None)
+            if group and not namesake["has_alias"]:  # "family Marta", for the question to name
+                alias = f"{group} {namesake['name']}"
+                await conn.execute(sql.ALIAS, user, namesake["entity_id"], alias, plan.fact_source)
+        elif plan.plan_source in ("request", "answer"):
+            path = "$.plan" if plan.plan_source == "request" else "$.answer.plan"
+            errors.append(
+                FieldError(
+                    f"{path}.entities[{position}].distinct_from",
+                    f"{handle!r} is none of this user's entities",
+                )
+            )
+    if errors:
+        raise InvalidInput(errors)
+    return writes
+
+
+def _uuids(values: list[str]) -> list[UUID]:
+    out = []
+    for value in values:
+        try:
+            out.append(UUID(value))
+        except ValueError:
+            continue
+    return out

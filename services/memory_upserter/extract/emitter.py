@@ -1,0 +1,123 @@
+"""What the offline extractor's rules write into (:class:`Emitter`): for one clause of one
+speaker, the plan's entities, facts and todos, keyed so a repeat merges, with the clause's
+validity and who "she" was. The rules (:mod:`.rules`) import it; the
+extractor (:mod:`.extractor`) runs them over each sentence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from contracts.common import Category, MemoryType, TodoKind
+from contracts.plan import FactType, PlanEntity, PlanFact, PlanTodo
+from services.memory_upserter.extract.due import find_due, without_due
+from services.memory_upserter.extract.people import People
+from services.memory_upserter.text import fold
+
+
+@dataclass
+class Emitter:
+    """What the rules write into, for one clause of one speaker."""
+
+    now: datetime
+    sentence: str = ""
+    subject: str = "user"  # the plan handle of whoever speaks
+    is_user: bool = True
+    entities: dict[str, PlanEntity] = field(default_factory=dict)
+    facts: dict[tuple[str, str, str], PlanFact] = field(default_factory=dict)
+    todos: dict[tuple[str, str], PlanTodo] = field(default_factory=dict)
+    complete: bool = False
+    last_person: str | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    people: People = field(default_factory=People)
+    handles: dict[str, str] = field(default_factory=dict)  # folded name → plan handle
+
+    @property
+    def who(self) -> str:
+        return "User" if self.is_user else self.subject
+
+    @property
+    def whose(self) -> str:
+        return "the user's" if self.is_user else f"{self.subject}'s"
+
+    def entity(self, name: str, category: Category) -> str:
+        key = fold(name)
+        if key in self.handles:
+            handle = self.handles[key]
+        else:
+            if key not in self.entities:
+                self.entities[key] = PlanEntity(name=name, category=category)
+            handle = self.entities[key].name
+        if category in ("Person", "Pet"):
+            self.last_person = handle
+        return handle
+
+    def person(self, name: str, role: str | None, category: Category = "Person") -> str:
+        """The handle of a person named in a relationship: a known one, or a new one told
+        apart from the known namesakes (module docstring)."""
+        key = fold(name)
+        if key not in self.handles and key not in self.entities and self.is_user:
+            decided = self.people.decide(name, role, self.sentence)
+            if decided.handle is not None:
+                self.handles[key] = decided.handle
+            elif decided.distinct_from is not None:
+                self.entities[key] = PlanEntity(
+                    name=name,
+                    category=category,
+                    aliases=list(decided.aliases),
+                    distinct_from=decided.distinct_from,
+                )
+                self.handles[key] = decided.aliases[0]  # the plan names the new one so
+        return self.entity(name, category)
+
+    def fact(
+        self,
+        predicate: str,
+        text: str,
+        *,
+        subject: str | None = None,
+        obj: str | None = None,
+        value: str | None = None,
+        memory_type: MemoryType = "PROFILE",
+        fact_type: FactType = "fact",
+        importance: int = 1,
+        confidence: float = 0.8,
+    ) -> None:
+        subject = subject or self.subject
+        if subject != "user" and memory_type == "PROFILE":
+            memory_type = "PEOPLE"
+        fact = PlanFact(
+            memory_type=memory_type,
+            subject=subject,
+            predicate=predicate,
+            object=obj,
+            value=value,
+            text=text[:500],
+            fact_type=fact_type,
+            importance=importance,
+            confidence=confidence,
+            valid_from=self.valid_from.isoformat() if self.valid_from else None,
+            valid_to=self.valid_to.isoformat() if self.valid_to else None,
+        )
+        self.facts[(fold(subject), predicate, fold(obj or value or ""))] = fact
+
+    def todo(self, kind: TodoKind, task: str, *, also_due_in: str = "", dated: bool = True) -> None:
+        """A todo of the user's (another speaker's plans are not theirs); a due expression in
+        the task (or in ``also_due_in``) becomes its due date and leaves its text."""
+        if not self.is_user:
+            return
+        due = find_due(task, self.now) if dated else None
+        text = without_due(task, due)
+        if dated and due is None and also_due_in:
+            due = find_due(also_due_in, self.now)
+        if len(text) < 2:
+            return
+        text = text[0].upper() + text[1:]
+        self.people.note_todo(text)
+        self.todos[(kind, fold(text))] = PlanTodo(
+            kind=kind,
+            text=text[:300],
+            due=due.at.isoformat() if due else None,
+            source_snippet=self.sentence[:2000],
+        )

@@ -1,0 +1,128 @@
+"""The offline shadow judge (001): a memory-write plan from the user's own words, by rule.
+
+Deterministic and pure (``now`` passed in). It reads only user messages, and writes only what
+they assert (:mod:`.assertion`): questions, conditionals, hypotheticals, wishes, negations,
+disputed claims and quoted text write no fact; "no longer …" / "… anymore" ends the fact it
+names (``valid_to`` = the turn). Time phrases date a fact and leave its value
+(:mod:`.temporal`). What it recognises — name, age, job, employer, home, birthplace, languages,
+family and friends, pets, diet and allergies, likes, projects, todos and a completion signal —
+is the rule table of :mod:`.rules.registry` (its order set in :mod:`.rules`). Psyche and
+affect are never extracted.
+
+Speakers: a message whose speaker is the user (no speaker, or one of ``self_names``) speaks for
+"user"; any other speaker (an import such as LoCoMo commits both sides as user messages with the
+speaker's name) speaks for an entity of that name, so "Caroline: I live in Boston" is a fact
+about Caroline. Context messages (earlier in the session) only resolve "she"/"he".
+
+Same-name people: ``known`` lists the user's people whose name the turn uses. A relationship
+that tells a new person apart from the known ones ("my colleague Marta" when the known Marta
+is a sister, "a different Marta") declares a new entity ``distinct_from`` the known one, with a
+distinguishing alias ("work Marta"); a todo that names a person two known entities answer to
+links nobody and leaves a question in :attr:`Extracted.questions`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from contracts.plan import MemoryWritePlan
+from services.memory_upserter.extract import assertion, rules
+from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.people import Known, People
+from services.memory_upserter.extract.temporal import validity
+from services.memory_upserter.text import fold, says_done
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SELF = re.compile(r"(?i)^(?:I|I'm|I've|I'd|we|we're|my|our|me)\b")
+
+
+@dataclass(frozen=True)
+class Utterance:
+    text: str
+    speaker: str | None = None  # None: the user
+
+
+@dataclass(frozen=True)
+class Extracted:
+    plan: MemoryWritePlan
+    questions: list[str] = field(default_factory=list)  # whom a todo means, when unclear
+
+
+def extract(
+    new: Sequence[Utterance],
+    *,
+    now: datetime,
+    context: Sequence[Utterance] = (),
+    self_names: Sequence[str] = (),
+    known: Sequence[Known] = (),
+) -> MemoryWritePlan:
+    """The plan for this turn's messages; ``context`` only seeds pronoun resolution."""
+    return extract_turn(new, now=now, context=context, self_names=self_names, known=known).plan
+
+
+def extract_turn(
+    new: Sequence[Utterance],
+    *,
+    now: datetime,
+    context: Sequence[Utterance] = (),
+    self_names: Sequence[str] = (),
+    known: Sequence[Known] = (),
+) -> Extracted:
+    selves = {fold(n) for n in self_names} | {"me", "user"}
+    out = Emitter(now=now, people=People(known))
+    for utterance in context:  # who "she" is, from earlier in the session; nothing is written
+        scratch = Emitter(now=now, last_person=out.last_person)
+        _read(utterance, scratch, selves)
+        out.last_person = scratch.last_person
+    for utterance in new:
+        _read(utterance, out, selves)
+    plan = MemoryWritePlan(
+        entities=list(out.entities.values()),
+        facts=list(out.facts.values()),
+        todos=list(out.todos.values()),
+        complete_commitment=out.complete,
+    )
+    return Extracted(plan, out.people.questions())
+
+
+def _read(utterance: Utterance, out: Emitter, selves: set[str]) -> None:
+    speaker = (utterance.speaker or "").strip()
+    out.is_user = not speaker or fold(speaker) in selves
+    last_person = out.last_person  # the speaker is never "she" in their own words
+    out.subject = "user" if out.is_user else out.entity(speaker, "Person")
+    out.last_person = last_person
+    for sentence in _SENTENCE.split(utterance.text):
+        sentence = sentence.strip()
+        if sentence:
+            _sentence(sentence, out)
+
+
+def _sentence(sentence: str, out: Emitter) -> None:
+    out.sentence = sentence
+    out.valid_from = out.valid_to = None
+    plain = assertion.unquoted(sentence)
+    block = assertion.blocked(plain)
+    for rule in rules.TODO_RULES:
+        if block is None or rule.requested:
+            for match in rule.pattern.finditer(plain):
+                rule.apply(match, out)
+    if out.is_user and block is None and says_done(plain):
+        out.complete = True
+    if block is not None:
+        return
+    for clause in assertion.clauses(plain):
+        restated = assertion.ended(clause)
+        dated = validity(restated or clause, out.now)
+        out.valid_from, out.valid_to = dated.valid_from, dated.valid_to
+        if restated is not None:
+            out.valid_to = out.now
+        for rule in rules.FACT_RULES:
+            text = (restated or clause) if rule.raw else dated.text
+            for match in rule.pattern.finditer(text):
+                about_self = bool(_SELF.match(match.group(0)))
+                if not assertion.hedged(text[: match.start()], about_self=about_self):
+                    rule.apply(match, out)
+    out.valid_from = out.valid_to = None

@@ -1,0 +1,30 @@
+"""The offline extractor's rule table, in order: the one place that order is set.
+
+The self-statements of :mod:`.basics` (home, work, diet, allergies, likes, projects, events,
+people) come first, then who the person is (:mod:`.profile`), then their life (:mod:`.life`).
+Within a module, rules keep the order they are written in. The todo rules (:mod:`.todos`) are a
+table of their own.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from services.memory_upserter.extract.rules import basics, life, profile, todos
+from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
+
+FACT_ORDER: tuple[ModuleType, ...] = (basics, profile, life)
+TODO_ORDER: tuple[ModuleType, ...] = (todos,)
+
+
+def _table(registered: list[Rule], order: tuple[ModuleType, ...]) -> tuple[Rule, ...]:
+    place = {module.__name__: i for i, module in enumerate(order)}
+    unplaced = {r.module for r in registered} - place.keys()
+    assert not unplaced, f"rule modules missing from the table: {sorted(unplaced)}"
+    return tuple(sorted(registered, key=lambda r: place[r.module]))  # stable
+
+
+FACT_RULES = _table(REGISTERED, FACT_ORDER)
+TODO_RULES = _table(REGISTERED_TODOS, TODO_ORDER)
+
+__all__ = ["FACT_ORDER", "FACT_RULES", "TODO_ORDER", "TODO_RULES", "Rule"]

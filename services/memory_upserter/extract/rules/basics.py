@@ -1,0 +1,256 @@
+"""The offline extractor's first rules (:mod:`.registry` holds the registry): who the speaker
+is — home, work, diet, allergies, likes, projects, what they did — and the people in their
+life (a role and a name, where a person lives or works)."""
+
+from __future__ import annotations
+
+import re
+
+from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.registry import (
+    _ROLES,
+    _STOP,
+    NAME,
+    NOT_THINGS,
+    ORG,
+    PLACE,
+    ROLE,
+    SUBJECT,
+    THING,
+    _article,
+    _name,
+    _place,
+    _subject,
+    _thing,
+    role_named,
+    rule,
+)
+
+# --- who the speaker is and what they say of themselves --------------------------------------
+
+
+@rule(
+    "name",
+    rf"(?i:\bmy\s+(?:full\s+|first\s+|real\s+)?name(?:\s+is|'s)|\bcalls?\s+me|\bI(?:'m|"
+    rf"\s+am)\s+called|\bI\s+go\s+by)\s+{NAME}",
+)
+def _my_name(m: re.Match[str], out: Emitter) -> None:
+    name = _name(m["name"])
+    if name and out.is_user:
+        out.fact("NAME", f"User's name is {name}", value=name, importance=3, confidence=0.95)
+
+
+@rule(
+    "lives_in",
+    r"(?i:\b(?:I|we)(?:\s+(?:still\s+)?live|(?:'ve|\s+have)\s+lived|\s+am\s+living|"
+    r"'m\s+living|'re\s+"
+    r"living|\s+are\s+living|(?:'ve|\s+have)\s+been\s+living|\s+reside|'m\s+"
+    r"based|\s+am\s+based|'re\s+based|(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|"
+    r"finally\s+)?(?:moved|relocated)(?:\s+from\s+[^,.;:!?]+?)?)\s+(?:in|to))\s+" + PLACE,
+)
+def _lives_in(m: re.Match[str], out: Emitter) -> None:
+    place = _place(m["place"])
+    if place:
+        out.entity(place, "Location")
+        out.fact("LIVES_IN", f"{out.who} lives in {place}", obj=place, importance=2, confidence=0.9)
+
+
+def _work(m: re.Match[str], out: Emitter) -> None:
+    org, role = _name(m["org"]), (m["role"] or "").strip() or None
+    if org:
+        out.entity(org, "Org")
+        out.fact("WORKS_AT", f"{out.who} works at {org}", obj=org, importance=2, confidence=0.9)
+    if role and not NOT_THINGS.match(role):
+        out.fact(
+            "JOB_TITLE",
+            f"{out.who} works as {_article(role)}",
+            value=role,
+            importance=2,
+            confidence=0.85,
+        )
+
+
+rule(
+    "works_at",
+    rf"(?i:\bI(?:\s+work|(?:'ve|\s+have)\s+been\s+working)\s+(?:at|for)\s+(?:the\s+)?)"
+    rf"{ORG}(?:\s+(?i:as)\s+(?i:an?\s+)?{ROLE}"
+    rf"{_STOP})?",
+)(_work)
+rule(
+    "works_as",
+    rf"(?i:\bI\s+work\s+as\s+(?:an?\s+)?){ROLE}(?:(?=\s+(?i:at|for)\s)\s+(?i:at|"
+    rf"for)\s+{ORG}|{_STOP})",
+)(_work)
+rule("role_at", rf"(?i:\bI(?:'m|\s+am)\s+an?\s+){ROLE}\s+(?i:at|for)\s+{ORG}")(_work)
+
+
+@rule(
+    "diet",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:an?\s+|strictly\s+|fully\s+|now\s+)?(?P<diet>vegetarian|"
+    r"vegan|pescatarian|pescetarian|keto|gluten[- ]free|halal|kosher))\b",
+)
+def _diet(m: re.Match[str], out: Emitter) -> None:
+    diet = m["diet"].lower()
+    out.fact(
+        "DIET",
+        f"{out.who} is {diet}",
+        value=diet,
+        fact_type="preference",
+        importance=2,
+        confidence=0.9,
+    )
+
+
+@rule("intolerance", r"(?i:\bI(?:'m|\s+am)\s+(?P<what>lactose|gluten)[- ]intolerant)")
+def _intolerance(m: re.Match[str], out: Emitter) -> None:
+    what = m["what"].lower()
+    out.fact(
+        "INTOLERANCE", f"{out.who} is {what} intolerant", value=what, importance=3, confidence=0.95
+    )
+
+
+def _allergies(m: re.Match[str], out: Emitter) -> None:
+    for item in re.split(r"\s*(?:,|\band\b|\bor\b)\s*", m["things"].strip()):
+        item = item.strip().lower()
+        if item and len(item) <= 60:
+            out.fact(
+                "ALLERGY",
+                f"{out.who} is allergic to {item}",
+                value=item,
+                importance=3,
+                confidence=0.95,
+            )
+
+
+rule(
+    "allergic_to",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:very\s+|severely\s+|deathly\s+|seriously\s+|"
+    r"really\s+)?allergic\s+to)\s+(?P<things>[^.;!?]+?)(?=\s*(?:[.;!?]|$|\s(?:"
+    r"but|because|so|since|though)\b))",
+)(_allergies)
+rule("allergy", r"(?i:\bI\s+have\s+an?)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)(?i:\s+allergy)\b")(
+    _allergies
+)
+
+
+@rule(
+    "likes",
+    rf"(?i:\bI\s+(?:really\s+|absolutely\s+|just\s+)?(?:love|like|enjoy|adore))\s+"
+    rf"{THING}",
+)
+def likes(m: re.Match[str], out: Emitter) -> None:
+    thing = _thing(m["thing"])
+    if thing:
+        out.fact(
+            "LIKES", f"{out.who} likes {thing}", value=thing, fact_type="preference", confidence=0.7
+        )
+
+
+@rule(
+    "dislikes",
+    rf"(?i:\bI\s+(?:really\s+)?(?:hate|dislike|can't\s+stand|cannot\s+stand|"
+    rf"don't\s+like|do\s+not\s+like))\s+{THING}",
+)
+def _dislikes(m: re.Match[str], out: Emitter) -> None:
+    thing = _thing(m["thing"])
+    if thing:
+        out.fact(
+            "DISLIKES",
+            f"{out.who} dislikes {thing}",
+            value=thing,
+            fact_type="preference",
+            confidence=0.7,
+        )
+
+
+@rule(
+    "working_on",
+    rf"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|still\s+|now\s+)?working\s+on\s+"
+    rf"(?:the\s+|a\s+|an\s+|my\s+|our\s+)?){THING}",
+)
+def _working_on(m: re.Match[str], out: Emitter) -> None:
+    thing = _thing(re.sub(r"(?i)\s+project$", "", m["thing"]))
+    if thing:
+        project = out.entity(thing, "Project")
+        out.fact(
+            "WORKS_ON",
+            f"{out.who} is working on {thing}",
+            obj=project,
+            memory_type="PROJECT",
+            importance=2,
+            confidence=0.85,
+        )
+
+
+@rule(
+    "did",
+    rf"(?i:\b(?:I|we)\s+(?:just\s+|recently\s+|finally\s+|also\s+)?(?P<verb>went\s+to|"
+    rf"visited|joined|started|adopted|bought|attended|signed\s+up\s+for|graduated\s+"
+    rf"from|ran|painted|wrote|read|met|took|made|finished|tried|watched|learned|won|"
+    rf"volunteered\s+at|volunteered\s+for|celebrated|hiked|baked|cooked|built|"
+    rf"played|completed|got\s+back\s+from|went\s+on|saw|started\s+learning|"
+    rf"picked\s+up|gave|received|donated|organized|hosted|performed\s+at))\s+{THING}",
+)
+def _did(m: re.Match[str], out: Emitter) -> None:
+    """What the speaker did, dated by the turn (imports set ``now`` to the message time)."""
+    thing = _thing(m["thing"])
+    if not thing or re.match(r"(?i)(?:bed|sleep|work|home|working\b.*)$", thing):
+        return
+    if m["verb"].lower() in ("joined", "started") and re.match(r"(?:at\s+|with\s+)?[A-Z]", thing):
+        return  # joining an organisation is where the person works (profile.employer)
+    day = (out.valid_from or out.now).date()
+    happened = f"{' '.join(m['verb'].lower().split())} {thing}"
+    out.fact(
+        "DID",
+        f"{out.who} {happened} (on {day.isoformat()})",
+        value=f"{happened} @ {day.isoformat()}",
+        confidence=0.7,
+    )
+
+
+# --- people ------------------------------------------------------------------------------------
+
+
+rule(
+    "my_role_name",
+    rf"(?i:\bmy\s+(?P<role>{_ROLES}))(?:\s*,\s*|\s+(?i:is\s+called|named|"
+    rf"called)\s+|\s+){NAME}",
+)(role_named)
+rule("name_is_my_role", rf"{NAME}\s+(?i:is\s+my)\s+(?i:(?P<role>{_ROLES}))\b")(role_named)
+
+
+@rule(
+    "person_lives_in",
+    rf"{SUBJECT}\s+(?i:lives|is\s+living|now\s+lives|moved)\s+(?i:in|to)\s+" + PLACE,
+)
+def _person_lives_in(m: re.Match[str], out: Emitter) -> None:
+    place = _place(m["place"])
+    person = _subject(m, out) if place else None
+    if person and place:
+        out.entity(place, "Location")
+        out.fact(
+            "LIVES_IN",
+            f"{person} lives in {place}",
+            subject=person,
+            obj=place,
+            memory_type="PEOPLE",
+            importance=2,
+            confidence=0.85,
+        )
+
+
+@rule("person_works_at", rf"{SUBJECT}\s+(?i:works|is\s+working)\s+(?i:at|for)\s+{ORG}")
+def _person_works_at(m: re.Match[str], out: Emitter) -> None:
+    org = _name(m["org"])
+    person = _subject(m, out) if org else None
+    if person and org:
+        out.entity(org, "Org")
+        out.fact(
+            "WORKS_AT",
+            f"{person} works at {org}",
+            subject=person,
+            obj=org,
+            memory_type="PEOPLE",
+            importance=2,
+            confidence=0.85,
+        )

@@ -1,0 +1,212 @@
+"""Self-statements about the person's life: children and pets, a spouse, what they avoid
+eating, favourites and what they are a fan of, what they build or train for, where they stay,
+and where a person works. Their place in the rule table: :mod:`.rules`."""
+
+from __future__ import annotations
+
+import re
+
+from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.basics import likes
+from services.memory_upserter.extract.rules.registry import (
+    _CAP,
+    _STOP,
+    NAME,
+    SUBJECT,
+    THING,
+    _article,
+    _name,
+    _place,
+    _relationship,
+    _subject,
+    _thing,
+    role_named,
+    rule,
+)
+from services.memory_upserter.extract.vocabulary import ROLES
+
+_NUMBER = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_PET_ROLES = "|".join(r for r, label in ROLES.items() if label == "PET")
+
+
+@rule(
+    "have_named",
+    rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+got|'ve)\s+an?\s+(?:new\s+|little\s+|"
+    rf"older\s+|younger\s+|big\s+|baby\s+)?)(?P<role>[a-z-]+)(?:\s*,\s*|\s+)"
+    rf"(?i:named|called)\s+{NAME}",
+)
+def _have_named(m: re.Match[str], out: Emitter) -> None:
+    name = _name(m["name"])
+    if name and m["role"].lower() in ROLES:
+        _relationship(out, m["role"], name)
+
+
+rule(
+    "my_role_is",
+    rf"(?i:\b(?:my|our)\s+(?:new\s+)?(?P<role>{'|'.join(map(re.escape, ROLES))})"
+    rf"(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?){NAME}(?!\s+(?i:years|and\s+I))",
+)(role_named)
+rule("our_pet", rf"(?i:\bour\s+(?P<role>{_PET_ROLES}))(?:\s*,\s*|\s+){NAME}")(role_named)
+
+
+@rule(
+    "have_pet",
+    r"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+own)\s+(?P<n>an?|two|three|four)\s+"
+    r"(?P<pet>dog|cat|puppy|kitten|parrot|hamster|rabbit|bunny|horse|turtle|"
+    r"fish|snake|bird)s?)\b(?!\s*(?:,\s*)?(?i:named|called|allerg))",
+)
+def _have_pet(m: re.Match[str], out: Emitter) -> None:
+    out.fact(
+        "HAS_PET",
+        f"{out.who} has {m['n'].lower()} {m['pet'].lower()}",
+        value=m["pet"].lower(),
+        memory_type="PEOPLE",
+        fact_type="relationship",
+        importance=1,
+        confidence=0.85,
+    )
+
+
+@rule(
+    "children",
+    r"(?i:\b(?:I|we)\s+(?:have|'ve\s+got|have\s+got)\s+(?P<n>an?|one|two|three|four|five|"
+    r"six|\d)\s+(?:little\s+|young\s+|grown\s+)?(?P<what>kids?|children|child|sons?|"
+    r"daughters?|grandchildren|grandkids)\b)(?!\s*(?:,\s*)?(?i:named|called))",
+)
+def _children(m: re.Match[str], out: Emitter) -> None:
+    n = m["n"].lower()
+    count = 1 if n in ("a", "an", "one") else _NUMBER.get(n) or int(n)
+    what = m["what"].lower()
+    out.fact(
+        "HAS_CHILDREN",
+        f"{out.who} has {count} {what}",
+        value=f"{count} {what}",
+        memory_type="PEOPLE",
+        fact_type="relationship",
+        importance=2,
+        confidence=0.85,
+    )
+
+
+@rule("married_to", rf"(?i:\bI(?:'m|\s+am)\s+(?:happily\s+)?(?:married|engaged)\s+to)\s+{NAME}")
+def _married_to(m: re.Match[str], out: Emitter) -> None:
+    name = _name(m["name"])
+    if name:
+        _relationship(out, "spouse", name)
+
+
+@rule(
+    "avoids",
+    rf"(?i:\bI\s+(?:don't|do\s+not|can't|cannot|never)\s+eat)\s+"
+    rf"(?P<food>meat|pork|beef|fish|seafood|dairy|eggs|gluten|sugar|chicken|"
+    rf"animal\s+products|red\s+meat|shellfish|nuts|peanuts){_STOP}",
+)
+def _avoids(m: re.Match[str], out: Emitter) -> None:
+    food = m["food"].lower()
+    out.fact(
+        "AVOIDS",
+        f"{out.who} doesn't eat {food}",
+        value=food,
+        fact_type="preference",
+        importance=2,
+        confidence=0.85,
+    )
+
+
+@rule(
+    "favorite",
+    rf"(?i:\bmy\s+(?:all[- ]time\s+)?favou?rite\s+)(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
+    rf"(?i:is|are)\s+{THING}",
+)
+def _favorite(m: re.Match[str], out: Emitter) -> None:
+    thing, kind = _thing(m["thing"]), m["kind"].lower()
+    if thing:
+        out.fact(
+            "FAVORITE",
+            f"{out.who}'s favorite {kind} is {thing}",
+            value=f"{kind}: {thing}",
+            fact_type="preference",
+            confidence=0.8,
+        )
+
+
+@rule(
+    "fan_of",
+    rf"(?i:\bI(?:'m|\s+am)\s+(?:a\s+(?:huge|big|massive)\s+fan\s+of|really\s+into|into|"
+    rf"passionate\s+about|obsessed\s+with))\s+{THING}",
+)
+def fan_of(m: re.Match[str], out: Emitter) -> None:
+    """Being a fan of something is liking it: the same fact as :mod:`.basics`' "I love ..."."""
+    likes(m, out)
+
+
+@rule(
+    "building",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|still\s+)?(?:building|writing|developing|"
+    r"making|launching|starting)\s+(?:a\s+|an\s+|my\s+|our\s+)?(?:own\s+|new\s+)?)"
+    r"(?P<thing>(?:[a-z-]+\s+){0,3}?(?:app|book|novel|startup|business|company|"
+    r"website|game|podcast|blog|album|thesis|course|platform|tool|shop|store|"
+    r"house|garden|channel))\b",
+)
+def _building(m: re.Match[str], out: Emitter) -> None:
+    thing = m["thing"].strip()
+    project = out.entity(thing, "Project")
+    out.fact(
+        "WORKS_ON",
+        f"{out.who} is working on {_article(thing)}",
+        obj=project,
+        memory_type="PROJECT",
+        importance=2,
+        confidence=0.8,
+    )
+
+
+@rule(
+    "training_for",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|now\s+)?(?:training|preparing)\s+for)\s+"
+    r"(?:a\s+|an\s+|the\s+|my\s+(?:first\s+)?)?(?P<event>[^,.;:!?]{3,60}?)"
+    r"(?=\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|with|next|this|in)\b))",
+)
+def _training_for(m: re.Match[str], out: Emitter) -> None:
+    event = m["event"].strip()
+    out.fact(
+        "TRAINING_FOR",
+        f"{out.who} is training for {_article(event)}",
+        value=event,
+        memory_type="PROJECT",
+        importance=2,
+        confidence=0.8,
+    )
+    out.todo("GOAL", f"Complete {_article(event)}", dated=False)
+
+
+@rule(
+    "staying_in",
+    rf"(?i:\bI(?:'m|\s+am)\s+(?:staying|visiting|travelling|traveling|in\s+town)"
+    rf"(?:\s+(?:in|at))?)\s+(?P<place>{_CAP}[^,.;:!?]*?){_STOP}",
+)
+def _staying_in(m: re.Match[str], out: Emitter) -> None:
+    place = _place(m["place"])
+    if place:
+        out.entity(place, "Location")
+        out.fact("STAYING_IN", f"{out.who} is staying in {place}", obj=place, confidence=0.85)
+
+
+@rule(
+    "person_works_in",
+    rf"{SUBJECT}\s+(?i:works|is\s+working)(?:\s+(?i:with\s+me))?\s+(?i:in)\s+"
+    rf"(?P<place>{_CAP}[^,.;:!?]*?){_STOP}",
+)
+def _person_works_in(m: re.Match[str], out: Emitter) -> None:
+    place = _place(m["place"])
+    person = _subject(m, out) if place else None
+    if person and place:
+        out.entity(place, "Location")
+        out.fact(
+            "WORKS_IN",
+            f"{person} works in {place}",
+            subject=person,
+            obj=place,
+            memory_type="PEOPLE",
+            confidence=0.85,
+        )

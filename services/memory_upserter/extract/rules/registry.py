@@ -1,0 +1,161 @@
+"""The offline extractor's rule table: the registry (:func:`rule`, :func:`todo_rule`), the
+patterns and helpers the rules share. The rules themselves: home, work, diet, allergies, likes,
+projects, events and people in :mod:`.basics`; more self-statements in :mod:`.profile`
+and :mod:`.life`; todos in :mod:`.todos`. A rule's place in the table is set in
+:mod:`services.memory_upserter.extract.rules`.
+
+Patterns are English and conservative: a rule fires on an outright statement ("I live in
+Lisbon", "my sister Marta", "remind me to …"), never on a guess. Names must be capitalized;
+keywords are case-insensitive. Each writer receives the match and the :class:`Emitter`
+(:mod:`..emitter`), which knows who is speaking.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.vocabulary import (
+    FOUNDATION_ROLES,
+    NAMED_BY_ROLE,
+    NOT_NAMES,
+    ROLES,
+)
+
+_CAP = r"(?:[A-Z]|[À-ÖØ-Þ])[\w'’-]*"
+NAME = rf"(?P<name>{_CAP}(?:\s+{_CAP}){{0,2}})"
+ORG = rf"(?P<org>{_CAP}(?:\s+(?:&\s+)?{_CAP}){{0,3}})"
+_STOP = (
+    r"(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|because|so|since|though|although|when|while|if|"
+    r"with|for|at|on|in|to|from|every|today|tomorrow|tonight|now|yet|right)\b))"
+)
+THING = rf"(?P<thing>[^,.;:!?]+?){_STOP}"
+PLACE = rf"(?P<place>[^,.;:!?]+?(?:,\s*{_CAP})?){_STOP}"
+ROLE = r"(?P<role>[a-z][a-z -]{1,40}?)"
+
+_ROLES = "|".join(sorted((re.escape(r) for r in ROLES), key=len, reverse=True))
+NOT_THINGS = re.compile(
+    r"^(?:you|it|that|this|them|him|her|me|when|how|what|to\s+think|the\s+"
+    r"idea|a\s+lot|something|stuff|things|everything|anything)\b",
+    re.IGNORECASE,
+)
+SUBJECT = (
+    rf"(?:(?i:\bmy\s+)(?P<subj_role>{_ROLES})(?:\s+(?P<subj_named>{_CAP}))?|"
+    rf"(?P<pron>\b(?:[Hh]e|[Ss]he))|(?P<subj>{_CAP}(?:\s+{_CAP}){{0,2}}))"
+)
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    pattern: re.Pattern[str]
+    apply: Callable[[re.Match[str], Emitter], None]
+    raw: bool = False  # a fact rule that reads its clause with the time phrases kept
+    requested: bool = False  # a todo rule that also fires in a question ("can you remind me")
+    module: str = ""  # the rule module that registered it: its place in the table
+
+
+Apply: TypeAlias = Callable[[re.Match[str], Emitter], None]
+REGISTERED: list[Rule] = []  # fact rules, in each module's own order; the table orders modules
+REGISTERED_TODOS: list[Rule] = []
+
+
+def rule(name: str, pattern: str, *, raw: bool = False) -> Callable[[Apply], Apply]:
+    """Register a fact rule: it reads one asserted clause, time phrases taken out."""
+
+    module = _caller()
+
+    def register(apply: Apply) -> Apply:
+        REGISTERED.append(Rule(name, re.compile(pattern), apply, raw=raw, module=module))
+        return apply
+
+    return register
+
+
+def todo_rule(name: str, pattern: str, *, requested: bool = False) -> Callable[[Apply], Apply]:
+    """Register a todo rule: it reads the whole sentence, due words included."""
+
+    module = _caller()
+
+    def register(apply: Apply) -> Apply:
+        REGISTERED_TODOS.append(
+            Rule(name, re.compile(pattern), apply, requested=requested, module=module)
+        )
+        return apply
+
+    return register
+
+
+def _caller() -> str:
+    """The module calling :func:`rule` or :func:`todo_rule` (a rule module, at import)."""
+    frame = sys._getframe(2)
+    return str(frame.f_globals["__name__"])
+
+
+def _name(text: str | None) -> str | None:
+    if not text:
+        return None
+    words = text.split()
+    while words and words[-1].lower() in NOT_NAMES:
+        words.pop()
+    return " ".join(words) if words and words[0].lower() not in NOT_NAMES else None
+
+
+def _thing(text: str | None) -> str | None:
+    thing = (text or "").strip(" '\"")
+    return thing if thing and not NOT_THINGS.match(thing) and len(thing) <= 120 else None
+
+
+def _place(text: str) -> str | None:
+    place = _thing(text)
+    if not place or re.match(r"(?i)(?:a|an|the|my|our|this|that|here|there|with)\b", place):
+        return None
+    return " ".join(w if w[:1].isupper() else w.capitalize() for w in place.split())
+
+
+def _subject(m: re.Match[str], out: Emitter) -> str | None:
+    """The third-person subject of a match: a named person, "my mom", or "she"."""
+    if m["pron"]:
+        return out.last_person
+    role = (m["subj_role"] or "").lower()
+    if role:
+        named = _name(m["subj_named"])
+        if named is None and role not in NAMED_BY_ROLE:
+            return None
+        return _relationship(out, role, named or NAMED_BY_ROLE[role])
+    name = _name(m["subj"])
+    return out.entity(name, "Person") if name else None
+
+
+def _relationship(out: Emitter, role: str, name: str) -> str:
+    """The user's (or the speaker's) relationship to a person or pet; returns its handle.
+    Family, partners and friends rank as foundation (importance 2), others 1."""
+    label = ROLES[role.lower()]
+    pet = label == "PET"
+    person = out.person(name, None if pet else role, "Pet" if pet else "Person")
+    important = label in FOUNDATION_ROLES
+    out.fact(
+        f"HAS_{label}",
+        f"{name} is {out.whose} {role.lower()}",
+        obj=person,
+        memory_type="PEOPLE",
+        fact_type="relationship",
+        importance=2 if important else 1,
+        confidence=0.9,
+    )
+    return person
+
+
+def _article(role: str) -> str:
+    return ("an " if role[:1] in "aeiou" else "a ") + role
+
+
+def role_named(m: re.Match[str], out: Emitter) -> None:
+    """The apply of every rule whose match has a ``role`` ("sister", "dog") and a ``name``."""
+    name = _name(m["name"])
+    if name:
+        _relationship(out, m["role"], name)

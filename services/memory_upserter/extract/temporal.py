@@ -1,0 +1,211 @@
+"""When a stated fact holds, from the words that date it (pure: ``now`` is passed in).
+
+:func:`validity` finds the time phrases of a sentence, resolves them against the turn's time and
+returns the sentence without them, so "I moved to Porto last week" is the fact "lives in Porto"
+valid from a week before the turn, never a place called "Porto Last Week".
+
+- a start: "last week/month/year", "yesterday", "this morning", "3 days ago", "in March",
+  "in March 2024", "in 2019", "since 2019", "since March", "since last week";
+- an end: "until Friday", "till tomorrow", "until next week", "until 2026-03-01", and "for two
+  weeks" (after a present-perfect verb — "I've lived here for 3 years" — it is a start instead);
+- "now", "currently", "these days", "at the moment" only say "current" and are dropped.
+
+:func:`parse_when` reads a plan's ``valid_from``/``valid_to``: an ISO date or date-time, or the
+same words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+from services.memory_upserter.extract.due import NUMBER_WORDS, WEEKDAYS
+
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_MONTH = (
+    r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_UNIT = {"day": 1, "week": 7, "month": 30, "year": 365}
+_N = (
+    r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a\s+couple\s+of|"
+    r"a\s+few)"
+)
+_U = r"(?P<unit>day|week|month|year)s?"
+
+_PHRASES = [
+    ("ago", rf"{_N}\s+{_U}\s+ago"),
+    ("last", r"(?:since\s+)?(?P<last>last|this\s+past)\s+(?P<lunit>week|month|year|weekend|night)"),
+    ("yesterday", r"(?:since\s+)?(?P<yday>yesterday|earlier\s+today|this\s+morning|today)"),
+    (
+        "until",
+        r"(?:until|till|'til|through)\s+(?P<uwhat>tomorrow|tonight|the\s+end\s+of\s+"
+        r"(?:the\s+)?(?:week|month|year)|next\s+(?:week|month|year)|(?:next\s+)?"
+        rf"(?:{'|'.join(WEEKDAYS)})|\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}(?:\s+(?P<uday>\d{{1,2}}))?)",
+    ),
+    ("for", rf"for\s+(?:the\s+next\s+|another\s+)?{_N}\s+{_U}"),
+    ("month", rf"(?P<prep>in|since|from)\s+{_MONTH}(?:\s+(?P<myear>(?:19|20)\d\d))?"),
+    ("year", r"(?P<yprep>in|since|from)\s+(?P<year>(?:19|20)\d\d)"),
+    (
+        "now",
+        r"(?:right\s+)?now|currently|these\s+days|at\s+the\s+moment|nowadays|anymore|"
+        r"any\s+more",
+    ),
+]
+PATTERNS = [(k, re.compile(rf"\b{p}\b", re.IGNORECASE)) for k, p in _PHRASES]
+_PERFECT = re.compile(r"(?i)\b(?:'ve|have|has|had)\s+(?:been\s+)?\w+")
+
+
+@dataclass(frozen=True)
+class Validity:
+    text: str  # the sentence without its time phrases
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    dated: bool = False  # a time phrase was found (even one that only says "now")
+
+
+def validity(sentence: str, now: datetime) -> Validity:
+    """The sentence's time phrases resolved (module docstring) and removed from it."""
+    start = end = None
+    spans: list[tuple[int, int]] = []
+    for kind, match in _matches(sentence):
+        when = _resolve(kind, match, now, perfect=bool(_PERFECT.search(sentence)))
+        spans.append(match.span())
+        if when is None:
+            continue
+        side, at = when
+        if side == "from" and start is None:
+            start = at
+        elif side == "to" and end is None:
+            end = at
+    if not spans:
+        return Validity(sentence)
+    kept, last = [], 0
+    for a, b in spans:
+        kept.append(sentence[last:a])
+        last = b
+    kept.append(sentence[last:])
+    text = re.sub(r"\s+([,.;:!?])", r"\1", re.sub(r"\s{2,}", " ", "".join(kept))).strip()
+    return Validity(text, start, end, True)
+
+
+def _matches(sentence: str) -> list[tuple[str, re.Match[str]]]:
+    """Every phrase, leftmost first; of two overlapping ones the earlier listed kind wins."""
+    found: list[tuple[str, re.Match[str]]] = []
+    for kind, pattern in PATTERNS:
+        for match in pattern.finditer(sentence):
+            if all(match.end() <= m.start() or match.start() >= m.end() for _, m in found):
+                found.append((kind, match))
+    return sorted(found, key=lambda f: f[1].start())
+
+
+def parse_when(text: str, now: datetime) -> datetime | None:
+    """A plan's ``valid_from``/``valid_to``: ISO date (midnight UTC) or date-time, or words."""
+    raw = text.strip()
+    try:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):
+            return datetime.combine(date.fromisoformat(raw), time(), UTC)
+        at = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+        return at if at.tzinfo else at.replace(tzinfo=UTC)
+    except ValueError:
+        pass
+    found = validity(raw, now)
+    if found.text.strip(" .,") and not re.fullmatch(r"(?i)(?:since|from|until|till)", found.text):
+        return None
+    return found.valid_from or found.valid_to
+
+
+def _day(d: date, like: datetime) -> datetime:
+    return datetime.combine(d, time(), like.tzinfo or UTC)
+
+
+def _resolve(
+    kind: str, m: re.Match[str], now: datetime, *, perfect: bool
+) -> tuple[str, datetime] | None:
+    today = now.date()
+    if kind == "ago":
+        return "from", _day(today - timedelta(days=_count(m["n"]) * _UNIT[m["unit"].lower()]), now)
+    if kind == "last":
+        unit = m["lunit"].lower()
+        days = {"week": 7, "month": 30, "year": 365, "weekend": 7, "night": 1}[unit]
+        return "from", _day(today - timedelta(days=days), now)
+    if kind == "yesterday":
+        return "from", _day(
+            today - timedelta(days=1 if m["yday"].lower() == "yesterday" else 0), now
+        )
+    if kind == "until":
+        return "to", _until(m, now)
+    if kind == "for":
+        span = timedelta(days=_count(m["n"]) * _UNIT[m["unit"].lower()])
+        return ("from", _day(today - span, now)) if perfect else ("to", now + span)
+    if kind == "month":
+        month = _month(m["mon"])
+        year = int(m["myear"]) if m["myear"] else today.year - (month > today.month)
+        return "from", _day(date(year, month, 1), now)
+    if kind == "year":
+        year = int(m["year"])
+        return ("from", _day(date(year, 1, 1), now)) if year <= today.year else None
+    return None
+
+
+def _until(m: re.Match[str], now: datetime) -> datetime:
+    what = " ".join(m["uwhat"].lower().split())
+    today = now.date()
+    if what in ("tomorrow", "tonight"):
+        return _day(today + timedelta(days=2 if what == "tomorrow" else 1), now)
+    if what.startswith("the end of"):
+        if what.endswith("week"):
+            return _day(today + timedelta(days=7 - today.weekday()), now)
+        if what.endswith("month"):
+            first = (today.replace(day=1) + timedelta(days=32)).replace(day=1)
+            return _day(first, now)
+        return _day(date(today.year + 1, 1, 1), now)
+    if what.startswith("next ") and what[5:] in ("week", "month", "year"):
+        return _day(
+            today
+            + timedelta(
+                days={"week": 14, "month": 61, "year": 730}[what[5:]]
+                - (0 if what[5:] != "week" else today.weekday())
+            ),
+            now,
+        )
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", what):
+        return _day(date.fromisoformat(what) + timedelta(days=1), now)
+    weekday = what.removeprefix("next ")
+    if weekday in WEEKDAYS:
+        ahead = (WEEKDAYS.index(weekday) - today.weekday() - 1) % 7 + 1
+        ahead += 7 if what.startswith("next ") else 0
+        return _day(today + timedelta(days=ahead + 1), now)  # through that whole day
+    month = _month(m["mon"])
+    year = today.year + (month < today.month)
+    day = int(m["uday"]) if m["uday"] else None
+    if day is None:
+        return _day((date(year, month, 1) + timedelta(days=32)).replace(day=1), now)
+    try:
+        return _day(date(year, month, day) + timedelta(days=1), now)
+    except ValueError:
+        return _day(date(year, month, 1), now)
+
+
+def _month(name: str) -> int:
+    key = name.lower()[:3]
+    return next(i for i, m in enumerate(MONTHS, start=1) if m.startswith(key))
+
+
+def _count(n: str) -> int:
+    key = " ".join(n.lower().split())
+    return int(key) if key.isdigit() else NUMBER_WORDS[key]

@@ -1,0 +1,74 @@
+"""The words the commit and the offline judge read text with (pure): text folded as Postgres
+folds it, a text's words, the words that say nothing about what a fact or a todo is, "done" and
+what makes it not done, near-quotes, and how a message splits into sentences."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+# Words that say nothing about what a fact or a todo is (grounding, picking the todo done).
+STOP_WORDS = frozenset("the a an of and or in at to my our for on with is are user".split())
+NUMBER_WORDS = {
+    w: str(n) for n, w in enumerate("one two three four five six seven eight nine ten".split(), 1)
+}
+
+# "done", and what makes it not (yet) done: "not done", "I'll be finished", "once it's done".
+DONE = re.compile(
+    r"\b(?:done|finished|completed|I\s+did\s+(?:it|that)|checked\s+(?:it\s+)?off|"
+    r"ticked\s+(?:it\s+)?off)\b",
+    re.IGNORECASE,
+)
+NEGATED = re.compile(
+    r"(?:\bnot|n't|\bnever|\balmost|\bnearly|\bhalf|\bbarely|\bwill|'ll|"
+    r"\bgonna|\bgoing\s+to|\bwhen|\bif|\bonce|\buntil)\W+(?:\w+\W+){0,2}$",
+    re.IGNORECASE,
+)
+# A todo's source sentence: how a message splits, and what sounds like a todo.
+SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+TODO_CUES = re.compile(
+    r"(?i)\b(?:remind|i'll|i will|going to|gonna|promise|add|list|need to|"
+    r"have to|goal|tomorrow|tonight|today|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday|next week)\b"
+)
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form, close to Postgres's ``twin_normalize``."""
+    plain = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join("".join(c for c in plain if not unicodedata.combining(c)).split())
+
+
+_WORDS = re.compile(r"\w+")
+
+
+def words(text: str) -> list[str]:
+    return _WORDS.findall(fold(text))
+
+
+def says_done(text: str) -> bool:
+    """The user says something is done/finished/completed — not "not done yet", not "I'll be
+    finished tomorrow", not "once it's done"."""
+    for match in DONE.finditer(text):
+        before, after = text[: match.start()], text[match.end() :]
+        if not NEGATED.search(before) and not re.match(r"\W*yet\b", after, re.IGNORECASE):
+            return True
+    return False
+
+
+def statement_in(statement: str, texts: Sequence[str], *, ratio: float = 0.85) -> bool:
+    """Near-quote: the statement's words appear in one of the texts, in order, give or take a
+    few letters (a typo, a contraction)."""
+    wanted = words(statement)
+    if not wanted:
+        return False
+    target = " ".join(wanted)
+    for text in texts:
+        have = words(text)
+        for start in range(max(1, len(have) - len(wanted) + 1)):
+            window = " ".join(have[start : start + len(wanted)])
+            if window == target or SequenceMatcher(None, target, window).ratio() >= ratio:
+                return True
+    return False
