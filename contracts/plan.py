@@ -31,6 +31,15 @@ EntityHandle = Annotated[
     ),
 ]
 FactType = Literal["fact", "preference", "relationship", "friction", "habit"]
+Handle = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        max_length=120,
+        description="The handle shown beside a GRAPH line, e.g. 'F3a9c1b' (a fact) or 'T07be2c' "
+        "(a todo); for a todo its words also do ('call Marta').",
+    ),
+]
 
 
 class PlanEntity(Struct, kw_only=True, frozen=True):
@@ -95,6 +104,16 @@ class PlanFact(Struct, kw_only=True, frozen=True):
         ]
         | None
     ) = None
+    replaces: (
+        Annotated[
+            Handle,
+            msgspec.Meta(
+                description="The handle of the GRAPH fact this one corrects or succeeds "
+                "(a new home, job or partner): that fact ends when this one starts."
+            ),
+        ]
+        | None
+    ) = None
 
 
 class PlanTodo(Struct, kw_only=True, frozen=True):
@@ -118,6 +137,30 @@ class MemoryWritePlan(Struct, kw_only=True, frozen=True):
     complete_commitment: bool = False
     promote_affect: AffectPromotion | None = None
     forget: list[Annotated[str, msgspec.Meta(max_length=200)]] = []
+    ends: Annotated[
+        list[Handle],
+        msgspec.Meta(
+            max_length=20,
+            description="Handles of GRAPH facts the person says no longer hold ('I quit', "
+            "'we broke up'): each ends at the turn, kept as history.",
+        ),
+    ] = []
+    done: Annotated[
+        list[Handle],
+        msgspec.Meta(
+            max_length=20,
+            description="Todos (commitments, reminders, threads) the person says are done: "
+            "their handle, or their words.",
+        ),
+    ] = []
+    dropped: Annotated[
+        list[Handle],
+        msgspec.Meta(
+            max_length=20,
+            description="Todos the person no longer wants (cancelled, not doing it): their "
+            "handle, or their words.",
+        ),
+    ] = []
 
 
 class LLMAnswer(Struct, kw_only=True, frozen=True):
