@@ -1,0 +1,194 @@
+"""Replay a recorded model-in-the-loop conversation through the real chain, as n8n runs it.
+
+For each turn: ``POST /v1/turn`` (rag-gate) with the person's message; when ``next`` is
+``model``, the recorded raw answer of the chosen style is committed as ``fast-brain.json``
+commits it (``POST /v1/commit`` with ``answer`` = the model's text); when ``next`` is
+``question``, the flow's own answer ``{"reply": <the question>}`` is committed instead and
+the recorded answer is not used. What each commit answered is compared with the answer's
+labelled plan facts: a ``fair`` fact missing from the commit's ``facts`` is a false drop, an
+``invented`` one present is an invention kept. Nothing here judges memory: the checks
+(:mod:`.checks`) read ``GET /v1/export`` afterwards.
+
+The fixtures are ``tests/fixtures/model_loop/*.json`` (their README says how they were made).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "model_loop"
+STYLES = ("careful", "sloppy")
+
+
+def conversations(folder: Path = FIXTURES) -> list[dict[str, Any]]:
+    """Every recorded conversation, in file-name order."""
+    return [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
+
+
+def plan_facts(raw: str) -> list[dict[str, Any]] | None:
+    """The plan facts a raw answer holds, read leniently (a fenced answer too); None when the
+    answer carries no plan (the commit then leaves the turn to the shadow judge)."""
+    text = raw.strip()
+    if text.startswith("```"):
+        text = text.strip("`").removeprefix("json").strip()
+    try:
+        answer = json.loads(text)
+    except ValueError:
+        return None
+    plan = answer.get("plan") if isinstance(answer, dict) else None
+    if not isinstance(plan, dict):
+        return None
+    return [f for f in plan.get("facts") or [] if isinstance(f, dict)]
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\W+", " ", str(text).lower()).strip()
+
+
+def kept(fact: dict[str, Any], written: list[dict[str, Any]]) -> bool:
+    """Whether the commit wrote this plan fact: its text, or its predicate with its value."""
+    text = _norm(fact.get("text", ""))
+    if any(_norm(w["text"]) == text for w in written):
+        return True
+    predicate = str(fact.get("predicate", "")).upper()
+    value = _norm(fact.get("value") or fact.get("object") or "")
+    return any(
+        w["predicate"].upper() == predicate and value and value in _norm(w["text"])
+        for w in written
+    )
+
+
+@dataclass
+class TurnResult:
+    index: int
+    next: str
+    status: int
+    reply_stored: bool
+    plan_refused: bool = False
+    fair: int = 0
+    fair_dropped: list[str] = field(default_factory=list)
+    invented: int = 0
+    invented_kept: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    detail: str = ""
+
+    @property
+    def lost(self) -> bool:
+        return not (200 <= self.status < 300 and self.reply_stored)
+
+
+@dataclass
+class Replay:
+    conversation: str
+    style: str
+    held_out: bool
+    user_id: str
+    turns: list[TurnResult] = field(default_factory=list)
+
+    def count(self, name: str) -> int:
+        if name == "lost":
+            return sum(t.lost for t in self.turns)
+        if name == "refused":
+            return sum(t.plan_refused for t in self.turns)
+        if name == "questions":
+            return sum(t.next == "question" for t in self.turns)
+        return sum(len(v) if isinstance(v := getattr(t, name), list) else v for t in self.turns)
+
+
+def _turn_body(conv: dict[str, Any], turn: dict[str, Any], user_id: str) -> dict[str, Any]:
+    personas = conv.get("personas", {})
+    return {
+        "user_id": user_id,
+        "agent_id": turn["agent"],
+        "chat_id": turn["chat"],
+        "message": turn["user"],
+        "message_id": f"{conv['id']}-{turn['i']}",
+        "now": turn["at"],
+        "persona_prompt": personas.get(turn["agent"], f"You are {turn['agent']}."),
+    }
+
+
+async def play_turn(
+    gate: httpx.AsyncClient,
+    memory: httpx.AsyncClient,
+    conv: dict[str, Any],
+    turn: dict[str, Any],
+    user_id: str,
+    raw: str,
+) -> tuple[TurnResult, dict[str, Any], dict[str, Any] | None]:
+    """One turn: /v1/turn, then the commit of ``raw`` (or of the flow's question)."""
+    asked = await gate.post("/v1/turn", json=_turn_body(conv, turn, user_id))
+    asked.raise_for_status()
+    one = asked.json()
+    if one["next"] == "question":
+        raw = json.dumps({"reply": one["hydrate"]["GRAPH"]["pending_question"]["question"]})
+    commit = {
+        "user_id": user_id,
+        "agent_id": turn["agent"],
+        "chat_id": turn["chat"],
+        "turn_id": uuid.uuid4().hex,
+        "messages": [
+            {
+                "role": "user",
+                "text": turn["user"],
+                "external_id": f"{conv['id']}-{turn['i']}",
+                "ts": turn["at"],
+            }
+        ],
+        "answer": raw,
+        "active_entity_ids": (one.get("hydrate") or {}).get("active_entity_ids", []),
+        "now": turn["at"],
+    }
+    answered = await memory.post("/v1/commit", json=commit)
+    body = answered.json()
+    result = TurnResult(
+        index=turn["i"],
+        next=one["next"],
+        status=answered.status_code,
+        reply_stored=answered.is_success and len(body.get("message_ids", [])) >= 2,
+        plan_refused=400 <= answered.status_code < 500,
+    )
+    if not answered.is_success:
+        result.detail = json.dumps(body.get("errors") or body.get("detail"))[:400]
+    else:
+        result.warnings = [f"{w['code']}: {w['detail']}" for w in body.get("warnings", [])]
+    return result, one, body if answered.is_success else None
+
+
+def score(result: TurnResult, raw: str, labels: list[str], written: list[dict]) -> None:
+    """Count the answer's labelled facts against what the commit wrote."""
+    facts = plan_facts(raw) or []
+    for fact, label in zip(facts, labels, strict=False):
+        here = kept(fact, written)
+        name = f"{fact.get('predicate')}: {fact.get('text', '')[:80]}"
+        if label == "fair":
+            result.fair += 1
+            if not here:
+                result.fair_dropped.append(name)
+        elif label == "invented":
+            result.invented += 1
+            if here:
+                result.invented_kept.append(name)
+
+
+async def replay(
+    gate: httpx.AsyncClient, memory: httpx.AsyncClient, conv: dict[str, Any], style: str
+) -> Replay:
+    """The whole conversation in one style, for a fresh person."""
+    user_id = f"{conv['id']}-{style}-{uuid.uuid4().hex[:6]}"
+    out = Replay(conv["id"], style, bool(conv.get("held_out")), user_id)
+    for turn in conv["turns"]:
+        answer = turn["answers"][style]
+        result, _, written = await play_turn(gate, memory, conv, turn, user_id, answer["raw"])
+        if result.next == "model":
+            facts = (written or {}).get("facts", [])
+            score(result, answer["raw"], answer.get("labels", []), facts)
+        out.turns.append(result)
+    return out
