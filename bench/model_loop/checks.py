@@ -6,8 +6,9 @@ A check is a small JSON object in the conversation's fixture (``checks``):
   holds at ``at`` (default: the last turn's time): status ACTIVE, begun, not ended. With
   ``agent``: it is that persona's own (scope ``agent``).
 - ``{"kind": "not_current", "text": REGEX, "at": ISO?}``: no fact whose text matches holds.
-- ``{"kind": "people", "name": WORD, "count": N}``: at least N live Person entities answer
-  to the word (by name or alias), i.e. two same-name people kept apart.
+- ``{"kind": "people", "name": WORD, "count": N, "max": M}``: at least N (at most M) live
+  Person entities answer to the word (by name or alias): two same-name people kept apart, or
+  a dog never minted a Person.
 - ``{"kind": "todo", "text": REGEX, "status": [PENDING|DONE|DROPPED, …]}``: a todo whose text
   matches is in one of those states, and none matching is in another.
 - ``{"kind": "turn_next", "turn": I, "next": "model"|"question"}``: what ``/v1/turn`` said
@@ -74,7 +75,8 @@ def evaluate(
             and e["active"]
             and any(word.search(n) for n in [e["name"], *names.get(e["entity_id"], [])])
         ]
-        return len(people) >= check["count"], f"people: {[e['name'] for e in people]}"
+        ok = check.get("count", 0) <= len(people) <= check.get("max", len(people))
+        return ok, f"people: {[e['name'] for e in people]}"
     if kind == "todo":
         found = _matching([t for t in tables["todos"] if t["active"]], check["text"])
         wanted = set(check["status"])

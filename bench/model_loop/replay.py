@@ -60,8 +60,7 @@ def kept(fact: dict[str, Any], written: list[dict[str, Any]]) -> bool:
     predicate = str(fact.get("predicate", "")).upper()
     value = _norm(fact.get("value") or fact.get("object") or "")
     return any(
-        w["predicate"].upper() == predicate and value and value in _norm(w["text"])
-        for w in written
+        w["predicate"].upper() == predicate and value and value in _norm(w["text"]) for w in written
     )
 
 

@@ -1,0 +1,49 @@
+"""The six nodes in-process over the run's stores, and each recorded conversation replayed once
+per style (cached for the module: every test reads the same replay)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Any
+
+import httpx
+import pytest
+
+from bench.model_loop import checks
+from bench.model_loop.replay import Replay, conversations, replay
+from services.core.deps import Clients
+from tests.chain.conversation import six_nodes
+
+CONVERSATIONS = {conv["id"]: conv for conv in conversations()}
+
+
+class Replayed:
+    """A conversation replayed in one style: the counts, what memory holds, ``next`` per turn."""
+
+    def __init__(self, run: Replay, tables: dict[str, list], end: datetime) -> None:
+        self.run, self.tables, self.end = run, tables, end
+        self.nexts = {t.index: t.next for t in run.turns}
+
+
+@pytest.fixture(scope="module")
+async def nodes(resources: Clients, app_client) -> AsyncIterator[dict[str, httpx.AsyncClient]]:
+    async with six_nodes(resources, app_client) as clients:
+        yield clients
+
+
+@pytest.fixture(scope="module")
+def replayed(nodes) -> Any:
+    cache: dict[tuple[str, str], Replayed] = {}
+
+    async def get(conv_id: str, style: str) -> Replayed:
+        if (conv_id, style) not in cache:
+            conv = CONVERSATIONS[conv_id]
+            run = await replay(nodes["retrieve"], nodes["memory"], conv, style)
+            tables = await checks.export(nodes["memory"], run.user_id)
+            cache[conv_id, style] = Replayed(
+                run, tables, datetime.fromisoformat(conv["turns"][-1]["at"])
+            )
+        return cache[conv_id, style]
+
+    return get
