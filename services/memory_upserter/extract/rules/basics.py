@@ -173,7 +173,7 @@ def _dislikes(m: re.Match[str], out: Emitter) -> None:
 )
 def _working_on(m: re.Match[str], out: Emitter) -> None:
     thing = _thing(re.sub(r"(?i)\s+project$", "", m["thing"]))
-    if thing:
+    if thing and not re.fullmatch(r"(?i)(?:new|big|side|secret|little|personal|cool)", thing):
         project = out.entity(thing, "Project")
         out.fact(
             "WORKS_ON",
