@@ -3,7 +3,10 @@ the scoring of what the offline judge wrote against what it must (and may) write
 
 A message's facts are matched on subject, canonical predicate and value (case and accents
 folded; ``a/b`` alternatives); a fact labelled with ``@from``/``@to`` matches only with that
-validity date. What the judge wrote that is neither a must nor a may is a false write.
+validity date (``@to=any``: with some end). What the judge wrote that is neither a must nor a
+may is a false write. The Telegram-style corpus (``data/telegram.txt``) also labels the plan's
+todos (``TODO=words``: a todo whose text holds the words), ``forget`` targets (``FORGET=…``) and a
+completion (``DONE=yes``); its held-out part is two items in five by a salted hash of the text.
 """
 
 from __future__ import annotations
@@ -48,12 +51,20 @@ class Fact:
     valid_to: str | None = None
 
     def matches(self, other: Fact) -> bool:
+        if self.predicate == "TODO" and other.predicate == "TODO":
+            values = any(v in w for v in self.values for w in other.values)
+        else:
+            values = bool(set(self.values) & set(other.values))
         return (
             self.subject == other.subject
             and self.predicate == other.predicate
-            and bool(set(self.values) & set(other.values))
+            and values
             and (self.valid_from is None or self.valid_from == other.valid_from)
-            and (self.valid_to is None or self.valid_to == other.valid_to)
+            and (
+                self.valid_to is None
+                or self.valid_to == other.valid_to
+                or (self.valid_to == "any" and other.valid_to is not None)
+            )
         )
 
 
@@ -68,6 +79,11 @@ class Message:
 
 def held_out(key: str) -> bool:
     return int(hashlib.sha1(key.encode()).hexdigest(), 16) % HELD_OUT_SHARE == 0
+
+
+def held_out_telegram(key: str) -> bool:
+    """Two items in five (fixed before any rule was tuned on the Telegram corpus)."""
+    return int(hashlib.sha1(f"telegram:{key}".encode()).hexdigest(), 16) % 5 < 2
 
 
 def parse_fact(label: str) -> Fact:
@@ -90,12 +106,13 @@ def _facts(column: str) -> tuple[Fact, ...]:
 
 
 def load_messages(path: Path = DATA / "messages.txt") -> list[Message]:
+    split = held_out_telegram if path.name == "telegram.txt" else held_out
     out = []
     for line in path.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         category, text, must, may = (c.strip() for c in line.split("|", 3))
-        out.append(Message(category, text, _facts(must), _facts(may), held_out(text)))
+        out.append(Message(category, text, _facts(must), _facts(may), split(text)))
     return out
 
 

@@ -31,9 +31,18 @@ while with would your yours really things thing feel feels felt make made like l
 )
 
 
-def written_facts(text: str, speaker: str | None = None) -> list[Fact]:
+def written_facts(
+    text: str, speaker: str | None = None, *, plan_extras: bool = False
+) -> list[Fact]:
+    """The facts the judge writes for one message; with ``plan_extras`` also its todos
+    (``TODO``), forget targets (``FORGET``) and a completion (``DONE``)."""
     plan = extract([Utterance(text, speaker)], now=NOW)
     out = []
+    if plan_extras:
+        out += [Fact("user", "TODO", (fold(t.text),)) for t in plan.todos]
+        out += [Fact("user", "FORGET", (fold(f),)) for f in plan.forget]
+        if plan.complete_commitment or plan.done:
+            out.append(Fact("user", "DONE", ("yes",)))
     for f in plan.facts:
         value = f.object if f.object is not None else f.value or ""
         out.append(
@@ -48,12 +57,14 @@ def written_facts(text: str, speaker: str | None = None) -> list[Fact]:
     return out
 
 
-def run_messages(messages: Sequence[Message]) -> tuple[list[Tally], list[float]]:
+def run_messages(
+    messages: Sequence[Message], *, plan_extras: bool = False
+) -> tuple[list[Tally], list[float]]:
     """Each message scored, and the judge's time per message (ms)."""
     tallies, times = [], []
     for m in messages:
         start = time.perf_counter()
-        facts = written_facts(m.text)
+        facts = written_facts(m.text, plan_extras=plan_extras)
         times.append((time.perf_counter() - start) * 1000)
         tallies.append(score(m, facts))
     return tallies, times

@@ -40,6 +40,7 @@ _DISPUTED = re.compile(
 )
 _CLAUSES = re.compile(
     r"\s*(?:;|—|–|\s-\s|,?\s+but\s+|,\s+(?=(?:I|we|my|and\s+I|so\s+I)\b)"
+    r"|,?\s+(?:and|so)\s+(?=(?:I|I'm|I've|my|we)\b)|,\s+(?:anyway|anyways)\b,?"
     r"|,\s*(?:and\s+)?(?:now|actually)\b,?)\s*"
 )
 _GREETING = re.compile(
@@ -67,9 +68,71 @@ _REPORTED = re.compile(
 _ENDED = re.compile(
     r"(?i)^(?:actually,?\s+|well,?\s+|so,?\s+)?(?P<who>I|we)(?P<neg>\s+no\s+longer|\s+don't|"
     r"\s+do\s+not|\s+am\s+not|'m\s+not|\s+are\s+not|'re\s+not|\s+aren't|'m\s+no\s+longer|"
-    r"\s+am\s+no\s+longer|'re\s+no\s+longer)\s+(?P<rest>.+?)"
-    r"(?P<tail>\s+(?:anymore|any\s+more))?\s*[.!]?$"
+    r"\s+am\s+no\s+longer|'re\s+no\s+longer)\s+(?P<rest>[^,;]+?)"
+    r"(?P<tail>\s+(?:anymore|any\s+more))?\s*(?:[.!]|,.*)?$"
 )
+
+
+_ASKS = re.compile(
+    r"(?i)(?:,|\s-|\s+(?:so|and|but))\s+(?=(?:any|anyone|anybody|anything|ideas?|tips?|"
+    r"thoughts|recommendations?|suggestions?|who|what|where|when|why|how|which|do\s+you|"
+    r"did\s+you|can\s+you|could\s+you|would\s+you|should\s+I|is\s+it|is\s+there|"
+    r"are\s+there)\b)"
+)
+_CORRECTION = re.compile(
+    r"(?i)^\W*(?:(?:wait|hold\s+on|oops|sorry|my\s+bad)\W+)*(?:(?:no|nope|nah|not\s+quite)\b\W*"
+    r"(?:wait\b\W*)?|actually\b\W*|typo\b\W*|correction\b\W*|i\s+meant\b\W*|"
+    r"that'?s\s+(?:wrong|not\s+right|not\s+true|incorrect|not\s+it)\b\W*|"
+    r"(?:wait|sorry|oops)\b\W*)+(?=\S)"
+)
+_FORGET = re.compile(
+    r"(?i)^\W*(?:(?:please|pls|plz|can\s+you|could\s+you|would\s+you|and|also|ok|hey)\W+)*"
+    r"(?:forget|don't\s+remember|do\s+not\s+remember|stop\s+remembering|unlearn|delete)\s+"
+    r"(?:(?:that|what)\s+I\s+(?:told\s+you|said|mentioned)(?:\s+about|\s+that)?\s+|"
+    r"about\s+|that\s+)?(?P<target>.+?)\W*(?:\s+(?:please|pls|plz))?\W*$"
+)
+
+
+_ASKS_YES_NO = re.compile(
+    r"(?i)(?:,|\s-)\s+(?=(?:is|are|was|does|do|can|should|will|would|could|am)\s+\w[^,]*\?\s*$)"
+)
+
+
+def parts(sentence: str) -> list[str]:
+    """A statement and the question asked after it in the same sentence ("I live in Lisbon,
+    any good ramen places near Alfama?"): the two judged on their own."""
+    m = _ASKS.search(sentence) or _ASKS_YES_NO.search(sentence)
+    if m is None or m.start() == 0:
+        return [sentence]
+    return [sentence[: m.start()].strip() + ".", sentence[m.end() :].strip()]
+
+
+def corrected(sentence: str) -> tuple[str, bool]:
+    """ "That's wrong, I'm only allergic to peanuts" / "wait no, …" / "actually …": the
+    statement that corrects, and whether it is one."""
+    m = _CORRECTION.match(sentence)
+    return (sentence[m.end() :], True) if m else (sentence, False)
+
+
+def forget_target(sentence: str) -> str | None:
+    """ "Please forget that I told you about Marta Silva" → "Marta Silva"; None when the
+    sentence asks nothing to be forgotten ("I'll never forget that day", "don't forget to …")."""
+    m = _FORGET.match(sentence)
+    if m is None or re.match(r"(?i)to\b", m["target"]):
+        return None
+    return m["target"].strip() or None
+
+
+_PRAISE = re.compile(
+    r"(?i)\b(?:well|nicely|good|great|job|so|beautifully|see\s+it|get\s+it)\s+done\b|"
+    r"\bdone\s+deal\b|\b(?:you|they|she|he)\s+(?:did\s+it|finished|are\s+done)\b"
+)
+
+
+def praise(sentence: str) -> bool:
+    """ "Well done!", "nicely done", "you did it": a word of praise, not the person's own
+    "done"."""
+    return bool(_PRAISE.search(sentence))
 
 
 def unquoted(text: str) -> str:
@@ -101,9 +164,24 @@ def clauses(sentence: str) -> list[str]:
 def hedged(prefix: str, *, about_self: bool) -> bool:
     """The words before a statement, in its clause, negate it, date it in the past, make it a
     wish, or (for a statement about the person) report someone else's claim."""
-    if _NEGATION.search(prefix) or _PAST.search(prefix) or _WISH.search(prefix):
-        return True
-    return about_self and bool(_REPORTED.search(prefix))
+    return Hedges(prefix).before(len(prefix), about_self=about_self)
+
+
+class Hedges:
+    """Where a clause's first hedge ends — read once, so asking for every rule match of a long
+    clause costs no more than the clause: :meth:`before` is :func:`hedged` on ``text[:pos]``."""
+
+    def __init__(self, text: str) -> None:
+        self.hedge = _first_end(text, _NEGATION, _PAST, _WISH)
+        self.reported = _first_end(text, _REPORTED)
+
+    def before(self, pos: int, *, about_self: bool) -> bool:
+        return self.hedge <= pos or (about_self and self.reported <= pos)
+
+
+def _first_end(text: str, *patterns: re.Pattern[str]) -> int | float:
+    ends = [m.end() for m in (p.search(text) for p in patterns) if m is not None]
+    return min(ends, default=float("inf"))
 
 
 def ended(clause: str) -> str | None:

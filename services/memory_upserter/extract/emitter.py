@@ -27,11 +27,14 @@ class Emitter:
     facts: dict[tuple[str, str, str], PlanFact] = field(default_factory=dict)
     todos: dict[tuple[str, str], PlanTodo] = field(default_factory=dict)
     complete: bool = False
+    forget: list[str] = field(default_factory=list)  # what the person asks to be forgotten
+    correcting: bool = False  # the sentence corrects what was said before
     last_person: str | None = None
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     people: People = field(default_factory=People)
     handles: dict[str, str] = field(default_factory=dict)  # folded name → plan handle
+    names: list[str] = field(default_factory=list)  # the turn's known names, as written
 
     @property
     def who(self) -> str:

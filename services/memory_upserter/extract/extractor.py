@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from contracts.plan import MemoryWritePlan
-from services.memory_upserter.extract import assertion, rules
+from services.memory_upserter.extract import assertion, casual, rules
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.people import Known, People
 from services.memory_upserter.extract.temporal import validity
@@ -72,7 +72,8 @@ def extract_turn(
     known: Sequence[Known] = (),
 ) -> Extracted:
     selves = {fold(n) for n in self_names} | {"me", "user"}
-    out = Emitter(now=now, people=People(known))
+    names = [*self_names, *(k.name for k in known), *(a for k in known for a in k.aliases)]
+    out = Emitter(now=now, people=People(known), names=names)
     for utterance in context:  # who "she" is, from earlier in the session; nothing is written
         scratch = Emitter(now=now, last_person=out.last_person)
         _read(utterance, scratch, selves)
@@ -84,6 +85,7 @@ def extract_turn(
         facts=list(out.facts.values()),
         todos=list(out.todos.values()),
         complete_commitment=out.complete,
+        forget=list(dict.fromkeys(out.forget)),
     )
     return Extracted(plan, out.people.questions())
 
@@ -94,22 +96,28 @@ def _read(utterance: Utterance, out: Emitter, selves: set[str]) -> None:
     last_person = out.last_person  # the speaker is never "she" in their own words
     out.subject = "user" if out.is_user else out.entity(speaker, "Person")
     out.last_person = last_person
-    for sentence in _SENTENCE.split(utterance.text):
-        sentence = sentence.strip()
-        if sentence:
-            _sentence(sentence, out)
+    text = casual.normalise(utterance.text, out.names)
+    for sentence in _SENTENCE.split(text):
+        for part in assertion.parts(sentence.strip()):
+            if part.strip(" .,!?"):
+                _sentence(part, out)
 
 
 def _sentence(sentence: str, out: Emitter) -> None:
     out.sentence = sentence
     out.valid_from = out.valid_to = None
     plain = assertion.unquoted(sentence)
+    target = assertion.forget_target(plain) if out.is_user else None
+    if target is not None:
+        out.forget.append(target)
+        return
+    plain, out.correcting = assertion.corrected(plain)
     block = assertion.blocked(plain)
     for rule in rules.TODO_RULES:
         if block is None or rule.requested:
             for match in rule.pattern.finditer(plain):
                 rule.apply(match, out)
-    if out.is_user and block is None and says_done(plain):
+    if out.is_user and block is None and says_done(plain) and not assertion.praise(plain):
         out.complete = True
     if block is not None:
         return
@@ -119,10 +127,12 @@ def _sentence(sentence: str, out: Emitter) -> None:
         out.valid_from, out.valid_to = dated.valid_from, dated.valid_to
         if restated is not None:
             out.valid_to = out.now
+        raw, plain_text = restated or clause, dated.text
+        hedges = {raw: assertion.Hedges(raw), plain_text: assertion.Hedges(plain_text)}
         for rule in rules.FACT_RULES:
-            text = (restated or clause) if rule.raw else dated.text
+            text = raw if rule.raw else plain_text
             for match in rule.pattern.finditer(text):
                 about_self = bool(_SELF.match(match.group(0)))
-                if not assertion.hedged(text[: match.start()], about_self=about_self):
+                if not hedges[text].before(match.start(), about_self=about_self):
                     rule.apply(match, out)
     out.valid_from = out.valid_to = None

@@ -77,3 +77,41 @@ Tamil Chinese Mandarin Cantonese Japanese Korean Vietnamese Thai Indonesian Mala
 Swahili Swedish Norwegian Danish Finnish Icelandic Hungarian Romanian Bulgarian Serbian
 Croatian Slovak Slovenian Catalan Basque Galician Irish Welsh Latin Esperanto""".split()
 )
+# Common lowercase words that are never taken for a name when a person types without capitals
+# (:mod:`..casual`): function words, chat words, and the nouns and verbs that follow "my
+# sister …", "I work at …" or "I live in …" in everyday talk.
+COMMON = frozenset(
+    """a an the my your his her our their its this that these those some any no none one two three
+four five six seven eight nine ten i me you he she it we they us them him myself is am are was
+were be been being have has had having do does did doing will would can could should shall may
+might must not and or but so if then than because since as at by for from in into of off on
+onto out over to up down with without about after before again also still already now today
+tonight tomorrow yesterday here there where when why how what who which just really very too
+quite pretty so such much many more most less least all both each few other another same own
+only even ever never always often sometimes usually maybe yes yeah yep nope no ok okay sure well
+oh hey hi hello thanks thank please pls plz lol haha hmm ugh wow omg home work school job office
+gym bed town city downtown uptown uni university college hospital church shop store cafe
+restaurant bar park beach trouble love pain bad good great new old big small little first last
+next every week month year day night morning evening afternoon weekend monday tuesday wednesday
+thursday friday saturday sunday january february march april may june july august september
+october november december tired happy sad sick busy fine late early lives live living lived
+works work working worked got get gets getting moved move moving is just started start quit
+left leave leaving said says say told tells think thinks thought loves love loved likes like
+liked hates hate wants want needs need goes go going went came come comes coming has had makes
+made keeps kept calls called named visiting visit staying stay back away there together alone
+same kind sort lot bit place area part side family friends friend people guy guys girl boy kids
+kid baby man woman someone somebody everyone everybody anyone nobody nothing something everything
+anything stuff thing things way time times life world country state street road house apartment
+flat room car team company startup business firm agency studio lab bank store factory farm
+night shift shifts hours wife husband partner sister brother mom mum dad mother father son
+daughter dog cat pet puppy kitten boss colleague coworker friend roommate cousin aunt uncle
+grandma grandpa doctor teacher nurse fiance which whose whom while though although until till
+during via per mine yours hers ours theirs im ive dont cant didnt doesnt isnt wasnt thats whats
+abroad overseas far near nearby close around outside inside across along today's tonight's
+mostly only part-time full-time parttime fulltime remote remotely online freelance contract
+asleep awake engaged married single divorced pregnant vegan vegetarian allergic there's here's
+it's he's she's we're they're i'm i've i'll i'd you're broke split up off
+originally died passed lost won ran met saw found turned gave texted sent wrote cooked baked
+opened closed fell hurt cried laughed bought took told came went cooks runs plays teaches
+walks talks drives lost finally recently currently basically honestly literally""".split()
+)

@@ -38,7 +38,7 @@ def facts_of(text: str, speaker: str | None = None, **kw) -> set[tuple]:
         ("I have a peanut allergy", {("user", "ALLERGY", "peanut")}),
         ("I'm lactose intolerant", {("user", "INTOLERANCE", "lactose")}),
         ("My name is Anna.", {("user", "NAME", "Anna")}),
-        ("I love hiking in the mountains", {("user", "LIKES", "hiking")}),
+        ("I love hiking in the mountains", {("user", "LIKES", "hiking in the mountains")}),
         ("I can't stand cilantro", {("user", "DISLIKES", "cilantro")}),
         (
             "My sister Marta lives in Lisbon.",

@@ -1,7 +1,8 @@
 """The offline extractor's rule table, in order: the one place that order is set.
 
 The self-statements of :mod:`.basics` (home, work, diet, allergies, likes, projects, events,
-people) come first, then who the person is (:mod:`.profile`), then their life (:mod:`.life`).
+people) come first, then who the person is (:mod:`.profile`), then their life (:mod:`.life`),
+what changes it (:mod:`.events`), and a few statements in other languages (:mod:`.languages`).
 Within a module, rules keep the order they are written in. The todo rules (:mod:`.todos`) are a
 table of their own.
 """
@@ -10,10 +11,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from services.memory_upserter.extract.rules import basics, life, profile, todos
+from services.memory_upserter.extract.rules import basics, events, languages, life, profile, todos
 from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
 
-FACT_ORDER: tuple[ModuleType, ...] = (basics, profile, life)
+FACT_ORDER: tuple[ModuleType, ...] = (basics, profile, life, events, languages)
 TODO_ORDER: tuple[ModuleType, ...] = (todos,)
 
 

@@ -10,6 +10,7 @@ from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.registry import (
     _ROLES,
     _STOP,
+    LIKED,
     NAME,
     NOT_THINGS,
     ORG,
@@ -22,6 +23,7 @@ from services.memory_upserter.extract.rules.registry import (
     _place,
     _subject,
     _thing,
+    liked,
     role_named,
     rule,
 )
@@ -112,7 +114,7 @@ def _intolerance(m: re.Match[str], out: Emitter) -> None:
 def _allergies(m: re.Match[str], out: Emitter) -> None:
     for item in re.split(r"\s*(?:,|\band\b|\bor\b)\s*", m["things"].strip()):
         item = item.strip().lower()
-        if item and len(item) <= 60:
+        if item and len(item) <= 60 and "allerg" not in item and len(item.split()) <= 4:
             out.fact(
                 "ALLERGY",
                 f"{out.who} is allergic to {item}",
@@ -124,8 +126,9 @@ def _allergies(m: re.Match[str], out: Emitter) -> None:
 
 rule(
     "allergic_to",
-    r"(?i:\bI(?:'m|\s+am)\s+(?:very\s+|severely\s+|deathly\s+|seriously\s+|"
-    r"really\s+)?allergic\s+to)\s+(?P<things>[^.;!?]+?)(?=\s*(?:[.;!?]|$|\s(?:"
+    r"(?i:\bI(?:'m|\s+am)\s+(?:only\s+|just\s+|also\s+)?(?:very\s+|severely\s+|deathly\s+|seriously\s+|super\s+|so\s+|"
+    r"extremely\s+|highly\s+|mildly\s+|kinda\s+|a\s+(?:bit|little)\s+|really\s+)?"
+    r"allergic\s+to)\s+(?P<things>[^.;!?]+?)(?=\s*(?:[.;!?]|$|\s(?:"
     r"but|because|so|since|though)\b))",
 )(_allergies)
 rule("allergy", r"(?i:\bI\s+have\s+an?)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)(?i:\s+allergy)\b")(
@@ -135,11 +138,11 @@ rule("allergy", r"(?i:\bI\s+have\s+an?)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)(?i:\s
 
 @rule(
     "likes",
-    rf"(?i:\bI\s+(?:really\s+|absolutely\s+|just\s+)?(?:love|like|enjoy|adore))\s+"
-    rf"{THING}",
+    rf"(?i:\bI\s+(?:really\s+|absolutely\s+|just\s+|also\s+)?(?:love|like|enjoy|adore))\s+"
+    rf"{LIKED}",
 )
 def likes(m: re.Match[str], out: Emitter) -> None:
-    thing = _thing(m["thing"])
+    thing = liked(m["thing"])
     if thing:
         out.fact(
             "LIKES", f"{out.who} likes {thing}", value=thing, fact_type="preference", confidence=0.7
@@ -170,7 +173,7 @@ def _dislikes(m: re.Match[str], out: Emitter) -> None:
 )
 def _working_on(m: re.Match[str], out: Emitter) -> None:
     thing = _thing(re.sub(r"(?i)\s+project$", "", m["thing"]))
-    if thing:
+    if thing and not re.fullmatch(r"(?i)(?:new|big|side|secret|little|personal|cool)", thing):
         project = out.entity(thing, "Project")
         out.fact(
             "WORKS_ON",
@@ -180,6 +183,13 @@ def _working_on(m: re.Match[str], out: Emitter) -> None:
             importance=2,
             confidence=0.85,
         )
+
+
+_FRAGMENT = re.compile(
+    r"(?i)(?:\b(?:for|about|with|by|of|to|into|recently|together|too|again|"
+    r"one|it|them|this|that|some|bits?|while|last\s+\w+)$|…)"
+)
+_FRAGMENT_START = re.compile(r"(?i)(?:about|while|for|another|the\s+first|a\s+few|up)\b")
 
 
 @rule(
@@ -196,6 +206,8 @@ def _did(m: re.Match[str], out: Emitter) -> None:
     thing = _thing(m["thing"])
     if not thing or re.match(r"(?i)(?:bed|sleep|work|home|working\b.*)$", thing):
         return
+    if _FRAGMENT.search(thing) or _FRAGMENT_START.match(thing):
+        return  # "made for", "saw while hiking", "wrote a few bits": a piece of an event
     if m["verb"].lower() in ("joined", "started") and re.match(r"(?:at\s+|with\s+)?[A-Z]", thing):
         return  # joining an organisation is where the person works (profile.employer)
     day = (out.valid_from or out.now).date()
@@ -213,10 +225,10 @@ def _did(m: re.Match[str], out: Emitter) -> None:
 
 rule(
     "my_role_name",
-    rf"(?i:\bmy\s+(?P<role>{_ROLES}))(?:\s*,\s*|\s+(?i:is\s+called|named|"
+    rf"(?i:\bmy\s+(?P<role>{_ROLES}))(?!'s)(?:\s*,\s*|\s+(?i:is\s+called|named|"
     rf"called)\s+|\s+){NAME}",
 )(role_named)
-rule("name_is_my_role", rf"{NAME}\s+(?i:is\s+my)\s+(?i:(?P<role>{_ROLES}))\b")(role_named)
+rule("name_is_my_role", rf"{NAME}\s+(?i:is\s+my)\s+(?i:(?P<role>{_ROLES}))\b(?!'s)")(role_named)
 
 
 @rule(

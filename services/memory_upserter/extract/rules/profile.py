@@ -75,7 +75,7 @@ def _greeting_name(m: re.Match[str], out: Emitter) -> None:
     "age",
     r"(?i:\bI(?:'m|\s+am|\s+just\s+turned|\s+turned|(?:'ll|\s+will)\s+be))\s+"
     rf"(?P<age>\d{{1,3}}|{_AGE_WORDS})(?:\s+years?\s+old\b|(?=\s*(?:[,.;!?]|$|\s+(?:and|now|today|this|"
-    r"but)\b)))",
+    r"but|not)\b)))",
 )
 def _age(m: re.Match[str], out: Emitter) -> None:
     age = _age_number(m["age"])
@@ -114,7 +114,8 @@ def _occupation(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "employer",
-    rf"(?i:\bI(?:\s+(?:just\s+|recently\s+)?joined|\s+started\s+(?:working\s+)?at|"
+    rf"(?i:\bI(?:\s+(?:just\s+|recently\s+)?joined|\s+(?:just\s+|recently\s+)?started\s+"
+    rf"(?:working\s+|a\s+(?:new\s+)?job\s+)?at|"
     rf"(?:'ve|\s+have)?\s+got\s+a\s+(?:new\s+)?job\s+(?:at|with)|'m\s+employed\s+"
     rf"(?:at|by)|\s+am\s+employed\s+(?:at|by)|\s+now\s+work\s+(?:at|for))|\bmy\s+"
     rf"(?:company|employer)\s+is)\s+(?:the\s+)?{ORG}",
@@ -196,6 +197,10 @@ def _speaks(m: re.Match[str], out: Emitter) -> None:
         out.fact("SPEAKS", f"{out.who} speaks {lang}", value=lang, confidence=0.9)
 
 
-@rule("learning", rf"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+)?learning)\s+(?P<lang>{_LANGS})\b")
+@rule(
+    "learning",
+    rf"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|also\s+)?learning)\s+(?P<lang>(?i:{_LANGS}))\b",
+)
 def _learning(m: re.Match[str], out: Emitter) -> None:
-    out.fact("LEARNING", f"{out.who} is learning {m['lang']}", value=m["lang"], confidence=0.85)
+    lang = m["lang"].capitalize()
+    out.fact("LEARNING", f"{out.who} is learning {lang}", value=lang, confidence=0.85)

@@ -31,16 +31,26 @@ NAME = rf"(?P<name>{_CAP}(?:\s+{_CAP}){{0,2}})"
 ORG = rf"(?P<org>{_CAP}(?:\s+(?:&\s+)?{_CAP}){{0,3}})"
 _STOP = (
     r"(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|because|so|since|though|although|when|while|if|"
-    r"with|for|at|on|in|to|from|every|today|tomorrow|tonight|now|yet|right)\b))"
+    r"with|for|at|on|in|to|from|every|today|tomorrow|tonight|now|yet|right|not|originally|"
+    r"these|lately|already|too|tho|anyway|I|my|we)\b))"
 )
+# A liked thing runs to the end of its phrase, prepositions included ("road trips with friends
+# and family"), and stops where another statement or a time begins.
+_LIKE_STOP = (
+    r"(?=\s*(?:[,.;:!?)]|$|\s(?:and\s+(?:I|it|we|my|that|this)|but|because|so|since|though|"
+    r"although|when|while|if|before|after|during|every|today|tomorrow|tonight|now|lately|"
+    r"these\s+days|too|a\s+lot|so\s+much|right|I|it|we|as\s+well)\b))"
+)
+LIKED = rf"(?P<thing>[^,.;:!?]+?){_LIKE_STOP}"
 THING = rf"(?P<thing>[^,.;:!?]+?){_STOP}"
 PLACE = rf"(?P<place>[^,.;:!?]+?(?:,\s*{_CAP})?){_STOP}"
 ROLE = r"(?P<role>[a-z][a-z -]{1,40}?)"
 
 _ROLES = "|".join(sorted((re.escape(r) for r in ROLES), key=len, reverse=True))
 NOT_THINGS = re.compile(
-    r"^(?:you|it|that|this|them|him|her|me|when|how|what|to\s+think|the\s+"
-    r"idea|a\s+lot|something|stuff|things|everything|anything)\b",
+    r"^(?:you|your|yours|ur|u|it|that|this|them|him|her|me|when|how|what|to\s+think|the\s+"
+    r"idea|the\s+way|the\s+thought|a\s+lot|something|stuff|things|everything|anything|"
+    r"hearing|seeing|reading\s+(?:this|that|about\s+your)|talking\s+to\s+you)\b",
     re.IGNORECASE,
 )
 SUBJECT = (
@@ -108,6 +118,12 @@ def _name(text: str | None) -> str | None:
 def _thing(text: str | None) -> str | None:
     thing = (text or "").strip(" '\"")
     return thing if thing and not NOT_THINGS.match(thing) and len(thing) <= 120 else None
+
+
+def liked(text: str | None) -> str | None:
+    """A liked thing as a whole phrase: "going on road trips" is "road trips"."""
+    thing = re.sub(r"(?i)^(?:going\s+(?:on\s+|to\s+)?|to\s+go\s+(?:on\s+|to\s+)?)", "", text or "")
+    return _thing(thing)
 
 
 def _place(text: str) -> str | None:

@@ -82,3 +82,14 @@ def _struggle(m: re.Match[str], out: Emitter) -> None:
 )
 def _habit(m: re.Match[str], out: Emitter) -> None:
     out.todo("HABIT", f"{m['task'].rstrip(' .!')} every {m['when'].lower()}", dated=False)
+
+
+@todo_rule(
+    "need_to_by",
+    r"(?i:^\W*(?:I\s+)?(?:really\s+|still\s+)?(?:need|have|gotta|got)\s+to\s+)(?!figure|decide|"
+    r"think|sort|work\s+out)(?P<task>.+)$",
+)
+def _need_to_by(m: re.Match[str], out: Emitter) -> None:
+    """ "need to renew my passport before March": a commitment only when it is dated."""
+    if find_due(m["task"], out.now):
+        out.todo("COMMITMENT", m["task"])

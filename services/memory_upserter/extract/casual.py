@@ -1,0 +1,132 @@
+"""How people type, read as the rules read (pure): :func:`normalise` turns a chat message into
+the written form the rule table expects, without changing what it says.
+
+- Curly apostrophes become straight; emoji end a sentence (they usually do); chat fillers
+  ("lol", "btw", "tbh") go.
+- Lowercase pronoun and contraction forms are written out: "i", "im", "ive", "dont", "cant",
+  "thats", "u", "gf", "bf".
+- Names: the turn's known names (its Known people and the person's own names) are capitalised
+  wherever they stand as words. In a message typed without capitals ("where it is safe"), a word
+  that a name usually follows — "my sister …", "named …", "I work at …", "I live in …",
+  "moved to …", a sentence's first word before "lives/works/got …" — is capitalised when it is
+  not a common word (:data:`COMMON`). Text that has its own capitals keeps them: the person's
+  casing is trusted over any guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from services.memory_upserter.extract.vocabulary import COMMON, ROLES
+
+_EMOJI = re.compile(
+    "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d\U000e0000-\U000e007f]+"
+)
+_FILLER = re.compile(r"(?i)(?:^|(?<=\s)|(?<=,))(?:lol+|lmao|haha\w*|btw|tbh|ngl|fyi|imo|rn)\b")
+_FORMS = {
+    "i": "I",
+    "im": "I'm",
+    "ive": "I've",
+    "dont": "don't",
+    "doesnt": "doesn't",
+    "didnt": "didn't",
+    "cant": "can't",
+    "isnt": "isn't",
+    "arent": "aren't",
+    "wasnt": "wasn't",
+    "havent": "haven't",
+    "hasnt": "hasn't",
+    "couldnt": "couldn't",
+    "wouldnt": "wouldn't",
+    "thats": "that's",
+    "whats": "what's",
+    "youre": "you're",
+    "u": "you",
+    "r": "are",
+    "gf": "girlfriend",
+    "bf": "boyfriend",
+    "bff": "best friend",
+    "yrs": "years",
+    "w": "with",
+    "mums": "mum's",
+    "moms": "mom's",
+}
+_FORM = re.compile(r"(?i)(?<![\w'])(?:" + "|".join(_FORMS) + r")(?![\w'])")
+_ROLE_WORDS = "|".join(sorted((re.escape(r) for r in ROLES), key=len, reverse=True))
+_ROLE_S_NAME = re.compile(rf"(?i)\bmy\s+({_ROLE_WORDS})s\s+name\b")
+_WORD = r"[^\W\d_][\w'-]*"
+# Words a name usually follows, when the person types in lowercase.
+_NAME_AFTER = re.compile(
+    rf"(?i)(?:\bmy\s+(?:best\s+|older\s+|younger\s+|little\s+|big\s+)?(?:{_ROLE_WORDS})"
+    rf"(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?|\b(?:named|called|name\s+is|"
+    rf"married\s+to|engaged\s+to|dating|broke\s+up\s+with|me\s+and|his\s+name\s+is|"
+    rf"her\s+name\s+is)|\b(?:work(?:s|ing|ed)?\s+(?:at|for)|job\s+(?:at|with)|joined|left|"
+    rf"quit(?:\s+my\s+job\s+at)?|started\s+(?:a\s+new\s+job\s+)?at|employed\s+(?:at|by)|"
+    rf"I'm\s+at|intern(?:ing)?\s+at)(?:\s+the)?|\b(?:live[sd]?\s+in|living\s+in|based\s+in|"
+    rf"moved\s+to|from|grew\s+up\s+in|staying\s+in|visiting|I'm\s+in|born\s+in|near|home\s+is\s+in))"
+    rf"\s+(?P<name>{_WORD})(?=(?P<more>(?:\s+{_WORD}){{0,2}}))"
+)
+_OPENING = re.compile(
+    rf"(?:^|(?<=[.!?,]\s))(?P<name>{_WORD})(?=\s+(?:lives|works|got|moved|is\s+(?:a|an|my|"
+    rf"allergic|vegan|pregnant)|just|started|quit|left)\b)"
+)
+_LISTED = re.compile(
+    rf"(?i)\b(?:cats|dogs|kittens|puppies|kids|children|sons|daughters|sisters|brothers)\s*[,:]\s+"
+    rf"(?P<name>{_WORD})\s+and\s+(?P<name2>{_WORD})"
+)
+# A sentence that drops its "I" ("moved to austin", "got laid off today"), and "… and work at".
+_BARE = re.compile(
+    r"(?i)(?:^|(?<=[.!?]\s))(?P<verb>moved\s+to|started\s+(?:a\s+new\s+job|at|working)|"
+    r"work\s+(?:at|for|as)|got\s+(?:laid\s+off|fired|married|engaged|divorced|a\s+job)|"
+    r"living\s+in|staying\s+in|training\s+for|allergic\s+to|just\s+moved)\b"
+)
+_AND_VERB = re.compile(r"(?i)\band\s+(?=(?:work|live|moved)\s+(?:at|for|in|to)\b)")
+_BARE_SUBJECT = {"living": "I'm ", "staying": "I'm ", "training": "I'm ", "allergic": "I'm "}
+_PLACE_LEAD = frozenset("new san santa los las st saint rio sao são cape hong buenos el la".split())
+
+
+def normalise(text: str, names: Iterable[str] = ()) -> str:
+    """The message as the rules read it (module docstring); its meaning unchanged."""
+    text = text.replace("’", "'").replace("‘", "'")
+    text = _EMOJI.sub(". ", text)
+    text = _FILLER.sub("", text)
+    lowercase = not re.search(r"[A-ZÀ-Þ]", text)
+    text = _FORM.sub(lambda m: _FORMS[m.group(0).lower()], text)
+    text = _BARE.sub(lambda m: _BARE_SUBJECT.get(m["verb"].split()[0].lower(), "I ") + m[0], text)
+    text = _AND_VERB.sub("and I ", text)
+    text = _ROLE_S_NAME.sub(lambda m: f"my {m.group(1)}'s name", text)
+    for name in sorted({n for n in names if n.strip()}, key=len, reverse=True):
+        text = re.sub(rf"(?i)(?<!\w){re.escape(name)}(?!\w)", name, text)
+    if lowercase:
+        found = [*_NAME_AFTER.finditer(text), *_OPENING.finditer(text), *_LISTED.finditer(text)]
+        text = _capitalised(text, found)
+    return re.sub(r"\s+([,.!?])", r"\1", re.sub(r"[ \t]{2,}", " ", text)).strip()
+
+
+def _capitalised(text: str, matches: list[re.Match[str]]) -> str:
+    """The text with the name words each match points at capitalised: up to three words that
+    are not common ones ("new york", "cape town": a place's leading word too)."""
+    chars = list(text)
+    for m in matches:
+        if m.groupdict().get("name2"):
+            pos = m.start("name2")
+            chars[pos] = chars[pos].upper() if _is_name(m["name2"]) else chars[pos]
+        words = (m["name"] + (m.groupdict().get("more") or "")).split()
+        pos = m.start("name")
+        for i, word in enumerate(words):
+            lead = word.lower() in _PLACE_LEAD and i + 1 < len(words) and _is_name(words[i + 1])
+            if not (_is_name(word) or lead):
+                break
+            pos = text.index(word, pos)
+            chars[pos] = chars[pos].upper()
+            pos += len(word)
+    return "".join(chars)
+
+
+def _is_name(word: str) -> bool:
+    bare = word.lower().removesuffix("'s")
+    verbish = (len(bare) > 4 and bare.endswith(("ed", "ing"))) or (
+        len(bare) > 5 and bare.endswith("ly")
+    )
+    return len(bare) >= 2 and bare.isalpha() and bare not in COMMON and not verbish
