@@ -14,6 +14,7 @@ PURE = [
     "commit.read",
     "commit.response",
     "commit.session",
+    "commit.todos",
     "commit.turn",
     "forget.check",
     "forget.receipt",

@@ -170,6 +170,8 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         fact_source="llm_plan" if source in ("request", "answer") else "shadow_extraction",
         notes=tuple(notes),
         questions=judged.questions,
+        done=tuple(plan.done),
+        dropped=tuple(plan.dropped),
     )
 
 

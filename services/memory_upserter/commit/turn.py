@@ -84,10 +84,11 @@ class CapturedTodo:
 
 @dataclass(frozen=True)
 class PendingTodo:
-    """A pending commitment, reminder or habit that "done" may complete."""
+    """A pending todo a turn may close (a bare "done": a commitment, reminder or habit)."""
 
     todo_id: str
     text: str
+    kind: str = "COMMITMENT"
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,8 @@ class TurnPlan:
     fact_source: str
     notes: tuple[Notice, ...] = ()
     questions: tuple[str, ...] = ()  # asked next turn (entity_ambiguous)
+    done: tuple[str, ...] = ()  # todos the plan says are done: handles or words
+    dropped: tuple[str, ...] = ()  # todos the plan says the person no longer wants
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from datetime import timedelta
 from uuid import UUID
 
 import asyncpg
+import msgspec
 
 from contracts.memory import CommitRequest, CommitResponse
 from services.core.background import Background
@@ -37,6 +38,7 @@ from services.core.problems import Conflict
 from services.core.settings import Settings
 from services.core.validation import FieldError, InvalidInput
 from services.memory_upserter.commit import sql
+from services.memory_upserter.commit import todos as lifecycle
 from services.memory_upserter.commit.index import after_commit
 from services.memory_upserter.commit.judge_store import judge_turn, replay
 from services.memory_upserter.commit.plan import prepare
@@ -44,9 +46,7 @@ from services.memory_upserter.commit.read import SELF, read
 from services.memory_upserter.commit.response import commit_response, decide
 from services.memory_upserter.commit.turn import (
     CapturedTodo,
-    Completed,
     Judgement,
-    PendingTodo,
     Stored,
     TurnPlan,
     Written,
@@ -167,19 +167,21 @@ async def _transaction(
         names = resolved.self_aliases
         await conn.execute(sql.SELF_ALIASES, user, self_id, plan.fact_source, names, names[0], now)
     pending = (
-        [
-            PendingTodo(r["todo_id"], r["text"])
-            for r in await conn.fetch(sql.PENDING, user, req.agent_id, list(sql.ACTIONABLE))
-        ]
-        if plan.done_said
+        await lifecycle.load_pending(conn, user, req.agent_id)
+        if plan.done_said or plan.done or plan.dropped
         else []
     )
-    decided = decide(plan, entities, self_id, pending)
+    guessed = plan.plan_source == "offline_extractor"
+    named = lifecycle.resolve_closings(plan.done, plan.dropped, pending, guessed=guessed)
+    named_any = named.closing or ((plan.done or plan.dropped) and not guessed)
+    bare = replace(plan, done_said=False) if named_any else plan  # named todos: no bare "done"
+    actionable = [p for p in pending if p.kind in lifecycle.ACTIONABLE]
+    decided = decide(bare, entities, self_id, actionable)
     results = await apply_facts(conn, user, decided.writes, now=now, lock=False)
-    completed = None
+    closing = {**named.closing}
     if decided.complete is not None:
-        row = await conn.fetchrow(sql.COMPLETE, user, decided.complete, now)
-        completed = Completed(row["todo_id"], row["kind"], row["text"]) if row else None
+        closing.setdefault(decided.complete, "DONE")
+    closed = await lifecycle.close(conn, user, closing, now)
     todos = (
         [
             CapturedTodo(
@@ -224,10 +226,11 @@ async def _transaction(
         entities=entities,
         facts=list(zip(decided.writes, results, strict=True)),
         todos=todos,
-        completed=completed,
+        completed=None,
         forgotten=dict(forgotten.effects.counts) if forgotten else {},
-        warnings=[*plan.notes, *decided.notes],
+        warnings=[*plan.notes, *decided.notes, *named.notes],
     )
+    response = msgspec.structs.replace(response, completions=lifecycle.completions(closed))
     touched = list(dict.fromkeys(str(e.entity_id) for e in entities))
     live = await conn.fetch(
         sql.FINISH,
@@ -253,7 +256,7 @@ async def _transaction(
         touched,
         {str(r["entity_id"]) for r in live},
         forgotten,
-        (*plan.questions, *decided.questions),
+        (*plan.questions, *decided.questions, *named.questions),
     )
 
 

@@ -27,6 +27,8 @@ class Emitter:
     facts: dict[tuple[str, str, str], PlanFact] = field(default_factory=dict)
     todos: dict[tuple[str, str], PlanTodo] = field(default_factory=dict)
     complete: bool = False
+    done: list[str] = field(default_factory=list)  # todos the user says are done, by words
+    dropped: list[str] = field(default_factory=list)  # todos the user no longer wants
     last_person: str | None = None
     valid_from: datetime | None = None
     valid_to: datetime | None = None

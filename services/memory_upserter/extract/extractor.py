@@ -84,6 +84,8 @@ def extract_turn(
         facts=list(out.facts.values()),
         todos=list(out.todos.values()),
         complete_commitment=out.complete,
+        done=list(dict.fromkeys(out.done))[:20],
+        dropped=list(dict.fromkeys(out.dropped))[:20],
     )
     return Extracted(plan, out.people.questions())
 
