@@ -10,6 +10,7 @@ import sys
 PURE_PACKAGES = ["extract"]  # every module under them, whatever is added later
 PURE = [
     "commit.judge",
+    "commit.names",
     "commit.plan",
     "commit.read",
     "commit.response",

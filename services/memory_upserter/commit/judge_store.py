@@ -138,6 +138,7 @@ async def judge_turn(
         context=tuple(judged.context),
         questions=tuple(judged.questions),
         notes=tuple(notes),
+        known=tuple(context.known),
     )
 
 

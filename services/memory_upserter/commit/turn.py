@@ -19,6 +19,7 @@ from contracts.common import Role, TodoKind
 from contracts.memory import CommitRequest, CommitResponse, Notice
 from contracts.plan import MemoryWritePlan, PlanFact
 from services.core.memory_store.shapes import EntityWrite
+from services.memory_upserter.extract.people import Known
 from services.memory_upserter.forget.types import Forgotten
 
 Validity = tuple[datetime | None, datetime | None]
@@ -35,6 +36,8 @@ class Resolved:
     self_aliases: list[str] = field(default_factory=list)
     distinct: dict[int, tuple[int, str]] = field(default_factory=dict)
     # write index → (plan entity index, the handle it is not)
+    open: dict[str, str] = field(default_factory=dict)  # a name several answer to → question
+    left_open: list[PlanFact] = field(default_factory=list)  # facts naming an open name
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,7 @@ class Judgement:
     context: tuple[str, ...] = ()
     questions: tuple[str, ...] = ()
     notes: tuple[Notice, ...] = ()
+    known: tuple[Known, ...] = ()  # the user's entities the plan's names may mean
 
 
 @dataclass(frozen=True)

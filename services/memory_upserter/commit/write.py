@@ -41,6 +41,7 @@ from services.memory_upserter.commit import sql
 from services.memory_upserter.commit import todos as lifecycle
 from services.memory_upserter.commit.index import after_commit
 from services.memory_upserter.commit.judge_store import judge_turn, replay
+from services.memory_upserter.commit.names import handles_of, load_known
 from services.memory_upserter.commit.plan import prepare
 from services.memory_upserter.commit.read import SELF, read
 from services.memory_upserter.commit.response import commit_response, decide
@@ -79,7 +80,9 @@ async def commit_turn(
     turn = read(req)
     idle = timedelta(minutes=settings.session_idle_minutes)
     if turn.plan is not None and turn.plan_source is not None:
-        judged = Judgement(turn.plan, turn.plan_source)
+        async with stores.db.acquire() as conn:  # whom the plan's names mean (003 §10)
+            known = await load_known(conn, req.user_id, req.agent_id, handles_of(turn.plan))
+        judged = Judgement(turn.plan, turn.plan_source, known=tuple(known))
     else:
         found = await judge_turn(stores.db, llm, settings, turn, idle)
         if isinstance(found, Stored):

@@ -65,6 +65,7 @@ class Known:
     entity_ref: str
     roles: tuple[str, ...] = ()  # predicates user → them: HAS_SISTER …
     aliases: tuple[str, ...] = ()
+    category: str = "Person"
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,8 @@ def answers_to(known: Known, key: str) -> bool:
 def _keys(known: Known) -> set[str]:
     names = {fold(n).strip() for n in (known.name, *known.aliases)}
     given = fold(known.name).split()
-    return names | ({given[0]} if len(given) > 1 and len(given[0]) > 1 else set())
+    person = known.category == "Person" and len(given) > 1 and len(given[0]) > 1
+    return names | ({given[0]} if person else set())
 
 
 def role_word(predicate: str) -> str:
