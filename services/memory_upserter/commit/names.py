@@ -49,7 +49,7 @@ PET_PREDICATES = frozenset(
 )
 
 KNOWN = """
-SELECT e.name, e.entity_ref, e.category,
+SELECT e.entity_id::text, e.name, e.entity_ref, e.category,
        ARRAY(SELECT r.predicate FROM relations r
               WHERE r.user_id = $1 AND r.object_id = e.entity_id AND r.status = 'ACTIVE'
                 AND left(r.predicate, 4) = 'HAS_'
@@ -99,7 +99,14 @@ async def load_known(
         return []
     rows = await conn.fetch(KNOWN, user_id, agent_id, list(names))
     return [
-        Known(r["name"], r["entity_ref"], tuple(r["roles"]), tuple(r["aliases"]), r["category"])
+        Known(
+            r["name"],
+            r["entity_ref"],
+            tuple(r["roles"]),
+            tuple(r["aliases"]),
+            r["category"],
+            r["entity_id"],
+        )
         for r in rows
     ]
 

@@ -119,6 +119,18 @@ class ReadTurn:
 
 
 @dataclass(frozen=True)
+class Answered:
+    """A which-question the turn's message answered (:mod:`.answer`), and whom it chose."""
+
+    question: str
+    chosen: Known
+    alias: str | None  # "work Marta": stored on the chosen one
+    waiting: tuple[str, ...]  # message ids of the turn that raised the question
+    closes: tuple[str, ...] = ()  # every open question about that name (the read side's too)
+    others: tuple[str, ...] = ()  # the namesakes not chosen: no longer active, not seen now
+
+
+@dataclass(frozen=True)
 class Judgement:
     """What the turn's plan came with: the plan itself (the request's, or the shadow judge's),
     its source, the names the user goes by, the earlier messages the judge saw, the questions
@@ -150,6 +162,7 @@ class TurnPlan:
     questions: tuple[str, ...] = ()  # asked next turn (entity_ambiguous)
     done: tuple[str, ...] = ()  # todos the plan says are done: handles or words
     dropped: tuple[str, ...] = ()  # todos the plan says the person no longer wants
+    answered: Answered | None = None  # the open question this turn's message answered
 
 
 @dataclass(frozen=True)
@@ -162,3 +175,4 @@ class Written:
     active_ids: set[str] = field(default_factory=set)  # the request's ids that are live
     forgotten: Forgotten | None = None
     questions: tuple[str, ...] = ()  # the plan's, and the transaction's ("which one is done?")
+    closed: tuple[str, ...] = ()  # questions this turn answered: no longer pending

@@ -39,6 +39,7 @@ from services.core.settings import Settings
 from services.core.validation import FieldError, InvalidInput
 from services.memory_upserter.commit import sql
 from services.memory_upserter.commit import todos as lifecycle
+from services.memory_upserter.commit.answer import answered_notice, find_answer, link, prefer
 from services.memory_upserter.commit.index import after_commit
 from services.memory_upserter.commit.judge_store import judge_turn, replay
 from services.memory_upserter.commit.names import handles_of, load_known
@@ -79,16 +80,18 @@ async def commit_turn(
     """The turn's answer, and whether it is a replay of an earlier commit."""
     turn = read(req)
     idle = timedelta(minutes=settings.session_idle_minutes)
+    answered = await find_answer(stores, turn)  # "the work one": which Marta was meant
     if turn.plan is not None and turn.plan_source is not None:
         async with stores.db.acquire() as conn:  # whom the plan's names mean (003 §10)
             known = await load_known(conn, req.user_id, req.agent_id, handles_of(turn.plan))
-        judged = Judgement(turn.plan, turn.plan_source, known=tuple(known))
+        judged = Judgement(turn.plan, turn.plan_source, known=tuple(prefer(known, answered)))
     else:
         found = await judge_turn(stores.db, llm, settings, turn, idle)
         if isinstance(found, Stored):
             return replay(found, turn), True
-        judged = found
-    written = await _write(stores.db, prepare(turn, judged), idle, request_id)
+        judged = replace(found, known=tuple(prefer(found.known, answered)))
+    decided = replace(prepare(turn, judged), answered=answered)
+    written = await _write(stores.db, decided, idle, request_id)
     if isinstance(written, Stored):
         return replay(written, turn), True
     response = await after_commit(stores, settings, background, turn, written)
@@ -233,8 +236,16 @@ async def _transaction(
         forgotten=dict(forgotten.effects.counts) if forgotten else {},
         warnings=[*plan.notes, *decided.notes, *named.notes],
     )
-    response = msgspec.structs.replace(response, completions=lifecycle.completions(closed))
-    touched = list(dict.fromkeys(str(e.entity_id) for e in entities))
+    chosen = await link(conn, user, plan.answered, plan.fact_source) if plan.answered else None
+    others = plan.answered.others if chosen and plan.answered else ()
+    response = msgspec.structs.replace(
+        response,
+        completions=lifecycle.completions(closed),
+        warnings=[*response.warnings, *answered_notice(plan.answered, chosen)],
+    )
+    touched = list(
+        dict.fromkeys([*([str(chosen)] if chosen else []), *(str(e.entity_id) for e in entities)])
+    )
     live = await conn.fetch(
         sql.FINISH,
         user,
@@ -247,7 +258,7 @@ async def _transaction(
         session["last_seq"],
         len(rows),
         sum(r.outcome in ("created", "superseded_previous") for r in results),
-        [*_uuids(req.active_entity_ids), *map(UUID, touched)],
+        [*_uuids([i for i in req.active_entity_ids if i not in others]), *map(UUID, touched)],
         list(map(UUID, touched)),
         [r.message_id for r in rows],
     )  # the answer under the turn's key, the checkpoint, counters, last_seen, named entities
@@ -260,6 +271,7 @@ async def _transaction(
         {str(r["entity_id"]) for r in live},
         forgotten,
         (*plan.questions, *decided.questions, *named.questions),
+        plan.answered.closes if chosen and plan.answered else (),
     )
 
 

@@ -66,6 +66,7 @@ class Known:
     roles: tuple[str, ...] = ()  # predicates user → them: HAS_SISTER …
     aliases: tuple[str, ...] = ()
     category: str = "Person"
+    entity_id: str | None = None
 
 
 @dataclass(frozen=True)
