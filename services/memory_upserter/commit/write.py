@@ -28,7 +28,6 @@ from services.core.background import Background
 from services.core.deps import Connection, Database
 from services.core.llm import LLM
 from services.core.memory_store import (
-    EntityWrite,
     apply_facts,
     lock_user,
     self_entity_id,
@@ -36,13 +35,12 @@ from services.core.memory_store import (
 )
 from services.core.problems import Conflict
 from services.core.settings import Settings
-from services.core.validation import FieldError, InvalidInput
 from services.memory_upserter.commit import sql
 from services.memory_upserter.commit import todos as lifecycle
 from services.memory_upserter.commit.answer import answered_notice, find_answer, link, prefer
 from services.memory_upserter.commit.index import after_commit
 from services.memory_upserter.commit.judge_store import judge_turn, replay
-from services.memory_upserter.commit.names import handles_of, load_known
+from services.memory_upserter.commit.names import distinct_writes, handles_of, load_known
 from services.memory_upserter.commit.plan import prepare
 from services.memory_upserter.commit.read import SELF, read
 from services.memory_upserter.commit.response import commit_response, decide
@@ -53,7 +51,6 @@ from services.memory_upserter.commit.turn import (
     TurnPlan,
     Written,
 )
-from services.memory_upserter.extract.people import group_of
 from services.memory_upserter.forget.tx import forget_in_transaction
 from services.memory_upserter.stores import MemoryStores
 
@@ -152,7 +149,7 @@ async def _transaction(
         [r.ts for r in rows],
     )
     assert session is not None  # the statement always returns the session
-    entity_writes = await _distinct(conn, plan)
+    entity_writes = await distinct_writes(conn, plan)
     entities = (
         await upsert_entities(
             conn,
@@ -273,35 +270,6 @@ async def _transaction(
         (*plan.questions, *decided.questions, *named.questions),
         plan.answered.closes if chosen and plan.answered else (),
     )
-
-
-async def _distinct(conn: Connection, plan: TurnPlan) -> list[EntityWrite]:
-    """The entity writes, each ``distinct_from`` resolved to the user's entity (which gets an
-    alias of its relation's group, "family Marta", when it has none); a handle that
-    names none of this user's entities is refused (422, nothing written) — in a model's plan;
-    the offline judge's own is dropped."""
-    resolved, user = plan.resolved, plan.turn.req.user_id
-    writes = list(resolved.writes)
-    errors = []
-    for index, (position, handle) in resolved.distinct.items():
-        namesake = await conn.fetchrow(sql.DISTINCT, user, handle)
-        if namesake is not None:
-            writes[index] = replace(writes[index], distinct_from=namesake["entity_id"])
-            group = next((g for g in map(group_of, namesake["roles"]) if g), None)
-            if group and not namesake["has_alias"]:  # "family Marta", for the question to name
-                alias = f"{group} {namesake['name']}"
-                await conn.execute(sql.ALIAS, user, namesake["entity_id"], alias, plan.fact_source)
-        elif plan.plan_source in ("request", "answer"):
-            path = "$.plan" if plan.plan_source == "request" else "$.answer.plan"
-            errors.append(
-                FieldError(
-                    f"{path}.entities[{position}].distinct_from",
-                    f"{handle!r} is none of this user's entities",
-                )
-            )
-    if errors:
-        raise InvalidInput(errors)
-    return writes
 
 
 def _uuids(values: list[str]) -> list[UUID]:
