@@ -206,9 +206,10 @@ class Completion(Struct, kw_only=True, frozen=True):
     todo_id: RowId
     text: str
     outcome: Annotated[
-        Literal["completed", "checked_in"],
+        Literal["completed", "checked_in", "dropped"],
         msgspec.Meta(
-            description="checked_in: a habit's check-in; the habit stays pending (since 1.3)."
+            description="checked_in: a habit's check-in; the habit stays pending (since 1.3). "
+            "dropped: the person no longer wants it (plan.dropped, since 1.5)."
         ),
     ] = "completed"
     kind: TodoKind | None = None

@@ -1,7 +1,7 @@
 """Relation words: "my sister", "my wife", "my boss", "my best friend", "my sisters" — pure.
 
 A relation word is "my" (or "our") followed by a role of :data:`contracts.relations.ROLES`
-(optionally after one qualifier: "my older sister", "my little brother"), singular or plural
+(optionally after one qualifier: "my older sister", "my other sister"), singular or plural
 ("my sisters", "our kids", "my parents"). It names the entities the person's own entity
 (``self:user``) is related to by that role, in either direction of the write vocabulary:
 ``user HAS_SISTER x``, ``x SISTER_OF user``, or a symmetric predicate (``MARRIED_TO``).
@@ -32,6 +32,7 @@ _QUALIFIERS = (
     "baby",
     "twin",
     "new",
+    "other",
     "elder",
     "eldest",
     "oldest",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from contracts.slots import Candidate, Disambiguation
+from services.core.which import numbered, phrase, which_question
 from services.graph_hydrator.resolve import Found
 from services.graph_hydrator.rows import EdgeRow, EntityRow
 from services.graph_hydrator.text import dedupe_key, fold
@@ -74,10 +75,6 @@ def describe(entity: EntityRow, mention_key: str, edges: Iterable[EdgeRow]) -> t
     return label, (detail or entity.category.lower())[:_MAX_DETAIL]
 
 
-def _join(phrases: Sequence[str]) -> str:
-    return phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " or " + phrases[-1]
-
-
 def ask(found: Found, edges: Sequence[EdgeRow]) -> Disambiguation:
     """The question for an ambiguous mention, with its candidates (most recently seen first)."""
     ordered = sorted(
@@ -89,19 +86,16 @@ def ask(found: Found, edges: Sequence[EdgeRow]) -> Disambiguation:
             c.entity_id,
         ),
     )[:MAX_CANDIDATES]
-    phrases = [
-        " ".join([label, f"({detail})"])
-        for label, detail in (describe(c, found.key, edges) for c in ordered)
-    ]
+    phrases = [phrase(*describe(c, found.key, edges)) for c in ordered]
     repeated = {p for p in phrases if phrases.count(p) > 1}
-    phrases = [
-        f"{p[:-1]}, last mentioned {c.last_seen:%Y-%m-%d})"
-        if p in repeated and c.last_seen is not None
-        else p
-        for p, c in zip(phrases, ordered, strict=True)
-    ]
-    repeated = {p for p in phrases if phrases.count(p) > 1}
-    phrases = [f"{p} #{n}" if p in repeated else p for n, p in enumerate(phrases, start=1)]
+    phrases = numbered(
+        [
+            f"{p[:-1]}, last mentioned {c.last_seen:%Y-%m-%d})"
+            if p in repeated and c.last_seen is not None
+            else p
+            for p, c in zip(phrases, ordered, strict=True)
+        ]
+    )
     if found.role is not None:  # "my sister": "Which sister do you mean — …?"
         shown = found.role
     elif {fold(c.name) for c in ordered} == {found.key}:
@@ -110,7 +104,7 @@ def ask(found: Found, edges: Sequence[EdgeRow]) -> Disambiguation:
         shown = found.text
     return Disambiguation(
         mention=found.text,
-        question=f"Which {shown} do you mean — {_join(phrases)}?",
+        question=which_question(shown, phrases),
         candidates=[
             Candidate(entity_id=c.entity_id, name=c.name, hint=phrase)
             for c, phrase in zip(ordered, phrases, strict=True)

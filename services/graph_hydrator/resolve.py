@@ -1,6 +1,7 @@
 """Which entities this turn is about (003 §6.1, §10) — pure.
 
-Mentions: the entities whose normalized name or alias equals a key of :func:`text.scan`. Where
+Mentions: the entities whose normalized name or alias — or, for a person, given name ("marta"
+names "Marta Silva") — equals a key of :func:`text.scan`. Where
 matches overlap, the longest run of words wins ("Aunt Rosa" over "Rosa"), then the leftmost.
 
 One name, several entities: prefer the one in ``active_entity_ids``; else the one seen most
@@ -9,7 +10,9 @@ oldest, so two never-seen ones tie); else the one whose aliases, attributes or c
 every word of ``topic_focus``, if exactly one does; else nobody — the mention adds no seed and
 the first such mention becomes the turn's one disambiguation question.
 
-Relation words ("my sister", "my boss", "my sisters"; :mod:`.kin`) are mentions too: their
+Relation words ("my sister", "my boss", "my sisters"; :mod:`.kin`) are mentions too (but one
+right before a name is that name's: "call my sister Beatriz" asks nothing however many sisters
+there are, and picks among namesakes the one who is that relative): their
 candidates are the entities related to the person by that role, and a singular one is resolved
 exactly like a name (one → it; several → active → recent → topic → ask "Which sister do you
 mean — …?"); a plural one seeds every match.
@@ -83,6 +86,15 @@ def valid_ids(ids: Iterable[str]) -> list[str]:
     return list(out)
 
 
+def keys_of(row: EntityRow) -> tuple[str, ...]:
+    """What a mention must equal to name ``row``: its name and aliases, and a person's given
+    name alone ("marta" names "Marta Silva"; 003 §10 then tells namesakes apart)."""
+    given = fold(row.name).split()
+    if row.category == "Person" and len(given) > 1 and len(given[0]) > 1 and row.keys:
+        return (*row.keys, given[0])
+    return row.keys
+
+
 def choose(
     candidates: Sequence[EntityRow], active: Sequence[str], topic_focus: str | None = None
 ) -> tuple[EntityRow | None, Resolution, tuple[EntityRow, ...]]:
@@ -134,7 +146,7 @@ def resolve(
     active_rows = {row.entity_id: row for row in rows if row.entity_id in active_set}
     by_key: dict[str, dict[str, EntityRow]] = {}
     for row in rows:
-        for key in row.keys:
+        for key in keys_of(row):
             if key in scan.spans:
                 by_key.setdefault(key, {})[row.entity_id] = row
     # Each run of words with what it matched; a possessive's bare form ends earlier.
@@ -171,8 +183,9 @@ def resolve(
         mentions.append(
             Found(message[span.start : span.end], key, span, candidates, chosen, how, considered)
         )
+    named_next = {run[0].first for run in chosen_runs}  # "my sister Beatriz": the name says who
     for word in kin_words:
-        if taken.isdisjoint(range(word.first, word.last + 1)):
+        if taken.isdisjoint(range(word.first, word.last + 1)) and word.last + 1 not in named_next:
             mentions.extend(_kin_mentions(word, rows, active, topic_focus))
     mentions.sort(key=lambda m: m.span.start)
     seeds: dict[str, tuple[EntityRow, SeedReason]] = {}

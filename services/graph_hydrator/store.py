@@ -14,7 +14,8 @@ correlated sub-selects (one primary-key probe each), so Postgres plans each stat
 fraction of the time a three-way join takes — planning, not execution, dominated these
 millisecond queries (see ``bench/graph_hydrator.py``).
 
-``find_entities``   names/aliases equal to any lookup key, the session's active ids, and the
+``find_entities``   names/aliases (a person's given name too) equal to any lookup key, the
+                    session's active ids, and the
                     person's relatives named by a relation word ("my sister")
 ``load_edges``      1-hop relations of a set of entities, both directions, pre-ranked
 ``load_foundation`` the candidates of :func:`lists.is_foundation`, pre-ordered
@@ -75,6 +76,7 @@ SELECT e.entity_id::text, e.name_normalized, e.name, e.category, e.scope, e.enti
   FROM entities e
  WHERE e.user_id = $1 AND e.active AND {_VISIBLE.format(t="e")}
    AND (e.name_normalized = ANY($3::text[])
+        OR (e.category = 'Person' AND split_part(e.name_normalized, ' ', 1) = ANY($3::text[]))
         OR e.entity_id = ANY($4::uuid[])
         OR e.entity_id = ANY(ARRAY(SELECT a.entity_id FROM entity_aliases a
                                     WHERE a.user_id = $1 AND a.alias_normalized = ANY($3::text[])))

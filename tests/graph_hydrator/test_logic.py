@@ -586,7 +586,25 @@ def test_my_sisters_seed_every_sister_without_a_question() -> None:
 def test_a_relation_word_and_a_name_of_the_same_person_seed_it_once() -> None:
     marta = _kin("Marta", "HAS_SISTER")
     seeds = _resolve_kin("my sister Marta called", [marta])
-    assert list(seeds.seeds) == [marta.entity_id] and len(seeds.mentions) == 2
+    assert list(seeds.seeds) == [marta.entity_id] and len(seeds.mentions) == 1
+
+
+def test_a_relation_word_before_a_name_asks_nothing_with_two_sisters() -> None:
+    marta, beatriz = _kin("Marta", "HAS_SISTER"), _kin("Beatriz", "HAS_SISTER")
+    seeds = _resolve_kin("call my sister Beatriz", [marta, beatriz])
+    assert list(seeds.seeds) == [beatriz.entity_id] and seeds.question_for is None
+    other = _resolve_kin("my other sister Beatriz lives in Rome", [marta, beatriz])
+    assert list(other.seeds) == [beatriz.entity_id] and other.question_for is None
+
+
+def test_a_bare_given_name_names_the_full_name_and_asks_between_namesakes() -> None:
+    silva = _kin("Marta Silva", "HAS_COLLEAGUE")
+    assert list(_resolve_kin("remind me to call marta", [silva]).seeds) == [silva.entity_id]
+    sister = _kin("Marta", "HAS_SISTER")
+    both = _resolve_kin("remind me to call marta", [silva, sister])
+    assert both.question_for is not None and both.question_for.text == "marta"
+    full = _resolve_kin("call Marta Silva", [silva, sister])
+    assert list(full.seeds) == [silva.entity_id] and full.question_for is None
 
 
 def test_my_sister_marta_picks_the_sister_among_two_martas_without_asking() -> None:

@@ -10,10 +10,12 @@ import sys
 PURE_PACKAGES = ["extract"]  # every module under them, whatever is added later
 PURE = [
     "commit.judge",
+    "commit.names",
     "commit.plan",
     "commit.read",
     "commit.response",
     "commit.session",
+    "commit.todos",
     "commit.turn",
     "forget.check",
     "forget.receipt",

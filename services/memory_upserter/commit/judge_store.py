@@ -3,9 +3,9 @@ committed already answered again.
 
 :func:`judge_turn` reads what the shadow judge needs (:func:`judge_context`, one statement): a
 stored answer for this turn (a retry stops there), the session's recent user messages, the
-names the user goes by, and the user's people whose names the turn uses — then asks the judge
-(:mod:`.judge`) for the plan. :func:`replay` answers a turn whose answer is stored (by
-:func:`judge_context`, or by the transaction's first read).
+names the user goes by, and the user's people whose names (full, given or alias) the turn
+uses — then asks the judge (:mod:`.judge`) for the plan. :func:`replay` answers a turn whose
+answer is stored (by :func:`judge_context`, or by the transaction's first read).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored
 from services.memory_upserter.extract.extractor import Utterance
 from services.memory_upserter.extract.people import Known
 from services.memory_upserter.forget.audit import FORGOTTEN_ANSWER
+from services.memory_upserter.text import STOP_WORDS, words
 
 JUDGE_CONTEXT = """
 SELECT k.request_hash, k.response,
@@ -60,7 +61,11 @@ SELECT k.request_hash, k.response,
           FROM entities p
          WHERE p.user_id = $1 AND p.active AND p.category = 'Person'
            AND (p.scope = 'global' OR p.agent_id = $2)
-           AND p.name_normalized = ANY($7::text[])) AS known
+           AND (p.name_normalized = ANY($7::text[])
+                OR split_part(p.name_normalized, ' ', 1) = ANY($7::text[])
+                OR EXISTS (SELECT 1 FROM entity_aliases a
+                            WHERE a.user_id = $1 AND a.entity_id = p.entity_id
+                              AND a.alias_normalized = ANY($7::text[])))) AS known
   FROM (SELECT 1) one LEFT JOIN idempotency_keys k ON k.user_id = $1 AND k.key = $4
 """
 
@@ -105,7 +110,7 @@ async def judge_turn(
     new = [Utterance(r.text, r.speaker) for r in turn.user_rows]
     async with db.acquire() as conn:
         context = await judge_context(
-            conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, names_in(new)
+            conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, _names(new)
         )
     if context.stored is not None:
         return context.stored
@@ -133,7 +138,15 @@ async def judge_turn(
         context=tuple(judged.context),
         questions=tuple(judged.questions),
         notes=tuple(notes),
+        known=tuple(context.known),
     )
+
+
+def _names(new: Sequence[Utterance]) -> list[str]:
+    """The names the turn may use: its capitalized words and pairs, and every other word —
+    a person typing "call marta" means Marta (Silva) too."""
+    lower = {w for u in new for w in words(u.text) if len(w) > 2 and w not in STOP_WORDS}
+    return sorted({*names_in(new), *lower})[:400]
 
 
 def replay(stored: Stored, turn: ReadTurn) -> CommitResponse:

@@ -9,23 +9,19 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 import msgspec
 
 from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan, PlanFact
 from services.core.memory_store.keys import canonical_predicate
-from services.core.memory_store.shapes import EntityWrite
+from services.memory_upserter.commit.names import resolve
 from services.memory_upserter.commit.read import (
     AFFECT_PREDICATES,
-    OBJECT_CATEGORIES,
-    REF_CATEGORIES,
-    SELF,
     SELF_HANDLES,
     validity,
 )
-from services.memory_upserter.commit.turn import Judgement, ReadTurn, Resolved, TodoRow, TurnPlan
+from services.memory_upserter.commit.turn import Judgement, ReadTurn, TodoRow, TurnPlan
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.text import (
     NUMBER_WORDS,
@@ -130,7 +126,17 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
     promoted, note = _promotion(plan, [r.text for r in own])
     facts += promoted
     notes += note
-    resolved = resolve(msgspec.structs.replace(plan, facts=facts))
+    resolved = resolve(msgspec.structs.replace(plan, facts=facts), judged.known)
+    notes += [
+        Notice(
+            code="entity_ambiguous",
+            detail=f"left out {f.predicate} {f.subject!r} → {f.object or f.value!r}: "
+            f"{(f.subject if f.subject in resolved.open else f.object)!r} names several "
+            "people; nobody was linked. Ask: "
+            + resolved.open.get(f.subject, resolved.open.get(f.object or "", "")),
+        )
+        for f in resolved.left_open
+    ]
     todos: list[TodoRow] = []
     seen: set[tuple[str, str]] = set()
     user_texts = [(i, r.text) for i, r in enumerate(turn.rows) if r in own]
@@ -169,7 +175,9 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         forget=tuple(plan.forget),
         fact_source="llm_plan" if source in ("request", "answer") else "shadow_extraction",
         notes=tuple(notes),
-        questions=judged.questions,
+        questions=tuple(dict.fromkeys([*judged.questions, *resolved.open.values()])),
+        done=tuple(plan.done),
+        dropped=tuple(plan.dropped),
     )
 
 
@@ -199,69 +207,3 @@ def _promotion(plan: MemoryWritePlan, said: Sequence[str]) -> tuple[list[PlanFac
         text=f'User said they feel {label}: "{promotion.user_statement[:400]}"',
     )
     return [fact], []
-
-
-@dataclass
-class _Resolver:
-    """Builds a :class:`Resolved`: each handle, folded, found again as the write it made."""
-
-    out: Resolved = field(default_factory=Resolved)
-    index: dict[str, int] = field(default_factory=dict)
-
-    def handle(self, handle: str, *, category: str) -> int:
-        key = fold(handle)
-        if key in SELF_HANDLES:
-            return SELF
-        if key not in self.index:
-            ref = handle if re.fullmatch(r"[a-z_]+:[^\s:]+", handle) else None
-            name = (
-                re.sub(r"_\d+$", "", ref.split(":", 1)[1]).replace("_", " ").title()
-                if ref
-                else handle.strip()
-            )
-            if ref:
-                category = REF_CATEGORIES.get(ref.split(":", 1)[0], "Other")
-            self.index[key] = self.add(EntityWrite(name, category, (), "global", ref))
-        return self.index[key]
-
-    def add(self, write: EntityWrite, *, by_name: bool = True) -> int:
-        """A write, found again by its aliases and (unless it is a namesake declared apart,
-        which the plan names by an alias) by its name."""
-        self.out.writes.append(write)
-        index = len(self.out.writes) - 1
-        for name in (*([write.name] if by_name else []), *write.aliases):
-            self.index.setdefault(fold(name), index)
-        return index
-
-
-def resolve(plan: MemoryWritePlan) -> Resolved:
-    """Entity writes for the plan's entities and for every handle its facts use ("user" is the
-    user's own entity, an ``entity_ref`` is looked up, any other name becomes an entity)."""
-    resolver = _Resolver()
-    out = resolver.out
-    for i, entity in enumerate(plan.entities):
-        if fold(entity.name) not in SELF_HANDLES:
-            index = resolver.add(
-                EntityWrite(entity.name, entity.category, tuple(entity.aliases), entity.scope),
-                by_name=entity.distinct_from is None or not entity.aliases,
-            )
-            if entity.distinct_from is not None:
-                out.distinct[index] = (i, entity.distinct_from)
-    for fact in plan.facts:
-        predicate = canonical_predicate(fact.predicate)
-        subject_category = {"PROJECT": "Project"}.get(fact.memory_type, "Person")
-        subject = resolver.handle(fact.subject, category=subject_category)
-        obj = None
-        if fact.object is not None:
-            guess = OBJECT_CATEGORIES.get(predicate) or (
-                "Person"
-                if predicate.startswith("HAS_")
-                else "Project"
-                if fact.memory_type == "PROJECT"
-                else "Other"
-            )
-            obj = resolver.handle(fact.object, category=guess)
-        out.facts.append((fact, subject, obj))
-        if subject == SELF and predicate == "NAME" and fact.value:
-            out.self_aliases.append(fact.value)
-    return out

@@ -25,6 +25,7 @@ from services.core.memory_store.fact_ops import FactResult, FactWrite
 from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
 from services.core.memory_store.shapes import EntityResult
 from services.memory_upserter.commit.read import SELF
+from services.memory_upserter.commit.todos import pick_done
 from services.memory_upserter.commit.turn import (
     CapturedTodo,
     Completed,
@@ -32,7 +33,6 @@ from services.memory_upserter.commit.turn import (
     TurnPlan,
     Validity,
 )
-from services.memory_upserter.text import STOP_WORDS, words
 
 
 @dataclass(frozen=True)
@@ -75,23 +75,6 @@ def decide(
         detail = "nothing to complete: no commitment, reminder or habit is pending for this agent"
         return Decided(writes, None, [Notice(code="commitment_not_completed", detail=detail)], [])
     return Decided(writes, None, [], [])
-
-
-def pick_done(pending: Sequence[PendingTodo], said: Sequence[str]) -> str | list[str] | None:
-    """Which pending todo the person said is done: the only one; else the only
-    one sharing the most content words with what they said; else the texts to ask about."""
-    if len(pending) == 1:
-        return pending[0].todo_id
-    if not pending:
-        return None
-    spoken = {w for text in said for w in words(text) if w not in STOP_WORDS}
-    scores = [
-        (len(spoken & {w for w in words(p.text) if w not in STOP_WORDS}), p.todo_id)
-        for p in pending
-    ]
-    best = max(score for score, _ in scores)
-    winners = [todo_id for score, todo_id in scores if score == best]
-    return winners[0] if best > 0 and len(winners) == 1 else [p.text for p in pending]
 
 
 def fact_write(

@@ -37,6 +37,7 @@ def session_after(
         now=turn.now,
         max_turns=max_turns,
         questions=written.questions,
+        closed=written.closed,
     )
 
 
@@ -52,19 +53,22 @@ def next_session(
     now: datetime,
     max_turns: int,
     questions: Sequence[str] = (),
+    closed: Sequence[str] = (),
 ) -> SessionState:
     """The session blob after this turn: its turns appended once (by message id), trimmed to
     the newest ``max_turns``; this turn's entities first among the active ones; the scratch
     replaced when the caller sent one; the write's open questions ("work Marta or family
-    Marta?") added to ``scratch.pending_questions`` (the newest 5) for the next turn to ask.
+    Marta?") added to ``scratch.pending_questions`` (the newest 5) for the next turn to ask, and
+    the ones this turn answered (``closed``) taken out.
     The message count is pulse-decay's, left alone."""
     session = seen or SessionState(user_id=user_id, agent_id=agent_id, chat_id=chat_id)
     known = {t.message_id for t in session.turns if t.message_id}
     appended = [*session.turns, *(t for t in turns if t.message_id not in known)]
     active = list(dict.fromkeys([*active_ids, *session.active_entity_ids]))
     scratch = scratch if scratch is not None else session.scratch
-    if questions:
-        asked = list(dict.fromkeys([*scratch.pending_questions, *questions]))[-5:]
+    if questions or closed:
+        kept = [q for q in scratch.pending_questions if q not in closed]
+        asked = list(dict.fromkeys([*kept, *(q for q in questions if q not in closed)]))[-5:]
         scratch = msgspec.structs.replace(scratch, pending_questions=asked)
     return msgspec.structs.replace(
         session,

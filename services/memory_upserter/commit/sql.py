@@ -15,12 +15,12 @@ context, read before it, is :mod:`.judge_store`'s): BEGIN · user lock · :data:
 (users/agents rows, stale session closed, idempotency key read) · :data:`LOG` (session
 get-or-create + every message, one statement) · distinct namesakes ×1–2 (only with
 ``distinct_from``) · entities ×2 (lookup, write; only with entities) · self entity ×1 (only
-when a fact is about the user) · the pending todos ×1 (only when the user says done) · facts
-×2–3 (read live rows, close contradicted, write; only with facts) · the todo done ×1 (only
-when one is picked) · todos ×1 (only with todos) · :data:`FINISH` (idempotency
-answer, session checkpoint, counters, last_seen, the entities the turn named on its
-messages) · COMMIT. A full 10-item plan: 12–14; a bare
-turn: 6.
+when a fact is about the user) · the pending todos ×1 (only when the user says done or the
+plan names todos done or dropped; :mod:`.todos`) · facts ×2–3 (read live rows, close
+contradicted, write; only with facts) · the todos closed ×1 (only when one is picked) · todos
+×1 (only with todos) · :data:`FINISH` (idempotency answer, session checkpoint, counters,
+last_seen, the entities the turn named on its messages) · COMMIT. A full 10-item plan: 12–14;
+a bare turn: 6.
 """
 
 OPEN = """
@@ -114,22 +114,6 @@ named AS (
 UPDATE entities SET last_seen = GREATEST(COALESCE(last_seen, $6), $6)
  WHERE user_id = $1 AND entity_id = ANY($11::uuid[]) AND active
 RETURNING entity_id
-"""
-
-ACTIONABLE = ("COMMITMENT", "REMINDER", "HABIT")  # what "done" can complete (or check in)
-PENDING = """
-SELECT todo_id::text, kind, text FROM todos
- WHERE user_id = $1 AND agent_id = $2 AND kind = ANY($3::text[]) AND status = 'PENDING'
-   AND active
- ORDER BY created_at, todo_id
- LIMIT 20
-"""
-COMPLETE = """
-UPDATE todos SET status = CASE WHEN kind = 'HABIT' THEN status ELSE 'DONE' END,
-                 completed_at = CASE WHEN kind = 'HABIT' THEN NULL ELSE $3::timestamptz END,
-                 updated_at = $3
- WHERE user_id = $1 AND todo_id = $2::uuid AND status = 'PENDING' AND active
-RETURNING todo_id, kind, text
 """
 
 CAPTURE = """

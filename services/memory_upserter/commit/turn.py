@@ -19,6 +19,7 @@ from contracts.common import Role, TodoKind
 from contracts.memory import CommitRequest, CommitResponse, Notice
 from contracts.plan import MemoryWritePlan, PlanFact
 from services.core.memory_store.shapes import EntityWrite
+from services.memory_upserter.extract.people import Known
 from services.memory_upserter.forget.types import Forgotten
 
 Validity = tuple[datetime | None, datetime | None]
@@ -35,6 +36,8 @@ class Resolved:
     self_aliases: list[str] = field(default_factory=list)
     distinct: dict[int, tuple[int, str]] = field(default_factory=dict)
     # write index → (plan entity index, the handle it is not)
+    open: dict[str, str] = field(default_factory=dict)  # a name several answer to → question
+    left_open: list[PlanFact] = field(default_factory=list)  # facts naming an open name
 
 
 @dataclass(frozen=True)
@@ -84,10 +87,11 @@ class CapturedTodo:
 
 @dataclass(frozen=True)
 class PendingTodo:
-    """A pending commitment, reminder or habit that "done" may complete."""
+    """A pending todo a turn may close (a bare "done": a commitment, reminder or habit)."""
 
     todo_id: str
     text: str
+    kind: str = "COMMITMENT"
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,18 @@ class ReadTurn:
 
 
 @dataclass(frozen=True)
+class Answered:
+    """A which-question the turn's message answered (:mod:`.answer`), and whom it chose."""
+
+    question: str
+    chosen: Known
+    alias: str | None  # "work Marta": stored on the chosen one
+    waiting: tuple[str, ...]  # message ids of the turn that raised the question
+    closes: tuple[str, ...] = ()  # every open question about that name (the read side's too)
+    others: tuple[str, ...] = ()  # the namesakes not chosen: no longer active, not seen now
+
+
+@dataclass(frozen=True)
 class Judgement:
     """What the turn's plan came with: the plan itself (the request's, or the shadow judge's),
     its source, the names the user goes by, the earlier messages the judge saw, the questions
@@ -126,6 +142,7 @@ class Judgement:
     context: tuple[str, ...] = ()
     questions: tuple[str, ...] = ()
     notes: tuple[Notice, ...] = ()
+    known: tuple[Known, ...] = ()  # the user's entities the plan's names may mean
 
 
 @dataclass(frozen=True)
@@ -143,6 +160,9 @@ class TurnPlan:
     fact_source: str
     notes: tuple[Notice, ...] = ()
     questions: tuple[str, ...] = ()  # asked next turn (entity_ambiguous)
+    done: tuple[str, ...] = ()  # todos the plan says are done: handles or words
+    dropped: tuple[str, ...] = ()  # todos the plan says the person no longer wants
+    answered: Answered | None = None  # the open question this turn's message answered
 
 
 @dataclass(frozen=True)
@@ -155,3 +175,4 @@ class Written:
     active_ids: set[str] = field(default_factory=set)  # the request's ids that are live
     forgotten: Forgotten | None = None
     questions: tuple[str, ...] = ()  # the plan's, and the transaction's ("which one is done?")
+    closed: tuple[str, ...] = ()  # questions this turn answered: no longer pending

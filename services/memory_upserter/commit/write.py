@@ -21,13 +21,13 @@ from datetime import timedelta
 from uuid import UUID
 
 import asyncpg
+import msgspec
 
 from contracts.memory import CommitRequest, CommitResponse
 from services.core.background import Background
 from services.core.deps import Connection, Database
 from services.core.llm import LLM
 from services.core.memory_store import (
-    EntityWrite,
     apply_facts,
     lock_user,
     self_entity_id,
@@ -35,23 +35,22 @@ from services.core.memory_store import (
 )
 from services.core.problems import Conflict
 from services.core.settings import Settings
-from services.core.validation import FieldError, InvalidInput
 from services.memory_upserter.commit import sql
+from services.memory_upserter.commit import todos as lifecycle
+from services.memory_upserter.commit.answer import answered_notice, find_answer, link, prefer
 from services.memory_upserter.commit.index import after_commit
 from services.memory_upserter.commit.judge_store import judge_turn, replay
+from services.memory_upserter.commit.names import distinct_writes, handles_of, load_known
 from services.memory_upserter.commit.plan import prepare
 from services.memory_upserter.commit.read import SELF, read
 from services.memory_upserter.commit.response import commit_response, decide
 from services.memory_upserter.commit.turn import (
     CapturedTodo,
-    Completed,
     Judgement,
-    PendingTodo,
     Stored,
     TurnPlan,
     Written,
 )
-from services.memory_upserter.extract.people import group_of
 from services.memory_upserter.forget.tx import forget_in_transaction
 from services.memory_upserter.stores import MemoryStores
 
@@ -78,14 +77,18 @@ async def commit_turn(
     """The turn's answer, and whether it is a replay of an earlier commit."""
     turn = read(req)
     idle = timedelta(minutes=settings.session_idle_minutes)
+    answered = await find_answer(stores, turn)  # "the work one": which Marta was meant
     if turn.plan is not None and turn.plan_source is not None:
-        judged = Judgement(turn.plan, turn.plan_source)
+        async with stores.db.acquire() as conn:  # whom the plan's names mean (003 §10)
+            known = await load_known(conn, req.user_id, req.agent_id, handles_of(turn.plan))
+        judged = Judgement(turn.plan, turn.plan_source, known=tuple(prefer(known, answered)))
     else:
         found = await judge_turn(stores.db, llm, settings, turn, idle)
         if isinstance(found, Stored):
             return replay(found, turn), True
-        judged = found
-    written = await _write(stores.db, prepare(turn, judged), idle, request_id)
+        judged = replace(found, known=tuple(prefer(found.known, answered)))
+    decided = replace(prepare(turn, judged), answered=answered)
+    written = await _write(stores.db, decided, idle, request_id)
     if isinstance(written, Stored):
         return replay(written, turn), True
     response = await after_commit(stores, settings, background, turn, written)
@@ -146,7 +149,7 @@ async def _transaction(
         [r.ts for r in rows],
     )
     assert session is not None  # the statement always returns the session
-    entity_writes = await _distinct(conn, plan)
+    entity_writes = await distinct_writes(conn, plan)
     entities = (
         await upsert_entities(
             conn,
@@ -167,19 +170,21 @@ async def _transaction(
         names = resolved.self_aliases
         await conn.execute(sql.SELF_ALIASES, user, self_id, plan.fact_source, names, names[0], now)
     pending = (
-        [
-            PendingTodo(r["todo_id"], r["text"])
-            for r in await conn.fetch(sql.PENDING, user, req.agent_id, list(sql.ACTIONABLE))
-        ]
-        if plan.done_said
+        await lifecycle.load_pending(conn, user, req.agent_id)
+        if plan.done_said or plan.done or plan.dropped
         else []
     )
-    decided = decide(plan, entities, self_id, pending)
+    guessed = plan.plan_source == "offline_extractor"
+    named = lifecycle.resolve_closings(plan.done, plan.dropped, pending, guessed=guessed)
+    named_any = named.closing or ((plan.done or plan.dropped) and not guessed)
+    bare = replace(plan, done_said=False) if named_any else plan  # named todos: no bare "done"
+    actionable = [p for p in pending if p.kind in lifecycle.ACTIONABLE]
+    decided = decide(bare, entities, self_id, actionable)
     results = await apply_facts(conn, user, decided.writes, now=now, lock=False)
-    completed = None
+    closing = {**named.closing}
     if decided.complete is not None:
-        row = await conn.fetchrow(sql.COMPLETE, user, decided.complete, now)
-        completed = Completed(row["todo_id"], row["kind"], row["text"]) if row else None
+        closing.setdefault(decided.complete, "DONE")
+    closed = await lifecycle.close(conn, user, closing, now)
     todos = (
         [
             CapturedTodo(
@@ -224,11 +229,20 @@ async def _transaction(
         entities=entities,
         facts=list(zip(decided.writes, results, strict=True)),
         todos=todos,
-        completed=completed,
+        completed=None,
         forgotten=dict(forgotten.effects.counts) if forgotten else {},
-        warnings=[*plan.notes, *decided.notes],
+        warnings=[*plan.notes, *decided.notes, *named.notes],
     )
-    touched = list(dict.fromkeys(str(e.entity_id) for e in entities))
+    chosen = await link(conn, user, plan.answered, plan.fact_source) if plan.answered else None
+    others = plan.answered.others if chosen and plan.answered else ()
+    response = msgspec.structs.replace(
+        response,
+        completions=lifecycle.completions(closed),
+        warnings=[*response.warnings, *answered_notice(plan.answered, chosen)],
+    )
+    touched = list(
+        dict.fromkeys([*([str(chosen)] if chosen else []), *(str(e.entity_id) for e in entities)])
+    )
     live = await conn.fetch(
         sql.FINISH,
         user,
@@ -241,7 +255,7 @@ async def _transaction(
         session["last_seq"],
         len(rows),
         sum(r.outcome in ("created", "superseded_previous") for r in results),
-        [*_uuids(req.active_entity_ids), *map(UUID, touched)],
+        [*_uuids([i for i in req.active_entity_ids if i not in others]), *map(UUID, touched)],
         list(map(UUID, touched)),
         [r.message_id for r in rows],
     )  # the answer under the turn's key, the checkpoint, counters, last_seen, named entities
@@ -253,37 +267,9 @@ async def _transaction(
         touched,
         {str(r["entity_id"]) for r in live},
         forgotten,
-        (*plan.questions, *decided.questions),
+        (*plan.questions, *decided.questions, *named.questions),
+        plan.answered.closes if chosen and plan.answered else (),
     )
-
-
-async def _distinct(conn: Connection, plan: TurnPlan) -> list[EntityWrite]:
-    """The entity writes, each ``distinct_from`` resolved to the user's entity (which gets an
-    alias of its relation's group, "family Marta", when it has none); a handle that
-    names none of this user's entities is refused (422, nothing written) — in a model's plan;
-    the offline judge's own is dropped."""
-    resolved, user = plan.resolved, plan.turn.req.user_id
-    writes = list(resolved.writes)
-    errors = []
-    for index, (position, handle) in resolved.distinct.items():
-        namesake = await conn.fetchrow(sql.DISTINCT, user, handle)
-        if namesake is not None:
-            writes[index] = replace(writes[index], distinct_from=namesake["entity_id"])
-            group = next((g for g in map(group_of, namesake["roles"]) if g), None)
-            if group and not namesake["has_alias"]:  # "family Marta", for the question to name
-                alias = f"{group} {namesake['name']}"
-                await conn.execute(sql.ALIAS, user, namesake["entity_id"], alias, plan.fact_source)
-        elif plan.plan_source in ("request", "answer"):
-            path = "$.plan" if plan.plan_source == "request" else "$.answer.plan"
-            errors.append(
-                FieldError(
-                    f"{path}.entities[{position}].distinct_from",
-                    f"{handle!r} is none of this user's entities",
-                )
-            )
-    if errors:
-        raise InvalidInput(errors)
-    return writes
 
 
 def _uuids(values: list[str]) -> list[UUID]:

@@ -80,7 +80,8 @@ _ASKS = re.compile(
     r"are\s+there)\b)"
 )
 _CORRECTION = re.compile(
-    r"(?i)^\W*(?:(?:wait|hold\s+on|oops|sorry|my\s+bad)\W+)*(?:(?:no|nope|nah|not\s+quite)\b\W*"
+    r"(?i)^\W*(?:(?:wait|hold\s+on|oops|sorry|my\s+bad)\W+)*(?:(?:no|nope|nah|not\s+quite)\b(?!\s+(?:need|longer|one|way|problem|idea|worries|more|"
+    r"thanks|matter|doubt)\b)\W*"
     r"(?:wait\b\W*)?|actually\b\W*|typo\b\W*|correction\b\W*|i\s+meant\b\W*|"
     r"that'?s\s+(?:wrong|not\s+right|not\s+true|incorrect|not\s+it)\b\W*|"
     r"(?:wait|sorry|oops)\b\W*)+(?=\S)"
@@ -93,6 +94,9 @@ _FORGET = re.compile(
 )
 
 
+_CANCELLED = re.compile(
+    r"(?i)\b(?:cancell?ed|called\s+off|not\s+(?:doing|happening|needed)|no\s+longer|anymore)\b"
+)
 _ASKS_YES_NO = re.compile(
     r"(?i)(?:,|\s-)\s+(?=(?:is|are|was|does|do|can|should|will|would|could|am)\s+\w[^,]*\?\s*$)"
 )
@@ -118,8 +122,8 @@ def forget_target(sentence: str) -> str | None:
     """ "Please forget that I told you about Marta Silva" → "Marta Silva"; None when the
     sentence asks nothing to be forgotten ("I'll never forget that day", "don't forget to …")."""
     m = _FORGET.match(sentence)
-    if m is None or re.match(r"(?i)to\b", m["target"]):
-        return None
+    if m is None or re.match(r"(?i)to\b", m["target"]) or _CANCELLED.search(m["target"]):
+        return None  # "forget the dentist thing, cancelled": a todo dropped, not a memory
     return m["target"].strip() or None
 
 

@@ -29,6 +29,8 @@ class Emitter:
     complete: bool = False
     forget: list[str] = field(default_factory=list)  # what the person asks to be forgotten
     correcting: bool = False  # the sentence corrects what was said before
+    done: list[str] = field(default_factory=list)  # todos the user says are done, by words
+    dropped: list[str] = field(default_factory=list)  # todos the user no longer wants
     last_person: str | None = None
     valid_from: datetime | None = None
     valid_to: datetime | None = None

@@ -86,6 +86,8 @@ def extract_turn(
         todos=list(out.todos.values()),
         complete_commitment=out.complete,
         forget=list(dict.fromkeys(out.forget)),
+        done=list(dict.fromkeys(out.done))[:20],
+        dropped=list(dict.fromkeys(out.dropped))[:20],
     )
     return Extracted(plan, out.people.questions())
 

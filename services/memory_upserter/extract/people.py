@@ -10,8 +10,11 @@ to them (``HAS_SISTER`` …) and their aliases. For a relationship the turn stat
   ``distinct_from`` the namesake, with the alias "<group> <name>" ("work Marta");
 - otherwise the name is left to the store (the one known Marta, or a first one).
 
-A todo whose text names someone two or more namesakes answer to, with no alias that picks one,
-links nobody: :meth:`People.questions` asks "work Marta or family Marta?" (003 §10).
+A name answers to a known person by their full name, an alias, or their given name alone
+("marta" is "Marta Silva": :func:`answers_to`). A todo whose text names someone two or more
+known people answer to, with no alias that picks one, links nobody: :meth:`People.questions`
+asks the one which-question of 003 §10 (:mod:`services.core.which`): "Which Marta do you mean
+— Marta (sister) or Marta Silva (colleague)?".
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from services.core.which import numbered, phrase, which_question
 from services.memory_upserter.extract.vocabulary import ROLES
 from services.memory_upserter.text import fold
 
@@ -61,6 +65,8 @@ class Known:
     entity_ref: str
     roles: tuple[str, ...] = ()  # predicates user → them: HAS_SISTER …
     aliases: tuple[str, ...] = ()
+    category: str = "Person"
+    entity_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,8 +93,8 @@ class People:
     _todos: list[str] = field(default_factory=list)
 
     def namesakes(self, name: str) -> list[Known]:
-        key = fold(name)
-        return [k for k in self.known if fold(k.name) == key]
+        key = fold(name).strip()
+        return [k for k in self.known if answers_to(k, key)]
 
     def decide(self, name: str, role: str | None, sentence: str) -> Decision:
         same = self.namesakes(name)
@@ -121,25 +127,59 @@ class People:
         self._todos.append(text)
 
     def questions(self) -> list[str]:
+        """The which-question of each todo naming someone several known people answer to."""
         asked: list[str] = []
+        keys = sorted(
+            {key for k in self.known for key in _keys(k)}, key=lambda k: (-len(k.split()), k)
+        )
         for text in self._todos:
             said = fold(text)
-            for name in dict.fromkeys(k.name for k in self.known):
-                same = self.namesakes(name)
-                if len(same) < 2 or not re.search(rf"\b{re.escape(fold(name))}\b", said):
+            taken: list[tuple[int, int]] = []
+            for key in keys:
+                found = re.search(rf"\b{re.escape(key)}\b", said)
+                if found is None or any(a < found.end() and found.start() < b for a, b in taken):
                     continue
-                if any(fold(a) in said for k in same for a in k.aliases if fold(a) != fold(name)):
+                taken.append(found.span())
+                same = self.namesakes(key)
+                if len(same) < 2 or _told_apart(same, said, found.start()):
                     continue
-                labels = [_label(k) for k in same]
-                question = f"{' or '.join(labels)}?"
+                shown = text[found.start() : found.end()] if text.isascii() else key
+                question = which_question(
+                    shown[:1].upper() + shown[1:], numbered([phrase(*_described(k)) for k in same])
+                )
                 if question not in asked:
                     asked.append(question)
         return asked
 
 
-def _label(k: Known) -> str:
+def _told_apart(same: Sequence[Known], said: str, at: int) -> bool:
+    """The words pick one of ``same``: an alias of one ("work Marta"), or the relation word
+    right before the name naming exactly one ("my sister Marta")."""
+    if any(fold(a) in said for k in same for a in k.aliases if fold(a) != fold(k.name)):
+        return True
+    before = said[:at].split()
+    label = label_of(before[-1]) if before else None
+    return label is not None and sum(f"HAS_{label}" in k.roles for k in same) == 1
+
+
+def answers_to(known: Known, key: str) -> bool:
+    """Whether a folded name means ``known``: their name, an alias, or their given name."""
+    return key in _keys(known)
+
+
+def _keys(known: Known) -> set[str]:
+    names = {fold(n).strip() for n in (known.name, *known.aliases)}
+    given = fold(known.name).split()
+    person = known.category == "Person" and len(given) > 1 and len(given[0]) > 1
+    return names | ({given[0]} if person else set())
+
+
+def role_word(predicate: str) -> str:
+    """ "HAS_SISTER" → "sister"."""
+    return predicate.upper().removeprefix("HAS_").lower().replace("_", " ")
+
+
+def _described(k: Known) -> tuple[str, str | None]:
+    """(label, detail): an alias that tells them apart, else the name; their role to the user."""
     alias = next((a for a in k.aliases if fold(a) != fold(k.name)), None)
-    if alias:
-        return alias
-    group = next((group_of(r) for r in k.roles if group_of(r)), None)
-    return f"{group} {k.name}" if group else k.name
+    return alias or k.name, role_word(k.roles[0]) if k.roles else None

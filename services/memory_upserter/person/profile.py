@@ -29,7 +29,7 @@ from services.core.memory_store import (
 from services.core.validation import FieldError, InvalidInput
 from services.core.vectors import VectorIndex
 from services.memory_upserter.commit import sql as commit_sql
-from services.memory_upserter.commit.plan import resolve
+from services.memory_upserter.commit.names import resolve
 from services.memory_upserter.commit.response import fact_write, fact_written
 from services.memory_upserter.text import fold
 

@@ -194,10 +194,11 @@ async def test_two_martas_told_apart_by_talking_and_an_ambiguous_reminder_asks(
     remind = await person.say("Remind me to call Marta tomorrow", day(2))
     assert [t["text"] for t in remind["todos"]] == ["Call Marta"]
     (ask,) = [w for w in remind["warnings"] if w["code"] == "entity_ambiguous"]
-    assert ask["detail"].endswith("family Marta or work Marta?")
+    question = "Which Marta do you mean — family Marta (sister) or work Marta (colleague)?"
+    assert ask["detail"].endswith(question)
     nxt = await person.talk.say("ok", now=day(2) + timedelta(minutes=1))
     scratch = nxt.answers["pulse-decay"]["session"]["scratch"]
-    assert scratch["pending_questions"] == ["family Marta or work Marta?"]
+    assert scratch["pending_questions"] == [question]
 
 
 async def test_the_same_colleague_again_is_not_a_third_marta(

@@ -54,7 +54,7 @@ NOT_THINGS = re.compile(
     re.IGNORECASE,
 )
 SUBJECT = (
-    rf"(?:(?i:\bmy\s+)(?P<subj_role>{_ROLES})(?:\s+(?P<subj_named>{_CAP}))?|"
+    rf"(?:(?i:\bmy\s+(?:other\s+)?)(?P<subj_role>{_ROLES})(?:\s+(?P<subj_named>{_CAP}))?|"
     rf"(?P<pron>\b(?:[Hh]e|[Ss]he))|(?P<subj>{_CAP}(?:\s+{_CAP}){{0,2}}))"
 )
 

@@ -93,3 +93,64 @@ def _need_to_by(m: re.Match[str], out: Emitter) -> None:
     """ "need to renew my passport before March": a commitment only when it is dated."""
     if find_due(m["task"], out.now):
         out.todo("COMMITMENT", m["task"])
+
+
+# --- todos closed (plan.done / plan.dropped, by the person's words) ----------------------------
+# The words only name a todo: the commit resolves them among the pending ones, or closes none.
+
+_DONE_VERB = r"(?:already|just|finally|now)"
+_TASK_END = r"(?P<task>[^,.;:!?]{3,80}?)\s*(?=[,.;:!?]|$)"
+
+
+@todo_rule(
+    "already_did",
+    rf"(?i:\bI(?:'ve|\s+have)?\s+{_DONE_VERB}\s+)(?P<task>\w+ed\b[^,.;:!?]{{0,80}}?)"
+    r"\s*(?=[,.;:!?]|$)",
+)
+def _already_did(m: re.Match[str], out: Emitter) -> None:
+    if out.is_user:
+        out.done.append(m["task"])
+
+
+@todo_rule(
+    "done_with",
+    rf"(?i:\b(?:I'm\s+|I\s+am\s+)?(?:done\s+with|finished|completed|crossed\s+off|ticked\s+off)"
+    rf"\s+)(?!it\b|that\b|this\b){_TASK_END}",
+)
+def _done_with(m: re.Match[str], out: Emitter) -> None:
+    if out.is_user:
+        out.done.append(m["task"])
+
+
+@todo_rule(
+    "forget_it",
+    rf"(?i:\b(?:forget|drop|scratch|cancel|skip)\s+(?:about\s+)?)(?!it\b|that\b|this\b|me\b)"
+    rf"{_TASK_END}(?=.*\b(?i:cancel(?:l?ed)?|not\s+(?:doing|happening|needed)|no\s+longer|"
+    r"anymore|off)\b|[,.;:!?]?\s*$)",
+    requested=True,
+)
+def _forget_it(m: re.Match[str], out: Emitter) -> None:
+    if out.is_user:
+        out.dropped.append(m["task"])
+
+
+@todo_rule(
+    "no_need",
+    r"(?i:\b(?:no\s+need\s+to|I\s+(?:don't|do\s+not|no\s+longer)\s+(?:need|have)\s+to))\s+"
+    r"(?P<task>[^,.;:!?]{3,80}?)(?:\s+anymore)?\s*(?=[,.;:!?]|$)",
+    requested=True,
+)
+def _no_need(m: re.Match[str], out: Emitter) -> None:
+    if out.is_user:
+        out.dropped.append(m["task"])
+
+
+@todo_rule(
+    "is_cancelled",
+    r"(?i:\b(?:the\s+)?)(?P<task>[a-z][\w' -]{2,60}?)\s+(?i:(?:is|was|got|has\s+been)\s+"
+    r"(?:cancell?ed|called\s+off|off))\b",
+    requested=True,
+)
+def _is_cancelled(m: re.Match[str], out: Emitter) -> None:
+    if out.is_user:
+        out.dropped.append(m["task"])

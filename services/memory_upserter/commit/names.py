@@ -1,0 +1,261 @@
+"""Whom a model's plan names (the write side of 003 §10): its handles looked up among the
+user's entities, and the category a new one takes.
+
+:func:`load_known` reads, in one statement before the transaction, the user's visible entities
+that a handle of the plan may name — by full name, alias, or (a person) given name — with the
+relations the user holds to them. :mod:`.plan` then decides, purely: one match is that entity;
+several are told apart by the fact's relation ("HAS_SISTER Beatriz" among two Beatrizes) or by
+the category the predicate implies, else the link stays open (the facts naming it are left out
+with an ``entity_ambiguous`` warning and the one which-question waits for the next turn); none
+is a new entity whose category the predicate implies (:func:`object_category`) — a dog is a
+Pet, an employer an Org, a relative a Person — never a Person by default.
+:func:`distinct_writes` (in the transaction) resolves a ``distinct_from`` to the namesake.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from contracts.plan import MemoryWritePlan
+from contracts.relations import ROLES, SYMMETRIC, of_predicate
+from services.core.memory_store.keys import canonical_predicate
+from services.core.memory_store.shapes import EntityWrite
+from services.core.validation import FieldError, InvalidInput
+from services.core.which import numbered, phrase, which_question
+from services.memory_upserter.commit import sql
+from services.memory_upserter.commit.read import (
+    OBJECT_CATEGORIES,
+    REF_CATEGORIES,
+    SELF,
+    SELF_HANDLES,
+)
+from services.memory_upserter.commit.turn import Resolved, TurnPlan
+from services.memory_upserter.extract.people import Known, answers_to, group_of, role_word
+from services.memory_upserter.text import fold
+
+if TYPE_CHECKING:
+    from services.core.deps import Connection
+
+PERSON_LABELS = frozenset(label for label in ROLES.values() if label != "PET")
+PERSON_PREDICATES = frozenset(
+    {f"HAS_{label}" for label in PERSON_LABELS}
+    | {of_predicate(label) for label in PERSON_LABELS}
+    | {p for ps in SYMMETRIC.values() for p in ps}
+    | {"HAS_CHILD", "HAS_KID", "HAS_MOM", "HAS_DAD", "KNOWS", "MET", "DATING", "HAS_EX"}
+)
+PET_PREDICATES = frozenset(
+    {f"HAS_{word.upper()}" for word, label in ROLES.items() if label == "PET"}
+    | {"HAS_PET", "OWNS_PET", "HAS_BIRD", "HAS_FISH", "OWNS_DOG", "OWNS_CAT"}
+)
+
+KNOWN = """
+SELECT e.entity_id::text, e.name, e.entity_ref, e.category,
+       ARRAY(SELECT r.predicate FROM relations r
+              WHERE r.user_id = $1 AND r.object_id = e.entity_id AND r.status = 'ACTIVE'
+                AND left(r.predicate, 4) = 'HAS_'
+                AND r.subject_id = (SELECT s.entity_id FROM entities s
+                                     WHERE s.user_id = $1 AND s.entity_ref = 'self:user'))
+       AS roles,
+       ARRAY(SELECT a.alias FROM entity_aliases a
+              WHERE a.user_id = $1 AND a.entity_id = e.entity_id
+              ORDER BY a.created_at, a.alias) AS aliases
+  FROM entities e
+ WHERE e.user_id = $1 AND e.active AND (e.scope = 'global' OR e.agent_id = $2)
+   AND e.entity_ref IS DISTINCT FROM 'self:user'
+   AND (e.name_normalized = ANY($3::text[])
+        OR (e.category = 'Person' AND split_part(e.name_normalized, ' ', 1) = ANY($3::text[]))
+        OR EXISTS (SELECT 1 FROM entity_aliases a
+                    WHERE a.user_id = $1 AND a.entity_id = e.entity_id
+                      AND a.alias_normalized = ANY($3::text[])))
+ ORDER BY e.created_at, e.entity_id
+ LIMIT 200
+"""
+
+
+def object_category(predicate: str, memory_type: str) -> str | None:
+    """The category the object of ``predicate`` must be, when the predicate says; None when it
+    does not (a new entity is then 'Other', never a Person by default)."""
+    pred = canonical_predicate(predicate)
+    if pred in PET_PREDICATES:
+        return "Pet"
+    if pred in PERSON_PREDICATES:
+        return "Person"
+    return OBJECT_CATEGORIES.get(pred) or ("Project" if memory_type == "PROJECT" else None)
+
+
+def handles_of(plan: MemoryWritePlan) -> list[str]:
+    """The folded names the plan's handles and entities use (what :func:`load_known` looks up)."""
+    raw = [e.name for e in plan.entities] + [
+        h for f in plan.facts for h in (f.subject, f.object) if h is not None
+    ]
+    return sorted({fold(h).strip() for h in raw if fold(h).strip() not in SELF_HANDLES})
+
+
+async def load_known(
+    conn: Connection, user_id: str, agent_id: str, names: Sequence[str]
+) -> list[Known]:
+    """The user's entities the names may mean (module docstring), oldest first."""
+    if not names:
+        return []
+    rows = await conn.fetch(KNOWN, user_id, agent_id, list(names))
+    return [
+        Known(
+            r["name"],
+            r["entity_ref"],
+            tuple(r["roles"]),
+            tuple(r["aliases"]),
+            r["category"],
+            r["entity_id"],
+        )
+        for r in rows
+    ]
+
+
+@dataclass
+class _Resolver:
+    """Builds a :class:`Resolved`: each handle, folded, found again as the write it made — or as
+    the user's entity it names (``known``), or left open when it names several."""
+
+    known: Sequence[Known] = ()
+    out: Resolved = field(default_factory=Resolved)
+    index: dict[str, int | None] = field(default_factory=dict)  # None: an open link
+
+    def handle(self, handle: str, *, category: str | None, role: str | None = None) -> int | None:
+        key = fold(handle).strip()
+        if key in SELF_HANDLES:
+            return SELF
+        if key not in self.index:
+            ref = handle if re.fullmatch(r"[a-z_]+:[^\s:]+", handle) else None
+            if ref:
+                name = re.sub(r"_\d+$", "", ref.split(":", 1)[1]).replace("_", " ").title()
+                kind = REF_CATEGORIES.get(ref.split(":", 1)[0], "Other")
+                self.index[key] = self.add(EntityWrite(name, kind, (), "global", ref))
+            else:
+                self.index[key] = self._named(handle.strip(), key, category, role)
+        return self.index[key]
+
+    def _named(self, name: str, key: str, category: str | None, role: str | None) -> int | None:
+        """A name: the one known entity it means, an open link among several, or a new one."""
+        found = pick([k for k in self.known if answers_to(k, key)], category, role)
+        if isinstance(found, Known):
+            return self.add(EntityWrite(found.name, found.category, (), "global", found.entity_ref))
+        if found:
+            shown = name[:1].upper() + name[1:]
+            phrases = [phrase(k.name, role_word(k.roles[0]) if k.roles else None) for k in found]
+            self.out.open[name] = which_question(shown, numbered(phrases))
+            return None
+        return self.add(EntityWrite(name, category or "Other", (), "global", None))
+
+    def add(self, write: EntityWrite, *, by_name: bool = True) -> int:
+        """A write, found again by its aliases and (unless it is a namesake declared apart,
+        which the plan names by an alias) by its name."""
+        self.out.writes.append(write)
+        index = len(self.out.writes) - 1
+        for name in (*([write.name] if by_name else []), *write.aliases):
+            self.index.setdefault(fold(name), index)
+        return index
+
+
+def pick(
+    candidates: Sequence[Known], category: str | None, role: str | None
+) -> Known | list[Known]:
+    """The one of ``candidates`` a name means: the only one; else the only one of the category
+    the predicate implies; else the only one the fact's relation names ("HAS_SISTER"); else
+    all of them (ask). No candidate: an empty list."""
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else []
+    for narrowed in (
+        [k for k in candidates if category is not None and k.category == category],
+        [k for k in candidates if role is not None and role in k.roles],
+    ):
+        if len(narrowed) == 1:
+            return narrowed[0]
+    return list(candidates)
+
+
+def resolve(plan: MemoryWritePlan, known: Sequence[Known] = ()) -> Resolved:
+    """Entity writes for the plan's entities and for every handle its facts use ("user" is the
+    user's own entity, an ``entity_ref`` is looked up, a name is the user's entity it names
+    (:mod:`.names`), else a new entity of the category its predicates imply). A fact naming
+    someone several entities answer to is left out: :attr:`Resolved.open` holds the question."""
+    resolver = _Resolver(known)
+    out = resolver.out
+    hints = _category_hints(plan)
+    for i, entity in enumerate(plan.entities):
+        key = fold(entity.name).strip()
+        if key in SELF_HANDLES:
+            continue
+        if entity.distinct_from is None and not entity.aliases and key not in resolver.index:
+            if any(answers_to(k, key) for k in known):  # a known one: found by its name
+                resolver.handle(entity.name, category=entity.category)
+                continue
+        index = resolver.add(
+            EntityWrite(entity.name, entity.category, tuple(entity.aliases), entity.scope),
+            by_name=entity.distinct_from is None or not entity.aliases,
+        )
+        if entity.distinct_from is not None:
+            out.distinct[index] = (i, entity.distinct_from)
+    for fact in plan.facts:
+        predicate = canonical_predicate(fact.predicate)
+        subject = resolver.handle(fact.subject, category=hints.get(fold(fact.subject).strip()))
+        obj = None
+        if fact.object is not None:
+            role = predicate if fold(fact.subject) in SELF_HANDLES else None
+            obj = resolver.handle(
+                fact.object, category=hints.get(fold(fact.object).strip()), role=role
+            )
+        if subject is None or (fact.object is not None and obj is None):
+            out.left_open.append(fact)
+            continue
+        out.facts.append((fact, subject, obj))
+        if subject == SELF and predicate == "NAME" and fact.value:
+            out.self_aliases.append(fact.value)
+    return out
+
+
+def _category_hints(plan: MemoryWritePlan) -> dict[str, str]:
+    """Each handle's category as the plan implies it: declared, else the first predicate
+    naming it as an object that says, else a subject's memory type (PEOPLE: a person)."""
+    hints: dict[str, str] = {fold(e.name).strip(): e.category for e in plan.entities}
+    for fact in plan.facts:
+        if fact.object is not None:
+            implied = object_category(fact.predicate, fact.memory_type)
+            if implied is not None:
+                hints.setdefault(fold(fact.object).strip(), implied)
+    for fact in plan.facts:
+        by_type = {"PROJECT": "Project", "PEOPLE": "Person"}.get(fact.memory_type)
+        if by_type is not None:
+            hints.setdefault(fold(fact.subject).strip(), by_type)
+    return hints
+
+
+async def distinct_writes(conn: Connection, plan: TurnPlan) -> list[EntityWrite]:
+    """The entity writes, each ``distinct_from`` resolved to the user's entity (which gets an
+    alias of its relation's group, "family Marta", when it has none); a handle that
+    names none of this user's entities is refused (422, nothing written) — in a model's plan;
+    the offline judge's own is dropped."""
+    resolved, user = plan.resolved, plan.turn.req.user_id
+    writes = list(resolved.writes)
+    errors = []
+    for index, (position, handle) in resolved.distinct.items():
+        namesake = await conn.fetchrow(sql.DISTINCT, user, handle)
+        if namesake is not None:
+            writes[index] = replace(writes[index], distinct_from=namesake["entity_id"])
+            group = next((g for g in map(group_of, namesake["roles"]) if g), None)
+            if group and not namesake["has_alias"]:  # "family Marta", for the question to name
+                alias = f"{group} {namesake['name']}"
+                await conn.execute(sql.ALIAS, user, namesake["entity_id"], alias, plan.fact_source)
+        elif plan.plan_source in ("request", "answer"):
+            path = "$.plan" if plan.plan_source == "request" else "$.answer.plan"
+            errors.append(
+                FieldError(
+                    f"{path}.entities[{position}].distinct_from",
+                    f"{handle!r} is none of this user's entities",
+                )
+            )
+    if errors:
+        raise InvalidInput(errors)
+    return writes

@@ -1,0 +1,195 @@
+"""The todo lifecycle of a commit (001): which pending todos a turn closes, done or dropped.
+
+A plan names the todos it closes in ``done`` and ``dropped``, each by its handle (``T07be2c``,
+:mod:`services.core.handles`) or by its words ("call Marta"). A name resolves among this
+agent's pending todos of every kind (threads, goals and frictions included):
+
+- a handle: the one pending todo whose id it starts; a prefix several ids share names none;
+- words: the todo sharing the most content words with them (a word matches its inflections:
+  "called" is "call"), when those are at least half of the words given (the floor) and no
+  other todo shares as many; else none.
+
+A name that resolves to none is a ``todo_not_closed`` notice, and several a question for the
+next turn ("Which one is done: …?"). A bare "done" (the person said done, the plan names no
+todo) follows the conservative completion rule: :func:`pick_done` among the pending
+commitments, reminders and habits. Done is DONE (a habit is checked in and stays pending);
+dropped is DROPPED. Neither is a recent win but a done commitment or reminder (001).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Literal
+from uuid import UUID
+
+from contracts.memory import Completion, Notice
+from services.core.handles import matches, parse_handle
+from services.memory_upserter.commit.turn import PendingTodo
+from services.memory_upserter.text import STOP_WORDS, words
+
+if TYPE_CHECKING:  # the statements run on the caller's connection; importing stays pure
+    from services.core.deps import Connection
+
+Closing = Literal["DONE", "DROPPED"]
+ACTIONABLE = ("COMMITMENT", "REMINDER", "HABIT")  # what a bare "done" can complete
+_FILLER = frozenset({"thing", "stuff", "one", "todo", "task", "already", "just", "finally"})
+
+PENDING_ALL = """
+SELECT todo_id::text, kind, text FROM todos
+ WHERE user_id = $1 AND agent_id = $2 AND status = 'PENDING' AND active
+ ORDER BY created_at, todo_id
+ LIMIT 50
+"""
+CLOSE = """
+UPDATE todos t
+   SET status = CASE WHEN c.status = 'DONE' AND t.kind = 'HABIT' THEN t.status ELSE c.status END,
+       completed_at = CASE WHEN c.status = 'DONE' AND t.kind = 'HABIT' THEN NULL
+                           ELSE $3::timestamptz END,
+       updated_at = $3
+  FROM unnest($2::uuid[], $4::text[]) AS c(todo_id, status)
+ WHERE t.user_id = $1 AND t.todo_id = c.todo_id AND t.status = 'PENDING' AND t.active
+RETURNING t.todo_id, t.kind, t.text, c.status
+"""
+
+
+@dataclass(frozen=True)
+class Closed:
+    """A todo this turn closed."""
+
+    todo_id: UUID
+    kind: str
+    text: str
+    status: Closing
+
+
+@dataclass(frozen=True)
+class Closings:
+    """The todos a plan's ``done``/``dropped`` name, and what it could not resolve."""
+
+    closing: dict[str, Closing] = field(default_factory=dict)  # todo_id → status, in order
+    notes: list[Notice] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)
+
+
+def content_words(text: str) -> list[str]:
+    return [w for w in words(text) if w not in STOP_WORDS and w not in _FILLER]
+
+
+def _same(a: str, b: str) -> bool:
+    """One word, inflections aside: "called" is "call", "booking" is "book"."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 3 and long_.startswith(short) and len(long_) - len(short) <= 3
+
+
+def overlap(named: Sequence[str], todo_text: str) -> int:
+    """How many of ``named`` (content words) the todo's text holds."""
+    theirs = content_words(todo_text)
+    return sum(1 for w in named if any(_same(w, t) for t in theirs))
+
+
+def find(name: str, pending: Sequence[PendingTodo]) -> list[PendingTodo]:
+    """The pending todos ``name`` may mean: one when it resolves (module docstring), the
+    tied best (several) when the words fit more than one, none when nothing clears the floor."""
+    handle = parse_handle(name)
+    if handle is not None:
+        if handle.kind != "todo":
+            return []
+        hits = [p for p in pending if matches(handle, p.todo_id)]
+        return hits if len(hits) == 1 else []
+    named = list(dict.fromkeys(content_words(name)))
+    if not named:
+        return []
+    scored = [(overlap(named, p.text), p) for p in pending]
+    best = max((score for score, _ in scored), default=0)
+    if best == 0 or best * 2 < len(named):
+        return []
+    return [p for score, p in scored if score == best]
+
+
+def resolve_closings(
+    done: Sequence[str],
+    dropped: Sequence[str],
+    pending: Sequence[PendingTodo],
+    *,
+    guessed: bool = False,
+) -> Closings:
+    """What ``done`` and ``dropped`` name among ``pending`` (a todo named twice keeps its first
+    status); a name that fits several asks which, one that fits none is a notice — unless the
+    names are ``guessed`` (the offline judge's: "I just booked the flights" may close
+    nothing)."""
+    out = Closings()
+    for status, names in (("DONE", done), ("DROPPED", dropped)):
+        for name in names:
+            found = find(name, pending)
+            hits = [p for p in found if p.todo_id not in out.closing]
+            if len(hits) == 1:
+                out.closing[hits[0].todo_id] = status  # type: ignore[assignment]
+                continue
+            verb = "done" if status == "DONE" else "dropped"
+            if (found and not hits) or (guessed and not hits):
+                continue  # named already, or a guess that names nothing
+            if hits:
+                listed = " or ".join(repr(p.text[:60]) for p in hits[:5])
+                out.questions.append(f"Which one is {verb}: {listed}?")
+                detail = f"{name[:60]!r} fits several pending todos; none was {verb}"
+            else:
+                detail = f"{name[:60]!r} names none of this agent's pending todos; none was {verb}"
+            out.notes.append(Notice(code="todo_not_closed", detail=detail))
+    return out
+
+
+def pick_done(pending: Sequence[PendingTodo], said: Sequence[str]) -> str | list[str] | None:
+    """Which pending todo the person said is done: the only one; else the only
+    one sharing the most content words with what they said; else the texts to ask about."""
+    if len(pending) == 1:
+        return pending[0].todo_id
+    if not pending:
+        return None
+    spoken = {w for text in said for w in words(text) if w not in STOP_WORDS}
+    scores = [
+        (len(spoken & {w for w in words(p.text) if w not in STOP_WORDS}), p.todo_id)
+        for p in pending
+    ]
+    best = max(score for score, _ in scores)
+    winners = [todo_id for score, todo_id in scores if score == best]
+    return winners[0] if best > 0 and len(winners) == 1 else [p.text for p in pending]
+
+
+async def load_pending(conn: Connection, user_id: str, agent_id: str) -> list[PendingTodo]:
+    """This agent's pending todos, every kind, oldest first (50 at most)."""
+    rows = await conn.fetch(PENDING_ALL, user_id, agent_id)
+    return [PendingTodo(r["todo_id"], r["text"], r["kind"]) for r in rows]
+
+
+async def close(
+    conn: Connection, user_id: str, closing: dict[str, Closing], now: datetime
+) -> list[Closed]:
+    """Close the todos (still pending) as decided, in one statement."""
+    if not closing:
+        return []
+    ids, statuses = list(closing), list(closing.values())
+    rows = await conn.fetch(CLOSE, user_id, [UUID(i) for i in ids], now, statuses)
+    order = {todo_id: n for n, todo_id in enumerate(ids)}
+    found = [Closed(r["todo_id"], r["kind"], r["text"], r["status"]) for r in rows]
+    return sorted(found, key=lambda c: order[str(c.todo_id)])
+
+
+def completions(closed: Sequence[Closed]) -> list[Completion]:
+    """How the answer reports the closed todos."""
+    return [
+        Completion(
+            todo_id=str(c.todo_id),
+            kind=c.kind,  # type: ignore[arg-type]  # the todos table's check
+            text=c.text,
+            outcome="dropped"
+            if c.status == "DROPPED"
+            else "checked_in"
+            if c.kind == "HABIT"
+            else "completed",
+        )
+        for c in closed
+    ]
