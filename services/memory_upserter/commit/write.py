@@ -22,7 +22,7 @@ from uuid import UUID
 
 import asyncpg
 
-from contracts.memory import CommitRequest, CommitResponse
+from contracts.memory import CommitRequest, CommitResponse, Notice
 from services.core.background import Background
 from services.core.deps import Connection, Database
 from services.core.llm import LLM
@@ -35,7 +35,6 @@ from services.core.memory_store import (
 )
 from services.core.problems import Conflict
 from services.core.settings import Settings
-from services.core.validation import FieldError, InvalidInput
 from services.memory_upserter.commit import sql
 from services.memory_upserter.commit.index import after_commit
 from services.memory_upserter.commit.judge_store import judge_turn, replay
@@ -51,6 +50,7 @@ from services.memory_upserter.commit.turn import (
     TurnPlan,
     Written,
 )
+from services.memory_upserter.commit.zone import person_zone
 from services.memory_upserter.extract.people import group_of
 from services.memory_upserter.forget.tx import forget_in_transaction
 from services.memory_upserter.stores import MemoryStores
@@ -76,7 +76,7 @@ async def commit_turn(
     request_id: str | None,
 ) -> tuple[CommitResponse, bool]:
     """The turn's answer, and whether it is a replay of an earlier commit."""
-    turn = read(req)
+    turn = read(req, await person_zone(stores.db, req.user_id, req.now))
     idle = timedelta(minutes=settings.session_idle_minutes)
     if turn.plan is not None and turn.plan_source is not None:
         judged = Judgement(turn.plan, turn.plan_source)
@@ -146,7 +146,7 @@ async def _transaction(
         [r.ts for r in rows],
     )
     assert session is not None  # the statement always returns the session
-    entity_writes = await _distinct(conn, plan)
+    entity_writes, unknown = await _distinct(conn, plan)
     entities = (
         await upsert_entities(
             conn,
@@ -226,7 +226,7 @@ async def _transaction(
         todos=todos,
         completed=completed,
         forgotten=dict(forgotten.effects.counts) if forgotten else {},
-        warnings=[*plan.notes, *decided.notes],
+        warnings=[*t.notes, *unknown, *plan.notes, *decided.notes],
     )
     touched = list(dict.fromkeys(str(e.entity_id) for e in entities))
     live = await conn.fetch(
@@ -257,14 +257,12 @@ async def _transaction(
     )
 
 
-async def _distinct(conn: Connection, plan: TurnPlan) -> list[EntityWrite]:
+async def _distinct(conn: Connection, plan: TurnPlan) -> tuple[list[EntityWrite], list[Notice]]:
     """The entity writes, each ``distinct_from`` resolved to the user's entity (which gets an
-    alias of its relation's group, "family Marta", when it has none); a handle that
-    names none of this user's entities is refused (422, nothing written) — in a model's plan;
-    the offline judge's own is dropped."""
+    alias of its relation's group, "family Marta", when it has none); a handle that names
+    none of this user's entities is dropped, with a warning naming it in a model's plan."""
     resolved, user = plan.resolved, plan.turn.req.user_id
-    writes = list(resolved.writes)
-    errors = []
+    writes, notes = list(resolved.writes), []
     for index, (position, handle) in resolved.distinct.items():
         namesake = await conn.fetchrow(sql.DISTINCT, user, handle)
         if namesake is not None:
@@ -275,15 +273,14 @@ async def _distinct(conn: Connection, plan: TurnPlan) -> list[EntityWrite]:
                 await conn.execute(sql.ALIAS, user, namesake["entity_id"], alias, plan.fact_source)
         elif plan.plan_source in ("request", "answer"):
             path = "$.plan" if plan.plan_source == "request" else "$.answer.plan"
-            errors.append(
-                FieldError(
-                    f"{path}.entities[{position}].distinct_from",
+            notes.append(
+                Notice(
+                    code="plan_field_dropped",
+                    detail=f"{path}.entities[{position}].distinct_from: "
                     f"{handle!r} is none of this user's entities",
                 )
             )
-    if errors:
-        raise InvalidInput(errors)
-    return writes
+    return writes, notes
 
 
 def _uuids(values: list[str]) -> list[UUID]:
