@@ -119,10 +119,22 @@ _FUTURE = re.compile(
 )
 
 
+_ED = re.compile(r"(?i)\b[a-z]{2,}ed\b")
+_NOT_PAST = frozenset(  # -ed words that describe a state, not an event
+    "interested excited tired engaged based scared worried bored supposed called named "
+    "located related involved obsessed allergic need needed red bed shed".split()
+)
+
+
 def past_tense(words: str) -> bool:
-    """The sentence speaks of the past ("started in January", "got married in June") and not
-    of something to come ("is starting in January", "will get married in June")."""
-    return bool(_PAST.search(words)) and not _FUTURE.search(words)
+    """The sentence speaks of the past ("started in January", "joined Globex in March") and
+    not of something to come ("is starting in January", "will get married in June"): an
+    irregular past or a regular "-ed" verb (not a state: "excited", "based"), no future."""
+    if _FUTURE.search(words):
+        return False
+    if _PAST.search(words):
+        return True
+    return any(m.group().lower() not in _NOT_PAST for m in _ED.finditer(words))
 
 
 def calendar(text: str, now: datetime, side: Side, *, past: bool | None = None) -> datetime | None:
