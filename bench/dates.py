@@ -115,7 +115,9 @@ def main() -> None:
         read = [
             [
                 f"`{text}`",
-                _show(_field(text)),
+                _show(parse_when(text, NOW)),
+                _show(parse_when(text, NOW, end=True)),
+                _show(parse_due(text, NOW)),
                 _show(parser.get_date_data(text).date_obj),
             ]
             for text in FIELDS
@@ -140,7 +142,7 @@ def main() -> None:
             "",
             "What each reads (UTC):",
             "",
-            table(["words", "hand-written", "dateparser"], read),
+            table(["words", "as valid_from", "as valid_to", "as due", "dateparser"], read),
         ]
     write_section("dates", "\n".join(body) + "\n")
     print("\n".join(body))
