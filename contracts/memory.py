@@ -6,7 +6,7 @@ changes nothing more."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -24,7 +24,6 @@ from contracts.common import (
     TodoKind,
     UserId,
 )
-from contracts.plan import MemoryWritePlan
 from contracts.slots import Scratch
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=120)]
@@ -52,6 +51,8 @@ class Notice(Struct, kw_only=True, frozen=True):
         str,
         msgspec.Meta(
             description=(
+                "plan_repaired, plan_field_dropped, plan_part_dropped, plan_not_read, "
+                "answer_not_json, answer_without_reply (each detail starts with the JSON path), "
                 "judge_fallback, vectors_unindexed, working_memory_not_updated, "
                 "affect_not_promoted, "
                 "affect_fact_dropped, commitment_not_completed, due_not_understood, "
@@ -119,8 +120,19 @@ class CommitRequest(Struct, kw_only=True, frozen=True):
             "or many (a chat export, a benchmark import), are accepted.",
         ),
     ]
-    # Optional structs stay un-annotated: a 422 then lists every bad field inside them.
-    plan: MemoryWritePlan | None = None
+    plan: (
+        Annotated[
+            dict[str, Any],
+            msgspec.Meta(
+                description="The memory-write plan (schema `memory-write-plan`, the model's "
+                "`response_format`). Read part by part, never refused: an entity, fact, todo or "
+                "field that does not validate is dropped with a warning naming its path, or "
+                "repaired when it has one reading ('PERSONAL' → PROFILE, 'lives in' → lives_in); "
+                "the turn and the rest of the plan are stored."
+            ),
+        ]
+        | None
+    ) = None
     answer: (
         Annotated[
             str,
@@ -128,7 +140,8 @@ class CommitRequest(Struct, kw_only=True, frozen=True):
                 max_length=200_000,
                 description="The LLM's raw answer (an LLMAnswer JSON string, e.g. n8n's "
                 "`choices[0].message.content`): its reply becomes the assistant message "
-                "when `messages` has none, its plan is used.",
+                "when `messages` has none, its plan is read as `plan` is. An answer that is "
+                "not JSON is the reply itself (the shadow judge reads the turn).",
             ),
         ]
         | None

@@ -135,3 +135,32 @@ test('one load per execution key, dropped when forgotten', async () => {
 	memo.forget('exec-1');
 	assert.equal(await memo.memoized('exec-1', load), 2);
 });
+
+test('a failed commit never takes the reply back: it is reported, not thrown', async () => {
+	const { TwinCoreChatMemory } = require('../dist/nodes/TwinCoreMemory/memory.js');
+	const reported = [];
+	const session = (loaded) => ({
+		settings: {
+			load: { userId: 'alice', agentId: 'deanna', chatId: 'c1', now: null },
+			turnId: 't1', externalId: null, commitTimeoutMs: 1000,
+		},
+		loaded,
+		done: () => reported.push(['done']),
+		report: (action, json) => reported.push([action, json]),
+	});
+	const refused = Object.assign(new Error('422 Invalid input: $.turn_id'), { httpCode: '422' });
+	const ctx = {
+		getCredentials: async () => ({ memoryUrl: 'http://memory' }),
+		getNode: () => ({ name: 'Twin Core Memory' }),
+		getExecutionId: () => 'e1',
+		helpers: { httpRequestWithAuthentication: { call: async () => { throw refused; } } },
+	};
+	const loaded = async () => ({ activeEntityIds: [], history: [], system: '' });
+	await new TwinCoreChatMemory(ctx, session(loaded)).saveTurn('hi', 'hello!');
+	const down = async () => { throw new Error('memory unreachable'); };
+	await new TwinCoreChatMemory(ctx, session(down)).saveTurn('hi', 'hello!');
+	assert.deepEqual(reported, [
+		['twinCoreCommit', { turn_id: 't1', error: '422 Invalid input: $.turn_id' }],
+		['twinCoreCommit', { turn_id: 't1', error: 'memory unreachable' }],
+	]);
+});

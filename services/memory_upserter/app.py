@@ -69,7 +69,11 @@ def _request_id(request: Request[Any, Any, Any]) -> str | None:
         "judge extracts one) in one transaction — entities with aliases, facts deduplicated "
         "by memory key with contradictions superseding (never overwriting), todos captured "
         "with their source sentence, a commitment completed only under 001's rule — then "
-        "indexes the facts and updates the working memory. Idempotent by `turn_id`: a retry "
+        "indexes the facts and updates the working memory. What the model wrote is never "
+        "refused: each entity, fact, todo or field of the plan that does not validate is "
+        "dropped (or, with one reading, repaired) with a warning naming its JSON path, and an "
+        "answer that is not JSON is the reply; a 4xx names what the flow itself sent wrong "
+        "(ids, messages, `now`). Idempotent by `turn_id`: a retry "
         "answers the first commit again (header `Idempotent-Replayed: true`); another body "
         "under the same `turn_id` is a 409."
     ),

@@ -39,22 +39,25 @@ export function agentMessages(memory: LoadedMemory): Message[] {
  * Commits one turn to memory-upserter: the user's words, the tool calls paired to their
  * results, the answer. No plan is sent: Twin Core's judge extracts what to remember from the
  * user's words (with the same validation and grounding as every plan). Idempotent by turn id.
+ * Never throws: the agent has answered already, and a failed commit (memory down, a refused
+ * body, the memory never loaded) must not take the reply back — it is reported on the
+ * memory's output (`twinCoreCommit` with `error`) instead.
  */
-async function commitTurn(ctx: TwinContext, session: Session, turn: TurnRecord): Promise<void> {
+export async function commitTurn(ctx: TwinContext, session: Session, turn: TurnRecord): Promise<void> {
 	const { settings } = session;
 	if (turn.input.trim() === '') return;
-	const memory = await session.loaded();
-	const body: IDataObject = {
-		user_id: settings.load.userId,
-		agent_id: settings.load.agentId,
-		chat_id: settings.load.chatId,
-		turn_id: settings.turnId,
-		messages: commitMessages(turn, settings.load.now, settings.externalId),
-		active_entity_ids: memory.activeEntityIds,
-		now: settings.load.now,
-	};
 	let answer: IDataObject;
 	try {
+		const memory = await session.loaded();
+		const body: IDataObject = {
+			user_id: settings.load.userId,
+			agent_id: settings.load.agentId,
+			chat_id: settings.load.chatId,
+			turn_id: settings.turnId,
+			messages: commitMessages(turn, settings.load.now, settings.externalId),
+			active_entity_ids: memory.activeEntityIds,
+			now: settings.load.now,
+		};
 		answer = await callTwin(ctx, {
 			node: 'memory',
 			route: '/v1/commit',
@@ -63,10 +66,9 @@ async function commitTurn(ctx: TwinContext, session: Session, turn: TurnRecord):
 			requestId: requestId(ctx, 'commit'),
 		});
 	} catch (error) {
-		// The person already has the answer: a memory outage must not take it back.
 		session.report('twinCoreCommit', {
 			turn_id: settings.turnId,
-			error: (error as Error).message ?? String(error),
+			error: (error as Error)?.message ?? String(error),
 		});
 		return;
 	}

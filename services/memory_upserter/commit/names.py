@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan
 from contracts.relations import ROLES, SYMMETRIC, of_predicate
 from services.core.memory_store.keys import canonical_predicate
 from services.core.memory_store.shapes import EntityWrite
-from services.core.validation import FieldError, InvalidInput
 from services.core.which import numbered, phrase, which_question
 from services.memory_upserter.commit import sql
 from services.memory_upserter.commit.read import (
@@ -232,14 +232,15 @@ def _category_hints(plan: MemoryWritePlan) -> dict[str, str]:
     return hints
 
 
-async def distinct_writes(conn: Connection, plan: TurnPlan) -> list[EntityWrite]:
+async def distinct_writes(
+    conn: Connection, plan: TurnPlan
+) -> tuple[list[EntityWrite], list[Notice]]:
     """The entity writes, each ``distinct_from`` resolved to the user's entity (which gets an
-    alias of its relation's group, "family Marta", when it has none); a handle that
-    names none of this user's entities is refused (422, nothing written) — in a model's plan;
-    the offline judge's own is dropped."""
+    alias of its relation's group, "family Marta", when it has none); a handle that names
+    none of this user's entities is dropped, with a warning naming it in a model's plan (the
+    turn is never refused for it)."""
     resolved, user = plan.resolved, plan.turn.req.user_id
-    writes = list(resolved.writes)
-    errors = []
+    writes, notes = list(resolved.writes), []
     for index, (position, handle) in resolved.distinct.items():
         namesake = await conn.fetchrow(sql.DISTINCT, user, handle)
         if namesake is not None:
@@ -250,12 +251,11 @@ async def distinct_writes(conn: Connection, plan: TurnPlan) -> list[EntityWrite]
                 await conn.execute(sql.ALIAS, user, namesake["entity_id"], alias, plan.fact_source)
         elif plan.plan_source in ("request", "answer"):
             path = "$.plan" if plan.plan_source == "request" else "$.answer.plan"
-            errors.append(
-                FieldError(
-                    f"{path}.entities[{position}].distinct_from",
+            notes.append(
+                Notice(
+                    code="plan_field_dropped",
+                    detail=f"{path}.entities[{position}].distinct_from: "
                     f"{handle!r} is none of this user's entities",
                 )
             )
-    if errors:
-        raise InvalidInput(errors)
-    return writes
+    return writes, notes

@@ -11,7 +11,7 @@ only, no logic (the steps hold it): pure, no driver imported.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any, Literal
 from uuid import UUID
 
@@ -116,6 +116,8 @@ class ReadTurn:
     user_rows: tuple[MessageRow, ...]  # the person's, of ``rows``
     plan: MemoryWritePlan | None
     plan_source: Literal["request", "answer"] | None  # None: the request has no plan
+    zone: tzinfo = UTC  # the person's time zone (users.timezone, else the request's offset)
+    notes: tuple[Notice, ...] = ()  # what reading the model's plan or answer repaired or dropped
 
 
 @dataclass(frozen=True)

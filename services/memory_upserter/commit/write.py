@@ -51,6 +51,7 @@ from services.memory_upserter.commit.turn import (
     TurnPlan,
     Written,
 )
+from services.memory_upserter.commit.zone import person_zone
 from services.memory_upserter.forget.tx import forget_in_transaction
 from services.memory_upserter.stores import MemoryStores
 
@@ -75,7 +76,7 @@ async def commit_turn(
     request_id: str | None,
 ) -> tuple[CommitResponse, bool]:
     """The turn's answer, and whether it is a replay of an earlier commit."""
-    turn = read(req)
+    turn = read(req, await person_zone(stores.db, req.user_id, req.now))
     idle = timedelta(minutes=settings.session_idle_minutes)
     answered = await find_answer(stores, turn)  # "the work one": which Marta was meant
     if turn.plan is not None and turn.plan_source is not None:
@@ -149,7 +150,7 @@ async def _transaction(
         [r.ts for r in rows],
     )
     assert session is not None  # the statement always returns the session
-    entity_writes = await distinct_writes(conn, plan)
+    entity_writes, unknown = await distinct_writes(conn, plan)
     entities = (
         await upsert_entities(
             conn,
@@ -231,7 +232,7 @@ async def _transaction(
         todos=todos,
         completed=None,
         forgotten=dict(forgotten.effects.counts) if forgotten else {},
-        warnings=[*plan.notes, *decided.notes, *named.notes],
+        warnings=[*t.notes, *unknown, *plan.notes, *decided.notes, *named.notes],
     )
     chosen = await link(conn, user, plan.answered, plan.fact_source) if plan.answered else None
     others = plan.answered.others if chosen and plan.answered else ()

@@ -1,9 +1,11 @@
 """When a todo is due, from the words the user used (pure: ``now`` is passed in).
 
 "tomorrow", "tonight", "today", "this evening", "on Friday", "next Monday", "by Friday at
-5pm", "this weekend", "next week", "in 3 days", "in 2 hours", "at 17:30", "2026-01-05". A day
-without a time of day means 09:00 (18:00 for "today"), in the offset of ``now``; a bare time
-already past today means tomorrow; a weekday means its next occurrence (never today).
+5pm", "this weekend", "next week", "in 3 days", "in 2 hours", "at 17:30", "at 10" (a bare
+hour: :func:`.when.bare_hour`), "the 19th", "2026-01-05". A day without a time of day means
+09:00 (18:00 for "today"), in the zone of ``now`` (the person's); a bare time already past
+today means tomorrow; a weekday means its next occurrence (never today). A plan's ``due``
+field (:func:`parse_due`) is read with the calendar grammar of :mod:`.when` first.
 """
 
 from __future__ import annotations
@@ -12,28 +14,17 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-PARTS = {"morning": 9, "afternoon": 14, "evening": 19, "night": 21}
-DEFAULT_HOUR = 9
-NUMBER_WORDS = {  # "in two days", "for a couple of weeks" (shared with .temporal)
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "twelve": 12,
-    "a couple of": 2,
-    "a few": 3,
-    "couple of": 2,
-    "few": 3,
-}
+from services.memory_upserter.extract.when import (
+    DEFAULT_HOUR,
+    NUMBER_WORDS,
+    PARTS,
+    WEEKDAYS,
+    bare_hour,
+    calendar,
+)
+
+__all__ = ["NUMBER_WORDS", "WEEKDAYS", "Due", "find_due", "parse_due", "without_due"]
+
 _UNITS = {
     "minute": timedelta(minutes=1),
     "hour": timedelta(hours=1),
@@ -44,6 +35,7 @@ _UNITS = {
 
 _TIME = r"(?:at\s+)?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.)"
 _TIME24 = r"at\s+(?P<h24>\d{1,2}):(?P<m24>\d{2})"
+_BARE = r"at\s+(?P<hb>\d{1,2})(?!\s*(?:%|percent|stars?|[ap]\.?m))"
 _DAY = (
     r"(?:(?:by|on|until|before)\s+)?"
     r"(?:(?P<rel>today|tonight|tomorrow)"
@@ -51,11 +43,12 @@ _DAY = (
     r"|(?P<nextweek>next\s+week)"
     rf"|(?:(?P<next>next|this)\s+)?(?P<wd>{'|'.join(WEEKDAYS)})"
     r"|(?P<iso>\d{4}-\d{2}-\d{2})"
+    r"|the\s+(?P<dom>\d{1,2})(?:st|nd|rd|th)"
     r"|in\s+(?P<n>\d+|an?|one|two|three|four|five|six|seven|ten|a\s+couple\s+of|a\s+few)"
     r"\s+(?P<unit>minute|hour|day|week|month)s?)"
 )
 _PART = r"(?:\s+(?:in\s+the\s+)?(?P<part>morning|afternoon|evening|night))?"
-_CLOCK_WORDS = rf"(?:{_TIME}|{_TIME24})"
+_CLOCK_WORDS = rf"(?:{_TIME}|{_TIME24}|{_BARE})"
 _DAY_PATTERN = re.compile(rf"\b{_DAY}{_PART}(?:\s+{_CLOCK_WORDS})?(?![\w:])", re.IGNORECASE)
 _CLOCK_PATTERN = re.compile(rf"\b{_CLOCK_WORDS}(?![\w:])", re.IGNORECASE)
 
@@ -88,16 +81,14 @@ def find_due(text: str, now: datetime) -> Due | None:
 
 
 def parse_due(value: str, now: datetime) -> datetime | None:
-    """A plan's ``due``: an ISO date or datetime, or words; None when not understood."""
-    text = value.strip()
-    try:
-        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        due = find_due(text, now)
-        return due.at if due else None
-    if len(text) <= 10:  # a date alone
-        return datetime.combine(parsed.date(), time(DEFAULT_HOUR), now.tzinfo)
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=now.tzinfo)
+    """A plan's ``due``, in ``now``'s zone (the person's): the calendar words of
+    :func:`.when.calendar` ("2026-12-04", "friday", "19th at 3pm", "tomorrow at 10"), else
+    the first due expression in it ("in 2 hours"); None when not understood."""
+    at = calendar(value, now, "due")
+    if at is not None:
+        return at
+    due = find_due(value.strip(), now)
+    return due.at if due else None
 
 
 def without_due(text: str, due: Due | None) -> str:
@@ -110,7 +101,7 @@ def without_due(text: str, due: Due | None) -> str:
 
 def _resolve(groups: dict[str, str | None], now: datetime) -> datetime | None:
     g = {k: (v.lower() if isinstance(v, str) else v) for k, v in groups.items()}
-    for name in ("rel", "this", "thispart", "nextweek", "wd", "iso", "unit", "n", "part"):
+    for name in ("rel", "this", "thispart", "nextweek", "wd", "iso", "dom", "unit", "n", "part"):
         g.setdefault(name, None)
     today = now.date()
     clock = _clock(g)
@@ -139,6 +130,10 @@ def _resolve(groups: dict[str, str | None], now: datetime) -> datetime | None:
             day = date.fromisoformat(g["iso"])
         except ValueError:
             return None
+    elif g["dom"]:
+        day = _day_of_month(int(g["dom"]), today)
+        if day is None:
+            return None
     elif g["unit"]:
         n = g["n"] or ""
         count = int(n) if n.isdigit() else NUMBER_WORDS.get(n.replace("a ", ""), 1)
@@ -155,7 +150,9 @@ def _resolve(groups: dict[str, str | None], now: datetime) -> datetime | None:
 
 def _clock(g: dict[str, str | None]) -> time | None | bool:
     """The time of day asked for; None when none was; False when it is not a time."""
-    if g.get("h24") is not None:
+    if g.get("hb") is not None:
+        hour, minute = bare_hour(int(g["hb"] or 0)), 0
+    elif g.get("h24") is not None:
         hour, minute = int(g["h24"] or 0), int(g["m24"] or 0)
     elif g.get("h") is not None:
         hour, minute = int(g["h"] or 0), int(g["m"] or 0)
@@ -168,3 +165,17 @@ def _clock(g: dict[str, str | None]) -> time | None | bool:
     if hour > 23 or minute > 59:
         return False
     return time(hour, minute)
+
+
+def _day_of_month(day: int, today: date) -> date | None:
+    """ "the 19th": this month's, or next month's once past (None: no month near has it)."""
+    first = today.replace(day=1)
+    for _ in range(3):
+        try:
+            candidate = first.replace(day=day)
+        except ValueError:
+            candidate = None
+        if candidate is not None and candidate >= today:
+            return candidate
+        first = (first + timedelta(days=32)).replace(day=1)
+    return None

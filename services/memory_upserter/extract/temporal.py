@@ -5,13 +5,15 @@ returns the sentence without them, so "I moved to Porto last week" is the fact "
 valid from a week before the turn, never a place called "Porto Last Week".
 
 - a start: "last week/month/year", "yesterday", "this morning", "3 days ago", "in March",
-  "in March 2024", "in 2019", "since 2019", "since March", "since last week";
+  "in March 2024", "in 2019", "since 2019", "since March", "since last week" ("in March"
+  without a year is the coming March unless the sentence is past tense — "started in March" —
+  :func:`.when.past_tense`; "since March" is the last one);
 - an end: "until Friday", "till tomorrow", "until next week", "until 2026-03-01", and "for two
   weeks" (after a present-perfect verb — "I've lived here for 3 years" — it is a start instead);
 - "now", "currently", "these days", "at the moment" only say "current" and are dropped.
 
-:func:`parse_when` reads a plan's ``valid_from``/``valid_to``: an ISO date or date-time, or the
-same words.
+:func:`parse_when` reads a plan's ``valid_from``/``valid_to``: the calendar words of
+:mod:`.when` (one grammar with the due dates), or the same relative words.
 """
 
 from __future__ import annotations
@@ -20,26 +22,17 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
-from services.memory_upserter.extract.due import NUMBER_WORDS, WEEKDAYS
+from services.memory_upserter.extract.when import (
+    MONTH_WORD,
+    NUMBER_WORDS,
+    WEEKDAYS,
+    calendar,
+    month_number,
+    month_year,
+    past_tense,
+)
 
-MONTHS = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
-_MONTH = (
-    r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
+_MONTH = rf"(?P<mon>{MONTH_WORD})"
 _UNIT = {"day": 1, "week": 7, "month": 30, "year": 365}
 _N = (
     r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a\s+couple\s+of|"
@@ -83,7 +76,13 @@ def validity(sentence: str, now: datetime) -> Validity:
     start = end = None
     spans: list[tuple[int, int]] = []
     for kind, match in _matches(sentence):
-        when = _resolve(kind, match, now, perfect=bool(_PERFECT.search(sentence)))
+        when = _resolve(
+            kind,
+            match,
+            now,
+            perfect=bool(_PERFECT.search(sentence)),
+            past=past_tense(sentence),
+        )
         spans.append(match.span())
         if when is None:
             continue
@@ -113,17 +112,19 @@ def _matches(sentence: str) -> list[tuple[str, re.Match[str]]]:
     return sorted(found, key=lambda f: f[1].start())
 
 
-def parse_when(text: str, now: datetime) -> datetime | None:
-    """A plan's ``valid_from``/``valid_to``: ISO date (midnight UTC) or date-time, or words."""
-    raw = text.strip()
-    try:
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):
-            return datetime.combine(date.fromisoformat(raw), time(), UTC)
-        at = datetime.fromisoformat(raw.replace("Z", "+00:00"))
-        return at if at.tzinfo else at.replace(tzinfo=UTC)
-    except ValueError:
-        pass
-    found = validity(raw, now)
+def parse_when(
+    text: str, now: datetime, *, end: bool = False, past: bool | None = None
+) -> datetime | None:
+    """A plan's ``valid_from`` (or, with ``end``, ``valid_to``), in ``now``'s zone (the
+    person's): the calendar words of :func:`.when.calendar` ("2019", "January", "2026-12",
+    "friday", "19th at 3pm", an ISO date or date-time) read for that side — a date-only end is
+    the end of that day — or the relative words of this module ("last week", "until Friday",
+    "for two weeks"); None when not understood. ``past``: the fact's words are past tense
+    (:func:`.when.past_tense`), so a month or weekday without a year is the last one."""
+    at = calendar(text, now, "end" if end else "start", past=past)
+    if at is not None:
+        return at
+    found = validity(text.strip(), now)
     if found.text.strip(" .,") and not re.fullmatch(r"(?i)(?:since|from|until|till)", found.text):
         return None
     return found.valid_from or found.valid_to
@@ -134,7 +135,7 @@ def _day(d: date, like: datetime) -> datetime:
 
 
 def _resolve(
-    kind: str, m: re.Match[str], now: datetime, *, perfect: bool
+    kind: str, m: re.Match[str], now: datetime, *, perfect: bool, past: bool
 ) -> tuple[str, datetime] | None:
     today = now.date()
     if kind == "ago":
@@ -153,8 +154,9 @@ def _resolve(
         span = timedelta(days=_count(m["n"]) * _UNIT[m["unit"].lower()])
         return ("from", _day(today - span, now)) if perfect else ("to", now + span)
     if kind == "month":
-        month = _month(m["mon"])
-        year = int(m["myear"]) if m["myear"] else today.year - (month > today.month)
+        month = month_number(m["mon"])
+        back = m["prep"].lower() != "in" or past
+        year = int(m["myear"]) if m["myear"] else month_year(month, today, past=back)
         return "from", _day(date(year, month, 1), now)
     if kind == "year":
         year = int(m["year"])
@@ -190,8 +192,8 @@ def _until(m: re.Match[str], now: datetime) -> datetime:
         ahead = (WEEKDAYS.index(weekday) - today.weekday() - 1) % 7 + 1
         ahead += 7 if what.startswith("next ") else 0
         return _day(today + timedelta(days=ahead + 1), now)  # through that whole day
-    month = _month(m["mon"])
-    year = today.year + (month < today.month)
+    month = month_number(m["mon"])
+    year = month_year(month, today, past=False)
     day = int(m["uday"]) if m["uday"] else None
     if day is None:
         return _day((date(year, month, 1) + timedelta(days=32)).replace(day=1), now)
@@ -199,11 +201,6 @@ def _until(m: re.Match[str], now: datetime) -> datetime:
         return _day(date(year, month, day) + timedelta(days=1), now)
     except ValueError:
         return _day(date(year, month, 1), now)
-
-
-def _month(name: str) -> int:
-    key = name.lower()[:3]
-    return next(i for i, m in enumerate(MONTHS, start=1) if m.startswith(key))
 
 
 def _count(n: str) -> int:

@@ -12,8 +12,9 @@ from contracts.slots import SessionState, Turn
 from services.core.memory_store import FactWrite, memory_key, slug
 from services.core.memory_store.fact_rows import CloseRow, LinkRow
 from services.core.memory_store.facts import Existing, decide
+from services.memory_upserter.commit.lenient import read_plan
 from services.memory_upserter.commit.plan import resolve, source_of
-from services.memory_upserter.commit.read import SELF, check_plan
+from services.memory_upserter.commit.read import SELF
 from services.memory_upserter.commit.session import next_session
 from services.memory_upserter.extract.due import find_due, parse_due, without_due
 from services.memory_upserter.person.chunking import MAX_CHARS, chunks
@@ -227,23 +228,32 @@ def test_a_seed_restated_is_not_a_new_reference() -> None:
 # --- the plan ---------------------------------------------------------------------------------
 
 
-def test_a_fact_with_both_object_and_value_is_refused_with_its_path() -> None:
-    plan = MemoryWritePlan(
-        facts=[
-            PlanFact(
-                memory_type="PROFILE",
-                predicate="LIVES_IN",
-                object="Lisbon",
-                value="Lisbon",
-                text="x",
-            ),
-            PlanFact(
-                memory_type="PEOPLE", subject="Marta", predicate="KNOWS", object="marta", text="x"
-            ),
+def test_a_fact_with_both_object_and_value_keeps_the_object_and_one_about_itself_is_dropped() -> (
+    None
+):
+    plan = {
+        "facts": [
+            {
+                "memory_type": "PROFILE",
+                "predicate": "LIVES_IN",
+                "object": "Lisbon",
+                "value": "Lisbon",
+                "text": "x",
+            },
+            {
+                "memory_type": "PEOPLE",
+                "subject": "Marta",
+                "predicate": "KNOWS",
+                "object": "marta",
+                "text": "x",
+            },
         ]
-    )
-    assert [e.path for e in check_plan(plan, "$.plan", NOW)] == [
-        "$.plan.facts[0]",
+    }
+    read, notes = read_plan(plan, "$.plan", NOW)
+    assert read is not None
+    assert [(f.object, f.value) for f in read.facts] == [("Lisbon", None)]
+    assert [n.detail.split(":")[0] for n in notes] == [
+        "$.plan.facts[0].value",
         "$.plan.facts[1].object",
     ]
 

@@ -1,0 +1,204 @@
+"""What a model wrote, read part by part (pure): a turn is never lost to its plan.
+
+The exported schemas (``llm-answer``, ``memory-write-plan``) stay strict — they are the
+``response_format`` that keeps a model on the rails — but the server reads what came back
+leniently. :func:`read_plan` converts each entity, fact and todo (and ``promote_affect``, and
+each handle of ``forget``/``ends``/``done``/``dropped``) on its own: what does not validate is
+dropped with a :class:`Notice` whose detail starts with its JSON path
+(``$.answer.plan.facts[2].valid_to``) and says why; the rest is kept. A bad optional field
+drops only that field (the fact is kept without it); a bad required field drops its part.
+
+Repaired instead of dropped, because only one reading exists (each with a ``plan_repaired``
+notice, so a designer sees what the model got wrong):
+
+- a word of a closed list read case-insensitively, and its obvious synonyms
+  (:data:`SYNONYMS`: ``memory_type`` "PERSONAL" → PROFILE, "RELATIONSHIP" → PEOPLE; a category
+  "city" → Location, one not in the list → Other, never a Person by default);
+- a predicate with spaces, hyphens or dots → underscores ("lives in" → ``lives_in``);
+- a number out of range clamped (``importance`` 7 → 3, ``confidence`` 1.5 → 1.0), a number
+  written as a string or a float read as the number ("2", 2.0 → 2), "true"/"no" as booleans;
+- a string over its maximum length clipped; a lone string where a list belongs, a list of one;
+- a list over its maximum length keeps its first items;
+- time words resolved once, here, in the person's zone (:func:`.extract.temporal.parse_when`,
+  :func:`.extract.due.parse_due`: one grammar), and written back as ISO date-times; a time
+  not understood, out of 1970–2199, or an end before its start is dropped (``due``:
+  ``due_not_understood``), the fact or todo kept;
+- ``object`` and ``value`` both given: the value is dropped (the entity link is kept).
+
+A fact relating an entity to itself, or missing what it says, is dropped whole.
+:func:`read_answer` reads the raw ``answer``: fenced or surrounded JSON is found; an answer
+that is not a JSON object is the reply itself (its plan is left to the shadow judge); one
+without a usable ``reply`` keeps its plan and adds no assistant message."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import msgspec
+from msgspec import inspect as mi
+
+from contracts.memory import Notice
+from contracts.plan import LLMAnswer, MemoryWritePlan, PlanFact, PlanTodo
+from services.core.clock import out_of_range
+from services.memory_upserter.commit.repair import Reader, short
+from services.memory_upserter.extract.due import parse_due
+from services.memory_upserter.extract.temporal import parse_when
+from services.memory_upserter.extract.when import past_tense
+from services.memory_upserter.text import fold
+
+
+def _max_lengths(cls: type[msgspec.Struct]) -> dict[str, int]:
+    """The contract's ``maxLength`` of each of ``cls``'s bounded fields."""
+    info = mi.type_info(cls)
+    assert isinstance(info, mi.StructType)
+    out = {}
+    for f in info.fields:
+        typ = f.type.types[0] if isinstance(f.type, mi.UnionType) else f.type
+        limit = getattr(typ, "max_length", None)
+        if limit is not None:
+            out[f.encode_name] = limit
+    return out
+
+
+_PARTS = {k: v for k, v in _max_lengths(MemoryWritePlan).items() if k in ("facts", "todos")}
+
+
+def read_plan(raw: Any, path: str, now: datetime) -> tuple[MemoryWritePlan | None, list[Notice]]:
+    """The plan's valid parts, their time words resolved against ``now`` (in the person's
+    zone), and a notice for each repair and drop; None when ``raw`` is not an object."""
+    reader = Reader()
+    if not isinstance(raw, dict):
+        reader.note("plan_not_read", path, f"not an object ({short(raw)}): the judge reads it")
+        return None, reader.notes
+    rest = reader.struct({k: v for k, v in raw.items() if k not in _PARTS}, MemoryWritePlan, path)
+    assert rest is not None  # every other field of a plan has a default
+    facts = [
+        fact
+        for where, part in _parts(reader, raw, "facts", path)
+        if (built := reader.struct(part, PlanFact, where)) is not None
+        if (fact := _fact(reader, built, where, now)) is not None
+    ]
+    todos = [
+        _todo(reader, built, where, now)
+        for where, part in _parts(reader, raw, "todos", path)
+        if (built := reader.struct(part, PlanTodo, where)) is not None
+    ]
+    return msgspec.structs.replace(rest, facts=facts, todos=todos), reader.notes
+
+
+def _parts(reader: Reader, raw: dict[str, Any], key: str, path: str) -> list[tuple[str, Any]]:
+    """The plan's facts or todos as sent, each with its path; over the limit, the first ones."""
+    sent = raw.get(key)
+    if sent is None:
+        return []
+    if not isinstance(sent, list):
+        reader.note("plan_part_dropped", f"{path}.{key}", f"not a list ({short(sent)})")
+        return []
+    limit = _PARTS[key]
+    if len(sent) > limit:
+        reader.note("plan_part_dropped", f"{path}.{key}", f"only the first {limit} are kept")
+    return [(f"{path}.{key}[{i}]", part) for i, part in enumerate(sent[:limit])]
+
+
+@dataclass(frozen=True)
+class AnswerRead:
+    """The raw answer, read: its reply (None: none usable), its plan as sent (``planned``:
+    it had one), and the notices."""
+
+    reply: str | None
+    plan: Any
+    planned: bool
+    notes: list[Notice]
+
+
+def read_answer(text: str) -> AnswerRead:
+    reader = Reader()
+    body = text.strip()
+    fenced = re.fullmatch(r"```[A-Za-z]*\s*(.*?)\s*```", body, re.DOTALL)
+    body = fenced.group(1) if fenced else body
+    found = _json_object(body)
+    if found is None:
+        reader.note(
+            "answer_not_json", "$.answer", "its text is the reply; the judge reads the turn"
+        )
+        return AnswerRead(body[:_REPLY_MAX] or None, None, False, reader.notes)
+    for key in found.keys() - {"reply", "plan"}:
+        reader.note("plan_field_dropped", f"$.answer.{key}", "unknown field")
+    reply = found.get("reply")
+    if not isinstance(reply, str) or not reply.strip():
+        reader.note(
+            "answer_without_reply", "$.answer.reply", "missing or empty: no reply is logged"
+        )
+        reply = None
+    elif len(reply) > _REPLY_MAX:
+        reader.note("plan_repaired", "$.answer.reply", f"clipped to {_REPLY_MAX} characters")
+        reply = reply[:_REPLY_MAX]
+    return AnswerRead(reply, found.get("plan"), "plan" in found, reader.notes)
+
+
+_REPLY_MAX = _max_lengths(LLMAnswer)["reply"]
+
+
+def _json_object(body: str) -> dict[str, Any] | None:
+    """The JSON object the answer is, or holds between its first "{" and last "}"."""
+    for candidate in (body, body[body.find("{") : body.rfind("}") + 1]):
+        try:
+            value = msgspec.json.decode(candidate)
+        except msgspec.DecodeError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
+def _fact(reader: Reader, fact: PlanFact, path: str, now: datetime) -> PlanFact | None:
+    if fact.object is not None and fold(fact.object) == fold(fact.subject):
+        reader.note(
+            "plan_part_dropped", f"{path}.object", "a fact cannot relate an entity to itself"
+        )
+        return None
+    if fact.object is not None and fact.value is not None:
+        reader.note(
+            "plan_field_dropped", f"{path}.value", "give object or value: the object is kept"
+        )
+        fact = msgspec.structs.replace(fact, value=None)
+    past = past_tense(fact.text)
+    start = _when(reader, fact.valid_from, f"{path}.valid_from", now, end=False, past=past)
+    end = _when(reader, fact.valid_to, f"{path}.valid_to", now, end=True, past=past)
+    if start is not None and end is not None and end < start:
+        reader.note("plan_field_dropped", f"{path}.valid_to", "must not be before valid_from")
+        end = None
+    return msgspec.structs.replace(
+        fact,
+        valid_from=start.isoformat() if start else None,
+        valid_to=end.isoformat() if end else None,
+    )
+
+
+def _when(
+    reader: Reader, given: str | None, path: str, now: datetime, *, end: bool, past: bool
+) -> datetime | None:
+    if not given:
+        return None
+    at = parse_when(given, now, end=end, past=past)
+    if at is None:
+        reader.note(
+            "plan_field_dropped", path, f"{given!r} not understood: the fact is kept without it"
+        )
+    elif out_of_range(at, path) is not None:
+        reader.note("plan_field_dropped", path, f"{given!r} is not between 1970 and 2199")
+        return None
+    return at
+
+
+def _todo(reader: Reader, todo: PlanTodo, path: str, now: datetime) -> PlanTodo:
+    if not todo.due:
+        return todo
+    due = parse_due(todo.due, now)
+    if due is not None and out_of_range(due, path) is None:
+        return msgspec.structs.replace(todo, due=due.isoformat())
+    reader.note("due_not_understood", f"{path}.due", f"{todo.due!r} ignored: the todo is kept")
+    return msgspec.structs.replace(todo, due=None)
