@@ -26,9 +26,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from services.core.text import fold
 from services.graph_hydrator import kin
 from services.graph_hydrator.rows import EntityRow
-from services.graph_hydrator.text import Scan, Span, dedupe_key, fold
+from services.graph_hydrator.text import Scan, Span, dedupe_key
 
 Resolution = Literal["unique", "relation", "active", "recent", "topic", "ambiguous"]
 SeedReason = Literal["mention", "active"]

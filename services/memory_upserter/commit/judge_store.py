@@ -19,6 +19,7 @@ import msgspec
 from contracts.memory import CommitResponse, Notice
 from services.core.deps import Connection, Database
 from services.core.llm import LLM
+from services.core.memory_store.visibility import visible
 from services.core.problems import Conflict
 from services.core.settings import Settings
 from services.memory_upserter.commit.judge import judge, names_in
@@ -27,7 +28,7 @@ from services.memory_upserter.extract.extractor import Utterance
 from services.memory_upserter.extract.people import Known
 from services.memory_upserter.forget.audit import FORGOTTEN_ANSWER
 
-JUDGE_CONTEXT = """
+JUDGE_CONTEXT = f"""
 SELECT k.request_hash, k.response,
        (SELECT COALESCE(jsonb_agg(jsonb_build_array(w.text, w.speaker) ORDER BY w.seq), '[]')
           FROM (SELECT m.text, m.speaker, m.seq
@@ -59,7 +60,7 @@ SELECT k.request_hash, k.response,
                    ORDER BY p.created_at, p.entity_id), '[]')
           FROM entities p
          WHERE p.user_id = $1 AND p.active AND p.category = 'Person'
-           AND (p.scope = 'global' OR p.agent_id = $2)
+           AND {visible("p", "$2")}
            AND p.name_normalized = ANY($7::text[])) AS known
   FROM (SELECT 1) one LEFT JOIN idempotency_keys k ON k.user_id = $1 AND k.key = $4
 """
