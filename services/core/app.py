@@ -26,13 +26,14 @@ from contracts.common import SLOT_CONTRACT_VERSION, Health, Readiness, Version
 from services.core import problems
 from services.core.auth import bearer_auth_middleware
 from services.core.deps import Clients
+from services.core.errors import InvalidInput
 from services.core.injection import needs_of, providers
 from services.core.logs import request_log_middleware
 from services.core.migrate import latest_version
 from services.core.readiness import DEGRADES_WITHOUT, RouteNeeds, check_dependencies, judge
 from services.core.refusals import exception_handlers
 from services.core.settings import Settings
-from services.core.validation import InvalidInput, nul_errors, strict_errors
+from services.core.validation import nul_errors, strict_errors
 from services.core.version import package_version
 
 

@@ -18,9 +18,9 @@ import msgspec
 
 from contracts.memory import CommitResponse, Notice
 from services.core.deps import Connection, Database
+from services.core.errors import Conflict
 from services.core.llm import LLM
 from services.core.memory_store.visibility import visible
-from services.core.problems import Conflict
 from services.core.settings import Settings
 from services.memory_upserter.commit.judge import judge, names_in
 from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored

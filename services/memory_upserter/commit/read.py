@@ -23,7 +23,8 @@ import msgspec
 from contracts.memory import CommitRequest
 from contracts.plan import LLMAnswer, MemoryWritePlan, PlanFact
 from services.core.clock import check_times, out_of_range, request_clock
-from services.core.validation import FieldError, InvalidInput, decode
+from services.core.errors import FieldError, InvalidInput
+from services.core.validation import decode
 from services.memory_upserter.commit.turn import MessageRow, ReadTurn
 from services.memory_upserter.extract.temporal import parse_when
 from services.memory_upserter.text import fold

@@ -25,6 +25,7 @@ import asyncpg
 from contracts.memory import CommitRequest, CommitResponse
 from services.core.background import Background
 from services.core.deps import Connection, Database
+from services.core.errors import Conflict, FieldError, InvalidInput
 from services.core.llm import LLM
 from services.core.memory_store import (
     EntityWrite,
@@ -33,9 +34,7 @@ from services.core.memory_store import (
     self_entity_id,
     upsert_entities,
 )
-from services.core.problems import Conflict
 from services.core.settings import Settings
-from services.core.validation import FieldError, InvalidInput
 from services.memory_upserter.commit import sql
 from services.memory_upserter.commit.index import after_commit
 from services.memory_upserter.commit.judge_store import judge_turn, replay
