@@ -110,6 +110,9 @@ class Readiness(Struct, kw_only=True, frozen=True):
     # "embedded" (run by this process: Postgres, Redis, Qdrant Edge) or "external" (a URL)
     # for each store the node needs.
     modes: dict[str, Literal["embedded", "external"]] = {}
+    # route → the stores it is serving on without (1.5): still 200, with its own degraded
+    # flags; a node is "unavailable" only when some route lacks a store it cannot do without.
+    degraded: dict[str, list[str]] = {}
 
 
 class Version(Struct, kw_only=True, frozen=True):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
@@ -26,13 +26,14 @@ from contracts.common import SLOT_CONTRACT_VERSION, Health, Readiness, Version
 from services.core import problems
 from services.core.auth import bearer_auth_middleware
 from services.core.deps import Clients
+from services.core.errors import InvalidInput
 from services.core.injection import needs_of, providers
 from services.core.logs import request_log_middleware
 from services.core.migrate import latest_version
-from services.core.readiness import check_dependencies
+from services.core.readiness import DEGRADES_WITHOUT, RouteNeeds, check_dependencies, judge
 from services.core.refusals import exception_handlers
 from services.core.settings import Settings
-from services.core.validation import InvalidInput, nul_errors, strict_errors
+from services.core.validation import nul_errors, strict_errors
 from services.core.version import package_version
 
 
@@ -50,6 +51,28 @@ class NodeSpec:
         """The stores this node opens and ``/readyz`` checks, read off its handlers."""
         return needs_of(self.route_handlers, self.dependencies or {})
 
+    @property
+    def routes(self) -> tuple[RouteNeeds, ...]:
+        """Each route's needs, and those it answers without (what ``/readyz`` judges by)."""
+        return tuple(
+            RouteNeeds(
+                path,
+                needs_of([handler], self.dependencies or {}),
+                frozenset(handler.opt.get(DEGRADES_WITHOUT, ())),
+            )
+            for handler in self.route_handlers
+            for path in sorted(handler.paths)
+        )
+
+    def mounting(self, handlers: Sequence[Any], summary: str) -> NodeSpec:
+        """This node also serving ``handlers`` (composed by the entry point, which says what
+        they add in ``summary``); the node's own package stays a leaf."""
+        return replace(
+            self,
+            summary=f"{self.summary} {summary}",
+            route_handlers=[*self.route_handlers, *handlers],
+        )
+
 
 @get("/healthz", tags=["health"], summary="The process is alive")
 async def healthz(state: State) -> Health:
@@ -59,25 +82,29 @@ async def healthz(state: State) -> Health:
 @get(
     "/readyz",
     tags=["health"],
-    summary="Every dependency this node needs answers",
+    summary="Every route has the dependencies it cannot answer without; `degraded` names the "
+    "routes serving on without one (still 200)",
     responses={503: ResponseSpec(data_container=Readiness, description="not ready")},
 )
 async def readyz(state: State) -> Response[Readiness]:
     checks = await check_dependencies(state.clients, state.needs)
-    ready = all(value == "ok" for value in checks.values())
+    verdict = judge(checks, state.routes)
     modes = {
         store: mode for store, mode in state.settings.store_modes.items() if store in state.needs
     }
     body = Readiness(
-        status="ready" if ready else "unavailable", node=state.node, checks=checks, modes=modes
+        status="ready" if verdict.blocking is None else "unavailable",
+        node=state.node,
+        checks=checks,
+        modes=modes,
+        degraded=verdict.degraded,
     )
-    if ready:
+    if verdict.blocking is None:
         return Response(body)
-    failing = next(name for name, value in checks.items() if value != "ok")
     return Response(
         body,
         status_code=503,
-        headers={"Retry-After": str(state.settings.retry_after_s), "X-Unready": failing},
+        headers={"Retry-After": str(state.settings.retry_after_s), "X-Unready": verdict.blocking},
     )
 
 
@@ -147,6 +174,7 @@ def create_app(spec: NodeSpec, settings: Settings, clients: Clients | None = Non
             {
                 "node": spec.name,
                 "needs": spec.stores,
+                "routes": spec.routes,
                 "settings": settings,
                 "clients": clients,
                 "schema_version": latest_version(),

@@ -1,15 +1,18 @@
 """RFC 9457 problem answers for every error a node can give.
 
-Adapters raise plain domain exceptions (``DependencyUnavailable`` naming the store or model,
-``InvalidInput`` carrying its status); this module turns them into ``application/problem+json``
-(the framework's own refusals: ``services.core.refusals``, which also holds the map the app
-factory registers). Answers that quote the body read it from :func:`raw_body`, which
+Steps, stores and adapters raise domain errors (:mod:`services.core.errors`), which carry no
+HTTP status; :data:`REFUSALS` maps each to its status and title, once, and this module turns
+them into ``application/problem+json``; so do failures of a dependency (503, naming it) and the
+unexpected (500). The framework's own refusals (a route that does not exist, a body too large)
+arrive with their status: ``services.core.refusals``, which also holds the map of handlers the
+app factory registers. Answers that quote the body read it from :func:`raw_body`, which
 :class:`BodyKeepingRequest`, the nodes' request class, fills in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 import asyncpg
@@ -18,8 +21,15 @@ import redis.exceptions
 import structlog
 from litestar import Request, Response
 
-from services.core.errors import DependencyUnavailable
-from services.core.validation import FieldError, InvalidInput, MalformedJSON
+from services.core.errors import (
+    Conflict,
+    Contention,
+    DependencyUnavailable,
+    FieldError,
+    InvalidInput,
+    MalformedJSON,
+    NotFound,
+)
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://twin-core.dev/problems/"
@@ -58,8 +68,37 @@ class Problem(msgspec.Struct, omit_defaults=True):
     request_id: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """How a domain error is answered: its status, its title (when the error names none), and
+    the headers that say when to retry."""
+
+    status: int
+    title: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+# Every domain error's status, in one place (a subclass before its base: the first match wins).
+REFUSALS: dict[type[Exception], Refusal] = {
+    MalformedJSON: Refusal(400, "Malformed JSON"),
+    InvalidInput: Refusal(422, "Invalid input"),
+    NotFound: Refusal(404, "Not found"),
+    Conflict: Refusal(409, "Conflict"),
+    Contention: Refusal(503, "Concurrent update", {"Retry-After": "1"}),
+}
+
+
+def refusal_of(exc: Exception) -> Refusal:
+    """The refusal of a domain error listed in :data:`REFUSALS` (by type, then its bases)."""
+    for kind, refusal in REFUSALS.items():
+        if isinstance(exc, kind):
+            return refusal
+    raise LookupError(f"{type(exc).__name__} is not a domain error with a status")
+
+
 class ProblemError(Exception):
-    """Raise from a handler to answer with a problem of the given status."""
+    """The HTTP layer's own refusal with a status (the app factory's screening of a body that
+    is not JSON: 415). Steps never raise it: they raise domain errors."""
 
     def __init__(
         self,
@@ -78,16 +117,6 @@ class ProblemError(Exception):
         self.slug = slug or title.lower().replace(" ", "-")
         self.errors = errors or []
         self.headers = headers or {}
-
-
-class NotFound(ProblemError):
-    def __init__(self, detail: str) -> None:
-        super().__init__(404, "Not found", detail)
-
-
-class Conflict(ProblemError):
-    def __init__(self, detail: str) -> None:
-        super().__init__(409, "Conflict", detail)
 
 
 # Client libraries' own error types, and the dependency each one names. A bare OSError or
@@ -144,7 +173,22 @@ def handle_problem_error(request: AnyRequest, exc: ProblemError) -> Response[byt
 
 
 def handle_invalid_input(request: AnyRequest, exc: InvalidInput) -> Response[bytes]:
-    return problem_response(request, invalid(exc.errors, exc.title, exc.status))
+    """Every invalid field listed: 422, or 400 when the body is not JSON at all."""
+    return problem_response(request, invalid(exc.errors, exc.title, refusal_of(exc).status))
+
+
+def handle_refused(request: AnyRequest, exc: Exception) -> Response[bytes]:
+    """A domain error answered as :data:`REFUSALS` says (fields listed for invalid input)."""
+    if isinstance(exc, InvalidInput):
+        return handle_invalid_input(request, exc)
+    refusal = refusal_of(exc)
+    problem = Problem(
+        type=TYPE_BASE + refusal.title.lower().replace(" ", "-"),
+        title=refusal.title,
+        status=refusal.status,
+        detail=getattr(exc, "detail", "") or str(exc),
+    )
+    return problem_response(request, problem, dict(refusal.headers))
 
 
 def make_unexpected_handler(retry_after_s: int) -> Handler:
@@ -179,8 +223,8 @@ def make_unexpected_handler(retry_after_s: int) -> Handler:
                             "$", f"a value is out of what the store accepts ({type(exc).__name__})"
                         )
                     ],
-                    "Invalid input",
-                    422,
+                    REFUSALS[InvalidInput].title,
+                    REFUSALS[InvalidInput].status,
                 ),
             )
         structlog.get_logger().exception("unhandled_error", error=type(exc).__name__)
@@ -197,7 +241,7 @@ def make_unexpected_handler(retry_after_s: int) -> Handler:
 
 def malformed(error: FieldError) -> Problem:
     """400: the body is not JSON, reported at ``error.path``."""
-    return invalid([error], "Malformed JSON", MalformedJSON.status)
+    return invalid([error], REFUSALS[MalformedJSON].title, REFUSALS[MalformedJSON].status)
 
 
 def invalid(errors: list[FieldError], title: str, status: int) -> Problem:

@@ -1,12 +1,58 @@
-"""Readiness: ask every dependency a node needs, in parallel, each within a short timeout."""
+"""Readiness: ask every dependency a node needs, in parallel, each within a short timeout, and
+judge each route by what it needs and what it serves on without.
+
+A route needs the stores its handler takes (read off its parameters); it may declare some it
+answers without, still 200, with its own ``degraded`` flags (:func:`degrades_without`). A node
+is ready while every route has what it cannot do without; ``/readyz`` names the routes that
+are serving degraded, and which store each one is missing.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from services.core import migrate
 from services.core.deps import EMBEDDER, LLM_STORE, POSTGRES, REDIS, VECTORS, Clients
+
+DEGRADES_WITHOUT = "degrades_without"  # the key in a route handler's ``opt``
+
+
+def degrades_without(*stores: str) -> dict[str, Any]:
+    """A route handler's ``opt`` saying it still answers, degraded, while ``stores`` are down."""
+    return {DEGRADES_WITHOUT: frozenset(stores)}
+
+
+@dataclass(frozen=True, slots=True)
+class RouteNeeds:
+    """What one route reads (``needs``) and, of those, what it answers without (``spares``)."""
+
+    path: str
+    needs: frozenset[str]
+    spares: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """``blocking``: the first failing store some route cannot do without (None: ready).
+    ``degraded``: route → the failing stores it serves on without."""
+
+    blocking: str | None
+    degraded: dict[str, list[str]]
+
+
+def judge(checks: Mapping[str, str], routes: Sequence[RouteNeeds]) -> Verdict:
+    """The node's readiness from its dependency ``checks`` (``"ok"`` or a reason)."""
+    failing = {name for name, value in checks.items() if value != "ok"}
+    blocking = sorted(store for route in routes for store in failing & route.needs - route.spares)
+    degraded = {
+        route.path: sorted(failing & route.needs & route.spares)
+        for route in routes
+        if failing & route.needs & route.spares
+    }
+    return Verdict(blocking[0] if blocking else None, degraded)
 
 
 async def check_dependencies(res: Clients, needs: frozenset[str]) -> dict[str, str]:

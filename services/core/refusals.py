@@ -13,14 +13,16 @@ from litestar import Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.types import ExceptionHandlersMap
 
+from services.core.errors import FieldError
 from services.core.problems import (
+    REFUSALS,
     TYPE_BASE,
     AnyRequest,
     Handler,
     Problem,
     ProblemError,
-    handle_invalid_input,
     handle_problem_error,
+    handle_refused,
     invalid,
     make_unexpected_handler,
     malformed,
@@ -28,14 +30,14 @@ from services.core.problems import (
     raw_body,
 )
 from services.core.settings import Settings
-from services.core.validation import FieldError, InvalidInput, collect_errors
+from services.core.validation import collect_errors
 
 
 def exception_handlers(settings: Settings) -> ExceptionHandlersMap:
     """Every exception a node can raise, mapped to the handler that answers it."""
     return {
         ProblemError: handle_problem_error,
-        InvalidInput: handle_invalid_input,
+        **{kind: handle_refused for kind in REFUSALS},
         ValidationException: handle_validation,
         HTTPException: make_http_handler(settings.max_body_bytes),
         RecursionError: handle_undecodable,

@@ -8,43 +8,15 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from typing import Any, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 
 import msgspec
 
+from services.core.errors import FieldError, InvalidInput, MalformedJSON
+
 T = TypeVar("T")
 
 _AT_PATH = re.compile(r" - at `\$(.*)`$")
-
-
-@dataclass(frozen=True)
-class FieldError:
-    path: str  # JSONPath-like, e.g. "$.plan.facts[2].importance"
-    reason: str
-
-    def as_dict(self) -> dict[str, str]:
-        return {"path": self.path, "reason": self.reason}
-
-
-class InvalidInput(ValueError):
-    """The input does not match its contract (422); ``errors`` lists each invalid field."""
-
-    status = 422
-
-    def __init__(self, errors: list[FieldError], title: str = "Invalid input") -> None:
-        super().__init__("; ".join(f"{e.path}: {e.reason}" for e in errors))
-        self.errors = errors
-        self.title = title
-
-
-class MalformedJSON(InvalidInput):
-    """The body is not JSON at all (400): nothing in it could be checked against a contract."""
-
-    status = 400
-
-    def __init__(self, errors: list[FieldError]) -> None:
-        super().__init__(errors, "Malformed JSON")
 
 
 def convert(value: Any, typ: type[T], *, root: str = "$") -> T:

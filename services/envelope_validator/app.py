@@ -14,8 +14,8 @@ from contracts.envelope_io import EnvelopeRequest, EnvelopeResponse
 from services.core import problems
 from services.core.app import NodeSpec
 from services.core.clock import request_clock
+from services.core.errors import FieldError, InvalidInput, MalformedJSON
 from services.core.logs import bind_ids
-from services.core.validation import FieldError, InvalidInput, MalformedJSON
 from services.envelope_validator.checks import errors_in
 from services.envelope_validator.logic import build
 

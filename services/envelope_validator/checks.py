@@ -18,7 +18,8 @@ from contracts.common import AgentId, ChatId, UserId
 from contracts.envelope_io import EnvelopeRequest, FactsSlot
 from contracts.recall import EpisodeSlot, KnowledgeSlot
 from contracts.slots import AffectSlot, GraphSlot
-from services.core.validation import FieldError, collect_errors
+from services.core.errors import FieldError
+from services.core.validation import collect_errors
 
 TODO_LISTS = {
     "commitments": "PENDING",

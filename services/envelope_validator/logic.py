@@ -29,7 +29,7 @@ from contracts.envelope_io import (
     EnvelopeWarning,
 )
 from contracts.slots import Turn
-from services.core.validation import InvalidInput
+from services.core.errors import InvalidInput
 from services.envelope_validator.answer_format import response_format
 from services.envelope_validator.caps import (  # noqa: F401  (CAPS…: re-exported for callers)
     CAPS,

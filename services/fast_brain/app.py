@@ -1,5 +1,6 @@
-"""``POST /v1/turn``: the fast brain in one call, served by rag-gate (the node that already
-holds every store the turn reads but Redis, which it opens for this route)."""
+"""``POST /v1/turn``: the fast brain in one call. Not a node: the entry point
+(:mod:`services.nodes`) mounts :data:`ROUTES` on rag-gate, the node that already holds every
+store the turn reads but Redis, which it opens for this route (and serves on without)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ from litestar.params import JSONBody
 
 from contracts.turn import TurnRequest, TurnResponse
 from services.core.clock import request_clock
-from services.core.deps import Database, Inject
+from services.core.deps import REDIS, Database, Inject
 from services.core.embedder import Embedder
 from services.core.logs import bind_ids
+from services.core.readiness import degrades_without
 from services.core.settings import Settings
 from services.core.vectors import VectorIndex
 from services.core.working_memory import WorkingMemory
-from services.fast_brain.turn import Stores, run_turn
+from services.fast_brain.turn import Stores, turn_in_process
 
 
 @post(
@@ -35,6 +37,7 @@ from services.fast_brain.turn import Stores, run_turn
         "Degrades as the four routes do: Redis down gives a neutral AFFECT, the vector index "
         "or the embedder down empty recall slots; Postgres down is a 503 with Retry-After."
     ),
+    opt=degrades_without(REDIS),
 )
 async def turn_route(
     data: JSONBody[TurnRequest],
@@ -45,8 +48,12 @@ async def turn_route(
     settings: Inject[Settings],
 ) -> TurnResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id, chat_id=data.chat_id)
-    answer = await run_turn(
+    answer = await turn_in_process(
         Stores(memory, db, vectors, embedder, settings), data, request_clock(data.now)
     )
     structlog.contextvars.bind_contextvars(next=answer.next)
     return answer
+
+
+ROUTES = [turn_route]
+"""What the fast brain adds to the node that mounts it (:mod:`services.nodes`)."""

@@ -1,13 +1,8 @@
-"""One turn of the fast brain in process: the four steps in the order the n8n flow calls them,
-each given the body the flow would send it, and stopping where the flow stops.
-
-pulse (count, decay) → a replay of a turn already answered stops here → hydrate (with the
-session's active entities and topic) → a pending "which Marta?" question stops here →
-retrieve (with the resolved entities and the session's scratch) → envelope (every slot, the
-session's summary and recent turns). Each step is its node's own function
+"""The fast brain's steps in this process: each is its node's own function
 (:mod:`services.pulse_decay.step`, :mod:`services.graph_hydrator.step`,
-:mod:`services.rag_gate.pipeline`, :mod:`services.envelope_validator.logic`), so a turn
-answers what the four routes would, minus three HTTP round trips and the slots' encoding.
+:mod:`services.rag_gate.pipeline`, :mod:`services.envelope_validator.logic`), so a turn answers
+what the four routes would, minus three HTTP round trips and the slots' encoding. The order
+and the bodies: :mod:`services.fast_brain.sequence`.
 """
 
 from __future__ import annotations
@@ -15,10 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from contracts.envelope_io import EnvelopeRequest
-from contracts.hydrate import HydrateRequest
-from contracts.pulse import PulseRequest
-from contracts.retrieve import RetrieveRequest
+import msgspec
+
+from contracts.envelope_io import EnvelopeRequest, EnvelopeResponse
+from contracts.hydrate import HydrateRequest, HydrateResponse
+from contracts.pulse import PulseRequest, PulseResponse
+from contracts.retrieve import RetrieveRequest, RetrieveResponse
 from contracts.turn import TurnRequest, TurnResponse
 from services.core.deps import Database
 from services.core.embedder import Embedder
@@ -26,6 +23,7 @@ from services.core.settings import Settings
 from services.core.vectors import VectorIndex
 from services.core.working_memory import WorkingMemory
 from services.envelope_validator.logic import build
+from services.fast_brain.sequence import run_turn
 from services.graph_hydrator.step import hydrate_graph
 from services.pulse_decay.step import count_turn
 from services.rag_gate.pipeline import retrieve
@@ -42,72 +40,27 @@ class Stores:
     settings: Settings
 
 
-async def run_turn(stores: Stores, req: TurnRequest, now: datetime) -> TurnResponse:
-    ids = {"user_id": req.user_id, "agent_id": req.agent_id, "chat_id": req.chat_id}
-    pulse = await count_turn(
-        stores.memory,
-        stores.settings,
-        PulseRequest(
-            **ids, message=req.message, message_id=req.message_id, markers=req.markers, now=now
-        ),
-        now,
-    )
-    if pulse.replay_reply is not None:
-        return TurnResponse(next="replayed", pulse=pulse)
-    session = pulse.session
-    hydrate = await hydrate_graph(
-        stores.db,
-        HydrateRequest(
-            **ids,
-            message=req.message,
-            active_entity_ids=session.active_entity_ids,
-            topic_focus=session.scratch.topic_focus,
-            edge_cap=req.edge_cap,
-            now=now,
-        ),
-        now,
-    )
-    if hydrate.GRAPH.pending_question is not None:
-        return TurnResponse(next="question", pulse=pulse, hydrate=hydrate)
-    recalled = await retrieve(
-        stores.db,
-        stores.vectors,
-        stores.embedder,
-        stores.settings,
-        RetrieveRequest(
-            **ids,
-            message=req.message,
-            entity_ids=hydrate.active_entity_ids,
-            scratch=session.scratch,
-            force=req.force,
-            limits=req.limits,
-            now=now,
-        ),
-        now,
-    )
-    envelope = build(
-        EnvelopeRequest(
-            user_id=req.user_id,
-            agent_id=req.agent_id,
-            chat_id=req.chat_id,
-            AFFECT=pulse.AFFECT,
-            GRAPH=hydrate.GRAPH,
-            EPISODE=recalled.EPISODE,
-            KNOWLEDGE=recalled.KNOWLEDGE,
-            FACTS=recalled.FACTS,
-            ranking=recalled.ranking,
-            persona_prompt=req.persona_prompt,
-            realtime_context=req.realtime_context,
-            user_context=req.user_context,
-            conversation_summary=session.summary,
-            recent_turns=session.turns,
-            user_message=req.message,
-            memory_budget_words=req.memory_budget_words,
-            answer_format=req.answer_format,
-            now=now,
-        ),
-        now,
-    )
-    return TurnResponse(
-        next="model", pulse=pulse, hydrate=hydrate, retrieve=recalled, envelope=envelope
-    )
+@dataclass(frozen=True, slots=True)
+class InProcess:
+    """The four steps as function calls over ``stores``, all at the turn's time ``now``."""
+
+    stores: Stores
+    now: datetime
+
+    async def pulse(self, req: PulseRequest) -> PulseResponse:
+        return await count_turn(self.stores.memory, self.stores.settings, req, self.now)
+
+    async def hydrate(self, req: HydrateRequest) -> HydrateResponse:
+        return await hydrate_graph(self.stores.db, req, self.now)
+
+    async def retrieve(self, req: RetrieveRequest) -> RetrieveResponse:
+        s = self.stores
+        return await retrieve(s.db, s.vectors, s.embedder, s.settings, req, self.now)
+
+    async def envelope(self, req: EnvelopeRequest) -> EnvelopeResponse:
+        return build(req, self.now)
+
+
+async def turn_in_process(stores: Stores, req: TurnRequest, now: datetime) -> TurnResponse:
+    """One turn at ``now`` (every step is sent it), each step its node's function."""
+    return await run_turn(InProcess(stores, now), msgspec.structs.replace(req, now=now))

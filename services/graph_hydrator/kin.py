@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from contracts.relations import GROUPS, ROLES, SYMMETRIC, has_predicate, of_predicate
-from services.graph_hydrator.text import fold, folded_with_offsets
+from services.core.text import fold, folded_with_offsets
 
 INVERSE = "^"  # prefix of a relation read from the relative's side (``^SISTER_OF``)
 

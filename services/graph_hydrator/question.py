@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from contracts.slots import Candidate, Disambiguation
+from services.core.text import fold
 from services.core.which import numbered, phrase, which_question
 from services.graph_hydrator.resolve import Found
 from services.graph_hydrator.rows import EdgeRow, EntityRow
-from services.graph_hydrator.text import dedupe_key, fold
+from services.graph_hydrator.text import dedupe_key
 
 MAX_CANDIDATES = 5
 DESCRIPTIVE_ATTRIBUTES = (

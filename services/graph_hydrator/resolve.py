@@ -27,11 +27,12 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeAlias
 
+from services.core.text import fold
 from services.graph_hydrator import kin
 from services.graph_hydrator.rows import EntityRow
-from services.graph_hydrator.text import Scan, Span, dedupe_key, fold
+from services.graph_hydrator.text import Scan, Span, dedupe_key
 
 Resolution = Literal["unique", "relation", "active", "recent", "topic", "ambiguous"]
 SeedReason = Literal["mention", "active"]
@@ -142,38 +143,7 @@ def resolve(
     relatives named by ``kin_words``)."""
     rows = list(rows)
     active = valid_ids(active_ids)
-    active_set = set(active)
-    active_rows = {row.entity_id: row for row in rows if row.entity_id in active_set}
-    by_key: dict[str, dict[str, EntityRow]] = {}
-    for row in rows:
-        for key in keys_of(row):
-            if key in scan.spans:
-                by_key.setdefault(key, {})[row.entity_id] = row
-    # Each run of words with what it matched; a possessive's bare form ends earlier.
-    runs: dict[tuple[int, int], tuple[Span, str, dict[str, EntityRow]]] = {}
-    for key in scan.keys:
-        found = by_key.get(key)
-        if not found:
-            continue
-        for span in scan.spans[key]:
-            where = (span.first, span.last)
-            if where in runs:
-                old_span, old_key, cands = runs[where]
-                cands.update(found)
-                if span.end < old_span.end:
-                    runs[where] = (span, key, cands)
-            else:
-                runs[where] = (span, key, dict(found))
-    taken: set[int] = set()
-    chosen_runs = []
-    for (first, last), run in sorted(
-        runs.items(), key=lambda item: (item[0][0] - item[0][1], item[0][0])
-    ):
-        if taken.isdisjoint(range(first, last + 1)):
-            taken.update(range(first, last + 1))
-            chosen_runs.append(run)
-    chosen_runs.sort(key=lambda run: run[0].first)
-
+    chosen_runs, taken = _longest_runs(_runs(scan, _matches_by_key(scan, rows)))
     mentions: list[Found] = []
     for span, key, cands in chosen_runs:
         candidates = tuple(sorted(cands.values(), key=lambda c: (c.name, c.entity_id)))
@@ -188,6 +158,60 @@ def resolve(
         if taken.isdisjoint(range(word.first, word.last + 1)) and word.last + 1 not in named_next:
             mentions.extend(_kin_mentions(word, rows, active, topic_focus))
     mentions.sort(key=lambda m: m.span.start)
+    return _seeds(tuple(mentions), scan, rows, active)
+
+
+Run: TypeAlias = tuple[Span, str, dict[str, EntityRow]]  # a run of words, its key, its matches
+
+
+def _matches_by_key(scan: Scan, rows: Sequence[EntityRow]) -> dict[str, dict[str, EntityRow]]:
+    """Each lookup key of the scan with the entities whose name or alias it is."""
+    by_key: dict[str, dict[str, EntityRow]] = {}
+    for row in rows:
+        for key in keys_of(row):
+            if key in scan.spans:
+                by_key.setdefault(key, {})[row.entity_id] = row
+    return by_key
+
+
+def _runs(scan: Scan, by_key: dict[str, dict[str, EntityRow]]) -> dict[tuple[int, int], Run]:
+    """Each run of words with what it matched; a possessive's bare form ends earlier."""
+    runs: dict[tuple[int, int], Run] = {}
+    for key in scan.keys:
+        found = by_key.get(key)
+        if not found:
+            continue
+        for span in scan.spans[key]:
+            where = (span.first, span.last)
+            if where in runs:
+                old_span, old_key, cands = runs[where]
+                cands.update(found)
+                if span.end < old_span.end:
+                    runs[where] = (span, key, cands)
+            else:
+                runs[where] = (span, key, dict(found))
+    return runs
+
+
+def _longest_runs(runs: dict[tuple[int, int], Run]) -> tuple[list[Run], set[int]]:
+    """The longest runs first, none overlapping a longer one, in message order; and the word
+    indexes they cover."""
+    taken: set[int] = set()
+    chosen: list[Run] = []
+    for (first, last), run in sorted(
+        runs.items(), key=lambda item: (item[0][0] - item[0][1], item[0][0])
+    ):
+        if taken.isdisjoint(range(first, last + 1)):
+            taken.update(range(first, last + 1))
+            chosen.append(run)
+    chosen.sort(key=lambda run: run[0].first)
+    return chosen, taken
+
+
+def _seeds(
+    mentions: tuple[Found, ...], scan: Scan, rows: Sequence[EntityRow], active: Sequence[str]
+) -> Seeds:
+    """The mentions' chosen entities; with a pronoun or no mention, the session's active ones."""
     seeds: dict[str, tuple[EntityRow, SeedReason]] = {}
     for mention in mentions:
         picked = mention.chosen
@@ -199,10 +223,11 @@ def resolve(
     elif not seeds:
         fallback = "no_mention"
     if fallback is not None:
+        active_rows = {row.entity_id: row for row in rows if row.entity_id in set(active)}
         for entity_id in active:
             if entity_id in active_rows and entity_id not in seeds:
                 seeds[entity_id] = (active_rows[entity_id], "active")
-    return Seeds(tuple(mentions), seeds, fallback)
+    return Seeds(mentions, seeds, fallback)
 
 
 def _named_by_kin(

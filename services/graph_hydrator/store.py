@@ -30,18 +30,18 @@ from typing import Any
 
 from services.core.deps import Connection
 from services.core.memory_store.keys import SELF_REF
+from services.core.memory_store.visibility import visible
 from services.graph_hydrator.lists import FETCH_FACTOR, FOUNDATION_CAP, TODO_CAPS, WINS_WINDOW
 from services.graph_hydrator.rows import EdgeRow, EntityRow, FactRow, TodoRow
 from services.graph_hydrator.subgraph import CRITICAL_PREDICATES
 
 EDGE_ROWS_MAX = 500  # rows of one turn's 1-hop query; the cap keeps at most 60 of them
 
-_VISIBLE = "({t}.scope = 'global' OR {t}.agent_id = $2)"
 # True at ``now``: a live row, or one superseded later (an as-of read with a past ``now`` sees
 # what was true then); an expired or superseded row's ``valid_to`` has passed at the present.
 _LIVE_FACT = f"""r.user_id = $1
    AND (r.status = 'ACTIVE' OR (r.status = 'SUPERSEDED' AND r.valid_to IS NOT NULL))
-   AND {_VISIBLE.format(t="r")}
+   AND {visible("r", "$2")}
    AND (r.valid_to IS NULL OR r.valid_to > $3) AND (r.valid_from IS NULL OR r.valid_from <= $3)"""
 
 
@@ -49,7 +49,7 @@ def _endpoint(column: str, fields: str) -> str:
     """A sub-select of the entity ``r.<column>`` points at, NULL unless live and visible."""
     return (
         f"(SELECT {fields} FROM entities e WHERE e.user_id = $1 "
-        f"AND e.entity_id = r.{column} AND e.active AND {_VISIBLE.format(t='e')})"
+        f"AND e.entity_id = r.{column} AND e.active AND {visible('e', '$2')})"
     )
 
 
@@ -58,7 +58,7 @@ _ENTITY_RECORD = "(e.entity_id::text, e.name, e.category, e.scope, e.entity_ref,
 # The person's own entity (memory-upserter writes it with ``entity_ref = 'self:user'``).
 _SELF = f"(SELECT e.entity_id FROM entities e WHERE e.user_id = $1 AND e.entity_ref = '{SELF_REF}')"
 # A live relation between the person and someone, by one of the predicates in $5.
-_KIN = f"""r.user_id = $1 AND r.status = 'ACTIVE' AND {_VISIBLE.format(t="r")}
+_KIN = f"""r.user_id = $1 AND r.status = 'ACTIVE' AND {visible("r", "$2")}
    AND (r.valid_to IS NULL OR r.valid_to > $6) AND (r.valid_from IS NULL OR r.valid_from <= $6)
    AND r.predicate = ANY($5::text[])"""
 
@@ -74,7 +74,7 @@ SELECT e.entity_id::text, e.name_normalized, e.name, e.category, e.scope, e.enti
                               OR (r.object_id = {_SELF} AND r.subject_id = e.entity_id)))
        END AS kin
   FROM entities e
- WHERE e.user_id = $1 AND e.active AND {_VISIBLE.format(t="e")}
+ WHERE e.user_id = $1 AND e.active AND {visible("e", "$2")}
    AND (e.name_normalized = ANY($3::text[])
         OR (e.category = 'Person' AND split_part(e.name_normalized, ' ', 1) = ANY($3::text[]))
         OR e.entity_id = ANY($4::uuid[])

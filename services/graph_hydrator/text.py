@@ -1,9 +1,7 @@
 """Finding names in a message the way Postgres stores them (pure: no I/O).
 
-Names and aliases are stored normalized by ``twin_normalize`` = ``lower(unaccent())``. :func:`fold`
-is the same function in Python (NFKD, combining marks dropped, lower-cased, plus the letters and
-punctuation ``unaccent`` maps that NFKD leaves alone: ``ß → ss``, ``Ł → l``, ``’ → '``…); a store
-test checks it against the database for every Latin-1 and Latin Extended-A letter.
+Names and aliases are stored normalized by ``twin_normalize`` = ``lower(unaccent())``; the keys
+are folded the same way (:func:`services.core.text.fold`, with its offsets into the message).
 
 :func:`scan` turns a message into the lookup keys — every run of 1–4 whole words, as written
 between them and single-spaced, with a trailing possessive (``Marta's``, ``Marta’s``, ``James'``)
@@ -14,9 +12,10 @@ without loading the user's entities. Words are whole tokens: ``tomorrow`` never 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import NamedTuple
+
+from services.core.text import fold, folded_with_offsets
 
 MAX_WORDS = 4  # longest name looked up, in words ("Aunt Rosa", "New York City")
 MAX_KEY_CHARS = 255  # entities.name / entity_aliases.alias are at most 255 characters
@@ -43,99 +42,7 @@ PRONOUNS = frozenset(
     }
 )
 
-# What unaccent's rules do that NFKD + lower() does not (lower-case targets; upper-case sources
-# are listed too because unaccent runs before lower()).
-_UNACCENT_EXTRA = {
-    "Æ": "ae",
-    "æ": "ae",
-    "Ð": "d",
-    "ð": "d",
-    "Ø": "o",
-    "ø": "o",
-    "Þ": "th",
-    "þ": "th",
-    "ß": "ss",
-    "ẞ": "ss",
-    "Đ": "d",
-    "đ": "d",
-    "Ħ": "h",
-    "ħ": "h",
-    "ı": "i",
-    "ĸ": "q",
-    "Ŀ": "l",
-    "ŀ": "l",
-    "Ł": "l",
-    "ł": "l",
-    "ŉ": "'n",
-    "Ŋ": "n",
-    "ŋ": "n",
-    "Œ": "oe",
-    "œ": "oe",
-    "Ŧ": "t",
-    "ŧ": "t",
-    "‘": "'",
-    "’": "'",
-    "‛": "'",
-    "ʼ": "'",
-    "ʹ": "'",
-    "“": '"',
-    "”": '"',
-    "‟": '"',
-    "„": ",,",
-    "‚": ",",
-    "‐": "-",
-    "‑": "-",
-    "‒": "-",
-    "–": "-",
-    "—": "-",
-    "―": "-",
-    # The rest of Latin-1: symbols unaccent spells out, and characters NFKD would rewrite but
-    # unaccent keeps (so must we, to agree on every Latin-1 character).
-    "¡": "!",
-    "¿": "?",
-    "«": "<<",
-    "»": ">>",
-    "©": "(c)",
-    "®": "(r)",
-    "±": "+/-",
-    "×": "*",
-    "÷": "/",
-    "\xad": "-",
-    "¼": "1/4",
-    "½": "1/2",
-    "¾": "3/4",
-    "ª": "ª",
-    "º": "º",
-    "¹": "¹",
-    "²": "²",
-    "³": "³",
-    "µ": "µ",
-    "¨": "¨",
-    "¯": "¯",
-    "´": "´",
-    "¸": "¸",
-    "\xa0": "\xa0",
-}
-
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")  # letters/digits, inner apostrophes (o'brien)
-
-
-def fold_char(ch: str) -> str:
-    """One character as ``twin_normalize`` leaves it (may be empty or several characters)."""
-    extra = _UNACCENT_EXTRA.get(ch)
-    if extra is not None:
-        return extra
-    if ch.isascii():
-        return ch.lower()
-    decomposed = unicodedata.normalize("NFKD", ch)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
-
-
-def fold(text: str) -> str:
-    """``twin_normalize`` in Python: ``fold("Márta’s") == "marta's"``."""
-    if text.isascii():
-        return text.lower()
-    return "".join(fold_char(ch) for ch in text)
 
 
 def dedupe_key(text: str) -> str:
@@ -157,19 +64,6 @@ class Scan:
     keys: tuple[str, ...]  # normalized lookup keys, in message order, unique
     spans: dict[str, tuple[Span, ...]]  # where each key occurs
     pronouns: tuple[str, ...]  # pronouns found, in order
-
-
-def folded_with_offsets(message: str) -> tuple[str, list[int]]:
-    """The folded message and, for each of its characters, the original character's index."""
-    if message.isascii():
-        return message.lower(), list(range(len(message)))
-    parts: list[str] = []
-    origin: list[int] = []
-    for index, ch in enumerate(message):
-        folded = fold_char(ch)
-        parts.append(folded)
-        origin.extend([index] * len(folded))
-    return "".join(parts), origin
 
 
 def _strip_possessive(word: str) -> str | None:

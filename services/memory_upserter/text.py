@@ -5,9 +5,11 @@ what makes it not done, near-quotes, and how a message splits into sentences."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from difflib import SequenceMatcher
+
+from services.core import text as core_text
+from services.core.text import squeeze
 
 # Words that say nothing about what a fact or a todo is (grounding, picking the todo done).
 STOP_WORDS = frozenset("the a an of and or in at to my our for on with is are user".split())
@@ -36,9 +38,10 @@ TODO_CUES = re.compile(
 
 
 def fold(text: str) -> str:
-    """Case- and accent-insensitive form, close to Postgres's ``twin_normalize``."""
-    plain = unicodedata.normalize("NFKD", text.casefold())
-    return " ".join("".join(c for c in plain if not unicodedata.combining(c)).split())
+    """A text as this package compares it: Postgres's ``twin_normalize``
+    (:func:`services.core.text.fold`), whitespace squeezed: ``"Márta’s  cat"`` → ``"marta's cat"``.
+    """
+    return squeeze(core_text.fold(text))
 
 
 _WORDS = re.compile(r"\w+")

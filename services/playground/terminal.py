@@ -82,6 +82,9 @@ async def run_chat(
     return 0
 
 
+COMMANDS = ("/new", "/show", "/envelope", "/written")
+
+
 async def _loop(talk: Conversation, read: Callable[[str], str], out: TextIO, show: bool) -> None:
     last: Exchange | None = None
     while True:
@@ -91,21 +94,8 @@ async def _loop(talk: Conversation, read: Callable[[str], str], out: TextIO, sho
             return
         if text in ("/quit", "/exit"):
             return
-        if text == "/new":
-            talk.chat_id, last = new_chat_id(talk.chat_id), None
-            print(
-                f"(new session in chat {talk.chat_id}; what you told me before stays remembered)",
-                file=out,
-            )
-            continue
-        if text in ("/envelope", "/written", "/show"):
-            if text == "/show":
-                show = not show
-                print(f"(showing envelope and writes: {'on' if show else 'off'})", file=out)
-            elif last is not None:
-                print(_detail(last, text[1:]), file=out)
-            continue
-        if not text:
+        if text in COMMANDS or not text:
+            last, show = _command(text, talk, last, show, out)
             continue
         try:
             last = await talk.say(text)
@@ -117,6 +107,26 @@ async def _loop(talk: Conversation, read: Callable[[str], str], out: TextIO, sho
             print(f"{talk.agent_id}> {line}", file=out)
         if show:
             print(_detail(last, "envelope"), _detail(last, "written"), sep="\n", file=out)
+
+
+def _command(
+    text: str, talk: Conversation, last: Exchange | None, show: bool, out: TextIO
+) -> tuple[Exchange | None, bool]:
+    """One of :data:`COMMANDS` (an empty line does nothing); the last exchange and the show
+    toggle afterwards."""
+    if text == "/new":
+        talk.chat_id = new_chat_id(talk.chat_id)
+        print(
+            f"(new session in chat {talk.chat_id}; what you told me before stays remembered)",
+            file=out,
+        )
+        return None, show
+    if text == "/show":
+        show = not show
+        print(f"(showing envelope and writes: {'on' if show else 'off'})", file=out)
+    elif text in ("/envelope", "/written") and last is not None:
+        print(_detail(last, text[1:]), file=out)
+    return last, show
 
 
 def new_chat_id(chat_id: str) -> str:

@@ -1,8 +1,9 @@
 """One Telegram-like turn through the running nodes, in the order the fast-brain flow calls them.
 
-pulse → hydrate → (a pending "which Marta?" question is the reply) → retrieve → envelope →
-the model (or the offline reply) → commit. Every call is plain HTTP to the nodes' routes, with
-the node token and an ``X-Request-Id`` as n8n sends them; nothing here touches a store.
+The four fast-brain steps are :func:`services.fast_brain.sequence.run_turn` (the one sequence
+``POST /v1/turn`` runs too), each step here a plain HTTP call to its node's route, with the
+node token and an ``X-Request-Id`` as n8n sends them; then the model (or the offline reply)
+and the commit. Nothing here touches a store.
 """
 
 from __future__ import annotations
@@ -12,10 +13,17 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
+import msgspec
 
+from contracts.envelope_io import EnvelopeRequest, EnvelopeResponse
+from contracts.hydrate import HydrateRequest, HydrateResponse
+from contracts.pulse import PulseRequest, PulseResponse
+from contracts.retrieve import RetrieveRequest, RetrieveResponse
+from contracts.turn import TurnRequest, TurnResponse
+from services.fast_brain.sequence import run_turn
 from services.playground.offline import due_suffix, offline_reply
 
 # node → (route) in chain order; the base URL of each node comes from the caller.
@@ -29,6 +37,8 @@ ROUTES = {
 
 # (messages, response_format) → the model's raw answer (an LLMAnswer JSON string)
 AskModel = Callable[[list[dict[str, Any]], dict[str, Any]], Awaitable[str]]
+
+A = TypeVar("A", bound=msgspec.Struct)
 
 
 class NodeError(RuntimeError):
@@ -45,8 +55,51 @@ class Exchange:
 
     reply: str
     confirmations: list[str] = field(default_factory=list)
-    source: str = "offline"  # model | offline | question
+    source: str = "offline"  # model | offline | question | replayed
     answers: dict[str, Any] = field(default_factory=dict)  # node → its JSON answer
+
+
+@dataclass
+class OverHTTP:
+    """The fast-brain steps as calls to each node's route; every answer is kept in ``answers``."""
+
+    client: httpx.AsyncClient
+    base_urls: Mapping[str, str]
+    token: str | None
+    turn_id: str
+    answers: dict[str, Any] = field(default_factory=dict)
+
+    async def pulse(self, req: PulseRequest) -> PulseResponse:
+        return await self.step("pulse-decay", req, PulseResponse)
+
+    async def hydrate(self, req: HydrateRequest) -> HydrateResponse:
+        return await self.step("graph-hydrator", req, HydrateResponse)
+
+    async def retrieve(self, req: RetrieveRequest) -> RetrieveResponse:
+        return await self.step("rag-gate", req, RetrieveResponse)
+
+    async def envelope(self, req: EnvelopeRequest) -> EnvelopeResponse:
+        return await self.step("envelope-validator", req, EnvelopeResponse)
+
+    async def step(self, node: str, req: msgspec.Struct, answer: type[A]) -> A:
+        raw = await self.call(node, msgspec.to_builtins(req))
+        return msgspec.convert(raw, answer)
+
+    async def call(self, node: str, body: dict[str, Any]) -> dict[str, Any]:
+        """POST ``body`` to ``node``'s route; its JSON answer, or :class:`NodeError`."""
+        headers = {"X-Request-Id": f"{self.turn_id}-{node}"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        url = self.base_urls[node].rstrip("/") + ROUTES[node]
+        try:
+            response = await self.client.post(url, json=body, headers=headers)
+        except httpx.TransportError as exc:
+            raise NodeError(node, 0, f"unreachable at {url} ({type(exc).__name__})") from exc
+        if response.status_code != 200:
+            raise NodeError(node, response.status_code, _problem(response))
+        answer: dict[str, Any] = response.json()
+        self.answers[node] = answer
+        return answer
 
 
 @dataclass
@@ -64,100 +117,75 @@ class Conversation:
 
     async def say(self, text: str, *, now: datetime | None = None) -> Exchange:
         turn_id = f"play:{uuid.uuid4().hex}"
+        nodes = OverHTTP(self.client, self.base_urls, self.token, turn_id)
         ids = {"user_id": self.user_id, "agent_id": self.agent_id, "chat_id": self.chat_id}
-        stamp = {"now": now.isoformat()} if now else {}
-        answers: dict[str, Any] = {}
-
-        pulse = answers["pulse-decay"] = await self._call(
-            "pulse-decay", turn_id, {**ids, "message": text, "message_id": turn_id, **stamp}
+        turn = await run_turn(
+            nodes,
+            TurnRequest(
+                user_id=self.user_id,
+                agent_id=self.agent_id,
+                chat_id=self.chat_id,
+                message=text,
+                message_id=turn_id,
+                persona_prompt=self.persona_prompt,
+                now=now,
+            ),
         )
-        session = pulse["session"]
-        hydrate = answers["graph-hydrator"] = await self._call(
-            "graph-hydrator",
-            turn_id,
-            {
-                **ids,
-                "message": text,
-                "active_entity_ids": session["active_entity_ids"],
-                "topic_focus": session["scratch"].get("topic_focus"),
-                **stamp,
-            },
+        if turn.next == "replayed":
+            reply = turn.pulse.replay_reply or ""
+            return Exchange(reply=reply, source="replayed", answers=nodes.answers)
+        answer, reply, source = await self._answer(turn, nodes.answers)
+        commit = await nodes.call(
+            "memory-upserter", _commit_body(ids, turn_id, turn, text, now, answer, reply)
         )
-        question = hydrate["GRAPH"].get("pending_question")
-        if question:
-            reply, source = question["question"], "question"
-            answer = json.dumps({"reply": reply})  # no plan: the shadow judge still extracts
-        else:
-            retrieve = answers["rag-gate"] = await self._call(
-                "rag-gate",
-                turn_id,
-                {
-                    **ids,
-                    "message": text,
-                    "entity_ids": hydrate["active_entity_ids"],
-                    "scratch": session["scratch"],
-                    **stamp,
-                },
-            )
-            envelope = answers["envelope-validator"] = await self._call(
-                "envelope-validator",
-                turn_id,
-                {
-                    **ids,
-                    "AFFECT": pulse["AFFECT"],
-                    "GRAPH": hydrate["GRAPH"],
-                    "EPISODE": retrieve["EPISODE"],
-                    "KNOWLEDGE": retrieve["KNOWLEDGE"],
-                    "FACTS": retrieve.get("FACTS"),
-                    "ranking": retrieve.get("ranking") or [],
-                    "persona_prompt": self.persona_prompt,
-                    "conversation_summary": session.get("summary", ""),
-                    "recent_turns": session["turns"],
-                    "user_message": text,
-                    **stamp,
-                },
-            )
-            if self.ask_model is not None:
-                answer = await self.ask_model(envelope["messages"], envelope["response_format"])
-                reply, source = json.loads(answer).get("reply", ""), "model"
-            else:
-                # No model: say what memory reached the envelope; the commit's offline
-                # extractor decides what to remember (no plan is sent).
-                answer, reply, source = None, offline_reply(envelope["envelope"]), "offline"
-
-        messages = [{"role": "user", "text": text, "external_id": turn_id, **_ts(now)}]
-        body: dict[str, Any] = {
-            **ids,
-            "turn_id": turn_id,
-            "messages": messages,
-            "active_entity_ids": hydrate["active_entity_ids"],
-            **stamp,
-        }
-        if answer is not None:
-            body["answer"] = answer
-        else:
-            messages.append({"role": "assistant", "text": reply, **_ts(now)})
-        commit = answers["memory-upserter"] = await self._call("memory-upserter", turn_id, body)
         return Exchange(
             reply=commit.get("reply") or reply,
             source=source,
-            answers=answers,
+            answers=nodes.answers,
             confirmations=confirmations(commit),
         )
 
-    async def _call(self, node: str, turn_id: str, body: dict[str, Any]) -> dict[str, Any]:
-        headers = {"X-Request-Id": f"{turn_id}-{node}"}
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
-        url = self.base_urls[node].rstrip("/") + ROUTES[node]
-        try:
-            response = await self.client.post(url, json=body, headers=headers)
-        except httpx.TransportError as exc:
-            raise NodeError(node, 0, f"unreachable at {url} ({type(exc).__name__})") from exc
-        if response.status_code != 200:
-            raise NodeError(node, response.status_code, _problem(response))
-        answer: dict[str, Any] = response.json()
-        return answer
+    async def _answer(
+        self, turn: TurnResponse, answers: Mapping[str, Any]
+    ) -> tuple[str | None, str, str]:
+        """(the model's raw answer or None, the reply, where it came from)."""
+        if turn.next == "question":
+            assert turn.hydrate is not None and turn.hydrate.GRAPH.pending_question is not None
+            reply = turn.hydrate.GRAPH.pending_question.question
+            return json.dumps({"reply": reply}), reply, "question"  # no plan: the judge extracts
+        envelope = answers["envelope-validator"]
+        if self.ask_model is None:
+            # No model: say what memory reached the envelope; the commit's offline extractor
+            # decides what to remember (no plan is sent).
+            return None, offline_reply(envelope["envelope"]), "offline"
+        answer = await self.ask_model(envelope["messages"], envelope["response_format"])
+        return answer, json.loads(answer).get("reply", ""), "model"
+
+
+def _commit_body(
+    ids: dict[str, str],
+    turn_id: str,
+    turn: TurnResponse,
+    text: str,
+    now: datetime | None,
+    answer: str | None,
+    reply: str,
+) -> dict[str, Any]:
+    """The commit of the turn: the model's answer, or (offline) the reply as the assistant's."""
+    assert turn.hydrate is not None
+    messages = [{"role": "user", "text": text, "external_id": turn_id, **_ts(now)}]
+    body: dict[str, Any] = {
+        **ids,
+        "turn_id": turn_id,
+        "messages": messages,
+        "active_entity_ids": turn.hydrate.active_entity_ids,
+        **({"now": now.isoformat()} if now else {}),
+    }
+    if answer is not None:
+        body["answer"] = answer
+    else:
+        messages.append({"role": "assistant", "text": reply, **_ts(now)})
+    return body
 
 
 LISTS = {

@@ -18,8 +18,7 @@ import structlog
 
 from contracts.pulse import PulseRequest, PulseResponse
 from contracts.slots import AffectSlot, SessionState
-from services.core.errors import DependencyUnavailable
-from services.core.problems import ProblemError
+from services.core.errors import Contention, DependencyUnavailable
 from services.core.settings import Settings
 from services.core.working_memory import ConcurrentUpdate, Snapshot, WorkingMemory
 from services.pulse_decay.logic import Outcome, apply_turn, stored_reply
@@ -44,11 +43,8 @@ async def count_turn(
             data.user_id, data.agent_id, data.chat_id, compute, attempts=MAX_ATTEMPTS
         )
     except ConcurrentUpdate:
-        raise ProblemError(
-            503,
-            "Concurrent update",
-            f"this chat changed {MAX_ATTEMPTS} times while the turn was computed; retry",
-            headers={"Retry-After": "1"},
+        raise Contention(
+            f"this chat changed {MAX_ATTEMPTS} times while the turn was computed; retry"
         ) from None
     except (DependencyUnavailable, redis.exceptions.RedisError, OSError) as exc:
         structlog.get_logger().warning("pulse_degraded", error=type(exc).__name__)

@@ -17,7 +17,6 @@ from services.core.embedder import Embedder
 from services.core.logs import bind_ids
 from services.core.settings import Settings
 from services.core.vectors import VectorIndex
-from services.fast_brain.app import turn_route
 from services.rag_gate.pipeline import retrieve
 
 
@@ -57,7 +56,6 @@ async def retrieve_route(
 SPEC = NodeSpec(
     name="rag-gate",
     summary="Decides whether a turn needs retrieval and returns EPISODE, KNOWLEDGE and "
-    "relevant facts (FACTS), with the previous session's continuity; also serves the whole "
-    "fast brain in one call (/v1/turn).",
-    route_handlers=[retrieve_route, turn_route],
+    "relevant facts (FACTS), with the previous session's continuity.",
+    route_handlers=[retrieve_route],
 )

@@ -22,6 +22,7 @@ import msgspec
 
 from contracts.common import Role
 from services.core.deps import Connection
+from services.core.memory_store.visibility import visible
 from services.rag_gate.continuity import TailMessage
 from services.rag_gate.search import MEMORY_TYPES
 
@@ -91,14 +92,13 @@ class Rows:
     entity_names: list[str] = field(default_factory=list)  # the seed entities' names, aliases
 
 
-_VISIBLE = "({t}.scope = 'global' OR {t}.agent_id = $2)"
 _LIVE_FACT = f"""
        (r.status = 'ACTIVE' OR (r.status = 'SUPERSEDED' AND r.valid_to IS NOT NULL))
    AND r.memory_type = ANY('{{{",".join(MEMORY_TYPES)}}}'::text[])
-   AND {_VISIBLE.format(t="r")}
+   AND {visible("r", "$2")}
    AND (r.valid_to IS NULL OR r.valid_to > $3) AND (r.valid_from IS NULL OR r.valid_from <= $3)
-   AND s.active AND {_VISIBLE.format(t="s")}
-   AND (r.object_id IS NULL OR (o.active AND {_VISIBLE.format(t="o")}))"""
+   AND s.active AND {visible("s", "$2")}
+   AND (r.object_id IS NULL OR (o.active AND {visible("o", "$2")}))"""
 _ENDPOINTS = """
   JOIN entities s ON s.user_id = r.user_id AND s.entity_id = r.subject_id
   LEFT JOIN entities o ON o.user_id = r.user_id AND o.entity_id = r.object_id"""
@@ -120,7 +120,7 @@ SELECT 'episode' AS kind, jsonb_build_object(
                       WHERE x ? 'message_id')) AS row
   FROM episodes e
  WHERE e.user_id = $1 AND e.episode_id = ANY($4::uuid[]) AND e.active
-   AND {_VISIBLE.format(t="e")} AND e.ts <= $3
+   AND {visible("e", "$2")} AND e.ts <= $3
 UNION ALL
 SELECT 'chunk', jsonb_build_object(
            'chunk_id', k.chunk_id, 'doc_id', k.doc_id, 'doc_title', k.doc_title,

@@ -23,9 +23,9 @@ from contracts.reflection import (
 from services.core.app import NodeSpec
 from services.core.deps import Database, Inject
 from services.core.embedder import Embedder
+from services.core.errors import NotFound
 from services.core.llm import LLM
 from services.core.logs import bind_ids
-from services.core.problems import NotFound
 from services.core.settings import Settings
 from services.core.validation import convert
 from services.core.vectors import VectorIndex

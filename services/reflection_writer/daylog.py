@@ -18,7 +18,7 @@ import msgspec
 from contracts.reflection import DayLogEntry, DayLogRequest, DayLogResponse
 from contracts.reflection_draft import Reflection, SessionSummary
 from services.core.deps import Connection
-from services.core.validation import FieldError, InvalidInput
+from services.core.errors import FieldError, InvalidInput
 
 DAY_LOG = """
 SELECT episode_id::text, agent_id, chat_id, session_id::text, ts, day, importance::float8,

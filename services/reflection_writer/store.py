@@ -13,6 +13,7 @@ from datetime import datetime
 import asyncpg
 
 from services.core.deps import Connection
+from services.core.memory_store.visibility import visible
 from services.reflection_writer.episode import EpisodeRow
 from services.reflection_writer.model import KnownEntity
 
@@ -27,12 +28,12 @@ async def user_timezone(conn: Connection, user_id: str) -> str | None:
     return timezone
 
 
-MENTIONED = """
+MENTIONED = f"""
 WITH doc AS (SELECT ' ' || regexp_replace(twin_normalize($3), '[^[:alnum:]]+', ' ', 'g') || ' '
                     AS t)
 SELECT e.entity_id::text, e.name, e.category
   FROM entities e, doc
- WHERE e.user_id = $1 AND e.active AND (e.scope = 'global' OR e.agent_id = $2)
+ WHERE e.user_id = $1 AND e.active AND {visible("e", "$2")}
    AND (
      (e.name_normalized <> ALL($4::text[]) AND strpos(doc.t, ' ' || btrim(regexp_replace(
          e.name_normalized, '[^[:alnum:]]+', ' ', 'g')) || ' ') > 0)

@@ -1,15 +1,17 @@
 """Text primitives the pure modules share (no I/O): sentences, folding, content stems, link
 words.
 
-``fold`` approximates ``twin_normalize`` (lower(unaccent())) closely enough for comparing
-texts with each other; exact entity-name matching is done by Postgres itself.
+``fold`` is ``twin_normalize`` (:mod:`services.core.text`, the one fold) with whitespace
+squeezed, as these modules compare texts; exact entity-name matching is done by Postgres itself.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
+
+from services.core import text as core_text
+from services.core.text import squeeze
 
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+")
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
@@ -71,11 +73,10 @@ _TEMPORAL = re.compile(
 
 
 def fold(text: str) -> str:
-    """Lower-cased, accents dropped, curly quotes straightened, whitespace collapsed."""
-    text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return _SPACES.sub(" ", plain.lower()).strip()
+    """A text as this package compares it: Postgres's ``twin_normalize``
+    (:func:`services.core.text.fold`), whitespace squeezed: ``"Márta’s  cat"`` → ``"marta's cat"``.
+    """
+    return squeeze(core_text.fold(text))
 
 
 def sentences(text: str) -> list[str]:

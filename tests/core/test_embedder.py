@@ -5,11 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
-import statistics
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -50,11 +47,6 @@ REFERENCE_SIMILARITIES = {
 
 def cosine(a: list[float], b: list[float]) -> float:
     return float(np.dot(a, b))
-
-
-def vm_rss_mb() -> float:
-    status = Path("/proc/self/status").read_text()
-    return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024
 
 
 @pytest.fixture(scope="module")
@@ -268,38 +260,6 @@ async def test_minilm_truncates_long_text_to_256_tokens(minilm: MiniLMEmbedder) 
     assert cosine(long, longer) == pytest.approx(1.0, abs=1e-4)  # the tail was cut off
 
 
-async def test_minilm_latency_and_memory(minilm: MiniLMEmbedder, capsys) -> None:
-    """Printed, not asserted: one short text (50 runs, p50/p95), the same as a search query,
-    and batches of 32."""
-    query = "Where does my sister live?"
-    for _ in range(3):
-        await minilm.embed([query])
-    timings = []
-    for _ in range(50):
-        started = time.perf_counter()
-        await minilm.embed([query])
-        timings.append((time.perf_counter() - started) * 1000)
-    timings.sort()
-    p50, p95 = statistics.median(timings), timings[int(len(timings) * 0.95)]
-    asked = []
-    for _ in range(50):
-        started = time.perf_counter()
-        await minilm.embed_query(query)
-        asked.append((time.perf_counter() - started) * 1000)
-    batch = [f"Note {i}: Marta flew to Lisbon for the family dinner on Friday." for i in range(32)]
-    started = time.perf_counter()
-    for _ in range(5):
-        await minilm.embed(batch)
-    batch_s = (time.perf_counter() - started) / 5
-    with capsys.disabled():
-        print(
-            f"\nminilm (1 thread): short text p50 {p50:.1f} ms, p95 {p95:.1f} ms; "
-            f"as a search query (int8) p50 {statistics.median(asked):.1f} ms; "
-            f"batch of 32 in {batch_s * 1000:.0f} ms "
-            f"({32 / batch_s:.0f} texts/s); VmRSS {vm_rss_mb():.0f} MB"
-        )
-
-
 # --- hashing ----------------------------------------------------------------------------------
 
 
@@ -492,15 +452,17 @@ async def test_openai_embedder_failures_raise_embedder_unavailable(effect) -> No
 async def test_openai_embedder_budget_bounds_a_slow_endpoint() -> None:
     embedder = remote(timeout=0.2)
 
+    answered: list[str] = []
+
     async def stall(request: httpx.Request) -> httpx.Response:
         await asyncio.sleep(5)
+        answered.append("late")
         return httpx.Response(200, json=embeddings_body([(0, [1, 0, 0])]))
 
     # The call is cancelled inside the side effect, so respx never records it as made.
     async with respx.mock(base_url=BASE_URL, assert_all_called=False) as router:
         router.post("/embeddings").mock(side_effect=stall)
-        started = time.perf_counter()
         with pytest.raises(EmbedderUnavailable):
             await embedder.embed(["x"])
-    assert time.perf_counter() - started < 2
+    assert answered == []  # cancelled at the budget: the 5 s answer never came
     await embedder.close()

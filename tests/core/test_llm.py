@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import AsyncIterator
 
 import httpx
@@ -132,17 +131,19 @@ async def test_error_statuses_raise_unavailable_with_the_status(llm: LLM, status
 
 
 async def test_the_timeout_bounds_a_stalled_endpoint(llm: LLM) -> None:
+    answered: list[str] = []
+
     async def stall(request: httpx.Request) -> httpx.Response:
         await asyncio.sleep(5)
+        answered.append("late")
         return httpx.Response(200, json=completion("{}"))
 
     # The call is cancelled inside the side effect, so respx never records it as made.
     async with respx.mock(base_url=BASE_URL, assert_all_called=False) as router:
         router.post("/chat/completions").mock(side_effect=stall)
-        started = time.perf_counter()
         with pytest.raises(LLMUnavailable):
             await extract(llm, budget_s=0.2)
-    assert time.perf_counter() - started < 2
+    assert answered == []  # cancelled at the budget: the 5 s answer never came
 
 
 async def test_a_retry_after_a_transient_error_succeeds_within_the_budget() -> None:

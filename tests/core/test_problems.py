@@ -10,9 +10,18 @@ import pytest
 import redis.exceptions
 
 from services.core import postgres
-from services.core.errors import DependencyUnavailable
-from services.core.problems import dependency_of
-from services.core.validation import FieldError, InvalidInput, MalformedJSON
+from services.core.errors import (
+    Conflict,
+    Contention,
+    DependencyUnavailable,
+    FieldError,
+    InvalidInput,
+    MalformedJSON,
+    NotFound,
+)
+from services.core.problems import REFUSALS, dependency_of, refusal_of
+from services.core.refusals import exception_handlers
+from services.core.settings import Settings
 
 
 def test_a_bare_os_error_or_timeout_names_no_dependency() -> None:
@@ -52,7 +61,28 @@ async def test_a_refused_connection_raises_postgres_unavailable() -> None:
 
 def test_the_status_of_an_input_error_is_its_type() -> None:
     errors = [FieldError("$", "malformed JSON body")]
-    assert InvalidInput(errors).status == 422
-    assert InvalidInput(errors, "Malformed JSON").status == 422  # a title decides nothing
-    assert MalformedJSON(errors).status == 400
+    assert refusal_of(InvalidInput(errors)).status == 422
+    assert refusal_of(InvalidInput(errors, "Malformed JSON")).status == 422  # a title decides
+    assert refusal_of(MalformedJSON(errors)).status == 400  # nothing
     assert MalformedJSON(errors).title == "Malformed JSON"
+
+
+def test_domain_errors_carry_no_status_and_each_has_one_refusal() -> None:
+    """Statuses live in one table (``problems.REFUSALS``), never on the errors themselves."""
+    samples = [
+        InvalidInput([]),
+        MalformedJSON([]),
+        NotFound("no session s-1"),
+        Conflict("turn t-1 was committed with another body"),
+        Contention("this chat changed 5 times"),
+    ]
+    assert [refusal_of(e).status for e in samples] == [422, 400, 404, 409, 503]
+    assert not [e for e in samples if hasattr(e, "status") or hasattr(e, "status_code")]
+    assert refusal_of(Contention("x")).headers == {"Retry-After": "1"}
+    with pytest.raises(LookupError):
+        refusal_of(ValueError("a bug is no refusal"))
+
+
+def test_every_refusal_is_registered_with_the_app() -> None:
+    handlers = exception_handlers(Settings())
+    assert set(REFUSALS) <= set(handlers)

@@ -8,8 +8,9 @@ import msgspec
 import pytest
 
 from contracts.plan import MemoryWritePlan
+from services.core.errors import InvalidInput
 from services.core.settings import Settings, SettingsError
-from services.core.validation import InvalidInput, convert, decode
+from services.core.validation import convert, decode
 
 
 def test_settings_read_from_a_mapping_with_defaults() -> None:

@@ -8,9 +8,6 @@ finds through the filters or the BM25 half, never through a language model.
 from __future__ import annotations
 
 import json
-import os
-import random
-import time
 import uuid
 import zlib
 from collections.abc import AsyncIterator, Sequence
@@ -594,43 +591,3 @@ async def test_server_connection_errors_become_unavailability(respx_mock, server
     with pytest.raises(VectorIndexUnavailable):
         await server.ping()
     assert caught.value.dependency == "vectors"
-
-
-# --- Rough speed (opt-in: TWIN_BENCH=1 uv run pytest tests/core/test_vectors.py -s -k speed) --
-
-
-@pytest.mark.skipif(not os.environ.get("TWIN_BENCH"), reason="benchmark: set TWIN_BENCH=1")
-async def test_speed_of_a_user_filtered_hybrid_search_at_20k_points(tmp_path):
-    ix = EdgeVectorIndex(tmp_path / "qdrant", dim=384)
-    rng, pick = np.random.default_rng(7), random.Random(7)
-    words = [f"term{i}" for i in range(5000)]
-    users = [f"user-{i}" for i in range(100)]
-    vectors = rng.standard_normal((20_000, 384)).astype(np.float32)
-    points = [
-        point(
-            users[i % 100],
-            " ".join(pick.choices(words, k=40)),
-            dense=vectors[i],
-            scope="agent" if i % 3 else "global",
-            agent_id=f"agent-{i % 4}",
-        )
-        for i in range(20_000)
-    ]
-    started = time.perf_counter()
-    for start in range(0, len(points), 500):
-        await ix.upsert("episodes", points[start : start + 500])
-    inserted = time.perf_counter() - started
-    timings = []
-    for i in range(400):
-        dense, text = rng.standard_normal(384).tolist(), " ".join(pick.choices(words, k=6))
-        t0 = time.perf_counter()
-        await ix.search(
-            "episodes", user_id=users[i % 100], dense=dense, text=text, agent_id="agent-1", limit=8
-        )
-        timings.append((time.perf_counter() - t0) * 1000)
-    await ix.close()
-    timings.sort()
-    print(
-        f"\n20k points upserted in {inserted:.1f} s; user-filtered hybrid search "
-        f"p50 {timings[200]:.2f} ms, p95 {timings[380]:.2f} ms"
-    )

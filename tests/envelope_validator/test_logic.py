@@ -9,7 +9,7 @@ import pytest
 
 from contracts.common import SLOT_CONTRACT_VERSION
 from contracts.envelope_io import EnvelopeRequest
-from services.core.validation import InvalidInput
+from services.core.errors import InvalidInput
 from services.envelope_validator.checks import check, errors_in
 from services.envelope_validator.logic import CAPS, PROMPT_WARN_CHARS, assemble, build, normalize
 

@@ -8,13 +8,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from contracts.hydrate import HydrateRequest
+from services.core.text import fold
 from services.graph_hydrator.lists import pick_foundation, pick_todos
 from services.graph_hydrator.logic import assemble, lookup
 from services.graph_hydrator.question import ask
 from services.graph_hydrator.resolve import choose, resolve, valid_ids
 from services.graph_hydrator.rows import EdgeRow, EntityRow, FactRow, TodoRow
 from services.graph_hydrator.subgraph import merge_scopes, select_subgraph
-from services.graph_hydrator.text import dedupe_key, fold, scan
+from services.graph_hydrator.text import dedupe_key, scan
 
 NOW = datetime(2026, 1, 3, 12, 0, tzinfo=UTC)
 

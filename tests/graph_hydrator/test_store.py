@@ -4,25 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from services.core.deps import Clients
 from services.graph_hydrator import store
-from services.graph_hydrator.text import fold
 from tests.graph_hydrator.conftest import T0, Seeder
-
-LATIN = "".join(chr(c) for c in [*range(0x20, 0x7F), *range(0xA0, 0x180)])
-PUNCTUATION = "‘’‛ʼ“”‟„‚‐‑‒–—―"
-
-
-async def test_python_fold_agrees_with_twin_normalize_on_latin_1_and_extended_a(
-    pg_clients: Clients,
-) -> None:
-    chars = list(LATIN + PUNCTUATION)
-    async with pg_clients.db.acquire() as conn:
-        rows = await conn.fetch("SELECT c, twin_normalize(c) AS n FROM unnest($1::text[]) c", chars)
-        phrase = "Márta’s Łódź Straße ØRESUND Æsir Þór Œuvre Ça ñandú İstanbul"
-        whole = await conn.fetchval("SELECT twin_normalize($1)", phrase)
-    assert {r["c"]: r["n"] for r in rows if r["n"] != fold(r["c"])} == {}
-    assert whole == fold(phrase)
 
 
 async def test_names_and_aliases_are_found_by_normalized_key(seed: Seeder) -> None:

@@ -19,6 +19,7 @@ from services.core.embedder import EmbedderUnavailable
 from services.core.settings import Settings
 from services.core.stores import open_pg_pool
 from services.core.vectors import EdgeVectorIndex
+from services.nodes import node_spec
 from services.rag_gate.app import SPEC
 from tests.rag_gate.conftest import T0, Memory
 
@@ -204,7 +205,9 @@ async def test_collections_the_limits_do_not_ask_for_are_not_searched(
 
 
 def test_the_node_opens_exactly_what_its_handler_takes() -> None:
-    assert SPEC.stores == {"postgres", "vectors", "embedder", "redis"}  # redis: /v1/turn
+    """rag-gate alone never reads Redis; the entry point mounts the fast brain, which does."""
+    assert SPEC.stores == {"postgres", "vectors", "embedder"}
+    assert node_spec("rag-gate").stores == SPEC.stores | {"redis"}  # redis: /v1/turn's pulse
 
 
 async def test_a_closed_vector_index_degrades_the_slots_and_keeps_continuity(

@@ -16,12 +16,13 @@ import asyncpg
 from services.core.memory_store.keys import SELF_REF, entity_type, slug
 from services.core.memory_store.shapes import EntityOutcome, EntityResult, EntityWrite
 from services.core.memory_store.users import lock_user
+from services.core.memory_store.visibility import visible
 
 if TYPE_CHECKING:
     from services.core.deps import Connection
 
 
-_ENTITY_LOOKUP = """
+_ENTITY_LOOKUP = f"""
 WITH keys AS (SELECT k.i, k.raw, twin_normalize(k.raw) AS key
                 FROM unnest($2::text[]) WITH ORDINALITY AS k(raw, i))
 SELECT 'key' AS kind, keys.i, keys.key, m.entity_id, m.name, m.name_normalized, m.category,
@@ -31,14 +32,14 @@ SELECT 'key' AS kind, keys.i, keys.key, m.entity_id, m.name, m.name_normalized, 
       SELECT e.entity_id, e.name, e.name_normalized, e.category, e.entity_ref, e.last_seen,
              false AS by_alias
         FROM entities e
-       WHERE e.user_id = $1 AND e.active AND (e.scope = 'global' OR e.agent_id = $3)
+       WHERE e.user_id = $1 AND e.active AND {visible("e", "$3")}
          AND (e.name_normalized = keys.key OR e.entity_ref = keys.raw)
       UNION
       SELECT e.entity_id, e.name, e.name_normalized, e.category, e.entity_ref, e.last_seen, true
         FROM entity_aliases a
         JOIN entities e ON e.user_id = a.user_id AND e.entity_id = a.entity_id
        WHERE a.user_id = $1 AND a.alias_normalized = keys.key
-         AND e.active AND (e.scope = 'global' OR e.agent_id = $3)) m ON true
+         AND e.active AND {visible("e", "$3")}) m ON true
 UNION ALL
 SELECT 'ref', NULL, entity_ref, NULL, NULL, NULL, NULL, NULL, NULL, NULL
   FROM entities WHERE user_id = $1 AND entity_ref = ANY($4::text[])

@@ -2,7 +2,8 @@
 
 Both adapters translate these few shapes into their engine's filter types, so the scoping rules
 (the "no Marta bleed" guarantee) are written and tested once. Every filter built here starts
-with the user's id.
+with the user's id. The same persona visibility for SQL:
+:mod:`services.core.memory_store.visibility`.
 """
 
 from __future__ import annotations

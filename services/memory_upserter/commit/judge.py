@@ -21,8 +21,9 @@ import msgspec
 import structlog
 
 from contracts.plan import MemoryWritePlan
+from services.core.errors import InvalidInput
 from services.core.llm import LLM, LLMMalformedOutput, LLMUnavailable
-from services.core.validation import InvalidInput, convert
+from services.core.validation import convert
 from services.memory_upserter.extract.extractor import Utterance, extract_turn
 from services.memory_upserter.extract.people import Known
 from services.memory_upserter.text import fold

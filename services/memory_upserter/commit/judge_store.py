@@ -18,8 +18,9 @@ import msgspec
 
 from contracts.memory import CommitResponse, Notice
 from services.core.deps import Connection, Database
+from services.core.errors import Conflict
 from services.core.llm import LLM
-from services.core.problems import Conflict
+from services.core.memory_store.visibility import visible
 from services.core.settings import Settings
 from services.memory_upserter.commit.judge import judge, names_in
 from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored
@@ -28,7 +29,7 @@ from services.memory_upserter.extract.people import Known
 from services.memory_upserter.forget.audit import FORGOTTEN_ANSWER
 from services.memory_upserter.text import STOP_WORDS, words
 
-JUDGE_CONTEXT = """
+JUDGE_CONTEXT = f"""
 SELECT k.request_hash, k.response,
        (SELECT COALESCE(jsonb_agg(jsonb_build_array(w.text, w.speaker) ORDER BY w.seq), '[]')
           FROM (SELECT m.text, m.speaker, m.seq
@@ -60,7 +61,7 @@ SELECT k.request_hash, k.response,
                    ORDER BY p.created_at, p.entity_id), '[]')
           FROM entities p
          WHERE p.user_id = $1 AND p.active AND p.category = 'Person'
-           AND (p.scope = 'global' OR p.agent_id = $2)
+           AND {visible("p", "$2")}
            AND (p.name_normalized = ANY($7::text[])
                 OR split_part(p.name_normalized, ' ', 1) = ANY($7::text[])
                 OR EXISTS (SELECT 1 FROM entity_aliases a

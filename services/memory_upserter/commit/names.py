@@ -24,6 +24,7 @@ from contracts.plan import MemoryWritePlan
 from contracts.relations import ROLES, SYMMETRIC, of_predicate
 from services.core.memory_store.keys import canonical_predicate
 from services.core.memory_store.shapes import EntityWrite
+from services.core.memory_store.visibility import visible
 from services.core.which import numbered, phrase, which_question
 from services.memory_upserter.commit import sql
 from services.memory_upserter.commit.read import (
@@ -51,7 +52,7 @@ PET_PREDICATES = frozenset(
     | {"HAS_PET", "OWNS_PET", "HAS_BIRD", "HAS_FISH", "OWNS_DOG", "OWNS_CAT"}
 )
 
-KNOWN = """
+KNOWN = f"""
 SELECT e.entity_id::text, e.name, e.entity_ref, e.category,
        ARRAY(SELECT r.predicate FROM relations r
               WHERE r.user_id = $1 AND r.object_id = e.entity_id AND r.status = 'ACTIVE'
@@ -63,7 +64,7 @@ SELECT e.entity_id::text, e.name, e.entity_ref, e.category,
               WHERE a.user_id = $1 AND a.entity_id = e.entity_id
               ORDER BY a.created_at, a.alias) AS aliases
   FROM entities e
- WHERE e.user_id = $1 AND e.active AND (e.scope = 'global' OR e.agent_id = $2)
+ WHERE e.user_id = $1 AND e.active AND {visible("e", "$2")}
    AND e.entity_ref IS DISTINCT FROM 'self:user'
    AND (e.name_normalized = ANY($3::text[])
         OR (e.category = 'Person' AND split_part(e.name_normalized, ' ', 1) = ANY($3::text[]))

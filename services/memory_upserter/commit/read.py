@@ -24,7 +24,7 @@ import msgspec
 from contracts.memory import CommitRequest
 from contracts.plan import MemoryWritePlan, PlanFact
 from services.core.clock import check_times, request_clock
-from services.core.validation import FieldError, InvalidInput
+from services.core.errors import FieldError, InvalidInput
 from services.memory_upserter.commit.lenient import read_answer, read_plan
 from services.memory_upserter.commit.turn import MessageRow, ReadTurn
 from services.memory_upserter.extract.temporal import parse_when

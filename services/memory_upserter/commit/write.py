@@ -26,6 +26,7 @@ import msgspec
 from contracts.memory import CommitRequest, CommitResponse
 from services.core.background import Background
 from services.core.deps import Connection, Database
+from services.core.errors import Conflict
 from services.core.llm import LLM
 from services.core.memory_store import (
     apply_facts,
@@ -33,7 +34,6 @@ from services.core.memory_store import (
     self_entity_id,
     upsert_entities,
 )
-from services.core.problems import Conflict
 from services.core.settings import Settings
 from services.memory_upserter.commit import sql
 from services.memory_upserter.commit import todos as lifecycle

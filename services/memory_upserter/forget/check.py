@@ -7,7 +7,7 @@ import uuid
 import msgspec
 
 from contracts.privacy import ForgetRequest, ForgetTarget
-from services.core.validation import FieldError, InvalidInput
+from services.core.errors import FieldError, InvalidInput
 
 
 def check(req: ForgetRequest) -> None:

@@ -28,8 +28,8 @@ from contracts.memory_admin import ReindexRequest
 from contracts.privacy import ImportResponse, PersonDocument
 from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
+from services.core.errors import FieldError, InvalidInput
 from services.core.memory_store import lock_user
-from services.core.validation import FieldError, InvalidInput
 from services.core.vectors import VectorIndex
 from services.memory_upserter.forget.compact import user_tables
 from services.memory_upserter.person.reindex import reindex

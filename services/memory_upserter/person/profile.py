@@ -19,6 +19,7 @@ from contracts.memory_admin import ProfileRequest, ProfileResponse
 from contracts.plan import MemoryWritePlan, PlanEntity, PlanFact
 from services.core.deps import Database
 from services.core.embedder import Embedder
+from services.core.errors import FieldError, InvalidInput
 from services.core.memory_store import (
     apply_facts,
     lock_user,
@@ -26,7 +27,6 @@ from services.core.memory_store import (
     sync_fact_vectors,
     upsert_entities,
 )
-from services.core.validation import FieldError, InvalidInput
 from services.core.vectors import VectorIndex
 from services.memory_upserter.commit import sql as commit_sql
 from services.memory_upserter.commit.names import resolve
