@@ -2,8 +2,9 @@
 
 1. Read the request (pure, :func:`~.read.read`): the turn's time, its plan, its message
    rows, its idempotency key and a hash of the body.
-2. No plan: the shadow judge extracts one (:func:`~.judge_store.judge_turn`) — after checking,
-   outside any transaction, that this turn was not committed already.
+2. Outside any transaction, one read (:mod:`.judge_store`): this turn's stored answer, if it
+   was committed already, and the session's recent user messages — the words a model's plan is
+   grounded in; with no plan, the shadow judge extracts one from them.
 3. Decide (pure, :mod:`.plan`): the plan as writes, with notices of what was left out.
 4. One transaction under the user's lock (:func:`_transaction`; its statements, and why they
    run in that order: :mod:`.sql`), retried on a deadlock: a stored answer for the key
@@ -38,14 +39,13 @@ from services.core.settings import Settings
 from services.core.validation import FieldError, InvalidInput
 from services.memory_upserter.commit import sql
 from services.memory_upserter.commit.index import after_commit
-from services.memory_upserter.commit.judge_store import judge_turn, replay
+from services.memory_upserter.commit.judge_store import judge_turn, plan_turn, replay
 from services.memory_upserter.commit.plan import prepare
 from services.memory_upserter.commit.read import SELF, read
 from services.memory_upserter.commit.response import commit_response, decide
 from services.memory_upserter.commit.turn import (
     CapturedTodo,
     Completed,
-    Judgement,
     PendingTodo,
     Stored,
     TurnPlan,
@@ -79,12 +79,12 @@ async def commit_turn(
     turn = read(req)
     idle = timedelta(minutes=settings.session_idle_minutes)
     if turn.plan is not None and turn.plan_source is not None:
-        judged = Judgement(turn.plan, turn.plan_source)
+        found = await plan_turn(stores.db, turn, idle)
     else:
         found = await judge_turn(stores.db, llm, settings, turn, idle)
-        if isinstance(found, Stored):
-            return replay(found, turn), True
-        judged = found
+    if isinstance(found, Stored):
+        return replay(found, turn), True
+    judged = found
     written = await _write(stores.db, prepare(turn, judged), idle, request_id)
     if isinstance(written, Stored):
         return replay(written, turn), True
