@@ -114,7 +114,7 @@ def _identity(fact: FactWrite) -> tuple[Any, ...]:
         fact.scope,
         fact.agent_id or "",
         fact.subject_entity_id,
-        canonical_predicate(fact.predicate),
+        canonical_predicate(fact.predicate, literal=fact.object_entity_id is None),
         fact.object_entity_id,
         value,
     )

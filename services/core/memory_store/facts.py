@@ -149,7 +149,7 @@ async def apply_facts(
     facts = [
         replace(
             f,
-            predicate=canonical_predicate(f.predicate),
+            predicate=canonical_predicate(f.predicate, literal=f.object_entity_id is None),
             confidence=round(f.confidence, 2),
             agent_id=f.agent_id if f.scope == "agent" else None,
         )

@@ -241,7 +241,7 @@ def resolve(plan: MemoryWritePlan) -> Resolved:
             if entity.distinct_from is not None:
                 out.distinct[index] = (i, entity.distinct_from)
     for fact in plan.facts:
-        predicate = canonical_predicate(fact.predicate)
+        predicate = canonical_predicate(fact.predicate, literal=fact.object is None)
         subject_category = {"PROJECT": "Project"}.get(fact.memory_type, "Person")
         subject = resolver.handle(fact.subject, category=subject_category)
         obj = None

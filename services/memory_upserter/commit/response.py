@@ -117,18 +117,19 @@ def fact_write(
 
     subject_id, subject_ref, category = endpoint(s)
     object_id, object_ref = endpoint(o)[:2] if o is not None else (None, None)
+    predicate = canonical_predicate(fact.predicate, literal=o is None)
     key = memory_key(
         memory_type=fact.memory_type,
         category=category,
         subject_ref=subject_ref,
         fact_type=fact.fact_type,
-        predicate=fact.predicate,
+        predicate=predicate,
         object_ref=object_ref,
         value=fact.value or fact.text,
     )
     return FactWrite(
         subject_entity_id=subject_id,
-        predicate=fact.predicate,
+        predicate=predicate,
         text=fact.text,
         memory_type=fact.memory_type,
         fact_type=fact.fact_type,
