@@ -134,6 +134,7 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         fact_source="llm_plan" if source in ("request", "answer") else "shadow_extraction",
         notes=tuple(notes),
         questions=judged.questions,
+        ends=tuple(plan.ends),
     )
 
 

@@ -5,8 +5,8 @@ key and picks the pending todo a "done" completes; once everything is written,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import cast
 from uuid import UUID
@@ -50,15 +50,20 @@ def decide(
     entities: Sequence[EntityResult],
     self_id: UUID | None,
     pending: Sequence[PendingTodo],
+    replaces: Mapping[str, UUID] | None = None,
 ) -> Decided:
     """The plan's facts as writes between the written entities; and, when the person said
     done, the single pending commitment, reminder or habit (or the one their words name) to
     complete — with several and nothing to tell them apart, a notice now and a question for
-    the next turn."""
+    the next turn. ``replaces``: the fact each ``replaces`` handle named (:mod:`.supersede`)."""
     t, agent = plan.turn, plan.turn.req.agent_id
+    named = replaces or {}
     provenance = [str(r.message_id) for r in (t.user_rows or t.rows)]
     writes = [
-        fact_write(f, s, o, entities, self_id, agent, provenance, plan.fact_source, valid)
+        replace(
+            fact_write(f, s, o, entities, self_id, agent, provenance, plan.fact_source, valid),
+            replaces=named.get(f.replaces) if f.replaces else None,
+        )
         for (f, s, o), valid in zip(plan.resolved.facts, plan.validity, strict=True)
     ]
     if not plan.done_said:
@@ -159,7 +164,9 @@ def commit_response(
     completed: Completed | None,
     forgotten: dict[str, int],
     warnings: list[Notice],
+    ended: Sequence[FactWritten] = (),
 ) -> CommitResponse:
+    """The turn's answer; ``ended``: the facts the plan's ``ends`` ended."""
     turn, req, now = plan.turn, plan.turn.req, plan.turn.now
     return CommitResponse(
         user_id=req.user_id,
@@ -172,7 +179,7 @@ def commit_response(
         reply=turn.reply,
         plan_source=plan.plan_source,
         entities=_entities(entities),
-        facts=[fact_written(w, r, now=now) for w, r in facts],
+        facts=[*(fact_written(w, r, now=now) for w, r in facts), *ended],
         todos=[
             TodoWritten(
                 todo_id=str(t.todo_id),

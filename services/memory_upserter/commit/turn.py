@@ -143,6 +143,7 @@ class TurnPlan:
     fact_source: str
     notes: tuple[Notice, ...] = ()
     questions: tuple[str, ...] = ()  # asked next turn (entity_ambiguous)
+    ends: tuple[str, ...] = ()  # handles of the facts the plan ends
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,8 @@
 
 1. Read the request (pure, :func:`~.read.read`): the turn's time, its plan, its message
    rows, its idempotency key and a hash of the body.
-2. Outside any transaction, one read (:mod:`.judge_store`): this turn's stored answer, if it
-   was committed already, and the session's recent user messages — the words a model's plan is
-   grounded in; with no plan, the shadow judge extracts one from them.
+2. Outside any transaction, one read (:mod:`.judge_store`): a stored answer, and the session's
+   recent user messages, which ground a model's plan (with none, the shadow judge makes one).
 3. Decide (pure, :mod:`.plan`): the plan as writes, with notices of what was left out.
 4. One transaction under the user's lock (:func:`_transaction`; its statements, and why they
    run in that order: :mod:`.sql`), retried on a deadlock: a stored answer for the key
@@ -43,6 +42,7 @@ from services.memory_upserter.commit.judge_store import judge_turn, plan_turn, r
 from services.memory_upserter.commit.plan import prepare
 from services.memory_upserter.commit.read import SELF, read
 from services.memory_upserter.commit.response import commit_response, decide
+from services.memory_upserter.commit.supersede import supersede
 from services.memory_upserter.commit.turn import (
     CapturedTodo,
     Completed,
@@ -174,7 +174,8 @@ async def _transaction(
         if plan.done_said
         else []
     )
-    decided = decide(plan, entities, self_id, pending)
+    superseding = await supersede(conn, plan)  # the handles the plan replaces and ends
+    decided = decide(plan, entities, self_id, pending, superseding.replaces)
     results = await apply_facts(conn, user, decided.writes, now=now, lock=False)
     completed = None
     if decided.complete is not None:
@@ -226,7 +227,8 @@ async def _transaction(
         todos=todos,
         completed=completed,
         forgotten=dict(forgotten.effects.counts) if forgotten else {},
-        warnings=[*plan.notes, *decided.notes],
+        warnings=[*plan.notes, *superseding.notes, *decided.notes],
+        ended=superseding.ended,
     )
     touched = list(dict.fromkeys(str(e.entity_id) for e in entities))
     live = await conn.fetch(
@@ -247,6 +249,7 @@ async def _transaction(
     )  # the answer under the turn's key, the checkpoint, counters, last_seen, named entities
     changed = {r.rel_id for r in results if r.outcome != "unchanged"}
     changed |= {r.replaced_id for r in results if r.replaced_id}
+    changed |= {UUID(f.fact_id) for f in superseding.ended}
     return Written(
         response,
         sorted(changed, key=str),
