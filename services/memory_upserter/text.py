@@ -11,8 +11,15 @@ from difflib import SequenceMatcher
 from services.core import text as core_text
 from services.core.text import squeeze
 
-# Words that say nothing about what a fact or a todo is (grounding, picking the todo done).
-STOP_WORDS = frozenset("the a an of and or in at to my our for on with is are user".split())
+# Words that say nothing about what a fact or a todo is (grounding, picking the todo done):
+# connectives, pronouns and determiners ("tattoos of her dogs" is about tattoos and dogs).
+STOP_WORDS = frozenset(
+    """the a an of and or in at to for on with by from as since until till is are was were be
+    been user s i me my mine myself you your yours yourself he him his himself she her hers
+    herself it its itself we us our ours ourselves they them their theirs themselves this that
+    these those who whom whose which some any each every all both either neither no another
+    other such much many few several""".split()
+)
 NUMBER_WORDS = {
     w: str(n) for n, w in enumerate("one two three four five six seven eight nine ten".split(), 1)
 }

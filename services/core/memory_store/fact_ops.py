@@ -7,9 +7,9 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Literal
 from uuid import UUID
 
+from services.core.memory_store.fact_batch import Turn, plan_batch, start
 from services.core.memory_store.fact_rows import (
     CloseRow,
     InsertRow,
@@ -17,61 +17,29 @@ from services.core.memory_store.fact_rows import (
     UpdateRow,
     _json,
 )
-from services.core.memory_store.keys import canonical_predicate
+from services.core.memory_store.fact_types import (
+    MAX_PROVENANCE,
+    Existing,
+    FactOutcome,
+    FactResult,
+    FactWrite,
+    _identity,
+    ends,
+    expired,
+    row_identity,
+)
 
-FactOutcome = Literal["created", "updated", "unchanged", "superseded_previous", "ended"]
-MAX_PROVENANCE = 50  # message ids kept per fact (the newest)
-
-
-@dataclass(frozen=True)
-class FactWrite:
-    subject_entity_id: UUID
-    predicate: str
-    text: str
-    memory_type: str
-    fact_type: str = "fact"
-    object_entity_id: UUID | None = None
-    value: str | None = None  # the literal; with no object and no value the text is the value
-    importance: int = 1
-    pinned: bool = False
-    confidence: float = 0.8
-    scope: str = "global"
-    agent_id: str | None = None  # required when scope='agent'
-    source: str = "llm_plan"
-    memory_key: str | None = None  # computed from the entities when None
-    message_ids: Sequence[str] = ()
-    valid_from: datetime | None = None  # default: the write's now
-    valid_to: datetime | None = None  # at or before now: the fact ended
-
-
-@dataclass(frozen=True)
-class FactResult:
-    rel_id: UUID
-    outcome: FactOutcome
-    replaced_id: UUID | None  # the row this write closed (contradiction), if any
-
-
-@dataclass(frozen=True)
-class Existing:
-    """The columns of a live row that the decision reads."""
-
-    rel_id: UUID
-    memory_key: str | None
-    scope: str
-    agent: str
-    subject_id: UUID
-    predicate: str
-    object_id: UUID | None
-    value: object
-    text: str
-    memory_type: str
-    fact_type: str
-    importance: int
-    pinned: bool
-    confidence: float
-    provenance: tuple[str, ...]
-    valid_from: datetime | None = None
-    valid_to: datetime | None = None
+__all__ = [  # the fact types live in .fact_types; callers import them from here
+    "MAX_PROVENANCE",
+    "Existing",
+    "FactOps",
+    "FactOutcome",
+    "FactResult",
+    "FactWrite",
+    "_identity",
+    "decide",
+    "insert_row",
+]
 
 
 @dataclass
@@ -108,26 +76,6 @@ def insert_row(row_id: UUID, fact: FactWrite) -> InsertRow:
     )
 
 
-def _identity(fact: FactWrite) -> tuple[Any, ...]:
-    value = None if fact.object_entity_id is not None else (fact.value or fact.text)
-    return (
-        fact.scope,
-        fact.agent_id or "",
-        fact.subject_entity_id,
-        canonical_predicate(fact.predicate),
-        fact.object_entity_id,
-        value,
-    )
-
-
-def _ends(fact: FactWrite, now: datetime) -> bool:
-    return fact.valid_to is not None and fact.valid_to <= now
-
-
-def _expired(row: Existing, now: datetime) -> bool:
-    return row.valid_to is not None and row.valid_to <= now
-
-
 def decide(
     facts: Sequence[FactWrite],
     existing: Sequence[Existing],
@@ -136,109 +84,129 @@ def decide(
     now: datetime,
 ) -> FactOps:
     """The pure decision (module docstring); ``facts`` all carry their memory key."""
-    by_key: dict[tuple[str, str, str | None], Existing] = {
-        (e.scope, e.agent, e.memory_key): e for e in existing if e.memory_key
+    by_key = {(e.scope, e.agent, e.memory_key): e for e in existing if e.memory_key}
+    by_identity = {row_identity(e): e for e in existing}
+    by_id = {e.rel_id: e for e in existing}
+    survivor, turns = plan_batch(facts, now)
+    said = {i: by_identity.get(_identity(f)) for i, f in enumerate(facts) if i not in survivor}
+    claimed = {row.rel_id for row in said.values() if row is not None}
+    released = {  # rows of a fact that a later one of its key succeeds: they give up the key
+        row.rel_id for i, row in said.items() if row is not None and not turns[i].takes_key
     }
-    by_identity = {
-        (
-            e.scope,
-            e.agent,
-            e.subject_id,
-            e.predicate,
-            e.object_id,
-            e.value if e.object_id is None else None,
-        ): e
-        for e in existing
-    }
-    survivor: dict[int, int] = {}
-    last: dict[tuple[Any, ...], int] = {}
-    for i, fact in enumerate(facts):
-        for group_key in ((fact.scope, fact.agent_id or "", fact.memory_key), _identity(fact)):
-            j = last.get(group_key)
-            if j is not None:
-                survivor[j] = i
-            last[group_key] = i
-    ops = FactOps()
-    claimed = {by_identity[_identity(f)].rel_id for f in facts if _identity(f) in by_identity}
+    ops, closed = FactOps(), set[UUID]()
     outcome: dict[int, FactResult] = {}
-    for i, fact in enumerate(facts):
-        if i in survivor:
-            continue
-        pinned = fact.pinned
-        importance = 3 if pinned else fact.importance
-        same = by_identity.get(_identity(fact))
-        holder = by_key.get((fact.scope, fact.agent_id or "", fact.memory_key))
-        ending = _ends(fact, now)
-        if same is not None and _expired(same, now) and not ending:
+
+    def close(row: Existing, by: UUID, at: datetime | None) -> UUID | None:
+        """``row`` ends where ``by`` begins: superseded now, or — ``by`` beginning later —
+        kept current until then, giving up its key."""
+        if row.rel_id in closed or row.rel_id == by:
+            return None
+        closed.add(row.rel_id)
+        ops.closes.append(CloseRow(row.rel_id, None, at, at is not None and at > now))
+        ops.links.append(LinkRow(row.rel_id, by))
+        return row.rel_id
+
+    for i, same in said.items():
+        turn = turns[i]
+        fact = replace(facts[i], valid_to=turn.end)
+        ending = ends(fact, now)
+        holder = by_key.get((fact.scope, fact.agent_id or "", fact.memory_key or ""))
+        if same is not None and expired(same, now) and not ending:
             holder, same = same, None  # restating an expired fact opens a new row
+        targets = [
+            row
+            for row in (holder if turn.supersedes else None, by_id.get(fact.replaces or _NONE))
+            if row is not None and row is not same and row.rel_id not in claimed
+        ]
         if same is not None:
-            replaced = (
-                holder.rel_id if holder is not None and holder is not same and not ending else None
-            )
-            if replaced is not None:
-                ops.closes.append(CloseRow(replaced, same.rel_id, fact.valid_from))
-            valid_from = fact.valid_from or same.valid_from
-            valid_to = fact.valid_to if fact.valid_to is not None else same.valid_to
-            said = (
-                fact.text,
-                max(same.importance, importance),
-                same.pinned or pinned,
-                max(same.confidence, fact.confidence),
-                fact.memory_key,
-                fact.memory_type,
-                fact.fact_type,
-            )
-            changed = said != (
-                same.text,
-                same.importance,
-                same.pinned,
-                same.confidence,
-                same.memory_key,
-                same.memory_type,
-                same.fact_type,
-            ) or (valid_from, valid_to) != (same.valid_from, same.valid_to)
-            provenance = list(dict.fromkeys([*same.provenance, *fact.message_ids]))
-            text, kept_importance, kept_pinned, confidence, key, memory_type, fact_type = said
-            ops.updates.append(
-                UpdateRow(
-                    id=same.rel_id,
-                    text=text,
-                    importance=kept_importance,
-                    pinned=kept_pinned,
-                    confidence=confidence,
-                    key=key,
-                    memory_type=memory_type,
-                    fact_type=fact_type,
-                    prov=_json(provenance[-MAX_PROVENANCE:]),
-                    changed=changed,
-                    counted=1 if count_reference else 0,
-                    vfrom=valid_from,
-                    vto=valid_to,
-                )
-            )
-            outcome[i] = FactResult(
-                same.rel_id,
-                "ended" if ending else "updated" if changed or replaced else "unchanged",
-                replaced,
-            )
+            if same.rel_id in released and same.memory_key and fact.valid_to is not None:
+                closed.add(same.rel_id)
+                ops.closes.append(CloseRow(same.rel_id, None, fact.valid_to, True))
+            replaced = [close(row, same.rel_id, fact.valid_from) for row in targets]
+            outcome[i] = _restate(ops, fact, same, turn, ending, count_reference, replaced)
             continue
         new_id = uuid.uuid4()
-        key = fact.memory_key
-        if ending or (holder is not None and holder.rel_id in claimed):
-            # an ended fact is history, and a key holder being updated as another fact stays:
-            # neither takes (or closes) the key
-            key = None
-            holder = None
-        ops.inserts.append(insert_row(new_id, replace(fact, memory_key=key, importance=importance)))
-        if holder is not None:
-            ops.closes.append(CloseRow(holder.rel_id, None, fact.valid_from))
-            ops.links.append(LinkRow(holder.rel_id, new_id))
-            outcome[i] = FactResult(new_id, "superseded_previous", holder.rel_id)
-        else:
-            outcome[i] = FactResult(new_id, "ended" if ending else "created", None)
+        keyless = ending or not turn.takes_key
+        if holder is not None and holder.rel_id in claimed and holder.rel_id not in released:
+            keyless = True  # the holder, restated as another fact of the batch, keeps its key
+        importance = 3 if fact.pinned else fact.importance
+        row = replace(fact, memory_key=None if keyless else fact.memory_key, importance=importance)
+        ops.inserts.append(insert_row(new_id, row))
+        replaced = [close(row, new_id, fact.valid_from) for row in targets]
+        first = next(filter(None, replaced), None)
+        current = first is not None and start(fact, now) <= now
+        outcome[i] = FactResult(
+            new_id, "ended" if ending else "superseded_previous" if current else "created", first
+        )
     for i in range(len(facts)):
         j = i
         while j in survivor:
             j = survivor[j]
         ops.results.append(outcome[j])
     return ops
+
+
+_NONE = uuid.UUID(int=0)
+
+
+def _restate(
+    ops: FactOps,
+    fact: FactWrite,
+    same: Existing,
+    turn: Turn,
+    ending: bool,
+    count_reference: bool,
+    replaced: Sequence[UUID | None],
+) -> FactResult:
+    """The live row of the fact's identity said again: its words, scores (importance,
+    confidence and pinning only rise), provenance and time; ``unchanged`` when nothing moved."""
+    importance = 3 if fact.pinned else fact.importance
+    valid_from = fact.valid_from or same.valid_from
+    valid_to = fact.valid_to if fact.valid_to is not None else same.valid_to
+    if valid_from is not None and valid_to is not None and valid_to < valid_from:
+        valid_from = valid_to  # said to have ended before it was recorded: the end is the truth
+    key = fact.memory_key if turn.takes_key else None
+    said = (
+        fact.text,
+        max(same.importance, importance),
+        same.pinned or fact.pinned,
+        max(same.confidence, fact.confidence),
+        key,
+        fact.memory_type,
+        fact.fact_type,
+    )
+    before = (
+        same.text,
+        same.importance,
+        same.pinned,
+        same.confidence,
+        same.memory_key,
+        same.memory_type,
+        same.fact_type,
+    )
+    changed = said != before or (valid_from, valid_to) != (same.valid_from, same.valid_to)
+    provenance = list(dict.fromkeys([*same.provenance, *fact.message_ids]))
+    text, kept_importance, kept_pinned, confidence, key, memory_type, fact_type = said
+    ops.updates.append(
+        UpdateRow(
+            id=same.rel_id,
+            text=text,
+            importance=kept_importance,
+            pinned=kept_pinned,
+            confidence=confidence,
+            key=key,
+            memory_type=memory_type,
+            fact_type=fact_type,
+            prov=_json(provenance[-MAX_PROVENANCE:]),
+            changed=changed,
+            counted=1 if count_reference else 0,
+            vfrom=valid_from,
+            vto=valid_to,
+        )
+    )
+    first = next(filter(None, replaced), None)
+    return FactResult(
+        same.rel_id,
+        "ended" if ending else "updated" if changed or first else "unchanged",
+        first,
+    )

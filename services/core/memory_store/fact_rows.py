@@ -19,8 +19,9 @@ class CloseRow:
     """A live row closed as superseded."""
 
     id: UUID
-    by: UUID | None  # the existing row that replaces it (None: the new row, via a LinkRow)
+    by: UUID | None  # the existing row that replaces it (None: set by a LinkRow)
     at: datetime | None  # when it ended: the new fact's valid_from; None: now
+    keep: bool = False  # ends later: stays ACTIVE until ``at``, giving up its memory key
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,23 @@
 """Facts with dedup and contradiction, inside the caller's transaction (2–3 statements a batch).
 
-For each fact (after keeping the last of the batch per memory key, then per identity):
+The batch first (:mod:`.fact_batch`): the same fact twice is one (the last says it); the facts
+of one single-valued key are a succession — "worked at X until Friday" + "works at Y from
+Monday" — each ending where the next begins, two rows, the last holding the key. Then each fact:
 
 - a live row with the same identity (scope, agent, subject, predicate, object or value — 003's
   ``uniq_relations``) is the same fact: it is updated (text, key; importance, confidence and
   pinning only rise), ``unchanged`` when nothing it says moved; a different live row holding
   the same key is closed as superseded by it;
 - else a live row holding the same memory key says something else about a single-valued
-  predicate: it is closed (``SUPERSEDED``, ``valid_to = now``, ``superseded_by`` = the new row)
-  and the new row inserted — ``superseded_previous``, never a silent overwrite;
+  predicate: it is closed (``SUPERSEDED``, ``valid_to`` = the new fact's start,
+  ``superseded_by`` = the new row) and the new row inserted — ``superseded_previous``, never a
+  silent overwrite;
 - else the row is inserted: ``created``.
+
+A fact may name the live row it succeeds (``replaces``, a handle the plan named): that row is
+closed the same way, whatever its key. A fact that starts later than ``now`` supersedes nothing
+before its date: the row it succeeds stays ``ACTIVE`` and current until then (``valid_to`` =
+that date), giving the key to the new row (``created``, ``replaced_id`` = that row).
 
 Time: a fact holds from ``valid_from`` (default: the write's ``now``) until ``valid_to`` (open
 by default). A write whose ``valid_to`` is at or before ``now`` *ends* a fact ("I no longer
@@ -71,17 +79,21 @@ SELECT r.rel_id, r.memory_key, r.scope, COALESCE(r.agent_id, '') AS agent, r.sub
           AND COALESCE(x.object_id, '00000000-0000-0000-0000-000000000000'::uuid)
               = COALESCE(k.object, '00000000-0000-0000-0000-000000000000'::uuid)
           AND COALESCE(x.object_value, '{}'::jsonb) = COALESCE(k.value, '{}'::jsonb)
-          AND x.status = 'ACTIVE')
+          AND x.status = 'ACTIVE'
+       UNION ALL
+       SELECT x.rel_id FROM relations x
+        WHERE x.user_id = $1 AND x.rel_id = ANY($9::uuid[]) AND x.status = 'ACTIVE')
    FOR UPDATE
 """
 
 _CLOSE = """
 UPDATE relations r
-   SET status = 'SUPERSEDED',
+   SET status = CASE WHEN c.keep THEN r.status ELSE 'SUPERSEDED' END,
+       memory_key = CASE WHEN c.keep THEN NULL ELSE r.memory_key END,
        valid_to = LEAST(COALESCE(r.valid_to, 'infinity'),
                         GREATEST(COALESCE(c.at, $2), COALESCE(r.valid_from, c.at, $2))),
-       superseded_by = c.by, updated_at = $2, indexed_at = NULL
-  FROM unnest($3::uuid[], $4::uuid[], $5::timestamptz[]) AS c(id, by, at)
+       superseded_by = COALESCE(c.by, r.superseded_by), updated_at = $2, indexed_at = NULL
+  FROM unnest($3::uuid[], $4::uuid[], $5::timestamptz[], $6::bool[]) AS c(id, by, at, keep)
  WHERE r.user_id = $1 AND r.rel_id = c.id
 """
 
@@ -149,7 +161,7 @@ async def apply_facts(
     facts = [
         replace(
             f,
-            predicate=canonical_predicate(f.predicate),
+            predicate=canonical_predicate(f.predicate, literal=f.object_entity_id is None),
             confidence=round(f.confidence, 2),
             agent_id=f.agent_id if f.scope == "agent" else None,
         )
@@ -167,6 +179,7 @@ async def apply_facts(
         [f.predicate for f in facts],
         [f.object_entity_id for f in facts],
         [_identity(f)[-1] for f in facts],
+        [f.replaces for f in facts if f.replaces is not None],
     )
     existing = [
         Existing(

@@ -23,7 +23,9 @@ EXCLUSIVE_PREDICATES = frozenset(
         "PRONOUNS",
         "TIMEZONE",
         "HOMETOWN",
+        "BORN_IN",
         "MARRIED_TO",
+        "MARITAL_STATUS",
         "HAS_WIFE",
         "HAS_HUSBAND",
         "HAS_PARTNER",
@@ -37,29 +39,50 @@ EXCLUSIVE_PREDICATES = frozenset(
         "DEADLINE",
     }
 )
+# The one predicate vocabulary (docs/schema.md, "Predicate vocabulary", lists the same): each
+# canonical predicate and the spellings a model or a judge writes for it, so a correction never
+# depends on spelling ("location" then "lives_in" is one memory key).
+VOCABULARY: dict[str, tuple[str, ...]] = {
+    "NAME": ("FULL_NAME", "FIRST_NAME", "IS_NAMED", "CALLED", "NAMED"),
+    "LIVES_IN": (
+        "LOCATION", "CURRENT_LOCATION", "HOME", "CITY", "CURRENT_CITY", "HOME_CITY",
+        "RESIDENCE", "RESIDES_IN", "LIVES_AT", "LIVE_IN", "LIVES", "LIVING_IN", "BASED_IN",
+        "LOCATED_IN", "MOVED_TO", "RELOCATED_TO",
+    ),
+    "WORKS_AT": (
+        "WORKS_FOR", "WORK_AT", "WORKING_AT", "EMPLOYER", "EMPLOYED_AT",
+        "EMPLOYED_BY", "COMPANY", "WORKPLACE",
+    ),
+    "JOB_TITLE": ("OCCUPATION", "PROFESSION", "ROLE", "TITLE", "POSITION", "WORKS_AS"),
+    "HOMETOWN": ("FROM", "COMES_FROM", "ORIGIN", "GREW_UP_IN"),
+    "BORN_IN": ("BIRTHPLACE", "PLACE_OF_BIRTH"),
+    "BIRTHDAY": ("BIRTH_DATE", "BIRTHDATE", "DATE_OF_BIRTH", "DOB", "BORN_ON"),
+    "AGE": ("HAS_AGE", "YEARS_OLD", "AGED"),
+    "MARRIED_TO": ("SPOUSE", "HAS_SPOUSE", "IS_MARRIED_TO"),
+    "MARITAL_STATUS": ("RELATIONSHIP_STATUS",),
+    "STUDIES_AT": ("STUDIES", "STUDENT_AT", "ATTENDS", "SCHOOL", "UNIVERSITY"),
+    "ALLERGY": ("ALLERGIC_TO", "HAS_ALLERGY", "ALLERGIES"),
+    "DIET": ("DIETARY_PREFERENCE", "DIET_TYPE"),
+    "LIKES": ("LIKE", "ENJOYS", "ENJOY", "LOVES", "LOVE", "FAN_OF", "INTO"),
+    "DISLIKES": ("DISLIKE", "HATES", "HATE"),
+    "PREFERS": ("PREFER", "PREFERENCE"),
+    "HAS_MOTHER": ("HAS_MOM", "HAS_MUM", "MOTHER", "MOM"),
+    "HAS_FATHER": ("HAS_DAD", "FATHER", "DAD"),
+    "HAS_PET": ("PET", "OWNS_PET"),
+    "STATUS": ("PROJECT_STATUS",),
+}  # fmt: skip
+# Spellings whose meaning depends on the fact's shape: "job: Acme" (an entity) is WORKS_AT,
+# "job: nurse" (a literal) JOB_TITLE; (with an object, with a value).
+BY_SHAPE: dict[str, tuple[str, str]] = {
+    "JOB": ("WORKS_AT", "JOB_TITLE"),
+    "WORK": ("WORKS_AT", "JOB_TITLE"),
+    "WORKS": ("WORKS_AT", "JOB_TITLE"),
+    "CAREER": ("WORKS_AT", "JOB_TITLE"),
+    "MARRIED": ("MARRIED_TO", "MARITAL_STATUS"),
+    "IS_MARRIED": ("MARRIED_TO", "MARITAL_STATUS"),
+}
 PREDICATE_SYNONYMS = {
-    "RESIDES_IN": "LIVES_IN",
-    "LIVES_AT": "LIVES_IN",
-    "BASED_IN": "LIVES_IN",
-    "CURRENT_CITY": "LIVES_IN",
-    "HOME_CITY": "LIVES_IN",
-    "WORKS_FOR": "WORKS_AT",
-    "EMPLOYER": "WORKS_AT",
-    "EMPLOYED_AT": "WORKS_AT",
-    "EMPLOYED_BY": "WORKS_AT",
-    "OCCUPATION": "JOB_TITLE",
-    "PROFESSION": "JOB_TITLE",
-    "JOB": "JOB_TITLE",
-    "ROLE": "JOB_TITLE",
-    "FULL_NAME": "NAME",
-    "FIRST_NAME": "NAME",
-    "IS_NAMED": "NAME",
-    "ALLERGIC_TO": "ALLERGY",
-    "HAS_ALLERGY": "ALLERGY",
-    "DIETARY_PREFERENCE": "DIET",
-    "HAS_MOM": "HAS_MOTHER",
-    "HAS_DAD": "HAS_FATHER",
-    "PROJECT_STATUS": "STATUS",
+    alias: canonical for canonical, aliases in VOCABULARY.items() for alias in aliases
 }
 
 
@@ -79,8 +102,14 @@ def entity_type(category: str) -> str:
     return ENTITY_TYPES.get(category, category.lower())
 
 
-def canonical_predicate(predicate: str) -> str:
-    upper = re.sub(r"[^A-Za-z0-9_]", "_", predicate.strip()).upper()
+def canonical_predicate(predicate: str, *, literal: bool = False) -> str:
+    """The vocabulary's predicate for a spelling: upper snake case ("livesIn", "lives in" →
+    LIVES_IN), a synonym mapped to its canonical predicate; ``literal``: the fact has a value,
+    not an object (for the spellings :data:`BY_SHAPE` reads by the fact's shape)."""
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", predicate.strip())
+    upper = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", snake)).strip("_").upper()
+    if upper in BY_SHAPE:
+        return BY_SHAPE[upper][1 if literal else 0]
     return PREDICATE_SYNONYMS.get(upper, upper)
 
 

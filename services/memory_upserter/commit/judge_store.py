@@ -1,11 +1,13 @@
-"""Before a commit's transaction, outside it: a turn without a plan judged, and a turn
-committed already answered again.
+"""Before a commit's transaction, outside it: a turn's plan with the words it is grounded
+in, and a turn committed already answered again.
 
-:func:`judge_turn` reads what the shadow judge needs (:func:`judge_context`, one statement): a
-stored answer for this turn (a retry stops there), the session's recent user messages, the
-names the user goes by, and the user's people whose names (full, given or alias) the turn
-uses — then asks the judge (:mod:`.judge`) for the plan. :func:`replay` answers a turn whose
-answer is stored (by :func:`judge_context`, or by the transaction's first read).
+:func:`judge_context` is one statement: a stored answer for this turn (a retry stops there),
+the session's recent user messages, the names the user goes by, and the user's people whose
+names (full, given or alias) the turn uses. :func:`judge_turn` reads it and asks the shadow
+judge (:mod:`.judge`) for the plan of a turn that came without one; :func:`plan_turn` reads it
+for a model's plan, whose facts the person's recent messages may ground too
+(:mod:`.grounding`). :func:`replay` answers a turn whose answer is stored (by
+:func:`judge_context`, or by the transaction's first read).
 """
 
 from __future__ import annotations
@@ -148,6 +150,25 @@ def _names(new: Sequence[Utterance]) -> list[str]:
     a person typing "call marta" means Marta (Silva) too."""
     lower = {w for u in new for w in words(u.text) if len(w) > 2 and w not in STOP_WORDS}
     return sorted({*names_in(new), *lower})[:400]
+
+
+async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement | Stored:
+    """A model's plan (the request's or its answer's), with the person's recent messages of the
+    session as the words its facts may rest on; or the answer an earlier commit stored."""
+    assert turn.plan is not None and turn.plan_source is not None
+    req = turn.req
+    async with db.acquire() as conn:
+        context = await judge_context(
+            conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, []
+        )
+    if context.stored is not None:
+        return context.stored
+    return Judgement(
+        turn.plan,
+        turn.plan_source,
+        self_names=tuple(context.self_names),
+        context=tuple(text for text, _ in context.earlier),
+    )
 
 
 def replay(stored: Stored, turn: ReadTurn) -> CommitResponse:

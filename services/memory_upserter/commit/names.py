@@ -200,7 +200,7 @@ def resolve(plan: MemoryWritePlan, known: Sequence[Known] = ()) -> Resolved:
         if entity.distinct_from is not None:
             out.distinct[index] = (i, entity.distinct_from)
     for fact in plan.facts:
-        predicate = canonical_predicate(fact.predicate)
+        predicate = canonical_predicate(fact.predicate, literal=fact.object is None)
         subject = resolver.handle(fact.subject, category=hints.get(fold(fact.subject).strip()))
         obj = None
         if fact.object is not None:

@@ -1,12 +1,13 @@
 """The turn's plan, decided (pure: no I/O; time and ids passed in): only what the person said
-becomes memory. A model's fact must be grounded in the person's words this turn, affect becomes
-a fact only through ``promote_affect`` with the user's own statement, each todo gets its due
-time and source sentence, and a commitment is completed only when the person says done.
+becomes memory. A model's fact must be grounded in the person's words — this turn's and their
+recent ones of the session (:mod:`.grounding`: unsure facts kept lowered, hedged and
+unsupported ones dropped) — affect becomes a fact only through ``promote_affect`` with the
+user's own statement, each todo gets its due time and source sentence, and a commitment is
+completed only when the person says done.
 :func:`prepare` returns the writes and its notices; it never changes what it is given."""
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Sequence
 
@@ -15,18 +16,16 @@ import msgspec
 from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan, PlanFact
 from services.core.memory_store.keys import canonical_predicate
+from services.memory_upserter.commit.grounding import Said, ground
 from services.memory_upserter.commit.names import resolve
 from services.memory_upserter.commit.read import (
     AFFECT_PREDICATES,
-    SELF_HANDLES,
     validity,
 )
 from services.memory_upserter.commit.turn import Judgement, ReadTurn, TodoRow, TurnPlan
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.text import (
-    NUMBER_WORDS,
     SENTENCES,
-    STOP_WORDS,
     TODO_CUES,
     fold,
     says_done,
@@ -34,33 +33,7 @@ from services.memory_upserter.text import (
     words,
 )
 
-
-def grounded(fact: PlanFact, texts: Sequence[str]) -> bool:
-    """The fact's object or value is in the person's words: at least half of its content words
-    (a word matches its inflections: "marathons", "Lisbon's"), numbers exactly."""
-    said = {NUMBER_WORDS.get(w, w) for text in texts for w in words(text)}
-    target = fact.value if fact.value is not None else fact.object
-    if target is None or fold(target) in SELF_HANDLES:
-        return True
-    if re.fullmatch(r"[a-z_]+:[^\s:]+", target):
-        target = target.split(":", 1)[1].replace("_", " ")
-    wanted = [NUMBER_WORDS.get(w, w) for w in words(target) if w not in STOP_WORDS]
-    if not wanted:
-        return True
-    hits = sum(
-        1
-        for w in wanted
-        if w in said
-        or (
-            len(w) >= 4
-            and any(
-                s.startswith(w[: max(4, len(w) - 2)])
-                or (len(s) >= 4 and w.startswith(s[: max(4, len(s) - 2)]))
-                for s in said
-            )
-        )
-    )
-    return hits * 2 >= len(wanted)
+LOWERED_CONFIDENCE = 0.5  # a fact the person's words support only in part
 
 
 def source_of(
@@ -109,20 +82,9 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
             )
         )
     if source != "offline_extractor":  # a model's plan: only what the person said
-        said = [r.text for r in own] + list(judged.context)
-        kept = [f for f in facts if grounded(f, said)]
-        notes += [
-            Notice(
-                code="fact_not_grounded",
-                detail=(
-                    f"dropped {f.predicate} {f.value if f.value is not None else f.object!r}: "
-                    f'"{f.text[:120]}" — not in the person\'s words this turn'
-                ),
-            )
-            for f in facts
-            if f not in kept
-        ]
-        facts = kept
+        said = Said(turn.now, tuple(r.text for r in own), tuple(judged.context))
+        facts, dropped = weigh(facts, said)
+        notes += dropped
     promoted, note = _promotion(plan, [r.text for r in own])
     facts += promoted
     notes += note
@@ -178,7 +140,37 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         questions=tuple(dict.fromkeys([*judged.questions, *resolved.open.values()])),
         done=tuple(plan.done),
         dropped=tuple(plan.dropped),
+        ends=tuple(plan.ends),
     )
+
+
+def weigh(facts: Sequence[PlanFact], said: Said) -> tuple[list[PlanFact], list[Notice]]:
+    """The facts the person's words support (:mod:`.grounding`): the unsure ones kept lowered —
+    confidence at most 0.5, importance at most 1, never pinned, so out of FOUNDATION — the
+    unsupported and the hedged ones dropped; a notice for each."""
+    kept: list[PlanFact] = []
+    notes: list[Notice] = []
+    for fact in facts:
+        found = ground(fact, said)
+        what = f"{fact.predicate} {fact.value if fact.value is not None else fact.object!r}"
+        if found.verdict == "kept":
+            kept.append(fact)
+        elif found.verdict == "lowered":
+            kept.append(
+                msgspec.structs.replace(
+                    fact,
+                    confidence=min(fact.confidence, LOWERED_CONFIDENCE),
+                    importance=min(fact.importance, 1),
+                    pinned=False,
+                )
+            )
+            notes.append(Notice(code="fact_unsure", detail=f"kept {what} lowered: {found.reason}"))
+        else:
+            code = "fact_hedged" if found.verdict == "hedged" else "fact_not_grounded"
+            notes.append(
+                Notice(code=code, detail=f'dropped {what}: "{fact.text[:120]}" — {found.reason}')
+            )
+    return kept, notes
 
 
 def _promotion(plan: MemoryWritePlan, said: Sequence[str]) -> tuple[list[PlanFact], list[Notice]]:

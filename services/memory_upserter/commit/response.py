@@ -5,8 +5,8 @@ key and picks the pending todo a "done" completes; once everything is written,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import cast
 from uuid import UUID
@@ -50,15 +50,20 @@ def decide(
     entities: Sequence[EntityResult],
     self_id: UUID | None,
     pending: Sequence[PendingTodo],
+    replaces: Mapping[str, UUID] | None = None,
 ) -> Decided:
     """The plan's facts as writes between the written entities; and, when the person said
     done, the single pending commitment, reminder or habit (or the one their words name) to
     complete — with several and nothing to tell them apart, a notice now and a question for
-    the next turn."""
+    the next turn. ``replaces``: the fact each ``replaces`` handle named (:mod:`.supersede`)."""
     t, agent = plan.turn, plan.turn.req.agent_id
+    named = replaces or {}
     provenance = [str(r.message_id) for r in (t.user_rows or t.rows)]
     writes = [
-        fact_write(f, s, o, entities, self_id, agent, provenance, plan.fact_source, valid)
+        replace(
+            fact_write(f, s, o, entities, self_id, agent, provenance, plan.fact_source, valid),
+            replaces=named.get(f.replaces) if f.replaces else None,
+        )
         for (f, s, o), valid in zip(plan.resolved.facts, plan.validity, strict=True)
     ]
     if not plan.done_said:
@@ -100,18 +105,19 @@ def fact_write(
 
     subject_id, subject_ref, category = endpoint(s)
     object_id, object_ref = endpoint(o)[:2] if o is not None else (None, None)
+    predicate = canonical_predicate(fact.predicate, literal=o is None)
     key = memory_key(
         memory_type=fact.memory_type,
         category=category,
         subject_ref=subject_ref,
         fact_type=fact.fact_type,
-        predicate=fact.predicate,
+        predicate=predicate,
         object_ref=object_ref,
         value=fact.value or fact.text,
     )
     return FactWrite(
         subject_entity_id=subject_id,
-        predicate=fact.predicate,
+        predicate=predicate,
         text=fact.text,
         memory_type=fact.memory_type,
         fact_type=fact.fact_type,
@@ -141,7 +147,9 @@ def commit_response(
     completed: Completed | None,
     forgotten: dict[str, int],
     warnings: list[Notice],
+    ended: Sequence[FactWritten] = (),
 ) -> CommitResponse:
+    """The turn's answer; ``ended``: the facts the plan's ``ends`` ended."""
     turn, req, now = plan.turn, plan.turn.req, plan.turn.now
     return CommitResponse(
         user_id=req.user_id,
@@ -154,7 +162,7 @@ def commit_response(
         reply=turn.reply,
         plan_source=plan.plan_source,
         entities=_entities(entities),
-        facts=[fact_written(w, r, now=now) for w, r in facts],
+        facts=[*(fact_written(w, r, now=now) for w, r in facts), *ended],
         todos=[
             TodoWritten(
                 todo_id=str(t.todo_id),

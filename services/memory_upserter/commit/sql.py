@@ -16,11 +16,11 @@ context, read before it, is :mod:`.judge_store`'s): BEGIN · user lock · :data:
 get-or-create + every message, one statement) · distinct namesakes ×1–2 (only with
 ``distinct_from``) · entities ×2 (lookup, write; only with entities) · self entity ×1 (only
 when a fact is about the user) · the pending todos ×1 (only when the user says done or the
-plan names todos done or dropped; :mod:`.todos`) · facts ×2–3 (read live rows, close
-contradicted, write; only with facts) · the todos closed ×1 (only when one is picked) · todos
-×1 (only with todos) · :data:`FINISH` (idempotency answer, session checkpoint, counters,
-last_seen, the entities the turn named on its messages) · COMMIT. A full 10-item plan: 12–14;
-a bare turn: 6.
+plan names todos done or dropped; :mod:`.todos`) · the handles the plan replaces and ends ×1–2
+(:mod:`.supersede`; only with handles) · facts ×2–3 (read live rows, close contradicted, write;
+only with facts) · the todos closed ×1 (only when one is picked) · todos ×1 (only with todos) ·
+:data:`FINISH` (idempotency answer, session checkpoint, counters, last_seen, the entities the
+turn named on its messages) · COMMIT. A full 10-item plan: 12–14; a bare turn: 6.
 """
 
 OPEN = """

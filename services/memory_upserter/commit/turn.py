@@ -165,6 +165,7 @@ class TurnPlan:
     done: tuple[str, ...] = ()  # todos the plan says are done: handles or words
     dropped: tuple[str, ...] = ()  # todos the plan says the person no longer wants
     answered: Answered | None = None  # the open question this turn's message answered
+    ends: tuple[str, ...] = ()  # handles of the facts the plan ends
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 1. Read the request (pure, :func:`~.read.read`): the turn's time, its plan, its message
    rows, its idempotency key and a hash of the body.
-2. No plan: the shadow judge extracts one (:func:`~.judge_store.judge_turn`) — after checking,
-   outside any transaction, that this turn was not committed already.
+2. Outside any transaction, one read (:mod:`.judge_store`): a stored answer, and the session's
+   recent user messages, which ground a model's plan (with none, the shadow judge makes one).
 3. Decide (pure, :mod:`.plan`): the plan as writes, with notices of what was left out.
 4. One transaction under the user's lock (:func:`_transaction`; its statements, and why they
    run in that order: :mod:`.sql`), retried on a deadlock: a stored answer for the key
@@ -39,14 +39,14 @@ from services.memory_upserter.commit import sql
 from services.memory_upserter.commit import todos as lifecycle
 from services.memory_upserter.commit.answer import answered_notice, find_answer, link, prefer
 from services.memory_upserter.commit.index import after_commit
-from services.memory_upserter.commit.judge_store import judge_turn, replay
+from services.memory_upserter.commit.judge_store import judge_turn, plan_turn, replay
 from services.memory_upserter.commit.names import distinct_writes, handles_of, load_known
 from services.memory_upserter.commit.plan import prepare
 from services.memory_upserter.commit.read import SELF, read
 from services.memory_upserter.commit.response import commit_response, decide
+from services.memory_upserter.commit.supersede import supersede
 from services.memory_upserter.commit.turn import (
     CapturedTodo,
-    Judgement,
     Stored,
     TurnPlan,
     Written,
@@ -80,14 +80,16 @@ async def commit_turn(
     idle = timedelta(minutes=settings.session_idle_minutes)
     answered = await find_answer(stores, turn)  # "the work one": which Marta was meant
     if turn.plan is not None and turn.plan_source is not None:
-        async with stores.db.acquire() as conn:  # whom the plan's names mean (003 §10)
-            known = await load_known(conn, req.user_id, req.agent_id, handles_of(turn.plan))
-        judged = Judgement(turn.plan, turn.plan_source, known=tuple(prefer(known, answered)))
+        found = await plan_turn(stores.db, turn, idle)
+        if not isinstance(found, Stored):
+            async with stores.db.acquire() as conn:  # whom the plan's names mean (003 §10)
+                known = await load_known(conn, req.user_id, req.agent_id, handles_of(turn.plan))
+            found = replace(found, known=tuple(known))
     else:
         found = await judge_turn(stores.db, llm, settings, turn, idle)
-        if isinstance(found, Stored):
-            return replay(found, turn), True
-        judged = replace(found, known=tuple(prefer(found.known, answered)))
+    if isinstance(found, Stored):
+        return replay(found, turn), True
+    judged = replace(found, known=tuple(prefer(found.known, answered)))
     decided = replace(prepare(turn, judged), answered=answered)
     written = await _write(stores.db, decided, idle, request_id)
     if isinstance(written, Stored):
@@ -175,12 +177,13 @@ async def _transaction(
         if plan.done_said or plan.done or plan.dropped
         else []
     )
+    superseding = await supersede(conn, plan)  # the handles the plan replaces and ends
     guessed = plan.plan_source == "offline_extractor"
     named = lifecycle.resolve_closings(plan.done, plan.dropped, pending, guessed=guessed)
     named_any = named.closing or ((plan.done or plan.dropped) and not guessed)
     bare = replace(plan, done_said=False) if named_any else plan  # named todos: no bare "done"
     actionable = [p for p in pending if p.kind in lifecycle.ACTIONABLE]
-    decided = decide(bare, entities, self_id, actionable)
+    decided = decide(bare, entities, self_id, actionable, superseding.replaces)
     results = await apply_facts(conn, user, decided.writes, now=now, lock=False)
     closing = {**named.closing}
     if decided.complete is not None:
@@ -232,7 +235,15 @@ async def _transaction(
         todos=todos,
         completed=None,
         forgotten=dict(forgotten.effects.counts) if forgotten else {},
-        warnings=[*t.notes, *unknown, *plan.notes, *decided.notes, *named.notes],
+        warnings=[
+            *t.notes,
+            *unknown,
+            *plan.notes,
+            *superseding.notes,
+            *decided.notes,
+            *named.notes,
+        ],
+        ended=superseding.ended,
     )
     chosen = await link(conn, user, plan.answered, plan.fact_source) if plan.answered else None
     others = plan.answered.others if chosen and plan.answered else ()
@@ -262,6 +273,7 @@ async def _transaction(
     )  # the answer under the turn's key, the checkpoint, counters, last_seen, named entities
     changed = {r.rel_id for r in results if r.outcome != "unchanged"}
     changed |= {r.replaced_id for r in results if r.replaced_id}
+    changed |= {UUID(f.fact_id) for f in superseding.ended}
     return Written(
         response,
         sorted(changed, key=str),

@@ -655,7 +655,7 @@ async def test_a_fact_restated_unchanged_is_not_embedded_again(
 
     monkeypatch.setattr(resources.embedder, "embed", counting_embed)
     plan = {"facts": [fact("LIKES", "I like green tea", value="green tea")]}
-    await commit(client, turn(user_id, "remember my tea", plan=plan))
+    await commit(client, turn(user_id, "remember I love green tea", plan=plan))
     assert embedded.count("I like green tea") == 1
     again = await commit(
         client, turn(user_id, "as I said, green tea", plan=plan, at=T0 + timedelta(minutes=1))

@@ -1,0 +1,254 @@
+"""Whether the person's words support a model's plan fact (pure: the clock is passed in).
+
+A fact is read by its object or value (a ref ``person:ana_lima`` by its name). Its content
+words — connectives, pronouns and determiners aside (:data:`~..text.STOP_WORDS`), number words
+as digits — and its ISO dates are each looked for in what the person said this turn and in
+their recent messages of the session (:class:`Said`). A word is supported when the person used
+
+- the word itself or a form of it: plural/singular, -ing/-ed, a possessive ("dogs" ~ "dog",
+  "marathons" ~ "marathon", "Lisbon's");
+- a word of the same standard family (:data:`FAMILIES`): "married" ← "my husband and I",
+  "deceased" ← "passed away", "engineer" ← "dev", "works" ← "my job";
+
+a number is supported exactly; a date when a time phrase resolves to it give or take a day ("two
+days ago", "last week", "in March") or when its own words were said ("March 3rd", "2019").
+
+The verdict (:func:`ground`):
+
+- ``kept``: every word and date is supported;
+- ``lowered``: at least half are — the commit keeps the fact as unsure (lower confidence, low
+  importance, never pinned, so never in FOUNDATION) with a warning;
+- ``dropped``: less than half — nothing the person said supports the fact. A liking (LIKES,
+  LOVES, HATES, FAVORITE_…) also needs words of liking: "quiz time" is no "likes quizzes";
+- ``hedged``: supported, but hedged this turn ("i think im taking it", "maybe", "might",
+  "probably"): the sentence that says it hedges, or — for a fact grounded only in earlier
+  messages — this turn hedges a decision about it. A hedge is not a current fact, and the
+  commit keeps it out of memory with a warning: the model writes it when the person decides.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Literal
+
+from contracts.plan import PlanFact
+from services.core.memory_store.keys import canonical_predicate
+from services.memory_upserter.commit.read import SELF_HANDLES
+from services.memory_upserter.extract.temporal import validity
+from services.memory_upserter.extract.when import MONTHS
+from services.memory_upserter.text import NUMBER_WORDS, SENTENCES, STOP_WORDS, fold, words
+
+Verdict = Literal["kept", "lowered", "dropped", "hedged"]
+
+# Standard normalisations: a word of a family supports any other of it.
+FAMILIES = tuple(
+    frozenset(family.split())
+    for family in (
+        "married marry marriage spouse husband wife hubby wifey partner wed wedding newlywed",
+        "deceased dead died die death passed passing lost late funeral",
+        "work works working worked job employed employee career profession occupation",
+        "developer dev engineer programmer coder software",
+        "doctor physician gp medic",
+        "lawyer attorney solicitor",
+        "teacher tutor educator",
+        "mother mom mum mommy mama",
+        "father dad daddy papa",
+        "brother bro",
+        "sister sis",
+        "child children kid kids son daughter",
+        "boyfriend bf",
+        "girlfriend gf",
+        "vegetarian veggie",
+        "divorced divorce separated",
+        "retired retirement retire",
+        "pregnant expecting",
+    )
+)
+LIKING_PREDICATES = frozenset(
+    "LIKES LIKE LOVES LOVE ENJOYS ENJOY PREFERS PREFER HATES HATE DISLIKES DISLIKE FAN_OF "
+    "INTERESTED_IN INTO".split()
+)
+_LIKING = re.compile(
+    r"(?i)\b(?:lik|lov|enjoy|ador|prefer|fav|fan\b|into\b|obsess|addict|passion|hat(?:e|ed|es|"
+    r"ing)\b|can'?t\s+stand|dislik|detest|loath|keen\s+on|fond\s+of|crazy\s+about|big\s+on|"
+    r"interest|hooked)|<3|\u2764"
+)
+HEDGE = re.compile(
+    r"(?i)\b(?:i\s+think|i\s+guess|i\s+suppose|i\s+believe|maybe|might|probably|prob|perhaps|"
+    r"possibly|not\s+sure|unsure|thinking\s+(?:about|of)|considering|hopefully|wondering|"
+    r"what\s+if|if\s+i|idk|not\s+decided|undecided)\b"
+)
+# A hedged decision about something said before: "i think im taking it", "maybe ill go with
+# that one", "probably taking the offer" (``noun``: what it points at, when it names it).
+_DECISION = re.compile(
+    r"(?i)\b(?:tak(?:e|es|ing)|accept\w*|join\w*|mov(?:e|es|ing)|start\w*|switch\w*|quit\w*|"
+    r"leav(?:e|es|ing)|sign\w*|go(?:ing)?\s+(?:with|for))\b.*\b(?:it|that|this|there|them|one|"
+    r"(?:the|that|this)\s+(?P<noun>offer|job|place|flat|apartment|house|one))\b"
+)
+# Clauses: a hedge reaches to the next comma, "but" or "so", not across a run-on message.
+CLAUSES = re.compile(r"[.!?;,\n]+|\s(?:but|so|though|although)\s")
+_ISO = re.compile(r"\b(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ]\d{2}:[\d:.]+(?:Z|[+-][\d:]+)?)?")
+_ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
+
+
+@dataclass(frozen=True)
+class Said:
+    """The person's words a fact may rest on: this turn's, then their recent ones."""
+
+    now: datetime
+    this_turn: tuple[str, ...]
+    earlier: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Grounding:
+    verdict: Verdict
+    reason: str = ""  # for the warning: what nothing supports, or the hedge
+
+
+def stem(word: str) -> str:
+    """A crude stem, enough to meet a plural, an -ing or an -ed form of the same word."""
+    w = word
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suffix in ("ing", "ed"):
+        if len(w) > len(suffix) + 2 and w.endswith(suffix):
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]  # running → run, quizzes → quiz
+    return w
+
+
+def _same(w: str, s: str) -> bool:
+    """One word in two forms: equal, one stem, or one a close prefix of the other."""
+    if w == s or stem(w) == stem(s):
+        return True
+    if len(w) < 4 or len(s) < 4:
+        return False
+    return s.startswith(w[: max(4, len(w) - 2)]) or w.startswith(s[: max(4, len(s) - 2)])
+
+
+def _norm(word: str) -> str:
+    ordinal = _ORDINAL.match(word)
+    return ordinal[1].lstrip("0") if ordinal else NUMBER_WORDS.get(word, word)
+
+
+def _bag(texts: Iterable[str]) -> set[str]:
+    return {_norm(w) for text in texts for w in words(text)}
+
+
+def _said(word: str, bag: set[str]) -> bool:
+    if word.isdigit():
+        return word.lstrip("0") in bag or word in bag
+    return word in bag or any(_same(word, s) for s in bag)
+
+
+def _normalised(word: str, bag: set[str]) -> bool:
+    return any(
+        any(_same(word, member) for member in family)
+        and any(_said(member, bag) for member in family)
+        for family in FAMILIES
+    )
+
+
+def _dates_said(texts: Iterable[str], now: datetime) -> list[date]:
+    found = []
+    for text in texts:
+        for sentence in SENTENCES.split(text):
+            when = validity(sentence, now)
+            found += [d.date() for d in (when.valid_from, when.valid_to) if d is not None]
+    return found
+
+
+def _date_supported(day: date, whole: bool, bag: set[str], resolved: Sequence[date]) -> bool:
+    """A date in a fact, against what was said: a resolved phrase give or take a day (a month
+    given alone: any day of it), or its own words."""
+    if any(abs((day - d).days) <= 1 if whole else (d.year, d.month) == (day.year, day.month)
+           for d in resolved):  # fmt: skip
+        return True
+    month = MONTHS[day.month - 1]
+    month_said = any(w in bag for w in (month, month[:3], month[:4]))
+    if whole and month_said and str(day.day) in bag:
+        return True
+    if (not whole or day.day == 1) and month_said:
+        return True
+    return str(day.year) in bag and (day.month, day.day) == (1, 1)
+
+
+def target_of(fact: PlanFact) -> str | None:
+    """The words a fact's grounding is read from: its value, else its object (a ref by its
+    name); None for a fact about the user with nothing else to ground."""
+    target = fact.value if fact.value is not None else fact.object
+    if target is None or fold(target) in SELF_HANDLES:
+        return None
+    if re.fullmatch(r"[a-z_]+:[^\s:]+", target):
+        target = target.split(":", 1)[1].replace("_", " ")
+    return target
+
+
+def ground(fact: PlanFact, said: Said) -> Grounding:
+    """The fact's verdict (module docstring)."""
+    target = target_of(fact)
+    if target is None:
+        return Grounding("kept")
+    texts = (*said.this_turn, *said.earlier)
+    bag = _bag(texts)
+    dates = [
+        (date(int(m[1]), int(m[2]), int(m[3] or 1)), m[3] is not None)
+        for m in _ISO.finditer(target)
+        if 1 <= int(m[2]) <= 12 and 1 <= int(m[3] or 1) <= 31
+    ]
+    wanted = [_norm(w) for w in words(_ISO.sub(" ", target)) if w not in STOP_WORDS]
+    resolved = _dates_said(texts, said.now) if dates else []
+    missing = [w for w in wanted if not _said(w, bag) and not _normalised(w, bag)]
+    missing += [d.isoformat() for d, whole in dates if not _date_supported(d, whole, bag, resolved)]
+    units = len(wanted) + len(dates)
+    if units and len(missing) * 2 > units:
+        return Grounding("dropped", f"nothing the person said supports {', '.join(missing)}")
+    if canonical_predicate(fact.predicate) in LIKING_PREDICATES or re.match(
+        r"(?i)FAVOU?RITE", fact.predicate
+    ):
+        if not any(_LIKING.search(text) for text in texts):
+            return Grounding("dropped", "the person said no liking or disliking")
+    hedge = _hedge([w for w in wanted if w not in missing], said)
+    if hedge:
+        return Grounding("hedged", f"hedged: {hedge!r}")
+    if missing:
+        return Grounding(
+            "lowered", f"unsure: nothing the person said supports {', '.join(missing)}"
+        )
+    return Grounding("kept")
+
+
+def _hedge(supported: Sequence[str], said: Said) -> str | None:
+    """The clause of this turn that hedges the fact, if any: every clause that names it hedges;
+    or a hedged decision points back at it — at the clause just before it in the message ("got
+    the offer from spotify!! i think im taking it"), or at anything when the fact was named only
+    in earlier messages ("i think im taking it")."""
+    if not supported:
+        return None
+
+    def names(clause: str) -> bool:
+        bag = _bag([clause])
+        return any(_said(w, bag) or _normalised(w, bag) for w in supported)
+
+    messages = [[c.strip() for c in CLAUSES.split(text) if c.strip()] for text in said.this_turn]
+    named = [c for clauses in messages for c in clauses if names(c)]
+    for clauses in messages:
+        for i, clause in enumerate(clauses):
+            decision = _DECISION.search(clause) if HEDGE.search(clause) else None
+            if decision is None:
+                continue
+            if not named or (decision["noun"] is None and i > 0 and names(clauses[i - 1])):
+                return clause[:120]
+    if named and all(HEDGE.search(c) for c in named):
+        return named[0][:120]
+    return None

@@ -1,0 +1,123 @@
+"""Grounding measured on both sides: the fair facts a careful model writes are kept (or kept
+lowered when only part of them was said), the facts a sloppy model invents are dropped, and a
+hedge is never a current fact. Each row: what the person said (this turn; earlier turns of the
+session), the plan fact, the verdict expected."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import msgspec
+import pytest
+
+from contracts.plan import PlanFact
+from services.memory_upserter.commit.grounding import Said, ground, stem
+from services.memory_upserter.commit.plan import weigh
+
+NOW = datetime(2026, 1, 7, 15, 0, tzinfo=UTC)
+
+
+def _fact(predicate: str, value: str | None = None, obj: str | None = None) -> PlanFact:
+    return PlanFact(memory_type="PROFILE", predicate=predicate, value=value, object=obj, text="t")
+
+
+# (said this turn, said earlier, fact, expected)
+FAIR = [
+    # the four fair facts the careful model lost on main (issue 27)
+    ("my husband and I went hiking", (), _fact("MARITAL_STATUS", "married"), "kept"),
+    ("my dad passed away two days ago", (), _fact("FATHER_DIED_ON", "2026-01-05"), "kept"),
+    ("she has tattoos of her dogs", (), _fact("HAS_TATTOOS", "tattoos of her dogs"), "kept"),
+    ("ugh long day", ("i work as a nurse at st mary's",), _fact("JOB_TITLE", "nurse"), "kept"),
+    # normalisations
+    ("my wife says hi", (), _fact("SPOUSE", "wife"), "kept"),
+    ("me and my partner adopted a cat", (), _fact("RELATIONSHIP", "married"), "kept"),
+    ("lost my mum last year", (), _fact("MOTHER_STATUS", "deceased"), "kept"),
+    ("my father died in march", (), _fact("FATHER_DIED", "died 2025-03"), "kept"),
+    ("i'm a dev at a startup", (), _fact("JOB_TITLE", "software engineer"), "kept"),
+    ("i work as a teacher", (), _fact("OCCUPATION", "works as a teacher"), "kept"),
+    ("my mom lives in porto", (), _fact("HAS_MOTHER", obj="Mother"), "kept"),
+    ("we're expecting in june", (), _fact("STATUS", "pregnant"), "kept"),
+    # forms of a word, numbers, refs, dates
+    ("been running marathons since 2019", (), _fact("HOBBY", "marathon running"), "kept"),
+    ("i have two kids", (), _fact("CHILDREN", "2"), "kept"),
+    ("I live in Lisbon's old town", (), _fact("LIVES_IN", obj="place:lisbon"), "kept"),
+    ("i was born on march 3rd 1990", (), _fact("BIRTHDAY", "1990-03-03"), "kept"),
+    ("started at acme last week", (), _fact("STARTED_JOB", "2025-12-31"), "kept"),
+    ("we moved to porto in march", (), _fact("MOVED", "2025-03"), "kept"),
+    ("I got married yesterday", (), _fact("MARRIED_ON", "2026-01-06"), "kept"),
+    ("i love quizzes", (), _fact("LIKES", "quizzes"), "kept"),
+    ("not a fan of cilantro", (), _fact("DISLIKES", "cilantro"), "kept"),
+    ("i live in lisbon. i think im taking the job", (), _fact("LIVES_IN", obj="Lisbon"), "kept"),
+    ("my husband and I went out, i think it was fun", (), _fact("STATUS", "married"), "kept"),
+    ("i think i'll go to bed", ("i'm a nurse",), _fact("JOB_TITLE", "nurse"), "kept"),
+    # unsure: kept, lowered
+    ("i'm a backend engineer", (), _fact("JOB_TITLE", "senior backend engineer"), "lowered"),
+    ("I like my tea", (), _fact("LIKES", "green tea"), "lowered"),
+]
+INVENTED = [
+    # the sloppy model's two wrong facts kept on main (issue 27)
+    ("i think im taking it", ("got an offer from spotify",), _fact("WORKS_AT", obj="Spotify"),
+     "hedged"),
+    ("quiz time", (), _fact("LIKES", "quizzes"), "dropped"),
+    # hedges
+    ("got the offer from spotify!! i think im taking it", (), _fact("WORKS_AT", obj="Spotify"),
+     "hedged"),
+    ("maybe i'll go vegan", (), _fact("DIET", "vegan"), "hedged"),
+    ("might move to berlin next year", (), _fact("LIVES_IN", obj="Berlin"), "hedged"),
+    ("probably gonna quit smoking", (), _fact("HABIT", "quit smoking"), "hedged"),
+    ("not sure yet, thinking about barcelona", (), _fact("LIVES_IN", obj="Barcelona"), "hedged"),
+    # nothing said supports it
+    ("i live in berlin", (), _fact("WORKS_AT", obj="Google"), "dropped"),
+    ("i have two kids", (), _fact("CHILDREN", "3"), "dropped"),
+    ("i'm an engineer", (), _fact("JOB_TITLE", "senior backend engineer"), "dropped"),
+    ("my dad called two days ago", (), _fact("FATHER_DIED_ON", "2025-11-01"), "dropped"),
+    ("lol ok", (), _fact("NAME", "Sam"), "dropped"),
+    ("going to the gym", (), _fact("LOVES", "gym"), "dropped"),
+    ("peanuts make me sick", (), _fact("LIVES_IN", obj="Berlin"), "dropped"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("said", "earlier", "fact", "expected"), FAIR + INVENTED)
+def test_each_fact_gets_its_verdict(
+    said: str, earlier: tuple[str, ...], fact: PlanFact, expected: str
+) -> None:
+    assert ground(fact, Said(NOW, (said,), earlier)).verdict == expected
+
+
+def test_both_sides_measured_no_fair_fact_dropped_no_invented_fact_kept() -> None:
+    def verdict(row: tuple[str, tuple[str, ...], PlanFact, str]) -> str:
+        said, earlier, fact, _ = row
+        return ground(fact, Said(NOW, (said,), earlier)).verdict
+
+    false_drops = [r for r in FAIR if verdict(r) in ("dropped", "hedged")]
+    invented_kept = [r for r in INVENTED if verdict(r) in ("kept", "lowered")]
+    assert (len(false_drops), len(invented_kept)) == (0, 0)
+    assert len(FAIR) >= 25 and len(INVENTED) >= 14
+
+
+def test_an_unsure_fact_is_kept_lowered_out_of_foundation_and_named() -> None:
+    pinned = msgspec.structs.replace(
+        _fact("JOB_TITLE", "senior backend engineer"), importance=3, pinned=True, confidence=0.9
+    )
+    kept, notes = weigh([pinned], Said(NOW, ("i'm a backend engineer",)))
+    (fact,) = kept
+    assert (fact.confidence, fact.importance, fact.pinned) == (0.5, 1, False)
+    (note,) = notes
+    assert note.code == "fact_unsure" and "senior" in note.detail
+
+
+def test_hedged_and_unsupported_facts_are_dropped_each_with_its_code() -> None:
+    facts = [_fact("DIET", "vegan"), _fact("WORKS_AT", obj="Google"), _fact("LIVES_IN", "Rome")]
+    kept, notes = weigh(facts, Said(NOW, ("maybe i'll go vegan. i live in rome",)))
+    assert [f.value for f in kept] == ["Rome"]
+    assert [n.code for n in notes] == ["fact_hedged", "fact_not_grounded"]
+    assert "maybe i'll go vegan" in notes[0].detail and "google" in notes[1].detail
+
+
+@pytest.mark.parametrize(
+    ("word", "other"),
+    [("dogs", "dog"), ("marathons", "marathon"), ("running", "run"), ("quizzes", "quiz"),
+     ("hobbies", "hobby"), ("married", "marri")],
+)  # fmt: skip
+def test_a_stem_meets_plural_and_verb_forms(word: str, other: str) -> None:
+    assert stem(word) == stem(other)
