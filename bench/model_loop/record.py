@@ -152,14 +152,14 @@ class Recording:
             turn = self.conv["turns"][index]
             one = await ask(self.gate, self.conv, turn, user_id)
             if one["next"] != "question":
-                name = self.folder / f"turn-{index}.prompt"
+                name = self.folder / f"turn-{index}.prompt.txt"
                 envelope = one["envelope"]
                 exact = {k: envelope[k] for k in ("messages", "response_format")}
                 name.with_suffix(".json").write_text(json.dumps(exact, ensure_ascii=False))
-                name.with_suffix(".txt").write_text(_render(turn, one))
+                name.write_text(_render(turn, one))
                 state = {"user_id": user_id, "turn": index, "one": one}
                 self.state_file.write_text(json.dumps(state))
-                print(f"turn {index} ({one['next']}): read {name.with_suffix('.txt')}")
+                print(f"turn {index} ({one['next']}): read {name}")
                 print(f"  user: {turn['user']}")
                 return
             raw = question_answer(one)
