@@ -114,21 +114,31 @@ def _turn_body(conv: dict[str, Any], turn: dict[str, Any], user_id: str) -> dict
     }
 
 
-async def play_turn(
-    gate: httpx.AsyncClient,
+async def ask(
+    gate: httpx.AsyncClient, conv: dict[str, Any], turn: dict[str, Any], user_id: str
+) -> dict[str, Any]:
+    """``POST /v1/turn`` for one turn of the conversation: rag-gate's whole answer."""
+    asked = await gate.post("/v1/turn", json=_turn_body(conv, turn, user_id))
+    asked.raise_for_status()
+    one: dict[str, Any] = asked.json()
+    return one
+
+
+def question_answer(one: dict[str, Any]) -> str:
+    """The flow's own answer when ``/v1/turn`` said ``question``: the question as the reply."""
+    return json.dumps({"reply": one["hydrate"]["GRAPH"]["pending_question"]["question"]})
+
+
+async def commit(
     memory: httpx.AsyncClient,
     conv: dict[str, Any],
     turn: dict[str, Any],
     user_id: str,
+    one: dict[str, Any],
     raw: str,
-) -> tuple[TurnResult, dict[str, Any], dict[str, Any] | None]:
-    """One turn: /v1/turn, then the commit of ``raw`` (or of the flow's question)."""
-    asked = await gate.post("/v1/turn", json=_turn_body(conv, turn, user_id))
-    asked.raise_for_status()
-    one = asked.json()
-    if one["next"] == "question":
-        raw = json.dumps({"reply": one["hydrate"]["GRAPH"]["pending_question"]["question"]})
-    commit = {
+) -> tuple[TurnResult, dict[str, Any] | None]:
+    """``POST /v1/commit`` of ``raw`` as ``fast-brain.json`` sends it, and what it answered."""
+    body = {
         "user_id": user_id,
         "agent_id": turn["agent"],
         "chat_id": turn["chat"],
@@ -145,20 +155,36 @@ async def play_turn(
         "active_entity_ids": (one.get("hydrate") or {}).get("active_entity_ids", []),
         "now": turn["at"],
     }
-    answered = await memory.post("/v1/commit", json=commit)
-    body = answered.json()
+    answered = await memory.post("/v1/commit", json=body)
+    said = answered.json()
     result = TurnResult(
         index=turn["i"],
         next=one["next"],
         status=answered.status_code,
-        reply_stored=answered.is_success and len(body.get("message_ids", [])) >= 2,
+        reply_stored=answered.is_success and len(said.get("message_ids", [])) >= 2,
         plan_refused=400 <= answered.status_code < 500,
     )
     if not answered.is_success:
-        result.detail = json.dumps(body.get("errors") or body.get("detail"))[:400]
+        result.detail = json.dumps(said.get("errors") or said.get("detail"))[:400]
     else:
-        result.warnings = [f"{w['code']}: {w['detail']}" for w in body.get("warnings", [])]
-    return result, one, body if answered.is_success else None
+        result.warnings = [f"{w['code']}: {w['detail']}" for w in said.get("warnings", [])]
+    return result, said if answered.is_success else None
+
+
+async def play_turn(
+    gate: httpx.AsyncClient,
+    memory: httpx.AsyncClient,
+    conv: dict[str, Any],
+    turn: dict[str, Any],
+    user_id: str,
+    raw: str,
+) -> tuple[TurnResult, dict[str, Any], dict[str, Any] | None]:
+    """One turn: /v1/turn, then the commit of ``raw`` (or of the flow's question)."""
+    one = await ask(gate, conv, turn, user_id)
+    if one["next"] == "question":
+        raw = question_answer(one)
+    result, written = await commit(memory, conv, turn, user_id, one, raw)
+    return result, one, written
 
 
 def score(result: TurnResult, raw: str, labels: list[str], written: list[dict]) -> None:

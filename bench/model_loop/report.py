@@ -57,6 +57,35 @@ def rows(runs: list[Replay]) -> list[list[object]]:
     return out
 
 
+def conversation_rows(runs: list[Replay]) -> list[list[object]]:
+    """One row per conversation and style, held-out ones last."""
+    ordered = sorted(runs, key=lambda r: (r.held_out, r.conversation, r.style))
+    return [
+        [
+            r.conversation,
+            "held-out" if r.held_out else "tuned",
+            r.style,
+            len(r.turns),
+            r.count("refused"),
+            r.count("lost"),
+            _pct(r.count("fair_dropped"), r.count("fair")),
+            _pct(r.count("invented_kept"), r.count("invented")),
+        ]
+        for r in ordered
+    ]
+
+
+PER_CONVERSATION = [
+    "conversation",
+    "split",
+    "style",
+    "turns",
+    "plans refused",
+    "turns lost",
+    "fair facts dropped",
+    "invented facts kept",
+]
+
 HEADER = [
     "split",
     "style",
@@ -92,7 +121,8 @@ def main() -> None:
     args = parser.parse_args()
     runs = asyncio.run(run(args.offset))
     body = table(HEADER, rows(runs))
-    print(body)
+    detail = table(PER_CONVERSATION, conversation_rows(runs))
+    print(body, detail, sep="\n\n")
     for r in runs:
         for t in r.turns:
             for name in t.fair_dropped:
@@ -102,7 +132,10 @@ def main() -> None:
     if args.write:
         write_section(
             "model-loop",
-            f"## Model in the loop (`bench/model_loop`)\n\n{machine_line(machine())}\n\n{body}\n",
+            f"## Model in the loop (`bench/model_loop`)\n\n{machine_line(machine())}\n\n"
+            f"Recorded answers replayed for a fresh person each: `python -m bench.model_loop.report"
+            f" --offset N --write` against `twin up`. The held-out split was never tuned on.\n\n"
+            f"{body}\n\nPer conversation:\n\n{detail}\n",
         )
 
 
