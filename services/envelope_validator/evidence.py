@@ -25,7 +25,7 @@ from contracts.envelope import InferenceEnvelope
 from contracts.envelope_io import MemoryItem
 from contracts.recall import RankedItem
 from contracts.retrieve_limits import FusionWeights
-from contracts.slots import GraphSlot, Turn
+from contracts.slots import UNVERIFIED_BELOW, GraphSlot, Turn
 from services.envelope_validator import lines
 from services.envelope_validator.lines import quote
 
@@ -35,7 +35,7 @@ DEFAULT = FusionWeights()
 CARD_WEIGHT = 0.5
 EDGE_WEIGHT = 0.5
 
-Source = Literal["GRAPH", "EPISODE", "KNOWLEDGE"]
+Source = Literal["GRAPH", "UNVERIFIED", "EPISODE", "KNOWLEDGE"]
 Kind = Literal["fact", "card", "edge", "turn", "episode", "knowledge"]
 
 
@@ -51,8 +51,15 @@ class Evidence:
 
     @property
     def row(self) -> str:
-        """The row it shows: a fact and an edge of the same relation are one row."""
-        return f"rel:{self.id}" if self.kind in ("fact", "edge") else f"{self.kind}:{self.id}"
+        """The row it shows: a fact, a card fact and an edge of the same relation are one row."""
+        return (
+            f"rel:{self.id}" if self.kind in ("fact", "card", "edge") else f"{self.kind}:{self.id}"
+        )
+
+
+def graph_source(confidence: float) -> Source:
+    """A stored fact under :data:`UNVERIFIED_BELOW` is shown as unverified, not as GRAPH."""
+    return "GRAPH" if confidence >= UNVERIFIED_BELOW else "UNVERIFIED"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,16 +89,37 @@ def collect(env: InferenceEnvelope, ranking: Sequence[RankedItem]) -> list[Evide
             for t in episode.turns
         ],
         [
-            ("fact", f.fact_id, "GRAPH", quote(f.text), f.text, DEFAULT.fact)
+            (
+                "fact",
+                f.fact_id,
+                graph_source(f.confidence),
+                quote(lines.fact_line(f)),
+                f.text,
+                DEFAULT.fact,
+            )
             for f in graph.relevant_facts
         ],
         [
-            ("card", c.entity_ref, "GRAPH", quote(lines.card(c)), lines.card(c), CARD_WEIGHT)
+            (
+                "card",
+                fact_id or f"{c.entity_ref}#{n}",
+                "GRAPH",
+                quote(lines.fact(fact_id, text)),
+                text,
+                CARD_WEIGHT,
+            )
             for c in graph.entity_cards
-            if c.facts
+            for n, (fact_id, text) in enumerate(lines.card_facts(c))
         ],
         [
-            ("edge", e.rel_id, "GRAPH", quote(lines.edge(e)), lines.edge(e)["fact"], EDGE_WEIGHT)
+            (
+                "edge",
+                e.rel_id,
+                graph_source(e.confidence),
+                quote(lines.edge(e)),
+                lines.edge_text(e),
+                EDGE_WEIGHT,
+            )
             for e in graph.edges
         ],
         [

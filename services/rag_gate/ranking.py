@@ -274,6 +274,7 @@ def build_cards(
     cards = []
     for entity in entities:
         facts: list[str] = []
+        ids: list[str] = []
         for fact_id, text in card_rows.get(entity.entity_id, ()):
             key = dedupe_key(text)
             if fact_id in skip_ids or key in seen or len(facts) >= per_card:
@@ -281,8 +282,11 @@ def build_cards(
             seen.add(key)
             skip_ids.add(fact_id)
             facts.append(text)
+            ids.append(fact_id)
         if facts:
-            cards.append(EntityCard(entity_ref=entity.ref, label=entity.label, facts=facts))
+            cards.append(
+                EntityCard(entity_ref=entity.ref, label=entity.label, facts=facts, fact_ids=ids)
+            )
     return cards
 
 
