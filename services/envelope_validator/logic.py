@@ -137,7 +137,7 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
         w,
     )
     foundation = cap(foundation, "foundation", "GRAPH.foundation", w)
-    relevant = graph.relevant_facts + (facts.relevant_facts if facts else []) + doubtful
+    relevant = graph.relevant_facts + (facts.relevant_facts if facts else [])
     relevant = repeats(relevant, fact_id, "GRAPH.relevant_facts", w)
     relevant = memory_types(relevant, "GRAPH.relevant_facts", w)
     relevant = same_text(
@@ -149,6 +149,8 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
         against="foundation",
     )
     relevant = cap(relevant, "relevant_facts", "GRAPH.relevant_facts", w)
+    known = {f.fact_id for f in relevant}
+    relevant += [f for f in doubtful if f.fact_id not in known]  # past the cap: unverified
     cards = graph.entity_cards + (facts.entity_cards if facts else [])
     cards = [card(c, w) for c in repeats(cards, lambda c: c.entity_ref, "GRAPH.entity_cards", w)]
     seen_todos: set[Hashable] = set()

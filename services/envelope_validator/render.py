@@ -57,7 +57,7 @@ conversation. Never a guess, never what you said, never what GRAPH already holds
 and object are "user", a known entity by its name (or "ref") as GRAPH shows it, or an entry \
 of "entities".
 - "entities": someone or something new the facts name. Same name as a known entity but \
-another one: "distinct_from" its ref, with a distinguishing alias ("work Marta").
+another one: "distinct_from" its ref, with a distinguishing alias ("work Sam").
 - Time: "valid_from", "valid_to" and a todo's "due" take an ISO date or date-time, or the \
 user's words ("since 2019", "until friday", "next January"); a date alone as an end lasts \
 that whole day.

@@ -291,7 +291,8 @@ def build_cards(
 
 
 def format_card(card: EntityCard) -> str:
-    """``[person:john]: fact1; fact2; fact3`` (000), as envelope-validator renders it."""
+    """``[person:john]: fact1; fact2; fact3``: 000's card notation (envelope-validator renders
+    each card fact as a fact line of its own, with its handle)."""
     return f"[{card.entity_ref}]: " + "; ".join(card.facts)
 
 
