@@ -7,7 +7,8 @@ user message last.
 Memory sections, in 001/004's order: FOUNDATION MEMORIES (the person, every turn, first);
 RELEVANT MEMORIES — the evidence for *this* message from every slot in one order, best first
 (:mod:`.evidence`: recalled turns, facts, cards, the named entities' relations, episodes,
-knowledge), where 001 puts relevant memories; then ENTITIES AND RELATIONS (the entities), the
+knowledge), where 001 puts relevant memories; then ENTITIES AND RELATIONS (the entities,
+but the person's own: the plan names them "user"), the
 todo lists, EPISODES (the previous session's tail), KNOWLEDGE (only its degraded notice), the
 pending question, user context and the summaries. The evidence leaves its own sections for
 RELEVANT MEMORIES because a fixed order of whole sections spent the first few hundred words
@@ -25,6 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from contracts.envelope import ChatMessage
+from services.core.memory_store.keys import SELF_REF
 from services.envelope_validator import lines
 from services.envelope_validator.evidence import blocks
 from services.envelope_validator.lines import quote, todos
@@ -54,14 +56,14 @@ written, null or [] where nothing applies).
 - Only what the user said: each fact must be supported by their own words in this \
 conversation. Never a guess, never what you said, never what GRAPH already holds unchanged.
 - "facts": PROFILE (the user), PEOPLE (people in their life), PROJECT (their work). Subject \
-and object are "user", a known entity by its name (or "ref") as GRAPH shows it, or an entry \
-of "entities".
+and object are "user" (never the user's own name), a known entity by its name (or "ref") as \
+GRAPH shows it, or an entry of "entities".
 - "entities": someone or something new the facts name. Same name as a known entity but \
 another one: "distinct_from" its ref, with a distinguishing alias ("work Sam").
 - Time: "valid_from", "valid_to" and a todo's "due" take an ISO date or date-time, or the \
 user's words ("since 2019", "until friday", "next January"); a date alone as an end lasts \
 that whole day.
-- Each GRAPH line has an "id". A correction, a new home or a new job: "replaces" the old \
+- Each GRAPH fact and todo has an "id". A correction, a new home or a new job: "replaces" the old \
 fact's id. A fact that no longer holds: its id in "ends". A todo done: its id in "done"; \
 one no longer wanted: in "dropped".
 - "todos": plans, promises and open loops, never facts. "promote_affect": a feeling the user \
@@ -138,7 +140,7 @@ def _sections(a: Assembled) -> list[tuple[str, str]]:
                 "ENTITIES AND RELATIONS",
                 None,
                 "GRAPH",
-                [quote(lines.entity(e)) for e in graph.entities],
+                [quote(lines.entity(e)) for e in graph.entities if e.entity_ref != SELF_REF],
             ),
         ),
         ("commitments", _block("COMMITMENTS (pending)", None, "GRAPH", todos(graph.commitments))),

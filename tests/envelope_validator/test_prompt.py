@@ -66,7 +66,10 @@ def _system(body: dict[str, Any]) -> str:
 
 
 def test_graph_fact_and_todo_lines_have_one_shape_whatever_their_source() -> None:
-    lines = _graph_lines(_system(_with_row_ids(full_body(memory_budget_words=None))))
+    body = _with_row_ids(full_body(memory_budget_words=None))
+    me = {"entity_id": "e9", "name": "me", "category": "Person", "scope": "global"}
+    body["GRAPH"]["entities"].append({**me, "entity_ref": "self:user"})
+    lines = _graph_lines(_system(body))
     facts = [line for line in lines if "fact" in line]
     todos = [line for line in lines if "todo" in line]
     others = [line for line in lines if "fact" not in line and "todo" not in line]
@@ -75,6 +78,7 @@ def test_graph_fact_and_todo_lines_have_one_shape_whatever_their_source() -> Non
     assert all(list(line) == [k for k in FACT_KEYS if k in line] for line in facts)
     assert all(list(line) == [k for k in TODO_KEYS if k in line] for line in todos)
     assert all("entity" in line for line in others)  # the entities, and nothing else
+    assert len(others) == 8  # not the person's own entity: the plan names them "user"
     texts = {line["fact"] for line in facts}
     assert {"Foundation fact number 0 about the user.", "Marta lives in Porto"} <= texts
     assert {"Relevant fact number 7.", "Person 3 KNOWS Person 4"} <= texts
