@@ -21,6 +21,7 @@ import asyncio
 import json
 import os
 import uuid
+from datetime import datetime, timedelta
 from typing import Any
 
 import asyncpg
@@ -31,6 +32,7 @@ from bench.prompt.script import Say, timed
 
 DATABASE, REDIS_DB, PORT_OFFSET = "twin_prompt", 10, 730
 IDS = {"user_id": "tg:ana", "agent_id": "deanna", "chat_id": "tg:ana"}
+QUIET = timedelta(minutes=31)  # past session_idle_minutes: the session has ended
 PERSONA = "You are Deanna, a warm and direct coach. Keep replies short."
 
 
@@ -42,10 +44,21 @@ async def _drop_database() -> None:
         await admin.close()
 
 
+def _turns_shown(messages: list[dict[str, str]]) -> list[str]:
+    """Every turn the prompt shows as a turn: the replayed history, and each data line that
+    quotes one (a recalled turn, its context, the previous session's tail)."""
+    shown = [m["content"] for m in messages[1:-1]]
+    for line in messages[0]["content"].splitlines():
+        if line.startswith('{"when"') and '"said_by"' in line:
+            item = json.loads(line)
+            shown += [item["text"], *([item["after"]["text"]] if "after" in item else [])]
+    return shown
+
+
 def _repeats(messages: list[dict[str, str]], said: list[str]) -> int:
-    """Old user messages the prompt shows more than once (the current one is not old)."""
-    text = "\n".join(m["content"] for m in messages)
-    return sum(1 for s in said if text.count(s) > 1)
+    """Old user messages shown as a turn more than once (the current one is not old)."""
+    shown = _turns_shown(messages)
+    return sum(1 for s in said if shown.count(s) > 1)
 
 
 def _measure(envelope: dict[str, Any], said: list[str]) -> dict[str, Any]:
@@ -61,7 +74,22 @@ def _measure(envelope: dict[str, Any], said: list[str]) -> dict[str, Any]:
         "tokens": round((total + schema) / 4),
         "sections": envelope["stats"]["chars"],
         "repeated_turns": _repeats(messages, said),
+        "raw_in_graph": _raw_in_graph(messages[0]["content"], said),
     }
+
+
+def _raw_in_graph(system: str, said: list[str]) -> int:
+    """Lines of an authoritative GRAPH block that hold an old user message as it was said
+    (a raw sentence stored as a fact, e.g. a psyche guess)."""
+    inside, found = False, 0
+    for line in system.splitlines():
+        if line.startswith("<data "):
+            inside = 'authority="authoritative"' in line
+        elif line == "</data>":
+            inside = False
+        elif inside:
+            found += any(s.casefold() in line.casefold() for s in said)
+    return found
 
 
 def _turn(client: httpx.Client, stack: Stack, say: Say, said: list[str]) -> dict[str, Any]:
@@ -89,8 +117,22 @@ def _turn(client: httpx.Client, stack: Stack, say: Say, said: list[str]) -> dict
     row["commit"] = stored.status_code
     if stored.status_code >= 400:  # what the turn would lose; store the messages at least
         commit.pop("plan")
-        client.post(stack.url("memory-upserter") + "/v1/commit", json=commit).raise_for_status()
+        stored = client.post(stack.url("memory-upserter") + "/v1/commit", json=commit)
+        stored.raise_for_status()
+    row["session_id"] = stored.json()["session_id"]
     return row
+
+
+def _consolidate(client: httpx.Client, stack: Stack, session_id: str, now: datetime) -> None:
+    """The slow brain on the session that just ended (as its schedule would run it)."""
+    for _ in range(20):
+        answer = client.post(
+            stack.url("reflection-writer") + "/v1/consolidate",
+            json={"session_id": session_id, "now": now.isoformat()},
+        )
+        answer.raise_for_status()
+        if not any(s.get("more_pending") for s in answer.json()["sessions"]):
+            return
 
 
 def run(tree: str | None) -> list[dict[str, Any]]:
@@ -104,9 +146,13 @@ def run(tree: str | None) -> list[dict[str, Any]]:
     try:
         stack.start()
         with httpx.Client(timeout=60.0) as client:
+            last: Say | None = None
             for say in timed():
+                if last is not None and say.at.date() != last.at.date():
+                    _consolidate(client, stack, rows[-1]["session_id"], last.at + QUIET)
                 rows.append(_turn(client, stack, say, said))
                 said.append(say.text)
+                last = say
     finally:
         stack.stop()
         os.environ.pop("TWIN_BENCH_SERVER_TREE", None)
@@ -121,7 +167,7 @@ def _mean(rows: list[dict[str, Any]], key: str) -> int:
 
 
 def report(runs: dict[str, list[dict[str, Any]]], info: dict[str, str]) -> str:
-    keys = ["system", "history", "messages", "schema", "tokens", "repeated_turns"]
+    keys = ["system", "history", "messages", "schema", "tokens", "repeated_turns", "raw_in_graph"]
     labels = list(runs)
     first = runs[labels[0]]
     per_turn = [
@@ -138,8 +184,10 @@ def report(runs: dict[str, list[dict[str, Any]]], info: dict[str, str]) -> str:
             "`uv run python -m bench.prompt --before PATH` (PATH: the commit before, as files). "
             "Characters of the chat `messages` (system message, replayed history, user "
             "message) and of `response_format` (compact JSON); tokens ≈ (messages + schema) / "
-            "4, an estimate with no tokenizer. `repeated_turns`: old user messages the prompt "
-            "shows more than once.",
+            "4, an estimate with no tokenizer. `repeated_turns`: old user messages shown as a "
+            "turn (history, recalled turn or its context, previous session's tail) more than "
+            "once; `raw_in_graph`: lines of an authoritative GRAPH block holding an old user "
+            "message word for word.",
             table(["run", *keys], means),
             table(header, per_turn),
         ]

@@ -1,8 +1,9 @@
 """The scripted conversation: Telegram-style messages, each with the reply and the memory plan
 a careful model would answer (fixed, so every build is measured on the same turns).
 
-Two sessions a day apart in one chat, so the second session's prompts carry the first one's
-tail, recalled turns and the facts, todos and feelings the first one stored.
+Two sessions a day apart in one chat, the first consolidated in between (its episode, its
+summary, and the psyche guess "i always overthink…" stored at confidence 0.4), so the second
+session's prompts carry the first one's tail, recalled turns and what it stored.
 """
 
 from __future__ import annotations
@@ -78,6 +79,10 @@ CONVERSATION = [
         "its the specialist nursing exam, been studying for months",
         "Months of study count. You're more ready than it feels.",
         {"todos": [{"kind": "THREAD", "text": "Specialist nursing exam on Monday"}]},
+    ),
+    Say(
+        "i always overthink things before exams",
+        "Lots of people do. What helps you switch off?",
     ),
     Say("morning! pixel chewed my shoes lol", "Ha, beagles! Which pair?", at=DAY2),
     Say(

@@ -201,3 +201,12 @@ def test_the_lean_schema_admits_the_same_answers_with_fewer_words() -> None:
     assert "Non-empty." not in text and "At most 8000 characters." not in text
     assert "At most 120 characters." in text and "At most 50 items." in text
     assert "Usually 0.8." in text and "§" not in text
+
+
+def test_session_state_is_left_out_when_the_affect_says_nothing() -> None:
+    body = full_body()
+    body["AFFECT"]["affect"].update(label="neutral", confidence=0.0, markers=[])
+    body["AFFECT"].update(interaction_mode="default", topic_focus=None)
+    assert "[SESSION STATE]\n" not in _system(body)
+    body["AFFECT"]["topic_focus"] = "family"
+    assert '"topic_focus":"family"' in _system(body).split("[SESSION STATE]\n", 1)[1]
