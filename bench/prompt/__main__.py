@@ -75,7 +75,15 @@ def _measure(envelope: dict[str, Any], said: list[str]) -> dict[str, Any]:
         "sections": envelope["stats"]["chars"],
         "repeated_turns": _repeats(messages, said),
         "raw_in_graph": _raw_in_graph(messages[0]["content"], said),
+        "affect_in_foundation": _foundation(messages[0]["content"]).count("said they feel"),
     }
+
+
+def _foundation(system: str) -> str:
+    """The FOUNDATION MEMORIES section ('' when there is none)."""
+    if "[FOUNDATION MEMORIES]\n" not in system:
+        return ""
+    return system.split("[FOUNDATION MEMORIES]\n", 1)[1].split("\n\n", 1)[0]
 
 
 def _raw_in_graph(system: str, said: list[str]) -> int:
@@ -167,7 +175,16 @@ def _mean(rows: list[dict[str, Any]], key: str) -> int:
 
 
 def report(runs: dict[str, list[dict[str, Any]]], info: dict[str, str]) -> str:
-    keys = ["system", "history", "messages", "schema", "tokens", "repeated_turns", "raw_in_graph"]
+    keys = [
+        "system",
+        "history",
+        "messages",
+        "schema",
+        "tokens",
+        "repeated_turns",
+        "raw_in_graph",
+        "affect_in_foundation",
+    ]
     labels = list(runs)
     first = runs[labels[0]]
     per_turn = [
@@ -175,7 +192,11 @@ def report(runs: dict[str, list[dict[str, Any]]], info: dict[str, str]) -> str:
         + ["/".join(str(runs[label][n].get(key, "–")) for label in labels) for key in keys]
         for n, row in enumerate(first)
     ]
-    means = [[label] + [_mean(rows, key) for key in keys] for label, rows in runs.items()]
+    sizes = keys[:5]  # the rest are counts: added up over the turns
+    means = [
+        [label] + [_mean(rows, k) if k in sizes else sum(r.get(k, 0) for r in rows) for k in keys]
+        for label, rows in runs.items()
+    ]
     header = ["turn", "message"] + [f"{k} ({'/'.join(labels)})" for k in keys]
     return "\n\n".join(
         [
@@ -187,7 +208,8 @@ def report(runs: dict[str, list[dict[str, Any]]], info: dict[str, str]) -> str:
             "4, an estimate with no tokenizer. `repeated_turns`: old user messages shown as a "
             "turn (history, recalled turn or its context, previous session's tail) more than "
             "once; `raw_in_graph`: lines of an authoritative GRAPH block holding an old user "
-            "message word for word.",
+            "message word for word; `affect_in_foundation`: promoted feelings in FOUNDATION.",
+            "Sizes: the mean per turn; counts: the sum over the turns.",
             table(["run", *keys], means),
             table(header, per_turn),
         ]
