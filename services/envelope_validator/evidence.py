@@ -9,6 +9,11 @@ scores ``weight / (60 + its rank in its slot)`` with the same default weights, a
 cards and edges (they are Postgres facts, like a fact). These weights are not fitted to any
 benchmark. Equal scores put the shorter item first, then the slots' order.
 
+A card counts as its facts, one item each with its fact id (so a card fact and the relation
+graph-hydrator loaded for the same row are one line); a fact, card fact or relation stored
+under :data:`UNVERIFIED_BELOW` is an ``UNVERIFIED`` item, rendered in an
+``authority="unverified"`` block, never in an authoritative GRAPH one.
+
 So what answers this message comes first whatever slot holds it (a dated raw turn carries
 its evidence in far fewer words than an episode reflection: bench/RESULTS.md), and a budget
 (``memory_budget_words``) cuts from the end of this order, never from its head.
