@@ -209,7 +209,8 @@ class Disambiguation(Struct, kw_only=True, frozen=True):
 
 
 class GraphSlot(Struct, kw_only=True, frozen=True):
-    """``{{GRAPH}}`` — identity and constraints, authoritative."""
+    """``{{GRAPH}}`` — identity and constraints, authoritative; a fact or edge stored under
+    ``UNVERIFIED_BELOW`` confidence is not, and is rendered as unverified."""
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     authority: Literal["authoritative"] = "authoritative"
