@@ -200,7 +200,8 @@ class MemoryItem(Struct, kw_only=True, frozen=True):
         str,
         msgspec.Meta(
             description="fact_id / rel_id / message_id / episode_id / chunk_id / todo_id; a "
-            "card's entity_ref."
+            "card fact's fact_id (since 1.5: each card fact is one item; "
+            "``entity_ref#n`` when the card came without fact_ids)."
         ),
     ]
     words: int

@@ -109,6 +109,11 @@ class AffectSlot(Struct, kw_only=True, frozen=True):
 
 # --- GRAPH (Postgres) -------------------------------------------------------------------------
 
+# A fact stored with less confidence than this (a reflection's psyche guess, a fact the write
+# path could not ground) is not authoritative: never in the foundation, and shown, if at all,
+# as unverified. One threshold for graph-hydrator and envelope-validator.
+UNVERIFIED_BELOW = 0.6
+
 
 class GraphEntity(Struct, kw_only=True, frozen=True):
     entity_id: RowId
@@ -153,6 +158,13 @@ class FactLine(Struct, kw_only=True, frozen=True):
     source: str | None = None
     score: float | None = None
     score_details: dict[str, float] = {}
+    confidence: Annotated[
+        Confidence,
+        msgspec.Meta(
+            description=f"The stored fact's confidence (since 1.5); under {UNVERIFIED_BELOW} it "
+            "is rendered as unverified, never as authoritative GRAPH."
+        ),
+    ] = 1.0
     provenance: Provenance
 
 
@@ -162,6 +174,13 @@ class EntityCard(Struct, kw_only=True, frozen=True):
     entity_ref: str
     label: str
     facts: list[str]
+    fact_ids: Annotated[
+        list[RowId],
+        msgspec.Meta(
+            description="The row id of each of ``facts``, in their order (since 1.5), so each "
+            "renders with its handle; empty from a producer that does not send them."
+        ),
+    ] = []
 
 
 class TodoLine(Struct, kw_only=True, frozen=True):
@@ -190,7 +209,8 @@ class Disambiguation(Struct, kw_only=True, frozen=True):
 
 
 class GraphSlot(Struct, kw_only=True, frozen=True):
-    """``{{GRAPH}}`` — identity and constraints, authoritative."""
+    """``{{GRAPH}}`` — identity and constraints, authoritative; a fact or edge stored under
+    ``UNVERIFIED_BELOW`` confidence is not, and is rendered as unverified."""
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     authority: Literal["authoritative"] = "authoritative"

@@ -173,13 +173,14 @@ def items(answer: Answer, prov: Provenance) -> dict[str, list[Item]]:
         by_id = {
             **{("foundation", i.meta["key"][4:]): i for i in foundation},
             **{("fact", i.meta["key"][4:]): i for i in graph_facts + gate_facts},
-            **{
-                ("card", c["entity_ref"]): i
+            **{  # each card fact is one memory_order item (1.5), found as its card
+                ("card", fact_id): i
                 for c, i in zip(
                     [*graph.get("entity_cards", []), *facts.get("entity_cards", [])],
                     graph_cards + gate_cards,
                     strict=True,
                 )
+                for fact_id in _card_fact_ids(c)
             },
             **{("edge", i.meta["key"][4:]): i for i in edges},
             **{("turn", i.meta["key"][4:]): i for i in turns},
@@ -193,6 +194,14 @@ def items(answer: Answer, prov: Provenance) -> dict[str, list[Item]]:
             if (m["kind"], m["id"]) in by_id
         ] + latest
     return {name: _dedupe(found) for name, found in orders.items()}
+
+
+def _card_fact_ids(card: dict) -> list[str]:
+    """How the envelope's ``memory_order`` names a card's facts: their ids, else ``ref#n``."""
+    ids = card.get("fact_ids") or []
+    if len(ids) == len(card["facts"]):
+        return list(ids)
+    return [f"{card['entity_ref']}#{n}" for n in range(len(card["facts"]))]
 
 
 def _dedupe(found: Sequence[Item]) -> list[Item]:

@@ -14,7 +14,7 @@ from typing import TypeVar
 import msgspec
 
 from contracts.envelope_io import EnvelopeWarning, WarningCode
-from contracts.slots import EntityCard, FactLine, Turn
+from contracts.slots import UNVERIFIED_BELOW, EntityCard, FactLine, Turn
 
 T = TypeVar("T")
 _WORDS = re.compile(r"\w+")
@@ -121,6 +121,21 @@ def memory_types(facts: list[FactLine], section: str, w: Warnings) -> list[FactL
     return kept
 
 
+def unverified(facts: list[FactLine], w: Warnings) -> tuple[list[FactLine], list[FactLine]]:
+    """The foundation split into what stays and what is under :data:`UNVERIFIED_BELOW`: the
+    latter is no foundation; it joins the relevant facts, shown as unverified."""
+    kept = [f for f in facts if f.confidence >= UNVERIFIED_BELOW]
+    if len(kept) == len(facts):
+        return facts, []
+    w.add(
+        "filtered",
+        "GRAPH.foundation",
+        f"moved {len(facts) - len(kept)} fact(s) under confidence {UNVERIFIED_BELOW} to the "
+        "relevant memories, as unverified",
+    )
+    return kept, [f for f in facts if f.confidence < UNVERIFIED_BELOW]
+
+
 def cap(items: list[T], cap_name: str, section: str, w: Warnings) -> list[T]:
     cap = CAPS[cap_name]
     if len(items) > cap:
@@ -143,7 +158,7 @@ def card(card: EntityCard, w: Warnings) -> EntityCard:
         f"card {card.entity_ref!r} has {len(card.facts)} "
         f"facts over the cap of {cap}: kept the first {cap}",
     )
-    return msgspec.structs.replace(card, facts=card.facts[:cap])
+    return msgspec.structs.replace(card, facts=card.facts[:cap], fact_ids=card.fact_ids[:cap])
 
 
 def turns(turns: list[Turn], section: str, w: Warnings) -> list[Turn]:

@@ -9,6 +9,11 @@ scores ``weight / (60 + its rank in its slot)`` with the same default weights, a
 cards and edges (they are Postgres facts, like a fact). These weights are not fitted to any
 benchmark. Equal scores put the shorter item first, then the slots' order.
 
+A card counts as its facts, one item each with its fact id (so a card fact and the relation
+graph-hydrator loaded for the same row are one line); a fact, card fact or relation stored
+under :data:`UNVERIFIED_BELOW` is an ``UNVERIFIED`` item, rendered in an
+``authority="unverified"`` block, never in an authoritative GRAPH one.
+
 So what answers this message comes first whatever slot holds it (a dated raw turn carries
 its evidence in far fewer words than an episode reflection: bench/RESULTS.md), and a budget
 (``memory_budget_words``) cuts from the end of this order, never from its head.
@@ -25,7 +30,7 @@ from contracts.envelope import InferenceEnvelope
 from contracts.envelope_io import MemoryItem
 from contracts.recall import RankedItem
 from contracts.retrieve_limits import FusionWeights
-from contracts.slots import GraphSlot, Turn
+from contracts.slots import UNVERIFIED_BELOW, GraphSlot, Turn
 from services.envelope_validator import lines
 from services.envelope_validator.lines import quote
 
@@ -35,7 +40,7 @@ DEFAULT = FusionWeights()
 CARD_WEIGHT = 0.5
 EDGE_WEIGHT = 0.5
 
-Source = Literal["GRAPH", "EPISODE", "KNOWLEDGE"]
+Source = Literal["GRAPH", "UNVERIFIED", "EPISODE", "KNOWLEDGE"]
 Kind = Literal["fact", "card", "edge", "turn", "episode", "knowledge"]
 
 
@@ -51,8 +56,15 @@ class Evidence:
 
     @property
     def row(self) -> str:
-        """The row it shows: a fact and an edge of the same relation are one row."""
-        return f"rel:{self.id}" if self.kind in ("fact", "edge") else f"{self.kind}:{self.id}"
+        """The row it shows: a fact, a card fact and an edge of the same relation are one row."""
+        return (
+            f"rel:{self.id}" if self.kind in ("fact", "card", "edge") else f"{self.kind}:{self.id}"
+        )
+
+
+def graph_source(confidence: float) -> Source:
+    """A stored fact under :data:`UNVERIFIED_BELOW` is shown as unverified, not as GRAPH."""
+    return "GRAPH" if confidence >= UNVERIFIED_BELOW else "UNVERIFIED"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,16 +94,37 @@ def collect(env: InferenceEnvelope, ranking: Sequence[RankedItem]) -> list[Evide
             for t in episode.turns
         ],
         [
-            ("fact", f.fact_id, "GRAPH", quote(f.text), f.text, DEFAULT.fact)
+            (
+                "fact",
+                f.fact_id,
+                graph_source(f.confidence),
+                quote(lines.fact_line(f)),
+                f.text,
+                DEFAULT.fact,
+            )
             for f in graph.relevant_facts
         ],
         [
-            ("card", c.entity_ref, "GRAPH", quote(lines.card(c)), lines.card(c), CARD_WEIGHT)
+            (
+                "card",
+                fact_id or f"{c.entity_ref}#{n}",
+                "GRAPH",
+                quote(lines.fact(fact_id, text)),
+                text,
+                CARD_WEIGHT,
+            )
             for c in graph.entity_cards
-            if c.facts
+            for n, (fact_id, text) in enumerate(lines.card_facts(c))
         ],
         [
-            ("edge", e.rel_id, "GRAPH", quote(lines.edge(e)), lines.edge(e)["fact"], EDGE_WEIGHT)
+            (
+                "edge",
+                e.rel_id,
+                graph_source(e.confidence),
+                quote(lines.edge(e)),
+                lines.edge_text(e),
+                EDGE_WEIGHT,
+            )
             for e in graph.edges
         ],
         [

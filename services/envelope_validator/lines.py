@@ -1,5 +1,10 @@
 """One memory item → one line of a ``<data>`` block (pure).
 
+GRAPH lines have one shape each: a fact is ``{"id": "F3a9c1b", "fact": "…"}`` wherever it
+comes from (foundation, relevant facts, entity cards, relations), a todo is
+``{"id": "T07be2c", "todo": "…"}``, an entity ``{"entity": "…", "category": "…"}``. The ids are
+the handles of :mod:`services.core.handles`, which the model names in its plan.
+
 Every piece of stored text becomes one JSON value on its own line (:func:`quote`): JSON escapes
 quotes and line breaks, and ``<`` is escaped as ``\\u003c``, so stored text can neither end a
 block, open a section, nor fake a header — every line it produces starts with ``"`` or ``{``.
@@ -8,12 +13,22 @@ block, open a section, nor fake a header — every line it produces starts with 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 import msgspec
 
 from contracts.recall import EpisodeHit, KnowledgeHit, RecalledTurn
-from contracts.slots import Disambiguation, EntityCard, GraphEdge, GraphEntity, TodoLine
+from contracts.slots import (
+    Disambiguation,
+    EntityCard,
+    FactLine,
+    GraphEdge,
+    GraphEntity,
+    TodoLine,
+    Turn,
+)
+from services.core.handles import handle_of
 
 _ENCODE = msgspec.json.Encoder().encode
 # JSON already escapes quotes, backslashes and control characters; these are the rest that
@@ -30,9 +45,37 @@ def quote(value: Any) -> str:
     return text
 
 
-def card(card: EntityCard) -> str:
-    """``[person:john]: fact1; fact2; fact3`` (000)."""
-    return f"[{card.entity_ref}]: " + "; ".join(card.facts)
+def fact(
+    row_id: str | None,
+    text: str,
+    *,
+    since: datetime | None = None,
+    critical: bool = False,
+    agent_scope: bool = False,
+) -> dict[str, Any]:
+    """The one shape of every GRAPH fact line — foundation, relevant fact, card fact, relation:
+    ``{"id": "F3a9c1b", "fact": "…"}`` plus ``since``, ``critical`` and ``scope`` when they
+    say something. ``id`` is the handle the model names in ``replaces`` and ``ends``
+    (:func:`services.core.handles.handle_of`); a card fact whose producer sent no ids has none."""
+    line: dict[str, Any] = {"id": handle_of("fact", row_id)} if row_id else {}
+    line["fact"] = text
+    if since is not None:
+        line["since"] = since.date().isoformat()
+    if critical:
+        line["critical"] = True
+    if agent_scope:
+        line["scope"] = "this agent"
+    return line
+
+
+def fact_line(fact_line: FactLine) -> dict[str, Any]:
+    return fact(fact_line.fact_id, fact_line.text)
+
+
+def card_facts(card: EntityCard) -> list[tuple[str | None, str]]:
+    """A card's facts as ``(fact id or None, text)``: they render as fact lines, one each."""
+    ids: list[str | None] = list(card.fact_ids) if len(card.fact_ids) == len(card.facts) else []
+    return list(zip(ids or [None] * len(card.facts), card.facts, strict=True))
 
 
 def entity(entity: GraphEntity) -> dict[str, Any]:
@@ -46,33 +89,35 @@ def entity(entity: GraphEntity) -> dict[str, Any]:
     return line
 
 
-def edge(edge: GraphEdge) -> dict[str, Any]:
+def edge_text(edge: GraphEdge) -> str:
     if edge.text:
-        fact = edge.text
-    else:
-        target = edge.object if edge.object is not None else edge.value
-        target = target if isinstance(target, str) else _ENCODE(target).decode()
-        fact = f"{edge.subject} {edge.predicate} {target}"
-    line: dict[str, Any] = {"fact": fact}
-    if edge.critical:
-        line["critical"] = True
-    if edge.confidence < 1.0:
-        line["confidence"] = round(edge.confidence, 2)
-    if edge.scope == "agent":
-        line["scope"] = "this agent"
-    if edge.valid_from is not None:
-        line["since"] = edge.valid_from.date().isoformat()
+        return edge.text
+    target = edge.object if edge.object is not None else edge.value
+    target = target if isinstance(target, str) else _ENCODE(target).decode()
+    return f"{edge.subject} {edge.predicate} {target}"
+
+
+def edge(edge: GraphEdge) -> dict[str, Any]:
+    return fact(
+        edge.rel_id,
+        edge_text(edge),
+        since=edge.valid_from,
+        critical=edge.critical,
+        agent_scope=edge.scope == "agent",
+    )
+
+
+def todo(todo: TodoLine) -> dict[str, Any]:
+    """``{"id": "T07be2c", "todo": "…", "due": "2026-01-05"}``: the handle the model names in
+    ``done`` and ``dropped``."""
+    line: dict[str, Any] = {"id": handle_of("todo", todo.todo_id), "todo": todo.text}
+    if todo.due_at is not None:
+        line["due"] = todo.due_at.date().isoformat()
     return line
 
 
 def todos(todos: Iterable[TodoLine]) -> list[str]:
-    lines = []
-    for todo in todos:
-        if todo.due_at is not None:
-            lines.append(quote({"todo": todo.text, "due": todo.due_at.date().isoformat()}))
-        else:
-            lines.append(quote(todo.text))
-    return lines
+    return [quote(todo(t)) for t in todos]
 
 
 def episode(hit: EpisodeHit) -> dict[str, Any]:
@@ -92,6 +137,14 @@ def recalled(turn: RecalledTurn) -> dict[str, Any]:
             "said_by": turn.context.speaker or turn.context.role,
             "text": turn.context.text,
         }
+    line["said_by"] = turn.speaker or turn.role
+    line["text"] = turn.text
+    return line
+
+
+def said(turn: Turn) -> dict[str, Any]:
+    """A turn of the previous session's tail, in a recalled turn's shape."""
+    line: dict[str, Any] = {"when": f"{turn.ts:%Y-%m-%d %H:%M}"} if turn.ts else {}
     line["said_by"] = turn.speaker or turn.role
     line["text"] = turn.text
     return line

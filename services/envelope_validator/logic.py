@@ -7,7 +7,10 @@ Pure: no I/O, ``now`` is passed in. Guarantees:
 - over-long texts and over-full lists are cut, never refused, and every cut is named in a
   warning: lists keep their first N (the producer's ranking), texts keep their head;
 - repeated items (same id and same content, or the same normalized text) are dropped with a
-  warning; relevant memories are deduplicated against the foundation (001);
+  warning; relevant memories are deduplicated against the foundation (001), and every old
+  turn appears once (:mod:`.once`);
+- a foundation fact under :data:`contracts.slots.UNVERIFIED_BELOW` is no foundation: it joins
+  the relevant memories, rendered as unverified, never as authoritative GRAPH;
 - the evidence for this message (:mod:`.evidence`) is rendered best first, and with
   ``memory_budget_words`` only what fits that many words is (warning ``budgeted``);
   ``memory_order`` lists every rendered memory item in the order the prompt carries it.
@@ -47,6 +50,7 @@ from services.envelope_validator.caps import (  # noqa: F401  (CAPS…: re-expor
     repeats,
     same_text,
     turns,
+    unverified,
 )
 from services.envelope_validator.checks import TODO_LISTS, check
 from services.envelope_validator.evidence import (
@@ -56,6 +60,7 @@ from services.envelope_validator.evidence import (
     dedupe,
     memory_order,
 )
+from services.envelope_validator.once import recalled_once, tail_once
 from services.envelope_validator.render import render
 
 
@@ -125,14 +130,13 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
         if slot is not None and slot.degraded:
             w.add("degraded", name, slot.degraded)
 
-    foundation = cap(
+    foundation, doubtful = unverified(
         memory_types(
             repeats(graph.foundation, fact_id, "GRAPH.foundation", w), "GRAPH.foundation", w
         ),
-        "foundation",
-        "GRAPH.foundation",
         w,
     )
+    foundation = cap(foundation, "foundation", "GRAPH.foundation", w)
     relevant = graph.relevant_facts + (facts.relevant_facts if facts else [])
     relevant = repeats(relevant, fact_id, "GRAPH.relevant_facts", w)
     relevant = memory_types(relevant, "GRAPH.relevant_facts", w)
@@ -145,6 +149,8 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
         against="foundation",
     )
     relevant = cap(relevant, "relevant_facts", "GRAPH.relevant_facts", w)
+    known = {f.fact_id for f in relevant}
+    relevant += [f for f in doubtful if f.fact_id not in known]  # past the cap: unverified
     cards = graph.entity_cards + (facts.entity_cards if facts else [])
     cards = [card(c, w) for c in repeats(cards, lambda c: c.entity_ref, "GRAPH.entity_cards", w)]
     seen_todos: set[Hashable] = set()
@@ -167,6 +173,7 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
         **todos,
     )
 
+    history = turns(request.recent_turns, "recent_turns", w)
     latest = request.latest_session_summary or request.EPISODE.latest_session_summary or ""
     latest = clip(latest, "latest_session_summary", w)
     episode = msgspec.structs.replace(
@@ -179,13 +186,14 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
             w,
         ),
         turns=cap(
-            repeats(request.EPISODE.turns, lambda t: t.message_id, "EPISODE.turns", w),
+            recalled_once(
+                repeats(request.EPISODE.turns, lambda t: t.message_id, "EPISODE.turns", w),
+                history,
+                w,
+            ),
             "recalled_turns",
             "EPISODE.turns",
             w,
-        ),
-        previous_session_tail=turns(
-            request.EPISODE.previous_session_tail, "EPISODE.previous_session_tail", w
         ),
     )
     knowledge = msgspec.structs.replace(
@@ -235,6 +243,16 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
             f"of {request.memory_budget_words} words left out: "
             + ", ".join(f"{e.kind}:{e.id}" for e in fitted.left_out),
         )
+    shown = {e.id for e in fitted.kept if e.kind == "turn"}
+    tail = tail_once(
+        turns(request.EPISODE.previous_session_tail, "EPISODE.previous_session_tail", w),
+        history,
+        [t for t in episode.turns if t.message_id in shown],
+        w,
+    )
+    envelope = msgspec.structs.replace(
+        envelope, EPISODE=msgspec.structs.replace(episode, previous_session_tail=tail)
+    )
     return Assembled(
         envelope=envelope,
         now=now,
@@ -246,7 +264,7 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
             request.conversation_summary or graph.summary_spine, "conversation_summary", w
         ),
         latest_session_summary=latest,
-        history=turns(request.recent_turns, "recent_turns", w),
+        history=history,
         user_message=request.user_message,
         warnings=list(w),
         evidence=fitted.kept,

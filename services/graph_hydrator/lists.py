@@ -11,7 +11,11 @@ edges) that are
 * about the person and of importance 3 (core identity), in any scope visible to the agent;
 * critical (allergy, medication, intolerance, safety boundary), whoever's they are.
 
-PSYCHE inferences only when pinned or seeded. A fact about someone else, however important
+Never foundation, whatever else holds: a fact stored with less confidence than
+:data:`contracts.slots.UNVERIFIED_BELOW` (a psyche guess, a fact the write path could not
+ground: not authoritative), and a promoted affect (:data:`AFFECT_PREDICATES`, "User said they
+feel nervous…": how they felt once, not who they are) unless pinned or seeded. PSYCHE
+inferences only when pinned or seeded. A fact about someone else, however important
 ("Caroline went to a support group"), is not the person's foundation: it reaches the turn
 that names them, through the subgraph and rag-gate.
 
@@ -38,12 +42,13 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from contracts.common import Provenance
-from contracts.slots import FactLine, TodoLine
+from contracts.slots import UNVERIFIED_BELOW, FactLine, TodoLine
 from services.graph_hydrator.rows import FactRow, TodoRow
 from services.graph_hydrator.subgraph import is_critical, merge_scopes
 from services.graph_hydrator.text import dedupe_key
 
 FOUNDATION_CAP = 12
+AFFECT_PREDICATES = frozenset({"FEELS"})  # memory-upserter's promote_affect
 SELF_TYPES = frozenset({"PROFILE", "PEOPLE"})  # the person's identity and their relations
 TODO_CAPS = {"COMMITMENT": 5, "THREAD": 3, "FRICTION": 3, "WIN": 3}
 LIST_OF_KIND = {
@@ -87,9 +92,11 @@ def foundation_rank(fact: FactRow) -> tuple[Any, ...]:
 
 
 def is_foundation(fact: FactRow) -> bool:
+    if fact.confidence < UNVERIFIED_BELOW:
+        return False
     if fact.seeded or fact.pinned:
         return True
-    if fact.memory_type == "PSYCHE":
+    if fact.memory_type == "PSYCHE" or fact.predicate.upper() in AFFECT_PREDICATES:
         return False
     if is_critical(fact.predicate):
         return True
@@ -113,6 +120,7 @@ def pick_foundation(facts: Iterable[FactRow]) -> list[FactLine]:
             importance=f.importance,
             pinned=f.pinned,
             source=f.source,
+            confidence=f.confidence,
             provenance=Provenance(
                 row_id=f.fact_id, message_ids=list(f.message_ids), source=f.source
             ),

@@ -67,6 +67,7 @@ class FactRow(msgspec.Struct, frozen=True, kw_only=True):
     updated_at: datetime | None = None
     about_self: bool = False
     message_ids: tuple[str, ...] = ()
+    confidence: float = 1.0
 
     @property
     def seeded(self) -> bool:

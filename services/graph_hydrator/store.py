@@ -17,7 +17,9 @@ millisecond queries (see ``bench/graph_hydrator.py``).
 ``find_entities``   names/aliases (a person's given name too) equal to any lookup key, the
                     session's active ids, and the
                     person's relatives named by a relation word ("my sister")
-``load_edges``      1-hop relations of a set of entities, both directions, pre-ranked
+``load_edges``      1-hop relations of a set of entities, both directions, pre-ranked; no
+                    PSYCHE inference unless pinned (the prompt carries PROFILE, PEOPLE and
+                    PROJECT facts: 001)
 ``load_foundation`` the candidates of :func:`lists.is_foundation`, pre-ordered
 ``load_todos``      the four todo lists, each pre-ranked by a window function
 """
@@ -28,10 +30,17 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from contracts.slots import UNVERIFIED_BELOW
 from services.core.deps import Connection
 from services.core.memory_store.keys import SELF_REF
 from services.core.memory_store.visibility import visible
-from services.graph_hydrator.lists import FETCH_FACTOR, FOUNDATION_CAP, TODO_CAPS, WINS_WINDOW
+from services.graph_hydrator.lists import (
+    AFFECT_PREDICATES,
+    FETCH_FACTOR,
+    FOUNDATION_CAP,
+    TODO_CAPS,
+    WINS_WINDOW,
+)
 from services.graph_hydrator.rows import EdgeRow, EntityRow, FactRow, TodoRow
 from services.graph_hydrator.subgraph import CRITICAL_PREDICATES
 
@@ -93,7 +102,7 @@ SELECT r.rel_id::text, r.scope, r.predicate, r.object_id IS NOT NULL AS to_entit
        {_endpoint("subject_id", _ENTITY_RECORD)} AS s,
        {_endpoint("object_id", _ENTITY_RECORD)} AS o
   FROM relations r
- WHERE {_LIVE_FACT}
+ WHERE {_LIVE_FACT} AND (r.memory_type <> 'PSYCHE' OR r.pinned)
    AND (r.subject_id = ANY($4::uuid[]) OR r.object_id = ANY($4::uuid[]))
  ORDER BY r.scope = 'agent' DESC, upper(r.predicate) = ANY($5::text[]) DESC,
           r.confidence DESC, r.updated_at DESC, r.importance DESC, r.rel_id
@@ -103,16 +112,17 @@ SELECT r.rel_id::text, r.scope, r.predicate, r.object_id IS NOT NULL AS to_entit
 LOAD_FOUNDATION = f"""
 SELECT r.rel_id::text, r.subject_id::text, r.predicate, r.scope, r.text, r.memory_type,
        r.importance, r.pinned, r.source, r.created_at, r.updated_at, r.provenance_message_ids,
-       r.subject_id = {_SELF} AS about_self,
+       r.confidence::float8, r.subject_id = {_SELF} AS about_self,
        {_endpoint("subject_id", "true")} IS NOT NULL
        AND (r.object_id IS NULL OR {_endpoint("object_id", "true")} IS NOT NULL) AS visible
   FROM relations r
- WHERE {_LIVE_FACT}
+ WHERE {_LIVE_FACT} AND r.confidence >= $6
    AND (r.pinned OR r.source = 'seeded_profile'
-        OR (r.predicate = ANY($5::text[]) AND r.memory_type <> 'PSYCHE')
-        OR (r.subject_id = {_SELF} AND r.memory_type <> 'PSYCHE'
-            AND (r.importance = 3 OR (r.scope = 'global' AND r.importance >= 2
-                                      AND r.memory_type IN ('PROFILE', 'PEOPLE')))))
+        OR (r.memory_type <> 'PSYCHE' AND r.predicate <> ALL($7::text[])
+            AND (r.predicate = ANY($5::text[])
+                 OR (r.subject_id = {_SELF}
+                     AND (r.importance = 3 OR (r.scope = 'global' AND r.importance >= 2
+                                               AND r.memory_type IN ('PROFILE', 'PEOPLE')))))))
  ORDER BY r.source = 'seeded_profile' DESC, r.pinned DESC, r.predicate = ANY($5::text[]) DESC,
           r.importance DESC, r.updated_at DESC, r.rel_id
  LIMIT $4
@@ -241,6 +251,8 @@ async def load_foundation(
         now,
         FOUNDATION_CAP * FETCH_FACTOR,
         sorted(CRITICAL_PREDICATES),
+        UNVERIFIED_BELOW,
+        sorted(AFFECT_PREDICATES),
     )
     return [
         FactRow(
@@ -257,6 +269,7 @@ async def load_foundation(
             updated_at=r["updated_at"],
             about_self=bool(r["about_self"]),
             message_ids=tuple(str(m) for m in r["provenance_message_ids"]),
+            confidence=r["confidence"],
         )
         for r in rows
         if r["visible"]

@@ -274,6 +274,7 @@ def build_cards(
     cards = []
     for entity in entities:
         facts: list[str] = []
+        ids: list[str] = []
         for fact_id, text in card_rows.get(entity.entity_id, ()):
             key = dedupe_key(text)
             if fact_id in skip_ids or key in seen or len(facts) >= per_card:
@@ -281,13 +282,17 @@ def build_cards(
             seen.add(key)
             skip_ids.add(fact_id)
             facts.append(text)
+            ids.append(fact_id)
         if facts:
-            cards.append(EntityCard(entity_ref=entity.ref, label=entity.label, facts=facts))
+            cards.append(
+                EntityCard(entity_ref=entity.ref, label=entity.label, facts=facts, fact_ids=ids)
+            )
     return cards
 
 
 def format_card(card: EntityCard) -> str:
-    """``[person:john]: fact1; fact2; fact3`` (000), as envelope-validator renders it."""
+    """``[person:john]: fact1; fact2; fact3``: 000's card notation (envelope-validator renders
+    each card fact as a fact line of its own, with its handle)."""
     return f"[{card.entity_ref}]: " + "; ".join(card.facts)
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 
 from contracts.common import Role
+from contracts.slots import UNVERIFIED_BELOW
 from services.core.deps import Connection
 from services.core.memory_store.visibility import visible
 from services.rag_gate.continuity import TailMessage
@@ -66,6 +67,7 @@ class FactRow(msgspec.Struct, frozen=True):
     message_ids: list[Any]
     subject: EntityRow
     object: EntityRow | None
+    confidence: float = 1.0
 
 
 class MessageRow(msgspec.Struct, frozen=True):
@@ -131,6 +133,7 @@ SELECT 'chunk', jsonb_build_object(
 UNION ALL
 SELECT 'fact', jsonb_build_object(
            'rel_id', r.rel_id, 'text', r.text, 'memory_type', r.memory_type,
+           'confidence', r.confidence,
            'importance', r.importance, 'pinned', r.pinned, 'source', r.source,
            'updated_at', r.updated_at, 'message_ids', r.provenance_message_ids,
            'subject', {_ENTITY_JSON.format(t="s")},
@@ -172,6 +175,7 @@ SELECT x.entity_id::text, f.rel_id::text, f.text
          FROM relations r {_ENDPOINTS}
         WHERE r.user_id = $1 AND (r.subject_id = x.entity_id OR r.object_id = x.entity_id)
           AND (r.importance >= 2 OR r.pinned) AND r.rel_id <> ALL($5::uuid[])
+          AND r.confidence >= {UNVERIFIED_BELOW}
           AND {_LIVE_FACT}
         ORDER BY r.pinned DESC, r.importance DESC, r.created_at DESC, r.rel_id
         LIMIT $6) f

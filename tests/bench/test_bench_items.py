@@ -118,7 +118,7 @@ def test_envelope_order_is_envelope_validators_memory_order() -> None:
             {"section": "relevant", "kind": "episode", "id": "ep1", "words": 9},
             {"section": "relevant", "kind": "fact", "id": "f1", "words": 4},
             {"section": "relevant", "kind": "edge", "id": "f1", "words": 4},
-            {"section": "relevant", "kind": "card", "id": "person:marta", "words": 4},
+            {"section": "relevant", "kind": "card", "id": "person:marta#0", "words": 4},
             {"section": "relevant", "kind": "edge", "id": "e1", "words": 4},
             {"section": "todos", "kind": "todo", "id": "t1", "words": 2},
         ]

@@ -155,7 +155,9 @@ def test_stored_text_only_reaches_the_system_message_inside_data_blocks() -> Non
     data = _data_lines(system)
     lines = system.splitlines()
     assert all(index in data for index, line in enumerate(lines) if marker in line)
-    assert sum(marker in line for line in lines) >= 15
+    # (the foundation's text is shown once: the relevant fact, card fact and relation saying
+    # the same are deduplicated against it)
+    assert sum(marker in line for line in lines) >= 13
     assert [m.role for m in messages if marker in m.content] == ["system", "user"]
 
 
@@ -188,7 +190,7 @@ def test_relevant_memories_follow_rag_gates_ranking_across_slots() -> None:
     )
     assert block[4:7] == [
         '<data source="GRAPH" authority="authoritative">',
-        quote("Relevant fact number 5."),
+        quote({"id": "Frf5", "fact": "Relevant fact number 5."}),
         "</data>",
     ]
     assert block[7] == '<data source="KNOWLEDGE" authority="static">' and "Part 2" in block[8]
@@ -204,7 +206,7 @@ def test_without_a_ranking_each_slot_fuses_by_its_own_order() -> None:
     relevant = [(m.kind, m.id) for m in answer.memory_order if m.section == "relevant"]
     assert relevant[:3] == [("knowledge", "k0"), ("knowledge", "k1"), ("knowledge", "k2")]
     assert relevant[-1] == ("episode", "ep4")
-    assert len(relevant) == 8 + 2 + 40 + 5 + 3
+    assert len(relevant) == 8 + 2 * 2 + 40 + 5 + 3  # a card's facts are one item each
 
 
 def test_a_memory_budget_keeps_the_best_evidence_that_fits_and_says_what_it_left_out() -> None:

@@ -332,6 +332,7 @@ def _fact(
     scope="global",
     subject="me",
     about_self=False,
+    confidence=1.0,
 ) -> FactRow:
     at = NOW - timedelta(days=age_d)
     return FactRow(
@@ -347,6 +348,7 @@ def _fact(
         created_at=at,
         updated_at=at,
         about_self=about_self,
+        confidence=confidence,
     )
 
 
@@ -403,6 +405,25 @@ def test_the_persons_global_identity_facts_are_foundation_by_importance_then_rec
         "User lives in Lisbon",
         "Marta is the user's sister",
     ]
+
+
+def test_a_promoted_affect_and_an_unverified_fact_are_never_foundation() -> None:
+    """ "User said they feel nervous" is how they felt once, not who they are; a fact stored
+    under UNVERIFIED_BELOW (a psyche guess, an ungrounded plan fact) is not authoritative."""
+    home = _fact("User lives in Lisbon", importance=2, about_self=True, confidence=0.9)
+    nervous = _fact(
+        'User said they feel nervous: "so nervous about monday"',
+        importance=3,
+        predicate="FEELS",
+        about_self=True,
+        confidence=0.7,
+    )
+    guessed = _fact("User works at Spotify", importance=3, about_self=True, confidence=0.4)
+    pinned_guess = _fact("User is a morning person", pinned=True, confidence=0.5)
+    pinned_feeling = _fact("User feels at home in Porto", pinned=True, predicate="FEELS")
+    lines = pick_foundation([home, nervous, guessed, pinned_guess, pinned_feeling])
+    assert [f.text for f in lines] == ["User feels at home in Porto", "User lives in Lisbon"]
+    assert [f.confidence for f in lines] == [1.0, 0.9]
 
 
 def test_foundation_is_capped_at_twelve_and_deduped() -> None:

@@ -97,6 +97,41 @@ async def test_foundation_candidates_include_the_persons_own_global_facts(seed: 
     assert {f.fact_id for f in facts if f.about_self} == {home, sister}
 
 
+async def test_foundation_candidates_leave_out_affect_and_unverified_facts(seed: Seeder) -> None:
+    me = await seed.entity("Alice", entity_ref="self:user")
+    home = await seed.fact(me, "LIVES_IN", value="Lisbon", importance=2, memory_type="PROFILE")
+    await seed.fact(
+        me,
+        "FEELS",
+        value="nervous",
+        text='User said they feel nervous: "so nervous"',
+        importance=3,
+        confidence=0.7,
+        memory_type="PROFILE",
+    )
+    await seed.fact(
+        me, "WORKS_AT", value="Spotify", importance=3, confidence=0.4, memory_type="PROFILE"
+    )
+    await seed.fact(
+        me, "BELIEVES", value="i think that x", confidence=0.4, pinned=True, importance=3
+    )
+    async with seed.pool.acquire() as conn:
+        facts = await store.load_foundation(conn, seed.user_id, "deanna", T0)
+    assert [(f.fact_id, f.confidence) for f in facts] == [(home, 1.0)]
+
+
+async def test_edges_leave_out_psyche_guesses_unless_pinned(seed: Seeder) -> None:
+    me = await seed.entity("Alice", entity_ref="self:user")
+    home = await seed.fact(me, "LIVES_IN", value="Lisbon", memory_type="PROFILE")
+    await seed.fact(me, "BELIEVES", value="i think that x", confidence=0.4, memory_type="PSYCHE")
+    pinned = await seed.fact(
+        me, "VALUES", value="family", pinned=True, importance=3, memory_type="PSYCHE"
+    )
+    async with seed.pool.acquire() as conn:
+        edges = await store.load_edges(conn, seed.user_id, "deanna", [me], T0)
+    assert {e.rel_id for e in edges} == {home, pinned}
+
+
 async def test_todos_are_this_agents_with_wins_of_the_last_48_hours(seed: Seeder) -> None:
     walk = await seed.todo("COMMITMENT", "walk")
     thread = await seed.todo("THREAD", "new job")

@@ -95,6 +95,7 @@ class Memory:
         message_ids: Sequence[str] = (),
         index: bool = True,
         stale_index: bool = False,
+        confidence: float = 1.0,
     ) -> str:
         """A fact row and its vector; ``stale_index`` indexes a closed fact as still active
         (an index the upserter has not caught up with)."""
@@ -105,10 +106,10 @@ class Memory:
                 """INSERT INTO relations (rel_id, user_id, scope, agent_id, subject_id, predicate,
                        object_id, object_value, memory_type, text, importance, pinned, source,
                        status, valid_to, provenance_message_ids, forgotten_at, created_at,
-                       updated_at)
+                       updated_at, confidence)
                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, 'llm_plan',
                            $13, $14, $15::jsonb, CASE WHEN $13 = 'FORGOTTEN' THEN now() END,
-                           $16, $17)""",
+                           $16, $17, $18)""",
                 rel_id,
                 self.user_id,
                 scope,
@@ -126,6 +127,7 @@ class Memory:
                 list(message_ids),
                 created_at or updated_at,
                 updated_at,
+                confidence,
             )
         if index:
             (dense,) = await self._embed([text])

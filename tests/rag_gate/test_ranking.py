@@ -229,6 +229,7 @@ def test_cards_keep_the_sql_order_cap_each_card_and_skip_relevant_facts_and_repe
         "[person:sam]: Sam is a chef",
     ]
     assert cards[0].label == "Marta"
+    assert [c.fact_ids for c in cards] == [["r1", "r3", "r4"], ["r6"]]  # each fact's handle
 
 
 def test_an_entity_with_no_fact_left_gets_no_card() -> None:

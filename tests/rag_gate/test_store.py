@@ -251,6 +251,22 @@ async def test_entity_cards_expand_the_top_facts_entity_with_its_important_facts
     ]
 
 
+async def test_facts_and_cards_carry_confidence_and_ids_and_cards_leave_unverified_out(
+    resources: Clients, memory: Memory
+) -> None:
+    """A relevant fact says how sure memory is; a card fact under UNVERIFIED_BELOW is no card
+    fact (a card renders as authoritative GRAPH); each card fact comes with its id."""
+    marta = await memory.entity("Marta", ref="person:marta")
+    relevant = await memory.fact(marta, "Marta works night shifts at the hospital", confidence=0.5)
+    sister = await memory.fact(marta, "Marta is my younger sister", importance=3, index=False)
+    await memory.fact(marta, "Marta hates her boss", importance=3, confidence=0.4, index=False)
+    answer = await ask(resources, memory, "how are Marta's hospital night shifts?")
+    (fact,) = answer.FACTS.relevant_facts
+    assert (fact.fact_id, fact.confidence) == (relevant, 0.5)
+    (card,) = answer.FACTS.entity_cards
+    assert (card.facts, card.fact_ids) == (["Marta is my younger sister"], [sister])
+
+
 async def test_facts_carry_the_blended_score_and_their_provenance(
     resources: Clients, memory: Memory
 ) -> None:
