@@ -40,7 +40,7 @@ UPDATE relations r
    SET provenance_message_ids = (SELECT coalesce(jsonb_agg(x), '[]'::jsonb)
                                    FROM jsonb_array_elements(r.provenance_message_ids) x
                                   WHERE x #>> '{}' <> ALL($2::text[]))
- WHERE r.user_id = $1 AND r.provenance_message_ids ?| $2::text[]
+ WHERE r.user_id = $1 AND r.provenance_message_ids ?| $2::text[] AND r.status <> 'FORGOTTEN'
 RETURNING r.rel_id
 """
 _SESSION = """
