@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 import msgspec
 
 from contracts.memory import CommitResponse, Notice
+from contracts.plan import MemoryWritePlan
 from services.core.deps import Connection, Database
 from services.core.llm import LLM
 from services.core.problems import Conflict
@@ -26,6 +27,7 @@ from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored
 from services.memory_upserter.extract.extractor import Utterance
 from services.memory_upserter.extract.people import Known
 from services.memory_upserter.forget.audit import FORGOTTEN_ANSWER
+from services.memory_upserter.text import is_command
 
 JUDGE_CONTEXT = """
 SELECT k.request_hash, k.response,
@@ -102,17 +104,20 @@ async def judge_turn(
 ) -> Judgement | Stored:
     """The shadow judge's plan, or the answer an earlier commit of this turn stored."""
     req = turn.req
-    new = [Utterance(r.text, r.speaker) for r in turn.user_rows]
+    # a slash command is logged with the turn but is never a memory (nor context for one)
+    new = [Utterance(r.text, r.speaker) for r in turn.user_rows if not is_command(r.text)]
     async with db.acquire() as conn:
         context = await judge_context(
             conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, names_in(new)
         )
     if context.stored is not None:
         return context.stored
+    if not new:
+        return Judgement(MemoryWritePlan(), "offline_extractor", notes=(COMMAND_NOTE,))
     judged = await judge(
         llm,
         new=new,
-        earlier=[Utterance(t, s) for t, s in context.earlier],
+        earlier=[Utterance(t, s) for t, s in context.earlier if not is_command(t)],
         self_names=context.self_names,
         known=context.known,
         now=turn.now,
@@ -134,6 +139,11 @@ async def judge_turn(
         questions=tuple(judged.questions),
         notes=tuple(notes),
     )
+
+
+COMMAND_NOTE = Notice(
+    code="slash_command", detail="the message is a slash command: nothing was extracted from it"
+)
 
 
 def replay(stored: Stored, turn: ReadTurn) -> CommitResponse:
