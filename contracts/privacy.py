@@ -122,8 +122,7 @@ class DeletionReceipt(Struct, kw_only=True, frozen=True):
         msgspec.Meta(
             description=(
                 "Postgres tables rewritten (VACUUM FULL) after a hard forget, so no deleted "
-                "row's bytes "
-                "remain in their files; the vector index holds no text to compact."
+                "row's bytes remain in their files."
             )
         ),
     ] = []
@@ -133,6 +132,27 @@ class DeletionReceipt(Struct, kw_only=True, frozen=True):
             description=(
                 "Tables rewritten in the background right after the answer (larger than 64 MiB, or "
                 "their lock was busy), retried for up to 60 s after the forget."
+            )
+        ),
+    ] = []
+    analyzed: Annotated[
+        list[str],
+        msgspec.Meta(
+            description=(
+                "Tables whose planner statistics were taken again after a hard forget (contract "
+                "1.5), so no sample of a forgotten value stays in pg_statistic; the catalog "
+                "table's old rows are rewritten away too unless `remains` names "
+                "postgres_statistics."
+            )
+        ),
+    ] = []
+    vectors_rewritten: Annotated[
+        list[str],
+        msgspec.Meta(
+            description=(
+                "Vector collections rewritten from their live points after a hard forget "
+                "(contract 1.5): no file of them keeps a deleted point's vectors or hashed term "
+                "ids. A touched collection not listed is named in `remains` (vector_index)."
             )
         ),
     ] = []

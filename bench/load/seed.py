@@ -787,12 +787,12 @@ async def write_vectors(
     progress: Callable[[str], None] = print,
 ) -> dict[str, float]:
     """Upsert every point with the product's adapter and point builders; seconds per stage."""
+    from services.core.memory_store.episode_index import EpisodeRow, embedding_text, vector_payload
     from services.core.memory_store.index import FactIndexRow, fact_point
     from services.core.memory_store.message_index import message_point
     from services.core.vectors import VectorPoint
     from services.core.vectors.edge import EdgeVectorIndex
     from services.memory_upserter.person.knowledge import _point as knowledge_point
-    from services.reflection_writer.episode import EpisodeRow, embedding_text, vector_payload
 
     seconds: dict[str, float] = {}
     started = time.perf_counter()

@@ -44,6 +44,16 @@ TODO_CUES = re.compile(
 )
 
 
+# A chat command ("/start", "/help", "/forget Lisbon", Telegram's "/start@my_bot"): an
+# instruction to the bot, never something the person said about their life.
+COMMAND = re.compile(r"^\s*/[A-Za-z][\w-]*(?:@\w+)?(?:\s|$)")
+
+
+def is_command(text: str) -> bool:
+    """The message is a slash command: the judge extracts nothing from it."""
+    return bool(COMMAND.match(text))
+
+
 def fold(text: str) -> str:
     """A text as this package compares it: Postgres's ``twin_normalize``
     (:func:`services.core.text.fold`), whitespace squeezed: ``"Márta’s  cat"`` → ``"marta's cat"``.

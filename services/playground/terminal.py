@@ -3,9 +3,10 @@
 Type a message and get the reply of the configured model (or the offline readout). Commands:
 ``/envelope`` shows the chat messages the model got for the last turn, ``/written`` what the
 commit wrote, ``/show`` toggles printing both after every turn, ``/new`` starts a new session,
-``/quit`` leaves. Before the first message every node of the chain must answer as itself
-(:mod:`services.playground.preflight`); if one does not, one line says what to run and the
-command exits 1.
+``/forget <text>`` forgets it (:mod:`services.playground.commands`), ``/help`` lists them,
+``/quit`` leaves; any other ``/word`` is not sent. Before the first message every node of the
+chain must answer as itself (:mod:`services.playground.preflight`); if one does not, one line
+says what to run and the command exits 1.
 
 A session is keyed by (user, agent, chat): its working memory in Redis and its row in Postgres.
 ``/new`` moves to a fresh chat id, so the next turn opens a new session with empty working
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import httpx
 
 from services.core.settings import Settings
+from services.playground import commands
 from services.playground.preflight import check_nodes
 from services.playground.turn import ROUTES, AskModel, Conversation, Exchange, NodeError
 
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
     from services.core.llm import LLM
 
 PROMPT = "you> "
-HELP = "/envelope  /written  /show (toggle both after every turn)  /new (new session)  /quit"
+HELP = "/help lists the commands (/forget <text>, /new, /quit, ...)"
 MAX_CHAT_ID = 128
 
 
@@ -97,6 +99,9 @@ async def _loop(talk: Conversation, read: Callable[[str], str], out: TextIO, sho
         if text in COMMANDS or not text:
             last, show = _command(text, talk, last, show, out)
             continue
+        if commands.is_command(text):
+            print(await _slash(talk, text), file=out)
+            continue
         try:
             last = await talk.say(text)
         except NodeError as exc:
@@ -127,6 +132,22 @@ def _command(
     elif text in ("/envelope", "/written") and last is not None:
         print(_detail(last, text[1:]), file=out)
     return last, show
+
+
+async def _slash(talk: Conversation, text: str) -> str:
+    """The line a slash command prints (``/help``, ``/forget <text>``, or an unknown one)."""
+    name, _, rest = text.partition(" ")
+    if name == "/help":
+        return commands.HELP
+    if name == "/forget":
+        return await commands.forget(
+            talk.client,
+            talk.base_urls["memory-upserter"],
+            user_id=talk.user_id,
+            text=rest,
+            token=talk.token,
+        )
+    return f"(unknown command {name}: not sent, nothing remembered; /help lists the commands)"
 
 
 def new_chat_id(chat_id: str) -> str:

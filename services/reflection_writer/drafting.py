@@ -22,6 +22,7 @@ import structlog
 from contracts.reflection import Engine
 from contracts.reflection_draft import ReflectionDraft
 from services.core.llm import LLM, LLMMalformedOutput
+from services.core.memory_store.episode_index import EpisodeRow, embedding_text
 from services.reflection_writer import engine_offline, episode, prompt
 from services.reflection_writer.grounding import Grounded, ground
 from services.reflection_writer.model import KnownEntity, Message
@@ -105,7 +106,7 @@ def episode_row(
     known: Sequence[KnownEntity],
     made: Draft,
     timezone: str | None,
-) -> episode.EpisodeRow:
+) -> EpisodeRow:
     """The row to insert (``previous_episode_id`` is filled in inside the transaction)."""
     summary = made.draft.summary
     reflection = made.grounded.reflection
@@ -124,7 +125,7 @@ def episode_row(
             for d in made.grounded.dropped_evidence
         ],
     }
-    return episode.EpisodeRow(
+    return EpisodeRow(
         episode_id=episode.episode_id(user_id, first.seq),
         user_id=user_id,
         agent_id=agent_id,
@@ -142,5 +143,5 @@ def episode_row(
         last_message_seq=last.seq,
         provenance=provenance,
         previous_episode_id=None,
-        text=episode.embedding_text(summary.one_liner, text),
+        text=embedding_text(summary.one_liner, text),
     )

@@ -1,4 +1,5 @@
-"""What an episode row and its vector are made of (pure): id, importance, tags, day, text.
+"""What an episode is made of (pure): id, importance, tags, day, text (its row and its vector:
+:mod:`services.core.memory_store.episode_index`).
 
 **Episode importance** (0–1, two decimals), from what the session held:
 
@@ -19,9 +20,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from contracts.reflection_draft import Reflection, SessionSummary
@@ -87,52 +86,6 @@ def render(reflection: Reflection) -> str:
     if len(text) > REFLECTION_CHARS:
         text = text[: REFLECTION_CHARS - 1].rstrip() + "…"
     return text or "Observation: nothing was said."
-
-
-def embedding_text(one_liner: str, reflection_text: str) -> str:
-    """What an episode's vector is made of: the one-liner, then the reflection."""
-    return f"{one_liner}\n{reflection_text}".strip()
-
-
-@dataclass(frozen=True)
-class EpisodeRow:
-    episode_id: str
-    user_id: str
-    agent_id: str
-    chat_id: str
-    session_id: str
-    ts: datetime
-    day: date
-    importance: float
-    reflection: str
-    reflection_json: dict[str, Any]
-    summary: dict[str, Any]
-    entity_ids: list[str]
-    tags: list[str]
-    first_message_seq: int
-    last_message_seq: int
-    provenance: dict[str, Any]
-    previous_episode_id: str | None
-    text: str  # what the vector is made of
-
-
-def vector_payload(row: EpisodeRow) -> dict[str, Any]:
-    ids = row.provenance.get("message_ids") or []
-    return {
-        "user_id": row.user_id,
-        "agent_id": row.agent_id,
-        "scope": "agent",
-        "entity_ids": list(row.entity_ids),
-        "active": True,
-        "kind": "episode",
-        "row_id": row.episode_id,
-        "ts": int(row.ts.timestamp()),
-        "day": row.day.isoformat(),
-        "session_id": row.session_id,
-        "chat_id": row.chat_id,
-        "message_ids": [ids[0], ids[-1]] if ids else [],
-        "importance": row.importance,
-    }
 
 
 def _sentence(text: str) -> str:

@@ -18,11 +18,15 @@ from contracts.reflection import ConsolidatedSession, DueReason, SkippedSession
 from services.core import memory_store
 from services.core.deps import Connection, Database
 from services.core.errors import DependencyUnavailable
+from services.core.memory_store.episode_index import (
+    EpisodeRow,
+    mark_episodes_indexed,
+    vector_payload,
+)
 from services.core.vectors import VectorIndex, VectorPoint
 from services.reflection_writer import sessions, store
 from services.reflection_writer.brain import SlowBrain
 from services.reflection_writer.drafting import Draft, episode_row
-from services.reflection_writer.episode import EpisodeRow, vector_payload
 from services.reflection_writer.model import Message
 from services.reflection_writer.psyche import write_psyche
 from services.reflection_writer.sessions import ClaimedSession
@@ -170,5 +174,5 @@ async def _index(
         log.warning("episode_not_indexed", episode_id=row.episode_id, error=str(exc)[:200])
         return False
     async with db.acquire() as conn:
-        await store.mark_indexed(conn, [row.episode_id], now)
+        await mark_episodes_indexed(conn, [row.episode_id], now)
     return True

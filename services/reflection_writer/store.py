@@ -10,11 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-import asyncpg
-
 from services.core.deps import Connection
+from services.core.memory_store.episode_index import EpisodeRow
 from services.core.memory_store.visibility import visible
-from services.reflection_writer.episode import EpisodeRow
 from services.reflection_writer.model import KnownEntity
 
 # Names that would match every session: never an entity mention.
@@ -179,28 +177,3 @@ async def reference_facts(
         ts,
     )
     return int(status.split()[-1])
-
-
-async def mark_indexed(conn: Connection, episode_ids: Sequence[str], now: datetime) -> None:
-    await conn.execute(
-        "UPDATE episodes SET indexed_at = $2 WHERE episode_id = ANY($1::uuid[])",
-        list(episode_ids),
-        now,
-    )
-
-
-async def unindexed_episodes(
-    conn: Connection, user_id: str | None, limit: int
-) -> list[asyncpg.Record]:
-    """Active episodes whose vector was never written (a crash or an index outage)."""
-    return await conn.fetch(
-        """SELECT episode_id::text, user_id, agent_id, chat_id, session_id::text, ts, day,
-                  importance::float8, reflection, summary, reflection_json, entity_ids, tags,
-                  first_message_seq, last_message_seq, provenance,
-                  previous_episode_id::text
-             FROM episodes
-            WHERE indexed_at IS NULL AND active AND ($1::text IS NULL OR user_id = $1)
-            ORDER BY created_at LIMIT $2""",
-        user_id,
-        limit,
-    )

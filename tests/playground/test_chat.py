@@ -300,3 +300,22 @@ def _free_offset() -> int:
 def _port_free(port: int) -> bool:
     with socket.socket() as sock:
         return sock.connect_ex(("127.0.0.1", port)) != 0
+
+
+async def test_forget_and_help_in_the_terminal_and_no_unknown_command_is_sent(
+    nodes: httpx.AsyncClient, resources: Clients, user_id: str
+) -> None:
+    lines = iter(["My sister Marta lives in Lisbon.", "/forget Lisbon", "/help", "/start", "/quit"])
+    out = io.StringIO()
+    await _loop(conversation(nodes, user_id), lambda _prompt: next(lines), out, show=False)
+    text = out.getvalue()
+    assert "(forgotten: " in text and "facts" in text.split("(forgotten: ")[1].splitlines()[0]
+    assert "/forget <text>" in text  # the help
+    assert "(unknown command /start: not sent" in text
+    async with resources.db.acquire() as conn:
+        live = await conn.fetch(
+            "SELECT text FROM relations WHERE user_id = $1 AND status = 'ACTIVE'", user_id
+        )
+        logged = await conn.fetch("SELECT text FROM messages WHERE user_id = $1", user_id)
+    assert not [r for r in live if "Lisbon" in r["text"]]
+    assert not [m for m in logged if m["text"].startswith("/")]

@@ -4,9 +4,13 @@ and no byte in any file: the Qdrant Edge folder (WAL and segments) and the throw
 cluster's data files (heap, TOAST and index pages of every table) are searched byte by byte.
 
 The content is a made-up name no other test uses, so a search of the whole database, the
-whole throwaway Redis, every captured log line and every file for it is exact. Postgres' own
-write-ahead log (``pg_wal``) is left out: it keeps the deleted rows until its segments are
-recycled, as the deletion receipt says.
+whole throwaway Redis, every captured log line and every file for it is exact. The vector
+index holds no text but the hashed BM25 term ids of it: every Qdrant file is searched for the
+name's term ids too, in each encoding Edge writes them (the log's CBOR and big-endian, the
+segments' little-endian). The planner statistics (``pg_statistic``, which ANALYZE fills with
+sample values) are read as rows and as the catalog's files. Postgres' own write-ahead log
+(``pg_wal``) is left out: it keeps the deleted rows until its segments are recycled, as the
+deletion receipt says.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import logging
 import random
 import string
+import struct
 import subprocess
 from pathlib import Path
 
@@ -25,6 +30,7 @@ from structlog.testing import capture_logs
 from services.core.deps import Clients
 from services.core.settings import Settings
 from services.core.vectors import COLLECTIONS
+from services.core.vectors.layout import SparseEncoder
 from tests.reliability.helpers import AGENT, CHAT, commit_body, later, rows
 from tests.reliability.servers import PostgresServer
 
@@ -238,6 +244,32 @@ def _files_holding(root: Path, needle: str, *, skip: tuple[str, ...] = ()) -> li
     return [p for p in paths if not p.startswith(skip)]
 
 
+def _term_hashes_holding(root: Path, word: str) -> list[str]:
+    """Every file under ``root`` holding one of the BM25 term ids of ``word``, in any of the
+    encodings Edge stores a sparse vector's indices with."""
+    held = []
+    for term in SparseEncoder().document(word).indices:
+        encodings = (struct.pack("<I", term), struct.pack(">I", term))
+        held += [
+            f"{path.relative_to(root).as_posix()} (term {term})"
+            for path in sorted(root.rglob("*"))
+            if path.is_file() and any(e in path.read_bytes() for e in encodings)
+        ]
+    return held
+
+
+async def _statistics_holding(res: Clients, needle: str) -> list[str]:
+    """The planner statistics rows (every table's) whose sample values hold ``needle``."""
+    found = await rows(
+        res,
+        """SELECT s.starelid::regclass::text AS tab FROM pg_statistic s
+            WHERE concat_ws(' ', s.stavalues1::text, s.stavalues2::text, s.stavalues3::text,
+                            s.stavalues4::text, s.stavalues5::text) ILIKE $1""",
+        f"%{needle}%",
+    )
+    return sorted(r["tab"] for r in found)
+
+
 async def _everything_on_disk(res: Clients) -> None:
     """Shared buffers to the data files (a dirty page not yet written would hide bytes)."""
     async with res.db.acquire() as conn:
@@ -259,6 +291,7 @@ async def test_a_hard_forget_leaves_no_byte_of_the_content_in_any_file(
     assert _files_holding(pg_server.data, name, skip=("pg_wal/",)), (
         "the search finds the name in the table files before the forget"
     )
+    assert _term_hashes_holding(qdrant, name), "and its term ids in the vector index's files"
     assert _files_holding(qdrant, name) == [], "the vector index never holds the text"
 
     async with node("memory-upserter", throwaway) as upserter:
@@ -280,9 +313,11 @@ async def test_a_hard_forget_leaves_no_byte_of_the_content_in_any_file(
     assert _files_holding(pg_server.data, name, skip=("pg_wal/",)) == []
     assert _files_holding(pg_server.root, name, skip=("data/",)) == []  # the server's log
     assert _files_holding(qdrant, name) == []
+    assert _term_hashes_holding(qdrant, name) == []
     assert receipt["hard"] and receipt["rows"]["relations"] >= 1
     assert receipt["rows"]["entities"] == 1 and receipt["rows"]["messages"] >= 2
-    assert receipt["points"]["facts"] >= 1 and receipt["redis_keys_deleted"] >= 1
+    assert receipt["points"]["facts"] >= 1 and receipt["redis_keys_rewritten"] >= 1
+    assert set(receipt["vectors_rewritten"]) >= {"facts", "messages"}
     assert set(receipt["rows"]) - {"entity_aliases"} <= set(receipt["compacted"])
     assert receipt["compaction_pending"] == []
     assert {r["where"] for r in receipt["remains"]} >= {"postgres_wal", "backups"}
@@ -349,3 +384,36 @@ async def test_a_hard_forget_of_a_text_leaves_no_byte_of_it_in_any_file(
     assert _files_holding(qdrant, word) == []
     assert await _postgres_holding(throwaway, word) == []
     assert await _redis_holding(throwaway, word) == []
+
+
+async def test_a_hard_forget_leaves_no_sample_in_the_planner_statistics(
+    node,
+    throwaway: Clients,
+    pg_server: PostgresServer,
+    user_id: str,
+) -> None:
+    """ANALYZE copies sample values into pg_statistic; after the forget no row holds the text
+    and no file of the cluster (the catalog's included) holds it either."""
+    word = _made_up_name().lower()
+    async with node("memory-upserter", throwaway) as upserter:
+        for i, text in enumerate([f"My travel alias is {word}.", "Nothing else.", "Hi there."]):
+            answer = await upserter.post("/v1/commit", json=commit_body(user_id, text, at=later(i)))
+            assert answer.status_code == 200, answer.text
+    await throwaway.background.drain()
+    async with throwaway.db.acquire() as conn:
+        await conn.execute("ANALYZE messages, idempotency_keys")
+    assert "messages" in await _statistics_holding(throwaway, word), "ANALYZE sampled it"
+
+    async with node("memory-upserter", throwaway) as upserter:
+        forgotten = await upserter.post(
+            "/v1/forget",
+            json={"user_id": user_id, "scope": "global", "targets": [{"text": word}], "hard": True},
+        )
+    assert forgotten.status_code == 200, forgotten.text
+    receipt = forgotten.json()["receipt"]
+    await throwaway.background.drain(within_s=70)
+    await _everything_on_disk(throwaway)
+    assert await _statistics_holding(throwaway, word) == []
+    assert _files_holding(pg_server.data, word, skip=("pg_wal/",)) == []
+    assert {"messages", "idempotency_keys"} <= set(receipt["analyzed"])
+    assert "postgres_statistics" not in {r["where"] for r in receipt["remains"]}

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import qdrant_edge as qe
 
-from services.core.vectors import filters
+from services.core.vectors import edge_rewrite, filters
 from services.core.vectors.edge_shard import (
     ensure_payload_indexes,
     shard_config,
@@ -228,6 +228,19 @@ class EdgeVectorIndex:
             with self._engine(collection) as shard:
                 shard.optimize()
 
+    async def purge(self, collection: str) -> bool:
+        """Rewrite the collection's shard from its live points (:mod:`.edge_rewrite`): no
+        file of it keeps a deleted point's vectors or term ids afterwards. Blocks the process
+        for the copy (about 1.4 s per 20k points of 384 dims on 2 cores); returns True."""
+        check_collection(collection)
+        with self._engine(collection) as shard:
+            where = self._root / collection
+            config = shard_config(self._dim, stored_datatype(where / "edge_config.json"))
+            del self._shards[collection]  # reopened from disk if the rewrite fails midway
+            fresh, _ = edge_rewrite.rewrite(shard, where, config)
+            self._shards[collection] = fresh
+        return True
+
     async def ping(self) -> None:
         for collection in COLLECTIONS:
             with self._engine(collection) as shard:
@@ -264,6 +277,7 @@ class EdgeVectorIndex:
 
     def _open(self, collection: str) -> qe.EdgeShard:
         where = self._root / collection
+        edge_rewrite.recover(where)
         stored = where / "edge_config.json"
         if stored.exists():  # a shard keeps the storage it was made with (edge_f16 converts)
             shard = qe.EdgeShard.load(str(where), shard_config(self._dim, stored_datatype(stored)))

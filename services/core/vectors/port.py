@@ -162,6 +162,12 @@ class VectorIndex(Protocol):
         """Compact storage (drop deleted points). Edge blocks the process while it runs: call it
         from maintenance, never from a request. A no-op where the server optimizes itself."""
 
+    async def purge(self, collection: str) -> bool:
+        """Rewrite the collection's storage so no deleted point's vectors or term ids stay in
+        any of its files; False where this process cannot (a server rewrites on its own
+        schedule). Costs a copy of the whole collection: for hard forgets only."""
+        ...
+
     async def ping(self) -> None:
         """Return when the index answers; raise :class:`VectorIndexUnavailable` otherwise."""
 

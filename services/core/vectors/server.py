@@ -269,6 +269,11 @@ class ServerVectorIndex:
     async def optimize(self) -> None:
         """Nothing to do: the server runs its optimizers in the background."""
 
+    async def purge(self, collection: str) -> bool:
+        """A server's files are its own: its optimizer vacuums deleted points when it will."""
+        check_collection(collection)
+        return False
+
     async def ping(self) -> None:
         with _faults("ping"):
             await self._client.info()

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 import msgspec
 
 from contracts.memory import CommitResponse, Notice
+from contracts.plan import MemoryWritePlan
 from services.core.deps import Connection, Database
 from services.core.errors import Conflict
 from services.core.llm import LLM
@@ -29,7 +30,7 @@ from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored
 from services.memory_upserter.extract.extractor import Utterance
 from services.memory_upserter.extract.people import Known
 from services.memory_upserter.forget.audit import FORGOTTEN_ANSWER
-from services.memory_upserter.text import STOP_WORDS, words
+from services.memory_upserter.text import STOP_WORDS, is_command, words
 
 JUDGE_CONTEXT = f"""
 SELECT k.request_hash, k.response,
@@ -110,17 +111,20 @@ async def judge_turn(
 ) -> Judgement | Stored:
     """The shadow judge's plan, or the answer an earlier commit of this turn stored."""
     req = turn.req
-    new = [Utterance(r.text, r.speaker) for r in turn.user_rows]
+    # a slash command is logged with the turn but is never a memory (nor context for one)
+    new = [Utterance(r.text, r.speaker) for r in turn.user_rows if not is_command(r.text)]
     async with db.acquire() as conn:
         context = await judge_context(
             conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, _names(new)
         )
     if context.stored is not None:
         return context.stored
+    if not new:
+        return Judgement(MemoryWritePlan(), "offline_extractor", notes=(COMMAND_NOTE,))
     judged = await judge(
         llm,
         new=new,
-        earlier=[Utterance(t, s) for t, s in context.earlier],
+        earlier=[Utterance(t, s) for t, s in context.earlier if not is_command(t)],
         self_names=context.self_names,
         known=context.known,
         now=turn.now,
@@ -169,6 +173,11 @@ async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement 
         self_names=tuple(context.self_names),
         context=tuple(text for text, _ in context.earlier),
     )
+
+
+COMMAND_NOTE = Notice(
+    code="slash_command", detail="the message is a slash command: nothing was extracted from it"
+)
 
 
 def replay(stored: Stored, turn: ReadTurn) -> CommitResponse:

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from uuid import UUID
 
 from contracts.memory import Notice
 from services.core.deps import Database
@@ -22,8 +23,9 @@ from services.core.memory_store.message_index import (
     load_message_rows,
     message_point,
 )
-from services.core.vectors import VectorIndex
+from services.core.vectors import COLLECTIONS, VectorIndex
 from services.core.working_memory import ConcurrentUpdate
+from services.memory_upserter.forget.redact import Needles
 from services.memory_upserter.forget.types import Forgotten
 from services.memory_upserter.forget.working_memory import (
     Reach,
@@ -40,6 +42,8 @@ class Cleaned:
     counts: Counter[str] = field(default_factory=Counter)
     warnings: list[Notice] = field(default_factory=list)
     redis: RedisEffect = field(default_factory=RedisEffect)
+    purged: list[str] = field(default_factory=list)  # collections rewritten (hard)
+    unpurged: list[str] = field(default_factory=list)  # touched, and not rewritten
 
 
 async def clean_up(
@@ -65,13 +69,12 @@ async def clean_up(
         session_chat=done.session_chat,
         entity_ids={str(i) for i in done.effects.ids.get("entities", [])},
         message_ids={str(i) for i in done.effects.ids.get("messages", [])},
-        names=done.names,
-        texts=done.texts,
+        needles=Needles(done.names, done.texts),
     )
     redis = RedisEffect()
     try:
         redis = await forget_in_working_memory(
-            stores.memory, user_id, reach, hard=hard, agent_scope=agent_scope
+            stores.memory, user_id, reach, agent_scope=agent_scope
         )
         counts["working_memory"] += redis.conversations
     except (ConcurrentUpdate, DependencyUnavailable, OSError) as exc:
@@ -81,7 +84,37 @@ async def clean_up(
                 detail=f"working memory not cleaned: {type(exc).__name__}",
             )
         )
-    return Cleaned(counts, warnings, redis)
+    purged: list[str] = []
+    unpurged: list[str] = []
+    if hard:
+        purged, unpurged = await _purge(stores.vectors, _touched(counts, wipe=done.wipe_user))
+        if unpurged:
+            warnings.append(
+                Notice(
+                    code="vectors_not_compacted",
+                    detail="the vector index kept the deleted points' files: see the receipt",
+                )
+            )
+    return Cleaned(counts, warnings, redis, purged, unpurged)
+
+
+def _touched(counts: Counter[str], *, wipe: bool) -> list[str]:
+    """The collections a hard forget deleted or rewrote points in."""
+    return [
+        c for c in COLLECTIONS if wipe or counts[f"{c}_vectors"] or counts[f"{c}_vectors_rewritten"]
+    ]
+
+
+async def _purge(vectors: VectorIndex, collections: list[str]) -> tuple[list[str], list[str]]:
+    """Rewrite each collection's files (:meth:`VectorIndex.purge`); returns (rewritten, not)."""
+    purged: list[str] = []
+    for collection in collections:
+        try:
+            if await vectors.purge(collection):
+                purged.append(collection)
+        except DependencyUnavailable:
+            pass
+    return purged, [c for c in collections if c not in purged]
 
 
 async def _vectors(
@@ -109,9 +142,10 @@ async def _vectors(
             counts[f"{collection}_vectors"] += await vectors.set_active(
                 collection, user_id=user_id, ids=ids, active=False
             )
-    if done.effects.ids.get("messages"):
+    redacted = done.effects.ids.get("messages_redacted", [])
+    if done.effects.ids.get("messages") or redacted:
         counts["messages_vectors_rewritten"] += await reindex_mentions(
-            stores.db, vectors, stores.embedder, user_id, [*done.names, *done.texts]
+            stores.db, vectors, stores.embedder, user_id, [*done.names, *done.texts], redacted
         )
     facts = done.effects.ids.get("facts", [])
     if facts and not hard:
@@ -126,12 +160,14 @@ async def reindex_mentions(
     embedder: Embedder,
     user_id: str,
     needles: Sequence[str],
+    redacted: Sequence[UUID] = (),
     limit: int = 50,
 ) -> int:
-    """After a forget: re-index the user's message points whose BM25 text still mentions a
-    forgotten name or text — a kept message carries the message before it in its indexed text
-    (:func:`index_text`), and that one may be the forgotten one. Rebuilt from the rows, whose
-    ``previous`` skips forgotten messages; returns how many points were rewritten."""
+    """After a forget: re-index the ``redacted`` messages and the user's message points whose
+    BM25 text still mentions a forgotten name or text — a kept message carries the message
+    before it in its indexed text (:func:`index_text`), and that one may be the forgotten or
+    redacted one. Rebuilt from the rows, whose ``previous`` skips forgotten messages; returns
+    how many points were rewritten."""
     async with pool.acquire() as conn:  # message points are agent-scoped: search per agent
         agents = [
             r[0]
@@ -139,7 +175,7 @@ async def reindex_mentions(
                 "SELECT DISTINCT agent_id FROM sessions WHERE user_id = $1", user_id
             )
         ]
-    found: set[str] = set()
+    found: set[str] = {str(m) for m in redacted}
     for agent_id in agents:
         for needle in needles:
             for hit in await vectors.search(

@@ -34,17 +34,20 @@ ALWAYS = (
     ),
     Remnant(
         where="redis_persistence",
-        what="deleted working-memory keys in a Redis that "
+        what="deleted or rewritten working-memory values in a Redis that "
         "persists (an RDB snapshot or an append-only file; the embedded one writes nothing "
         "unless persistence is on)",
         until="the next snapshot (the embedded Redis: within 60 s of the forget) or AOF rewrite",
     ),
-    Remnant(
-        where="vector_index",
-        what="the deleted points' embeddings and hashed BM25 term ids "
-        "(no text: payloads never hold any) in Qdrant's write-ahead log and segments",
-        until="the log rolls over and the optimizer vacuums the segments",
-    ),
+)
+VECTORS_LEFT = Remnant(
+    where="vector_index",
+    what="the deleted points' embeddings and hashed BM25 term ids (no text: payloads never "
+    "hold any) in the vector index's write-ahead log and segments (a Qdrant server's files, "
+    "or an Edge collection whose rewrite failed)",
+    until="the index's optimizer vacuums the segments and its 32 MiB log segment is closed "
+    "and truncated, which has no time bound; the next hard forget that touches the "
+    "collection through Qdrant Edge rewrites it",
 )
 SOFT = Remnant(
     where="soft_forgotten_rows",
@@ -61,11 +64,20 @@ TABLE_OF_KIND = {
     "todos": "todos",
     "episodes": "episodes",
     "messages": "messages",
+    "messages_redacted": "messages",
     "stored_answers": "idempotency_keys",
     "summaries": "summary_spine",
     "snippets": "todos",
     "seeds": "user_seeds",
 }
+
+# What a hard forget leaves when the role may not rewrite the catalog (:mod:`.statistics`).
+STATISTICS_LEFT = Remnant(
+    where="postgres_statistics",
+    what="the planner's previous samples of the rewritten tables' columns, as dead tuples in "
+    "pg_statistic's file (this database role may not rewrite that catalog table)",
+    until="an administrator runs VACUUM FULL pg_catalog.pg_statistic",
+)
 
 
 def rows_per_table(counts: Mapping[str, int]) -> dict[str, int]:
@@ -86,6 +98,30 @@ def points_per_collection(counts: Mapping[str, int]) -> dict[str, int]:
     }
 
 
+def kept(counts: Mapping[str, int]) -> list[Remnant]:
+    """What a session forget kept on purpose, and why (:mod:`.provenance`)."""
+    found = []
+    if counts.get("facts_trimmed"):
+        found.append(
+            Remnant(
+                where="relations",
+                what=f"{counts['facts_trimmed']} facts also learned from messages that stay, "
+                "kept without the forgotten messages in their provenance",
+                until="kept",
+            )
+        )
+    if counts.get("entities_kept"):
+        found.append(
+            Remnant(
+                where="entities",
+                what=f"{counts['entities_kept']} entities the forgotten messages named that "
+                "facts, messages or episodes which stay still name",
+                until="kept",
+            )
+        )
+    return found
+
+
 def receipt(
     *,
     hard: bool,
@@ -95,7 +131,15 @@ def receipt(
     redis_rewritten: int,
     compacted: Sequence[str] = (),
     pending: Sequence[str] = (),
+    analyzed: Sequence[str] = (),
+    statistics_left: bool = False,
+    vectors_rewritten: Sequence[str] = (),
+    vectors_left: bool = False,
+    kept: Sequence[Remnant] = (),
 ) -> DeletionReceipt:
+    remains = [*kept, *ALWAYS] if hard else [*kept, SOFT, *ALWAYS[:1]]
+    remains += [STATISTICS_LEFT] if hard and statistics_left else []
+    remains += [VECTORS_LEFT] if hard and vectors_left else []
     return DeletionReceipt(
         hard=hard,
         rows={t: n for t, n in sorted(rows.items()) if n},
@@ -104,5 +148,7 @@ def receipt(
         redis_keys_rewritten=redis_rewritten,
         compacted=sorted(compacted),
         compaction_pending=sorted(pending),
-        remains=list(ALWAYS) if hard else [SOFT, *ALWAYS[:1]],
+        analyzed=sorted(analyzed),
+        vectors_rewritten=sorted(vectors_rewritten),
+        remains=remains,
     )

@@ -5,8 +5,9 @@ retrieval path (:mod:`.cleanup`): fact and episode vectors go inactive (soft) or
 deleted (hard), and the user's working memory loses the forgotten entity ids, turns and — hard,
 or scope ``session`` — the conversations' keys. Only the asking user's rows, points and keys
 are ever touched. A hard forget then rewrites the Postgres tables it touched
-(:mod:`.compact`), so no deleted row's bytes stay in their files; the vector index never
-held the text. The answer carries a deletion receipt (:mod:`.receipt`).
+(:mod:`.compact`), so no deleted row's bytes stay in their files, takes their planner statistics
+again (:mod:`.statistics`), and rewrites the vector collections it touched (:mod:`.cleanup`).
+The answer carries a deletion receipt (:mod:`.receipt`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from services.core.background import Background
 from services.core.memory_store import lock_user
 from services.memory_upserter.forget import compact as compaction
 from services.memory_upserter.forget import receipt as receipts
+from services.memory_upserter.forget import statistics
 from services.memory_upserter.forget.check import check
 from services.memory_upserter.forget.cleanup import clean_up
 from services.memory_upserter.forget.tx import forget_in_transaction
@@ -66,10 +68,12 @@ async def forget(
     counts.update(cleaned.counts)
     warnings = [*done.warnings, *cleaned.warnings]
     rows = done.effects.tables or receipts.rows_per_table(counts)
+    touched = compaction.touched_tables(rows) if req.hard else []
     compacted: list[str] = []
     pending: list[str] = []
+    analyzed: list[str] = []
+    catalog_rewritten = True
     if req.hard:
-        touched = compaction.touched_tables(rows)
         try:
             compacted, pending = await compaction.compact(stores.db, touched)
         except (OSError, TimeoutError, asyncpg.PostgresError) as exc:  # the rows are gone:
@@ -81,6 +85,15 @@ async def forget(
                         f"Postgres did not rewrite the tables ({type(exc).__name__}); retried "
                         f"for 60 s"
                     ),
+                )
+            )
+        try:
+            analyzed, catalog_rewritten = await statistics.refresh(stores.db, touched)
+        except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
+            warnings.append(
+                Notice(
+                    code="statistics_not_refreshed",
+                    detail=f"Postgres did not re-analyze the tables ({type(exc).__name__})",
                 )
             )
         if pending:  # too large to rewrite inside the request, or its lock was busy
@@ -104,5 +117,10 @@ async def forget(
             redis_rewritten=cleaned.redis.rewritten,
             compacted=compacted,
             pending=pending,
+            analyzed=analyzed,
+            statistics_left=not catalog_rewritten or (bool(touched) and not analyzed),
+            vectors_rewritten=cleaned.purged,
+            vectors_left=bool(cleaned.unpurged),
+            kept=receipts.kept(counts),
         ),
     )

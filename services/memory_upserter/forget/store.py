@@ -3,8 +3,9 @@
 What a scope reaches: ``agent`` — this agent's agent-scoped facts and entities, its todos,
 episodes and messages; ``global`` — all of the user's, whichever agent holds them. A target
 narrows it: an entity (every relation touching it, the entity itself with its aliases, and the
-todos, episodes and messages that name it), a fact/episode/todo id, or a text (normalized
-substring of fact and todo texts, episode reflections and messages). The user's own entity
+todos and episodes that name it), a fact/episode/todo id, or a text (normalized substring of
+fact and todo texts and episode reflections). The messages that mention an entity or a text are
+redacted, not forgotten (:mod:`.mentions`); a session's messages go whole. The user's own entity
 ("me") is never forgotten itself, only what is said about them.
 
 Soft: relations ``status = 'FORGOTTEN'``, other rows ``active = false``, with ``forgotten_at``
@@ -153,6 +154,8 @@ async def forget_rows(
     effects = Effects()
     explicit = {"facts": s.fact_ids, "todos": s.todo_ids, "episodes": s.episode_ids, "messages": ()}
     for kind in ("facts", "todos", "episodes", "messages"):
+        if kind == "messages" and not (s.everything or s.session_id):
+            continue  # an entity or a text is cut out of the messages (.mentions), not them
         sql, names = STATEMENTS[(kind, hard)]
         values = {
             "user": s.user_id,

@@ -16,8 +16,9 @@ from contracts.memory import Notice
 from contracts.privacy import ForgetTarget
 from services.core.deps import Connection
 from services.memory_upserter.forget import audit as audits
-from services.memory_upserter.forget import quotes, store
-from services.memory_upserter.forget.types import Effects, Forgotten, Selection
+from services.memory_upserter.forget import mentions, provenance, quotes, store
+from services.memory_upserter.forget.redact import Needles
+from services.memory_upserter.forget.types import Effects, Forgotten, Selection, merge
 from services.memory_upserter.text import fold
 
 AUDIT_KINDS = {
@@ -51,6 +52,8 @@ async def forget_in_transaction(
     texts."""
     done = Forgotten(Effects())
     scoped_agent = agent_id if scope == "agent" else None
+    if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM users WHERE user_id = $1)", user_id):
+        return _unknown_user(done, scope, agent_id, chat_id, everything=everything)
     if scope == "session":
         assert agent_id is not None and chat_id is not None, "checked: scope session needs both"
         done.session_chat = (agent_id, chat_id)
@@ -60,6 +63,7 @@ async def forget_in_transaction(
                 conn, user_id, agent_id, chat_id, uuid.UUID(session_id) if session_id else None
             )
         if sid is not None:
+            session = await provenance.read_session(conn, user_id, sid, hard=hard)
             done.effects = await store.forget_rows(
                 conn,
                 Selection(user_id, agent_id, session_id=sid),
@@ -67,6 +71,10 @@ async def forget_in_transaction(
                 now=now,
                 reason=reason,
             )
+            learned = await provenance.forget_learned_from(
+                conn, session, user_id=user_id, hard=hard, now=now, reason=reason
+            )
+            merge(done.effects, learned)
             if hard:
                 done.effects.counts["snippets"] += await quotes.clear_snippets(conn, user_id, sid)
         fallback = "session"
@@ -103,6 +111,23 @@ async def forget_in_transaction(
             names_pattern=store.names_pattern(done.names),
         )
         done.effects = await store.forget_rows(conn, selection, hard=hard, now=now, reason=reason)
+        if not everything:
+            await mentions.redact_messages(
+                conn,
+                user_id=user_id,
+                agent_id=scoped_agent,
+                names_pattern=selection.names_pattern,
+                needles=Needles(done.names, texts),
+                entity_ids=done.effects.ids.get("entities", []),
+                hard=hard,
+                now=now,
+                reason=reason,
+                effects=done.effects,
+            )
+        if texts and not any(done.effects.counts.values()):
+            done.warnings.append(
+                Notice(code="nothing_matched", detail="no fact, todo, episode or message holds it")
+            )
         done.effects.counts["summaries"] += await quotes.drop_summaries(
             conn,
             user_id,
@@ -135,6 +160,22 @@ async def forget_in_transaction(
         request_id=request_id,
         now=now,
     )
+    return done
+
+
+def _unknown_user(
+    done: Forgotten, scope: str, agent_id: str | None, chat_id: str | None, *, everything: bool
+) -> Forgotten:
+    """No row of this user in Postgres: nothing to forget there and nothing to log (an audit
+    row would be the first thing held about them); what working memory or the vector index
+    may hold under the id is still cleaned."""
+    done.warnings.append(
+        Notice(code="unknown_user", detail="no memory is held for this user: nothing was logged")
+    )
+    if scope == "session" and agent_id is not None and chat_id is not None:
+        done.session_chat = (agent_id, chat_id)
+    done.wipe_user = everything and scope == "global"
+    done.wipe_agent = agent_id if everything and scope == "agent" else None
     return done
 
 

@@ -54,3 +54,10 @@ class Forgotten:
     wipe_agent: str | None = None  # every working-memory key of this agent
     session_chat: tuple[str, str] | None = None  # (agent, chat) whose keys go
     warnings: list[Notice] = field(default_factory=list)
+
+
+def merge(into: Effects, more: Effects) -> None:
+    """Add ``more``'s ids and counts to ``into``."""
+    for kind, ids in more.ids.items():
+        into.add(kind, ids)
+    into.counts.update({k: n for k, n in more.counts.items() if k not in more.ids})

@@ -12,13 +12,16 @@ For moving a person to another deployment (data portability) or restoring one. G
   from before it existed) takes its default; generated columns are recomputed, the
   agents the rows name are registered, ``messages.seq`` keeps its values (and the sequence moves
   past them), and ``indexed_at`` is left empty so the facts and messages are indexed afresh
-  (facts and messages right after the import, episodes at the next consolidation);
+  (facts, messages and episodes right after the import, so all are recalled at once);
+- a row whose id another user's row holds refuses the document (422); a column this schema
+  does not have is left out with an ``unknown_columns`` warning;
 - working memory is volatile by design and is not imported.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import asyncpg
@@ -30,6 +33,7 @@ from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
 from services.core.errors import FieldError, InvalidInput
 from services.core.memory_store import lock_user
+from services.core.memory_store.episode_index import reindex_episodes
 from services.core.vectors import VectorIndex
 from services.memory_upserter.forget.compact import user_tables
 from services.memory_upserter.person.reindex import reindex
@@ -37,6 +41,11 @@ from services.memory_upserter.person.reindex import reindex
 _FOREIGN_KEYS = """
 SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent
   FROM pg_constraint c WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace
+"""
+_SINGLE_KEY = """
+SELECT a.attname FROM pg_index i
+  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+ WHERE i.indrelid = format('public.%I', $1::text)::regclass AND i.indisprimary AND i.indnatts = 1
 """
 _COLUMNS = """
 SELECT column_name, is_generated = 'ALWAYS' AS generated, identity_generation = 'ALWAYS' AS ident
@@ -66,17 +75,32 @@ async def import_document(
         await conn.execute(
             "INSERT INTO agents (agent_id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING", agents
         )
+        unknown: list[str] = []
         for table in await _parents_first(conn, tables):
             rows = doc.tables.get(table) or []
             if rows:
-                written = await _insert(conn, table, rows)
+                await _refuse_others_rows(conn, table, rows, doc.user_id)
+                written, dropped = await _insert(conn, table, rows)
                 inserted[table], present[table] = written, len(rows) - written
+                unknown += [f"{table}.{c}" for c in dropped]
+    notes = (
+        [
+            Notice(
+                code="unknown_columns",
+                detail="not in this schema, not imported: " + ", ".join(unknown),
+            )
+        ]
+        if unknown
+        else []
+    )
     already_present = {t: n for t, n in present.items() if n}
     if not inserted:
         return ImportResponse(
-            user_id=doc.user_id, inserted=inserted, already_present=already_present
+            user_id=doc.user_id, inserted=inserted, already_present=already_present, warnings=notes
         )
     swept = await reindex(db, vectors, embedder, ReindexRequest(user_id=doc.user_id, limit=10_000))
+    while await reindex_episodes(db, embedder, vectors, doc.user_id, datetime.now(UTC)):
+        pass  # the episodes' vectors too, batch by batch, so they are recalled at once
     more = (
         [
             Notice(
@@ -94,7 +118,7 @@ async def import_document(
         inserted=inserted,
         already_present=already_present,
         facts_indexed=swept.facts_indexed,
-        warnings=[*swept.warnings, *more],
+        warnings=[*notes, *swept.warnings, *more],
     )
 
 
@@ -133,7 +157,31 @@ async def _parents_first(conn: Connection, tables: Sequence[str]) -> list[str]:
     return ordered
 
 
-async def _insert(conn: Connection, table: str, rows: list[dict[str, Any]]) -> int:
+async def _refuse_others_rows(
+    conn: Connection, table: str, rows: list[dict[str, Any]], user_id: str
+) -> None:
+    """A row whose id another user's row holds would be skipped as "already present": refuse
+    the document instead (422), naming the table, never the other user."""
+    key = await conn.fetchval(_SINGLE_KEY, table)
+    ids = [str(r[key]) for r in rows if key and r.get(key) is not None]
+    if not ids or key == "user_id":
+        return
+    taken = await conn.fetchval(
+        f'SELECT count(*) FROM "{table}" WHERE "{key}"::text = ANY($1::text[]) AND user_id <> $2',
+        ids,
+        user_id,
+    )
+    if taken:
+        raise InvalidInput(
+            [FieldError(f"$.tables.{table}", f"{taken} rows carry ids another user's rows hold")],
+            "Invalid person document",
+        )
+
+
+async def _insert(
+    conn: Connection, table: str, rows: list[dict[str, Any]]
+) -> tuple[int, list[str]]:
+    """Insert the rows; returns how many went in and the columns the table does not have."""
     columns = await conn.fetch(_COLUMNS, table)
     given = {key for row in rows for key in row}  # a column no row has keeps its default
     names = [
@@ -165,4 +213,5 @@ async def _insert(conn: Connection, table: str, rows: list[dict[str, Any]]) -> i
                 f'GREATEST((SELECT max("{c["column_name"]}") FROM "{table}"), 1))',
                 c["column_name"],
             )
-    return int(status.split()[-1])
+    known = {c["column_name"] for c in columns}
+    return int(status.split()[-1]), sorted(given - known)

@@ -17,6 +17,7 @@ from structlog.testing import capture_logs
 from services.core.deps import Clients
 from services.memory_upserter.forget import compact as compaction
 from services.memory_upserter.forget.receipt import (
+    kept,
     points_per_collection,
     receipt,
     rows_per_table,
@@ -35,15 +36,17 @@ async def test_a_hard_forget_rewrites_the_tables_it_touched_and_says_so(
     done = answer["receipt"]
     assert done["rows"]["relations"] == 2 and done["rows"]["entities"] == 1
     assert done["rows"]["todos"] == 1 and done["rows"]["episodes"] == 1
-    assert done["points"] == {"episodes": 1, "facts": 2, "messages": 1}
+    assert done["points"] == {"episodes": 1, "facts": 2}  # the message is redacted, not gone
+    assert done["rows"]["messages"] == 1 and answer["counts"]["messages_redacted"] == 1
     assert done["compacted"] == sorted(done["rows"]) and done["compaction_pending"] == []
-    assert done["redis_keys_deleted"] >= 1 and done["redis_keys_rewritten"] == 0
+    assert done["analyzed"] == sorted(done["rows"])
+    assert done["vectors_rewritten"] == ["episodes", "facts", "messages"]
+    assert done["redis_keys_deleted"] == 0 and done["redis_keys_rewritten"] >= 1
     assert [r["where"] for r in done["remains"]] == [
         "forget_log",
         "postgres_wal",
         "backups",
         "redis_persistence",
-        "vector_index",
     ]
     assert answer["counts"]["facts"] == 2  # the 1.2 field stays as it was
 
@@ -141,15 +144,21 @@ def test_a_receipt_never_quotes_content_and_lists_what_remains() -> None:
         redis_deleted=2,
         redis_rewritten=0,
         compacted=["relations"],
+        statistics_left=True,
+        vectors_left=True,
+        kept=kept({"facts_trimmed": 2, "entities_kept": 0}),
     )
     assert done.rows == {"relations": 1} and done.compacted == ["relations"]
-    assert {r.where for r in done.remains} == {
+    assert [r.where for r in done.remains] == [
+        "relations",
         "forget_log",
         "postgres_wal",
         "backups",
         "redis_persistence",
+        "postgres_statistics",
         "vector_index",
-    }
+    ]
+    assert done.remains[0].what.startswith("2 facts also learned from messages that stay")
 
 
 async def test_the_seed_text_and_summaries_that_name_what_is_forgotten_go_with_it(

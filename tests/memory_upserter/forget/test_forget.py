@@ -106,7 +106,13 @@ async def test_a_soft_forget_of_an_entity_hides_it_from_every_retrieval_path(
         counts["episodes_vectors"],
         counts["working_memory"],
     ) == (2, 1, 1, 1, 1, 2, 1, 1)
-    assert counts["messages"] == 1 and answer["entity_ids"] == [memory["marta"]]
+    # the turn is not forgotten: its sentences about Marta are
+    assert counts["messages_redacted"] == 1 and "messages" not in counts
+    assert answer["entity_ids"] == [memory["marta"]]
+    (said,) = await rows(
+        resources, "SELECT text, active FROM messages WHERE user_id = $1 AND position = 0", user_id
+    )
+    assert said == {"text": "I like surfing.", "active": True}
     facts = await rows(
         resources,
         "SELECT text, status, forgotten_at, forget_reason, indexed_at "
@@ -136,7 +142,7 @@ async def test_a_soft_forget_of_an_entity_hides_it_from_every_retrieval_path(
         assert memory["episode"] not in {h.id for h in live}
     state, _ = await resources.memory.load(user_id, AGENT, "tg:1")
     assert memory["marta"] not in state.active_entity_ids
-    assert [t.role for t in state.turns] == ["assistant"]  # the turn naming Marta is gone
+    assert [t.text for t in state.turns][:1] == ["I like surfing."]  # Marta cut out of it
 
 
 async def test_a_hard_forget_deletes_rows_vectors_and_keys_and_audits_only_ids(
@@ -176,14 +182,16 @@ async def test_a_hard_forget_deletes_rows_vectors_and_keys_and_audits_only_ids(
         )
         == []
     )
-    assert await resources.memory.load(user_id, AGENT, "tg:1") == (None, None)
+    state, _ = await resources.memory.load(user_id, AGENT, "tg:1")
+    assert state is not None and "marta" not in repr(state.turns).lower()
+    assert state.turns[0].text == "I like surfing."
     audit = await rows(
         resources,
         "SELECT target_kind, target_ids, reason, hard, counts::text "
         "FROM forget_log WHERE user_id = $1 ORDER BY target_kind",
         user_id,
     )
-    assert {a["target_kind"] for a in audit} == {"fact", "todo", "episode", "message", "entity"}
+    assert {a["target_kind"] for a in audit} == {"fact", "todo", "episode", "entity"}
     assert all(a["hard"] and a["reason"] == "gdpr" for a in audit)
     assert "marta" not in repr(audit).lower() and "lisbon" not in repr(audit).lower()
     assert sorted(str(i) for i in answer["forget_ids"]) == sorted(

@@ -363,3 +363,62 @@ async def test_an_import_whose_rows_do_not_hold_together_is_a_422_naming_the_tab
     assert answer.status_code == 422, answer.text
     assert [e["path"] for e in answer.json()["errors"]] == ["$.tables.entity_aliases"], answer.text
     assert await rows(resources, "SELECT 1 FROM users WHERE user_id = $1", user_id) == []
+
+
+async def test_an_import_of_rows_another_user_holds_is_refused_and_unknown_columns_warn(
+    client: httpx.AsyncClient, resources: Clients, user_id: str
+) -> None:
+    await commit(client, turn(user_id, "hi", plan={"todos": [{"kind": "THREAD", "text": "Ask"}]}))
+    (todo,) = await rows(resources, "SELECT * FROM todos WHERE user_id = $1", user_id)
+    thief = user_id + "-b"
+    stolen = {
+        k: (str(v) if v is not None and not isinstance(v, (bool, int)) else v)
+        for k, v in todo.items()
+    }
+    stolen = {**stolen, "user_id": thief, "session_id": None}
+    taken = await client.post(
+        "/v1/import",
+        json={"user_id": thief, "tables": {"users": [{"user_id": thief}], "todos": [stolen]}},
+    )
+    assert taken.status_code == 422, taken.text
+    assert [e["path"] for e in taken.json()["errors"]] == ["$.tables.todos"]
+    assert await rows(resources, "SELECT 1 FROM users WHERE user_id = $1", thief) == []
+
+    odd = await client.post(
+        "/v1/import",
+        json={"user_id": thief, "tables": {"users": [{"user_id": thief, "shoe_size": 43}]}},
+    )
+    assert odd.status_code == 200, odd.text
+    warnings = odd.json()["warnings"]
+    assert [w["code"] for w in warnings] == ["unknown_columns"]
+    assert "users.shoe_size" in warnings[0]["detail"]
+
+
+async def test_imported_episodes_are_recalled_at_once(
+    client: httpx.AsyncClient, resources: Clients, user_id: str
+) -> None:
+    episode = str(uuid.uuid4())
+    document = {
+        "user_id": user_id,
+        "tables": {
+            "users": [{"user_id": user_id}],
+            "episodes": [
+                {
+                    "episode_id": episode,
+                    "user_id": user_id,
+                    "agent_id": AGENT,
+                    "ts": T0.isoformat(),
+                    "day": T0.date().isoformat(),
+                    "reflection": "Planned the Zorvath trip to the mountains.",
+                    "first_message_seq": 1,
+                    "last_message_seq": 2,
+                }
+            ],
+        },
+    }
+    answer = await client.post("/v1/import", json=document)
+    assert answer.status_code == 200, answer.text
+    hits = await resources.vectors.search(
+        "episodes", user_id=user_id, agent_id=AGENT, text="Zorvath trip", limit=5
+    )
+    assert [h.id for h in hits] == [episode]
