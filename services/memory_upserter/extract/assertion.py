@@ -135,6 +135,22 @@ def praise(sentence: str) -> bool:
     return bool(_PRAISE.search(sentence))
 
 
+_OTHERS_DONE = re.compile(
+    r"(?i)\b(?:they|he|she|you|it|we)(?:'ve|'s|'re|\s+have|\s+has|\s+are|\s+is|\s+had)?\s+"
+    r"(?:\w+\s+)?(?:done|finished|completed)\b"
+)
+_EXPERIENCE = re.compile(
+    r"(?i)\bI(?:'ve|\s+have)\s+(?:\w+\s+)?done\s+[^,.;!?]*?\b(?:so\s+far|before|in\s+the\s+past|"
+    r"a\s+lot\s+of|plenty\s+of|lots\s+of)\b"
+)
+
+
+def others_done(sentence: str) -> bool:
+    """ "how much they've done for us", "I've done weight training so far": a done-word that
+    is not the person saying they finished something."""
+    return bool(_OTHERS_DONE.search(sentence) or _EXPERIENCE.search(sentence))
+
+
 def unquoted(text: str) -> str:
     """The text with quoted passages blanked (someone else's words, a title, a joke)."""
     return _QUOTED.sub(" … ", text)

@@ -79,7 +79,8 @@ _LISTED = re.compile(
 _BARE = re.compile(
     r"(?i)(?:^|(?<=[.!?]\s))(?P<verb>moved\s+to|started\s+(?:a\s+new\s+job|at|working)|"
     r"work\s+(?:at|for|as)|got\s+(?:laid\s+off|fired|married|engaged|divorced|a\s+job)|"
-    r"living\s+in|staying\s+in|training\s+for|allergic\s+to|just\s+moved)\b"
+    r"living\s+in|staying\s+in|training\s+for|allergic\s+to|just\s+moved|lost\s+my\s+job|"
+    r"got\s+promoted)\b"
 )
 _AND_VERB = re.compile(r"(?i)\band\s+(?=(?:work|live|moved)\s+(?:at|for|in|to)\b)")
 _BARE_SUBJECT = {"living": "I'm ", "staying": "I'm ", "training": "I'm ", "allergic": "I'm "}

@@ -117,7 +117,13 @@ def _sentence(sentence: str, out: Emitter) -> None:
         if block is None or rule.requested:
             for match in rule.pattern.finditer(plain):
                 rule.apply(match, out)
-    if out.is_user and block is None and says_done(plain) and not assertion.praise(plain):
+    if (
+        out.is_user
+        and block is None
+        and says_done(plain)
+        and not assertion.praise(plain)
+        and not assertion.others_done(plain)
+    ):
         out.complete = True
     if block is not None:
         return
