@@ -64,6 +64,7 @@ def test_a_job_lost_as_or_at_ends_it() -> None:
         "I met the wife of my boss",
         "my ex-husband called",
         "If my husband gets the job we move",
+        "me and my bf tom went hiking",  # a name typed in lowercase: not a role without one
     ],
 )
 def test_what_is_not_a_relation_of_the_persons_writes_none(text: str) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from services.memory_upserter.extract import casual
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.profile import _JOBS
 from services.memory_upserter.extract.rules.registry import (
@@ -100,6 +101,8 @@ def _unnamed(out: Emitter, word: str) -> None:
 )
 def _role_unnamed(m: re.Match[str], out: Emitter) -> None:
     role = m["role"].lower()
+    if _lowercase_name_next(m):
+        return  # "our dog rex": a name typed in lowercase, not a role without one
     if m["the"] and role not in ("wife", "missus", "hubby"):
         return  # "the kids", "the dog": anyone's
     if m["our"] and not re.fullmatch(_OURS, role):
@@ -107,6 +110,14 @@ def _role_unnamed(m: re.Match[str], out: Emitter) -> None:
     if m["the"] and re.match(r"\s+of\b", m.string[m.end() :]):
         return  # "the wife of my boss"
     _unnamed(out, role)
+
+
+def _lowercase_name_next(m: re.Match[str]) -> bool:
+    """In a message typed without capitals, the word after the role is a name when it is not
+    a common word (:func:`..casual.is_name`)."""
+    nxt = re.match(r"\s+([a-z][\w'-]*)", m.string[m.end() :])
+    typed_lower = not re.search(r"[A-Z]", re.sub(r"\bI(?:'\w+)?\b", "", m.string))
+    return bool(nxt and typed_lower and casual.is_name(nxt.group(1)))
 
 
 @rule(
