@@ -4,7 +4,8 @@ committed already answered again.
 :func:`judge_turn` reads what the shadow judge needs (:func:`judge_context`, one statement): a
 stored answer for this turn (a retry stops there), the session's recent user messages, the
 names the user goes by, and the user's people whose names the turn uses — then asks the judge
-(:mod:`.judge`) for the plan. :func:`replay` answers a turn whose answer is stored (by
+(:mod:`.judge`) for the plan, whose ``ends`` in words it resolves against the person's facts
+(:mod:`.asked`). :func:`replay` answers a turn whose answer is stored (by
 :func:`judge_context`, or by the transaction's first read).
 """
 
@@ -21,6 +22,7 @@ from services.core.deps import Connection, Database
 from services.core.llm import LLM
 from services.core.problems import Conflict
 from services.core.settings import Settings
+from services.memory_upserter.commit.asked import resolve_ends
 from services.memory_upserter.commit.judge import judge, names_in
 from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored
 from services.memory_upserter.extract.extractor import Utterance
@@ -118,7 +120,12 @@ async def judge_turn(
         now=turn.now,
         timeout_s=settings.llm_timeout_s,
     )
+    plan, ended = judged.plan, list[Notice]()
+    if plan.ends:  # words the judge could not name a handle for (:mod:`.asked`)
+        async with db.acquire() as conn:
+            plan, ended = await resolve_ends(conn, req.user_id, req.agent_id, plan, turn.now)
     notes = [Notice(code="judge_fallback", detail=judged.warning)] if judged.warning else []
+    notes += ended
     notes += [
         Notice(
             code="entity_ambiguous",
@@ -127,7 +134,7 @@ async def judge_turn(
         for q in judged.questions
     ]
     return Judgement(
-        judged.plan,
+        plan,
         judged.source,
         self_names=tuple(context.self_names),
         context=tuple(judged.context),

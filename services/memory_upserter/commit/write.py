@@ -37,6 +37,7 @@ from services.core.problems import Conflict
 from services.core.settings import Settings
 from services.core.validation import FieldError, InvalidInput
 from services.memory_upserter.commit import sql
+from services.memory_upserter.commit.asked import forget_notice
 from services.memory_upserter.commit.index import after_commit
 from services.memory_upserter.commit.judge_store import judge_turn, replay
 from services.memory_upserter.commit.plan import prepare
@@ -217,6 +218,8 @@ async def _transaction(
             now=now,
             request_id=request_id,
         )
+    said = [r.text for r in t.user_rows]
+    asked = [forget_notice(plan.forget, forgotten.effects.counts, said)] if forgotten else []
     response = commit_response(
         plan,
         session_id=session["session_id"],
@@ -226,7 +229,7 @@ async def _transaction(
         todos=todos,
         completed=completed,
         forgotten=dict(forgotten.effects.counts) if forgotten else {},
-        warnings=[*plan.notes, *decided.notes],
+        warnings=[*plan.notes, *decided.notes, *asked],
     )
     touched = list(dict.fromkeys(str(e.entity_id) for e in entities))
     live = await conn.fetch(
