@@ -28,12 +28,13 @@ import msgspec
 from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan, PlanEntity, PlanFact
 from services.core.deps import Connection
+from services.core.handles import handle_of
 from services.memory_upserter.text import fold
 
 _WORDS = re.compile(r"^(?P<predicate>[A-Z][A-Z0-9_]*)\s+(?:(?P<except>except)\s+)?(?P<words>\S.*)$")
 
 LIVE = """
-SELECT r.predicate, r.memory_type, r.fact_type, r.scope, r.text,
+SELECT r.rel_id, r.predicate, r.memory_type, r.fact_type, r.scope, r.text,
        r.object_value #>> '{}' AS value, o.name AS object, o.category
   FROM relations r
   JOIN entities s ON s.user_id = r.user_id AND s.entity_id = r.subject_id
@@ -68,10 +69,18 @@ def words_of(entry: str) -> Words | None:
 
 
 async def resolve_ends(
-    conn: Connection, user_id: str, agent_id: str, plan: MemoryWritePlan, now: datetime
+    conn: Connection,
+    user_id: str,
+    agent_id: str,
+    plan: MemoryWritePlan,
+    now: datetime,
+    *,
+    as_handles: bool = False,
 ) -> tuple[MemoryWritePlan, list[Notice]]:
     """The plan with its ``ends`` in words turned into ended facts (handles stay in ``ends``),
-    and a notice of what they ended."""
+    and a notice of what they ended. ``as_handles``: the matched facts' handles join ``ends``
+    instead — for a model's plan, whose facts must be the person's words (``commit.plan``
+    drops a fact whose value they did not say, as "shellfish" in "only peanuts")."""
     asked = [(entry, words_of(entry)) for entry in plan.ends]
     words = [w for _, w in asked if w is not None]
     if not words:
@@ -79,6 +88,14 @@ async def resolve_ends(
     rows = await conn.fetch(LIVE, user_id, sorted({w.predicate for w in words}), now, agent_id)
     ended, notices = ended_facts(words, [dict(r) for r in rows], now)
     handles = [entry for entry, w in asked if w is None]
+    if as_handles:
+        hit = {(f.predicate, f.object or f.value) for f in ended}
+        handles += [
+            handle_of("fact", str(r["rel_id"]))
+            for r in rows
+            if (r["predicate"], r["object"] or r["value"]) in hit
+        ]
+        return msgspec.structs.replace(plan, ends=list(dict.fromkeys(handles))[:20]), notices
     entities = [
         PlanEntity(name=r["object"], category=r["category"])
         for r in rows

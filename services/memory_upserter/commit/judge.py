@@ -156,7 +156,12 @@ async def judge(
     read = extract_turn(new, now=now, context=context, self_names=self_names, known=known)
     forget = asked_forget(plan.forget, read.plan.forget)
     return Judged(
-        msgspec.structs.replace(plan, promote_affect=None, forget=forget),
+        msgspec.structs.replace(
+            plan,
+            promote_affect=None,
+            forget=forget,
+            ends=list(dict.fromkeys([*plan.ends, *read.plan.ends]))[:20],
+        ),
         "llm_judge",
         questions=read.questions,
         context=said_before,

@@ -123,7 +123,14 @@ async def judge_turn(
     plan, ended = judged.plan, list[Notice]()
     if plan.ends:  # words the judge could not name a handle for (:mod:`.asked`)
         async with db.acquire() as conn:
-            plan, ended = await resolve_ends(conn, req.user_id, req.agent_id, plan, turn.now)
+            plan, ended = await resolve_ends(
+                conn,
+                req.user_id,
+                req.agent_id,
+                plan,
+                turn.now,
+                as_handles=judged.source != "offline_extractor",
+            )
     notes = [Notice(code="judge_fallback", detail=judged.warning)] if judged.warning else []
     notes += ended
     notes += [

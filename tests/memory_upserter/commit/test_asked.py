@@ -5,12 +5,16 @@ anymore" end the facts they name — kept as history, never deleted."""
 
 from __future__ import annotations
 
+import json
+
 import httpx
+import respx
 
 from services.core.deps import Clients
 from services.memory_upserter.commit.asked import Words, ended_facts, words_of
 from services.memory_upserter.commit.judge import asked_forget
-from tests.memory_upserter.conftest import T0, commit, later, rows, turn
+from tests.memory_upserter.commit.test_judge import BASE_URL, completion, judged  # noqa: F401
+from tests.memory_upserter.conftest import T0, commit, fact, later, rows, turn
 
 LIVE = "SELECT text FROM relations WHERE user_id = $1 AND active AND valid_to IS NULL ORDER BY 1"
 
@@ -99,3 +103,33 @@ def test_a_model_forgets_only_what_the_person_asked() -> None:
     assert asked_forget(["everything"], []) == []
     assert asked_forget(["Marta Silva", "Lisbon"], ["Marta Silva"]) == ["Marta Silva"]
     assert asked_forget(["Marta"], ["Marta Silva"]) == ["Marta Silva", "Marta"]
+
+
+async def test_a_model_judge_forgets_what_the_person_asked_and_nothing_else(
+    judged: httpx.AsyncClient,  # noqa: F811 - the fixture, imported from test_judge
+    resources: Clients,
+    user_id: str,
+) -> None:
+    colleague = {
+        "entities": [{"name": "Marta Silva"}, {"name": "Lisbon", "category": "Location"}],
+        "facts": [
+            fact("HAS_COLLEAGUE", "Marta Silva is the user's colleague", obj="Marta Silva",
+                 memory_type="PEOPLE", fact_type="relationship"),
+            fact("LIVES_IN", "User lives in Lisbon", obj="Lisbon"),
+        ],
+    }  # fmt: skip
+    await commit(
+        judged, turn(user_id, "Marta Silva is my colleague, I live in Lisbon", plan=colleague)
+    )
+    model_plan = {"facts": [], "forget": ["everything", "Marta Silva"]}
+    async with respx.mock(base_url=BASE_URL) as router:
+        router.post("/chat/completions").mock(
+            return_value=httpx.Response(200, json=completion(json.dumps(model_plan)))
+        )
+        answer = await commit(
+            judged, turn(user_id, "Please forget that I told you about Marta Silva", at=later(1))
+        )
+    assert answer["plan_source"] == "llm_judge"
+    (notice,) = [w for w in answer["warnings"] if w["code"] == "plan_forget_applied"]
+    assert "'Marta Silva'" in notice["detail"] and "everything" not in notice["detail"]
+    assert [r["text"] for r in await rows(resources, LIVE, user_id)] == ["User lives in Lisbon"]
