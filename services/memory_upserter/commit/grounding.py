@@ -185,9 +185,12 @@ def _date_supported(day: date, whole: bool, bag: set[str], resolved: Sequence[da
 
 def target_of(fact: PlanFact) -> str | None:
     """The words a fact's grounding is read from: its value, else its object (a ref by its
-    name); None for a fact about the user with nothing else to ground."""
+    name), else — a fact that names neither ("Marta is having a girl") — its text; None when
+    that leaves nothing to ground."""
     target = fact.value if fact.value is not None else fact.object
-    if target is None or fold(target) in SELF_HANDLES:
+    if target is None:
+        target = fact.text
+    if fold(target) in SELF_HANDLES:
         return None
     if re.fullmatch(r"[a-z_]+:[^\s:]+", target):
         target = target.split(":", 1)[1].replace("_", " ")

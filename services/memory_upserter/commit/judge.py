@@ -5,7 +5,14 @@ of the session as context — and asks the configured LLM for a plan under the
 ``MemoryWritePlan`` JSON schema within ``settings.llm_timeout_s``. With no LLM configured the
 deterministic offline extractor answers; when the LLM fails (timeout, error status, output that
 is not a valid plan) the offline extractor answers too, and the commit says so in ``warnings``.
-The judge never forgets and never promotes affect: those need the user's own request.
+
+It never promotes affect. It forgets only what the person asks for in their own message
+("please forget that I told you about Marta Silva"): the offline extractor reads the request
+(:func:`~..extract.assertion.forget_target`) and its target is the plan's ``forget`` — a model's
+``forget`` is kept only where it names what such a request names (:func:`asked_forget`). The
+commit applies it as a soft forget and says so (:mod:`.asked`). It ends facts by words where it
+cannot name a handle ("that's wrong, I'm only allergic to peanuts" → ``ends``: "ALLERGY except
+peanuts"; :mod:`.asked` resolves them against the person's facts).
 """
 
 from __future__ import annotations
@@ -47,7 +54,9 @@ speaker's name as subject. Never a guess, never a feeling or a mood, never an op
 - todos: what the person asked to be reminded of, added to a list, committed to (COMMITMENT \
 with a due date in words or ISO), threads, frictions, habits; only the person's own.
 - complete_commitment: true only when the person says something is done, finished or completed.
-- promote_affect: always null. forget: always [].
+- promote_affect: always null.
+- forget: only when the person asks you to forget something ("please forget that I told you \
+about X", "don't remember my address"): the thing, in their words. Otherwise [].
 EARLIER messages are context only (who "she" is): extract nothing from them. Empty lists when \
 nothing new was said."""
 
@@ -145,15 +154,28 @@ async def judge(
             "the shadow judge's model answered something that is not a valid plan; "
             "the offline extractor wrote this plan"
         )
-    questions = extract_turn(
-        new, now=now, context=context, self_names=self_names, known=known
-    ).questions
+    read = extract_turn(new, now=now, context=context, self_names=self_names, known=known)
+    forget = asked_forget(plan.forget, read.plan.forget)
     return Judged(
-        msgspec.structs.replace(plan, promote_affect=None, forget=[]),
+        msgspec.structs.replace(
+            plan,
+            promote_affect=None,
+            forget=forget,
+            ends=list(dict.fromkeys([*plan.ends, *read.plan.ends]))[:20],
+        ),
         "llm_judge",
-        questions=questions,
+        questions=read.questions,
         context=said_before,
     )
+
+
+def asked_forget(model: Sequence[str], asked: Sequence[str]) -> list[str]:
+    """What is forgotten: the targets the person's own request names (``asked``, read by rule),
+    and a model's target only where it names the same thing (one holds the other's words) —
+    a model never forgets on its own."""
+    folded = [fold(a) for a in asked]
+    kept = [m for m in model if any(fold(m) in a or a in fold(m) for a in folded if a)]
+    return list(dict.fromkeys([*asked, *kept]))
 
 
 def _prompt(new: Sequence[Utterance], context: Sequence[Utterance], now: datetime) -> str:

@@ -6,7 +6,8 @@ the session's recent user messages, the names the user goes by, and the user's p
 names (full, given or alias) the turn uses. :func:`judge_turn` reads it and asks the shadow
 judge (:mod:`.judge`) for the plan of a turn that came without one; :func:`plan_turn` reads it
 for a model's plan, whose facts the person's recent messages may ground too
-(:mod:`.grounding`). :func:`replay` answers a turn whose answer is stored (by
+(:mod:`.grounding`); a judged plan's ``ends`` in words are resolved against the person's facts
+(:mod:`.asked`). :func:`replay` answers a turn whose answer is stored (by
 :func:`judge_context`, or by the transaction's first read).
 """
 
@@ -25,6 +26,7 @@ from services.core.errors import Conflict
 from services.core.llm import LLM
 from services.core.memory_store.visibility import visible
 from services.core.settings import Settings
+from services.memory_upserter.commit.asked import resolve_ends
 from services.memory_upserter.commit.judge import judge, names_in
 from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored
 from services.memory_upserter.extract.extractor import Utterance
@@ -130,7 +132,19 @@ async def judge_turn(
         now=turn.now,
         timeout_s=settings.llm_timeout_s,
     )
+    plan, ended = judged.plan, list[Notice]()
+    if plan.ends:  # words the judge could not name a handle for (:mod:`.asked`)
+        async with db.acquire() as conn:
+            plan, ended = await resolve_ends(
+                conn,
+                req.user_id,
+                req.agent_id,
+                plan,
+                turn.now,
+                as_handles=judged.source != "offline_extractor",
+            )
     notes = [Notice(code="judge_fallback", detail=judged.warning)] if judged.warning else []
+    notes += ended
     notes += [
         Notice(
             code="entity_ambiguous",
@@ -139,7 +153,7 @@ async def judge_turn(
         for q in judged.questions
     ]
     return Judgement(
-        judged.plan,
+        plan,
         judged.source,
         self_names=tuple(context.self_names),
         context=tuple(judged.context),

@@ -38,6 +38,7 @@ from services.core.settings import Settings
 from services.memory_upserter.commit import sql
 from services.memory_upserter.commit import todos as lifecycle
 from services.memory_upserter.commit.answer import answered_notice, find_answer, link, prefer
+from services.memory_upserter.commit.asked import forget_notice
 from services.memory_upserter.commit.index import after_commit
 from services.memory_upserter.commit.judge_store import judge_turn, plan_turn, replay
 from services.memory_upserter.commit.names import distinct_writes, handles_of, load_known
@@ -226,6 +227,8 @@ async def _transaction(
             now=now,
             request_id=request_id,
         )
+    said = [r.text for r in t.user_rows]
+    asked = [forget_notice(plan.forget, forgotten.effects.counts, said)] if forgotten else []
     response = commit_response(
         plan,
         session_id=session["session_id"],
@@ -242,6 +245,7 @@ async def _transaction(
             *superseding.notes,
             *decided.notes,
             *named.notes,
+            *asked,
         ],
         ended=superseding.ended,
     )

@@ -139,6 +139,33 @@ def praise(sentence: str) -> bool:
     return bool(_PRAISE.search(sentence))
 
 
+_OTHERS_DONE = re.compile(
+    r"(?i)\b(?:they|he|she|you|it|we)(?:'ve|'s|'re|\s+have|\s+has|\s+are|\s+is|\s+had)?\s+"
+    r"(?:\w+\s+)?(?:done|finished|completed)\b"
+)
+_EXPERIENCE = re.compile(
+    r"(?i)\bI(?:'ve|\s+have)\s+(?:\w+\s+)?done\s+[^,.;!?]*?\b(?:so\s+far|before|in\s+the\s+past|"
+    r"a\s+lot\s+of|plenty\s+of|lots\s+of)\b"
+)
+
+
+def others_done(sentence: str) -> bool:
+    """ "how much they've done for us", "I've done weight training so far": a done-word that
+    is not the person saying they finished something."""
+    return bool(_OTHERS_DONE.search(sentence) or _EXPERIENCE.search(sentence))
+
+
+# What a person has a set of, where "only" says the set is complete: "I'm only allergic to
+# peanuts" ends every other allergy (the words the commit resolves: :data:`ONLY_PREDICATES`).
+ONLY_PREDICATES = frozenset({"ALLERGY", "INTOLERANCE", "SPEAKS", "HAS_PET", "AVOIDS", "CONDITION"})
+_ONLY = re.compile(r"(?i)\bonly\b")
+
+
+def only(clause: str) -> bool:
+    """The clause says its facts are all there is of their kind ("I'm only allergic to …")."""
+    return bool(_ONLY.search(clause))
+
+
 def unquoted(text: str) -> str:
     """The text with quoted passages blanked (someone else's words, a title, a joke)."""
     return _QUOTED.sub(" … ", text)
@@ -188,11 +215,12 @@ def _first_end(text: str, *patterns: re.Pattern[str]) -> int | float:
     return min(ends, default=float("inf"))
 
 
-def ended(clause: str) -> str | None:
+def ended(clause: str, *, correcting: bool = False) -> str | None:
     """ "I no longer work at Acme" / "I don't live in London anymore" → the statement that
-    ended ("I work at Acme"); None for any other clause (a plain negation writes nothing)."""
+    ended ("I work at Acme"); in a correction a plain negation ends too ("that's wrong, I'm
+    not allergic to shellfish"); None for any other clause (a plain negation writes nothing)."""
     m = _ENDED.match(clause.strip())
-    if m is None or ("longer" not in m["neg"].lower() and not m["tail"]):
+    if m is None or ("longer" not in m["neg"].lower() and not m["tail"] and not correcting):
         return None
     neg = m["neg"].lower()
     be = "'re" if m["who"].lower() == "we" else "'m"

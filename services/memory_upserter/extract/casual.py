@@ -79,7 +79,8 @@ _LISTED = re.compile(
 _BARE = re.compile(
     r"(?i)(?:^|(?<=[.!?]\s))(?P<verb>moved\s+to|started\s+(?:a\s+new\s+job|at|working)|"
     r"work\s+(?:at|for|as)|got\s+(?:laid\s+off|fired|married|engaged|divorced|a\s+job)|"
-    r"living\s+in|staying\s+in|training\s+for|allergic\s+to|just\s+moved)\b"
+    r"living\s+in|staying\s+in|training\s+for|allergic\s+to|just\s+moved|lost\s+my\s+job|"
+    r"got\s+promoted)\b"
 )
 _AND_VERB = re.compile(r"(?i)\band\s+(?=(?:work|live|moved)\s+(?:at|for|in|to)\b)")
 _BARE_SUBJECT = {"living": "I'm ", "staying": "I'm ", "training": "I'm ", "allergic": "I'm "}
@@ -111,12 +112,12 @@ def _capitalised(text: str, matches: list[re.Match[str]]) -> str:
     for m in matches:
         if m.groupdict().get("name2"):
             pos = m.start("name2")
-            chars[pos] = chars[pos].upper() if _is_name(m["name2"]) else chars[pos]
+            chars[pos] = chars[pos].upper() if is_name(m["name2"]) else chars[pos]
         words = (m["name"] + (m.groupdict().get("more") or "")).split()
         pos = m.start("name")
         for i, word in enumerate(words):
-            lead = word.lower() in _PLACE_LEAD and i + 1 < len(words) and _is_name(words[i + 1])
-            if not (_is_name(word) or lead):
+            lead = word.lower() in _PLACE_LEAD and i + 1 < len(words) and is_name(words[i + 1])
+            if not (is_name(word) or lead):
                 break
             pos = text.index(word, pos)
             chars[pos] = chars[pos].upper()
@@ -124,7 +125,8 @@ def _capitalised(text: str, matches: list[re.Match[str]]) -> str:
     return "".join(chars)
 
 
-def _is_name(word: str) -> bool:
+def is_name(word: str) -> bool:
+    """A word that may be a name typed in lowercase: not a common word, not verb-like."""
     bare = word.lower().removesuffix("'s")
     verbish = (len(bare) > 4 and bare.endswith(("ed", "ing"))) or (
         len(bare) > 5 and bare.endswith("ly")

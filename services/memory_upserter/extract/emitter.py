@@ -28,6 +28,7 @@ class Emitter:
     todos: dict[tuple[str, str], PlanTodo] = field(default_factory=dict)
     complete: bool = False
     forget: list[str] = field(default_factory=list)  # what the person asks to be forgotten
+    ends: list[str] = field(default_factory=list)  # facts ended by words ("ALLERGY except nuts")
     correcting: bool = False  # the sentence corrects what was said before
     done: list[str] = field(default_factory=list)  # todos the user says are done, by words
     dropped: list[str] = field(default_factory=list)  # todos the user no longer wants

@@ -4,10 +4,12 @@ Deterministic and pure (``now`` passed in). It reads only user messages, and wri
 they assert (:mod:`.assertion`): questions, conditionals, hypotheticals, wishes, negations,
 disputed claims and quoted text write no fact; "no longer …" / "… anymore" ends the fact it
 names (``valid_to`` = the turn). Time phrases date a fact and leave its value
-(:mod:`.temporal`). What it recognises — name, age, job, employer, home, birthplace, languages,
-family and friends, pets, diet and allergies, likes, projects, todos and a completion signal —
-is the rule table of :mod:`.rules.registry` (its order set in :mod:`.rules`). Psyche and
-affect are never extracted.
+(:mod:`.temporal`); in a correction a plain negation ends what it names ("that's wrong, I'm
+not allergic to shellfish"), and "only" ("I'm only allergic to peanuts") ends the kind's other
+facts by words in ``ends`` ("ALLERGY except peanuts"). What it recognises — name, age, job,
+employer, home, birthplace, languages, family and friends, pets, diet and allergies, likes,
+projects, todos and a completion signal — is the rule table of :mod:`.rules.registry` (its
+order set in :mod:`.rules`). Psyche and affect are never extracted.
 
 Speakers: a message whose speaker is the user (no speaker, or one of ``self_names``) speaks for
 "user"; any other speaker (an import such as LoCoMo commits both sides as user messages with the
@@ -28,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from contracts.plan import MemoryWritePlan
+from contracts.plan import MemoryWritePlan, PlanFact
 from services.memory_upserter.extract import assertion, casual, rules
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.people import Known, People
@@ -88,6 +90,7 @@ def extract_turn(
         forget=list(dict.fromkeys(out.forget)),
         done=list(dict.fromkeys(out.done))[:20],
         dropped=list(dict.fromkeys(out.dropped))[:20],
+        ends=list(dict.fromkeys(out.ends))[:20],
     )
     return Extracted(plan, out.people.questions())
 
@@ -119,12 +122,19 @@ def _sentence(sentence: str, out: Emitter) -> None:
         if block is None or rule.requested:
             for match in rule.pattern.finditer(plain):
                 rule.apply(match, out)
-    if out.is_user and block is None and says_done(plain) and not assertion.praise(plain):
+    if (
+        out.is_user
+        and block is None
+        and says_done(plain)
+        and not assertion.praise(plain)
+        and not assertion.others_done(plain)
+    ):
         out.complete = True
     if block is not None:
         return
     for clause in assertion.clauses(plain):
-        restated = assertion.ended(clause)
+        restated = assertion.ended(clause, correcting=out.correcting)
+        before = set(out.facts)
         dated = validity(restated or clause, out.now)
         out.valid_from, out.valid_to = dated.valid_from, dated.valid_to
         if restated is not None:
@@ -137,4 +147,18 @@ def _sentence(sentence: str, out: Emitter) -> None:
                 about_self = bool(_SELF.match(match.group(0)))
                 if not hedges[text].before(match.start(), about_self=about_self):
                     rule.apply(match, out)
+        if out.is_user and assertion.only(clause):
+            _only(out, [out.facts[k] for k in out.facts.keys() - before])
     out.valid_from = out.valid_to = None
+
+
+def _only(out: Emitter, said: list[PlanFact]) -> None:
+    """ "I'm only allergic to peanuts": every other fact of the kind ends — words the commit
+    resolves against the person's facts (``ends``: "ALLERGY except peanuts", see
+    :mod:`services.memory_upserter.commit.asked`)."""
+    kept: dict[str, list[str]] = {}
+    for f in said:
+        if f.subject == "user" and f.valid_to is None and f.predicate in assertion.ONLY_PREDICATES:
+            kept.setdefault(f.predicate, []).append(f.object or f.value or "")
+    for predicate, values in kept.items():
+        out.ends.append(f"{predicate} except {' | '.join(values)}"[:120])

@@ -2,7 +2,8 @@
 
 The self-statements of :mod:`.basics` (home, work, diet, allergies, likes, projects, events,
 people) come first, then who the person is (:mod:`.profile`), then their life (:mod:`.life`),
-what changes it (:mod:`.events`), and a few statements in other languages (:mod:`.languages`).
+what changes it (:mod:`.events`), a few statements in other languages (:mod:`.languages`),
+and last the relations said in passing (:mod:`.kin`), which a named relation outranks.
 Within a module, rules keep the order they are written in. The todo rules (:mod:`.todos`) are a
 table of their own.
 """
@@ -11,10 +12,18 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from services.memory_upserter.extract.rules import basics, events, languages, life, profile, todos
+from services.memory_upserter.extract.rules import (
+    basics,
+    events,
+    kin,
+    languages,
+    life,
+    profile,
+    todos,
+)
 from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
 
-FACT_ORDER: tuple[ModuleType, ...] = (basics, profile, life, events, languages)
+FACT_ORDER: tuple[ModuleType, ...] = (basics, profile, life, events, languages, kin)
 TODO_ORDER: tuple[ModuleType, ...] = (todos,)
 
 

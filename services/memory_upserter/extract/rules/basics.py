@@ -113,7 +113,7 @@ def _intolerance(m: re.Match[str], out: Emitter) -> None:
 
 def _allergies(m: re.Match[str], out: Emitter) -> None:
     for item in re.split(r"\s*(?:,|\band\b|\bor\b)\s*", m["things"].strip()):
-        item = item.strip().lower()
+        item = re.sub(r"\s+(?:as\s+well|too|also)$", "", item.strip().lower())
         if item and len(item) <= 60 and "allerg" not in item and len(item.split()) <= 4:
             out.fact(
                 "ALLERGY",
@@ -173,7 +173,8 @@ def _dislikes(m: re.Match[str], out: Emitter) -> None:
 )
 def _working_on(m: re.Match[str], out: Emitter) -> None:
     thing = _thing(re.sub(r"(?i)\s+project$", "", m["thing"]))
-    if thing and not re.fullmatch(r"(?i)(?:new|big|side|secret|little|personal|cool)", thing):
+    generic = r"(?i)(?:new|big|side|secret|little|personal|cool|one|project|something|it)"
+    if thing and not re.fullmatch(generic, thing):
         project = out.entity(thing, "Project")
         out.fact(
             "WORKS_ON",

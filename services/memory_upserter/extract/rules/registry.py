@@ -110,6 +110,8 @@ def _name(text: str | None) -> str | None:
     if not text:
         return None
     words = text.split()
+    if words and re.fullmatch(r"[^\W\d_][\w-]*['’]s", words[-1]):
+        words[-1] = words[-1][:-2]  # "my daughter Sara's birthday": Sara
     while words and words[-1].lower() in NOT_NAMES:
         words.pop()
     return " ".join(words) if words and words[0].lower() not in NOT_NAMES else None

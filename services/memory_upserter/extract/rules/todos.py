@@ -1,5 +1,12 @@
 """The offline extractor's todo rules: reminders, lists, goals, commitments, threads,
-frictions and habits — the user's own only (:meth:`Emitter.todo` drops other speakers')."""
+frictions and habits — the user's own only (:meth:`Emitter.todo` drops other speakers').
+
+A todo is a plan or a request, never a reminiscence: "remind me to …" is an instruction only
+at the start of what is asked ("please remind me", "can you remind me", "…, remind me"), never
+"moments like these remind me to …"; "I'm going to / I plan to …" is a plan when it is dated or
+names a concrete act ("submit it to some film festivals", "ask around"), never a pep talk ("I'm
+gonna keep pushing", "I'll do my best", "I'll let you know") or a maybe ("maybe I'll …"). A task
+ends where its sentence turns to something else (" - can't wait", ", but …")."""
 
 from __future__ import annotations
 
@@ -9,12 +16,32 @@ from services.memory_upserter.extract.due import find_due
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.registry import todo_rule
 
+# A concrete act a plan names ("I'm going to submit it …"), not a pep talk or a promise to talk.
+_ACT = re.compile(
+    r"(?i)(?:submit|apply|start|open|call|email|text|visit|book|buy|finish|write|send|sign\s+up|"
+    r"look\s+into|move|take\s+a\s+shot|ask|chat\s+with|talk\s+to|meet|join|host|organi[sz]e|"
+    r"throw|learn|cook|bake|set\s+up|launch|build|paint|check\s+out|go\s+to|head\s+to|fly|"
+    r"travel|enter|register|pick\s+up|fix|clean|renew|pay|return|adopt|volunteer|sell|"
+    r"schedule|plan|prepare|practi[sc]e|research|contact|reach\s+out\s+to\s+(?!you))\b"
+    r"(?!\s+(?:you|ya|u)\b)"
+)
+_MAYBE = re.compile(r"(?i)\b(?:maybe|perhaps|someday|one\s+day|might|hopefully|if|probably)\b")
+_TASK_END = re.compile(r"\s+[-–—]\s+|\s*[!;]|,\s*(?:but|and\s+I|so)\b|\s+but\s+")
+
+
+def _task(text: str) -> str:
+    """A task up to where its sentence turns to something else."""
+    return _TASK_END.split(text, maxsplit=1)[0].strip()
+
+
 # --- todos (the user's own only) ---------------------------------------------------------------
 
 
 @todo_rule(
     "remind_me",
-    r"(?i:\bremind\s+me\s+)(?P<pre>.*?)(?i:to|that\s+I\s+(?:need|have)\s+to)\s+"
+    r"(?i:(?:^\W*|[,:;]\s*|\b(?:please|pls|plz|can\s+you|could\s+you|would\s+you|will\s+you|"
+    r"also|and|just|so|ok|okay|hey)\s+)remind\s+me\s+)(?!of\b|about\s+how\b)(?P<pre>.*?)"
+    r"(?i:to|that\s+I\s+(?:need|have)\s+to)\s+"
     r"(?P<task>.+)$",
     requested=True,
 )
@@ -29,7 +56,8 @@ def _remind_me(m: re.Match[str], out: Emitter) -> None:
     requested=True,
 )
 def _add_to_list(m: re.Match[str], out: Emitter) -> None:
-    out.todo("GOAL", m["task"])
+    if not re.fullmatch(r"(?i)(?:it|that|this|them|those|these|one)", m["task"].strip()):
+        out.todo("GOAL", m["task"])
 
 
 @todo_rule("my_goal", r"(?i:\bmy\s+(?:new\s+|main\s+)?goal\s+is\s+to)\s+(?P<task>.+)$")
@@ -40,12 +68,19 @@ def _my_goal(m: re.Match[str], out: Emitter) -> None:
 @todo_rule(
     "i_will",
     r"(?i:\bI(?P<verb>'ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to|'m\s+gonna|\s+"
-    r"promise\s+to|\s+commit\s+to|\s+plan\s+to))\s+(?P<task>.+)$",
+    r"promise\s+to|\s+commit\s+to|\s+plan\s+to|'m\s+planning\s+to|\s+am\s+planning\s+to)"
+    r"|(?:^\W*|\b(?:so|now|and)\s+)(?P<bare>gonna))\s+(?:definitely\s+|also\s+|then\s+)?"
+    r"(?P<task>.+)$",
 )
 def _i_will(m: re.Match[str], out: Emitter) -> None:
-    promised = re.search(r"(?i)promise|commit", m["verb"])
-    if promised or find_due(m["task"], out.now):
-        out.todo("COMMITMENT", m["task"])
+    task = _task(m["task"])
+    promised = re.search(r"(?i)promise|commit", m["verb"] or "")
+    if (
+        promised
+        or find_due(task, out.now)
+        or (_ACT.match(task) and not _MAYBE.search(m.string[: m.start("task")]))
+    ):
+        out.todo("COMMITMENT", task)
 
 
 @todo_rule(
@@ -63,7 +98,7 @@ def _need_to_figure(m: re.Match[str], out: Emitter) -> None:
     r"(?P<task>\w+ing\b.*)$",
 )
 def _keep_doing(m: re.Match[str], out: Emitter) -> None:
-    out.todo("FRICTION", f"keeps {m['task']}", dated=False)
+    out.todo("FRICTION", f"keeps {_task(m['task'])}", dated=False)
 
 
 @todo_rule(
@@ -99,7 +134,7 @@ def _need_to_by(m: re.Match[str], out: Emitter) -> None:
 # The words only name a todo: the commit resolves them among the pending ones, or closes none.
 
 _DONE_VERB = r"(?:already|just|finally|now)"
-_TASK_END = r"(?P<task>[^,.;:!?]{3,80}?)\s*(?=[,.;:!?]|$)"
+_CLOSED_TASK = r"(?P<task>[^,.;:!?]{3,80}?)\s*(?=[,.;:!?]|$)"
 
 
 @todo_rule(
@@ -115,7 +150,7 @@ def _already_did(m: re.Match[str], out: Emitter) -> None:
 @todo_rule(
     "done_with",
     rf"(?i:\b(?:I'm\s+|I\s+am\s+)?(?:done\s+with|finished|completed|crossed\s+off|ticked\s+off)"
-    rf"\s+)(?!it\b|that\b|this\b){_TASK_END}",
+    rf"\s+)(?!it\b|that\b|this\b){_CLOSED_TASK}",
 )
 def _done_with(m: re.Match[str], out: Emitter) -> None:
     if out.is_user:
@@ -125,7 +160,7 @@ def _done_with(m: re.Match[str], out: Emitter) -> None:
 @todo_rule(
     "forget_it",
     rf"(?i:\b(?:forget|drop|scratch|cancel|skip)\s+(?:about\s+)?)(?!it\b|that\b|this\b|me\b)"
-    rf"{_TASK_END}(?=.*\b(?i:cancel(?:l?ed)?|not\s+(?:doing|happening|needed)|no\s+longer|"
+    rf"{_CLOSED_TASK}(?=.*\b(?i:cancel(?:l?ed)?|not\s+(?:doing|happening|needed)|no\s+longer|"
     r"anymore|off)\b|[,.;:!?]?\s*$)",
     requested=True,
 )

@@ -1,0 +1,220 @@
+"""Relations said in passing — the way people mention their life without stating it: "my kids",
+"my husband and I", "the wife and kids", "our dog", "our one-year-old, his name is Kyle",
+"back home in Sweden", "my home country, Sweden", "losing my job was hard", "lost my job as a
+banker", "I got promoted", "my new job", "I work at the shelter", "I'm married".
+
+Conservative: a role word with no name says only that the person has one. It never names an
+entity after the role (no "Wife" person), and it never uses a single-valued predicate
+(``HAS_WIFE``, ``HAS_MOTHER`` …: :data:`~services.core.memory_store.keys.EXCLUSIVE_PREDICATES`),
+so "my wife and I" cannot replace a known "my wife Sofia": a spouse is ``HAS_SPOUSE``, a partner
+``DATING``, children ``HAS_CHILDREN``, a pet ``HAS_PET`` — each with the role word as its value.
+Mother, father and siblings without a name are left to the rules that say something about
+them ("my sister lives in Rome" says where a sister lives, not that there is one). These
+rules come last in the table: a named relation of the same kind in the turn wins.
+"""
+
+from __future__ import annotations
+
+import re
+
+from services.memory_upserter.extract import casual
+from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.profile import _JOBS
+from services.memory_upserter.extract.rules.registry import (
+    _CAP,
+    _STOP,
+    NAME,
+    ORG,
+    _article,
+    _name,
+    _place,
+    _relationship,
+    rule,
+)
+from services.memory_upserter.extract.vocabulary import ROLES
+
+# role word → (predicate, value) for a role said without a name
+_UNNAMED = {
+    "husband": ("HAS_SPOUSE", "husband"),
+    "hubby": ("HAS_SPOUSE", "husband"),
+    "wife": ("HAS_SPOUSE", "wife"),
+    "missus": ("HAS_SPOUSE", "wife"),
+    "spouse": ("HAS_SPOUSE", "spouse"),
+    "partner": ("DATING", "partner"),
+    "boyfriend": ("DATING", "boyfriend"),
+    "girlfriend": ("DATING", "girlfriend"),
+    "fiance": ("DATING", "fiance"),
+    "fiancé": ("DATING", "fiance"),
+    "fiancée": ("DATING", "fiancee"),
+    "kids": ("HAS_CHILDREN", "kids"),
+    "children": ("HAS_CHILDREN", "children"),
+    "son": ("HAS_SON", "son"),
+    "daughter": ("HAS_DAUGHTER", "daughter"),
+    "dog": ("HAS_PET", "dog"),
+    "cat": ("HAS_PET", "cat"),
+    "puppy": ("HAS_PET", "puppy"),
+    "kitten": ("HAS_PET", "kitten"),
+}
+_GRAND = {"grandma": "grandma", "grandmother": "grandma", "grandpa": "grandpa"}
+_GRAND["grandfather"] = "grandpa"
+_WORDS = "|".join(sorted(map(re.escape, [*_UNNAMED, *_GRAND]), key=len, reverse=True))
+_OURS = "son|daughter|dog|cat|puppy|kitten|baby"  # "our kids" is as often a town's as theirs
+_KIN_ADJ = r"(?:late\s+|little\s+|older\s+|younger\s+|big\s+|baby\s+|eldest\s+|youngest\s+)?"
+_NAMED_NEXT = (
+    rf"(?!['’]s\b|-)(?!,?\s+{_CAP})(?!(?:'s\s+name)?\s+(?i:is|was)\s+(?:called\s+|named\s+)?{_CAP})"
+)
+_NAMED_NEXT += r"(?!\s+(?i:is\s+called|named|called)\b)"
+_WORKPLACE = (
+    r"shelter|hospital|clinic|school|university|college|library|museum|bank|bakery|cafe|café|"
+    r"restaurant|bar|hotel|store|shop|supermarket|warehouse|factory|farm|gym|studio|lab|"
+    r"company|firm|agency|startup|nonprofit|non-profit|charity|center|centre|daycare|"
+    r"kindergarten|pharmacy|newspaper|magazine|theater|theatre|church|office|garage"
+)
+_AT_WORKPLACE = rf"(?P<article>the|a|an)\s+(?P<place>(?:[a-z][\w-]*\s+){{0,3}}?(?:{_WORKPLACE}))\b"
+
+
+def _unnamed(out: Emitter, word: str) -> None:
+    """The person has one of these (a role said without a name): the non-exclusive fact."""
+    word = word.lower()
+    if word in _GRAND:
+        _relationship(out, _GRAND[word], _GRAND[word].capitalize())
+        return
+    predicate, value = _UNNAMED[word]
+    if any(k[0] == "user" and k[1] == predicate and f.object for k, f in out.facts.items()):
+        return  # a named one in this turn says more
+    plural = value in ("kids", "children")
+    out.fact(
+        predicate,
+        f"{out.who} has {value if plural else _article(value)}",
+        value=value,
+        memory_type="PEOPLE",
+        fact_type="relationship",
+        importance=2,
+        confidence=0.8,
+    )
+
+
+@rule(
+    "role_unnamed",
+    rf"(?<!\bis\s)(?<!\bwas\s)(?i:\b(?:my|(?P<our>our)|(?P<the>the))\s+{_KIN_ADJ})"
+    rf"(?P<role>(?i:{_WORDS}))\b{_NAMED_NEXT}",
+)
+def _role_unnamed(m: re.Match[str], out: Emitter) -> None:
+    role = m["role"].lower()
+    if _lowercase_name_next(m):
+        return  # "our dog rex": a name typed in lowercase, not a role without one
+    if m["the"] and role not in ("wife", "missus", "hubby"):
+        return  # "the kids", "the dog": anyone's
+    if m["our"] and not re.fullmatch(_OURS, role):
+        return
+    if m["the"] and re.match(r"\s+of\b", m.string[m.end() :]):
+        return  # "the wife of my boss"
+    _unnamed(out, role)
+
+
+def _lowercase_name_next(m: re.Match[str]) -> bool:
+    """In a message typed without capitals, the word after the role is a name when it is not
+    a common word (:func:`..casual.is_name`)."""
+    nxt = re.match(r"\s+([a-z][\w'-]*)", m.string[m.end() :])
+    typed_lower = not re.search(r"[A-Z]", re.sub(r"\bI(?:'\w+)?\b", "", m.string))
+    return bool(nxt and typed_lower and casual.is_name(nxt.group(1)))
+
+
+@rule(
+    "spouse_and_kids",
+    r"(?i:\b(?:my|the)\s+(?:wife|missus|husband|hubby)\s*,?\s+and\s+(?:(?:the|my|our)\s+)?"
+    r"(?P<role>kids|children))\b",
+)
+def _spouse_and_kids(m: re.Match[str], out: Emitter) -> None:
+    _unnamed(out, m["role"])
+
+
+@rule(
+    "child_named_by_pronoun",
+    rf"(?i:\b(?:my|our)\s+(?:(?:\w+|\d+)[- ](?:year|month|week)s?[- ]old|baby|newborn|"
+    rf"little\s+one|son|daughter)\b[^.!?;]{{0,40}}?\b(?P<pron>his|her)\s+name\s+is)\s+{NAME}",
+)
+def _child_named(m: re.Match[str], out: Emitter) -> None:
+    name = _name(m["name"])
+    if name:
+        _relationship(out, "son" if m["pron"].lower() == "his" else "daughter", name)
+
+
+@rule(
+    "home_country",
+    rf"(?i:\b(?:my\s+(?:home\s*(?:country|town|land)|native\s+(?:country|land)|motherland)"
+    rf"(?:\s*,\s*|\s+(?:of|is|was)\s+|\s+)|back\s+home\s+in\s+))(?P<place>{_CAP}[^,.;:!?]*?){_STOP}",
+)
+def _home_country(m: re.Match[str], out: Emitter) -> None:
+    place = _place(m["place"])
+    if place:
+        out.entity(place, "Location")
+        out.fact("FROM", f"{out.who} is from {place}", obj=place, importance=2, confidence=0.8)
+
+
+def _lost_job(out: Emitter, value: str = "unemployed") -> None:
+    out.fact("JOB_STATUS", f"{out.who} lost their job", value=value, importance=2)
+
+
+@rule(
+    "losing_my_job",
+    r"(?i:(?:^\W*|\b(?:since|after)\s+)(?:losing|getting\s+laid\s+off\s+from)\s+my\s+job)\b",
+)
+def _losing_my_job(m: re.Match[str], out: Emitter) -> None:
+    """ "Losing my job was hard", "since losing my job": a job lost before (not "afraid of
+    losing my job": only at the clause's start or after since/after)."""
+    _lost_job(out, "lost job")
+
+
+@rule(
+    "lost_job_as_at",
+    rf"(?i:\bI\s+(?:just\s+)?lost\s+my\s+job\s+(?:as\s+an?\s+(?P<role>{_JOBS})|at\s+"
+    rf"(?:{_AT_WORKPLACE}|(?:the\s+)?(?={_CAP})))){ORG}?",
+)
+def _lost_job_as_at(m: re.Match[str], out: Emitter) -> None:
+    """ "I lost my job as a banker / at the mechanical engineering company / at Acme": the job,
+    ended at the time said (else the turn)."""
+    out.valid_to, out.valid_from = out.valid_from or out.now, None
+    if m["role"]:
+        role = m["role"].lower()
+        out.fact("JOB_TITLE", f"{out.who} worked as {_article(role)}", value=role, importance=2)
+    elif m["place"]:
+        text = f"{out.who} worked at {m['article'].lower()} {m['place']}"
+        out.fact("WORKS_AT", text, value=m["place"], importance=2, confidence=0.8)
+    elif m["org"] and _name(m["org"]):
+        org = str(_name(m["org"]))
+        out.entity(org, "Org")
+        out.fact("WORKS_AT", f"{out.who} worked at {org}", obj=org, importance=2, confidence=0.85)
+
+
+@rule("promoted", r"(?i:\bI\s+(?:just\s+|finally\s+)?got\s+(?:a\s+)?promot(?:ed|ion))\b")
+def _promoted(m: re.Match[str], out: Emitter) -> None:
+    out.fact("JOB_STATUS", f"{out.who} got promoted at work", value="promoted", importance=2)
+
+
+@rule(
+    "new_job",
+    r"(?i:\b(?:my\s+new\s+job|I\s+(?:just\s+)?(?:started|got|found|landed)\s+a\s+new\s+job))\b"
+    r"(?!\s+(?:at|with|as)\b)",
+)
+def _new_job(m: re.Match[str], out: Emitter) -> None:
+    out.fact("JOB_STATUS", f"{out.who} has a new job", value="employed", importance=2)
+
+
+@rule("works_at_place", rf"(?i:\bI\s+(?:still\s+)?work\s+(?:at|in)\s+){_AT_WORKPLACE}{_STOP}")
+def _works_at_place(m: re.Match[str], out: Emitter) -> None:
+    """ "I work at the shelter / in a hospital": the workplace as words (no named org)."""
+    text = f"{out.who} works at {m['article'].lower()} {m['place']}"
+    out.fact("WORKS_AT", text, value=m["place"], importance=2, confidence=0.75)
+
+
+@rule(
+    "married_status",
+    r"(?i:\b(?:I(?:'m|\s+am)\s+(?:happily\s+)?married|we(?:'ve|\s+have)\s+been\s+married))\b"
+    r"(?!\s+to\b)",
+)
+def _married_status(m: re.Match[str], out: Emitter) -> None:
+    out.fact("MARITAL_STATUS", f"{out.who} is married", value="married", importance=2)
+
+
+assert all(r in ROLES or r in ("hubby", "missus", "kids", "children") for r in _UNNAMED)
