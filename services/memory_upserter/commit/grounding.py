@@ -37,6 +37,7 @@ from typing import Literal
 from contracts.plan import PlanFact
 from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.commit.read import SELF_HANDLES
+from services.memory_upserter.commit.spoken import hedge_in, own
 from services.memory_upserter.extract.temporal import validity
 from services.memory_upserter.extract.when import MONTHS
 from services.memory_upserter.text import NUMBER_WORDS, SENTENCES, STOP_WORDS, fold, words
@@ -76,11 +77,10 @@ _LIKING = re.compile(
     r"ing)\b|can'?t\s+stand|dislik|detest|loath|keen\s+on|fond\s+of|crazy\s+about|big\s+on|"
     r"interest|hooked)|<3|\u2764"
 )
-HEDGE = re.compile(
-    r"(?i)\b(?:i\s+think|i\s+guess|i\s+suppose|i\s+believe|maybe|might|probably|prob|perhaps|"
-    r"possibly|not\s+sure|unsure|thinking\s+(?:about|of)|considering|hopefully|wondering|"
-    r"what\s+if|if\s+i|idk|not\s+decided|undecided)\b"
-)
+# "User loves their job": a liking said by the fact's verb, whatever its predicate
+_LIKES_TEXT = re.compile(r"(?i)\b(?:likes|loves|enjoys|adores|prefers|hates|dislikes)\b")
+# Words that carry no claim of their own: "first place" ← "took home first"
+FILLER = frozenset("place thing things stuff lot bit kind sort".split())
 # A hedged decision about something said before: "i think im taking it", "maybe ill go with
 # that one", "probably taking the offer" (``noun``: what it points at, when it names it).
 _DECISION = re.compile(
@@ -202,6 +202,12 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     target = target_of(fact)
     if target is None:
         return Grounding("kept")
+    about_self = fold(fact.subject) in SELF_HANDLES
+    said = Said(
+        said.now,
+        tuple(own(t, about_self=about_self) for t in said.this_turn),
+        tuple(own(t, about_self=about_self) for t in said.earlier),
+    )
     texts = (*said.this_turn, *said.earlier)
     bag = _bag(texts)
     dates = [
@@ -209,19 +215,18 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
         for m in _ISO.finditer(target)
         if 1 <= int(m[2]) <= 12 and 1 <= int(m[3] or 1) <= 31
     ]
-    wanted = [_norm(w) for w in words(_ISO.sub(" ", target)) if w not in STOP_WORDS]
+    wanted = [
+        _norm(w) for w in words(_ISO.sub(" ", target)) if w not in STOP_WORDS and w not in FILLER
+    ]
     resolved = _dates_said(texts, said.now) if dates else []
     missing = [w for w in wanted if not _said(w, bag) and not _normalised(w, bag)]
     missing += [d.isoformat() for d, whole in dates if not _date_supported(d, whole, bag, resolved)]
     units = len(wanted) + len(dates)
     if units and len(missing) * 2 > units:
         return Grounding("dropped", f"nothing the person said supports {', '.join(missing)}")
-    if canonical_predicate(fact.predicate) in LIKING_PREDICATES or re.match(
-        r"(?i)FAVOU?RITE", fact.predicate
-    ):
-        if not any(_LIKING.search(text) for text in texts):
-            return Grounding("dropped", "the person said no liking or disliking")
-    hedge = _hedge([w for w in wanted if w not in missing], said)
+    if _states_liking(fact) and not any(_LIKING.search(text) for text in texts):
+        return Grounding("dropped", "the person said no liking or disliking")
+    hedge = _hedge([w for w in wanted if w not in missing], said, _fact_words(fact))
     if hedge:
         return Grounding("hedged", f"hedged: {hedge!r}")
     if missing:
@@ -231,7 +236,23 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     return Grounding("kept")
 
 
-def _hedge(supported: Sequence[str], said: Said) -> str | None:
+def _states_liking(fact: PlanFact) -> bool:
+    """A liking (LIKES, LOVES_JOB, FAVORITE_…), by its predicate or its text's verb ("User
+    loves their job")."""
+    predicate = canonical_predicate(fact.predicate)
+    return (
+        predicate in LIKING_PREDICATES
+        or predicate.split("_", 1)[0] in LIKING_PREDICATES
+        or bool(re.match(r"(?i)FAVOU?RITE", fact.predicate))
+        or bool(_LIKES_TEXT.search(fact.text))
+    )
+
+
+def _fact_words(fact: PlanFact) -> frozenset[str]:
+    return frozenset(words(f"{fact.predicate.replace('_', ' ')} {fact.text}"))
+
+
+def _hedge(supported: Sequence[str], said: Said, fact_words: frozenset[str]) -> str | None:
     """The clause of this turn that hedges the fact, if any: every clause that names it hedges;
     or a hedged decision points back at it — at the clause just before it in the message ("got
     the offer from spotify!! i think im taking it"), or at anything when the fact was named only
@@ -247,11 +268,11 @@ def _hedge(supported: Sequence[str], said: Said) -> str | None:
     named = [c for clauses in messages for c in clauses if names(c)]
     for clauses in messages:
         for i, clause in enumerate(clauses):
-            decision = _DECISION.search(clause) if HEDGE.search(clause) else None
+            decision = _DECISION.search(clause) if hedge_in(clause, fact_words) else None
             if decision is None:
                 continue
             if not named or (decision["noun"] is None and i > 0 and names(clauses[i - 1])):
                 return clause[:120]
-    if named and all(HEDGE.search(c) for c in named):
+    if named and all(hedge_in(c, fact_words) for c in named):
         return named[0][:120]
     return None

@@ -1,0 +1,47 @@
+"""What in a person's message is their own word about themselves, as grounding reads it (pure).
+
+- A shared photo's caption (``[shares a photo: a man in a suit dancing]``) is a machine's
+  description of a picture, not the person's statement: it grounds nothing.
+- For a fact about the person, the other speaker's things — "your store", "your new job" — are
+  not the person's: "whoa, your store looks great!" grounds no store of the user's.
+- A hedge ("i think", "maybe", "may have", "my ideal studio", "my dream job") is no firm fact —
+  unless the fact says the hedge itself ("User's dream job is…"), which is then what was said.
+"""
+
+from __future__ import annotations
+
+import re
+
+from services.memory_upserter.text import words
+
+CAPTION = re.compile(
+    r"\[\s*(?:shares?|shared|sends?|sent|posts?|posted)\b[^\]]*\]|"
+    r"\[\s*(?:photo|picture|image|video|sticker|gif)\b[^\]]*\]",
+    re.IGNORECASE,
+)
+# "your store", "your new store", "yours": the other speaker's things (a connective ends it)
+_YOURS = re.compile(
+    r"(?i)\byours?\b(?:\s+(?!(?:on|in|at|to|for|of|with|and|or|is|are|was|were|looks?|"
+    r"really|so|too)\b)[\w'’-]+){0,2}"
+)
+HEDGE = re.compile(
+    r"(?i)\b(?:i\s+think|i\s+guess|i\s+suppose|i\s+believe|maybe|might|may\s+have|"
+    r"probably|prob|perhaps|possibly|not\s+sure|unsure|thinking\s+(?:about|of)|considering|"
+    r"hopefully|hoping|wondering|what\s+if|if\s+i|idk|not\s+decided|undecided|ideal|dream|"
+    r"someday|some\s+day|one\s+day)\b"
+)
+
+
+def own(text: str, *, about_self: bool) -> str:
+    """The message without captions, and — for a fact about the person — without the other
+    speaker's things."""
+    text = CAPTION.sub(" ", text)
+    return _YOURS.sub(" ", text) if about_self else text
+
+
+def hedge_in(clause: str, fact_words: frozenset[str]) -> str | None:
+    """The hedge of a clause, unless the fact itself carries it (a dream job stated as one)."""
+    for match in HEDGE.finditer(clause):
+        if not set(words(match[0])) <= fact_words:
+            return match[0]
+    return None
