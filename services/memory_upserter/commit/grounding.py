@@ -39,7 +39,7 @@ from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.commit.read import SELF_HANDLES
 from services.memory_upserter.commit.spoken import hedge_in, own
 from services.memory_upserter.extract.temporal import validity
-from services.memory_upserter.extract.when import MONTHS
+from services.memory_upserter.extract.when import MONTHS, WEEKDAYS
 from services.memory_upserter.text import NUMBER_WORDS, SENTENCES, STOP_WORDS, fold, words
 
 Verdict = Literal["kept", "lowered", "dropped", "hedged"]
@@ -90,6 +90,11 @@ _DECISION = re.compile(
 )
 # Clauses: a hedge reaches to the next comma, "but" or "so", not across a run-on message.
 CLAUSES = re.compile(r"[.!?;,\n]+|\s(?:but|so|though|although)\s")
+# "tue", "thurs", "sat", "jan", "sept": a day's or month's short name is the name
+SHORT_NAMES = {
+    **{name[:3]: name for name in (*WEEKDAYS, *MONTHS) if name != name[:3]},
+    **{"tues": "tuesday", "thur": "thursday", "thurs": "thursday", "sept": "september"},
+}
 _ISO = re.compile(r"\b(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ]\d{2}:[\d:.]+(?:Z|[+-][\d:]+)?)?")
 _ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
 
@@ -138,7 +143,9 @@ def _same(w: str, s: str) -> bool:
 
 def _norm(word: str) -> str:
     ordinal = _ORDINAL.match(word)
-    return ordinal[1].lstrip("0") if ordinal else NUMBER_WORDS.get(word, word)
+    if ordinal:
+        return ordinal[1].lstrip("0")
+    return NUMBER_WORDS.get(word) or SHORT_NAMES.get(word, word)
 
 
 def _bag(texts: Iterable[str]) -> set[str]:
