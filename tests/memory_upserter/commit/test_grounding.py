@@ -50,8 +50,7 @@ FAIR = [
     ("i live in lisbon. i think im taking the job", (), _fact("LIVES_IN", obj="Lisbon"), "kept"),
     ("my husband and I went out, i think it was fun", (), _fact("STATUS", "married"), "kept"),
     ("i think i'll go to bed", ("i'm a nurse",), _fact("JOB_TITLE", "nurse"), "kept"),
-    ("running tue thu sat mornings", (), _fact("RUNS", "Tuesday, Thursday and Saturday"),
-     "kept"),
+    ("running tue thu sat mornings", (), _fact("RUNS", "Tuesday, Thursday and Saturday"), "kept"),
     ("my mom's bday is dec 19", (), _fact("MOTHER_BIRTHDAY", "December 19"), "kept"),
     ("my crew took home first in a local comp", (), _fact("WON", "first place"), "kept"),
     (
