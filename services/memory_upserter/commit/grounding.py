@@ -3,27 +3,33 @@
 A fact is read by its object or value (a ref ``person:ana_lima`` by its name). Its content
 words — connectives, pronouns and determiners aside (:data:`~..text.STOP_WORDS`), number words
 as digits — and its ISO dates are each looked for in what the person said this turn and in
-their recent messages of the session (:class:`Said`). A word is supported when the person used
+their recent messages of the session (:class:`Said`) — a photo's caption and, for a fact about
+the person, the other speaker's things ("your store") set aside (:mod:`.spoken`). A word is
+supported when the person used
 
 - the word itself or a form of it: plural/singular, -ing/-ed, a possessive ("dogs" ~ "dog",
   "marathons" ~ "marathon", "Lisbon's");
-- a word of the same standard family (:data:`FAMILIES`): "married" ← "my husband and I",
-  "deceased" ← "passed away", "engineer" ← "dev", "works" ← "my job";
+- a word of the same standard family (:mod:`.support`): "married" ← "my husband and I",
+  "deceased" ← "passed away", "engineer" ← "dev", "works" ← "my job"; a short day or month
+  name ("tue", "jan") is the name;
 
 a number is supported exactly; a date when a time phrase resolves to it give or take a day ("two
 days ago", "last week", "in March") or when its own words were said ("March 3rd", "2019").
 
-The verdict (:func:`ground`):
+The verdict (:func:`ground`) — a fact the plan ends (``valid_to``) that restates one of the
+person's live facts is ``kept``: it was grounded when it was stored —
 
 - ``kept``: every word and date is supported;
 - ``lowered``: at least half are — the commit keeps the fact as unsure (lower confidence, low
   importance, never pinned, so never in FOUNDATION) with a warning;
 - ``dropped``: less than half — nothing the person said supports the fact. A liking (LIKES,
-  LOVES, HATES, FAVORITE_…) also needs words of liking: "quiz time" is no "likes quizzes";
-- ``hedged``: supported, but hedged this turn ("i think im taking it", "maybe", "might",
-  "probably"): the sentence that says it hedges, or — for a fact grounded only in earlier
-  messages — this turn hedges a decision about it. A hedge is not a current fact, and the
-  commit keeps it out of memory with a warning: the model writes it when the person decides.
+  LOVES_JOB, FAVORITE_…, "User loves…") also needs words of liking: "quiz time" is no "likes
+  quizzes";
+- ``hedged``: supported, but hedged this turn ("i think im taking it", "maybe", "may have",
+  "my ideal studio"; not when the fact states the hedge: "User's dream job…"): the sentence
+  that says it hedges, or — for a fact grounded only in earlier messages — this turn hedges a
+  decision about it. A hedge is not a current fact, and the commit keeps it out of memory with
+  a warning: the model writes it when the person decides.
 """
 
 from __future__ import annotations
@@ -38,49 +44,20 @@ from contracts.plan import PlanFact
 from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.commit.read import SELF_HANDLES
 from services.memory_upserter.commit.spoken import hedge_in, own
+from services.memory_upserter.commit.support import (
+    FAMILIES,
+    FILLER,
+    LIKES_TEXT,
+    LIKING,
+    LIKING_PREDICATES,
+    SHORT_NAMES,
+)
 from services.memory_upserter.extract.temporal import validity
-from services.memory_upserter.extract.when import MONTHS, WEEKDAYS
+from services.memory_upserter.extract.when import MONTHS
 from services.memory_upserter.text import NUMBER_WORDS, SENTENCES, STOP_WORDS, fold, words
 
 Verdict = Literal["kept", "lowered", "dropped", "hedged"]
 
-# Standard normalisations: a word of a family supports any other of it.
-FAMILIES = tuple(
-    frozenset(family.split())
-    for family in (
-        "married marry marriage spouse husband wife hubby wifey partner wed wedding newlywed",
-        "deceased dead died die death passed passing lost late funeral",
-        "work works working worked job employed employee career profession occupation",
-        "developer dev engineer programmer coder software",
-        "doctor physician gp medic",
-        "lawyer attorney solicitor",
-        "teacher tutor educator",
-        "mother mom mum mommy mama",
-        "father dad daddy papa",
-        "brother bro",
-        "sister sis",
-        "child children kid kids son daughter",
-        "boyfriend bf",
-        "girlfriend gf",
-        "vegetarian veggie",
-        "divorced divorce separated",
-        "retired retirement retire",
-        "pregnant expecting",
-    )
-)
-LIKING_PREDICATES = frozenset(
-    "LIKES LIKE LOVES LOVE ENJOYS ENJOY PREFERS PREFER HATES HATE DISLIKES DISLIKE FAN_OF "
-    "INTERESTED_IN INTO".split()
-)
-_LIKING = re.compile(
-    r"(?i)\b(?:lik|lov|enjoy|ador|prefer|fav|fan\b|into\b|obsess|addict|passion|hat(?:e|ed|es|"
-    r"ing)\b|can'?t\s+stand|dislik|detest|loath|keen\s+on|fond\s+of|crazy\s+about|big\s+on|"
-    r"interest|hooked)|<3|\u2764"
-)
-# "User loves their job": a liking said by the fact's verb, whatever its predicate
-_LIKES_TEXT = re.compile(r"(?i)\b(?:likes|loves|enjoys|adores|prefers|hates|dislikes)\b")
-# Words that carry no claim of their own: "first place" ← "took home first"
-FILLER = frozenset("place thing things stuff lot bit kind sort".split())
 # A hedged decision about something said before: "i think im taking it", "maybe ill go with
 # that one", "probably taking the offer" (``noun``: what it points at, when it names it).
 _DECISION = re.compile(
@@ -90,11 +67,6 @@ _DECISION = re.compile(
 )
 # Clauses: a hedge reaches to the next comma, "but" or "so", not across a run-on message.
 CLAUSES = re.compile(r"[.!?;,\n]+|\s(?:but|so|though|although)\s")
-# "tue", "thurs", "sat", "jan", "sept": a day's or month's short name is the name
-SHORT_NAMES = {
-    **{name[:3]: name for name in (*WEEKDAYS, *MONTHS) if name != name[:3]},
-    **{"tues": "tuesday", "thur": "thursday", "thurs": "thursday", "sept": "september"},
-}
 _ISO = re.compile(r"\b(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ]\d{2}:[\d:.]+(?:Z|[+-][\d:]+)?)?")
 _ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
 
@@ -106,6 +78,7 @@ class Said:
     now: datetime
     this_turn: tuple[str, ...]
     earlier: tuple[str, ...] = ()
+    stored: tuple[str, ...] = ()  # the person's live facts: what an ending may restate
 
 
 @dataclass(frozen=True)
@@ -209,6 +182,8 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     target = target_of(fact)
     if target is None:
         return Grounding("kept")
+    if fact.valid_to and _restates(fact, said.stored):
+        return Grounding("kept")
     about_self = fold(fact.subject) in SELF_HANDLES
     said = Said(
         said.now,
@@ -231,7 +206,7 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     units = len(wanted) + len(dates)
     if units and len(missing) * 2 > units:
         return Grounding("dropped", f"nothing the person said supports {', '.join(missing)}")
-    if _states_liking(fact) and not any(_LIKING.search(text) for text in texts):
+    if _states_liking(fact) and not any(LIKING.search(text) for text in texts):
         return Grounding("dropped", "the person said no liking or disliking")
     hedge = _hedge([w for w in wanted if w not in missing], said, _fact_words(fact))
     if hedge:
@@ -243,6 +218,15 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     return Grounding("kept")
 
 
+def _restates(fact: PlanFact, stored: Sequence[str]) -> bool:
+    """An ending that restates one of the person's live facts ("User works at Hospital São
+    João", ``valid_to`` its last day): that fact was grounded when it was written."""
+    wanted = [_norm(w) for w in words(fact.text) if w not in STOP_WORDS]
+    return bool(wanted) and any(
+        all(_said(w, bag) for w in wanted) for bag in (_bag([text]) for text in stored)
+    )
+
+
 def _states_liking(fact: PlanFact) -> bool:
     """A liking (LIKES, LOVES_JOB, FAVORITE_…), by its predicate or its text's verb ("User
     loves their job")."""
@@ -251,7 +235,7 @@ def _states_liking(fact: PlanFact) -> bool:
         predicate in LIKING_PREDICATES
         or predicate.split("_", 1)[0] in LIKING_PREDICATES
         or bool(re.match(r"(?i)FAVOU?RITE", fact.predicate))
-        or bool(_LIKES_TEXT.search(fact.text))
+        or bool(LIKES_TEXT.search(fact.text))
     )
 
 

@@ -6,7 +6,8 @@ the session's recent user messages, the names the user goes by, and the user's p
 names (full, given or alias) the turn uses. :func:`judge_turn` reads it and asks the shadow
 judge (:mod:`.judge`) for the plan of a turn that came without one; :func:`plan_turn` reads it
 for a model's plan, whose facts the person's recent messages may ground too
-(:mod:`.grounding`); a judged plan's ``ends`` in words are resolved against the person's facts
+(:mod:`.grounding`) — and, for a fact the plan ends (``valid_to``), the person's live facts;
+a judged plan's ``ends`` in words are resolved against the person's facts
 (:mod:`.asked`). :func:`replay` answers a turn whose answer is stored (by
 :func:`judge_context`, or by the transaction's first read).
 """
@@ -73,6 +74,15 @@ SELECT k.request_hash, k.response,
                             WHERE a.user_id = $1 AND a.entity_id = p.entity_id
                               AND a.alias_normalized = ANY($7::text[])))) AS known
   FROM (SELECT 1) one LEFT JOIN idempotency_keys k ON k.user_id = $1 AND k.key = $4
+"""
+
+
+# The person's live facts a plan may end by restating them (grounded by what was stored).
+LIVE_TEXTS = f"""
+SELECT r.text FROM relations r
+ WHERE r.user_id = $1 AND r.status = 'ACTIVE' AND {visible("r", "$2")}
+   AND (r.valid_to IS NULL OR r.valid_to > $3)
+ ORDER BY r.created_at DESC LIMIT 200
 """
 
 
@@ -175,10 +185,12 @@ async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement 
     session as the words its facts may rest on; or the answer an earlier commit stored."""
     assert turn.plan is not None and turn.plan_source is not None
     req = turn.req
+    ending = any(f.valid_to for f in turn.plan.facts)
     async with db.acquire() as conn:
         context = await judge_context(
             conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, []
         )
+        live = await conn.fetch(LIVE_TEXTS, req.user_id, req.agent_id, turn.now) if ending else []
     if context.stored is not None:
         return context.stored
     return Judgement(
@@ -186,6 +198,7 @@ async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement 
         turn.plan_source,
         self_names=tuple(context.self_names),
         context=tuple(text for text, _ in context.earlier),
+        stored_facts=tuple(r["text"] for r in live),
     )
 
 

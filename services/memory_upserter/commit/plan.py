@@ -82,7 +82,9 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
             )
         )
     if source != "offline_extractor":  # a model's plan: only what the person said
-        said = Said(turn.now, tuple(r.text for r in own), tuple(judged.context))
+        said = Said(
+            turn.now, tuple(r.text for r in own), tuple(judged.context), judged.stored_facts
+        )
         facts, dropped = weigh(facts, said)
         notes += dropped
     promoted, note = _promotion(plan, [r.text for r in own])

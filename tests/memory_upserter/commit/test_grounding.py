@@ -161,3 +161,22 @@ def test_hedged_and_unsupported_facts_are_dropped_each_with_its_code() -> None:
 )  # fmt: skip
 def test_a_stem_meets_plural_and_verb_forms(word: str, other: str) -> None:
     assert stem(word) == stem(other)
+
+
+def test_an_ending_that_restates_a_stored_fact_is_grounded_by_it() -> None:
+    """ "not doing nights anymore" ends "User works night shifts", written days before: the
+    restated fact was grounded when it was stored. An ending that restates nothing stored
+    is read against the person's words, as any fact."""
+    said = ("first week at medly done! so weird not doing nights anymore",)
+    ending = PlanFact(
+        memory_type="PROFILE",
+        predicate="works_night_shifts",
+        value="night shifts",
+        text="User works night shifts",
+        valid_to="2026-01-05",
+    )
+    stored = ("User is a nurse", "User works night shifts")
+    assert ground(ending, Said(NOW, said, (), stored)).verdict == "kept"
+    assert ground(ending, Said(NOW, said, (), ("User is a nurse",))).verdict == "lowered"
+    current = msgspec.structs.replace(ending, valid_to=None)
+    assert ground(current, Said(NOW, said, (), stored)).verdict == "lowered"
