@@ -28,6 +28,7 @@ from services.core.llm import LLM
 from services.core.memory_store.visibility import visible
 from services.core.settings import Settings
 from services.memory_upserter.commit.asked import resolve_ends
+from services.memory_upserter.commit.ending import ends_said
 from services.memory_upserter.commit.judge import judge, names_in
 from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored
 from services.memory_upserter.extract.extractor import Utterance
@@ -186,20 +187,40 @@ async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement 
     assert turn.plan is not None and turn.plan_source is not None
     req = turn.req
     ending = any(f.valid_to for f in turn.plan.facts)
+    said = ends_said([r.text for r in turn.user_rows], turn.plan.facts)
     async with db.acquire() as conn:
         context = await judge_context(
             conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, []
         )
+        if context.stored is not None:
+            return context.stored
         live = await conn.fetch(LIVE_TEXTS, req.user_id, req.agent_id, turn.now) if ending else []
-    if context.stored is not None:
-        return context.stored
+        plan, ended = await _ended_by_words(conn, turn, said)
     return Judgement(
-        turn.plan,
+        plan,
         turn.plan_source,
         self_names=tuple(context.self_names),
         context=tuple(text for text, _ in context.earlier),
+        notes=tuple(ended),
         stored_facts=tuple(r["text"] for r in live),
     )
+
+
+async def _ended_by_words(
+    conn: Connection, turn: ReadTurn, said: Sequence[str]
+) -> tuple[MemoryWritePlan, list[Notice]]:
+    """The model's plan with the facts the person's words end (:mod:`.ending`) among its
+    ``ends`` as handles, and a notice for each fact so ended."""
+    assert turn.plan is not None
+    if not said:
+        return turn.plan, []
+    asked = msgspec.structs.replace(turn.plan, ends=list(said))
+    found, notes = await resolve_ends(
+        conn, turn.req.user_id, turn.req.agent_id, asked, turn.now, as_handles=True
+    )
+    ends = list(dict.fromkeys([*turn.plan.ends, *found.ends]))[:20]
+    hits = [n for n in notes if n.detail.startswith("ended as the person said")]
+    return msgspec.structs.replace(turn.plan, ends=ends), hits
 
 
 COMMAND_NOTE = Notice(
