@@ -6,7 +6,8 @@
 tuned vs held-out and careful vs sloppy: turns lost, fair facts dropped (a careful model's
 false drops), invented facts kept — and of those kept, how many only *lowered* (kept unsure:
 confidence ≤ 0.5, out of FOUNDATION, with a ``fact_unsure`` warning) — and each dropped or
-kept fact by name. ``--no-run`` reads the last run's files again.
+kept fact by name. ``--no-run`` reads the last run's files again; ``--write`` puts the table
+into bench/RESULTS.md (section ``model-loop-figures``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench.common import OUT, table
+from bench.common import OUT, machine, machine_line, table, write_section
 from bench.model_loop.replay import (
     FIXTURES,
     STYLES,
@@ -137,10 +138,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--no-run", action="store_true", help="read the last run's files")
     parser.add_argument("--out", type=Path, default=REPLAYS)
+    parser.add_argument("--write", action="store_true", help="write bench/RESULTS.md")
     args = parser.parse_args()
     if not args.no_run:
         run_tests(args.out)
-    print(report(load(args.out)))
+    runs = load(args.out)
+    print(report(runs))
+    if args.write:
+        write_section(
+            "model-loop-figures",
+            "## Model in the loop, from the replay test (`bench/model_loop/figures.py`)\n\n"
+            f"{machine_line(machine())}\n\n"
+            "`uv run python -m bench.model_loop.figures --write`: the recorded answers replayed "
+            "in-process by `tests/model_loop` (no `twin up`). *Fair kept lowered*: a careful "
+            "model's fair fact stored unsure (confidence ≤ 0.5, out of FOUNDATION). *Invented "
+            "kept firm*: an invention stored at the model's confidence. The held-out split was "
+            "never tuned on.\n\n"
+            f"{table(HEADER, rows(runs))}\n",
+        )
 
 
 if __name__ == "__main__":
