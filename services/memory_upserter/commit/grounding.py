@@ -187,8 +187,8 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     about_self = fold(fact.subject) in SELF_HANDLES
     said = Said(
         said.now,
-        tuple(own(t, about_self=about_self) for t in said.this_turn),
-        tuple(own(t, about_self=about_self) for t in said.earlier),
+        tuple(own(t, about_self=about_self, fact_text=fact.text) for t in said.this_turn),
+        tuple(own(t, about_self=about_self, fact_text=fact.text) for t in said.earlier),
     )
     texts = (*said.this_turn, *said.earlier)
     bag = _bag(texts)

@@ -3,7 +3,9 @@
 - A shared photo's caption (``[shares a photo: a man in a suit dancing]``) is a machine's
   description of a picture, not the person's statement: it grounds nothing.
 - For a fact about the person, the other speaker's things — "your store", "your new job" — are
-  not the person's: "whoa, your store looks great!" grounds no store of the user's.
+  not the person's: "whoa, your store looks great!" grounds no store of the user's. A fact
+  that says whose the thing is ("User follows deanna's couch-to-5k plan" ← "I'm on your
+  couch-to-5k plan") rests on them as said.
 - A hedge ("i think", "maybe", "may have", "my ideal studio", "my dream job") is no firm fact —
   unless the fact says the hedge itself ("User's dream job is…"), which is then what was said.
 """
@@ -32,11 +34,15 @@ HEDGE = re.compile(
 )
 
 
-def own(text: str, *, about_self: bool) -> str:
-    """The message without captions, and — for a fact about the person — without the other
-    speaker's things."""
+# "deanna's plan", "Gina's store": the fact names another's thing ("User's" is the person's)
+_OTHERS = re.compile(r"(?i)\b(?!user['’]s\b)[a-z]+['’]s\b|\byour\b")
+
+
+def own(text: str, *, about_self: bool, fact_text: str = "") -> str:
+    """The message without captions, and — for a fact about the person that names no one
+    else's thing — without the other speaker's things."""
     text = CAPTION.sub(" ", text)
-    return _YOURS.sub(" ", text) if about_self else text
+    return _YOURS.sub(" ", text) if about_self and not _OTHERS.search(fact_text) else text
 
 
 def hedge_in(clause: str, fact_words: frozenset[str]) -> str | None:
