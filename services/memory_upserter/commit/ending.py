@@ -5,10 +5,10 @@ A model often writes the new state and forgets the old one: "i lost my job" beco
 person's words too: a job lost, quit or left ("i lost my job", "got laid off", "i quit my job")
 ends the job (``WORKS_AT``, ``JOB_TITLE``), a move out ("we moved out", "i moved out of my
 parents' place") ends the home (``LIVES_IN``) — as ``ends`` in words (:mod:`.asked`), resolved
-against the person's live facts. Not when the clause hedges ("i might have lost my job",
-"thinking about quitting my job"), nor for what the plan keeps: the plan's own fact of that
-predicate (the new job it names) is excepted, and a predicate the plan already ends itself
-(a fact with ``valid_to``) is left to the plan.
+against the person's live facts. Not when the sentence asks or supposes ("should i quit my
+job?", "what if i lost my job", "i might have lost my job"), nor for what the plan keeps: the
+plan's own fact of that predicate (the new job it names) is excepted, and a predicate the plan
+already ends itself (a fact with ``valid_to``) is left to the plan.
 """
 
 from __future__ import annotations
@@ -36,6 +36,19 @@ ENDINGS = (
     ),
     (re.compile(rf"(?i){_I}moved\s+out\b"), ("LIVES_IN",)),
 )
+# "should i quit my job?", "what if i lost my job": asked or supposed, not said to be so
+_NOT_SO = re.compile(
+    r"(?i)\b(?:should|could|would|can|will|shall|do|does|did|if|when|whether|unless|before|"
+    r"afraid|scared|worried|might|may)\W*$"
+)
+
+
+def _says(pattern: re.Pattern[str], sentence: str) -> bool:
+    """The sentence says it happened: no question, no hedge, nothing before it that asks or
+    supposes."""
+    if "?" in sentence or HEDGE.search(sentence):
+        return False
+    return any(not _NOT_SO.search(sentence[: m.start()]) for m in pattern.finditer(sentence))
 
 
 def ends_said(said: Sequence[str], facts: Sequence[PlanFact]) -> list[str]:
@@ -45,7 +58,7 @@ def ends_said(said: Sequence[str], facts: Sequence[PlanFact]) -> list[str]:
     predicates = [
         predicate
         for pattern, ended in ENDINGS
-        if any(pattern.search(s) and not HEDGE.search(s) for s in sentences)
+        if any(_says(pattern, s) for s in sentences)
         for predicate in ended
     ]
     out = []

@@ -27,6 +27,9 @@ def _fact(predicate: str, value: str, valid_to: str | None = None) -> PlanFact:
         ("i moved out, now in lisbon", [_fact("location", "Lisbon")], ["LIVES_IN except Lisbon"]),
         # a hedge, a plan that ends it itself, other quitting, a move to come: nothing
         ("i think i might have lost my job", [], []),
+        ("should i quit my job", [], []),
+        ("what if i lost my job. scary", [], []),
+        ("worried i got laid off", [], []),
         ("lost my job", [_fact("works_at", "Medly", valid_to="2026-01-01")], ["JOB_TITLE *"]),
         ("i quit smoking", [], []),
         ("we're moving out next month", [], []),
