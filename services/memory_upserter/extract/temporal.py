@@ -8,6 +8,7 @@ valid from a week before the turn, never a place called "Porto Last Week".
   "in March 2024", "in 2019", "since 2019", "since March", "since last week" ("in March"
   without a year is the coming March unless the sentence is past tense — "started in March" —
   :func:`.when.past_tense`; "since March" is the last one);
+- a start to come: "next week/month/year", "next January" (:mod:`.coming`), "in two weeks";
 - an end: "until Friday", "till tomorrow", "until next week", "until 2026-03-01", and "for two
   weeks" (after a present-perfect verb — "I've lived here for 3 years" — it is a start instead);
 - "now", "currently", "these days", "at the moment" only say "current" and are dropped.
@@ -52,6 +53,7 @@ _PHRASES = [
         rf"(?:{'|'.join(WEEKDAYS)})|\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}(?:\s+(?P<uday>\d{{1,2}}))?)",
     ),
     ("next", rf"(?:(?:in|from|starting(?:\s+from)?|as\s+of)\s+)?{NEXT}"),
+    ("in", rf"in\s+{_N}\s+{_U}(?:\s+time)?"),
     ("for", rf"for\s+(?:the\s+next\s+|another\s+)?{_N}\s+{_U}"),
     ("month", rf"(?P<prep>in|since|from)\s+{_MONTH}(?:\s+(?P<myear>(?:19|20)\d\d))?"),
     ("year", r"(?P<yprep>in|since|from)\s+(?P<year>(?:19|20)\d\d)"),
@@ -158,6 +160,9 @@ def _resolve(
     if kind == "next":
         period = next_period(m["nwhat"], today)
         return ("from", _day(period[0], now)) if period else None
+    if kind == "in":  # "in two weeks": a start to come (said of the past, a span: nothing)
+        span = timedelta(days=_count(m["n"]) * _UNIT[m["unit"].lower()])
+        return None if past else ("from", _day(today + span, now))
     if kind == "for":
         span = timedelta(days=_count(m["n"]) * _UNIT[m["unit"].lower()])
         return ("from", _day(today - span, now)) if perfect else ("to", now + span)

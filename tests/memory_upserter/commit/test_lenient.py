@@ -219,6 +219,7 @@ def test_the_raw_answer_is_read_whatever_the_model_wrote(
         ("next January", "2027-01-01 00:00", "2027-02-01 00:00", "2027-01-01 09:00"),
         ("until next jan", "2027-01-01 00:00", "2027-02-01 00:00", "2027-01-01 09:00"),
         ("next December", "2027-12-01 00:00", "2028-01-01 00:00", "2027-12-01 09:00"),
+        ("in two weeks", "2026-12-15 00:00", "2026-12-15 00:00", "2026-12-15 15:00"),
         ("whenever", None, None, None),
         ("25pm", None, None, None),
     ],
