@@ -21,10 +21,11 @@ from services.memory_upserter.commit import sql
 from services.memory_upserter.commit import todos as lifecycle
 from services.memory_upserter.commit.answer import answered_notice, link
 from services.memory_upserter.commit.asked import forget_notice
+from services.memory_upserter.commit.capture import Where, capture
 from services.memory_upserter.commit.names import distinct_writes
 from services.memory_upserter.commit.read import SELF
 from services.memory_upserter.commit.response import Decided, commit_response, decide
-from services.memory_upserter.commit.rows import CaptureRow, FinishRow, LogRow, SessionRow
+from services.memory_upserter.commit.rows import FinishRow, LogRow, SessionRow
 from services.memory_upserter.commit.supersede import Superseding, supersede
 from services.memory_upserter.commit.turn import CapturedTodo, Stored, TurnPlan, Written
 from services.memory_upserter.forget.tx import forget_in_transaction
@@ -163,24 +164,10 @@ async def _facts(
 
 
 async def _capture(conn: Connection, plan: TurnPlan, session: SessionRow) -> list[CapturedTodo]:
-    """The plan's todos, captured (a pending one with the same text is repeated, not doubled)."""
-    if not plan.todos:
-        return []
+    """The plan's todos, captured; a restatement updates the pending todo it repeats."""
     req = plan.turn.req
-    row = CaptureRow(
-        user_id=req.user_id,
-        agent_id=req.agent_id,
-        chat_id=req.chat_id,
-        session_id=session.session_id,
-        now=plan.turn.now,
-        todos=plan.todos,
-    )
-    return [
-        CapturedTodo(
-            r["todo_id"], r["kind"], r["text"], r["due_at"], r["source_snippet"], r["created"]
-        )
-        for r in await conn.fetch(sql.CAPTURE, *row.args())
-    ]
+    where = Where(req.user_id, req.agent_id, req.chat_id, session.session_id, plan.turn.now)
+    return await capture(conn, where, plan.todos)
 
 
 async def _forget(conn: Connection, plan: TurnPlan, request_id: str | None) -> Forgotten | None:
