@@ -105,9 +105,19 @@ async def _insert(conn: Connection, where: Where, todos: Sequence[TodoRow]) -> l
     if not todos:
         return []
     row = CaptureRow(
-        where.user_id, where.agent_id, where.chat_id, where.session_id, where.now, todos
+        user_id=where.user_id,
+        agent_id=where.agent_id,
+        chat_id=where.chat_id,
+        session_id=where.session_id,
+        now=where.now,
+        todo_ids=[d.todo_id for d in todos],
+        kinds=[d.kind for d in todos],
+        texts=[d.text for d in todos],
+        due_at=[d.due_at for d in todos],
+        snippets=[d.source_snippet for d in todos],
+        message_ids=[d.source_message_id for d in todos],
     )
-    rows = await conn.fetch(sql.CAPTURE, *row.args())
+    rows = await conn.fetch(sql.CAPTURE, *row)
     return [
         CapturedTodo(
             r["todo_id"], r["kind"], r["text"], r["due_at"], r["source_snippet"], r["created"]

@@ -91,6 +91,7 @@ async def _open(conn: Connection, plan: TurnPlan, idle: timedelta) -> None:
 async def _log(conn: Connection, plan: TurnPlan) -> SessionRow:
     """The session (got or created) and every message of the turn."""
     t, req = plan.turn, plan.turn.req
+    rows = t.rows
     row = LogRow(
         user_id=req.user_id,
         agent_id=req.agent_id,
@@ -99,11 +100,17 @@ async def _log(conn: Connection, plan: TurnPlan) -> SessionRow:
         now=t.now,
         turn_count=max(1, len(t.user_rows)),
         turn_id=req.turn_id,
-        messages=t.rows,
+        message_ids=[r.message_id for r in rows],
+        positions=[r.position for r in rows],
+        roles=[r.role for r in rows],
+        speakers=[r.speaker for r in rows],
+        texts=[r.text for r in rows],
+        external_ids=[r.external_id for r in rows],
+        timestamps=[r.ts for r in rows],
     )
-    session = await conn.fetchrow(sql.LOG, *row.args())
+    session = await conn.fetchrow(sql.LOG, *row)
     assert session is not None  # the statement always returns the session
-    return SessionRow.of(session)
+    return SessionRow(*session)
 
 
 async def _entities(
@@ -259,7 +266,7 @@ async def _finish(
         named_ids=list(map(UUID, touched)),
         message_ids=[r.message_id for r in t.rows],
     )
-    return {str(r["entity_id"]) for r in await conn.fetch(sql.FINISH, *row.args())}
+    return {str(r["entity_id"]) for r in await conn.fetch(sql.FINISH, *row)}
 
 
 def _written(
