@@ -30,7 +30,7 @@ from services.nodes import node_spec
 from services.playground.offline import offline_reply
 from services.playground.preflight import check_nodes
 from services.playground.terminal import _loop, new_chat_id, node_urls
-from services.playground.turn import ROUTES, Conversation, Exchange, NodeError
+from services.playground.turn import ROUTES, Conversation, Exchange, NodeError, confirmations
 
 T0 = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
 MODEL_URL = "http://model.test/v1"
@@ -153,7 +153,7 @@ def test_node_urls_follow_the_port_offset() -> None:
     assert urls["memory-upserter"] == "http://127.0.0.1:9106"
 
 
-def test_the_offline_reply_lists_what_reached_the_envelope_once() -> None:
+def test_the_offline_reply_lists_what_bears_on_the_message_once() -> None:
     envelope = {
         "GRAPH": {
             "relevant_facts": [{"text": "Marta lives in Lisbon."}],
@@ -171,10 +171,40 @@ def test_the_offline_reply_lists_what_reached_the_envelope_once() -> None:
             ]
         },
     }
-    reply = offline_reply(envelope)
+    reply = offline_reply(envelope, "should I visit Marta?")
+    assert reply.startswith("(offline: no model configured)")
     assert reply.count("Marta lives in Lisbon.") == 1
     assert "• to do: call Marta" in reply and "2026-03-01: Talked about the trip" in reply
     assert "Nothing in memory" in offline_reply({"GRAPH": {}})
+
+
+def test_the_offline_reply_puts_what_the_question_is_about_first() -> None:
+    """Issue 28 §6: the same eight profile lines whatever the question hid the pending todo."""
+    foundation = [{"text": f"User profile line {i}."} for i in range(10)]
+    graph = {
+        "foundation": foundation,
+        "commitments": [{"text": "Send the poster", "due_at": "2026-12-12T00:00:00Z"}],
+        "entities": [{"name": "Marta Silva", "aliases": ["Marta"], "seed": "mention"}],
+        "edges": [{"text": "Marta Silva is the user's colleague."}],
+        "relevant_facts": [{"text": "User works at Acme."}],
+    }
+    todo = offline_reply({"GRAPH": graph}, "what do I still have to do?").splitlines()
+    assert todo[1:3] == [
+        "• to do: Send the poster (due 2026-12-12)",
+        "• Marta Silva is the user's colleague.",
+    ]
+    assert "profile line" not in "\n".join(todo)
+    who = offline_reply({"GRAPH": graph}, "who is marta?").splitlines()
+    assert who[0].endswith("What I know about Marta Silva, Marta:")
+    assert who[1] == "• Marta Silva is the user's colleague."
+    assert "to do" not in "\n".join(who)
+    nothing = offline_reply({"GRAPH": {"foundation": foundation}}, "what do I have to do?")
+    assert nothing == "(offline: no model configured) Nothing is pending to do."
+
+
+def test_the_product_s_own_questions_follow_the_reply() -> None:
+    commit = {"todos": [], "questions": ["Which one is done: 'call Marta' or 'call Mum'?"]}
+    assert confirmations(commit) == ["? Which one is done: 'call Marta' or 'call Mum'?"]
 
 
 def test_the_offline_reply_shows_due_dates_and_times() -> None:
@@ -187,7 +217,7 @@ def test_the_offline_reply_shows_due_dates_and_times() -> None:
             ]
         }
     }
-    reply = offline_reply(envelope)
+    reply = offline_reply(envelope, "anything due?")
     assert "• to do: Call Marta (due 2026-03-03)" in reply
     assert "• to do: Dentist (due 2026-03-04 15:30)" in reply
     assert "• to do: Read the book\n" in reply + "\n"
