@@ -6,8 +6,9 @@ What the message is about comes first (:mod:`.focus`):
 
 1. a todo ask ("what do I still have to do?"): the pending todos, with their due dates;
 2. the people it names ("who is Marta?"): the facts, relations and card that name them;
-3. the other facts and relations the gate found, and todos that share a word with it;
-4. the episodes, past turns of the person and library passages the gate let through;
+3. the other facts and relations the gate found, the episodes, past turns of the person and
+   library passages it let through (after a todo ask, only those that share a word with it);
+4. todos that share a word with the message;
 5. the person's foundation only where it shares a word with the message or names its people
    (it is in every envelope, so listing it whole would answer every question the same).
 
@@ -36,13 +37,13 @@ def offline_reply(envelope: Mapping[str, Any], message: str = "") -> str:
     focus = focus_of(message, graph)
     todos = [f"to do: {t['text']}{due_suffix(t.get('due_at'))}" for t in _todos(graph)]
     found, foundation = _found(graph), graph_foundation(graph)
+    rest = [*found, *_recalled(envelope)]
     shown = ordered(
         [
             *(todos if focus.asks_todos else []),
             *(line for line in [*found, *foundation] if focus.names_someone(line)),
-            *found,
+            *(line for line in rest if focus.touches(line) or not focus.asks_todos),
             *(line for line in todos if focus.touches(line)),
-            *_recalled(envelope),
             *(line for line in foundation if focus.touches(line)),
         ]
     )
@@ -72,9 +73,10 @@ def graph_foundation(graph: Mapping[str, Any]) -> list[str]:
 
 def _heading(focus: Focus, has_todos: bool) -> str:
     if focus.asks_todos and has_todos:
-        return "What you still have to do, and what bears on it:"
-    if focus.names:
-        return f"What I know about {', '.join(n.title() for n in focus.names[:2])}:"
+        return "What you still have to do:"
+    names = [n for n in focus.names if not any(n != m and n in m for m in focus.names)]
+    if names:
+        return f"What I know about {' and '.join(n.title() for n in names[:2])}:"
     return "What I remember that bears on this:"
 
 

@@ -80,6 +80,28 @@ async def test_offline_the_memory_written_in_one_turn_comes_back_in_a_later_one(
     assert "Lisbon" in envelope["messages"][0]["content"]  # the model would have been told
 
 
+async def test_offline_the_reply_answers_what_was_asked_and_is_never_recalled(
+    nodes: httpx.AsyncClient, user_id: str
+) -> None:
+    """Issue 28 §5–6: "what do I still have to do?" puts the pending todo first, "who is
+    Marta?" the colleague; no earlier readout comes back as a recalled turn."""
+    talk = conversation(nodes, user_id)
+    told = [
+        "My colleague Marta Silva works at Acme.",
+        "I live in Porto.",
+        "I'm allergic to peanuts.",
+        "Remind me to send the poster on Friday.",
+    ]
+    for n, text in enumerate(told):
+        await talk.say(text, now=T0 + timedelta(minutes=n))
+    todo = await talk.say("what do I still have to do?", now=T0 + timedelta(minutes=5))
+    assert todo.reply.splitlines()[1:] == ["• to do: Send the poster (due 2026-03-06 09:00)"]
+    who = await talk.say("who is Marta?", now=T0 + timedelta(minutes=6))
+    assert "Marta" in who.reply.splitlines()[1] and "peanuts" not in who.reply
+    recalled = who.answers["rag-gate"]["EPISODE"]["turns"]
+    assert not any("(offline:" in t["text"] for t in recalled)
+
+
 async def test_with_a_model_its_answer_is_the_reply_and_its_plan_is_written(
     nodes: httpx.AsyncClient, user_id: str
 ) -> None:
@@ -171,7 +193,7 @@ def test_the_offline_reply_lists_what_bears_on_the_message_once() -> None:
             ]
         },
     }
-    reply = offline_reply(envelope, "should I visit Marta?")
+    reply = offline_reply(envelope, "how is Marta?")
     assert reply.startswith("(offline: no model configured)")
     assert reply.count("Marta lives in Lisbon.") == 1
     assert "• to do: call Marta" in reply and "2026-03-01: Talked about the trip" in reply
@@ -195,7 +217,7 @@ def test_the_offline_reply_puts_what_the_question_is_about_first() -> None:
     ]
     assert "profile line" not in "\n".join(todo)
     who = offline_reply({"GRAPH": graph}, "who is marta?").splitlines()
-    assert who[0].endswith("What I know about Marta Silva, Marta:")
+    assert who[0].endswith("What I know about Marta Silva:")
     assert who[1] == "• Marta Silva is the user's colleague."
     assert "to do" not in "\n".join(who)
     nothing = offline_reply({"GRAPH": {"foundation": foundation}}, "what do I have to do?")
