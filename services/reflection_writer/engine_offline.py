@@ -30,7 +30,8 @@ It only ever copies what was said; it never writes a link the user did not make.
 - **Psyche**: "I value / I care about / … matters to me" → value; "I believe / I think that /
   I'm convinced" → belief; "I always / I never / I tend to / I'm the kind of person" → trait;
   only about the person: a sentence that speaks to the other side ("I believe in you, Dave",
-  "Your help matters to me") is none; confidence 0.4 (low authority).
+  "I believe in us!", "Your help matters to me") is none, nor a passing state ("I feel like I
+  can't stop writing"); confidence 0.4 (low authority).
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ _VALUE = re.compile(
 )
 _BELIEF = re.compile(
     r"\b(?:i believe|i think that|i'm convinced|i am convinced|"
-    r"i'm sure that|i feel like)\b"
+    r"i'm sure that|i feel like(?! i\b| i'm\b| i've\b| i'll\b))\b"
 )
 _TRAIT = re.compile(
     r"\b(?:i always|i never|i tend to|i usually|i'm (?:the )?kind of person|"
@@ -81,7 +82,7 @@ _TRAIT = re.compile(
     r"i'm (?:not )?(?:a|an) \w+ person|i am (?:not )?(?:a|an) \w+ person)\b"
 )
 
-_YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b")
+_NOT_ABOUT_ME = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b|\bbelieve in us\b")
 
 
 def draft(messages: Sequence[Message], known: Sequence[KnownEntity] = ()) -> ReflectionDraft:
@@ -164,7 +165,7 @@ def psyche(user: list[tuple[Message, str]]) -> list[PsycheItem]:
     seen: set[str] = set()
     for message, sentence in user:
         folded = fold(sentence)
-        if sentence.endswith("?") or folded in seen or _YOU.search(folded):
+        if sentence.endswith("?") or folded in seen or _NOT_ABOUT_ME.search(folded):
             continue
         kind: PsycheKind | None = (
             "value"

@@ -27,7 +27,8 @@ from services.reflection_writer.text import fold, has_link, sentences
 
 _YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b")
 _ADVICE = re.compile(
-    r"^(?:don't|do not|make sure|remember to|try to|let's|be sure)\b|\bmust have been\b"
+    r"^(?:don't|do not|make sure|remember to|try to|let's|be sure)\b|\bmust have been\b|"
+    r"\bhow (?:it|this|that) makes me feel\b"
 )
 _SINCE_REASON = re.compile(r"\bsince (?:the|it|it's|they|they're|he|she|there|this|that)\b")
 _SINCE_TIME = re.compile(r"\b(?<!ever )since\b")

@@ -208,6 +208,14 @@ def test_issue_28_people_are_people_and_evidence_is_a_stated_link() -> None:
 
 
 @pytest.mark.parametrize(
+    "said",
+    ["I believe in you, Dave.", "I believe in us!", "I feel like I can't stop writing!"],
+)
+def test_psyche_is_only_a_lasting_trait_of_the_person(said: str) -> None:
+    assert engine_offline.draft(messages(chat(said, "Ok."))).psyche == []
+
+
+@pytest.mark.parametrize(
     ("said", "quoted"),
     [
         ("It made me feel accepted.", None),
