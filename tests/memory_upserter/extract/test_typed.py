@@ -116,6 +116,15 @@ def test_praise_is_no_completion(text: str) -> None:
     assert not plan_of(text).complete_commitment
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["im almost done with the report", "not done with the report yet", "nearly finished the deck"],
+)
+def test_almost_done_names_no_todo_done(text: str) -> None:
+    plan = plan_of(text)
+    assert plan.done == [] and not plan.complete_commitment
+
+
 def test_a_real_done_completes() -> None:
     assert plan_of("i called marta, so that's done").complete_commitment
 
