@@ -12,7 +12,9 @@ engine with no known entities, as a new user's first sessions are. Scored, per f
 
 An output with no label is counted and listed (``--unlabelled``): label it before reading the
 figure. ``--engine-root PATH`` drafts with another checkout's engine (e.g. a worktree of the
-commit before), ``--split dev|held-out``.
+commit before), ``--split dev|held-out``. Then the worst case: the seconds one draft of a
+20,000-character run-on message full of names takes (consolidation is off the turn's path, but
+it holds a worker).
 """
 
 from __future__ import annotations
@@ -38,10 +40,29 @@ def main(argv: list[str] | None = None) -> int:
     drafts = draft_all(args.split)
     report = score(drafts, labels, args.split)
     print(report.text())
+    print(f"worst case: a 20,000-character run-on message drafts in {_worst_case():.2f} s")
     if args.unlabelled:
         for line in report.unlabelled:
             print("UNLABELLED", line)
     return 0
+
+
+def _worst_case() -> float:
+    import random
+    import time
+    from datetime import UTC, datetime
+
+    from services.reflection_writer import engine_offline
+    from services.reflection_writer.model import Message
+
+    words = "I met Anna and Tom at the Market because it rained so I stayed after work".split()
+    pick = random.Random(1)
+    text = " ".join(pick.choice(words) for _ in range(4000))[:20_000]
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    said = [Message("m1", 1, "user", text, at), Message("m2", 2, "assistant", "Ok.", at)]
+    start = time.perf_counter()
+    engine_offline.draft(said)
+    return time.perf_counter() - start
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from services.reflection_writer.model import KnownEntity, Message
 from services.reflection_writer.text import STOPWORDS, clip, fold, sentences, unique
 
+AROUND = 60  # characters either side of a name that its cues are looked for in
 _NAME = re.compile(r"(?<![\w'])([A-Z][a-zà-ÿ]+(?:[ -][A-Z][a-zà-ÿ]+)?)(?=$|[^\w']|'s\b)")
 RELATIONS = (
     "mom mum mother dad father mama papa sister brother sis bro wife husband partner spouse "
@@ -35,7 +36,7 @@ RELATIONS = (
 _BEFORE = re.compile(
     r"\b(?:" + "|".join(re.escape(r) for r in RELATIONS) + r"|met|meet|meeting|told|tell|"
     r"telling|asked|ask|with|texted|text|called|call|calling|saw|see|seeing|visit(?:ing)? "
-    r"(?:my|our) \w+|and|hugged|married|dating|miss|love)\s*,?\s*$"
+    r"(?:my|our) \w+|hugged|married|dating|miss|love)\s*,?\s*$"
 )
 _AFTER = re.compile(
     r"^\s*(?:'s (?:birthday|wedding|funeral|party|baby|kids?|son|daughter|wife|husband|mom|"
@@ -83,8 +84,9 @@ def _candidates(sentence: str) -> list[tuple[str, str, str]]:
             start += len(first) + 1
         elif last and fold(last) in _NOT_NAMES:
             end -= len(last) + 1
-        if start > 0:
-            out.append((sentence[start:end], sentence[:start], sentence[end:]))
+        if start > 0:  # the words around it, not the whole text: linear in its length
+            before = sentence[max(0, start - AROUND) : start]
+            out.append((sentence[start:end], before, sentence[end : end + AROUND]))
     return out
 
 

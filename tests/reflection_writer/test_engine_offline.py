@@ -183,7 +183,7 @@ ISSUE_28 = messages(
     chat(
         "Hey Dave! It's been ages since we last talked.",
         "Good to hear from you!",
-        "We went to Scotland and I read The Alchemist on the train. My friend Jo came too.",
+        "We went to Scotland and Porto and I read The Alchemist. My friend Jo came too.",
         "Sounds lovely.",
         "I believe in you, Dave. Why do I always feel tired after trips?",
         "Rest matters.",
