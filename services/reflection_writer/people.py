@@ -12,7 +12,8 @@ Issue 28: a capitalised word is not a person ("Scotland", "The Alchemist", "Bye"
 
 Never a name someone is addressed by ("Hey Mel!", "Thanks, Caroline") nor a name of one of
 the speakers (the person is not one of their own people; the other side is the persona),
-nor a word after "the", "in", "to", "from", "at", "visited" (a place or a title).
+nor a word after "the", "in", "to", "from", "at", "visited" (a place or a title), nor
+the second of a pair after one ("to Scotland and Porto").
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ _AFTER = re.compile(
     r"wanted|called|texted|is my|was my|is a friend|and his|and her|helped|came|come|visited|"
     r"loves|likes|gave|got|passed away|died|is pregnant|was born)\b)"
 )
-_NOT_PERSON_BEFORE = re.compile(r"\b(?:the|in|to|from|at|visited|of|on|a|an|for)\s+$")
+_NOT_PERSON_BEFORE = re.compile(
+    r"\b(?:the|in|to|from|at|visited|of|on|a|an|for)\s+(?:[\w'-]+,?\s+(?:and|or)\s+)?$"
+)
 _GREETING = re.compile(r"(?:^|[.!?]\s*)(?:hey|hi|hello|thanks|thank you|bye|dear|yo)\W*$")
 _VOCATIVE_AFTER = re.compile(r"^\s*(?:[!?,]|$)")
 _NOT_NAMES = frozenset(
