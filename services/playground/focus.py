@@ -1,5 +1,6 @@
 """What a message is about, for the offline readout (pure): its todo ask, its people, its words.
 
+- **An ask about the person** ("what do you know about me?", "who am I?").
 - **A todo ask**: a question (a "?" or a question word first) about what is left to do ("what do
   I have to do?", "anything due this week?", "my todos?", "what's on my list").
 - **Its people**: the entities graph-hydrator found named in the message (``seed`` "mention"),
@@ -33,12 +34,17 @@ _TODO_WORDS = re.compile(
     r"\b(?:to ?-?dos?|to do|have to|has to|need to|got to|gotta|should i|left|pending|due|"
     r"remind(?:ers?)?|tasks?|plans?|planned|commitments?|agenda|my list|on my plate|deadlines?)\b"
 )
+_ABOUT_ME = re.compile(
+    r"\b(?:about me|about myself|who am i|what do you know|what do you remember|my profile|"
+    r"what have i told you|what i told you)\b"
+)
 _ASKED_NAME = re.compile(r"\bwho(?:'s| is| was| are)\s+([^\W\d_][\w'-]*(?:\s+[A-Z][\w'-]*)?)")
 
 
 @dataclass(frozen=True)
 class Focus:
     asks_todos: bool
+    asks_about_me: bool  # "what do you know about me?": the person's foundation is the answer
     names: tuple[str, ...]  # folded names and aliases of the people the message is about
     words: frozenset[str]  # its content words (folded, "s" dropped)
 
@@ -64,6 +70,7 @@ def focus_of(message: str, graph: Mapping[str, Any]) -> Focus:
     names += [m.group(1) for m in _ASKED_NAME.finditer(message)]
     return Focus(
         asks_todos=is_question and bool(_TODO_WORDS.search(folded)),
+        asks_about_me=bool(_ABOUT_ME.search(folded)),
         names=tuple(dict.fromkeys(n for n in map(_folded, names) if n and n not in _STOP)),
         words=content_words(message),
     )

@@ -4,7 +4,8 @@ message, marked as a readout (:mod:`services.core.readout`) so no node takes it 
 Not a chatbot: an honest readout, so a designer sees that the memory works without a model.
 What the message is about comes first (:mod:`.focus`):
 
-1. a todo ask ("what do I still have to do?"): the pending todos, with their due dates;
+1. a todo ask ("what do I still have to do?"): the pending todos, with their due dates; an
+   ask about the person ("what do you know about me?"): their foundation;
 2. the people it names ("who is Marta?"): the facts, relations and card that name them;
 3. the other facts and relations the gate found, the episodes, past turns of the person and
    library passages it let through (after a todo ask, only those that share a word with it);
@@ -41,6 +42,7 @@ def offline_reply(envelope: Mapping[str, Any], message: str = "") -> str:
     shown = ordered(
         [
             *(todos if focus.asks_todos else []),
+            *(foundation if focus.asks_about_me else []),
             *(line for line in [*found, *foundation] if focus.names_someone(line)),
             *(line for line in rest if focus.touches(line) or not focus.asks_todos),
             *(line for line in todos if focus.touches(line)),
@@ -74,6 +76,8 @@ def graph_foundation(graph: Mapping[str, Any]) -> list[str]:
 def _heading(focus: Focus, has_todos: bool) -> str:
     if focus.asks_todos and has_todos:
         return "What you still have to do:"
+    if focus.asks_about_me:
+        return "What I know about you:"
     names = [n for n in focus.names if not any(n != m and n in m for m in focus.names)]
     if names:
         return f"What I know about {' and '.join(n.title() for n in names[:2])}:"

@@ -220,6 +220,8 @@ def test_the_offline_reply_puts_what_the_question_is_about_first() -> None:
     assert who[0].endswith("What I know about Marta Silva:")
     assert who[1] == "• Marta Silva is the user's colleague."
     assert "to do" not in "\n".join(who)
+    me = offline_reply({"GRAPH": graph}, "What do you know about me?").splitlines()
+    assert me[0].endswith("What I know about you:") and me[1] == "• User profile line 0."
     nothing = offline_reply({"GRAPH": {"foundation": foundation}}, "what do I have to do?")
     assert nothing == "(offline: no model configured) Nothing is pending to do."
 
