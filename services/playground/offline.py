@@ -7,8 +7,9 @@ What the message is about comes first (:mod:`.focus`):
 1. a todo ask ("what do I still have to do?"): the pending todos, with their due dates; an
    ask about the person ("what do you know about me?"): their foundation;
 2. the people it names ("who is Marta?"): the facts, relations and card that name them;
-3. the other facts and relations the gate found, the episodes, past turns of the person and
-   library passages it let through (after a todo ask, only those that share a word with it);
+3. the other facts and relations the gate found, the episodes, the person's past statements
+   (not their questions) and library passages it let through (after a todo ask, only those
+   that share a word with it);
 4. todos that share a word with the message;
 5. the person's foundation only where it shares a word with the message or names its people
    (it is in every envelope, so listing it whole would answer every question the same).
@@ -115,10 +116,15 @@ def _recalled(envelope: Mapping[str, Any]) -> list[str]:
         *(
             f"{t['ts'][:10]} you said: {t['text']}"
             for t in episode.get("turns", [])
-            if t.get("role") == "user" and t.get("ts") and t.get("text")
+            if t.get("role") == "user" and t.get("ts") and _statement(t.get("text") or "")
         ),
         *(f"from {k['doc_id']}: {k['text']}" for k in library),
     ]
+
+
+def _statement(text: str) -> bool:
+    """A past turn worth reading back: something the person said, not a question they asked."""
+    return bool(text.strip()) and not text.rstrip().endswith("?")
 
 
 def _edge(edge: Mapping[str, Any]) -> str:

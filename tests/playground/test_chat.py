@@ -198,6 +198,10 @@ def test_the_offline_reply_lists_what_bears_on_the_message_once() -> None:
     assert reply.count("Marta lives in Lisbon.") == 1
     assert "• to do: call Marta" in reply and "2026-03-01: Talked about the trip" in reply
     assert "Nothing in memory" in offline_reply({"GRAPH": {}})
+    asked = {"role": "user", "ts": "2026-03-01T10:00:00Z", "text": "who is Marta?"}
+    said = {**asked, "text": "Marta moved to Madrid."}
+    turns = offline_reply({"EPISODE": {"turns": [asked, said]}}, "Marta?")
+    assert "you said: Marta moved to Madrid." in turns and "who is Marta" not in turns
 
 
 def test_the_offline_reply_puts_what_the_question_is_about_first() -> None:
