@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 
 from bench.model_loop.handles import graph_handles, translate
+from services.memory_upserter.commit.lenient import read_answer
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "model_loop"
 STYLES = ("careful", "sloppy")
@@ -44,16 +45,10 @@ def conversations(folder: Path = FIXTURES) -> list[dict[str, Any]]:
 
 
 def plan_facts(raw: str) -> list[dict[str, Any]] | None:
-    """The plan facts a raw answer holds, read leniently (a fenced answer too); None when the
-    answer carries no plan (the commit then leaves the turn to the shadow judge)."""
-    text = raw.strip()
-    if text.startswith("```"):
-        text = text.strip("`").removeprefix("json").strip()
-    try:
-        answer = json.loads(text)
-    except ValueError:
-        return None
-    plan = answer.get("plan") if isinstance(answer, dict) else None
+    """The plan facts a raw answer holds, read as the commit reads it (fenced, or JSON with
+    prose around it); None when the answer carries no plan (the commit then leaves the turn
+    to the shadow judge)."""
+    plan = read_answer(raw).plan
     if not isinstance(plan, dict):
         return None
     return [f for f in plan.get("facts") or [] if isinstance(f, dict)]
