@@ -89,6 +89,13 @@ async def test_the_figures_per_style_and_split(replayed, capsys) -> None:
                     f"  invented kept {n['invented_kept']}/{n['invented']}"
                 )
             assert n["fair_dropped"] <= n["fair"] and n["invented_kept"] <= n["invented"]
+    with capsys.disabled():
+        for conv_id, style in RUNS:
+            for t in (await replayed(conv_id, style)).run.turns:
+                for name in t.fair_dropped:
+                    print(f"  fair dropped  {conv_id}/{style} #{t.index}: {name}")
+                for name in t.invented_kept:
+                    print(f"  invented kept {conv_id}/{style} #{t.index}: {name}")
 
 
 @pytest.mark.xfail(strict=False, reason=FALSE_DROPS)
