@@ -15,6 +15,10 @@ Against running nodes (``TWIN_PORT_OFFSET=700 uv run twin up``), for one fixture
     strict ``json_schema`` decoding would have written (``null``, ``[]``, ``false``) where the
     answer left them out, in the schema's order; it never invents a value.
 
+``--style careful-v2|sloppy-v2`` records answers written to prompts that show handles
+(contracts 1.5): each handle the answer names is stored with the text of the line it named
+(``handles``), which the replay translates to its own rows (:mod:`.handles`).
+
 When ``/v1/turn`` answers ``question``, the flow's own answer (the question as the reply) is
 committed and recorded with no labels, as the replay does. ``from-locomo`` writes a fixture's
 turns from LoCoMo (speaker A as the person, each session's date as the turn's time).
