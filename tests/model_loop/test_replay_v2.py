@@ -20,7 +20,9 @@ FALSE_DROPS = (
 )
 INVENTIONS = (
     "issue 27 §3: a place word of the message grounds an inference ('porto half marathon' → "
-    "'lives in Porto'); a lowered 'unsure' fact is still kept"
+    "'lives in Porto'); a shared photo's caption and the other speaker's things ground facts "
+    "about the person (LoCoMo: 'dances in a suit', 'does yoga', 'has a store'); a lowered "
+    "'unsure' fact is still kept"
 )
 
 
