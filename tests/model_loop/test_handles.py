@@ -1,10 +1,12 @@
-"""A recorded answer's handles, translated to the rows the replay's prompt shows."""
+"""A recorded answer's handles, translated to the rows the replay's prompt shows; its plan facts
+read as the commit reads them."""
 
 from __future__ import annotations
 
 import json
 
 from bench.model_loop.handles import graph_handles, recorded, translate
+from bench.model_loop.replay import plan_facts
 
 
 def _prompt(*lines: dict) -> list[dict]:
@@ -53,3 +55,12 @@ def test_a_handle_whose_row_the_replay_does_not_show_stays_as_recorded() -> None
     assert translate(raw, then, graph_handles(REPLAY)) == (
         '{"plan": {"ends": ["F5d257d"], "done": ["T0ddba1"]}}'
     )
+
+
+def test_the_replay_counts_the_facts_of_an_answer_read_as_the_commit_reads_it() -> None:
+    """Prose around the JSON or a fence (a sloppy model's habits) still yields its plan facts,
+    so their labels are scored; an answer with no plan yields none."""
+    plan = '{"reply": "hi", "plan": {"facts": [{"text": "User is vegan"}]}}'
+    for raw in (plan, f"Sure! Here is the JSON:\n{plan}\nLet me know!", f"```json\n{plan}\n```"):
+        assert plan_facts(raw) == [{"text": "User is vegan"}]
+    assert plan_facts('{"reply": "hi"}') is None
