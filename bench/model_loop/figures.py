@@ -55,7 +55,7 @@ def lowered(run: Replay, label: str) -> list[str]:
     """The labelled facts of ``run`` the commit kept only lowered (a ``fact_unsure`` warning
     names their predicate and value)."""
     conv = next(c for c in conversations() if c["id"] == run.conversation)
-    by_index = {t["i"]: t["answers"][run.style] for t in conv["turns"]}
+    by_index = {t["i"]: t["answers"].get(run.style, {"raw": ""}) for t in conv["turns"]}
     kept = {"fair": "fair_dropped", "invented": "invented_kept"}[label]
     out = []
     for turn in run.turns:
@@ -82,8 +82,9 @@ def _pct(part: int, whole: int) -> str:
 
 def rows(runs: list[Replay]) -> list[list[object]]:
     out: list[list[object]] = []
+    styles = [*STYLES, *sorted({r.style for r in runs} - set(STYLES))]
     for split in ("tuned", "held-out"):
-        for style in STYLES:
+        for style in styles:
             chosen = [r for r in runs if r.style == style and r.held_out == (split == "held-out")]
             n = {
                 c: sum(r.count(c) for r in chosen)

@@ -36,6 +36,8 @@ ENDINGS = (
     ),
     (re.compile(rf"(?i){_I}moved\s+out\b"), ("LIVES_IN",)),
 )
+# A word every ending says: a message without one needs no reading (and no call)
+CUE = re.compile(r"(?i)\b(?:lost|quit|left|laid|fired|sacked|let\s+go|moved\s+out)\b")
 # "should i quit my job?", "what if i lost my job": asked or supposed, not said to be so
 _NOT_SO = re.compile(
     r"(?i)\b(?:should|could|would|can|will|shall|do|does|did|if|when|whether|unless|before|"

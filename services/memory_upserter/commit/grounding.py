@@ -43,7 +43,7 @@ from typing import Literal
 from contracts.plan import PlanFact
 from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.commit.read import SELF_HANDLES
-from services.memory_upserter.commit.spoken import hedge_in, own
+from services.memory_upserter.commit.spoken import CAPTION, HEDGE, OTHERS, YOURS
 from services.memory_upserter.commit.support import (
     FAMILIES,
     FILLER,
@@ -187,8 +187,8 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     about_self = fold(fact.subject) in SELF_HANDLES
     said = Said(
         said.now,
-        tuple(own(t, about_self=about_self, fact_text=fact.text) for t in said.this_turn),
-        tuple(own(t, about_self=about_self, fact_text=fact.text) for t in said.earlier),
+        tuple(_own(t, about_self=about_self, fact_text=fact.text) for t in said.this_turn),
+        tuple(_own(t, about_self=about_self, fact_text=fact.text) for t in said.earlier),
     )
     texts = (*said.this_turn, *said.earlier)
     bag = _bag(texts)
@@ -259,11 +259,26 @@ def _hedge(supported: Sequence[str], said: Said, fact_words: frozenset[str]) -> 
     named = [c for clauses in messages for c in clauses if names(c)]
     for clauses in messages:
         for i, clause in enumerate(clauses):
-            decision = _DECISION.search(clause) if hedge_in(clause, fact_words) else None
+            decision = _DECISION.search(clause) if _hedge_in(clause, fact_words) else None
             if decision is None:
                 continue
             if not named or (decision["noun"] is None and i > 0 and names(clauses[i - 1])):
                 return clause[:120]
-    if named and all(hedge_in(c, fact_words) for c in named):
+    if named and all(_hedge_in(c, fact_words) for c in named):
         return named[0][:120]
+    return None
+
+
+def _own(text: str, *, about_self: bool, fact_text: str = "") -> str:
+    """The message without captions, and — for a fact about the person that names no one
+    else's thing — without the other speaker's things."""
+    text = CAPTION.sub(" ", text)
+    return YOURS.sub(" ", text) if about_self and not OTHERS.search(fact_text) else text
+
+
+def _hedge_in(clause: str, fact_words: frozenset[str]) -> str | None:
+    """The hedge of a clause, unless the fact itself carries it (a dream job stated as one)."""
+    for match in HEDGE.finditer(clause):
+        if not set(words(match[0])) <= fact_words:
+            return match[0]
     return None

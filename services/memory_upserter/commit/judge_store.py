@@ -28,7 +28,7 @@ from services.core.llm import LLM
 from services.core.memory_store.visibility import visible
 from services.core.settings import Settings
 from services.memory_upserter.commit.asked import resolve_ends
-from services.memory_upserter.commit.ending import ends_said
+from services.memory_upserter.commit.ending import CUE, ends_said
 from services.memory_upserter.commit.judge import judge, names_in
 from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored
 from services.memory_upserter.extract.extractor import Utterance
@@ -187,7 +187,8 @@ async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement 
     assert turn.plan is not None and turn.plan_source is not None
     req = turn.req
     ending = any(f.valid_to for f in turn.plan.facts)
-    said = ends_said([r.text for r in turn.user_rows], turn.plan.facts)
+    texts = [r.text for r in turn.user_rows]
+    said = ends_said(texts, turn.plan.facts) if any(CUE.search(t) for t in texts) else []
     async with db.acquire() as conn:
         context = await judge_context(
             conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, []

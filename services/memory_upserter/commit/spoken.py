@@ -1,4 +1,5 @@
-"""What in a person's message is their own word about themselves, as grounding reads it (pure).
+"""What in a person's message is their own word about themselves, as grounding reads it (data:
+:mod:`.grounding` applies these patterns).
 
 - A shared photo's caption (``[shares a photo: a man in a suit dancing]``) is a machine's
   description of a picture, not the person's statement: it grounds nothing.
@@ -14,15 +15,13 @@ from __future__ import annotations
 
 import re
 
-from services.memory_upserter.text import words
-
 CAPTION = re.compile(
     r"\[\s*(?:shares?|shared|sends?|sent|posts?|posted)\b[^\]]*\]|"
     r"\[\s*(?:photo|picture|image|video|sticker|gif)\b[^\]]*\]",
     re.IGNORECASE,
 )
 # "your store", "your new store", "yours": the other speaker's things (a connective ends it)
-_YOURS = re.compile(
+YOURS = re.compile(
     r"(?i)\byours?\b(?:\s+(?!(?:on|in|at|to|for|of|with|and|or|is|are|was|were|looks?|"
     r"really|so|too)\b)[\w'’-]+){0,2}"
 )
@@ -35,19 +34,4 @@ HEDGE = re.compile(
 
 
 # "deanna's plan", "Gina's store": the fact names another's thing ("User's" is the person's)
-_OTHERS = re.compile(r"(?i)\b(?!user['’]s\b)[a-z]+['’]s\b|\byour\b")
-
-
-def own(text: str, *, about_self: bool, fact_text: str = "") -> str:
-    """The message without captions, and — for a fact about the person that names no one
-    else's thing — without the other speaker's things."""
-    text = CAPTION.sub(" ", text)
-    return _YOURS.sub(" ", text) if about_self and not _OTHERS.search(fact_text) else text
-
-
-def hedge_in(clause: str, fact_words: frozenset[str]) -> str | None:
-    """The hedge of a clause, unless the fact itself carries it (a dream job stated as one)."""
-    for match in HEDGE.finditer(clause):
-        if not set(words(match[0])) <= fact_words:
-            return match[0]
-    return None
+OTHERS = re.compile(r"(?i)\b(?!user['’]s\b)[a-z]+['’]s\b|\byour\b")
