@@ -45,7 +45,8 @@ ChatId = Annotated[
     ),
 ]
 RowId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, description="A stored row's id.")]
-Text = Annotated[str, msgspec.Meta(max_length=20_000)]
+MAX_TEXT_CHARS: Final = 20_000  # a message, a reply, a fact's text: README "Limits"
+Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT_CHARS)]
 UserMessage = Annotated[
     Text,
     msgspec.Meta(description="The user's message as received ('' for a sticker or a photo)."),

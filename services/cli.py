@@ -67,19 +67,31 @@ def _main(argv: list[str] | None) -> int:
         print("\n".join(export()))
         return 0
     if args.command == "chat":
-        from services.playground.terminal import run_chat
-
-        return asyncio.run(
-            run_chat(
-                settings,
-                user_id=args.user,
-                agent_id=args.agent,
-                chat_id=args.chat or f"play:{args.user}",
-                persona_prompt=args.persona,
-                show=args.show,
-            )
-        )
+        return _chat(settings, args)
     return 2  # pragma: no cover - argparse refuses unknown commands
+
+
+def _chat(settings: Settings, args: argparse.Namespace) -> int:
+    """``twin chat``: its ids checked before anything is sent, then the conversation."""
+    from services.playground.ids import id_problem
+    from services.playground.terminal import run_chat
+
+    chosen = {"--user": args.user, "--agent": args.agent, "--chat": args.chat}
+    for option, value in chosen.items():
+        if value is not None and (problem := id_problem(option, value)) is not None:
+            print(f"twin chat: {problem}", file=sys.stderr)
+            return 2
+    return asyncio.run(
+        run_chat(
+            settings,
+            user_id=args.user,
+            agent_id=args.agent,
+            chat_id=args.chat or f"play:{args.user}",
+            persona_prompt=args.persona,
+            show=args.show,
+            shared_chat=args.chat is None,
+        )
+    )
 
 
 def _with_stores(settings: Settings, args: argparse.Namespace) -> int:

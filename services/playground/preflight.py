@@ -32,6 +32,12 @@ async def check_nodes(
             f"No Twin Core node answers at {_ports(base_urls)}: start them first with "
             f"`{up}` in another terminal (or wait until it has started); {same}."
         )
+    if (found_at := _offset_answering(base_urls, answers)) not in (None, port_offset):
+        return (
+            f"The Twin Core nodes answer at TWIN_PORT_OFFSET={found_at}, not {port_offset}: "
+            f"run `TWIN_PORT_OFFSET={found_at} uv run twin chat …`, or start a stack at "
+            f"{port_offset} with `{up}`; {same}."
+        )
     for node, answer in answers.items():
         if answer is None:
             return (
@@ -60,6 +66,19 @@ async def _identify(client: httpx.AsyncClient, base_url: str) -> str | None:
     if not isinstance(node, str) or node not in NODE_PORTS:
         return "answered GET /version, but not as a Twin Core node"
     return node
+
+
+def _offset_answering(
+    base_urls: Mapping[str, str], answers: Mapping[str, str | None]
+) -> int | None:
+    """The one port offset every node that answered as a Twin Core node implies (pulse-decay
+    answering at graph-hydrator's port: one less); ``None`` when none did or they disagree."""
+    implied = {
+        (httpx.URL(base_urls[node]).port or 0) - NODE_PORTS[answer]
+        for node, answer in answers.items()
+        if answer in NODE_PORTS
+    }
+    return implied.pop() if len(implied) == 1 else None
 
 
 def _ports(base_urls: Mapping[str, str]) -> str:
