@@ -171,9 +171,21 @@ def _serve_all(settings: Settings) -> int:
     specs = all_specs()
     apps = {settings.port_of(name): create_app(spec, settings) for name, spec in specs.items()}
     needs = frozenset().union(*(spec.stores for spec in specs.values()))
-    router = PortRouter(apps, settings, needs)
+    router = PortRouter(
+        apps, settings, needs, on_ready=lambda: print(ready_line(settings), flush=True)
+    )
     serve(router, [bind(settings.host, port) for port in apps])
     return 0
+
+
+def ready_line(settings: Settings) -> str:
+    """What ``twin up`` prints once every node answers: where, and what to run next."""
+    ports = sorted(settings.port_of(node) for node in NODE_PORTS)
+    offset = f"TWIN_PORT_OFFSET={settings.port_offset} " if settings.port_offset else ""
+    return (
+        f"ready: the six nodes answer on {settings.host}:{ports[0]}–{ports[-1]}. "
+        f"Now run, in a second terminal: {offset}uv run twin chat --user alice --agent deanna"
+    )
 
 
 if __name__ == "__main__":

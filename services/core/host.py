@@ -31,11 +31,16 @@ class PortRouter:
     """An ASGI app dispatching to one node app per local port, sharing one lifespan."""
 
     def __init__(
-        self, apps: Mapping[int, Litestar], settings: Settings, needs: frozenset[str]
+        self,
+        apps: Mapping[int, Litestar],
+        settings: Settings,
+        needs: frozenset[str],
+        on_ready: Callable[[], None] | None = None,
     ) -> None:
         self._apps = dict(apps)
         self._settings = settings
         self._needs = needs
+        self._on_ready = on_ready  # called once every node has started (models built)
         self.clients: Clients | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -62,6 +67,8 @@ class PortRouter:
                 await send({"type": "lifespan.startup.failed", "message": repr(exc)})
                 raise
             await send({"type": "lifespan.startup.complete"})
+            if self._on_ready is not None:
+                self._on_ready()
             message = await receive()
             assert message["type"] == "lifespan.shutdown"
         await send({"type": "lifespan.shutdown.complete"})
