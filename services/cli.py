@@ -35,7 +35,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def _main(argv: list[str] | None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """``twin``'s commands and their options (tests/test_readme.py checks the README by it)."""
     parser = argparse.ArgumentParser(prog="twin", description="Twin Core memory nodes")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("migrate", help="apply pending Postgres migrations")
@@ -48,14 +49,20 @@ def _main(argv: list[str] | None) -> int:
     chat_cmd = commands.add_parser("chat", help="talk to the running nodes as Telegram would")
     chat_cmd.add_argument("--user", required=True, help="the person's id, e.g. alice")
     chat_cmd.add_argument("--agent", required=True, help="the persona's id, e.g. deanna")
-    chat_cmd.add_argument("--chat", default=None, help="chat id (default: play:<user>)")
+    chat_cmd.add_argument(
+        "--chat", default=None, help="chat id (default: play:<user>, shared by the user's personas)"
+    )
     chat_cmd.add_argument("--persona", default="", help="the agent's persona prompt")
     chat_cmd.add_argument(
         "--show",
         action="store_true",
         help="print the envelope and what was written after every turn",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _main(argv: list[str] | None) -> int:
+    args = build_parser().parse_args(argv)
 
     settings = Settings.from_env(os.environ)
     configure_logging(json=settings.log_json)
