@@ -18,7 +18,7 @@ import random
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -102,9 +102,11 @@ def _nodes_ready(ports: list[int]) -> bool:
 
 
 @pytest.fixture(scope="session")
-def n8n_home() -> Path:
+def n8n_home(request: pytest.FixtureRequest) -> Path:
     try:
-        home, seconds = n8n_tools.install()
+        home, seconds = n8n_tools.install(progress=_shown(request.config))
+    except n8n_tools.NpmMissing as exc:
+        pytest.skip(f"n8n is not installed and there is no npm to install it with: {exc}")
     except n8n_tools.RegistryUnreachable as exc:
         pytest.skip(
             f"n8n is not installed and the npm registry cannot be reached to install "
@@ -112,6 +114,18 @@ def n8n_home() -> Path:
         )
     print(f"\n[e2e] n8n install: {seconds:.1f}s ({home})")
     return home
+
+
+def _shown(config: pytest.Config) -> Callable[[str], None]:
+    """Write a line to the terminal now, past pytest's capture: the first install takes minutes
+    (~3 GB), and a run that shows nothing meanwhile looks hung."""
+    capture = config.pluginmanager.getplugin("capturemanager")
+
+    def show(line: str) -> None:
+        with capture.global_and_fixture_disabled():
+            print(f"[e2e] {line}", file=sys.stderr, flush=True)
+
+    return show
 
 
 N8N_MODES = [
