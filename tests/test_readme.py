@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from contracts.common import MAX_TEXT_CHARS
+from contracts.common import TEXT_MAX
 from services.cli import build_parser
 from services.core.settings import Settings, env_table
 from services.playground import commands
@@ -51,6 +51,6 @@ def test_the_configuration_table_lists_every_setting_and_only_them() -> None:
 
 def test_the_limits_the_readme_names_are_the_contracts_limits() -> None:
     limits = README.split("### Limits", 1)[1].split("\n## ", 1)[0]
-    assert "| 20,000 characters |" in limits and MAX_TEXT_CHARS == 20_000
+    assert "| 20,000 characters |" in limits and TEXT_MAX == 20_000
     assert Settings().max_body_bytes == 1024 * 1024 and "1 MiB" in limits
     assert "| `agent_id` | 64 characters" in limits

@@ -13,7 +13,7 @@ from litestar import Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.types import ExceptionHandlersMap
 
-from contracts.common import MAX_TEXT_CHARS
+from contracts.common import TEXT_MAX
 from services.core.errors import FieldError
 from services.core.problems import (
     REFUSALS,
@@ -90,9 +90,9 @@ def _too_large(max_body_bytes: int) -> str:
     """The 413's detail: the body limit, and the field limit that applies below it."""
     return (
         f"the body is over the limit of {max_body_bytes} bytes (TWIN_MAX_BODY_BYTES, the "
-        f"node's setting); below it each field has its own limit, named in a 422: a message "
-        f"holds at most {MAX_TEXT_CHARS:,} characters, so a larger body only helps "
-        "/v1/knowledge and /v1/import"
+        f"node's setting); below it each field has its own limit, named in a 422: a person's "
+        f"message to /v1/pulse or /v1/turn holds at most {TEXT_MAX:,} characters, so a larger "
+        "body only helps /v1/commit, /v1/knowledge and /v1/import"
     )
 
 

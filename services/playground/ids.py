@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.common import MAX_TEXT_CHARS, AgentId, ChatId, UserId
+from contracts.common import TEXT_MAX, AgentId, ChatId, UserId
 
 _RULES: dict[str, tuple[object, str]] = {
     "--user": (UserId, "1–128 characters, no control characters, not starting with '@'"),
@@ -31,9 +31,9 @@ def id_problem(option: str, value: str) -> str | None:
 
 def message_problem(text: str) -> str | None:
     """``None`` when the nodes take ``text`` as a message; else the limit it passes."""
-    if len(text) > MAX_TEXT_CHARS:
+    if len(text) > TEXT_MAX:
         return (
             f"not sent: this message is {len(text):,} characters; one message holds at most "
-            f"{MAX_TEXT_CHARS:,} (the contracts' limit for a message); split it"
+            f"{TEXT_MAX:,} (the contracts' limit for a message); split it"
         )
     return None

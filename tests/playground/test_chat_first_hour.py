@@ -12,7 +12,7 @@ import sys
 import httpx
 import pytest
 
-from contracts.common import MAX_TEXT_CHARS
+from contracts.common import TEXT_MAX
 from services.core.settings import NODE_PORTS
 from services.playground.preflight import check_nodes
 from services.playground.terminal import _chat_line, _loop
@@ -58,7 +58,7 @@ async def test_a_message_over_the_limit_is_refused_before_it_is_sent(
     nodes: httpx.AsyncClient,
     user_id: str,
 ) -> None:
-    lines = iter(["x" * (MAX_TEXT_CHARS + 1), "/quit"])
+    lines = iter(["x" * (TEXT_MAX + 1), "/quit"])
     out = io.StringIO()
     await _loop(conversation(nodes, user_id), lambda _prompt: next(lines), out, show=False)
     assert (
