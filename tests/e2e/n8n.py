@@ -12,7 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import httpx
 
@@ -269,7 +269,7 @@ class Queue:
         redis, pg = httpx.URL(self.redis_url), urlsplit(self.dsn)
         return {
             "DB_TYPE": "postgresdb",
-            "DB_POSTGRESDB_HOST": pg.hostname or "127.0.0.1",
+            "DB_POSTGRESDB_HOST": _pg_host(pg.netloc),
             "DB_POSTGRESDB_PORT": str(pg.port or 5432),
             "DB_POSTGRESDB_DATABASE": self.database,
             "DB_POSTGRESDB_USER": pg.username or "postgres",
@@ -299,6 +299,13 @@ class Queue:
 
         with ThreadPoolExecutor(1) as pool:
             return pool.submit(asyncio.run, go()).result()
+
+
+def _pg_host(netloc: str) -> str:
+    """The host of ``user@host:port`` as n8n's Postgres client takes it: a name, or the folder
+    of a Unix socket (the embedded Postgres: ``%2Fsocket%2Fdir``, kept in its case)."""
+    host = netloc.rpartition("@")[2].rpartition(":")[0] or netloc.rpartition("@")[2]
+    return unquote(host).strip("[]") or "127.0.0.1"
 
 
 def unflatten(text: str) -> Any:

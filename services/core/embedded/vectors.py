@@ -43,10 +43,11 @@ def _in_use(folder: Path, recorded: bytes) -> str:
     holder = recorded.decode(errors="replace").strip()
     who = f"process {holder}{_command_of(holder)}" if holder.isdigit() else "another process"
     return (
-        f"the vector folder {folder.absolute()} is in use by {who}: one process serves an embedded "
-        "Qdrant Edge folder. The running `twin up` already serves every node (talk to it: "
-        "`uv run twin chat`); to run a second stack, give it its own TWIN_DATA_DIR and "
-        "QDRANT_PATH (and TWIN_PORT_OFFSET), or share a Qdrant server (QDRANT_URL)"
+        f"the vector folder {folder.absolute()} is in use by {who}: one process serves an "
+        "embedded Qdrant Edge folder. A running `twin up` already serves all six nodes (talk "
+        "to it: `uv run twin chat`); to run a second stack, give it its own TWIN_DATA_DIR, "
+        "QDRANT_PATH and TWIN_PORT_OFFSET; nodes in separate processes share a Qdrant server "
+        "(QDRANT_URL)"
     )
 
 
