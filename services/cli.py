@@ -105,6 +105,7 @@ def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
     """Run a command that needs the stores: the embedded ones for every URL left unset,
     stopped when the command ends (after uvicorn drained, on SIGTERM or Ctrl-C)."""
     from services.core.embedded import EmbeddedStoreError, embedded_stores
+    from services.core.host import PortInUse
 
     if args.command == "migrate":
         needs = frozenset({"postgres"})
@@ -129,7 +130,7 @@ def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
             if not args.no_migrate and _migrate(settings) != 0:
                 return 1
             return _serve_all(settings)
-    except EmbeddedStoreError as exc:
+    except (EmbeddedStoreError, PortInUse) as exc:
         print(f"twin {args.command}: {exc}", file=sys.stderr)
         return 1
 
@@ -166,7 +167,7 @@ def _serve_one(settings: Settings, node: str, port: int) -> int:
     from services.core.host import bind, serve
     from services.nodes import node_spec
 
-    serve(create_app(node_spec(node), settings), [bind(settings.host, port)])
+    serve(create_app(node_spec(node), settings), [bind(settings.host, port, node)])
     return 0
 
 
@@ -181,7 +182,7 @@ def _serve_all(settings: Settings) -> int:
     router = PortRouter(
         apps, settings, needs, on_ready=lambda: print(ready_line(settings), flush=True)
     )
-    serve(router, [bind(settings.host, port) for port in apps])
+    serve(router, [bind(settings.host, settings.port_of(name), name) for name in specs])
     return 0
 
 

@@ -7,6 +7,7 @@ and every pool are opened once and shared; SIGTERM drains in-flight requests, th
 
 from __future__ import annotations
 
+import errno
 import socket
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from contextlib import AsyncExitStack
@@ -74,11 +75,26 @@ class PortRouter:
         await send({"type": "lifespan.shutdown.complete"})
 
 
-def bind(host: str, port: int) -> socket.socket:
+class PortInUse(RuntimeError):
+    """A node's port is taken; the message says by what it may be and what to do."""
+
+
+def bind(host: str, port: int, name: str = "") -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        node = f" ({name}'s port)" if name else ""
+        raise PortInUse(
+            f"{host}:{port}{node} is already in use, by another `twin up` or another program: "
+            "stop it, or run this one beside it at another offset "
+            "(e.g. `TWIN_PORT_OFFSET=100 uv run twin up`, then the same offset for `twin chat`)"
+        ) from None
     sock.set_inheritable(True)
     return sock
 

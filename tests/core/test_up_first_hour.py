@@ -5,7 +5,8 @@ real commands in subprocesses, one ``twin up`` for the module.
 - a second ``twin up`` on the same vector folder stops at once and names the one holding it
   (it used to start, then answer 503 for everything vector-backed);
 - Ctrl-C at ``twin chat``'s prompt ends it at once (it used to wait for Enter);
-- ``twin chat`` one offset off names the offset that answers.
+- ``twin chat`` one offset off names the offset that answers;
+- a second ``twin up`` on taken ports says so in a line (it used to print a traceback).
 """
 
 from __future__ import annotations
@@ -162,3 +163,19 @@ def _wait(pid: int, timeout_s: float) -> int | None:
     os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
     return None
+
+
+def test_a_second_twin_up_on_taken_ports_says_so_and_how_to_run_beside(
+    stack: Stack, tmp_path: Path
+) -> None:
+    """Its own vector folder, the first one's ports: one line instead of a traceback."""
+    env = stack.env | {"QDRANT_PATH": str(tmp_path / "qdrant")}
+    second = subprocess.run(
+        [*TWIN, "up", "--no-migrate"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert second.returncode == 1
+    assert second.stderr.startswith(
+        f"twin up: 127.0.0.1:{stack.offset + 8101} (pulse-decay's port) is already in use, "
+    ), second.stderr
+    assert "TWIN_PORT_OFFSET=100 uv run twin up" in second.stderr
+    assert "Traceback" not in second.stderr
