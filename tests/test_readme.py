@@ -54,3 +54,11 @@ def test_the_limits_the_readme_names_are_the_contracts_limits() -> None:
     assert "| 20,000 characters |" in limits and TEXT_MAX == 20_000
     assert Settings().max_body_bytes == 1024 * 1024 and "1 MiB" in limits
     assert "| `agent_id` | 64 characters" in limits
+
+
+def test_every_file_and_folder_the_readme_names_exists() -> None:
+    repo = Path(__file__).parents[1]
+    named = set(re.findall(r"`((?:services|tests|tools|contracts|bench|docs)/[\w./-]*\w)", README))
+    assert len(named) >= 15
+    missing = sorted(p for p in named if "<" not in p and not (repo / p).exists())
+    assert missing == []
