@@ -208,7 +208,8 @@ def _detail(exchange: Exchange, what: str) -> str:
         messages = "\n".join(f"[{m['role']}]\n{m['content']}" for m in envelope["messages"])
         warnings = envelope.get("warnings") or []
         listed = "".join(f"\n  ! {_warning(w)}" for w in warnings)
-        return f"-- envelope ({len(warnings)} warnings){listed}\n{messages}"
+        count = f"{len(warnings)} warning{'' if len(warnings) == 1 else 's'}"
+        return f"-- envelope ({count}){listed}\n{messages}"
     commit = exchange.answers.get("memory-upserter", {})
     written = {
         key: commit.get(key)

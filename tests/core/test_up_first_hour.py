@@ -115,6 +115,7 @@ def test_ctrl_c_at_the_chat_prompt_ends_it_at_once(stack: Stack) -> None:
         os.execvpe(TWIN[0], [*TWIN, "chat", "--user", "alice", "--agent", "deanna"], stack.env)
     shown = _read_until(fd, b"you> ", timeout_s=60)
     assert b"you> " in shown, shown
+    assert b"Chat play:alice: every persona you talk to as this user shares it" in shown
     os.write(fd, b"\x03")  # Ctrl-C, through the terminal
     pressed = time.monotonic()
     status = _wait(pid, timeout_s=10)

@@ -50,7 +50,7 @@ async def test_envelope_lists_each_warning_it_counts(
     talk = conversation(nodes, user_id, persona_prompt=long_persona[:19_000])
     await _loop(talk, lambda _prompt: next(lines), out, show=False)
     header = out.getvalue().split("-- envelope (")[1].splitlines()
-    assert header[0] == "1 warnings)"
+    assert header[0] == "1 warning)"
     assert header[1].startswith("  ! prompt_large in ")
 
 
