@@ -94,3 +94,18 @@ def test_twin_chat_refuses_a_bad_id_at_start_in_words(option: str, value: str, s
 def test_the_first_lines_say_the_chat_id_is_shared_by_the_personas() -> None:
     assert "every persona you talk to as this user shares it" in _chat_line("play:a", shared=True)
     assert _chat_line("mine", shared=False) == "Chat mine (--chat)."
+
+
+async def test_a_twin_up_from_before_an_update_is_named_before_the_first_message() -> None:
+    """After `git pull`, a `twin up` still running the old code answers every turn with a 422
+    on `slot_contract_version`; the check at start says to restart it instead."""
+
+    def old_stack(request: httpx.Request) -> httpx.Response:
+        node = request.url.host
+        return httpx.Response(200, json={"node": node, "slot_contract_version": "1.0"})
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(old_stack)) as client:
+        problem = await check_nodes(client, {n: f"http://{n}" for n in ROUTES}, 0)
+    assert problem is not None
+    assert problem.startswith("The running nodes speak contract 1.0, this `twin chat` 1.")
+    assert problem.endswith("stop it (Ctrl-C) and run `uv run twin up` again.")
