@@ -49,6 +49,7 @@ def stack(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Itera
         "QDRANT_PATH": str(tmp_path_factory.mktemp("first-hour") / "qdrant"),
         "TWIN_PORT_OFFSET": str(offset),
         "TWIN_LOG_JSON": "true",
+        "TWIN_EMBEDDER": "hashing",  # what is checked here never embeds: start in seconds
     }
     for key in ("OPENAI_BASE_URL", "OPENAI_API_KEY"):
         env.pop(key, None)
