@@ -71,7 +71,8 @@ class HashingEmbedder:
     Deterministic across processes and machines (blake2b, never Python's salted ``hash()``).
     Texts that share words or word fragments score high; there is no notion of meaning. A text
     with no word characters maps to one fixed unit vector (never a zero vector). Pure Python and
-    ~0.1 ms for a sentence, so it runs on the event loop.
+    ~0.1 ms for a sentence, so a short text runs on the event loop; longer ones (a 20,000
+    character message takes ~30 ms) run in a thread, so they never hold the loop.
     """
 
     def __init__(self, dim: int = MINILM_DIM) -> None:
@@ -81,10 +82,13 @@ class HashingEmbedder:
         self.name = f"hashing-blake2b-{dim}"
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        return [self.embed_one(text) for text in texts]
+        if sum(len(text) for text in texts) <= _INLINE_CHARS:
+            return [self.embed_one(text) for text in texts]
+        return await asyncio.to_thread(lambda: [self.embed_one(text) for text in texts])
 
     async def embed_query(self, text: str) -> list[float]:
-        return self.embed_one(text)
+        (vector,) = await self.embed([text])
+        return vector
 
     def embed_one(self, text: str) -> list[float]:
         vector = np.zeros(self.dim, dtype=np.float64)
@@ -103,6 +107,9 @@ class HashingEmbedder:
 
     async def close(self) -> None:
         return None
+
+
+_INLINE_CHARS = 2_000  # below this the thread hop costs more than the hashing
 
 
 def _hash_features(words: list[str]) -> list[tuple[str, float]]:
