@@ -48,6 +48,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     port_offset: int = 0  # added to every node's port (8101..8106), e.g. to run two stacks
     pg_pool_max: int = 10
     pg_timeout_s: float = 5.0
+    # How long a request waits for a free pool connection before it answers 503 + Retry-After
+    # (n8n's HTTP steps give up after 5–10 s: a wait longer than that helps nobody).
+    pg_acquire_timeout_s: float = 3.0
     redis_timeout_s: float = 2.0
     llm_timeout_s: float = 5.0
     ready_timeout_s: float = 1.0
@@ -131,6 +134,7 @@ _ENV: dict[str, tuple[str, type]] = {
     "port_offset": ("TWIN_PORT_OFFSET", int),
     "pg_pool_max": ("TWIN_PG_POOL_MAX", int),
     "pg_timeout_s": ("TWIN_PG_TIMEOUT_S", float),
+    "pg_acquire_timeout_s": ("TWIN_PG_ACQUIRE_TIMEOUT_S", float),
     "redis_timeout_s": ("TWIN_REDIS_TIMEOUT_S", float),
     "llm_timeout_s": ("TWIN_LLM_TIMEOUT_S", float),
     "ready_timeout_s": ("TWIN_READY_TIMEOUT_S", float),
