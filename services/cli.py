@@ -147,7 +147,7 @@ def _serve_one(settings: Settings, node: str, port: int) -> int:
     from services.core.host import bind, serve
     from services.nodes import node_spec
 
-    serve(create_app(node_spec(node), settings), [bind(settings.host, port)])
+    serve(create_app(node_spec(node), settings), [bind(settings.host, port)], settings)
     return 0
 
 
@@ -160,7 +160,7 @@ def _serve_all(settings: Settings) -> int:
     apps = {settings.port_of(name): create_app(spec, settings) for name, spec in specs.items()}
     needs = frozenset().union(*(spec.stores for spec in specs.values()))
     router = PortRouter(apps, settings, needs)
-    serve(router, [bind(settings.host, port) for port in apps])
+    serve(router, [bind(settings.host, port) for port in apps], settings)
     return 0
 
 

@@ -56,6 +56,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     ready_timeout_s: float = 1.0
     retry_after_s: int = 5
     max_body_bytes: int = 1_048_576
+    # Slow and greedy clients (services.core.guard): headers must arrive within this time
+    # (408), and each node's port holds at most this many open connections (503); six nodes
+    # at 128 stay under a 1,024 file-descriptor limit with room for the stores.
+    header_timeout_s: float = 10.0
+    max_connections: int = 128
     session_idle_minutes: int = 30
     # How long a consolidation lease holds a session; a worker that died mid-session blocks
     # it this long. Keep it above the model budget + embedding + writes of one session.
@@ -140,6 +145,8 @@ _ENV: dict[str, tuple[str, type]] = {
     "ready_timeout_s": ("TWIN_READY_TIMEOUT_S", float),
     "retry_after_s": ("TWIN_RETRY_AFTER_S", int),
     "max_body_bytes": ("TWIN_MAX_BODY_BYTES", int),
+    "header_timeout_s": ("TWIN_HEADER_TIMEOUT_S", float),
+    "max_connections": ("TWIN_MAX_CONNECTIONS", int),
     "session_idle_minutes": ("TWIN_SESSION_IDLE_MINUTES", int),
     "consolidation_lease_s": ("TWIN_CONSOLIDATION_LEASE_S", float),
     "working_memory_turns": ("TWIN_WORKING_MEMORY_TURNS", int),
