@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import threading
+from pathlib import Path
 
 import structlog
 
@@ -86,7 +87,9 @@ def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
     """Run a command that needs the stores: the embedded ones for every URL left unset,
     stopped when the command ends (after uvicorn drained, on SIGTERM or Ctrl-C)."""
     from services.core.embedded import EmbeddedStoreError, embedded_stores
+    from services.core.embedded.private import keep_private
 
+    keep_private(_product_folders(settings))
     if args.command == "migrate":
         needs = frozenset({"postgres"})
     elif args.command == "serve":
@@ -113,6 +116,15 @@ def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
     except EmbeddedStoreError as exc:
         print(f"twin {args.command}: {exc}", file=sys.stderr)
         return 1
+
+
+def _product_folders(settings: Settings) -> list[Path]:
+    """The folders twin writes what people said into: the data folder (embedded Postgres,
+    Redis and their logs) and the Qdrant Edge folder."""
+    folders = [Path(settings.data_dir)]
+    if settings.qdrant_url is None:
+        folders.append(Path(settings.qdrant_path))
+    return folders
 
 
 def _import_nodes() -> None:
