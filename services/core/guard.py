@@ -2,11 +2,12 @@
 
 uvicorn reads a request's headers for as long as the client takes, and keeps every connection
 it accepts: 1,100 half-sent requests to one node of ``twin up`` took all six down (the process
-ran out of file descriptors). :func:`guarded_http` is uvicorn's httptools protocol with two
-bounds, both per connection and before any node code runs:
+ran out of file descriptors). :func:`guarded_http` is uvicorn's httptools protocol with three
+bounds, each per connection and before any node code runs:
 
 - a request whose headers are not complete within ``header_timeout_s`` of its first byte (or
-  of the connection opening) is answered ``408`` and its connection closed;
+  of the connection opening) is answered ``408`` and its connection closed, and so is one whose
+  body is not complete within ``body_timeout_s`` of its headers (unless the node answered);
 - a node's port holds at most ``max_connections`` open connections: the next one is answered
   ``503`` with ``Retry-After`` and closed at once, so one node flooded never starves the
   other five of descriptors.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Callable
 
 import msgspec
 import structlog
@@ -44,14 +46,19 @@ def _answer(status: int, title: str, detail: str, headers: str = "") -> bytes:
 
 
 def guarded_http(
-    *, header_timeout_s: float, max_connections: int, retry_after_s: int
+    *, header_timeout_s: float, body_timeout_s: float, max_connections: int, retry_after_s: int
 ) -> type[HttpToolsProtocol]:
-    """uvicorn's ``http`` protocol class for one server, with the module's two bounds."""
+    """uvicorn's ``http`` protocol class for one server, with the module's bounds."""
     open_per_port: Counter[int] = Counter()
-    too_slow = _answer(
+    slow_headers = _answer(
         408,
         "Request Timeout",
         f"the request's headers took longer than {header_timeout_s:g} s (TWIN_HEADER_TIMEOUT_S)",
+    )
+    slow_body = _answer(
+        408,
+        "Request Timeout",
+        f"the request's body took longer than {body_timeout_s:g} s (TWIN_BODY_TIMEOUT_S)",
     )
     full = _answer(
         503,
@@ -63,7 +70,7 @@ def guarded_http(
 
     class GuardedHttpToolsProtocol(HttpToolsProtocol):
         _port: int | None = None
-        _header_timer: asyncio.TimerHandle | None = None
+        _timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -76,7 +83,7 @@ def guarded_http(
             if port is not None:
                 self._port = port
                 open_per_port[port] += 1
-            self._arm()
+            self._arm(header_timeout_s, self._headers_late)
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
@@ -87,28 +94,41 @@ def guarded_http(
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
-            self._arm()
+            self._arm(header_timeout_s, self._headers_late)
 
         def on_headers_complete(self) -> None:
             self._disarm()
             super().on_headers_complete()
+            self._arm(body_timeout_s, self._body_late)  # disarmed once the message is whole
 
-        def _arm(self) -> None:
-            if self._header_timer is None:
-                self._header_timer = self.loop.call_later(header_timeout_s, self._too_slow)
+        def on_message_complete(self) -> None:
+            self._disarm()
+            super().on_message_complete()
+
+        def _arm(self, seconds: float, late: Callable[[], None]) -> None:
+            if self._timer is None:
+                self._timer = self.loop.call_later(seconds, late)
 
         def _disarm(self) -> None:
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-                self._header_timer = None
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
 
-        def _too_slow(self) -> None:
-            self._header_timer = None
-            if self.transport.is_closing():
-                return
+        def _headers_late(self) -> None:
+            self._timer = None
             if self.cycle is not None and not self.cycle.response_complete:
                 return  # a request is being answered; its headers came in time
-            self.transport.write(too_slow)
-            self.transport.close()
+            self._refuse(slow_headers)
+
+        def _body_late(self) -> None:
+            self._timer = None
+            if self.cycle is not None and self.cycle.response_started:
+                return  # the node answered without waiting for the rest
+            self._refuse(slow_body)
+
+        def _refuse(self, answer: bytes) -> None:
+            if not self.transport.is_closing():
+                self.transport.write(answer)
+                self.transport.close()
 
     return GuardedHttpToolsProtocol

@@ -102,6 +102,7 @@ def server(
         loop="uvloop",
         http=guarded_http(
             header_timeout_s=settings.header_timeout_s,
+            body_timeout_s=settings.body_timeout_s,
             max_connections=settings.max_connections,
             retry_after_s=settings.retry_after_s,
         ),

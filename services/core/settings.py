@@ -60,6 +60,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # (408), and each node's port holds at most this many open connections (503); six nodes
     # at 128 stay under a 1,024 file-descriptor limit with room for the stores.
     header_timeout_s: float = 10.0
+    body_timeout_s: float = 30.0  # from the headers to the body's last byte (408 after)
     max_connections: int = 128
     session_idle_minutes: int = 30
     # How long a consolidation lease holds a session; a worker that died mid-session blocks
@@ -146,6 +147,7 @@ _ENV: dict[str, tuple[str, type]] = {
     "retry_after_s": ("TWIN_RETRY_AFTER_S", int),
     "max_body_bytes": ("TWIN_MAX_BODY_BYTES", int),
     "header_timeout_s": ("TWIN_HEADER_TIMEOUT_S", float),
+    "body_timeout_s": ("TWIN_BODY_TIMEOUT_S", float),
     "max_connections": ("TWIN_MAX_CONNECTIONS", int),
     "session_idle_minutes": ("TWIN_SESSION_IDLE_MINUTES", int),
     "consolidation_lease_s": ("TWIN_CONSOLIDATION_LEASE_S", float),

@@ -29,13 +29,20 @@ async def hello(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await receive()  # shutdown
         await send({"type": "lifespan.shutdown.complete"})
         return
+    while (await receive()).get("more_body"):  # the whole body first, as a node reads it
+        pass
     await send({"type": "http.response.start", "status": 200, "headers": []})
     await send({"type": "http.response.body", "body": b"ok"})
 
 
 @contextmanager
 def running(ports: tuple[int, ...], header_timeout_s: float) -> Iterator[None]:
-    settings = Settings(header_timeout_s=header_timeout_s, max_connections=CAP, retry_after_s=4)
+    settings = Settings(
+        header_timeout_s=header_timeout_s,
+        body_timeout_s=header_timeout_s,
+        max_connections=CAP,
+        retry_after_s=4,
+    )
     sockets = [bind("127.0.0.1", port) for port in ports]
     uv = server(hello, settings, graceful_s=1)
     thread = threading.Thread(target=uv.run, kwargs={"sockets": sockets}, daemon=True)
@@ -86,6 +93,16 @@ def test_headers_that_never_finish_get_a_408_and_the_connection_closes(impatient
         assert got.startswith(b"HTTP/1.1 408"), got
         assert b"TWIN_HEADER_TIMEOUT_S" in got
         assert slow.recv(1) == b""  # closed
+
+
+def test_a_body_that_never_finishes_gets_a_408(impatient: None) -> None:
+    with connect(SLOW_PORT) as slow:
+        slow.sendall(
+            b"POST /v1/commit HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+            b"content-length: 100\r\n\r\n{\"user_id\": "
+        )
+        got = answer(slow)
+        assert got.startswith(b"HTTP/1.1 408") and b"TWIN_BODY_TIMEOUT_S" in got, got
 
 
 def test_a_connection_that_sends_nothing_is_closed_too(impatient: None) -> None:
