@@ -99,7 +99,7 @@ def test_a_body_that_never_finishes_gets_a_408(impatient: None) -> None:
     with connect(SLOW_PORT) as slow:
         slow.sendall(
             b"POST /v1/commit HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
-            b"content-length: 100\r\n\r\n{\"user_id\": "
+            b'content-length: 100\r\n\r\n{"user_id": '
         )
         got = answer(slow)
         assert got.startswith(b"HTTP/1.1 408") and b"TWIN_BODY_TIMEOUT_S" in got, got
