@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -212,10 +213,11 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(measure(stack, kind, plan[kind], args.seconds))
             for kind in args.kinds.split(",")
         ]
+    print(table(HEADER, rows(args.label, idle_ms, runs)))
     OUT.mkdir(parents=True, exist_ok=True)
     raw = {"machine": info, "idle_ms": idle_ms, "runs": [r.__dict__ for r in runs]}
-    (OUT / f"stall-{args.label}.json").write_text(json.dumps(raw, default=str))
-    print(table(HEADER, rows(args.label, idle_ms, runs)))
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", args.label).strip("-")
+    (OUT / f"stall-{slug}.json").write_text(json.dumps(raw, default=str))
     _merge_section(args.label, machine_line(info), rows(args.label, idle_ms, runs))
     return 0
 
