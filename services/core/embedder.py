@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 import structlog
 
+from services.core.cpu import compute
 from services.core.errors import DependencyUnavailable
 from services.core.llm import openai_client
 from services.core.minilm import MINILM_DIM, MiniLMEmbedder, l2_normalise
@@ -82,9 +83,10 @@ class HashingEmbedder:
         self.name = f"hashing-blake2b-{dim}"
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        if sum(len(text) for text in texts) <= _INLINE_CHARS:
-            return [self.embed_one(text) for text in texts]
-        return await asyncio.to_thread(lambda: [self.embed_one(text) for text in texts])
+        return await compute(sum(len(text) for text in texts), self._embed_all, texts)
+
+    def _embed_all(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self.embed_one(text) for text in texts]
 
     async def embed_query(self, text: str) -> list[float]:
         (vector,) = await self.embed([text])
@@ -107,9 +109,6 @@ class HashingEmbedder:
 
     async def close(self) -> None:
         return None
-
-
-_INLINE_CHARS = 2_000  # below this the thread hop costs more than the hashing
 
 
 def _hash_features(words: list[str]) -> list[tuple[str, float]]:

@@ -8,7 +8,6 @@ commit's own duration (held on the loop, the share is close to 1)."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 import httpx
@@ -18,33 +17,8 @@ from services.core.deps import Clients
 from services.core.embedder import HashingEmbedder
 from services.core.settings import Settings
 from services.memory_upserter.app import SPEC
+from tests.lag import LagProbe
 from tests.memory_upserter.conftest import turn
-
-TICK_S = 0.005
-
-
-class LagProbe:
-    """A task that sleeps ``TICK_S`` over and over and records how late each wake-up came."""
-
-    def __init__(self) -> None:
-        self.worst = 0.0
-        self._task: asyncio.Task[None] | None = None
-
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            asked = loop.time()
-            await asyncio.sleep(TICK_S)
-            self.worst = max(self.worst, loop.time() - asked - TICK_S)
-
-    async def __aenter__(self) -> LagProbe:
-        self._task = asyncio.create_task(self._run())
-        await asyncio.sleep(TICK_S * 2)  # the probe is running before the work starts
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        assert self._task is not None
-        self._task.cancel()
 
 
 def heavy_turn(user_id: str) -> dict:
