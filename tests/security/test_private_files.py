@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from services.core.embedded import EmbeddedPostgres, EmbeddedRedis
@@ -90,6 +91,7 @@ async def test_the_embedded_stores_and_the_vector_folder_are_closed_to_other_use
     redis = EmbeddedRedis(data / "redis", persist=True)
     postgres.start()
     try:
+        await _unique_key_race(postgres)
         redis.start()
         redis.stop()
         index = EdgeVectorIndex(data / "qdrant", dim=8)
@@ -98,6 +100,19 @@ async def test_the_embedded_stores_and_the_vector_folder_are_closed_to_other_use
     finally:
         postgres.stop()
     assert_closed_to_others(workdir, data)
+    assert "carol" not in postgres.log_path.read_text()  # an error's DETAIL is not logged
+
+
+async def _unique_key_race(postgres: EmbeddedPostgres) -> None:
+    """The error a unique-key race raises, whose DETAIL names the row's value."""
+    conn = await asyncpg.connect(postgres.url("postgres"))
+    try:
+        await conn.execute("CREATE TABLE people (name text UNIQUE)")
+        await conn.execute("INSERT INTO people VALUES ($1)", "carol")
+        with pytest.raises(asyncpg.UniqueViolationError):
+            await conn.execute("INSERT INTO people VALUES ($1)", "carol")
+    finally:
+        await conn.close()
 
 
 def assert_closed_to_others(workdir: Path, data: Path) -> None:
