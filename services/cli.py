@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import threading
+from pathlib import Path
 
 import structlog
 
@@ -105,8 +106,10 @@ def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
     """Run a command that needs the stores: the embedded ones for every URL left unset,
     stopped when the command ends (after uvicorn drained, on SIGTERM or Ctrl-C)."""
     from services.core.embedded import EmbeddedStoreError, embedded_stores
+    from services.core.embedded.private import keep_private
     from services.core.host import PortInUse
 
+    keep_private(_product_folders(settings))
     if args.command == "migrate":
         needs = frozenset({"postgres"})
     elif args.command == "serve":
@@ -133,6 +136,15 @@ def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
     except (EmbeddedStoreError, PortInUse) as exc:
         print(f"twin {args.command}: {exc}", file=sys.stderr)
         return 1
+
+
+def _product_folders(settings: Settings) -> list[Path]:
+    """The folders twin writes what people said into: the data folder (embedded Postgres,
+    Redis and their logs) and the Qdrant Edge folder."""
+    folders = [Path(settings.data_dir)]
+    if settings.qdrant_url is None:
+        folders.append(Path(settings.qdrant_path))
+    return folders
 
 
 def _import_nodes() -> None:
@@ -167,7 +179,7 @@ def _serve_one(settings: Settings, node: str, port: int) -> int:
     from services.core.host import bind, serve
     from services.nodes import node_spec
 
-    serve(create_app(node_spec(node), settings), [bind(settings.host, port, node)])
+    serve(create_app(node_spec(node), settings), [bind(settings.host, port, node)], settings)
     return 0
 
 
@@ -182,7 +194,7 @@ def _serve_all(settings: Settings) -> int:
     router = PortRouter(
         apps, settings, needs, on_ready=lambda: print(ready_line(settings), flush=True)
     )
-    serve(router, [bind(settings.host, settings.port_of(name), name) for name in specs])
+    serve(router, [bind(settings.host, settings.port_of(name), name) for name in specs], settings)
     return 0
 
 

@@ -19,6 +19,7 @@ from litestar import Litestar
 from litestar.types import ASGIApp
 
 from services.core.deps import Clients
+from services.core.guard import guarded_http
 from services.core.settings import Settings
 
 # Plain ASGI (litestar's own types leave out the lifespan scope this router answers).
@@ -99,17 +100,36 @@ def bind(host: str, port: int, name: str = "") -> socket.socket:
     return sock
 
 
-def serve(app: ASGIApp | PortRouter, sockets: list[socket.socket], *, graceful_s: int = 20) -> None:
+def serve(
+    app: ASGIApp | PortRouter,
+    sockets: list[socket.socket],
+    settings: Settings,
+    *,
+    graceful_s: int = 20,
+) -> None:
     """Run uvicorn on pre-bound sockets until SIGINT/SIGTERM; in-flight requests finish."""
+    structlog.get_logger("twin").info("serving", ports=[s.getsockname()[1] for s in sockets])
+    server(app, settings, graceful_s=graceful_s).run(sockets=sockets)
+
+
+def server(
+    app: ASGIApp | PortRouter, settings: Settings, *, graceful_s: int = 20
+) -> uvicorn.Server:
+    """The uvicorn server of a node or of ``twin up``: slow and greedy clients meet the bounds
+    of :mod:`services.core.guard` before any node code runs."""
     config = uvicorn.Config(
         app,
         lifespan="on",
         log_config=None,
         access_log=False,
         loop="uvloop",
-        http="httptools",
+        http=guarded_http(
+            header_timeout_s=settings.header_timeout_s,
+            body_timeout_s=settings.body_timeout_s,
+            max_connections=settings.max_connections,
+            retry_after_s=settings.retry_after_s,
+        ),
         timeout_graceful_shutdown=graceful_s,
         server_header=False,
     )
-    structlog.get_logger("twin").info("serving", ports=[s.getsockname()[1] for s in sockets])
-    uvicorn.Server(config).run(sockets=sockets)
+    return uvicorn.Server(config)
