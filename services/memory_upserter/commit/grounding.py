@@ -34,23 +34,22 @@ person's live facts is ``kept``: it was grounded when it was stored —
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal
 
 from contracts.plan import PlanFact
-from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.commit.read import SELF_HANDLES
 from services.memory_upserter.commit.spoken import CAPTION, HEDGE, OTHERS, YOURS
 from services.memory_upserter.commit.support import (
     FAMILIES,
     FILLER,
-    LIKES_TEXT,
     LIKING,
-    LIKING_PREDICATES,
     SHORT_NAMES,
+    states_liking,
 )
 from services.memory_upserter.extract.temporal import validity
 from services.memory_upserter.extract.when import MONTHS
@@ -79,6 +78,39 @@ class Said:
     this_turn: tuple[str, ...]
     earlier: tuple[str, ...] = ()
     stored: tuple[str, ...] = ()  # the person's live facts: what an ending may restate
+
+    # The words as a fact is read against them (:mod:`.spoken`): captions aside (``told``), and
+    # for a fact claiming a thing as the person's, the other speaker's things aside (``mine``).
+    @functools.cached_property
+    def told(self) -> Said:
+        return self._without(lambda t: CAPTION.sub(" ", t))
+
+    @functools.cached_property
+    def mine(self) -> Said:
+        return self._without(lambda t: YOURS.sub(" ", CAPTION.sub(" ", t)))
+
+    def _without(self, clean: Callable[[str], str]) -> Said:
+        return Said(self.now, tuple(map(clean, self.this_turn)), tuple(map(clean, self.earlier)))
+
+    # Read once for all the plan's facts (grounding each fact against a fresh read of up to
+    # a megabyte of words made a 50-fact plan quadratic: issue 31).
+    @functools.cached_property
+    def bag(self) -> frozenset[str]:
+        """Every word said, normalised."""
+        return frozenset(_bag((*self.this_turn, *self.earlier)))
+
+    @functools.cached_property
+    def dates(self) -> tuple[date, ...]:
+        """The dates the person's words resolve to."""
+        return tuple(_dates_said((*self.this_turn, *self.earlier), self.now))
+
+    @functools.cached_property
+    def clauses(self) -> tuple[tuple[tuple[str, frozenset[str]], ...], ...]:
+        """This turn's messages as clauses, each with its own bag of words."""
+        return tuple(
+            tuple((c, frozenset(_bag([c]))) for c in (c.strip() for c in CLAUSES.split(text)) if c)
+            for text in self.this_turn
+        )
 
 
 @dataclass(frozen=True)
@@ -125,13 +157,13 @@ def _bag(texts: Iterable[str]) -> set[str]:
     return {_norm(w) for text in texts for w in words(text)}
 
 
-def _said(word: str, bag: set[str]) -> bool:
+def _said(word: str, bag: frozenset[str]) -> bool:
     if word.isdigit():
         return word.lstrip("0") in bag or word in bag
     return word in bag or any(_same(word, s) for s in bag)
 
 
-def _normalised(word: str, bag: set[str]) -> bool:
+def _normalised(word: str, bag: frozenset[str]) -> bool:
     return any(
         any(_same(word, member) for member in family)
         and any(_said(member, bag) for member in family)
@@ -148,7 +180,7 @@ def _dates_said(texts: Iterable[str], now: datetime) -> list[date]:
     return found
 
 
-def _date_supported(day: date, whole: bool, bag: set[str], resolved: Sequence[date]) -> bool:
+def _date_supported(day: date, whole: bool, bag: frozenset[str], resolved: Sequence[date]) -> bool:
     """A date in a fact, against what was said: a resolved phrase give or take a day (a month
     given alone: any day of it), or its own words."""
     if any(abs((day - d).days) <= 1 if whole else (d.year, d.month) == (day.year, day.month)
@@ -185,13 +217,9 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     if fact.valid_to and _restates(fact, said.stored):
         return Grounding("kept")
     about_self = fold(fact.subject) in SELF_HANDLES
-    said = Said(
-        said.now,
-        tuple(_own(t, about_self=about_self, fact_text=fact.text) for t in said.this_turn),
-        tuple(_own(t, about_self=about_self, fact_text=fact.text) for t in said.earlier),
-    )
+    said = said.mine if about_self and not OTHERS.search(fact.text) else said.told
     texts = (*said.this_turn, *said.earlier)
-    bag = _bag(texts)
+    bag = said.bag
     dates = [
         (date(int(m[1]), int(m[2]), int(m[3] or 1)), m[3] is not None)
         for m in _ISO.finditer(target)
@@ -200,13 +228,13 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     wanted = [
         _norm(w) for w in words(_ISO.sub(" ", target)) if w not in STOP_WORDS and w not in FILLER
     ]
-    resolved = _dates_said(texts, said.now) if dates else []
+    resolved = said.dates if dates else ()
     missing = [w for w in wanted if not _said(w, bag) and not _normalised(w, bag)]
     missing += [d.isoformat() for d, whole in dates if not _date_supported(d, whole, bag, resolved)]
     units = len(wanted) + len(dates)
     if units and len(missing) * 2 > units:
         return Grounding("dropped", f"nothing the person said supports {', '.join(missing)}")
-    if _states_liking(fact) and not any(LIKING.search(text) for text in texts):
+    if states_liking(fact) and not any(LIKING.search(text) for text in texts):
         return Grounding("dropped", "the person said no liking or disliking")
     hedge = _hedge([w for w in wanted if w not in missing], said, _fact_words(fact))
     if hedge:
@@ -223,19 +251,7 @@ def _restates(fact: PlanFact, stored: Sequence[str]) -> bool:
     João", ``valid_to`` its last day): that fact was grounded when it was written."""
     wanted = [_norm(w) for w in words(fact.text) if w not in STOP_WORDS]
     return bool(wanted) and any(
-        all(_said(w, bag) for w in wanted) for bag in (_bag([text]) for text in stored)
-    )
-
-
-def _states_liking(fact: PlanFact) -> bool:
-    """A liking (LIKES, LOVES_JOB, FAVORITE_…), by its predicate or its text's verb ("User
-    loves their job")."""
-    predicate = canonical_predicate(fact.predicate)
-    return (
-        predicate in LIKING_PREDICATES
-        or predicate.split("_", 1)[0] in LIKING_PREDICATES
-        or bool(re.match(r"(?i)FAVOU?RITE", fact.predicate))
-        or bool(LIKES_TEXT.search(fact.text))
+        all(_said(w, bag) for w in wanted) for bag in (frozenset(_bag([text])) for text in stored)
     )
 
 
@@ -251,29 +267,20 @@ def _hedge(supported: Sequence[str], said: Said, fact_words: frozenset[str]) -> 
     if not supported:
         return None
 
-    def names(clause: str) -> bool:
-        bag = _bag([clause])
+    def names(bag: frozenset[str]) -> bool:
         return any(_said(w, bag) or _normalised(w, bag) for w in supported)
 
-    messages = [[c.strip() for c in CLAUSES.split(text) if c.strip()] for text in said.this_turn]
-    named = [c for clauses in messages for c in clauses if names(c)]
-    for clauses in messages:
-        for i, clause in enumerate(clauses):
+    named = [c for clauses in said.clauses for c, bag in clauses if names(bag)]
+    for clauses in said.clauses:
+        for i, (clause, _) in enumerate(clauses):
             decision = _DECISION.search(clause) if _hedge_in(clause, fact_words) else None
             if decision is None:
                 continue
-            if not named or (decision["noun"] is None and i > 0 and names(clauses[i - 1])):
+            if not named or (decision["noun"] is None and i > 0 and names(clauses[i - 1][1])):
                 return clause[:120]
     if named and all(_hedge_in(c, fact_words) for c in named):
         return named[0][:120]
     return None
-
-
-def _own(text: str, *, about_self: bool, fact_text: str = "") -> str:
-    """The message without captions, and — for a fact about the person that names no one
-    else's thing — without the other speaker's things."""
-    text = CAPTION.sub(" ", text)
-    return YOURS.sub(" ", text) if about_self and not OTHERS.search(fact_text) else text
 
 
 def _hedge_in(clause: str, fact_words: frozenset[str]) -> str | None:

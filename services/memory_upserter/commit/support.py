@@ -1,17 +1,19 @@
-"""The words grounding (:mod:`.grounding`) counts as one, or as none (data only).
+"""The words grounding (:mod:`.grounding`) counts as one, or as none (pure).
 
 - :data:`FAMILIES`: standard normalisations — a word of a family supports any other of it
   ("married" ← "my husband and I", "deceased" ← "passed away", "engineer" ← "dev");
 - :data:`SHORT_NAMES`: a day's or month's short name is the name ("tue", "thurs", "jan");
 - :data:`FILLER`: words that carry no claim of their own ("first place" ← "took home first");
 - a liking (LIKES, LOVES_JOB, "User loves their job") needs the person's words of liking
-  (:data:`LIKING`).
+  (:data:`LIKING`, :func:`states_liking`).
 """
 
 from __future__ import annotations
 
 import re
 
+from contracts.plan import PlanFact
+from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.extract.when import MONTHS, WEEKDAYS
 
 # Standard normalisations: a word of a family supports any other of it.
@@ -56,3 +58,15 @@ SHORT_NAMES = {
     **{name[:3]: name for name in (*WEEKDAYS, *MONTHS) if name != name[:3]},
     **{"tues": "tuesday", "thur": "thursday", "thurs": "thursday", "sept": "september"},
 }
+
+
+def states_liking(fact: PlanFact) -> bool:
+    """A liking (LIKES, LOVES_JOB, FAVORITE_…), by its predicate or its text's verb ("User
+    loves their job")."""
+    predicate = canonical_predicate(fact.predicate)
+    return (
+        predicate in LIKING_PREDICATES
+        or predicate.split("_", 1)[0] in LIKING_PREDICATES
+        or bool(re.match(r"(?i)FAVOU?RITE", fact.predicate))
+        or bool(LIKES_TEXT.search(fact.text))
+    )
