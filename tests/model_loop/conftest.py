@@ -3,8 +3,12 @@ per style (cached for the module: every test reads the same replay)."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
 from collections.abc import AsyncIterator
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -47,6 +51,16 @@ def replayed(nodes) -> Any:
             cache[conv_id, style] = Replayed(
                 run, tables, datetime.fromisoformat(conv["turns"][-1]["at"])
             )
+            _keep(run)
         return cache[conv_id, style]
 
     return get
+
+
+def _keep(run: Replay) -> None:
+    """With ``TWIN_MODEL_LOOP_OUT`` set (``bench.model_loop.figures`` sets it), the replay's
+    counts as JSON in that folder, for the figures to be read from the test's own run."""
+    folder = os.environ.get("TWIN_MODEL_LOOP_OUT")
+    if folder:
+        path = Path(folder) / f"{run.conversation}-{run.style}.json"
+        path.write_text(json.dumps(dataclasses.asdict(run), indent=1))

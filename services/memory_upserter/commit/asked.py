@@ -5,12 +5,14 @@ words, and the notice of a forget they asked for.
 wrong, I'm only allergic to peanuts". It writes the words instead, as an ``ends`` entry:
 ``"<PREDICATE> <words>"`` ends the person's live fact of that predicate whose value (or object's
 name) is the words; ``"<PREDICATE> except <words>"`` (words joined by `` | ``) ends every other
-live fact of that predicate ("only …"). A handle (``F3a9c1b``) never has that shape, so both
+live fact of that predicate ("only …"); ``"<PREDICATE> *"`` ends every one ("i lost my job",
+:mod:`.ending`). A handle (``F3a9c1b``) never has that shape, so both
 live in ``ends``: :func:`resolve_ends` reads the person's live facts (outside the transaction,
 before the plan is decided), turns each matched one into the same fact with ``valid_to`` =
 the turn — which the store ends, kept as history (``memory_store.facts``) — and leaves only the
-handles in ``ends``. Only the judge's own plans are read so; a notice names each fact ended,
-or says the words matched none.
+handles in ``ends``. Only the judge's own plans, and the ends a model's plan gets from the
+person's words (:mod:`.ending`), are read so; a notice names each fact ended, or says the words
+matched none.
 
 **Forget.** A forget the person asked for is soft (restorable until purged); the answer names
 what it reached (:func:`forget_notice`).
@@ -56,6 +58,8 @@ class Words:
     others: bool
 
     def ends(self, said: str) -> bool:
+        if self.values == ("*",):  # "WORKS_AT *": every live one
+            return not self.others
         named = fold(said) in {fold(v) for v in self.values}
         return named != self.others
 

@@ -3,85 +3,60 @@
 A fact is read by its object or value (a ref ``person:ana_lima`` by its name). Its content
 words — connectives, pronouns and determiners aside (:data:`~..text.STOP_WORDS`), number words
 as digits — and its ISO dates are each looked for in what the person said this turn and in
-their recent messages of the session (:class:`Said`). A word is supported when the person used
+their recent messages of the session (:class:`Said`) — a photo's caption and, for a fact about
+the person, the other speaker's things ("your store") set aside (:mod:`.spoken`). A word is
+supported when the person used
 
 - the word itself or a form of it: plural/singular, -ing/-ed, a possessive ("dogs" ~ "dog",
   "marathons" ~ "marathon", "Lisbon's");
-- a word of the same standard family (:data:`FAMILIES`): "married" ← "my husband and I",
-  "deceased" ← "passed away", "engineer" ← "dev", "works" ← "my job";
+- a word of the same standard family (:mod:`.support`): "married" ← "my husband and I",
+  "deceased" ← "passed away", "engineer" ← "dev", "works" ← "my job"; a short day or month
+  name ("tue", "jan") is the name;
 
 a number is supported exactly; a date when a time phrase resolves to it give or take a day ("two
 days ago", "last week", "in March") or when its own words were said ("March 3rd", "2019").
 
-The verdict (:func:`ground`):
+The verdict (:func:`ground`) — a fact the plan ends (``valid_to``) that restates one of the
+person's live facts is ``kept``: it was grounded when it was stored —
 
 - ``kept``: every word and date is supported;
 - ``lowered``: at least half are — the commit keeps the fact as unsure (lower confidence, low
   importance, never pinned, so never in FOUNDATION) with a warning;
 - ``dropped``: less than half — nothing the person said supports the fact. A liking (LIKES,
-  LOVES, HATES, FAVORITE_…) also needs words of liking: "quiz time" is no "likes quizzes";
-- ``hedged``: supported, but hedged this turn ("i think im taking it", "maybe", "might",
-  "probably"): the sentence that says it hedges, or — for a fact grounded only in earlier
-  messages — this turn hedges a decision about it. A hedge is not a current fact, and the
-  commit keeps it out of memory with a warning: the model writes it when the person decides.
+  LOVES_JOB, FAVORITE_…, "User loves…") also needs words of liking: "quiz time" is no "likes
+  quizzes";
+- ``hedged``: supported, but hedged this turn ("i think im taking it", "maybe", "may have",
+  "my ideal studio"; not when the fact states the hedge: "User's dream job…"): the sentence
+  that says it hedges, or — for a fact grounded only in earlier messages — this turn hedges a
+  decision about it. A hedge is not a current fact, and the commit keeps it out of memory with
+  a warning: the model writes it when the person decides.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal
 
 from contracts.plan import PlanFact
-from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.commit.read import SELF_HANDLES
+from services.memory_upserter.commit.spoken import CAPTION, HEDGE, OTHERS, YOURS
+from services.memory_upserter.commit.support import (
+    FAMILIES,
+    FILLER,
+    LIKING,
+    SHORT_NAMES,
+    states_liking,
+)
 from services.memory_upserter.extract.temporal import validity
 from services.memory_upserter.extract.when import MONTHS
 from services.memory_upserter.text import NUMBER_WORDS, SENTENCES, STOP_WORDS, fold, words
 
 Verdict = Literal["kept", "lowered", "dropped", "hedged"]
 
-# Standard normalisations: a word of a family supports any other of it.
-FAMILIES = tuple(
-    frozenset(family.split())
-    for family in (
-        "married marry marriage spouse husband wife hubby wifey partner wed wedding newlywed",
-        "deceased dead died die death passed passing lost late funeral",
-        "work works working worked job employed employee career profession occupation",
-        "developer dev engineer programmer coder software",
-        "doctor physician gp medic",
-        "lawyer attorney solicitor",
-        "teacher tutor educator",
-        "mother mom mum mommy mama",
-        "father dad daddy papa",
-        "brother bro",
-        "sister sis",
-        "child children kid kids son daughter",
-        "boyfriend bf",
-        "girlfriend gf",
-        "vegetarian veggie",
-        "divorced divorce separated",
-        "retired retirement retire",
-        "pregnant expecting",
-    )
-)
-LIKING_PREDICATES = frozenset(
-    "LIKES LIKE LOVES LOVE ENJOYS ENJOY PREFERS PREFER HATES HATE DISLIKES DISLIKE FAN_OF "
-    "INTERESTED_IN INTO".split()
-)
-_LIKING = re.compile(
-    r"(?i)\b(?:lik|lov|enjoy|ador|prefer|fav|fan\b|into\b|obsess|addict|passion|hat(?:e|ed|es|"
-    r"ing)\b|can'?t\s+stand|dislik|detest|loath|keen\s+on|fond\s+of|crazy\s+about|big\s+on|"
-    r"interest|hooked)|<3|\u2764"
-)
-HEDGE = re.compile(
-    r"(?i)\b(?:i\s+think|i\s+guess|i\s+suppose|i\s+believe|maybe|might|probably|prob|perhaps|"
-    r"possibly|not\s+sure|unsure|thinking\s+(?:about|of)|considering|hopefully|wondering|"
-    r"what\s+if|if\s+i|idk|not\s+decided|undecided)\b"
-)
 # A hedged decision about something said before: "i think im taking it", "maybe ill go with
 # that one", "probably taking the offer" (``noun``: what it points at, when it names it).
 _DECISION = re.compile(
@@ -102,6 +77,20 @@ class Said:
     now: datetime
     this_turn: tuple[str, ...]
     earlier: tuple[str, ...] = ()
+    stored: tuple[str, ...] = ()  # the person's live facts: what an ending may restate
+
+    # The words as a fact is read against them (:mod:`.spoken`): captions aside (``told``), and
+    # for a fact claiming a thing as the person's, the other speaker's things aside (``mine``).
+    @functools.cached_property
+    def told(self) -> Said:
+        return self._without(lambda t: CAPTION.sub(" ", t))
+
+    @functools.cached_property
+    def mine(self) -> Said:
+        return self._without(lambda t: YOURS.sub(" ", CAPTION.sub(" ", t)))
+
+    def _without(self, clean: Callable[[str], str]) -> Said:
+        return Said(self.now, tuple(map(clean, self.this_turn)), tuple(map(clean, self.earlier)))
 
     # Read once for all the plan's facts (grounding each fact against a fresh read of up to
     # a megabyte of words made a 50-fact plan quadratic: issue 31).
@@ -159,7 +148,9 @@ def _same(w: str, s: str) -> bool:
 
 def _norm(word: str) -> str:
     ordinal = _ORDINAL.match(word)
-    return ordinal[1].lstrip("0") if ordinal else NUMBER_WORDS.get(word, word)
+    if ordinal:
+        return ordinal[1].lstrip("0")
+    return NUMBER_WORDS.get(word) or SHORT_NAMES.get(word, word)
 
 
 def _bag(texts: Iterable[str]) -> set[str]:
@@ -223,6 +214,10 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     target = target_of(fact)
     if target is None:
         return Grounding("kept")
+    if fact.valid_to and _restates(fact, said.stored):
+        return Grounding("kept")
+    about_self = fold(fact.subject) in SELF_HANDLES
+    said = said.mine if about_self and not OTHERS.search(fact.text) else said.told
     texts = (*said.this_turn, *said.earlier)
     bag = said.bag
     dates = [
@@ -230,19 +225,18 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
         for m in _ISO.finditer(target)
         if 1 <= int(m[2]) <= 12 and 1 <= int(m[3] or 1) <= 31
     ]
-    wanted = [_norm(w) for w in words(_ISO.sub(" ", target)) if w not in STOP_WORDS]
+    wanted = [
+        _norm(w) for w in words(_ISO.sub(" ", target)) if w not in STOP_WORDS and w not in FILLER
+    ]
     resolved = said.dates if dates else ()
     missing = [w for w in wanted if not _said(w, bag) and not _normalised(w, bag)]
     missing += [d.isoformat() for d, whole in dates if not _date_supported(d, whole, bag, resolved)]
     units = len(wanted) + len(dates)
     if units and len(missing) * 2 > units:
         return Grounding("dropped", f"nothing the person said supports {', '.join(missing)}")
-    if canonical_predicate(fact.predicate) in LIKING_PREDICATES or re.match(
-        r"(?i)FAVOU?RITE", fact.predicate
-    ):
-        if not any(_LIKING.search(text) for text in texts):
-            return Grounding("dropped", "the person said no liking or disliking")
-    hedge = _hedge([w for w in wanted if w not in missing], said)
+    if states_liking(fact) and not any(LIKING.search(text) for text in texts):
+        return Grounding("dropped", "the person said no liking or disliking")
+    hedge = _hedge([w for w in wanted if w not in missing], said, _fact_words(fact))
     if hedge:
         return Grounding("hedged", f"hedged: {hedge!r}")
     if missing:
@@ -252,7 +246,20 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     return Grounding("kept")
 
 
-def _hedge(supported: Sequence[str], said: Said) -> str | None:
+def _restates(fact: PlanFact, stored: Sequence[str]) -> bool:
+    """An ending that restates one of the person's live facts ("User works at Hospital São
+    João", ``valid_to`` its last day): that fact was grounded when it was written."""
+    wanted = [_norm(w) for w in words(fact.text) if w not in STOP_WORDS]
+    return bool(wanted) and any(
+        all(_said(w, bag) for w in wanted) for bag in (frozenset(_bag([text])) for text in stored)
+    )
+
+
+def _fact_words(fact: PlanFact) -> frozenset[str]:
+    return frozenset(words(f"{fact.predicate.replace('_', ' ')} {fact.text}"))
+
+
+def _hedge(supported: Sequence[str], said: Said, fact_words: frozenset[str]) -> str | None:
     """The clause of this turn that hedges the fact, if any: every clause that names it hedges;
     or a hedged decision points back at it — at the clause just before it in the message ("got
     the offer from spotify!! i think im taking it"), or at anything when the fact was named only
@@ -266,11 +273,19 @@ def _hedge(supported: Sequence[str], said: Said) -> str | None:
     named = [c for clauses in said.clauses for c, bag in clauses if names(bag)]
     for clauses in said.clauses:
         for i, (clause, _) in enumerate(clauses):
-            decision = _DECISION.search(clause) if HEDGE.search(clause) else None
+            decision = _DECISION.search(clause) if _hedge_in(clause, fact_words) else None
             if decision is None:
                 continue
             if not named or (decision["noun"] is None and i > 0 and names(clauses[i - 1][1])):
                 return clause[:120]
-    if named and all(HEDGE.search(c) for c in named):
+    if named and all(_hedge_in(c, fact_words) for c in named):
         return named[0][:120]
+    return None
+
+
+def _hedge_in(clause: str, fact_words: frozenset[str]) -> str | None:
+    """The hedge of a clause, unless the fact itself carries it (a dream job stated as one)."""
+    for match in HEDGE.finditer(clause):
+        if not set(words(match[0])) <= fact_words:
+            return match[0]
     return None

@@ -6,7 +6,8 @@ the session's recent user messages, the names the user goes by, and the user's p
 names (full, given or alias) the turn uses. :func:`judge_turn` reads it and asks the shadow
 judge (:mod:`.judge`) for the plan of a turn that came without one; :func:`plan_turn` reads it
 for a model's plan, whose facts the person's recent messages may ground too
-(:mod:`.grounding`); a judged plan's ``ends`` in words are resolved against the person's facts
+(:mod:`.grounding`) — and, for a fact the plan ends (``valid_to``), the person's live facts;
+a judged plan's ``ends`` in words are resolved against the person's facts
 (:mod:`.asked`). :func:`replay` answers a turn whose answer is stored (by
 :func:`judge_context`, or by the transaction's first read).
 """
@@ -27,6 +28,7 @@ from services.core.llm import LLM
 from services.core.memory_store.visibility import visible
 from services.core.settings import Settings
 from services.memory_upserter.commit.asked import resolve_ends
+from services.memory_upserter.commit.ending import CUE, ends_said
 from services.memory_upserter.commit.judge import judge, names_in
 from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored
 from services.memory_upserter.extract.extractor import Utterance
@@ -73,6 +75,15 @@ SELECT k.request_hash, k.response,
                             WHERE a.user_id = $1 AND a.entity_id = p.entity_id
                               AND a.alias_normalized = ANY($7::text[])))) AS known
   FROM (SELECT 1) one LEFT JOIN idempotency_keys k ON k.user_id = $1 AND k.key = $4
+"""
+
+
+# The person's live facts a plan may end by restating them (grounded by what was stored).
+LIVE_TEXTS = f"""
+SELECT r.text FROM relations r
+ WHERE r.user_id = $1 AND r.status = 'ACTIVE' AND {visible("r", "$2")}
+   AND (r.valid_to IS NULL OR r.valid_to > $3)
+ ORDER BY r.created_at DESC LIMIT 200
 """
 
 
@@ -175,18 +186,42 @@ async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement 
     session as the words its facts may rest on; or the answer an earlier commit stored."""
     assert turn.plan is not None and turn.plan_source is not None
     req = turn.req
+    ending = any(f.valid_to for f in turn.plan.facts)
+    texts = [r.text for r in turn.user_rows]
+    said = ends_said(texts, turn.plan.facts) if any(CUE.search(t) for t in texts) else []
     async with db.acquire() as conn:
         context = await judge_context(
             conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, []
         )
-    if context.stored is not None:
-        return context.stored
+        if context.stored is not None:
+            return context.stored
+        live = await conn.fetch(LIVE_TEXTS, req.user_id, req.agent_id, turn.now) if ending else []
+        plan, ended = await _ended_by_words(conn, turn, said)
     return Judgement(
-        turn.plan,
+        plan,
         turn.plan_source,
         self_names=tuple(context.self_names),
         context=tuple(text for text, _ in context.earlier),
+        notes=tuple(ended),
+        stored_facts=tuple(r["text"] for r in live),
     )
+
+
+async def _ended_by_words(
+    conn: Connection, turn: ReadTurn, said: Sequence[str]
+) -> tuple[MemoryWritePlan, list[Notice]]:
+    """The model's plan with the facts the person's words end (:mod:`.ending`) among its
+    ``ends`` as handles, and a notice for each fact so ended."""
+    assert turn.plan is not None
+    if not said:
+        return turn.plan, []
+    asked = msgspec.structs.replace(turn.plan, ends=list(said))
+    found, notes = await resolve_ends(
+        conn, turn.req.user_id, turn.req.agent_id, asked, turn.now, as_handles=True
+    )
+    ends = list(dict.fromkeys([*turn.plan.ends, *found.ends]))[:20]
+    hits = [n for n in notes if n.detail.startswith("ended as the person said")]
+    return msgspec.structs.replace(turn.plan, ends=ends), hits
 
 
 COMMAND_NOTE = Notice(

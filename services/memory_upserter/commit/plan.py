@@ -3,11 +3,13 @@ becomes memory. A model's fact must be grounded in the person's words — this t
 recent ones of the session (:mod:`.grounding`: unsure facts kept lowered, hedged and
 unsupported ones dropped) — affect becomes a fact only through ``promote_affect`` with the
 user's own statement, each todo gets its due time and source sentence, and a commitment is
-completed only when the person says done.
+completed only when the person says done — or, when the plan says so, their past-tense words
+name the todo ("called marta!!").
 :func:`prepare` returns the writes and its notices; it never changes what it is given."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Sequence
 
@@ -40,6 +42,11 @@ from services.memory_upserter.text import (
     words,
 )
 
+# A sentence that opens with what the person did: "called marta!!", "i finally booked it"
+_DID = re.compile(
+    r"(?i)\W*(?:i\s+|we\s+)?(?:just\s+|finally\s+|already\s+)?(?:[a-z]{2,}ed|did|went|got|"
+    r"sent|paid|bought|made|took|wrote|met|saw|ran|gave|told|spoke|rang|found|left|brought)\b"
+)
 LOWERED_CONFIDENCE = 0.5  # a fact the person's words support only in part
 
 
@@ -77,7 +84,8 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
     todos, todo_notes = _todos(plan, turn, own)
     notes += todo_notes
     done_said = any(says_done(r.text) for r in own)
-    if plan.complete_commitment and not done_said:
+    did = [] if done_said or not plan.complete_commitment else did_sentences([r.text for r in own])
+    if plan.complete_commitment and not done_said and not did:
         notes.append(
             Notice(
                 code="commitment_not_completed",
@@ -96,10 +104,22 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         fact_source="llm_plan" if source in ("request", "answer") else "shadow_extraction",
         notes=tuple(notes),
         questions=tuple(dict.fromkeys([*judged.questions, *resolved.open.values()])),
-        done=tuple(plan.done),
+        done=tuple([*plan.done, *did]),
         dropped=tuple(plan.dropped),
         ends=tuple(plan.ends),
     )
+
+
+def did_sentences(said: Sequence[str]) -> list[str]:
+    """The person's past-tense sentences ("called marta!!"): a plan that says a commitment is
+    done without naming it, when the person never said "done", closes the todo these name by
+    their words — or none, with a notice (:mod:`.todos`)."""
+    return [
+        s.strip()
+        for text in said
+        for s in SENTENCES.split(text)
+        if _DID.match(s) and not TODO_CUES.search(s)
+    ][:5]
 
 
 def _own(turn: ReadTurn, judged: Judgement) -> list[MessageRow]:
@@ -130,7 +150,9 @@ def _facts(
             )
         )
     if judged.source != "offline_extractor":  # a model's plan: only what the person said
-        said = Said(turn.now, tuple(r.text for r in own), tuple(judged.context))
+        said = Said(
+            turn.now, tuple(r.text for r in own), tuple(judged.context), judged.stored_facts
+        )
         facts, dropped = weigh(facts, said)
         notes += dropped
     promoted, note = _promotion(plan, [r.text for r in own])

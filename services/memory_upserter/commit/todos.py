@@ -35,6 +35,12 @@ if TYPE_CHECKING:  # the statements run on the caller's connection; importing st
 Closing = Literal["DONE", "DROPPED"]
 ACTIONABLE = ("COMMITMENT", "REMINDER", "HABIT")  # what a bare "done" can complete
 _FILLER = frozenset({"thing", "stuff", "one", "todo", "task", "already", "just", "finally"})
+# The words of saying done name no todo: "ok done!! got it done finally" fits "get it done"
+# no better than "call mom".
+_DONE_WORDS = frozenset(
+    "done finished finish completed complete did do does doing got get ok okay yes yay yep "
+    "checked ticked off now today".split()
+)
 
 PENDING_ALL = """
 SELECT todo_id::text, kind, text FROM todos
@@ -143,17 +149,15 @@ def resolve_closings(
 
 
 def pick_done(pending: Sequence[PendingTodo], said: Sequence[str]) -> str | list[str] | None:
-    """Which pending todo the person said is done: the only one; else the only
-    one sharing the most content words with what they said; else the texts to ask about."""
+    """Which pending todo the person said is done: the only one; else the only one their
+    content words name most (the words of saying done aside — "done", "finally", "it" —
+    inflections matched: "called" is "call"); else the texts to ask about."""
     if len(pending) == 1:
         return pending[0].todo_id
     if not pending:
         return None
-    spoken = {w for text in said for w in words(text) if w not in STOP_WORDS}
-    scores = [
-        (len(spoken & {w for w in words(p.text) if w not in STOP_WORDS}), p.todo_id)
-        for p in pending
-    ]
+    spoken = [w for text in said for w in content_words(text) if w not in _DONE_WORDS]
+    scores = [(overlap(spoken, p.text), p.todo_id) for p in pending]
     best = max(score for score, _ in scores)
     winners = [todo_id for score, todo_id in scores if score == best]
     return winners[0] if best > 0 and len(winners) == 1 else [p.text for p in pending]

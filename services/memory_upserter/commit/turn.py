@@ -145,6 +145,7 @@ class Judgement:
     questions: tuple[str, ...] = ()
     notes: tuple[Notice, ...] = ()
     known: tuple[Known, ...] = ()  # the user's entities the plan's names may mean
+    stored_facts: tuple[str, ...] = ()  # live fact texts a plan's ending fact may restate
 
 
 @dataclass(frozen=True)

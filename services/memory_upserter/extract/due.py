@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
+from services.memory_upserter.extract.coming import field_period
 from services.memory_upserter.extract.when import (
     DEFAULT_HOUR,
     NUMBER_WORDS,
@@ -87,6 +88,9 @@ def parse_due(value: str, now: datetime) -> datetime | None:
     at = calendar(value, now, "due")
     if at is not None:
         return at
+    period = field_period(value, now.date())
+    if period is not None:  # "next month": its first day, at the default hour
+        return datetime.combine(period[0], time(DEFAULT_HOUR), now.tzinfo)
     due = find_due(value.strip(), now)
     return due.at if due else None
 

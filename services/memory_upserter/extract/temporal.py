@@ -8,6 +8,7 @@ valid from a week before the turn, never a place called "Porto Last Week".
   "in March 2024", "in 2019", "since 2019", "since March", "since last week" ("in March"
   without a year is the coming March unless the sentence is past tense — "started in March" —
   :func:`.when.past_tense`; "since March" is the last one);
+- a start to come: "next week/month/year", "next January" (:mod:`.coming`), "in two weeks";
 - an end: "until Friday", "till tomorrow", "until next week", "until 2026-03-01", and "for two
   weeks" (after a present-perfect verb — "I've lived here for 3 years" — it is a start instead);
 - "now", "currently", "these days", "at the moment" only say "current" and are dropped.
@@ -22,6 +23,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
+from services.memory_upserter.extract.coming import NEXT, field_period, next_period
 from services.memory_upserter.extract.when import (
     MONTH_WORD,
     NUMBER_WORDS,
@@ -47,9 +49,11 @@ _PHRASES = [
     (
         "until",
         r"(?:until|till|'til|through)\s+(?P<uwhat>tomorrow|tonight|the\s+end\s+of\s+"
-        r"(?:the\s+)?(?:week|month|year)|next\s+(?:week|month|year)|(?:next\s+)?"
+        rf"(?:the\s+)?(?:week|month|year)|next\s+(?:week|month|year|{MONTH_WORD})|(?:next\s+)?"
         rf"(?:{'|'.join(WEEKDAYS)})|\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}(?:\s+(?P<uday>\d{{1,2}}))?)",
     ),
+    ("next", rf"(?:(?:in|from|starting(?:\s+from)?|as\s+of)\s+)?{NEXT}"),
+    ("in", rf"in\s+{_N}\s+{_U}(?:\s+time)?"),
     ("for", rf"for\s+(?:the\s+next\s+|another\s+)?{_N}\s+{_U}"),
     ("month", rf"(?P<prep>in|since|from)\s+{_MONTH}(?:\s+(?P<myear>(?:19|20)\d\d))?"),
     ("year", r"(?P<yprep>in|since|from)\s+(?P<year>(?:19|20)\d\d)"),
@@ -124,6 +128,9 @@ def parse_when(
     at = calendar(text, now, "end" if end else "start", past=past)
     if at is not None:
         return at
+    period = field_period(text, now.date())
+    if period is not None:
+        return _day(period[1] if end else period[0], now)
     found = validity(text.strip(), now)
     if found.text.strip(" .,") and not re.fullmatch(r"(?i)(?:since|from|until|till)", found.text):
         return None
@@ -150,6 +157,12 @@ def _resolve(
         )
     if kind == "until":
         return "to", _until(m, now)
+    if kind == "next":
+        period = next_period(m["nwhat"], today)
+        return ("from", _day(period[0], now)) if period else None
+    if kind == "in":  # "in two weeks": a start to come (said of the past, a span: nothing)
+        span = timedelta(days=_count(m["n"]) * _UNIT[m["unit"].lower()])
+        return None if past else ("from", _day(today + span, now))
     if kind == "for":
         span = timedelta(days=_count(m["n"]) * _UNIT[m["unit"].lower()])
         return ("from", _day(today - span, now)) if perfect else ("to", now + span)
@@ -176,15 +189,9 @@ def _until(m: re.Match[str], now: datetime) -> datetime:
             first = (today.replace(day=1) + timedelta(days=32)).replace(day=1)
             return _day(first, now)
         return _day(date(today.year + 1, 1, 1), now)
-    if what.startswith("next ") and what[5:] in ("week", "month", "year"):
-        return _day(
-            today
-            + timedelta(
-                days={"week": 14, "month": 61, "year": 730}[what[5:]]
-                - (0 if what[5:] != "week" else today.weekday())
-            ),
-            now,
-        )
+    period = next_period(what, today) if what.startswith("next ") else None
+    if period is not None:
+        return _day(period[1], now)
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", what):
         return _day(date.fromisoformat(what) + timedelta(days=1), now)
     weekday = what.removeprefix("next ")

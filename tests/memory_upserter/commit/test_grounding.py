@@ -50,6 +50,32 @@ FAIR = [
     ("i live in lisbon. i think im taking the job", (), _fact("LIVES_IN", obj="Lisbon"), "kept"),
     ("my husband and I went out, i think it was fun", (), _fact("STATUS", "married"), "kept"),
     ("i think i'll go to bed", ("i'm a nurse",), _fact("JOB_TITLE", "nurse"), "kept"),
+    ("running tue thu sat mornings", (), _fact("RUNS", "Tuesday, Thursday and Saturday"), "kept"),
+    ("my mom's bday is dec 19", (), _fact("MOTHER_BIRTHDAY", "December 19"), "kept"),
+    ("my crew took home first in a local comp", (), _fact("WON", "first place"), "kept"),
+    (
+        "my dream job is pilot",
+        (),
+        PlanFact(
+            memory_type="PROFILE",
+            predicate="dream_job",
+            value="pilot",
+            text="User's dream job is pilot",
+        ),
+        "kept",
+    ),
+    (
+        "Gina, your store looks great",
+        (),
+        PlanFact(
+            memory_type="PEOPLE",
+            subject="Gina",
+            predicate="has_store",
+            value="store",
+            text="Gina has a store",
+        ),
+        "kept",
+    ),
     # unsure: kept, lowered
     ("i'm a backend engineer", (), _fact("JOB_TITLE", "senior backend engineer"), "lowered"),
     ("I like my tea", (), _fact("LIKES", "green tea"), "lowered"),
@@ -74,6 +100,20 @@ INVENTED = [
     ("lol ok", (), _fact("NAME", "Sam"), "dropped"),
     ("going to the gym", (), _fact("LOVES", "gym"), "dropped"),
     ("peanuts make me sick", (), _fact("LIVES_IN", obj="Berlin"), "dropped"),
+    # a caption is no statement; the other speaker's things are not the person's
+    ("so excited! [shares a photo: a man in a suit is dancing]", (), _fact("STYLE", "suit"),
+     "dropped"),
+    ("whoa, your store looks great!", (), _fact("BUSINESS", "store"), "dropped"),
+    ("you found the perfect spot for your new store", (), _fact("STORE", "new store"),
+     "dropped"),
+    # a wish or a guess is no firm fact
+    ("check my ideal dance studio by the water", (), _fact("STUDIO", "by the water"), "hedged"),
+    ("I may have found a job at the bank", (), _fact("WORKS_AT", obj="the bank"), "hedged"),
+    ("my dream is a house in the hills", (), _fact("OWNS", "house in the hills"), "hedged"),
+    # a liking said only by the fact's own verb
+    ("im a ux designer at farfetch, its a lot lol", (),
+     PlanFact(memory_type="PROFILE", predicate="likes_job", text="User loves their job"),
+     "dropped"),
 ]  # fmt: skip
 
 
@@ -121,3 +161,22 @@ def test_hedged_and_unsupported_facts_are_dropped_each_with_its_code() -> None:
 )  # fmt: skip
 def test_a_stem_meets_plural_and_verb_forms(word: str, other: str) -> None:
     assert stem(word) == stem(other)
+
+
+def test_an_ending_that_restates_a_stored_fact_is_grounded_by_it() -> None:
+    """ "not doing nights anymore" ends "User works night shifts", written days before: the
+    restated fact was grounded when it was stored. An ending that restates nothing stored
+    is read against the person's words, as any fact."""
+    said = ("first week at medly done! so weird not doing nights anymore",)
+    ending = PlanFact(
+        memory_type="PROFILE",
+        predicate="works_night_shifts",
+        value="night shifts",
+        text="User works night shifts",
+        valid_to="2026-01-05",
+    )
+    stored = ("User is a nurse", "User works night shifts")
+    assert ground(ending, Said(NOW, said, (), stored)).verdict == "kept"
+    assert ground(ending, Said(NOW, said, (), ("User is a nurse",))).verdict == "lowered"
+    current = msgspec.structs.replace(ending, valid_to=None)
+    assert ground(current, Said(NOW, said, (), stored)).verdict == "lowered"

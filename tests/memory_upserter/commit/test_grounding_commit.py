@@ -93,3 +93,41 @@ async def test_a_hedge_is_never_a_current_fact_and_the_current_job_stays(
         user_id,
     )
     assert stored == [{"text": "User works at Acme", "status": "ACTIVE", "valid_to": None}]
+
+
+async def test_a_lost_job_in_the_persons_words_ends_the_job_a_model_left_current(
+    client: httpx.AsyncClient, resources: Clients, user_id: str
+) -> None:
+    """The model wrote only the new state ("lost their job"); the person's words end the job
+    and its title. An old fact the model restated, days later, to end it is grounded by the
+    stored fact."""
+    job = {
+        "entities": [{"name": "Medly", "category": "Org"}],
+        "facts": [
+            fact("WORKS_AT", "User works at Medly", obj="Medly"),
+            fact("JOB_TITLE", "User is a product specialist", value="product specialist"),
+            fact("LIVES_IN", "User lives in Porto", value="Porto"),
+        ],
+    }
+    said = "i work at medly as a product specialist, living in porto"
+    await commit(client, turn(user_id, said, plan=job, at=later(-600)))
+    lost = {"facts": [fact("JOB_STATUS", "User lost their job", value="lost job")]}
+    answer = await commit(client, turn(user_id, "ugh i just lost my job", plan=lost))
+    assert len(_warnings(answer, "fact_ended_by_words")) == 2
+    moved = {
+        "facts": [fact("LIVES_IN", "User lives in Porto", value="Porto", valid_to="2026-01-01")]
+    }
+    answer = await commit(client, turn(user_id, "moved out last week", plan=moved, at=later(2)))
+    assert not _warnings(answer, "fact_unsure") and not _warnings(answer, "fact_not_grounded")
+    stored = await rows(
+        resources,
+        "SELECT predicate, valid_to IS NOT NULL AS ended FROM relations "
+        "WHERE user_id = $1 ORDER BY predicate",
+        user_id,
+    )
+    assert [(r["predicate"], r["ended"]) for r in stored] == [
+        ("JOB_STATUS", False),
+        ("JOB_TITLE", True),
+        ("LIVES_IN", True),
+        ("WORKS_AT", True),
+    ]

@@ -211,6 +211,15 @@ def test_the_raw_answer_is_read_whatever_the_model_wrote(
         ("last week", "2026-11-24 00:00", "2026-11-24 00:00", None),
         ("3 days ago", "2026-11-28 00:00", "2026-11-28 00:00", None),
         ("in 2 hours", None, None, "2026-12-01 17:00"),
+        ("sat", "2026-12-05 00:00", "2026-12-06 00:00", "2026-12-05 09:00"),
+        ("jan", "2027-01-01 00:00", "2027-02-01 00:00", "2027-01-01 09:00"),
+        ("next week", "2026-12-07 00:00", "2026-12-14 00:00", "2026-12-07 09:00"),
+        ("next month", "2027-01-01 00:00", "2027-02-01 00:00", "2027-01-01 09:00"),
+        ("next year", "2027-01-01 00:00", "2028-01-01 00:00", "2027-01-01 09:00"),
+        ("next January", "2027-01-01 00:00", "2027-02-01 00:00", "2027-01-01 09:00"),
+        ("until next jan", "2027-01-01 00:00", "2027-02-01 00:00", "2027-01-01 09:00"),
+        ("next December", "2027-12-01 00:00", "2028-01-01 00:00", "2027-12-01 09:00"),
+        ("in two weeks", "2026-12-15 00:00", "2026-12-15 00:00", "2026-12-15 15:00"),
         ("whenever", None, None, None),
         ("25pm", None, None, None),
     ],
@@ -239,6 +248,11 @@ def test_a_month_is_the_last_one_when_the_words_are_past_tense() -> None:
         datetime(2027, 1, 1, tzinfo=UTC),
     )
     assert started.text == "I started the new job"
+    moving = validity("we're moving to Rome next January", NOW)
+    assert (moving.valid_from, moving.text) == (
+        datetime(2027, 1, 1, tzinfo=UTC),
+        "we're moving to Rome",
+    )
 
 
 def test_the_judge_reads_a_bare_hour_and_a_day_of_the_month_in_a_todo() -> None:

@@ -106,3 +106,15 @@ def test_decide_completes_the_one_pending_todo_the_person_names_or_asks() -> Non
     ]
     not_said = decide(_done_turn("I live in Lisbon."), lisbon, me, [report])
     assert (not_said.complete, not_said.notes, not_said.questions) == (None, [], [])
+
+
+def test_a_commitment_said_done_in_past_tense_words_is_closed_by_those_words() -> None:
+    """A plan says a commitment is done; the person never said "done" but "called marta!!":
+    their past-tense sentence names the todo, as a ``done`` entry in words (:mod:`.todos`).
+    Without the plan's word, or with nothing in past tense, nothing is named."""
+    called = _done_turn("called marta!! she says hi. shes coming to visit in april", complete=True)
+    assert (called.done, called.done_said) == (("called marta!!",), False)
+    assert not [n for n in called.notes if n.code == "commitment_not_completed"]
+    assert _done_turn("called marta!! she says hi").done == ()
+    still = _done_turn("i will call marta later", complete=True)
+    assert still.done == () and "commitment_not_completed" in [n.code for n in still.notes]

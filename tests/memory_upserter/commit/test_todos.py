@@ -9,7 +9,13 @@ from datetime import UTC, datetime
 import pytest
 
 from services.core.handles import handle_of
-from services.memory_upserter.commit.todos import Closed, completions, find, resolve_closings
+from services.memory_upserter.commit.todos import (
+    Closed,
+    completions,
+    find,
+    pick_done,
+    resolve_closings,
+)
 from services.memory_upserter.commit.turn import PendingTodo
 from services.memory_upserter.extract.extractor import Utterance, extract
 
@@ -44,6 +50,19 @@ def test_a_name_that_fits_several_asks_and_one_that_fits_none_is_a_notice() -> N
     assert [n.code for n in out.notes] == ["todo_not_closed", "todo_not_closed"]
     guessed = resolve_closings([], ["the gym"], PENDING, guessed=True)
     assert (guessed.closing, guessed.notes, guessed.questions) == ({}, [], [])
+
+
+def test_a_bare_done_with_several_pending_picks_by_words_or_asks() -> None:
+    """ "done" names no todo: with several pending it asks, unless the person's other words
+    name one — and the words of saying done ("got it done") never do."""
+    taxes = PendingTodo(str(uuid.uuid4()), "get the taxes done", "COMMITMENT")
+    pending = [MARTA, taxes, DENTIST]
+    texts = [p.text for p in pending]
+    assert pick_done(pending, ["done!!"]) == texts
+    assert pick_done(pending, ["ok got it done finally"]) == texts
+    assert pick_done(pending, ["called marta, done"]) == MARTA.todo_id
+    assert pick_done(pending, ["dentist booked, done"]) == DENTIST.todo_id
+    assert pick_done([MARTA], ["done"]) == MARTA.todo_id
 
 
 def test_done_and_dropped_close_each_todo_once() -> None:

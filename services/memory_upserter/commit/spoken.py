@@ -1,0 +1,37 @@
+"""What in a person's message is their own word about themselves, as grounding reads it (data:
+:mod:`.grounding` applies these patterns).
+
+- A shared photo's caption (``[shares a photo: a man in a suit dancing]``) is a machine's
+  description of a picture, not the person's statement: it grounds nothing.
+- For a fact about the person, the other speaker's things — "your store", "your new job" — are
+  not the person's: "whoa, your store looks great!" grounds no store of the user's. A fact
+  that says whose the thing is ("User follows deanna's couch-to-5k plan" ← "I'm on your
+  couch-to-5k plan") rests on them as said.
+- A hedge ("i think", "maybe", "may have", "my ideal studio", "my dream job") is no firm fact —
+  unless the fact says the hedge itself ("User's dream job is…"), which is then what was said.
+"""
+
+from __future__ import annotations
+
+import re
+
+CAPTION = re.compile(
+    r"\[\s*(?:shares?|shared|sends?|sent|posts?|posted)\b[^\]]*\]|"
+    r"\[\s*(?:photo|picture|image|video|sticker|gif)\b[^\]]*\]",
+    re.IGNORECASE,
+)
+# "your store", "your new store", "yours": the other speaker's things (a connective ends it)
+YOURS = re.compile(
+    r"(?i)\byours?\b(?:\s+(?!(?:on|in|at|to|for|of|with|and|or|is|are|was|were|looks?|"
+    r"really|so|too)\b)[\w'’-]+){0,2}"
+)
+HEDGE = re.compile(
+    r"(?i)\b(?:i\s+think|i\s+guess|i\s+suppose|i\s+believe|maybe|might|may\s+have|"
+    r"probably|prob|perhaps|possibly|not\s+sure|unsure|thinking\s+(?:about|of)|considering|"
+    r"hopefully|hoping|wondering|what\s+if|if\s+i|idk|not\s+decided|undecided|ideal|dream|"
+    r"someday|some\s+day|one\s+day)\b"
+)
+
+
+# "deanna's plan", "Gina's store": the fact names another's thing ("User's" is the person's)
+OTHERS = re.compile(r"(?i)\b(?!user['’]s\b)[a-z]+['’]s\b|\byour\b")

@@ -1,0 +1,45 @@
+"""The period a "next …" names, from the turn's day (pure): "next week" is Monday to Monday,
+"next month" its first day to the next month's, "next year" 1 January to 1 January, "next
+January" (or "next jan") the coming January — the one after this month, so said in January it
+is a year away. A start reads the period's first day, an end its last (the day after it)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from services.memory_upserter.extract.when import MONTH_WORD, month_number
+
+NEXT = rf"next\s+(?P<nwhat>week|month|year|{MONTH_WORD})"
+_FIELD = re.compile(
+    rf"(?i)\s*(?:(?:in|from|since|until|till|by|starting(?:\s+from)?|as\s+of)\s+)?{NEXT}[\s.]*"
+)
+
+
+def field_period(text: str, today: date) -> tuple[date, date] | None:
+    """The period a plan field's words name when they are only a "next …" ("next month",
+    "until next January"), else None."""
+    whole = _FIELD.fullmatch(text)
+    return next_period(whole["nwhat"], today) if whole else None
+
+
+def next_period(what: str, today: date) -> tuple[date, date] | None:
+    """``[first day, day after the last)`` of the period "next ``what``" names, or None."""
+    what = " ".join(what.lower().split()).removeprefix("next ").strip(" .")
+    if what == "week":
+        monday = today + timedelta(days=7 - today.weekday())
+        return monday, monday + timedelta(days=7)
+    if what == "month":
+        first = _month_after(today.replace(day=1))
+        return first, _month_after(first)
+    if what == "year":
+        return date(today.year + 1, 1, 1), date(today.year + 2, 1, 1)
+    if re.fullmatch(MONTH_WORD, what):
+        month = month_number(what)
+        first = date(today.year + (month <= today.month), month, 1)
+        return first, _month_after(first)
+    return None
+
+
+def _month_after(first: date) -> date:
+    return (first + timedelta(days=32)).replace(day=1)
