@@ -51,32 +51,29 @@ async def forget_in_transaction(
     ``names_or_texts`` (a plan's ``forget``) are entities when a name or alias matches, else
     texts."""
     done = Forgotten(Effects())
+    at = provenance.At(user_id, hard, now, reason)
     scoped_agent = agent_id if scope == "agent" else None
     if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM users WHERE user_id = $1)", user_id):
         return _unknown_user(done, scope, agent_id, chat_id, everything=everything)
-    if scope == "session":
-        assert agent_id is not None and chat_id is not None, "checked: scope session needs both"
+    if scope in ("session", "chat"):
+        assert agent_id is not None and chat_id is not None, "checked: the scope needs both"
         done.session_chat = (agent_id, chat_id)
-        sid = None
         if include_history:
-            sid = await store.session_to_forget(
-                conn, user_id, agent_id, chat_id, uuid.UUID(session_id) if session_id else None
-            )
-        if sid is not None:
-            session = await provenance.read_session(conn, user_id, sid, hard=hard)
-            done.effects = await store.forget_rows(
+            sessions = await store.sessions_to_forget(
                 conn,
-                Selection(user_id, agent_id, session_id=sid),
-                hard=hard,
-                now=now,
-                reason=reason,
+                user_id,
+                agent_id,
+                chat_id,
+                uuid.UUID(session_id) if session_id else None,
+                whole_chat=scope == "chat",
             )
-            learned = await provenance.forget_learned_from(
-                conn, session, user_id=user_id, hard=hard, now=now, reason=reason
-            )
-            merge(done.effects, learned)
+            history = await provenance.read_sessions(conn, user_id, sessions, hard=hard)
+            done.effects = await provenance.forget_history(conn, history, at)
             if hard:
-                done.effects.counts["snippets"] += await quotes.clear_snippets(conn, user_id, sid)
+                for sid in sessions:
+                    done.effects.counts["snippets"] += await quotes.clear_snippets(
+                        conn, user_id, sid
+                    )
         fallback = "session"
     elif everything and scope == "global" and hard:
         done.effects = await store.forget_everything_hard(conn, user_id)
@@ -111,6 +108,12 @@ async def forget_in_transaction(
             names_pattern=store.names_pattern(done.names),
         )
         done.effects = await store.forget_rows(conn, selection, hard=hard, now=now, reason=reason)
+        if message_ids := _ids(t.message_id for t in targets):
+            history = await provenance.read_messages(
+                conn, user_id, scoped_agent, list(message_ids), hard=hard
+            )
+            done.warnings += provenance.unfound(message_ids, history)
+            merge(done.effects, await provenance.forget_history(conn, history, at))
         if not everything:
             await mentions.redact_messages(
                 conn,
