@@ -8,6 +8,8 @@ The rule, per kind:
   a fact also learned from a message that stays keeps that support and loses the forgotten
   one from its ``provenance_message_ids`` (counted ``facts_trimmed``). A fact with no
   provenance (seeded, curated, manual) was not learned from a message and stays;
+- a message named by id goes with the rest of its turn (the reply to it repeats it and lists
+  what it named);
 - a todo captured in a forgotten session, or from a forgotten message, goes;
 - an entity the forgotten messages or facts named goes when nothing that stays names it: no
   live fact touches it and no kept message or episode lists it (the user's own entity never
@@ -52,10 +54,13 @@ _SESSIONS = """
 SELECT m.message_id, m.seq, m.entity_ids FROM messages m
  WHERE m.user_id = $1 AND m.session_id = ANY($2::uuid[]) AND ($3 OR m.active)
 """
-_MESSAGES = """
+_TURNS = """
 SELECT m.message_id, m.seq, m.entity_ids FROM messages m
- WHERE m.user_id = $1 AND m.message_id = ANY($2::uuid[]) AND ($3 OR m.active)
-   AND ($4::text IS NULL OR m.agent_id = $4)
+ WHERE m.user_id = $1 AND ($3 OR m.active)
+   AND (m.agent_id, m.chat_id, m.turn_id) IN (
+        SELECT n.agent_id, n.chat_id, n.turn_id FROM messages n
+         WHERE n.user_id = $1 AND n.message_id = ANY($2::uuid[])
+           AND ($4::text IS NULL OR n.agent_id = $4))
 """
 _EPISODES_OF = """
 SELECT p.episode_id FROM episodes p
@@ -115,9 +120,9 @@ async def read_sessions(
 async def read_messages(
     conn: Connection, user_id: str, agent_id: str | None, ids: list[UUID], *, hard: bool
 ) -> History:
-    """Messages named by id (of this agent, when the scope is one), and the episodes written
-    from them."""
-    rows = await conn.fetch(_MESSAGES, user_id, ids, hard, agent_id)
+    """Messages named by id (of this agent, when the scope is one) with the rest of their turn
+    (the reply to them, which repeats what they said), and the episodes written from them."""
+    rows = await conn.fetch(_TURNS, user_id, ids, hard, agent_id)
     return await _history(conn, user_id, [], rows, hard=hard)
 
 
@@ -167,7 +172,7 @@ async def forget_history(conn: Connection, history: History, at: At) -> Effects:
 
 def unfound(asked: Sequence[UUID], history: History) -> list[Notice]:
     """A warning for the message ids that named no message of the scope (pure)."""
-    missing = len(set(asked) - set(history.messages))
+    missing = len(set(asked) - set(history.messages))  # (a turn holds the ids asked)
     return (
         [Notice(code="message_not_found", detail=f"{missing} message id(s) name no message")]
         if missing
