@@ -2,9 +2,8 @@
 to a persona with ``/v1/commit`` (no plan: the offline judge), recalled by ``/v1/turn`` in
 another chat and by another persona, then forgotten with ``/v1/forget`` — a chat with its
 history, one session of it, one message — and ``/v1/turn`` no longer hands the model any of
-it, while what was also learned elsewhere stays. An export, a hard forget and an import bring
-the person back with their episodes recalled at once; ``/v1/reindex`` writes an episode whose
-vector is missing.
+it, while what was also learned elsewhere stays (soft forgets here, but the chat's: the rule
+is one for both, ``tests/memory_upserter/forget/test_provenance.py`` runs each both ways).
 """
 
 from __future__ import annotations
@@ -13,19 +12,17 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-import pytest
-
 from services.core.deps import Clients
 from tests.chain.conversation import T0, ok
 
 AGENT, OTHER = "deanna", "anaketa"
 
 
-def _user() -> str:
+def user() -> str:
     return f"forget-{uuid.uuid4().hex[:8]}"
 
 
-async def _say(nodes, user_id: str, chat: str, text: str, at: datetime) -> dict[str, Any]:
+async def say(nodes, user_id: str, chat: str, text: str, at: datetime) -> dict[str, Any]:
     """One turn committed as the fast brain commits it, with no plan (the offline judge)."""
     return await ok(
         nodes["memory"],
@@ -41,7 +38,7 @@ async def _say(nodes, user_id: str, chat: str, text: str, at: datetime) -> dict[
     )
 
 
-async def _turn(nodes, user_id: str, agent: str, text: str, at: datetime) -> dict[str, Any]:
+async def turn(nodes, user_id: str, agent: str, text: str, at: datetime) -> dict[str, Any]:
     """``/v1/turn`` in a fresh chat."""
     body = {
         "user_id": user_id,
@@ -56,11 +53,11 @@ async def _turn(nodes, user_id: str, agent: str, text: str, at: datetime) -> dic
 
 async def _model_sees(nodes, user_id: str, agent: str, text: str, at: datetime) -> str:
     """What ``/v1/turn`` hands the model besides the question itself, lower-cased."""
-    turn = await _turn(nodes, user_id, agent, text, at)
-    return repr(turn["envelope"]["messages"][:-1]).lower()
+    answer = await turn(nodes, user_id, agent, text, at)
+    return repr(answer["envelope"]["messages"][:-1]).lower()
 
 
-async def _forget(nodes, **body: Any) -> dict[str, Any]:
+async def forget(nodes, **body: Any) -> dict[str, Any]:
     return await ok(nodes["memory"], "/v1/forget", body)
 
 
@@ -76,31 +73,30 @@ async def _live_facts(resources: Clients, user_id: str) -> list[str]:
 async def _two_chats(nodes, user_id: str) -> None:
     """Chat "faro" over two sessions (a day apart) teaches Zeca, Faro and a dentist; chat
     "tea" teaches green tea, which "faro" said too."""
-    await _say(nodes, user_id, "faro", "My cousin Zeca lives in Faro.", T0)
-    await _say(nodes, user_id, "faro", "I love green tea.", T0 + timedelta(minutes=1))
-    await _say(nodes, user_id, "faro", "My dentist is Dr. Quintela.", T0 + timedelta(days=1))
-    await _say(nodes, user_id, "tea", "I love green tea.", T0 + timedelta(days=1, hours=1))
+    await say(nodes, user_id, "faro", "My cousin Zeca lives in Faro.", T0)
+    await say(nodes, user_id, "faro", "I love green tea.", T0 + timedelta(minutes=1))
+    await say(nodes, user_id, "faro", "My dentist is Dr. Quintela.", T0 + timedelta(days=1))
+    await say(nodes, user_id, "tea", "I love green tea.", T0 + timedelta(days=1, hours=1))
 
 
 LATER = T0 + timedelta(days=3)
 
 
-@pytest.mark.parametrize("hard", [False, True])
 async def test_forgetting_a_chat_with_its_history_forgets_what_it_taught(
-    nodes, resources: Clients, hard: bool
+    nodes, resources: Clients
 ) -> None:
-    user_id = _user()
+    user_id = user()
     await _two_chats(nodes, user_id)
     before = await _model_sees(nodes, user_id, OTHER, "Where does my cousin Zeca live?", LATER)
     assert "faro" in before, "another persona recalls what chat faro taught"
-    answer = await _forget(
+    answer = await forget(
         nodes,
         user_id=user_id,
         scope="chat",
         agent_id=AGENT,
         chat_id="faro",
         include_history=True,
-        hard=hard,
+        hard=True,
     )
     assert answer["counts"]["messages"] == 6  # three turns over two sessions
     assert answer["counts"]["facts_trimmed"] == 1  # green tea, also said in chat "tea"
@@ -117,31 +113,29 @@ async def test_forgetting_a_chat_with_its_history_forgets_what_it_taught(
 async def test_forgetting_one_session_keeps_the_chats_other_session(
     nodes, resources: Clients
 ) -> None:
-    user_id = _user()
+    user_id = user()
     await _two_chats(nodes, user_id)
-    answer = await _forget(
+    answer = await forget(
         nodes, user_id=user_id, scope="session", agent_id=AGENT, chat_id="faro",
-        include_history=True, hard=True,
+        include_history=True,
     )  # fmt: skip
     assert answer["counts"]["messages"] == 2  # the latest session: the dentist's turn
     facts = " ".join(await _live_facts(resources, user_id)).lower()
     assert "quintela" not in facts and "faro" in facts
 
 
-@pytest.mark.parametrize("hard", [False, True])
 async def test_forgetting_a_message_forgets_what_was_learned_only_from_it(
-    nodes, resources: Clients, hard: bool
+    nodes, resources: Clients
 ) -> None:
-    user_id = _user()
+    user_id = user()
     await _two_chats(nodes, user_id)
-    said = await _say(nodes, user_id, "faro", "My neighbour Olavo lives in Braga.", LATER)
+    said = await say(nodes, user_id, "faro", "My neighbour Olavo lives in Braga.", LATER)
     assert "braga" in await _model_sees(nodes, user_id, OTHER, "Where does Olavo live?", LATER)
-    answer = await _forget(
+    answer = await forget(
         nodes,
         user_id=user_id,
         scope="global",
         targets=[{"message_id": said["message_ids"][0]}],
-        hard=hard,
     )
     assert answer["counts"]["messages"] == 2  # the message and the reply to it: its turn
     assert answer["counts"]["facts"] == 2 and answer["counts"]["entities"] == 2
@@ -149,58 +143,7 @@ async def test_forgetting_a_message_forgets_what_was_learned_only_from_it(
     assert "olavo" not in sees and "braga" not in sees
     facts = " ".join(await _live_facts(resources, user_id)).lower()
     assert "olavo" not in facts and "faro" in facts  # the rest of the chat stays
-    missing = await _forget(
+    missing = await forget(
         nodes, user_id=user_id, scope="global", targets=[{"message_id": str(uuid.uuid4())}]
     )
     assert [w["code"] for w in missing["warnings"]] == ["message_not_found"]
-
-
-async def _episode_recalled(nodes, resources: Clients, user_id: str) -> bool:
-    """The episode's vector answers a search, and ``/v1/turn`` hands it to the model."""
-    await resources.background.drain()
-    found = await resources.vectors.search(
-        "episodes", user_id=user_id, agent_id=AGENT, text="pottery class", limit=5
-    )
-    turn = await _turn(nodes, user_id, AGENT, "Remember the pottery class?", LATER)
-    episodes = repr(turn["retrieve"]["EPISODE"]).lower()
-    return bool(found) and "pottery" in episodes
-
-
-async def _consolidated(nodes, user_id: str) -> None:
-    for n, text in enumerate(["I went to a pottery class today.", "The pottery class was fun."]):
-        await _say(nodes, user_id, "clay", text, T0 + timedelta(minutes=n))
-    done = await ok(
-        nodes["reflect"],
-        "/v1/consolidate",
-        {"user_id": user_id, "now": (T0 + timedelta(hours=3)).isoformat()},
-    )
-    assert done["totals"]["episodes_created"] == 1
-
-
-async def test_an_import_after_a_hard_forget_recalls_the_episodes_at_once(
-    nodes, resources: Clients
-) -> None:
-    user_id = _user()
-    await _consolidated(nodes, user_id)
-    assert await _episode_recalled(nodes, resources, user_id)
-    exported = await nodes["memory"].get("/v1/export", params={"user_id": user_id})
-    assert exported.status_code == 200 and exported.json()["tables"]["episodes"]
-    await _forget(nodes, user_id=user_id, scope="global", everything=True, hard=True)
-    assert not await _episode_recalled(nodes, resources, user_id)
-    await ok(nodes["memory"], "/v1/import", exported.json())
-    assert await _episode_recalled(nodes, resources, user_id)
-
-
-async def test_reindex_writes_an_episode_whose_vector_is_missing(nodes, resources: Clients) -> None:
-    user_id = _user()
-    await _consolidated(nodes, user_id)
-    async with resources.db.acquire() as conn:
-        (episode,) = await conn.fetch(
-            "UPDATE episodes SET indexed_at = NULL WHERE user_id = $1 RETURNING episode_id::text",
-            user_id,
-        )
-    await resources.vectors.delete("episodes", user_id=user_id, ids=[episode["episode_id"]])
-    assert not await _episode_recalled(nodes, resources, user_id)
-    swept = await ok(nodes["memory"], "/v1/reindex", {"user_id": user_id})
-    assert swept["episodes_indexed"] == 1 and not swept["remaining"]
-    assert await _episode_recalled(nodes, resources, user_id)
