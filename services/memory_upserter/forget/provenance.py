@@ -51,11 +51,11 @@ UPDATE relations r
 RETURNING r.rel_id
 """
 _SESSIONS = """
-SELECT m.message_id, m.seq, m.entity_ids FROM messages m
+SELECT m.message_id, m.session_id, m.seq, m.entity_ids FROM messages m
  WHERE m.user_id = $1 AND m.session_id = ANY($2::uuid[]) AND ($3 OR m.active)
 """
 _TURNS = """
-SELECT m.message_id, m.seq, m.entity_ids FROM messages m
+SELECT m.message_id, m.session_id, m.seq, m.entity_ids FROM messages m
  WHERE m.user_id = $1 AND ($3 OR m.active)
    AND (m.agent_id, m.chat_id, m.turn_id) IN (
         SELECT n.agent_id, n.chat_id, n.turn_id FROM messages n
@@ -69,6 +69,12 @@ SELECT p.episode_id FROM episodes p
         OR EXISTS (SELECT 1 FROM messages m WHERE m.user_id = $1 AND m.message_id = ANY($4::uuid[])
                       AND m.session_id = p.session_id
                       AND m.seq BETWEEN p.first_message_seq AND p.last_message_seq))
+"""
+_FOLLOWING = """
+SELECT DISTINCT n.message_id FROM unnest($2::uuid[], $3::bigint[]) x(sid, seq)
+  CROSS JOIN LATERAL (SELECT m.message_id FROM messages m
+                       WHERE m.user_id = $1 AND m.session_id = x.sid AND m.seq > x.seq
+                         AND m.active ORDER BY m.seq LIMIT 1) n
 """
 _EPISODE_ENTITIES = """
 SELECT x::uuid FROM episodes p, jsonb_array_elements_text(p.entity_ids) x
@@ -107,6 +113,7 @@ class History:
     episodes: list[UUID]
     named: set[UUID]
     first_seq: int | None
+    places: list[tuple[UUID, int]]  # (session, seq) of each message
 
 
 async def read_sessions(
@@ -138,7 +145,14 @@ async def _history(
     episodes = [r[0] for r in await conn.fetch(_EPISODES_OF, user_id, sessions, hard, messages)]
     named = {e for r in rows for e in r["entity_ids"]}
     named |= {r[0] for r in await conn.fetch(_EPISODE_ENTITIES, user_id, episodes)}
-    return History(sessions, messages, episodes, named, min((r["seq"] for r in rows), default=None))
+    return History(
+        sessions,
+        messages,
+        episodes,
+        named,
+        min((r["seq"] for r in rows), default=None),
+        [(r["session_id"], r["seq"]) for r in rows],
+    )
 
 
 @dataclass(frozen=True)
@@ -152,7 +166,9 @@ class At:
 
 
 async def forget_history(conn: Connection, history: History, at: At) -> Effects:
-    """The messages and episodes of ``history``, then what was learned only from them."""
+    """The messages and episodes of ``history``, then what was learned only from them; the
+    message after each forgotten one (its indexed text carries the one before it) is named
+    ``messages_following``, for the clean-up to index afresh."""
     whole = Selection(
         at.user_id,
         None,
@@ -167,6 +183,10 @@ async def forget_history(conn: Connection, history: History, at: At) -> Effects:
             conn, history, user_id=at.user_id, hard=at.hard, now=at.now, reason=at.reason
         ),
     )
+    following = await conn.fetch(
+        _FOLLOWING, at.user_id, [p[0] for p in history.places], [p[1] for p in history.places]
+    )
+    effects.add("messages_following", [r[0] for r in following])
     return effects
 
 
