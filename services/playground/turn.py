@@ -199,14 +199,15 @@ LISTS = {
 
 
 def confirmations(commit: dict[str, Any]) -> list[str]:
-    """One line per todo the turn created: what the reply confirms to the person."""
+    """One line per todo the turn created, then what memory confirms of what the person asked
+    of it (a forget, a fact their words ended): what the reply confirms to the person."""
     lines = []
     for todo in commit.get("todos", []):
         if todo.get("outcome") != "created":
             continue
         where = LISTS.get(todo.get("kind", ""), "open threads")
         lines.append(f'✓ Added "{todo["text"]}" to your {where}{due_suffix(todo.get("due_at"))}.')
-    return lines
+    return [*lines, *commit.get("confirmations", [])]
 
 
 def _ts(now: datetime | None) -> dict[str, str]:

@@ -24,6 +24,7 @@ from contracts.plan import PlanFact
 from services.core.memory_store.fact_ops import FactResult, FactWrite
 from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
 from services.core.memory_store.shapes import EntityResult
+from services.memory_upserter.commit.confirm import confirmations
 from services.memory_upserter.commit.read import SELF
 from services.memory_upserter.commit.todos import pick_done
 from services.memory_upserter.commit.turn import (
@@ -151,6 +152,7 @@ def commit_response(
 ) -> CommitResponse:
     """The turn's answer; ``ended``: the facts the plan's ``ends`` ended."""
     turn, req, now = plan.turn, plan.turn.req, plan.turn.now
+    written = [*(fact_written(w, r, now=now) for w, r in facts), *ended]
     return CommitResponse(
         user_id=req.user_id,
         agent_id=req.agent_id,
@@ -162,7 +164,7 @@ def commit_response(
         reply=turn.reply,
         plan_source=plan.plan_source,
         entities=_entities(entities),
-        facts=[*(fact_written(w, r, now=now) for w, r in facts), *ended],
+        facts=written,
         todos=[
             TodoWritten(
                 todo_id=str(t.todo_id),
@@ -186,6 +188,9 @@ def commit_response(
         else [],
         forgotten=forgotten,
         warnings=warnings,
+        confirmations=confirmations(
+            plan.forget, forgotten, written, [r.text for r in turn.user_rows]
+        ),
     )
 
 
