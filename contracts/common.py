@@ -45,7 +45,16 @@ ChatId = Annotated[
     ),
 ]
 RowId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, description="A stored row's id.")]
-Text = Annotated[str, msgspec.Meta(max_length=20_000)]
+TEXT_MAX: Final = 20_000  # the characters a stored message keeps
+Text = Annotated[str, msgspec.Meta(max_length=TEXT_MAX)]
+MessageText = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=1_000_000,
+        description=f"Read whole; stored cut to its first {TEXT_MAX} characters, with a "
+        "`message_cut` warning (a turn is never lost to its length).",
+    ),
+]
 UserMessage = Annotated[
     Text,
     msgspec.Meta(description="The user's message as received ('' for a sticker or a photo)."),
