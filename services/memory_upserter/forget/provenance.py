@@ -12,8 +12,11 @@ The rule, per kind:
   what it named);
 - a todo captured in a forgotten session, or from a forgotten message, goes;
 - an entity the forgotten messages or facts named goes when nothing that stays names it: no
-  live fact touches it and no kept message or episode lists it (the user's own entity never
-  goes); one still named elsewhere stays (counted ``entities_kept``);
+  live fact touches it and no kept message of the person's or episode lists it (a reply lists
+  its turn's entities: it is not evidence; the user's own entity never goes); one still named
+  elsewhere stays (counted ``entities_kept``). An entity known only through the facts of a
+  forgotten entity goes with it the same way ("Porto", where a forgotten Marta lives:
+  :func:`forget_unnamed`);
 - the summary-spine versions written after the first forgotten message go (each version
   summarizes every message before it); the spine is written again from what remains;
 - an episode goes with its session; one written from a forgotten message (its session's range
@@ -96,7 +99,7 @@ SELECT e.entity_id FROM entities e
    AND NOT EXISTS (SELECT 1 FROM relations r WHERE r.user_id = $1 AND r.status <> 'FORGOTTEN'
                       AND (r.subject_id = e.entity_id OR r.object_id = e.entity_id))
    AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.user_id = $1 AND m.active
-                      AND e.entity_id = ANY(m.entity_ids))
+                      AND m.role = 'user' AND e.entity_id = ANY(m.entity_ids))
    AND NOT EXISTS (SELECT 1 FROM episodes p WHERE p.user_id = $1 AND p.active
                       AND p.entity_ids ? e.entity_id::text)
 """
@@ -198,6 +201,32 @@ def unfound(asked: Sequence[UUID], history: History) -> list[Notice]:
         if missing
         else []
     )
+
+
+async def linked_to(conn: Connection, user_id: str, entities: Sequence[UUID]) -> list[UUID]:
+    """The entities the facts of ``entities`` link them to (read before those facts go)."""
+    rows = await conn.fetch(
+        """SELECT DISTINCT CASE WHEN r.subject_id = ANY($2::uuid[]) THEN r.object_id
+                                ELSE r.subject_id END
+             FROM relations r WHERE r.user_id = $1
+              AND (r.subject_id = ANY($2::uuid[]) OR r.object_id = ANY($2::uuid[]))""",
+        user_id,
+        list(entities),
+    )
+    return [r[0] for r in rows if r[0] is not None and r[0] not in entities]
+
+
+async def forget_unnamed(conn: Connection, candidates: Sequence[UUID], at: At) -> Effects:
+    """Of ``candidates``, the entities nothing that stays names any more (no live fact, message
+    or episode; never the person's own): known only through what was forgotten, they go too
+    ("Porto", known only as where a forgotten Marta lives)."""
+    if not candidates:
+        return Effects()
+    unnamed = [r[0] for r in await conn.fetch(_UNNAMED, at.user_id, list(candidates))]
+    if not unnamed:
+        return Effects()
+    entities = Selection(at.user_id, None, entity_ids=tuple(unnamed))
+    return await store.forget_rows(conn, entities, hard=at.hard, now=at.now, reason=at.reason)
 
 
 async def forget_learned_from(

@@ -107,6 +107,7 @@ async def forget_in_transaction(
             texts=tuple(texts),
             names_pattern=store.names_pattern(done.names),
         )
+        linked = await provenance.linked_to(conn, user_id, entity_ids) if not everything else []
         done.effects = await store.forget_rows(conn, selection, hard=hard, now=now, reason=reason)
         if message_ids := _ids(t.message_id for t in targets):
             history = await provenance.read_messages(
@@ -127,6 +128,7 @@ async def forget_in_transaction(
                 reason=reason,
                 effects=done.effects,
             )
+            merge(done.effects, await provenance.forget_unnamed(conn, linked, at))
         if texts and not any(done.effects.counts.values()):
             done.warnings.append(
                 Notice(code="nothing_matched", detail="no fact, todo, episode or message holds it")
