@@ -45,7 +45,10 @@ Handle = Annotated[
 class PlanEntity(Struct, kw_only=True, frozen=True):
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=120)]
     category: Category = "Person"
-    aliases: list[Annotated[str, msgspec.Meta(min_length=1, max_length=120)]] = []
+    aliases: Annotated[
+        list[Annotated[str, msgspec.Meta(min_length=1, max_length=120)]],
+        msgspec.Meta(max_length=20),
+    ] = []
     scope: Scope = "global"
     hint: ShortText | None = None
     distinct_from: (
@@ -131,12 +134,14 @@ class AffectPromotion(Struct, kw_only=True, frozen=True):
 
 
 class MemoryWritePlan(Struct, kw_only=True, frozen=True):
-    entities: list[PlanEntity] = []
+    entities: Annotated[list[PlanEntity], msgspec.Meta(max_length=50)] = []
     facts: Annotated[list[PlanFact], msgspec.Meta(max_length=50)] = []
     todos: Annotated[list[PlanTodo], msgspec.Meta(max_length=20)] = []
     complete_commitment: bool = False
     promote_affect: AffectPromotion | None = None
-    forget: list[Annotated[str, msgspec.Meta(max_length=200)]] = []
+    forget: Annotated[
+        list[Annotated[str, msgspec.Meta(max_length=200)]], msgspec.Meta(max_length=20)
+    ] = []
     ends: Annotated[
         list[Handle],
         msgspec.Meta(

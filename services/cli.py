@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import threading
+from pathlib import Path
 
 import structlog
 
@@ -35,7 +36,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def _main(argv: list[str] | None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """``twin``'s commands and their options (tests/test_readme.py checks the README by it)."""
     parser = argparse.ArgumentParser(prog="twin", description="Twin Core memory nodes")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("migrate", help="apply pending Postgres migrations")
@@ -48,14 +50,20 @@ def _main(argv: list[str] | None) -> int:
     chat_cmd = commands.add_parser("chat", help="talk to the running nodes as Telegram would")
     chat_cmd.add_argument("--user", required=True, help="the person's id, e.g. alice")
     chat_cmd.add_argument("--agent", required=True, help="the persona's id, e.g. deanna")
-    chat_cmd.add_argument("--chat", default=None, help="chat id (default: play:<user>)")
+    chat_cmd.add_argument(
+        "--chat", default=None, help="chat id (default: play:<user>, shared by the user's personas)"
+    )
     chat_cmd.add_argument("--persona", default="", help="the agent's persona prompt")
     chat_cmd.add_argument(
         "--show",
         action="store_true",
         help="print the envelope and what was written after every turn",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _main(argv: list[str] | None) -> int:
+    args = build_parser().parse_args(argv)
 
     settings = Settings.from_env(os.environ)
     configure_logging(json=settings.log_json)
@@ -67,26 +75,41 @@ def _main(argv: list[str] | None) -> int:
         print("\n".join(export()))
         return 0
     if args.command == "chat":
-        from services.playground.terminal import run_chat
-
-        return asyncio.run(
-            run_chat(
-                settings,
-                user_id=args.user,
-                agent_id=args.agent,
-                chat_id=args.chat or f"play:{args.user}",
-                persona_prompt=args.persona,
-                show=args.show,
-            )
-        )
+        return _chat(settings, args)
     return 2  # pragma: no cover - argparse refuses unknown commands
+
+
+def _chat(settings: Settings, args: argparse.Namespace) -> int:
+    """``twin chat``: its ids checked before anything is sent, then the conversation."""
+    from services.playground.ids import id_problem
+    from services.playground.terminal import run_chat
+
+    chosen = {"--user": args.user, "--agent": args.agent, "--chat": args.chat}
+    for option, value in chosen.items():
+        if value is not None and (problem := id_problem(option, value)) is not None:
+            print(f"twin chat: {problem}", file=sys.stderr)
+            return 2
+    return asyncio.run(
+        run_chat(
+            settings,
+            user_id=args.user,
+            agent_id=args.agent,
+            chat_id=args.chat or f"play:{args.user}",
+            persona_prompt=args.persona,
+            show=args.show,
+            shared_chat=args.chat is None,
+        )
+    )
 
 
 def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
     """Run a command that needs the stores: the embedded ones for every URL left unset,
     stopped when the command ends (after uvicorn drained, on SIGTERM or Ctrl-C)."""
     from services.core.embedded import EmbeddedStoreError, embedded_stores
+    from services.core.embedded.private import keep_private
+    from services.core.host import PortInUse
 
+    keep_private(_product_folders(settings))
     if args.command == "migrate":
         needs = frozenset({"postgres"})
     elif args.command == "serve":
@@ -110,9 +133,18 @@ def _with_stores(settings: Settings, args: argparse.Namespace) -> int:
             if not args.no_migrate and _migrate(settings) != 0:
                 return 1
             return _serve_all(settings)
-    except EmbeddedStoreError as exc:
+    except (EmbeddedStoreError, PortInUse) as exc:
         print(f"twin {args.command}: {exc}", file=sys.stderr)
         return 1
+
+
+def _product_folders(settings: Settings) -> list[Path]:
+    """The folders twin writes what people said into: the data folder (embedded Postgres,
+    Redis and their logs) and the Qdrant Edge folder."""
+    folders = [Path(settings.data_dir)]
+    if settings.qdrant_url is None:
+        folders.append(Path(settings.qdrant_path))
+    return folders
 
 
 def _import_nodes() -> None:
@@ -147,7 +179,7 @@ def _serve_one(settings: Settings, node: str, port: int) -> int:
     from services.core.host import bind, serve
     from services.nodes import node_spec
 
-    serve(create_app(node_spec(node), settings), [bind(settings.host, port)])
+    serve(create_app(node_spec(node), settings), [bind(settings.host, port, node)], settings)
     return 0
 
 
@@ -159,9 +191,21 @@ def _serve_all(settings: Settings) -> int:
     specs = all_specs()
     apps = {settings.port_of(name): create_app(spec, settings) for name, spec in specs.items()}
     needs = frozenset().union(*(spec.stores for spec in specs.values()))
-    router = PortRouter(apps, settings, needs)
-    serve(router, [bind(settings.host, port) for port in apps])
+    router = PortRouter(
+        apps, settings, needs, on_ready=lambda: print(ready_line(settings), flush=True)
+    )
+    serve(router, [bind(settings.host, settings.port_of(name), name) for name in specs], settings)
     return 0
+
+
+def ready_line(settings: Settings) -> str:
+    """What ``twin up`` prints once every node answers: where, and what to run next."""
+    ports = sorted(settings.port_of(node) for node in NODE_PORTS)
+    offset = f"TWIN_PORT_OFFSET={settings.port_offset} " if settings.port_offset else ""
+    return (
+        f"ready: the six nodes answer on {settings.host}:{ports[0]}–{ports[-1]}. "
+        f"Now run, in a second terminal: {offset}uv run twin chat --user alice --agent deanna"
+    )
 
 
 if __name__ == "__main__":

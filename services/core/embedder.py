@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 import structlog
 
+from services.core.cpu import compute
 from services.core.errors import DependencyUnavailable
 from services.core.llm import openai_client
 from services.core.minilm import MINILM_DIM, MiniLMEmbedder, l2_normalise
@@ -71,7 +72,8 @@ class HashingEmbedder:
     Deterministic across processes and machines (blake2b, never Python's salted ``hash()``).
     Texts that share words or word fragments score high; there is no notion of meaning. A text
     with no word characters maps to one fixed unit vector (never a zero vector). Pure Python and
-    ~0.1 ms for a sentence, so it runs on the event loop.
+    ~0.1 ms for a sentence, so a short text runs on the event loop; longer ones (a 20,000
+    character message takes ~30 ms) run in a thread, so they never hold the loop.
     """
 
     def __init__(self, dim: int = MINILM_DIM) -> None:
@@ -81,10 +83,14 @@ class HashingEmbedder:
         self.name = f"hashing-blake2b-{dim}"
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return await compute(sum(len(text) for text in texts), self._embed_all, texts)
+
+    def _embed_all(self, texts: Sequence[str]) -> list[list[float]]:
         return [self.embed_one(text) for text in texts]
 
     async def embed_query(self, text: str) -> list[float]:
-        return self.embed_one(text)
+        (vector,) = await self.embed([text])
+        return vector
 
     def embed_one(self, text: str) -> list[float]:
         vector = np.zeros(self.dim, dtype=np.float64)

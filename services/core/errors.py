@@ -18,6 +18,11 @@ class DependencyUnavailable(Exception):
         self.detail = detail
 
 
+class DependencySaturated(DependencyUnavailable):
+    """The dependency is up but has no capacity for this request now (every pooled connection
+    taken); ``detail`` says what ran out, and names no data, so the answer may quote it."""
+
+
 @dataclass(frozen=True)
 class FieldError:
     path: str  # JSONPath-like, e.g. "$.plan.facts[2].importance"

@@ -7,6 +7,7 @@ and every pool are opened once and shared; SIGTERM drains in-flight requests, th
 
 from __future__ import annotations
 
+import errno
 import socket
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from contextlib import AsyncExitStack
@@ -18,6 +19,7 @@ from litestar import Litestar
 from litestar.types import ASGIApp
 
 from services.core.deps import Clients
+from services.core.guard import guarded_http
 from services.core.settings import Settings
 
 # Plain ASGI (litestar's own types leave out the lifespan scope this router answers).
@@ -31,11 +33,16 @@ class PortRouter:
     """An ASGI app dispatching to one node app per local port, sharing one lifespan."""
 
     def __init__(
-        self, apps: Mapping[int, Litestar], settings: Settings, needs: frozenset[str]
+        self,
+        apps: Mapping[int, Litestar],
+        settings: Settings,
+        needs: frozenset[str],
+        on_ready: Callable[[], None] | None = None,
     ) -> None:
         self._apps = dict(apps)
         self._settings = settings
         self._needs = needs
+        self._on_ready = on_ready  # called once every node has started (models built)
         self.clients: Clients | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -62,31 +69,67 @@ class PortRouter:
                 await send({"type": "lifespan.startup.failed", "message": repr(exc)})
                 raise
             await send({"type": "lifespan.startup.complete"})
+            if self._on_ready is not None:
+                self._on_ready()
             message = await receive()
             assert message["type"] == "lifespan.shutdown"
         await send({"type": "lifespan.shutdown.complete"})
 
 
-def bind(host: str, port: int) -> socket.socket:
+class PortInUse(RuntimeError):
+    """A node's port is taken; the message says by what it may be and what to do."""
+
+
+def bind(host: str, port: int, name: str = "") -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        node = f" ({name}'s port)" if name else ""
+        raise PortInUse(
+            f"{host}:{port}{node} is already in use, by another `twin up` or another program: "
+            "stop it, or run this one beside it at another offset "
+            "(e.g. `TWIN_PORT_OFFSET=100 uv run twin up`, then the same offset for `twin chat`)"
+        ) from None
     sock.set_inheritable(True)
     return sock
 
 
-def serve(app: ASGIApp | PortRouter, sockets: list[socket.socket], *, graceful_s: int = 20) -> None:
+def serve(
+    app: ASGIApp | PortRouter,
+    sockets: list[socket.socket],
+    settings: Settings,
+    *,
+    graceful_s: int = 20,
+) -> None:
     """Run uvicorn on pre-bound sockets until SIGINT/SIGTERM; in-flight requests finish."""
+    structlog.get_logger("twin").info("serving", ports=[s.getsockname()[1] for s in sockets])
+    server(app, settings, graceful_s=graceful_s).run(sockets=sockets)
+
+
+def server(
+    app: ASGIApp | PortRouter, settings: Settings, *, graceful_s: int = 20
+) -> uvicorn.Server:
+    """The uvicorn server of a node or of ``twin up``: slow and greedy clients meet the bounds
+    of :mod:`services.core.guard` before any node code runs."""
     config = uvicorn.Config(
         app,
         lifespan="on",
         log_config=None,
         access_log=False,
         loop="uvloop",
-        http="httptools",
+        http=guarded_http(
+            header_timeout_s=settings.header_timeout_s,
+            body_timeout_s=settings.body_timeout_s,
+            max_connections=settings.max_connections,
+            retry_after_s=settings.retry_after_s,
+        ),
         timeout_graceful_shutdown=graceful_s,
         server_header=False,
     )
-    structlog.get_logger("twin").info("serving", ports=[s.getsockname()[1] for s in sockets])
-    uvicorn.Server(config).run(sockets=sockets)
+    return uvicorn.Server(config)

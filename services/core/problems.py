@@ -24,6 +24,7 @@ from litestar import Request, Response
 from services.core.errors import (
     Conflict,
     Contention,
+    DependencySaturated,
     DependencyUnavailable,
     FieldError,
     InvalidInput,
@@ -204,7 +205,7 @@ def make_unexpected_handler(retry_after_s: int) -> Handler:
                 type=TYPE_BASE + "dependency-unavailable",
                 title="Dependency unavailable",
                 status=503,
-                detail=f"{dependency} did not answer; retry after {retry_after_s} s",
+                detail=f"{_what_failed(exc, dependency)}; retry after {retry_after_s} s",
                 dependency=dependency,
             )
             return problem_response(request, problem, {"Retry-After": str(retry_after_s)})
@@ -237,6 +238,14 @@ def make_unexpected_handler(retry_after_s: int) -> Handler:
         return problem_response(request, problem)
 
     return handle_unexpected
+
+
+def _what_failed(exc: BaseException, dependency: str) -> str:
+    """What the answer says of a dependency: that it is saturated and what ran out, or only
+    that it did not answer (a driver's own message may quote data, so it is never shown)."""
+    if isinstance(exc, DependencySaturated):
+        return f"{dependency} is saturated: {exc.detail}"
+    return f"{dependency} did not answer"
 
 
 def malformed(error: FieldError) -> Problem:

@@ -13,6 +13,7 @@ from litestar import Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.types import ExceptionHandlersMap
 
+from contracts.common import TEXT_MAX
 from services.core.errors import FieldError
 from services.core.problems import (
     REFUSALS,
@@ -78,11 +79,21 @@ def make_http_handler(max_body_bytes: int) -> Handler:
                 f"; it answers {allowed}" if allowed else ""
             )
         elif status == 413:
-            detail = f"the body is over the limit of {max_body_bytes} bytes (TWIN_MAX_BODY_BYTES)"
+            detail = _too_large(max_body_bytes)
         problem = Problem(TYPE_BASE + title.lower().replace(" ", "-"), title, status, detail)
         return problem_response(request, problem, headers)
 
     return handle_http
+
+
+def _too_large(max_body_bytes: int) -> str:
+    """The 413's detail: the body limit, and the field limit that applies below it."""
+    return (
+        f"the body is over the limit of {max_body_bytes} bytes (TWIN_MAX_BODY_BYTES, the "
+        f"node's setting); below it each field has its own limit, named in a 422: a person's "
+        f"message to /v1/pulse or /v1/turn holds at most {TEXT_MAX:,} characters, so a larger "
+        "body only helps /v1/commit, /v1/knowledge and /v1/import"
+    )
 
 
 _HTTP_TITLES = {

@@ -48,11 +48,20 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     port_offset: int = 0  # added to every node's port (8101..8106), e.g. to run two stacks
     pg_pool_max: int = 10
     pg_timeout_s: float = 5.0
+    # How long a request waits for a free pool connection before it answers 503 + Retry-After
+    # (n8n's HTTP steps give up after 5–10 s: a wait longer than that helps nobody).
+    pg_acquire_timeout_s: float = 3.0
     redis_timeout_s: float = 2.0
     llm_timeout_s: float = 5.0
     ready_timeout_s: float = 1.0
     retry_after_s: int = 5
     max_body_bytes: int = 1_048_576
+    # Slow and greedy clients (services.core.guard): headers must arrive within this time
+    # (408), and each node's port holds at most this many open connections (503); six nodes
+    # at 128 stay under a 1,024 file-descriptor limit with room for the stores.
+    header_timeout_s: float = 10.0
+    body_timeout_s: float = 30.0  # from the headers to the body's last byte (408 after)
+    max_connections: int = 128
     session_idle_minutes: int = 30
     # How long a consolidation lease holds a session; a worker that died mid-session blocks
     # it this long. Keep it above the model budget + embedding + writes of one session.
@@ -131,11 +140,15 @@ _ENV: dict[str, tuple[str, type]] = {
     "port_offset": ("TWIN_PORT_OFFSET", int),
     "pg_pool_max": ("TWIN_PG_POOL_MAX", int),
     "pg_timeout_s": ("TWIN_PG_TIMEOUT_S", float),
+    "pg_acquire_timeout_s": ("TWIN_PG_ACQUIRE_TIMEOUT_S", float),
     "redis_timeout_s": ("TWIN_REDIS_TIMEOUT_S", float),
     "llm_timeout_s": ("TWIN_LLM_TIMEOUT_S", float),
     "ready_timeout_s": ("TWIN_READY_TIMEOUT_S", float),
     "retry_after_s": ("TWIN_RETRY_AFTER_S", int),
     "max_body_bytes": ("TWIN_MAX_BODY_BYTES", int),
+    "header_timeout_s": ("TWIN_HEADER_TIMEOUT_S", float),
+    "body_timeout_s": ("TWIN_BODY_TIMEOUT_S", float),
+    "max_connections": ("TWIN_MAX_CONNECTIONS", int),
     "session_idle_minutes": ("TWIN_SESSION_IDLE_MINUTES", int),
     "consolidation_lease_s": ("TWIN_CONSOLIDATION_LEASE_S", float),
     "working_memory_turns": ("TWIN_WORKING_MEMORY_TURNS", int),

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import threading
 import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
@@ -27,6 +28,7 @@ import httpx
 
 from services.core.settings import Settings
 from services.playground import commands
+from services.playground.ids import message_problem
 from services.playground.preflight import check_nodes
 from services.playground.turn import ROUTES, AskModel, Conversation, Exchange, NodeError
 
@@ -52,6 +54,7 @@ async def run_chat(
     chat_id: str,
     persona_prompt: str = "",
     show: bool = False,
+    shared_chat: bool = False,
     read: Callable[[str], str] = input,
     out: TextIO = sys.stdout,
 ) -> int:
@@ -73,9 +76,8 @@ async def run_chat(
             ask_model=_asker(llm, settings),
         )
         engine = f"model {settings.llm_model}" if llm else "offline (no model configured)"
-        print(
-            f"Talking to {agent_id} as {user_id} in {chat_id}; replies: {engine}.\n{HELP}", file=out
-        )
+        print(f"Talking to {agent_id} as {user_id}; replies: {engine}.", file=out)
+        print(_chat_line(chat_id, shared=shared_chat), HELP, sep="\n", file=out)
         try:
             await _loop(talk, read, out, show)
         finally:
@@ -87,11 +89,50 @@ async def run_chat(
 COMMANDS = ("/new", "/show", "/envelope", "/written")
 
 
+def _chat_line(chat_id: str, *, shared: bool) -> str:
+    """Which chat the turns go to, and whether the other personas share it."""
+    if not shared:
+        return f"Chat {chat_id} (--chat)."
+    return (
+        f"Chat {chat_id}: every persona you talk to as this user shares it, as a Telegram "
+        "private chat id is shared by bots (each persona keeps its own session); --chat picks "
+        "another."
+    )
+
+
+async def read_line(read: Callable[[str], str], prompt: str) -> str:
+    """``read(prompt)`` in a daemon thread: Ctrl-C at the prompt ends ``twin chat`` at once,
+    where a worker of the loop's executor would be waited for until Enter is pressed."""
+    loop = asyncio.get_running_loop()
+    line: asyncio.Future[str] = loop.create_future()
+
+    def settle(result: str | None, error: BaseException | None) -> None:
+        if line.done():  # the prompt was abandoned (Ctrl-C): nobody waits for the line
+            return
+        if error is not None:
+            line.set_exception(error)
+        else:
+            line.set_result(result or "")
+
+    def work() -> None:
+        try:
+            result, error = read(prompt), None
+        except BaseException as exc:  # EOFError (Ctrl-D) goes back to the loop as it came
+            result, error = None, exc
+        try:
+            loop.call_soon_threadsafe(settle, result, error)
+        except RuntimeError:  # the loop is closed: twin chat is already ending
+            pass
+
+    threading.Thread(target=work, name="twin-chat-input", daemon=True).start()
+    return await line
+
+
 async def _loop(talk: Conversation, read: Callable[[str], str], out: TextIO, show: bool) -> None:
     last: Exchange | None = None
     while True:
         try:
-            text = (await asyncio.to_thread(read, PROMPT)).strip()
+            text = (await read_line(read, PROMPT)).strip()
         except EOFError:
             return
         if text in ("/quit", "/exit"):
@@ -101,6 +142,9 @@ async def _loop(talk: Conversation, read: Callable[[str], str], out: TextIO, sho
             continue
         if commands.is_command(text):
             print(await _slash(talk, text), file=out)
+            continue
+        if (too_long := message_problem(text)) is not None:
+            print(f"!! {too_long}", file=out)
             continue
         try:
             last = await talk.say(text)
@@ -162,7 +206,10 @@ def _detail(exchange: Exchange, what: str) -> str:
         if envelope is None:
             return "-- no envelope this turn (graph-hydrator asked which one was meant)"
         messages = "\n".join(f"[{m['role']}]\n{m['content']}" for m in envelope["messages"])
-        return f"-- envelope ({len(envelope.get('warnings', []))} warnings)\n{messages}"
+        warnings = envelope.get("warnings") or []
+        listed = "".join(f"\n  ! {_warning(w)}" for w in warnings)
+        count = f"{len(warnings)} warning{'' if len(warnings) == 1 else 's'}"
+        return f"-- envelope ({count}){listed}\n{messages}"
     commit = exchange.answers.get("memory-upserter", {})
     written = {
         key: commit.get(key)
@@ -170,6 +217,11 @@ def _detail(exchange: Exchange, what: str) -> str:
         if commit.get(key)
     }
     return "-- written\n" + json.dumps(written, indent=2, ensure_ascii=False)
+
+
+def _warning(warning: dict[str, Any]) -> str:
+    """One envelope warning in a line (``EnvelopeWarning``: code, section, detail)."""
+    return f"{warning.get('code')} in {warning.get('section')}: {warning.get('detail')}"
 
 
 def _open_model(settings: Settings) -> LLM | None:

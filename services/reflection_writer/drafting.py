@@ -21,6 +21,7 @@ import structlog
 
 from contracts.reflection import Engine
 from contracts.reflection_draft import ReflectionDraft
+from services.core.cpu import compute
 from services.core.llm import LLM, LLMMalformedOutput
 from services.core.memory_store.episode_index import EpisodeRow, embedding_text
 from services.reflection_writer import engine_offline, episode, prompt
@@ -53,6 +54,10 @@ class OfflineDrafter:
     """No model configured: the offline engine's draft, grounded (engine ``offline``)."""
 
     async def draft(self, messages: Sequence[Message], known: Sequence[KnownEntity]) -> Draft:
+        return await compute(_chars(messages), self._draft, messages, known)
+
+    @staticmethod
+    def _draft(messages: Sequence[Message], known: Sequence[KnownEntity]) -> Draft:
         offline = engine_offline.draft(messages, known)
         return Draft(offline, "offline", ground(offline.reflection, messages))
 
@@ -65,7 +70,7 @@ class ModelDrafter:
     timeout_s: float
 
     async def draft(self, messages: Sequence[Message], known: Sequence[KnownEntity]) -> Draft:
-        offline = engine_offline.draft(messages, known)
+        offline = await compute(_chars(messages), engine_offline.draft, messages, known)
         user_ids = {m.message_id for m in messages if m.role == "user"}
         try:
             raw = await self.llm.complete_json(
@@ -89,6 +94,11 @@ class ModelDrafter:
                 observations=len(grounded.dropped_observations),
             )
         return Draft(normalized.draft, "llm", grounded, normalized.malformed_evidence)
+
+
+def _chars(messages: Sequence[Message]) -> int:
+    """What the offline engine reads: long sessions are drafted off the shared event loop."""
+    return sum(len(m.text) for m in messages)
 
 
 def drafter_for(llm: LLM | None, timeout_s: float) -> Drafter:

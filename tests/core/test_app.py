@@ -143,6 +143,8 @@ async def test_an_oversized_body_is_refused(
     assert response.headers["content-type"].startswith("application/problem+json")
     problem = response.json()
     assert "64 bytes" in problem["detail"] and "TWIN_MAX_BODY_BYTES" in problem["detail"]
+    # and the limit that applies below it, which a larger body would not lift
+    assert "message to /v1/pulse or /v1/turn holds at most 20,000 characters" in problem["detail"]
     assert problem["request_id"] == response.headers["x-request-id"]
 
 

@@ -33,6 +33,7 @@ def _code_files() -> list[Path]:
                 path.suffix in SUFFIXES
                 and path.is_file()
                 and "assets" not in path.parts
+                and "fixtures" not in path.parts  # recorded prompts and answers, not code
                 and path != Path(__file__)
             ):
                 files.append(path)

@@ -18,9 +18,9 @@ import random
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -35,7 +35,7 @@ from tests.e2e import n8n as n8n_tools
 from tests.e2e import workflows as workflows_edit
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.n8n import URL_SETTINGS, N8nInstance, Queue
-from tests.e2e.processes import Process, port_in_use
+from tests.e2e.processes import Process, free_port, port_in_use
 from tests.e2e.stack import AGENT_ID, ANAKETA_ALLOWED, Secrets, Stack, credentials_for
 from tests.e2e.stub_llm import StubLLM
 
@@ -102,9 +102,11 @@ def _nodes_ready(ports: list[int]) -> bool:
 
 
 @pytest.fixture(scope="session")
-def n8n_home() -> Path:
+def n8n_home(request: pytest.FixtureRequest) -> Path:
     try:
-        home, seconds = n8n_tools.install()
+        home, seconds = n8n_tools.install(progress=_shown(request.config))
+    except n8n_tools.NpmMissing as exc:
+        pytest.skip(f"n8n is not installed and there is no npm to install it with: {exc}")
     except n8n_tools.RegistryUnreachable as exc:
         pytest.skip(
             f"n8n is not installed and the npm registry cannot be reached to install "
@@ -112,6 +114,18 @@ def n8n_home() -> Path:
         )
     print(f"\n[e2e] n8n install: {seconds:.1f}s ({home})")
     return home
+
+
+def _shown(config: pytest.Config) -> Callable[[str], None]:
+    """Write a line to the terminal now, past pytest's capture: the first install takes minutes
+    (~3 GB), and a run that shows nothing meanwhile looks hung."""
+    capture = config.pluginmanager.getplugin("capturemanager")
+
+    def show(line: str) -> None:
+        with capture.global_and_fixture_disabled():
+            print(f"[e2e] {line}", file=sys.stderr, flush=True)
+
+    return show
 
 
 N8N_MODES = [
@@ -134,15 +148,38 @@ def stack(
     ``queue``: n8n on Postgres in queue mode, main + one worker + Redis (compose.yaml). The
     nodes use the run's stores (tests/conftest.py: the machine's, else embedded ones)."""
     redis_url = os.environ.get("TWIN_TEST_E2E_REDIS_URL", test_stores.redis_url)
-    if request.param == "queue" and not redis_url.startswith("redis://"):
-        pytest.skip(f"n8n's queue needs Redis over TCP; this run's Redis is {redis_url}")
-    with open_stack(
-        tmp_path_factory.mktemp(f"e2e-{request.param}"),
-        queue=request.param == "queue",
-        pg_admin=test_stores.pg_admin,
-        redis_url=redis_url,
-    ) as built:
+    queue = request.param == "queue"
+    with (
+        _over_tcp(redis_url) if queue else nullcontext(redis_url) as queue_redis_url,
+        open_stack(
+            tmp_path_factory.mktemp(f"e2e-{request.param}"),
+            queue=queue,
+            pg_admin=test_stores.pg_admin,
+            redis_url=redis_url,
+            queue_redis_url=queue_redis_url,
+        ) as built,
+    ):
         yield built
+
+
+@contextmanager
+def _over_tcp(redis_url: str) -> Iterator[str]:
+    """``redis_url`` as n8n's queue can reach it: over TCP. The run's embedded Valkey listens on
+    a Unix socket only; for the queue-mode run it also opens a loopback port (chosen free), and
+    closes it at the end. A Redis already on TCP is used as it is."""
+    if redis_url.startswith("redis://"):
+        yield redis_url
+        return
+    client = redis.Redis.from_url(redis_url)
+    db = client.connection_pool.connection_kwargs.get("db", 0)
+    port = free_port()
+    client.config_set("bind", "127.0.0.1")
+    client.config_set("port", port)
+    try:
+        yield f"redis://127.0.0.1:{port}/{db}"
+    finally:
+        client.config_set("port", 0)
+        client.close()
 
 
 @contextmanager
@@ -152,11 +189,13 @@ def open_stack(
     pg_admin: str,
     redis_url: str,
     queue: bool = False,
+    queue_redis_url: str | None = None,
     schedule_seconds: int | None = SCHEDULE_SECONDS,
     baseline: Baseline | None = None,
 ) -> Iterator[Stack]:
     """Build the stack (the E2E fixture and ``tests/e2e/measure.py`` share it). ``baseline``
-    (measure only) runs other workflows instead of the shipped ones."""
+    (measure only) runs other workflows instead of the shipped ones; ``queue_redis_url``: the
+    same Redis as n8n's queue reaches it (over TCP), when ``redis_url`` is a Unix socket."""
     offset = _free_offset()
     ports = {node: port + offset for node, port in NODE_PORTS.items()}
     keys = Secrets()
@@ -187,7 +226,9 @@ def open_stack(
     n8n_queue = None
     if queue:
         n8n_queue = Queue(
-            f"{pg_admin.rpartition('/')[0]}/n8n_e2e_{run}", redis_url, f"bull-e2e-{run}"
+            f"{pg_admin.rpartition('/')[0]}/n8n_e2e_{run}",
+            queue_redis_url or redis_url,
+            f"bull-e2e-{run}",
         )
         _run_async(_create_database(pg_admin, n8n_queue.database))
     n8n = N8nInstance(

@@ -8,10 +8,11 @@ import os
 import sqlite3
 import subprocess
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import httpx
 
@@ -21,7 +22,8 @@ REPO = Path(__file__).resolve().parents[2]
 INSTALL = REPO / "tools" / "n8n" / "install.sh"
 N8N = REPO / "tools" / "n8n" / "n8n.sh"
 WORKFLOWS = REPO / "n8n-workflows"
-# install.sh's exit code when the npm registry cannot be reached
+# install.sh's exit codes when n8n cannot be installed here: the E2E skips on these two only
+NPM_MISSING = 69
 REGISTRY_UNREACHABLE = 75
 # The field of the workflows' "Settings" node that holds each node's base URL.
 URL_SETTINGS = {
@@ -38,24 +40,41 @@ class RegistryUnreachable(RuntimeError):
     """n8n is not installed and the npm registry cannot be reached to install it."""
 
 
-def install(timeout: float = 1_800) -> tuple[Path, float]:
-    """Run ``tools/n8n/install.sh``; the install folder and the seconds it took."""
+class NpmMissing(RuntimeError):
+    """n8n is not installed and there is no npm on this machine to install it with."""
+
+
+def install(
+    timeout: float = 1_800,
+    progress: Callable[[str], None] = lambda _line: None,
+    env: dict[str, str] | None = None,
+) -> tuple[Path, float]:
+    """Run ``tools/n8n/install.sh``, each of its progress lines to ``progress`` as it comes;
+    the install folder and the seconds it took."""
     started = time.monotonic()
-    done = subprocess.run(
+    proc = subprocess.Popen(
         [str(INSTALL)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
-        check=False,
+        text=True,
+        env=env,
     )
-    if done.returncode == REGISTRY_UNREACHABLE:
-        raise RegistryUnreachable(done.stderr.strip()[-1000:])
-    if done.returncode != 0:
-        raise RuntimeError(
-            f"tools/n8n/install.sh failed ({done.returncode}):\n{done.stderr[-4000:]}"
-        )
-    return Path(done.stdout.strip().splitlines()[-1]), time.monotonic() - started
+    assert proc.stderr is not None and proc.stdout is not None
+    said: list[str] = []
+    for line in proc.stderr:  # the script writes its steps to stderr, its answer to stdout
+        said.append(line)
+        progress(line.rstrip())
+    out = proc.stdout.read()
+    code = proc.wait(timeout=max(1.0, timeout - (time.monotonic() - started)))
+    stderr = "".join(said)
+    if code == NPM_MISSING:
+        raise NpmMissing(stderr.strip()[-1000:])
+    if code == REGISTRY_UNREACHABLE:
+        raise RegistryUnreachable(stderr.strip()[-1000:])
+    if code != 0:
+        raise RuntimeError(f"tools/n8n/install.sh failed ({code}):\n{stderr[-4000:]}")
+    return Path(out.strip().splitlines()[-1]), time.monotonic() - started
 
 
 def workflow_files() -> list[Path]:
@@ -250,7 +269,7 @@ class Queue:
         redis, pg = httpx.URL(self.redis_url), urlsplit(self.dsn)
         return {
             "DB_TYPE": "postgresdb",
-            "DB_POSTGRESDB_HOST": pg.hostname or "127.0.0.1",
+            "DB_POSTGRESDB_HOST": _pg_host(pg.netloc),
             "DB_POSTGRESDB_PORT": str(pg.port or 5432),
             "DB_POSTGRESDB_DATABASE": self.database,
             "DB_POSTGRESDB_USER": pg.username or "postgres",
@@ -280,6 +299,13 @@ class Queue:
 
         with ThreadPoolExecutor(1) as pool:
             return pool.submit(asyncio.run, go()).result()
+
+
+def _pg_host(netloc: str) -> str:
+    """The host of ``user@host:port`` as n8n's Postgres client takes it: a name, or the folder
+    of a Unix socket (the embedded Postgres: ``%2Fsocket%2Fdir``, kept in its case)."""
+    host = netloc.rpartition("@")[2].rpartition(":")[0] or netloc.rpartition("@")[2]
+    return unquote(host).strip("[]") or "127.0.0.1"
 
 
 def unflatten(text: str) -> Any:

@@ -14,19 +14,15 @@ import random
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack
 from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
 import respx
 
-from services.core.app import create_app
 from services.core.deps import Clients
 from services.core.llm import open_llm
 from services.core.settings import NODE_PORTS, Settings
-from services.nodes import node_spec
 from services.playground.offline import offline_reply
 from services.playground.preflight import check_nodes
 from services.playground.terminal import _loop, new_chat_id, node_urls
@@ -34,21 +30,6 @@ from services.playground.turn import ROUTES, Conversation, Exchange, NodeError, 
 
 T0 = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
 MODEL_URL = "http://model.test/v1"
-
-
-@pytest.fixture
-async def nodes(
-    settings: Settings, resources: Clients, app_client
-) -> AsyncIterator[httpx.AsyncClient]:
-    """One client whose requests to http://<node> reach that node's app."""
-    async with AsyncExitStack() as stack:
-        mounts = {}
-        for node in ROUTES:
-            app = create_app(node_spec(node), settings, resources)
-            await stack.enter_async_context(app_client(app))  # runs the app's lifespan
-            mounts[f"http://{node}"] = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(mounts=mounts) as client:
-            yield client
 
 
 def conversation(client: httpx.AsyncClient, user_id: str, **extra) -> Conversation:
@@ -300,11 +281,11 @@ async def test_the_check_at_start_passes_when_every_node_answers_as_itself(
 
 
 async def test_a_wrong_offset_that_reaches_another_node_is_named(nodes: httpx.AsyncClient) -> None:
-    """With a different offset, pulse-decay's port can be another node of the stack."""
-    urls = {n: f"http://{n}" for n in ROUTES} | {"pulse-decay": "http://graph-hydrator"}
+    """Nodes that answer as each other but imply no one offset: the port named, not a guess."""
+    urls = {n: f"http://{n}" for n in ROUTES} | {"pulse-decay": "http://graph-hydrator:8101"}
     problem = await check_nodes(nodes, urls, 1)
     assert problem == (
-        "http://graph-hydrator is not pulse-decay (it is graph-hydrator): "
+        "http://graph-hydrator:8101 is not pulse-decay (it is graph-hydrator): "
         "`twin chat` and `twin up` need the same TWIN_PORT_OFFSET (here: 1)."
     )
 

@@ -9,8 +9,9 @@
 #   app/    package.json pinning n8n (+ the linkedom override) and its node_modules
 #   .complete   written last; its presence means the install is usable
 #
-# Exit codes: 0 installed (or already there), 75 the npm registry cannot be reached (callers
-# such as the E2E test skip on this one, and only this one), anything else: a real failure.
+# Exit codes: 0 installed (or already there), 69 npm is not installed, 75 the npm registry
+# cannot be reached (callers such as the E2E test skip on these two, and only these), anything
+# else: a real failure.
 # Facts behind the steps: ../../../shared/N8N.md (Node >= 24, n8n 2.41.1, the missing linkedom
 # version, --ignore-scripts, sqlite3 rebuilt against Debian's libsqlite3).
 set -euo pipefail
@@ -28,7 +29,10 @@ if [ -f "$HOME_DIR/.complete" ]; then
   exit 0
 fi
 
-command -v npm >/dev/null 2>&1 || { log "npm is required (any version) to fetch Node $NODE_VERSION"; exit 1; }
+command -v npm >/dev/null 2>&1 || {
+  log "npm is not installed: it is needed (any version) to fetch Node $NODE_VERSION and n8n $N8N_VERSION (Debian/Ubuntu: apt-get install npm)"
+  exit 69
+}
 
 # The registry must answer before anything is touched: an offline machine skips, it does not
 # fail. A registry that answers but lacks the pinned version is a real failure.

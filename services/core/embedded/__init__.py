@@ -3,9 +3,10 @@ Postgres (Redis) of its own, as it runs Qdrant Edge when no ``QDRANT_URL`` is se
 
 ``embedded_stores(settings)`` is the one place that decides: an explicit URL always wins; for
 each store left unset it starts the embedded server (Postgres under ``<data_dir>/postgres``,
-Redis under ``<data_dir>/redis``), and yields settings whose URLs point at them and whose
-``embedded`` names them. Leaving the block stops what it started, in reverse order, whatever
-happened inside (SIGTERM and Ctrl-C end uvicorn's loop, then this block).
+Redis under ``<data_dir>/redis``; the Qdrant Edge folder is only held, by this process), and
+yields settings whose URLs point at them and whose ``embedded`` names them. Leaving the block
+stops what it started, in reverse order, whatever happened inside (SIGTERM and Ctrl-C end
+uvicorn's loop, then this block).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import msgspec
 from services.core.embedded.postgres import EmbeddedPostgres
 from services.core.embedded.process import EmbeddedStoreError
 from services.core.embedded.redis import EmbeddedRedis
+from services.core.embedded.vectors import vector_folder_held
 from services.core.settings import Settings
 
 __all__ = ["EmbeddedPostgres", "EmbeddedRedis", "EmbeddedStoreError", "embedded_stores"]
@@ -37,6 +39,8 @@ def embedded_stores(
     changes: dict[str, object] = {}
     embedded: set[str] = set()
     with ExitStack() as stack:
+        if settings.qdrant_url is None and "vectors" in needs:  # first: a second twin stops here
+            stack.enter_context(vector_folder_held(Path(settings.qdrant_path)))
         if settings.database_url is None and "postgres" in needs:
             postgres = EmbeddedPostgres(data_dir / "postgres")
             postgres.start()

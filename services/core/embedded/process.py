@@ -28,6 +28,8 @@ from pathlib import Path
 import psutil
 import structlog
 
+from services.core.embedded.private import grant_search
+
 RUN_AS_USER = "twin-postgres"  # the system user the embedded Postgres runs as when twin is root
 _SOCKET_PATH_MAX = 100  # sun_path is 108 bytes on Linux, 104 on macOS; keep a margin
 
@@ -87,20 +89,23 @@ def run_as_for_postgres() -> RunAs:
 
 def give_to(path: Path, run_as: RunAs, *, own: bool = True) -> None:
     """Make ``path`` the server user's (``own``), and let that user reach it: every parent
-    folder it cannot search gets the search bit for others (never read: names stay hidden)."""
+    folder it cannot search gives that user alone the search bit (a POSIX ACL); only where
+    the file system has no ACLs does the parent get the search bit for others (never read:
+    names stay hidden), with a warning naming it."""
     if run_as.name is None:
         return
     if own:
         os.chown(path, run_as.uid, run_as.gid)
-    changed = []
+    opened = []
     for parent in path.resolve().parents:
         mode = parent.stat().st_mode
-        if not mode & 0o001:
-            parent.chmod(mode | 0o001)
-            changed.append(str(parent))
-    if changed:
+        if mode & 0o001 or grant_search(parent, run_as.uid):
+            continue
+        parent.chmod(mode | 0o001)
+        opened.append(str(parent))
+    if opened:
         structlog.get_logger("twin").warning(
-            "embedded_parents_made_searchable", user=run_as.name, folders=changed
+            "embedded_parents_made_searchable", user=run_as.name, folders=opened
         )
 
 

@@ -28,6 +28,7 @@ The verdict (:func:`ground`):
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -102,6 +103,26 @@ class Said:
     this_turn: tuple[str, ...]
     earlier: tuple[str, ...] = ()
 
+    # Read once for all the plan's facts (grounding each fact against a fresh read of up to
+    # a megabyte of words made a 50-fact plan quadratic: issue 31).
+    @functools.cached_property
+    def bag(self) -> frozenset[str]:
+        """Every word said, normalised."""
+        return frozenset(_bag((*self.this_turn, *self.earlier)))
+
+    @functools.cached_property
+    def dates(self) -> tuple[date, ...]:
+        """The dates the person's words resolve to."""
+        return tuple(_dates_said((*self.this_turn, *self.earlier), self.now))
+
+    @functools.cached_property
+    def clauses(self) -> tuple[tuple[tuple[str, frozenset[str]], ...], ...]:
+        """This turn's messages as clauses, each with its own bag of words."""
+        return tuple(
+            tuple((c, frozenset(_bag([c]))) for c in (c.strip() for c in CLAUSES.split(text)) if c)
+            for text in self.this_turn
+        )
+
 
 @dataclass(frozen=True)
 class Grounding:
@@ -145,13 +166,13 @@ def _bag(texts: Iterable[str]) -> set[str]:
     return {_norm(w) for text in texts for w in words(text)}
 
 
-def _said(word: str, bag: set[str]) -> bool:
+def _said(word: str, bag: frozenset[str]) -> bool:
     if word.isdigit():
         return word.lstrip("0") in bag or word in bag
     return word in bag or any(_same(word, s) for s in bag)
 
 
-def _normalised(word: str, bag: set[str]) -> bool:
+def _normalised(word: str, bag: frozenset[str]) -> bool:
     return any(
         any(_same(word, member) for member in family)
         and any(_said(member, bag) for member in family)
@@ -168,7 +189,7 @@ def _dates_said(texts: Iterable[str], now: datetime) -> list[date]:
     return found
 
 
-def _date_supported(day: date, whole: bool, bag: set[str], resolved: Sequence[date]) -> bool:
+def _date_supported(day: date, whole: bool, bag: frozenset[str], resolved: Sequence[date]) -> bool:
     """A date in a fact, against what was said: a resolved phrase give or take a day (a month
     given alone: any day of it), or its own words."""
     if any(abs((day - d).days) <= 1 if whole else (d.year, d.month) == (day.year, day.month)
@@ -203,14 +224,14 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     if target is None:
         return Grounding("kept")
     texts = (*said.this_turn, *said.earlier)
-    bag = _bag(texts)
+    bag = said.bag
     dates = [
         (date(int(m[1]), int(m[2]), int(m[3] or 1)), m[3] is not None)
         for m in _ISO.finditer(target)
         if 1 <= int(m[2]) <= 12 and 1 <= int(m[3] or 1) <= 31
     ]
     wanted = [_norm(w) for w in words(_ISO.sub(" ", target)) if w not in STOP_WORDS]
-    resolved = _dates_said(texts, said.now) if dates else []
+    resolved = said.dates if dates else ()
     missing = [w for w in wanted if not _said(w, bag) and not _normalised(w, bag)]
     missing += [d.isoformat() for d, whole in dates if not _date_supported(d, whole, bag, resolved)]
     units = len(wanted) + len(dates)
@@ -239,18 +260,16 @@ def _hedge(supported: Sequence[str], said: Said) -> str | None:
     if not supported:
         return None
 
-    def names(clause: str) -> bool:
-        bag = _bag([clause])
+    def names(bag: frozenset[str]) -> bool:
         return any(_said(w, bag) or _normalised(w, bag) for w in supported)
 
-    messages = [[c.strip() for c in CLAUSES.split(text) if c.strip()] for text in said.this_turn]
-    named = [c for clauses in messages for c in clauses if names(c)]
-    for clauses in messages:
-        for i, clause in enumerate(clauses):
+    named = [c for clauses in said.clauses for c, bag in clauses if names(bag)]
+    for clauses in said.clauses:
+        for i, (clause, _) in enumerate(clauses):
             decision = _DECISION.search(clause) if HEDGE.search(clause) else None
             if decision is None:
                 continue
-            if not named or (decision["noun"] is None and i > 0 and names(clauses[i - 1])):
+            if not named or (decision["noun"] is None and i > 0 and names(clauses[i - 1][1])):
                 return clause[:120]
     if named and all(HEDGE.search(c) for c in named):
         return named[0][:120]

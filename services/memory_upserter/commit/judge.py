@@ -17,6 +17,7 @@ peanuts"; :mod:`.asked` resolves them against the person's facts).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import re
 from collections.abc import Sequence
@@ -31,7 +32,7 @@ from contracts.plan import MemoryWritePlan
 from services.core.errors import InvalidInput
 from services.core.llm import LLM, LLMMalformedOutput, LLMUnavailable
 from services.core.validation import convert
-from services.memory_upserter.extract.extractor import Utterance, extract_turn
+from services.memory_upserter.extract.extractor import Extracted, Utterance, extract_turn
 from services.memory_upserter.extract.people import Known
 from services.memory_upserter.text import fold
 
@@ -123,12 +124,18 @@ async def judge(
     context = window(earlier, new)
     said_before = [u.text for u in context]
 
-    def offline(warning: str | None = None) -> Judged:
-        out = extract_turn(new, now=now, context=context, self_names=self_names, known=known)
+    async def read_offline() -> Extracted:
+        # CPU-bound on long messages: off the loop, which every node of `twin up` shares
+        return await asyncio.to_thread(
+            extract_turn, new, now=now, context=context, self_names=self_names, known=known
+        )
+
+    async def offline(warning: str | None = None) -> Judged:
+        out = await read_offline()
         return Judged(out.plan, "offline_extractor", warning, out.questions, said_before)
 
     if llm is None or not any(u.text.strip() for u in new):
-        return offline()
+        return await offline()
     try:
         raw = await llm.complete_json(
             system=SYSTEM,
@@ -142,7 +149,7 @@ async def judge(
         structlog.get_logger().warning(
             "judge_fallback", reason="unavailable", status=exc.status_code
         )
-        return offline(
+        return await offline(
             f"the shadow judge's model did not answer ({exc.detail}); "
             "the offline extractor wrote this plan"
         )
@@ -150,11 +157,11 @@ async def judge(
         structlog.get_logger().warning(
             "judge_fallback", reason="malformed", error=type(exc).__name__
         )
-        return offline(
+        return await offline(
             "the shadow judge's model answered something that is not a valid plan; "
             "the offline extractor wrote this plan"
         )
-    read = extract_turn(new, now=now, context=context, self_names=self_names, known=known)
+    read = await read_offline()
     forget = asked_forget(plan.forget, read.plan.forget)
     return Judged(
         msgspec.structs.replace(

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from datetime import timedelta
 
@@ -68,7 +69,8 @@ async def commit_turn(
     if isinstance(found, Stored):
         return replay(found, turn), True
     judged = replace(found, known=tuple(prefer(found.known, answered)))
-    decided = replace(prepare(turn, judged), answered=answered)
+    # grounding reads every word of the session: off the loop the six nodes share
+    decided = replace(await asyncio.to_thread(prepare, turn, judged), answered=answered)
     written = await _write(stores.db, decided, idle, request_id)
     if isinstance(written, Stored):
         return replay(written, turn), True
