@@ -57,7 +57,8 @@ class Notice(Struct, kw_only=True, frozen=True):
                 "judge_fallback, vectors_unindexed, working_memory_not_updated, "
                 "affect_not_promoted, "
                 "affect_fact_dropped, commitment_not_completed, due_not_understood, "
-                "unknown_active_entity, plan_forget_applied, message_cut, …"
+                "unknown_active_entity, plan_forget_applied, plan_forget_dropped, "
+                "message_not_found, message_cut, …"
             )
         ),
     ]
@@ -253,6 +254,14 @@ class CommitResponse(Struct, kw_only=True, frozen=True):
     completions: list[Completion] = []
     forgotten: dict[str, int] = {}
     warnings: list[Notice] = []
+    confirmations: Annotated[
+        list[str],
+        msgspec.Meta(
+            description="What the reply confirms to the person of what they asked memory "
+            "this turn (contract 1.6): a forget (or that it matched nothing) and each fact "
+            "their words ended, one line each."
+        ),
+    ] = []
     questions: Annotated[
         list[ShortText],
         msgspec.Meta(

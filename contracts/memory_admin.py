@@ -115,6 +115,13 @@ class ReindexResponse(Struct, kw_only=True, frozen=True):
             "recall); the sweep back-fills messages logged before it existed."
         ),
     ] = 0
+    episodes_indexed: Annotated[
+        int,
+        msgspec.Meta(
+            description="Episodes written into the `episodes` collection (contract 1.6): an "
+            "imported person's, or one whose vector a crash or an outage left unwritten."
+        ),
+    ] = 0
 
 
 EXPORTS = {

@@ -14,12 +14,16 @@ from contracts.memory import Notice
 
 
 class ForgetTarget(Struct, kw_only=True, frozen=True):
-    """Exactly one of: an entity (name, alias, ref or id), a fact/episode/todo id, or a text."""
+    """Exactly one of: an entity (name, alias, ref or id), a fact/episode/todo/message id, or
+    a text. A message (contract 1.6) goes with what memory learned only from it: the facts
+    whose only evidence it was, the todos captured from it, the episodes and summary versions
+    written from it, and the entities nothing else names."""
 
     entity: Annotated[str, msgspec.Meta(min_length=1, max_length=255)] | None = None
     fact_id: RowId | None = None
     episode_id: RowId | None = None
     todo_id: RowId | None = None
+    message_id: RowId | None = None  # 1.6: the message and what was learned only from it
     text: (
         Annotated[
             str,
@@ -39,14 +43,13 @@ class ForgetRequest(Struct, kw_only=True, frozen=True):
 
     user_id: UserId
     scope: Annotated[
-        Literal["session", "agent", "global"],
+        Literal["session", "chat", "agent", "global"],
         msgspec.Meta(
             description=(
                 "session: the chat's working memory (and with include_history its session's "
-                "messages "
-                "and episodes); agent: this agent's facts, todos and episodes; global: "
-                "everything of "
-                "the user, whichever agent holds it."
+                "messages and episodes, and what memory learned only from them); chat (contract "
+                "1.6): the same for every session of the chat; agent: this agent's facts, todos "
+                "and episodes; global: everything of the user, whichever agent holds it."
             )
         ),
     ]

@@ -199,7 +199,8 @@ LISTS = {
 
 
 def confirmations(commit: dict[str, Any]) -> list[str]:
-    """One line per todo the turn created (what the reply confirms to the person), then the
+    """One line per todo the turn created, then what memory confirms of what the person asked
+    of it (a forget, a fact their words ended): what the reply confirms to the person; then the
     product's own questions the turn left open ("? Which one is done: …?")."""
     lines = []
     for todo in commit.get("todos", []):
@@ -207,7 +208,11 @@ def confirmations(commit: dict[str, Any]) -> list[str]:
             continue
         where = LISTS.get(todo.get("kind", ""), "open threads")
         lines.append(f'✓ Added "{todo["text"]}" to your {where}{due_suffix(todo.get("due_at"))}.')
-    return lines + [f"? {question}" for question in commit.get("questions", [])]
+    return [
+        *lines,
+        *commit.get("confirmations", []),
+        *(f"? {question}" for question in commit.get("questions", [])),
+    ]
 
 
 def _ts(now: datetime | None) -> dict[str, str]:

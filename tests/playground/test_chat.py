@@ -358,3 +358,27 @@ async def test_forget_and_help_in_the_terminal_and_no_unknown_command_is_sent(
         logged = await conn.fetch("SELECT text FROM messages WHERE user_id = $1", user_id)
     assert not [r for r in live if "Lisbon" in r["text"]]
     assert not [m for m in logged if m["text"].startswith("/")]
+
+
+async def test_forget_and_correct_in_the_conversation_are_confirmed_in_the_reply(
+    nodes: httpx.AsyncClient, user_id: str
+) -> None:
+    lines = iter(
+        [
+            "My colleague Marta Silva lives in Porto.",
+            "I'm allergic to peanuts and shellfish.",
+            "Please forget that I told you about Marta Silva",
+            "That's wrong, I'm only allergic to peanuts",
+            "Who is Marta Silva? What am I allergic to?",
+            "/envelope",
+            "/quit",
+        ]
+    )
+    out = io.StringIO()
+    await _loop(conversation(nodes, user_id), lambda _prompt: next(lines), out, show=False)
+    text = out.getvalue()
+    assert 'deanna> ✓ Forgotten, as you asked: "Marta Silva".' in text
+    assert "deanna> ✓ No longer noted:" in text and "shellfish" in text.split("No longer")[1]
+    envelope = text.split("-- envelope")[1].split("[user]")[0].lower()
+    assert "porto" not in envelope  # known only as where Marta lives: forgotten with her
+    assert "shellfish" not in envelope and "peanuts" in envelope

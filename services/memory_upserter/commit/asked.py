@@ -150,6 +150,15 @@ def ended_facts(
     return facts, notices
 
 
+def reached_before(
+    targets: Sequence[str], counts: Mapping[str, int], said: Sequence[str]
+) -> dict[str, int]:
+    """What a forget asked in conversation reached of what was stored before this turn: the
+    request's own messages (``said``), which name the target too, are not counted."""
+    own = sum(any(fold(t) in fold(text) for t in targets) for text in said)
+    return {**counts, "messages": max(0, counts.get("messages", 0) - own)}
+
+
 def forget_notice(
     targets: Sequence[str], counts: Mapping[str, int], said: Sequence[str] = ()
 ) -> Notice:
@@ -157,7 +166,7 @@ def forget_notice(
     request's own message (``said``: this turn's user messages), which names the target too, is
     told apart from what was stored before."""
     own = sum(any(fold(t) in fold(text) for t in targets) for text in said)
-    before = {**counts, "messages": max(0, counts.get("messages", 0) - own)}
+    before = reached_before(targets, counts, said)
     named = ", ".join(repr(t) for t in targets)
     reached = ", ".join(f"{n} {kind}" for kind, n in sorted(before.items()) if n)
     detail = (

@@ -185,6 +185,14 @@ def asked_forget(model: Sequence[str], asked: Sequence[str]) -> list[str]:
     return list(dict.fromkeys([*asked, *kept]))
 
 
+def forgets_asked(model: Sequence[str], said: Sequence[str], now: datetime) -> list[str]:
+    """A plan's ``forget`` (the model's or the flow's), kept where the person's own words
+    (``said``) ask for it (:func:`asked_forget`), never added to."""
+    asked = extract_turn([Utterance(t) for t in said], now=now).plan.forget
+    folded = [fold(a) for a in asked]
+    return [m for m in model if any(fold(m) in a or a in fold(m) for a in folded if a)]
+
+
 def _prompt(new: Sequence[Utterance], context: Sequence[Utterance], now: datetime) -> str:
     def line(u: Utterance) -> dict[str, str]:
         return {"speaker": u.speaker or "the person", "text": u.text}

@@ -19,6 +19,7 @@ from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan, PlanFact
 from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.commit.grounding import Said, ground
+from services.memory_upserter.commit.judge import forgets_asked
 from services.memory_upserter.commit.names import resolve
 from services.memory_upserter.commit.read import (
     AFFECT_PREDICATES,
@@ -85,6 +86,14 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
     notes += todo_notes
     done_said = any(says_done(r.text) for r in own)
     did = [] if done_said or not plan.complete_commitment else did_sentences([r.text for r in own])
+    forget = list(plan.forget)
+    if source in ("request", "answer") and forget:  # the person asks; a model never forgets
+        forget = forgets_asked(forget, [r.text for r in own], turn.now)
+        notes += [
+            Notice(code="plan_forget_dropped", detail=f"$.forget: {t!r}: the person did not ask")
+            for t in plan.forget
+            if t not in forget
+        ]
     if plan.complete_commitment and not done_said and not did:
         notes.append(
             Notice(
@@ -100,7 +109,7 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         todos=tuple(todos),
         done_said=done_said,
         complete_asked=plan.complete_commitment,
-        forget=tuple(plan.forget),
+        forget=tuple(forget),
         fact_source="llm_plan" if source in ("request", "answer") else "shadow_extraction",
         notes=tuple(notes),
         questions=tuple(dict.fromkeys([*judged.questions, *resolved.open.values()])),

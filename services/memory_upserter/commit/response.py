@@ -24,6 +24,7 @@ from contracts.plan import PlanFact
 from services.core.memory_store.fact_ops import FactResult, FactWrite
 from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
 from services.core.memory_store.shapes import EntityResult
+from services.memory_upserter.commit.asked import reached_before
 from services.memory_upserter.commit.read import SELF
 from services.memory_upserter.commit.todos import pick_done
 from services.memory_upserter.commit.turn import (
@@ -151,6 +152,7 @@ def commit_response(
 ) -> CommitResponse:
     """The turn's answer; ``ended``: the facts the plan's ``ends`` ended."""
     turn, req, now = plan.turn, plan.turn.req, plan.turn.now
+    written = [*(fact_written(w, r, now=now) for w, r in facts), *ended]
     return CommitResponse(
         user_id=req.user_id,
         agent_id=req.agent_id,
@@ -162,7 +164,7 @@ def commit_response(
         reply=turn.reply,
         plan_source=plan.plan_source,
         entities=_entities(entities),
-        facts=[*(fact_written(w, r, now=now) for w, r in facts), *ended],
+        facts=written,
         todos=[
             TodoWritten(
                 todo_id=str(t.todo_id),
@@ -186,6 +188,9 @@ def commit_response(
         else [],
         forgotten=forgotten,
         warnings=warnings,
+        confirmations=confirmations(
+            plan.forget, forgotten, written, [r.text for r in turn.user_rows]
+        ),
     )
 
 
@@ -220,3 +225,30 @@ def _entities(results: Sequence[EntityResult]) -> list[EntityWritten]:
                 outcome=outcome,
             )
     return list(merged.values())
+
+
+FORGET_KINDS = ("facts", "todos", "episodes", "messages", "entities")
+
+
+def confirmations(
+    forget: Sequence[str],
+    forgotten: Mapping[str, int],
+    facts: Sequence[FactWritten],
+    said: Sequence[str] = (),
+) -> list[str]:
+    """What the reply confirms to the person of what they asked memory this turn (pure): a
+    forget they asked for (or that it reached nothing stored before — ``said``, this turn's
+    user messages, name it too) and each fact their words ended, one line each; a forget
+    that reached nothing says so, so the person is never told of one that did not happen."""
+    lines = []
+    if forget:
+        named = ", ".join(f'"{t}"' for t in forget)
+        before = reached_before(forget, forgotten, said)
+        reached = any(before.get(k) for k in FORGET_KINDS)
+        lines.append(
+            f"✓ Forgotten, as you asked: {named}."
+            if reached
+            else f"Nothing I remember matched {named}: nothing was forgotten."
+        )
+    lines += [f'✓ No longer noted: "{f.text}".' for f in facts if f.outcome == "ended"]
+    return lines

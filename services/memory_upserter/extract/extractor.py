@@ -108,13 +108,23 @@ def _read(utterance: Utterance, out: Emitter, selves: set[str]) -> None:
                 _sentence(part, out)
 
 
+def _named_in(statement: str, out: Emitter) -> list[str]:
+    """What a statement the person asks to forget names ("don't remember that I work at
+    Quirinal Labs" → "Quirinal Labs"): the objects and values of the facts it would state;
+    nothing when it states none ("Marta Silva", "my address")."""
+    scratch = Emitter(now=out.now, names=out.names)
+    _sentence(statement, scratch)
+    said = [f.object or f.value for f in scratch.facts.values()]
+    return [s for s in dict.fromkeys(said) if s and s.lower() != "user"]
+
+
 def _sentence(sentence: str, out: Emitter) -> None:
     out.sentence = sentence
     out.valid_from = out.valid_to = None
     plain = assertion.unquoted(sentence)
     target = assertion.forget_target(plain) if out.is_user else None
     if target is not None:
-        out.forget.append(target)
+        out.forget.extend(_named_in(target, out) or [target])
         return
     plain, out.correcting = assertion.corrected(plain)
     block = assertion.blocked(plain)

@@ -67,7 +67,7 @@ async def audit(
                 user_id,
                 agent_id,
                 chat_id,
-                scope,
+                "session" if scope == "chat" else scope,  # a chat is its sessions
                 kind,
                 ids,
                 reason,

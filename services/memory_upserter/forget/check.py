@@ -9,13 +9,15 @@ import msgspec
 from contracts.privacy import ForgetRequest, ForgetTarget
 from services.core.errors import FieldError, InvalidInput
 
+CONVERSATION = ("session", "chat")  # the scopes that forget a conversation, not targets
+
 
 def check(req: ForgetRequest) -> None:
     """What the schema cannot say; raises :class:`InvalidInput` listing every problem."""
     errors: list[FieldError] = []
-    if req.scope == "session":
+    if req.scope in CONVERSATION:
         errors += [
-            FieldError(f"$.{f}", f"scope 'session' needs {f}")
+            FieldError(f"$.{f}", f"scope {req.scope!r} needs {f}")
             for f in ("agent_id", "chat_id")
             if getattr(req, f) is None
         ]
@@ -23,7 +25,7 @@ def check(req: ForgetRequest) -> None:
             errors.append(
                 FieldError(
                     "$.targets",
-                    "scope 'session' forgets the conversation; "
+                    f"scope {req.scope!r} forgets the conversation; "
                     "targets need scope 'agent' or 'global'",
                 )
             )
@@ -33,7 +35,7 @@ def check(req: ForgetRequest) -> None:
         if not req.targets and not req.everything:
             errors.append(FieldError("$.targets", "name what to forget, or set everything: true"))
         if req.include_history:
-            errors.append(FieldError("$.include_history", "only for scope 'session'"))
+            errors.append(FieldError("$.include_history", "only for scope 'session' or 'chat'"))
     for i, target in enumerate(req.targets):
         given = [
             f for f in msgspec.structs.fields(ForgetTarget) if getattr(target, f.name) is not None
@@ -42,14 +44,16 @@ def check(req: ForgetRequest) -> None:
             errors.append(
                 FieldError(
                     f"$.targets[{i}]",
-                    "give exactly one of entity, fact_id, episode_id, todo_id, text",
+                    "give exactly one of entity, fact_id, episode_id, todo_id, message_id, text",
                 )
             )
-        for f in ("fact_id", "episode_id", "todo_id"):
+        for f in ("fact_id", "episode_id", "todo_id", "message_id"):
             if getattr(target, f) is not None and not _uuid(getattr(target, f)):
                 errors.append(FieldError(f"$.targets[{i}].{f}", "not a UUID"))
     if req.session_id is not None and not _uuid(req.session_id):
         errors.append(FieldError("$.session_id", "not a UUID"))
+    if req.session_id is not None and req.scope != "session":
+        errors.append(FieldError("$.session_id", "only for scope 'session'"))
     if errors:
         raise InvalidInput(errors)
 

@@ -142,7 +142,10 @@ async def _vectors(
             counts[f"{collection}_vectors"] += await vectors.set_active(
                 collection, user_id=user_id, ids=ids, active=False
             )
-    redacted = done.effects.ids.get("messages_redacted", [])
+    redacted = [
+        *done.effects.ids.get("messages_redacted", []),
+        *done.effects.ids.get("messages_following", []),
+    ]
     if done.effects.ids.get("messages") or redacted:
         counts["messages_vectors_rewritten"] += await reindex_mentions(
             stores.db, vectors, stores.embedder, user_id, [*done.names, *done.texts], redacted

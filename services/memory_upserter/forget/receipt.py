@@ -75,8 +75,10 @@ TABLE_OF_KIND = {
 STATISTICS_LEFT = Remnant(
     where="postgres_statistics",
     what="the planner's previous samples of the rewritten tables' columns, as dead tuples in "
-    "pg_statistic's file (this database role may not rewrite that catalog table)",
-    until="an administrator runs VACUUM FULL pg_catalog.pg_statistic",
+    "pg_statistic's file, or as the statistics of a table the forget left empty (this "
+    "database role may not rewrite that catalog table)",
+    until="an administrator runs VACUUM FULL pg_catalog.pg_statistic (an emptied table: "
+    "until its next ANALYZE with rows in it)",
 )
 
 

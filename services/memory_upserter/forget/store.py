@@ -5,8 +5,9 @@ episodes and messages; ``global`` — all of the user's, whichever agent holds t
 narrows it: an entity (every relation touching it, the entity itself with its aliases, and the
 todos and episodes that name it), a fact/episode/todo id, or a text (normalized substring of
 fact and todo texts and episode reflections). The messages that mention an entity or a text are
-redacted, not forgotten (:mod:`.mentions`); a session's messages go whole. The user's own entity
-("me") is never forgotten itself, only what is said about them.
+redacted, not forgotten (:mod:`.mentions`); the messages of a session or a chat, and a message
+named by id, go whole. The user's own entity ("me") is never forgotten itself, only what is
+said about them.
 
 Soft: relations ``status = 'FORGOTTEN'``, other rows ``active = false``, with ``forgotten_at``
 and ``forget_reason``. Hard: the rows are deleted. Either way the audit (``forget_log``) keeps
@@ -81,7 +82,7 @@ _KINDS = {
         + NAMES_SQL.format(names="{names}", col="r.reflection")
         + " OR "
         + TEXT_SQL.format(texts="{texts}", col="r.reflection")
-        + " OR r.session_id = {session}::uuid",
+        + " OR r.session_id = ANY({sessions}::uuid[])",
         "active = false, updated_at = {now}",
     ),
     "messages": (
@@ -92,7 +93,7 @@ _KINDS = {
         NAMES_SQL.format(names="{names}", col="r.text")
         + " OR "
         + TEXT_SQL.format(texts="{texts}", col="r.text")
-        + " OR r.session_id = {session}::uuid",
+        + " OR r.session_id = ANY({sessions}::uuid[])",
         "active = false",
     ),
 }
@@ -152,9 +153,14 @@ async def forget_rows(
     an entity would cascade to relations the scope may not reach)."""
     s = selection
     effects = Effects()
-    explicit = {"facts": s.fact_ids, "todos": s.todo_ids, "episodes": s.episode_ids, "messages": ()}
+    explicit = {
+        "facts": s.fact_ids,
+        "todos": s.todo_ids,
+        "episodes": s.episode_ids,
+        "messages": s.message_ids,
+    }
     for kind in ("facts", "todos", "episodes", "messages"):
-        if kind == "messages" and not (s.everything or s.session_id):
+        if kind == "messages" and not (s.everything or s.session_ids or s.message_ids):
             continue  # an entity or a text is cut out of the messages (.mentions), not them
         sql, names = STATEMENTS[(kind, hard)]
         values = {
@@ -165,7 +171,7 @@ async def forget_rows(
             "ids": list(explicit[kind]),
             "texts": list(s.texts),
             "names": s.names_pattern,
-            "session": s.session_id,
+            "sessions": list(s.session_ids),
             "now": now,
             "reason": reason,
         }
@@ -245,21 +251,29 @@ async def forget_everything_hard(conn: Connection, user_id: str) -> Effects:
     return effects
 
 
-async def session_to_forget(
-    conn: Connection, user_id: str, agent_id: str, chat_id: str, session_id: UUID | None
-) -> UUID | None:
-    """The given session of this chat, else the chat's most recent one."""
-    found: UUID | None = await conn.fetchval(
+async def sessions_to_forget(
+    conn: Connection,
+    user_id: str,
+    agent_id: str,
+    chat_id: str,
+    session_id: UUID | None,
+    *,
+    whole_chat: bool,
+) -> list[UUID]:
+    """Every session of this chat (``whole_chat``), else the given one, else the chat's most
+    recent one."""
+    rows = await conn.fetch(
         """SELECT session_id FROM sessions
             WHERE user_id = $1 AND agent_id = $2 AND chat_id = $3
               AND ($4::uuid IS NULL OR session_id = $4)
-            ORDER BY started_at DESC LIMIT 1""",
+            ORDER BY started_at DESC LIMIT CASE WHEN $5 THEN NULL ELSE 1 END""",
         user_id,
         agent_id,
         chat_id,
         session_id,
+        whole_chat,
     )
-    return found
+    return [r[0] for r in rows]
 
 
 def _is_uuid(value: str) -> bool:

@@ -69,7 +69,7 @@ async def forget_in_transaction(
     done = Forgotten(Effects())
     if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM users WHERE user_id = $1)", user_id):
         return _unknown_user(done, scope, agent_id, chat_id, everything=everything)
-    if scope == "session":
+    if scope in ("session", "chat"):
         fallback = await _session(conn, ask, done)
     elif everything and scope == "global" and hard:
         done.effects = await store.forget_everything_hard(conn, user_id)
@@ -124,30 +124,25 @@ class _Ask:
     def scoped_agent(self) -> str | None:
         return self.agent_id if self.scope == "agent" else None
 
+    @property
+    def at(self) -> provenance.At:
+        return provenance.At(self.user_id, self.hard, self.now, self.reason)
+
 
 async def _session(conn: Connection, ask: _Ask, done: Forgotten) -> str:
-    """A session's conversation keys; with its history, its rows and what memory learned only
-    from them (hard: the snippets quoting it too). The audit's fallback kind."""
-    assert ask.agent_id is not None and ask.chat_id is not None, "checked: scope session needs both"
+    """A session's (or, scope ``chat``, every session's of the chat) conversation keys; with
+    its history, its rows and what memory learned only from them (hard: the snippets quoting it
+    too). The audit's fallback kind."""
+    assert ask.agent_id is not None and ask.chat_id is not None, "checked: the scope needs both"
     done.session_chat = (ask.agent_id, ask.chat_id)
-    sid = None
     if ask.include_history:
         asked = uuid.UUID(ask.session_id) if ask.session_id else None
-        sid = await store.session_to_forget(conn, ask.user_id, ask.agent_id, ask.chat_id, asked)
-    if sid is not None:
-        session = await provenance.read_session(conn, ask.user_id, sid, hard=ask.hard)
-        done.effects = await store.forget_rows(
-            conn,
-            Selection(ask.user_id, ask.agent_id, session_id=sid),
-            hard=ask.hard,
-            now=ask.now,
-            reason=ask.reason,
+        sessions = await store.sessions_to_forget(
+            conn, ask.user_id, ask.agent_id, ask.chat_id, asked, whole_chat=ask.scope == "chat"
         )
-        learned = await provenance.forget_learned_from(
-            conn, session, user_id=ask.user_id, hard=ask.hard, now=ask.now, reason=ask.reason
-        )
-        merge(done.effects, learned)
-        if ask.hard:
+        history = await provenance.read_sessions(conn, ask.user_id, sessions, hard=ask.hard)
+        done.effects = await provenance.forget_history(conn, history, ask.at)
+        for sid in sessions if ask.hard else []:
             done.effects.counts["snippets"] += await quotes.clear_snippets(conn, ask.user_id, sid)
     return "session"
 
@@ -157,9 +152,20 @@ async def _targets(conn: Connection, ask: _Ask, done: Forgotten) -> str:
     rows, the messages that mention them, the summaries and seed quoting them. The audit's
     fallback kind."""
     selection, texts = await _selection(conn, ask, done)
+    linked = (
+        []
+        if ask.everything
+        else await provenance.linked_to(conn, ask.user_id, selection.entity_ids)
+    )
     done.effects = await store.forget_rows(
         conn, selection, hard=ask.hard, now=ask.now, reason=ask.reason
     )
+    if message_ids := _ids(t.message_id for t in ask.targets):
+        history = await provenance.read_messages(
+            conn, ask.user_id, ask.scoped_agent, list(message_ids), hard=ask.hard
+        )
+        done.warnings += provenance.unfound(message_ids, history)
+        merge(done.effects, await provenance.forget_history(conn, history, ask.at))
     if not ask.everything:
         await mentions.redact_messages(
             conn,
@@ -173,6 +179,7 @@ async def _targets(conn: Connection, ask: _Ask, done: Forgotten) -> str:
             reason=ask.reason,
             effects=done.effects,
         )
+        merge(done.effects, await provenance.forget_unnamed(conn, linked, ask.at))
     if texts and not any(done.effects.counts.values()):
         done.warnings.append(
             Notice(code="nothing_matched", detail="no fact, todo, episode or message holds it")
@@ -238,7 +245,7 @@ def _unknown_user(
     done.warnings.append(
         Notice(code="unknown_user", detail="no memory is held for this user: nothing was logged")
     )
-    if scope == "session" and agent_id is not None and chat_id is not None:
+    if scope in ("session", "chat") and agent_id is not None and chat_id is not None:
         done.session_chat = (agent_id, chat_id)
     done.wipe_user = everything and scope == "global"
     done.wipe_agent = agent_id if everything and scope == "agent" else None

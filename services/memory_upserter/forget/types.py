@@ -25,7 +25,8 @@ class Selection:
     todo_ids: tuple[UUID, ...] = ()
     texts: tuple[str, ...] = ()
     names_pattern: str | None = None  # \m(name|alias…)\M over twin_normalize(text)
-    session_id: UUID | None = None  # the session whose messages and episodes go
+    session_ids: tuple[UUID, ...] = ()  # the sessions whose messages and episodes go
+    message_ids: tuple[UUID, ...] = ()  # messages that go whole
 
 
 @dataclass

@@ -21,7 +21,6 @@ For moving a person to another deployment (data portability) or restoring one. G
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 import asyncpg
@@ -33,7 +32,6 @@ from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
 from services.core.errors import FieldError, InvalidInput
 from services.core.memory_store import lock_user
-from services.core.memory_store.episode_index import reindex_episodes
 from services.core.vectors import VectorIndex
 from services.memory_upserter.forget.compact import user_tables
 from services.memory_upserter.person.reindex import reindex
@@ -75,9 +73,8 @@ async def import_document(
         return ImportResponse(
             user_id=doc.user_id, inserted=inserted, already_present=already_present, warnings=notes
         )
+    # every collection, episodes included, so what was imported is recalled at once
     swept = await reindex(db, vectors, embedder, ReindexRequest(user_id=doc.user_id, limit=10_000))
-    while await reindex_episodes(db, embedder, vectors, doc.user_id, datetime.now(UTC)):
-        pass  # the episodes' vectors too, batch by batch, so they are recalled at once
     more = (
         [
             Notice(

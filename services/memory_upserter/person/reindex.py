@@ -3,7 +3,8 @@
 Sweeps what a failed embedder or index left behind: facts with ``indexed_at IS NULL`` (live
 ones are embedded and upserted, closed or forgotten ones marked inactive), logged messages
 never indexed (:func:`..commit.index.sync_turns`, every user's in one batch; also the back-fill
-of messages older than that collection) and knowledge chunks never indexed — for one user, or
+of messages older than that collection), knowledge chunks never indexed and episodes never
+indexed (an import, a crash before the vector was written) — every collection, for one user or
 for everyone, oldest first, up to ``limit`` rows of each.
 Rows already indexed cost nothing: the partial indexes on ``indexed_at IS NULL`` hold only the
 backlog.
@@ -11,6 +12,7 @@ backlog.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from uuid import UUID
 
 from contracts.memory import Notice
@@ -24,6 +26,7 @@ from services.core.memory_store import (
     mark_indexed,
     unindexed_facts,
 )
+from services.core.memory_store.episode_index import reindex_episodes
 from services.core.memory_store.index import grouped_by_user
 from services.core.vectors import VectorIndex
 from services.memory_upserter.commit.index import OwedTurn, sync_turns
@@ -46,7 +49,7 @@ async def unindexed_messages(
 async def reindex(
     db: Database, vectors: VectorIndex, embedder: Embedder, req: ReindexRequest
 ) -> ReindexResponse:
-    indexed = deactivated = knowledge = messages = 0
+    indexed = deactivated = knowledge = messages = episodes = 0
     warnings: list[Notice] = []
     try:
         async with db.acquire() as conn:
@@ -70,6 +73,7 @@ async def reindex(
             raise DependencyUnavailable("vectors", warning)
         messages = sum(len(ids) for ids in waiting.values())
         knowledge = await index_chunks(db, vectors, embedder, user_id=req.user_id, limit=req.limit)
+        episodes = await _episodes(db, vectors, embedder, req)
     except DependencyUnavailable as exc:
         warnings.append(
             Notice(
@@ -83,6 +87,8 @@ async def reindex(
                    OR EXISTS (SELECT 1 FROM knowledge_chunks WHERE indexed_at IS NULL AND active
                                  AND ($1::text IS NULL OR user_id = $1))
                    OR EXISTS (SELECT 1 FROM messages WHERE indexed_at IS NULL AND active
+                                 AND ($1::text IS NULL OR user_id = $1))
+                   OR EXISTS (SELECT 1 FROM episodes WHERE indexed_at IS NULL AND active
                                  AND ($1::text IS NULL OR user_id = $1))""",
             req.user_id,
         )
@@ -93,4 +99,18 @@ async def reindex(
         remaining=remaining,
         warnings=warnings,
         messages_indexed=messages,
+        episodes_indexed=episodes,
     )
+
+
+async def _episodes(
+    db: Database, vectors: VectorIndex, embedder: Embedder, req: ReindexRequest
+) -> int:
+    """Episodes never indexed, batch by batch, up to ``limit``."""
+    done = 0
+    while done < req.limit:
+        batch = await reindex_episodes(db, embedder, vectors, req.user_id, datetime.now(UTC))
+        if not batch:
+            break
+        done += batch
+    return done
