@@ -23,7 +23,7 @@ import sys
 import time
 
 from bench.common import OUT, Stack, cached_embedder, machine, write_section
-from bench.recall import baselines, compare, data, evaluate
+from bench.recall import baselines, compare, data, evaluate, sessions
 from bench.recall.cost import raw_figures
 from bench.recall.metrics import Item
 from bench.recall.report import BASELINE_NAMES, TWIN_NAMES, report
@@ -43,15 +43,26 @@ def main(argv: list[str] | None = None) -> int:
     print("baselines ranked", flush=True)
     run = None if args.baselines_only else _run_twin(args, conversations, methods)
     results = evaluate.evaluate(methods, questions)
+    session_results = evaluate.evaluate(
+        sessions.session_methods(methods), sessions.session_questions(questions)
+    )
     derived = compare.Derived()
     if run is not None:
         derived = compare.derive(methods, conversations, questions)
         args.per_conversation = derived.per_conversation
     body = report(
-        args, info, questions, results, derived, run, baseline_s, time.perf_counter() - started
+        args,
+        info,
+        questions,
+        results,
+        session_results,
+        derived,
+        run,
+        baseline_s,
+        time.perf_counter() - started,
     )
     print("\n" + body)
-    _write(args, info, questions, results, derived, run, body)
+    _write(args, info, questions, results, session_results, derived, run, body)
     return 0
 
 
@@ -115,9 +126,12 @@ def _run_twin(
     return run
 
 
-def _write(args, info, questions, results, derived, run: ProductRun | None, body: str) -> None:
+def _write(
+    args, info, questions, results, session_results, derived, run: ProductRun | None, body: str
+) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     figures = raw_figures(info, results, derived.grounded, derived.matched, run)
+    figures["sessions"] = session_results
     (OUT / "recall.json").write_text(json.dumps(figures, indent=1, default=str))
     if run is not None:  # what came back, per question, for inspection
         (OUT / "recall-items.json").write_text(json.dumps(_items(questions, run), indent=1))

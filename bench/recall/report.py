@@ -34,6 +34,7 @@ def report(
     info,
     questions,
     results,
+    session_results,
     derived,
     run: ProductRun | None,
     baseline_s: dict[str, float],
@@ -56,7 +57,7 @@ def report(
         "",
         f"Data: {', '.join(c for c in args.selected)} ({sum(counts.values()) - counts['all']} "
         f"questions of categories 1–4 with evidence: "
-        + ", ".join(f"{g} {counts[g]}" for g in evaluate.GROUPS[1:])
+        + ", ".join(f"{g} {counts[g]}" for g in list(counts)[1:])
         + "). "
         "R@k = mean share of a question's evidence turns covered by the first k items; "
         "R@N tok = the same within N tokens (whitespace words of the returned text, items "
@@ -86,6 +87,7 @@ def report(
             "",
             table(["baseline", "R@5", "R@10", "R@20", "multi-hop R@10"], check),
         ]
+    lines += ["", *session_section(results, session_results, base + twin)]
     for budget, label in (("@10", "10 items"), ("@400t", "400 tokens")):
         lines += [
             "",
@@ -99,7 +101,7 @@ def report(
         ]
     if matched:
         rows = [
-            [name, *(f"{fmt3(v[g][0])} / {fmt3(v[g][1])}" for g in evaluate.GROUPS)]
+            [name, *(f"{fmt3(v[g][0])} / {fmt3(v[g][1])}" for g in counts)]
             for name, v in matched.items()
         ]
         lines += [
@@ -114,7 +116,7 @@ def report(
             "session's tail, the latest summary), each baseline at that question's "
             "same tokens:",
             "",
-            table(["method", *evaluate.GROUPS], rows),
+            table(["method", *counts], rows),
         ]
     if getattr(args, "per_conversation", None):
         lines += [
@@ -146,14 +148,14 @@ def report(
         ]
         if matched_grounded:
             rows = [
-                [name, *(f"{fmt3(v[g][0])} / {fmt3(v[g][1])}" for g in evaluate.GROUPS)]
+                [name, *(f"{fmt3(v[g][0])} / {fmt3(v[g][1])}" for g in counts)]
                 for name, v in matched_grounded.items()
             ]
             lines += [
                 "",
                 "Everything returned, grounded credit, vs the baselines at the same tokens:",
                 "",
-                table(["method", *evaluate.GROUPS], rows),
+                table(["method", *counts], rows),
             ]
     if run is not None:
         lines += ["", *cost_section(run)]
@@ -165,6 +167,30 @@ def report(
         f"{baseline_s['dense_query']:.1f} s (0 when cached in bench/out/cache).",
     ]
     return "\n".join(lines)
+
+
+def session_section(results, session_results, methods: list[str]) -> list[str]:
+    """Session R@k (MemPalace's definition, :mod:`bench.recall.sessions`) beside turn R@10."""
+    groups = list(session_results[methods[0]]["@10"])
+    rows = [
+        [
+            m,
+            fmt3(results[m]["@10"]["all"][0]),
+            *(fmt3(session_results[m][b]["all"][0]) for b in ("@5", "@10", "@20")),
+            *(fmt3(session_results[m]["@10"][g][0]) for g in groups[1:]),
+        ]
+        for m in methods
+    ]
+    header = ["method", "turn R@10", "session R@5", "session R@10", "session R@20"]
+    return [
+        "### Session granularity",
+        "",
+        "Each method's ranked items mapped to their sessions, distinct sessions kept in the "
+        "order first met (MemPalace's definition); R@k = mean share of a question's evidence "
+        "sessions among the first k. Turn R@10 beside it; per group, session R@10:",
+        "",
+        table([*header, *(f"{g} @10" for g in groups[1:])], rows),
+    ]
 
 
 def per_conversation(methods, base, questions) -> list[list[str]]:
