@@ -23,7 +23,7 @@ import sys
 import time
 
 from bench.common import OUT, Stack, cached_embedder, machine, write_section
-from bench.recall import baselines, compare, data, evaluate, sessions
+from bench.recall import baselines, beam, compare, data, evaluate, sessions, updates
 from bench.recall.cost import raw_figures
 from bench.recall.metrics import Item
 from bench.recall.report import BASELINE_NAMES, TWIN_NAMES, report
@@ -46,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     session_results = evaluate.evaluate(
         sessions.session_methods(methods), sessions.session_questions(questions)
     )
+    update_counts = updates.tally(methods, questions) if args.beam else {}
     derived = compare.Derived()
     if run is not None:
         derived = compare.derive(methods, conversations, questions)
@@ -56,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         questions,
         results,
         session_results,
+        update_counts,
         derived,
         run,
         baseline_s,
@@ -74,6 +76,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--quick", action="store_true", help="conv-26 only")
     parser.add_argument("--conversations", nargs="*", help="sample ids (default: all)")
+    parser.add_argument(
+        "--beam", default="", help="BEAM 100K chats instead of LoCoMo, e.g. 1,2,3 (1-10 here)"
+    )
     parser.add_argument("--baselines-only", action="store_true")
     parser.add_argument(
         "--variants", default="default,open", help="rag-gate limit sets to ask with (default,open)"
@@ -91,8 +96,11 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 def _select(args: argparse.Namespace) -> list[data.Conversation]:
-    conversations = data.load()
-    wanted = args.conversations or (["conv-26"] if args.quick else None)
+    if args.beam:
+        conversations = beam.load([int(n) for n in args.beam.split(",")])
+    else:
+        conversations = data.load()
+    wanted = args.conversations or (["conv-26"] if args.quick and not args.beam else None)
     if wanted:
         conversations = [c for c in conversations if c.sample_id in wanted]
     args.selected = [c.sample_id for c in conversations]
@@ -132,11 +140,12 @@ def _write(
     OUT.mkdir(parents=True, exist_ok=True)
     figures = raw_figures(info, results, derived.grounded, derived.matched, run)
     figures["sessions"] = session_results
-    (OUT / "recall.json").write_text(json.dumps(figures, indent=1, default=str))
+    name = "recall-beam" if args.beam else "recall"
+    (OUT / f"{name}.json").write_text(json.dumps(figures, indent=1, default=str))
     if run is not None:  # what came back, per question, for inspection
-        (OUT / "recall-items.json").write_text(json.dumps(_items(questions, run), indent=1))
+        (OUT / f"{name}-items.json").write_text(json.dumps(_items(questions, run), indent=1))
     if not args.no_write and not args.quick and not getattr(args, "selected_subset", False):
-        write_section("recall", body)
+        write_section(name, body)
         print("\nwrote bench/RESULTS.md", flush=True)
 
 

@@ -110,7 +110,7 @@ async def ingest(
                 "turn_id": turn_id(conversation, turn.dia_id),
                 "messages": [
                     {
-                        "role": "user",
+                        "role": turn.role,
                         "text": turn.content,
                         "speaker": turn.speaker,
                         "external_id": turn.dia_id,

@@ -4,7 +4,7 @@ comparisons, grounded credit (the cost tables are in :mod:`bench.recall.cost`)."
 from __future__ import annotations
 
 from bench.common import machine_line, table
-from bench.recall import evaluate
+from bench.recall import evaluate, updates
 from bench.recall.cost import cost_section
 from bench.recall.run_product import ProductRun
 
@@ -35,6 +35,7 @@ def report(
     questions,
     results,
     session_results,
+    update_counts,
     derived,
     run: ProductRun | None,
     baseline_s: dict[str, float],
@@ -45,18 +46,21 @@ def report(
     counts = evaluate.counts(questions)
     twin = [n for n in TWIN_NAMES.values() if n in results]
     base = list(BASELINE_NAMES.values())
+    beam = bool(args.beam)
     command = (
         COMMAND
         + (" --quick" if args.quick else "")
+        + (f" --beam {args.beam}" if beam else "")
         + (" --baselines-only" if args.baselines_only else "")
     )
     lines = [
-        "## Memory recall on LoCoMo (`bench/recall`)",
+        f"## Memory recall on {'BEAM 100K' if beam else 'LoCoMo'} (`bench/recall`)",
         "",
         f"`{command}` — {machine_line(info)} · whole run {wall_s / 60:.1f} min.",
         "",
         f"Data: {', '.join(c for c in args.selected)} ({sum(counts.values()) - counts['all']} "
-        f"questions of categories 1–4 with evidence: "
+        + ("questions with source messages (abstention has none): " if beam else "")
+        + ("" if beam else "questions of categories 1–4 with evidence: ")
         + ", ".join(f"{g} {counts[g]}" for g in list(counts)[1:])
         + "). "
         "R@k = mean share of a question's evidence turns covered by the first k items; "
@@ -68,7 +72,7 @@ def report(
         "",
         evaluate.headline(results, base + twin),
     ]
-    if not args.quick and not args.selected_subset:
+    if not args.quick and not args.selected_subset and not beam:
         check = []
         for name, (r5, r10, r20, mh) in README_TABLE.items():
             got = results[name]
@@ -88,6 +92,8 @@ def report(
             table(["baseline", "R@5", "R@10", "R@20", "multi-hop R@10"], check),
         ]
     lines += ["", *session_section(results, session_results, base + twin)]
+    if update_counts:
+        lines += ["", *updates_section(update_counts)]
     for budget, label in (("@10", "10 items"), ("@400t", "400 tokens")):
         lines += [
             "",
@@ -190,6 +196,22 @@ def session_section(results, session_results, methods: list[str]) -> list[str]:
         "sessions among the first k. Turn R@10 beside it; per group, session R@10:",
         "",
         table([*header, *(f"{g} @10" for g in groups[1:])], rows),
+    ]
+
+
+def updates_section(counts: dict) -> list[str]:
+    """BEAM: newer statement above the older one, per method (:mod:`bench.recall.updates`)."""
+    rows = [
+        [m, str(sum(c.values())), *(str(c[o]) for o in updates.OUTCOMES)] for m, c in counts.items()
+    ]
+    return [
+        "### Knowledge updates and contradictions: the newer statement first?",
+        "",
+        "Questions whose older and newer statements are distinct messages, the older one "
+        "earlier in the chat; within the first 10 items, which is met first (`same item`: one "
+        "item covers both):",
+        "",
+        table(["method", "questions", *updates.OUTCOMES], rows),
     ]
 
 
