@@ -1,8 +1,10 @@
-"""Memory recall on LoCoMo: Twin Core through its own HTTP nodes against raw-turn baselines.
+"""Memory recall on LoCoMo or BEAM: Twin Core through its own HTTP nodes against raw-turn
+baselines, at turn and session granularity.
 
     uv run python -m bench.recall            # the 4 conversations of the dev subset
     uv run python -m bench.recall --quick    # conv-26 only
     uv run python -m bench.recall --baselines-only
+    uv run python -m bench.recall --beam 1,2,3   # BEAM 100K chats (1-10 here), per ability
 
 Starts ``twin up`` in a subprocess on a fresh database (``twin_bench_recall``), Redis db 14, a
 temporary Qdrant Edge folder and ports 10101-10106 (``--port-offset``), with no model endpoint
@@ -10,7 +12,7 @@ temporary Qdrant Edge folder and ports 10101-10106 (``--port-offset``), with no 
 asks every question of categories 1-4 through graph-hydrator + rag-gate, and compares the turn
 ids in the provenance of what came back with the evidence, beside BM25, MiniLM dense and their
 RRF fusion over the raw turns. Writes its section of ``bench/RESULTS.md`` (``--no-write`` to
-skip) and the raw figures to ``bench/out/recall.json``.
+skip) and the raw figures to ``bench/out/recall.json`` (``recall-beam`` for BEAM).
 """
 
 from __future__ import annotations

@@ -193,7 +193,9 @@ def session_section(results, session_results, methods: list[str]) -> list[str]:
         "",
         "Each method's ranked items mapped to their sessions, distinct sessions kept in the "
         "order first met (MemPalace's definition); R@k = mean share of a question's evidence "
-        "sessions among the first k. Turn R@10 beside it; per group, session R@10:",
+        "sessions among the first k. Turn R@10 beside it; per group, session R@10. (A BEAM "
+        "chat has 3-5 batches, so its session R@5 and beyond are 1 by construction; LoCoMo "
+        "here is categories 1–4, MemPalace's published figure includes category 5.)",
         "",
         table([*header, *(f"{g} @10" for g in groups[1:])], rows),
     ]
