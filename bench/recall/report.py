@@ -9,6 +9,7 @@ from bench.recall.cost import cost_section
 from bench.recall.run_product import ProductRun
 
 COMMAND = "uv run python -m bench.recall"
+NAN = (float("nan"), float("nan"))
 
 BASELINE_NAMES = {
     "bm25": "BM25 (raw turns)",
@@ -230,7 +231,9 @@ def per_conversation(methods, base, questions) -> list[list[str]]:
                 methods[twin], {"fusion": base["RRF fusion (raw turns)"]}, mine, label="twin"
             )
             for group in ("all", "temporal"):
-                cells.append(f"{fmt3(got['twin'][group][0])} vs {fmt3(got['fusion'][group][0])}")
+                group = group if group in got["twin"] else "temporal_reasoning"  # BEAM's name
+                mine_, rrf_ = got["twin"].get(group, NAN), got["fusion"].get(group, NAN)
+                cells.append(f"{fmt3(mine_[0])} vs {fmt3(rrf_[0])}")
         rows.append(cells)
     return rows
 
