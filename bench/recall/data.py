@@ -35,6 +35,7 @@ class Turn:
     session: int
     position: int  # 0-based index in the session
     ts: datetime
+    role: str = "user"  # how the product is sent it: LoCoMo's two humans are both "user"
 
     @property
     def content(self) -> str:
@@ -64,6 +65,13 @@ class Question:
     answer: str
     category: int
     evidence: tuple[str, ...]  # resolvable dia_ids only, deduplicated, in order
+    ability: str = ""  # BEAM's ability; LoCoMo questions are grouped by category
+    older: tuple[str, ...] = ()  # BEAM updates/contradictions: the superseded statement's ids
+    newer: tuple[str, ...] = ()  # … and the statement that should win
+
+    @property
+    def group(self) -> str:
+        return self.ability or CATEGORIES[self.category]
 
 
 @dataclass(frozen=True)
@@ -80,6 +88,11 @@ class Conversation:
     @property
     def end(self) -> datetime:
         return max(s.end for s in self.sessions)
+
+
+def session_of(dia_id: str) -> str:
+    """The session a turn id belongs to: ``"D3:5"`` → ``"D3"``."""
+    return dia_id.split(":", 1)[0]
 
 
 def indexed_text(turn: Turn, session: Session) -> str:
@@ -156,5 +169,8 @@ def _evidence_ids(values: list[str]) -> list[str]:
 
 
 def scored_questions(conversation: Conversation) -> list[Question]:
-    """The questions recall is measured on: categories 1-4 with at least one evidence turn."""
-    return [q for q in conversation.questions if q.category in CATEGORIES and q.evidence]
+    """The questions recall is measured on: LoCoMo's categories 1-4 (every BEAM ability) with at
+    least one evidence turn."""
+    return [
+        q for q in conversation.questions if (q.ability or q.category in CATEGORIES) and q.evidence
+    ]

@@ -12,6 +12,14 @@ ITEM_BUDGETS = (5, 10, 20)
 TOKEN_BUDGETS = (100, 200, 400, 800)
 GROUPS = ("all", *CATEGORIES.values())
 
+
+def groups_of(questions: Sequence[Question]) -> tuple[str, ...]:
+    """ "all" and the questions' groups: LoCoMo's categories in their order, else as met."""
+    present = dict.fromkeys(q.group for q in questions)
+    known = [g for g in CATEGORIES.values() if g in present]
+    return ("all", *known, *(g for g in present if g not in known))
+
+
 Ranked = Mapping[str, Sequence[Item]]  # qid → items, best first
 
 
@@ -30,7 +38,7 @@ def tally(
     result = Tally()
     for q in questions:
         found = covered(cut(ranked.get(q.qid, ())))
-        result.add(("all", CATEGORIES[q.category]), found, q.evidence)
+        result.add(("all", q.group), found, q.evidence)
     return result
 
 
@@ -39,11 +47,12 @@ def evaluate(
 ) -> dict[str, dict[str, dict[str, tuple[float, float]]]]:
     """``{method: {budget: {group: (recall, all-evidence rate)}}}`` for every budget."""
     out: dict[str, dict[str, dict[str, tuple[float, float]]]] = {}
+    groups = groups_of(questions)
     for method, ranked in methods.items():
         out[method] = {}
         for name, cut in budgets():
             t = tally(ranked, questions, cut)
-            out[method][name] = {g: (t.recall(g), t.all_rate(g)) for g in GROUPS}
+            out[method][name] = {g: (t.recall(g), t.all_rate(g)) for g in groups}
     return out
 
 
@@ -61,9 +70,10 @@ def matched(
         for q in questions:
             spent = sum(i.tokens for i in twin.get(q.qid, ()))
             found = covered(within_tokens(ranked[q.qid], spent))
-            result.add(("all", CATEGORIES[q.category]), found, q.evidence)
+            result.add(("all", q.group), found, q.evidence)
         out[name] = result
-    return {name: {g: (t.recall(g), t.all_rate(g)) for g in GROUPS} for name, t in out.items()}
+    groups = groups_of(questions)
+    return {name: {g: (t.recall(g), t.all_rate(g)) for g in groups} for name, t in out.items()}
 
 
 def fmt(value: float) -> str:
@@ -78,13 +88,14 @@ def headline(results, methods: Sequence[str]) -> str:
 
 
 def per_category(results, methods: Sequence[str], budget: str, which: int) -> str:
-    rows = [[m, *(fmt(results[m][budget][g][which]) for g in GROUPS)] for m in methods]
-    return table(["method", *GROUPS], rows)
+    groups = list(results[methods[0]][budget])
+    rows = [[m, *(fmt(results[m][budget][g][which]) for g in groups)] for m in methods]
+    return table(["method", *groups], rows)
 
 
 def counts(questions: Sequence[Question]) -> dict[str, int]:
-    out = {g: 0 for g in GROUPS}
+    out = {g: 0 for g in groups_of(questions)}
     for q in questions:
         out["all"] += 1
-        out[CATEGORIES[q.category]] += 1
+        out[q.group] += 1
     return out

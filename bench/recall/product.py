@@ -38,7 +38,7 @@ from typing import Any
 import asyncpg
 import httpx
 
-from bench.recall.data import Conversation, Question, Session
+from bench.recall.data import Conversation, Question, Session, Turn
 
 AGENT = "locomo"
 CONSOLIDATE_AFTER = timedelta(minutes=11)  # past reflection-writer's default 10-minute quiet
@@ -110,9 +110,9 @@ async def ingest(
                 "turn_id": turn_id(conversation, turn.dia_id),
                 "messages": [
                     {
-                        "role": "user",
+                        "role": turn.role,
                         "text": turn.content,
-                        "speaker": turn.speaker,
+                        **_speaker(turn),
                         "external_id": turn.dia_id,
                         "ts": turn.ts.isoformat(),
                     }
@@ -137,6 +137,12 @@ async def ingest(
         stats.session_s.append(time.perf_counter() - started)
     stats.wall_s = time.perf_counter() - started_all
     return stats
+
+
+def _speaker(turn: Turn) -> dict[str, str]:
+    """LoCoMo names who said a turn; a BEAM message is the user's or the assistant's own, so it
+    goes without a ``speaker`` (its speaker is its role)."""
+    return {} if turn.speaker == turn.role else {"speaker": turn.speaker}
 
 
 async def _consolidate(
