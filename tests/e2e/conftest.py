@@ -87,7 +87,10 @@ def _forget_working_memory(redis_url: str, users: set[str]) -> None:
 
 def _free_offset() -> int:
     """A port offset (``TWIN_PORT_OFFSET``) at which all six node ports are free, so the test
-    runs beside a developer's own ``twin up`` on 8101–8106."""
+    runs beside a developer's own ``twin up`` on 8101–8106; ``TWIN_E2E_PORT_OFFSET`` fixes it
+    (a machine whose ports are shared out between runs)."""
+    if fixed := os.environ.get("TWIN_E2E_PORT_OFFSET"):
+        return int(fixed)
     for _ in range(50):  # random: parallel runs (and tests/core's offset 1000) stay apart
         offset = random.randrange(2_000, 40_000, 10)
         if not any(port_in_use(port + offset) for port in NODE_PORTS.values()):
@@ -206,7 +209,7 @@ def open_stack(
         {
             "model_url": llm.base_url,
             "model": "stub-model",
-            "commit_retry_seconds": 2,
+            "commit_retry_seconds": 66,  # the shortest wait n8n keeps in its database
             "alert_url": f"{telegram.base_url}/alerts",
         }
     )
