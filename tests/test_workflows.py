@@ -84,6 +84,7 @@ def test_the_workflows_are_there() -> None:
         "errors",
         "persona-deanna",
         "persona-anaketa",
+        "settings",
     }
 
 
@@ -361,6 +362,27 @@ def test_urls_come_from_all_six_settings() -> None:
         URL_VARS[NODE_URL.match(n["parameters"]["url"]).group(1)] for _, n, _, _ in _node_calls()
     }
     assert used == set(NODE_PORTS)
+
+
+def test_settings_live_in_one_place() -> None:
+    """One Set node holds every URL and option; every other workflow's "Settings" calls that
+    workflow on each run, so an edit (and its publish) reaches every workflow, a waiting commit
+    later's next try included."""
+    holders = [(f, n) for f, n in _nodes("n8n-nodes-base.set") if n["name"] == "Settings"]
+    assert [f for f, _ in holders] == ["settings.json"]
+    fields = [a["name"] for a in holders[0][1]["parameters"]["assignments"]["assignments"]]
+    assert len(fields) == len(set(fields)) and "memory_url" in fields
+    settings_id = WORKFLOWS["settings.json"]["id"]
+    for file, wf in WORKFLOWS.items():
+        callers = [n for n in wf["nodes"] if n["name"] == "Settings"]
+        if file == "settings.json" or not callers:
+            continue
+        (call,) = callers
+        assert call["type"] == "n8n-nodes-base.executeWorkflow", file
+        assert call["parameters"]["workflowId"]["value"] == settings_id, file
+        assert call["parameters"]["options"]["waitForSubWorkflow"] is True, file
+    later = WORKFLOWS["commit-later.json"]["connections"]
+    assert {"node": "Settings", "type": "main", "index": 0} in later["Wait"]["main"][0]
 
 
 def test_nothing_reads_the_environment() -> None:
