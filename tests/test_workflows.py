@@ -434,7 +434,8 @@ def test_a_persona_is_one_small_workflow_calling_the_shared_turn() -> None:
             a["name"]: a["value"]
             for a in nodes["Persona"]["parameters"]["assignments"]["assignments"]
         }
-        assert set(fields) == {"agent_id", "bot_username", "persona_prompt"}
+        assert set(fields) == {"agent_id", "bot_username", "persona_prompt", "group_memory"}
+        assert fields["group_memory"] is False, "private memory stays out of groups by default"
         agents.add(fields["agent_id"])
         trigger, send = nodes["Telegram Trigger"], nodes["Send reply"]
         assert trigger["credentials"] == send["credentials"], "one bot answers its own chats"

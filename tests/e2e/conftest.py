@@ -218,8 +218,8 @@ def open_stack(
             workflows_edit.configure(json.loads(p.read_text()), settings)
             for p in n8n_tools.workflow_files()
         ]
-        workflows = [
-            workflows_edit.allow_users(w, list(ANAKETA_ALLOWED))
+        workflows = [  # Anaketa: an allow-list, and the person's memory in groups too
+            workflows_edit.group_memory(workflows_edit.allow_users(w, list(ANAKETA_ALLOWED)), True)
             if w["id"] == ANAKETA_WORKFLOW
             else w
             for w in workflows

@@ -1,6 +1,6 @@
 """What a designer edits in the editor after importing the shipped workflows, done to the JSON
-before the E2E imports it: the Settings nodes' values, a persona's allow-list, the slow brain's
-schedule."""
+before the E2E imports it: the Settings workflow's values, a persona's allow-list and group
+memory, the slow brain's schedule."""
 
 from __future__ import annotations
 
@@ -27,6 +27,18 @@ def allow_users(workflow: dict[str, Any], user_ids: list[int]) -> dict[str, Any]
     for node in out["nodes"]:
         if node["type"] == "n8n-nodes-base.telegramTrigger":
             node["parameters"]["additionalFields"]["userIds"] = ",".join(map(str, user_ids))
+    return out
+
+
+def group_memory(workflow: dict[str, Any], on: bool) -> dict[str, Any]:
+    """The persona workflow with its "Persona" node's ``group_memory`` set (a designer opting a
+    persona in to the person's private memory in group chats)."""
+    out = json.loads(json.dumps(workflow))
+    for node in out["nodes"]:
+        if node["name"] == "Persona" and node["type"] == "n8n-nodes-base.set":
+            for field in node["parameters"]["assignments"]["assignments"]:
+                if field["name"] == "group_memory":
+                    field["value"] = on
     return out
 
 
