@@ -11,9 +11,9 @@ import msgspec
 
 # Every version a node still reads: blobs saved in Redis and bodies n8n sends may carry an older
 # one. Each version only added optional fields; CHANGELOG.md says which.
-ContractVersion = Literal["1.0", "1.1", "1.2", "1.3", "1.4", "1.5"]
+ContractVersion = Literal["1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6"]
 
-SLOT_CONTRACT_VERSION: Final[ContractVersion] = "1.5"
+SLOT_CONTRACT_VERSION: Final[ContractVersion] = "1.6"
 
 # Ids are opaque strings chosen by the caller: "tg:12345", "alice", "deanna", "tg:987".
 UserId = Annotated[
@@ -45,7 +45,16 @@ ChatId = Annotated[
     ),
 ]
 RowId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, description="A stored row's id.")]
-Text = Annotated[str, msgspec.Meta(max_length=20_000)]
+TEXT_MAX: Final = 20_000  # the characters a stored message keeps
+Text = Annotated[str, msgspec.Meta(max_length=TEXT_MAX)]
+MessageText = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=1_000_000,
+        description=f"Read whole; stored cut to its first {TEXT_MAX} characters, with a "
+        "`message_cut` warning (a turn is never lost to its length).",
+    ),
+]
 UserMessage = Annotated[
     Text,
     msgspec.Meta(description="The user's message as received ('' for a sticker or a photo)."),

@@ -16,6 +16,7 @@ from contracts.common import (
     Category,
     ChatId,
     ContractVersion,
+    MessageText,
     RowId,
     Scope,
     ShortText,
@@ -56,7 +57,7 @@ class Notice(Struct, kw_only=True, frozen=True):
                 "judge_fallback, vectors_unindexed, working_memory_not_updated, "
                 "affect_not_promoted, "
                 "affect_fact_dropped, commitment_not_completed, due_not_understood, "
-                "unknown_active_entity, plan_forget_applied, …"
+                "unknown_active_entity, plan_forget_applied, message_cut, …"
             )
         ),
     ]
@@ -68,7 +69,7 @@ class Notice(Struct, kw_only=True, frozen=True):
 
 class CommitMessage(Struct, kw_only=True, frozen=True):
     role: Literal["user", "assistant"]
-    text: Text
+    text: MessageText
     speaker: (
         Annotated[
             Name,
@@ -137,7 +138,7 @@ class CommitRequest(Struct, kw_only=True, frozen=True):
         Annotated[
             str,
             msgspec.Meta(
-                max_length=200_000,
+                max_length=1_000_000,
                 description="The LLM's raw answer (an LLMAnswer JSON string, e.g. n8n's "
                 "`choices[0].message.content`): its reply becomes the assistant message "
                 "when `messages` has none, its plan is read as `plan` is. An answer that is "

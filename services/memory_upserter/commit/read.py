@@ -21,7 +21,8 @@ from typing import Literal
 
 import msgspec
 
-from contracts.memory import CommitRequest
+from contracts.common import TEXT_MAX
+from contracts.memory import CommitRequest, Notice
 from contracts.plan import MemoryWritePlan, PlanFact
 from services.core.clock import check_times, request_clock
 from services.core.errors import FieldError, InvalidInput
@@ -83,11 +84,12 @@ def read(req: CommitRequest, zone: tzinfo = UTC) -> ReadTurn:
         notes += read_notes
         source = _source(req, plan)
     messages = [(m.role, m.speaker, m.text, m.external_id, m.ts) for m in req.messages]
+    notes += cut_notes(req)
     if reply is not None and not any(m.role == "assistant" for m in req.messages):
         messages.append(("assistant", None, reply, None, None))
     reply = next((text for role, _, text, _, _ in reversed(messages) if role == "assistant"), None)
     rows = tuple(
-        MessageRow(uuid.uuid4(), i, role, speaker, text, ext, ts or now)
+        MessageRow(uuid.uuid4(), i, role, speaker, text[:TEXT_MAX], ext, ts or now)
         for i, (role, speaker, text, ext, ts) in enumerate(messages)
     )
     return ReadTurn(
@@ -103,6 +105,18 @@ def read(req: CommitRequest, zone: tzinfo = UTC) -> ReadTurn:
         zone=zone,
         notes=tuple(notes),
     )
+
+
+def cut_notes(req: CommitRequest) -> list[Notice]:
+    """A message over :data:`TEXT_MAX` characters is stored cut, never refused: a warning each."""
+    return [
+        Notice(
+            code="message_cut",
+            detail=f"$.messages[{i}].text: {len(m.text)} characters, stored cut to {TEXT_MAX}",
+        )
+        for i, m in enumerate(req.messages)
+        if len(m.text) > TEXT_MAX
+    ]
 
 
 def _source(

@@ -39,6 +39,7 @@ from services.memory_upserter.commit import sql
 from services.memory_upserter.commit import todos as lifecycle
 from services.memory_upserter.commit.answer import answered_notice, find_answer, link, prefer
 from services.memory_upserter.commit.asked import forget_notice
+from services.memory_upserter.commit.capture import Where, capture
 from services.memory_upserter.commit.index import after_commit
 from services.memory_upserter.commit.judge_store import judge_turn, plan_turn, replay
 from services.memory_upserter.commit.names import distinct_writes, handles_of, load_known
@@ -47,7 +48,6 @@ from services.memory_upserter.commit.read import SELF, read
 from services.memory_upserter.commit.response import commit_response, decide
 from services.memory_upserter.commit.supersede import supersede
 from services.memory_upserter.commit.turn import (
-    CapturedTodo,
     Stored,
     TurnPlan,
     Written,
@@ -190,29 +190,8 @@ async def _transaction(
     if decided.complete is not None:
         closing.setdefault(decided.complete, "DONE")
     closed = await lifecycle.close(conn, user, closing, now)
-    todos = (
-        [
-            CapturedTodo(
-                r["todo_id"], r["kind"], r["text"], r["due_at"], r["source_snippet"], r["created"]
-            )
-            for r in await conn.fetch(
-                sql.CAPTURE,
-                user,
-                req.agent_id,
-                req.chat_id,
-                session["session_id"],
-                now,
-                [d.todo_id for d in plan.todos],
-                [d.kind for d in plan.todos],
-                [d.text for d in plan.todos],
-                [d.due_at for d in plan.todos],
-                [d.source_snippet for d in plan.todos],
-                [d.source_message_id for d in plan.todos],
-            )
-        ]
-        if plan.todos
-        else []
-    )
+    where = Where(user, req.agent_id, req.chat_id, session["session_id"], now)
+    todos = await capture(conn, where, plan.todos)
     forgotten = None
     if plan.forget:
         forgotten = await forget_in_transaction(

@@ -2,7 +2,7 @@
 
 For data-access and portability requests. The document::
 
-    {"user_id": …, "exported_at": …, "slot_contract_version": "1.5",
+    {"user_id": …, "exported_at": …, "slot_contract_version": "1.6",
      "tables": {"<table>": [<row>, …], …},          # every table with a user_id column
      "working_memory": [{"agent_id", "chat_id", "session", "affect"}, …],
      "derived": "…"}                                 # what is not exported, and why
