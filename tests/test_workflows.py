@@ -77,6 +77,7 @@ def _openapi(node: str) -> dict[str, Any]:
 def test_the_workflows_are_there() -> None:
     assert {p.stem for p in FILES} == {
         "fast-brain",
+        "fast-brain-one-call",
         "slow-brain",
         "forget",
         "knowledge-ingest",
@@ -165,6 +166,21 @@ def test_fast_brain_calls_the_whole_chain() -> None:
     }
 
 
+def test_the_one_call_turn_is_the_fast_brain_with_memory_read_in_one_call() -> None:
+    """The same nodes but the four reads, which become rag-gate's /v1/turn and a Switch on its
+    ``next``; no node still names one of the four."""
+    four, one = WORKFLOWS["fast-brain.json"], WORKFLOWS["fast-brain-one-call.json"]
+    routes = {(svc, route) for f, _, svc, route in _node_calls() if f == "fast-brain-one-call.json"}
+    assert routes == {("rag-gate", "/v1/turn"), ("memory-upserter", "/v1/commit")}
+    reads = {"Pulse", "Replayed?", "Hydrate", "Pending question?", "Retrieve", "Envelope"}
+    names = {n["name"] for n in four["nodes"]} - reads | {"Memory", "Next"}
+    assert {n["name"] for n in one["nodes"]} == names
+    text = json.dumps(one["nodes"])
+    assert not [r for r in reads if f"$('{r}')" in text]
+    memory = next(n for n in one["nodes"] if n["name"] == "Memory")
+    assert "private_memory: t.private_memory" in memory["parameters"]["jsonBody"]
+
+
 def test_node_calls_send_request_id_and_token_and_never_retry_blindly() -> None:
     """Every node call: X-Request-Id from the execution and the node token credential. n8n's
     "retry on fail" would retry a 4xx too, so no node uses it: a failure takes the node's
@@ -197,7 +213,7 @@ def test_retry_decisions_never_retry_a_4xx() -> None:
         for f, n in _nodes("n8n-nodes-base.if")
         if n["name"] in ("Memory down?", "Model retry?", "Commit down?", "Try again?")
     ]
-    assert len(deciders) == 4
+    assert len(deciders) == 7  # the two Twin turns' three each, and commit later's
     for file, node in deciders:
         condition = node["parameters"]["conditions"]["conditions"][0]["leftValue"]
         assert "c >= 400 && c < 500 && c !== 429" in condition, (file, node["name"])
@@ -304,7 +320,7 @@ def test_no_code_nodes_glue_the_nodes() -> None:
 
 def test_webhooks_need_the_secret_and_have_unique_paths() -> None:
     hooks = _nodes("n8n-nodes-base.webhook")
-    assert len(hooks) == 4
+    assert len(hooks) == 5
     paths = [n["parameters"]["path"] for _, n in hooks]
     assert len(paths) == len(set(paths))
     secret = next(c for c in CREDENTIALS if c["name"] == "Twin webhook secret")

@@ -239,7 +239,13 @@ def open_stack(
             if baseline is None or agent == AGENT_ID:
                 stack.bot_webhooks[agent] = telegram.wait_for_webhook(60, token=token)
         stack.telegram_webhook = stack.bot_webhooks[AGENT_ID]
-        for path in ("twin/fast-brain", "twin/slow-brain", "twin/forget", "twin/knowledge"):
+        for path in (
+            "twin/fast-brain",
+            "twin/one-call",
+            "twin/slow-brain",
+            "twin/forget",
+            "twin/knowledge",
+        ):
             n8n.wait_for_webhook(path)
         timings.update({f"n8n_{k}": v for k, v in n8n.timings.items()})
         timings["stack"] = time.monotonic() - started
