@@ -444,7 +444,14 @@ def test_a_persona_is_one_small_workflow_calling_the_shared_turn() -> None:
     agents, credentials, hooks = set(), set(), set()
     for wf in _personas():
         nodes = {n["name"]: n for n in wf["nodes"] if n["type"] != "n8n-nodes-base.stickyNote"}
-        assert set(nodes) == {"Telegram Trigger", "Persona", "Twin turn", "Send reply"}
+        assert set(nodes) == {
+            "Telegram Trigger",
+            "Persona",
+            "Twin turn",
+            "Send reply",
+            "Turn failed",
+        }
+        assert nodes["Twin turn"].get("onError") == "continueErrorOutput", "one incident, not two"
         assert nodes["Twin turn"]["parameters"]["workflowId"]["value"] == turn
         fields = {
             a["name"]: a["value"]

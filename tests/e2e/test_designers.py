@@ -173,14 +173,19 @@ def test_a_webhook_caller_gets_the_nodes_problem_not_a_500(stack: Stack) -> None
     assert "user_id" in json.dumps(problem["errors"]), problem
 
 
-def test_a_refused_telegram_turn_reaches_the_error_workflow(stack: Stack) -> None:
-    """A message no node accepts (over 20,000 characters) fails the turn on purpose; the
-    error workflow posts an incident to the alert URL."""
+def test_a_refused_telegram_turn_is_one_incident_and_the_person_hears_a_notice(
+    stack: Stack,
+) -> None:
+    """A message no node accepts (over 20,000 characters) fails the Twin turn on purpose: the
+    error workflow posts one incident (the persona does not fail a second time) and the
+    person gets a short notice instead of silence."""
     wen = Person("Wen")
     alerts = len(stack.telegram.alerts)
-    answer = stack.telegram_update(update(wen, NOW, text="x" * 20_001))
-    assert answer.status_code == 200
+    sent = deliver(stack, wen, update(wen, NOW, text="x" * 20_001))
+    assert sent and "went wrong" in sent[0]["shown"], sent
     eventually(lambda: len(stack.telegram.alerts) > alerts, 60, stack.n8n.explain)
+    stack.n8n.wait_idle()
+    assert len(stack.telegram.alerts) == alerts + 1, stack.telegram.alerts[alerts:]
     incident = stack.telegram.alerts[-1]
     assert "Twin Core" in incident["workflow"] and incident["error"], incident
 
