@@ -124,6 +124,7 @@ N8N_MODES = [
 ]
 SCHEDULE_SECONDS = 10  # the slow brain's schedule, on the real clock
 ANAKETA_WORKFLOW = json.loads((n8n_tools.WORKFLOWS / "persona-anaketa.json").read_text())["id"]
+ONE_CALL_TURN = json.loads((n8n_tools.WORKFLOWS / "fast-brain-one-call.json").read_text())["id"]
 
 
 @pytest.fixture(scope="session", params=N8N_MODES)
@@ -157,9 +158,11 @@ def open_stack(
     queue: bool = False,
     schedule_seconds: int | None = SCHEDULE_SECONDS,
     baseline: Baseline | None = None,
+    one_call: bool = False,
 ) -> Iterator[Stack]:
     """Build the stack (the E2E fixture and ``tests/e2e/measure.py`` share it). ``baseline``
-    (measure only) runs other workflows instead of the shipped ones."""
+    (measure only) runs other workflows instead of the shipped ones; ``one_call`` points the
+    second persona (Anaketa) at the one-call Twin turn."""
     offset = _free_offset()
     ports = {node: port + offset for node, port in NODE_PORTS.items()}
     keys = Secrets()
@@ -226,6 +229,11 @@ def open_stack(
         ]
         if schedule_seconds:
             workflows = [workflows_edit.every_seconds(w, schedule_seconds) for w in workflows]
+        if one_call:
+            workflows = [
+                workflows_edit.twin_turn(w, ONE_CALL_TURN) if w["id"] == ANAKETA_WORKFLOW else w
+                for w in workflows
+            ]
         credentials = credentials_for(keys, telegram.base_url)
         if baseline is not None:
             workflows, credentials = baseline.workflows, baseline.credentials(credentials)
@@ -236,7 +244,7 @@ def open_stack(
             lambda: _nodes_ready(list(ports.values())), 120, "ready"
         )
         for agent, token in keys.bot_tokens.items():
-            if baseline is None or agent == AGENT_ID:
+            if baseline is None or agent == AGENT_ID:  # (the baseline has one bot)
                 stack.bot_webhooks[agent] = telegram.wait_for_webhook(60, token=token)
         stack.telegram_webhook = stack.bot_webhooks[AGENT_ID]
         for path in (

@@ -100,3 +100,16 @@ def test_a_wrong_model_key_is_one_incident_on_the_first_turn(stack: Stack) -> No
     incidents = _incidents(stack, alerts, turn_id)
     assert len(incidents) == 1, stack.telegram.alerts[alerts:]
     assert "model_failed" in incidents[0]["error"] and "401" in incidents[0]["error"], incidents
+
+
+def test_webhook_callers_get_a_problem_naming_the_field_they_sent(stack: Stack) -> None:
+    """No opaque 500 for a bad body: the slow brain's 422 names ``inactivity_minutes``; a
+    numeric turn id or text is read as the string it spells, not reported under another
+    field's name."""
+    answer = stack.webhook("twin/slow-brain", {"inactivity_minutes": "ten"})
+    assert answer.status_code == 422, answer.text
+    assert [e["path"] for e in answer.json()["errors"]] == ["$.inactivity_minutes"], answer.text
+    user = stack.user("num")
+    turn = stack.webhook("twin/fast-brain", {"user_id": user, "text": 42, "turn_id": 4242})
+    assert turn.status_code == 200, turn.text
+    assert turn.json()["turn_id"] == "4242" and turn.json()["reply"].startswith("Heard: 42")

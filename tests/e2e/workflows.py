@@ -52,3 +52,13 @@ def every_seconds(workflow: dict[str, Any], seconds: int) -> dict[str, Any]:
                 "interval": [{"field": "seconds", "secondsInterval": seconds}]
             }
     return out
+
+
+def twin_turn(workflow: dict[str, Any], turn_id: str) -> dict[str, Any]:
+    """The persona workflow with its "Twin turn" node calling another Twin turn (a designer
+    switching a persona to the one-call turn)."""
+    out = json.loads(json.dumps(workflow))
+    for node in out["nodes"]:
+        if node["name"] == "Twin turn" and node["type"] == "n8n-nodes-base.executeWorkflow":
+            node["parameters"]["workflowId"]["value"] = turn_id
+    return out
