@@ -269,6 +269,9 @@ class Queue:
             "QUEUE_BULL_REDIS_PORT": str(redis.port or 6379),
             "QUEUE_BULL_REDIS_DB": redis.path.strip("/") or "0",
             "QUEUE_BULL_PREFIX": self.prefix,
+            # n8n's own cache (workflow owners, published versions, webhooks) is in Redis in
+            # queue mode: a run's own prefix, or a later run on the same Redis reads this one's
+            "N8N_REDIS_KEY_PREFIX": self.prefix,
             "OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS": "true",
         }
 
