@@ -124,6 +124,7 @@ N8N_MODES = [
 ]
 SCHEDULE_SECONDS = 10  # the slow brain's schedule, on the real clock
 ANAKETA_WORKFLOW = json.loads((n8n_tools.WORKFLOWS / "persona-anaketa.json").read_text())["id"]
+SETTINGS_WORKFLOW = json.loads((n8n_tools.WORKFLOWS / "settings.json").read_text())["id"]
 ONE_CALL_TURN = json.loads((n8n_tools.WORKFLOWS / "fast-brain-one-call.json").read_text())["id"]
 
 
@@ -159,10 +160,12 @@ def open_stack(
     schedule_seconds: int | None = SCHEDULE_SECONDS,
     baseline: Baseline | None = None,
     one_call: bool = False,
+    inline_settings: bool = False,
 ) -> Iterator[Stack]:
     """Build the stack (the E2E fixture and ``tests/e2e/measure.py`` share it). ``baseline``
-    (measure only) runs other workflows instead of the shipped ones; ``one_call`` points the
-    second persona (Anaketa) at the one-call Twin turn."""
+        (measure only) runs other workflows instead of the shipped ones; ``one_call`` points the
+        second persona (Anaketa) at the one-call Twin turn; ``inline_settings`` copies the settings
+    into each workflow instead of the call (measure only)."""
     offset = _free_offset()
     ports = {node: port + offset for node, port in NODE_PORTS.items()}
     keys = Secrets()
@@ -229,6 +232,9 @@ def open_stack(
         ]
         if schedule_seconds:
             workflows = [workflows_edit.every_seconds(w, schedule_seconds) for w in workflows]
+        if inline_settings:
+            held = next(w for w in workflows if w["id"] == SETTINGS_WORKFLOW)
+            workflows = [workflows_edit.inline_settings(w, held) for w in workflows]
         if one_call:
             workflows = [
                 workflows_edit.twin_turn(w, ONE_CALL_TURN) if w["id"] == ANAKETA_WORKFLOW else w

@@ -124,6 +124,11 @@ def main() -> None:
         action="store_true",
         help="the four-node and the one-call Twin turn side by side (blocks of ten turns)",
     )
+    parser.add_argument(
+        "--inline-settings",
+        action="store_true",
+        help="each workflow holds a copy of the settings instead of calling the settings workflow",
+    )
     args = parser.parse_args()
     user = {"id": ANAKETA_ALLOWED[2], "is_bot": False, "first_name": "Mia"}
     with (
@@ -138,6 +143,7 @@ def main() -> None:
             ),
             redis_url=os.environ.get("TWIN_TEST_E2E_REDIS_URL", "redis://127.0.0.1:6379/12"),
             one_call=args.both,
+            inline_settings=args.inline_settings,
         ) as stack,
     ):
         stack.users.add(f"tg:{user['id']}")
@@ -207,7 +213,11 @@ def main() -> None:
                 {
                     "mode": "queue" if args.queue else "single",
                     "turns": args.turns,
-                    "workflows": f"as of {args.baseline}" if args.baseline else "shipped",
+                    "workflows": f"as of {args.baseline}"
+                    if args.baseline
+                    else "settings inlined"
+                    if args.inline_settings
+                    else "shipped",
                     "load_average": os.getloadavg(),
                     "cpus": os.cpu_count(),
                     "at": datetime.now(UTC).isoformat(timespec="minutes"),

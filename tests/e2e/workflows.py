@@ -62,3 +62,15 @@ def twin_turn(workflow: dict[str, Any], turn_id: str) -> dict[str, Any]:
         if node["name"] == "Twin turn" and node["type"] == "n8n-nodes-base.executeWorkflow":
             node["parameters"]["workflowId"]["value"] = turn_id
     return out
+
+
+def inline_settings(workflow: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+    """The workflow with its "Settings" call replaced by a copy of the settings workflow's Set
+    node (the layout before settings lived in one place; measure compares the two)."""
+    out = json.loads(json.dumps(workflow))
+    held = next(n for n in settings["nodes"] if n["type"] == "n8n-nodes-base.set")
+    for i, node in enumerate(out["nodes"]):
+        if node["name"] == "Settings" and node["type"] == "n8n-nodes-base.executeWorkflow":
+            out["nodes"][i] = {**json.loads(json.dumps(held)), "id": node["id"]}
+            out["nodes"][i]["position"] = node["position"]
+    return out
