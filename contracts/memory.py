@@ -253,6 +253,15 @@ class CommitResponse(Struct, kw_only=True, frozen=True):
     completions: list[Completion] = []
     forgotten: dict[str, int] = {}
     warnings: list[Notice] = []
+    questions: Annotated[
+        list[ShortText],
+        msgspec.Meta(
+            description="The product's own questions this turn left open, for the person (since "
+            "1.6): which of several people a name means, which pending todo is done. Each is "
+            "also the session's `scratch.pending_questions`, so a short answer next turn "
+            "settles it. Empty in the answer to a retried turn."
+        ),
+    ] = []
 
 
 EXPORTS = {"commit-request": CommitRequest, "commit-response": CommitResponse}

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.extraction.corpus import Fact, Message, Tally, score
+from services.core.memory_store import canonical_predicate
 from services.memory_upserter.commit.read import fold
 from services.memory_upserter.extract.extractor import Utterance, extract
 
@@ -48,7 +49,7 @@ def written_facts(
         out.append(
             Fact(
                 fold(f.subject),
-                f.predicate,
+                canonical_predicate(f.predicate),  # as the write path stores it
                 (fold(value),),
                 f.valid_from[:10] if f.valid_from else None,
                 f.valid_to[:10] if f.valid_to else None,

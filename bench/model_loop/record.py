@@ -15,6 +15,10 @@ Against running nodes (``TWIN_PORT_OFFSET=700 uv run twin up``), for one fixture
     strict ``json_schema`` decoding would have written (``null``, ``[]``, ``false``) where the
     answer left them out, in the schema's order; it never invents a value.
 
+``--style careful-v2|sloppy-v2`` records answers written to prompts that show handles
+(contracts 1.5): each handle the answer names is stored with the text of the line it named
+(``handles``), which the replay translates to its own rows (:mod:`.handles`).
+
 When ``/v1/turn`` answers ``question``, the flow's own answer (the question as the reply) is
 committed and recorded with no labels, as the replay does. ``from-locomo`` writes a fixture's
 turns from LoCoMo (speaker A as the person, each session's date as the turn's time).
@@ -34,10 +38,12 @@ from typing import Any
 import httpx
 
 from bench.common import NODE_PORTS, OUT
+from bench.model_loop.handles import graph_handles, recorded
 from bench.model_loop.replay import FIXTURES, ask, commit, plan_facts, play_turn, question_answer
 
 SCRATCH = OUT / "model_loop"
 LABELS = ("fair", "invented")
+STYLE_CHOICES = ("careful", "sloppy", "careful-v2", "sloppy-v2")
 
 
 def _fixture(name: str) -> Path:
@@ -129,19 +135,24 @@ class Recording:
             base_url=base.format(NODE_PORTS["memory-upserter"] + offset), timeout=60
         )
 
-    def _store(self, turn: dict[str, Any], raw: str, labels: list[str]) -> None:
-        turn.setdefault("answers", {})[self.style] = {"raw": raw, "labels": labels}
+    def _store(
+        self, turn: dict[str, Any], raw: str, labels: list[str], handles: dict[str, str]
+    ) -> None:
+        answer: dict[str, Any] = {"raw": raw, "labels": labels}
+        if handles:  # the text each named handle showed: the replay translates it (handles.py)
+            answer["handles"] = handles
+        turn.setdefault("answers", {})[self.style] = answer
         _save(self.path, self.conv)
 
     async def start(self) -> None:
         user_id = f"rec-{self.conv['id']}-{self.style}-{uuid.uuid4().hex[:6]}"
         for turn in self.conv["turns"]:
-            recorded = turn.get("answers", {}).get(self.style)
-            if recorded is None:
+            done = turn.get("answers", {}).get(self.style)
+            if done is None:
                 await self.prompt(user_id, turn["i"])
                 return
             result, _, said = await play_turn(
-                self.gate, self.memory, self.conv, turn, user_id, recorded["raw"]
+                self.gate, self.memory, self.conv, turn, user_id, done["raw"], done.get("handles")
             )
             print(f"replayed #{turn['i']}: {_summary(result, said)}")
         print("every turn of this style is recorded")
@@ -164,7 +175,7 @@ class Recording:
                 return
             raw = question_answer(one)
             result, said = await commit(self.memory, self.conv, turn, user_id, one, raw)
-            self._store(turn, raw, [])
+            self._store(turn, raw, [], {})
             print(f"turn {index} asked a question, committed: {_summary(result, said)}")
             index += 1
         self.state_file.unlink(missing_ok=True)
@@ -183,7 +194,7 @@ class Recording:
         result, said = await commit(self.memory, self.conv, turn, state["user_id"], one, raw)
         saved = self.folder / f"turn-{turn['i']}.commit.json"
         saved.write_text(json.dumps(said or result.detail))
-        self._store(turn, raw, labels)
+        self._store(turn, raw, labels, recorded(raw, graph_handles(one["envelope"]["messages"])))
         print(_summary(result, said))
         await self.prompt(state["user_id"], turn["i"] + 1)
 
@@ -229,7 +240,7 @@ def _args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("command", choices=("start", "answer", "from-locomo"))
     parser.add_argument("fixture")
-    parser.add_argument("--style", choices=("careful", "sloppy"))
+    parser.add_argument("--style", choices=STYLE_CHOICES)
     parser.add_argument("--labels", default="", help="one per plan fact: fair or invented")
     parser.add_argument("--complete", action="store_true", help="add strict decoding's blanks")
     parser.add_argument("--offset", type=int, default=int(os.environ.get("TWIN_PORT_OFFSET", "0")))

@@ -23,8 +23,20 @@ from typing import Any
 
 import httpx
 
+from bench.model_loop.handles import graph_handles, translate
+from services.memory_upserter.commit.lenient import read_answer
+
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "model_loop"
 STYLES = ("careful", "sloppy")
+# recorded with the prompt showing handles (F/T + 6 hex digits), contracts 1.5
+STYLES_V2 = ("careful-v2", "sloppy-v2")
+
+
+def styles_of(conv: dict[str, Any]) -> list[str]:
+    """The styles every turn of the conversation holds an answer of."""
+    return [
+        s for s in (*STYLES, *STYLES_V2) if all(s in t.get("answers", {}) for t in conv["turns"])
+    ]
 
 
 def conversations(folder: Path = FIXTURES) -> list[dict[str, Any]]:
@@ -33,16 +45,10 @@ def conversations(folder: Path = FIXTURES) -> list[dict[str, Any]]:
 
 
 def plan_facts(raw: str) -> list[dict[str, Any]] | None:
-    """The plan facts a raw answer holds, read leniently (a fenced answer too); None when the
-    answer carries no plan (the commit then leaves the turn to the shadow judge)."""
-    text = raw.strip()
-    if text.startswith("```"):
-        text = text.strip("`").removeprefix("json").strip()
-    try:
-        answer = json.loads(text)
-    except ValueError:
-        return None
-    plan = answer.get("plan") if isinstance(answer, dict) else None
+    """The plan facts a raw answer holds, read as the commit reads it (fenced, or JSON with
+    prose around it); None when the answer carries no plan (the commit then leaves the turn
+    to the shadow judge)."""
+    plan = read_answer(raw).plan
     if not isinstance(plan, dict):
         return None
     return [f for f in plan.get("facts") or [] if isinstance(f, dict)]
@@ -178,11 +184,15 @@ async def play_turn(
     turn: dict[str, Any],
     user_id: str,
     raw: str,
+    handles: dict[str, str] | None = None,
 ) -> tuple[TurnResult, dict[str, Any], dict[str, Any] | None]:
-    """One turn: /v1/turn, then the commit of ``raw`` (or of the flow's question)."""
+    """One turn: /v1/turn, then the commit of ``raw`` (or of the flow's question), its
+    recorded ``handles`` (handle → the text it named) translated to this prompt's."""
     one = await ask(gate, conv, turn, user_id)
     if one["next"] == "question":
         raw = question_answer(one)
+    elif handles:
+        raw = translate(raw, handles, graph_handles(one["envelope"]["messages"]))
     result, written = await commit(memory, conv, turn, user_id, one, raw)
     return result, one, written
 
@@ -211,7 +221,9 @@ async def replay(
     out = Replay(conv["id"], style, bool(conv.get("held_out")), user_id)
     for turn in conv["turns"]:
         answer = turn["answers"][style]
-        result, _, written = await play_turn(gate, memory, conv, turn, user_id, answer["raw"])
+        result, _, written = await play_turn(
+            gate, memory, conv, turn, user_id, answer["raw"], answer.get("handles")
+        )
         if result.next == "model":
             facts = (written or {}).get("facts", [])
             score(result, answer["raw"], answer.get("labels", []), facts)

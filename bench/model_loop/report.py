@@ -15,7 +15,7 @@ import os
 import httpx
 
 from bench.common import NODE_PORTS, machine, machine_line, table, write_section
-from bench.model_loop.replay import STYLES, Replay, conversations, replay
+from bench.model_loop.replay import STYLES, STYLES_V2, Replay, conversations, replay, styles_of
 
 COUNTS = (
     "turns",
@@ -36,8 +36,10 @@ def _pct(part: int, whole: int) -> str:
 def rows(runs: list[Replay]) -> list[list[object]]:
     out: list[list[object]] = []
     for split in ("tuned", "held-out"):
-        for style in STYLES:
+        for style in (*STYLES, *STYLES_V2):
             chosen = [r for r in runs if r.style == style and r.held_out == (split == "held-out")]
+            if not chosen:
+                continue
             n = {
                 c: sum(len(r.turns) if c == "turns" else r.count(c) for r in chosen) for c in COUNTS
             }
@@ -110,7 +112,9 @@ async def run(offset: int) -> list[Replay]:
         ) as memory,
     ):
         return [
-            await replay(gate, memory, conv, style) for conv in conversations() for style in STYLES
+            await replay(gate, memory, conv, style)
+            for conv in conversations()
+            for style in styles_of(conv)
         ]
 
 

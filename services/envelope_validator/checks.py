@@ -119,6 +119,16 @@ def semantic_errors(
 
 
 def _graph_errors(graph: GraphSlot, facts: FactsSlot | None) -> list[FieldError]:
+    """Ids that disagree, todos in the wrong list, edges that say nothing or too much."""
+    return [
+        *_id_conflicts(graph, facts),
+        *_todo_errors(graph),
+        *_edge_errors(graph),
+        *_question_errors(graph),
+    ]
+
+
+def _id_conflicts(graph: GraphSlot, facts: FactsSlot | None) -> list[FieldError]:
     g = "$.GRAPH"
     errors = _conflicts(
         [(f"{g}.entities[{i}].entity_id", e.entity_id, e) for i, e in enumerate(graph.entities)],
@@ -163,6 +173,11 @@ def _graph_errors(graph: GraphSlot, facts: FactsSlot | None) -> list[FieldError]
         ],
         "todo",
     )
+    return errors
+
+
+def _todo_errors(graph: GraphSlot) -> list[FieldError]:
+    g, errors = "$.GRAPH", []
     for name, status in TODO_LISTS.items():
         errors += [
             FieldError(
@@ -171,6 +186,11 @@ def _graph_errors(graph: GraphSlot, facts: FactsSlot | None) -> list[FieldError]
             for i, t in enumerate(getattr(graph, name))
             if t.status != status
         ]
+    return errors
+
+
+def _edge_errors(graph: GraphSlot) -> list[FieldError]:
+    g, errors = "$.GRAPH", []
     for i, edge in enumerate(graph.edges):
         if edge.object_id is not None and edge.value is not None:
             errors.append(
@@ -182,6 +202,11 @@ def _graph_errors(graph: GraphSlot, facts: FactsSlot | None) -> list[FieldError]
             errors.append(
                 FieldError(f"{g}.edges[{i}]", "an edge with no object, value or text says nothing")
             )
+    return errors
+
+
+def _question_errors(graph: GraphSlot) -> list[FieldError]:
+    g, errors = "$.GRAPH", []
     question = graph.pending_question
     if question is not None and not question.question.strip():
         errors.append(

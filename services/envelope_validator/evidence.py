@@ -80,19 +80,39 @@ def words(text: str) -> int:
 def collect(env: InferenceEnvelope, ranking: Sequence[RankedItem]) -> list[Evidence]:
     """Every evidence item of the envelope, best first."""
     scores: dict[tuple[str, str], float] = {(r.kind, r.id): r.score for r in ranking}
-    graph, episode, knowledge = env.GRAPH, env.EPISODE, env.KNOWLEDGE
-    slots: list[list[tuple[Kind, str, Source, str, str, float]]] = [
-        [
-            (
-                "turn",
-                t.message_id,
-                "EPISODE",
-                quote(lines.recalled(t)),
-                f"{t.context.text if t.context else ''} {t.text}",
-                DEFAULT.turn,
+    scored: list[tuple[float, int, int, Evidence]] = []
+    for slot in [_turn_items(env), *_graph_items(env.GRAPH), *_past_items(env)]:
+        for rank, (kind, item_id, source, line, text, weight) in enumerate(slot, 1):
+            score = scores.get((kind, item_id), weight / (RRF_K + rank))
+            n = words(text)
+            scored.append(
+                (-score, n, len(scored), Evidence(kind, item_id, source, line, n, score, text))
             )
-            for t in episode.turns
-        ],
+    scored.sort(key=lambda x: x[:3])
+    return [item for *_, item in scored]
+
+
+_Item = tuple[Kind, str, Source, str, str, float]  # kind, id, source, line, text, weight
+
+
+def _turn_items(env: InferenceEnvelope) -> list[_Item]:
+    """The recalled turns, in rag-gate's order."""
+    return [
+        (
+            "turn",
+            t.message_id,
+            "EPISODE",
+            quote(lines.recalled(t)),
+            f"{t.context.text if t.context else ''} {t.text}",
+            DEFAULT.turn,
+        )
+        for t in env.EPISODE.turns
+    ]
+
+
+def _graph_items(graph: GraphSlot) -> list[list[_Item]]:
+    """GRAPH's relevant facts, entity cards' facts and edges, each in its producer's order."""
+    return [
         [
             (
                 "fact",
@@ -127,6 +147,12 @@ def collect(env: InferenceEnvelope, ranking: Sequence[RankedItem]) -> list[Evide
             )
             for e in graph.edges
         ],
+    ]
+
+
+def _past_items(env: InferenceEnvelope) -> list[list[_Item]]:
+    """The episodes and the knowledge chunks, each in its producer's order."""
+    return [
         [
             (
                 "episode",
@@ -136,23 +162,13 @@ def collect(env: InferenceEnvelope, ranking: Sequence[RankedItem]) -> list[Evide
                 f"{h.one_liner} {h.reflection}",
                 DEFAULT.episode,
             )
-            for h in episode.hits
+            for h in env.EPISODE.hits
         ],
         [
             ("knowledge", h.chunk_id, "KNOWLEDGE", quote(lines.chunk(h)), h.text, DEFAULT.knowledge)
-            for h in knowledge.hits
+            for h in env.KNOWLEDGE.hits
         ],
     ]
-    scored: list[tuple[float, int, int, Evidence]] = []
-    for slot in slots:
-        for rank, (kind, item_id, source, line, text, weight) in enumerate(slot, 1):
-            score = scores.get((kind, item_id), weight / (RRF_K + rank))
-            n = words(text)
-            scored.append(
-                (-score, n, len(scored), Evidence(kind, item_id, source, line, n, score, text))
-            )
-    scored.sort(key=lambda x: x[:3])
-    return [item for *_, item in scored]
 
 
 def dedupe(items: Sequence[Evidence], shown: Iterable[str]) -> tuple[list[Evidence], int]:

@@ -18,11 +18,8 @@ Pure: no I/O, ``now`` is passed in. Guarantees:
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-
-import msgspec
+from datetime import datetime
 
 from contracts.envelope import InferenceEnvelope
 from contracts.envelope_io import (
@@ -33,6 +30,7 @@ from contracts.envelope_io import (
 )
 from contracts.slots import Turn
 from services.core.errors import InvalidInput
+from services.envelope_validator import assembly as step
 from services.envelope_validator.answer_format import response_format
 from services.envelope_validator.caps import (  # noqa: F401  (CAPS…: re-exported for callers)
     CAPS,
@@ -52,15 +50,11 @@ from services.envelope_validator.caps import (  # noqa: F401  (CAPS…: re-expor
     turns,
     unverified,
 )
-from services.envelope_validator.checks import TODO_LISTS, check
+from services.envelope_validator.checks import check
 from services.envelope_validator.evidence import (
     Evidence,
-    budget,
-    collect,
-    dedupe,
     memory_order,
 )
-from services.envelope_validator.once import recalled_once, tail_once
 from services.envelope_validator.render import render
 
 
@@ -118,105 +112,17 @@ def build(request: EnvelopeRequest, now: datetime) -> EnvelopeResponse:
 
 
 def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
-    """Merge FACTS into GRAPH, drop repeats, apply every cap; each change gets a warning."""
-    now = _utc(now)
+    """Merge FACTS into GRAPH, drop repeats, apply every cap; each change gets a warning
+    (the steps: :mod:`.assembly`)."""
+    now = step.utc(now)
     w = Warnings()
-    graph, facts = request.GRAPH, request.FACTS
-    for name, slot in (
-        ("FACTS", facts),
-        ("EPISODE", request.EPISODE),
-        ("KNOWLEDGE", request.KNOWLEDGE),
-    ):
-        if slot is not None and slot.degraded:
-            w.add("degraded", name, slot.degraded)
-
-    foundation, doubtful = unverified(
-        memory_types(
-            repeats(graph.foundation, fact_id, "GRAPH.foundation", w), "GRAPH.foundation", w
-        ),
-        w,
-    )
-    foundation = cap(foundation, "foundation", "GRAPH.foundation", w)
-    relevant = graph.relevant_facts + (facts.relevant_facts if facts else [])
-    relevant = repeats(relevant, fact_id, "GRAPH.relevant_facts", w)
-    relevant = memory_types(relevant, "GRAPH.relevant_facts", w)
-    relevant = same_text(
-        relevant,
-        "GRAPH.relevant_facts",
-        w,
-        fact_text,
-        seen={normalize(f.text) for f in foundation},
-        against="foundation",
-    )
-    relevant = cap(relevant, "relevant_facts", "GRAPH.relevant_facts", w)
-    known = {f.fact_id for f in relevant}
-    relevant += [f for f in doubtful if f.fact_id not in known]  # past the cap: unverified
-    cards = graph.entity_cards + (facts.entity_cards if facts else [])
-    cards = [card(c, w) for c in repeats(cards, lambda c: c.entity_ref, "GRAPH.entity_cards", w)]
-    seen_todos: set[Hashable] = set()
-    todos = {}
-    for name in TODO_LISTS:
-        items = repeats(
-            getattr(graph, name), lambda t: t.todo_id, f"GRAPH.{name}", w, seen=seen_todos
-        )
-        items = same_text(items, f"GRAPH.{name}", w, lambda t: t.text)
-        todos[name] = cap(items, name, f"GRAPH.{name}", w)
-    graph = msgspec.structs.replace(
-        graph,
-        foundation=foundation,
-        relevant_facts=relevant,
-        entity_cards=cards,
-        entities=repeats(graph.entities, lambda e: e.entity_id, "GRAPH.entities", w),
-        edges=cap(
-            repeats(graph.edges, lambda e: e.rel_id, "GRAPH.edges", w), "edges", "GRAPH.edges", w
-        ),
-        **todos,
-    )
-
+    step.degraded(request, w)
+    graph = step.graph(request, w)
     history = turns(request.recent_turns, "recent_turns", w)
-    latest = request.latest_session_summary or request.EPISODE.latest_session_summary or ""
-    latest = clip(latest, "latest_session_summary", w)
-    episode = msgspec.structs.replace(
-        request.EPISODE,
-        latest_session_summary=latest or None,
-        hits=cap(
-            repeats(request.EPISODE.hits, lambda h: h.episode_id, "EPISODE.hits", w),
-            "episodes",
-            "EPISODE.hits",
-            w,
-        ),
-        turns=cap(
-            recalled_once(
-                repeats(request.EPISODE.turns, lambda t: t.message_id, "EPISODE.turns", w),
-                history,
-                w,
-            ),
-            "recalled_turns",
-            "EPISODE.turns",
-            w,
-        ),
-    )
-    knowledge = msgspec.structs.replace(
-        request.KNOWLEDGE,
-        hits=cap(
-            repeats(request.KNOWLEDGE.hits, lambda h: h.chunk_id, "KNOWLEDGE.hits", w),
-            "knowledge",
-            "KNOWLEDGE.hits",
-            w,
-        ),
-    )
-
-    affect_expired = _utc(request.AFFECT.affect.decay_at) <= now
-    if affect_expired and request.AFFECT.affect.label != "neutral":
-        w.add(
-            "affect_expired",
-            "AFFECT",
-            f"{request.AFFECT.affect.label!r} decayed at "
-            f"{request.AFFECT.affect.decay_at.isoformat()}; rendered as neutral",
-        )
-    if not request.user_message.strip():
-        w.add("empty_user_message", "user_message", "the current user message is empty")
-
+    latest = step.latest_summary(request, w)
+    episode = step.episode(request, history, latest, w)
+    knowledge = step.knowledge(request, w)
+    affect_expired = step.affect_expired(request, now, w)
     envelope = InferenceEnvelope(
         user_id=request.user_id,
         agent_id=request.agent_id,
@@ -226,33 +132,8 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
         EPISODE=episode,
         KNOWLEDGE=knowledge,
     )
-    ranked, repeated = dedupe(collect(envelope, request.ranking), [f.text for f in foundation])
-    if repeated:
-        w.add(
-            "deduplicated",
-            "RELEVANT MEMORIES",
-            f"dropped {repeated} item(s) already in the "
-            "foundation or shown by a better ranked item (a fact and an edge of one relation)",
-        )
-    fitted = budget(ranked, request.memory_budget_words)
-    if fitted.left_out:
-        w.add(
-            "budgeted",
-            "RELEVANT MEMORIES",
-            f"{len(fitted.left_out)} item(s) past the budget "
-            f"of {request.memory_budget_words} words left out: "
-            + ", ".join(f"{e.kind}:{e.id}" for e in fitted.left_out),
-        )
-    shown = {e.id for e in fitted.kept if e.kind == "turn"}
-    tail = tail_once(
-        turns(request.EPISODE.previous_session_tail, "EPISODE.previous_session_tail", w),
-        history,
-        [t for t in episode.turns if t.message_id in shown],
-        w,
-    )
-    envelope = msgspec.structs.replace(
-        envelope, EPISODE=msgspec.structs.replace(episode, previous_session_tail=tail)
-    )
+    kept = step.evidence(envelope, request, w)
+    envelope = step.with_tail(envelope, request, history, kept, w)
     return Assembled(
         envelope=envelope,
         now=now,
@@ -267,7 +148,7 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
         history=history,
         user_message=request.user_message,
         warnings=list(w),
-        evidence=fitted.kept,
+        evidence=kept,
         answer_format=request.answer_format,
     )
 
@@ -290,7 +171,3 @@ def counts(assembled: Assembled) -> dict[str, int]:
         "knowledge": len(env.KNOWLEDGE.hits),
         "recent_turns": len(assembled.history),
     }
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment

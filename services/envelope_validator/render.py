@@ -110,10 +110,16 @@ def render(assembled: Assembled) -> tuple[list[ChatMessage], dict[str, int]]:
 
 
 def _sections(a: Assembled) -> list[tuple[str, str]]:
-    env = a.envelope
-    graph, episode, knowledge = env.GRAPH, env.EPISODE, env.KNOWLEDGE
+    """The system prompt's sections, in order; an empty one is left out."""
+    candidates = [*_memory(a), *_past(a), *_context(a)]
+    return [(name, text) for name, text in candidates if text]
+
+
+def _memory(a: Assembled) -> list[tuple[str, str | None]]:
+    """The real-time context, the affect, the persona and its rules, and GRAPH's sections."""
+    graph = a.envelope.GRAPH
     realtime = a.realtime_context or f"Now: {a.now:%A %Y-%m-%d %H:%M %Z}".rstrip()
-    candidates: list[tuple[str, str | None]] = [
+    return [
         ("realtime_context", f"[REAL-TIME CONTEXT]\n{realtime}"),
         (
             "session_state",
@@ -150,6 +156,13 @@ def _sections(a: Assembled) -> list[tuple[str, str]]:
         ("threads", _block("ACTIVE THREADS", None, "GRAPH", todos(graph.threads))),
         ("frictions", _block("FRICTIONS / PATTERNS", None, "GRAPH", todos(graph.frictions))),
         ("wins", _block("RECENT WINS", None, "GRAPH", todos(graph.wins))),
+    ]
+
+
+def _past(a: Assembled) -> list[tuple[str, str | None]]:
+    """EPISODE's and KNOWLEDGE's sections, and the question pending from an earlier turn."""
+    graph, episode, knowledge = a.envelope.GRAPH, a.envelope.EPISODE, a.envelope.KNOWLEDGE
+    return [
         (
             "episodes",
             _block(
@@ -187,6 +200,12 @@ def _sections(a: Assembled) -> list[tuple[str, str]]:
                 [quote(lines.question(graph.pending_question))] if graph.pending_question else [],
             ),
         ),
+    ]
+
+
+def _context(a: Assembled) -> list[tuple[str, str | None]]:
+    """The caller's context texts and the answer format."""
+    return [
         ("user_context", _block("USER CONTEXT", None, "USER CONTEXT", _one(a.user_context))),
         (
             "conversation_summary",
@@ -201,7 +220,6 @@ def _sections(a: Assembled) -> list[tuple[str, str]]:
             ANSWER_FORMAT if a.answer_format == "twin_answer" else TEXT_ANSWER_FORMAT,
         ),
     ]
-    return [(name, text) for name, text in candidates if text]
 
 
 EVIDENCE_NOTE = (

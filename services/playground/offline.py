@@ -1,43 +1,61 @@
-"""The playground's reply when no model is configured: what of the memory reached the envelope.
+"""The playground's reply when no model is configured: a readout of memory that answers the
+message, marked as a readout (:mod:`services.core.readout`) so no node takes it for memory.
 
-Not a chatbot: an honest readout, so a designer sees that the memory works without a model —
-the facts and relations about what was mentioned, the pending commitments with their due dates,
-the episodes and library passages the gate let through, in the envelope's own order and caps.
+Not a chatbot: an honest readout, so a designer sees that the memory works without a model.
+What the message is about comes first (:mod:`.focus`):
+
+1. a todo ask ("what do I still have to do?"): the pending todos, with their due dates; an
+   ask about the person ("what do you know about me?"): their foundation;
+2. the people it names ("who is Marta?"): the facts, relations and card that name them;
+3. the other facts and relations the gate found, the episodes, the person's past statements
+   (not their questions) and library passages it let through (after a todo ask, only those
+   that share a word with it);
+4. todos that share a word with the message;
+5. the person's foundation only where it shares a word with the message or names its people
+   (it is in every envelope, so listing it whole would answer every question the same).
+
+At most :data:`MAX_LINES` lines of :data:`MAX_CHARS` characters; the product's own questions
+("which Marta?", "which one is done?") are the commit's and are shown under the reply
+(:func:`services.playground.turn.confirmations`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from services.core.readout import readout
+from services.playground.focus import Focus, focus_of, ordered
+
 MAX_LINES = 8
 MAX_CHARS = 160
+TODO_LISTS = ("commitments", "threads")
 
 
-def offline_reply(envelope: dict[str, Any]) -> str:
-    """A short text listing what the model would have been told (``envelope``: its JSON)."""
+def offline_reply(envelope: Mapping[str, Any], message: str = "") -> str:
+    """A short readout of what in ``envelope`` (its JSON) bears on ``message``."""
     graph = envelope.get("GRAPH", {})
-    lines: list[str] = []
-    lines += [_fact(f) for f in graph.get("relevant_facts", [])]
-    lines += [edge.get("text") or _edge(edge) for edge in graph.get("edges", [])]
-    lines += [_fact(f) for f in graph.get("foundation", [])]
-    lines += [
-        f"to do: {t['text']}{due_suffix(t.get('due_at'))}" for t in graph.get("commitments", [])
-    ]
-    episode = envelope.get("EPISODE", {})
-    lines += [
-        f"{h.get('day') or h['ts'][:10]}: {h.get('one_liner') or h['reflection']}"
-        for h in episode.get("hits", [])
-    ]
-    lines += [
-        f"from {k['doc_id']}: {k['text']}" for k in envelope.get("KNOWLEDGE", {}).get("hits", [])
-    ]
-    unique = list(dict.fromkeys(line for line in lines if line))
-    if not unique:
-        return "(offline: no model configured) Nothing in memory bears on this yet."
-    shown = "\n".join(f"• {_clip(line)}" for line in unique[:MAX_LINES])
-    more = f"\n… and {len(unique) - MAX_LINES} more" if len(unique) > MAX_LINES else ""
-    return f"(offline: no model configured) What I remember that bears on this:\n{shown}{more}"
+    focus = focus_of(message, graph)
+    todos = [f"to do: {t['text']}{due_suffix(t.get('due_at'))}" for t in _todos(graph)]
+    found, foundation = _found(graph), graph_foundation(graph)
+    rest = [*found, *_recalled(envelope)]
+    shown = ordered(
+        [
+            *(todos if focus.asks_todos else []),
+            *(foundation if focus.asks_about_me else []),
+            *(line for line in [*found, *foundation] if focus.names_someone(line)),
+            *(line for line in rest if focus.touches(line) or not focus.asks_todos),
+            *(line for line in todos if focus.touches(line)),
+            *(line for line in foundation if focus.touches(line)),
+        ]
+    )
+    if not shown:
+        nothing = "Nothing is pending to do." if focus.asks_todos else "Nothing in memory bears"
+        return readout(nothing if focus.asks_todos else f"{nothing} on this yet.")
+    lines = "\n".join(f"• {_clip(line)}" for line in shown[:MAX_LINES])
+    more = f"\n… and {len(shown) - MAX_LINES} more" if len(shown) > MAX_LINES else ""
+    return readout(f"{_heading(focus, bool(todos))}\n{lines}{more}")
 
 
 def due_suffix(due_at: str | None) -> str:
@@ -52,12 +70,64 @@ def due_suffix(due_at: str | None) -> str:
     return f" (due {moment:%Y-%m-%d %H:%M})"
 
 
-def _fact(fact: dict[str, Any]) -> str:
-    text: str = fact.get("text", "")
-    return text
+def graph_foundation(graph: Mapping[str, Any]) -> list[str]:
+    return [f.get("text", "") for f in graph.get("foundation", [])]
 
 
-def _edge(edge: dict[str, Any]) -> str:
+def _heading(focus: Focus, has_todos: bool) -> str:
+    if focus.asks_todos and has_todos:
+        return "What you still have to do:"
+    if focus.asks_about_me:
+        return "What I know about you:"
+    names = [n for n in focus.names if not any(n != m and n in m for m in focus.names)]
+    if names:
+        return f"What I know about {' and '.join(n.title() for n in names[:2])}:"
+    return "What I remember that bears on this:"
+
+
+def _todos(graph: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [t for name in TODO_LISTS for t in graph.get(name, [])]
+
+
+def _found(graph: Mapping[str, Any]) -> list[str]:
+    """The facts the gate found for the message: relevant facts, relations, entity cards."""
+    cards = [
+        f"{card.get('label', '')}: {fact}"
+        for card in graph.get("entity_cards", [])
+        for fact in card.get("facts", [])
+    ]
+    return ordered(
+        [
+            *(f.get("text", "") for f in graph.get("relevant_facts", [])),
+            *(edge.get("text") or _edge(edge) for edge in graph.get("edges", [])),
+            *cards,
+        ]
+    )
+
+
+def _recalled(envelope: Mapping[str, Any]) -> list[str]:
+    episode = envelope.get("EPISODE", {})
+    library = envelope.get("KNOWLEDGE", {}).get("hits", [])
+    return [
+        *(
+            f"{h.get('day') or h['ts'][:10]}: {h.get('one_liner') or h['reflection']}"
+            for h in episode.get("hits", [])
+        ),
+        *(
+            f"{t['ts'][:10]} you said: {t['text']}"
+            for t in episode.get("turns", [])
+            if t.get("role") == "user" and t.get("ts") and _statement(t.get("text") or "")
+        ),
+        *(f"from {k['doc_id']}: {k['text']}" for k in library),
+    ]
+
+
+def _statement(text: str) -> bool:
+    """A past turn worth reading back: something the person said, not a question they asked."""
+    return bool(text.strip()) and not text.rstrip().endswith("?")
+
+
+def _edge(edge: Mapping[str, Any]) -> str:
     target = edge.get("object") or edge.get("value")
     return f"{edge.get('subject')} {edge.get('predicate', '').lower().replace('_', ' ')} {target}"
 

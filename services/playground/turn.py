@@ -134,7 +134,7 @@ class Conversation:
         if turn.next == "replayed":
             reply = turn.pulse.replay_reply or ""
             return Exchange(reply=reply, source="replayed", answers=nodes.answers)
-        answer, reply, source = await self._answer(turn, nodes.answers)
+        answer, reply, source = await self._answer(turn, nodes.answers, text)
         commit = await nodes.call(
             "memory-upserter", _commit_body(ids, turn_id, turn, text, now, answer, reply)
         )
@@ -146,7 +146,7 @@ class Conversation:
         )
 
     async def _answer(
-        self, turn: TurnResponse, answers: Mapping[str, Any]
+        self, turn: TurnResponse, answers: Mapping[str, Any], text: str
     ) -> tuple[str | None, str, str]:
         """(the model's raw answer or None, the reply, where it came from)."""
         if turn.next == "question":
@@ -157,7 +157,7 @@ class Conversation:
         if self.ask_model is None:
             # No model: say what memory reached the envelope; the commit's offline extractor
             # decides what to remember (no plan is sent).
-            return None, offline_reply(envelope["envelope"]), "offline"
+            return None, offline_reply(envelope["envelope"], text), "offline"
         answer = await self.ask_model(envelope["messages"], envelope["response_format"])
         return answer, json.loads(answer).get("reply", ""), "model"
 
@@ -199,14 +199,15 @@ LISTS = {
 
 
 def confirmations(commit: dict[str, Any]) -> list[str]:
-    """One line per todo the turn created: what the reply confirms to the person."""
+    """One line per todo the turn created (what the reply confirms to the person), then the
+    product's own questions the turn left open ("? Which one is done: …?")."""
     lines = []
     for todo in commit.get("todos", []):
         if todo.get("outcome") != "created":
             continue
         where = LISTS.get(todo.get("kind", ""), "open threads")
         lines.append(f'✓ Added "{todo["text"]}" to your {where}{due_suffix(todo.get("due_at"))}.')
-    return lines
+    return lines + [f"? {question}" for question in commit.get("questions", [])]
 
 
 def _ts(now: datetime | None) -> dict[str, str]:

@@ -12,6 +12,7 @@ import msgspec
 
 from contracts.common import Role
 from services.core.deps import Connection
+from services.core.readout import is_readout
 
 
 class TailMessage(msgspec.Struct, frozen=True):
@@ -80,4 +81,6 @@ async def load_continuity(
     raw = await conn.fetchval(
         LOAD_CONTINUITY, user_id, agent_id, chat_id, now, idle_since, tail_turns
     )
-    return msgspec.convert(raw, Continuity)
+    loaded = msgspec.convert(raw, Continuity)
+    tail = [m for m in loaded.tail if not is_readout(m.text)]  # the product's, not memory
+    return msgspec.structs.replace(loaded, tail=tail)

@@ -35,13 +35,14 @@ import structlog
 from contracts.envelope_io import FactsSlot
 from contracts.recall import EpisodeSlot, KnowledgeSlot, RankedItem
 from contracts.retrieve import RetrieveDebug, RetrieveRequest, RetrieveResponse
-from services.core.deps import Database
+from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.settings import Settings
 from services.core.vectors import VectorHit, VectorIndex
 from services.rag_gate import continuity, search, slots, store, turns
 from services.rag_gate.gate import decide, retrieval_query
+from services.rag_gate.store import Rows
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -132,17 +133,9 @@ async def _recall(
     timings: Timings,
 ) -> Recalled:
     limits = req.limits
-    try:
-        with timings.stage("embed"):
-            dense = await embedder.embed_query(query)
-    except DependencyUnavailable as exc:
-        structlog.get_logger().warning("query_unembedded", error=str(exc))
-        return Recalled(
-            EpisodeSlot(degraded=EMBEDDER_DOWN),
-            KnowledgeSlot(degraded=EMBEDDER_DOWN),
-            FactsSlot(degraded=EMBEDDER_DOWN),
-            debug=RetrieveDebug(query=query, embedder=embedder.name),
-        )
+    dense = await _embed(embedder, query, timings)
+    if dense is None:
+        return _unembedded(query, embedder.name)
     planned = search.plan(
         limits,
         user_id=req.user_id,
@@ -156,18 +149,7 @@ async def _recall(
         found = search.cap(await search.search(vectors, planned), limits)
     async with db.acquire() as conn:
         with timings.stage("sql_rows"):
-            rows = await store.load_rows(
-                conn,
-                user_id=req.user_id,
-                agent_id=req.agent_id,
-                now=now,
-                episode_ids=_ids(found.episodes),
-                chunk_ids=_ids(found.knowledge, found.skipped),
-                fact_ids=_ids(found.facts, found.skipped),
-                message_ids=_ids(found.turns, found.skipped),
-                entity_ids=req.entity_ids,
-                previous=limits.turns.context,
-            )
+            rows = await _rows(conn, req, now, found)
         with timings.stage("rank"):
             terms = slots.terms().of_query(query)
             recalled, turn_tally = turns.recalled_turns(
@@ -179,19 +161,7 @@ async def _recall(
             )
             facts = slots.rank_facts(found.facts, rows, req, terms, now, found.skipped)
         with timings.stage("sql_cards"):
-            cards = (
-                await store.load_card_facts(
-                    conn,
-                    user_id=req.user_id,
-                    agent_id=req.agent_id,
-                    now=now,
-                    entity_ids=[e.entity_id for e in facts.entities],
-                    exclude_ids=[r.id for r in facts.ranked],
-                    per_entity=limits.facts.card_facts,
-                )
-                if facts.entities
-                else {}
-            )
+            cards = await _cards(conn, req, now, facts)
     facts_slot = slots.facts_slot(found.facts, facts, rows, cards, req)
     tally = slots.add_up([episode_tally, turn_tally, knowledge_tally, facts.tally])
     return Recalled(
@@ -199,23 +169,80 @@ async def _recall(
         knowledge,
         facts_slot,
         turns.fused_ranking(episode, knowledge, facts_slot, limits.fusion),
-        RetrieveDebug(
-            query=query,
-            embedder=embedder.name,
-            episode_filter=found.episode_filter,
-            thresholds=tally.thresholds,
-            candidates={
-                name: len(hits)
-                for name, hits in (
-                    ("episodes", found.episodes),
-                    ("knowledge", found.knowledge),
-                    ("facts", found.facts),
-                    ("turns", found.turns),
-                )
-                if hits is not None
-            },
-            dropped=tally.dropped,
-        ),
+        _debug(query, embedder.name, found, tally),
+    )
+
+
+async def _embed(embedder: Embedder, query: str, timings: Timings) -> list[float] | None:
+    """The query's dense vector; None when the embedder is down."""
+    try:
+        with timings.stage("embed"):
+            return await embedder.embed_query(query)
+    except DependencyUnavailable as exc:
+        structlog.get_logger().warning("query_unembedded", error=str(exc))
+        return None
+
+
+def _unembedded(query: str, embedder: str) -> Recalled:
+    """Every recalled slot degraded: the query could not be embedded."""
+    return Recalled(
+        EpisodeSlot(degraded=EMBEDDER_DOWN),
+        KnowledgeSlot(degraded=EMBEDDER_DOWN),
+        FactsSlot(degraded=EMBEDDER_DOWN),
+        debug=RetrieveDebug(query=query, embedder=embedder),
+    )
+
+
+async def _rows(conn: Connection, req: RetrieveRequest, now: datetime, found: search.Found) -> Rows:
+    """The Postgres rows of every hit (skipped ones excepted), as of ``now``."""
+    return await store.load_rows(
+        conn,
+        user_id=req.user_id,
+        agent_id=req.agent_id,
+        now=now,
+        episode_ids=_ids(found.episodes),
+        chunk_ids=_ids(found.knowledge, found.skipped),
+        fact_ids=_ids(found.facts, found.skipped),
+        message_ids=_ids(found.turns, found.skipped),
+        entity_ids=req.entity_ids,
+        previous=req.limits.turns.context,
+    )
+
+
+async def _cards(
+    conn: Connection, req: RetrieveRequest, now: datetime, facts: slots.RankedFacts
+) -> dict[str, list[tuple[str, str]]]:
+    """The entity cards' facts of the entities the ranked facts name."""
+    if not facts.entities:
+        return {}
+    return await store.load_card_facts(
+        conn,
+        user_id=req.user_id,
+        agent_id=req.agent_id,
+        now=now,
+        entity_ids=[e.entity_id for e in facts.entities],
+        exclude_ids=[r.id for r in facts.ranked],
+        per_entity=req.limits.facts.card_facts,
+    )
+
+
+def _debug(query: str, embedder: str, found: search.Found, tally: slots.Tally) -> RetrieveDebug:
+    return RetrieveDebug(
+        query=query,
+        embedder=embedder,
+        episode_filter=found.episode_filter,
+        thresholds=tally.thresholds,
+        candidates={
+            name: len(hits)
+            for name, hits in (
+                ("episodes", found.episodes),
+                ("knowledge", found.knowledge),
+                ("facts", found.facts),
+                ("turns", found.turns),
+            )
+            if hits is not None
+        },
+        dropped=tally.dropped,
     )
 
 

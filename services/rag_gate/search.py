@@ -92,81 +92,11 @@ class Found:
 async def search(vectors: VectorIndex, q: Query) -> Found:
     """Every search the query asks for, at once. Hits carry no payload: rag-gate reads the
     rows, a message's entities included, from Postgres by id."""
-
-    async def episodes() -> tuple[list[VectorHit], EpisodeFilter]:
-        if q.entity_ids:
-            hits = await vectors.search(
-                "episodes",
-                user_id=q.user_id,
-                agent_id=q.agent_id,
-                entity_ids=list(q.entity_ids),
-                limit=q.episodes,
-                dense=q.dense,
-                text=q.text,
-                payload=(),
-            )
-            if hits:
-                return hits, "entities"
-        hits = await vectors.search(
-            "episodes",
-            user_id=q.user_id,
-            agent_id=q.agent_id,
-            limit=q.episodes,
-            dense=q.dense,
-            text=q.text,
-            payload=(),
-        )
-        return hits, "fallback" if q.entity_ids else "none"
-
-    async def knowledge() -> list[VectorHit]:
-        if q.knowledge == 0:
-            return []
-        return await vectors.search(
-            "knowledge",
-            user_id=q.user_id,
-            agent_id=q.agent_id,
-            agent_only=True,
-            with_shared=True,
-            limit=q.knowledge,
-            dense=q.dense,
-            text=q.text,
-            payload=(),
-        )
-
-    async def facts() -> list[VectorHit]:
-        if q.facts == 0:
-            return []
-        return await vectors.search(
-            "facts",
-            user_id=q.user_id,
-            agent_id=q.agent_id,
-            limit=q.facts,
-            include_inactive=q.history,
-            extra_must={"memory_type": list(MEMORY_TYPES)},
-            dense=q.dense,
-            text=q.text,
-            payload=(),
-        )
-
-    async def turns() -> list[VectorHit]:
-        if q.turns == 0:
-            return []
-        return await vectors.search(
-            "messages",
-            user_id=q.user_id,
-            agent_id=q.agent_id,
-            agent_only=True,
-            limit=q.turns,
-            dense=q.dense,
-            text=q.text,
-            payload=(),
-        )
-
     ep, kn, fa, tu = await asyncio.gather(
-        _or_none("episodes", episodes()),
-        _or_none("knowledge", knowledge()),
-        _or_none("facts", facts()),
-        _or_none("messages", turns()),
+        _or_none("episodes", _episodes(vectors, q)),
+        _or_none("knowledge", _knowledge(vectors, q)),
+        _or_none("facts", _facts(vectors, q)),
+        _or_none("messages", _turns(vectors, q)),
     )
     return Found(
         episodes=ep[0] if ep else None,
@@ -174,6 +104,79 @@ async def search(vectors: VectorIndex, q: Query) -> Found:
         facts=fa,
         episode_filter=ep[1] if ep else None,
         turns=tu,
+    )
+
+
+async def _episodes(vectors: VectorIndex, q: Query) -> tuple[list[VectorHit], EpisodeFilter]:
+    if q.entity_ids:
+        hits = await vectors.search(
+            "episodes",
+            user_id=q.user_id,
+            agent_id=q.agent_id,
+            entity_ids=list(q.entity_ids),
+            limit=q.episodes,
+            dense=q.dense,
+            text=q.text,
+            payload=(),
+        )
+        if hits:
+            return hits, "entities"
+    hits = await vectors.search(
+        "episodes",
+        user_id=q.user_id,
+        agent_id=q.agent_id,
+        limit=q.episodes,
+        dense=q.dense,
+        text=q.text,
+        payload=(),
+    )
+    return hits, "fallback" if q.entity_ids else "none"
+
+
+async def _knowledge(vectors: VectorIndex, q: Query) -> list[VectorHit]:
+    if q.knowledge == 0:
+        return []
+    return await vectors.search(
+        "knowledge",
+        user_id=q.user_id,
+        agent_id=q.agent_id,
+        agent_only=True,
+        with_shared=True,
+        limit=q.knowledge,
+        dense=q.dense,
+        text=q.text,
+        payload=(),
+    )
+
+
+async def _facts(vectors: VectorIndex, q: Query) -> list[VectorHit]:
+    if q.facts == 0:
+        return []
+    return await vectors.search(
+        "facts",
+        user_id=q.user_id,
+        agent_id=q.agent_id,
+        limit=q.facts,
+        include_inactive=q.history,
+        extra_must={"memory_type": list(MEMORY_TYPES)},
+        dense=q.dense,
+        text=q.text,
+        payload=(),
+    )
+
+
+async def _turns(vectors: VectorIndex, q: Query) -> list[VectorHit]:
+    if q.turns == 0:
+        return []
+    return await vectors.search(
+        "messages",
+        user_id=q.user_id,
+        agent_id=q.agent_id,
+        agent_only=True,
+        limit=q.turns,
+        dense=q.dense,
+        text=q.text,
+        payload=(),
     )
 
 

@@ -24,6 +24,7 @@ from contracts.common import Role
 from contracts.slots import UNVERIFIED_BELOW
 from services.core.deps import Connection
 from services.core.memory_store.visibility import visible
+from services.core.readout import is_readout
 from services.rag_gate.continuity import TailMessage
 from services.rag_gate.search import MEMORY_TYPES
 
@@ -228,6 +229,10 @@ def _add(rows: Rows, kind: str, raw: dict[str, Any]) -> None:
         rows.facts[fact.rel_id] = fact
     elif kind == "message":
         message = msgspec.convert(raw, MessageRow)
+        if is_readout(message.text):
+            return  # the product talking (an index written before readouts were left out)
+        if message.previous is not None and is_readout(message.previous.text):
+            message = msgspec.structs.replace(message, previous=None)
         rows.messages[message.message_id] = message
     else:
         rows.entity_names.append(msgspec.convert(raw, NameRow).name)

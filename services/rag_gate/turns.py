@@ -46,12 +46,6 @@ def recalled_turns(
         query_terms,
         skipped,
     )
-    live_episodes = [h for h in episode_hits or () if h.id in rows.episodes]
-    session_ranks: dict[str, int] = {}
-    for rank, hit in enumerate(live_episodes, 1):
-        session = rows.episodes[hit.id].session_id
-        if session and session not in session_ranks:
-            session_ranks[str(session)] = rank
     candidates = [
         fusion.TurnCandidate(
             id=k.candidate.id,
@@ -69,8 +63,28 @@ def recalled_turns(
         limits=limits,
         entity_ids=req.entity_ids,
         entity_names=rows.entity_names,
-        session_ranks=session_ranks,
+        session_ranks=_session_ranks(episode_hits, rows),
     )
+    out, dropped = _shown(scored, rows, limits.max)
+    return out, add_up([done.tally, Tally(dropped)])
+
+
+def _session_ranks(episode_hits: list[VectorHit] | None, rows: Rows) -> dict[str, int]:
+    """Each session's best rank among the live episode hits."""
+    live_episodes = [h for h in episode_hits or () if h.id in rows.episodes]
+    session_ranks: dict[str, int] = {}
+    for rank, hit in enumerate(live_episodes, 1):
+        session = rows.episodes[hit.id].session_id
+        if session and session not in session_ranks:
+            session_ranks[str(session)] = rank
+    return session_ranks
+
+
+def _shown(
+    scored: list[fusion.ScoredTurn], rows: Rows, most: int
+) -> tuple[list[RecalledTurn], dict[str, int]]:
+    """The turns best first, each once (with the message before it, unless shown), at most
+    ``most``; and what was dropped."""
     out: list[RecalledTurn] = []
     shown: set[str] = set()
     as_context = over_max = 0
@@ -79,7 +93,7 @@ def recalled_turns(
         if row.message_id in shown:
             as_context += 1
             continue
-        if len(out) == limits.max:
+        if len(out) == most:
             over_max += 1
             continue
         before = row.previous if row.previous and row.previous.message_id not in shown else None
@@ -104,8 +118,7 @@ def recalled_turns(
                 ),
             )
         )
-    dropped = counted(turns_shown_as_context=as_context, turns_over_max=over_max)
-    return out, add_up([done.tally, Tally(dropped)])
+    return out, counted(turns_shown_as_context=as_context, turns_over_max=over_max)
 
 
 def tail_turn(message: TailMessage) -> Turn:

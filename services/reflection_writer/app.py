@@ -23,14 +23,13 @@ from contracts.reflection import (
 from services.core.app import NodeSpec
 from services.core.deps import Database, Inject
 from services.core.embedder import Embedder
-from services.core.errors import NotFound
 from services.core.llm import LLM
 from services.core.logs import bind_ids
 from services.core.settings import Settings
 from services.core.validation import convert
 from services.core.vectors import VectorIndex
 from services.reflection_writer.brain import SlowBrain
-from services.reflection_writer.consolidate import SessionNotFound, consolidate
+from services.reflection_writer.consolidate import consolidate
 from services.reflection_writer.daylog import day_log
 from services.reflection_writer.drafting import drafter_for
 
@@ -73,12 +72,7 @@ async def consolidate_route(
     data: JSONBody[ConsolidateRequest], brain: Inject[SlowBrain]
 ) -> ConsolidateResponse:
     bind_ids(user_id=data.user_id, agent_id=data.agent_id)
-    try:
-        answer = await consolidate(brain, data)
-    except SessionNotFound:
-        raise NotFound(
-            f"no session {data.session_id}" + (f" for user {data.user_id}" if data.user_id else "")
-        ) from None
+    answer = await consolidate(brain, data)  # an unknown session: NotFound, a 404
     bind_ids(
         user_id=data.user_id,
         agent_id=data.agent_id,

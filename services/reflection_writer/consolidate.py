@@ -53,7 +53,7 @@ from contracts.reflection import (
 )
 from services.core.clock import request_clock
 from services.core.deps import Database
-from services.core.errors import DependencyUnavailable
+from services.core.errors import DependencyUnavailable, NotFound
 from services.core.llm import LLMUnavailable
 from services.core.problems import dependency_of
 from services.reflection_writer import sessions
@@ -64,10 +64,6 @@ from services.reflection_writer.maintenance import upkeep
 from services.reflection_writer.sessions import ClaimedSession
 
 log = structlog.get_logger("twin.reflection")
-
-
-class SessionNotFound(LookupError):
-    """The requested session does not exist (for this user)."""
 
 
 def worker_id() -> str:
@@ -81,7 +77,8 @@ async def consolidate(brain: SlowBrain, req: ConsolidateRequest) -> ConsolidateR
         if req.session_id is not None:
             state = await sessions.session_state(conn, req.session_id, req.user_id)
             if state is None:
-                raise SessionNotFound(req.session_id)
+                whose = f" for user {req.user_id}" if req.user_id else ""
+                raise NotFound(f"no session {req.session_id}{whose}")
             due: list[tuple[str, DueReason]] = [(req.session_id, "requested")]
         else:
             due = await sessions.due_sessions(

@@ -12,19 +12,26 @@ It only ever copies what was said; it never writes a link the user did not make.
   ("Marta, Madrid."). An assistant message made only of readouts adds no Action and names no
   people; it still answers the user's last message (it is not "Unanswered").
 - **Action**: the first two sentences of each assistant message (readouts left out).
-- **Evidence**: user sentences with an explicit link word — causal ("because", "since",
-  "that's why", ", so", "due to", "made me"…) or temporal ("after", "whenever") — each citing
-  its message. The sentence itself is the evidence, so it passes the grounding check trivially.
+- **Evidence** (``links.py``): user sentences that state an explicit link of the person's
+  own — causal ("because", "that's why", ", so I…", "due to", "made me"…) or temporal
+  ("after" an event, "whenever", "ever since") — each citing its message; not a question,
+  not words to the other side, not a greeting's "since we last talked"; a bare "It made me…"
+  is quoted with the sentence before it. The quote passes the grounding check.
 - **Unresolved**: user questions, needs ("I need to", "I should", "I have to", "not sure"…),
   and the last user message when no assistant message answered it.
 - **Commitments**: "I'll", "I will", "I'm going to", "remind me", "I promise", "I plan to".
-- **People**: the user's known Person entities named in the session, plus capitalized words
-  inside a sentence (not its first word) that are not calendar words.
+- **People** (``people.py``): the user's known Person entities named in the session, plus
+  names the person used for someone ("my sister Marta", "met Ana", "Tom said"), never a
+  speaker's own name, a greeting's, a place's or a title's.
+- **One-liner** (``gist.py``): the person's weightiest statement, quoted (``The user said:
+  "…"``), with the people it left out.
 - **Tone** (``tone.py``): the one or two most frequent labels of a small lexicon over user
   messages, else "neutral".
 - **Psyche**: "I value / I care about / … matters to me" → value; "I believe / I think that /
   I'm convinced" → belief; "I always / I never / I tend to / I'm the kind of person" → trait;
-  confidence 0.4 (low authority).
+  only about the person: a sentence that speaks to the other side ("I believe in you, Dave",
+  "I believe in us!", "Your help matters to me") is none, nor a passing state ("I feel like I
+  can't stop writing"); confidence 0.4 (low authority).
 """
 
 from __future__ import annotations
@@ -41,17 +48,13 @@ from contracts.reflection_draft import (
     ReflectionDraft,
     SessionSummary,
 )
+from services.reflection_writer.gist import one_liner
+from services.reflection_writer.links import evidence_quotes
 from services.reflection_writer.model import KnownEntity, Message
+from services.reflection_writer.people import find_people
 from services.reflection_writer.readouts import without_readouts
-from services.reflection_writer.text import (
-    STOPWORDS,
-    clip,
-    fold,
-    has_link,
-    sentences,
-    unique,
-)
-from services.reflection_writer.tone import emotional_hits, keywords, tone
+from services.reflection_writer.text import clip, fold, sentences, unique
+from services.reflection_writer.tone import emotional_hits, tone
 
 PSYCHE_CONFIDENCE = 0.4
 
@@ -71,7 +74,7 @@ _VALUE = re.compile(
 )
 _BELIEF = re.compile(
     r"\b(?:i believe|i think that|i'm convinced|i am convinced|"
-    r"i'm sure that|i feel like)\b"
+    r"i'm sure that|i feel like(?! i\b| i'm\b| i've\b| i'll\b))\b"
 )
 _TRAIT = re.compile(
     r"\b(?:i always|i never|i tend to|i usually|i'm (?:the )?kind of person|"
@@ -79,13 +82,7 @@ _TRAIT = re.compile(
     r"i'm (?:not )?(?:a|an) \w+ person|i am (?:not )?(?:a|an) \w+ person)\b"
 )
 
-_CALENDAR = frozenset(
-    fold(w)
-    for w in """I OK Ok Okay Yes No Hi Hey Thanks Monday Tuesday
-Wednesday Thursday Friday Saturday Sunday January February March April May June July August
-September October November December Christmas Easter English God Mom Dad""".split()
-)
-_CAPITALIZED = re.compile(r"(?<![\w'])([A-Z][a-zà-ÿ]+(?:[ -][A-Z][a-zà-ÿ]+)?)(?!['\w])")
+_NOT_ABOUT_ME = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b|\bbelieve in us\b")
 
 
 def draft(messages: Sequence[Message], known: Sequence[KnownEntity] = ()) -> ReflectionDraft:
@@ -104,12 +101,12 @@ def draft(messages: Sequence[Message], known: Sequence[KnownEntity] = ()) -> Ref
             ),
             LIST_CAP,
         ),
-        evidence=_evidence(user),
+        evidence=_evidence(messages),
         unresolved=_unresolved(messages, user),
     )
     people = find_people(messages, known)
     summary = SessionSummary(
-        one_liner=one_liner(messages, people, tone(messages)),
+        one_liner=one_liner(messages, people),
         what_mattered=_what_mattered(reflection, user, people),
         open_loops=[clip(line, 160) for line in reflection.unresolved][:6],
         commitments=unique((clip(s, 160) for _, s in user if _COMMIT.search(fold(s))), 6),
@@ -130,14 +127,15 @@ def _observations(user: list[tuple[Message, str]]) -> list[str]:
     )
 
 
-def _evidence(user: list[tuple[Message, str]]) -> list[EvidenceLine]:
+def _evidence(messages: Sequence[Message]) -> list[EvidenceLine]:
+    quotes = [(m, quote) for m in messages if m.role == "user" for quote in evidence_quotes(m.text)]
     lines: list[EvidenceLine] = []
     seen: set[str] = set()
-    for message, sentence in user:
-        if not has_link(sentence) or fold(sentence) in seen:
+    for message, quote in quotes:
+        if fold(quote) in seen:
             continue
-        seen.add(fold(sentence))
-        lines.append(EvidenceLine(text=clip(sentence, 300), message_id=message.message_id))
+        seen.add(fold(quote))
+        lines.append(EvidenceLine(text=clip(quote, 300), message_id=message.message_id))
         if len(lines) >= LIST_CAP:
             break
     return lines
@@ -162,43 +160,12 @@ def _what_mattered(
     return unique((clip(s, 160) for s in ranked), 5)
 
 
-def find_people(messages: Sequence[Message], known: Sequence[KnownEntity]) -> list[str]:
-    """Known Person entities named in the session, then capitalized names inside sentences."""
-    names = [e.name for e in known if e.category == "Person"]
-    lowered = {w for m in messages for w in re.findall(r"\b[a-z][a-z'-]+\b", m.text)}
-    for message in messages:
-        for sentence in sentences(message.text):
-            for match in _CAPITALIZED.finditer(sentence):
-                name = match.group(1)
-                if (
-                    match.start() == 0
-                    or fold(name) in _CALENDAR
-                    or fold(name) in STOPWORDS
-                    or name.lower() in lowered
-                ):
-                    continue
-                names.append(name)
-    return unique((clip(n, 80) for n in names), 10)
-
-
-def one_liner(messages: Sequence[Message], people: Sequence[str], tone_label: str) -> str:
-    topics = keywords(messages, 3, exclude=people)
-    if not topics and not any(m.role == "user" and m.text.strip() for m in messages):
-        return "A short exchange with no statements from the user."
-    parts = ["Talked about " + (_join(topics) if topics else "everyday things")]
-    if people:
-        parts.append("mentioned " + _join(list(people[:3])))
-    if tone_label != "neutral":
-        parts.append(f"tone {tone_label}")
-    return clip("; ".join(parts) + ".", 200)
-
-
 def psyche(user: list[tuple[Message, str]]) -> list[PsycheItem]:
     items: list[PsycheItem] = []
     seen: set[str] = set()
     for message, sentence in user:
         folded = fold(sentence)
-        if sentence.endswith("?") or folded in seen:
+        if sentence.endswith("?") or folded in seen or _NOT_ABOUT_ME.search(folded):
             continue
         kind: PsycheKind | None = (
             "value"
@@ -223,7 +190,3 @@ def psyche(user: list[tuple[Message, str]]) -> list[PsycheItem]:
         if len(items) >= LIST_CAP:
             break
     return items
-
-
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -92,6 +92,20 @@ async def consolidate_claimed(
         await memory_store.sync_fact_vectors(
             brain.db, brain.vectors, brain.embedder, claimed.user_id, written.fact_ids
         )
+    return _consolidated(claimed, reason, made, written, indexed, len(messages), through)
+
+
+def _consolidated(
+    claimed: ClaimedSession,
+    reason: DueReason,
+    made: Draft,
+    written: Written,
+    indexed: bool,
+    turns: int,
+    through: int,
+) -> ConsolidatedSession:
+    """The session's report: the episode written (or found) and what came with it."""
+    row = written.row
     return ConsolidatedSession(
         session_id=claimed.session_id,
         user_id=claimed.user_id,
@@ -105,7 +119,7 @@ async def consolidate_claimed(
         importance=row.importance,
         first_message_seq=row.first_message_seq,
         last_message_seq=row.last_message_seq,
-        turns=len(messages),
+        turns=turns,
         evidence_kept=made.grounded.kept,
         evidence_dropped=made.evidence_dropped,
         indexed=indexed,

@@ -12,6 +12,7 @@ second scheduler waiting on it finds the curator no longer due.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 import asyncpg
@@ -163,70 +164,74 @@ def _curator_fact(r: asyncpg.Record) -> curator.CuratorFact:
 async def _apply(
     conn: Connection, user_id: str, decided: curator.CuratorPlan, now: datetime
 ) -> CuratorReport:
-    archived = (
-        await conn.execute(
-            """UPDATE relations SET status = 'ARCHIVED', indexed_at = NULL, updated_at = $3
-            WHERE user_id = $1 AND rel_id = ANY($2::uuid[]) AND status = 'ACTIVE'
-              AND NOT pinned""",
-            user_id,
-            decided.archive,
-            now,
-        )
-        if decided.archive
-        else "0"
-    )
+    """The curator's plan written: duplicates archived, groups folded, the stale superseded."""
+    archived = await _archive(conn, user_id, decided.archive, now) if decided.archive else 0
     folded_facts = 0
     for fold in decided.folds:
-        await conn.execute(
-            """INSERT INTO relations (rel_id, user_id, scope, agent_id, subject_id, predicate,
-                                      object_value, memory_type, fact_type, text, importance,
-                                      confidence, source, provenance_message_ids, created_at,
-                                      updated_at)
-               VALUES ($1::uuid, $2, $3, $4, $5::uuid, $6, $7, 'PEOPLE', 'fact', $8, $9, $10,
-                       $11, $12, $13, $13)
-               ON CONFLICT DO NOTHING""",
-            fold.new_id,
-            user_id,
-            fold.scope,
-            fold.agent_id,
-            fold.subject_id,
-            curator.FOLD_PREDICATE,
-            {"fold_id": fold.new_id, "members": len(fold.members)},
-            fold.text,
-            fold.importance,
-            fold.confidence,
-            curator.FOLD_SOURCE,
-            fold.message_ids,
-            now,
-        )
-        status = await conn.execute(
-            """UPDATE relations SET status = 'ARCHIVED', folded_into = $3::uuid, indexed_at = NULL,
-                   updated_at = $4
-                WHERE user_id = $1 AND rel_id = ANY($2::uuid[]) AND status = 'ACTIVE'
-                  AND NOT pinned""",
-            user_id,
-            fold.members,
-            fold.new_id,
-            now,
-        )
-        folded_facts += int(status.split()[-1])
+        folded_facts += await _fold(conn, user_id, fold, now)
     superseded = 0
     for old, newer in decided.supersede:
-        status = await conn.execute(
-            """UPDATE relations
-                  SET status = 'SUPERSEDED', superseded_by = $3::uuid, indexed_at = NULL,
-                      valid_to = GREATEST($4, COALESCE(valid_from, $4)), updated_at = $4
-                WHERE user_id = $1 AND rel_id = $2::uuid AND status = 'ACTIVE'
-                  AND NOT pinned""",
-            user_id,
-            old,
-            newer,
-            now,
-        )
+        status = await conn.execute(_SUPERSEDE, user_id, old, newer, now)
         superseded += int(status.split()[-1])
     return CuratorReport(
-        archived_duplicates=int(str(archived).split()[-1]),
+        archived_duplicates=archived,
         folded_groups=len(decided.folds),
         folded_facts=folded_facts,
         superseded=superseded,
     )
+
+
+_SUPERSEDE = """UPDATE relations
+                  SET status = 'SUPERSEDED', superseded_by = $3::uuid, indexed_at = NULL,
+                      valid_to = GREATEST($4, COALESCE(valid_from, $4)), updated_at = $4
+                WHERE user_id = $1 AND rel_id = $2::uuid AND status = 'ACTIVE'
+                  AND NOT pinned"""
+
+
+async def _archive(conn: Connection, user_id: str, ids: Sequence[str], now: datetime) -> int:
+    status = await conn.execute(
+        """UPDATE relations SET status = 'ARCHIVED', indexed_at = NULL, updated_at = $3
+        WHERE user_id = $1 AND rel_id = ANY($2::uuid[]) AND status = 'ACTIVE'
+          AND NOT pinned""",
+        user_id,
+        ids,
+        now,
+    )
+    return int(str(status).split()[-1])
+
+
+async def _fold(conn: Connection, user_id: str, fold: curator.Fold, now: datetime) -> int:
+    """One group folded into a new fact; its members archived. How many were folded."""
+    await conn.execute(
+        """INSERT INTO relations (rel_id, user_id, scope, agent_id, subject_id, predicate,
+                                  object_value, memory_type, fact_type, text, importance,
+                                  confidence, source, provenance_message_ids, created_at,
+                                  updated_at)
+           VALUES ($1::uuid, $2, $3, $4, $5::uuid, $6, $7, 'PEOPLE', 'fact', $8, $9, $10,
+                   $11, $12, $13, $13)
+           ON CONFLICT DO NOTHING""",
+        fold.new_id,
+        user_id,
+        fold.scope,
+        fold.agent_id,
+        fold.subject_id,
+        curator.FOLD_PREDICATE,
+        {"fold_id": fold.new_id, "members": len(fold.members)},
+        fold.text,
+        fold.importance,
+        fold.confidence,
+        curator.FOLD_SOURCE,
+        fold.message_ids,
+        now,
+    )
+    status = await conn.execute(
+        """UPDATE relations SET status = 'ARCHIVED', folded_into = $3::uuid, indexed_at = NULL,
+               updated_at = $4
+            WHERE user_id = $1 AND rel_id = ANY($2::uuid[]) AND status = 'ACTIVE'
+              AND NOT pinned""",
+        user_id,
+        fold.members,
+        fold.new_id,
+        now,
+    )
+    return int(status.split()[-1])

@@ -30,13 +30,15 @@ If the user made no explicit link, evidence is an empty list. Never infer a caus
 - unresolved: questions, needs and decisions still open at the end.
 - hypothesis: null, or one guess that goes beyond what was said, with confidence at most 0.5.
 
-Summary: one_liner (at most 200 characters), what_mattered, open_loops, commitments (what the \
-user promised or asked to be reminded of), people (names mentioned), tone (one or two words). \
-Short strings only.
+Summary: one_liner (one sentence of at most 200 characters saying what the session was about, \
+never a list of words), what_mattered, open_loops, commitments (what the user promised or asked \
+to be reminded of), people (the people of the user's life the user named: not places, titles, \
+the user or the persona), tone (one or two words). Short strings only.
 
 Psyche: traits, values and beliefs the user revealed about themselves across the whole session \
-(not passing moods), each citing the [id]s of the user messages it rests on, confidence at \
-most 0.5. Empty when nothing was revealed."""
+(not passing moods, never words said to the persona such as "I believe in you"), each citing \
+the [id]s of the user messages it rests on, confidence at most 0.5. Empty when nothing was \
+revealed."""
 
 
 @functools.cache

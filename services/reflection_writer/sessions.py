@@ -16,6 +16,7 @@ from typing import cast
 
 from contracts.reflection import DueReason
 from services.core.deps import Connection
+from services.core.readout import is_readout
 from services.reflection_writer.model import Message
 
 
@@ -132,7 +133,9 @@ async def load_messages(
     conn: Connection, session: ClaimedSession, limit: int
 ) -> tuple[list[Message], int]:
     """Active messages after the checkpoint (up to the session's last seq), and the seq the
-    checkpoint may move to (forgotten messages are skipped but passed over)."""
+    checkpoint may move to (forgotten messages are skipped but passed over). An offline readout
+    (:mod:`services.core.readout`) is read with no text: it answered the person, but it is the
+    product talking, so no episode, summary or psyche item quotes it."""
     rows = await conn.fetch(
         """SELECT message_id::text, seq, role, text, ts, speaker, active FROM messages
             WHERE user_id = $1 AND session_id = $2::uuid AND seq > $3 AND seq <= $4
@@ -143,5 +146,9 @@ async def load_messages(
         session.last_message_seq,
         limit,
     )
-    messages = [Message(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows if r[6]]
+    messages = [
+        Message(r[0], r[1], r[2], "" if is_readout(r[3]) else r[3], r[4], r[5])
+        for r in rows
+        if r[6]
+    ]
     return messages, (rows[-1][1] if rows else session.checkpoint)

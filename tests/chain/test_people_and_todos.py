@@ -156,6 +156,7 @@ async def test_todos_close_by_handle_by_words_and_a_bare_done_asks(nodes) -> Non
     _, bare = await _turn(nodes, ids, "done!", 6)
     assert bare["completions"] == []
     assert "commitment_not_completed" in [w["code"] for w in bare["warnings"]]
+    assert any(q.startswith("Which one is done:") for q in bare["questions"])
     pending = (await _scratch(nodes, ids, 7))["pending_questions"]
     assert any(q.startswith("Which one is done:") for q in pending)
     lists, _ = await _turn(nodes, ids, "what's on my list?", 8)

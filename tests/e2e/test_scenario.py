@@ -265,7 +265,9 @@ def test_forget_marta_removes_her_from_the_next_envelope(
 def test_forgotten_marta_is_out_of_the_vector_index_too(
     session_one: dict[str, Any], stack: Stack
 ) -> None:
-    """rag-gate forced open on her name finds no episode or fact about her any more."""
+    """rag-gate forced open on her name finds no fact about her any more, and no episode of
+    what was said before the forget. (The person asked "how is Marta doing?" again at minute 6;
+    a consolidation that ran since may make an episode of that later turn: it is not forgotten.)"""
     answer = stack.node(
         "rag-gate",
         "/v1/retrieve",
@@ -280,7 +282,12 @@ def test_forgotten_marta_is_out_of_the_vector_index_too(
     )
     assert answer.status_code == 200, answer.text
     body = answer.json()
-    hits = [h["reflection"] + h["one_liner"] for h in body["EPISODE"]["hits"]]
+    forgot_at = NOW + timedelta(minutes=5)
+    hits = [
+        h["reflection"] + h["one_liner"]
+        for h in body["EPISODE"]["hits"]
+        if datetime.fromisoformat(h["ts"]) < forgot_at
+    ]
     facts = [f["text"] for f in body["FACTS"]["relevant_facts"]]
     assert not [text for text in hits + facts if "Marta" in text], body
 

@@ -11,11 +11,14 @@ import httpx
 import pytest
 
 from bench.model_loop import checks
-from bench.model_loop.replay import Replay, conversations, replay
+from bench.model_loop.replay import STYLES, Replay, conversations, replay, styles_of
 from services.core.deps import Clients
 from tests.chain.conversation import six_nodes
 
-CONVERSATIONS = {conv["id"]: conv for conv in conversations()}
+RECORDED = {conv["id"]: conv for conv in conversations()}
+# the conversations recorded in the first styles (test_replay.py); the ones recorded with
+# handles in the prompt (``*-v2``, test_replay_v2.py) are in RECORDED too
+CONVERSATIONS = {k: c for k, c in RECORDED.items() if set(STYLES) <= set(styles_of(c))}
 
 
 class Replayed:
@@ -38,7 +41,7 @@ def replayed(nodes) -> Any:
 
     async def get(conv_id: str, style: str) -> Replayed:
         if (conv_id, style) not in cache:
-            conv = CONVERSATIONS[conv_id]
+            conv = RECORDED[conv_id]
             run = await replay(nodes["retrieve"], nodes["memory"], conv, style)
             tables = await checks.export(nodes["memory"], run.user_id)
             cache[conv_id, style] = Replayed(

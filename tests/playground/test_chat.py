@@ -30,7 +30,7 @@ from services.nodes import node_spec
 from services.playground.offline import offline_reply
 from services.playground.preflight import check_nodes
 from services.playground.terminal import _loop, new_chat_id, node_urls
-from services.playground.turn import ROUTES, Conversation, Exchange, NodeError
+from services.playground.turn import ROUTES, Conversation, Exchange, NodeError, confirmations
 
 T0 = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
 MODEL_URL = "http://model.test/v1"
@@ -78,6 +78,28 @@ async def test_offline_the_memory_written_in_one_turn_comes_back_in_a_later_one(
     assert "Lisbon" in later.reply and "• to do: Call Marta (due 2026-03-03 09:00)" in later.reply
     envelope = later.answers["envelope-validator"]
     assert "Lisbon" in envelope["messages"][0]["content"]  # the model would have been told
+
+
+async def test_offline_the_reply_answers_what_was_asked_and_is_never_recalled(
+    nodes: httpx.AsyncClient, user_id: str
+) -> None:
+    """Issue 28 §5–6: "what do I still have to do?" puts the pending todo first, "who is
+    Marta?" the colleague; no earlier readout comes back as a recalled turn."""
+    talk = conversation(nodes, user_id)
+    told = [
+        "My colleague Marta Silva works at Acme.",
+        "I live in Porto.",
+        "I'm allergic to peanuts.",
+        "Remind me to send the poster on Friday.",
+    ]
+    for n, text in enumerate(told):
+        await talk.say(text, now=T0 + timedelta(minutes=n))
+    todo = await talk.say("what do I still have to do?", now=T0 + timedelta(minutes=5))
+    assert todo.reply.splitlines()[1:] == ["• to do: Send the poster (due 2026-03-06 09:00)"]
+    who = await talk.say("who is Marta?", now=T0 + timedelta(minutes=6))
+    assert "Marta" in who.reply.splitlines()[1] and "peanuts" not in who.reply
+    recalled = who.answers["rag-gate"]["EPISODE"]["turns"]
+    assert not any("(offline:" in t["text"] for t in recalled)
 
 
 async def test_with_a_model_its_answer_is_the_reply_and_its_plan_is_written(
@@ -153,7 +175,7 @@ def test_node_urls_follow_the_port_offset() -> None:
     assert urls["memory-upserter"] == "http://127.0.0.1:9106"
 
 
-def test_the_offline_reply_lists_what_reached_the_envelope_once() -> None:
+def test_the_offline_reply_lists_what_bears_on_the_message_once() -> None:
     envelope = {
         "GRAPH": {
             "relevant_facts": [{"text": "Marta lives in Lisbon."}],
@@ -171,10 +193,46 @@ def test_the_offline_reply_lists_what_reached_the_envelope_once() -> None:
             ]
         },
     }
-    reply = offline_reply(envelope)
+    reply = offline_reply(envelope, "how is Marta?")
+    assert reply.startswith("(offline: no model configured)")
     assert reply.count("Marta lives in Lisbon.") == 1
     assert "• to do: call Marta" in reply and "2026-03-01: Talked about the trip" in reply
     assert "Nothing in memory" in offline_reply({"GRAPH": {}})
+    asked = {"role": "user", "ts": "2026-03-01T10:00:00Z", "text": "who is Marta?"}
+    said = {**asked, "text": "Marta moved to Madrid."}
+    turns = offline_reply({"EPISODE": {"turns": [asked, said]}}, "Marta?")
+    assert "you said: Marta moved to Madrid." in turns and "who is Marta" not in turns
+
+
+def test_the_offline_reply_puts_what_the_question_is_about_first() -> None:
+    """Issue 28 §6: the same eight profile lines whatever the question hid the pending todo."""
+    foundation = [{"text": f"User profile line {i}."} for i in range(10)]
+    graph = {
+        "foundation": foundation,
+        "commitments": [{"text": "Send the poster", "due_at": "2026-12-12T00:00:00Z"}],
+        "entities": [{"name": "Marta Silva", "aliases": ["Marta"], "seed": "mention"}],
+        "edges": [{"text": "Marta Silva is the user's colleague."}],
+        "relevant_facts": [{"text": "User works at Acme."}],
+    }
+    todo = offline_reply({"GRAPH": graph}, "what do I still have to do?").splitlines()
+    assert todo[1:3] == [
+        "• to do: Send the poster (due 2026-12-12)",
+        "• Marta Silva is the user's colleague.",
+    ]
+    assert "profile line" not in "\n".join(todo)
+    who = offline_reply({"GRAPH": graph}, "who is marta?").splitlines()
+    assert who[0].endswith("What I know about Marta Silva:")
+    assert who[1] == "• Marta Silva is the user's colleague."
+    assert "to do" not in "\n".join(who)
+    me = offline_reply({"GRAPH": graph}, "What do you know about me?").splitlines()
+    assert me[0].endswith("What I know about you:") and me[1] == "• User profile line 0."
+    nothing = offline_reply({"GRAPH": {"foundation": foundation}}, "what do I have to do?")
+    assert nothing == "(offline: no model configured) Nothing is pending to do."
+
+
+def test_the_product_s_own_questions_follow_the_reply() -> None:
+    commit = {"todos": [], "questions": ["Which one is done: 'call Marta' or 'call Mum'?"]}
+    assert confirmations(commit) == ["? Which one is done: 'call Marta' or 'call Mum'?"]
 
 
 def test_the_offline_reply_shows_due_dates_and_times() -> None:
@@ -187,7 +245,7 @@ def test_the_offline_reply_shows_due_dates_and_times() -> None:
             ]
         }
     }
-    reply = offline_reply(envelope)
+    reply = offline_reply(envelope, "anything due?")
     assert "• to do: Call Marta (due 2026-03-03)" in reply
     assert "• to do: Dentist (due 2026-03-04 15:30)" in reply
     assert "• to do: Read the book\n" in reply + "\n"

@@ -1,5 +1,7 @@
 """Writing a user's memory the way the other nodes lay it out: Postgres rows (the truth), then
-the vectors that point at them (``facts``, ``episodes``, ``knowledge`` collections)."""
+the vectors that point at them (``facts``, ``episodes``, ``knowledge`` collections). The user,
+agents and entities go through the memory store's writers; facts, episodes, chunks and
+messages are written with SQL, for the states the tests need (closed, forgotten, stale index)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,13 @@ import pytest
 
 from contracts.retrieve import RetrieveRequest
 from services.core.deps import Clients
+from services.core.memory_store import (
+    SELF_REF,
+    EntityWrite,
+    ensure_user_and_agent,
+    self_entity_id,
+    upsert_entities,
+)
 from services.core.vectors import VectorPoint
 from services.core.vectors.port import SHARED_OWNER
 
@@ -38,44 +47,24 @@ class Memory:
 
     async def ensure(self) -> Memory:
         async with self.db.acquire() as conn:
-            await conn.execute(
-                "INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING", self.user_id
-            )
-            await conn.executemany(
-                "INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING",
-                [(self.agent,), (self.other_agent,)],
-            )
+            for agent in (self.agent, self.other_agent):
+                await ensure_user_and_agent(conn, self.user_id, agent)
         return self
 
     async def _embed(self, texts: Sequence[str]) -> list[list[float]]:
         return await self.res.embedder.embed(list(texts))
 
-    async def entity(
-        self,
-        name: str,
-        *,
-        category: str = "Person",
-        ref: str | None = None,
-        agent_id: str | None = None,
-        active: bool = True,
-    ) -> str:
-        entity_id = str(uuid.uuid4())
-        async with self.db.acquire() as conn:
-            await conn.execute(
-                """INSERT INTO entities (entity_id, user_id, scope, agent_id, name, category,
-                                         entity_ref, active, forgotten_at)
-                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
-                           CASE WHEN $8 THEN NULL ELSE now() END)""",
-                entity_id,
-                self.user_id,
-                "agent" if agent_id else "global",
-                agent_id,
-                name,
-                category,
-                ref,
-                active,
+    async def entity(self, name: str, *, category: str = "Person", ref: str | None = None) -> str:
+        """Through the memory store's writers, as a commit makes it: the user's own entity
+        for ``self:user``, else a global entity (``ref``: the handle it is known by)."""
+        async with self.db.acquire() as conn, conn.transaction():
+            if ref == SELF_REF:
+                return str(await self_entity_id(conn, self.user_id))
+            (written,) = await upsert_entities(
+                conn, self.user_id, [EntityWrite(name, category, ref=ref)], now=T0
             )
-        return entity_id
+        assert ref is None or written.entity_ref == ref, (ref, written.entity_ref)
+        return str(written.entity_id)
 
     async def fact(
         self,

@@ -1,5 +1,6 @@
 """Seeding for reflection-writer tests: users, sessions and their message log written with SQL
-(memory-upserter writes them in production), plus entities, facts and todos."""
+(memory-upserter writes them in production), entities through the memory store's writer, and
+facts and todos with SQL (the curator's tests need duplicates no writer makes)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 
 from services.core.deps import Clients
 from services.core.llm import open_llm
+from services.core.memory_store import ensure_user_and_agent, upsert_entity
 from services.reflection_writer.app import provide_slow_brain
 from services.reflection_writer.brain import SlowBrain
 
@@ -130,26 +132,13 @@ class Log:
     async def entity(
         self, user_id: str, name: str, *, category: str = "Person", aliases: Sequence[str] = ()
     ) -> str:
-        async with self.pool.acquire() as conn:
-            await conn.execute(
-                "INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING", user_id
+        """Through the product's writer (:func:`upsert_entity`), as a commit would."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            await ensure_user_and_agent(conn, user_id, "deanna")
+            entity_id, _ = await upsert_entity(
+                conn, user_id, name=name, category=category, aliases=aliases, now=T0
             )
-            entity_id = await conn.fetchval(
-                "INSERT INTO entities (user_id, name, category) VALUES ($1, $2, $3)"
-                " RETURNING entity_id::text",
-                user_id,
-                name,
-                category,
-            )
-            for alias in aliases:
-                await conn.execute(
-                    "INSERT INTO entity_aliases (user_id, entity_id, alias)"
-                    " VALUES ($1, $2::uuid, $3)",
-                    user_id,
-                    entity_id,
-                    alias,
-                )
-        return entity_id
+        return str(entity_id)
 
     async def fact(
         self,

@@ -102,7 +102,7 @@ async def test_the_day_log_lists_a_days_episodes_in_order_in_the_users_time_zone
         sessions[3].session_id,
     ]
     first = local["items"][0]
-    assert first["summary"]["one_liner"] == "Talked about note, number and log."
+    assert first["summary"]["one_liner"] == 'The user said: "Note number 1 for the log."'
     assert first["reflection"] == "Action: Noted."  # "Note number 1…" is not first-person
     assert first["reflection_json"]["action"] == ["Noted."]
     assert first["day"] == "2026-01-03"

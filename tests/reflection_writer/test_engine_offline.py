@@ -166,13 +166,74 @@ def test_offline_engine_extracts(
     assert value == expected, case
 
 
-def test_the_one_liner_names_topics_people_and_tone_within_200_characters() -> None:
+def test_the_one_liner_quotes_the_weightiest_statement_within_200_characters() -> None:
     summary = engine_offline.draft(GYM, MARTA).summary
     assert summary.one_liner == (
-        "Talked about clean, gym and work; mentioned Marta; tone stressed, tired."
+        'The user said: "My sister Marta is visiting on Saturday and I want the flat to be clean."'
     )
     long = messages(chat(" ".join(f"I worked on project{i} today." for i in range(80)), "Ok"))
     assert len(engine_offline.draft(long).summary.one_liner) <= 200
+    asked = messages(chat("Hey! How are you?", "Fine.", "What should I cook tonight?", "Pasta."))
+    assert engine_offline.draft(asked).summary.one_liner == (
+        'The user asked: "What should I cook tonight?"'
+    )
+
+
+ISSUE_28 = messages(
+    chat(
+        "Hey Dave! It's been ages since we last talked.",
+        "Good to hear from you!",
+        "We went to Scotland and Porto and I read The Alchemist. My friend Jo came too.",
+        "Sounds lovely.",
+        "I believe in you, Dave. Why do I always feel tired after trips?",
+        "Rest matters.",
+        "I lost my job in May, so I started my own bakery. Bye!",
+        "Good luck!",
+    )
+)
+
+
+def test_issue_28_people_are_people_and_evidence_is_a_stated_link() -> None:
+    """The slow brain's defects the issue lists: places, titles and "Bye" as people; a
+    greeting's "since" and questions as Evidence; words to the other side as PSYCHE."""
+    draft = engine_offline.draft(ISSUE_28)
+    assert draft.summary.people == ["Jo"]
+    assert [e.text for e in draft.reflection.evidence] == [
+        "I lost my job in May, so I started my own bakery."
+    ]
+    assert draft.psyche == []
+    assert draft.summary.one_liner == (
+        'The user said: "I lost my job in May, so I started my own bakery." Also mentioned Jo.'
+    )
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I believe in you, Dave.", "I believe in us!", "I feel like I can't stop writing!"],
+)
+def test_psyche_is_only_a_lasting_trait_of_the_person(said: str) -> None:
+    assert engine_offline.draft(messages(chat(said, "Ok."))).psyche == []
+
+
+@pytest.mark.parametrize(
+    ("said", "quoted"),
+    [
+        ("It made me feel accepted.", None),
+        (
+            "I joined a choir. It made me feel accepted.",
+            "I joined a choir. It made me feel accepted.",
+        ),
+        ("Don't forget to rest, since the wait can be hard.", None),
+        ("I'm after Marley flooring for the studio.", None),
+        ("Because it's fun!", None),
+        ("Because work ran late, I skipped the gym.", "Because work ran late, I skipped the gym."),
+        ("So glad you had a rest after the drive.", None),
+    ],
+)
+def test_an_evidence_line_has_both_sides_of_its_link(said: str, quoted: str | None) -> None:
+    draft = engine_offline.draft(messages(chat(said, "Ok.")))
+    assert [e.text for e in draft.reflection.evidence] == ([quoted] if quoted else [])
+    assert ground(draft.reflection, messages(chat(said, "Ok."))).dropped_evidence == []
 
 
 def test_the_offline_draft_is_deterministic_and_always_grounded() -> None:

@@ -84,66 +84,105 @@ def decide(
     now: datetime,
 ) -> FactOps:
     """The pure decision (module docstring); ``facts`` all carry their memory key."""
-    by_key = {(e.scope, e.agent, e.memory_key): e for e in existing if e.memory_key}
     by_identity = {row_identity(e): e for e in existing}
-    by_id = {e.rel_id: e for e in existing}
     survivor, turns = plan_batch(facts, now)
     said = {i: by_identity.get(_identity(f)) for i, f in enumerate(facts) if i not in survivor}
     claimed = {row.rel_id for row in said.values() if row is not None}
     released = {  # rows of a fact that a later one of its key succeeds: they give up the key
         row.rel_id for i, row in said.items() if row is not None and not turns[i].takes_key
     }
-    ops, closed = FactOps(), set[UUID]()
-    outcome: dict[int, FactResult] = {}
-
-    def close(row: Existing, by: UUID, at: datetime | None) -> UUID | None:
-        """``row`` ends where ``by`` begins: superseded now, or — ``by`` beginning later —
-        kept current until then, giving up its key."""
-        if row.rel_id in closed or row.rel_id == by:
-            return None
-        closed.add(row.rel_id)
-        ops.closes.append(CloseRow(row.rel_id, None, at, at is not None and at > now))
-        ops.links.append(LinkRow(row.rel_id, by))
-        return row.rel_id
-
-    for i, same in said.items():
-        turn = turns[i]
-        fact = replace(facts[i], valid_to=turn.end)
-        ending = ends(fact, now)
-        holder = by_key.get((fact.scope, fact.agent_id or "", fact.memory_key or ""))
-        if same is not None and expired(same, now) and not ending:
-            holder, same = same, None  # restating an expired fact opens a new row
-        targets = [
-            row
-            for row in (holder if turn.supersedes else None, by_id.get(fact.replaces or _NONE))
-            if row is not None and row is not same and row.rel_id not in claimed
-        ]
-        if same is not None:
-            if same.rel_id in released and same.memory_key and fact.valid_to is not None:
-                closed.add(same.rel_id)
-                ops.closes.append(CloseRow(same.rel_id, None, fact.valid_to, True))
-            replaced = [close(row, same.rel_id, fact.valid_from) for row in targets]
-            outcome[i] = _restate(ops, fact, same, turn, ending, count_reference, replaced)
-            continue
-        new_id = uuid.uuid4()
-        keyless = ending or not turn.takes_key
-        if holder is not None and holder.rel_id in claimed and holder.rel_id not in released:
-            keyless = True  # the holder, restated as another fact of the batch, keeps its key
-        importance = 3 if fact.pinned else fact.importance
-        row = replace(fact, memory_key=None if keyless else fact.memory_key, importance=importance)
-        ops.inserts.append(insert_row(new_id, row))
-        replaced = [close(row, new_id, fact.valid_from) for row in targets]
-        first = next(filter(None, replaced), None)
-        current = first is not None and start(fact, now) <= now
-        outcome[i] = FactResult(
-            new_id, "ended" if ending else "superseded_previous" if current else "created", first
-        )
+    batch = _Batch(
+        by_key={(e.scope, e.agent, e.memory_key): e for e in existing if e.memory_key},
+        by_id={e.rel_id: e for e in existing},
+        claimed=claimed,
+        released=released,
+        now=now,
+        count_reference=count_reference,
+    )
+    outcome = {i: batch.one(facts[i], same, turns[i]) for i, same in said.items()}
     for i in range(len(facts)):
         j = i
         while j in survivor:
             j = survivor[j]
-        ops.results.append(outcome[j])
-    return ops
+        batch.ops.results.append(outcome[j])
+    return batch.ops
+
+
+@dataclass
+class _Batch:
+    """One decision's state: the live rows by key and by id, the rows the batch's facts say
+    again (``claimed``) and those that give up their key (``released``), the rows closed so
+    far, and the writes."""
+
+    by_key: dict[tuple[str, str, str], Existing]
+    by_id: dict[UUID, Existing]
+    claimed: set[UUID]
+    released: set[UUID]
+    now: datetime
+    count_reference: bool
+    ops: FactOps = field(default_factory=FactOps)
+    closed: set[UUID] = field(default_factory=set)
+
+    def one(self, fact: FactWrite, same: Existing | None, turn: Turn) -> FactResult:
+        """One fact of the batch: its live row said again, or a new row; either closes the
+        rows it supersedes or replaces."""
+        fact = replace(fact, valid_to=turn.end)
+        ending = ends(fact, self.now)
+        holder = self.by_key.get((fact.scope, fact.agent_id or "", fact.memory_key or ""))
+        if same is not None and expired(same, self.now) and not ending:
+            holder, same = same, None  # restating an expired fact opens a new row
+        targets = [
+            row
+            for row in (holder if turn.supersedes else None, self.by_id.get(fact.replaces or _NONE))
+            if row is not None and row is not same and row.rel_id not in self.claimed
+        ]
+        if same is not None:
+            return self._again(fact, same, turn, ending, targets)
+        return self._insert(fact, holder, turn, ending, targets)
+
+    def close(self, row: Existing, by: UUID, at: datetime | None) -> UUID | None:
+        """``row`` ends where ``by`` begins: superseded now, or — ``by`` beginning later —
+        kept current until then, giving up its key."""
+        if row.rel_id in self.closed or row.rel_id == by:
+            return None
+        self.closed.add(row.rel_id)
+        self.ops.closes.append(CloseRow(row.rel_id, None, at, at is not None and at > self.now))
+        self.ops.links.append(LinkRow(row.rel_id, by))
+        return row.rel_id
+
+    def _again(
+        self, fact: FactWrite, same: Existing, turn: Turn, ending: bool, targets: list[Existing]
+    ) -> FactResult:
+        """The fact's live row said again (a released row with an end closes at that end)."""
+        if same.rel_id in self.released and same.memory_key and fact.valid_to is not None:
+            self.closed.add(same.rel_id)
+            self.ops.closes.append(CloseRow(same.rel_id, None, fact.valid_to, True))
+        replaced = [self.close(row, same.rel_id, fact.valid_from) for row in targets]
+        return _restate(self.ops, fact, same, turn, ending, self.count_reference, replaced)
+
+    def _insert(
+        self,
+        fact: FactWrite,
+        holder: Existing | None,
+        turn: Turn,
+        ending: bool,
+        targets: list[Existing],
+    ) -> FactResult:
+        """A new row for the fact, holding its key unless it ends or another row keeps it."""
+        new_id = uuid.uuid4()
+        keyless = ending or not turn.takes_key
+        if holder is not None and holder.rel_id in self.claimed - self.released:
+            keyless = True  # the holder, restated as another fact of the batch, keeps its key
+        importance = 3 if fact.pinned else fact.importance
+        row = replace(fact, memory_key=None if keyless else fact.memory_key, importance=importance)
+        self.ops.inserts.append(insert_row(new_id, row))
+        replaced = [self.close(row, new_id, fact.valid_from) for row in targets]
+        first = next(filter(None, replaced), None)
+        current = first is not None and start(fact, self.now) <= self.now
+        outcome: FactOutcome = (
+            "ended" if ending else "superseded_previous" if current else "created"
+        )
+        return FactResult(new_id, outcome, first)
 
 
 _NONE = uuid.UUID(int=0)
@@ -160,53 +199,44 @@ def _restate(
 ) -> FactResult:
     """The live row of the fact's identity said again: its words, scores (importance,
     confidence and pinning only rise), provenance and time; ``unchanged`` when nothing moved."""
-    importance = 3 if fact.pinned else fact.importance
+    valid_from, valid_to = _validity(fact, same)
+    row = UpdateRow(
+        id=same.rel_id,
+        text=fact.text,
+        importance=max(same.importance, 3 if fact.pinned else fact.importance),
+        pinned=same.pinned or fact.pinned,
+        confidence=max(same.confidence, fact.confidence),
+        key=fact.memory_key if turn.takes_key else None,
+        memory_type=fact.memory_type,
+        fact_type=fact.fact_type,
+        prov=_json(list(dict.fromkeys([*same.provenance, *fact.message_ids]))[-MAX_PROVENANCE:]),
+        changed=False,
+        counted=1 if count_reference else 0,
+        vfrom=valid_from,
+        vto=valid_to,
+    )
+    row = replace(row, changed=_changed(row, same))
+    ops.updates.append(row)
+    first = next(filter(None, replaced), None)
+    return FactResult(
+        same.rel_id,
+        "ended" if ending else "updated" if row.changed or first else "unchanged",
+        first,
+    )
+
+
+def _validity(fact: FactWrite, same: Existing) -> tuple[datetime | None, datetime | None]:
+    """The restated row's time: the fact's where it says one, else the row's."""
     valid_from = fact.valid_from or same.valid_from
     valid_to = fact.valid_to if fact.valid_to is not None else same.valid_to
     if valid_from is not None and valid_to is not None and valid_to < valid_from:
         valid_from = valid_to  # said to have ended before it was recorded: the end is the truth
-    key = fact.memory_key if turn.takes_key else None
-    said = (
-        fact.text,
-        max(same.importance, importance),
-        same.pinned or fact.pinned,
-        max(same.confidence, fact.confidence),
-        key,
-        fact.memory_type,
-        fact.fact_type,
-    )
-    before = (
-        same.text,
-        same.importance,
-        same.pinned,
-        same.confidence,
-        same.memory_key,
-        same.memory_type,
-        same.fact_type,
-    )
-    changed = said != before or (valid_from, valid_to) != (same.valid_from, same.valid_to)
-    provenance = list(dict.fromkeys([*same.provenance, *fact.message_ids]))
-    text, kept_importance, kept_pinned, confidence, key, memory_type, fact_type = said
-    ops.updates.append(
-        UpdateRow(
-            id=same.rel_id,
-            text=text,
-            importance=kept_importance,
-            pinned=kept_pinned,
-            confidence=confidence,
-            key=key,
-            memory_type=memory_type,
-            fact_type=fact_type,
-            prov=_json(provenance[-MAX_PROVENANCE:]),
-            changed=changed,
-            counted=1 if count_reference else 0,
-            vfrom=valid_from,
-            vto=valid_to,
-        )
-    )
-    first = next(filter(None, replaced), None)
-    return FactResult(
-        same.rel_id,
-        "ended" if ending else "updated" if changed or first else "unchanged",
-        first,
-    )
+    return valid_from, valid_to
+
+
+def _changed(row: UpdateRow, same: Existing) -> bool:
+    """Whether the update moves anything but provenance and the reference count."""
+    said = (row.text, row.importance, row.pinned, row.confidence, row.key)
+    before = (same.text, same.importance, same.pinned, same.confidence, same.memory_key)
+    kinds = (row.memory_type, row.fact_type) != (same.memory_type, same.fact_type)
+    return said != before or kinds or (row.vfrom, row.vto) != (same.valid_from, same.valid_to)

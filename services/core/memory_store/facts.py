@@ -158,17 +158,37 @@ async def apply_facts(
         return []
     if lock:
         await lock_user(conn, user_id)
-    facts = [
-        replace(
-            f,
-            predicate=canonical_predicate(f.predicate, literal=f.object_entity_id is None),
-            confidence=round(f.confidence, 2),
-            agent_id=f.agent_id if f.scope == "agent" else None,
-        )
-        for f in facts
-    ]
+    facts = [_normalized(f) for f in facts]
     if any(f.memory_key is None for f in facts):
         facts = await _with_keys(conn, user_id, facts)
+    existing = await _live(conn, user_id, facts)
+    ops = decide(facts, existing, count_reference=count_reference, now=now)
+    if ops.closes:
+        await conn.execute(_CLOSE, user_id, now, *columns(ops.closes, CloseRow))
+    if ops.inserts or ops.updates or ops.links:
+        await conn.execute(
+            _WRITE,
+            user_id,
+            now,
+            *columns(ops.inserts, InsertRow),
+            *columns(ops.updates, UpdateRow),
+            *columns(ops.links, LinkRow),
+        )
+    return ops.results
+
+
+def _normalized(f: FactWrite) -> FactWrite:
+    """The predicate in the vocabulary, confidence to two places, an agent only for scope agent."""
+    return replace(
+        f,
+        predicate=canonical_predicate(f.predicate, literal=f.object_entity_id is None),
+        confidence=round(f.confidence, 2),
+        agent_id=f.agent_id if f.scope == "agent" else None,
+    )
+
+
+async def _live(conn: Connection, user_id: str, facts: Sequence[FactWrite]) -> list[Existing]:
+    """The live rows the facts may meet: same key, same identity, or named by ``replaces``."""
     rows = await conn.fetch(
         _SELECT,
         user_id,
@@ -181,7 +201,7 @@ async def apply_facts(
         [_identity(f)[-1] for f in facts],
         [f.replaces for f in facts if f.replaces is not None],
     )
-    existing = [
+    return [
         Existing(
             r["rel_id"],
             r["memory_key"],
@@ -203,19 +223,6 @@ async def apply_facts(
         )
         for r in rows
     ]
-    ops = decide(facts, existing, count_reference=count_reference, now=now)
-    if ops.closes:
-        await conn.execute(_CLOSE, user_id, now, *columns(ops.closes, CloseRow))
-    if ops.inserts or ops.updates or ops.links:
-        await conn.execute(
-            _WRITE,
-            user_id,
-            now,
-            *columns(ops.inserts, InsertRow),
-            *columns(ops.updates, UpdateRow),
-            *columns(ops.links, LinkRow),
-        )
-    return ops.results
 
 
 async def _with_keys(conn: Connection, user_id: str, facts: list[FactWrite]) -> list[FactWrite]:

@@ -28,6 +28,7 @@ import qdrant_edge as qe
 from services.core.vectors import edge_rewrite, filters
 from services.core.vectors.edge_shard import (
     ensure_payload_indexes,
+    hybrid_batch,
     shard_config,
     stored_datatype,
     to_filter,
@@ -42,7 +43,6 @@ from services.core.vectors.layout import (
     check_limit,
     dense_list,
     fused_hits,
-    prefetch_limit,
     query_vectors,
     stored_payload,
     to_hits,
@@ -140,28 +140,22 @@ class EdgeVectorIndex:
             with self._engine(collection) as shard:
                 found = shard.query(request)
             return to_hits(found, score_is_similarity=dense_q is not None)
-        # Hybrid: one engine call answers both rankings and the lexical points' cosines; the
-        # fusion is done here (vectors.fusion) and the dense ranking's scores are the cosines.
-        # A payload asked for takes a second, id-filtered query.
-        wide = prefetch_limit(limit)
-        dense_query = qe.Query.Nearest(dense_q, using=DENSE)
-        sparse_query = qe.Query.Nearest(sparse_q, using=SPARSE)
-        lexical = qe.Prefetch(wide, query=sparse_query, filter=where, params=user_idf)
-        rankings = qe.QueryBatchRequest(
-            [
-                qe.QueryRequest(limit=wide, query=dense_query, filter=where, with_payload=False),
-                qe.QueryRequest(
-                    limit=wide,
-                    query=sparse_query,
-                    filter=where,
-                    params=user_idf,
-                    with_payload=False,
-                ),
-                qe.QueryRequest(
-                    limit=wide, prefetches=[lexical], query=dense_query, with_payload=False
-                ),
-            ]
-        )
+        return self._hybrid(collection, where, dense_q, sparse_q, user_idf, limit, with_payload)
+
+    def _hybrid(
+        self,
+        collection: str,
+        where: qe.Filter,
+        dense_q: list[float],
+        sparse_q: qe.SparseVector,
+        user_idf: qe.SearchParams,
+        limit: int,
+        with_payload: bool | list[str],
+    ) -> list[VectorHit]:
+        """One engine call answers both rankings and the lexical points' cosines; the fusion is
+        done here (vectors.fusion) and the dense ranking's scores are the cosines. A payload
+        asked for takes a second, id-filtered query."""
+        rankings = hybrid_batch(dense_q, sparse_q, where, limit, user_idf)
         with self._engine(collection) as shard:
             near, lexical_hits, lexical_cosines = shard.query_batch(rankings)
             fused = fuse(near, lexical_hits, lexical_cosines, limit)

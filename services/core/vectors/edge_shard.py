@@ -13,7 +13,14 @@ from pathlib import Path
 import qdrant_edge as qe
 
 from services.core.vectors import filters
-from services.core.vectors.layout import BOOL_FIELDS, DENSE, KEYWORD_FIELDS, SPARSE, TENANT_FIELD
+from services.core.vectors.layout import (
+    BOOL_FIELDS,
+    DENSE,
+    KEYWORD_FIELDS,
+    SPARSE,
+    TENANT_FIELD,
+    prefetch_limit,
+)
 
 # One search thread per shard: every search is one user's exact scan of a few hundred points,
 # which a pool of per-segment threads (one per CPU by default) only hands back and forth; on two
@@ -104,3 +111,29 @@ def _condition(c: filters.Condition) -> EdgeCondition:
         case filters.OneOf(conditions):
             return qe.Filter(should=[_condition(x) for x in conditions])
     raise TypeError(f"not a filter condition: {c!r}")
+
+
+def hybrid_batch(
+    dense: list[float],
+    sparse: qe.SparseVector,
+    where: qe.Filter,
+    limit: int,
+    user_idf: qe.SearchParams,
+) -> qe.QueryBatchRequest:
+    """One batch for a hybrid search: the dense ranking, the lexical ranking (IDF over the
+    user's points), and the dense cosines of the lexical points."""
+    wide = prefetch_limit(limit)
+    dense_query = qe.Query.Nearest(dense, using=DENSE)
+    sparse_query = qe.Query.Nearest(sparse, using=SPARSE)
+    lexical = qe.Prefetch(wide, query=sparse_query, filter=where, params=user_idf)
+    return qe.QueryBatchRequest(
+        [
+            qe.QueryRequest(limit=wide, query=dense_query, filter=where, with_payload=False),
+            qe.QueryRequest(
+                limit=wide, query=sparse_query, filter=where, params=user_idf, with_payload=False
+            ),
+            qe.QueryRequest(
+                limit=wide, prefetches=[lexical], query=dense_query, with_payload=False
+            ),
+        ]
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import qdrant_edge
 from qdrant_client import AsyncQdrantClient, models
 from qdrant_client.http.exceptions import UnexpectedResponse
 
@@ -25,7 +26,6 @@ from services.core.vectors.layout import (
     check_limit,
     dense_list,
     fused_hits,
-    prefetch_limit,
     query_vectors,
     stored_payload,
     to_hits,
@@ -40,6 +40,7 @@ from services.core.vectors.port import (
 )
 from services.core.vectors.server_models import (
     dense_size,
+    hybrid_requests,
     payload_indexes,
     point_vectors,
     sparse_model,
@@ -172,29 +173,22 @@ class ServerVectorIndex:
                     )
                 ).points
             return to_hits(found, score_is_similarity=dense_q is not None)
-        # Hybrid, as the Edge form: both rankings and the lexical points' cosines in one
-        # batch, fused here (vectors.fusion); a payload asked for comes from one id-filtered
-        # query.
-        wide = prefetch_limit(limit)
-        lexical = models.Prefetch(
-            query=sparse_model(sparse_q), using=SPARSE, filter=where, limit=wide, params=user_idf
-        )
-        rankings = [
-            models.QueryRequest(
-                query=dense_q, using=DENSE, filter=where, limit=wide, with_payload=False
-            ),
-            models.QueryRequest(
-                query=lexical.query,
-                using=SPARSE,
-                filter=where,
-                limit=wide,
-                params=user_idf,
-                with_payload=False,
-            ),
-            models.QueryRequest(
-                prefetch=[lexical], query=dense_q, using=DENSE, limit=wide, with_payload=False
-            ),
-        ]
+        return await self._hybrid(collection, where, dense_q, sparse_q, user_idf, limit, payload)
+
+    async def _hybrid(
+        self,
+        collection: str,
+        where: models.Filter,
+        dense_q: list[float],
+        sparse_q: qdrant_edge.SparseVector,
+        user_idf: models.SearchParams,
+        limit: int,
+        payload: Sequence[str] | None,
+    ) -> list[VectorHit]:
+        """As the Edge form: both rankings and the lexical points' cosines in one batch, fused
+        here (vectors.fusion); a payload asked for comes from one id-filtered query."""
+        with_payload = True if payload is None else (list(payload) or False)
+        rankings = hybrid_requests(dense_q, sparse_model(sparse_q), where, limit, user_idf)
         with _faults(f"searching {collection}"):
             near, lexical_hits, lexical_cosines = await self._client.query_batch_points(
                 collection, requests=rankings

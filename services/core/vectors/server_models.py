@@ -13,7 +13,14 @@ from qdrant_client import models
 from qdrant_client.http.exceptions import ApiException
 
 from services.core.vectors import filters
-from services.core.vectors.layout import BOOL_FIELDS, DENSE, KEYWORD_FIELDS, SPARSE, TENANT_FIELD
+from services.core.vectors.layout import (
+    BOOL_FIELDS,
+    DENSE,
+    KEYWORD_FIELDS,
+    SPARSE,
+    TENANT_FIELD,
+    prefetch_limit,
+)
 from services.core.vectors.port import VectorIndexUnavailable
 
 _FAULTS = (ApiException, httpx.HTTPError, OSError, TimeoutError)
@@ -74,3 +81,30 @@ def _condition(c: filters.Condition) -> Any:
         case filters.OneOf(conditions):
             return models.Filter(should=[_condition(x) for x in conditions])
     raise TypeError(f"not a filter condition: {c!r}")
+
+
+def hybrid_requests(
+    dense: list[float],
+    sparse: models.SparseVector,
+    where: models.Filter,
+    limit: int,
+    user_idf: models.SearchParams,
+) -> list[models.QueryRequest]:
+    """One batch for a hybrid search: the dense ranking, the lexical ranking (IDF over the
+    user's points), and the dense cosines of the lexical points."""
+    wide = prefetch_limit(limit)
+    lexical = models.Prefetch(query=sparse, using=SPARSE, filter=where, limit=wide, params=user_idf)
+    return [
+        models.QueryRequest(query=dense, using=DENSE, filter=where, limit=wide, with_payload=False),
+        models.QueryRequest(
+            query=sparse,
+            using=SPARSE,
+            filter=where,
+            limit=wide,
+            params=user_idf,
+            with_payload=False,
+        ),
+        models.QueryRequest(
+            prefetch=[lexical], query=dense, using=DENSE, limit=wide, with_payload=False
+        ),
+    ]

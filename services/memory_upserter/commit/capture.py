@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from services.memory_upserter.commit import sql
+from services.memory_upserter.commit.rows import CaptureRow
 from services.memory_upserter.commit.todos import content_words, load_pending, overlap
 from services.memory_upserter.commit.turn import CapturedTodo, PendingTodo, TodoRow
 from services.memory_upserter.text import fold
@@ -103,20 +104,20 @@ async def _restate(conn: Connection, where: Where, old: PendingTodo, todo: TodoR
 async def _insert(conn: Connection, where: Where, todos: Sequence[TodoRow]) -> list[CapturedTodo]:
     if not todos:
         return []
-    rows = await conn.fetch(
-        sql.CAPTURE,
-        where.user_id,
-        where.agent_id,
-        where.chat_id,
-        where.session_id,
-        where.now,
-        [d.todo_id for d in todos],
-        [d.kind for d in todos],
-        [d.text for d in todos],
-        [d.due_at for d in todos],
-        [d.source_snippet for d in todos],
-        [d.source_message_id for d in todos],
+    row = CaptureRow(
+        user_id=where.user_id,
+        agent_id=where.agent_id,
+        chat_id=where.chat_id,
+        session_id=where.session_id,
+        now=where.now,
+        todo_ids=[d.todo_id for d in todos],
+        kinds=[d.kind for d in todos],
+        texts=[d.text for d in todos],
+        due_at=[d.due_at for d in todos],
+        snippets=[d.source_snippet for d in todos],
+        message_ids=[d.source_message_id for d in todos],
     )
+    rows = await conn.fetch(sql.CAPTURE, *row)
     return [
         CapturedTodo(
             r["todo_id"], r["kind"], r["text"], r["due_at"], r["source_snippet"], r["created"]

@@ -46,6 +46,7 @@ from services.core.memory_store.message_index import (
     mark_messages,
     message_point,
 )
+from services.core.readout import is_readout
 from services.core.settings import Settings
 from services.core.vectors import VectorIndex
 from services.core.working_memory import ConcurrentUpdate, Snapshot
@@ -87,7 +88,7 @@ async def sync_turns(
             if t.rel_ids:
                 owned = await load_fact_rows(conn, t.user_id, t.rel_ids, unindexed_only=True)
                 facts += [(t.user_id, f) for f in owned]
-    live_messages = [(u, m) for u, m in messages if m.active]
+    live_messages = [(u, m) for u, m in messages if m.active and not is_readout(m.text)]
     live_facts = [(u, f) for u, f in facts if f.active]
     texts = [embedding_text(m) for _, m in live_messages] + [f.text for _, f in live_facts]
     try:
@@ -185,4 +186,5 @@ async def after_commit(
             )
         )
     response = written.response
-    return msgspec.structs.replace(response, warnings=[*response.warnings, *warnings])
+    warnings = [*response.warnings, *warnings]
+    return msgspec.structs.replace(response, warnings=warnings, questions=list(written.questions))

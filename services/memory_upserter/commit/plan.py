@@ -22,7 +22,14 @@ from services.memory_upserter.commit.read import (
     AFFECT_PREDICATES,
     validity,
 )
-from services.memory_upserter.commit.turn import Judgement, ReadTurn, TodoRow, TurnPlan
+from services.memory_upserter.commit.turn import (
+    Judgement,
+    MessageRow,
+    ReadTurn,
+    Resolved,
+    TodoRow,
+    TurnPlan,
+)
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.text import (
     SENTENCES,
@@ -63,61 +70,12 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
     their due time, source sentence and message — with the notices of what was left out."""
     plan = judged.plan or MemoryWritePlan()
     source = judged.source
-    notes = list(judged.notes)
-    selves = {fold(n) for n in judged.self_names}
-    own = [
-        r
-        for r in turn.user_rows
-        if not r.speaker or fold(r.speaker) in selves or source in ("request", "answer")
-    ]
-    facts = [f for f in plan.facts if canonical_predicate(f.predicate) not in AFFECT_PREDICATES]
-    if len(facts) < len(plan.facts):
-        notes.append(
-            Notice(
-                code="affect_fact_dropped",
-                detail=(
-                    f"{len(plan.facts) - len(facts)} feeling/mood fact(s) ignored: AFFECT "
-                    "becomes a fact only through promote_affect, when the user said it"
-                ),
-            )
-        )
-    if source != "offline_extractor":  # a model's plan: only what the person said
-        said = Said(turn.now, tuple(r.text for r in own), tuple(judged.context))
-        facts, dropped = weigh(facts, said)
-        notes += dropped
-    promoted, note = _promotion(plan, [r.text for r in own])
-    facts += promoted
-    notes += note
+    own = _own(turn, judged)
+    facts, notes = _facts(plan, turn, judged, own)
     resolved = resolve(msgspec.structs.replace(plan, facts=facts), judged.known)
-    notes += [
-        Notice(
-            code="entity_ambiguous",
-            detail=f"left out {f.predicate} {f.subject!r} → {f.object or f.value!r}: "
-            f"{(f.subject if f.subject in resolved.open else f.object)!r} names several "
-            "people; nobody was linked. Ask: "
-            + resolved.open.get(f.subject, resolved.open.get(f.object or "", "")),
-        )
-        for f in resolved.left_open
-    ]
-    todos: list[TodoRow] = []
-    seen: set[tuple[str, str]] = set()
-    user_texts = [(i, r.text) for i, r in enumerate(turn.rows) if r in own]
-    for todo in plan.todos:
-        key = (todo.kind, fold(todo.text))
-        if key in seen:
-            continue
-        seen.add(key)
-        due = parse_due(todo.due, turn.now) if todo.due else None
-        if todo.due and due is None:
-            notes.append(
-                Notice(
-                    code="due_not_understood",
-                    detail=f"todo {todo.text[:60]!r}: due {todo.due!r} ignored",
-                )
-            )
-        snippet, index = source_of(todo.text, todo.source_snippet, user_texts)
-        message_id = turn.rows[index].message_id if index is not None else None
-        todos.append(TodoRow(uuid.uuid4(), todo.kind, todo.text, due, snippet, message_id))
+    notes += _ambiguous(resolved)
+    todos, todo_notes = _todos(plan, turn, own)
+    notes += todo_notes
     done_said = any(says_done(r.text) for r in own)
     if plan.complete_commitment and not done_said:
         notes.append(
@@ -142,6 +100,83 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         dropped=tuple(plan.dropped),
         ends=tuple(plan.ends),
     )
+
+
+def _own(turn: ReadTurn, judged: Judgement) -> list[MessageRow]:
+    """The person's own messages of the turn (a request's or answer's plan: all the user's)."""
+    selves = {fold(n) for n in judged.self_names}
+    return [
+        r
+        for r in turn.user_rows
+        if not r.speaker or fold(r.speaker) in selves or judged.source in ("request", "answer")
+    ]
+
+
+def _facts(
+    plan: MemoryWritePlan, turn: ReadTurn, judged: Judgement, own: list[MessageRow]
+) -> tuple[list[PlanFact], list[Notice]]:
+    """The plan's facts without affect, weighed against the person's words (a model's plan),
+    with ``promote_affect``'s fact; and the notices, the judge's first."""
+    notes = list(judged.notes)
+    facts = [f for f in plan.facts if canonical_predicate(f.predicate) not in AFFECT_PREDICATES]
+    if len(facts) < len(plan.facts):
+        notes.append(
+            Notice(
+                code="affect_fact_dropped",
+                detail=(
+                    f"{len(plan.facts) - len(facts)} feeling/mood fact(s) ignored: AFFECT "
+                    "becomes a fact only through promote_affect, when the user said it"
+                ),
+            )
+        )
+    if judged.source != "offline_extractor":  # a model's plan: only what the person said
+        said = Said(turn.now, tuple(r.text for r in own), tuple(judged.context))
+        facts, dropped = weigh(facts, said)
+        notes += dropped
+    promoted, note = _promotion(plan, [r.text for r in own])
+    return facts + promoted, notes + note
+
+
+def _ambiguous(resolved: Resolved) -> list[Notice]:
+    """A notice for each fact left out because a name it uses means several people."""
+    return [
+        Notice(
+            code="entity_ambiguous",
+            detail=f"left out {f.predicate} {f.subject!r} → {f.object or f.value!r}: "
+            f"{(f.subject if f.subject in resolved.open else f.object)!r} names several "
+            "people; nobody was linked. Ask: "
+            + resolved.open.get(f.subject, resolved.open.get(f.object or "", "")),
+        )
+        for f in resolved.left_open
+    ]
+
+
+def _todos(
+    plan: MemoryWritePlan, turn: ReadTurn, own: list[MessageRow]
+) -> tuple[list[TodoRow], list[Notice]]:
+    """Each todo once, with its due time, source sentence and message; a notice for a due
+    time not understood."""
+    todos: list[TodoRow] = []
+    notes: list[Notice] = []
+    seen: set[tuple[str, str]] = set()
+    user_texts = [(i, r.text) for i, r in enumerate(turn.rows) if r in own]
+    for todo in plan.todos:
+        key = (todo.kind, fold(todo.text))
+        if key in seen:
+            continue
+        seen.add(key)
+        due = parse_due(todo.due, turn.now) if todo.due else None
+        if todo.due and due is None:
+            notes.append(
+                Notice(
+                    code="due_not_understood",
+                    detail=f"todo {todo.text[:60]!r}: due {todo.due!r} ignored",
+                )
+            )
+        snippet, index = source_of(todo.text, todo.source_snippet, user_texts)
+        message_id = turn.rows[index].message_id if index is not None else None
+        todos.append(TodoRow(uuid.uuid4(), todo.kind, todo.text, due, snippet, message_id))
+    return todos, notes
 
 
 def weigh(facts: Sequence[PlanFact], said: Said) -> tuple[list[PlanFact], list[Notice]]:

@@ -1,5 +1,5 @@
-"""The SQL of a commit's transaction; :func:`~.write._transaction` runs it, statement by
-statement.
+"""The SQL of a commit's transaction; :func:`~.transaction.transaction` runs it, statement by
+statement, with the named rows of :mod:`.rows`.
 
 Order matters: the user lock first (every writer of a user's graph takes it first, so lock
 order cannot deadlock), then the stored answer (a retry stops here and rolls back), the

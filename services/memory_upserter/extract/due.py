@@ -103,49 +103,64 @@ def _resolve(groups: dict[str, str | None], now: datetime) -> datetime | None:
     g = {k: (v.lower() if isinstance(v, str) else v) for k, v in groups.items()}
     for name in ("rel", "this", "thispart", "nextweek", "wd", "iso", "dom", "unit", "n", "part"):
         g.setdefault(name, None)
-    today = now.date()
     clock = _clock(g)
     if clock is not None and not isinstance(clock, time):  # False: not a time
         return None
-    hour = PARTS.get(g["part"] or "", None)
-    day: date | None = None
-    if g["rel"] == "today":
-        day, hour = today, hour or 18
-    elif g["rel"] == "tonight":
-        day, hour = today, 21
-    elif g["rel"] == "tomorrow":
-        day = today + timedelta(days=1)
-    elif g["this"]:
-        if g["thispart"] == "weekend":
-            day = today + timedelta(days=(5 - today.weekday()) % 7)
-        else:
-            day, hour = today, PARTS[g["thispart"] or ""]
-    elif g["nextweek"]:
-        day = today + timedelta(days=7 - today.weekday())
-    elif g["wd"]:
-        ahead = (WEEKDAYS.index(g["wd"]) - today.weekday()) % 7 or 7
-        day = today + timedelta(days=ahead)
-    elif g["iso"]:
-        try:
-            day = date.fromisoformat(g["iso"])
-        except ValueError:
-            return None
-    elif g["dom"]:
-        day = _day_of_month(int(g["dom"]), today)
-        if day is None:
-            return None
-    elif g["unit"]:
+    if g["unit"] and not any(g[k] for k in ("rel", "this", "nextweek", "wd", "iso", "dom")):
         n = g["n"] or ""
         count = int(n) if n.isdigit() else NUMBER_WORDS.get(n.replace("a ", ""), 1)
         return now + count * _UNITS[g["unit"]]
+    found = _day(g, now.date())
+    if found is None:
+        return None
+    day, hour = found
     if day is None:  # a time alone: today, or tomorrow once past
         if clock is None:
             return None
-        at = datetime.combine(today, clock, now.tzinfo)
+        at = datetime.combine(now.date(), clock, now.tzinfo)
         return at if at > now else at + timedelta(days=1)
     if clock is None:
         clock = time(hour if hour is not None else DEFAULT_HOUR)
     return datetime.combine(day, clock, now.tzinfo)
+
+
+def _day(g: dict[str, str | None], today: date) -> tuple[date | None, int | None] | None:
+    """The day a due expression names (None: it names none) and the hour its part of the day
+    asks for; None when it names a day that does not exist."""
+    hour = PARTS.get(g["part"] or "", None)
+    if g["rel"] or g["this"] or g["nextweek"] or g["wd"]:
+        return _relative(g, today, hour)
+    if g["iso"]:
+        try:
+            return date.fromisoformat(g["iso"]), hour
+        except ValueError:
+            return None
+    if g["dom"]:
+        day = _day_of_month(int(g["dom"]), today)
+        return None if day is None else (day, hour)
+    return None, hour
+
+
+def _relative(
+    g: dict[str, str | None], today: date, hour: int | None
+) -> tuple[date | None, int | None]:
+    """Today, tonight, tomorrow, this evening or weekend, next week, a weekday."""
+    if g["rel"] == "today":
+        return today, hour or 18
+    if g["rel"] == "tonight":
+        return today, 21
+    if g["rel"] == "tomorrow":
+        return today + timedelta(days=1), hour
+    if g["this"]:
+        if g["thispart"] == "weekend":
+            return today + timedelta(days=(5 - today.weekday()) % 7), hour
+        return today, PARTS[g["thispart"] or ""]
+    if g["nextweek"]:
+        return today + timedelta(days=7 - today.weekday()), hour
+    if g["wd"]:
+        ahead = (WEEKDAYS.index(g["wd"]) - today.weekday()) % 7 or 7
+        return today + timedelta(days=ahead), hour
+    return None, hour
 
 
 def _clock(g: dict[str, str | None]) -> time | None | bool:

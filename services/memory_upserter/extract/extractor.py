@@ -118,6 +118,17 @@ def _sentence(sentence: str, out: Emitter) -> None:
         return
     plain, out.correcting = assertion.corrected(plain)
     block = assertion.blocked(plain)
+    _todos(plain, block, out)
+    if block is not None:
+        return
+    for clause in assertion.clauses(plain):
+        _clause(clause, out)
+    out.valid_from = out.valid_to = None
+
+
+def _todos(plain: str, block: assertion.Block | None, out: Emitter) -> None:
+    """The sentence's todos (a blocked sentence: only the requested ones), and whether the
+    person says a todo of theirs is done."""
     for rule in rules.TODO_RULES:
         if block is None or rule.requested:
             for match in rule.pattern.finditer(plain):
@@ -130,26 +141,26 @@ def _sentence(sentence: str, out: Emitter) -> None:
         and not assertion.others_done(plain)
     ):
         out.complete = True
-    if block is not None:
-        return
-    for clause in assertion.clauses(plain):
-        restated = assertion.ended(clause, correcting=out.correcting)
-        before = set(out.facts)
-        dated = validity(restated or clause, out.now)
-        out.valid_from, out.valid_to = dated.valid_from, dated.valid_to
-        if restated is not None:
-            out.valid_to = out.now
-        raw, plain_text = restated or clause, dated.text
-        hedges = {raw: assertion.Hedges(raw), plain_text: assertion.Hedges(plain_text)}
-        for rule in rules.FACT_RULES:
-            text = raw if rule.raw else plain_text
-            for match in rule.pattern.finditer(text):
-                about_self = bool(_SELF.match(match.group(0)))
-                if not hedges[text].before(match.start(), about_self=about_self):
-                    rule.apply(match, out)
-        if out.is_user and assertion.only(clause):
-            _only(out, [out.facts[k] for k in out.facts.keys() - before])
-    out.valid_from = out.valid_to = None
+
+
+def _clause(clause: str, out: Emitter) -> None:
+    """One clause's facts, with its time; a hedged match writes nothing."""
+    restated = assertion.ended(clause, correcting=out.correcting)
+    before = set(out.facts)
+    dated = validity(restated or clause, out.now)
+    out.valid_from, out.valid_to = dated.valid_from, dated.valid_to
+    if restated is not None:
+        out.valid_to = out.now
+    raw, plain_text = restated or clause, dated.text
+    hedges = {raw: assertion.Hedges(raw), plain_text: assertion.Hedges(plain_text)}
+    for rule in rules.FACT_RULES:
+        text = raw if rule.raw else plain_text
+        for match in rule.pattern.finditer(text):
+            about_self = bool(_SELF.match(match.group(0)))
+            if not hedges[text].before(match.start(), about_self=about_self):
+                rule.apply(match, out)
+    if out.is_user and assertion.only(clause):
+        _only(out, [out.facts[k] for k in out.facts.keys() - before])
 
 
 def _only(out: Emitter, said: list[PlanFact]) -> None:

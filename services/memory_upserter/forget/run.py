@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import asyncpg
@@ -28,6 +29,7 @@ from services.memory_upserter.forget import statistics
 from services.memory_upserter.forget.check import check
 from services.memory_upserter.forget.cleanup import clean_up
 from services.memory_upserter.forget.tx import forget_in_transaction
+from services.memory_upserter.forget.types import Forgotten
 from services.memory_upserter.stores import MemoryStores
 
 
@@ -37,23 +39,7 @@ async def forget(
     check(req)
     now = datetime.now(UTC)
     started = time.monotonic()
-    async with stores.db.acquire() as conn, conn.transaction():
-        await lock_user(conn, req.user_id)
-        done = await forget_in_transaction(
-            conn,
-            user_id=req.user_id,
-            scope=req.scope,
-            agent_id=req.agent_id,
-            chat_id=req.chat_id,
-            targets=req.targets,
-            everything=req.everything,
-            include_history=req.include_history,
-            session_id=req.session_id,
-            hard=req.hard,
-            reason=req.reason,
-            now=now,
-            request_id=request_id,
-        )
+    done = await _postgres(stores, req, now, request_id)
     # A turn's vectors may still be on their way (indexed after the reply): let them land
     # before removing them, or a point loaded before the forget would come back after it.
     await background.drain()
@@ -69,38 +55,8 @@ async def forget(
     warnings = [*done.warnings, *cleaned.warnings]
     rows = done.effects.tables or receipts.rows_per_table(counts)
     touched = compaction.touched_tables(rows) if req.hard else []
-    compacted: list[str] = []
-    pending: list[str] = []
-    analyzed: list[str] = []
-    catalog_rewritten = True
-    if req.hard:
-        try:
-            compacted, pending = await compaction.compact(stores.db, touched)
-        except (OSError, TimeoutError, asyncpg.PostgresError) as exc:  # the rows are gone:
-            compacted, pending = [], touched  # answer, and rewrite them in the background
-            warnings.append(
-                Notice(
-                    code="compaction_deferred",
-                    detail=(
-                        f"Postgres did not rewrite the tables ({type(exc).__name__}); retried "
-                        f"for 60 s"
-                    ),
-                )
-            )
-        try:
-            analyzed, catalog_rewritten = await statistics.refresh(stores.db, touched)
-        except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
-            warnings.append(
-                Notice(
-                    code="statistics_not_refreshed",
-                    detail=f"Postgres did not re-analyze the tables ({type(exc).__name__})",
-                )
-            )
-        if pending:  # too large to rewrite inside the request, or its lock was busy
-            background.spawn(
-                compaction.finish_later(stores.db, pending, started=started),
-                name="forget-compaction",
-            )
+    rewrite = await _rewrite(stores, background, touched, started) if req.hard else _Rewrite(True)
+    warnings += rewrite.warnings
     return ForgetResponse(
         user_id=req.user_id,
         scope=req.scope,
@@ -115,12 +71,82 @@ async def forget(
             points=receipts.points_per_collection(counts),
             redis_deleted=cleaned.redis.deleted,
             redis_rewritten=cleaned.redis.rewritten,
-            compacted=compacted,
-            pending=pending,
-            analyzed=analyzed,
-            statistics_left=not catalog_rewritten or (bool(touched) and not analyzed),
+            compacted=rewrite.compacted,
+            pending=rewrite.pending,
+            analyzed=rewrite.analyzed,
+            statistics_left=not rewrite.catalog_rewritten
+            or (bool(touched) and not rewrite.analyzed),
             vectors_rewritten=cleaned.purged,
             vectors_left=bool(cleaned.unpurged),
             kept=receipts.kept(counts),
         ),
     )
+
+
+@dataclass
+class _Rewrite:
+    """What a hard forget's rewrite of the tables it touched did."""
+
+    catalog_rewritten: bool
+    compacted: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)  # rewritten later, in the background
+    analyzed: list[str] = field(default_factory=list)
+    warnings: list[Notice] = field(default_factory=list)
+
+
+async def _rewrite(
+    stores: MemoryStores, background: Background, touched: list[str], started: float
+) -> _Rewrite:
+    """The touched tables rewritten (what cannot be now, later) and their statistics taken
+    again; a failure is a warning: the rows are gone either way."""
+    done = _Rewrite(True)
+    try:
+        done.compacted, done.pending = await compaction.compact(stores.db, touched)
+    except (OSError, TimeoutError, asyncpg.PostgresError) as exc:  # the rows are gone:
+        done.compacted, done.pending = [], touched  # answer, and rewrite them in the background
+        done.warnings.append(
+            Notice(
+                code="compaction_deferred",
+                detail=(
+                    f"Postgres did not rewrite the tables ({type(exc).__name__}); retried for 60 s"
+                ),
+            )
+        )
+    try:
+        done.analyzed, done.catalog_rewritten = await statistics.refresh(stores.db, touched)
+    except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
+        done.warnings.append(
+            Notice(
+                code="statistics_not_refreshed",
+                detail=f"Postgres did not re-analyze the tables ({type(exc).__name__})",
+            )
+        )
+    if done.pending:  # too large to rewrite inside the request, or its lock was busy
+        background.spawn(
+            compaction.finish_later(stores.db, done.pending, started=started),
+            name="forget-compaction",
+        )
+    return done
+
+
+async def _postgres(
+    stores: MemoryStores, req: ForgetRequest, now: datetime, request_id: str | None
+) -> Forgotten:
+    """The Postgres half, in one transaction under the user's lock."""
+    async with stores.db.acquire() as conn, conn.transaction():
+        await lock_user(conn, req.user_id)
+        return await forget_in_transaction(
+            conn,
+            user_id=req.user_id,
+            scope=req.scope,
+            agent_id=req.agent_id,
+            chat_id=req.chat_id,
+            targets=req.targets,
+            everything=req.everything,
+            include_history=req.include_history,
+            session_id=req.session_id,
+            hard=req.hard,
+            reason=req.reason,
+            now=now,
+            request_id=request_id,
+        )

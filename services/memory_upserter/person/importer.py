@@ -58,31 +58,8 @@ NOT_COPIED = frozenset({"indexed_at"})  # derived: the import indexes afresh
 async def import_document(
     db: Database, vectors: VectorIndex, embedder: Embedder, doc: PersonDocument
 ) -> ImportResponse:
-    inserted: dict[str, int] = {}
-    present: dict[str, int] = {}
     async with db.acquire() as conn, conn.transaction():
-        await lock_user(conn, doc.user_id)
-        tables = await user_tables(conn)
-        _check(doc, tables)
-        agents = sorted(
-            {
-                r["agent_id"]
-                for rows in doc.tables.values()
-                for r in rows
-                if isinstance(r.get("agent_id"), str) and r["agent_id"]
-            }
-        )
-        await conn.execute(
-            "INSERT INTO agents (agent_id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING", agents
-        )
-        unknown: list[str] = []
-        for table in await _parents_first(conn, tables):
-            rows = doc.tables.get(table) or []
-            if rows:
-                await _refuse_others_rows(conn, table, rows, doc.user_id)
-                written, dropped = await _insert(conn, table, rows)
-                inserted[table], present[table] = written, len(rows) - written
-                unknown += [f"{table}.{c}" for c in dropped]
+        inserted, present, unknown = await _write(conn, doc)
     notes = (
         [
             Notice(
@@ -120,6 +97,38 @@ async def import_document(
         facts_indexed=swept.facts_indexed,
         warnings=[*notes, *swept.warnings, *more],
     )
+
+
+async def _write(
+    conn: Connection, doc: PersonDocument
+) -> tuple[dict[str, int], dict[str, int], list[str]]:
+    """Every table's rows, parents first, under the user's lock: how many each inserted and
+    found present, and the columns this schema does not have."""
+    inserted: dict[str, int] = {}
+    present: dict[str, int] = {}
+    await lock_user(conn, doc.user_id)
+    tables = await user_tables(conn)
+    _check(doc, tables)
+    agents = sorted(
+        {
+            r["agent_id"]
+            for rows in doc.tables.values()
+            for r in rows
+            if isinstance(r.get("agent_id"), str) and r["agent_id"]
+        }
+    )
+    await conn.execute(
+        "INSERT INTO agents (agent_id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING", agents
+    )
+    unknown: list[str] = []
+    for table in await _parents_first(conn, tables):
+        rows = doc.tables.get(table) or []
+        if rows:
+            await _refuse_others_rows(conn, table, rows, doc.user_id)
+            written, dropped = await _insert(conn, table, rows)
+            inserted[table], present[table] = written, len(rows) - written
+            unknown += [f"{table}.{c}" for c in dropped]
+    return inserted, present, unknown
 
 
 def _check(doc: PersonDocument, tables: Sequence[str]) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from uuid import UUID
 
@@ -76,46 +77,96 @@ async def ingest(
 ) -> KnowledgeResponse:
     owner = req.user_id or ""
     now = datetime.now(UTC)
+    async with db.acquire() as conn, conn.transaction():
+        existing = await _existing(conn, req, owner)
+        stored = await _store(conn, req, owner, now, existing)
+    indexed, warnings = await _index(db, vectors, embedder, req, stored.stale)
+    return KnowledgeResponse(
+        agent_id=req.agent_id,
+        doc_id=req.doc_id,
+        user_id=req.user_id,
+        chunks=stored.chunks,
+        added=stored.added,
+        unchanged=stored.unchanged,
+        removed=len(stored.stale),
+        indexed=indexed,
+        warnings=warnings,
+    )
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """What the document's chunks did to the stored ones."""
+
+    chunks: int
+    added: int
+    unchanged: int
+    stale: list[UUID]  # removed: no longer in the document
+
+
+async def _existing(
+    conn: Connection, req: KnowledgeRequest, owner: str
+) -> dict[str, tuple[UUID, int]]:
+    """The document's stored chunks by content hash, under the document's lock (agent and user
+    rows made first)."""
+    await conn.execute(
+        """WITH a AS (INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING)
+           INSERT INTO users (user_id) SELECT $2 WHERE $2 <> '' ON CONFLICT DO NOTHING""",
+        req.agent_id,
+        owner,
+    )
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock($1::bigint)", _doc_lock(req.agent_id, owner, req.doc_id)
+    )
+    return {
+        r["content_hash"]: (r["chunk_id"], r["position"])
+        for r in await conn.fetch(_EXISTING, req.agent_id, owner, req.doc_id)
+    }
+
+
+async def _store(
+    conn: Connection,
+    req: KnowledgeRequest,
+    owner: str,
+    now: datetime,
+    existing: dict[str, tuple[UUID, int]],
+) -> _Stored:
+    """New chunks inserted (in batches), kept ones moved to their new place, stale removed."""
     added = unchanged = 0
     seen: set[str] = set()
-    async with db.acquire() as conn, conn.transaction():
-        await conn.execute(
-            """WITH a AS (INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING)
-               INSERT INTO users (user_id) SELECT $2 WHERE $2 <> '' ON CONFLICT DO NOTHING""",
-            req.agent_id,
-            owner,
-        )
-        await conn.execute(
-            "SELECT pg_advisory_xact_lock($1::bigint)", _doc_lock(req.agent_id, owner, req.doc_id)
-        )
-        existing = {
-            r["content_hash"]: (r["chunk_id"], r["position"])
-            for r in await conn.fetch(_EXISTING, req.agent_id, owner, req.doc_id)
-        }
-        new: list[Chunk] = []
-        moved: dict[UUID, int] = {}  # chunk id → its new position
-        for chunk in chunks(req.text):
-            if chunk.content_hash in seen:
-                continue  # the same text twice under the same heading is one chunk
-            seen.add(chunk.content_hash)
-            if chunk.content_hash in existing:
-                unchanged += 1
-                moved[existing[chunk.content_hash][0]] = chunk.position
-            else:
-                added += 1
-                new.append(chunk)
-            if len(new) >= BATCH:
-                await _insert(conn, req, owner, now, new)
-                new = []
-        if new:
+    new: list[Chunk] = []
+    moved: dict[UUID, int] = {}  # chunk id → its new position
+    for chunk in chunks(req.text):
+        if chunk.content_hash in seen:
+            continue  # the same text twice under the same heading is one chunk
+        seen.add(chunk.content_hash)
+        if chunk.content_hash in existing:
+            unchanged += 1
+            moved[existing[chunk.content_hash][0]] = chunk.position
+        else:
+            added += 1
+            new.append(chunk)
+        if len(new) >= BATCH:
             await _insert(conn, req, owner, now, new)
-        if moved:
-            await conn.execute(_MOVE, list(moved), req.domain, req.title, now, list(moved.values()))
-        stale = [chunk_id for h, (chunk_id, _) in existing.items() if h not in seen]
-        if stale:
-            await conn.execute(_REMOVE, stale)
-    warnings: list[Notice] = []
-    indexed = 0
+            new = []
+    if new:
+        await _insert(conn, req, owner, now, new)
+    if moved:
+        await conn.execute(_MOVE, list(moved), req.domain, req.title, now, list(moved.values()))
+    stale = [chunk_id for h, (chunk_id, _) in existing.items() if h not in seen]
+    if stale:
+        await conn.execute(_REMOVE, stale)
+    return _Stored(len(seen), added, unchanged, stale)
+
+
+async def _index(
+    db: Database,
+    vectors: VectorIndex,
+    embedder: Embedder,
+    req: KnowledgeRequest,
+    stale: list[UUID],
+) -> tuple[int, list[Notice]]:
+    """The stale chunks' vectors deleted, the new ones indexed; a notice when either failed."""
     try:
         if stale:
             await vectors.delete(
@@ -131,7 +182,7 @@ async def ingest(
             shared_only=req.user_id is None,
         )
     except DependencyUnavailable as exc:
-        warnings.append(
+        return 0, [
             Notice(
                 code="vectors_unindexed",
                 detail=(
@@ -139,18 +190,8 @@ async def ingest(
                     "POST /v1/reindex (or ingesting again) finishes it"
                 ),
             )
-        )
-    return KnowledgeResponse(
-        agent_id=req.agent_id,
-        doc_id=req.doc_id,
-        user_id=req.user_id,
-        chunks=len(seen),
-        added=added,
-        unchanged=unchanged,
-        removed=len(stale),
-        indexed=indexed,
-        warnings=warnings,
-    )
+        ]
+    return indexed, []
 
 
 async def _insert(

@@ -10,14 +10,15 @@ does not remove facts an earlier seed stored.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Literal, cast
+from typing import Any, Literal, cast
+from uuid import UUID
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from contracts.common import Category
 from contracts.memory import EntityWritten, Notice
 from contracts.memory_admin import ProfileRequest, ProfileResponse
 from contracts.plan import MemoryWritePlan, PlanEntity, PlanFact
-from services.core.deps import Database
+from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
 from services.core.errors import FieldError, InvalidInput
 from services.core.memory_store import (
@@ -123,33 +124,19 @@ async def seed_profile(
             source=SOURCE,
             lock=False,
         )
-        self_id = await self_entity_id(conn, req.user_id)
-        if req.display_name:
-            names = [req.display_name]
-            await conn.execute(
-                commit_sql.SELF_ALIASES, req.user_id, self_id, SOURCE, names, names[0], now
-            )
+        self_id = await _self(conn, req, now)
         writes = [
             fact_write(f, s, o, entities, self_id, agent, [], SOURCE) for f, s, o in resolved.facts
         ]
         results = await apply_facts(
             conn, req.user_id, writes, now=now, lock=False, count_reference=False
         )
-    seed: Literal["created", "updated", "unchanged", "absent"] = (
-        "absent"
-        if req.seed_text is None
-        else "unchanged"
-        if seeded is None
-        else "created"
-        if seeded["created"]
-        else "updated"
-    )
     changed = [r.rel_id for r in results if r.outcome != "unchanged"]
     changed += [r.replaced_id for r in results if r.replaced_id]
     warning = await sync_fact_vectors(db, vectors, embedder, req.user_id, changed)
     return ProfileResponse(
         user_id=req.user_id,
-        seed=seed,
+        seed=_seed(req, seeded),
         entities=[
             EntityWritten(
                 entity_id=str(e.entity_id),
@@ -163,3 +150,23 @@ async def seed_profile(
         facts=[fact_written(w, r, now=None) for w, r in zip(writes, results, strict=True)],
         warnings=[Notice(code="vectors_unindexed", detail=warning)] if warning else [],
     )
+
+
+async def _self(conn: Connection, req: ProfileRequest, now: datetime) -> UUID:
+    """The person's own entity, with their display name as an alias."""
+    self_id = await self_entity_id(conn, req.user_id)
+    if req.display_name:
+        names = [req.display_name]
+        await conn.execute(
+            commit_sql.SELF_ALIASES, req.user_id, self_id, SOURCE, names, names[0], now
+        )
+    return self_id
+
+
+def _seed(req: ProfileRequest, seeded: Any) -> Literal["created", "updated", "unchanged", "absent"]:
+    """What became of the seed text: none given, the same as stored, new, or replaced."""
+    if req.seed_text is None:
+        return "absent"
+    if seeded is None:
+        return "unchanged"
+    return "created" if seeded["created"] else "updated"

@@ -1,6 +1,8 @@
 """A reader's walk through a package (issue #18): follow the calls in execution order, reading
 each function once, and count the *stays* — the stretches spent in one file before the walk
-moves to another (a call into another file, or a return to the caller's).
+moves to another (a call into another file, or a return to the caller's) — and the *returns*,
+the stays in a file the walk had left before. Files in the package's subfolders are the
+package's.
 
 :func:`trace` records, with ``sys.setprofile``, every first entry into a function of the
 package and every return from it; a call to a function read already is not followed (nor are
@@ -28,7 +30,7 @@ _YIELD = dis.opmap["YIELD_VALUE"]
 
 @dataclass(frozen=True)
 class Stay:
-    module: str  # the file's name without ``.py``
+    module: str  # the file's path in the package without ``.py`` (``commit/write``)
     function: str  # the function the walk entered the file in (or returned to)
 
 
@@ -42,10 +44,10 @@ class Walk:
     _stack: list[tuple[FrameType, bool]] = field(default_factory=list)  # (frame, followed)
 
     def _mine(self, frame: FrameType) -> bool:
-        return Path(frame.f_code.co_filename).parent == self.root
+        return self.root in Path(frame.f_code.co_filename).parents
 
     def _move(self, frame: FrameType) -> None:
-        module = Path(frame.f_code.co_filename).stem
+        module = Path(frame.f_code.co_filename).relative_to(self.root).with_suffix("").as_posix()
         if not self.stays or self.stays[-1].module != module:
             self.stays.append(Stay(module, self._named(frame)))
 
@@ -83,6 +85,17 @@ class Walk:
             (f for f, _ in reversed(self._stack) if not f.f_code.co_name.startswith("<")), frame
         )
         return outer.f_code.co_name
+
+    @property
+    def returns(self) -> list[Stay]:
+        """The stays in a file the walk had left before: each one a reader turning back."""
+        return [
+            s for i, s in enumerate(self.stays) if any(p.module == s.module for p in self.stays[:i])
+        ]
+
+    @property
+    def files(self) -> set[str]:
+        return {s.module for s in self.stays}
 
     def render(self) -> str:
         return " → ".join(f"{s.module}:{s.function}" for s in self.stays)

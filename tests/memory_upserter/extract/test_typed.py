@@ -116,6 +116,21 @@ def test_praise_is_no_completion(text: str) -> None:
     assert not plan_of(text).complete_commitment
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["im almost done with the report", "not done with the report yet", "nearly finished the deck"],
+)
+def test_almost_done_names_no_todo_done(text: str) -> None:
+    plan = plan_of(text)
+    assert plan.done == [] and not plan.complete_commitment
+
+
+def test_starting_a_job_is_the_job_fact_not_an_event() -> None:
+    """Issue 28 §2: a one-off event only when it does not change the person's state."""
+    plan = plan_of("started a new job at globex last month!! so nervous")
+    assert [f.predicate for f in plan.facts] == ["WORKS_AT"]
+
+
 def test_a_real_done_completes() -> None:
     assert plan_of("i called marta, so that's done").complete_commitment
 

@@ -15,6 +15,7 @@ import re
 from services.memory_upserter.extract.due import find_due
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.registry import todo_rule
+from services.memory_upserter.text import NEGATED
 
 # A concrete act a plan names ("I'm going to submit it …"), not a pep talk or a promise to talk.
 _ACT = re.compile(
@@ -153,7 +154,7 @@ def _already_did(m: re.Match[str], out: Emitter) -> None:
     rf"\s+)(?!it\b|that\b|this\b){_CLOSED_TASK}",
 )
 def _done_with(m: re.Match[str], out: Emitter) -> None:
-    if out.is_user:
+    if out.is_user and not NEGATED.search(m.string[: m.start()]):  # "almost done with…"
         out.done.append(m["task"])
 
 

@@ -1,4 +1,5 @@
-"""The shared memory store (services.core.memory_store) against the real Postgres."""
+"""The shared memory store's writers (services.core.memory_store: users, entities, facts) against
+the real Postgres."""
 
 from __future__ import annotations
 
