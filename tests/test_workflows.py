@@ -179,6 +179,30 @@ def test_the_one_call_turn_is_the_fast_brain_with_memory_read_in_one_call() -> N
     assert not [r for r in reads if f"$('{r}')" in text]
     memory = next(n for n in one["nodes"] if n["name"] == "Memory")
     assert "private_memory: t.private_memory" in memory["parameters"]["jsonBody"]
+    # every other node is the four-node turn's, its memory reads renamed: one edit, two copies
+    same = {n["name"]: n["parameters"] for n in four["nodes"]}
+    for node in one["nodes"]:
+        if node["name"] in ("Memory", "Next", "Webhook", "LLM", "Stored reply") or (
+            node["type"] == "n8n-nodes-base.stickyNote"
+        ):
+            continue
+        assert _four_node_reads(json.dumps(node["parameters"])) == json.dumps(same[node["name"]]), (
+            node["name"]
+        )
+
+
+def _four_node_reads(text: str) -> str:
+    """The one-call turn's expressions as the four-node turn writes them."""
+    text = re.sub(
+        r"\(\$\('Memory'\)\.isExecuted && !!\$\('Memory'\)\.first\(\)\.json\.(\w+)\)",
+        lambda m: f"$('{m.group(1).capitalize()}').isExecuted",
+        text,
+    )
+    return re.sub(
+        r"\$\('Memory'\)\.first\(\)\.json\.(\w+)",
+        lambda m: f"$('{m.group(1).capitalize()}').first().json",
+        text,
+    )
 
 
 def test_node_calls_send_request_id_and_token_and_never_retry_blindly() -> None:
