@@ -70,6 +70,16 @@ class TurnRequest(Struct, kw_only=True, frozen=True):
     user_context: UserContext = ""
     memory_budget_words: MemoryBudgetWords | None = DEFAULT_MEMORY_BUDGET_WORDS
     answer_format: AnswerFormat = "twin_answer"
+    private_memory: Annotated[
+        bool,
+        msgspec.Meta(
+            description="false (1.7): the reply is read in company, e.g. a group chat: the "
+            "envelope gets none of the person's private memory (an empty GRAPH, no episodes, "
+            "knowledge or facts; only this chat's own recent turns and affect), no same-name "
+            "question is asked (it names the person's people) and nothing is retrieved. The "
+            "hydrate still runs, for the commit's `active_entity_ids`."
+        ),
+    ] = True
 
 
 class TurnResponse(Struct, kw_only=True, frozen=True):

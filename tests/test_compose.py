@@ -99,7 +99,7 @@ def test_the_workflows_settings_default_to_the_compose_services() -> None:
     seen = set()
     for workflow in WORKFLOWS:
         for node in workflow["nodes"]:
-            if node["name"] != "Settings":
+            if node["name"] != "Settings" or node["type"] != "n8n-nodes-base.set":
                 continue
             values = {
                 a["name"]: a["value"] for a in node["parameters"]["assignments"]["assignments"]

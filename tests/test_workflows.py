@@ -77,6 +77,7 @@ def _openapi(node: str) -> dict[str, Any]:
 def test_the_workflows_are_there() -> None:
     assert {p.stem for p in FILES} == {
         "fast-brain",
+        "fast-brain-one-call",
         "slow-brain",
         "forget",
         "knowledge-ingest",
@@ -84,6 +85,7 @@ def test_the_workflows_are_there() -> None:
         "errors",
         "persona-deanna",
         "persona-anaketa",
+        "settings",
     }
 
 
@@ -164,6 +166,45 @@ def test_fast_brain_calls_the_whole_chain() -> None:
     }
 
 
+def test_the_one_call_turn_is_the_fast_brain_with_memory_read_in_one_call() -> None:
+    """The same nodes but the four reads, which become rag-gate's /v1/turn and a Switch on its
+    ``next``; no node still names one of the four."""
+    four, one = WORKFLOWS["fast-brain.json"], WORKFLOWS["fast-brain-one-call.json"]
+    routes = {(svc, route) for f, _, svc, route in _node_calls() if f == "fast-brain-one-call.json"}
+    assert routes == {("rag-gate", "/v1/turn"), ("memory-upserter", "/v1/commit")}
+    reads = {"Pulse", "Replayed?", "Hydrate", "Pending question?", "Retrieve", "Envelope"}
+    names = {n["name"] for n in four["nodes"]} - reads | {"Memory", "Next"}
+    assert {n["name"] for n in one["nodes"]} == names
+    text = json.dumps(one["nodes"])
+    assert not [r for r in reads if f"$('{r}')" in text]
+    memory = next(n for n in one["nodes"] if n["name"] == "Memory")
+    assert "private_memory: t.private_memory" in memory["parameters"]["jsonBody"]
+    # every other node is the four-node turn's, its memory reads renamed: one edit, two copies
+    same = {n["name"]: n["parameters"] for n in four["nodes"]}
+    for node in one["nodes"]:
+        if node["name"] in ("Memory", "Next", "Webhook", "LLM", "Stored reply") or (
+            node["type"] == "n8n-nodes-base.stickyNote"
+        ):
+            continue
+        assert _four_node_reads(json.dumps(node["parameters"])) == json.dumps(same[node["name"]]), (
+            node["name"]
+        )
+
+
+def _four_node_reads(text: str) -> str:
+    """The one-call turn's expressions as the four-node turn writes them."""
+    text = re.sub(
+        r"\(\$\('Memory'\)\.isExecuted && !!\$\('Memory'\)\.first\(\)\.json\.(\w+)\)",
+        lambda m: f"$('{m.group(1).capitalize()}').isExecuted",
+        text,
+    )
+    return re.sub(
+        r"\$\('Memory'\)\.first\(\)\.json\.(\w+)",
+        lambda m: f"$('{m.group(1).capitalize()}').first().json",
+        text,
+    )
+
+
 def test_node_calls_send_request_id_and_token_and_never_retry_blindly() -> None:
     """Every node call: X-Request-Id from the execution and the node token credential. n8n's
     "retry on fail" would retry a 4xx too, so no node uses it: a failure takes the node's
@@ -196,7 +237,7 @@ def test_retry_decisions_never_retry_a_4xx() -> None:
         for f, n in _nodes("n8n-nodes-base.if")
         if n["name"] in ("Memory down?", "Model retry?", "Commit down?", "Try again?")
     ]
-    assert len(deciders) == 4
+    assert len(deciders) == 7  # the two Twin turns' three each, and commit later's
     for file, node in deciders:
         condition = node["parameters"]["conditions"]["conditions"][0]["leftValue"]
         assert "c >= 400 && c < 500 && c !== 429" in condition, (file, node["name"])
@@ -303,7 +344,7 @@ def test_no_code_nodes_glue_the_nodes() -> None:
 
 def test_webhooks_need_the_secret_and_have_unique_paths() -> None:
     hooks = _nodes("n8n-nodes-base.webhook")
-    assert len(hooks) == 4
+    assert len(hooks) == 5
     paths = [n["parameters"]["path"] for _, n in hooks]
     assert len(paths) == len(set(paths))
     secret = next(c for c in CREDENTIALS if c["name"] == "Twin webhook secret")
@@ -363,6 +404,27 @@ def test_urls_come_from_all_six_settings() -> None:
     assert used == set(NODE_PORTS)
 
 
+def test_settings_live_in_one_place() -> None:
+    """One Set node holds every URL and option; every other workflow's "Settings" calls that
+    workflow on each run, so an edit (and its publish) reaches every workflow, a waiting commit
+    later's next try included."""
+    holders = [(f, n) for f, n in _nodes("n8n-nodes-base.set") if n["name"] == "Settings"]
+    assert [f for f, _ in holders] == ["settings.json"]
+    fields = [a["name"] for a in holders[0][1]["parameters"]["assignments"]["assignments"]]
+    assert len(fields) == len(set(fields)) and "memory_url" in fields
+    settings_id = WORKFLOWS["settings.json"]["id"]
+    for file, wf in WORKFLOWS.items():
+        callers = [n for n in wf["nodes"] if n["name"] == "Settings"]
+        if file == "settings.json" or not callers:
+            continue
+        (call,) = callers
+        assert call["type"] == "n8n-nodes-base.executeWorkflow", file
+        assert call["parameters"]["workflowId"]["value"] == settings_id, file
+        assert call["parameters"]["options"]["waitForSubWorkflow"] is True, file
+    later = WORKFLOWS["commit-later.json"]["connections"]
+    assert {"node": "Settings", "type": "main", "index": 0} in later["Wait"]["main"][0]
+
+
 def test_nothing_reads_the_environment() -> None:
     """n8n's default blocks ``$env`` in nodes: the workflows must not need it."""
     for path in FILES:
@@ -406,13 +468,21 @@ def test_a_persona_is_one_small_workflow_calling_the_shared_turn() -> None:
     agents, credentials, hooks = set(), set(), set()
     for wf in _personas():
         nodes = {n["name"]: n for n in wf["nodes"] if n["type"] != "n8n-nodes-base.stickyNote"}
-        assert set(nodes) == {"Telegram Trigger", "Persona", "Twin turn", "Send reply"}
+        assert set(nodes) == {
+            "Telegram Trigger",
+            "Persona",
+            "Twin turn",
+            "Send reply",
+            "Turn failed",
+        }
+        assert nodes["Twin turn"].get("onError") == "continueErrorOutput", "one incident, not two"
         assert nodes["Twin turn"]["parameters"]["workflowId"]["value"] == turn
         fields = {
             a["name"]: a["value"]
             for a in nodes["Persona"]["parameters"]["assignments"]["assignments"]
         }
-        assert set(fields) == {"agent_id", "bot_username", "persona_prompt"}
+        assert set(fields) == {"agent_id", "bot_username", "persona_prompt", "group_memory"}
+        assert fields["group_memory"] is False, "private memory stays out of groups by default"
         agents.add(fields["agent_id"])
         trigger, send = nodes["Telegram Trigger"], nodes["Send reply"]
         assert trigger["credentials"] == send["credentials"], "one bot answers its own chats"

@@ -73,7 +73,7 @@ export class TwinCoreApi implements ICredentialType {
 			required: true,
 			default: 'http://127.0.0.1:8106',
 			description:
-				'Base URL of memory-upserter (commit, forget, knowledge, export). The credential test asks its /readyz, which checks Postgres, Redis and the vector index.',
+				'Base URL of memory-upserter (commit, forget, knowledge, export). The credential test reads an empty export (GET /v1/export), a token-protected route: a wrong token or URL fails the test.',
 		},
 	];
 
@@ -89,7 +89,8 @@ export class TwinCoreApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.memoryUrl}}',
-			url: '/readyz',
+			url: '/v1/export',
+			qs: { user_id: 'n8n-credential-test' },
 		},
 	};
 }

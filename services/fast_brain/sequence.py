@@ -12,12 +12,13 @@ process (:mod:`services.fast_brain.turn`), ``twin chat`` calls each node's route
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from contracts.envelope_io import EnvelopeRequest, EnvelopeResponse
 from contracts.hydrate import HydrateRequest, HydrateResponse
 from contracts.pulse import PulseRequest, PulseResponse
 from contracts.retrieve import RetrieveRequest, RetrieveResponse
+from contracts.slots import GraphSlot
 from contracts.turn import TurnRequest, TurnResponse
 
 
@@ -40,6 +41,9 @@ async def run_turn(steps: Steps, req: TurnRequest) -> TurnResponse:
     if pulse.replay_reply is not None:
         return TurnResponse(next="replayed", pulse=pulse)
     hydrate = await steps.hydrate(hydrate_request(req, pulse))
+    if not req.private_memory:
+        envelope = await steps.envelope(envelope_request(req, pulse, withheld(req), None))
+        return TurnResponse(next="model", pulse=pulse, hydrate=hydrate, envelope=envelope)
     if hydrate.GRAPH.pending_question is not None:
         return TurnResponse(next="question", pulse=pulse, hydrate=hydrate)
     recalled = await steps.retrieve(retrieve_request(req, pulse, hydrate))
@@ -92,20 +96,35 @@ def retrieve_request(
     )
 
 
+def withheld(req: TurnRequest) -> HydrateResponse:
+    """What the envelope gets of the person's graph when their private memory stays out: an
+    empty GRAPH."""
+    return HydrateResponse(GRAPH=GraphSlot(user_id=req.user_id, agent_id=req.agent_id))
+
+
 def envelope_request(
-    req: TurnRequest, pulse: PulseResponse, hydrate: HydrateResponse, recalled: RetrieveResponse
+    req: TurnRequest,
+    pulse: PulseResponse,
+    hydrate: HydrateResponse,
+    recalled: RetrieveResponse | None,
 ) -> EnvelopeRequest:
-    """Every slot, in rag-gate's fused order, with the session's summary and recent turns."""
+    """Every slot, in rag-gate's fused order, with the session's summary and recent turns;
+    without ``recalled`` (private memory withheld) no episodes, knowledge or facts."""
+    slots: dict[str, Any] = {}
+    if recalled is not None:
+        slots = {
+            "EPISODE": recalled.EPISODE,
+            "KNOWLEDGE": recalled.KNOWLEDGE,
+            "FACTS": recalled.FACTS,
+            "ranking": recalled.ranking,
+        }
     return EnvelopeRequest(
         user_id=req.user_id,
         agent_id=req.agent_id,
         chat_id=req.chat_id,
         AFFECT=pulse.AFFECT,
         GRAPH=hydrate.GRAPH,
-        EPISODE=recalled.EPISODE,
-        KNOWLEDGE=recalled.KNOWLEDGE,
-        FACTS=recalled.FACTS,
-        ranking=recalled.ranking,
+        **slots,
         persona_prompt=req.persona_prompt,
         realtime_context=req.realtime_context,
         user_context=req.user_context,

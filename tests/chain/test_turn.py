@@ -114,6 +114,23 @@ async def test_a_name_memory_cannot_tell_apart_stops_at_the_question(nodes) -> N
     assert answer["retrieve"] is None and answer["envelope"] is None
 
 
+async def test_in_company_the_envelope_holds_none_of_the_persons_private_memory(
+    nodes, alice: str
+) -> None:
+    """``private_memory: false`` (a group chat): no GRAPH, episodes or facts reach the model,
+    no same-name question is asked, nothing is retrieved; the hydrate still answers for the
+    commit's entities."""
+    private = await _turn(nodes, alice, "anaketa", _fresh_chat(), "Where does my sister live?")
+    assert "lives in Lisbon" in private["envelope"]["messages"][0]["content"]
+    shared = await _turn(
+        nodes, alice, "anaketa", _fresh_chat(), "Where does my sister live?", private_memory=False
+    )
+    assert shared["next"] == "model" and shared["retrieve"] is None
+    seen = str(shared["envelope"]["messages"])
+    assert not [word for word in ("Lisbon", "Marta", "nurse", "Acme") if word in seen], seen
+    assert shared["hydrate"]["active_entity_ids"] == private["hydrate"]["active_entity_ids"]
+
+
 async def test_a_redelivered_message_is_answered_with_the_reply_it_already_got(nodes) -> None:
     user_id, chat = f"eve-{uuid.uuid4().hex[:8]}", _fresh_chat()
     first = await _turn(nodes, user_id, "deanna", chat, "I adopted a cat.", message_id="m-41")

@@ -87,7 +87,10 @@ def _forget_working_memory(redis_url: str, users: set[str]) -> None:
 
 def _free_offset() -> int:
     """A port offset (``TWIN_PORT_OFFSET``) at which all six node ports are free, so the test
-    runs beside a developer's own ``twin up`` on 8101–8106."""
+    runs beside a developer's own ``twin up`` on 8101–8106; ``TWIN_E2E_PORT_OFFSET`` fixes it
+    (a machine whose ports are shared out between runs)."""
+    if fixed := os.environ.get("TWIN_E2E_PORT_OFFSET"):
+        return int(fixed)
     for _ in range(50):  # random: parallel runs (and tests/core's offset 1000) stay apart
         offset = random.randrange(2_000, 40_000, 10)
         if not any(port_in_use(port + offset) for port in NODE_PORTS.values()):
@@ -135,6 +138,8 @@ N8N_MODES = [
 ]
 SCHEDULE_SECONDS = 10  # the slow brain's schedule, on the real clock
 ANAKETA_WORKFLOW = json.loads((n8n_tools.WORKFLOWS / "persona-anaketa.json").read_text())["id"]
+SETTINGS_WORKFLOW = json.loads((n8n_tools.WORKFLOWS / "settings.json").read_text())["id"]
+ONE_CALL_TURN = json.loads((n8n_tools.WORKFLOWS / "fast-brain-one-call.json").read_text())["id"]
 
 
 @pytest.fixture(scope="session", params=N8N_MODES)
@@ -192,10 +197,15 @@ def open_stack(
     queue_redis_url: str | None = None,
     schedule_seconds: int | None = SCHEDULE_SECONDS,
     baseline: Baseline | None = None,
+    one_call: bool = False,
+    inline_settings: bool = False,
 ) -> Iterator[Stack]:
     """Build the stack (the E2E fixture and ``tests/e2e/measure.py`` share it). ``baseline``
     (measure only) runs other workflows instead of the shipped ones; ``queue_redis_url``: the
-    same Redis as n8n's queue reaches it (over TCP), when ``redis_url`` is a Unix socket."""
+    same Redis as n8n's queue reaches it (over TCP), when ``redis_url`` is a Unix socket;
+    ``one_call`` points the second persona (Anaketa) at the one-call Twin turn;
+    ``inline_settings`` copies the settings into each workflow instead of the call (measure
+    only)."""
     offset = _free_offset()
     ports = {node: port + offset for node, port in NODE_PORTS.items()}
     keys = Secrets()
@@ -247,7 +257,7 @@ def open_stack(
         {
             "model_url": llm.base_url,
             "model": "stub-model",
-            "commit_retry_seconds": 2,
+            "commit_retry_seconds": 66,  # the shortest wait n8n keeps in its database
             "alert_url": f"{telegram.base_url}/alerts",
         }
     )
@@ -256,14 +266,22 @@ def open_stack(
             workflows_edit.configure(json.loads(p.read_text()), settings)
             for p in n8n_tools.workflow_files()
         ]
-        workflows = [
-            workflows_edit.allow_users(w, list(ANAKETA_ALLOWED))
+        workflows = [  # Anaketa: an allow-list, and the person's memory in groups too
+            workflows_edit.group_memory(workflows_edit.allow_users(w, list(ANAKETA_ALLOWED)), True)
             if w["id"] == ANAKETA_WORKFLOW
             else w
             for w in workflows
         ]
         if schedule_seconds:
             workflows = [workflows_edit.every_seconds(w, schedule_seconds) for w in workflows]
+        if inline_settings:
+            held = next(w for w in workflows if w["id"] == SETTINGS_WORKFLOW)
+            workflows = [workflows_edit.inline_settings(w, held) for w in workflows]
+        if one_call:
+            workflows = [
+                workflows_edit.twin_turn(w, ONE_CALL_TURN) if w["id"] == ANAKETA_WORKFLOW else w
+                for w in workflows
+            ]
         credentials = credentials_for(keys, telegram.base_url)
         if baseline is not None:
             workflows, credentials = baseline.workflows, baseline.credentials(credentials)
@@ -274,10 +292,16 @@ def open_stack(
             lambda: _nodes_ready(list(ports.values())), 120, "ready"
         )
         for agent, token in keys.bot_tokens.items():
-            if baseline is None or agent == AGENT_ID:
+            if baseline is None or agent == AGENT_ID:  # (the baseline has one bot)
                 stack.bot_webhooks[agent] = telegram.wait_for_webhook(60, token=token)
         stack.telegram_webhook = stack.bot_webhooks[AGENT_ID]
-        for path in ("twin/fast-brain", "twin/slow-brain", "twin/forget", "twin/knowledge"):
+        for path in (
+            "twin/fast-brain",
+            "twin/one-call",
+            "twin/slow-brain",
+            "twin/forget",
+            "twin/knowledge",
+        ):
             n8n.wait_for_webhook(path)
         timings.update({f"n8n_{k}": v for k, v in n8n.timings.items()})
         timings["stack"] = time.monotonic() - started

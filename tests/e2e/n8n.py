@@ -22,6 +22,8 @@ REPO = Path(__file__).resolve().parents[2]
 INSTALL = REPO / "tools" / "n8n" / "install.sh"
 N8N = REPO / "tools" / "n8n" / "n8n.sh"
 WORKFLOWS = REPO / "n8n-workflows"
+# Ports for n8n (server, task broker, worker): TWIN_E2E_N8N_PORTS="5690-5699", else any free one.
+N8N_PORTS = os.environ.get("TWIN_E2E_N8N_PORTS", "")
 # install.sh's exit codes when n8n cannot be installed here: the E2E skips on these two only
 NPM_MISSING = 69
 REGISTRY_UNREACHABLE = 75
@@ -89,7 +91,7 @@ class N8nInstance:
     def __init__(self, folder: Path, env: dict[str, str], queue: Queue | None = None) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
-        self.port = free_port()
+        self.port = free_port(N8N_PORTS)
         self.url = f"http://127.0.0.1:{self.port}"
         self.queue = queue
         base = {
@@ -103,13 +105,14 @@ class N8nInstance:
             "N8N_USER_FOLDER": str(folder / "user"),
             "N8N_PORT": str(self.port),
             "WEBHOOK_URL": f"{self.url}/",
-            "N8N_RUNNERS_BROKER_PORT": str(free_port()),
+            "N8N_RUNNERS_BROKER_PORT": str(free_port(N8N_PORTS)),
             "N8N_LOG_LEVEL": env.get("N8N_LOG_LEVEL", "info"),
         }
         if queue is not None:
             self.env.update(queue.env())
         self.server: Process | None = None
         self.worker: Process | None = None
+        self.worker_ports = (free_port(N8N_PORTS), free_port(N8N_PORTS)) if queue else (0, 0)
         self.timings: dict[str, float] = {}
 
     # --- CLI -------------------------------------------------------------------------------
@@ -160,14 +163,14 @@ class N8nInstance:
 
     def start(self, timeout: float = 120) -> None:
         self.server = Process("n8n", [N8N, "start"], self.env, self.folder / "n8n.log")
+        worker_port, broker_port = self.worker_ports
         if self.queue is not None:
-            worker_port = free_port()
             self.worker = Process(
                 "n8n worker",
                 [N8N, "worker", "--concurrency=8"],
                 {
                     **self.env,
-                    "N8N_RUNNERS_BROKER_PORT": str(free_port()),
+                    "N8N_RUNNERS_BROKER_PORT": str(broker_port),
                     "QUEUE_HEALTH_CHECK_ACTIVE": "true",
                     "QUEUE_HEALTH_CHECK_PORT": str(worker_port),
                     "N8N_PORT": str(worker_port),
@@ -202,6 +205,12 @@ class N8nInstance:
         for process in (self.server, self.worker):
             if process is not None:
                 process.stop(grace=20)
+
+    def restart(self) -> None:
+        """Stop n8n (and its worker) as an operator does — SIGTERM, n8n's graceful shutdown —
+        and start it again on the same database, ports and webhooks."""
+        self.stop()
+        self.start()
 
     def log_tail(self, lines: int = 60) -> str:
         tail = self.server.log_tail(lines) if self.server else ""
@@ -279,6 +288,9 @@ class Queue:
             "QUEUE_BULL_REDIS_PORT": str(redis.port or 6379),
             "QUEUE_BULL_REDIS_DB": redis.path.strip("/") or "0",
             "QUEUE_BULL_PREFIX": self.prefix,
+            # n8n's own cache (workflow owners, published versions, webhooks) is in Redis in
+            # queue mode: a run's own prefix, or a later run on the same Redis reads this one's
+            "N8N_REDIS_KEY_PREFIX": self.prefix,
             "OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS": "true",
         }
 

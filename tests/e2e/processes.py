@@ -14,10 +14,22 @@ from pathlib import Path
 import httpx
 
 
-def free_port() -> int:
+def free_port(span: str = "") -> int:
+    """A free port; from ``span`` ("5690-5699") when given, for a machine whose ports are
+    shared out between runs."""
+    if span:
+        low, _, high = span.partition("-")
+        for port in range(int(low), int(high or low) + 1):
+            if port not in _TAKEN and not port_in_use(port):
+                _TAKEN.add(port)
+                return port
+        raise RuntimeError(f"no free port in {span}")
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+_TAKEN: set[int] = set()  # handed out from a span this run (a port is free until bound)
 
 
 def port_in_use(port: int) -> bool:
