@@ -132,8 +132,9 @@ async def judge_turn(
         )
     if context.stored is not None:
         return context.stored
-    if not new:
-        return Judgement(MemoryWritePlan(), "offline_extractor", notes=(COMMAND_NOTE,))
+    if not new:  # a slash command says so; a turn with no user message (an import) says nothing
+        notes = (COMMAND_NOTE,) if turn.user_rows else ()
+        return Judgement(MemoryWritePlan(), "offline_extractor", notes=notes)
     judged = await judge(
         llm,
         new=new,

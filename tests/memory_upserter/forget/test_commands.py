@@ -38,3 +38,11 @@ def test_what_is_a_command() -> None:
     assert is_command("/help") and is_command("  /forget x") and is_command("/start@bot")
     assert not is_command("/ not a command") and not is_command("and/or") and not is_command("")
     assert not is_command("1/2 of it")
+
+
+async def test_an_assistant_only_turn_carries_no_slash_command_warning(
+    client: httpx.AsyncClient, user_id: str
+) -> None:
+    """An import of the assistant's side alone (BEAM, LoCoMo) is no command."""
+    answer = await commit(client, turn(user_id, None, reply="Here is your plan for the week."))
+    assert "slash_command" not in {w["code"] for w in answer["warnings"]}
