@@ -133,8 +133,8 @@ async def judge_turn(
     if context.stored is not None:
         return context.stored
     if not new:  # a slash command says so; a turn with no user message (an import) says nothing
-        notes = (COMMAND_NOTE,) if turn.user_rows else ()
-        return Judgement(MemoryWritePlan(), "offline_extractor", notes=notes)
+        said = (COMMAND_NOTE,) if turn.user_rows else ()
+        return Judgement(MemoryWritePlan(), "offline_extractor", notes=said)
     judged = await judge(
         llm,
         new=new,
