@@ -24,15 +24,18 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan, PlanEntity, PlanFact
-from services.core.deps import Connection
 from services.core.handles import handle_of
 from services.core.memory_store.visibility import visible
 from services.memory_upserter.text import fold
+
+if TYPE_CHECKING:  # the statements run on the caller's connection; importing stays pure
+    from services.core.deps import Connection
 
 _WORDS = re.compile(r"^(?P<predicate>[A-Z][A-Z0-9_]*)\s+(?:(?P<except>except)\s+)?(?P<words>\S.*)$")
 
