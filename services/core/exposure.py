@@ -1,4 +1,4 @@
-"""Who can reach a node: no open node beyond loopback, and no DNS rebinding (issue 31 §7).
+"""Who can reach a node: no open node beyond loopback, and no DNS rebinding (issue 31, item 7).
 
 - :func:`exposure_refusal`: ``twin up`` / ``twin serve`` bound beyond loopback
   (``TWIN_HOST`` not ``127.0.0.1``, ``::1`` or ``localhost``) without ``TWIN_NODE_TOKEN``

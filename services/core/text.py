@@ -115,7 +115,7 @@ def fold(text: str) -> str:
 
 
 _SPACES = re.compile(r"\s+")
-# Characters that change what a name is without showing (issue 31 §8: "Mar\u200dta" is not
+# Characters that change what a name is without showing (issue 31, item 8: "Mar\u200dta" is not
 # "Marta" to Postgres): zero-width space/joiners, direction marks, bidi embeddings and
 # overrides, the invisible operators, and the byte-order mark.
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")

@@ -1,4 +1,4 @@
-"""Issue 31 §7: no open node beyond loopback, and no DNS rebinding of a tokenless node."""
+"""Issue 31, item 7: no open node beyond loopback, and no DNS rebinding of a tokenless node."""
 
 from __future__ import annotations
 

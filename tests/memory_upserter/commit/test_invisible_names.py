@@ -1,4 +1,4 @@
-"""Issue 31 §8: zero-width and bidi characters never reach an entity's name, alias or ref."""
+"""Issue 31, item 8: zero-width and bidi characters never reach an entity's name, alias or ref."""
 
 from __future__ import annotations
 
