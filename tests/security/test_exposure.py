@@ -5,14 +5,16 @@ from __future__ import annotations
 import httpx
 import pytest
 from litestar import Litestar, get
+from structlog.testing import capture_logs
 
-from services.cli import main
+from services.cli import _may_expose, main
 from services.core.exposure import (
     exposure_refusal,
     host_check,
     host_name,
     is_open_beyond_loopback,
 )
+from services.core.host import server
 from services.core.settings import Settings
 
 pytestmark = pytest.mark.pure
@@ -103,3 +105,17 @@ async def test_with_a_token_compose_service_names_pass() -> None:
     settings = Settings(host="0.0.0.0", node_token="t")
     answer = await _status(settings, "http://memory-upserter:8106/v1/ping")
     assert answer.status_code == 200
+
+
+def test_the_override_starts_with_a_warning_naming_the_host() -> None:
+    with capture_logs() as logs:
+        assert _may_expose(Settings(host="0.0.0.0", allow_open=True), "up")
+    assert [(e["event"], e["log_level"], e["host"]) for e in logs] == [
+        ("open_beyond_loopback", "warning", "0.0.0.0")
+    ]
+
+
+def test_the_server_twin_runs_checks_the_host_only_without_a_token() -> None:
+    app = Litestar([ping])
+    assert server(app, Settings()).config.app is not app
+    assert server(app, Settings(node_token="t")).config.app is app
