@@ -8,6 +8,8 @@ RUN uv sync --frozen --no-dev --no-install-project
 COPY contracts ./contracts
 COPY services ./services
 RUN uv sync --frozen --no-dev
+# Bound beyond loopback, so `twin` refuses to start without TWIN_NODE_TOKEN, as compose.yaml
+# requires it (`docker run -e TWIN_NODE_TOKEN=… -p …`); TWIN_ALLOW_OPEN=1 serves it open anyway.
 ENV PATH=/venv/bin:$PATH TWIN_HOST=0.0.0.0 TWIN_CACHE=/opt/twin-cache
 # The embedder's model files (float32 and int8, weights memory-mapped), built once here
 # rather than at every container's first start (`nobody` has no writable home).

@@ -67,6 +67,8 @@ def _main(argv: list[str] | None) -> int:
 
     settings = Settings.from_env(os.environ)
     configure_logging(json=settings.log_json)
+    if args.command in ("serve", "up") and not _may_expose(settings, args.command):
+        return 2
     if args.command in ("migrate", "serve", "up"):
         return _with_stores(settings, args)
     if args.command == "export-schema":
@@ -77,6 +79,23 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "chat":
         return _chat(settings, args)
     return 2  # pragma: no cover - argparse refuses unknown commands
+
+
+def _may_expose(settings: Settings, command: str) -> bool:
+    """No node beyond loopback without a token: refused in one line, or, with
+    ``TWIN_ALLOW_OPEN``, served with a warning (services.core.exposure)."""
+    from services.core.exposure import exposure_refusal, is_open_beyond_loopback
+
+    if (refusal := exposure_refusal(settings)) is not None:
+        print(f"twin {command}: {refusal}", file=sys.stderr)
+        return False
+    if is_open_beyond_loopback(settings):
+        structlog.get_logger("twin").warning(
+            "open_beyond_loopback",
+            host=settings.host,
+            detail="TWIN_ALLOW_OPEN: every person's memory is served with no token",
+        )
+    return True
 
 
 def _chat(settings: Settings, args: argparse.Namespace) -> int:

@@ -19,6 +19,7 @@ from litestar import Litestar
 from litestar.types import ASGIApp
 
 from services.core.deps import Clients
+from services.core.exposure import host_check
 from services.core.guard import guarded_http
 from services.core.settings import Settings
 
@@ -116,9 +117,10 @@ def server(
     app: ASGIApp | PortRouter, settings: Settings, *, graceful_s: int = 20
 ) -> uvicorn.Server:
     """The uvicorn server of a node or of ``twin up``: slow and greedy clients meet the bounds
-    of :mod:`services.core.guard` before any node code runs."""
+    of :mod:`services.core.guard` before any node code runs, and a request whose ``Host`` is
+    not this node's meets :func:`services.core.exposure.host_check`."""
     config = uvicorn.Config(
-        app,
+        host_check(settings, cast(ASGIApp, app)),
         lifespan="on",
         log_config=None,
         access_log=False,

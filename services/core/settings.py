@@ -45,6 +45,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     model_threads: int = 1
     node_token: str | None = None
     host: str = "127.0.0.1"
+    # Beyond loopback without node_token the nodes refuse to start unless this is set
+    # (services.core.exposure); with no token, Host must be loopback, host or one of these.
+    allow_open: bool = False
+    allowed_hosts: str = ""  # comma-separated Host names, e.g. "twin.lan,192.168.1.20"
     port_offset: int = 0  # added to every node's port (8101..8106), e.g. to run two stacks
     pg_pool_max: int = 10
     pg_timeout_s: float = 5.0
@@ -137,6 +141,8 @@ _ENV: dict[str, tuple[str, type]] = {
     "model_threads": ("TWIN_MODEL_THREADS", int),
     "node_token": ("TWIN_NODE_TOKEN", str),
     "host": ("TWIN_HOST", str),
+    "allow_open": ("TWIN_ALLOW_OPEN", bool),
+    "allowed_hosts": ("TWIN_ALLOWED_HOSTS", str),
     "port_offset": ("TWIN_PORT_OFFSET", int),
     "pg_pool_max": ("TWIN_PG_POOL_MAX", int),
     "pg_timeout_s": ("TWIN_PG_TIMEOUT_S", float),

@@ -115,6 +115,15 @@ def fold(text: str) -> str:
 
 
 _SPACES = re.compile(r"\s+")
+# Characters that change what a name is without showing (issue 31, item 8: "Mar\u200dta" is not
+# "Marta" to Postgres): zero-width space/joiners, direction marks, bidi embeddings and
+# overrides, the invisible operators, and the byte-order mark.
+_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+
+
+def visible(text: str) -> str:
+    """``text`` without its zero-width and bidi characters: ``"Mar\u200dta"`` → ``"Marta"``."""
+    return text if text.isascii() else _INVISIBLE.sub("", text)
 
 
 def squeeze(text: str) -> str:

@@ -56,9 +56,11 @@ def is_command(text: str) -> bool:
 
 def fold(text: str) -> str:
     """A text as this package compares it: Postgres's ``twin_normalize``
-    (:func:`services.core.text.fold`), whitespace squeezed: ``"Márta’s  cat"`` → ``"marta's cat"``.
+    (:func:`services.core.text.fold`), zero-width and bidi characters dropped
+    (:func:`services.core.text.visible`, as entity names are stored), whitespace squeezed:
+    ``"Márta’s  cat"`` → ``"marta's cat"``.
     """
-    return squeeze(core_text.fold(text))
+    return squeeze(core_text.fold(core_text.visible(text)))
 
 
 _WORDS = re.compile(r"\w+")
