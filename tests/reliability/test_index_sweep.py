@@ -13,10 +13,12 @@ import msgspec
 import pytest
 from structlog.testing import capture_logs
 
+from services.core.app import create_app
 from services.core.deps import STORES, Clients
 from services.core.settings import Settings
 from services.core.vectors import EdgeVectorIndex
 from services.memory_upserter.person import sweep
+from services.nodes import node_spec
 from tests.reliability.helpers import PLAN, commit_body, retrieve_body, rows
 
 SWEEP_S = 0.2
@@ -142,3 +144,16 @@ async def test_a_backlog_is_swept_in_batches_without_holding_the_event_loop(
     assert [e["rows"] for e in logs if e["event"] == "index_swept"] == [40]
     assert max(lags) < 0.25, f"the loop was held {max(lags):.3f} s"
     print(f"sweep of 40 messages: max loop lag {max(lags) * 1000:.1f} ms over {len(lags)} probes")
+
+
+async def test_a_node_that_opens_its_own_clients_sweeps_too(
+    app_client, taken: tuple[Clients, EdgeVectorIndex], node, user_id: str
+) -> None:
+    """As ``twin up`` and ``twin serve`` build a node: the app opens its clients in its
+    lifespan, and the sweep starts only once they are open (and stops before they close)."""
+    res, owner = taken
+    await _commit_unindexed(node, res, user_id)
+    await owner.close()
+    async with app_client(create_app(node_spec("memory-upserter"), res.settings)) as upserter:
+        assert (await upserter.get("/readyz")).status_code == 200
+        assert await _swept_within(res, user_id, seconds=10)
