@@ -177,6 +177,7 @@ def settings(
         # (the after-reply default has its own tests:
         # tests/memory_upserter/commit/test_index.py)
         index_after_reply=False,
+        index_sweep_s=0,  # a test that sweeps says so (tests/reliability/test_index_sweep.py)
     )
 
 

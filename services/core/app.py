@@ -9,8 +9,8 @@ body size limit, the capabilities' providers, and the clients' lifespan.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -45,6 +45,9 @@ class NodeSpec:
     summary: str
     route_handlers: Sequence[Any]
     dependencies: dict[str, Provide] | None = None
+    # work of the node's own for as long as it serves (entered once the clients are open,
+    # left before they close): memory-upserter's index sweep
+    lifespan: Sequence[Callable[[Litestar], AbstractAsyncContextManager[None]]] = ()
 
     @property
     def stores(self) -> frozenset[str]:
@@ -169,7 +172,7 @@ def create_app(spec: NodeSpec, settings: Settings, clients: Clients | None = Non
 
     app = Litestar(
         route_handlers=[healthz, readyz, version, *spec.route_handlers],
-        lifespan=[lifespan],
+        lifespan=[lifespan, *spec.lifespan],
         state=State(
             {
                 "node": spec.name,

@@ -72,6 +72,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     consolidation_lease_s: float = 300.0
     working_memory_turns: int = 20
     index_after_reply: bool = True  # commit answers once Postgres holds the turn; vectors follow
+    index_sweep_s: float = 300.0  # memory-upserter indexes what is left unindexed; 0: never
     affect_ttl_s: int = 1800
     session_ttl_s: int = 86_400
     log_json: bool | None = None  # None: JSON when stdout is not a terminal
@@ -159,6 +160,7 @@ _ENV: dict[str, tuple[str, type]] = {
     "consolidation_lease_s": ("TWIN_CONSOLIDATION_LEASE_S", float),
     "working_memory_turns": ("TWIN_WORKING_MEMORY_TURNS", int),
     "index_after_reply": ("TWIN_INDEX_AFTER_REPLY", bool),
+    "index_sweep_s": ("TWIN_INDEX_SWEEP_S", float),
     "affect_ttl_s": ("TWIN_AFFECT_TTL_S", int),
     "session_ttl_s": ("TWIN_SESSION_TTL_S", int),
     "log_json": ("TWIN_LOG_JSON", bool),

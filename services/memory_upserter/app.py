@@ -40,6 +40,7 @@ from services.memory_upserter.person.importer import import_document
 from services.memory_upserter.person.knowledge import ingest
 from services.memory_upserter.person.profile import seed_profile
 from services.memory_upserter.person.reindex import reindex as sweep
+from services.memory_upserter.person.sweep import index_sweep
 from services.memory_upserter.stores import MemoryStores
 
 REPLAYED = "Idempotent-Replayed"
@@ -236,4 +237,5 @@ SPEC = NodeSpec(
     dependencies={
         "memory_stores": Provide(_memory_stores, sync_to_thread=False),
     },
+    lifespan=[index_sweep],
 )

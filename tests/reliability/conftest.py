@@ -64,7 +64,7 @@ def fault_settings(database_url: str, redis_url: str, qdrant_path: str, **extra)
         ready_timeout_s=0.5,
         retry_after_s=RETRY_AFTER_S,
         log_json=True,
-        **extra,
+        **{"index_sweep_s": 0, **extra},  # a test that sweeps says so
     )
 
 
