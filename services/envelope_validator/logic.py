@@ -32,23 +32,11 @@ from contracts.slots import Turn
 from services.core.errors import InvalidInput
 from services.envelope_validator import assembly as step
 from services.envelope_validator.answer_format import response_format
-from services.envelope_validator.caps import (  # noqa: F401  (CAPS…: re-exported for callers)
-    CAPS,
-    MEMORY_TYPES,
+from services.envelope_validator.caps import (
     PROMPT_WARN_CHARS,
-    TEXT_CAPS,
     Warnings,
-    cap,
-    card,
     clip,
-    fact_id,
-    fact_text,
-    memory_types,
-    normalize,
-    repeats,
-    same_text,
     turns,
-    unverified,
 )
 from services.envelope_validator.checks import check
 from services.envelope_validator.evidence import (

@@ -10,8 +10,9 @@ import pytest
 from contracts.common import SLOT_CONTRACT_VERSION
 from contracts.envelope_io import EnvelopeRequest
 from services.core.errors import InvalidInput
+from services.envelope_validator.caps import CAPS, PROMPT_WARN_CHARS, normalize
 from services.envelope_validator.checks import check, errors_in
-from services.envelope_validator.logic import CAPS, PROMPT_WARN_CHARS, assemble, build, normalize
+from services.envelope_validator.logic import assemble, build
 
 from .samples import AGENT, NOW, USER, edge, fact, full_body, request, todo, turn
 
