@@ -24,7 +24,7 @@ person's live facts is ``kept``: it was grounded when it was stored —
   importance, never pinned, so never in FOUNDATION) with a warning;
 - ``dropped``: less than half — nothing the person said supports the fact. A liking (LIKES,
   LOVES_JOB, FAVORITE_…, "User loves…") also needs words of liking: "quiz time" is no "likes
-  quizzes";
+  quizzes"; so do a wish or goal, a home and volunteering (:func:`.support.unsaid_claim`);
 - ``hedged``: supported, but hedged this turn ("i think im taking it", "maybe", "may have",
   "my ideal studio"; not when the fact states the hedge: "User's dream job…"): the sentence
   that says it hedges, or — for a fact grounded only in earlier messages — this turn hedges a
@@ -50,6 +50,7 @@ from services.memory_upserter.commit.support import (
     LIKING,
     SHORT_NAMES,
     states_liking,
+    unsaid_claim,
 )
 from services.memory_upserter.extract.temporal import validity
 from services.memory_upserter.extract.when import MONTHS
@@ -239,6 +240,8 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     hedge = _hedge([w for w in wanted if w not in missing], said, _fact_words(fact))
     if hedge:
         return Grounding("hedged", f"hedged: {hedge!r}")
+    if (claim := unsaid_claim(fact, texts)) is not None:
+        return Grounding("dropped", f"the person said no {claim}")
     if missing:
         return Grounding(
             "lowered", f"unsure: nothing the person said supports {', '.join(missing)}"

@@ -5,12 +5,16 @@
 - :data:`SHORT_NAMES`: a day's or month's short name is the name ("tue", "thurs", "jan");
 - :data:`FILLER`: words that carry no claim of their own ("first place" ← "took home first");
 - a liking (LIKES, LOVES_JOB, "User loves their job") needs the person's words of liking
-  (:data:`LIKING`, :func:`states_liking`).
+  (:data:`LIKING`, :func:`states_liking`); a wish or goal, a home and volunteering need their
+  own words too (:data:`CLAIMS`, :func:`unsaid_claim`): "so jealous" is no "wants to work at
+  Google", "the Porto half marathon" no "lives in Porto", "the shelter" no "volunteers".
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from contracts.plan import PlanFact
 from services.core.memory_store.keys import canonical_predicate
@@ -70,3 +74,67 @@ def states_liking(fact: PlanFact) -> bool:
         or bool(re.match(r"(?i)FAVOU?RITE", fact.predicate))
         or bool(LIKES_TEXT.search(fact.text))
     )
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A kind of fact the person must have put in words: by its canonical predicate or its
+    text, it needs one of ``said`` in what they said."""
+
+    name: str  # for the warning: "the person said no <name>"
+    predicate: re.Pattern[str]
+    text: re.Pattern[str]
+    said: re.Pattern[str]
+
+
+CLAIMS = (
+    Claim(
+        "wish or goal",
+        re.compile(
+            r"(?:GOALS?|WANTS?|WISH(?:ES)?|ASPIRATIONS?|AMBITIONS?|DREAMS?|DESIRES?|HOPES?|"
+            r"INTENDS?|INTENTIONS?|PLANS?|BUCKET_LIST)(?:_TO|_OF|_FOR)?|\w+_GOALS?|"
+            r"(?:WANTS?|WISH(?:ES)?|HOPES?|PLANS?|DREAMS?|ASPIRES?|AIMS?|INTENDS?|"
+            r"WOULD_LIKE|WOULD_LOVE)_\w+"
+        ),
+        re.compile(
+            r"(?i)\b(?:wants?|wishes|hopes|plans|aspires|aims|dreams|intends|longs|would\s+"
+            r"(?:like|love))\s+(?:to|of|for)\b|\b(?:goal|ambition|aspiration)\b"
+        ),
+        re.compile(
+            r"(?i)\b(?:want|wanna|wish|hope|hoping|goals?|dream|plan|planning|aim|aiming|"
+            r"aspir\w*|ambitio\w*|intend\w*|gonna|going\s+to|trying\s+to|try\s+to|"
+            r"determined|keen|itching|can'?t\s+wait|bucket\s+list|someday|one\s+day|target|"
+            r"resolution|would\s+(?:love|like)|[i'’]d\s+(?:love|like)|training\s+for|"
+            r"prepping\s+for|preparing\s+for|working\s+(?:on|towards?)|saving\s+(?:up|for)|"
+            r"sign(?:ed|ing)?\s+up|register\w*|will|i'?ll|need\s+to|have\s+to|gotta)\b"
+        ),
+    ),
+    Claim(
+        "home",
+        re.compile(r"LIVES_IN|HOMETOWN|ADDRESS|NEIGHBOU?RHOOD"),
+        re.compile(r"(?i)\b(?:lives?|living|resides?|reside\w*|moved|hometown)\b"),
+        re.compile(
+            r"(?i)\b(?:liv(?:e|es|ed|ing)|mov(?:e|ed|es|ing)|relocat\w*|home|hometown|based|"
+            r"from|resid\w*|settled|born|grew\s+up|raised|flat|apartment|apt|house|rent\w*|"
+            r"landlord|neighbou?r\w*|local|here\s+in|back\s+in|stay\w*|my\s+(?:city|town)|"
+            r"our\s+(?:city|town|place)|my\s+place)\b"
+        ),
+    ),
+    Claim(
+        "volunteering",
+        re.compile(r"\w*VOLUNTEER\w*"),
+        re.compile(r"(?i)\bvolunteer"),
+        re.compile(r"(?i)\bvolunteer\w*|\bhelp(?:s|ed|ing)?\s+out\b|\bgive\s+back\b"),
+    ),
+)
+
+
+def unsaid_claim(fact: PlanFact, texts: Sequence[str]) -> str | None:
+    """The claim (:data:`CLAIMS`) the fact makes that none of ``texts`` puts in words, if any
+    ("wish or goal", "home", "volunteering")."""
+    predicate = canonical_predicate(fact.predicate, literal=fact.object is None)
+    for claim in CLAIMS:
+        if claim.predicate.fullmatch(predicate) or claim.text.search(fact.text):
+            if not any(claim.said.search(text) for text in texts):
+                return claim.name
+    return None

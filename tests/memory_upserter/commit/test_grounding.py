@@ -37,6 +37,17 @@ FAIR = [
     ("i work as a teacher", (), _fact("OCCUPATION", "works as a teacher"), "kept"),
     ("my mom lives in porto", (), _fact("HAS_MOTHER", obj="Mother"), "kept"),
     ("we're expecting in june", (), _fact("STATUS", "pregnant"), "kept"),
+    # a wish, a home, volunteering: said in the person's words
+    ("i really want to run a marathon next year", (), _fact("GOAL", "run a marathon"), "kept"),
+    ("training for the porto half in october", (), _fact("GOAL", "porto half"), "kept"),
+    ("we moved to porto last month", (), _fact("LIVES_IN", obj="Porto"), "kept"),
+    ("grew up in braga, parents still there", (), _fact("HOMETOWN", "Braga"), "kept"),
+    (
+        "i volunteer at the food bank on sundays",
+        (),
+        _fact("VOLUNTEERS_AT", obj="food bank"),
+        "kept",
+    ),
     # forms of a word, numbers, refs, dates
     ("been running marathons since 2019", (), _fact("HOBBY", "marathon running"), "kept"),
     ("i have two kids", (), _fact("CHILDREN", "2"), "kept"),
@@ -100,6 +111,12 @@ INVENTED = [
     ("lol ok", (), _fact("NAME", "Sam"), "dropped"),
     ("going to the gym", (), _fact("LOVES", "gym"), "dropped"),
     ("peanuts make me sick", (), _fact("LIVES_IN", obj="Berlin"), "dropped"),
+    # a wish, a home or volunteering the person never put in words
+    ("my friend got a job at google, so jealous", (), _fact("GOAL", "work at google"), "dropped"),
+    ("my sister moved to lyon for her phd", (), _fact("WANTS_TO", "do a phd"), "dropped"),
+    ("running the porto half marathon sunday", (), _fact("LIVES_IN", obj="Porto"), "dropped"),
+    ("dropped off old coats at the shelter", (), _fact("VOLUNTEERS_AT", obj="the shelter"),
+     "dropped"),
     # a caption is no statement; the other speaker's things are not the person's
     ("so excited! [shares a photo: a man in a suit is dancing]", (), _fact("STYLE", "suit"),
      "dropped"),
