@@ -333,3 +333,18 @@ async def test_a_hedged_statement_is_never_a_current_fact(nodes) -> None:
         {"facts": [fact("user", "works_at", "User works at Spotify", value="Spotify")]},
     )  # fmt: skip
     assert current(await me.memory(), "works_at", me.now()) == ["User works at Acme"]
+
+
+async def test_a_sister_a_small_model_gives_as_a_plain_value_is_linked(nodes) -> None:
+    me = Person(nodes)
+    await me.says(
+        "my sister joana moved to lyon",
+        {"facts": [{"memory_type": "PEOPLE", "predicate": "sister", "value": "Joana",
+                    "text": "User's sister is Joana"}]},
+    )  # fmt: skip
+    tables = await me.memory()
+    (joana,) = people(tables, "joana")
+    assert current(tables, "has_sister", me.now()) == ["User's sister is Joana"]
+    one, _ = await me.says("remind me to call my sister tonight")
+    sister = [m["entity_id"] for m in one["hydrate"]["mentions"] if m["relation"] == "sister"]
+    assert sister == [joana["entity_id"]]
