@@ -1,26 +1,67 @@
-"""The period a "next …" names, from the turn's day (pure): "next week" is Monday to Monday,
-"next month" its first day to the next month's, "next year" 1 January to 1 January, "next
-January" (or "next jan") the coming January — the one after this month, so said in January it
-is a year away. A start reads the period's first day, an end its last (the day after it)."""
+"""The period a "next …" or an "end of …" names, from the turn's day (pure): "next week" is
+Monday to Monday, "next month" its first day to the next month's, "next year" 1 January to 1
+January, "next January" (or "next jan") the coming January — the one after this month, so said
+in January it is a year away. "(the) end of June / the month / the week / the year" is the last
+day of it (this June when said in June). A start reads the period's first day, an end its last
+(the day after it).
+
+:func:`spelled_out` writes the chat shorthands of a time field in full first ("tmrw" →
+"tomorrow", "tonite" → "tonight", "wknd" → "weekend"), for every reader of a field."""
 
 from __future__ import annotations
 
 import re
 from datetime import date, timedelta
 
-from services.memory_upserter.extract.when import MONTH_WORD, month_number
+from services.memory_upserter.extract.when import MONTH_WORD, month_number, month_year
 
 NEXT = rf"next\s+(?P<nwhat>week|month|year|{MONTH_WORD})"
-_FIELD = re.compile(
-    rf"(?i)\s*(?:(?:in|from|since|until|till|by|starting(?:\s+from)?|as\s+of)\s+)?{NEXT}[\s.]*"
+_LEADS = r"(?:(?:in|from|since|until|till|by|starting(?:\s+from)?|as\s+of|at|to)\s+)?"
+_FIELD = re.compile(rf"(?i)\s*{_LEADS}{NEXT}[\s.]*")
+_END = re.compile(
+    rf"(?i)\s*{_LEADS}(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?"
+    rf"(?P<ewhat>week|month|year|{MONTH_WORD})[\s.]*"
 )
+SHORTHANDS = {
+    "tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmrow": "tomorrow",
+    "2moro": "tomorrow", "2morrow": "tomorrow", "tomoz": "tomorrow", "tdy": "today",
+    "2day": "today", "tonite": "tonight", "2nite": "tonight", "yday": "yesterday",
+    "yest": "yesterday", "wknd": "weekend", "wk": "week",
+}  # fmt: skip
+_SHORTHAND = re.compile(rf"(?i)(?<![\w-])(?:{'|'.join(map(re.escape, SHORTHANDS))})(?![\w-])")
+
+
+def spelled_out(text: str) -> str:
+    """``text`` with its chat shorthands written in full ("tmrw morning" → "tomorrow morning")."""
+    return _SHORTHAND.sub(lambda m: SHORTHANDS[m[0].lower()], text)
 
 
 def field_period(text: str, today: date) -> tuple[date, date] | None:
     """The period a plan field's words name when they are only a "next …" ("next month",
     "until next January"), else None."""
     whole = _FIELD.fullmatch(text)
-    return next_period(whole["nwhat"], today) if whole else None
+    if whole:
+        return next_period(whole["nwhat"], today)
+    end = _END.fullmatch(text)
+    return end_of(end["ewhat"], today) if end else None
+
+
+def end_of(what: str, today: date) -> tuple[date, date] | None:
+    """``[last day, day after it)`` of the week, month, year or named month (the coming one,
+    this month counting) that "end of ``what``" names."""
+    what = what.lower()
+    if what == "week":
+        sunday = today + timedelta(days=6 - today.weekday())
+        return sunday, sunday + timedelta(days=1)
+    if what == "year":
+        return date(today.year, 12, 31), date(today.year + 1, 1, 1)
+    if what == "month":
+        first = today.replace(day=1)
+    else:
+        month = month_number(what)
+        first = date(month_year(month, today, past=False), month, 1)
+    after = _month_after(first)
+    return after - timedelta(days=1), after
 
 
 def next_period(what: str, today: date) -> tuple[date, date] | None:
