@@ -13,7 +13,9 @@ supported when the person used
   "deceased" ← "passed away", "engineer" ← "dev", "works" ← "my job"; a short day or month
   name ("tue", "jan") is the name;
 
-a number is supported exactly; a date when a time phrase resolves to it give or take a day ("two
+in a correction ("its not may 18 its may 25") or a fact that ``replaces`` another, a word of
+one of the person's live facts is supported too (they were grounded when stored); a number is
+supported exactly; a date when a time phrase resolves to it give or take a day ("two
 days ago", "last week", "in March") or when its own words were said ("March 3rd", "2019").
 
 The verdict (:func:`ground`) — a fact the plan ends (``valid_to``) that restates one of the
@@ -43,12 +45,13 @@ from typing import Literal
 
 from contracts.plan import PlanFact
 from services.memory_upserter.commit.read import SELF_HANDLES
-from services.memory_upserter.commit.spoken import CAPTION, HEDGE, OTHERS, YOURS
+from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, HEDGE, OTHERS, YOURS
 from services.memory_upserter.commit.support import (
     FAMILIES,
     FILLER,
     LIKING,
     SHORT_NAMES,
+    same_word,
     states_liking,
     unsaid_claim,
 )
@@ -91,7 +94,12 @@ class Said:
         return self._without(lambda t: YOURS.sub(" ", CAPTION.sub(" ", t)))
 
     def _without(self, clean: Callable[[str], str]) -> Said:
-        return Said(self.now, tuple(map(clean, self.this_turn)), tuple(map(clean, self.earlier)))
+        return Said(
+            self.now,
+            tuple(map(clean, self.this_turn)),
+            tuple(map(clean, self.earlier)),
+            self.stored,
+        )
 
     # Read once for all the plan's facts (grounding each fact against a fresh read of up to
     # a megabyte of words made a 50-fact plan quadratic: issue 31).
@@ -99,6 +107,16 @@ class Said:
     def bag(self) -> frozenset[str]:
         """Every word said, normalised."""
         return frozenset(_bag((*self.this_turn, *self.earlier)))
+
+    @functools.cached_property
+    def corrects(self) -> bool:
+        """This turn corrects or succeeds something said before (:data:`.spoken.CORRECTION`)."""
+        return any(CORRECTION.search(text) for text in self.this_turn)
+
+    @functools.cached_property
+    def bag_with_stored(self) -> frozenset[str]:
+        """Every word said, and every word of the person's live facts."""
+        return self.bag | frozenset(_bag(self.stored))
 
     @functools.cached_property
     def dates(self) -> tuple[date, ...]:
@@ -120,33 +138,6 @@ class Grounding:
     reason: str = ""  # for the warning: what nothing supports, or the hedge
 
 
-def stem(word: str) -> str:
-    """A crude stem, enough to meet a plural, an -ing or an -ed form of the same word."""
-    w = word
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zes")):
-        w = w[:-2]
-    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        w = w[:-1]
-    for suffix in ("ing", "ed"):
-        if len(w) > len(suffix) + 2 and w.endswith(suffix):
-            w = w[: -len(suffix)]
-            break
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
-        w = w[:-1]  # running → run, quizzes → quiz
-    return w
-
-
-def _same(w: str, s: str) -> bool:
-    """One word in two forms: equal, one stem, or one a close prefix of the other."""
-    if w == s or stem(w) == stem(s):
-        return True
-    if len(w) < 4 or len(s) < 4:
-        return False
-    return s.startswith(w[: max(4, len(w) - 2)]) or w.startswith(s[: max(4, len(s) - 2)])
-
-
 def _norm(word: str) -> str:
     ordinal = _ORDINAL.match(word)
     if ordinal:
@@ -161,12 +152,12 @@ def _bag(texts: Iterable[str]) -> set[str]:
 def _said(word: str, bag: frozenset[str]) -> bool:
     if word.isdigit():
         return word.lstrip("0") in bag or word in bag
-    return word in bag or any(_same(word, s) for s in bag)
+    return word in bag or any(same_word(word, s) for s in bag)
 
 
 def _normalised(word: str, bag: frozenset[str]) -> bool:
     return any(
-        any(_same(word, member) for member in family)
+        any(same_word(word, member) for member in family)
         and any(_said(member, bag) for member in family)
         for family in FAMILIES
     )
@@ -220,7 +211,8 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     about_self = fold(fact.subject) in SELF_HANDLES
     said = said.mine if about_self and not OTHERS.search(fact.text) else said.told
     texts = (*said.this_turn, *said.earlier)
-    bag = said.bag
+    # a correction or a successor ("replaces") restates a fact stored before, maybe sessions ago
+    bag = said.bag_with_stored if fact.replaces or said.corrects else said.bag
     dates = [
         (date(int(m[1]), int(m[2]), int(m[3] or 1)), m[3] is not None)
         for m in _ISO.finditer(target)

@@ -30,6 +30,7 @@ from services.core.settings import Settings
 from services.memory_upserter.commit.asked import resolve_ends
 from services.memory_upserter.commit.ending import CUE, ends_said
 from services.memory_upserter.commit.judge import judge, names_in
+from services.memory_upserter.commit.spoken import CORRECTION
 from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored
 from services.memory_upserter.extract.extractor import Utterance
 from services.memory_upserter.extract.people import Known
@@ -187,8 +188,11 @@ async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement 
     session as the words its facts may rest on; or the answer an earlier commit stored."""
     assert turn.plan is not None and turn.plan_source is not None
     req = turn.req
-    ending = any(f.valid_to for f in turn.plan.facts)
     texts = [r.text for r in turn.user_rows]
+    # the person's live facts: what an ending, a successor or a correction may restate
+    ending = any(f.valid_to or f.replaces for f in turn.plan.facts) or any(
+        CORRECTION.search(t) for t in texts
+    )
     said = ends_said(texts, turn.plan.facts) if any(CUE.search(t) for t in texts) else []
     async with db.acquire() as conn:
         context = await judge_context(

@@ -9,6 +9,9 @@
   couch-to-5k plan") rests on them as said.
 - A hedge ("i think", "maybe", "may have", "my ideal studio", "my dream job") is no firm fact —
   unless the fact says the hedge itself ("User's dream job is…"), which is then what was said.
+- A correction ("correction", "actually", "i meant", "its not may 18 its may 25", "wrong") restates
+  a fact the person gave before, maybe sessions ago: its words may rest on the person's live
+  facts, which were grounded when they were stored.
 """
 
 from __future__ import annotations
@@ -35,3 +38,10 @@ HEDGE = re.compile(
 
 # "deanna's plan", "Gina's store": the fact names another's thing ("User's" is the person's)
 OTHERS = re.compile(r"(?i)\b(?!user['’]s\b)[a-z]+['’]s\b|\byour\b")
+
+CORRECTION = re.compile(
+    r"(?i)\b(?:correction|actually|i\s+meant|i\s+mean|oops|my\s+bad|typo|wrong|mistake|sorry|"
+    r"no\s+wait|wait\s*,?\s*no|not\s+the\s+\d+(?:st|nd|rd|th)?|"
+    r"scratch\s+that|not\s+\w+(?:\s+\w+)?\s*,?\s*(?:it'?s|its|but|shes|hes|she'?s|he'?s)|"
+    r"(?:is|was|are|were)n'?t|(?:is|was)\s+not)\b"
+)

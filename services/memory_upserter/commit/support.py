@@ -3,6 +3,7 @@
 - :data:`FAMILIES`: standard normalisations — a word of a family supports any other of it
   ("married" ← "my husband and I", "deceased" ← "passed away", "engineer" ← "dev");
 - :data:`SHORT_NAMES`: a day's or month's short name is the name ("tue", "thurs", "jan");
+- :func:`stem`, :func:`same_word`: one word in two forms ("dogs" ~ "dog", "running" ~ "run");
 - :data:`FILLER`: words that carry no claim of their own ("first place" ← "took home first");
 - a liking (LIKES, LOVES_JOB, "User loves their job") needs the person's words of liking
   (:data:`LIKING`, :func:`states_liking`); a wish or goal, a home and volunteering need their
@@ -138,3 +139,30 @@ def unsaid_claim(fact: PlanFact, texts: Sequence[str]) -> str | None:
             if not any(claim.said.search(text) for text in texts):
                 return claim.name
     return None
+
+
+def stem(word: str) -> str:
+    """A crude stem, enough to meet a plural, an -ing or an -ed form of the same word."""
+    w = word
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suffix in ("ing", "ed"):
+        if len(w) > len(suffix) + 2 and w.endswith(suffix):
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]  # running → run, quizzes → quiz
+    return w
+
+
+def same_word(w: str, s: str) -> bool:
+    """One word in two forms: equal, one stem, or one a close prefix of the other."""
+    if w == s or stem(w) == stem(s):
+        return True
+    if len(w) < 4 or len(s) < 4:
+        return False
+    return s.startswith(w[: max(4, len(w) - 2)]) or w.startswith(s[: max(4, len(s) - 2)])

@@ -11,8 +11,9 @@ import msgspec
 import pytest
 
 from contracts.plan import PlanFact
-from services.memory_upserter.commit.grounding import Said, ground, stem
+from services.memory_upserter.commit.grounding import Said, ground
 from services.memory_upserter.commit.plan import weigh
+from services.memory_upserter.commit.support import stem
 
 NOW = datetime(2026, 1, 7, 15, 0, tzinfo=UTC)
 
@@ -197,3 +198,13 @@ def test_an_ending_that_restates_a_stored_fact_is_grounded_by_it() -> None:
     assert ground(ending, Said(NOW, said, (), ("User is a nurse",))).verdict == "lowered"
     current = msgspec.structs.replace(ending, valid_to=None)
     assert ground(current, Said(NOW, said, (), stored)).verdict == "lowered"
+
+
+def test_a_correction_may_restate_a_fact_stored_sessions_ago() -> None:
+    stored = ("User starts at Figma on May 18",)
+    fact = _fact("STARTS", "starts at Figma on the 25th")
+    correction = Said(NOW, ("no wait, its the 25th not the 18th",), (), stored)
+    assert ground(fact, correction).verdict == "kept"
+    succeeds = msgspec.structs.replace(fact, replaces="F1a2b3c")
+    assert ground(succeeds, Said(NOW, ("the 25th then",), (), stored)).verdict == "kept"
+    assert ground(fact, Said(NOW, ("the 25th works for me",), (), stored)).verdict == "dropped"
