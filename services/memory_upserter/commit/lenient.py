@@ -33,6 +33,7 @@ without a usable ``reply`` keeps its plan and adds no assistant message."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -46,7 +47,7 @@ from services.core.clock import out_of_range
 from services.memory_upserter.commit.repair import Reader, short
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.extract.temporal import parse_when
-from services.memory_upserter.extract.when import past_tense
+from services.memory_upserter.extract.when import MONTHS, WEEKDAYS, past_tense
 from services.memory_upserter.text import fold
 
 
@@ -66,9 +67,12 @@ def _max_lengths(cls: type[msgspec.Struct]) -> dict[str, int]:
 _PARTS = {k: v for k, v in _max_lengths(MemoryWritePlan).items() if k in ("facts", "todos")}
 
 
-def read_plan(raw: Any, path: str, now: datetime) -> tuple[MemoryWritePlan | None, list[Notice]]:
+def read_plan(
+    raw: Any, path: str, now: datetime, said: Sequence[str] = ()
+) -> tuple[MemoryWritePlan | None, list[Notice]]:
     """The plan's valid parts, their time words resolved against ``now`` (in the person's
-    zone), and a notice for each repair and drop; None when ``raw`` is not an object."""
+    zone) and read in the tense the person (``said``: their messages) used them, and a notice
+    for each repair and drop; None when ``raw`` is not an object."""
     reader = Reader()
     if not isinstance(raw, dict):
         reader.note("plan_not_read", path, f"not an object ({short(raw)}): the judge reads it")
@@ -79,7 +83,7 @@ def read_plan(raw: Any, path: str, now: datetime) -> tuple[MemoryWritePlan | Non
         fact
         for where, part in _parts(reader, raw, "facts", path)
         if (built := reader.struct(part, PlanFact, where)) is not None
-        if (fact := _fact(reader, built, where, now)) is not None
+        if (fact := _fact(reader, built, where, now, said)) is not None
     ]
     todos = [
         _todo(reader, built, where, now)
@@ -154,7 +158,9 @@ def _json_object(body: str) -> dict[str, Any] | None:
     return None
 
 
-def _fact(reader: Reader, fact: PlanFact, path: str, now: datetime) -> PlanFact | None:
+def _fact(
+    reader: Reader, fact: PlanFact, path: str, now: datetime, said: Sequence[str]
+) -> PlanFact | None:
     if fact.object is not None and fold(fact.object) == fold(fact.subject):
         reader.note(
             "plan_part_dropped", f"{path}.object", "a fact cannot relate an entity to itself"
@@ -166,8 +172,14 @@ def _fact(reader: Reader, fact: PlanFact, path: str, now: datetime) -> PlanFact 
         )
         fact = msgspec.structs.replace(fact, value=None)
     past = past_tense(fact.text)
-    start = _when(reader, fact.valid_from, f"{path}.valid_from", now, end=False, past=past)
-    end = _when(reader, fact.valid_to, f"{path}.valid_to", now, end=True, past=past)
+    start = _when(
+        reader, fact.valid_from, f"{path}.valid_from", now, end=False,
+        past=past or said_past(fact.valid_from, said),
+    )  # fmt: skip
+    end = _when(
+        reader, fact.valid_to, f"{path}.valid_to", now, end=True,
+        past=past or said_past(fact.valid_to, said),
+    )  # fmt: skip
     if start is not None and end is not None and end < start:
         reader.note("plan_field_dropped", f"{path}.valid_to", "must not be before valid_from")
         end = None
@@ -175,6 +187,30 @@ def _fact(reader: Reader, fact: PlanFact, path: str, now: datetime) -> PlanFact 
         fact,
         valid_from=start.isoformat() if start else None,
         valid_to=end.isoformat() if end else None,
+    )
+
+
+_DAY_WORD = re.compile(
+    rf"(?i)\b(?:{'|'.join(w[:3] + '(?:' + w[3:] + ')?' for w in (*WEEKDAYS, *MONTHS))}"
+    r"|\d{1,2}(?:st|nd|rd|th))\b"
+)
+
+
+_CLAUSES = re.compile(r"[.!?;,\n]+|\s(?:but|and|so|though|although)\s")
+
+
+def said_past(field: str | None, said: Sequence[str]) -> bool:
+    """The person said the field's day or month in the past tense: "my mum is in hospital since
+    sunday", "she left on the 1st" (a bare "sunday" then is the last one, not the next), in
+    the clause that names it ("…since sunday, probably out by wednesday": Wednesday is next)."""
+    key = _DAY_WORD.search(field or "")
+    if key is None:
+        return False
+    word = re.compile(rf"(?i)\b{re.escape(key[0])}\b")
+    return any(
+        word.search(sentence) and past_tense(sentence)
+        for text in said
+        for sentence in _CLAUSES.split(text)
     )
 
 

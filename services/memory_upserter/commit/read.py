@@ -80,7 +80,8 @@ def read(req: CommitRequest, zone: tzinfo = UTC) -> ReadTurn:
         raw, path, reply, notes = answer.plan, "$.answer.plan", answer.reply, answer.notes
     plan, source = None, None
     if raw is not None:
-        plan, read_notes = read_plan(raw, path, now.astimezone(zone))
+        said = [m.text for m in req.messages if m.role == "user"]
+        plan, read_notes = read_plan(raw, path, now.astimezone(zone), said)
         notes += read_notes
         source = _source(req, plan)
     messages = [(m.role, m.speaker, m.text, m.external_id, m.ts) for m in req.messages]

@@ -283,3 +283,24 @@ def test_the_zone_is_the_persons_then_the_requests_offset_then_utc() -> None:
     assert zone_of("Europe/Lisbon", plus2) == ZoneInfo("Europe/Lisbon")
     assert zone_of("Not/AZone", plus2) == timezone(timedelta(hours=2))
     assert zone_of(None, None) == UTC
+
+
+def test_a_bare_day_is_read_in_the_tense_the_person_said_it() -> None:
+    monday = datetime(2026, 6, 8, 12, 14, tzinfo=UTC)
+    said = ["my mum is in hospital since sunday, probably out by wednesday", "she left on the 1st"]
+    raw = {
+        "facts": [
+            {"memory_type": "PEOPLE", "predicate": "status", "text": "User's mom is in hospital",
+             "value": "in hospital", "valid_from": "sunday", "valid_to": "wednesday"},
+            {"memory_type": "PEOPLE", "predicate": "lives_in", "text": "Joana lives in Lyon",
+             "value": "Lyon", "valid_from": "the 1st"},
+        ]
+    }  # fmt: skip
+    plan, notes = read_plan(raw, "$.plan", monday, said)
+    assert plan is not None and notes == []
+    assert [(f.valid_from, f.valid_to) for f in plan.facts] == [
+        ("2026-06-07T00:00:00+00:00", "2026-06-11T00:00:00+00:00"),
+        ("2026-06-01T00:00:00+00:00", None),
+    ]
+    ahead, _ = read_plan(raw, "$.plan", monday)  # no words of the person: the coming ones
+    assert ahead is not None and ahead.facts[1].valid_from == "2026-07-01T00:00:00+00:00"
