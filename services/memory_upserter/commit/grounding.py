@@ -212,7 +212,8 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     said = said.mine if about_self and not OTHERS.search(fact.text) else said.told
     texts = (*said.this_turn, *said.earlier)
     # a correction or a successor ("replaces") restates a fact stored before, maybe sessions ago
-    bag = said.bag_with_stored if fact.replaces or said.corrects else said.bag
+    restating = bool(fact.replaces) or said.corrects
+    bag = said.bag_with_stored if restating else said.bag
     dates = [
         (date(int(m[1]), int(m[2]), int(m[3] or 1)), m[3] is not None)
         for m in _ISO.finditer(target)
@@ -232,7 +233,7 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     hedge = _hedge([w for w in wanted if w not in missing], said, _fact_words(fact))
     if hedge:
         return Grounding("hedged", f"hedged: {hedge!r}")
-    if (claim := unsaid_claim(fact, texts)) is not None:
+    if (claim := unsaid_claim(fact, (*texts, *said.stored) if restating else texts)) is not None:
         return Grounding("dropped", f"the person said no {claim}")
     if missing:
         return Grounding(

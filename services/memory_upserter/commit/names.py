@@ -4,8 +4,9 @@ user's entities, and the category a new one takes.
 :func:`load_known` reads, in one statement before the transaction, the user's visible entities
 that a handle of the plan may name — by full name, alias, or (a person) given name — with the
 relations the user holds to them. :mod:`.plan` then decides, purely: one match is that entity;
-several are told apart by the fact's relation ("HAS_SISTER Beatriz" among two Beatrizes) or by
-the category the predicate implies, else the link stays open (the facts naming it are left out
+several are told apart by the fact's relation ("HAS_SISTER Beatriz" among two Beatrizes), by
+the relation the person put before the name ("my sister marta is pregnant") or by the category
+the predicate implies, else the link stays open (the facts naming it are left out
 with an ``entity_ambiguous`` warning and the one which-question waits for the next turn); none
 is a new entity whose category the predicate implies (:func:`object_category`) — a dog is a
 Pet, an employer an Org, a relative a Person — never a Person by default.
@@ -121,6 +122,7 @@ class _Resolver:
     the user's entity it names (``known``), or left open when it names several."""
 
     known: Sequence[Known] = ()
+    said: Sequence[str] = ()  # the person's words: "my sister marta" names which Marta
     out: Resolved = field(default_factory=Resolved)
     index: dict[str, int | None] = field(default_factory=dict)  # None: an open link
 
@@ -140,6 +142,7 @@ class _Resolver:
 
     def _named(self, name: str, key: str, category: str | None, role: str | None) -> int | None:
         """A name: the one known entity it means, an open link among several, or a new one."""
+        role = role or said_role(key, self.said)
         found = pick([k for k in self.known if answers_to(k, key)], category, role)
         if isinstance(found, Known):
             return self.add(EntityWrite(found.name, found.category, (), "global", found.entity_ref))
@@ -160,6 +163,17 @@ class _Resolver:
         return index
 
 
+def said_role(name: str, said: Sequence[str]) -> str | None:
+    """The relation the person put before the name ("my sister marta", "my boss marta's"):
+    ``HAS_SISTER``; None when they said none."""
+    found = re.search(rf"(?i)\bmy\s+((?:\w+[\s-])?\w+)\s+{re.escape(name)}\b", " ".join(said))
+    if found is None:
+        return None
+    phrase = found[1].lower()
+    label = ROLES.get(phrase) or ROLES.get(phrase.split()[-1].split("-")[-1])
+    return f"HAS_{label}" if label and label != "PET" else None
+
+
 def pick(
     candidates: Sequence[Known], category: str | None, role: str | None
 ) -> Known | list[Known]:
@@ -177,12 +191,14 @@ def pick(
     return list(candidates)
 
 
-def resolve(plan: MemoryWritePlan, known: Sequence[Known] = ()) -> Resolved:
+def resolve(
+    plan: MemoryWritePlan, known: Sequence[Known] = (), said: Sequence[str] = ()
+) -> Resolved:
     """Entity writes for the plan's entities and for every handle its facts use ("user" is the
     user's own entity, an ``entity_ref`` is looked up, a name is the user's entity it names
     (:mod:`.names`), else a new entity of the category its predicates imply). A fact naming
     someone several entities answer to is left out: :attr:`Resolved.open` holds the question."""
-    resolver = _Resolver(known)
+    resolver = _Resolver(known, said)
     out = resolver.out
     hints = _category_hints(plan)
     for i, entity in enumerate(plan.entities):

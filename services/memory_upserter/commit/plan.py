@@ -81,7 +81,9 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
     source = judged.source
     own = _own(turn, judged)
     facts, notes = _facts(plan, turn, judged, own)
-    resolved = resolve(msgspec.structs.replace(plan, facts=facts), judged.known)
+    resolved = resolve(
+        msgspec.structs.replace(plan, facts=facts), judged.known, [r.text for r in own]
+    )
     notes += _ambiguous(resolved)
     todos, todo_notes = _todos(plan, turn, own)
     notes += todo_notes

@@ -112,7 +112,10 @@ CLAIMS = (
     ),
     Claim(
         "home",
-        re.compile(r"LIVES_IN|HOMETOWN|ADDRESS|NEIGHBOU?RHOOD"),
+        re.compile(
+            r"LIVES(?:_IN|_AT)?|LIVE_IN|LIVING_IN|RESIDES_IN|RESIDENCE|HOME(?:TOWN|_CITY)?|"
+            r"ADDRESS|NEIGHBOU?RHOOD"
+        ),
         re.compile(r"(?i)\b(?:lives?|living|resides?|reside\w*|moved|hometown)\b"),
         re.compile(
             r"(?i)\b(?:liv(?:e|es|ed|ing)|mov(?:e|ed|es|ing)|relocat\w*|home|hometown|based|"
@@ -131,9 +134,10 @@ CLAIMS = (
 
 
 def unsaid_claim(fact: PlanFact, texts: Sequence[str]) -> str | None:
-    """The claim (:data:`CLAIMS`) the fact makes that none of ``texts`` puts in words, if any
-    ("wish or goal", "home", "volunteering")."""
-    predicate = canonical_predicate(fact.predicate, literal=fact.object is None)
+    """The claim (:data:`CLAIMS`) the fact makes — by its predicate as written (a "location"
+    may be a studio's) or its text — that none of ``texts`` puts in words, if any ("wish or
+    goal", "home", "volunteering")."""
+    predicate = re.sub(r"\W+", "_", fact.predicate.strip()).upper()
     for claim in CLAIMS:
         if claim.predicate.fullmatch(predicate) or claim.text.search(fact.text):
             if not any(claim.said.search(text) for text in texts):

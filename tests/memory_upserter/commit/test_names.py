@@ -71,3 +71,13 @@ def test_several_namesakes_leave_the_link_open_with_one_question() -> None:
 def test_the_relation_picks_one_of_two_namesakes() -> None:
     out = resolve(_plan(_fact("user", "HAS_SISTER", "Beatriz")), [BEA, BEA_WORK])
     assert [w.ref for w in out.writes] == ["person:beatriz"] and not out.open
+
+
+def test_the_relation_the_person_put_before_the_name_picks_one() -> None:
+    pregnant = _plan(_fact("Marta", "PREGNANT", value="pregnant"))
+    out = resolve(pregnant, [SISTER, SILVA], ["my sister marta is pregnant!!!"])
+    assert [w.ref for w in out.writes] == ["person:marta"] and not out.open
+    out = resolve(pregnant, [SISTER, SILVA], ["my coworker marta is pregnant"])
+    assert [w.ref for w in out.writes] == ["person:marta_silva"] and not out.open
+    out = resolve(pregnant, [SISTER, SILVA], ["marta is pregnant"])
+    assert out.open  # no relation said: still asked
