@@ -176,10 +176,7 @@ def _fact(
         reader, fact.valid_from, f"{path}.valid_from", now, end=False,
         past=past or said_past(fact.valid_from, said),
     )  # fmt: skip
-    end = _when(
-        reader, fact.valid_to, f"{path}.valid_to", now, end=True,
-        past=past or said_past(fact.valid_to, said),
-    )  # fmt: skip
+    end = _when(reader, fact.valid_to, f"{path}.valid_to", now, end=True, past=past)
     if start is not None and end is not None and end < start:
         reader.note("plan_field_dropped", f"{path}.valid_to", "must not be before valid_from")
         end = None
@@ -200,9 +197,10 @@ _CLAUSES = re.compile(r"[.!?;,\n]+|\s(?:but|and|so|though|although)\s")
 
 
 def said_past(field: str | None, said: Sequence[str]) -> bool:
-    """The person said the field's day or month in the past tense: "my mum is in hospital since
+    """The person said a start's day or month in the past tense: "my mum is in hospital since
     sunday", "she left on the 1st" (a bare "sunday" then is the last one, not the next), in
-    the clause that names it ("…since sunday, probably out by wednesday": Wednesday is next)."""
+    the clause that names it ("…since sunday, probably out by wednesday": Wednesday is next).
+    An end is never read so: "signed up for the half on may 10" ends on the coming May 10."""
     key = _DAY_WORD.search(field or "")
     if key is None:
         return False

@@ -107,7 +107,9 @@ CLAIMS = (
             r"determined|keen|itching|can'?t\s+wait|bucket\s+list|someday|one\s+day|target|"
             r"resolution|would\s+(?:love|like)|[i'’]d\s+(?:love|like)|training\s+for|"
             r"prepping\s+for|preparing\s+for|working\s+(?:on|towards?)|saving\s+(?:up|for)|"
-            r"sign(?:ed|ing)?\s+up|register\w*|will|i'?ll|need\s+to|have\s+to|gotta)\b"
+            r"sign(?:ed|ing)?\s+up|register\w*|will|i'?ll|need\s+to|have\s+to|gotta|"
+            r"looking\s+(?:to|forward)|excited\s+to|eager|ready\s+to|about\s+to|decided|"
+            r"committed)\b"
         ),
     ),
     Claim(
@@ -121,7 +123,7 @@ CLAIMS = (
             r"(?i)\b(?:liv(?:e|es|ed|ing)|mov(?:e|ed|es|ing)|relocat\w*|home|hometown|based|"
             r"from|resid\w*|settled|born|grew\s+up|raised|flat|apartment|apt|house|rent\w*|"
             r"landlord|neighbou?r\w*|local|here\s+in|back\s+in|stay\w*|my\s+(?:city|town)|"
-            r"our\s+(?:city|town|place)|my\s+place)\b"
+            r"our\s+(?:city|town)|place|commut\w*)\b"
         ),
     ),
     Claim(
