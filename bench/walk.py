@@ -118,9 +118,9 @@ class Walk:
         """The function a frame belongs to: a comprehension's or lambda's enclosing one."""
         if not frame.f_code.co_name.startswith("<"):
             return frame.f_code.co_name
-        outer = next(
-            (f for f, _ in reversed(self._stack) if not f.f_code.co_name.startswith("<")), frame
-        )
+        frames = [f for f, _ in self._stack]
+        below = frames[: frames.index(frame) + 1] if frame in frames else frames
+        outer = next((f for f in reversed(below) if not f.f_code.co_name.startswith("<")), frame)
         return outer.f_code.co_name
 
     @property
