@@ -348,3 +348,9 @@ async def test_a_sister_a_small_model_gives_as_a_plain_value_is_linked(nodes) ->
     one, _ = await me.says("remind me to call my sister tonight")
     sister = [m["entity_id"] for m in one["hydrate"]["mentions"] if m["relation"] == "sister"]
     assert sister == [joana["entity_id"]]
+    await me.says(
+        "joana is loving lyon",
+        {"facts": [{"memory_type": "PEOPLE", "predicate": "sister", "value": "Joana",
+                    "text": "User's sister is Joana"}]},
+    )  # fmt: skip
+    assert [e["entity_id"] for e in people(await me.memory(), "joana")] == [joana["entity_id"]]
