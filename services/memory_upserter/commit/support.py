@@ -102,7 +102,8 @@ CLAIMS = (
             r"(?:like|love))\s+(?:to|of|for)\b|\b(?:goal|ambition|aspiration)\b"
         ),
         re.compile(
-            r"(?i)\b(?:want|wanna|wish|hope|hoping|goals?|dream|plan|planning|aim|aiming|"
+            r"(?i)\b(?:want\w*|wanna|wish\w*|hop(?:e|es|ed|ing)|goals?|dream\w*|"
+            r"plan(?:s|ned|ning)?|aim\w*|"
             r"aspir\w*|ambitio\w*|intend\w*|gonna|going\s+to|trying\s+to|try\s+to|"
             r"determined|keen|itching|can'?t\s+wait|bucket\s+list|someday|one\s+day|target|"
             r"resolution|would\s+(?:love|like)|[i'’]d\s+(?:love|like)|training\s+for|"
@@ -123,7 +124,7 @@ CLAIMS = (
             r"(?i)\b(?:liv(?:e|es|ed|ing)|mov(?:e|ed|es|ing)|relocat\w*|home|hometown|based|"
             r"from|resid\w*|settled|born|grew\s+up|raised|flat|apartment|apt|house|rent\w*|"
             r"landlord|neighbou?r\w*|local|here\s+in|back\s+in|stay\w*|my\s+(?:city|town)|"
-            r"our\s+(?:city|town)|place|commut\w*)\b"
+            r"our\s+(?:city|town)|place|commut\w*|(?:i'?m|we'?re|were)\s+(?:\w+\s+)?in)\b"
         ),
     ),
     Claim(

@@ -41,6 +41,9 @@ FAIR = [
     # a wish, a home, volunteering: said in the person's words
     ("i really want to run a marathon next year", (), _fact("GOAL", "run a marathon"), "kept"),
     ("training for the porto half in october", (), _fact("GOAL", "porto half"), "kept"),
+    ("she wants to open a bakery", (), _fact("WANTS_TO", "open a bakery"), "kept"),
+    ("ive always dreamed of seeing japan", (), _fact("GOAL", "see japan"), "kept"),
+    ("im in lisbon now, new flat is tiny", (), _fact("LIVES_IN", obj="Lisbon"), "kept"),
     ("we moved to porto last month", (), _fact("LIVES_IN", obj="Porto"), "kept"),
     ("grew up in braga, parents still there", (), _fact("HOMETOWN", "Braga"), "kept"),
     (
