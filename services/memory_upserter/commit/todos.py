@@ -18,6 +18,7 @@ dropped is DROPPED. Neither is a recent win but a done commitment or reminder (0
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -149,18 +150,35 @@ def resolve_closings(
 
 
 def pick_done(pending: Sequence[PendingTodo], said: Sequence[str]) -> str | list[str] | None:
-    """Which pending todo the person said is done: the only one; else the only one their
-    content words name most (the words of saying done aside — "done", "finally", "it" —
-    inflections matched: "called" is "call"); else the texts to ask about."""
+    """Which pending todo the person said is done: the only one (unless they were done with
+    something else, :func:`_means`); else the only one their content words name most (the
+    words of saying done aside — "done", "finally", "it" — inflections matched: "called" is
+    "call"); else the texts to ask about."""
+    spoken = [w for text in said for w in content_words(text) if w not in _DONE_WORDS]
     if len(pending) == 1:
-        return pending[0].todo_id
+        return pending[0].todo_id if _means(pending[0], spoken, said) else None
     if not pending:
         return None
-    spoken = [w for text in said for w in content_words(text) if w not in _DONE_WORDS]
     scores = [(overlap(spoken, p.text), p.todo_id) for p in pending]
     best = max(score for score, _ in scores)
     winners = [todo_id for score, todo_id in scores if score == best]
     return winners[0] if best > 0 and len(winners) == 1 else [p.text for p in pending]
+
+
+# "so done with this week", "done for today": done with something, not done doing the todo
+_DONE_WITH = re.compile(
+    r"(?i)\b(?:done|finished|through)\s+with\b|\bso\s+done\b|"
+    r"\bdone\s+for\s+(?:the\s+)?(?:day|today|tonight|week|now)\b"
+)
+
+
+def _means(todo: PendingTodo, spoken: Sequence[str], said: Sequence[str]) -> bool:
+    """A "done" means the only pending todo when the person's other words name it, or when
+    they say little else and are not done *with* something ("done!", "all done, so relieved";
+    not "im so done with this week lol")."""
+    if overlap(spoken, todo.text):
+        return True
+    return len(spoken) < 2 and not any(_DONE_WITH.search(text) for text in said)
 
 
 async def load_pending(conn: Connection, user_id: str, agent_id: str) -> list[PendingTodo]:
