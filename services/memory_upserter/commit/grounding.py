@@ -49,10 +49,8 @@ from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, HEDGE, O
 from services.memory_upserter.commit.support import (
     FAMILIES,
     FILLER,
-    LIKING,
     SHORT_NAMES,
     same_word,
-    states_liking,
     unsaid_claim,
 )
 from services.memory_upserter.extract.temporal import validity
@@ -228,8 +226,6 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     units = len(wanted) + len(dates)
     if units and len(missing) * 2 > units:
         return Grounding("dropped", f"nothing the person said supports {', '.join(missing)}")
-    if states_liking(fact) and not any(LIKING.search(text) for text in texts):
-        return Grounding("dropped", "the person said no liking or disliking")
     hedge = _hedge([w for w in wanted if w not in missing], said, _fact_words(fact))
     if hedge:
         return Grounding("hedged", f"hedged: {hedge!r}")

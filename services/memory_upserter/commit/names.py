@@ -28,7 +28,6 @@ from services.core.memory_store.shapes import EntityWrite
 from services.core.memory_store.visibility import visible
 from services.core.which import numbered, phrase, which_question
 from services.memory_upserter.commit import sql
-from services.memory_upserter.commit.kin_values import relation_of
 from services.memory_upserter.commit.read import (
     OBJECT_CATEGORIES,
     REF_CATEGORIES,
@@ -94,8 +93,6 @@ def handles_of(plan: MemoryWritePlan) -> list[str]:
     raw = [e.name for e in plan.entities] + [
         h for f in plan.facts for h in (f.subject, f.object) if h is not None
     ]
-    # a relative given as a plain value ("sister: Joana") is linked by name (:mod:`.kin_values`)
-    raw += [f.value for f in plan.facts if not f.object and f.value and relation_of(f.predicate)]
     return sorted({fold(h).strip() for h in raw if fold(h).strip() not in SELF_HANDLES})
 
 

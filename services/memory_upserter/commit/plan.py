@@ -21,7 +21,6 @@ from contracts.plan import MemoryWritePlan, PlanFact
 from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.commit.grounding import Said, ground
 from services.memory_upserter.commit.judge import forgets_asked
-from services.memory_upserter.commit.kin_values import linked_relatives
 from services.memory_upserter.commit.names import resolve
 from services.memory_upserter.commit.read import AFFECT_PREDICATES
 from services.memory_upserter.commit.turn import (
@@ -160,8 +159,6 @@ def _facts(
                 ),
             )
         )
-    facts, repaired = linked_relatives(facts)
-    notes += repaired
     if judged.source != "offline_extractor":  # a model's plan: only what the person said
         said = Said(
             turn.now, tuple(r.text for r in own), tuple(judged.context), judged.stored_facts

@@ -26,13 +26,13 @@ from contracts.memory import CommitRequest, Notice
 from contracts.plan import MemoryWritePlan
 from services.core.clock import check_times, request_clock
 from services.core.errors import FieldError, InvalidInput
+from services.memory_upserter.commit.lenient import SELF_HANDLES as SELF_HANDLES
 from services.memory_upserter.commit.lenient import read_answer, read_plan
 from services.memory_upserter.commit.turn import MessageRow, ReadTurn
 from services.memory_upserter.text import (
     fold as fold,
 )  # re-exported: bench/extraction reads it here
 
-SELF_HANDLES = frozenset({"user", "me", "self", "i", "myself", "self:user", "the user"})
 SELF = -1  # the handle index of the user's own entity
 REF_CATEGORIES = {
     "person": "Person",

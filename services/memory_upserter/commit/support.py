@@ -137,13 +137,17 @@ CLAIMS = (
 
 
 def unsaid_claim(fact: PlanFact, texts: Sequence[str]) -> str | None:
-    """The claim (:data:`CLAIMS`) the fact makes — by its predicate as written (a "location"
-    may be a studio's) or its text — that none of ``texts`` puts in words, if any ("wish or
-    goal", "home", "volunteering")."""
+    """The claim the fact makes — a liking (:func:`states_liking`), or one of :data:`CLAIMS` by
+    its predicate as written (a "location" may be a studio's) or its text — that none of
+    ``texts`` puts in words, if any ("liking or disliking", "wish or goal", "home",
+    "volunteering")."""
+    said = " \n ".join(texts)
+    if states_liking(fact) and not LIKING.search(said):
+        return "liking or disliking"
     predicate = re.sub(r"\W+", "_", fact.predicate.strip()).upper()
     for claim in CLAIMS:
         if claim.predicate.fullmatch(predicate) or claim.text.search(fact.text):
-            if not any(claim.said.search(text) for text in texts):
+            if not claim.said.search(said):
                 return claim.name
     return None
 

@@ -167,7 +167,8 @@ def pick_done(pending: Sequence[PendingTodo], said: Sequence[str]) -> str | list
 
 # "so done with this week", "done for today": done with something, not done doing the todo
 _DONE_WITH = re.compile(
-    r"(?i)\b(?:done|finished|through)\s+with\b|\bso\s+done\b|"
+    r"(?i)\b(?:done|finished|through)\s+with\s+(?!(?:it|that|this)\s*(?:[!.,?]|$))|"
+    r"\bso\s+done\b|"
     r"\bdone\s+for\s+(?:the\s+)?(?:day|today|tonight|week|now)\b"
 )
 
@@ -178,7 +179,7 @@ def _means(todo: PendingTodo, spoken: Sequence[str], said: Sequence[str]) -> boo
     not "im so done with this week lol")."""
     if overlap(spoken, todo.text):
         return True
-    return len(spoken) < 2 and not any(_DONE_WITH.search(text) for text in said)
+    return len(spoken) < 3 and not any(_DONE_WITH.search(text) for text in said)
 
 
 async def load_pending(conn: Connection, user_id: str, agent_id: str) -> list[PendingTodo]:

@@ -3,10 +3,7 @@ Monday to Monday, "next month" its first day to the next month's, "next year" 1 
 January, "next January" (or "next jan") the coming January — the one after this month, so said
 in January it is a year away. "(the) end of June / the month / the week / the year" is the last
 day of it (this June when said in June). A start reads the period's first day, an end its last
-(the day after it).
-
-:func:`spelled_out` writes the chat shorthands of a time field in full first ("tmrw" →
-"tomorrow", "tonite" → "tonight", "wknd" → "weekend"), for every reader of a field."""
+(the day after it)."""
 
 from __future__ import annotations
 
@@ -22,18 +19,6 @@ _END = re.compile(
     rf"(?i)\s*{_LEADS}(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?"
     rf"(?P<ewhat>week|month|year|{MONTH_WORD})[\s.]*"
 )
-SHORTHANDS = {
-    "tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmrow": "tomorrow",
-    "2moro": "tomorrow", "2morrow": "tomorrow", "tomoz": "tomorrow", "tdy": "today",
-    "2day": "today", "tonite": "tonight", "2nite": "tonight", "yday": "yesterday",
-    "yest": "yesterday", "wknd": "weekend", "wk": "week",
-}  # fmt: skip
-_SHORTHAND = re.compile(rf"(?i)(?<![\w-])(?:{'|'.join(map(re.escape, SHORTHANDS))})(?![\w-])")
-
-
-def spelled_out(text: str) -> str:
-    """``text`` with its chat shorthands written in full ("tmrw morning" → "tomorrow morning")."""
-    return _SHORTHAND.sub(lambda m: SHORTHANDS[m[0].lower()], text)
 
 
 def field_period(text: str, today: date) -> tuple[date, date] | None:

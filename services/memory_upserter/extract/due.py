@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from services.memory_upserter.extract.coming import field_period, spelled_out
+from services.memory_upserter.extract.coming import field_period
 from services.memory_upserter.extract.when import (
     DEFAULT_HOUR,
     NUMBER_WORDS,
@@ -85,7 +85,6 @@ def parse_due(value: str, now: datetime) -> datetime | None:
     """A plan's ``due``, in ``now``'s zone (the person's): the calendar words of
     :func:`.when.calendar` ("2026-12-04", "friday", "19th at 3pm", "tomorrow at 10"), else
     the first due expression in it ("in 2 hours"); None when not understood."""
-    value = spelled_out(value)
     at = calendar(value, now, "due")
     if at is not None:
         return at

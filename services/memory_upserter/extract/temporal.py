@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
-from services.memory_upserter.extract.coming import NEXT, field_period, next_period, spelled_out
+from services.memory_upserter.extract.coming import NEXT, field_period, next_period
 from services.memory_upserter.extract.when import (
     MONTH_WORD,
     NUMBER_WORDS,
@@ -125,7 +125,6 @@ def parse_when(
     the end of that day — or the relative words of this module ("last week", "until Friday",
     "for two weeks"); None when not understood. ``past``: the fact's words are past tense
     (:func:`.when.past_tense`), so a month or weekday without a year is the last one."""
-    text = spelled_out(text)
     at = calendar(text, now, "end" if end else "start", past=past)
     if at is not None:
         return at

@@ -9,6 +9,7 @@ One grammar for a plan's ``valid_from``/``valid_to`` (:func:`.temporal.parse_whe
 - a year ``2019``, a month ``2026-12`` / ``December 2026`` / ``January``, a day
   ``2026-12-04`` / ``Dec 4`` / ``4th of December`` / ``the 19th``, a weekday ``friday`` /
   ``next friday`` / ``last friday``, ``today`` / ``tomorrow`` / ``yesterday`` / ``tonight``;
+- chat shorthands written in full first ("tmrw" → "tomorrow", "tonite", "yday");
 - each optionally with a time of day: ``at 3pm``, ``3:30 pm``, ``at 15:00``, ``at 10``,
   ``noon``, ``in the morning`` (a bare hour: 1–6 is the afternoon, 7–12 the morning and
   noon); a time alone is today's, or tomorrow's once past;
@@ -34,40 +35,24 @@ from typing import Literal
 Side = Literal["start", "end", "due"]
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
 PARTS = {"morning": 9, "afternoon": 14, "evening": 19, "night": 21}
 DEFAULT_HOUR = 9
 NUMBER_WORDS = {  # "in two days", "for a couple of weeks"
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "twelve": 12,
-    "a couple of": 2,
-    "a few": 3,
-    "couple of": 2,
-    "few": 3,
-}
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "a couple of": 2, "a few": 3,
+    "couple of": 2, "few": 3,
+}  # fmt: skip
+# chat shorthands of a time field, written in full before it is read ("tmrw" → "tomorrow")
+SHORTHANDS = {
+    "tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmrow": "tomorrow",
+    "2moro": "tomorrow", "2morrow": "tomorrow", "tomoz": "tomorrow", "tdy": "today",
+    "2day": "today", "tonite": "tonight", "2nite": "tonight", "yday": "yesterday",
+    "yest": "yesterday", "wknd": "weekend", "wk": "week",
+}  # fmt: skip
+_SHORTHAND = re.compile(rf"(?<![\w-])(?:{'|'.join(map(re.escape, SHORTHANDS))})(?![\w-])")
 MONTH_WORD = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
@@ -144,6 +129,7 @@ def calendar(text: str, now: datetime, side: Side, *, past: bool | None = None) 
     if iso is not None:
         return iso if len(raw) > 10 else _side(iso.date(), _next_day(iso.date()), None, side, now)
     s = " ".join(raw.lower().replace(",", " ").strip(" .!").split())
+    s = _SHORTHAND.sub(lambda m: SHORTHANDS[m[0]], s)
     lead = _LEAD.match(s)
     while lead:
         past = True if lead["since"] else False if lead["until"] else past

@@ -207,6 +207,7 @@ async def test_a_plan_with_bad_parts_stores_the_turn_the_good_facts_and_warns_ea
         "$.plan.facts[1].importance": "plan_repaired",
         "$.plan.facts[2].memory_type": "plan_part_dropped",
         "$.plan.facts[3].predicate": "plan_repaired",
+        "$.plan.facts[4].value": "plan_repaired",  # the dog's name: HAS_DOG → Pixel (a Pet)
         "$.plan.facts[5].valid_to": "plan_field_dropped",
         "$.plan.facts[6]": "plan_part_dropped",
         "$.plan.todos[0].kind": "plan_part_dropped",

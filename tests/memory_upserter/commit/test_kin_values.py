@@ -1,17 +1,20 @@
-"""A relative a small model states as a plain value is the relation to that name."""
+"""A relative a small model states as a plain value is the relation to that name (read by
+:mod:`services.memory_upserter.commit.lenient`)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
-from contracts.plan import PlanFact
-from services.memory_upserter.commit.kin_values import is_name, linked_relatives, relation_of
+from services.memory_upserter.commit.lenient import is_name, read_plan, relation_of
+
+NOW = datetime(2026, 6, 10, 10, 0, tzinfo=UTC)
 
 
-def _fact(predicate: str, value: str, text: str, subject: str = "user") -> PlanFact:
-    return PlanFact(
-        memory_type="PEOPLE", subject=subject, predicate=predicate, value=value, text=text
-    )
+def _fact(predicate: str, value: str, text: str, subject: str = "user") -> dict:
+    return {"memory_type": "PEOPLE", "subject": subject, "predicate": predicate, "value": value,
+            "text": text}  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -30,8 +33,9 @@ def test_a_name_value_becomes_the_relations_object() -> None:
         _fact("girlfriend", "ines", "User's girlfriend is Ines"),
         _fact("brother", "Tiago Reis", "User's brother is Tiago Reis"),
     ]
-    linked, notes = linked_relatives(facts)
-    assert [(f.predicate, f.object, f.value) for f in linked] == [
+    plan, notes = read_plan({"facts": facts}, "$.plan", NOW)
+    assert plan is not None
+    assert [(f.predicate, f.object, f.value) for f in plan.facts] == [
         ("HAS_SISTER", "Joana", None),
         ("HAS_GIRLFRIEND", "Ines", None),
         ("HAS_BROTHER", "Tiago Reis", None),
@@ -50,9 +54,10 @@ def test_a_name_value_becomes_the_relations_object() -> None:
         _fact("friend", "lisbon crew", "User's friends are the lisbon crew"),
     ],
 )
-def test_what_is_no_name_or_no_relative_of_the_person_stays(fact: PlanFact) -> None:
-    linked, notes = linked_relatives([fact])
-    assert linked == [fact] and notes == []
+def test_what_is_no_name_or_no_relative_of_the_person_stays(fact: dict) -> None:
+    plan, notes = read_plan({"facts": [fact]}, "$.plan", NOW)
+    assert plan is not None and notes == []
+    assert (plan.facts[0].predicate, plan.facts[0].value) == (fact["predicate"], fact["value"])
 
 
 def test_a_name_is_capitalised_somewhere_and_no_common_word() -> None:

@@ -87,6 +87,7 @@ def test_a_sloppy_plan_keeps_every_valid_part_and_names_each_drop() -> None:
         f"{p}.facts[0].predicate": "plan_repaired",
         f"{p}.facts[1].importance": "plan_repaired",
         f"{p}.facts[1].confidence": "plan_repaired",
+        f"{p}.facts[1].value": "plan_repaired",  # the dog's name: HAS_DOG → Pixel (a Pet)
         f"{p}.facts[2].memory_type": "plan_part_dropped",
         f"{p}.facts[4].valid_from": "plan_field_dropped",
         f"{p}.facts[4].reason": "plan_field_dropped",

@@ -66,11 +66,12 @@ def test_a_bare_done_with_several_pending_picks_by_words_or_asks() -> None:
 
 
 def test_a_done_with_something_else_completes_not_the_only_todo() -> None:
-    assert pick_done([MARTA], ["all done!! so relieved"]) == MARTA.todo_id
+    assert pick_done([MARTA], ["done!! so relieved"]) == MARTA.todo_id
+    assert pick_done([MARTA], ["im done with it!"]) == MARTA.todo_id
     assert pick_done([MARTA], ["called her, done"]) == MARTA.todo_id
     assert pick_done([MARTA], ["im so done with this week lol"]) is None
     assert pick_done([MARTA], ["done for today, going to bed"]) is None
-    assert pick_done([MARTA], ["finished the report and the slides finally done"]) is None
+    assert pick_done([MARTA], ["finished the report and sent the slides to the team, done"]) is None
 
 
 def test_done_and_dropped_close_each_todo_once() -> None:
