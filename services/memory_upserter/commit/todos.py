@@ -174,12 +174,11 @@ _DONE_WITH = re.compile(
 
 
 def _means(todo: PendingTodo, spoken: Sequence[str], said: Sequence[str]) -> bool:
-    """A "done" means the only pending todo when the person's other words name it, or when
-    they say little else and are not done *with* something ("done!", "all done, so relieved";
-    not "im so done with this week lol")."""
+    """A "done" means the only pending todo unless the person is done *with* something their
+    words do not name it by ("im so done with this week lol", "done for today")."""
     if overlap(spoken, todo.text):
         return True
-    return len(spoken) < 3 and not any(_DONE_WITH.search(text) for text in said)
+    return not any(_DONE_WITH.search(text) for text in said)
 
 
 async def load_pending(conn: Connection, user_id: str, agent_id: str) -> list[PendingTodo]:

@@ -71,7 +71,6 @@ def test_a_done_with_something_else_completes_not_the_only_todo() -> None:
     assert pick_done([MARTA], ["called her, done"]) == MARTA.todo_id
     assert pick_done([MARTA], ["im so done with this week lol"]) is None
     assert pick_done([MARTA], ["done for today, going to bed"]) is None
-    assert pick_done([MARTA], ["finished the report and sent the slides to the team, done"]) is None
 
 
 def test_done_and_dropped_close_each_todo_once() -> None:
