@@ -20,11 +20,12 @@ from dataclasses import replace
 from datetime import timedelta
 
 import asyncpg
+import structlog
 
 from contracts.memory import CommitRequest, CommitResponse
 from services.core.background import Background
 from services.core.deps import Database
-from services.core.errors import Conflict
+from services.core.errors import Conflict, Contention
 from services.core.llm import LLM
 from services.core.settings import Settings
 from services.memory_upserter.commit.answer import find_answer, prefer
@@ -42,6 +43,7 @@ from services.memory_upserter.commit.turn import (
 from services.memory_upserter.commit.zone import person_zone
 from services.memory_upserter.stores import MemoryStores
 
+RACED_KEYS = frozenset({"uniq_relations_memory_key", "uniq_relations"})
 ATTEMPTS = 3  # a deadlock with another writer of the same user rolls back; the turn is retried
 
 
@@ -94,10 +96,27 @@ async def _write(
                 if attempt == ATTEMPTS - 1:
                     raise
             except asyncpg.UniqueViolationError as exc:
-                if exc.constraint_name == "messages_turn_position_key":
-                    raise Conflict(
-                        f"turn {plan.turn.req.turn_id!r} was logged already, but its stored "
-                        "answer has expired; use a new turn_id"
-                    ) from None
-                raise
+                _raced(exc, plan, last=attempt == ATTEMPTS - 1)
     raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+def _raced(exc: asyncpg.UniqueViolationError, plan: TurnPlan, *, last: bool) -> None:
+    """Return to retry a unique-key race on the user's facts (another writer made the row the
+    transaction meant to make: the retry reads it and updates it); raise what else it is.
+
+    Only the constraint's name is logged or answered: the error's DETAIL quotes the row."""
+    if exc.constraint_name == "messages_turn_position_key":
+        raise Conflict(
+            f"turn {plan.turn.req.turn_id!r} was logged already, but its stored "
+            "answer has expired; use a new turn_id"
+        ) from None
+    if exc.constraint_name not in RACED_KEYS:
+        raise exc
+    structlog.get_logger("memory-upserter").warning(
+        "commit_retried", constraint=exc.constraint_name, last=last
+    )
+    if last:
+        raise Contention(
+            f"the person's facts kept changing under this commit ({exc.constraint_name}); "
+            "send it again"
+        ) from None
