@@ -16,12 +16,12 @@ from structlog.testing import capture_logs
 from services.core.deps import Clients
 from tests.reliability.helpers import PLAN, commit_body, rows
 
-
 _COLUMNS = (
     "rel_id, user_id, scope, agent_id, subject_id, predicate, object_id, object_value, "
     "confidence, memory_type, fact_type, memory_key, text, importance, pinned, source, "
     "valid_from, valid_to, provenance_message_ids, created_at, updated_at"
 )
+_NEW = ", ".join(f"(NEW).{column}" for column in _COLUMNS.split(", ")[1:])
 
 
 @asynccontextmanager
@@ -38,7 +38,7 @@ async def _rival_writer(res: Clients, user_id: str, *, once: bool) -> AsyncItera
               IF NEW.user_id = '{user_id}' AND NEW.memory_key IS NOT NULL
                  AND pg_trigger_depth() = 1 AND {fires} THEN
                 INSERT INTO relations ({_COLUMNS})
-                SELECT gen_random_uuid(), {", ".join(f"(NEW).{c}" for c in _COLUMNS.split(", ")[1:])};
+                SELECT gen_random_uuid(), {_NEW};
               END IF;
               RETURN NEW;
             END $$"""
