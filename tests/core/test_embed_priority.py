@@ -44,11 +44,15 @@ async def test_a_query_during_a_large_upload_waits_one_hop_at_most(
 ) -> None:
     hops: list[tuple[bool, float, float]] = []  # (query, start, end) of each worker hop
     real = minilm.embed_sync
+    loop = asyncio.get_running_loop()
+    document_hop = asyncio.Event()
 
     def recording(batch: list[str], *, query: bool = False):
         start = time.perf_counter()
         out = real(batch, query=query)
         hops.append((query, start, time.perf_counter()))
+        if not query:
+            loop.call_soon_threadsafe(document_hop.set)
         return out
 
     monkeypatch.setattr(minilm, "embed_sync", recording)
@@ -58,8 +62,7 @@ async def test_a_query_during_a_large_upload_waits_one_hop_at_most(
     chunks = [f"{i} {CHUNK}" for i in range(32 * HOPS)]
     began = time.perf_counter()
     upload = asyncio.create_task(minilm.embed(chunks))
-    while not any(not query for query, _, _ in hops):  # the first document hop has run
-        await asyncio.sleep(0.005)
+    await document_hop.wait()  # the first document hop has run; the rest wait
     during = [await _timed_query(minilm) for _ in range(3)]
     await upload
     ended = time.perf_counter()
