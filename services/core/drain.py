@@ -54,28 +54,30 @@ class DrainingServer(uvicorn.Server):
         return await super().on_tick(counter)
 
 
-def drain_aware(app: ASGIApp, draining: threading.Event, retry_after_s: int) -> ASGIApp:
-    """``app``, whose ``/readyz`` answers 503 once ``draining`` is set."""
-    body = msgspec.json.encode(
-        {
-            "type": TYPE_BASE + "draining",
-            "title": "Draining",
-            "status": 503,
-            "detail": "the node is shutting down: send new requests to another",
-        }
-    )
-    headers = [
-        (b"content-type", PROBLEM_JSON.encode()),
-        (b"content-length", str(len(body)).encode()),
-        (b"retry-after", str(retry_after_s).encode()),
-        (b"x-unready", b"draining"),
-    ]
+class DrainAware:
+    """``app`` (an ASGI app), whose ``/readyz`` answers 503 once ``draining`` is set."""
 
-    async def asgi(scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and draining.is_set() and scope["path"] == "/readyz":
-            await send({"type": "http.response.start", "status": 503, "headers": headers})
-            await send({"type": "http.response.body", "body": body})
+    def __init__(self, app: ASGIApp, draining: threading.Event, retry_after_s: int) -> None:
+        self.app = app
+        self.draining = draining
+        self.body = msgspec.json.encode(
+            {
+                "type": TYPE_BASE + "draining",
+                "title": "Draining",
+                "status": 503,
+                "detail": "the node is shutting down: send new requests to another",
+            }
+        )
+        self.headers = [
+            (b"content-type", PROBLEM_JSON.encode()),
+            (b"content-length", str(len(self.body)).encode()),
+            (b"retry-after", str(retry_after_s).encode()),
+            (b"x-unready", b"draining"),
+        ]
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and self.draining.is_set() and scope["path"] == "/readyz":
+            await send({"type": "http.response.start", "status": 503, "headers": self.headers})
+            await send({"type": "http.response.body", "body": self.body})
             return
-        await app(scope, receive, send)
-
-    return cast(ASGIApp, asgi)
+        await cast(Any, self.app)(scope, receive, send)

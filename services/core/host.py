@@ -21,7 +21,7 @@ from litestar import Litestar
 from litestar.types import ASGIApp
 
 from services.core.deps import Clients
-from services.core.drain import DrainingServer, drain_aware
+from services.core.drain import DrainAware, DrainingServer
 from services.core.exposure import host_check
 from services.core.guard import guarded_http
 from services.core.settings import Settings
@@ -125,7 +125,7 @@ def server(
     (:mod:`services.core.drain`)."""
     draining = threading.Event()
     config = uvicorn.Config(
-        host_check(settings, drain_aware(cast(ASGIApp, app), draining, settings.retry_after_s)),
+        DrainAware(host_check(settings, cast(ASGIApp, app)), draining, settings.retry_after_s),
         lifespan="on",
         log_config=None,
         access_log=False,
