@@ -13,6 +13,13 @@ import {
 
 import { callTwin, requestId } from '../shared/client';
 import { OPERATIONS } from './operations';
+import { saveAgentTurn, saveFields } from './save';
+
+/** Not one route: waits for the AI Agent's background commit, or sends a pending one again. */
+const SAVE_AGENT_TURN = {
+	name: 'Save Agent Turn', value: 'saveAgentTurn', action: "Make sure the AI Agent's turn is stored",
+	description: "After the reply: the Twin Core Memory node's commit of this execution, or a pending turn sent again",
+};
 
 const RESOURCES = [
 	{ name: 'Turn', value: 'turn', description: 'The fast brain, one route per step of a turn' },
@@ -30,12 +37,18 @@ function properties(): INodeProperties[] {
 	const operation = (resource: string, first: string): INodeProperties => ({
 		displayName: 'Operation', name: 'operation', type: 'options', noDataExpression: true,
 		displayOptions: { show: { resource: [resource] } },
-		options: OPERATIONS.filter((op) => op.resource === resource).map((op) => ({
-			name: op.name, value: op.value, action: op.action, description: op.description,
-		})),
+		options: [
+			...OPERATIONS.filter((op) => op.resource === resource).map((op) => ({
+				name: op.name, value: op.value, action: op.action, description: op.description,
+			})),
+			...(resource === 'turn' ? [SAVE_AGENT_TURN] : []),
+		],
 		default: first,
 	});
 	out.push(operation('turn', 'pulse'), operation('memory', 'consolidate'), operation('knowledge', 'ingest'));
+	for (const field of saveFields) {
+		out.push({ ...field, displayOptions: { show: { resource: ['turn'], operation: [SAVE_AGENT_TURN.value] } } });
+	}
 	for (const op of OPERATIONS) {
 		for (const field of op.fields) {
 			out.push({ ...field, displayOptions: { show: { resource: [op.resource], operation: [op.value] } } });
@@ -67,6 +80,7 @@ export class TwinCore implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		if (this.getNodeParameter('operation', 0) === SAVE_AGENT_TURN.value) return saveAgentTurn.call(this);
 		const items = this.getInputData();
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < items.length; i++) {
