@@ -34,14 +34,16 @@ import pytest
 
 from tests.e2e.agent_llm import AgentLLM
 from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.gate import Gate
 from tests.e2e.n8n import REPO, N8nInstance, unflatten
 from tests.e2e.processes import free_port
 from tests.e2e.stack import Stack
+from tests.e2e.workflows import configure
 
 PACKAGE = REPO / "tools" / "n8n" / "nodes-package.sh"
 EXAMPLE = REPO / "n8n-workflows" / "ai-agent" / "telegram-agent.json"
 CREDENTIALS = REPO / "n8n-workflows" / "ai-agent" / "credentials.example.json"
-PERSONAS = ("deanna", "coach", "offline", "slow")
+PERSONAS = ("deanna", "coach", "offline", "slow", "flaky")
 MEMORY_NODE = "Twin Core Memory"
 REGISTRY_UNREACHABLE = 75
 
@@ -52,6 +54,7 @@ class AgentStack:
     n8n: N8nInstance
     llm: AgentLLM
     bots: dict[str, FakeTelegram]
+    gate: Gate | None = None
     webhooks: dict[str, dict[str, Any]] = field(default_factory=dict)
     executions_before: int = 0
 
@@ -189,7 +192,12 @@ def _install_package(tarball: Path, user_folder: Path) -> None:
 
 
 def _credentials(
-    stack: Stack, llm: AgentLLM, bots: dict[str, FakeTelegram], dead_port: int, hung_port: int
+    stack: Stack,
+    llm: AgentLLM,
+    bots: dict[str, FakeTelegram],
+    dead_port: int,
+    hung_port: int,
+    gate_port: int,
 ) -> list[dict[str, Any]]:
     example = {c["type"]: c for c in json.loads(CREDENTIALS.read_text())}
     urls = {
@@ -212,7 +220,9 @@ def _credentials(
     slow["data"] = {**twin["data"], "retrieveUrl": hung, "envelopeUrl": hung}
     model = copy.deepcopy(example["openAiApi"])
     model["data"] = {"apiKey": "sk-agent-stub", "url": llm.base_url}
-    out = [twin, down, slow, model]
+    flaky = {**copy.deepcopy(twin), "id": "TwinCoreApiFlaky", "name": "Twin Core API (flaky)"}
+    flaky["data"] = {**twin["data"], "memoryUrl": f"http://127.0.0.1:{gate_port}"}
+    out = [twin, down, slow, flaky, model]
     for number, (persona, bot) in enumerate(bots.items(), start=1):
         telegram = copy.deepcopy(example["telegramApi"])
         telegram.update(id=f"TwinAgentTgBot0{number}", name=f"Telegram bot ({persona})")
@@ -227,6 +237,12 @@ def _credentials(
 def persona_workflow(persona: str, number: int) -> dict[str, Any]:
     """The example workflow for one persona: its agent id, its bot, its own webhook."""
     workflow = json.loads(EXAMPLE.read_text())
+    for node in workflow["nodes"]:
+        if node["name"] == "Persona":  # what the designer sets once per persona
+            for value in node["parameters"]["assignments"]["assignments"]:
+                value["value"] = {"agent_id": persona, "bot_username": f"{persona}_bot"}.get(
+                    value["name"], value["value"]
+                )
     if number == 1:
         return workflow
     workflow["id"] = f"TwinAgentTg{persona[:5].capitalize():<5}".replace(" ", "x")[:16]
@@ -242,12 +258,24 @@ def persona_workflow(persona: str, number: int) -> dict[str, Any]:
         twin = {
             "offline": ("TwinCoreApiDown1", "Twin Core API (down)"),
             "slow": ("TwinCoreApiSlow1", "Twin Core API (slow)"),
+            "flaky": ("TwinCoreApiFlaky", "Twin Core API (flaky)"),
         }.get(persona)
         if twin and "twinCoreApi" in node.get("credentials", {}):
             node["credentials"]["twinCoreApi"] = {"id": twin[0], "name": twin[1]}
         if node["type"].endswith("telegramTrigger"):
             node["webhookId"] = str(uuid.uuid4())
     return workflow
+
+
+def shared_workflows(alerts: FakeTelegram) -> list[dict[str, Any]]:
+    """The example's error workflow (*Twin Core — errors*) and the settings it reads its alert
+    URL from, as shipped, the alert URL set to where the test reads alerts."""
+    folder = EXAMPLE.parent.parent
+    settings = configure(
+        json.loads((folder / "settings.json").read_text()),
+        {"alert_url": f"{alerts.base_url}/alerts"},
+    )
+    return [settings, json.loads((folder / "errors.json").read_text())]
 
 
 ACTIONS = {"forget": "twin/agent-forget", "export": "twin/agent-export"}
@@ -325,6 +353,7 @@ def agent_stack_fixture(
     llm = AgentLLM().start()
     bots = {persona: FakeTelegram().start() for persona in PERSONAS}
     hung = Blackhole()
+    gate = Gate(stack.ports["memory-upserter"])
     n8n = N8nInstance(
         folder / "n8n",
         {
@@ -333,12 +362,13 @@ def agent_stack_fixture(
             "N8N_BLOCK_ENV_ACCESS_IN_NODE": "true",
         },
     )
-    agent = AgentStack(stack, n8n, llm, bots)
+    agent = AgentStack(stack, n8n, llm, bots, gate)
     try:
         _install_package(tarball, folder / "n8n" / "user")
         workflows = [persona_workflow(p, n) for n, p in enumerate(PERSONAS, start=1)]
         workflows.extend(actions_workflows())
-        n8n.import_all(workflows, _credentials(stack, llm, bots, free_port(), hung.port))
+        workflows.extend(shared_workflows(bots["deanna"]))
+        n8n.import_all(workflows, _credentials(stack, llm, bots, free_port(), hung.port, gate.port))
         n8n.publish([w["id"] for w in workflows])
         n8n.start()
         for persona, bot in bots.items():
@@ -353,5 +383,6 @@ def agent_stack_fixture(
         n8n.stop()
         llm.stop()
         hung.stop()
+        gate.stop()
         for bot in bots.values():
             bot.stop()

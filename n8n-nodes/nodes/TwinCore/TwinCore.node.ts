@@ -13,7 +13,7 @@ import {
 
 import { callTwin, requestId } from '../shared/client';
 import { OPERATIONS } from './operations';
-import { saveAgentTurn, saveFields } from './save';
+import { saveAgentTurn } from './save';
 
 /** Not one route: waits for the AI Agent's background commit, or sends a pending one again. */
 const SAVE_AGENT_TURN = {
@@ -46,14 +46,15 @@ function properties(): INodeProperties[] {
 		default: first,
 	});
 	out.push(operation('turn', 'pulse'), operation('memory', 'consolidate'), operation('knowledge', 'ingest'));
-	for (const field of saveFields) {
-		out.push({ ...field, displayOptions: { show: { resource: ['turn'], operation: [SAVE_AGENT_TURN.value] } } });
-	}
 	for (const op of OPERATIONS) {
 		for (const field of op.fields) {
 			out.push({ ...field, displayOptions: { show: { resource: [op.resource], operation: [op.value] } } });
 		}
 	}
+	out.push({
+		displayName: 'Timeout (Ms)', name: 'timeoutMs', type: 'number', default: 60000,
+		description: 'How long one call may take; a call on the reply\'s path (e.g. a Pulse before the agent) wants a short one',
+	});
 	return out;
 }
 
@@ -92,7 +93,7 @@ export class TwinCore implements INodeType {
 				const get = (name: string) => this.getNodeParameter(name, i, '') as IDataObject[string];
 				const answer = await callTwin(this, {
 					node: op.node, route: op.route, method: op.method, body: op.method === 'GET' ? undefined : op.body(get),
-					qs: op.query?.(get), timeoutMs: 60000, requestId: requestId(this, `${op.value}-${i}`),
+					qs: op.query?.(get), timeoutMs: Number(this.getNodeParameter('timeoutMs', i, 60000)) || 60000, requestId: requestId(this, `${op.value}-${i}`),
 				});
 				out.push({ json: answer as IDataObject, pairedItem: { item: i } });
 			} catch (error) {

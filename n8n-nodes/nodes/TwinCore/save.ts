@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { type CommitOutcome, sendCommit, take } from '../shared/pending';
 
@@ -14,13 +14,6 @@ import { type CommitOutcome, sendCommit, take } from '../shared/pending';
  * `retry` (a later attempt can succeed), `pending` (the body to send again), `attempts`, and
  * `first_failure` (true once per turn: the attempt that should raise the alert).
  */
-export const saveFields: INodeProperties[] = [
-	{
-		displayName: 'Commit Timeout (Ms)', name: 'commitTimeoutMs', type: 'number', default: 10000,
-		description: 'How long one new attempt at a pending turn may take',
-	},
-];
-
 export async function saveAgentTurn(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const out: INodeExecutionData[] = [];
@@ -29,7 +22,7 @@ export async function saveAgentTurn(this: IExecuteFunctions): Promise<INodeExecu
 		const pending = items[i].json.pending;
 		if (pending && typeof pending === 'object' && !Array.isArray(pending)) {
 			const attempts = Number(items[i].json.attempts) || 1;
-			const timeoutMs = Number(this.getNodeParameter('commitTimeoutMs', i, 10000)) || 10000;
+			const timeoutMs = Number(this.getNodeParameter('timeoutMs', i, 10000)) || 10000;
 			const result = await sendCommit(this, pending as IDataObject, timeoutMs, attempts + 1);
 			out.push({ json: view(result), pairedItem: { item: i } });
 			continue;
