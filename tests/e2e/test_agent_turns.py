@@ -174,7 +174,9 @@ def test_a_turn_memory_could_not_take_survives_a_restart_and_is_stored(
     eventually(
         lambda: status_of(agent_stack, FLAKY_WORKFLOW) == "waiting", 90, agent_stack.n8n.explain
     )
-    eventually(lambda: bool(alerts_about(agent_stack, turn_id, alerts)), 60, agent_stack.n8n.explain)
+    eventually(
+        lambda: bool(alerts_about(agent_stack, turn_id, alerts)), 60, agent_stack.n8n.explain
+    )
     assert "Bergen" not in exported(agent_stack, f"tg:{nora['id']}")
     agent_stack.n8n.restart()
     assert agent_stack.gate is not None
