@@ -105,3 +105,13 @@ test('the recall tool does not search the person\'s memory in a group', async ()
 	assert.match(item.json.note, /not private/);
 	assert.equal(ctx.calls.length, 0);
 });
+
+test('the credential test calls a token-protected route (/v1/*) with the bearer token', () => {
+	const { TwinCoreApi } = require('../dist/credentials/TwinCoreApi.credentials.js');
+	const credential = new TwinCoreApi();
+	const { request } = credential.test;
+	// services/core/auth.py guards every /v1/ path; /readyz, /healthz and /version stay open.
+	assert.match(request.url, /^\/v1\//);
+	assert.equal(request.baseURL, '={{$credentials.memoryUrl}}');
+	assert.equal(credential.authenticate.properties.headers.Authorization, '=Bearer {{$credentials.token}}');
+});
