@@ -17,10 +17,8 @@ from __future__ import annotations
 import copy
 import json
 import os
-import socket
 import sqlite3
 import subprocess
-import threading
 import time
 import uuid
 from collections import Counter
@@ -33,8 +31,9 @@ import httpx
 import pytest
 
 from tests.e2e.agent_llm import AgentLLM
+from tests.e2e.agent_queue import agent_queue, drop_agent_queue
 from tests.e2e.fake_telegram import FakeTelegram
-from tests.e2e.gate import Gate
+from tests.e2e.gate import Blackhole, Gate
 from tests.e2e.n8n import REPO, N8nInstance, unflatten
 from tests.e2e.processes import free_port
 from tests.e2e.stack import Stack
@@ -79,6 +78,9 @@ class AgentStack:
         return str(sent["text"])
 
     def _query(self, sql: str) -> list[tuple[Any, ...]]:
+        """n8n's own database: SQLite, or Postgres in queue mode (identifiers quoted)."""
+        if self.n8n.queue is not None:
+            return self.n8n.queue.fetch(sql)
         database = self.n8n.folder / "user" / ".n8n" / "database.sqlite"
         with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5) as conn:
             return conn.execute(sql).fetchall()
@@ -94,8 +96,8 @@ class AgentStack:
         def finished() -> list[tuple[Any, ...]]:
             return self._query(
                 "SELECT e.id, d.data FROM execution_entity e JOIN execution_data d "
-                "ON d.executionId = e.id WHERE CAST(e.id AS INTEGER) > "
-                f"{self.executions_before} AND e.stoppedAt IS NOT NULL "
+                'ON d."executionId" = e.id WHERE CAST(e.id AS INTEGER) > '
+                f'{self.executions_before} AND e."stoppedAt" IS NOT NULL '
                 "ORDER BY CAST(e.id AS INTEGER) DESC LIMIT 1"
             )
 
@@ -120,28 +122,6 @@ class AgentStack:
             if entry.get("event") == "request" and entry["request_id"].startswith(prefix):
                 routes[f"{entry['request_id'][len(prefix) :]} {entry['route']}"] += 1
         return routes
-
-
-class Blackhole:
-    """A port that accepts connections and never answers: a hung Twin Core node."""
-
-    def __init__(self) -> None:
-        self._server = socket.create_server(("127.0.0.1", 0))
-        self._held: list[socket.socket] = []
-        self.port = self._server.getsockname()[1]
-        threading.Thread(target=self._hold, daemon=True, name="blackhole").start()
-
-    def _hold(self) -> None:
-        try:
-            while True:
-                self._held.append(self._server.accept()[0])
-        except OSError:  # closed by stop()
-            return
-
-    def stop(self) -> None:
-        self._server.close()
-        for conn in self._held:
-            conn.close()
 
 
 def _build_package(folder: Path) -> Path:
@@ -346,9 +326,8 @@ def actions_workflows() -> list[dict[str, Any]]:
 def agent_stack_fixture(
     stack: Stack, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[AgentStack]:
-    if stack.n8n.queue is not None:  # the shared stack also runs with n8n in queue mode
-        pytest.skip("the AI Agent stack runs beside the single-process n8n stack only")
     folder = tmp_path_factory.mktemp("agent")
+    queue = agent_queue(stack)  # queue mode beside the queue-mode stack: a main and a worker
     tarball = _build_package(folder)
     llm = AgentLLM().start()
     bots = {persona: FakeTelegram().start() for persona in PERSONAS}
@@ -361,6 +340,7 @@ def agent_stack_fixture(
             "N8N_EXPRESSION_ENGINE": "vm",
             "N8N_BLOCK_ENV_ACCESS_IN_NODE": "true",
         },
+        queue=queue,
     )
     agent = AgentStack(stack, n8n, llm, bots, gate)
     try:
@@ -384,5 +364,7 @@ def agent_stack_fixture(
         llm.stop()
         hung.stop()
         gate.stop()
+        if queue is not None:
+            drop_agent_queue(queue)
         for bot in bots.values():
             bot.stop()

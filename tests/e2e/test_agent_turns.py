@@ -33,7 +33,7 @@ def status_of(agent: AgentStack, workflow_id: str) -> str:
     """The status of the workflow's newest execution since the last :meth:`AgentStack.say`."""
     rows = agent._query(
         "SELECT status FROM execution_entity WHERE CAST(id AS INTEGER) > "
-        f"{agent.executions_before} AND workflowId = '{workflow_id}' "
+        f"{agent.executions_before} AND \"workflowId\" = '{workflow_id}' "
         "ORDER BY CAST(id AS INTEGER) DESC LIMIT 1"
     )
     return str(rows[0][0]) if rows else "none"
