@@ -50,6 +50,7 @@ class Written:
     turn: str
     text: str  # the fact's sentence
     predicate: str
+    value: str = ""  # its object or value
 
 
 @dataclass
@@ -93,7 +94,11 @@ def run(path: Path = LOCOMO) -> Report:
                     report.predicates[f.predicate] += 1
                     report.facts.append(
                         Written(
-                            f"{sample['sample_id']}/{turn['dia_id']}", text, f.text, f.predicate
+                            f"{sample['sample_id']}/{turn['dia_id']}",
+                            text,
+                            f.text,
+                            f.predicate,
+                            f.object or f.value or "",
                         )
                     )
                 report.todos += [(turn["dia_id"], t.text) for t in plan.todos]
