@@ -101,7 +101,9 @@ def run(path: Path = LOCOMO) -> Report:
                             f.object or f.value or "",
                         )
                     )
-                report.todos += [(turn["dia_id"], t.text) for t in plan.todos]
+                report.todos += [
+                    (f"{sample['sample_id']}/{turn['dia_id']}", t.text) for t in plan.todos
+                ]
                 if plan.complete_commitment or plan.done:
                     report.completions.append((turn["dia_id"], text))
     return report

@@ -6,7 +6,8 @@ measure cannot be moved by the judge:
 - in scope: home and origin, job/career/study/business, relatives, partner, children, friends
   named or kept, pets, possessions kept, health/diet/allergy, hobbies and activities the person
   does (regularly or since when), likes/loves/favourites, goals and plans, projects underway;
-- out of scope: what the person felt, believes, values, appreciates, thinks, finds, expresses,
+- out of scope: an observation none of whose evidence turns the person spoke (LoCoMo cites the
+  other speaker's turn at times), what the person felt, believes, values, appreciates, thinks, finds, expresses,
   says to the other speaker, and one-off events (attended, went to, visited, had a … time) that
   change no state.
 
@@ -97,12 +98,21 @@ def observations(path: Path = LOCOMO) -> list[tuple[str, str, str, list[str], bo
     fixed = overrides()
     out = []
     for sample in json.loads(path.read_text()):
-        person = sample["conversation"]["speaker_a"]
+        conv = sample["conversation"]
+        person = conv["speaker_a"]
+        said = {
+            t["dia_id"]
+            for k, turns in conv.items()
+            if re.fullmatch(r"session_\d+", k)
+            for t in turns
+            if t["speaker"] == person
+        }
         for session in sample["observation"].values():
             for text, evidence in session.get(person, []):
                 ids = evidence if isinstance(evidence, list) else [evidence]
                 key = f"{sample['sample_id']}/{ids[0]}"
-                scoped = fixed.get((key, text), classify(text, person))
+                own = any(i in said for i in ids)  # LoCoMo cites the other speaker at times
+                scoped = own and fixed.get((key, text), classify(text, person))
                 out.append((sample["sample_id"], person, text, ids, scoped))
     return out
 
@@ -110,12 +120,14 @@ def observations(path: Path = LOCOMO) -> list[tuple[str, str, str, list[str], bo
 def coverage(path: Path = LOCOMO) -> dict[str, tuple[int, int]]:
     """Per conversation: (in-scope observations covered, in scope). Speaker A is the person,
     each of their turns judged alone as the user's message at the session's date; an observation
-    is covered when a fact from its evidence turn shares a content word with it
+    is covered when a fact from its evidence turn (a fact or a todo) shares a content word with it
     (:func:`judge_run.content`)."""
     written: dict[str, set[str]] = {}
-    for w in locomo.run(path).facts:
-        person_words = content(f"{w.text} {w.value}", set())
-        written.setdefault(w.dia_id, set()).update(person_words)
+    report = locomo.run(path)
+    for w in report.facts:
+        written.setdefault(w.dia_id, set()).update(content(f"{w.text} {w.value}", set()))
+    for dia_id, todo in report.todos:  # a plan is memory too (a todo)
+        written.setdefault(dia_id, set()).update(content(todo, set()))
     out: dict[str, tuple[int, int]] = {}
     for conv, person, text, ids, scoped in observations(path):
         if not scoped:
