@@ -71,11 +71,12 @@ def session_time(text: str) -> datetime:
     return datetime.strptime(text, "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
 
 
-def run(path: Path = LOCOMO) -> Report:
+def run(path: Path = LOCOMO, side: str = "a") -> Report:
+    """Speaker A (or ``side="b"``: speaker B) as the person."""
     report = Report()
     for sample in json.loads(path.read_text()):
         conv = sample["conversation"]
-        person = conv["speaker_a"]
+        person = conv[f"speaker_{side}"]
         sessions = sorted(
             (int(k.split("_")[1]), v) for k, v in conv.items() if re.fullmatch(r"session_\d+", k)
         )

@@ -30,7 +30,7 @@ from bench.extraction.judge_run import LOCOMO, content
 from services.memory_upserter.commit.read import fold
 
 OVERRIDES = DATA / "locomo_scope.tsv"
-TUNE = ("conv-26", "conv-30")  # rules were tuned on these conversations' misses
+TUNE = ("conv-26", "conv-30")  # rules were tuned on these conversations' misses (A and B)
 REPORT = ("conv-41", "conv-42")  # reported, never read for misses
 
 _STATE = re.compile(
@@ -93,13 +93,15 @@ def overrides(path: Path = OVERRIDES) -> dict[tuple[str, str], bool]:
     return out
 
 
-def observations(path: Path = LOCOMO) -> list[tuple[str, str, str, list[str], bool]]:
-    """Speaker A's observations: (conversation, person, text, evidence dia_ids, in scope)."""
+def observations(
+    path: Path = LOCOMO, side: str = "a"
+) -> list[tuple[str, str, str, list[str], bool]]:
+    """Speaker A's (or B's) observations: (conversation, person, text, evidence, in scope)."""
     fixed = overrides()
     out = []
     for sample in json.loads(path.read_text()):
         conv = sample["conversation"]
-        person = conv["speaker_a"]
+        person = conv[f"speaker_{side}"]
         said = {
             t["dia_id"]
             for k, turns in conv.items()
@@ -117,19 +119,19 @@ def observations(path: Path = LOCOMO) -> list[tuple[str, str, str, list[str], bo
     return out
 
 
-def coverage(path: Path = LOCOMO) -> dict[str, tuple[int, int]]:
+def coverage(path: Path = LOCOMO, side: str = "a") -> dict[str, tuple[int, int]]:
     """Per conversation: (in-scope observations covered, in scope). Speaker A is the person,
     each of their turns judged alone as the user's message at the session's date; an observation
     is covered when a fact from its evidence turn (a fact or a todo) shares a content word with it
     (:func:`judge_run.content`)."""
     written: dict[str, set[str]] = {}
-    report = locomo.run(path)
+    report = locomo.run(path, side)
     for w in report.facts:
         written.setdefault(w.dia_id, set()).update(content(f"{w.text} {w.value}", set()))
     for dia_id, todo in report.todos:  # a plan is memory too (a todo)
         written.setdefault(dia_id, set()).update(content(todo, set()))
     out: dict[str, tuple[int, int]] = {}
-    for conv, person, text, ids, scoped in observations(path):
+    for conv, person, text, ids, scoped in observations(path, side):
         if not scoped:
             continue
         wanted = content(text, {fold(person)})
@@ -153,6 +155,10 @@ def main() -> None:
         got = [cov[c] for c in convs if c in cov]
         done, total = sum(g[0] for g in got), sum(g[1] for g in got)
         print(f"{part} ({', '.join(convs)}): covered {done}/{total} = {done / total:.1%}")
+    other = coverage(side="b")  # speaker B of the tuning conversations: more to tune on
+    got = [other[c] for c in TUNE if c in other]
+    done, total = sum(g[0] for g in got), sum(g[1] for g in got)
+    print(f"tune, speaker B ({', '.join(TUNE)}): covered {done}/{total} = {done / total:.1%}")
     if args.list:
         for conv, _, text, ids, scoped in obs:
             if scoped == (args.list == "in"):

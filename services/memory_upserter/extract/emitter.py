@@ -33,11 +33,17 @@ class Emitter:
     done: list[str] = field(default_factory=list)  # todos the user says are done, by words
     dropped: list[str] = field(default_factory=list)  # todos the user no longer wants
     last_person: str | None = None
+    clause_start: int = 0  # how many facts the plan held when this clause began
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     people: People = field(default_factory=People)
     handles: dict[str, str] = field(default_factory=dict)  # folded name → plan handle
     names: list[str] = field(default_factory=list)  # the turn's known names, as written
+
+    @property
+    def clause_said(self) -> bool:
+        """Whether an earlier rule already wrote a fact from this clause."""
+        return len(self.facts) > self.clause_start
 
     @property
     def who(self) -> str:

@@ -157,6 +157,7 @@ def _clause(clause: str, out: Emitter) -> None:
     """One clause's facts, with its time; a hedged match writes nothing."""
     restated = assertion.ended(clause, correcting=out.correcting)
     before = set(out.facts)
+    out.clause_start = len(out.facts)
     dated = validity(restated or clause, out.now)
     out.valid_from, out.valid_to = dated.valid_from, dated.valid_to
     if restated is not None:

@@ -2,7 +2,7 @@
 
 The self-statements of :mod:`.basics` (home, work, diet, allergies, likes, projects, events,
 people) come first, then who the person is (:mod:`.profile`), then their life (:mod:`.life`),
-what changes it (:mod:`.events`), a few statements in other languages (:mod:`.languages`),
+what changes it (:mod:`.events`), a few statements in other languages (:mod:`.languages`), what the person does (:mod:`.doing`),
 and last the relations said in passing (:mod:`.kin`), which a named relation outranks.
 Within a module, rules keep the order they are written in. The todo rules (:mod:`.todos`) are a
 table of their own.
@@ -14,6 +14,7 @@ from types import ModuleType
 
 from services.memory_upserter.extract.rules import (
     basics,
+    doing,
     events,
     kin,
     languages,
@@ -23,7 +24,7 @@ from services.memory_upserter.extract.rules import (
 )
 from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
 
-FACT_ORDER: tuple[ModuleType, ...] = (basics, profile, life, events, languages, kin)
+FACT_ORDER: tuple[ModuleType, ...] = (basics, profile, life, events, languages, doing, kin)
 TODO_ORDER: tuple[ModuleType, ...] = (todos,)
 
 

@@ -1,0 +1,199 @@
+"""What the person does, said in passing: an activity underway ("I'm learning the piano", "I've
+been looking into counseling jobs", "Researching adoption agencies — …"), one they do as a habit
+("I mentor a transgender teen", "I play guitar"), one they started ("I started playing acoustic
+guitar about five years ago": dated by its time phrase, never today) and one of the past ("I
+used to go horseback riding with my dad": the past, undated). An activity set in the future
+("I'm hosting a dance competition next month") is a plan: a todo, not a fact. A pet said in
+apposition ("Oscar, my guinea pig.") is the person's pet.
+
+The verbs are a closed list of activities, never a feeling or a pleasantry ("I'm doing ok",
+"I'm thinking of you"); the value is the whole phrase to the clause's end, and a phrase that
+ends on a preposition or a pronoun is a fragment and writes nothing. Their place in the rule
+table: :mod:`.rules`."""
+
+from __future__ import annotations
+
+import re
+
+from services.memory_upserter.extract.due import find_due
+from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.profile import _LANGS
+from services.memory_upserter.extract.rules.registry import (
+    NAME,
+    _name,
+    _relationship,
+    rule,
+)
+from services.memory_upserter.extract.vocabulary import ROLES
+
+# An activity underway, as a present participle.
+_ING = (
+    r"learning|studying|researching|looking\s+into|mentoring|teaching|coaching|volunteering|"
+    r"practi[cs]ing|rehearsing|preparing\s+for|prepping\s+for|getting\s+ready\s+for|"
+    r"organi[sz]ing|putting\s+together|hosting|running|expanding|writing|reading|painting|"
+    r"drawing|playing|taking|saving\s+(?:up\s+)?for|renovating|creating|setting\s+up|"
+    r"opening|growing|raising|campaigning\s+for|applying\s+(?:to|for)|searching\s+for|"
+    r"looking\s+for|on\s+the\s+hunt\s+for|recovering\s+from|pursuing|focusing\s+on|"
+    r"following|planning|designing|knitting|gardening|sprucing\s+up|tweaking|wrapping\s+up|"
+    r"offering|doing|attending|collecting|fostering|caring\s+for|looking\s+after|helping\s+out"
+    r"(?:\s+(?:at|with))?|working\s+(?:towards?|out\s+at)|training\s+(?:at|in)|making"
+)
+# A habit, in the plain present ("I mentor …").
+_HABIT = (
+    r"mentor|teach|coach|volunteer|practi[cs]e|play|paint|draw|write|knit|garden|bake|cook|"
+    r"run|swim|hike|dance|sing|collect|foster|tutor|train"
+)
+_S = {"teach": "teaches", "coach": "coaches", "do": "does", "practise": "practises"}
+_END = (
+    r"(?=\s*(?:[,.;:!?)(\u2014\u2013]|\s-\s|$|\s(?:and\s+(?:I|it|we|my|they|it's|that)|but|"
+    r"because|'cause|cause|so|since|though|although|when|while|if|which|who|as|to\s+(?:help|"
+    r"get|make|stay|keep|show|share)|lately|right\s+now|these\s+days|at\s+the\s+moment|"
+    r"now|too|as\s+well|again|more|every|with\s+(?:you|them|her|him))\b))"
+)
+_PHRASE = rf"(?P<what>[^,.;:!?\u2014\u2013]{{3,90}}?){_END}"
+_FRAGMENT = re.compile(
+    r"(?i)(?:\b(?:for|about|with|by|of|to|into|from|at|in|on|the|a|an|my|our|your|his|her|"
+    r"their|this|that|it|them|some|one|up|out|all|these|those|stuff|things?|something)$)"
+)
+_NOT = re.compile(
+    r"(?i)^(?:it|that|this|them|you|u|ok|okay|well|good|great|fine|alright|better|worse|"
+    r"my\s+best|the\s+same|nothing|something|anything|everything|a\s+lot|a\s+break|a\s+"
+    r"(?:nap|breather|moment|second|minute|look|chance)|care|part|place|time|some\s+time|"
+    r"notes?|pictures?|photos?|pics?|advantage|action|steps?|things|stuff|fun|so\s+much|"
+    r"what|how|whatever|your|ur|yours|over|off|on|in|into|up|down|out|back|around|"
+    r"forward|me|him|her|us|they|there|here|to|so|too|as|like|around|any)\b"
+)
+_SELF_ING = (
+    r"(?:(?i:\bI(?:'m|\s+am)|\bI(?:'ve|\s+have)\s+been|\bwe(?:'re|\s+are)|\bwe(?:'ve|\s+have)"
+    r"\s+been)|(?:^|(?<=[.!?]\s))(?i:been|still|currently|now))"
+)
+
+
+def _whole(what: str) -> str | None:
+    """The activity's whole phrase, or None for a fragment or a pleasantry."""
+    what = re.sub(r"\s+", " ", what).strip(" '\"-")
+    if len(what) < 3 or _NOT.match(what) or _FRAGMENT.search(what):
+        return None
+    return what
+
+
+def _activity(out: Emitter, doing: str, text: str) -> None:
+    """An activity of the person's (value: its phrase); a future one is a plan (a todo).
+    A fallback: a clause another rule already wrote a fact from writes no activity too."""
+    if out.clause_said:
+        return
+    when = find_due(out.sentence, out.now)
+    ahead = out.valid_from is not None and out.valid_from > out.now
+    if ahead or (when is not None and when.at > out.now and out.valid_from is None):
+        out.todo("COMMITMENT", doing, also_due_in=out.sentence)
+        return
+    out.fact("DOES", text, value=doing, fact_type="habit", confidence=0.7)
+
+
+@rule(
+    "doing_now",
+    rf"{_SELF_ING}\s+(?:(?i:currently|still|also|now|really|just|actually|slowly|finally|"
+    rf"even|busy)\s+)*(?P<verb>(?i:{_ING}))\s+{_PHRASE}",
+)
+def _doing_now(m: re.Match[str], out: Emitter) -> None:
+    verb = " ".join(m["verb"].lower().split())
+    what = _whole(m["what"])
+    if what is None or (verb in ("doing", "making", "taking") and len(what.split()) < 2):
+        return  # "doing ok", "making sense", "taking care": not an activity
+    if verb == "planning" and not re.match(r"(?i)an?\s", what):
+        return  # "planning to …" is a plan (the todo rules)
+    if verb == "learning" and re.match(rf"(?i:{_LANGS})\b", what):
+        return  # a language: profile.learning writes it
+    doing = f"{verb} {what}"
+    _activity(out, doing, f"{out.who} is {doing}")
+
+
+@rule(
+    "doing_subjectless",
+    rf"(?:^|(?<=[.!?]\s))(?=[A-Z])(?P<verb>(?i:{_ING})(?<!doing)(?<!making)(?<!taking))\s+"
+    rf"{_PHRASE}",
+)
+def _doing_subjectless(m: re.Match[str], out: Emitter) -> None:
+    """ "Researching adoption agencies — …": a sentence that opens on the activity."""
+    what = _whole(m["what"])
+    if what is not None and out.is_user:
+        doing = f"{' '.join(m['verb'].lower().split())} {what}"
+        _activity(out, doing, f"{out.who} is {doing}")
+
+
+@rule(
+    "habit",
+    rf"(?i:\bI\s+(?:also\s+|still\s+|usually\s+|often\s+|regularly\s+|sometimes\s+)?)"
+    rf"(?P<verb>(?i:{_HABIT}))\s+(?!(?i:it|that|this|them|you|so|too|well|a\s+lot)\b)"
+    rf"{_PHRASE}",
+)
+def _habit(m: re.Match[str], out: Emitter) -> None:
+    verb = m["verb"].lower()
+    what = _whole(m["what"])
+    if what is None or out.clause_said:
+        return
+    does = _S.get(verb, verb + "s")
+    out.fact(
+        "DOES", f"{out.who} {does} {what}", value=f"{verb} {what}", fact_type="habit",
+        confidence=0.7,
+    )  # fmt: skip
+
+
+_NOT_STARTED = frozenset("going feeling thinking working living dating seeing".split())
+
+
+@rule(
+    "started_doing",
+    rf"(?i:\b(?:I|we)\s+(?:just\s+|recently\s+|finally\s+)?(?:started|began|took\s+up))\s+"
+    rf"(?P<verb>[a-z]+ing)\s+{_PHRASE}",
+    raw=True,
+)
+def _started_doing(m: re.Match[str], out: Emitter) -> None:
+    """ "I started playing acoustic guitar about five years ago": an activity since then."""
+    what = _whole(re.sub(r"(?i)\s+(?:about|around|almost|over|some)?\s*\S+\s+\w+\s+ago$", "",
+                         m["what"]))  # fmt: skip
+    if what is not None and not out.clause_said and m["verb"].lower() not in _NOT_STARTED:
+        doing = f"{m['verb'].lower()} {what}"
+        out.fact("DOES", f"{out.who} has been {doing}", value=doing, fact_type="habit",
+                 confidence=0.75)  # fmt: skip
+
+
+_NOT_USED_TO = frozenset("be think feel say believe worry get work live".split())
+
+
+@rule(
+    "used_to",
+    rf"(?i:\b(?:I|we)\s+used\s+to)\s+(?P<verb>[a-z]+)\s+{_PHRASE}",
+    raw=True,
+)
+def _used_to(m: re.Match[str], out: Emitter) -> None:
+    """ "I used to go horseback riding with my dad when I was a kid": the past, undated."""
+    verb = m["verb"].lower()
+    what = _whole(m["what"])
+    if what is None or out.clause_said or verb in _NOT_USED_TO:
+        return
+    out.valid_from = out.valid_to = None
+    did = f"{verb} {what}"
+    out.fact("USED_TO", f"{out.who} used to {did}", value=did, fact_type="habit", confidence=0.7)
+
+
+_PETS = (*(r for r, label in ROLES.items() if label == "PET"), "guinea pig", "bird", "pup",
+         "lizard", "gecko", "snake", "fish", "ferret")  # fmt: skip
+_PET_ROLES = "|".join(sorted((re.escape(r) for r in _PETS), key=len, reverse=True))
+
+
+@rule(
+    "name_my_pet",
+    rf"(?:^|(?<=[\s,:;-])){NAME}\s*,\s*(?i:my|our)\s+(?P<role>(?i:{_PET_ROLES}))(?=\s*[.,!?;]|$)",
+)
+def _name_my_pet(m: re.Match[str], out: Emitter) -> None:
+    """ "Oscar, my guinea pig.": the name in apposition is the pet's."""
+    name, role = _name(m["name"]), m["role"].lower()
+    if not name:
+        return
+    if role in ROLES:
+        _relationship(out, role, name)
+        return
+    pet = out.person(name, None, "Pet")
+    out.fact("HAS_PET", f"{name} is {out.whose} {role}", obj=pet, memory_type="PEOPLE",
+             fact_type="relationship", importance=2, confidence=0.9)  # fmt: skip
