@@ -211,7 +211,7 @@ def _did(m: re.Match[str], out: Emitter) -> None:
         return  # "made for", "saw while hiking", "wrote a few bits": a piece of an event
     if m["verb"].lower() in ("joined", "started") and re.match(r"(?:at\s+|with\s+)?[A-Z]", thing):
         return  # joining an organisation is where the person works (profile.employer)
-    if m["verb"].lower() == "started" and re.match(r"(?i)[a-z]+ing\b", thing):
+    if m["verb"].lower() == "started" and re.match(r"(?i)(?:[a-z]+ing|my\s+own)\b", thing):
         return  # "started playing guitar": an activity since then (doing.started_doing)
     if m["verb"].lower() == "started" and re.fullmatch(r"(?i)(?:a\s+)?(?:new\s+)?job", thing):
         return  # a state, not an event: the job rules write it (employer, or "has a new job")

@@ -55,24 +55,29 @@ _FRAGMENT = re.compile(
     r"(?i)(?:\b(?:for|about|with|by|of|to|into|from|at|in|on|the|a|an|my|our|your|his|her|"
     r"their|this|that|it|them|some|one|up|out|all|these|those|stuff|things?|something)$)"
 )
+# A phrase that is no activity: a pronoun or a pleasantry, whole or as its first word.
 _NOT = re.compile(
-    r"(?i)^(?:it|that|this|them|you|u|ok|okay|well|good|great|fine|alright|better|worse|"
+    r"(?i)^(?:(?:it|that|this|them|ok|okay|well|good|great|fine|alright|better|worse|"
     r"my\s+best|the\s+same|nothing|something|anything|everything|a\s+lot|a\s+break|a\s+"
     r"(?:nap|breather|moment|second|minute|look|chance)|care|part|place|time|some\s+time|"
-    r"notes?|pictures?|photos?|pics?|advantage|action|steps?|things|stuff|fun|so\s+much|"
-    r"what|how|whatever|your|ur|yours|over|off|on|in|into|up|down|out|back|around|"
-    r"forward|me|him|her|us|they|there|here|to|so|too|as|like|around|any)\b"
+    r"notes?|pictures?|photos?|pics?|advantage|action|steps?|things|stuff|fun|so\s+much)$|"
+    r"(?:you|your|ur|u|me|him|her|us|they|them|it|what|how|whatever|there|here|over|off|"
+    r"forward|back|around|up|down|out|so|too|as|like|any|to)\b)"
 )
+_PREPOSITION = re.compile(r"(?i)^(?:on|in|into|at|with|for|about|from|of|by)\b")
 _SELF_ING = (
     r"(?:(?i:\bI(?:'m|\s+am)|\bI(?:'ve|\s+have)\s+been|\bwe(?:'re|\s+are)|\bwe(?:'ve|\s+have)"
     r"\s+been)|(?:^|(?<=[.!?]\s))(?i:been|still|currently|now))"
 )
 
 
-def _whole(what: str) -> str | None:
-    """The activity's whole phrase, or None for a fragment or a pleasantry."""
+def _whole(what: str, *, object_: bool = True) -> str | None:
+    """The activity's whole phrase, or None for a fragment or a pleasantry; an object
+    (``object_``) does not open on a preposition ("doing on", "looking in")."""
     what = re.sub(r"\s+", " ", what).strip(" '\"-")
     if len(what) < 3 or _NOT.match(what) or _FRAGMENT.search(what):
+        return None
+    if object_ and _PREPOSITION.match(what):
         return None
     return what
 
@@ -129,7 +134,7 @@ def _doing_subjectless(m: re.Match[str], out: Emitter) -> None:
 )
 def _habit(m: re.Match[str], out: Emitter) -> None:
     verb = m["verb"].lower()
-    what = _whole(m["what"])
+    what = _whole(m["what"], object_=False)
     if what is None or out.clause_said:
         return
     does = _S.get(verb, verb + "s")
@@ -169,7 +174,7 @@ _NOT_USED_TO = frozenset("be think feel say believe worry get work live".split()
 def _used_to(m: re.Match[str], out: Emitter) -> None:
     """ "I used to go horseback riding with my dad when I was a kid": the past, undated."""
     verb = m["verb"].lower()
-    what = _whole(m["what"])
+    what = _whole(m["what"], object_=False)
     if what is None or out.clause_said or verb in _NOT_USED_TO:
         return
     out.valid_from = out.valid_to = None
@@ -197,3 +202,25 @@ def _name_my_pet(m: re.Match[str], out: Emitter) -> None:
     pet = out.person(name, None, "Pet")
     out.fact("HAS_PET", f"{name} is {out.whose} {role}", obj=pet, memory_type="PEOPLE",
              fact_type="relationship", importance=2, confidence=0.9)  # fmt: skip
+
+
+_BUSINESS = (
+    r"store|shop|business|biz|studio|bakery|restaurant|cafe|café|startup|salon|boutique|"
+    r"agency|blog|podcast|channel|farm"
+)
+
+
+@rule(
+    "my_business",
+    rf"(?i:\b(?:my|I\s+(?:run|own|opened|started|launched)\s+my)\s+(?:own\s+)?(?:new\s+)?)"
+    rf"(?P<kind>(?:(?!my\b|own\b)[a-z-]+\s+){{0,2}}?(?i:{_BUSINESS}))\b(?!['’]s)",
+)
+def _my_business(m: re.Match[str], out: Emitter) -> None:
+    """ "my clothing store", "my own dance studio": a business the person runs (value: its
+    words); a plain "my business" says less, but is still theirs. "My company" is not here:
+    it is where people work (the employer rules)."""
+    kind = re.sub(r"\s+", " ", m["kind"].lower()).replace("biz", "business")
+    if re.match(r"(?:favou?rite|local|old|first|last|next|whole)\b", kind):
+        return  # "my favourite store", "my local cafe": a place they go, not theirs
+    out.fact("RUNS", f"{out.who} runs their own {kind}", value=kind, importance=2,
+             confidence=0.75)  # fmt: skip

@@ -132,7 +132,8 @@ def _favorite(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "fan_of",
-    rf"(?i:\bI(?:'m|\s+am)\s+(?:a\s+(?:huge|big|massive)\s+fan\s+of|really\s+into|into|"
+    rf"(?i:\bI(?:'m|\s+am)\s+(?:(?:a|such\s+a)\s+(?:(?:huge|big|massive|real)\s+)?fan\s+of"
+    rf"(?:\s+both)?|really\s+into|into|"
     rf"passionate\s+about|obsessed\s+with))\s+{THING}",
 )
 def fan_of(m: re.Match[str], out: Emitter) -> None:
