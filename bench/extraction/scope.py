@@ -7,9 +7,9 @@ measure cannot be moved by the judge:
   named or kept, pets, possessions kept, health/diet/allergy, hobbies and activities the person
   does (regularly or since when), likes/loves/favourites, goals and plans, projects underway;
 - out of scope: an observation none of whose evidence turns the person spoke (LoCoMo cites the
-  other speaker's turn at times), what the person felt, believes, values, appreciates, thinks, finds, expresses,
-  says to the other speaker, and one-off events (attended, went to, visited, had a … time) that
-  change no state.
+  other speaker's turn at times), what the person felt, believes, values, appreciates, thinks,
+  finds, expresses, says to the other speaker, and one-off events (attended, went to, visited,
+  had a … time) that change no state.
 
 A keyword classifier, not a model: ``STATE`` words put an observation in; ``OPINION`` as its
 verb, or a one-off ``EVENT`` without a ``STATE`` word, keep it out. The ``--list`` output is the
@@ -24,8 +24,8 @@ import json
 import re
 from pathlib import Path
 
-from bench.extraction.corpus import DATA
 from bench.extraction import locomo
+from bench.extraction.corpus import DATA
 from bench.extraction.judge_run import LOCOMO, content
 from services.memory_upserter.commit.read import fold
 

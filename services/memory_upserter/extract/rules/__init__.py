@@ -2,8 +2,9 @@
 
 The self-statements of :mod:`.basics` (home, work, diet, allergies, likes, projects, events,
 people) come first, then who the person is (:mod:`.profile`), then their life (:mod:`.life`),
-what changes it (:mod:`.events`), a few statements in other languages (:mod:`.languages`), what the person does (:mod:`.doing`),
-and last the relations said in passing (:mod:`.kin`), which a named relation outranks.
+what changes it (:mod:`.events`), a few statements in other languages (:mod:`.languages`), what
+the person does (:mod:`.doing`, a fallback for a clause nothing else wrote from), and last the
+relations said in passing (:mod:`.kin`), which a named relation outranks.
 Within a module, rules keep the order they are written in. The todo rules (:mod:`.todos`) are a
 table of their own.
 """

@@ -1,8 +1,8 @@
 """What the person does, said in passing: an activity underway ("I'm learning the piano", "I've
 been looking into counseling jobs", "Researching adoption agencies — …"), one they do as a habit
-("I mentor a transgender teen", "I play guitar"), one they started ("I started playing acoustic
-guitar about five years ago": dated by its time phrase, never today) and one of the past ("I
-used to go horseback riding with my dad": the past, undated). An activity set in the future
+("I mentor a transgender teen", "I play guitar"), and one they started ("I started playing acoustic
+guitar about five years ago": dated by its time phrase, never today). The past ("I used to …")
+writes nothing here: it is no current state. An activity set in the future
 ("I'm hosting a dance competition next month") is a plan: a todo, not a fact. A pet said in
 apposition ("Oscar, my guinea pig.") is the person's pet.
 
@@ -36,7 +36,8 @@ _ING = (
     r"looking\s+for|on\s+the\s+hunt\s+for|recovering\s+from|pursuing|focusing\s+on|"
     r"following|planning|designing|knitting|gardening|sprucing\s+up|tweaking|wrapping\s+up|"
     r"offering|doing|attending|collecting|fostering|caring\s+for|looking\s+after|helping\s+out"
-    r"(?:\s+(?:at|with))?|working\s+(?:towards?|out\s+at)|training\s+(?:at|in)|making"
+    r"(?:\s+(?:at|with))?|working\s+(?:on|towards?|out\s+at)|training\s+(?:at|in)|making|"
+    r"turning"
 )
 # A habit, in the plain present ("I mentor …").
 _HABIT = (
@@ -53,8 +54,19 @@ _END = (
 _PHRASE = rf"(?P<what>[^,.;:!?\u2014\u2013]{{3,90}}?){_END}"
 _FRAGMENT = re.compile(
     r"(?i)(?:\b(?:for|about|with|by|of|to|into|from|at|in|on|the|a|an|my|our|your|his|her|"
-    r"their|this|that|it|them|some|one|up|out|all|these|those|stuff|things?|something)$)"
+    r"their|this|that|it|them|some|one|up|out|all|these|those|stuff|things?|something|few|"
+    r"ton|bit|lot|more|and|or|how|what|why|when|where)$)"
 )
+# A gerund that is the subject of its sentence ("Writing isn't always easy", "Taking care of
+# ourselves is key"): the phrase holds a verb of its own, so it says no activity of the person.
+_FINITE = re.compile(
+    r"(?i)(?:\b(?:is|are|was|were|isn't|aren't|wasn't|has|have|had|can|could|will|would|"
+    r"should|must|helps?|makes?|gives?|keeps?|means?|gets?|brings?|feels?|seems?|sounds?|"
+    r"matters?|rocks?|works?|takes?|needs?|requires?|sucks?|pays?|did|does|do)\b|['’]s\b|"
+    r"['’]re\b)"
+)
+_OWN = {"my": "their", "myself": "themselves", "me": "them", "our": "their", "ourselves":
+        "themselves", "mine": "theirs", "I": "they", "I'm": "they're"}  # fmt: skip
 # A phrase that is no activity: a pronoun or a pleasantry, whole or as its first word.
 _NOT = re.compile(
     r"(?i)^(?:(?:it|that|this|them|ok|okay|well|good|great|fine|alright|better|worse|"
@@ -62,7 +74,7 @@ _NOT = re.compile(
     r"(?:nap|breather|moment|second|minute|look|chance)|care|part|place|time|some\s+time|"
     r"notes?|pictures?|photos?|pics?|advantage|action|steps?|things|stuff|fun|so\s+much)$|"
     r"(?:you|your|ur|u|me|him|her|us|they|them|it|what|how|whatever|there|here|over|off|"
-    r"forward|back|around|up|down|out|so|too|as|like|any|to)\b)"
+    r"forward|back|around|up|down|out|so|too|as|like|any|to|and|or|but)\b)"
 )
 _PREPOSITION = re.compile(r"(?i)^(?:on|in|into|at|with|for|about|from|of|by)\b")
 _SELF_ING = (
@@ -75,11 +87,15 @@ def _whole(what: str, *, object_: bool = True) -> str | None:
     """The activity's whole phrase, or None for a fragment or a pleasantry; an object
     (``object_``) does not open on a preposition ("doing on", "looking in")."""
     what = re.sub(r"\s+", " ", what).strip(" '\"-")
-    if len(what) < 3 or _NOT.match(what) or _FRAGMENT.search(what):
+    cut = re.sub(r"(?i)(?:\s+(?:for|with|to|at|in|on|by|from|about))+$", "", what)
+    if len(cut.split()) >= 2:
+        what = cut  # "a library for [when …]": the phrase, its dangling preposition cut
+    if len(what) < 3 or _NOT.match(what) or _FRAGMENT.search(what) or _FINITE.search(what):
         return None
-    if object_ and _PREPOSITION.match(what):
+    if object_ and _PREPOSITION.match(what) or "…" in what:
         return None
-    return what
+    return re.sub(r"\b(?:my|myself|me|our|ourselves|mine|I|I'm)\b(?!-)",
+                  lambda w: _OWN[w.group(0)], what)  # fmt: skip
 
 
 def _activity(out: Emitter, doing: str, text: str) -> None:
@@ -119,9 +135,11 @@ def _doing_now(m: re.Match[str], out: Emitter) -> None:
     rf"{_PHRASE}",
 )
 def _doing_subjectless(m: re.Match[str], out: Emitter) -> None:
-    """ "Researching adoption agencies — …": a sentence that opens on the activity."""
+    """ "Researching adoption agencies — …": a sentence that opens on the activity and is
+    nothing but it (a gerund followed by more of its sentence is its subject)."""
     what = _whole(m["what"])
-    if what is not None and out.is_user:
+    alone = re.match(r"\s*(?:[—–.!]|\s-\s|$)", m.string[m.end() :])
+    if what is not None and alone and out.is_user:
         doing = f"{' '.join(m['verb'].lower().split())} {what}"
         _activity(out, doing, f"{out.who} is {doing}")
 
@@ -149,37 +167,19 @@ _NOT_STARTED = frozenset("going feeling thinking working living dating seeing".s
 
 @rule(
     "started_doing",
-    rf"(?i:\b(?:I|we)\s+(?:just\s+|recently\s+|finally\s+)?(?:started|began|took\s+up))\s+"
-    rf"(?P<verb>[a-z]+ing)\s+{_PHRASE}",
-    raw=True,
+    rf"(?:(?i:\b(?:I|we)\s+)|^|(?<=[.!?]\s))(?i:(?:just\s+|recently\s+|finally\s+)?"
+    rf"(?:started|began|took\s+up))\s+"
+    rf"(?P<verb>[a-z]+ing)(?:\s+{_PHRASE}|{_END})",
 )
 def _started_doing(m: re.Match[str], out: Emitter) -> None:
     """ "I started playing acoustic guitar about five years ago": an activity since then."""
-    what = _whole(re.sub(r"(?i)\s+(?:about|around|almost|over|some)?\s*\S+\s+\w+\s+ago$", "",
-                         m["what"]))  # fmt: skip
+    said = re.sub(r"(?i)(?:^|\s+)(?:about|around|almost|over|some)?\s*\S+\s+\w+\s+ago$", "",
+                  m["what"] or "")  # fmt: skip
+    what = _whole(said) if said.strip() else ""
     if what is not None and not out.clause_said and m["verb"].lower() not in _NOT_STARTED:
-        doing = f"{m['verb'].lower()} {what}"
+        doing = f"{m['verb'].lower()} {what}".strip()
         out.fact("DOES", f"{out.who} has been {doing}", value=doing, fact_type="habit",
                  confidence=0.75)  # fmt: skip
-
-
-_NOT_USED_TO = frozenset("be think feel say believe worry get work live".split())
-
-
-@rule(
-    "used_to",
-    rf"(?i:\b(?:I|we)\s+used\s+to)\s+(?P<verb>[a-z]+)\s+{_PHRASE}",
-    raw=True,
-)
-def _used_to(m: re.Match[str], out: Emitter) -> None:
-    """ "I used to go horseback riding with my dad when I was a kid": the past, undated."""
-    verb = m["verb"].lower()
-    what = _whole(m["what"], object_=False)
-    if what is None or out.clause_said or verb in _NOT_USED_TO:
-        return
-    out.valid_from = out.valid_to = None
-    did = f"{verb} {what}"
-    out.fact("USED_TO", f"{out.who} used to {did}", value=did, fact_type="habit", confidence=0.7)
 
 
 _PETS = (*(r for r, label in ROLES.items() if label == "PET"), "guinea pig", "bird", "pup",
@@ -220,7 +220,35 @@ def _my_business(m: re.Match[str], out: Emitter) -> None:
     words); a plain "my business" says less, but is still theirs. "My company" is not here:
     it is where people work (the employer rules)."""
     kind = re.sub(r"\s+", " ", m["kind"].lower()).replace("biz", "business")
-    if re.match(r"(?:favou?rite|local|old|first|last|next|whole)\b", kind):
+    if re.match(r"(?:favou?rite|local|old|first|last|next|whole|ideal|dream|future)\b", kind):
         return  # "my favourite store", "my local cafe": a place they go, not theirs
     out.fact("RUNS", f"{out.who} runs their own {kind}", value=kind, importance=2,
              confidence=0.75)  # fmt: skip
+
+
+@rule(
+    "love_for",
+    r"(?i:\bI(?:'ve|\s+have)?\s+(?:always\s+)?(?:had|have|got)\s+(?:a|such\s+a)\s+(?:real\s+|"
+    r"big\s+|huge\s+|deep\s+)?(?:love|passion|soft\s+spot)\s+for)\s+" + _PHRASE,
+)
+def _love_for(m: re.Match[str], out: Emitter) -> None:
+    """ "I've always had a love for horses": a like, said the long way."""
+    what = _whole(m["what"])
+    if what is not None:
+        out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference",
+                 confidence=0.7)  # fmt: skip
+
+
+@rule(
+    "is_my_pick",
+    r"(?:^|(?<=,\s)|(?<=\bbut\s))(?P<what>(?!(?i:it|that|this|he|she|they|you|there|what)\b)"
+    r"[A-Za-z][\w-]*(?:\s+[\w-]+){0,3}?)\s+(?i:is|are)\s+(?i:(?:definitely\s+|still\s+)?my\s+"
+    r"(?:top\s+pick|fave|favou?rite|passion|stress[- ](?:relief|buster)|happy\s+place|thing))"
+    r"(?=\s*(?:[.!,;]|$)|\s+and\b)",
+)
+def _is_my_pick(m: re.Match[str], out: Emitter) -> None:
+    """ "… but contemporary is my top pick", "Dance is my stress relief": a like."""
+    what = _whole(m["what"], object_=False)
+    if what is not None and out.is_user:
+        out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference",
+                 confidence=0.7)  # fmt: skip

@@ -23,7 +23,7 @@ _ACT = re.compile(
     r"look\s+into|move|take\s+a\s+shot|ask|chat\s+with|talk\s+to|meet|join|host|organi[sz]e|"
     r"throw|learn|cook|bake|set\s+up|launch|build|paint|check\s+out|go\s+to|head\s+to|fly|"
     r"travel|enter|register|pick\s+up|fix|clean|renew|pay|return|adopt|volunteer|sell|"
-    r"schedule|plan|prepare|practi[sc]e|research|contact|reach\s+out\s+to\s+(?!you))\b"
+    r"schedule|plan|prepare|practi[sc]e|research|contact|continue|reach\s+out\s+to\s+(?!you))\b"
     r"(?!\s+(?:you|ya|u)\b)"
 )
 _MAYBE = re.compile(r"(?i)\b(?:maybe|perhaps|someday|one\s+day|might|hopefully|if|probably)\b")
