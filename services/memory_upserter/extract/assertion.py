@@ -39,7 +39,8 @@ _DISPUTED = re.compile(
     r"rumou?rs?|allegedly|supposedly|i\s+wish)\b"
 )
 _CLAUSES = re.compile(
-    r"\s*(?:;|—|–|\s-\s|,?\s+but\s+|,\s+(?=(?:I|we|my|and\s+I|so\s+I)\b)"
+    r"\s*(?:;|—|–|\s-\s|,?\s+but\s+|,\s+(?=(?:I|we|my(?!\s+(?:dog|cat|puppy|kitten|"
+    r"guinea\s+pig|hamster|rabbit|bunny|parrot|turtle)[.!]?\s*$)|and\s+I|so\s+I)\b)"
     r"|,?\s+(?:and|so)\s+(?=(?:I|I'm|I've|my|we)\b)|,\s+(?:anyway|anyways)\b,?"
     r"|,\s*(?:and\s+)?(?:now|actually)\b,?)\s*"
 )
@@ -102,10 +103,17 @@ _ASKS_YES_NO = re.compile(
 )
 
 
+_TAG = re.compile(
+    r"(?i)(?:,|\s[-–—])\s+(?=(?:[^,.!?]{0,25},\s*)?(?:huh|right|eh|no|yeah|isn't\s+it|ain't\s+it|"
+    r"don't\s+you\s+think|(?:ya|you)\s+know)\s*\?+\s*$)"
+)
+
+
 def parts(sentence: str) -> list[str]:
     """A statement and the question asked after it in the same sentence ("I live in Lisbon,
-    any good ramen places near Alfama?"): the two judged on their own."""
-    m = _ASKS.search(sentence) or _ASKS_YES_NO.search(sentence)
+    any good ramen places near Alfama?", "… not so long ago - pretty cool, huh?"): the two
+    judged on their own."""
+    m = _ASKS.search(sentence) or _ASKS_YES_NO.search(sentence) or _TAG.search(sentence)
     if m is None or m.start() == 0:
         return [sentence]
     return [sentence[: m.start()].strip() + ".", sentence[m.end() :].strip()]

@@ -138,8 +138,8 @@ rule("allergy", r"(?i:\bI\s+have\s+an?)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)(?i:\s
 
 @rule(
     "likes",
-    rf"(?i:\bI\s+(?:really\s+|absolutely\s+|just\s+|also\s+)?(?:love|like|enjoy|adore))\s+"
-    rf"{LIKED}",
+    rf"(?i:\b(?:I|we)\s+(?:really\s+|absolutely\s+|just\s+|also\s+|all\s+)?(?:love|like|enjoy|"
+    rf"adore))\s+{LIKED}",
 )
 def likes(m: re.Match[str], out: Emitter) -> None:
     thing = liked(m["thing"])
@@ -200,7 +200,8 @@ _FRAGMENT_START = re.compile(r"(?i)(?:about|while|for|another|the\s+first|a\s+fe
     rf"from|ran|painted|wrote|read|met|took|made|finished|tried|watched|learned|won|"
     rf"volunteered\s+at|volunteered\s+for|celebrated|hiked|baked|cooked|built|"
     rf"played|completed|got\s+back\s+from|went\s+on|saw|started\s+learning|"
-    rf"picked\s+up|gave|received|donated|organized|hosted|performed\s+at))\s+{THING}",
+    rf"picked\s+up|gave|received|donated|organized|hosted|performed\s+at|got\s+accepted\s+"
+    rf"(?:for|to|into)))\s+{THING}",
 )
 def _did(m: re.Match[str], out: Emitter) -> None:
     """What the speaker did, dated by the turn (imports set ``now`` to the message time)."""

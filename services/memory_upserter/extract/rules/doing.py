@@ -242,7 +242,7 @@ def _love_for(m: re.Match[str], out: Emitter) -> None:
 @rule(
     "is_my_pick",
     r"(?:^|(?<=,\s)|(?<=\bbut\s))(?P<what>(?!(?i:it|that|this|he|she|they|you|there|what)\b)"
-    r"[A-Za-z][\w-]*(?:\s+[\w-]+){0,3}?)\s+(?i:is|are)\s+(?i:(?:definitely\s+|still\s+)?my\s+"
+    r"[A-Za-z][\w-]*(?:\s+[\w-]+){0,5}?)\s+(?i:is|are)\s+(?i:(?:definitely\s+|still\s+)?my\s+"
     r"(?:top\s+pick|fave|favou?rite|passion|stress[- ](?:relief|buster)|happy\s+place|thing))"
     r"(?=\s*(?:[.!,;]|$)|\s+and\b)",
 )

@@ -31,8 +31,8 @@ _PET_ROLES = "|".join(r for r, label in ROLES.items() if label == "PET")
 
 @rule(
     "have_named",
-    rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+got|'ve)\s+an?\s+(?:new\s+|little\s+|"
-    rf"older\s+|younger\s+|big\s+|baby\s+)?)(?P<role>[a-z-]+)(?:\s*,\s*|\s+)"
+    rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+got|'ve)\s+(?:an?|another)\s+"
+    rf"(?:new\s+|little\s+|older\s+|younger\s+|big\s+|baby\s+)?)(?P<role>[a-z-]+)(?:\s*,\s*|\s+)"
     rf"(?i:named|called)\s+{NAME}",
 )
 def _have_named(m: re.Match[str], out: Emitter) -> None:
