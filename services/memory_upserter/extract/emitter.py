@@ -97,6 +97,9 @@ class Emitter:
         confidence: float = 0.8,
     ) -> None:
         subject = subject or self.subject
+        valid_from = self.valid_from
+        if fact_type == "relationship" and valid_from is not None and valid_from > self.now:
+            valid_from = None  # "my brother Ben is starting uni in Sept": Ben is his brother now
         if subject != "user" and memory_type == "PROFILE":
             memory_type = "PEOPLE"
         fact = PlanFact(
@@ -109,7 +112,7 @@ class Emitter:
             fact_type=fact_type,
             importance=importance,
             confidence=confidence,
-            valid_from=self.valid_from.isoformat() if self.valid_from else None,
+            valid_from=valid_from.isoformat() if valid_from else None,
             valid_to=self.valid_to.isoformat() if self.valid_to else None,
         )
         self.facts[(fold(subject), predicate, fold(obj or value or ""))] = fact

@@ -231,7 +231,8 @@ def _did(m: re.Match[str], out: Emitter) -> None:
 
 rule(
     "my_role_name",
-    rf"(?i:\bmy\s+(?:other\s+)?(?P<role>{_ROLES}))(?!'s)(?:\s*,\s*|\s+(?i:is\s+called|named|"
+    rf"(?i:\bmy\s+(?:other\s+|little\s+|big\s+|older\s+|younger\s+|baby\s+|twin\s+|eldest\s+|"
+    rf"youngest\s+)?(?P<role>{_ROLES}))(?!'s)(?:\s*,\s*|\s+(?i:is\s+called|named|"
     rf"called)\s+|\s+){NAME}",
 )(role_named)
 rule("name_is_my_role", rf"{NAME}\s+(?i:is\s+my)\s+(?i:(?P<role>{_ROLES}))\b(?!'s)")(role_named)

@@ -3,8 +3,7 @@ been looking into counseling jobs", "Researching adoption agencies — …"), on
 ("I mentor a transgender teen", "I play guitar"), and one they started ("I started playing acoustic
 guitar about five years ago": dated by its time phrase, never today). The past ("I used to …")
 writes nothing here: it is no current state. An activity set in the future
-("I'm hosting a dance competition next month") is a plan: a todo, not a fact. A pet said in
-apposition ("Oscar, my guinea pig.") is the person's pet.
+("I'm hosting a dance competition next month") is a plan: a todo, not a fact.
 
 The verbs are a closed list of activities, never a feeling or a pleasantry ("I'm doing ok",
 "I'm thinking of you"); the value is the whole phrase to the clause's end, and a phrase that
@@ -18,13 +17,7 @@ import re
 from services.memory_upserter.extract.due import find_due
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.profile import _LANGS
-from services.memory_upserter.extract.rules.registry import (
-    NAME,
-    _name,
-    _relationship,
-    rule,
-)
-from services.memory_upserter.extract.vocabulary import ROLES
+from services.memory_upserter.extract.rules.registry import rule
 
 # An activity underway, as a present participle.
 _ING = (
@@ -39,9 +32,30 @@ _ING = (
     r"(?:\s+(?:at|with))?|working\s+(?:on|towards?|out\s+at)|training\s+(?:at|in)|making|"
     r"turning"
 )
+# Activities that last by their nature: "I'm learning the piano" is ongoing. Any other verb of
+# the list ("I'm reading", "I'm taking the bus home") may be this minute's, and says an activity
+# only with a word of duration ("been", "still", "lately", "these days", "for months", "since").
+_LASTING = re.compile(
+    r"(?:learning|studying|researching|looking\s+into|mentoring|teaching|coaching|volunteering|"
+    r"practi[cs]ing|rehearsing|preparing\s+for|prepping\s+for|organi[sz]ing|putting\s+together|"
+    r"hosting|expanding|saving(?:\s+up)?\s+for|renovating|setting\s+up|campaigning\s+for|"
+    r"applying\s+(?:to|for)|searching\s+for|on\s+the\s+hunt\s+for|recovering\s+from|"
+    r"pursuing|designing|knitting|gardening|fostering|caring\s+for|looking\s+after|"
+    r"working\s+(?:on|towards?)|training\s+(?:at|in)|turning)$"
+)
+_DURATION = re.compile(
+    r"(?i)\b(?:been|still|lately|these\s+days|recently|currently|for\s+(?:weeks|months|years|"
+    r"ages|a\s+while)|since|every|each|regularly|often)\b"
+)
+_TAKEN = re.compile(r"(?i)(?:an?\s+|some\s+)?(?:\w+\s+){0,3}(?:class|classes|course|lessons?)\b")
+# Activities said with a place or a time after them ("volunteering at the food bank").
+_INTRANSITIVE = frozenset(
+    "volunteering teaching coaching mentoring training running painting writing reading "
+    "playing drawing".split()
+)
 # A habit, in the plain present ("I mentor …").
 _HABIT = (
-    r"mentor|teach|coach|volunteer|practi[cs]e|play|paint|draw|write|knit|garden|bake|cook|"
+    r"mentor|teach|coach|volunteer|practi[cs]e|play|paint|knit|garden|bake|cook|"
     r"run|swim|hike|dance|sing|collect|foster|tutor|train"
 )
 _S = {"teach": "teaches", "coach": "coaches", "do": "does", "practise": "practises"}
@@ -62,8 +76,9 @@ _FRAGMENT = re.compile(
 _FINITE = re.compile(
     r"(?i)(?:\b(?:is|are|was|were|isn't|aren't|wasn't|has|have|had|can|could|will|would|"
     r"should|must|helps?|makes?|gives?|keeps?|means?|gets?|brings?|feels?|seems?|sounds?|"
-    r"matters?|rocks?|works?|takes?|needs?|requires?|sucks?|pays?|did|does|do)\b|['’]s\b|"
-    r"['’]re\b)"
+    r"matters?|rocks?|works?|takes?|needs?|requires?|sucks?|pays?|did|does|do)\b|['’]re\b|"
+    r"\b(?:it|that|what|there|here|he|she|who)['’]s\b|['’]s\s+(?:a|an|the|so|been|not|just|"
+    r"really|very|always|never|what|how|all|too|no|great|hard|tough|fun)\b)"
 )
 _OWN = {"my": "their", "myself": "themselves", "me": "them", "our": "their", "ourselves":
         "themselves", "mine": "theirs", "I": "they", "I'm": "they're"}  # fmt: skip
@@ -118,13 +133,16 @@ def _activity(out: Emitter, doing: str, text: str) -> None:
 )
 def _doing_now(m: re.Match[str], out: Emitter) -> None:
     verb = " ".join(m["verb"].lower().split())
-    what = _whole(m["what"])
+    what = _whole(m["what"], object_=verb not in _INTRANSITIVE)
     if what is None or (verb in ("doing", "making", "taking") and len(what.split()) < 2):
         return  # "doing ok", "making sense", "taking care": not an activity
     if verb == "planning" and not re.match(r"(?i)an?\s", what):
         return  # "planning to …" is a plan (the todo rules)
     if verb == "learning" and re.match(rf"(?i:{_LANGS})\b", what):
         return  # a language: profile.learning writes it
+    lasting = _LASTING.match(verb) or (verb == "taking" and _TAKEN.match(what))
+    if not lasting and not _DURATION.search(m.string):
+        return  # "I'm taking the bus home", "I'm running late": this minute's, not a state
     doing = f"{verb} {what}"
     _activity(out, doing, f"{out.who} is {doing}")
 
@@ -137,9 +155,11 @@ def _doing_now(m: re.Match[str], out: Emitter) -> None:
 def _doing_subjectless(m: re.Match[str], out: Emitter) -> None:
     """ "Researching adoption agencies — …": a sentence that opens on the activity and is
     nothing but it (a gerund followed by more of its sentence is its subject)."""
-    what = _whole(m["what"])
+    verb = " ".join(m["verb"].lower().split())
+    what = _whole(m["what"], object_=verb not in _INTRANSITIVE)
     alone = re.match(r"\s*(?:[—–.!]|\s-\s|$)", m.string[m.end() :])
-    if what is not None and alone and out.is_user:
+    lasting = _LASTING.match(verb) or _DURATION.search(m.string)
+    if what is not None and alone and lasting and out.is_user:
         doing = f"{' '.join(m['verb'].lower().split())} {what}"
         _activity(out, doing, f"{out.who} is {doing}")
 
@@ -180,75 +200,3 @@ def _started_doing(m: re.Match[str], out: Emitter) -> None:
         doing = f"{m['verb'].lower()} {what}".strip()
         out.fact("DOES", f"{out.who} has been {doing}", value=doing, fact_type="habit",
                  confidence=0.75)  # fmt: skip
-
-
-_PETS = (*(r for r, label in ROLES.items() if label == "PET"), "guinea pig", "bird", "pup",
-         "lizard", "gecko", "snake", "fish", "ferret")  # fmt: skip
-_PET_ROLES = "|".join(sorted((re.escape(r) for r in _PETS), key=len, reverse=True))
-
-
-@rule(
-    "name_my_pet",
-    rf"(?:^|(?<=[\s,:;-])){NAME}\s*,\s*(?i:my|our)\s+(?P<role>(?i:{_PET_ROLES}))(?=\s*[.,!?;]|$)",
-)
-def _name_my_pet(m: re.Match[str], out: Emitter) -> None:
-    """ "Oscar, my guinea pig.": the name in apposition is the pet's."""
-    name, role = _name(m["name"]), m["role"].lower()
-    if not name:
-        return
-    if role in ROLES:
-        _relationship(out, role, name)
-        return
-    pet = out.person(name, None, "Pet")
-    out.fact("HAS_PET", f"{name} is {out.whose} {role}", obj=pet, memory_type="PEOPLE",
-             fact_type="relationship", importance=2, confidence=0.9)  # fmt: skip
-
-
-_BUSINESS = (
-    r"store|shop|business|biz|studio|bakery|restaurant|cafe|café|startup|salon|boutique|"
-    r"agency|blog|podcast|channel|farm"
-)
-
-
-@rule(
-    "my_business",
-    rf"(?i:\b(?:my|I\s+(?:run|own|opened|started|launched)\s+my)\s+(?:own\s+)?(?:new\s+)?)"
-    rf"(?P<kind>(?:(?!my\b|own\b)[a-z-]+\s+){{0,2}}?(?i:{_BUSINESS}))\b(?!['’]s)",
-)
-def _my_business(m: re.Match[str], out: Emitter) -> None:
-    """ "my clothing store", "my own dance studio": a business the person runs (value: its
-    words); a plain "my business" says less, but is still theirs. "My company" is not here:
-    it is where people work (the employer rules)."""
-    kind = re.sub(r"\s+", " ", m["kind"].lower()).replace("biz", "business")
-    if re.match(r"(?:favou?rite|local|old|first|last|next|whole|ideal|dream|future)\b", kind):
-        return  # "my favourite store", "my local cafe": a place they go, not theirs
-    out.fact("RUNS", f"{out.who} runs their own {kind}", value=kind, importance=2,
-             confidence=0.75)  # fmt: skip
-
-
-@rule(
-    "love_for",
-    r"(?i:\bI(?:'ve|\s+have)?\s+(?:always\s+)?(?:had|have|got)\s+(?:a|such\s+a)\s+(?:real\s+|"
-    r"big\s+|huge\s+|deep\s+)?(?:love|passion|soft\s+spot)\s+for)\s+" + _PHRASE,
-)
-def _love_for(m: re.Match[str], out: Emitter) -> None:
-    """ "I've always had a love for horses": a like, said the long way."""
-    what = _whole(m["what"])
-    if what is not None:
-        out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference",
-                 confidence=0.7)  # fmt: skip
-
-
-@rule(
-    "is_my_pick",
-    r"(?:^|(?<=,\s)|(?<=\bbut\s))(?P<what>(?!(?i:it|that|this|he|she|they|you|there|what)\b)"
-    r"[A-Za-z][\w-]*(?:\s+[\w-]+){0,5}?)\s+(?i:is|are)\s+(?i:(?:definitely\s+|still\s+)?my\s+"
-    r"(?:top\s+pick|fave|favou?rite|passion|stress[- ](?:relief|buster)|happy\s+place|thing))"
-    r"(?=\s*(?:[.!,;]|$)|\s+and\b)",
-)
-def _is_my_pick(m: re.Match[str], out: Emitter) -> None:
-    """ "… but contemporary is my top pick", "Dance is my stress relief": a like."""
-    what = _whole(m["what"], object_=False)
-    if what is not None and out.is_user:
-        out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference",
-                 confidence=0.7)  # fmt: skip

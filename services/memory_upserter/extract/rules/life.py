@@ -97,15 +97,16 @@ def _married_to(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "avoids",
-    rf"(?i:\bI\s+(?:don't|do\s+not|can't|cannot|never)\s+eat)\s+"
+    rf"(?i:\bI\s+(?:don't|do\s+not|can't|cannot|never)\s+(?P<verb>eat|drink))\s+"
     rf"(?P<food>meat|pork|beef|fish|seafood|dairy|eggs|gluten|sugar|chicken|"
-    rf"animal\s+products|red\s+meat|shellfish|nuts|peanuts){_STOP}",
+    rf"animal\s+products|red\s+meat|shellfish|nuts|peanuts|alcohol|coffee|caffeine|booze|"
+    rf"beer|wine|milk|soda){_STOP}",
 )
 def _avoids(m: re.Match[str], out: Emitter) -> None:
     food = m["food"].lower()
     out.fact(
         "AVOIDS",
-        f"{out.who} doesn't eat {food}",
+        f"{out.who} doesn't {m['verb'].lower()} {food}",
         value=food,
         fact_type="preference",
         importance=2,

@@ -148,6 +148,29 @@ def _already_did(m: re.Match[str], out: Emitter) -> None:
         out.done.append(m["task"])
 
 
+_ERRAND = (
+    r"called|emailed|e-mailed|booked|paid|sent|picked\s+up|bought|submitted|renewed|fixed|"
+    r"returned|scheduled|texted|messaged|signed\s+up\s+for|registered\s+for|handed\s+in|"
+    r"posted|mailed|ordered|cancell?ed|finished|cleaned|washed|filed"
+)
+
+
+_DONE_MARK = re.compile(r"(?i)\b(?:finally|already|at\s+last|done|sorted|ticked\s+off)\b")
+
+
+@todo_rule(
+    "errand_done",
+    rf"(?i:(?:^\W*|\bI\s+)(?:finally\s+|just\s+|already\s+)?)(?P<task>(?i:{_ERRAND})\s+"
+    r"(?!(?:you|u|me|him|her|them|it)\b)[^,.;:!?]{2,60}?)(?:\s+(?i:finally|already|at\s+last))?"
+    r"\s*(?=[,.;:!?]|$)",
+)
+def _errand_done(m: re.Match[str], out: Emitter) -> None:
+    """ "booked the dentist ✅", "picked up the dry cleaning finally": words naming what was
+    done — the commit closes a pending todo they name by verb or object, else none."""
+    if out.is_user and _DONE_MARK.search(m.string):
+        out.done.append(m["task"].strip())
+
+
 @todo_rule(
     "done_with",
     rf"(?i:\b(?:I'm\s+|I\s+am\s+)?(?:done\s+with|finished|completed|crossed\s+off|ticked\s+off)"

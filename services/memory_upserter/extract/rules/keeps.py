@@ -1,0 +1,120 @@
+"""What the person has and keeps, said in passing: a pet named in apposition ("Oscar, my guinea
+pig.") or after it ("I got a kitten, her name is Miso"), a pet of a breed ("a rescue greyhound
+called Dash"), twins, a business they run ("my clothing store", "I run a small dog grooming
+business"), and likes said the long way ("I've always had a love for horses", "jazz is my happy
+place"). Their place in the rule table: :mod:`.rules`."""
+
+from __future__ import annotations
+
+import re
+
+from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.doing import _PHRASE, _whole
+from services.memory_upserter.extract.rules.registry import NAME, _name, _relationship, rule
+from services.memory_upserter.extract.vocabulary import ROLES
+
+_PETS = (*(r for r, label in ROLES.items() if label == "PET"), "guinea pig", "bird", "pup",
+         "lizard", "gecko", "snake", "fish", "ferret", "tortoise", "greyhound", "labrador",
+         "retriever", "terrier", "poodle", "spaniel", "beagle", "bulldog", "husky", "collie",
+         "dachshund", "chihuahua", "pug", "cockatiel", "budgie")  # fmt: skip
+_PET_ROLES = "|".join(sorted((re.escape(r) for r in _PETS), key=len, reverse=True))
+
+
+@rule(
+    "name_my_pet",
+    rf"(?:^|(?<=[\s,:;-])){NAME}\s*,\s*(?i:my|our)\s+(?P<role>(?i:{_PET_ROLES}))(?=\s*[.,!?;]|$)",
+)
+def _name_my_pet(m: re.Match[str], out: Emitter) -> None:
+    """ "Oscar, my guinea pig.": the name in apposition is the pet's."""
+    name = _name(m["name"])
+    if name:
+        pet(out, m["role"].lower(), name)
+
+
+def pet(out: Emitter, role: str, name: str) -> None:
+    """A named pet of the person's, of a kind the relation vocabulary may not list."""
+    if role in ROLES and ROLES[role] == "PET":
+        _relationship(out, role, name)
+        return
+    handle = out.person(name, None, "Pet")
+    out.fact("HAS_PET", f"{name} is {out.whose} {role}", obj=handle, memory_type="PEOPLE",
+             fact_type="relationship", importance=2, confidence=0.9)  # fmt: skip
+
+
+_BUSINESS = (
+    r"store|shop|business|biz|studio|bakery|restaurant|cafe|café|startup|salon|boutique|"
+    r"agency|blog|podcast|channel|farm"
+)
+
+
+# The business word ends its noun phrase ("my store is …", "my store's …"): "my store card" and
+# "my shop assistant" name something else.
+_NOUN_ENDS = (
+    r"(?=['’]s\b|\s*(?:[,.;:!?)\-—–]|$)|\s+(?i:is|was|has|had|and|but|in|on|at|for|to|with|from|"
+    r"that|which|where|by|since|more|than|going|doing|been|lately|now|today|this|last|next|so|"
+    r"as|or|it|I|up|off|from|after|before|because)\b)"
+)
+
+
+@rule(
+    "my_business",
+    rf"(?i:\b(?:my|I\s+(?:run|own|opened|started|launched)\s+(?:my|an?))\s+(?:own\s+)?"
+    rf"(?:new\s+|small\s+|little\s+|tiny\s+)?)"
+    rf"(?P<kind>(?:(?!my\b|own\b)[a-z-]+\s+){{0,2}}?(?i:{_BUSINESS}))\b{_NOUN_ENDS}",
+)
+def _my_business(m: re.Match[str], out: Emitter) -> None:
+    """ "my clothing store", "my own dance studio": a business the person runs (value: its
+    words); a plain "my business" says less, but is still theirs. "My company" is not here:
+    it is where people work (the employer rules)."""
+    kind = re.sub(r"\s+", " ", m["kind"].lower()).replace("biz", "business")
+    if re.match(r"(?:favou?rite|local|old|first|last|next|whole|ideal|dream|future)\b", kind):
+        return  # "my favourite store", "my local cafe": a place they go, not theirs
+    out.fact("RUNS", f"{out.who} runs their own {kind}", value=kind, importance=2,
+             confidence=0.75)  # fmt: skip
+
+
+@rule(
+    "love_for",
+    r"(?i:\bI(?:'ve|\s+have)?\s+(?:always\s+)?(?:had|have|got)\s+(?:a|such\s+a)\s+(?:real\s+|"
+    r"big\s+|huge\s+|deep\s+)?(?:love|passion|soft\s+spot)\s+for)\s+" + _PHRASE,
+)
+def _love_for(m: re.Match[str], out: Emitter) -> None:
+    """ "I've always had a love for horses": a like, said the long way."""
+    what = _whole(m["what"])
+    if what is not None:
+        out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference",
+                 confidence=0.7)  # fmt: skip
+
+
+@rule(
+    "is_my_pick",
+    r"(?:^|(?<=,\s)|(?<=\bbut\s))(?P<what>(?!(?i:it|that|this|he|she|they|you|there|what)\b)"
+    r"[A-Za-z][\w-]*(?:\s+[\w-]+){0,5}?)\s+(?i:is|are)\s+(?i:(?:definitely\s+|still\s+)?my\s+"
+    r"(?:top\s+pick|fave|favou?rite|passion|stress[- ](?:relief|buster)|happy\s+place|thing))"
+    r"(?=\s*(?:[.!,;]|$)|\s+and\b)",
+)
+def _is_my_pick(m: re.Match[str], out: Emitter) -> None:
+    """ "… but contemporary is my top pick", "Dance is my stress relief": a like."""
+    what = _whole(m["what"], object_=False)
+    if what is not None and out.is_user:
+        out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference",
+                 confidence=0.7)  # fmt: skip
+
+
+@rule(
+    "pet_named_after",
+    rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+got|\s+adopted|\s+rescued)\s+(?:an?|another)\s+"
+    rf"(?:new\s+|little\s+|rescue\s+|baby\s+|sweet\s+)?(?P<role>{_PET_ROLES})s?\b[^.!?]{{0,40}}?"
+    rf"(?:\b(?:his|her|its)\s+name\s+is|\b(?:called|named)))\s+{NAME}",
+)
+def _pet_named_after(m: re.Match[str], out: Emitter) -> None:
+    """ "I got a kitten last week, her name is Miso", "a rescue greyhound called Dash"."""
+    name = _name(m["name"])
+    if name:
+        pet(out, m["role"].lower(), name)
+
+
+@rule("twins", r"(?i:\b(?:my|our)\s+(?:little\s+)?twins)\b")
+def _twins(m: re.Match[str], out: Emitter) -> None:
+    out.fact("HAS_CHILDREN", f"{out.who} has twins", value="twins", memory_type="PEOPLE",
+             fact_type="relationship", importance=2, confidence=0.85)  # fmt: skip
