@@ -53,6 +53,12 @@ _INTRANSITIVE = frozenset(
     "volunteering teaching coaching mentoring training running painting writing reading "
     "playing drawing".split()
 )
+# What a business the person runs is called (:mod:`.keeps` writes it; "I run a bakery" is no
+# habit).
+_BUSINESS = (
+    r"store|shop|business|biz|studio|bakery|restaurant|cafe|café|startup|salon|boutique|"
+    r"agency|blog|podcast|channel|farm"
+)
 # A habit, in the plain present ("I mentor …").
 _HABIT = (
     r"mentor|teach|coach|volunteer|practi[cs]e|play|paint|knit|garden|bake|cook|"
@@ -173,7 +179,7 @@ def _doing_subjectless(m: re.Match[str], out: Emitter) -> None:
 def _habit(m: re.Match[str], out: Emitter) -> None:
     verb = m["verb"].lower()
     what = _whole(m["what"], object_=False)
-    if what is None or out.clause_said:
+    if what is None or out.clause_said or re.search(rf"(?i)\b(?:{_BUSINESS})\b", what):
         return
     does = _S.get(verb, verb + "s")
     out.fact(

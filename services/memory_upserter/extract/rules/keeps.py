@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from services.memory_upserter.extract.emitter import Emitter
-from services.memory_upserter.extract.rules.doing import _PHRASE, _whole
+from services.memory_upserter.extract.rules.doing import _BUSINESS, _PHRASE, _whole
 from services.memory_upserter.extract.rules.registry import NAME, _name, _relationship, rule
 from services.memory_upserter.extract.vocabulary import ROLES
 
@@ -39,12 +39,6 @@ def pet(out: Emitter, role: str, name: str) -> None:
     handle = out.person(name, None, "Pet")
     out.fact("HAS_PET", f"{name} is {out.whose} {role}", obj=handle, memory_type="PEOPLE",
              fact_type="relationship", importance=2, confidence=0.9)  # fmt: skip
-
-
-_BUSINESS = (
-    r"store|shop|business|biz|studio|bakery|restaurant|cafe|café|startup|salon|boutique|"
-    r"agency|blog|podcast|channel|farm"
-)
 
 
 # The business word ends its noun phrase ("my store is …", "my store's …"): "my store card" and

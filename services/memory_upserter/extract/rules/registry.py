@@ -39,7 +39,8 @@ _STOP = (
 _LIKE_STOP = (
     r"(?=\s*(?:[,.;:!?)]|$|\s(?:and\s+(?:I|it|we|my|that|this)|but|because|so|since|though|"
     r"although|when|while|if|before|after|during|every|today|tomorrow|tonight|now|lately|"
-    r"these\s+days|too|a\s+lot|so\s+much|right|I|it|we|as\s+well)\b))"
+    r"these\s+days|too|a\s+lot|so\s+much|right|I|it|we|as\s+well|on\s+(?:the\s+)?weekends?|"
+    r"on\s+\w+days)\b))"
 )
 LIKED = rf"(?P<thing>[^,.;:!?]+?){_LIKE_STOP}"
 THING = rf"(?P<thing>[^,.;:!?]+?){_STOP}"

@@ -140,7 +140,8 @@ _CLOSED_TASK = r"(?P<task>[^,.;:!?]{3,80}?)\s*(?=[,.;:!?]|$)"
 
 @todo_rule(
     "already_did",
-    rf"(?i:\bI(?:'ve|\s+have)?\s+{_DONE_VERB}\s+)(?P<task>\w+ed\b[^,.;:!?]{{0,80}}?)"
+    rf"(?i:\bI(?:'ve|\s+have)?\s+{_DONE_VERB}\s+)(?!(?i:started|joined|moved|arrived|landed|"
+    rf"signed\s+up|enrolled)\b)(?P<task>\w+ed\b[^,.;:!?]{{0,80}}?)"
     r"\s*(?=[,.;:!?]|$)",
 )
 def _already_did(m: re.Match[str], out: Emitter) -> None:
