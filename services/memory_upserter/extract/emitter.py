@@ -21,6 +21,7 @@ class Emitter:
 
     now: datetime
     sentence: str = ""
+    message: str = ""  # the whole message the sentence is from
     subject: str = "user"  # the plan handle of whoever speaks
     is_user: bool = True
     entities: dict[str, PlanEntity] = field(default_factory=dict)

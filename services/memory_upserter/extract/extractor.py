@@ -102,6 +102,7 @@ def _read(utterance: Utterance, out: Emitter, selves: set[str]) -> None:
     out.subject = "user" if out.is_user else out.entity(speaker, "Person")
     out.last_person = last_person
     text = casual.normalise(utterance.text, out.names)
+    out.message = text
     for sentence in _SENTENCE.split(text):
         for part in assertion.parts(sentence.strip()):
             if part.strip(" .,!?"):

@@ -136,13 +136,19 @@ rule("allergy", r"(?i:\bI\s+have\s+an?)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)(?i:\s
 )
 
 
+_SHOWN = re.compile(r"(?i)\b(?:photos?|pics?|pictures?|shots?|images?|looks?|painting)\b")
+
+
 @rule(
     "likes",
     rf"(?i:\b(?:I|we)\s+(?:really\s+|absolutely\s+|just\s+|also\s+|all\s+)?(?:love|like|enjoy|"
     rf"adore))\s+{LIKED}",
 )
 def likes(m: re.Match[str], out: Emitter) -> None:
+    """A like; "I love the colours" said of a picture is praise for it, not a like."""
     thing = liked(m["thing"])
+    if thing and re.match(r"(?i)(?:all\s+)?the\s", thing) and _SHOWN.search(out.message):
+        return
     if thing:
         out.fact(
             "LIKES", f"{out.who} likes {thing}", value=thing, fact_type="preference", confidence=0.7
@@ -190,7 +196,10 @@ _FRAGMENT = re.compile(
     r"(?i)(?:\b(?:for|about|with|by|of|to|into|recently|together|too|again|"
     r"one|it|them|this|that|some|bits?|while|last\s+\w+)$|…)"
 )
-_FRAGMENT_START = re.compile(r"(?i)(?:about|while|for|another|the\s+first|a\s+few|up)\b")
+_FRAGMENT_START = re.compile(
+    r"(?i)(?:about|while|for|another|the\s+first|a\s+few|up|the\s+(?:impact|point|difference|"
+    r"value|importance|beauty|power|need|good|bright\s+side|light|way))\b"
+)  # "saw the impact I could make": a realisation, not an event
 
 
 @rule(

@@ -67,9 +67,12 @@ _HABIT = (
 _S = {"teach": "teaches", "coach": "coaches", "do": "does", "practise": "practises"}
 _END = (
     r"(?=\s*(?:[,.;:!?)(\u2014\u2013]|\s-\s|$|\s(?:and\s+(?:I|it|we|my|they|it's|that)|but|"
-    r"because|'cause|cause|so|since|though|although|when|while|if|which|who|as|to\s+(?:help|"
-    r"get|make|stay|keep|show|share)|lately|right\s+now|these\s+days|at\s+the\s+moment|"
-    r"now|too|as\s+well|again|more|every|with\s+(?:you|them|her|him))\b))"
+    r"because|'cause|cause|so|since|though|although|when|while|if|which|who|"
+    r"as(?!\s+an?\s+(?:career|job|hobby|profession|side))|to\s+(?:help|get|make|stay|keep|show|"
+    r"share)|lately|right\s+now|these\s+days|at\s+the\s+moment|now|too|as\s+well|again|more|"
+    r"every|with\s+(?:you|them|her|him)|in\s+the\s+(?:past|last)\s+\w+|(?:this|last|next)\s+"
+    r"(?:week|weekend|month|year|summer|winter|spring|fall)|for\s+(?:a\s+while|weeks|months|"
+    r"years|ages|\w+\s+(?:days|weeks|months|years)))\b))"
 )
 _PHRASE = rf"(?P<what>[^,.;:!?\u2014\u2013]{{3,90}}?){_END}"
 _FRAGMENT = re.compile(
@@ -93,7 +96,9 @@ _NOT = re.compile(
     r"(?i)^(?:(?:it|that|this|them|ok|okay|well|good|great|fine|alright|better|worse|"
     r"my\s+best|the\s+same|nothing|something|anything|everything|a\s+lot|a\s+break|a\s+"
     r"(?:nap|breather|moment|second|minute|look|chance)|care|part|place|time|some\s+time|"
-    r"notes?|pictures?|photos?|pics?|advantage|action|steps?|things|stuff|fun|so\s+much)$|"
+    r"notes?|pictures?|photos?|pics?|advantage|action|steps?|things|stuff|fun|so\s+much|"
+    r"(?:an?\s+)?(?:new\s+|big\s+|little\s+|side\s+|secret\s+|fun\s+|cool\s+)?"
+    r"(?:project|thing|idea)s?)$|"
     r"(?:you|your|ur|u|me|him|her|us|they|them|it|what|how|whatever|there|here|over|off|"
     r"forward|back|around|up|down|out|so|too|as|like|any|to|and|or|but)\b)"
 )

@@ -123,10 +123,18 @@ def _thing(text: str | None) -> str | None:
     return thing if thing and not NOT_THINGS.match(thing) and len(thing) <= 120 else None
 
 
+# Not a liked thing: the rest of a relative clause ("everyone we love was there"), or a thing
+# whose object is a pronoun ("holding them"): the thing itself is elsewhere.
+_NOT_LIKED = re.compile(
+    r"(?i)^(?:is|was|are|were|has|have|had|makes?|gives?|those|these)\b|\b(?:them|it|those|"
+    r"these|him|her)$"
+)
+
+
 def liked(text: str | None) -> str | None:
     """A liked thing as a whole phrase: "going on road trips" is "road trips"."""
     thing = re.sub(r"(?i)^(?:going\s+(?:on\s+|to\s+)?|to\s+go\s+(?:on\s+|to\s+)?)", "", text or "")
-    return _thing(thing)
+    return None if _NOT_LIKED.search(thing.strip()) else _thing(thing)
 
 
 def _place(text: str) -> str | None:
