@@ -99,7 +99,8 @@ _CANCELLED = re.compile(
     r"(?i)\b(?:cancell?ed|called\s+off|not\s+(?:doing|happening|needed)|no\s+longer|anymore)\b"
 )
 _ASKS_YES_NO = re.compile(
-    r"(?i)(?:,|\s-)\s+(?=(?:is|are|was|does|do|can|should|will|would|could|am)\s+\w[^,]*\?\s*$)"
+    r"(?i)(?:,|\s-)\s+(?=(?:is|are|was|does|do|can|should|will|would|could|am|want|wanna|"
+    r"got|have\s+you|did\s+you|you\s+(?:want|wanna))\s+\w[^,]*\?\s*$)"
 )
 
 

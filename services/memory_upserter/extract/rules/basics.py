@@ -197,7 +197,7 @@ _FRAGMENT = re.compile(
     r"one|it|them|this|that|some|bits?|while|last\s+\w+)$|…)"
 )
 _FRAGMENT_START = re.compile(
-    r"(?i)(?:about|while|for|another|the\s+first|a\s+few|up|the\s+(?:impact|point|difference|"
+    r"(?i)(?:about|while|for|another\s+(?:one|time)|the\s+first|a\s+few|up|the\s+(?:impact|point|difference|"
     r"value|importance|beauty|power|need|good|bright\s+side|light|way))\b"
 )  # "saw the impact I could make": a realisation, not an event
 

@@ -69,8 +69,9 @@ def _my_business(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "love_for",
-    r"(?i:\bI(?:'ve|\s+have)?\s+(?:always\s+)?(?:had|have|got)\s+(?:a|such\s+a)\s+(?:real\s+|"
-    r"big\s+|huge\s+|deep\s+)?(?:love|passion|soft\s+spot)\s+for)\s+" + _PHRASE,
+    r"(?i:\bI(?:'ve|\s+have)?\s+(?:always\s+)?(?:had|have|got|felt|feel)\s+(?:a|such\s+a)\s+"
+    r"(?:real\s+|big\s+|huge\s+|deep\s+|strong\s+)?(?:love|passion|soft\s+spot|connection|"
+    r"bond)\s+(?:for|to|with))\s+" + _PHRASE,
 )
 def _love_for(m: re.Match[str], out: Emitter) -> None:
     """ "I've always had a love for horses": a like, said the long way."""
