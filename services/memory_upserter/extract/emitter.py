@@ -118,9 +118,18 @@ class Emitter:
         )
         self.facts[(fold(subject), predicate, fold(obj or value or ""))] = fact
 
-    def todo(self, kind: TodoKind, task: str, *, also_due_in: str = "", dated: bool = True) -> None:
+    def todo(
+        self,
+        kind: TodoKind,
+        task: str,
+        *,
+        also_due_in: str = "",
+        dated: bool = True,
+        at: datetime | None = None,
+    ) -> None:
         """A todo of the user's (another speaker's plans are not theirs); a due expression in
-        the task (or in ``also_due_in``) becomes its due date and leaves its text."""
+        the task (or in ``also_due_in``) becomes its due date and leaves its text; ``at``: the
+        due date the clause's time words already gave, when the task has none."""
         if not self.is_user:
             return
         due = find_due(task, self.now) if dated else None
@@ -129,11 +138,12 @@ class Emitter:
             due = find_due(also_due_in, self.now)
         if len(text) < 2:
             return
+        due_at = due.at if due else (at if dated else None)
         text = text[0].upper() + text[1:]
         self.people.note_todo(text)
         self.todos[(kind, fold(text))] = PlanTodo(
             kind=kind,
             text=text[:300],
-            due=due.at.isoformat() if due else None,
+            due=due_at.isoformat() if due_at else None,
             source_snippet=self.sentence[:2000],
         )

@@ -132,7 +132,9 @@ def _activity(out: Emitter, doing: str, text: str) -> None:
     when = find_due(out.sentence, out.now)
     ahead = out.valid_from is not None and out.valid_from > out.now
     if ahead or (when is not None and when.at > out.now and out.valid_from is None):
-        out.todo("COMMITMENT", doing, also_due_in=out.sentence)
+        out.todo(
+            "COMMITMENT", doing, also_due_in=out.sentence, at=out.valid_from if ahead else None
+        )
         return
     out.fact("DOES", text, value=doing, fact_type="habit", confidence=0.7)
 

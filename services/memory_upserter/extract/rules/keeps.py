@@ -46,7 +46,11 @@ def pet(out: Emitter, role: str, name: str) -> None:
 _NOUN_ENDS = (
     r"(?=['’]s\b|\s*(?:[,.;:!?)\-—–]|$)|\s+(?i:is|was|has|had|and|but|in|on|at|for|to|with|from|"
     r"that|which|where|by|since|more|than|going|doing|been|lately|now|today|this|last|next|so|"
-    r"as|or|it|I|up|off|from|after|before|because)\b)"
+    r"as|or|it|I|up|off|from|after|before|because|not|again|too|yet|already|just|recently|ago|"
+    r"back|there|here|together|online|will|would|can|could|should|must|might|may|did|does|do|"
+    r"needs?|gets?|got|keeps?|makes?|takes?|looks?|feels?|seems?|went|goes|going|opened|opens|"
+    r"last|first|grow|grew|grows|growing|a|an|the|my|our|some|all|every|into|over|through|"
+    r"during|about|around|while|when|if|then|where|who|also|finally|soon|even)\b)"
 )
 
 
