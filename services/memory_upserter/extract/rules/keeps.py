@@ -89,7 +89,9 @@ def _love_for(m: re.Match[str], out: Emitter) -> None:
     "is_my_pick",
     r"(?:^|(?<=,\s)|(?<=\bbut\s))(?P<what>(?!(?i:it|that|this|he|she|they|you|there|what)\b)"
     r"[A-Za-z][\w-]*(?:\s+[\w-]+){0,5}?)\s+(?i:is|are)\s+(?i:(?:definitely\s+|still\s+)?my\s+"
-    r"(?:top\s+pick|fave|favou?rite|passion|stress[- ](?:relief|buster)|happy\s+place|thing))"
+    r"(?:top\s+pick|fave|favou?rite|passion|stress[- ](?:relief|buster)|happy\s+place|thing|"
+    r"(?:main\s+|favou?rite\s+|biggest\s+|true\s+)?(?:hobby|hobbies|passions|outlet|escape|"
+    r"go-to|jam)))"
     r"(?=\s*(?:[.!,;]|$)|\s+and\b)",
 )
 def _is_my_pick(m: re.Match[str], out: Emitter) -> None:
@@ -117,3 +119,53 @@ def _pet_named_after(m: re.Match[str], out: Emitter) -> None:
 def _twins(m: re.Match[str], out: Emitter) -> None:
     out.fact("HAS_CHILDREN", f"{out.who} has twins", value="twins", memory_type="PEOPLE",
              fact_type="relationship", importance=2, confidence=0.85)  # fmt: skip
+
+
+@rule(
+    "fan",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:a|such\s+a)\s+(?:huge\s+|big\s+|massive\s+|real\s+|die-?hard\s+)?)"
+    r"(?P<what>(?!fan\b)[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*)?)\s+(?i:fan)\b(?!\s+of)",
+)
+def _fan(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm a huge Chelsea fan": a like of the thing."""
+    what = _whole(m["what"], object_=False)
+    if what is not None:
+        out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference",
+                 confidence=0.7)  # fmt: skip
+
+
+@rule(
+    "member_of",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:now\s+|also\s+)?(?:a\s+(?:proud\s+)?member\s+of|part\s+of))\s+"
+    + _PHRASE,
+)
+def _member_of(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm part of a local running club": a group the person belongs to."""
+    what = _whole(m["what"])
+    if what is not None and not re.match(
+        r"(?i)(?:it|this|that|the\s+(?:problem|solution))\b", what
+    ):
+        out.fact("MEMBER_OF", f"{out.who} is a member of {what}", value=what, confidence=0.75)
+
+
+_WORKS = (
+    r"screenplay|screenplays|script|scripts|novel|manuscript|memoir|album|thesis|dissertation|"
+    r"podcast|petition|campaign|fundraiser|documentary|short\s+film|comic|exhibition|art\s+show|"
+    r"portfolio|thriller|poetry\s+collection|cookbook|recipe\s+book"
+)
+
+
+@rule(
+    "my_work",
+    rf"(?i:\bmy\s+(?:(?:own|new|first|next|latest|recent|full|last|current|little)\s+)*)"
+    rf"(?P<kind>(?:(?!my\b)[a-z-]+\s+)?(?i:{_WORKS}))\b{_NOUN_ENDS}|"
+    rf"(?i:\bthe\s+)(?P<started>(?i:{_WORKS}))(?i:\s+I(?:'ve|\s+have)?\s+(?:started|written|wrote|"
+    rf"made|launched|organi[sz]ed))\b",
+)
+def _my_work(m: re.Match[str], out: Emitter) -> None:
+    """ "my recent screenplay", "the petition I started": a work of the person's own."""
+    kind = " ".join((m["kind"] or m["started"]).lower().split())
+    if re.match(r"(?:favou?rite|fave|old)\b", kind):
+        return
+    out.fact("WORKS_ON", f"{out.who} works on their {kind}", value=kind, memory_type="PROJECT",
+             importance=2, confidence=0.75)  # fmt: skip
