@@ -30,7 +30,7 @@ _ING = (
     r"following|planning|designing|knitting|gardening|sprucing\s+up|tweaking|wrapping\s+up|"
     r"offering|doing|attending|collecting|fostering|caring\s+for|looking\s+after|helping\s+out"
     r"(?:\s+(?:at|with))?|working\s+(?:on|towards?|out\s+at)|training\s+(?:at|in)|making|"
-    r"turning"
+    r"turning|majoring\s+in"
 )
 # Activities that last by their nature: "I'm learning the piano" is ongoing. Any other verb of
 # the list ("I'm reading", "I'm taking the bus home") may be this minute's, and says an activity
@@ -41,7 +41,7 @@ _LASTING = re.compile(
     r"hosting|expanding|saving(?:\s+up)?\s+for|renovating|setting\s+up|campaigning\s+for|"
     r"applying\s+(?:to|for)|searching\s+for|on\s+the\s+hunt\s+for|recovering\s+from|"
     r"pursuing|designing|knitting|gardening|fostering|caring\s+for|looking\s+after|"
-    r"working\s+(?:on|towards?)|training\s+(?:at|in)|turning)$"
+    r"working\s+(?:on|towards?)|training\s+(?:at|in)|turning|majoring\s+in)$"
 )
 _DURATION = re.compile(
     r"(?i)\b(?:been|still|lately|these\s+days|recently|currently|for\s+(?:weeks|months|years|"
