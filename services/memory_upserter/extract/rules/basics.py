@@ -196,6 +196,11 @@ _FRAGMENT = re.compile(
     r"(?i)(?:\b(?:for|about|with|by|of|to|into|recently|together|too|again|"
     r"one|it|them|this|that|some|bits?|while|last\s+\w+)$|…)"
 )
+_CHILDHOOD = re.compile(
+    r"(?i)\b(?:as\s+a\s+(?:kid|child|teen|teenager|little\s+\w+)|growing\s+up|when\s+I\s+was\s+"
+    r"(?:a\s+kid|a\s+child|little|young|younger|a\s+teen\w*|\d+)|in\s+(?:high\s+school|"
+    r"college|my\s+teens|my\s+twenties))\b"
+)
 _FRAGMENT_START = re.compile(
     r"(?i)(?:about|while|for|another\s+(?:one|time)|the\s+first|a\s+few|up|the\s+(?:impact|point|difference|"
     r"value|importance|beauty|power|need|good|bright\s+side|light|way))\b"
@@ -213,7 +218,11 @@ _FRAGMENT_START = re.compile(
     rf"(?:for|to|into)))\s+{THING}",
 )
 def _did(m: re.Match[str], out: Emitter) -> None:
-    """What the speaker did, dated by the turn (imports set ``now`` to the message time)."""
+    """What the speaker did, dated by the turn (imports set ``now`` to the message time); in a
+    sentence about childhood ("the camera I had as a kid, I took plenty of beach pics") it is
+    the past, never dated today."""
+    if _CHILDHOOD.search(out.sentence):
+        return
     thing = _thing(m["thing"])
     if not thing or re.match(r"(?i)(?:bed|sleep|work|home|working\b.*)$", thing):
         return

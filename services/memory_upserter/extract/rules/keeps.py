@@ -54,6 +54,12 @@ _NOUN_ENDS = (
 )
 
 
+_TO_OPEN = re.compile(
+    r"(?i)\b(?:to\s+(?:open|start|launch|set\s+up)|opening|starting|launching|(?:spot|place|"
+    r"location|space|name|investors?|funding)\s+for)\s+$"
+)
+
+
 @rule(
     "my_business",
     rf"(?i:\b(?:my|I\s+(?:run|own|opened|started|launched)\s+(?:my|an?))\s+(?:own\s+)?"
@@ -65,6 +71,8 @@ def _my_business(m: re.Match[str], out: Emitter) -> None:
     words); a plain "my business" says less, but is still theirs. "My company" is not here:
     it is where people work (the employer rules)."""
     kind = re.sub(r"\s+", " ", m["kind"].lower()).replace("biz", "business")
+    if _TO_OPEN.search(m.string[: m.start()]):
+        return  # "a place to open my dance studio": a business still to come (a plan)
     if re.match(r"(?:favou?rite|local|old|first|last|next|whole|ideal|dream|future)\b", kind):
         return  # "my favourite store", "my local cafe": a place they go, not theirs
     out.fact("RUNS", f"{out.who} runs their own {kind}", value=kind, importance=2,
