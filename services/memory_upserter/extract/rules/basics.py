@@ -221,9 +221,11 @@ def _did(m: re.Match[str], out: Emitter) -> None:
     """What the speaker did, dated by the turn (imports set ``now`` to the message time); in a
     sentence about childhood ("the camera I had as a kid, I took plenty of beach pics") it is
     the past, never dated today."""
-    if _CHILDHOOD.search(out.sentence):
-        return
-    thing = _thing(m["thing"])
+    if _CHILDHOOD.search(out.sentence) or re.search(r"(?i)\bthe\s+other\s+day\b", out.sentence):
+        return  # the past, or a day not said: never dated today
+    thing = _thing(re.split(r"(?i)\s+(?:that|which|who)\s+(?:was|were|is|are)\b", m["thing"])[0])
+    if thing and re.search(r"(?i)\b(?:this|these)\b", thing):
+        return  # "making this delicious treat": the thing is in a picture, not in the words
     if not thing or re.match(r"(?i)(?:bed|sleep|work|home|working\b.*)$", thing):
         return
     if _FRAGMENT.search(thing) or _FRAGMENT_START.match(thing):
