@@ -237,6 +237,8 @@ def _did(m: re.Match[str], out: Emitter) -> None:
     if m["verb"].lower() == "started" and re.fullmatch(r"(?i)(?:a\s+)?(?:new\s+)?job", thing):
         return  # a state, not an event: the job rules write it (employer, or "has a new job")
     day = (out.valid_from or out.now).date()
+    if out.is_user:  # "tried my newest recipe": the user's, said in the third person
+        thing = re.sub(r"\bmy\b", "their", re.sub(r"\bmyself\b", "themselves", thing))
     happened = f"{' '.join(m['verb'].lower().split())} {thing}"
     out.fact(
         "DID",

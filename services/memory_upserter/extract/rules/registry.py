@@ -119,7 +119,7 @@ def _name(text: str | None) -> str | None:
 
 
 def _thing(text: str | None) -> str | None:
-    thing = (text or "").strip(" '\"")
+    thing = (text or "").strip(" '\"-–—")
     return thing if thing and not NOT_THINGS.match(thing) and len(thing) <= 120 else None
 
 
