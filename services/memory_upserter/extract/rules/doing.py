@@ -30,7 +30,7 @@ _ING = (
     r"following|planning|designing|knitting|gardening|sprucing\s+up|tweaking|wrapping\s+up|"
     r"offering|doing|attending|collecting|fostering|caring\s+for|looking\s+after|helping\s+out"
     r"(?:\s+(?:at|with))?|working\s+(?:on|towards?|out\s+at)|training\s+(?:at|in)|making|"
-    r"turning|majoring\s+in"
+    r"turning|majoring\s+in|having|throwing|holding|finishing(?:\s+up)?"
 )
 # Activities that last by their nature: "I'm learning the piano" is ongoing. Any other verb of
 # the list ("I'm reading", "I'm taking the bus home") may be this minute's, and says an activity
@@ -41,7 +41,7 @@ _LASTING = re.compile(
     r"hosting|expanding|saving(?:\s+up)?\s+for|renovating|setting\s+up|campaigning\s+for|"
     r"applying\s+(?:to|for)|searching\s+for|on\s+the\s+hunt\s+for|recovering\s+from|"
     r"pursuing|designing|knitting|gardening|fostering|caring\s+for|looking\s+after|"
-    r"working\s+(?:on|towards?)|training\s+(?:at|in)|turning|majoring\s+in)$"
+    r"working\s+(?:on|towards?)|training\s+(?:at|in)|turning|majoring\s+in|creating)$"
 )
 _DURATION = re.compile(
     r"(?i)\b(?:been|still|lately|these\s+days|recently|currently|for\s+(?:weeks|months|years|"
@@ -105,7 +105,8 @@ _NOT = re.compile(
 _PREPOSITION = re.compile(r"(?i)^(?:on|in|into|at|with|for|about|from|of|by)\b")
 _SELF_ING = (
     r"(?:(?i:\bI(?:'m|\s+am)|\bI(?:'ve|\s+have)\s+been|\bwe(?:'re|\s+are)|\bwe(?:'ve|\s+have)"
-    r"\s+been)|(?:^|(?<=[.!?]\s))(?i:been|still|currently|now))"
+    r"\s+been)|(?:^|(?<=[.!?]\s))(?i:been|still|currently|now)|(?<=,\s)(?i:just|still|also)"
+    r"(?=\s+(?i:learning|studying|researching|looking\s+into|volunteering|practi[cs]ing|training)\b))"
 )
 
 
@@ -124,9 +125,10 @@ def _whole(what: str, *, object_: bool = True) -> str | None:
                   lambda w: _OWN[w.group(0)], what)  # fmt: skip
 
 
-def _activity(out: Emitter, doing: str, text: str) -> None:
-    """An activity of the person's (value: its phrase); a future one is a plan (a todo).
-    A fallback: a clause another rule already wrote a fact from writes no activity too."""
+def _activity(out: Emitter, doing: str, text: str, *, lasting: bool) -> None:
+    """An activity of the person's (value: its phrase); a future one is a plan (a todo); one
+    that may be this minute's (not ``lasting``) writes nothing. A fallback: a clause another
+    rule already wrote a fact from writes no activity too."""
     if out.clause_said:
         return
     when = find_due(out.sentence, out.now)
@@ -135,14 +137,15 @@ def _activity(out: Emitter, doing: str, text: str) -> None:
         out.todo(
             "COMMITMENT", doing, also_due_in=out.sentence, at=out.valid_from if ahead else None
         )
-        return
-    out.fact("DOES", text, value=doing, fact_type="habit", confidence=0.7)
+    elif lasting:
+        out.fact("DOES", text, value=doing, fact_type="habit", confidence=0.7)
 
 
 @rule(
     "doing_now",
     rf"{_SELF_ING}\s+(?:(?i:currently|still|also|now|really|just|actually|slowly|finally|"
-    rf"even|busy)\s+)*(?P<verb>(?i:{_ING}))\s+{_PHRASE}",
+    rf"even|busy|definitely|carrying\s+on|continuing|keeping\s+up)\s+)*(?P<verb>(?i:{_ING}))\s+"
+    rf"{_PHRASE}",
 )
 def _doing_now(m: re.Match[str], out: Emitter) -> None:
     verb = " ".join(m["verb"].lower().split())
@@ -153,11 +156,12 @@ def _doing_now(m: re.Match[str], out: Emitter) -> None:
         return  # "planning to …" is a plan (the todo rules)
     if verb == "learning" and re.match(rf"(?i:{_LANGS})\b", what):
         return  # a language: profile.learning writes it
+    # "I'm taking the bus home", "I'm running late": this minute's, not a state
     lasting = _LASTING.match(verb) or (verb == "taking" and _TAKEN.match(what))
-    if not lasting and not _DURATION.search(m.string):
-        return  # "I'm taking the bus home", "I'm running late": this minute's, not a state
     doing = f"{verb} {what}"
-    _activity(out, doing, f"{out.who} is {doing}")
+    _activity(
+        out, doing, f"{out.who} is {doing}", lasting=bool(lasting or _DURATION.search(m.string))
+    )
 
 
 @rule(
@@ -172,9 +176,9 @@ def _doing_subjectless(m: re.Match[str], out: Emitter) -> None:
     what = _whole(m["what"], object_=verb not in _INTRANSITIVE)
     alone = re.match(r"\s*(?:[—–.!]|\s-\s|$)", m.string[m.end() :])
     lasting = _LASTING.match(verb) or _DURATION.search(m.string)
-    if what is not None and alone and lasting and out.is_user:
+    if what is not None and alone and out.is_user:
         doing = f"{' '.join(m['verb'].lower().split())} {what}"
-        _activity(out, doing, f"{out.who} is {doing}")
+        _activity(out, doing, f"{out.who} is {doing}", lasting=bool(lasting))
 
 
 @rule(
