@@ -203,7 +203,8 @@ _CHILDHOOD = re.compile(
 )
 _FRAGMENT_START = re.compile(
     r"(?i)(?:about|while|for|another\s+(?:one|time)|the\s+first|a\s+few|up|the\s+(?:impact|point|difference|"
-    r"value|importance|beauty|power|need|good|bright\s+side|light|way))\b"
+    r"value|importance|beauty|power|need|good|bright\s+side|light|way)|an?\s+(?:\w+\s+)?"
+    r"(?:difference|impact))\b"
 )  # "saw the impact I could make": a realisation, not an event
 
 

@@ -121,6 +121,11 @@ def _whole(what: str, *, object_: bool = True) -> str | None:
         return None
     if object_ and _PREPOSITION.match(what) or "…" in what:
         return None
+    return what
+
+
+def _own(what: str) -> str:
+    """The person's words in the third person, as a fact states them ("my" → "their")."""
     return re.sub(r"\b(?:my|myself|me|our|ourselves|mine|I|I'm)\b(?!-)",
                   lambda w: _OWN[w.group(0)], what)  # fmt: skip
 
@@ -138,7 +143,7 @@ def _activity(out: Emitter, doing: str, text: str, *, lasting: bool) -> None:
             "COMMITMENT", doing, also_due_in=out.sentence, at=out.valid_from if ahead else None
         )
     elif lasting:
-        out.fact("DOES", text, value=doing, fact_type="habit", confidence=0.7)
+        out.fact("DOES", _own(text), value=_own(doing), fact_type="habit", confidence=0.7)
 
 
 @rule(
@@ -192,7 +197,7 @@ def _habit(m: re.Match[str], out: Emitter) -> None:
     what = _whole(m["what"], object_=False)
     if what is None or out.clause_said or re.search(rf"(?i)\b(?:{_BUSINESS})\b", what):
         return
-    does = _S.get(verb, verb + "s")
+    does, what = _S.get(verb, verb + "s"), _own(what)
     out.fact(
         "DOES", f"{out.who} {does} {what}", value=f"{verb} {what}", fact_type="habit",
         confidence=0.7,
@@ -214,6 +219,6 @@ def _started_doing(m: re.Match[str], out: Emitter) -> None:
                   m["what"] or "")  # fmt: skip
     what = _whole(said) if said.strip() else ""
     if what is not None and not out.clause_said and m["verb"].lower() not in _NOT_STARTED:
-        doing = f"{m['verb'].lower()} {what}".strip()
+        doing = _own(f"{m['verb'].lower()} {what}".strip())
         out.fact("DOES", f"{out.who} has been {doing}", value=doing, fact_type="habit",
                  confidence=0.75)  # fmt: skip
