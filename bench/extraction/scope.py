@@ -13,8 +13,9 @@ measure cannot be moved by the judge:
 
 A keyword classifier, not a model: ``STATE`` words put an observation in; ``OPINION`` as its
 verb, or a one-off ``EVENT`` without a ``STATE`` word, keep it out. The ``--list`` output is the
-definition made visible; ``locomo_scope.tsv`` records the hand corrections (dia_id, text, in|out)
-which win over the classifier.
+definition made visible; ``locomo_scope.tsv`` (absent: none made so far) would record hand
+corrections (dia_id, text, in|out), which win over the classifier. The classifier was written
+before any rule was tuned against it, and not changed after.
 """
 
 from __future__ import annotations

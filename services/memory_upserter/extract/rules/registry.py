@@ -1,7 +1,8 @@
 """The offline extractor's rule table: the registry (:func:`rule`, :func:`todo_rule`), the
 patterns and helpers the rules share. The rules themselves: home, work, diet, allergies, likes,
 projects, events and people in :mod:`.basics`; more self-statements in :mod:`.profile`
-and :mod:`.life`; todos in :mod:`.todos`. A rule's place in the table is set in
+and :mod:`.life`; what the person does and keeps, said in passing, in :mod:`.doing` and
+:mod:`.keeps`; todos in :mod:`.todos`. A rule's place in the table is set in
 :mod:`services.memory_upserter.extract.rules`.
 
 Patterns are English and conservative: a rule fires on an outright statement ("I live in
