@@ -176,10 +176,12 @@ def _diet_since(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "in_until",
-    rf"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|still\s+)?in)\s+(?P<place>{_CAP}[^,.;:!?]*?){_STOP}",
+    rf"(?i:\b(?:I(?:'m|\s+am)\s+(?:currently\s+|still\s+)?in|(?:I(?:'m|\s+am)\s+)?working\s+"
+    rf"(?:remotely\s+)?from))\s+(?P<place>{_CAP}[^,.;:!?]*?){_STOP}",
 )
 def _in_until(m: re.Match[str], out: Emitter) -> None:
-    """ "I'm in Porto until Friday": a stay, only with its end said."""
+    """ "I'm in Porto until Friday", "working from Barcelona till end of January": a stay, only
+    with its end said."""
     place = _place(m["place"])
     if place and out.valid_to is not None and out.valid_to > out.now:
         out.entity(place, "Location")
