@@ -110,6 +110,19 @@ _TAG = re.compile(
 )
 
 
+_CHILDHOOD = re.compile(
+    r"(?i)\b(?:as\s+a\s+(?:kid|child|teen|teenager|little\s+\w+)|growing\s+up|when\s+I\s+was\s+"
+    r"(?:a\s+kid|a\s+child|little|young|younger|a\s+teen\w*|\d+)|in\s+(?:high\s+school|"
+    r"college|my\s+teens|my\s+twenties))\b"
+)
+
+
+def childhood(sentence: str) -> bool:
+    """The sentence is about the person's childhood or school years: what it says happened
+    then is the past, never dated today."""
+    return bool(_CHILDHOOD.search(sentence))
+
+
 def parts(sentence: str) -> list[str]:
     """A statement and the question asked after it in the same sentence ("I live in Lisbon,
     any good ramen places near Alfama?", "… not so long ago - pretty cool, huh?"): the two

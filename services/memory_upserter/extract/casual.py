@@ -65,7 +65,8 @@ _NAME_AFTER = re.compile(
     rf"her\s+name\s+is)|\b(?:work(?:s|ing|ed)?\s+(?:at|for)|job\s+(?:at|with)|joined|left|"
     rf"quit(?:\s+my\s+job\s+at)?|started\s+(?:a\s+new\s+job\s+)?at|employed\s+(?:at|by)|"
     rf"I'm\s+at|intern(?:ing)?\s+at)(?:\s+the)?|\b(?:live[sd]?\s+in|living\s+in|based\s+in|"
-    rf"moved\s+to|from|grew\s+up\s+in|staying\s+in|visiting|I'm\s+in|born\s+in|near|home\s+is\s+in))"
+    rf"moved\s+to|from|grew\s+up\s+in|staying\s+in|visiting|I'm\s+in|born\s+in|near|home\s+is\s+in|"
+    rf"outside(?:\s+of)?|close\s+to|living\s+with\s+(?:my|our)\s+\w+\s+in))"
     rf"\s+(?P<name>{_WORD})(?=(?P<more>(?:\s+{_WORD}){{0,2}}))"
 )
 _OPENING = re.compile(
@@ -80,7 +81,7 @@ _LISTED = re.compile(
 _BARE = re.compile(
     r"(?i)(?:^|(?<=[.!?]\s))(?P<verb>moved\s+to|started\s+(?:a\s+new\s+job|at|working)|"
     r"work\s+(?:at|for|as)|got\s+(?:laid\s+off|fired|married|engaged|divorced|a\s+job)|"
-    r"living\s+in|staying\s+in|training\s+for|allergic\s+to|just\s+moved|lost\s+my\s+job|"
+    r"living\s+(?:in|with)|staying\s+in|training\s+for|allergic\s+to|just\s+moved|lost\s+my\s+job|"
     r"got\s+promoted)\b"
 )
 _AND_VERB = re.compile(r"(?i)\band\s+(?=(?:work|live|moved)\s+(?:at|for|in|to)\b)")

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 
+from services.memory_upserter.extract import assertion
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.registry import (
+    _CAP,
     _ROLES,
     _STOP,
     LIKED,
@@ -48,10 +50,14 @@ def _my_name(m: re.Match[str], out: Emitter) -> None:
     r"'m\s+living|'re\s+"
     r"living|\s+are\s+living|(?:'ve|\s+have)\s+been\s+living|\s+reside|'m\s+"
     r"based|\s+am\s+based|'re\s+based|(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|"
-    r"finally\s+)?(?:moved|relocated)(?:\s+from\s+[^,.;:!?]+?)?)\s+(?:in|to))\s+" + PLACE,
+    r"finally\s+)?(?:moved|relocated)(?:\s+from\s+[^,.;:!?]+?)?)(?:\s+with\s+(?:my|our)\s+\w+)?\s+"
+    r"(?:in|to))\s+" + PLACE,
 )
 def _lives_in(m: re.Match[str], out: Emitter) -> None:
-    place = _place(m["place"])
+    near = re.search(
+        rf"\b(?:near|outside(?:\s+of)?|close\s+to)\s+({_CAP}(?:\s+{_CAP})*)$", m["place"]
+    )
+    place = _place(near.group(1) if near else m["place"])  # "a small village outside of Utrecht"
     if place:
         out.entity(place, "Location")
         out.fact("LIVES_IN", f"{out.who} lives in {place}", obj=place, importance=2, confidence=0.9)
@@ -194,13 +200,8 @@ def _working_on(m: re.Match[str], out: Emitter) -> None:
 
 _FRAGMENT = re.compile(
     r"(?i)(?:\b(?:for|about|with|by|of|to|into|recently|together|too|again|"
-    r"one|it|them|this|that|some|bits?|while|last\s+\w+)$|…)"
-)
-_CHILDHOOD = re.compile(
-    r"(?i)\b(?:as\s+a\s+(?:kid|child|teen|teenager|little\s+\w+)|growing\s+up|when\s+I\s+was\s+"
-    r"(?:a\s+kid|a\s+child|little|young|younger|a\s+teen\w*|\d+)|in\s+(?:high\s+school|"
-    r"college|my\s+teens|my\s+twenties))\b"
-)
+    r"one|it|them|this|that|some|bits?|while|last\s+\w+)$|…|\b(?:this|these)\b)"
+)  # "made for", "wrote a few bits", "making this treat" (a thing in a picture): no event
 _FRAGMENT_START = re.compile(
     r"(?i)(?:about|while|for|another\s+(?:one|time)|the\s+first|a\s+few|up|the\s+(?:impact|point|difference|"
     r"value|importance|beauty|power|need|good|bright\s+side|light|way)|an?\s+(?:\w+\s+)?"
@@ -222,21 +223,20 @@ def _did(m: re.Match[str], out: Emitter) -> None:
     """What the speaker did, dated by the turn (imports set ``now`` to the message time); in a
     sentence about childhood ("the camera I had as a kid, I took plenty of beach pics") it is
     the past, never dated today."""
-    if _CHILDHOOD.search(out.sentence) or re.search(r"(?i)\bthe\s+other\s+day\b", out.sentence):
+    if assertion.childhood(out.sentence) or re.search(r"(?i)\bthe\s+other\s+day\b", out.sentence):
         return  # the past, or a day not said: never dated today
     thing = _thing(re.split(r"(?i)\s+(?:that|which|who)\s+(?:was|were|is|are)\b", m["thing"])[0])
-    if thing and re.search(r"(?i)\b(?:this|these)\b", thing):
-        return  # "making this delicious treat": the thing is in a picture, not in the words
     if not thing or re.match(r"(?i)(?:bed|sleep|work|home|working\b.*)$", thing):
         return
     if _FRAGMENT.search(thing) or _FRAGMENT_START.match(thing):
         return  # "made for", "saw while hiking", "wrote a few bits": a piece of an event
-    if m["verb"].lower() in ("joined", "started") and re.match(r"(?:at\s+|with\s+)?[A-Z]", thing):
+    verb = m["verb"].lower()
+    if verb in ("joined", "started") and re.match(r"(?:at\s+|with\s+)?[A-Z]", thing):
         return  # joining an organisation is where the person works (profile.employer)
-    if m["verb"].lower() == "started" and re.match(r"(?i)(?:[a-z]+ing|my\s+own)\b", thing):
-        return  # "started playing guitar": an activity since then (doing.started_doing)
-    if m["verb"].lower() == "started" and re.fullmatch(r"(?i)(?:a\s+)?(?:new\s+)?job", thing):
-        return  # a state, not an event: the job rules write it (employer, or "has a new job")
+    if verb == "started" and re.match(
+        r"(?i)(?:[a-z]+ing\b|my\s+own\b|(?:a\s+)?(?:new\s+)?job$)", thing
+    ):
+        return  # an activity since then (doing.started_doing), a business, a job: states
     day = (out.valid_from or out.now).date()
     if out.is_user:  # "tried my newest recipe": the user's, said in the third person
         thing = re.sub(r"\bmy\b", "their", re.sub(r"\bmyself\b", "themselves", thing))

@@ -212,3 +212,18 @@ def _person_works_in(m: re.Match[str], out: Emitter) -> None:
             memory_type="PEOPLE",
             confidence=0.85,
         )
+
+
+@rule(
+    "person_diet",
+    rf"{SUBJECT}\s+(?i:is|'s)\s+(?i:(?:now\s+|also\s+|strictly\s+)?(?:a\s+)?)"
+    rf"(?P<diet>(?i:vegan|vegetarian|pescatarian))\b",
+)
+def _person_diet(m: re.Match[str], out: Emitter) -> None:
+    """ "my friend Jo is vegan": the named person's diet (a role alone names nobody)."""
+    if m["subj_role"] and not m["subj_named"] or m["pron"]:
+        return
+    person = _subject(m, out)
+    if person and person != "user":
+        diet = m["diet"].lower()
+        out.fact("DIET", f"{person} is {diet}", subject=person, value=diet, confidence=0.8)

@@ -32,7 +32,7 @@ NAME = rf"(?P<name>{_CAP}(?:\s+{_CAP}){{0,2}})"
 ORG = rf"(?P<org>{_CAP}(?:\s+(?:&\s+)?{_CAP}){{0,3}})"
 _STOP = (
     r"(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|because|so|since|though|although|when|while|if|"
-    r"with|for|at|on|in|to|from|every|today|tomorrow|tonight|now|yet|right|not|originally|"
+    r"with|for|at|on|in|to|from|every|today|tomorrow|tonight|now|yet|right|not|originally|until|till|"
     r"these|lately|already|too|tho|anyway|I|my|we)\b))"
 )
 # A liked thing runs to the end of its phrase, prepositions included ("road trips with friends
