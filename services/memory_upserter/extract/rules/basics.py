@@ -26,6 +26,7 @@ from services.memory_upserter.extract.rules.registry import (
     _subject,
     _thing,
     liked,
+    listed,
     role_named,
     rule,
 )
@@ -155,10 +156,9 @@ def likes(m: re.Match[str], out: Emitter) -> None:
     thing = liked(m["thing"])
     if thing and re.match(r"(?i)(?:all\s+)?the\s", thing) and _SHOWN.search(out.message):
         return
-    if thing:
-        out.fact(
-            "LIKES", f"{out.who} likes {thing}", value=thing, fact_type="preference", confidence=0.7
-        )
+    for each in [thing, *listed(m)] if thing else []:
+        out.fact("LIKES", f"{out.who} likes {each}", value=each, fact_type="preference",
+                 confidence=0.7)  # fmt: skip
 
 
 @rule(

@@ -138,6 +138,20 @@ def liked(text: str | None) -> str | None:
     return None if _NOT_LIKED.search(thing.strip()) else _thing(thing)
 
 
+_LISTED = re.compile(r"((?:\s*,\s*(?:and\s+|or\s+)?[a-z][\w' -]{2,30}?)+)\s*(?=[.;:!?]|$)")
+
+
+def listed(m: re.Match[str]) -> list[str]:
+    """The rest of a list a liked thing opens ("I love hiking, biking, and swimming"): each
+    further item, short and whole, to the end of the sentence."""
+    rest = _LISTED.match(m.string, m.end())
+    if rest is None or not re.search(r"\b(?:and|or)\b", rest.group(1)):
+        return []  # a list ends on "and"/"or": "my garden, spend hours there" is no list
+    items = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+", rest.group(1).strip(" ,"))
+    found = [liked(i) for i in items if len(i.split()) <= 4]
+    return [f for f in found if f] if len(found) == len(items) else []
+
+
 def _place(text: str) -> str | None:
     place = _thing(text)
     if not place or re.match(r"(?i)(?:a|an|the|my|our|this|that|here|there|with)\b", place):
