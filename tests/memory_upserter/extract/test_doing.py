@@ -111,3 +111,24 @@ def test_a_tick_says_done() -> None:
 def test_a_tag_question_leaves_the_statement() -> None:
     plan = plan_of("I started my own online clothing store not so long ago - pretty cool, huh?")
     assert ("RUNS", "online clothing store") in {(f.predicate, f.value) for f in plan.facts}
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("i love hiking, biking and swimming",
+         {("LIKES", "hiking"), ("LIKES", "biking"), ("LIKES", "swimming")}),
+        ("i adore my garden, spend hours there", {("LIKES", "my garden")}),  # no list: no "and"
+        ("my friend jo is vegan", {("HAS_FRIEND", "Jo"), ("DIET", "vegan")}),
+        ("we live in a small village outside of utrecht", {("LIVES_IN", "Utrecht")}),
+    ],
+)  # fmt: skip
+def test_lists_places_and_other_peoples_diets(text: str, expected: set[tuple]) -> None:
+    assert facts_of(text) == expected
+
+
+def test_a_stay_until_a_day_of_the_month_ends_the_day_after() -> None:
+    (fact,) = plan_of("im in lisbon until the 20th").facts
+    assert (fact.predicate, (fact.valid_to or "")[:10]) == ("STAYING_IN", "2026-01-21")
+    (fact,) = plan_of("working from barcelona till end of january").facts
+    assert (fact.predicate, (fact.valid_to or "")[:10]) == ("STAYING_IN", "2026-02-01")
