@@ -41,7 +41,7 @@ _DISPUTED = re.compile(
 _CLAUSES = re.compile(
     r"\s*(?:;|—|–|\s-\s|,?\s+but\s+|,\s+(?=(?:I|we|my(?!\s+(?:dog|cat|puppy|kitten|"
     r"guinea\s+pig|hamster|rabbit|bunny|parrot|turtle)[.!]?\s*$)|and\s+I|so\s+I)\b)"
-    r"|,?\s+(?:and|so)\s+(?=(?:I|I'm|I've|my|we)\b)|,\s+(?:anyway|anyways)\b,?"
+    r"|(?<!\b[Mm]e),?\s+(?:and|so)\s+(?=(?:I|I'm|I've|my|we)\b)|,\s+(?:anyway|anyways)\b,?"
     r"|,\s*(?:and\s+)?(?:now|actually)\b,?)\s*"
 )
 _GREETING = re.compile(

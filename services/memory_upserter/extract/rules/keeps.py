@@ -177,3 +177,39 @@ def _my_work(m: re.Match[str], out: Emitter) -> None:
         return
     out.fact("WORKS_ON", f"{out.who} works on their {kind}", value=kind, memory_type="PROJECT",
              importance=2, confidence=0.75)  # fmt: skip
+
+
+_HOUSEHOLD = (
+    r"kids|children|family|fam|son|daughter|wife|husband|partner|boys|girls|boyfriend|girlfriend"
+)
+
+
+@rule(
+    "family_likes",
+    rf"(?i:\b(?:my|our)\s+(?:little\s+)?(?P<who>{_HOUSEHOLD})\s+(?:all\s+|really\s+|absolutely\s+)?"
+    rf"(?:love|loves|like|likes|enjoy|enjoys|adore|adores))\s+{_PHRASE}",
+)
+def _family_likes(m: re.Match[str], out: Emitter) -> None:
+    """ "my kids love painting": what the person's household likes (the household is
+    unnamed, so the fact is the person's: FAMILY_LIKES, its words saying whose)."""
+    what = _whole(m["what"], object_=False)
+    if re.search(r"(?i)\bme\s+and\s+$", m.string[: m.start()]):
+        return  # "me and my wife enjoy hiking": the person's own like (we_like)
+    if what is not None and not re.match(r"(?i)(?:it|that|this|them|you)\b", what):
+        who = "family" if m["who"].lower() == "fam" else m["who"].lower()
+        verb = "like" if who in ("kids", "children", "boys", "girls") else "likes"
+        out.fact("FAMILY_LIKES", f"{out.whose.capitalize()} {who} {verb} {what}", value=what,
+                 memory_type="PEOPLE", fact_type="preference", confidence=0.7)  # fmt: skip
+
+
+@rule(
+    "we_like",
+    rf"(?i:\b(?:me\s+and\s+my\s+(?:{_HOUSEHOLD})|my\s+(?:{_HOUSEHOLD})\s+and\s+(?:I|me))\s+"
+    rf"(?:really\s+|both\s+|all\s+)?(?:love|like|enjoy|adore))\s+{_PHRASE}",
+)
+def _we_like(m: re.Match[str], out: Emitter) -> None:
+    """ "me and my wife enjoy hiking": the person likes it too."""
+    what = _whole(m["what"], object_=False)
+    if what is not None and not re.match(r"(?i)(?:it|that|this|them|you|each)\b", what):
+        out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference",
+                 confidence=0.7)  # fmt: skip
