@@ -121,6 +121,8 @@ def test_a_tag_question_leaves_the_statement() -> None:
         ("i adore my garden, spend hours there", {("LIKES", "my garden")}),  # no list: no "and"
         ("my friend jo is vegan", {("HAS_FRIEND", "Jo"), ("DIET", "vegan")}),
         ("we live in a small village outside of utrecht", {("LIVES_IN", "Utrecht")}),
+        ("my kids love painting", {("FAMILY_LIKES", "painting"), ("HAS_CHILDREN", "kids")}),
+        ("me and my wife enjoy hiking", {("LIKES", "hiking")}),
     ],
 )  # fmt: skip
 def test_lists_places_and_other_peoples_diets(text: str, expected: set[tuple]) -> None:
