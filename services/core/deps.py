@@ -262,4 +262,7 @@ def _check_space(settings: Settings, embedder: Embedder) -> None:
             "vector_space_unchecked", embedder=embedder.name, path=settings.qdrant_path
         )
         return
-    check_vector_space(Path(settings.qdrant_path), name=embedder.name, dim=embedder.dim)
+    try:
+        check_vector_space(Path(settings.qdrant_path), name=embedder.name, dim=embedder.dim)
+    except OSError as exc:  # an unreadable folder: the index reports itself unavailable
+        structlog.get_logger().warning("vector_space_unchecked", error=repr(exc)[:300])

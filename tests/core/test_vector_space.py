@@ -93,3 +93,14 @@ async def test_a_stand_in_embedder_neither_stamps_nor_is_refused(
     await clients.close()
     assert "vector_space_unchecked" in [log["event"] for log in logs]
     assert not (folder / STAMP).exists()
+
+
+async def test_an_unwritable_folder_starts_as_before(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    settings = Settings(qdrant_path=str(blocked / "qdrant"), embedder="hashing")
+    with capture_logs() as logs:
+        clients = await Clients.open(settings, {VECTORS, EMBEDDER})  # /readyz names the index
+    await clients.close()
+    events = [log["event"] for log in logs]
+    assert "vector_space_unchecked" in events and "vectors_unavailable_at_start" in events
