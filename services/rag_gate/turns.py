@@ -46,6 +46,7 @@ def recalled_turns(
         query_terms,
         skipped,
     )
+    bm25 = {hit.id: hit.lexical for hit in hits}
     candidates = [
         fusion.TurnCandidate(
             id=k.candidate.id,
@@ -55,6 +56,7 @@ def recalled_turns(
             session_id=str(rows.messages[k.candidate.id].session_id),
             entity_ids=frozenset(rows.messages[k.candidate.id].entity_ids),
             lexical=k.lexical,
+            bm25=bm25.get(k.candidate.id),
         )
         for k in done.kept
     ]
