@@ -46,6 +46,7 @@ from typing import Literal
 
 from contracts.retrieve_limits import FusionWeights, TurnLimits
 from services.rag_gate.gate import normalize
+from services.rag_gate.when import TEMPORAL_BOOST
 
 RRF_K = 60
 FIRST = 1.0 / (RRF_K + 1)  # one list's first place
@@ -62,6 +63,7 @@ class TurnCandidate:
     entity_ids: frozenset[str]
     lexical: bool = False  # kept by the lexical rule, not by its cosine
     bm25: float | None = None  # its BM25 score, when the index's lexical ranking held it
+    dated: bool = False  # it says when (:func:`services.rag_gate.when.says_when`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +100,10 @@ def score_turns(
     entity_ids: Iterable[str],
     entity_names: Iterable[str],
     session_ranks: Mapping[str, int],
+    asks_when: bool = False,
 ) -> list[ScoredTurn]:
-    """The candidates re-scored and sorted, best first (ties: the index's order)."""
+    """The candidates re-scored and sorted, best first (ties: the index's order); for a
+    question that asks when, a turn that says when is lifted (:mod:`.when`)."""
     ids = frozenset(entity_ids)
     names = frozenset(names_key(n) for n in entity_names if n and n.strip())
     scored = []
@@ -109,12 +113,14 @@ def score_turns(
         entity = limits.entity_boost * FIRST if (spoken or named) else 0.0
         rank = session_ranks.get(c.session_id or "")
         session = limits.session_boost / (RRF_K + rank) if rank else 0.0
-        score = base + entity + session
+        dated = TEMPORAL_BOOST * FIRST if asks_when and c.dated else 0.0
+        score = base + entity + session + dated
         details = {
             "rrf": round(c.rrf, 6),
             "relevance": round(base, 6),
             "entity": round(entity, 6),
             "session": round(session, 6),
+            "when": round(dated, 6),
             "fused": round(score, 6),
             "lexical": 1.0 if c.lexical else 0.0,
         }

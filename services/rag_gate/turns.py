@@ -16,7 +16,7 @@ from contracts.retrieve import RetrieveRequest
 from contracts.retrieve_limits import FusionWeights
 from contracts.slots import Turn
 from services.core.vectors import VectorHit
-from services.rag_gate import fusion, ranking, updates
+from services.rag_gate import fusion, ranking, updates, when
 from services.rag_gate.continuity import TailMessage
 from services.rag_gate.slots import Tally, add_up, counted, cut, terms
 from services.rag_gate.store import Rows
@@ -57,6 +57,7 @@ def recalled_turns(
             entity_ids=frozenset(rows.messages[k.candidate.id].entity_ids),
             lexical=k.lexical,
             bm25=bm25.get(k.candidate.id),
+            dated=when.says_when(rows.messages[k.candidate.id].text),
         )
         for k in done.kept
     ]
@@ -66,6 +67,7 @@ def recalled_turns(
         entity_ids=req.entity_ids,
         entity_names=rows.entity_names,
         session_ranks=_session_ranks(episode_hits, rows),
+        asks_when=when.asks_when(req.message),
     )
     out, dropped = _shown(_newer_first(scored, rows, query_terms), rows, limits.max)
     return out, add_up([done.tally, Tally(dropped)])
