@@ -58,6 +58,7 @@ def recalled_turns(
             lexical=k.lexical,
             bm25=bm25.get(k.candidate.id),
             dated=when.says_when(rows.messages[k.candidate.id].text),
+            words=fusion.words(rows.messages[k.candidate.id].text),
         )
         for k in done.kept
     ]

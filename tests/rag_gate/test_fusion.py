@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from contracts.retrieve_limits import FusionWeights, TurnLimits
 from services.rag_gate.fusion import (
     DENSE_SHARE,
     FIRST,
+    LONG_DENSE_SHARE,
     Slotted,
     TurnCandidate,
+    dense_share,
     fuse,
     relevance,
     score_turns,
@@ -127,3 +131,17 @@ def test_without_bm25_scores_the_index_rrf_orders_the_turns() -> None:
         scored_turn("b", 0.02, similarity=0.6, bm25=None),
     ]
     assert relevance(candidates) == [0.03, 0.02]
+
+
+def test_among_long_turns_the_dense_vector_weighs_more() -> None:
+    assert dense_share([20, 25, 30]) == DENSE_SHARE
+    assert dense_share([20, 300, 400]) == LONG_DENSE_SHARE > DENSE_SHARE
+    # the same scores, long turns: the closer cosine wins over the larger BM25
+    short = [
+        TurnCandidate("a", 0.03, 0.60, None, None, frozenset(), bm25=4.0, words=20),
+        TurnCandidate("b", 0.03, 0.45, None, None, frozenset(), bm25=10.0, words=20),
+    ]
+    long = [replace(c, words=300) for c in short]
+    common = {"limits": TurnLimits(), "entity_ids": (), "entity_names": (), "session_ranks": {}}
+    assert [t.id for t in score_turns(short, **common)] == ["b", "a"]  # type: ignore[arg-type]
+    assert [t.id for t in score_turns(long, **common)] == ["a", "b"]  # type: ignore[arg-type]
