@@ -17,7 +17,6 @@ from typing import Any, TypeAlias
 
 import asyncpg
 import msgspec
-import redis.exceptions
 import structlog
 from litestar import Request, Response
 
@@ -25,12 +24,12 @@ from services.core.errors import (
     Conflict,
     Contention,
     DependencySaturated,
-    DependencyUnavailable,
     FieldError,
     InvalidInput,
     MalformedJSON,
     NotFound,
 )
+from services.core.outage import dependency_of
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://twin-core.dev/problems/"
@@ -118,35 +117,6 @@ class ProblemError(Exception):
         self.slug = slug or title.lower().replace(" ", "-")
         self.errors = errors or []
         self.headers = headers or {}
-
-
-# Client libraries' own error types, and the dependency each one names. A bare OSError or
-# TimeoutError names nothing: the Postgres adapter (services.core.postgres) turns its own into
-# DependencyUnavailable("postgres"); the other adapters raise DependencyUnavailable themselves.
-_CLIENT_ERRORS: tuple[tuple[tuple[type[BaseException], ...], str], ...] = (
-    ((redis.exceptions.ConnectionError, redis.exceptions.TimeoutError), "redis"),
-    (
-        (
-            asyncpg.exceptions.PostgresConnectionError,
-            asyncpg.exceptions.CannotConnectNowError,
-            asyncpg.exceptions.TooManyConnectionsError,
-            asyncpg.exceptions.AdminShutdownError,
-            asyncpg.exceptions.QueryCanceledError,
-            asyncpg.InterfaceError,
-        ),
-        "postgres",
-    ),
-)
-
-
-def dependency_of(exc: BaseException) -> str | None:
-    """The dependency an exception says did not answer, or None if it is not such a failure."""
-    if isinstance(exc, DependencyUnavailable):
-        return exc.dependency
-    for types, dependency in _CLIENT_ERRORS:
-        if isinstance(exc, types):
-            return dependency
-    return None
 
 
 def problem_response(

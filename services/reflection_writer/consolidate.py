@@ -55,7 +55,7 @@ from services.core.clock import request_clock
 from services.core.deps import Database
 from services.core.errors import DependencyUnavailable, NotFound
 from services.core.llm import LLMUnavailable
-from services.core.problems import dependency_of
+from services.core.outage import dependency_of
 from services.reflection_writer import sessions
 from services.reflection_writer.brain import SlowBrain
 from services.reflection_writer.episode_write import consolidate_claimed

@@ -96,7 +96,11 @@ async def test_a_query_lands_where_the_same_text_indexed_does(minilm: MiniLMEmbe
     agreement = [
         cosine(await minilm.embed_query(t), d) for t, d in zip(texts, documents, strict=True)
     ]
-    assert min(agreement) > 0.98, agreement
+    # Sentences agree to 0.98 on every CPU. A one-word or empty text has fewer tokens to average
+    # the int8 rounding over, and the kernels differ by CPU: "ok" agrees 0.968 on an AVX2-only
+    # AMD EPYC, above 0.98 on an AVX-512 Xeon.
+    assert min(agreement[:7]) > 0.98, agreement
+    assert min(agreement[7:]) > 0.95, agreement
     # still the nearest document by far: a query finds its own text first
     for text, document in zip(texts[:7], documents[:7], strict=True):
         asked = await minilm.embed_query(text)

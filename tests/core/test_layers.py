@@ -107,3 +107,24 @@ def test_the_walk_sees_a_crossing_at_any_depth(tmp_path: Path) -> None:
 
 def _names(package: str) -> set[str]:
     return {f"{package}.pipeline", f"{package}.pipeline.retrieve"}
+
+
+def test_only_the_http_layer_imports_problems() -> None:
+    """Steps raise domain errors (``services.core.errors``) and ask ``services.core.outage``
+    which dependency failed; statuses are the HTTP layer's: a node's ``app.py`` and core's
+    app factory, refusals, guard and exposure import ``services.core.problems``, nothing else."""
+    http = {
+        "services/core/app.py",
+        "services/core/exposure.py",
+        "services/core/guard.py",
+        "services/core/problems.py",
+        "services/core/refusals.py",
+    }
+    importers = [
+        module
+        for module, names in _imports("services").items()
+        if "services.core.problems" in names
+        and module not in http
+        and not module.endswith("/app.py")
+    ]
+    assert importers == []

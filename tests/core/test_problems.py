@@ -19,7 +19,8 @@ from services.core.errors import (
     MalformedJSON,
     NotFound,
 )
-from services.core.problems import REFUSALS, dependency_of, refusal_of
+from services.core.outage import dependency_of
+from services.core.problems import REFUSALS, refusal_of
 from services.core.refusals import exception_handlers
 from services.core.settings import Settings
 

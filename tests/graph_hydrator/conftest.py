@@ -1,4 +1,5 @@
-"""Seeding a user's graph with plain SQL, and a Postgres-only ``Clients`` for the node."""
+"""Seeding a user's graph through the memory store's writers, and a Postgres-only ``Clients``
+for the node."""
 
 from __future__ import annotations
 
@@ -6,11 +7,19 @@ import uuid
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
+from uuid import UUID
 
 import asyncpg
 import pytest
 
 from services.core.deps import Clients
+from services.core.memory_store import (
+    EntityWrite,
+    FactWrite,
+    apply_facts,
+    ensure_user_and_agent,
+    upsert_entities,
+)
 from services.core.settings import Settings
 from services.graph_hydrator.app import SPEC
 
@@ -19,21 +28,21 @@ AGENTS = ("deanna", "anaketa")
 
 
 class Seeder:
-    """Inserts one user's rows: ``users``/``agents`` first (FKs), then whatever a test needs."""
+    """One user's graph, written by the product's own writers (``services.core.memory_store``:
+    :func:`ensure_user_and_agent`, :func:`upsert_entities`, :func:`apply_facts`), as a commit
+    writes it. What no writer sets (a state only time or another route reaches: an entity's
+    attributes or its being forgotten, a fact forgotten or last touched long ago, a todo) is
+    set after the write, on the row it made."""
 
     def __init__(self, pool: asyncpg.Pool, user_id: str) -> None:
         self.pool = pool
         self.user_id = user_id
+        self._named: dict[str, UUID] = {}  # name → the last entity seeded under it
 
     async def ensure(self) -> Seeder:
         async with self.pool.acquire() as conn:
-            await conn.execute(
-                "INSERT INTO users (user_id) VALUES ($1) ON CONFLICT DO NOTHING", self.user_id
-            )
-            await conn.executemany(
-                "INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING",
-                [(a,) for a in AGENTS],
-            )
+            for agent in AGENTS:
+                await ensure_user_and_agent(conn, self.user_id, agent)
         return self
 
     async def entity(
@@ -48,29 +57,34 @@ class Seeder:
         active: bool = True,
         entity_ref: str | None = None,
     ) -> str:
-        entity_id = str(uuid.uuid4())
-        async with self.pool.acquire() as conn:
+        """A new entity (a second one of a name is another person, as a plan's distinct
+        ref makes it)."""
+        write = EntityWrite(
+            name,
+            category,
+            tuple(aliases),
+            "agent" if agent_id else "global",
+            distinct_from=self._named.get(name.casefold()),
+        )
+        async with self.pool.acquire() as conn, conn.transaction():
+            (made,) = await upsert_entities(
+                conn, self.user_id, [write], agent_id=agent_id, now=last_seen or T0
+            )
+            assert made.outcome == "created", (name, made)
             await conn.execute(
-                """INSERT INTO entities (entity_id, user_id, scope, agent_id, name, category,
-                                         last_seen, attributes, active, forgotten_at, entity_ref)
-                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9,
-                           CASE WHEN $9 THEN NULL ELSE now() END, $10)""",
-                entity_id,
+                """UPDATE entities SET last_seen = $3, attributes = $4::jsonb,
+                          active = $5, forgotten_at = CASE WHEN $5 THEN NULL ELSE now() END,
+                          entity_ref = COALESCE($6, entity_ref)
+                    WHERE user_id = $1 AND entity_id = $2""",
                 self.user_id,
-                "agent" if agent_id else "global",
-                agent_id,
-                name,
-                category,
+                made.entity_id,
                 last_seen,
                 attributes or {},
                 active,
                 entity_ref,
             )
-            await conn.executemany(
-                "INSERT INTO entity_aliases (user_id, entity_id, alias) VALUES ($1, $2, $3)",
-                [(self.user_id, entity_id, alias) for alias in aliases],
-            )
-        return entity_id
+        self._named[name.casefold()] = made.entity_id
+        return str(made.entity_id)
 
     async def fact(
         self,
@@ -93,40 +107,38 @@ class Seeder:
         created_at: datetime = T0,
         message_ids: Sequence[str] = (),
     ) -> str:
-        rel_id = str(uuid.uuid4())
         if obj is None and value is None:
             value = text or predicate.lower()
-        async with self.pool.acquire() as conn:
+        write = FactWrite(
+            subject_entity_id=UUID(subject),
+            predicate=predicate,
+            text=text or f"{predicate} {value if obj is None else ''}".strip(),
+            memory_type=memory_type,
+            object_entity_id=UUID(obj) if obj is not None else None,
+            value=None if obj is not None else str(value),
+            importance=importance,
+            pinned=pinned,
+            confidence=confidence,
+            scope="agent" if agent_id else "global",
+            agent_id=agent_id,
+            source=source,
+            message_ids=tuple(message_ids),
+            valid_from=valid_from,
+            valid_to=valid_to,
+        )
+        async with self.pool.acquire() as conn, conn.transaction():
+            (made,) = await apply_facts(conn, self.user_id, [write], now=created_at)
+            assert made.outcome in ("created", "ended", "superseded_previous"), (predicate, made)
             await conn.execute(
-                """INSERT INTO relations (rel_id, user_id, scope, agent_id, subject_id, predicate,
-                       object_id, object_value, confidence, memory_type, text, importance, pinned,
-                       source, status, valid_from, valid_to, provenance_message_ids,
-                       forgotten_at, created_at, updated_at)
-                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14,
-                           $15, $16, $17, $18::jsonb,
-                           CASE WHEN $15 = 'FORGOTTEN' THEN now() END, $19, $20)""",
-                rel_id,
+                """UPDATE relations SET status = $3, updated_at = $4,
+                          forgotten_at = CASE WHEN $3 = 'FORGOTTEN' THEN now() END
+                    WHERE user_id = $1 AND rel_id = $2""",
                 self.user_id,
-                "agent" if agent_id else "global",
-                agent_id,
-                subject,
-                predicate,
-                obj,
-                value if obj is None else None,
-                confidence,
-                memory_type,
-                text or f"{predicate} {value if obj is None else ''}".strip(),
-                importance,
-                pinned,
-                source,
+                made.rel_id,
                 status,
-                valid_from,
-                valid_to,
-                list(message_ids),
-                created_at,
                 updated_at,
             )
-        return rel_id
+        return str(made.rel_id)
 
     async def todo(
         self,

@@ -38,9 +38,9 @@ def _cases() -> list:
 
 
 def _lost_needs(conv: dict, style: str) -> str | None:
-    """Why this style may lose turns today: the conversation's own ``lost_needs``, else a
-    sloppy model's refused plans."""
-    return conv.get("lost_needs", {}).get(style) or (LENIENT_COMMIT if style == "sloppy" else None)
+    """Why this style may lose turns today: the conversation's own ``lost_needs`` (a sloppy
+    model's refused plans no longer lose a turn: the commit is lenient, issue 27 §1)."""
+    return conv.get("lost_needs", {}).get(style)
 
 
 def _no_loss_cases() -> list:

@@ -30,6 +30,7 @@ from services.core.settings import Settings
 from services.memory_upserter.commit.asked import resolve_ends
 from services.memory_upserter.commit.ending import CUE, ends_said
 from services.memory_upserter.commit.judge import judge, names_in
+from services.memory_upserter.commit.names import known_in
 from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored
 from services.memory_upserter.extract.extractor import Utterance
 from services.memory_upserter.extract.people import Known
@@ -184,7 +185,8 @@ def _names(new: Sequence[Utterance]) -> list[str]:
 
 async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement | Stored:
     """A model's plan (the request's or its answer's), with the person's recent messages of the
-    session as the words its facts may rest on; or the answer an earlier commit stored."""
+    session as the words its facts may rest on and the user's entities its names may mean; or
+    the answer an earlier commit stored."""
     assert turn.plan is not None and turn.plan_source is not None
     req = turn.req
     ending = any(f.valid_to for f in turn.plan.facts)
@@ -198,12 +200,15 @@ async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement 
             return context.stored
         live = await conn.fetch(LIVE_TEXTS, req.user_id, req.agent_id, turn.now) if ending else []
         plan, ended = await _ended_by_words(conn, turn, said)
+        # whom the plan's names mean (003 §10)
+        known = await known_in(conn, req.user_id, req.agent_id, turn.plan)
     return Judgement(
         plan,
         turn.plan_source,
         self_names=tuple(context.self_names),
         context=tuple(text for text, _ in context.earlier),
         notes=tuple(ended),
+        known=tuple(known),
         stored_facts=tuple(r["text"] for r in live),
     )
 

@@ -95,6 +95,13 @@ def handles_of(plan: MemoryWritePlan) -> list[str]:
     return sorted({fold(h).strip() for h in raw if fold(h).strip() not in SELF_HANDLES})
 
 
+async def known_in(
+    conn: Connection, user_id: str, agent_id: str, plan: MemoryWritePlan
+) -> list[Known]:
+    """The user's entities the plan's names may mean (:func:`handles_of`, :func:`load_known`)."""
+    return await load_known(conn, user_id, agent_id, handles_of(plan))
+
+
 async def load_known(
     conn: Connection, user_id: str, agent_id: str, names: Sequence[str]
 ) -> list[Known]:

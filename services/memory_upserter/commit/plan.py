@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 
 import msgspec
 
@@ -21,10 +22,7 @@ from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.commit.grounding import Said, ground
 from services.memory_upserter.commit.judge import forgets_asked
 from services.memory_upserter.commit.names import resolve
-from services.memory_upserter.commit.read import (
-    AFFECT_PREDICATES,
-    validity,
-)
+from services.memory_upserter.commit.read import AFFECT_PREDICATES
 from services.memory_upserter.commit.turn import (
     Judgement,
     MessageRow,
@@ -34,6 +32,7 @@ from services.memory_upserter.commit.turn import (
     TurnPlan,
 )
 from services.memory_upserter.extract.due import parse_due
+from services.memory_upserter.extract.temporal import parse_when
 from services.memory_upserter.text import (
     SENTENCES,
     TODO_CUES,
@@ -265,3 +264,12 @@ def _promotion(plan: MemoryWritePlan, said: Sequence[str]) -> tuple[list[PlanFac
         text=f'User said they feel {label}: "{promotion.user_statement[:400]}"',
     )
     return [fact], []
+
+
+def validity(fact: PlanFact, now: datetime) -> tuple[datetime | None, datetime | None]:
+    """The fact's ``valid_from``/``valid_to`` resolved against the turn (None: not given or
+    not understood; a model's plan has them resolved already, by :mod:`.lenient`)."""
+    return (
+        parse_when(fact.valid_from, now) if fact.valid_from else None,
+        parse_when(fact.valid_to, now, end=True) if fact.valid_to else None,
+    )

@@ -16,19 +16,18 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, tzinfo
 from typing import Literal
 
 import msgspec
 
 from contracts.common import TEXT_MAX
 from contracts.memory import CommitRequest, Notice
-from contracts.plan import MemoryWritePlan, PlanFact
+from contracts.plan import MemoryWritePlan
 from services.core.clock import check_times, request_clock
 from services.core.errors import FieldError, InvalidInput
 from services.memory_upserter.commit.lenient import read_answer, read_plan
 from services.memory_upserter.commit.turn import MessageRow, ReadTurn
-from services.memory_upserter.extract.temporal import parse_when
 from services.memory_upserter.text import (
     fold as fold,
 )  # re-exported: bench/extraction reads it here
@@ -125,12 +124,3 @@ def _source(
     if plan is None:
         return None
     return "request" if req.plan is not None else "answer"
-
-
-def validity(fact: PlanFact, now: datetime) -> tuple[datetime | None, datetime | None]:
-    """The fact's ``valid_from``/``valid_to`` resolved against the turn (None: not given or
-    not understood; a model's plan has them resolved already, by :mod:`.lenient`)."""
-    return (
-        parse_when(fact.valid_from, now) if fact.valid_from else None,
-        parse_when(fact.valid_to, now, end=True) if fact.valid_to else None,
-    )

@@ -30,7 +30,6 @@ from services.core.settings import Settings
 from services.memory_upserter.commit.answer import find_answer, prefer
 from services.memory_upserter.commit.index import after_commit
 from services.memory_upserter.commit.judge_store import judge_turn, plan_turn, replay
-from services.memory_upserter.commit.names import handles_of, load_known
 from services.memory_upserter.commit.plan import prepare
 from services.memory_upserter.commit.read import read
 from services.memory_upserter.commit.transaction import Replay, transaction
@@ -60,10 +59,6 @@ async def commit_turn(
     answered = await find_answer(stores, turn)  # "the work one": which Marta was meant
     if turn.plan is not None and turn.plan_source is not None:
         found = await plan_turn(stores.db, turn, idle)
-        if not isinstance(found, Stored):
-            async with stores.db.acquire() as conn:  # whom the plan's names mean (003 §10)
-                known = await load_known(conn, req.user_id, req.agent_id, handles_of(turn.plan))
-            found = replace(found, known=tuple(known))
     else:
         found = await judge_turn(stores.db, llm, settings, turn, idle)
     if isinstance(found, Stored):
