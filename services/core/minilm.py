@@ -29,8 +29,9 @@ _QUEUED_TEXTS = 32  # queued calls merged into one worker hop, at most this many
 # ... and at most this many tokens (estimated: :func:`hop_tokens`). A hop cannot be
 # interrupted, so this bounds how long a search query waits behind documents: 32 texts of 256
 # tokens (long assistant replies, BEAM) ran ~4-9 s on the 2-core box and stalled the first
-# questions after an ingest for seconds; 1024 tokens is ~0.5 s, and 32 short turns still fit.
-_HOP_TOKENS = 1024
+# questions after an ingest for seconds; 512 tokens is ~0.25 s (two long replies, which also
+# run cheaper per token than 32 together), and ~25 short turns still go in one hop.
+_HOP_TOKENS = 512
 _CHARS_PER_TOKEN = 4  # English WordPiece, about; only to size hops
 
 # A queued call: its texts, whether they are search queries, and its caller's future.

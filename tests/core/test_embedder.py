@@ -249,13 +249,13 @@ async def test_long_documents_go_in_short_hops_so_a_query_never_waits_long(
 
     monkeypatch.setattr(minilm, "embed_sync", recording)
     reply = "A long assistant reply about the garden and the budget. " * 40  # > 256 tokens
-    together = await asyncio.gather(minilm.embed([reply] * 10), minilm.embed_query(SISTER))
-    # 10 texts of 256 tokens go in hops of 4 (1024 tokens): a query that comes while one
-    # runs waits for that hop only, never for all ten (the waiting query runs first)
-    assert runs == [(1, True), (4, False), (4, False), (2, False)]
-    assert [len(v) for v in together[0]] == [384] * 10
+    together = await asyncio.gather(minilm.embed([reply] * 5), minilm.embed_query(SISTER))
+    # 5 texts of 256 tokens go in hops of 2 (512 tokens): a query that comes while one runs
+    # waits for that hop only, never for all five (the waiting query runs first)
+    assert runs == [(1, True), (2, False), (2, False), (1, False)]
+    assert [len(v) for v in together[0]] == [384] * 5
     assert hops(["short turn"] * 40) == [["short turn"] * 32, ["short turn"] * 8]
-    assert hop_tokens(reply) == 256 and hops([reply, "x", reply]) == [[reply, "x", reply]]
+    assert hop_tokens(reply) == 256 and hops([reply, "x", reply]) == [[reply, "x"], [reply]]
 
 
 async def test_a_failed_run_fails_the_calls_in_it_and_the_next_run_works(
