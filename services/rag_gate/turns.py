@@ -82,8 +82,8 @@ def _newer_first(
     said = {}
     for turn in scored[: updates.WINDOW]:
         row = rows.messages[turn.id]
-        topic = terms().of_document(fusion.said(row.speaker, row.text)) & query_terms
-        said[turn.id] = updates.Said(row.ts, row.role, topic)
+        topic = terms().of_document(row.text) & query_terms  # its words, not its speaker's name
+        said[turn.id] = updates.Said(row.ts, row.speaker or row.role, topic)
     order, superseded = updates.newer_first([t.id for t in scored], said)
     by_id = {t.id: t for t in scored}
     return [

@@ -3,9 +3,10 @@
 A person restates what changed ("the deadline moved to May 3", "coverage is now 78 %"); both
 the old and the new statement match the question, and the index has no reason to prefer
 either. Two recalled turns are on one topic when they share at least :data:`MIN_SHARED`
-of the question's BM25 terms and at least half of the query terms the one with fewer of them
-contains; said by the same role (a person's statement is not superseded by an assistant's
-reply). Within the first :data:`WINDOW` turns, such a newer turn is moved right before the
+of the question's BM25 terms in their words (not their speaker's name) and at least half of
+the query terms the one with fewer of them contains; said by the same speaker (a person's
+statement is superseded by their own later one, not by an assistant's reply or another
+person's). Within the first :data:`WINDOW` turns, such a newer turn is moved right before the
 older one, and the older one is marked ``newer_on_topic`` (the rank of the newer) in its score
 details: it is history, not the current value.
 
@@ -27,17 +28,18 @@ MIN_SHARED = 2
 
 @dataclass(frozen=True, slots=True)
 class Said:
-    """What the rule needs of a turn: when, by which role, and the query terms it contains."""
+    """What the rule needs of a turn: when, by whom (its speaker, else its role), and the
+    query terms its words contain."""
 
     ts: datetime
-    role: str
+    who: str
     topic: frozenset[int]
 
 
 def same_topic(a: Said, b: Said) -> bool:
     shared = a.topic & b.topic
     return (
-        a.role == b.role
+        a.who == b.who
         and len(shared) >= MIN_SHARED
         and 2 * len(shared) >= min(len(a.topic), len(b.topic))
     )

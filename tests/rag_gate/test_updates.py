@@ -9,8 +9,8 @@ from services.rag_gate.updates import WINDOW, Said, newer_first, same_topic
 DAY0 = datetime(2024, 3, 1, tzinfo=UTC)
 
 
-def said(day: int, *topic: int, role: str = "user") -> Said:
-    return Said(DAY0 + timedelta(days=day), role, frozenset(topic))
+def said(day: int, *topic: int, who: str = "user") -> Said:
+    return Said(DAY0 + timedelta(days=day), who, frozenset(topic))
 
 
 def test_a_newer_turn_on_the_same_topic_goes_right_before_the_older_one() -> None:
@@ -31,8 +31,10 @@ def test_turns_sharing_too_little_of_the_question_keep_their_order() -> None:
     assert not same_topic(said(1, 1, 2, 3, 4, 5, 6), said(2, 1, 2, 7, 8, 9))
 
 
-def test_another_roles_turn_never_supersedes() -> None:
-    turns = {"old": said(1, 1, 2), "new": said(9, 1, 2, role="assistant")}
+def test_another_speakers_turn_never_supersedes() -> None:
+    turns = {"old": said(1, 1, 2), "new": said(9, 1, 2, who="assistant")}
+    assert newer_first(["old", "new"], turns) == (["old", "new"], {})
+    turns = {"old": said(1, 1, 2, who="Caroline"), "new": said(9, 1, 2, who="Melanie")}
     assert newer_first(["old", "new"], turns) == (["old", "new"], {})
 
 
