@@ -54,6 +54,7 @@ def report(
         + (" --quick" if args.quick else "")
         + (f" --beam {args.beam}" if beam else "")
         + (" --baselines-only" if args.baselines_only else "")
+        + (f" --embedder {args.embedder}" if getattr(args, "embedder", "") else "")
     )
     lines = [
         f"## Memory recall on {'BEAM 100K' if beam else 'LoCoMo'} (`bench/recall`)",

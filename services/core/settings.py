@@ -39,7 +39,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     openai_base_url: str | None = None
     openai_api_key: str | None = None
     llm_model: str = "gpt-4o-mini"
-    embedder: str = "minilm"  # minilm | minilm-float32 | hashing | openai
+    embedder: str = "minilm"  # minilm | minilm-float32 | hashing | multilingual-e5 | openai
     embedding_model: str = "text-embedding-3-small"
     embedding_dim: int = 384
     model_threads: int = 1
