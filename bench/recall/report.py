@@ -21,6 +21,7 @@ TWIN_NAMES = {
     ("default", "envelope"): "Twin Core, envelope order",
     ("default", "sections"): "Twin Core, 001 section order (before)",
     ("open", "retrieval"): "Twin Core, cutoffs off (diagnostic)",
+    ("uncut", "retrieval"): "Twin Core, no cutoff on raw turns (diagnostic)",
 }
 ENVELOPE_ALL = "Twin Core (all the envelope renders, default budget)"
 README_TABLE = {

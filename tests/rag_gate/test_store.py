@@ -468,9 +468,9 @@ async def test_a_recalled_turn_may_come_with_the_message_it_answers_shown_once(
     _, ids = await memory.session(
         "tg:1",
         [
-            ("assistant", "What did you name the puppy?"),
+            ("assistant", "Any news about the new family member?"),
             ("user", "We named the puppy Bolt, after the movie"),
-            ("assistant", "Bolt is a great puppy name"),
+            ("assistant", "Congratulations, enjoy the walks!"),
         ],
         started_at=past,
         ended=True,
