@@ -96,8 +96,11 @@ class Walk:
         if frame in self._live:  # a coroutine or generator resumed
             return
         self._live.add(frame)
-        followed = frame.f_code not in self._read
-        self._read.add(frame.f_code)
+        # under a function read already, the walk skips through: nothing it calls is followed
+        skipping = bool(self._stack) and not self._stack[-1][1]
+        followed = not skipping and frame.f_code not in self._read
+        if followed:
+            self._read.add(frame.f_code)
         self._stack.append((frame, followed))
         if followed:
             self._move(frame)

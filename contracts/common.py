@@ -11,9 +11,9 @@ import msgspec
 
 # Every version a node still reads: blobs saved in Redis and bodies n8n sends may carry an older
 # one. Each version only added optional fields; CHANGELOG.md says which.
-ContractVersion = Literal["1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7"]
+ContractVersion = Literal["1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8"]
 
-SLOT_CONTRACT_VERSION: Final[ContractVersion] = "1.7"
+SLOT_CONTRACT_VERSION: Final[ContractVersion] = "1.8"
 
 # Ids are opaque strings chosen by the caller: "tg:12345", "alice", "deanna", "tg:987".
 UserId = Annotated[
@@ -44,6 +44,11 @@ ChatId = Annotated[
         description="The conversation's id, e.g. 'tg:987'.",
     ),
 ]
+# Every list and map in a contract has a cap (tests/test_contracts.py walks them all): far above
+# what a node produces, so what a node stored always decodes, and a bound on what a caller sends.
+FEW: Final = 100  # a handful in practice: markers, tags, candidates, flags, a score's parts
+MANY: Final = 1_000  # the rows a slot or a response lists
+IDS: Final = 100_000  # the ids a forget or an import names (a whole chat's history)
 RowId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, description="A stored row's id.")]
 TEXT_MAX: Final = 20_000  # the characters a stored message keeps
 Text = Annotated[str, msgspec.Meta(max_length=TEXT_MAX)]
@@ -95,7 +100,7 @@ class Provenance(Struct, kw_only=True, frozen=True):
     """Where a memory item comes from, so a designer can see why it is there."""
 
     row_id: RowId
-    message_ids: list[str] = []
+    message_ids: Annotated[list[str], msgspec.Meta(max_length=MANY)] = []
     source: str | None = None
 
 
@@ -115,13 +120,15 @@ class Health(Struct, kw_only=True, frozen=True):
 class Readiness(Struct, kw_only=True, frozen=True):
     status: Literal["ready", "unavailable"]
     node: str
-    checks: dict[str, str]
+    checks: Annotated[dict[str, str], msgspec.Meta(max_length=FEW)]
     # "embedded" (run by this process: Postgres, Redis, Qdrant Edge) or "external" (a URL)
     # for each store the node needs.
-    modes: dict[str, Literal["embedded", "external"]] = {}
+    modes: Annotated[dict[str, Literal["embedded", "external"]], msgspec.Meta(max_length=FEW)] = {}
     # route → the stores it is serving on without (1.5): still 200, with its own degraded
     # flags; a node is "unavailable" only when some route lacks a store it cannot do without.
-    degraded: dict[str, list[str]] = {}
+    degraded: Annotated[
+        dict[str, Annotated[list[str], msgspec.Meta(max_length=FEW)]], msgspec.Meta(max_length=MANY)
+    ] = {}
 
 
 class Version(Struct, kw_only=True, frozen=True):

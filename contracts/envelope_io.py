@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from contracts.common import (
+    FEW,
+    MANY,
     SLOT_CONTRACT_VERSION,
     AgentId,
     ChatId,
@@ -37,8 +39,8 @@ class FactsSlot(Struct, kw_only=True, frozen=True):
     ``GRAPH.relevant_facts`` / ``GRAPH.entity_cards`` (they are Postgres facts: authoritative)."""
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
-    relevant_facts: list[FactLine] = []
-    entity_cards: list[EntityCard] = []
+    relevant_facts: Annotated[list[FactLine], msgspec.Meta(max_length=MANY)] = []
+    entity_cards: Annotated[list[EntityCard], msgspec.Meta(max_length=MANY)] = []
     degraded: str | None = None
 
 
@@ -208,8 +210,8 @@ class MemoryItem(Struct, kw_only=True, frozen=True):
 
 
 class EnvelopeStats(Struct, kw_only=True, frozen=True):
-    chars: dict[str, int] = {}
-    counts: dict[str, int] = {}
+    chars: Annotated[dict[str, int], msgspec.Meta(max_length=FEW)] = {}
+    counts: Annotated[dict[str, int], msgspec.Meta(max_length=FEW)] = {}
     total_chars: int = 0
     messages: int = 0
 
@@ -217,7 +219,7 @@ class EnvelopeStats(Struct, kw_only=True, frozen=True):
 class JsonSchemaFormat(Struct, kw_only=True, frozen=True):
     name: str
     strict: bool
-    schema: dict[str, Any]
+    schema: Annotated[dict[str, Any], msgspec.Meta(max_length=FEW)]
 
 
 class ResponseFormat(Struct, kw_only=True, frozen=True):
@@ -233,9 +235,9 @@ class EnvelopeResponse(Struct, kw_only=True, frozen=True):
 
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     envelope: InferenceEnvelope
-    messages: list[ChatMessage]
+    messages: Annotated[list[ChatMessage], msgspec.Meta(max_length=MANY)]
     response_format: ResponseFormat
-    warnings: list[EnvelopeWarning] = []
+    warnings: Annotated[list[EnvelopeWarning], msgspec.Meta(max_length=MANY)] = []
     stats: EnvelopeStats = msgspec.field(default_factory=EnvelopeStats)
     memory_order: Annotated[
         list[MemoryItem],

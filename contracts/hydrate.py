@@ -8,6 +8,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from contracts.common import (
+    FEW,
+    MANY,
     SLOT_CONTRACT_VERSION,
     AgentId,
     ChatId,
@@ -82,7 +84,7 @@ class Mention(Struct, kw_only=True, frozen=True):
 
     text: Annotated[str, msgspec.Meta(description="As written, without a possessive 's.")]
     normalized: Annotated[str, msgspec.Meta(description="The lower(unaccent()) key it matched.")]
-    candidates: list[RowId]
+    candidates: Annotated[list[RowId], msgspec.Meta(max_length=FEW)]
     entity_id: (
         Annotated[
             RowId,
@@ -128,7 +130,7 @@ class HydrateResponse(Struct, kw_only=True, frozen=True):
             "the session's active_entity_ids."
         ),
     ] = []
-    mentions: list[Mention] = []
+    mentions: Annotated[list[Mention], msgspec.Meta(max_length=MANY)] = []
     active_fallback: (
         Annotated[
             Literal["pronoun", "no_mention"],

@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from contracts.common import (
+    FEW,
+    MANY,
     SLOT_CONTRACT_VERSION,
     AgentId,
     Category,
@@ -240,7 +242,7 @@ class CommitResponse(Struct, kw_only=True, frozen=True):
     turn_id: TurnId
     session_id: RowId
     new_session: bool
-    message_ids: list[RowId]
+    message_ids: Annotated[list[RowId], msgspec.Meta(max_length=MANY)]
     reply: (
         Annotated[
             Text, msgspec.Meta(description="The assistant's text, for the node that sends it.")
@@ -248,12 +250,12 @@ class CommitResponse(Struct, kw_only=True, frozen=True):
         | None
     ) = None
     plan_source: Literal["request", "answer", "llm_judge", "offline_extractor"]
-    entities: list[EntityWritten] = []
-    facts: list[FactWritten] = []
-    todos: list[TodoWritten] = []
-    completions: list[Completion] = []
-    forgotten: dict[str, int] = {}
-    warnings: list[Notice] = []
+    entities: Annotated[list[EntityWritten], msgspec.Meta(max_length=MANY)] = []
+    facts: Annotated[list[FactWritten], msgspec.Meta(max_length=MANY)] = []
+    todos: Annotated[list[TodoWritten], msgspec.Meta(max_length=MANY)] = []
+    completions: Annotated[list[Completion], msgspec.Meta(max_length=MANY)] = []
+    forgotten: Annotated[dict[str, int], msgspec.Meta(max_length=FEW)] = {}
+    warnings: Annotated[list[Notice], msgspec.Meta(max_length=MANY)] = []
     confirmations: Annotated[
         list[str],
         msgspec.Meta(

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from contracts.common import (
+    MANY,
     AgentId,
     Category,
     Confidence,
@@ -51,7 +52,7 @@ class KnowledgeResponse(Struct, kw_only=True, frozen=True):
     unchanged: int
     removed: int
     indexed: int
-    warnings: list[Notice] = []
+    warnings: Annotated[list[Notice], msgspec.Meta(max_length=MANY)] = []
 
 
 # --- POST /v1/profile -------------------------------------------------------------------------
@@ -89,9 +90,9 @@ class ProfileRequest(Struct, kw_only=True, frozen=True):
 class ProfileResponse(Struct, kw_only=True, frozen=True):
     user_id: UserId
     seed: Literal["created", "updated", "unchanged", "absent"]
-    entities: list[EntityWritten] = []
-    facts: list[FactWritten] = []
-    warnings: list[Notice] = []
+    entities: Annotated[list[EntityWritten], msgspec.Meta(max_length=MANY)] = []
+    facts: Annotated[list[FactWritten], msgspec.Meta(max_length=MANY)] = []
+    warnings: Annotated[list[Notice], msgspec.Meta(max_length=MANY)] = []
 
 
 # --- POST /v1/reindex -------------------------------------------------------------------------
@@ -107,7 +108,7 @@ class ReindexResponse(Struct, kw_only=True, frozen=True):
     facts_deactivated: int
     knowledge_indexed: int
     remaining: bool
-    warnings: list[Notice] = []
+    warnings: Annotated[list[Notice], msgspec.Meta(max_length=MANY)] = []
     messages_indexed: Annotated[
         int,
         msgspec.Meta(

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from contracts.common import AgentId, ChatId, ContractVersion, RowId, Struct, UserId
+from contracts.common import FEW, IDS, MANY, AgentId, ChatId, ContractVersion, RowId, Struct, UserId
 from contracts.memory import Notice
 
 # --- POST /v1/forget --------------------------------------------------------------------------
@@ -159,17 +159,17 @@ class DeletionReceipt(Struct, kw_only=True, frozen=True):
             )
         ),
     ] = []
-    remains: list[Remnant] = []
+    remains: Annotated[list[Remnant], msgspec.Meta(max_length=MANY)] = []
 
 
 class ForgetResponse(Struct, kw_only=True, frozen=True):
     user_id: UserId
     scope: str
     hard: bool
-    forget_ids: list[RowId]
-    counts: dict[str, int]
-    entity_ids: list[RowId] = []
-    warnings: list[Notice] = []
+    forget_ids: Annotated[list[RowId], msgspec.Meta(max_length=IDS)]
+    counts: Annotated[dict[str, int], msgspec.Meta(max_length=FEW)]
+    entity_ids: Annotated[list[RowId], msgspec.Meta(max_length=IDS)] = []
+    warnings: Annotated[list[Notice], msgspec.Meta(max_length=IDS)] = []
     receipt: DeletionReceipt | None = None
 
 
@@ -216,9 +216,9 @@ class ImportResponse(Struct, kw_only=True, frozen=True):
             )
         ),
     ]
-    already_present: dict[str, int] = {}
+    already_present: Annotated[dict[str, int], msgspec.Meta(max_length=FEW)] = {}
     facts_indexed: int = 0
-    warnings: list[Notice] = []
+    warnings: Annotated[list[Notice], msgspec.Meta(max_length=IDS)] = []
 
 
 EXPORTS = {

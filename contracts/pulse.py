@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from contracts.common import (
+    FEW,
     SLOT_CONTRACT_VERSION,
     AgentId,
     ChatId,
@@ -108,7 +109,7 @@ class PulseResponse(Struct, kw_only=True, frozen=True):
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     session: SessionState
     AFFECT: AffectSlot
-    applied: list[AppliedRule] = []
+    applied: Annotated[list[AppliedRule], msgspec.Meta(max_length=FEW)] = []
     degraded: Annotated[
         bool,
         msgspec.Meta(

@@ -11,6 +11,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from contracts.common import (
+    FEW,
+    MANY,
     SLOT_CONTRACT_VERSION,
     ContractVersion,
     Provenance,
@@ -30,8 +32,8 @@ class EpisodeHit(Struct, kw_only=True, frozen=True):
     one_liner: ShortText = ""
     reflection: Text
     score: float
-    score_details: dict[str, float] = {}
-    entity_ids: list[RowId] = []
+    score_details: Annotated[dict[str, float], msgspec.Meta(max_length=FEW)] = {}
+    entity_ids: Annotated[list[RowId], msgspec.Meta(max_length=MANY)] = []
     provenance: Provenance
 
 
@@ -46,7 +48,7 @@ class RecalledTurn(Struct, kw_only=True, frozen=True):
     speaker: str | None = None
     text: Text
     score: float
-    score_details: dict[str, float] = {}
+    score_details: Annotated[dict[str, float], msgspec.Meta(max_length=FEW)] = {}
     provenance: Provenance
     context: (
         Annotated[
@@ -66,7 +68,7 @@ class EpisodeSlot(Struct, kw_only=True, frozen=True):
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     authority: Literal["historical"] = "historical"
     stability: Literal["historical"] = "historical"
-    hits: list[EpisodeHit] = []
+    hits: Annotated[list[EpisodeHit], msgspec.Meta(max_length=MANY)] = []
     turns: Annotated[
         list[RecalledTurn],
         msgspec.Meta(
@@ -75,7 +77,7 @@ class EpisodeSlot(Struct, kw_only=True, frozen=True):
         ),
     ] = []
     latest_session_summary: ShortText | None = None
-    previous_session_tail: list[Turn] = []
+    previous_session_tail: Annotated[list[Turn], msgspec.Meta(max_length=MANY)] = []
     degraded: str | None = None
 
 
@@ -86,7 +88,7 @@ class KnowledgeHit(Struct, kw_only=True, frozen=True):
     section: str = ""
     text: Text
     score: float
-    score_details: dict[str, float] = {}
+    score_details: Annotated[dict[str, float], msgspec.Meta(max_length=FEW)] = {}
 
 
 class KnowledgeSlot(Struct, kw_only=True, frozen=True):
@@ -95,7 +97,7 @@ class KnowledgeSlot(Struct, kw_only=True, frozen=True):
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
     authority: Literal["static"] = "static"
     stability: Literal["static"] = "static"
-    hits: list[KnowledgeHit] = []
+    hits: Annotated[list[KnowledgeHit], msgspec.Meta(max_length=MANY)] = []
     degraded: str | None = None
 
 

@@ -14,6 +14,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from contracts.common import (
+    FEW,
+    MANY,
     SLOT_CONTRACT_VERSION,
     AgentId,
     ChatId,
@@ -196,9 +198,9 @@ class ConsolidateTotals(Struct, kw_only=True, frozen=True):
 
 class ConsolidateResponse(Struct, kw_only=True, frozen=True):
     slot_contract_version: ContractVersion = SLOT_CONTRACT_VERSION
-    sessions: list[ConsolidatedSession] = []
-    skipped: list[SkippedSession] = []
-    maintenance: list[UserMaintenance] = []
+    sessions: Annotated[list[ConsolidatedSession], msgspec.Meta(max_length=MANY)] = []
+    skipped: Annotated[list[SkippedSession], msgspec.Meta(max_length=MANY)] = []
+    maintenance: Annotated[list[UserMaintenance], msgspec.Meta(max_length=MANY)] = []
     totals: ConsolidateTotals = msgspec.field(default_factory=ConsolidateTotals)
 
 
@@ -237,9 +239,9 @@ class DayLogEntry(Struct, kw_only=True, frozen=True):
     summary: SessionSummary
     reflection: str
     reflection_json: Reflection
-    entity_ids: list[RowId] = []
-    tags: list[str] = []
-    linked_todo_ids: list[RowId] = []
+    entity_ids: Annotated[list[RowId], msgspec.Meta(max_length=MANY)] = []
+    tags: Annotated[list[str], msgspec.Meta(max_length=FEW)] = []
+    linked_todo_ids: Annotated[list[RowId], msgspec.Meta(max_length=MANY)] = []
     previous_episode_id: RowId | None = None
     first_message_seq: int
     last_message_seq: int
@@ -250,7 +252,7 @@ class DayLogResponse(Struct, kw_only=True, frozen=True):
     user_id: UserId
     day: date
     tz: str
-    items: list[DayLogEntry] = []
+    items: Annotated[list[DayLogEntry], msgspec.Meta(max_length=MANY)] = []
     next_cursor: str | None = None
 
 

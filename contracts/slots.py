@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from contracts.common import (
+    FEW,
+    MANY,
     SLOT_CONTRACT_VERSION,
     AgentId,
     Category,
@@ -48,8 +50,8 @@ class Scratch(Struct, kw_only=True, frozen=True):
 
     topic_focus: str | None = None
     mode: str | None = None
-    pending_questions: list[ShortText] = []
-    flags: dict[str, str | int | float | bool] = {}
+    pending_questions: Annotated[list[ShortText], msgspec.Meta(max_length=FEW)] = []
+    flags: Annotated[dict[str, str | int | float | bool], msgspec.Meta(max_length=FEW)] = {}
 
 
 class SessionState(Struct, kw_only=True, frozen=True):
@@ -61,9 +63,9 @@ class SessionState(Struct, kw_only=True, frozen=True):
     chat_id: ChatId
     msg_count: Annotated[int, msgspec.Meta(ge=0)] = 0
     summary: Annotated[str, msgspec.Meta(max_length=2_000)] = ""
-    turns: list[Turn] = []
+    turns: Annotated[list[Turn], msgspec.Meta(max_length=MANY)] = []
     scratch: Scratch = msgspec.field(default_factory=Scratch)
-    active_entity_ids: list[RowId] = []
+    active_entity_ids: Annotated[list[RowId], msgspec.Meta(max_length=MANY)] = []
     updated_at: datetime | None = None
     last_message_id: (
         Annotated[
@@ -86,7 +88,9 @@ class Pulse(Struct, kw_only=True, frozen=True):
 class Affect(Struct, kw_only=True, frozen=True):
     label: Annotated[str, msgspec.Meta(min_length=1, max_length=40)] = "neutral"
     confidence: Confidence = 0.0
-    markers: list[Annotated[str, msgspec.Meta(max_length=80)]] = []
+    markers: Annotated[
+        list[Annotated[str, msgspec.Meta(max_length=80)]], msgspec.Meta(max_length=FEW)
+    ] = []
     decay_at: datetime
     pulse: Pulse = msgspec.field(default_factory=Pulse)
 
@@ -104,7 +108,7 @@ class AffectSlot(Struct, kw_only=True, frozen=True):
     affect: Affect
     interaction_mode: str = "default"
     topic_focus: str | None = None
-    active_entity_ids: list[RowId] = []
+    active_entity_ids: Annotated[list[RowId], msgspec.Meta(max_length=MANY)] = []
 
 
 # --- GRAPH (Postgres) -------------------------------------------------------------------------
@@ -121,7 +125,7 @@ class GraphEntity(Struct, kw_only=True, frozen=True):
     category: Category
     scope: Scope
     entity_ref: str | None = None
-    aliases: list[str] = []
+    aliases: Annotated[list[str], msgspec.Meta(max_length=MANY)] = []
     last_seen: datetime | None = None
     seed: Literal["mention", "active", "neighbor"] = "neighbor"
 
@@ -157,7 +161,7 @@ class FactLine(Struct, kw_only=True, frozen=True):
     pinned: bool = False
     source: str | None = None
     score: float | None = None
-    score_details: dict[str, float] = {}
+    score_details: Annotated[dict[str, float], msgspec.Meta(max_length=FEW)] = {}
     confidence: Annotated[
         Confidence,
         msgspec.Meta(
@@ -173,7 +177,7 @@ class EntityCard(Struct, kw_only=True, frozen=True):
 
     entity_ref: str
     label: str
-    facts: list[str]
+    facts: Annotated[list[str], msgspec.Meta(max_length=MANY)]
     fact_ids: Annotated[
         list[RowId],
         msgspec.Meta(
@@ -205,7 +209,7 @@ class Disambiguation(Struct, kw_only=True, frozen=True):
 
     mention: str
     question: ShortText
-    candidates: list[Candidate]
+    candidates: Annotated[list[Candidate], msgspec.Meta(max_length=FEW)]
 
 
 class GraphSlot(Struct, kw_only=True, frozen=True):
@@ -217,15 +221,15 @@ class GraphSlot(Struct, kw_only=True, frozen=True):
     stability: Literal["persistent"] = "persistent"
     user_id: UserId
     agent_id: AgentId
-    entities: list[GraphEntity] = []
-    edges: list[GraphEdge] = []
-    foundation: list[FactLine] = []
-    relevant_facts: list[FactLine] = []
-    entity_cards: list[EntityCard] = []
-    commitments: list[TodoLine] = []
-    threads: list[TodoLine] = []
-    frictions: list[TodoLine] = []
-    wins: list[TodoLine] = []
+    entities: Annotated[list[GraphEntity], msgspec.Meta(max_length=MANY)] = []
+    edges: Annotated[list[GraphEdge], msgspec.Meta(max_length=MANY)] = []
+    foundation: Annotated[list[FactLine], msgspec.Meta(max_length=MANY)] = []
+    relevant_facts: Annotated[list[FactLine], msgspec.Meta(max_length=MANY)] = []
+    entity_cards: Annotated[list[EntityCard], msgspec.Meta(max_length=MANY)] = []
+    commitments: Annotated[list[TodoLine], msgspec.Meta(max_length=MANY)] = []
+    threads: Annotated[list[TodoLine], msgspec.Meta(max_length=MANY)] = []
+    frictions: Annotated[list[TodoLine], msgspec.Meta(max_length=MANY)] = []
+    wins: Annotated[list[TodoLine], msgspec.Meta(max_length=MANY)] = []
     pending_question: Disambiguation | None = None
     summary_spine: Annotated[
         str,
@@ -236,7 +240,7 @@ class GraphSlot(Struct, kw_only=True, frozen=True):
             "as the conversation summary when the request carries none.",
         ),
     ] = ""
-    dropped: dict[str, int] = {}
+    dropped: Annotated[dict[str, int], msgspec.Meta(max_length=FEW)] = {}
 
 
 EXPORTS = {

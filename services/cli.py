@@ -29,11 +29,25 @@ def main(argv: list[str] | None = None) -> int:
     # SIGINT would end with status 0 instead of 130.
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    # SIGTERM outside uvicorn's run (stores starting, migrating) unwinds like Ctrl-C, so the
+    # embedded stores stop; while serving, the server drains first (services.core.drain).
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: the server has already drained and closed; no traceback
         print("stopped", file=sys.stderr)
         return 130
+    except Terminated:
+        print("stopped", file=sys.stderr)
+        return 0
+
+
+class Terminated(Exception):  # noqa: N818 - named after the signal, like KeyboardInterrupt
+    """SIGTERM arrived before or after the server ran."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated
 
 
 def build_parser() -> argparse.ArgumentParser:

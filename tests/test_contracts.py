@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+from msgspec import inspect as mi
 
 from contracts.export import SCHEMA_DIR, all_contracts, rendered
 from contracts.privacy import ImportResponse
@@ -66,3 +67,37 @@ def test_the_answers_once_filled_in_refuse_assignment(built: msgspec.Struct, fie
     with pytest.raises(AttributeError):
         setattr(built, field, getattr(built, field))
     assert msgspec.structs.replace(built, **{field: getattr(built, field)}) == built
+
+
+_COLLECTIONS = (mi.ListType, mi.SetType, mi.FrozenSetType, mi.VarTupleType, mi.DictType)
+
+
+def _uncapped(kind: mi.Type, where: str, seen: set[type]) -> list[str]:
+    """The paths under ``kind`` of a list, set, variable tuple or map with no ``max_length``."""
+    if isinstance(kind, mi.StructType):
+        if kind.cls in seen:
+            return []
+        seen.add(kind.cls)
+        return [
+            path
+            for field in kind.fields
+            for path in _uncapped(field.type, f"{kind.cls.__qualname__}.{field.name}", seen)
+        ]
+    if isinstance(kind, mi.UnionType):
+        return [path for part in kind.types for path in _uncapped(part, where, seen)]
+    if isinstance(kind, mi.TupleType):
+        return [path for part in kind.item_types for path in _uncapped(part, where, seen)]
+    if isinstance(kind, _COLLECTIONS):
+        inner = kind.value_type if isinstance(kind, mi.DictType) else kind.item_type
+        own = [where] if kind.max_length is None else []
+        return own + _uncapped(inner, where + "[]", seen)
+    return []
+
+
+def test_every_list_in_every_contract_has_a_cap() -> None:
+    """A caller can send no list a node has to walk without bound, and every response says how
+    long its lists get (issue 31 §1: 10,000 plan entities held the loop for 23 s)."""
+    structs = sorted(_contract_structs(), key=lambda c: (c.__module__, c.__qualname__))
+    seen: set[type] = set()
+    uncapped = [path for info in mi.multi_type_info(structs) for path in _uncapped(info, "", seen)]
+    assert uncapped == []

@@ -6,7 +6,10 @@
    ``twin_bench_extraction``, Redis db 11, ports offset 5100, hashing embedder), one
    ``/v1/commit`` per turn; checks passed per category and entity-resolution precision/recall
    for same-name people.
-3. LoCoMo observation coverage on the dev subset (the judge in process, every speaker's turn).
+3. LoCoMo observation coverage on the dev subset (the judge in process, every speaker's turn):
+   all 943 observations, feelings and one-off events included. What the issue measures — the
+   observations memory should hold, speaker A as the person, tuned and reported on separate
+   conversations — is ``python -m bench.extraction.scope``.
 
 Every figure is reported for the development part and the held-out part (one item in four by a
 hash of its text or id) separately. ``--quick`` skips the dialogues and only prints.

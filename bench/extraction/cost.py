@@ -1,6 +1,7 @@
 """The offline judge's CPU per message (``uv run python -m bench.extraction.cost``): the mean
 and p99 over the Telegram-style corpus and the tidy corpus, and the worst case — one message of
-~20,000 characters made of repeated self-statements with no sentence end."""
+~20,000 characters made of repeated self-statements with no sentence end, and one made of
+things said in passing (activities, a business, a pet) with no punctuation at all."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ from bench.extraction.judge_run import NOW
 from services.memory_upserter.extract.extractor import Utterance, extract
 
 LONG_UNIT = "i love going on road trips with my sister marta and i live in lisbon, "
+# the same, made of what people say in passing (activities, a business, a pet), no comma at all
+PASSING_UNIT = (
+    "been learning the piano and i run my own little bakery and oscar my guinea pig is cute "
+)
 
 
 def cpu_ms(text: str) -> float:
@@ -20,8 +25,8 @@ def cpu_ms(text: str) -> float:
     return (time.process_time() - start) * 1000
 
 
-def long_message(chars: int = 20_000) -> str:
-    return (LONG_UNIT * (chars // len(LONG_UNIT) + 1))[:chars]
+def long_message(chars: int = 20_000, unit: str = LONG_UNIT) -> str:
+    return (unit * (chars // len(unit) + 1))[:chars]
 
 
 def main() -> None:
@@ -34,8 +39,10 @@ def main() -> None:
         f"{len(texts)} messages ×3: mean {statistics.fmean(times):.3f} ms CPU, "
         f"p99 {times[int(len(times) * 0.99)]:.2f} ms, max {times[-1]:.2f} ms"
     )
-    for chars in (5_000, 10_000, 20_000):
-        print(f"one {chars:,}-character message: {cpu_ms(long_message(chars)):.0f} ms CPU")
+    for name, unit in (("self-statements", LONG_UNIT), ("said in passing", PASSING_UNIT)):
+        for chars in (5_000, 10_000, 20_000):
+            ms = cpu_ms(long_message(chars, unit))
+            print(f"one {chars:,}-character message ({name}): {ms:.0f} ms CPU")
 
 
 if __name__ == "__main__":

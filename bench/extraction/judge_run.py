@@ -71,7 +71,7 @@ def run_messages(
     return tallies, times
 
 
-def _content(text: str, names: set[str]) -> set[str]:
+def content(text: str, names: set[str]) -> set[str]:
     return {
         w[:6]
         for w in re.findall(r"[a-z0-9]+", fold(text))
@@ -101,7 +101,7 @@ def locomo_coverage(path: Path = LOCOMO) -> dict[str, float | int]:
                 with_fact += bool(plan.facts)
                 facts[turn["dia_id"]] = set().union(
                     *(
-                        _content(f"{f.text} {f.value or ''} {f.object or ''}", names)
+                        content(f"{f.text} {f.value or ''} {f.object or ''}", names)
                         for f in plan.facts
                     )
                 )
@@ -110,7 +110,7 @@ def locomo_coverage(path: Path = LOCOMO) -> dict[str, float | int]:
                 for text, evidence in items:
                     ids = evidence if isinstance(evidence, list) else [evidence]
                     observations += 1
-                    wanted = _content(text, names)
+                    wanted = content(text, names)
                     covered += any(wanted & facts.get(i, set()) for i in ids)
     return {
         "observations": observations,

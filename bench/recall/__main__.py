@@ -94,6 +94,11 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--redis-db", type=int, default=14)
     parser.add_argument("--port-offset", type=int, default=2000)
     parser.add_argument("--threads", type=int, default=1, help="MiniLM threads (baseline)")
+    parser.add_argument(
+        "--embedder",
+        default="",
+        help="TWIN_EMBEDDER for the product (default: the product's default, minilm)",
+    )
     return parser.parse_args(argv)
 
 
@@ -122,7 +127,8 @@ def _run_twin(
 ) -> ProductRun:
     """Twin Core on a fresh stack; its item orders join ``methods`` under their report names."""
     variants = [v for v in args.variants.split(",") if v]
-    stack = Stack(args.database, args.redis_db, args.port_offset)
+    env = {"TWIN_EMBEDDER": args.embedder} if args.embedder else {}
+    stack = Stack(args.database, args.redis_db, args.port_offset, env=env)
     t0 = time.perf_counter()
     stack.start()
     print(f"twin up ready in {time.perf_counter() - t0:.1f} s (log {stack.log_path})", flush=True)

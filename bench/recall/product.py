@@ -55,6 +55,9 @@ LIMITS: dict[str, dict[str, Any] | None] = {
         "facts": {"max": 8, "candidates": 64, "floor": -1.0, "margin": 2.0},
         "turns": {"max": 20, "candidates": 64, "floor": -1.0, "margin": 2.0},
     },
+    # the shipped limits but no relative cutoff on raw turns (issue 33: should 003 §6.3 apply
+    # to raw turns at all?)
+    "uncut": {"turns": {"floor": -1.0, "margin": 2.0}},
 }
 
 

@@ -21,6 +21,7 @@ TWIN_NAMES = {
     ("default", "envelope"): "Twin Core, envelope order",
     ("default", "sections"): "Twin Core, 001 section order (before)",
     ("open", "retrieval"): "Twin Core, cutoffs off (diagnostic)",
+    ("uncut", "retrieval"): "Twin Core, no cutoff on raw turns (diagnostic)",
 }
 ENVELOPE_ALL = "Twin Core (all the envelope renders, default budget)"
 README_TABLE = {
@@ -53,6 +54,7 @@ def report(
         + (" --quick" if args.quick else "")
         + (f" --beam {args.beam}" if beam else "")
         + (" --baselines-only" if args.baselines_only else "")
+        + (f" --embedder {args.embedder}" if getattr(args, "embedder", "") else "")
     )
     lines = [
         f"## Memory recall on {'BEAM 100K' if beam else 'LoCoMo'} (`bench/recall`)",

@@ -15,7 +15,10 @@
    ``--fault-every`` s, alternating a Redis restart and a Postgres stall.
 3. Afterwards: one reindex and one consolidation sweep, then the consistency check — every
    acknowledged turn is in the message log exactly once (its two messages), no turn that was
-   sent is there twice, no episode range twice, no session checkpoint past its last message.
+   sent is there twice, no user message, fact or pending todo written twice, no person in two
+   cities at once, no episode range twice, no session checkpoint past its last message; turns
+   started against turns persisted (the flow replies degraded and commits later, as shipped:
+   :mod:`bench.soak.flow`), and the facts the grounded plans wrote.
 4. Reports requests, errors by kind, p50/p99 per minute, RSS over time; writes the ``soak``
    section of ``bench/RESULTS.md`` and ``bench/out/soak.json``.
 """
@@ -33,12 +36,13 @@ from urllib.parse import urlsplit
 from bench.common import OUT, Stack, dsn_for, machine, rss_mib, write_section
 from bench.soak.consistency import check
 from bench.soak.faults import ALL_KINDS, KINDS, Faults, schedule
+from bench.soak.flow import turn
 from bench.soak.report import render
 from bench.soak.workload import Ledger, Pools, Turns, every, slow_brain_jobs, steady_turns
 from tests.reliability.servers import DelayProxy, RedisServer
 
 DATABASE = "twin_bench_soak"
-PORT_OFFSET = 4000
+PORT_OFFSET = 4000  # ports 12101–12106
 
 
 @dataclass
@@ -87,7 +91,7 @@ async def soak(stack: Stack, faults: Faults, args) -> tuple[Ledger, list[tuple[f
 
     try:
         await asyncio.gather(
-            steady_turns(pools, ledger, turns, args.rate, seconds, args.max_in_flight),
+            steady_turns(pools, ledger, turns, args.rate, seconds, args.max_in_flight, turn),
             every(15, seconds, ledger, jobs["consolidate"]),
             every(10, seconds, ledger, jobs["day-log"]),
             every(60, seconds, ledger, jobs["reindex"]),
@@ -123,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         help=f"fault kinds, in turn (of {', '.join(ALL_KINDS)})",
     )
     parser.add_argument("--max-in-flight", type=int, default=64)
+    parser.add_argument("--database", default=DATABASE, help="dropped and created afresh")
+    parser.add_argument("--port-offset", type=int, default=PORT_OFFSET)
     parser.add_argument("--no-write", action="store_true", help="leave bench/RESULTS.md alone")
     args = parser.parse_args(argv)
     args.faults = [k for k in args.faults.split(",") if k]
@@ -134,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     redis = RedisServer()
     redis.start()
-    direct = urlsplit(dsn_for(DATABASE))
+    direct = urlsplit(dsn_for(args.database))
     proxy = DelayProxy(direct.port or 5432)
     proxy.start()
     login = direct.netloc.rpartition("@")[0]
@@ -142,9 +148,9 @@ def main(argv: list[str] | None = None) -> int:
         netloc=(login + "@" if login else "") + f"127.0.0.1:{proxy.port}"
     ).geturl()
     stack = SoakStack(
-        DATABASE,
+        args.database,
         0,
-        PORT_OFFSET,
+        args.port_offset,
         qdrant_path=str(OUT / "soak-qdrant"),
         own_redis=redis.url,
         env={"DATABASE_URL": through_proxy},

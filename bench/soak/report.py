@@ -9,6 +9,7 @@ from typing import Any
 
 from bench.common import machine_line, percentile, table
 from bench.soak.faults import Injected
+from bench.soak.flow import COMMIT_LATER_S
 from bench.soak.workload import Ledger
 
 
@@ -60,10 +61,19 @@ def render(
         f"- **Served**: {len(ok):,} requests answered 200 of {len(records):,} sent "
         f"({len(records) / (args.minutes * 60):.1f} req/s); {len(records) - len(ok):,} error "
         f"answers (retries included).",
-        f"- **Turns**: {_started(ledger):,} started, {len(ledger.acked):,} acknowledged "
-        f"(commit 200), dropped after 3 tries by "
-        f"step: {dict(ledger.dropped) or 'none'}; shed at the client (over "
+        f"- **Turns**: {consistency['started_turns']:,} started, "
+        f"{consistency['persisted_turns']:,} persisted (started − persisted = "
+        f"{consistency['started_turns'] - consistency['persisted_turns']}), "
+        f"{len(ledger.acked):,} acknowledged (commit 200); as the shipped flow does, "
+        f"{ledger.degraded} replied degraded (a memory read failed its 3 tries: "
+        f"{_reads_failed(ledger)}) and still committed, {ledger.later} went to commit-later "
+        f"(every {COMMIT_LATER_S:g} s), {ledger.lost} lost there; shed at the client (over "
         f"{args.max_in_flight} in flight): {ledger.shed}.",
+        f"- **Facts**: {consistency['facts_active']:,} ACTIVE facts of grounded plans "
+        f"({consistency['facts']:,} versions in all), {consistency['todos']:,} todos; written "
+        f"twice: {consistency['facts_twice']} facts, {consistency['todos_twice']} pending "
+        f"todos, {consistency['user_messages_twice']} user messages; people living in two "
+        f"cities at once: {consistency['two_homes_at_once']}.",
         f"- **Commit warnings** (turn saved, a side effect deferred): "
         f"{dict(ledger.warnings) or 'none'}.",
         f"- **Server**: {'alive at the end' if server_alive else 'NOT alive at the end'}; "
@@ -164,9 +174,9 @@ def _per_row(rss: list[tuple[float, float]], consistency: dict[str, Any]) -> str
     )
 
 
-def _started(ledger: Ledger) -> int:
-    before_commit = sum(n for step, n in ledger.dropped.items() if step != "commit")
-    return len(set(ledger.sent)) + before_commit
+def _reads_failed(ledger: Ledger) -> str:
+    reads = {step: n for step, n in ledger.dropped.items() if step != "commit"}
+    return ", ".join(f"{step} {n}" for step, n in sorted(reads.items())) or "none"
 
 
 def _growth(rss: list[tuple[float, float]], minutes: float) -> str:

@@ -1,9 +1,10 @@
 """The soak's traffic: fast-brain turns at a steady rate, plus the slow brain and its readers.
 
-A turn is what n8n's fast-brain workflow does for one Telegram message: pulse → hydrate →
-retrieve → envelope → commit, each step retried like n8n's "Retry on fail" (3 tries, 1 s apart:
-n8n's defaults) — so the commit of a turn may be sent more than once, and must
-be written once. A turn is *acknowledged* when its commit answered 200. Beside the turns, on
+A turn is what n8n's fast-brain workflow does for one Telegram message
+(:mod:`bench.soak.flow`): pulse → hydrate → retrieve → envelope → commit, each step retried
+like n8n's "Retry on fail" (3 tries, 1 s apart: n8n's defaults) — so the commit of a turn may
+be sent more than once, and must be written once. A turn is *acknowledged* when its commit
+answered 200. Beside the turns, on
 their own clocks: the slow brain's consolidation sweep, day-log reads and the reindex sweep.
 
 Every request is recorded (start time, route, outcome, milliseconds); outcomes are ``ok`` or an
@@ -17,6 +18,7 @@ import itertools
 import random
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -27,13 +29,8 @@ from bench.load.samples import (
     AGENT,
     MESSAGES,
     Sample,
-    commit_body,
     decode_body,
     encode_body,
-    envelope_body,
-    hydrate_body,
-    pulse_body,
-    retrieve_body,
 )
 
 NAMES = ("Marta Silva", "Joao Costa", "Ana Lima", "Rui Pereira", "Ines Sousa")
@@ -70,6 +67,10 @@ class Ledger:
     dropped: Counter = field(default_factory=Counter)  # turns lost, by step
     warnings: Counter = field(default_factory=Counter)  # commit warning codes
     shed: int = 0  # over the in-flight cap
+    begun: list[tuple[str, str, str]] = field(default_factory=list)  # every turn started
+    degraded: int = 0  # a memory read failed: the flow replied without memory, still committed
+    later: int = 0  # the commit failed its retries and went to commit-later
+    lost: int = 0  # commit-later gave up too
 
     def now(self) -> float:
         return time.perf_counter() - self.started
@@ -145,39 +146,14 @@ class Turns:
         return Sample(user, f"soak:{user}", text, tuple(names)), f"{user}-t{n}", n
 
 
-async def turn(pools: Pools, ledger: Ledger, sample: Sample, turn_id: str, n: int) -> None:
-    t0 = time.perf_counter()
-    pulse = await call(pools, ledger, "pulse", pulse_body(sample))
-    if pulse is None:
-        ledger.dropped["pulse"] += 1
-        return
-    hydrate = await call(pools, ledger, "hydrate", hydrate_body(sample, pulse))
-    if hydrate is None:
-        ledger.dropped["hydrate"] += 1
-        return
-    retrieve = await call(pools, ledger, "retrieve", retrieve_body(sample, pulse, hydrate))
-    if retrieve is None:
-        ledger.dropped["retrieve"] += 1
-        return
-    envelope = await call(
-        pools, ledger, "envelope", envelope_body(sample, pulse, hydrate, retrieve)
-    )
-    if envelope is None:
-        ledger.dropped["envelope"] += 1
-        return
-    key = (sample.user_id, sample.chat_id, turn_id)
-    ledger.sent.append(key)
-    committed = await call(pools, ledger, "commit", commit_body(sample, turn_id, n))
-    if committed is None:
-        ledger.dropped["commit"] += 1
-        return
-    ledger.acked.append(key)
-    ledger.warnings.update(w["code"] for w in committed.get("warnings", []))
-    ledger.turns_ms.append((t0 - ledger.started, (time.perf_counter() - t0) * 1000))
-
-
 async def steady_turns(
-    pools: Pools, ledger: Ledger, turns: Turns, rate: float, seconds: float, max_in_flight: int
+    pools: Pools,
+    ledger: Ledger,
+    turns: Turns,
+    rate: float,
+    seconds: float,
+    max_in_flight: int,
+    turn: Callable[..., Awaitable[None]],
 ) -> None:
     """Open loop: a turn starts every 1/rate s whatever the server's speed (as Telegram
     traffic does); past ``max_in_flight`` unfinished turns, new ones are shed and counted."""

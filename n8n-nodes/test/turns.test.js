@@ -136,8 +136,9 @@ test('one load per execution key, dropped when forgotten', async () => {
 	assert.equal(await memo.memoized('exec-1', load), 2);
 });
 
-test('a failed commit never takes the reply back: it is reported, not thrown', async () => {
+test('a failed commit never takes the reply back: it is reported, and kept for the Save node', async () => {
 	const { TwinCoreChatMemory } = require('../dist/nodes/TwinCoreMemory/memory.js');
+	const pending = require('../dist/nodes/shared/pending.js');
 	const reported = [];
 	const session = (loaded) => ({
 		settings: {
@@ -149,18 +150,31 @@ test('a failed commit never takes the reply back: it is reported, not thrown', a
 		report: (action, json) => reported.push([action, json]),
 	});
 	const refused = Object.assign(new Error('422 Invalid input: $.turn_id'), { httpCode: '422' });
-	const ctx = {
+	const ctx = (id, answer) => ({
 		getCredentials: async () => ({ memoryUrl: 'http://memory' }),
 		getNode: () => ({ name: 'Twin Core Memory' }),
-		getExecutionId: () => 'e1',
-		helpers: { httpRequestWithAuthentication: { call: async () => { throw refused; } } },
-	};
-	const loaded = async () => ({ activeEntityIds: [], history: [], system: '' });
-	await new TwinCoreChatMemory(ctx, session(loaded)).saveTurn('hi', 'hello!');
+		getExecutionId: () => id,
+		helpers: { httpRequestWithAuthentication: { call: answer } },
+	});
+	const loaded = async () => ({ activeEntityIds: ['e1'], history: [], system: '' });
+	await new TwinCoreChatMemory(ctx('e1', async () => { throw refused; }), session(loaded)).saveTurn('hi', 'hello!');
+	const [first] = await pending.take('e1');
+	assert.equal(first.committed, false);
+	assert.equal(first.retry, false, 'a 422 is final: no retry');
+	assert.equal(first.http_code, 422);
+	assert.equal(first.pending.turn_id, 't1');
+	assert.deepEqual(first.pending.active_entity_ids, ['e1']);
+	// A memory that never loaded still commits the turn (without active entities).
+	const bodies = [];
 	const down = async () => { throw new Error('memory unreachable'); };
-	await new TwinCoreChatMemory(ctx, session(down)).saveTurn('hi', 'hello!');
+	const ok = async (_c, _n, request) => { bodies.push(request.body); return { plan_source: 'judge' }; };
+	await new TwinCoreChatMemory(ctx('e2', ok), session(down)).saveTurn('hi', 'hello!');
+	const [second] = await pending.take('e2');
+	assert.equal(second.committed, true);
+	assert.deepEqual(bodies[0].active_entity_ids, []);
 	assert.deepEqual(reported, [
-		['twinCoreCommit', { turn_id: 't1', error: '422 Invalid input: $.turn_id' }],
-		['twinCoreCommit', { turn_id: 't1', error: 'memory unreachable' }],
+		['twinCoreCommit', { turn_id: 't1', committed: false, error: '422 Invalid input: $.turn_id', http_code: 422, retry: false }],
+		['twinCoreCommit', { turn_id: 't1', committed: true, plan_source: 'judge', facts: undefined, todos: undefined, entities: undefined, warnings: undefined }],
+		['done'],
 	]);
 });

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 import asyncpg
@@ -49,6 +50,7 @@ from services.core.llm import LLM, open_llm
 from services.core.settings import Settings
 from services.core.stores import open_pg_pool, open_redis
 from services.core.vectors import VectorIndex, VectorIndexUnavailable, open_vector_index
+from services.core.vectors.space import check_vector_space
 from services.core.working_memory import WorkingMemory
 
 if TYPE_CHECKING:
@@ -113,8 +115,6 @@ class Clients:
             clients._db = await open_pg_pool(settings)
         if REDIS in wanted:
             clients._redis = open_redis(settings)
-        if VECTORS in wanted:
-            clients._vectors = await _open_vectors(settings)
         if EMBEDDER in wanted:
             clients._embedder = await asyncio.to_thread(
                 open_embedder,
@@ -125,6 +125,8 @@ class Clients:
                 dim=settings.embedding_dim,
                 threads=settings.model_threads,
             )
+        if VECTORS in wanted:
+            clients._vectors = await _open_vectors(settings, clients._embedder)
         if LLM_STORE in wanted:
             clients._llm = open_llm(
                 base_url=settings.openai_base_url,
@@ -231,7 +233,9 @@ def _present(client: T | None, store: str) -> T:
     return client
 
 
-async def _open_vectors(settings: Settings) -> VectorIndex:
+async def _open_vectors(settings: Settings, embedder: Embedder | None) -> VectorIndex:
+    if embedder is not None:  # before a shard opens: another embedder's index is refused
+        _check_space(settings, embedder)
     index = open_vector_index(
         path=settings.qdrant_path,
         url=settings.qdrant_url,
@@ -245,3 +249,20 @@ async def _open_vectors(settings: Settings) -> VectorIndex:
         # and the index creates its collections once it answers.
         structlog.get_logger().warning("vectors_unavailable_at_start", error=str(exc)[:300])
     return index
+
+
+def _check_space(settings: Settings, embedder: Embedder) -> None:
+    """The Edge index must hold this embedder's vectors (:mod:`services.core.vectors.space`).
+    A stand-in (the hashing embedder when MiniLM failed to load) neither stamps nor is refused:
+    it keeps the node up, as before, and says so."""
+    if settings.qdrant_url or not settings.qdrant_path:
+        return
+    if getattr(embedder, "stands_in_for", None):
+        structlog.get_logger().warning(
+            "vector_space_unchecked", embedder=embedder.name, path=settings.qdrant_path
+        )
+        return
+    try:
+        check_vector_space(Path(settings.qdrant_path), name=embedder.name, dim=embedder.dim)
+    except OSError as exc:  # an unreadable folder: the index reports itself unavailable
+        structlog.get_logger().warning("vector_space_unchecked", error=repr(exc)[:300])

@@ -2,13 +2,15 @@
 
 ``twin up`` binds one socket per node and serves them from a single uvicorn server, routing
 each connection by the local port it arrived on. One process, so the embedded Qdrant Edge shard
-and every pool are opened once and shared; SIGTERM drains in-flight requests, then closes them.
+and every pool are opened once and shared. SIGTERM makes ``/readyz`` 503 for a drain phase,
+then closes the ports and lets in-flight requests finish (services.core.drain).
 """
 
 from __future__ import annotations
 
 import errno
 import socket
+import threading
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from contextlib import AsyncExitStack
 from typing import Any, TypeAlias, cast
@@ -19,6 +21,7 @@ from litestar import Litestar
 from litestar.types import ASGIApp
 
 from services.core.deps import Clients
+from services.core.drain import DrainAware, DrainingServer
 from services.core.exposure import host_check
 from services.core.guard import guarded_http
 from services.core.settings import Settings
@@ -118,9 +121,11 @@ def server(
 ) -> uvicorn.Server:
     """The uvicorn server of a node or of ``twin up``: slow and greedy clients meet the bounds
     of :mod:`services.core.guard` before any node code runs, and a request whose ``Host`` is
-    not this node's meets :func:`services.core.exposure.host_check`."""
+    not this node's meets :func:`services.core.exposure.host_check`; SIGTERM drains first
+    (:mod:`services.core.drain`)."""
+    draining = threading.Event()
     config = uvicorn.Config(
-        host_check(settings, cast(ASGIApp, app)),
+        DrainAware(host_check(settings, cast(ASGIApp, app)), draining, settings.retry_after_s),
         lifespan="on",
         log_config=None,
         access_log=False,
@@ -134,4 +139,4 @@ def server(
         timeout_graceful_shutdown=graceful_s,
         server_header=False,
     )
-    return uvicorn.Server(config)
+    return DrainingServer(config, drain_s=settings.drain_s, draining=draining)

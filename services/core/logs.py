@@ -15,7 +15,7 @@ import secrets
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 import msgspec
@@ -89,7 +89,7 @@ def configure_logging(*, json: bool | None = None, level: int = logging.INFO) ->
     atexit.register(lines.flush)  # a line logged in the loop's last turn
     factory: Callable[..., Any] = (lambda *_: lines) if json else structlog.PrintLoggerFactory()
     structlog.configure(
-        processors=[*shared, structlog.processors.format_exc_info, renderer],
+        processors=[*shared, structlog.processors.format_exc_info, drop_error_details, renderer],
         wrapper_class=structlog.make_filtering_bound_logger(level),
         logger_factory=factory,
         cache_logger_on_first_use=True,
@@ -103,7 +103,12 @@ def configure_logging(*, json: bool | None = None, level: int = logging.INFO) ->
     handler = logging.StreamHandler(sys.stdout)
     handler.setFormatter(
         structlog.stdlib.ProcessorFormatter(
-            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, text_renderer],
+            processors=[
+                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                structlog.processors.format_exc_info,
+                drop_error_details,
+                text_renderer,
+            ],
             foreign_pre_chain=[*shared, structlog.stdlib.add_logger_name],
         )
     )
@@ -112,6 +117,20 @@ def configure_logging(*, json: bool | None = None, level: int = logging.INFO) ->
     root.setLevel(level)
     for noisy in ("httpx", "httpcore", "uvicorn.access"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def drop_error_details(
+    _: Any, __: str, event: MutableMapping[str, Any]
+) -> MutableMapping[str, Any]:
+    """A logged traceback keeps a database error without its ``DETAIL:`` line: Postgres
+    quotes the row's values there (a relative's name in a unique-key race, issue 31 item 8),
+    and asyncpg puts it in the error's text."""
+    text = event.get("exception")
+    if isinstance(text, str) and "DETAIL:" in text:
+        event["exception"] = "\n".join(
+            line for line in text.splitlines() if not line.lstrip().startswith("DETAIL:")
+        )
+    return event
 
 
 def bind_ids(*, user_id: str | None = None, agent_id: str | None = None, **extra: Any) -> None:

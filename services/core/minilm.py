@@ -26,9 +26,36 @@ TOKENIZER_PATH = Path(__file__).parent / "assets" / "minilm-tokenizer.json"
 _BATCH_TEXTS = 32
 _BATCH_TOKENS = 512
 _QUEUED_TEXTS = 32  # queued calls merged into one worker hop, at most this many texts
+# ... and at most this many tokens (estimated: :func:`hop_tokens`). A hop cannot be
+# interrupted, so this bounds how long a search query waits behind documents: 32 texts of 256
+# tokens (long assistant replies, BEAM) ran ~4-9 s on the 2-core box and stalled the first
+# questions after an ingest for seconds; 512 tokens is ~0.25 s (two long replies, which also
+# run cheaper per token than 32 together), and ~25 short turns still go in one hop.
+_HOP_TOKENS = 512
+_CHARS_PER_TOKEN = 4  # English WordPiece, about; only to size hops
 
 # A queued call: its texts, whether they are search queries, and its caller's future.
 _Call = tuple[list[str], bool, "asyncio.Future[list[list[float]]]"]
+
+
+def hop_tokens(text: str) -> int:
+    """The tokens a text will run at, estimated from its length (it is cut at 256)."""
+    return min(MINILM_MAX_TOKENS, len(text) // _CHARS_PER_TOKEN + 2)
+
+
+def hops(texts: list[str]) -> list[list[str]]:
+    """``texts`` in consecutive parts of at most :data:`_QUEUED_TEXTS` texts and
+    :data:`_HOP_TOKENS` estimated tokens (a part holds one text at least)."""
+    parts: list[list[str]] = []
+    tokens = 0
+    for text in texts:
+        cost = hop_tokens(text)
+        if not parts or len(parts[-1]) == _QUEUED_TEXTS or tokens + cost > _HOP_TOKENS:
+            parts.append([])
+            tokens = 0
+        parts[-1].append(text)
+        tokens += cost
+    return parts
 
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
@@ -63,13 +90,13 @@ class MiniLMEmbedder:
     inside one run.
 
     Calls that arrive while a run is under way wait together and go to the worker in one hop (at
-    most :data:`_QUEUED_TEXTS` texts): a batch of 8 short documents costs about half the CPU per
-    text of 8 runs of one. Waiting search queries go first, in a hop of their own, so a reader
-    waits behind at most the run under way, never behind a burst of documents. A call that finds
-    the worker idle starts at the event loop's next turn, with whatever other calls arrived by
-    then (no timer, no added wait). Each caller gets exactly its own texts' vectors, in its
-    order; a failed run fails the calls in it, and a cancelled caller's texts are dropped from
-    the result.
+    most :data:`_QUEUED_TEXTS` texts and :data:`_HOP_TOKENS` tokens): a batch of 8 short
+    documents costs about half the CPU per text of 8 runs of one. Waiting search queries go
+    first, in a hop of their own, so a reader waits behind at most the run under way, never
+    behind a burst of documents. A call that finds the worker idle starts at the event loop's
+    next turn, with whatever other calls arrived by then (no timer, no added wait). Each caller
+    gets exactly its own texts' vectors, in its order; a failed run fails the calls in it, and a
+    cancelled caller's texts are dropped from the result.
     """
 
     # Documents' vector space (the float32 products): int8 queries search it.
@@ -112,18 +139,13 @@ class MiniLMEmbedder:
         self._draining: asyncio.Task[None] | None = None
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """Documents' vectors (what is indexed). A call of more than :data:`_QUEUED_TEXTS`
-        texts goes in several hops, so search queries may run between them."""
-        texts = list(texts)
-        if len(texts) <= _QUEUED_TEXTS:
-            return await self._queue(texts, query=False)
-        parts = await asyncio.gather(
-            *(
-                self._queue(texts[at : at + _QUEUED_TEXTS], query=False)
-                for at in range(0, len(texts), _QUEUED_TEXTS)
-            )
-        )
-        return [vector for part in parts for vector in part]
+        """Documents' vectors (what is indexed). A call of more than one hop's texts or tokens
+        (:func:`hops`) goes in several hops, so search queries may run between them."""
+        parts = hops(list(texts))
+        if len(parts) <= 1:
+            return await self._queue(parts[0] if parts else [], query=False)
+        done = await asyncio.gather(*(self._queue(part, query=False) for part in parts))
+        return [vector for part in done for vector in part]
 
     async def embed_query(self, text: str) -> list[float]:
         """A search query's vector: the int8 build, in the documents' space."""
@@ -173,16 +195,18 @@ class MiniLMEmbedder:
         query = any(call[1] for call in waiting)
         batch: list[_Call] = []
         rest: list[_Call] = []
-        size, full = 0, False
+        size, tokens, full = 0, 0, False
         for call in waiting:
+            cost = sum(hop_tokens(t) for t in call[0])
             if call[1] != query or full:
                 rest.append(call)
-            elif batch and size + len(call[0]) > _QUEUED_TEXTS:
+            elif batch and (size + len(call[0]) > _QUEUED_TEXTS or tokens + cost > _HOP_TOKENS):
                 full = True  # in order: the later calls of this kind wait for the next hop
                 rest.append(call)
             else:
                 batch.append(call)
                 size += len(call[0])
+                tokens += cost
         self._queued = rest
         return batch
 

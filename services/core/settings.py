@@ -39,7 +39,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     openai_base_url: str | None = None
     openai_api_key: str | None = None
     llm_model: str = "gpt-4o-mini"
-    embedder: str = "minilm"  # minilm | minilm-float32 | hashing | openai
+    embedder: str = "minilm"  # minilm | minilm-float32 | hashing | multilingual-e5 | openai
     embedding_model: str = "text-embedding-3-small"
     embedding_dim: int = 384
     model_threads: int = 1
@@ -66,6 +66,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     header_timeout_s: float = 10.0
     body_timeout_s: float = 30.0  # from the headers to the body's last byte (408 after)
     max_connections: int = 128
+    # SIGTERM: /readyz answers 503 this long while requests are still served, then the ports
+    # close and in-flight requests finish (services.core.drain); 0: close at once
+    drain_s: float = 2.0
     session_idle_minutes: int = 30
     # How long a consolidation lease holds a session; a worker that died mid-session blocks
     # it this long. Keep it above the model budget + embedding + writes of one session.
@@ -156,6 +159,7 @@ _ENV: dict[str, tuple[str, type]] = {
     "header_timeout_s": ("TWIN_HEADER_TIMEOUT_S", float),
     "body_timeout_s": ("TWIN_BODY_TIMEOUT_S", float),
     "max_connections": ("TWIN_MAX_CONNECTIONS", int),
+    "drain_s": ("TWIN_DRAIN_S", float),
     "session_idle_minutes": ("TWIN_SESSION_IDLE_MINUTES", int),
     "consolidation_lease_s": ("TWIN_CONSOLIDATION_LEASE_S", float),
     "working_memory_turns": ("TWIN_WORKING_MEMORY_TURNS", int),

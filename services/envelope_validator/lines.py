@@ -128,9 +128,14 @@ def episode(hit: EpisodeHit) -> dict[str, Any]:
     return line
 
 
+SUPERSEDED = "newer_on_topic"  # rag-gate's score detail: a later turn on its topic ranks above
+HISTORY = "superseded: a later message on this topic is listed before this one"
+
+
 def recalled(turn: RecalledTurn) -> dict[str, Any]:
     """A recalled turn with its date and time beside it: "yesterday" in it means the day
-    before ``when``."""
+    before ``when``; one that a later turn on its topic supersedes (rag-gate's
+    ``newer_on_topic``) says so, so the older value reads as history, not as current."""
     line: dict[str, Any] = {"when": f"{turn.ts:%Y-%m-%d %H:%M}"}
     if turn.context is not None:
         line["after"] = {
@@ -139,6 +144,8 @@ def recalled(turn: RecalledTurn) -> dict[str, Any]:
         }
     line["said_by"] = turn.speaker or turn.role
     line["text"] = turn.text
+    if turn.score_details.get(SUPERSEDED):
+        line["history"] = HISTORY
     return line
 
 

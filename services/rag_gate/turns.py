@@ -16,9 +16,9 @@ from contracts.retrieve import RetrieveRequest
 from contracts.retrieve_limits import FusionWeights
 from contracts.slots import Turn
 from services.core.vectors import VectorHit
-from services.rag_gate import fusion, ranking
+from services.rag_gate import fusion, ranking, updates, when
 from services.rag_gate.continuity import TailMessage
-from services.rag_gate.slots import Tally, add_up, counted, cut
+from services.rag_gate.slots import Tally, add_up, counted, cut, terms
 from services.rag_gate.store import Rows
 
 TURN_CHARS = 800  # 001: recent messages are capped at 800 characters each
@@ -46,6 +46,7 @@ def recalled_turns(
         query_terms,
         skipped,
     )
+    bm25 = {hit.id: hit.lexical for hit in hits}
     candidates = [
         fusion.TurnCandidate(
             id=k.candidate.id,
@@ -55,6 +56,9 @@ def recalled_turns(
             session_id=str(rows.messages[k.candidate.id].session_id),
             entity_ids=frozenset(rows.messages[k.candidate.id].entity_ids),
             lexical=k.lexical,
+            bm25=bm25.get(k.candidate.id),
+            dated=when.says_when(rows.messages[k.candidate.id].text),
+            words=fusion.words(rows.messages[k.candidate.id].text),
         )
         for k in done.kept
     ]
@@ -64,9 +68,32 @@ def recalled_turns(
         entity_ids=req.entity_ids,
         entity_names=rows.entity_names,
         session_ranks=_session_ranks(episode_hits, rows),
+        asks_when=when.asks_when(req.message),
     )
-    out, dropped = _shown(scored, rows, limits.max)
+    out, dropped = _shown(_newer_first(scored, rows, query_terms), rows, limits.max)
     return out, add_up([done.tally, Tally(dropped)])
+
+
+def _newer_first(
+    scored: list[fusion.ScoredTurn], rows: Rows, query_terms: frozenset[int]
+) -> list[fusion.ScoredTurn]:
+    """The scored turns with a newer turn on the same topic before an older one
+    (:mod:`.updates`); the older one's details say which rank superseded it."""
+    said = {}
+    for turn in scored[: updates.WINDOW]:
+        row = rows.messages[turn.id]
+        topic = terms().of_document(row.text) & query_terms  # its words, not its speaker's name
+        said[turn.id] = updates.Said(row.ts, row.speaker or row.role, topic)
+    order, superseded = updates.newer_first([t.id for t in scored], said)
+    by_id = {t.id: t for t in scored}
+    return [
+        fusion.ScoredTurn(
+            i, by_id[i].score, {**by_id[i].details, "newer_on_topic": float(superseded[i])}
+        )
+        if i in superseded
+        else by_id[i]
+        for i in order
+    ]
 
 
 def _session_ranks(episode_hits: list[VectorHit] | None, rows: Rows) -> dict[str, int]:

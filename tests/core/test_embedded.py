@@ -72,9 +72,9 @@ def _wait_for(predicate, what: str, limit_s: float = 60.0) -> None:
 class TwinUp:
     """``twin up`` in a working directory with no store configured."""
 
-    def __init__(self, cwd: Path) -> None:
+    def __init__(self, cwd: Path, *, offset: int | None = None, **env: str) -> None:
         self.cwd = cwd
-        self.offset = random.randrange(2_000, 22_000, 10)
+        self.offset = random.randrange(2_000, 22_000, 10) if offset is None else offset
         self.proc = subprocess.Popen(
             [*TWIN, "up"],
             cwd=cwd,
@@ -82,7 +82,10 @@ class TwinUp:
             stderr=subprocess.STDOUT,
             text=True,
             env=_bare_env(
-                TWIN_PORT_OFFSET=str(self.offset), TWIN_EMBEDDER="hashing", TWIN_LOG_JSON="true"
+                TWIN_PORT_OFFSET=str(self.offset),
+                TWIN_EMBEDDER="hashing",
+                TWIN_LOG_JSON="true",
+                **env,
             ),
         )
 

@@ -24,6 +24,7 @@ from services.core.embedder import (
     OpenAIEmbedder,
     open_embedder,
 )
+from services.core.minilm import hop_tokens, hops
 from services.core.minilm_build import build_folder, built_models, default_cache_dir
 
 SISTER = "My sister Marta lives in Lisbon"
@@ -234,6 +235,27 @@ async def test_waiting_queries_run_before_waiting_documents(
     assert runs == [(2, True), (20, False), (20, False), (20, False)]
     assert np.allclose(together[3], await minilm.embed_query(SISTER), atol=1e-6)
     assert [len(v) for v in together[:3]] == [20, 20, 20]
+
+
+async def test_long_documents_go_in_short_hops_so_a_query_never_waits_long(
+    minilm: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: list[tuple[int, bool]] = []
+    real = minilm.embed_sync
+
+    def recording(batch: list[str], *, query: bool = False):
+        runs.append((len(batch), query))
+        return real(batch, query=query)
+
+    monkeypatch.setattr(minilm, "embed_sync", recording)
+    reply = "A long assistant reply about the garden and the budget. " * 40  # > 256 tokens
+    together = await asyncio.gather(minilm.embed([reply] * 5), minilm.embed_query(SISTER))
+    # 5 texts of 256 tokens go in hops of 2 (512 tokens): a query that comes while one runs
+    # waits for that hop only, never for all five (the waiting query runs first)
+    assert runs == [(1, True), (2, False), (2, False), (1, False)]
+    assert [len(v) for v in together[0]] == [384] * 5
+    assert hops(["short turn"] * 40) == [["short turn"] * 32, ["short turn"] * 8]
+    assert hop_tokens(reply) == 256 and hops([reply, "x", reply]) == [[reply, "x"], [reply]]
 
 
 async def test_a_failed_run_fails_the_calls_in_it_and_the_next_run_works(

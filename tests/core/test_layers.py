@@ -112,9 +112,11 @@ def _names(package: str) -> set[str]:
 def test_only_the_http_layer_imports_problems() -> None:
     """Steps raise domain errors (``services.core.errors``) and ask ``services.core.outage``
     which dependency failed; statuses are the HTTP layer's: a node's ``app.py`` and core's
-    app factory, refusals, guard and exposure import ``services.core.problems``, nothing else."""
+    app factory, refusals, guard, exposure and drain import ``services.core.problems``, nothing
+    else."""
     http = {
         "services/core/app.py",
+        "services/core/drain.py",
         "services/core/exposure.py",
         "services/core/guard.py",
         "services/core/problems.py",

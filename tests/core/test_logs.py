@@ -51,3 +51,30 @@ async def test_lines_logged_in_one_loop_turn_go_out_together_at_its_end(capsys) 
 
     assert during == ""
     assert [json.loads(line)["n"] for line in after.splitlines()] == [1, 2]
+
+
+def test_a_logged_database_error_keeps_no_detail_quoting_the_row(capsys) -> None:
+    """asyncpg puts Postgres's DETAIL (the row's values) into the error's text; a traceback in
+    our log keeps the error and the constraint, never that line (issue 31 item 8)."""
+    import asyncpg
+
+    error = asyncpg.UniqueViolationError(
+        'duplicate key value violates unique constraint "uniq_relations_memory_key"'
+    )
+    error.detail = "Key (user_id, memory_key)=(carol, people:has_sister:marta) already exists."
+    assert "carol" in str(error)  # what would be logged without the scrub
+    try:
+        configure_logging(json=True)
+        for log in (structlog.get_logger("twin").exception, logging.getLogger("x").exception):
+            try:
+                raise error
+            except asyncpg.UniqueViolationError:
+                log("unhandled_error")
+        out = capsys.readouterr().out
+    finally:
+        structlog.reset_defaults()
+        logging.getLogger().handlers[:] = []
+
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == 2 and all("uniq_relations_memory_key" in e["exception"] for e in lines)
+    assert "carol" not in out and "marta" not in out

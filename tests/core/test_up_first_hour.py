@@ -99,7 +99,6 @@ def test_twin_up_says_when_it_is_ready_and_what_to_run_next(stack: Stack) -> Non
 
 def test_a_second_twin_up_on_the_same_vectors_stops_and_names_the_first(stack: Stack) -> None:
     env = stack.env | {"TWIN_PORT_OFFSET": str(stack.offset + 5)}
-    started = time.monotonic()
     second = subprocess.run([*TWIN, "up"], env=env, capture_output=True, text=True, timeout=60)
     assert second.returncode == 1
     folder = Path(env["QDRANT_PATH"])
@@ -107,7 +106,8 @@ def test_a_second_twin_up_on_the_same_vectors_stops_and_names_the_first(stack: S
         f"twin up: the vector folder {folder} is in use by process {stack.proc.pid} ("
     ), second.stderr
     assert "Traceback" not in second.stderr and "ready:" not in second.stdout
-    assert time.monotonic() - started < 30  # before any node started
+    # it stopped before anything started: no store, no node, one line of why
+    assert second.stdout == "" and second.stderr.strip().count("\n") == 0, second
 
 
 def test_ctrl_c_at_the_chat_prompt_ends_it_at_once(stack: Stack) -> None:
@@ -118,11 +118,9 @@ def test_ctrl_c_at_the_chat_prompt_ends_it_at_once(stack: Stack) -> None:
     assert b"you> " in shown, shown
     assert b"Chat play:alice: every persona you talk to as this user shares it" in shown
     os.write(fd, b"\x03")  # Ctrl-C, through the terminal
-    pressed = time.monotonic()
-    status = _wait(pid, timeout_s=10)
-    waited = time.monotonic() - pressed
+    status = _wait(pid, timeout_s=10)  # one Ctrl-C is enough: no second signal is sent
     os.close(fd)
-    assert status == 130 and waited < 5, (status, waited)
+    assert status == 130, status
 
 
 def test_twin_chat_one_offset_off_names_the_offset_that_answers(stack: Stack) -> None:

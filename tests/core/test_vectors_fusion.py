@@ -49,6 +49,15 @@ def test_fusion_adds_one_over_k_plus_rank_and_keeps_the_dense_cosines() -> None:
     assert [f.similarity for f in fused] == [0.7, 0.9, 0.8]
 
 
+def test_fusion_keeps_each_lexical_points_bm25_score() -> None:
+    dense = scored(("a", 0.9), ("b", 0.8), ("c", 0.7))
+    lexical = scored(("c", 12.0), ("d", 9.0))
+
+    fused = fuse(dense, lexical, scored(("c", 0.7), ("d", 0.1)), limit=4)
+
+    assert {f.id: f.lexical for f in fused} == {"c": 12.0, "a": None, "b": None, "d": 9.0}
+
+
 def test_fusion_breaks_ties_by_cosine_then_rank_and_a_lexical_point_has_its_cosine() -> None:
     # "b" (dense rank 1) and "y" (lexical rank 1) tie, as do "a" and "x" at rank 0.
     fused = fuse(

@@ -9,7 +9,9 @@ The personas are copies of ``n8n-workflows/ai-agent/telegram-agent.json`` with t
 agent id, bot credential and Telegram webhook; ``offline`` points its Twin Core credential at
 a port where nothing listens (memory unreachable), ``slow`` its rag-gate and
 envelope-validator URLs at a port that accepts and never answers (hung nodes: the one-call
-load and the node-by-node retrieve both time out).
+load and the node-by-node retrieve both time out), ``flaky`` its memory-upserter URL at a
+:class:`~tests.e2e.gate.Gate` the test opens later (a memory outage that ends). Beside the
+queue-mode stack the agent's n8n runs in queue mode too (:mod:`tests.e2e.agent_queue`).
 """
 
 from __future__ import annotations
@@ -17,12 +19,9 @@ from __future__ import annotations
 import copy
 import json
 import os
-import socket
 import sqlite3
 import subprocess
-import threading
 import time
-import uuid
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,15 +32,22 @@ import httpx
 import pytest
 
 from tests.e2e.agent_llm import AgentLLM
+from tests.e2e.agent_queue import agent_queue, drop_agent_queue
+from tests.e2e.agent_workflows import (  # noqa: F401 - ACTIONS: the tests' import
+    ACTIONS,
+    actions_workflows,
+    persona_workflow,
+    shared_workflows,
+)
 from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.gate import Blackhole, Gate
 from tests.e2e.n8n import REPO, N8nInstance, unflatten
 from tests.e2e.processes import free_port
 from tests.e2e.stack import Stack
 
 PACKAGE = REPO / "tools" / "n8n" / "nodes-package.sh"
-EXAMPLE = REPO / "n8n-workflows" / "ai-agent" / "telegram-agent.json"
 CREDENTIALS = REPO / "n8n-workflows" / "ai-agent" / "credentials.example.json"
-PERSONAS = ("deanna", "coach", "offline", "slow")
+PERSONAS = ("deanna", "coach", "offline", "slow", "flaky")
 MEMORY_NODE = "Twin Core Memory"
 REGISTRY_UNREACHABLE = 75
 
@@ -52,6 +58,7 @@ class AgentStack:
     n8n: N8nInstance
     llm: AgentLLM
     bots: dict[str, FakeTelegram]
+    gate: Gate | None = None
     webhooks: dict[str, dict[str, Any]] = field(default_factory=dict)
     executions_before: int = 0
 
@@ -76,6 +83,9 @@ class AgentStack:
         return str(sent["text"])
 
     def _query(self, sql: str) -> list[tuple[Any, ...]]:
+        """n8n's own database: SQLite, or Postgres in queue mode (identifiers quoted)."""
+        if self.n8n.queue is not None:
+            return self.n8n.queue.fetch(sql)
         database = self.n8n.folder / "user" / ".n8n" / "database.sqlite"
         with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5) as conn:
             return conn.execute(sql).fetchall()
@@ -91,8 +101,8 @@ class AgentStack:
         def finished() -> list[tuple[Any, ...]]:
             return self._query(
                 "SELECT e.id, d.data FROM execution_entity e JOIN execution_data d "
-                "ON d.executionId = e.id WHERE CAST(e.id AS INTEGER) > "
-                f"{self.executions_before} AND e.stoppedAt IS NOT NULL "
+                'ON d."executionId" = e.id WHERE CAST(e.id AS INTEGER) > '
+                f'{self.executions_before} AND e."stoppedAt" IS NOT NULL '
                 "ORDER BY CAST(e.id AS INTEGER) DESC LIMIT 1"
             )
 
@@ -117,28 +127,6 @@ class AgentStack:
             if entry.get("event") == "request" and entry["request_id"].startswith(prefix):
                 routes[f"{entry['request_id'][len(prefix) :]} {entry['route']}"] += 1
         return routes
-
-
-class Blackhole:
-    """A port that accepts connections and never answers: a hung Twin Core node."""
-
-    def __init__(self) -> None:
-        self._server = socket.create_server(("127.0.0.1", 0))
-        self._held: list[socket.socket] = []
-        self.port = self._server.getsockname()[1]
-        threading.Thread(target=self._hold, daemon=True, name="blackhole").start()
-
-    def _hold(self) -> None:
-        try:
-            while True:
-                self._held.append(self._server.accept()[0])
-        except OSError:  # closed by stop()
-            return
-
-    def stop(self) -> None:
-        self._server.close()
-        for conn in self._held:
-            conn.close()
 
 
 def _build_package(folder: Path) -> Path:
@@ -189,7 +177,12 @@ def _install_package(tarball: Path, user_folder: Path) -> None:
 
 
 def _credentials(
-    stack: Stack, llm: AgentLLM, bots: dict[str, FakeTelegram], dead_port: int, hung_port: int
+    stack: Stack,
+    llm: AgentLLM,
+    bots: dict[str, FakeTelegram],
+    dead_port: int,
+    hung_port: int,
+    gate_port: int,
 ) -> list[dict[str, Any]]:
     example = {c["type"]: c for c in json.loads(CREDENTIALS.read_text())}
     urls = {
@@ -212,7 +205,9 @@ def _credentials(
     slow["data"] = {**twin["data"], "retrieveUrl": hung, "envelopeUrl": hung}
     model = copy.deepcopy(example["openAiApi"])
     model["data"] = {"apiKey": "sk-agent-stub", "url": llm.base_url}
-    out = [twin, down, slow, model]
+    flaky = {**copy.deepcopy(twin), "id": "TwinCoreApiFlaky", "name": "Twin Core API (flaky)"}
+    flaky["data"] = {**twin["data"], "memoryUrl": f"http://127.0.0.1:{gate_port}"}
+    out = [twin, down, slow, flaky, model]
     for number, (persona, bot) in enumerate(bots.items(), start=1):
         telegram = copy.deepcopy(example["telegramApi"])
         telegram.update(id=f"TwinAgentTgBot0{number}", name=f"Telegram bot ({persona})")
@@ -224,107 +219,17 @@ def _credentials(
     return out
 
 
-def persona_workflow(persona: str, number: int) -> dict[str, Any]:
-    """The example workflow for one persona: its agent id, its bot, its own webhook."""
-    workflow = json.loads(EXAMPLE.read_text())
-    if number == 1:
-        return workflow
-    workflow["id"] = f"TwinAgentTg{persona[:5].capitalize():<5}".replace(" ", "x")[:16]
-    workflow["name"] = f"Twin Core — AI Agent on Telegram ({persona})"
-    for node in workflow["nodes"]:
-        if "agentId" in node["parameters"]:
-            node["parameters"]["agentId"] = persona
-        if "telegramApi" in node.get("credentials", {}):
-            node["credentials"]["telegramApi"] = {
-                "id": f"TwinAgentTgBot0{number}",
-                "name": f"Telegram bot ({persona})",
-            }
-        twin = {
-            "offline": ("TwinCoreApiDown1", "Twin Core API (down)"),
-            "slow": ("TwinCoreApiSlow1", "Twin Core API (slow)"),
-        }.get(persona)
-        if twin and "twinCoreApi" in node.get("credentials", {}):
-            node["credentials"]["twinCoreApi"] = {"id": twin[0], "name": twin[1]}
-        if node["type"].endswith("telegramTrigger"):
-            node["webhookId"] = str(uuid.uuid4())
-    return workflow
-
-
-ACTIONS = {"forget": "twin/agent-forget", "export": "twin/agent-export"}
-
-
-def actions_workflows() -> list[dict[str, Any]]:
-    """Webhook → Twin Core (the action node: Memory → Forget, Memory → Export) → the node's
-    answer: a designer's hand-built flows, with typed fields instead of a JSON body."""
-    operations = {
-        "forget": {
-            "resource": "memory",
-            "operation": "forget",
-            "userId": "={{ $json.body.user_id }}",
-            "scope": "global",
-            "entity": "={{ $json.body.entity }}",
-            "reason": "asked in the test",
-        },
-        "export": {
-            "resource": "memory",
-            "operation": "export",
-            "userId": "={{ $json.body.user_id }}",
-        },
-    }
-    out = []
-    for name, parameters in operations.items():
-        out.append(
-            {
-                "id": f"TwinAgentAct{name[:4].capitalize()}",
-                "name": f"Twin Core — {name} (test)",
-                "active": False,
-                "settings": {"executionOrder": "v1"},
-                "nodes": [
-                    {
-                        "id": "a0000000-0000-4000-8000-000000000001",
-                        "name": "Webhook",
-                        "type": "n8n-nodes-base.webhook",
-                        "typeVersion": 2.1,
-                        "position": [0, 0],
-                        "webhookId": str(uuid.uuid4()),
-                        "parameters": {
-                            "httpMethod": "POST",
-                            "path": ACTIONS[name],
-                            "responseMode": "lastNode",
-                            "options": {},
-                        },
-                    },
-                    {
-                        "id": "a0000000-0000-4000-8000-000000000002",
-                        "name": "Twin Core",
-                        "type": "n8n-nodes-twin-core.twinCore",
-                        "typeVersion": 1,
-                        "position": [220, 0],
-                        "parameters": parameters,
-                        "credentials": {
-                            "twinCoreApi": {"id": "TwinCoreApiCred1", "name": "Twin Core API"}
-                        },
-                    },
-                ],
-                "connections": {
-                    "Webhook": {"main": [[{"node": "Twin Core", "type": "main", "index": 0}]]}
-                },
-            }
-        )
-    return out
-
-
 @pytest.fixture(scope="module", name="agent_stack")
 def agent_stack_fixture(
     stack: Stack, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[AgentStack]:
-    if stack.n8n.queue is not None:  # the shared stack also runs with n8n in queue mode
-        pytest.skip("the AI Agent stack runs beside the single-process n8n stack only")
     folder = tmp_path_factory.mktemp("agent")
+    queue = agent_queue(stack)  # queue mode beside the queue-mode stack: a main and a worker
     tarball = _build_package(folder)
     llm = AgentLLM().start()
     bots = {persona: FakeTelegram().start() for persona in PERSONAS}
     hung = Blackhole()
+    gate = Gate(stack.ports["memory-upserter"])
     n8n = N8nInstance(
         folder / "n8n",
         {
@@ -332,13 +237,15 @@ def agent_stack_fixture(
             "N8N_EXPRESSION_ENGINE": "vm",
             "N8N_BLOCK_ENV_ACCESS_IN_NODE": "true",
         },
+        queue=queue,
     )
-    agent = AgentStack(stack, n8n, llm, bots)
+    agent = AgentStack(stack, n8n, llm, bots, gate)
     try:
         _install_package(tarball, folder / "n8n" / "user")
         workflows = [persona_workflow(p, n) for n, p in enumerate(PERSONAS, start=1)]
         workflows.extend(actions_workflows())
-        n8n.import_all(workflows, _credentials(stack, llm, bots, free_port(), hung.port))
+        workflows.extend(shared_workflows(bots["deanna"]))
+        n8n.import_all(workflows, _credentials(stack, llm, bots, free_port(), hung.port, gate.port))
         n8n.publish([w["id"] for w in workflows])
         n8n.start()
         for persona, bot in bots.items():
@@ -353,5 +260,8 @@ def agent_stack_fixture(
         n8n.stop()
         llm.stop()
         hung.stop()
+        gate.stop()
+        if queue is not None:
+            drop_agent_queue(queue)
         for bot in bots.values():
             bot.stop()

@@ -4,13 +4,16 @@ quoted as data, and the strict answer schema."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
 import pytest
 
+from contracts.common import Provenance
 from contracts.plan import LLMAnswer
+from contracts.recall import RecalledTurn
+from services.envelope_validator import lines
 from services.envelope_validator.answer_format import SCHEMA_NAME, response_format
 from services.envelope_validator.logic import assemble, build
 from services.envelope_validator.render import quote, render
@@ -447,3 +450,18 @@ def test_text_answer_format_asks_for_plain_text_and_keeps_every_memory_section()
     assert '"twin_answer"' in json_system and '"twin_answer"' not in text_system
     assert "Answer the user in plain text" in text_system
     assert json_system.split("[ANSWER FORMAT]")[0] == text_system.split("[ANSWER FORMAT]")[0]
+
+
+def test_a_recalled_turn_a_later_one_supersedes_reads_as_history() -> None:
+    old = RecalledTurn(
+        message_id="00000000-0000-4000-8000-000000000001",
+        ts=datetime(2024, 3, 15, 12, 0, tzinfo=UTC),
+        role="user",
+        text="The first sprint is due April 19",
+        score=0.03,
+        score_details={"newer_on_topic": 1.0},
+        provenance=Provenance(row_id="00000000-0000-4000-8000-000000000001", source="message"),
+    )
+    assert lines.recalled(old)["history"] == lines.HISTORY
+    current = msgspec.structs.replace(old, score_details={"fused": 0.03})
+    assert "history" not in lines.recalled(current)

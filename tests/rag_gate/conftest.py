@@ -1,7 +1,8 @@
 """Writing a user's memory the way the other nodes lay it out: Postgres rows (the truth), then
 the vectors that point at them (``facts``, ``episodes``, ``knowledge`` collections). The user,
-agents and entities go through the memory store's writers; facts, episodes, chunks and
-messages are written with SQL, for the states the tests need (closed, forgotten, stale index)."""
+agents, entities and facts go through the memory store's writers (a fact's state no writer
+sets, forgotten or closed, and when it was last touched, set on the row the writer made);
+episodes, chunks and messages are written with SQL, for the states the tests need."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from services.core.deps import Clients
 from services.core.memory_store import (
     SELF_REF,
     EntityWrite,
+    FactWrite,
+    apply_facts,
     ensure_user_and_agent,
     self_entity_id,
     upsert_entities,
@@ -88,35 +91,36 @@ class Memory:
     ) -> str:
         """A fact row and its vector; ``stale_index`` indexes a closed fact as still active
         (an index the upserter has not caught up with)."""
-        rel_id = str(uuid.uuid4())
         scope = "agent" if agent_id else "global"
-        async with self.db.acquire() as conn:
+        write = FactWrite(
+            subject_entity_id=uuid.UUID(subject),
+            predicate=predicate,
+            text=text,
+            memory_type=memory_type,
+            object_entity_id=uuid.UUID(obj) if obj else None,
+            importance=importance,
+            pinned=pinned,
+            confidence=confidence,
+            scope=scope,
+            agent_id=agent_id,
+            message_ids=tuple(message_ids),
+            valid_to=valid_to,
+        )
+        async with self.db.acquire() as conn, conn.transaction():
+            (made,) = await apply_facts(conn, self.user_id, [write], now=created_at or updated_at)
+            assert made.outcome in ("created", "ended", "superseded_previous"), (text, made)
+            rel_id = str(made.rel_id)
+            # what no writer sets: a state another route reaches (forgotten, closed), the
+            # time it was last touched
             await conn.execute(
-                """INSERT INTO relations (rel_id, user_id, scope, agent_id, subject_id, predicate,
-                       object_id, object_value, memory_type, text, importance, pinned, source,
-                       status, valid_to, provenance_message_ids, forgotten_at, created_at,
-                       updated_at, confidence)
-                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, 'llm_plan',
-                           $13, $14, $15::jsonb, CASE WHEN $13 = 'FORGOTTEN' THEN now() END,
-                           $16, $17, $18)""",
-                rel_id,
+                """UPDATE relations SET status = $3, updated_at = $4, created_at = $5,
+                          forgotten_at = CASE WHEN $3 = 'FORGOTTEN' THEN now() END
+                    WHERE user_id = $1 AND rel_id = $2""",
                 self.user_id,
-                scope,
-                agent_id,
-                subject,
-                predicate,
-                obj,
-                None if obj else text,
-                memory_type,
-                text,
-                importance,
-                pinned,
+                made.rel_id,
                 status,
-                valid_to,
-                list(message_ids),
-                created_at or updated_at,
                 updated_at,
-                confidence,
+                created_at or updated_at,
             )
         if index:
             (dense,) = await self._embed([text])

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from contracts.retrieve_limits import FusionWeights, TurnLimits
 from services.rag_gate.fusion import (
+    DENSE_SHARE,
     FIRST,
+    LONG_DENSE_SHARE,
     Slotted,
     TurnCandidate,
+    dense_share,
     fuse,
+    relevance,
     score_turns,
 )
 
@@ -89,3 +95,53 @@ def test_fusion_interleaves_slots_by_weighted_reciprocal_rank() -> None:
     # equal weights: the same rank in two slots is a tie, and the shorter item goes first
     even = FusionWeights(turn=1.0, fact=1.0, episode=1.0, knowledge=1.0)
     assert [i.id for i, _ in fuse(items, even)] == ["f1", "t1", "e1", "t2"]
+
+
+def scored_turn(id: str, rrf: float, similarity: float, bm25: float | None) -> TurnCandidate:
+    return TurnCandidate(
+        id=id,
+        rrf=rrf,
+        similarity=similarity,
+        speaker=None,
+        session_id=None,
+        entity_ids=frozenset(),
+        bm25=bm25,
+    )
+
+
+def test_turns_are_ranked_by_their_scores_not_their_ranks() -> None:
+    # "b" is one place behind "a" in both of the index's lists, but far ahead in BM25 (it
+    # shares the question's rare word) while barely behind in cosine: scores see the gap
+    candidates = [
+        scored_turn("a", 2 / 61, similarity=0.60, bm25=3.0),
+        scored_turn("b", 2 / 62, similarity=0.58, bm25=12.0),
+        scored_turn("c", 1 / 63, similarity=0.20, bm25=None),
+    ]
+    scored = score_turns(
+        candidates, limits=TurnLimits(), entity_ids=(), entity_names=(), session_ranks={}
+    )
+    assert [t.id for t in scored] == ["b", "a", "c"]
+    assert relevance(candidates)[0] == 2 * FIRST * (DENSE_SHARE + (1 - DENSE_SHARE) * 3 / 12)
+    assert scored[0].details["bm25"] == 12.0
+
+
+def test_without_bm25_scores_the_index_rrf_orders_the_turns() -> None:
+    candidates = [
+        scored_turn("a", 0.03, similarity=0.2, bm25=None),
+        scored_turn("b", 0.02, similarity=0.6, bm25=None),
+    ]
+    assert relevance(candidates) == [0.03, 0.02]
+
+
+def test_among_long_turns_the_dense_vector_weighs_more() -> None:
+    assert dense_share([20, 25, 30]) == DENSE_SHARE
+    assert dense_share([20, 300, 400]) == LONG_DENSE_SHARE > DENSE_SHARE
+    # the same scores, long turns: the closer cosine wins over the larger BM25
+    short = [
+        TurnCandidate("a", 0.03, 0.60, None, None, frozenset(), bm25=4.0, words=20),
+        TurnCandidate("b", 0.03, 0.45, None, None, frozenset(), bm25=10.0, words=20),
+    ]
+    long = [replace(c, words=300) for c in short]
+    common = {"limits": TurnLimits(), "entity_ids": (), "entity_names": (), "session_ranks": {}}
+    assert [t.id for t in score_turns(short, **common)] == ["b", "a"]  # type: ignore[arg-type]
+    assert [t.id for t in score_turns(long, **common)] == ["a", "b"]  # type: ignore[arg-type]

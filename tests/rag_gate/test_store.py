@@ -468,9 +468,9 @@ async def test_a_recalled_turn_may_come_with_the_message_it_answers_shown_once(
     _, ids = await memory.session(
         "tg:1",
         [
-            ("assistant", "What did you name the puppy?"),
+            ("assistant", "Any news about the new family member?"),
             ("user", "We named the puppy Bolt, after the movie"),
-            ("assistant", "Bolt is a great puppy name"),
+            ("assistant", "Congratulations, enjoy the walks!"),
         ],
         started_at=past,
         ended=True,
@@ -490,3 +490,31 @@ async def test_a_recalled_turn_may_come_with_the_message_it_answers_shown_once(
     with_context = next(t for t in turns if t.message_id == ids[1])
     assert with_context.context is not None and with_context.context.message_id == ids[0]
     assert with_context.provenance.message_ids == [ids[0], ids[1]]
+
+
+async def test_a_recalled_question_is_not_shown_again_as_its_answers_context(
+    resources: Clients, memory: Memory
+) -> None:
+    """The question that a recalled answer replied to may rank on its own (it shares the asked
+    words); then the answer comes without it as context, so no message is shown twice."""
+    past = T0 - timedelta(days=1)
+    _, ids = await memory.session(
+        "tg:1",
+        [
+            ("assistant", "What did you name the puppy?"),
+            ("user", "We named the puppy Bolt, after the movie"),
+            ("assistant", "Bolt is a great puppy name"),
+        ],
+        started_at=past,
+        ended=True,
+    )
+    await memory.index_messages(ids)
+    answer = await ask(
+        resources, memory, "what is the puppy's name?", limits={"turns": {"context": True}}
+    )
+    turns = answer.EPISODE.turns
+    shown = [
+        m for t in turns for m in ([t.context.message_id] if t.context else []) + [t.message_id]
+    ]
+    assert sorted(shown) == sorted(set(shown))  # no message twice
+    assert ids[1] in shown and ids[0] in shown  # the answer, and the question it answers, once

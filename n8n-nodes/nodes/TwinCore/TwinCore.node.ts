@@ -13,6 +13,13 @@ import {
 
 import { callTwin, requestId } from '../shared/client';
 import { OPERATIONS } from './operations';
+import { saveAgentTurn } from './save';
+
+/** Not one route: waits for the AI Agent's background commit, or sends a pending one again. */
+const SAVE_AGENT_TURN = {
+	name: 'Save Agent Turn', value: 'saveAgentTurn', action: "Make sure the AI Agent's turn is stored",
+	description: "After the reply: the Twin Core Memory node's commit of this execution, or a pending turn sent again",
+};
 
 const RESOURCES = [
 	{ name: 'Turn', value: 'turn', description: 'The fast brain, one route per step of a turn' },
@@ -30,9 +37,12 @@ function properties(): INodeProperties[] {
 	const operation = (resource: string, first: string): INodeProperties => ({
 		displayName: 'Operation', name: 'operation', type: 'options', noDataExpression: true,
 		displayOptions: { show: { resource: [resource] } },
-		options: OPERATIONS.filter((op) => op.resource === resource).map((op) => ({
-			name: op.name, value: op.value, action: op.action, description: op.description,
-		})),
+		options: [
+			...OPERATIONS.filter((op) => op.resource === resource).map((op) => ({
+				name: op.name, value: op.value, action: op.action, description: op.description,
+			})),
+			...(resource === 'turn' ? [SAVE_AGENT_TURN] : []),
+		],
 		default: first,
 	});
 	out.push(operation('turn', 'pulse'), operation('memory', 'consolidate'), operation('knowledge', 'ingest'));
@@ -41,6 +51,10 @@ function properties(): INodeProperties[] {
 			out.push({ ...field, displayOptions: { show: { resource: [op.resource], operation: [op.value] } } });
 		}
 	}
+	out.push({
+		displayName: 'Timeout (Ms)', name: 'timeoutMs', type: 'number', default: 60000,
+		description: 'How long one call may take; a call on the reply\'s path (e.g. a Pulse before the agent) wants a short one',
+	});
 	return out;
 }
 
@@ -67,6 +81,7 @@ export class TwinCore implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		if (this.getNodeParameter('operation', 0) === SAVE_AGENT_TURN.value) return saveAgentTurn.call(this);
 		const items = this.getInputData();
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < items.length; i++) {
@@ -78,7 +93,7 @@ export class TwinCore implements INodeType {
 				const get = (name: string) => this.getNodeParameter(name, i, '') as IDataObject[string];
 				const answer = await callTwin(this, {
 					node: op.node, route: op.route, method: op.method, body: op.method === 'GET' ? undefined : op.body(get),
-					qs: op.query?.(get), timeoutMs: 60000, requestId: requestId(this, `${op.value}-${i}`),
+					qs: op.query?.(get), timeoutMs: Number(this.getNodeParameter('timeoutMs', i, 60000)) || 60000, requestId: requestId(this, `${op.value}-${i}`),
 				});
 				out.push({ json: answer as IDataObject, pairedItem: { item: i } });
 			} catch (error) {

@@ -9,7 +9,7 @@ import {
 } from 'n8n-workflow';
 
 import { forget, memoized } from '../shared/executionMemo';
-import { identityFields } from '../shared/fields';
+import { identityFields, privateMemoryOf } from '../shared/fields';
 import { loadMemory, type LoadedMemory } from '../shared/recall';
 import { turnId } from '../shared/turns';
 import { type Session, TwinCoreChatMemory } from './memory';
@@ -59,7 +59,8 @@ export class TwinCoreMemory implements INodeType {
 						name: 'commitTimeoutMs',
 						type: 'number',
 						default: 10000,
-						description: 'How long saving the turn may take',
+						description:
+							'How long saving the turn may take. The reply never waits for it: the commit runs after the agent answers, and a Save Agent Turn node after the reply collects its outcome.',
 					},
 					{
 						displayName: 'Memory Load Budget (Ms)',
@@ -98,6 +99,10 @@ export class TwinCoreMemory implements INodeType {
 		const message = String(this.getNodeParameter('message', itemIndex) ?? '');
 		const given = String(this.getNodeParameter('turnId', itemIndex, '') ?? '');
 		const now = String(this.getNodeParameter('messageTime', itemIndex, '') ?? '') || null;
+		const privateMemory = privateMemoryOf(
+			this.getNodeParameter('privateMemory', itemIndex, 'oneToOne'),
+			this.getNodeParameter('chatType', itemIndex, 'private'),
+		);
 		const options = this.getNodeParameter('options', itemIndex, {}) as MemoryOptions;
 		const executionId = this.getExecutionId();
 		const id = turnId(given, executionId, [userId, agentId, chatId], message);
@@ -106,11 +111,16 @@ export class TwinCoreMemory implements INodeType {
 			personaPrompt: options.personaPrompt ?? '',
 			budgetMs: options.loadBudgetMs ?? 3000,
 			maxRecentLines: options.recentLines ?? 10,
+			privateMemory,
 		};
 		const key = `${executionId}\u0000${this.getNode().name}\u0000${id}`;
 		const report = (action: string, json: IDataObject) => {
-			const { index } = this.addInputData(NodeConnectionTypes.AiMemory, [[{ json: { action } }]]);
-			this.addOutputData(NodeConnectionTypes.AiMemory, index, [[{ json: { action, ...json } }]]);
+			try {
+				const { index } = this.addInputData(NodeConnectionTypes.AiMemory, [[{ json: { action } }]]);
+				this.addOutputData(NodeConnectionTypes.AiMemory, index, [[{ json: { action, ...json } }]]);
+			} catch {
+				// a commit that ends after its execution: the Save Agent Turn node has its outcome
+			}
 		};
 		let mine: Promise<LoadedMemory> | undefined;
 		const session: Session = {
@@ -123,6 +133,7 @@ export class TwinCoreMemory implements INodeType {
 						user_id: userId,
 						agent_id: agentId,
 						chat_id: chatId,
+						private_memory: privateMemory,
 						gate: memory.gate,
 						pending_question: memory.pendingQuestion,
 						recalled: memory.recalled as unknown as IDataObject[],

@@ -1,7 +1,8 @@
 import { BaseChatHistory, BaseChatMemory, type Message } from '@n8n/ai-node-sdk';
 import type { IDataObject } from 'n8n-workflow';
 
-import { callTwin, requestId, type TwinContext } from '../shared/client';
+import type { TwinContext } from '../shared/client';
+import { type CommitOutcome, sendCommit, track } from '../shared/pending';
 import type { LoadedMemory, LoadRequest } from '../shared/recall';
 import { commitMessages, toSdkMessages, turnFromMessages, type TurnRecord } from '../shared/turns';
 
@@ -40,47 +41,47 @@ export function agentMessages(memory: LoadedMemory): Message[] {
  * results, the answer. No plan is sent: Twin Core's judge extracts what to remember from the
  * user's words (with the same validation and grounding as every plan). Idempotent by turn id.
  * Never throws: the agent has answered already, and a failed commit (memory down, a refused
- * body, the memory never loaded) must not take the reply back — it is reported on the
- * memory's output (`twinCoreCommit` with `error`) instead.
+ * body) must not take the reply back — it is reported on the memory's output
+ * (`twinCoreCommit` with `error`) and handed, with its body, to the workflow's
+ * *Save Agent Turn* node, which sends it again later.
  */
-export async function commitTurn(ctx: TwinContext, session: Session, turn: TurnRecord): Promise<void> {
+export async function commitTurn(
+	ctx: TwinContext, session: Session, turn: TurnRecord,
+): Promise<CommitOutcome | null> {
 	const { settings } = session;
-	if (turn.input.trim() === '') return;
-	let answer: IDataObject;
-	try {
-		const memory = await session.loaded();
-		const body: IDataObject = {
-			user_id: settings.load.userId,
-			agent_id: settings.load.agentId,
-			chat_id: settings.load.chatId,
-			turn_id: settings.turnId,
-			messages: commitMessages(turn, settings.load.now, settings.externalId),
-			active_entity_ids: memory.activeEntityIds,
-			now: settings.load.now,
-		};
-		answer = await callTwin(ctx, {
-			node: 'memory',
-			route: '/v1/commit',
-			body,
-			timeoutMs: settings.commitTimeoutMs,
-			requestId: requestId(ctx, 'commit'),
-		});
-	} catch (error) {
-		session.report('twinCoreCommit', {
-			turn_id: settings.turnId,
-			error: (error as Error)?.message ?? String(error),
-		});
-		return;
-	}
+	if (turn.input.trim() === '') return null;
+	// A memory that never loaded still lets the turn be stored (without the active entities).
+	const active = await session.loaded().then((m) => m.activeEntityIds, () => [] as string[]);
+	const body: IDataObject = {
+		user_id: settings.load.userId,
+		agent_id: settings.load.agentId,
+		chat_id: settings.load.chatId,
+		turn_id: settings.turnId,
+		messages: commitMessages(turn, settings.load.now, settings.externalId),
+		active_entity_ids: active,
+		now: settings.load.now,
+	};
+	const result = await sendCommit(ctx, body, settings.commitTimeoutMs, 1);
+	const answer = result.answer ?? {};
 	session.report('twinCoreCommit', {
 		turn_id: settings.turnId,
-		plan_source: answer.plan_source,
-		facts: answer.facts,
-		todos: answer.todos,
-		entities: answer.entities,
-		warnings: answer.warnings,
+		committed: result.committed,
+		...(result.already_stored ? { already_stored: true } : {}),
+		...(result.error ? { error: result.error, http_code: result.http_code, retry: result.retry } : {}),
+		...(result.answer
+			? { plan_source: answer.plan_source, facts: answer.facts, todos: answer.todos, entities: answer.entities, warnings: answer.warnings }
+			: {}),
 	});
-	session.done();
+	if (result.committed) session.done();
+	return result;
+}
+
+/**
+ * Starts the turn's commit and returns at once: the agent's reply never waits for Twin Core.
+ * The outcome waits, by execution, for the workflow's *Save Agent Turn* node.
+ */
+export function saveInBackground(ctx: TwinContext, session: Session, turn: TurnRecord): void {
+	track(ctx.getExecutionId(), commitTurn(ctx, session, turn));
 }
 
 export class TwinCoreChatHistory extends BaseChatHistory {
@@ -101,7 +102,7 @@ export class TwinCoreChatHistory extends BaseChatHistory {
 
 	/** n8n's agent saves a turn that used tools here (user, calls, results, answer). */
 	async addMessages(messages: Message[]): Promise<void> {
-		await commitTurn(this.ctx, this.session, turnFromMessages(messages));
+		saveInBackground(this.ctx, this.session, turnFromMessages(messages));
 	}
 
 	/** Twin Core forgets only on an explicit request (the Twin Core node's Forget). */
@@ -124,7 +125,7 @@ export class TwinCoreChatMemory extends BaseChatMemory {
 	}
 
 	async saveTurn(input: string, output: string): Promise<void> {
-		await commitTurn(this.ctx, this.session, { input, toolNotes: [], output });
+		saveInBackground(this.ctx, this.session, { input, toolNotes: [], output });
 	}
 
 	async clear(): Promise<void> {}

@@ -10,8 +10,12 @@ import {
 } from 'n8n-workflow';
 
 import { callTwin, requestId } from '../shared/client';
-import { identityFields } from '../shared/fields';
+import { identityFields, privateMemoryOf } from '../shared/fields';
 import { provenance } from '../shared/recall';
+
+/** What the tool answers where the person's private memory stays out (a group chat). */
+export const WITHHELD =
+	"This chat is not private (a group): the person's memory is not searched here. Answer without it.";
 
 /**
  * "Recall from Twin Core": the agent searches the person's memory for a query of its own and
@@ -42,7 +46,7 @@ export class TwinCoreRecall implements INodeType {
 				default: '',
 				description: "What to look for in the person's memory, in their words (a name, a topic, a date)",
 			},
-			...identityFields.filter((field) => ['userId', 'agentId', 'chatId', 'messageTime'].includes(field.name)),
+			...identityFields.filter((field) => ['userId', 'agentId', 'chatId', 'messageTime', 'privateMemory', 'chatType'].includes(field.name)),
 			{
 				displayName: 'Limit',
 				name: 'limit',
@@ -68,6 +72,10 @@ export class TwinCoreRecall implements INodeType {
 				now: String(this.getNodeParameter('messageTime', i, '') || '') || null,
 			};
 			const limit = Number(this.getNodeParameter('limit', i, 50));
+			if (!privateMemoryOf(this.getNodeParameter('privateMemory', i, 'oneToOne'), this.getNodeParameter('chatType', i, 'private'))) {
+				out.push({ json: { query: body.message, found: [], note: WITHHELD }, pairedItem: { item: i } });
+				continue;
+			}
 			try {
 				const answer = await callTwin(this, {
 					node: 'retrieve', route: '/v1/retrieve', body, timeoutMs: 10000,

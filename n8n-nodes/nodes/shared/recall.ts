@@ -18,6 +18,12 @@ export interface LoadRequest extends TurnIds {
 	budgetMs: number;
 	/** Lines of working memory replayed when the envelope could not be built. */
 	maxRecentLines: number;
+	/**
+	 * False when the reply is read in company (a group chat): the agent gets none of the
+	 * person's private memory (no GRAPH, episodes, knowledge, facts or same-name question),
+	 * only this chat's own recent turns.
+	 */
+	privateMemory?: boolean;
 }
 
 /** Why one memory item reached the agent: where it comes from and how it scored. */
@@ -114,7 +120,7 @@ export async function loadMemory(ctx: TwinContext, req: LoadRequest): Promise<Lo
 	// working memory's recent turns node by node.
 	const whole = await step('turn', 'retrieve', '/v1/turn', {
 		...ids, message: req.message, message_id: req.messageId, now,
-		persona_prompt: req.personaPrompt, answer_format: 'text',
+		persona_prompt: req.personaPrompt, answer_format: 'text', private_memory: req.privateMemory !== false,
 	}, req.budgetMs * TURN_SHARE);
 	if (whole !== null && whole.next === 'model') {
 		timings.total = Date.now() - started;
@@ -137,7 +143,7 @@ export async function loadMemory(ctx: TwinContext, req: LoadRequest): Promise<Lo
 	const graph = graphOf(req, hydrate);
 	const activeEntityIds = activeIds(hydrate);
 
-	const retrieve = await step('retrieve', 'retrieve', '/v1/retrieve', {
+	const retrieve = req.privateMemory === false ? null : await step('retrieve', 'retrieve', '/v1/retrieve', {
 		...ids, message: req.message, entity_ids: activeEntityIds, scratch: session.scratch ?? null,
 		now,
 	});
@@ -157,9 +163,13 @@ export async function loadMemory(ctx: TwinContext, req: LoadRequest): Promise<Lo
 	return loaded(req, pulse, hydrate, retrieve, envelope, degraded, timings);
 }
 
-/** GRAPH as hydrate answered it, or an empty one of this user and agent. */
+/**
+ * GRAPH as hydrate answered it, or an empty one of this user and agent (also when the
+ * person's private memory stays out of this chat: the hydrate then only gives the commit its
+ * active entity ids).
+ */
 function graphOf(req: LoadRequest, hydrate: IDataObject | null): IDataObject {
-	return hydrate ? obj(hydrate.GRAPH) : { user_id: req.userId, agent_id: req.agentId };
+	return hydrate && req.privateMemory !== false ? obj(hydrate.GRAPH) : { user_id: req.userId, agent_id: req.agentId };
 }
 
 function activeIds(hydrate: IDataObject | null): string[] {

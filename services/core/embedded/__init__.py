@@ -6,7 +6,8 @@ each store left unset it starts the embedded server (Postgres under ``<data_dir>
 Redis under ``<data_dir>/redis``; the Qdrant Edge folder is only held, by this process), and
 yields settings whose URLs point at them and whose ``embedded`` names them. Leaving the block
 stops what it started, in reverse order, whatever happened inside (SIGTERM and Ctrl-C end
-uvicorn's loop, then this block).
+uvicorn's loop, then this block). While the block runs, a server it started that dies is
+started again (:mod:`services.core.embedded.supervise`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import msgspec
 from services.core.embedded.postgres import EmbeddedPostgres
 from services.core.embedded.process import EmbeddedStoreError
 from services.core.embedded.redis import EmbeddedRedis
+from services.core.embedded.supervise import Supervised, supervised
 from services.core.embedded.vectors import vector_folder_held
 from services.core.settings import Settings
 
@@ -38,6 +40,7 @@ def embedded_stores(
     data_dir = Path(settings.data_dir)
     changes: dict[str, object] = {}
     embedded: set[str] = set()
+    started: dict[str, Supervised] = {}
     with ExitStack() as stack:
         if settings.qdrant_url is None and "vectors" in needs:  # first: a second twin stops here
             stack.enter_context(vector_folder_held(Path(settings.qdrant_path)))
@@ -47,12 +50,16 @@ def embedded_stores(
             stack.callback(postgres.stop)
             changes["database_url"] = postgres.url(DATABASE)
             embedded.add("postgres")
+            started["postgres"] = postgres
         if settings.redis_url is None and "redis" in needs:
             redis = EmbeddedRedis(data_dir / "redis", persist=settings.embedded_redis_persist)
             redis.start()
             stack.callback(redis.stop)
             changes["redis_url"] = redis.url()
             embedded.add("redis")
+            started["redis"] = redis
+        # last in, first out: the watching stops before the servers do
+        stack.enter_context(supervised(started))
         yield msgspec.structs.replace(
             settings, **changes, embedded=frozenset(settings.embedded | embedded)
         )

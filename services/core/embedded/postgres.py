@@ -91,6 +91,16 @@ class EmbeddedPostgres:
         self._ensure_cluster()
         if self._attach_or_clear():
             return
+        self._launch()
+
+    def restart(self) -> None:
+        """Start again after the server this object started died (the supervisor's call).
+
+        ``postmaster.pid`` is left in place: Postgres reads it and refuses to start while
+        backends of the dead server still hold its shared memory, so the caller retries."""
+        self._launch()
+
+    def _launch(self) -> None:
         self.socket_dir = socket_dir(self.data_dir, f".s.PGSQL.{PORT}", self.run_as)
         for stale in self.socket_dir.glob(f".s.PGSQL.{PORT}*"):
             stale.unlink(missing_ok=True)

@@ -76,6 +76,7 @@ class EmbeddedRedis:
         self.run_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.socket_path = socket_dir(self.run_dir, SOCKET_NAME, RunAs.current()) / SOCKET_NAME
         if self._attach_or_clear():
+            self.proc = None  # another twin's server: not this object's to stop or restart
             return
         self.socket_path.unlink(missing_ok=True)
         argv = [
@@ -126,6 +127,10 @@ class EmbeddedRedis:
         )
         self.proc = None
         self._pid_file.unlink(missing_ok=True)
+
+    def restart(self) -> None:
+        """Start again after the server this object started died (the supervisor's call)."""
+        self.start()
 
     def _attach_or_clear(self) -> bool:
         try:

@@ -29,11 +29,13 @@ _CLEARLY_BELOW = 1e-3
 @dataclass(frozen=True, slots=True)
 class Fused:
     """One hit of a fused search: the engine's point id, its RRF score, its cosine (None only
-    when the engine gave none for a lexical point: the caller asks for it)."""
+    when the engine gave none for a lexical point: the caller asks for it), and its BM25 score
+    (None when the lexical ranking did not hold it)."""
 
     id: Any
     score: float
     similarity: float | None
+    lexical: float | None = None
 
 
 def fuse(
@@ -57,6 +59,7 @@ def fuse(
 
     lexical_cosine = {p.id: p.score for p in lexical_cosines}
     bonus: dict[int, float] = {}  # dense rank -> the lexical ranking's share
+    bm25: dict[int, float] = {}  # dense rank -> its BM25 score
     alone: list[tuple[float, float, int, Any]] = []  # lexical-only points
     for rank, p in enumerate(lexical):
         point_id = p.id
@@ -64,6 +67,7 @@ def fuse(
         at = _dense_rank(point_id, cosine, descending, dense_id)
         if at is not None:
             bonus[at] = 1.0 / (RRF_K + rank)
+            bm25[at] = p.score
         else:
             alone.append((1.0 / (RRF_K + rank), cosine if cosine is not None else -2.0, rank, p))
     candidates = [
@@ -72,9 +76,9 @@ def fuse(
     candidates += [(-score, -cosine, rank, 1, p) for score, cosine, rank, p in alone]
     best = heapq.nsmallest(limit, candidates)
     return [
-        Fused(dense_id(rank), -neg_score, cosines[rank])
+        Fused(dense_id(rank), -neg_score, cosines[rank], bm25.get(rank))
         if point is None
-        else Fused(point.id, -neg_score, lexical_cosine.get(point.id))
+        else Fused(point.id, -neg_score, lexical_cosine.get(point.id), point.score)
         for neg_score, _, rank, _, point in best
     ]
 

@@ -137,7 +137,15 @@ def fused_hits(fused: Sequence[Fused], details: Sequence[Any]) -> list[VectorHit
         if similarity is None and detail is not None:
             similarity = detail.score
         payload = public_payload(detail.payload) if detail is not None else {}
-        hits.append(VectorHit(id=str(f.id), score=f.score, payload=payload, similarity=similarity))
+        hits.append(
+            VectorHit(
+                id=str(f.id),
+                score=f.score,
+                payload=payload,
+                similarity=similarity,
+                lexical=f.lexical,
+            )
+        )
     return hits
 
 

@@ -86,12 +86,14 @@ class VectorPoint:
 class VectorHit:
     """A search result. ``score`` orders hits (RRF when hybrid, cosine when dense-only, BM25
     when text-only); ``similarity`` is the cosine between the query and the point whenever the
-    query had a dense vector (for relative cutoffs), else None."""
+    query had a dense vector (for relative cutoffs), else None; ``lexical`` is a hybrid hit's
+    BM25 score when the lexical ranking held it (for score fusion), else None."""
 
     id: str
     score: float
     payload: dict[str, Any] = field(default_factory=dict)
     similarity: float | None = None
+    lexical: float | None = None
 
 
 class VectorIndex(Protocol):

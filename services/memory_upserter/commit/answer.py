@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from contracts.memory import Notice
 from contracts.relations import ROLES
 from services.core.which import Which, read_question
 from services.memory_upserter.commit.names import load_known
-from services.memory_upserter.commit.turn import Answered, ReadTurn
+from services.memory_upserter.commit.turn import Answered, Judgement, ReadTurn
 from services.memory_upserter.extract.people import Known, answers_to, group_of
 from services.memory_upserter.text import fold, words
 
@@ -194,6 +195,16 @@ async def find_answer(stores: MemoryStores, turn: ReadTurn) -> Answered | None:
     return answer(questions, known, message)
 
 
+async def answered_in(
+    stores: MemoryStores, turn: ReadTurn, judged: Judgement
+) -> tuple[Judgement, Answered | None]:
+    """The open question this turn answers (:func:`find_answer`, "the work one": which Marta
+    was meant), and the judgement with the answered name meaning the one chosen
+    (:func:`prefer`)."""
+    answered = await find_answer(stores, turn)
+    return replace(judged, known=tuple(prefer(judged.known, answered))), answered
+
+
 def prefer(known: Sequence[Known], answered: Answered | None) -> list[Known]:
     """``known`` with the answered name meaning the one chosen (this turn's plan names them)."""
     if answered is None:
@@ -202,6 +213,14 @@ def prefer(known: Sequence[Known], answered: Answered | None) -> list[Known]:
     shown = fold(which.shown) if which is not None else ""
     rest = [k for k in known if not answers_to(k, shown) and k != answered.chosen]
     return [answered.chosen, *rest]
+
+
+async def link_answered(
+    conn: Connection, user_id: str, answered: Answered, source: str
+) -> tuple[UUID | None, list[Notice]]:
+    """The answer linked (:func:`link`): the chosen entity's id, and the notice saying so."""
+    chosen = await link(conn, user_id, answered, source)
+    return chosen, answered_notice(answered, chosen)
 
 
 def answered_notice(answered: Answered | None, entity_id: UUID | None) -> list[Notice]:

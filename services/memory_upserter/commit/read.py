@@ -1,12 +1,16 @@
-"""The plan's pure logic (no I/O; the clock is the request's): the commit request read, and
-the vocabulary a plan is read with.
+"""The commit request read, and the vocabulary a plan is read with: pure logic (the clock is the
+request's) but for one read, the person's time zone.
 
 :func:`read` is a turn's first step: its time, its plan (``plan``, or the LLM's raw ``answer``,
 whose reply becomes the assistant message), its message rows with fresh ids, the idempotency
 key ``commit:{agent}:{chat}:{turn_id}`` and a hash of the body. A model's plan or answer is
 never refused: :mod:`.lenient` keeps its valid parts and notes what it repaired or dropped
 (the turn's ``notes``, answered as warnings); what the flow sends wrong is an
-:class:`InvalidInput` naming the field.
+:class:`InvalidInput` naming the field. :func:`read_turn` reads it in the person's time zone
+(:func:`person_zone`, the one read it makes), in which a plan's date-only words are read
+("until friday" ends at the end of Friday there, "tomorrow at 10" is 10:00 there): the IANA
+name ``users.timezone`` (set by ``POST /v1/profile``), else the UTC offset the flow wrote in
+the request's ``now``, else UTC.
 
 The vocabulary: the handles that mean the user, the categories an ``entity_ref`` or a
 predicate's object implies, what counts as a feeling (the words themselves: :mod:`..text`).
@@ -16,8 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from datetime import UTC, tzinfo
-from typing import Literal
+from datetime import UTC, datetime, tzinfo
+from typing import TYPE_CHECKING, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import msgspec
 
@@ -32,6 +37,9 @@ from services.memory_upserter.commit.turn import MessageRow, ReadTurn
 from services.memory_upserter.text import (
     fold as fold,
 )  # re-exported: bench/extraction reads it here
+
+if TYPE_CHECKING:  # the one read runs on the caller's pool; importing stays pure
+    from services.core.deps import Database
 
 SELF = -1  # the handle index of the user's own entity
 REF_CATEGORIES = {
@@ -61,6 +69,32 @@ OBJECT_CATEGORIES = {
 AFFECT_PREDICATES = frozenset(
     {"FEELS", "FEELING", "MOOD", "EMOTION", "AFFECT", "IS_FEELING", "FEELS_LIKE", "EMOTIONAL_STATE"}
 )
+
+
+_ZONE = "SELECT timezone FROM users WHERE user_id = $1"
+
+
+async def read_turn(db: Database, req: CommitRequest) -> ReadTurn:
+    """The turn read (:func:`read`) in the person's zone (:func:`person_zone`)."""
+    return read(req, await person_zone(db, req.user_id, req.now))
+
+
+async def person_zone(db: Database, user_id: str, now: datetime | None) -> tzinfo:
+    async with db.acquire() as conn:
+        name = await conn.fetchval(_ZONE, user_id)
+    return zone_of(name, now)
+
+
+def zone_of(name: str | None, now: datetime | None) -> tzinfo:
+    """The zone named (an unknown name is ignored), else ``now``'s offset, else UTC."""
+    if name:
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    if now is not None and now.tzinfo is not None:
+        return now.tzinfo
+    return UTC
 
 
 def read(req: CommitRequest, zone: tzinfo = UTC) -> ReadTurn:

@@ -25,6 +25,7 @@ from services.core.memory_store.fact_ops import FactResult, FactWrite
 from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
 from services.core.memory_store.shapes import EntityResult
 from services.memory_upserter.commit.asked import reached_before
+from services.memory_upserter.commit.fact_text import plain_fact_text
 from services.memory_upserter.commit.read import SELF
 from services.memory_upserter.commit.todos import pick_done
 from services.memory_upserter.commit.turn import (
@@ -107,6 +108,7 @@ def fact_write(
     subject_id, subject_ref, category = endpoint(s)
     object_id, object_ref = endpoint(o)[:2] if o is not None else (None, None)
     predicate = canonical_predicate(fact.predicate, literal=o is None)
+    text = plain_fact_text(fact.text, ((e.entity_ref, e.name) for e in entities if e.entity_ref))
     key = memory_key(
         memory_type=fact.memory_type,
         category=category,
@@ -114,12 +116,12 @@ def fact_write(
         fact_type=fact.fact_type,
         predicate=predicate,
         object_ref=object_ref,
-        value=fact.value or fact.text,
+        value=fact.value or text,
     )
     return FactWrite(
         subject_entity_id=subject_id,
         predicate=predicate,
-        text=fact.text,
+        text=text,
         memory_type=fact.memory_type,
         fact_type=fact.fact_type,
         object_entity_id=object_id,

@@ -27,7 +27,7 @@ from uuid import UUID
 
 from contracts.memory import Completion, Notice
 from services.core.handles import matches, parse_handle
-from services.memory_upserter.commit.turn import PendingTodo
+from services.memory_upserter.commit.turn import PendingTodo, TurnPlan
 from services.memory_upserter.text import STOP_WORDS, words
 
 if TYPE_CHECKING:  # the statements run on the caller's connection; importing stays pure
@@ -181,6 +181,20 @@ def _means(todo: PendingTodo, spoken: Sequence[str], said: Sequence[str]) -> boo
     return not any(_DONE_WITH.search(text) for text in said)
 
 
+async def named_closings(
+    conn: Connection, plan: TurnPlan
+) -> tuple[Closings, list[PendingTodo], bool]:
+    """What the plan's ``done``/``dropped`` name among this agent's pending todos (read only
+    when the turn may close one), the pending todos a bare "done" may complete, and whether
+    it may: not when the plan named todos (the offline judge's guesses that name none aside)."""
+    req, guessed = plan.turn.req, plan.plan_source == "offline_extractor"
+    may_close = plan.done_said or plan.done or plan.dropped
+    pending = await load_pending(conn, req.user_id, req.agent_id) if may_close else []
+    named = resolve_closings(plan.done, plan.dropped, pending, guessed=guessed)
+    named_any = named.closing or ((plan.done or plan.dropped) and not guessed)
+    return named, [p for p in pending if p.kind in ACTIONABLE], not named_any
+
+
 async def load_pending(conn: Connection, user_id: str, agent_id: str) -> list[PendingTodo]:
     """This agent's pending todos, every kind, oldest first (50 at most)."""
     rows = await conn.fetch(PENDING_ALL, user_id, agent_id)
@@ -198,6 +212,14 @@ async def close(
     order = {todo_id: n for n, todo_id in enumerate(ids)}
     found = [Closed(r["todo_id"], r["kind"], r["text"], r["status"]) for r in rows]
     return sorted(found, key=lambda c: order[str(c.todo_id)])
+
+
+async def close_reported(
+    conn: Connection, user_id: str, closing: dict[str, Closing], now: datetime
+) -> tuple[list[Closed], list[Completion]]:
+    """Close the todos as decided (:func:`close`), and how the answer reports them."""
+    closed = await close(conn, user_id, closing, now)
+    return closed, completions(closed)
 
 
 def completions(closed: Sequence[Closed]) -> list[Completion]:

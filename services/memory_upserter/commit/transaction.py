@@ -12,14 +12,14 @@ from uuid import UUID
 
 import msgspec
 
-from contracts.memory import CommitResponse, Notice
+from contracts.memory import CommitResponse, Completion, Notice
 from services.core.deps import Connection
 from services.core.memory_store import apply_facts, lock_user, self_entity_id, upsert_entities
 from services.core.memory_store.fact_ops import FactResult
 from services.core.memory_store.shapes import EntityResult, EntityWrite
 from services.memory_upserter.commit import sql
 from services.memory_upserter.commit import todos as lifecycle
-from services.memory_upserter.commit.answer import answered_notice, link
+from services.memory_upserter.commit.answer import link_answered
 from services.memory_upserter.commit.asked import forget_notice
 from services.memory_upserter.commit.capture import Where, capture
 from services.memory_upserter.commit.names import distinct_writes
@@ -49,6 +49,7 @@ class _Facts:
     decided: Decided
     results: list[FactResult]
     closed: list[lifecycle.Closed]
+    completions: list[Completion]
 
 
 async def transaction(
@@ -65,11 +66,11 @@ async def transaction(
     todos = await _capture(conn, plan, session)
     forgotten = await _forget(conn, plan, request_id)
     response = _respond(plan, session, entities, facts, todos, forgotten, unknown)
-    chosen = await _link(conn, plan)
+    chosen, answered = await _link(conn, plan)
     response = msgspec.structs.replace(
         response,
-        completions=lifecycle.completions(facts.closed),
-        warnings=[*response.warnings, *answered_notice(plan.answered, chosen)],
+        completions=facts.completions,
+        warnings=[*response.warnings, *answered],
     )
     touched = list(
         dict.fromkeys([*([str(chosen)] if chosen else []), *(str(e.entity_id) for e in entities)])
@@ -150,24 +151,16 @@ async def _facts(
     """The plan's facts written between the entities, with what they replace and end, and the
     todos the turn closes (named by the plan, or the one a bare "done" means)."""
     req, now = plan.turn.req, plan.turn.now
-    pending = (
-        await lifecycle.load_pending(conn, req.user_id, req.agent_id)
-        if plan.done_said or plan.done or plan.dropped
-        else []
-    )
     superseding = await supersede(conn, plan)  # the handles the plan replaces and ends
-    guessed = plan.plan_source == "offline_extractor"
-    named = lifecycle.resolve_closings(plan.done, plan.dropped, pending, guessed=guessed)
-    named_any = named.closing or ((plan.done or plan.dropped) and not guessed)
-    bare = replace(plan, done_said=False) if named_any else plan  # named todos: no bare "done"
-    actionable = [p for p in pending if p.kind in lifecycle.ACTIONABLE]
+    named, actionable, bare_done = await lifecycle.named_closings(conn, plan)
+    bare = plan if bare_done else replace(plan, done_said=False)  # named todos: no bare "done"
     decided = decide(bare, entities, self_id, actionable, superseding.replaces)
     results = await apply_facts(conn, req.user_id, decided.writes, now=now, lock=False)
     closing = {**named.closing}
     if decided.complete is not None:
         closing.setdefault(decided.complete, "DONE")
-    closed = await lifecycle.close(conn, req.user_id, closing, now)
-    return _Facts(superseding, named, decided, results, closed)
+    closed, completions = await lifecycle.close_reported(conn, req.user_id, closing, now)
+    return _Facts(superseding, named, decided, results, closed, completions)
 
 
 async def _capture(conn: Connection, plan: TurnPlan, session: SessionRow) -> list[CapturedTodo]:
@@ -230,11 +223,12 @@ def _respond(
     )
 
 
-async def _link(conn: Connection, plan: TurnPlan) -> UUID | None:
-    """The entity a which-question's answer chose, linked to the messages that raised it."""
+async def _link(conn: Connection, plan: TurnPlan) -> tuple[UUID | None, list[Notice]]:
+    """The entity a which-question's answer chose, linked to the messages that raised it, and
+    the notice saying so."""
     if not plan.answered:
-        return None
-    return await link(conn, plan.turn.req.user_id, plan.answered, plan.fact_source)
+        return None, []
+    return await link_answered(conn, plan.turn.req.user_id, plan.answered, plan.fact_source)
 
 
 async def _finish(

@@ -1,9 +1,11 @@
 """``POST /v1/commit``: one turn, written once however often n8n retries it.
 
-1. Read the request (pure, :func:`~.read.read`): the turn's time, its plan, its message
-   rows, its idempotency key and a hash of the body.
-2. Outside any transaction, one read (:mod:`.judge_store`): a stored answer, and the session's
-   recent user messages, which ground a model's plan (with none, the shadow judge makes one).
+1. Read the request (:func:`~.read.read_turn`: the person's time zone, then pure): the turn's
+   time, its plan, its message rows, its idempotency key and a hash of the body.
+2. Outside any transaction, one read (:mod:`.judge_store`): a stored answer, the session's
+   recent user messages, which ground a model's plan (with none, the shadow judge makes one),
+   and the user's entities the plan's names may mean; then the open which-question the
+   message answers (:func:`~.answer.answered_in`), if any.
 3. Decide (pure, :mod:`.plan`): the plan as writes, with notices of what was left out.
 4. One transaction under the user's lock (:mod:`.transaction`, named steps; its statements,
    and why they run in that order: :mod:`.sql`), retried on a deadlock: a stored answer for the key
@@ -20,27 +22,28 @@ from dataclasses import replace
 from datetime import timedelta
 
 import asyncpg
+import structlog
 
 from contracts.memory import CommitRequest, CommitResponse
 from services.core.background import Background
 from services.core.deps import Database
-from services.core.errors import Conflict
+from services.core.errors import Conflict, Contention
 from services.core.llm import LLM
 from services.core.settings import Settings
-from services.memory_upserter.commit.answer import find_answer, prefer
+from services.memory_upserter.commit.answer import answered_in
 from services.memory_upserter.commit.index import after_commit
 from services.memory_upserter.commit.judge_store import judge_turn, plan_turn, replay
 from services.memory_upserter.commit.plan import prepare
-from services.memory_upserter.commit.read import read
+from services.memory_upserter.commit.read import read_turn
 from services.memory_upserter.commit.transaction import Replay, transaction
 from services.memory_upserter.commit.turn import (
     Stored,
     TurnPlan,
     Written,
 )
-from services.memory_upserter.commit.zone import person_zone
 from services.memory_upserter.stores import MemoryStores
 
+RACED_KEYS = frozenset({"uniq_relations_memory_key", "uniq_relations"})
 ATTEMPTS = 3  # a deadlock with another writer of the same user rolls back; the turn is retried
 
 
@@ -54,16 +57,15 @@ async def commit_turn(
     request_id: str | None,
 ) -> tuple[CommitResponse, bool]:
     """The turn's answer, and whether it is a replay of an earlier commit."""
-    turn = read(req, await person_zone(stores.db, req.user_id, req.now))
+    turn = await read_turn(stores.db, req)
     idle = timedelta(minutes=settings.session_idle_minutes)
-    answered = await find_answer(stores, turn)  # "the work one": which Marta was meant
     if turn.plan is not None and turn.plan_source is not None:
         found = await plan_turn(stores.db, turn, idle)
     else:
         found = await judge_turn(stores.db, llm, settings, turn, idle)
     if isinstance(found, Stored):
         return replay(found, turn), True
-    judged = replace(found, known=tuple(prefer(found.known, answered)))
+    judged, answered = await answered_in(stores, turn, found)
     # grounding reads every word of the session: off the loop the six nodes share
     decided = replace(await asyncio.to_thread(prepare, turn, judged), answered=answered)
     written = await _write(stores.db, decided, idle, request_id)
@@ -89,10 +91,27 @@ async def _write(
                 if attempt == ATTEMPTS - 1:
                     raise
             except asyncpg.UniqueViolationError as exc:
-                if exc.constraint_name == "messages_turn_position_key":
-                    raise Conflict(
-                        f"turn {plan.turn.req.turn_id!r} was logged already, but its stored "
-                        "answer has expired; use a new turn_id"
-                    ) from None
-                raise
+                _raced(exc, plan, last=attempt == ATTEMPTS - 1)
     raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+def _raced(exc: asyncpg.UniqueViolationError, plan: TurnPlan, *, last: bool) -> None:
+    """Return to retry a unique-key race on the user's facts (another writer made the row the
+    transaction meant to make: the retry reads it and updates it); raise what else it is.
+
+    Only the constraint's name is logged or answered: the error's DETAIL quotes the row."""
+    if exc.constraint_name == "messages_turn_position_key":
+        raise Conflict(
+            f"turn {plan.turn.req.turn_id!r} was logged already, but its stored "
+            "answer has expired; use a new turn_id"
+        ) from None
+    if exc.constraint_name not in RACED_KEYS:
+        raise exc
+    structlog.get_logger("memory-upserter").warning(
+        "commit_retried", constraint=exc.constraint_name, last=last
+    )
+    if last:
+        raise Contention(
+            f"the person's facts kept changing under this commit ({exc.constraint_name}); "
+            "send it again"
+        ) from None

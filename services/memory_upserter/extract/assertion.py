@@ -39,8 +39,9 @@ _DISPUTED = re.compile(
     r"rumou?rs?|allegedly|supposedly|i\s+wish)\b"
 )
 _CLAUSES = re.compile(
-    r"\s*(?:;|—|–|\s-\s|,?\s+but\s+|,\s+(?=(?:I|we|my|and\s+I|so\s+I)\b)"
-    r"|,?\s+(?:and|so)\s+(?=(?:I|I'm|I've|my|we)\b)|,\s+(?:anyway|anyways)\b,?"
+    r"\s*(?:;|—|–|\s-\s|,?\s+but\s+|,\s+(?=(?:I|we|my(?!\s+(?:dog|cat|puppy|kitten|"
+    r"guinea\s+pig|hamster|rabbit|bunny|parrot|turtle)[.!]?\s*$)|and\s+I|so\s+I)\b)"
+    r"|(?<!\b[Mm]e),?\s+(?:and|so)\s+(?=(?:I|I'm|I've|my|we)\b)|,\s+(?:anyway|anyways)\b,?"
     r"|,\s*(?:and\s+)?(?:now|actually)\b,?)\s*"
 )
 _GREETING = re.compile(
@@ -98,14 +99,35 @@ _CANCELLED = re.compile(
     r"(?i)\b(?:cancell?ed|called\s+off|not\s+(?:doing|happening|needed)|no\s+longer|anymore)\b"
 )
 _ASKS_YES_NO = re.compile(
-    r"(?i)(?:,|\s-)\s+(?=(?:is|are|was|does|do|can|should|will|would|could|am)\s+\w[^,]*\?\s*$)"
+    r"(?i)(?:,|\s-)\s+(?=(?:is|are|was|does|do|can|should|will|would|could|am|want|wanna|"
+    r"got|have\s+you|did\s+you|you\s+(?:want|wanna))\s+\w[^,]*\?\s*$)"
 )
+
+
+_TAG = re.compile(
+    r"(?i)(?:,|\s[-–—])\s+(?=(?:[^,.!?]{0,25},\s*)?(?:huh|right|eh|no|yeah|isn't\s+it|ain't\s+it|"
+    r"don't\s+you\s+think|(?:ya|you)\s+know)\s*\?+\s*$)"
+)
+
+
+_CHILDHOOD = re.compile(
+    r"(?i)\b(?:as\s+a\s+(?:kid|child|teen|teenager|little\s+\w+)|growing\s+up|when\s+I\s+was\s+"
+    r"(?:a\s+kid|a\s+child|little|young|younger|a\s+teen\w*|\d+)|in\s+(?:high\s+school|"
+    r"college|my\s+teens|my\s+twenties))\b"
+)
+
+
+def childhood(sentence: str) -> bool:
+    """The sentence is about the person's childhood or school years: what it says happened
+    then is the past, never dated today."""
+    return bool(_CHILDHOOD.search(sentence))
 
 
 def parts(sentence: str) -> list[str]:
     """A statement and the question asked after it in the same sentence ("I live in Lisbon,
-    any good ramen places near Alfama?"): the two judged on their own."""
-    m = _ASKS.search(sentence) or _ASKS_YES_NO.search(sentence)
+    any good ramen places near Alfama?", "… not so long ago - pretty cool, huh?"): the two
+    judged on their own."""
+    m = _ASKS.search(sentence) or _ASKS_YES_NO.search(sentence) or _TAG.search(sentence)
     if m is None or m.start() == 0:
         return [sentence]
     return [sentence[: m.start()].strip() + ".", sentence[m.end() :].strip()]

@@ -1,8 +1,8 @@
 """How people type, read as the rules read (pure): :func:`normalise` turns a chat message into
 the written form the rule table expects, without changing what it says.
 
-- Curly apostrophes become straight; emoji end a sentence (they usually do); chat fillers
-  ("lol", "btw", "tbh") go.
+- Curly apostrophes become straight; emoji end a sentence (they usually do), a tick (✅) says
+  "done"; chat fillers ("lol", "btw", "tbh") go.
 - Lowercase pronoun and contraction forms are written out: "i", "im", "ive", "dont", "cant",
   "thats", "u", "gf", "bf".
 - Names: the turn's known names (its Known people and the person's own names) are capitalised
@@ -61,10 +61,12 @@ _NAME_AFTER = re.compile(
     rf"(?i)(?:\bmy\s+(?:best\s+|older\s+|younger\s+|little\s+|big\s+)?(?:{_ROLE_WORDS})"
     rf"(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?|\b(?:named|called|name\s+is|"
     rf"married\s+to|engaged\s+to|dating|broke\s+up\s+with|me\s+and|his\s+name\s+is|"
+    rf"this\s+is|meet|no\s+longer\s+with|not\s+with|se\s+llama|s'appelle|namens|chamad[oa]|"
     rf"her\s+name\s+is)|\b(?:work(?:s|ing|ed)?\s+(?:at|for)|job\s+(?:at|with)|joined|left|"
     rf"quit(?:\s+my\s+job\s+at)?|started\s+(?:a\s+new\s+job\s+)?at|employed\s+(?:at|by)|"
     rf"I'm\s+at|intern(?:ing)?\s+at)(?:\s+the)?|\b(?:live[sd]?\s+in|living\s+in|based\s+in|"
-    rf"moved\s+to|from|grew\s+up\s+in|staying\s+in|visiting|I'm\s+in|born\s+in|near|home\s+is\s+in))"
+    rf"moved\s+to|from|grew\s+up\s+in|staying\s+in|visiting|I'm\s+in|born\s+in|near|home\s+is\s+in|"
+    rf"outside(?:\s+of)?|close\s+to|living\s+with\s+(?:my|our)\s+\w+\s+in))"
     rf"\s+(?P<name>{_WORD})(?=(?P<more>(?:\s+{_WORD}){{0,2}}))"
 )
 _OPENING = re.compile(
@@ -79,7 +81,7 @@ _LISTED = re.compile(
 _BARE = re.compile(
     r"(?i)(?:^|(?<=[.!?]\s))(?P<verb>moved\s+to|started\s+(?:a\s+new\s+job|at|working)|"
     r"work\s+(?:at|for|as)|got\s+(?:laid\s+off|fired|married|engaged|divorced|a\s+job)|"
-    r"living\s+in|staying\s+in|training\s+for|allergic\s+to|just\s+moved|lost\s+my\s+job|"
+    r"living\s+(?:in|with)|staying\s+in|training\s+for|allergic\s+to|just\s+moved|lost\s+my\s+job|"
     r"got\s+promoted)\b"
 )
 _AND_VERB = re.compile(r"(?i)\band\s+(?=(?:work|live|moved)\s+(?:at|for|in|to)\b)")
@@ -90,6 +92,7 @@ _PLACE_LEAD = frozenset("new san santa los las st saint rio sao são cape hong b
 def normalise(text: str, names: Iterable[str] = ()) -> str:
     """The message as the rules read it (module docstring); its meaning unchanged."""
     text = text.replace("’", "'").replace("‘", "'")
+    text = re.sub("[\u2705\u2714\u2611]\ufe0f?", ". done. ", text)  # a tick: done
     text = _EMOJI.sub(". ", text)
     text = _FILLER.sub("", text)
     lowercase = not re.search(r"[A-ZÀ-Þ]", text)

@@ -21,6 +21,7 @@ class Emitter:
 
     now: datetime
     sentence: str = ""
+    message: str = ""  # the whole message the sentence is from
     subject: str = "user"  # the plan handle of whoever speaks
     is_user: bool = True
     entities: dict[str, PlanEntity] = field(default_factory=dict)
@@ -33,11 +34,17 @@ class Emitter:
     done: list[str] = field(default_factory=list)  # todos the user says are done, by words
     dropped: list[str] = field(default_factory=list)  # todos the user no longer wants
     last_person: str | None = None
+    clause_start: int = 0  # how many facts the plan held when this clause began
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     people: People = field(default_factory=People)
     handles: dict[str, str] = field(default_factory=dict)  # folded name → plan handle
     names: list[str] = field(default_factory=list)  # the turn's known names, as written
+
+    @property
+    def clause_said(self) -> bool:
+        """Whether an earlier rule already wrote a fact from this clause."""
+        return len(self.facts) > self.clause_start
 
     @property
     def who(self) -> str:
@@ -91,6 +98,9 @@ class Emitter:
         confidence: float = 0.8,
     ) -> None:
         subject = subject or self.subject
+        valid_from = self.valid_from
+        if fact_type == "relationship" and valid_from is not None and valid_from > self.now:
+            valid_from = None  # "my brother Ben is starting uni in Sept": Ben is his brother now
         if subject != "user" and memory_type == "PROFILE":
             memory_type = "PEOPLE"
         fact = PlanFact(
@@ -103,14 +113,23 @@ class Emitter:
             fact_type=fact_type,
             importance=importance,
             confidence=confidence,
-            valid_from=self.valid_from.isoformat() if self.valid_from else None,
+            valid_from=valid_from.isoformat() if valid_from else None,
             valid_to=self.valid_to.isoformat() if self.valid_to else None,
         )
         self.facts[(fold(subject), predicate, fold(obj or value or ""))] = fact
 
-    def todo(self, kind: TodoKind, task: str, *, also_due_in: str = "", dated: bool = True) -> None:
+    def todo(
+        self,
+        kind: TodoKind,
+        task: str,
+        *,
+        also_due_in: str = "",
+        dated: bool = True,
+        at: datetime | None = None,
+    ) -> None:
         """A todo of the user's (another speaker's plans are not theirs); a due expression in
-        the task (or in ``also_due_in``) becomes its due date and leaves its text."""
+        the task (or in ``also_due_in``) becomes its due date and leaves its text; ``at``: the
+        due date the clause's time words already gave, when the task has none."""
         if not self.is_user:
             return
         due = find_due(task, self.now) if dated else None
@@ -119,11 +138,12 @@ class Emitter:
             due = find_due(also_due_in, self.now)
         if len(text) < 2:
             return
+        due_at = due.at if due else (at if dated else None)
         text = text[0].upper() + text[1:]
         self.people.note_todo(text)
         self.todos[(kind, fold(text))] = PlanTodo(
             kind=kind,
             text=text[:300],
-            due=due.at.isoformat() if due else None,
+            due=due_at.isoformat() if due_at else None,
             source_snippet=self.sentence[:2000],
         )

@@ -102,6 +102,7 @@ def _read(utterance: Utterance, out: Emitter, selves: set[str]) -> None:
     out.subject = "user" if out.is_user else out.entity(speaker, "Person")
     out.last_person = last_person
     text = casual.normalise(utterance.text, out.names)
+    out.message = text
     for sentence in _SENTENCE.split(text):
         for part in assertion.parts(sentence.strip()):
             if part.strip(" .,!?"):
@@ -157,6 +158,7 @@ def _clause(clause: str, out: Emitter) -> None:
     """One clause's facts, with its time; a hedged match writes nothing."""
     restated = assertion.ended(clause, correcting=out.correcting)
     before = set(out.facts)
+    out.clause_start = len(out.facts)
     dated = validity(restated or clause, out.now)
     out.valid_from, out.valid_to = dated.valid_from, dated.valid_to
     if restated is not None:

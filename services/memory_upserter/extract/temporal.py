@@ -48,7 +48,8 @@ _PHRASES = [
     ("yesterday", r"(?:since\s+)?(?P<yday>yesterday|earlier\s+today|this\s+morning|today)"),
     (
         "until",
-        r"(?:until|till|'til|through)\s+(?P<uwhat>tomorrow|tonight|the\s+end\s+of\s+"
+        r"(?:until|till|'til|through)\s+(?P<uwhat>tomorrow|tonight|the\s+(?P<uth>\d{1,2})(?:st|nd|"
+        rf"rd|th)\b|(?:the\s+)?end\s+of\s+(?P<uend>{MONTH_WORD})|the\s+end\s+of\s+"
         rf"(?:the\s+)?(?:week|month|year)|next\s+(?:week|month|year|{MONTH_WORD})|(?:next\s+)?"
         rf"(?:{'|'.join(WEEKDAYS)})|\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}(?:\s+(?P<uday>\d{{1,2}}))?)",
     ),
@@ -180,15 +181,9 @@ def _resolve(
 def _until(m: re.Match[str], now: datetime) -> datetime:
     what = " ".join(m["uwhat"].lower().split())
     today = now.date()
-    if what in ("tomorrow", "tonight"):
-        return _day(today + timedelta(days=2 if what == "tomorrow" else 1), now)
-    if what.startswith("the end of"):
-        if what.endswith("week"):
-            return _day(today + timedelta(days=7 - today.weekday()), now)
-        if what.endswith("month"):
-            first = (today.replace(day=1) + timedelta(days=32)).replace(day=1)
-            return _day(first, now)
-        return _day(date(today.year + 1, 1, 1), now)
+    near = _until_near(what, m, today)
+    if near is not None:
+        return _day(near, now)
     period = next_period(what, today) if what.startswith("next ") else None
     if period is not None:
         return _day(period[1], now)
@@ -208,6 +203,39 @@ def _until(m: re.Match[str], now: datetime) -> datetime:
         return _day(date(year, month, day) + timedelta(days=1), now)
     except ValueError:
         return _day(date(year, month, 1), now)
+
+
+def _until_near(what: str, m: re.Match[str], today: date) -> date | None:
+    """The day after "tomorrow", "tonight", "the 20th", "end of January", "the end of the
+    week/month/year"; None for the others."""
+    if what in ("tomorrow", "tonight"):
+        return today + timedelta(days=2 if what == "tomorrow" else 1)
+    if m["uth"] or m["uend"]:
+        return _until_day(m["uth"], m["uend"], today)
+    if not what.startswith("the end of"):
+        return None
+    if what.endswith("week"):
+        return today + timedelta(days=7 - today.weekday())
+    if what.endswith("month"):
+        return (today.replace(day=1) + timedelta(days=32)).replace(day=1)
+    return date(today.year + 1, 1, 1)
+
+
+def _until_day(nth: str | None, month_end: str | None, today: date) -> date:
+    """ "until the 20th" (this month's, else next month's) and "till end of January": the day
+    after, as every end of this module is."""
+    if month_end:
+        month = month_number(month_end)
+        first = date(month_year(month, today, past=False), month, 1)
+        return (first + timedelta(days=32)).replace(day=1)
+    day = int(nth or 1)
+    first = today.replace(day=1)
+    if day < today.day:
+        first = (first + timedelta(days=32)).replace(day=1)
+    try:
+        return first.replace(day=day) + timedelta(days=1)
+    except ValueError:
+        return (first + timedelta(days=32)).replace(day=1)
 
 
 def _count(n: str) -> int:

@@ -67,7 +67,8 @@ trader economist marketer recruiter translator interpreter veterinarian vet midw
 caregiver nanny babysitter cleaner janitor soldier officer detective policeman policewoman
 paralegal judge pastor priest rabbi imam coach trainer instructor athlete biologist chemist
 physicist mathematician statistician technician administrator officer intern apprentice
-housewife homemaker retiree pensioner""".replace("\\ ", "\x00").split()
+housewife homemaker retiree pensioner screenwriter filmmaker politician youtuber streamer
+choreographer""".replace("\\ ", "\x00").split()
 )
 OCCUPATIONS = frozenset(w.replace("\x00", " ") for w in OCCUPATIONS)
 LANGUAGES = frozenset(

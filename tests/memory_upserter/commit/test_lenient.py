@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from services.memory_upserter.commit.lenient import read_answer, read_plan
-from services.memory_upserter.commit.zone import zone_of
+from services.memory_upserter.commit.read import zone_of
 from services.memory_upserter.extract.due import find_due, parse_due
 from services.memory_upserter.extract.temporal import parse_when, validity
 from services.memory_upserter.extract.when import past_tense

@@ -2,8 +2,10 @@
 
 The self-statements of :mod:`.basics` (home, work, diet, allergies, likes, projects, events,
 people) come first, then who the person is (:mod:`.profile`), then their life (:mod:`.life`),
-what changes it (:mod:`.events`), a few statements in other languages (:mod:`.languages`),
-and last the relations said in passing (:mod:`.kin`), which a named relation outranks.
+what changes it (:mod:`.events`), a few statements in other languages (:mod:`.languages`), what
+the person does and keeps (:mod:`.doing`: a fallback for a clause nothing else wrote from;
+:mod:`.keeps`), and last the
+relations said in passing (:mod:`.kin`), which a named relation outranks.
 Within a module, rules keep the order they are written in. The todo rules (:mod:`.todos`) are a
 table of their own.
 """
@@ -14,7 +16,9 @@ from types import ModuleType
 
 from services.memory_upserter.extract.rules import (
     basics,
+    doing,
     events,
+    keeps,
     kin,
     languages,
     life,
@@ -23,7 +27,7 @@ from services.memory_upserter.extract.rules import (
 )
 from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
 
-FACT_ORDER: tuple[ModuleType, ...] = (basics, profile, life, events, languages, kin)
+FACT_ORDER: tuple[ModuleType, ...] = (basics, profile, life, events, languages, doing, keeps, kin)
 TODO_ORDER: tuple[ModuleType, ...] = (todos,)
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 
+from services.memory_upserter.extract import assertion
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.registry import (
+    _CAP,
     _ROLES,
     _STOP,
     LIKED,
@@ -24,6 +26,7 @@ from services.memory_upserter.extract.rules.registry import (
     _subject,
     _thing,
     liked,
+    listed,
     role_named,
     rule,
 )
@@ -48,10 +51,14 @@ def _my_name(m: re.Match[str], out: Emitter) -> None:
     r"'m\s+living|'re\s+"
     r"living|\s+are\s+living|(?:'ve|\s+have)\s+been\s+living|\s+reside|'m\s+"
     r"based|\s+am\s+based|'re\s+based|(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|"
-    r"finally\s+)?(?:moved|relocated)(?:\s+from\s+[^,.;:!?]+?)?)\s+(?:in|to))\s+" + PLACE,
+    r"finally\s+)?(?:moved|relocated)(?:\s+from\s+[^,.;:!?]+?)?)(?:\s+with\s+(?:my|our)\s+\w+)?\s+"
+    r"(?:in|to))\s+" + PLACE,
 )
 def _lives_in(m: re.Match[str], out: Emitter) -> None:
-    place = _place(m["place"])
+    near = re.search(
+        rf"\b(?:near|outside(?:\s+of)?|close\s+to)\s+({_CAP}(?:\s+{_CAP})*)$", m["place"]
+    )
+    place = _place(near.group(1) if near else m["place"])  # "a small village outside of Utrecht"
     if place:
         out.entity(place, "Location")
         out.fact("LIVES_IN", f"{out.who} lives in {place}", obj=place, importance=2, confidence=0.9)
@@ -136,17 +143,22 @@ rule("allergy", r"(?i:\bI\s+have\s+an?)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)(?i:\s
 )
 
 
+_SHOWN = re.compile(r"(?i)\b(?:photos?|pics?|pictures?|shots?|images?|looks?|painting)\b")
+
+
 @rule(
     "likes",
-    rf"(?i:\bI\s+(?:really\s+|absolutely\s+|just\s+|also\s+)?(?:love|like|enjoy|adore))\s+"
-    rf"{LIKED}",
+    rf"(?i:\b(?:I|we)\s+(?:really\s+|absolutely\s+|just\s+|also\s+|all\s+)?(?:love|like|enjoy|"
+    rf"adore))\s+{LIKED}",
 )
 def likes(m: re.Match[str], out: Emitter) -> None:
+    """A like; "I love the colours" said of a picture is praise for it, not a like."""
     thing = liked(m["thing"])
-    if thing:
-        out.fact(
-            "LIKES", f"{out.who} likes {thing}", value=thing, fact_type="preference", confidence=0.7
-        )
+    if thing and re.match(r"(?i)(?:all\s+)?the\s", thing) and _SHOWN.search(out.message):
+        return
+    for each in [thing, *listed(m)] if thing else []:
+        out.fact("LIKES", f"{out.who} likes {each}", value=each, fact_type="preference",
+                 confidence=0.7)  # fmt: skip
 
 
 @rule(
@@ -188,9 +200,13 @@ def _working_on(m: re.Match[str], out: Emitter) -> None:
 
 _FRAGMENT = re.compile(
     r"(?i)(?:\b(?:for|about|with|by|of|to|into|recently|together|too|again|"
-    r"one|it|them|this|that|some|bits?|while|last\s+\w+)$|…)"
-)
-_FRAGMENT_START = re.compile(r"(?i)(?:about|while|for|another|the\s+first|a\s+few|up)\b")
+    r"one|it|them|this|that|some|bits?|while|last\s+\w+)$|…|\b(?:this|these)\b)"
+)  # "made for", "wrote a few bits", "making this treat" (a thing in a picture): no event
+_FRAGMENT_START = re.compile(
+    r"(?i)(?:about|while|for|another\s+(?:one|time)|the\s+first|a\s+few|up|the\s+(?:impact|point|difference|"
+    r"value|importance|beauty|power|need|good|bright\s+side|light|way)|an?\s+(?:\w+\s+)?"
+    r"(?:difference|impact))\b"
+)  # "saw the impact I could make": a realisation, not an event
 
 
 @rule(
@@ -200,20 +216,30 @@ _FRAGMENT_START = re.compile(r"(?i)(?:about|while|for|another|the\s+first|a\s+fe
     rf"from|ran|painted|wrote|read|met|took|made|finished|tried|watched|learned|won|"
     rf"volunteered\s+at|volunteered\s+for|celebrated|hiked|baked|cooked|built|"
     rf"played|completed|got\s+back\s+from|went\s+on|saw|started\s+learning|"
-    rf"picked\s+up|gave|received|donated|organized|hosted|performed\s+at))\s+{THING}",
+    rf"picked\s+up|gave|received|donated|organized|hosted|performed\s+at|got\s+accepted\s+"
+    rf"(?:for|to|into)))\s+{THING}",
 )
 def _did(m: re.Match[str], out: Emitter) -> None:
-    """What the speaker did, dated by the turn (imports set ``now`` to the message time)."""
-    thing = _thing(m["thing"])
+    """What the speaker did, dated by the turn (imports set ``now`` to the message time); in a
+    sentence about childhood ("the camera I had as a kid, I took plenty of beach pics") it is
+    the past, never dated today."""
+    if assertion.childhood(out.sentence) or re.search(r"(?i)\bthe\s+other\s+day\b", out.sentence):
+        return  # the past, or a day not said: never dated today
+    thing = _thing(re.split(r"(?i)\s+(?:that|which|who)\s+(?:was|were|is|are)\b", m["thing"])[0])
     if not thing or re.match(r"(?i)(?:bed|sleep|work|home|working\b.*)$", thing):
         return
     if _FRAGMENT.search(thing) or _FRAGMENT_START.match(thing):
         return  # "made for", "saw while hiking", "wrote a few bits": a piece of an event
-    if m["verb"].lower() in ("joined", "started") and re.match(r"(?:at\s+|with\s+)?[A-Z]", thing):
+    verb = m["verb"].lower()
+    if verb in ("joined", "started") and re.match(r"(?:at\s+|with\s+)?[A-Z]", thing):
         return  # joining an organisation is where the person works (profile.employer)
-    if m["verb"].lower() == "started" and re.fullmatch(r"(?i)(?:a\s+)?(?:new\s+)?job", thing):
-        return  # a state, not an event: the job rules write it (employer, or "has a new job")
+    if verb == "started" and re.match(
+        r"(?i)(?:[a-z]+ing\b|my\s+own\b|(?:a\s+)?(?:new\s+)?job$)", thing
+    ):
+        return  # an activity since then (doing.started_doing), a business, a job: states
     day = (out.valid_from or out.now).date()
+    if out.is_user:  # "tried my newest recipe": the user's, said in the third person
+        thing = re.sub(r"\bmy\b", "their", re.sub(r"\bmyself\b", "themselves", thing))
     happened = f"{' '.join(m['verb'].lower().split())} {thing}"
     out.fact(
         "DID",
@@ -228,7 +254,8 @@ def _did(m: re.Match[str], out: Emitter) -> None:
 
 rule(
     "my_role_name",
-    rf"(?i:\bmy\s+(?:other\s+)?(?P<role>{_ROLES}))(?!'s)(?:\s*,\s*|\s+(?i:is\s+called|named|"
+    rf"(?i:\bmy\s+(?:other\s+|little\s+|big\s+|older\s+|younger\s+|baby\s+|twin\s+|eldest\s+|"
+    rf"youngest\s+)?(?P<role>{_ROLES}))(?!'s)(?:\s*,\s*|\s+(?i:is\s+called|named|"
     rf"called)\s+|\s+){NAME}",
 )(role_named)
 rule("name_is_my_role", rf"{NAME}\s+(?i:is\s+my)\s+(?i:(?P<role>{_ROLES}))\b(?!'s)")(role_named)

@@ -69,7 +69,7 @@ def _now_at(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "job_lost",
-    r"(?i:\bI(?:\s+(?:just\s+)?lost\s+my\s+job|\s+(?:just\s+)?got\s+(?:laid\s+off|fired|"
+    r"(?i:\bI(?:\s+(?:just\s+|also\s+|recently\s+)?lost\s+my\s+job|\s+(?:just\s+)?got\s+(?:laid\s+off|fired|"
     r"sacked|let\s+go)|\s+was\s+(?:laid\s+off|fired|let\s+go)|'m\s+unemployed|\s+am\s+"
     r"unemployed|'m\s+out\s+of\s+work))(?!\s+from)",
 )
@@ -107,6 +107,17 @@ def _expecting(m: re.Match[str], out: Emitter) -> None:
     out.fact("EXPECTING", f"{out.who} is expecting a baby", value="baby", importance=3)
 
 
+@rule("person_expecting", rf"{SUBJECT}\s+(?i:is|'s)\s+(?i:pregnant|expecting\s+a\s+baby)\b")
+def _person_expecting(m: re.Match[str], out: Emitter) -> None:
+    """ "my colleague Maria is pregnant": the named person's news, not the user's."""
+    if m["subj_role"] and not m["subj_named"] or m["pron"]:
+        return  # "my sister is pregnant" names nobody: a role alone is not written here
+    person = _subject(m, out)
+    if person:
+        out.fact("EXPECTING", f"{person} is expecting a baby", subject=person, value="baby",
+                 importance=2)  # fmt: skip
+
+
 @rule(
     "married",
     r"(?i:\b(?:I|we)\s+(?:just\s+|finally\s+)?got\s+(?P<what>married|divorced|engaged))\b",
@@ -121,10 +132,19 @@ def _married(m: re.Match[str], out: Emitter) -> None:
         out.fact("ENGAGED", f"{out.who} got engaged", value="yes", importance=2)
 
 
-@rule("broke_up", rf"(?i:\b(?:me|I)\s+and\s+){NAME}(?i:\s+broke\s+up)\b")
+@rule(
+    "broke_up",
+    rf"(?i:\b(?:me|I)\s+and\s+){NAME}(?i:\s+broke\s+up)\b|"
+    rf"(?i:\bI(?:'m|\s+am)\s+(?P<no>no\s+longer\s+|not\s+)?(?:with|together\s+with|dating|"
+    rf"seeing))\s+"
+    rf"{NAME.replace('<name>', '<name2>')}(?i:\s+anymore)?(?=\s*(?:[,.;:!?]|$))",
+)
 def _broke_up(m: re.Match[str], out: Emitter) -> None:
-    name = _name(m["name"])
-    if name:
+    """ "me and Tom broke up", "I'm no longer with Sam": the partner, ended at the turn ("I'm
+    with Sam" is how :func:`assertion.ended` restates the latter; said plainly, it writes
+    nothing)."""
+    name = _name(m["name"] or m["name2"])
+    if name and (m["name"] or m["no"] or out.valid_to is not None):
         _ended(out)
         person = out.person(name, "partner")
         text = f"{name} was {out.whose} partner"
@@ -156,10 +176,12 @@ def _diet_since(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "in_until",
-    rf"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|still\s+)?in)\s+(?P<place>{_CAP}[^,.;:!?]*?){_STOP}",
+    rf"(?i:\b(?:I(?:'m|\s+am)\s+(?:currently\s+|still\s+)?in|(?:I(?:'m|\s+am)\s+)?working\s+"
+    rf"(?:remotely\s+)?from))\s+(?P<place>{_CAP}[^,.;:!?]*?){_STOP}",
 )
 def _in_until(m: re.Match[str], out: Emitter) -> None:
-    """ "I'm in Porto until Friday": a stay, only with its end said."""
+    """ "I'm in Porto until Friday", "working from Barcelona till end of January": a stay, only
+    with its end said."""
     place = _place(m["place"])
     if place and out.valid_to is not None and out.valid_to > out.now:
         out.entity(place, "Location")

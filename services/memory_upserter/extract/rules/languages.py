@@ -1,6 +1,8 @@
 """Basic self-statements in Portuguese, Spanish, French and German: where the person lives,
-their name and their employer. Anything else in those languages writes nothing: a rule that
-half-reads a sentence writes a fragment, and fragments are worse than nothing."""
+their name, their employer, their job ("trabajo como enfermera"), a vegetarian or vegan diet
+and a named pet ("tengo un perro que se llama Toby"). Anything else in those languages writes
+nothing: a rule that half-reads a sentence writes a fragment, and fragments are worse than
+nothing."""
 
 from __future__ import annotations
 
@@ -48,3 +50,42 @@ def _works_at_other(m: re.Match[str], out: Emitter) -> None:
         org = " ".join(w[:1].upper() + w[1:] for w in org.split())
         out.entity(org, "Org")
         out.fact("WORKS_AT", f"{out.who} works at {org}", obj=org, importance=2, confidence=0.8)
+
+
+@rule(
+    "job_other",
+    r"(?i:\btrabajo\s+como|\btrabalho\s+como|\bje\s+suis|\bich\s+bin|\bsoy|\bsou)\s+"
+    r"(?:une?\s+|una?\s+|uma?\s+)?(?P<job>enfermer[oa]|médic[oa]|medic[oa]|profesora?|professora?|"
+    r"abogad[oa]|ingenier[oa]|engenheir[oa]|infirmière|infirmier|médecin|avocate?|ingénieure?|"
+    r"krankenschwester|arzt|ärztin|lehrerin|lehrer|ingenieurin|ingenieur|anwältin|anwalt)\b",
+)
+def _job_other(m: re.Match[str], out: Emitter) -> None:
+    job = m["job"].lower()
+    out.fact("JOB_TITLE", f"{out.who} works as {job}", value=job, importance=2, confidence=0.8)
+
+
+_DIETS = {"veget": "vegetarian", "végét": "vegetarian", "vega": "vegan", "véga": "vegan"}
+
+
+@rule(
+    "diet_other",
+    r"(?i:\b(?:ich\s+bin|soy|sou|je\s+suis)\s+(?P<diet>vegetarier(?:in)?|veganer(?:in)?|"
+    r"vegetarian[oa]|vegan[oa]|végétarienne|végétarien|végane|vegan))\b",
+)
+def _diet_other(m: re.Match[str], out: Emitter) -> None:
+    diet = _DIETS[m["diet"][:5].lower()]
+    out.fact("DIET", f"{out.who} is {diet}", value=diet, importance=2, confidence=0.8)
+
+
+@rule(
+    "pet_other",
+    r"(?i:\b(?:tengo|tenho|j'ai|ich\s+habe)\s+(?:un|uma?|une?|einen|eine)\s+(?P<kind>perro|gato|"
+    r"cachorro|cão|chien|chat|hund|katze)\s+(?:que\s+se\s+llama|chamad[oa]|qui\s+s'appelle|"
+    r"namens|llamad[oa])|\bmi\s+(?P<kind2>perro|gato)\s+se\s+llama)\s+(?P<name>[^\W\d_][\w'-]*)",
+)
+def _pet_other(m: re.Match[str], out: Emitter) -> None:
+    name = _name(m["name"][:1].upper() + m["name"][1:])
+    if name:
+        handle = out.person(name, None, "Pet")
+        out.fact("HAS_PET", f"{name} is {out.whose} pet", obj=handle, memory_type="PEOPLE",
+                 fact_type="relationship", importance=2, confidence=0.85)  # fmt: skip

@@ -31,8 +31,8 @@ _PET_ROLES = "|".join(r for r, label in ROLES.items() if label == "PET")
 
 @rule(
     "have_named",
-    rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+got|'ve)\s+an?\s+(?:new\s+|little\s+|"
-    rf"older\s+|younger\s+|big\s+|baby\s+)?)(?P<role>[a-z-]+)(?:\s*,\s*|\s+)"
+    rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+got|'ve)\s+(?:an?|another)\s+"
+    rf"(?:new\s+|little\s+|older\s+|younger\s+|big\s+|baby\s+)?)(?P<role>[a-z-]+)(?:\s*,\s*|\s+)"
     rf"(?i:named|called)\s+{NAME}",
 )
 def _have_named(m: re.Match[str], out: Emitter) -> None:
@@ -97,15 +97,16 @@ def _married_to(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "avoids",
-    rf"(?i:\bI\s+(?:don't|do\s+not|can't|cannot|never)\s+eat)\s+"
+    rf"(?i:\bI\s+(?:don't|do\s+not|can't|cannot|never)\s+(?P<verb>eat|drink))\s+"
     rf"(?P<food>meat|pork|beef|fish|seafood|dairy|eggs|gluten|sugar|chicken|"
-    rf"animal\s+products|red\s+meat|shellfish|nuts|peanuts){_STOP}",
+    rf"animal\s+products|red\s+meat|shellfish|nuts|peanuts|alcohol|coffee|caffeine|booze|"
+    rf"beer|wine|milk|soda){_STOP}",
 )
 def _avoids(m: re.Match[str], out: Emitter) -> None:
     food = m["food"].lower()
     out.fact(
         "AVOIDS",
-        f"{out.who} doesn't eat {food}",
+        f"{out.who} doesn't {m['verb'].lower()} {food}",
         value=food,
         fact_type="preference",
         importance=2,
@@ -132,7 +133,8 @@ def _favorite(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "fan_of",
-    rf"(?i:\bI(?:'m|\s+am)\s+(?:a\s+(?:huge|big|massive)\s+fan\s+of|really\s+into|into|"
+    rf"(?i:\bI(?:'m|\s+am)\s+(?:(?:a|such\s+a)\s+(?:(?:huge|big|massive|real)\s+)?fan\s+of"
+    rf"(?:\s+both)?|really\s+into|into|"
     rf"passionate\s+about|obsessed\s+with))\s+{THING}",
 )
 def fan_of(m: re.Match[str], out: Emitter) -> None:
@@ -210,3 +212,18 @@ def _person_works_in(m: re.Match[str], out: Emitter) -> None:
             memory_type="PEOPLE",
             confidence=0.85,
         )
+
+
+@rule(
+    "person_diet",
+    rf"{SUBJECT}\s+(?i:is|'s)\s+(?i:(?:now\s+|also\s+|strictly\s+)?(?:a\s+)?)"
+    rf"(?P<diet>(?i:vegan|vegetarian|pescatarian))\b",
+)
+def _person_diet(m: re.Match[str], out: Emitter) -> None:
+    """ "my friend Jo is vegan": the named person's diet (a role alone names nobody)."""
+    if m["subj_role"] and not m["subj_named"] or m["pron"]:
+        return
+    person = _subject(m, out)
+    if person and person != "user":
+        diet = m["diet"].lower()
+        out.fact("DIET", f"{person} is {diet}", subject=person, value=diet, confidence=0.8)

@@ -199,7 +199,8 @@ def _speaks(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "learning",
-    rf"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|also\s+)?learning)\s+(?P<lang>(?i:{_LANGS}))\b",
+    rf"(?i:\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:currently\s+|also\s+)?learning)\s+"
+    rf"(?P<lang>(?i:{_LANGS}))\b",
 )
 def _learning(m: re.Match[str], out: Emitter) -> None:
     lang = m["lang"].capitalize()

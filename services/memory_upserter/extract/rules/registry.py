@@ -1,7 +1,8 @@
 """The offline extractor's rule table: the registry (:func:`rule`, :func:`todo_rule`), the
 patterns and helpers the rules share. The rules themselves: home, work, diet, allergies, likes,
 projects, events and people in :mod:`.basics`; more self-statements in :mod:`.profile`
-and :mod:`.life`; todos in :mod:`.todos`. A rule's place in the table is set in
+and :mod:`.life`; what the person does and keeps, said in passing, in :mod:`.doing` and
+:mod:`.keeps`; todos in :mod:`.todos`. A rule's place in the table is set in
 :mod:`services.memory_upserter.extract.rules`.
 
 Patterns are English and conservative: a rule fires on an outright statement ("I live in
@@ -31,7 +32,7 @@ NAME = rf"(?P<name>{_CAP}(?:\s+{_CAP}){{0,2}})"
 ORG = rf"(?P<org>{_CAP}(?:\s+(?:&\s+)?{_CAP}){{0,3}})"
 _STOP = (
     r"(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|because|so|since|though|although|when|while|if|"
-    r"with|for|at|on|in|to|from|every|today|tomorrow|tonight|now|yet|right|not|originally|"
+    r"with|for|at|on|in|to|from|every|today|tomorrow|tonight|now|yet|right|not|originally|until|till|"
     r"these|lately|already|too|tho|anyway|I|my|we)\b))"
 )
 # A liked thing runs to the end of its phrase, prepositions included ("road trips with friends
@@ -39,7 +40,8 @@ _STOP = (
 _LIKE_STOP = (
     r"(?=\s*(?:[,.;:!?)]|$|\s(?:and\s+(?:I|it|we|my|that|this)|but|because|so|since|though|"
     r"although|when|while|if|before|after|during|every|today|tomorrow|tonight|now|lately|"
-    r"these\s+days|too|a\s+lot|so\s+much|right|I|it|we|as\s+well)\b))"
+    r"these\s+days|too|a\s+lot|so\s+much|right|I|it|we|as\s+well|on\s+(?:the\s+)?weekends?|"
+    r"on\s+\w+days)\b))"
 )
 LIKED = rf"(?P<thing>[^,.;:!?]+?){_LIKE_STOP}"
 THING = rf"(?P<thing>[^,.;:!?]+?){_STOP}"
@@ -48,7 +50,7 @@ ROLE = r"(?P<role>[a-z][a-z -]{1,40}?)"
 
 _ROLES = "|".join(sorted((re.escape(r) for r in ROLES), key=len, reverse=True))
 NOT_THINGS = re.compile(
-    r"^(?:you|your|yours|ur|u|it|that|this|them|him|her|me|when|how|what|to\s+think|the\s+"
+    r"^(?:you|your|yours|ur|u|it|that|this|them|him|her|me|when|how|what|to\s*$|to\s+think|the\s+"
     r"idea|the\s+way|the\s+thought|a\s+lot|something|stuff|things|everything|anything|"
     r"hearing|seeing|reading\s+(?:this|that|about\s+your)|talking\s+to\s+you)\b",
     re.IGNORECASE,
@@ -118,14 +120,36 @@ def _name(text: str | None) -> str | None:
 
 
 def _thing(text: str | None) -> str | None:
-    thing = (text or "").strip(" '\"")
+    thing = (text or "").strip(" '\"-–—")
     return thing if thing and not NOT_THINGS.match(thing) and len(thing) <= 120 else None
+
+
+# Not a liked thing: the rest of a relative clause ("everyone we love was there"), or a thing
+# whose object is a pronoun ("holding them"): the thing itself is elsewhere.
+_NOT_LIKED = re.compile(
+    r"(?i)^(?:is|was|are|were|has|have|had|makes?|gives?|those|these)\b|\b(?:them|it|those|"
+    r"these|him|her)$"
+)
 
 
 def liked(text: str | None) -> str | None:
     """A liked thing as a whole phrase: "going on road trips" is "road trips"."""
     thing = re.sub(r"(?i)^(?:going\s+(?:on\s+|to\s+)?|to\s+go\s+(?:on\s+|to\s+)?)", "", text or "")
-    return _thing(thing)
+    return None if _NOT_LIKED.search(thing.strip()) else _thing(thing)
+
+
+_LISTED = re.compile(r"((?:\s*,\s*(?:and\s+|or\s+)?[a-z][\w' -]{2,30}?)+)\s*(?=[.;:!?]|$)")
+
+
+def listed(m: re.Match[str]) -> list[str]:
+    """The rest of a list a liked thing opens ("I love hiking, biking, and swimming"): each
+    further item, short and whole, to the end of the sentence."""
+    rest = _LISTED.match(m.string, m.end())
+    if rest is None or not re.search(r"\b(?:and|or)\b", rest.group(1)):
+        return []  # a list ends on "and"/"or": "my garden, spend hours there" is no list
+    items = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+", rest.group(1).strip(" ,"))
+    found = [liked(i) for i in items if len(i.split()) <= 4]
+    return [f for f in found if f] if len(found) == len(items) else []
 
 
 def _place(text: str) -> str | None:

@@ -23,7 +23,7 @@ _ACT = re.compile(
     r"look\s+into|move|take\s+a\s+shot|ask|chat\s+with|talk\s+to|meet|join|host|organi[sz]e|"
     r"throw|learn|cook|bake|set\s+up|launch|build|paint|check\s+out|go\s+to|head\s+to|fly|"
     r"travel|enter|register|pick\s+up|fix|clean|renew|pay|return|adopt|volunteer|sell|"
-    r"schedule|plan|prepare|practi[sc]e|research|contact|reach\s+out\s+to\s+(?!you))\b"
+    r"schedule|plan|prepare|practi[sc]e|research|contact|continue|reach\s+out\s+to\s+(?!you))\b"
     r"(?!\s+(?:you|ya|u)\b)"
 )
 _MAYBE = re.compile(r"(?i)\b(?:maybe|perhaps|someday|one\s+day|might|hopefully|if|probably)\b")
@@ -140,12 +140,36 @@ _CLOSED_TASK = r"(?P<task>[^,.;:!?]{3,80}?)\s*(?=[,.;:!?]|$)"
 
 @todo_rule(
     "already_did",
-    rf"(?i:\bI(?:'ve|\s+have)?\s+{_DONE_VERB}\s+)(?P<task>\w+ed\b[^,.;:!?]{{0,80}}?)"
+    rf"(?i:\bI(?:'ve|\s+have)?\s+{_DONE_VERB}\s+)(?!(?i:started|joined|moved|arrived|landed|"
+    rf"signed\s+up|enrolled)\b)(?P<task>\w+ed\b[^,.;:!?]{{0,80}}?)"
     r"\s*(?=[,.;:!?]|$)",
 )
 def _already_did(m: re.Match[str], out: Emitter) -> None:
     if out.is_user:
         out.done.append(m["task"])
+
+
+_ERRAND = (
+    r"called|emailed|e-mailed|booked|paid|sent|picked\s+up|bought|submitted|renewed|fixed|"
+    r"returned|scheduled|texted|messaged|signed\s+up\s+for|registered\s+for|handed\s+in|"
+    r"posted|mailed|ordered|cancell?ed|finished|cleaned|washed|filed"
+)
+
+
+_DONE_MARK = re.compile(r"(?i)\b(?:finally|already|at\s+last|done|sorted|ticked\s+off)\b")
+
+
+@todo_rule(
+    "errand_done",
+    rf"(?i:(?:^\W*|\bI\s+)(?:finally\s+|just\s+|already\s+)?)(?P<task>(?i:{_ERRAND})\s+"
+    r"(?!(?:you|u|me|him|her|them|it)\b)[^,.;:!?]{2,60}?)(?:\s+(?i:finally|already|at\s+last))?"
+    r"\s*(?=[,.;:!?]|$)",
+)
+def _errand_done(m: re.Match[str], out: Emitter) -> None:
+    """ "booked the dentist ✅", "picked up the dry cleaning finally": words naming what was
+    done — the commit closes a pending todo they name by verb or object, else none."""
+    if out.is_user and _DONE_MARK.search(m.string):
+        out.done.append(m["task"].strip())
 
 
 @todo_rule(
