@@ -50,12 +50,11 @@ from services.memory_upserter.commit.support import (
     FAMILIES,
     FILLER,
     SHORT_NAMES,
-    same_word,
+    date_supported,
+    dates_said,
     unsaid_claim,
 )
-from services.memory_upserter.extract.temporal import validity
-from services.memory_upserter.extract.when import MONTHS
-from services.memory_upserter.text import NUMBER_WORDS, SENTENCES, STOP_WORDS, fold, words
+from services.memory_upserter.text import NUMBER_WORDS, STOP_WORDS, fold, words
 
 Verdict = Literal["kept", "lowered", "dropped", "hedged"]
 
@@ -119,7 +118,7 @@ class Said:
     @functools.cached_property
     def dates(self) -> tuple[date, ...]:
         """The dates the person's words resolve to."""
-        return tuple(_dates_said((*self.this_turn, *self.earlier), self.now))
+        return tuple(dates_said((*self.this_turn, *self.earlier), self.now))
 
     @functools.cached_property
     def clauses(self) -> tuple[tuple[tuple[str, frozenset[str]], ...], ...]:
@@ -136,6 +135,33 @@ class Grounding:
     reason: str = ""  # for the warning: what nothing supports, or the hedge
 
 
+def stem(word: str) -> str:
+    """A crude stem, enough to meet a plural, an -ing or an -ed form of the same word."""
+    w = word
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suffix in ("ing", "ed"):
+        if len(w) > len(suffix) + 2 and w.endswith(suffix):
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]  # running → run, quizzes → quiz
+    return w
+
+
+def _same(w: str, s: str) -> bool:
+    """One word in two forms: equal, one stem, or one a close prefix of the other."""
+    if w == s or stem(w) == stem(s):
+        return True
+    if len(w) < 4 or len(s) < 4:
+        return False
+    return s.startswith(w[: max(4, len(w) - 2)]) or w.startswith(s[: max(4, len(s) - 2)])
+
+
 def _norm(word: str) -> str:
     ordinal = _ORDINAL.match(word)
     if ordinal:
@@ -150,39 +176,15 @@ def _bag(texts: Iterable[str]) -> set[str]:
 def _said(word: str, bag: frozenset[str]) -> bool:
     if word.isdigit():
         return word.lstrip("0") in bag or word in bag
-    return word in bag or any(same_word(word, s) for s in bag)
+    return word in bag or any(_same(word, s) for s in bag)
 
 
 def _normalised(word: str, bag: frozenset[str]) -> bool:
     return any(
-        any(same_word(word, member) for member in family)
+        any(_same(word, member) for member in family)
         and any(_said(member, bag) for member in family)
         for family in FAMILIES
     )
-
-
-def _dates_said(texts: Iterable[str], now: datetime) -> list[date]:
-    found = []
-    for text in texts:
-        for sentence in SENTENCES.split(text):
-            when = validity(sentence, now)
-            found += [d.date() for d in (when.valid_from, when.valid_to) if d is not None]
-    return found
-
-
-def _date_supported(day: date, whole: bool, bag: frozenset[str], resolved: Sequence[date]) -> bool:
-    """A date in a fact, against what was said: a resolved phrase give or take a day (a month
-    given alone: any day of it), or its own words."""
-    if any(abs((day - d).days) <= 1 if whole else (d.year, d.month) == (day.year, day.month)
-           for d in resolved):  # fmt: skip
-        return True
-    month = MONTHS[day.month - 1]
-    month_said = any(w in bag for w in (month, month[:3], month[:4]))
-    if whole and month_said and str(day.day) in bag:
-        return True
-    if (not whole or day.day == 1) and month_said:
-        return True
-    return str(day.year) in bag and (day.month, day.day) == (1, 1)
 
 
 def target_of(fact: PlanFact) -> str | None:
@@ -222,7 +224,7 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     ]
     resolved = said.dates if dates else ()
     missing = [w for w in wanted if not _said(w, bag) and not _normalised(w, bag)]
-    missing += [d.isoformat() for d, whole in dates if not _date_supported(d, whole, bag, resolved)]
+    missing += [d.isoformat() for d, whole in dates if not date_supported(d, whole, bag, resolved)]
     units = len(wanted) + len(dates)
     if units and len(missing) * 2 > units:
         return Grounding("dropped", f"nothing the person said supports {', '.join(missing)}")

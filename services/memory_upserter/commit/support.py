@@ -3,7 +3,8 @@
 - :data:`FAMILIES`: standard normalisations — a word of a family supports any other of it
   ("married" ← "my husband and I", "deceased" ← "passed away", "engineer" ← "dev");
 - :data:`SHORT_NAMES`: a day's or month's short name is the name ("tue", "thurs", "jan");
-- :func:`stem`, :func:`same_word`: one word in two forms ("dogs" ~ "dog", "running" ~ "run");
+- :func:`dates_said`, :func:`date_supported`: the dates a person's words resolve to, and
+  whether a fact's date is one of them;
 - :data:`FILLER`: words that carry no claim of their own ("first place" ← "took home first");
 - a liking (LIKES, LOVES_JOB, "User loves their job") needs the person's words of liking
   (:data:`LIKING`, :func:`states_liking`); a wish or goal, a home and volunteering need their
@@ -14,12 +15,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 
 from contracts.plan import PlanFact
 from services.core.memory_store.keys import canonical_predicate
+from services.memory_upserter.extract.temporal import validity
 from services.memory_upserter.extract.when import MONTHS, WEEKDAYS
+from services.memory_upserter.text import SENTENCES
 
 # Standard normalisations: a word of a family supports any other of it.
 FAMILIES = tuple(
@@ -152,28 +156,25 @@ def unsaid_claim(fact: PlanFact, texts: Sequence[str]) -> str | None:
     return None
 
 
-def stem(word: str) -> str:
-    """A crude stem, enough to meet a plural, an -ing or an -ed form of the same word."""
-    w = word
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zes")):
-        w = w[:-2]
-    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        w = w[:-1]
-    for suffix in ("ing", "ed"):
-        if len(w) > len(suffix) + 2 and w.endswith(suffix):
-            w = w[: -len(suffix)]
-            break
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
-        w = w[:-1]  # running → run, quizzes → quiz
-    return w
+def dates_said(texts: Iterable[str], now: datetime) -> list[date]:
+    found = []
+    for text in texts:
+        for sentence in SENTENCES.split(text):
+            when = validity(sentence, now)
+            found += [d.date() for d in (when.valid_from, when.valid_to) if d is not None]
+    return found
 
 
-def same_word(w: str, s: str) -> bool:
-    """One word in two forms: equal, one stem, or one a close prefix of the other."""
-    if w == s or stem(w) == stem(s):
+def date_supported(day: date, whole: bool, bag: frozenset[str], resolved: Sequence[date]) -> bool:
+    """A date in a fact, against what was said: a resolved phrase give or take a day (a month
+    given alone: any day of it), or its own words."""
+    if any(abs((day - d).days) <= 1 if whole else (d.year, d.month) == (day.year, day.month)
+           for d in resolved):  # fmt: skip
         return True
-    if len(w) < 4 or len(s) < 4:
-        return False
-    return s.startswith(w[: max(4, len(w) - 2)]) or w.startswith(s[: max(4, len(s) - 2)])
+    month = MONTHS[day.month - 1]
+    month_said = any(w in bag for w in (month, month[:3], month[:4]))
+    if whole and month_said and str(day.day) in bag:
+        return True
+    if (not whole or day.day == 1) and month_said:
+        return True
+    return str(day.year) in bag and (day.month, day.day) == (1, 1)

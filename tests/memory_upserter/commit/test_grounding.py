@@ -11,9 +11,8 @@ import msgspec
 import pytest
 
 from contracts.plan import PlanFact
-from services.memory_upserter.commit.grounding import Said, ground
+from services.memory_upserter.commit.grounding import Said, ground, stem
 from services.memory_upserter.commit.plan import weigh
-from services.memory_upserter.commit.support import stem
 
 NOW = datetime(2026, 1, 7, 15, 0, tzinfo=UTC)
 
