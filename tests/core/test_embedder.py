@@ -214,17 +214,23 @@ async def test_concurrent_calls_share_runs_and_each_gets_its_own_vectors(
     assert runs == [7]  # four calls that arrived together: one run
 
 
-async def test_waiting_queries_run_before_waiting_documents(
-    minilm: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    runs: list[tuple[int, bool]] = []
+@pytest.fixture
+def runs(minilm: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
+    """Each hop the embedder runs, as (texts, is a query), in order."""
+    hops: list[tuple[int, bool]] = []
     real = minilm.embed_sync
 
     def recording(batch: list[str], *, query: bool = False):
-        runs.append((len(batch), query))
+        hops.append((len(batch), query))
         return real(batch, query=query)
 
     monkeypatch.setattr(minilm, "embed_sync", recording)
+    return hops
+
+
+async def test_waiting_queries_run_before_waiting_documents(
+    minilm: MiniLMEmbedder, runs: list[tuple[int, bool]]
+) -> None:
     documents = [[f"document {i} about the garden"] * 20 for i in range(3)]
     together = await asyncio.gather(
         *(minilm.embed(d) for d in documents),
@@ -238,16 +244,8 @@ async def test_waiting_queries_run_before_waiting_documents(
 
 
 async def test_long_documents_go_in_short_hops_so_a_query_never_waits_long(
-    minilm: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+    minilm: MiniLMEmbedder, runs: list[tuple[int, bool]]
 ) -> None:
-    runs: list[tuple[int, bool]] = []
-    real = minilm.embed_sync
-
-    def recording(batch: list[str], *, query: bool = False):
-        runs.append((len(batch), query))
-        return real(batch, query=query)
-
-    monkeypatch.setattr(minilm, "embed_sync", recording)
     reply = "A long assistant reply about the garden and the budget. " * 40  # > 256 tokens
     together = await asyncio.gather(minilm.embed([reply] * 5), minilm.embed_query(SISTER))
     # 5 texts of 256 tokens go in hops of 2 (512 tokens): a query that comes while one runs

@@ -57,23 +57,8 @@ def _pipe(source: socket.socket, sink: socket.socket) -> None:
                 pass
 
 
-class Blackhole:
+class Blackhole(Gate):
     """A port that accepts connections and never answers: a hung Twin Core node."""
 
     def __init__(self) -> None:
-        self._server = socket.create_server(("127.0.0.1", 0))
-        self._held: list[socket.socket] = []
-        self.port = self._server.getsockname()[1]
-        threading.Thread(target=self._hold, daemon=True, name="blackhole").start()
-
-    def _hold(self) -> None:
-        try:
-            while True:
-                self._held.append(self._server.accept()[0])
-        except OSError:  # closed by stop()
-            return
-
-    def stop(self) -> None:
-        self._server.close()
-        for conn in self._held:
-            conn.close()
+        super().__init__(target_port=0)  # never told to forward

@@ -163,34 +163,35 @@ class N8nInstance:
 
     def start(self, timeout: float = 120) -> None:
         self.server = Process("n8n", [N8N, "start"], self.env, self.folder / "n8n.log")
-        worker_port, broker_port = self.worker_ports
-        if self.queue is not None:
-            self.worker = Process(
-                "n8n worker",
-                [N8N, "worker", "--concurrency=8"],
-                {
-                    **self.env,
-                    "N8N_RUNNERS_BROKER_PORT": str(broker_port),
-                    "QUEUE_HEALTH_CHECK_ACTIVE": "true",
-                    "QUEUE_HEALTH_CHECK_PORT": str(worker_port),
-                    "N8N_PORT": str(worker_port),
-                },
-                self.folder / "worker.log",
-            )
         self.timings["start"] = self.server.wait_until(
             lambda: httpx.get(f"{self.url}/healthz/readiness", timeout=2).status_code == 200,
             timeout,
             "ready",
         )
-        if self.worker is not None:
-            self.worker.wait_until(
-                lambda: (
-                    httpx.get(f"http://127.0.0.1:{worker_port}/healthz", timeout=2).status_code
-                    == 200
-                ),
-                timeout,
-                "ready",
-            )
+        if self.queue is not None:
+            self.start_worker(timeout)
+
+    def start_worker(self, timeout: float = 120) -> None:
+        worker_port, broker_port = self.worker_ports
+        self.worker = Process(
+            "n8n worker",
+            [N8N, "worker", "--concurrency=8"],
+            {
+                **self.env,
+                "N8N_RUNNERS_BROKER_PORT": str(broker_port),
+                "QUEUE_HEALTH_CHECK_ACTIVE": "true",
+                "QUEUE_HEALTH_CHECK_PORT": str(worker_port),
+                "N8N_PORT": str(worker_port),
+            },
+            self.folder / "worker.log",
+        )
+        self.worker.wait_until(
+            lambda: (
+                httpx.get(f"http://127.0.0.1:{worker_port}/healthz", timeout=2).status_code == 200
+            ),
+            timeout,
+            "ready",
+        )
 
     def wait_for_webhook(self, path: str, timeout: float = 60) -> None:
         """A published workflow's webhook answers 404 until the server has registered it."""
@@ -211,6 +212,12 @@ class N8nInstance:
         and start it again on the same database, ports and webhooks."""
         self.stop()
         self.start()
+
+    def restart_worker(self) -> None:
+        """Stop only the queue worker (SIGTERM) and start a new one; the main stays up."""
+        assert self.worker is not None, "a worker runs in queue mode only"
+        self.worker.stop(grace=20)
+        self.start_worker()
 
     def log_tail(self, lines: int = 60) -> str:
         tail = self.server.log_tail(lines) if self.server else ""

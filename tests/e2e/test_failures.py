@@ -1,7 +1,7 @@
 """Failures a person never pays for and an operator always hears of, in a real n8n (single and
-queue mode): a turn answered while memory is down survives restarting n8n and its worker and
-is stored once memory is back; each degraded turn is one incident with its turn id; a wrong
-model key is an incident on the first turn."""
+queue mode): a turn answered while memory is down survives restarting n8n and its worker, or
+the worker alone, and is stored once memory is back; each degraded turn is one incident with
+its turn id; a wrong model key is an incident on the first turn."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import asyncpg
+import pytest
 
 from tests.e2e.stack import Stack, eventually
 from tests.e2e.telegram import Person, deliver, say, update
@@ -83,6 +84,29 @@ def test_a_kept_turn_survives_restarting_n8n_during_a_memory_outage(stack: Stack
     said = say(stack, xia, "what did I just tell you?", NOW + timedelta(minutes=2))
     assert said.startswith("Heard: what did I just tell you?")
     assert "Noor lives in Cairo" in json.dumps(stack.llm.requests[-1]["body"]["messages"])
+
+
+def test_a_kept_turn_survives_restarting_only_the_worker_during_a_memory_outage(
+    stack: Stack,
+) -> None:
+    """Queue mode: the worker alone restarts while memory is down and the main stays up; the
+    waiting commit is taken by the new worker once memory is back, and the turn is stored."""
+    if stack.n8n.worker is None:
+        pytest.skip("n8n runs as one process in this mode")
+    ines = Person("Ines")
+    say(stack, ines, "hi", NOW)
+    stack.nodes.stop()
+    try:
+        kept = update(ines, NOW + timedelta(minutes=1), text="my brother Tiago lives in Braga")
+        shown = "\n".join(m["shown"] for m in deliver(stack, ines, kept))
+        assert "can't reach my memory" in shown, shown
+        eventually(lambda: _waiting_commits(stack) > 0, 60, stack.n8n.explain)
+        stack.n8n.restart_worker()
+    finally:
+        stack.restart_nodes()
+    eventually(
+        lambda: "my brother Tiago lives in Braga" in _logged(stack, ines), 300, stack.n8n.explain
+    )
 
 
 def test_a_wrong_model_key_is_one_incident_on_the_first_turn(stack: Stack) -> None:

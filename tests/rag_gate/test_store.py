@@ -4,6 +4,7 @@ entity cards and continuity. Postgres is the truth; the index only proposes."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from contracts.retrieve import RetrieveResponse
 from services.core.deps import Clients
@@ -461,30 +462,42 @@ async def test_a_turn_spoken_by_the_entity_the_message_names_ranks_first(
     assert answer.EPISODE.turns[0].score_details["entity"] > 0
 
 
-async def test_a_recalled_turn_may_come_with_the_message_it_answers_shown_once(
-    resources: Clients, memory: Memory
-) -> None:
-    past = T0 - timedelta(days=1)
+async def _puppy_session(memory: Memory, question: str, thanks: str) -> list[int]:
+    """A past session: the assistant asks, the person names the puppy, the assistant answers."""
     _, ids = await memory.session(
         "tg:1",
         [
-            ("assistant", "Any news about the new family member?"),
+            ("assistant", question),
             ("user", "We named the puppy Bolt, after the movie"),
-            ("assistant", "Congratulations, enjoy the walks!"),
+            ("assistant", thanks),
         ],
-        started_at=past,
+        started_at=T0 - timedelta(days=1),
         ended=True,
     )
     await memory.index_messages(ids)
+    return ids
+
+
+def _shown(turns: list[Any]) -> list[int]:
+    """Every message the turns show, their context included, in order."""
+    return [
+        m for t in turns for m in ([t.context.message_id] if t.context else []) + [t.message_id]
+    ]
+
+
+async def test_a_recalled_turn_may_come_with_the_message_it_answers_shown_once(
+    resources: Clients, memory: Memory
+) -> None:
+    ids = await _puppy_session(
+        memory, "Any news about the new family member?", "Congratulations, enjoy the walks!"
+    )
     plain = await ask(resources, memory, "what is the puppy's name?")
     assert all(t.context is None for t in plain.EPISODE.turns)
     answer = await ask(
         resources, memory, "what is the puppy's name?", limits={"turns": {"context": True}}
     )
     turns = answer.EPISODE.turns
-    shown = [
-        m for t in turns for m in ([t.context.message_id] if t.context else []) + [t.message_id]
-    ]
+    shown = _shown(turns)
     assert sorted(shown) == sorted(set(shown))  # no message twice
     assert set(shown) <= set(ids)
     with_context = next(t for t in turns if t.message_id == ids[1])
@@ -497,24 +510,10 @@ async def test_a_recalled_question_is_not_shown_again_as_its_answers_context(
 ) -> None:
     """The question that a recalled answer replied to may rank on its own (it shares the asked
     words); then the answer comes without it as context, so no message is shown twice."""
-    past = T0 - timedelta(days=1)
-    _, ids = await memory.session(
-        "tg:1",
-        [
-            ("assistant", "What did you name the puppy?"),
-            ("user", "We named the puppy Bolt, after the movie"),
-            ("assistant", "Bolt is a great puppy name"),
-        ],
-        started_at=past,
-        ended=True,
-    )
-    await memory.index_messages(ids)
+    ids = await _puppy_session(memory, "What did you name the puppy?", "Bolt is a great name")
     answer = await ask(
         resources, memory, "what is the puppy's name?", limits={"turns": {"context": True}}
     )
-    turns = answer.EPISODE.turns
-    shown = [
-        m for t in turns for m in ([t.context.message_id] if t.context else []) + [t.message_id]
-    ]
+    shown = _shown(answer.EPISODE.turns)
     assert sorted(shown) == sorted(set(shown))  # no message twice
     assert ids[1] in shown and ids[0] in shown  # the answer, and the question it answers, once
