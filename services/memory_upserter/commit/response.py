@@ -108,7 +108,7 @@ def fact_write(
     subject_id, subject_ref, category = endpoint(s)
     object_id, object_ref = endpoint(o)[:2] if o is not None else (None, None)
     predicate = canonical_predicate(fact.predicate, literal=o is None)
-    text = plain_fact_text(fact.text, ((e.entity_ref, e.name) for e in entities if e.entity_ref))
+    text = plain_fact_text(fact.text, [(e.entity_ref, e.name) for e in entities if e.entity_ref])
     key = memory_key(
         memory_type=fact.memory_type,
         category=category,

@@ -50,7 +50,7 @@ SAID = "Done, I sent the report to my sister Marta, who lives in Lisbon. I'll ca
 # Bounds per scope: what the layout measures now (stays, returns), so it cannot grow unnoticed;
 # issue #26's goal is 8 returns in memory_upserter. Main at 683dbef, before the steps of
 # wt4/house, walked the same way: 73 stays in 22 files, 51 returns; with core 167/46/121.
-BOUNDS = {"memory_upserter": (59, 38), "memory_upserter+core": (153, 108)}
+BOUNDS = {"memory_upserter": (59, 37), "memory_upserter+core": (153, 107)}
 
 
 @pytest.mark.parametrize("scope", list(SCOPES))
