@@ -20,6 +20,11 @@ _PETS = (*(r for r, label in ROLES.items() if label == "PET"), "guinea pig", "bi
 _PET_ROLES = "|".join(sorted((re.escape(r) for r in _PETS), key=len, reverse=True))
 
 
+def _like(out: Emitter, what: str) -> None:
+    """A like said some other way than "I like X": stated, but less firmly."""
+    out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference", confidence=0.7)
+
+
 @rule(
     "name_my_pet",
     rf"(?:^|(?<=[\s,:;-])){NAME}\s*,\s*(?i:my|our)\s+(?P<role>(?i:{_PET_ROLES}))(?=\s*[.,!?;]|$)",
@@ -89,8 +94,7 @@ def _love_for(m: re.Match[str], out: Emitter) -> None:
     """ "I've always had a love for horses": a like, said the long way."""
     what = _whole(m["what"])
     if what is not None:
-        out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference",
-                 confidence=0.7)  # fmt: skip
+        _like(out, what)
 
 
 @rule(
@@ -106,8 +110,7 @@ def _is_my_pick(m: re.Match[str], out: Emitter) -> None:
     """ "… but contemporary is my top pick", "Dance is my stress relief": a like."""
     what = _whole(m["what"], object_=False)
     if what is not None and out.is_user:
-        out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference",
-                 confidence=0.7)  # fmt: skip
+        _like(out, what)
 
 
 @rule(
@@ -138,8 +141,7 @@ def _fan(m: re.Match[str], out: Emitter) -> None:
     """ "I'm a huge Chelsea fan": a like of the thing."""
     what = _whole(m["what"], object_=False)
     if what is not None:
-        out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference",
-                 confidence=0.7)  # fmt: skip
+        _like(out, what)
 
 
 @rule(
@@ -211,5 +213,4 @@ def _we_like(m: re.Match[str], out: Emitter) -> None:
     """ "me and my wife enjoy hiking": the person likes it too."""
     what = _whole(m["what"], object_=False)
     if what is not None and not re.match(r"(?i)(?:it|that|this|them|you|each)\b", what):
-        out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference",
-                 confidence=0.7)  # fmt: skip
+        _like(out, what)
