@@ -49,6 +49,7 @@ PACKAGE = REPO / "tools" / "n8n" / "nodes-package.sh"
 CREDENTIALS = REPO / "n8n-workflows" / "ai-agent" / "credentials.example.json"
 PERSONAS = ("deanna", "coach", "offline", "slow", "flaky")
 MEMORY_NODE = "Twin Core Memory"
+ERRORS_WORKFLOW = "TwinErrors000001"  # n8n-workflows/errors.json
 REGISTRY_UNREACHABLE = 75
 
 
@@ -96,13 +97,15 @@ class AgentStack:
 
     def last_execution(self, timeout: float = 30) -> dict[str, Any]:
         """The execution the last :meth:`say` started, once n8n has saved it (the reply is
-        sent before the execution's data is written): its id and run data by node name."""
+        sent before the execution's data is written): its id and run data by node name. The
+        error workflow's run, which an alert starts after it, is not it."""
 
         def finished() -> list[tuple[Any, ...]]:
             return self._query(
                 "SELECT e.id, d.data FROM execution_entity e JOIN execution_data d "
                 'ON d."executionId" = e.id WHERE CAST(e.id AS INTEGER) > '
                 f'{self.executions_before} AND e."stoppedAt" IS NOT NULL '
+                f"AND e.\"workflowId\" <> '{ERRORS_WORKFLOW}' "
                 "ORDER BY CAST(e.id AS INTEGER) DESC LIMIT 1"
             )
 
