@@ -10,32 +10,30 @@ the predicate implies, else the link stays open (the facts naming it are left ou
 with an ``entity_ambiguous`` warning and the one which-question waits for the next turn); none
 is a new entity whose category the predicate implies (:func:`object_category`) — a dog is a
 Pet, an employer an Org, a relative a Person — never a Person by default.
-:func:`distinct_writes` (in the transaction) resolves a ``distinct_from`` to the namesake.
+The transaction resolves a ``distinct_from`` to the namesake (:mod:`.entities`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan
 from contracts.relations import ROLES, SYMMETRIC, of_predicate
 from services.core.memory_store.keys import canonical_predicate
 from services.core.memory_store.shapes import EntityWrite
 from services.core.memory_store.visibility import visible
 from services.core.which import numbered, phrase, which_question
-from services.memory_upserter.commit import sql
 from services.memory_upserter.commit.read import (
     OBJECT_CATEGORIES,
     REF_CATEGORIES,
     SELF,
     SELF_HANDLES,
 )
-from services.memory_upserter.commit.turn import Resolved, TurnPlan
-from services.memory_upserter.extract.people import Known, answers_to, group_of, role_word
+from services.memory_upserter.commit.turn import Resolved
+from services.memory_upserter.extract.people import Known, answers_to, role_word
 from services.memory_upserter.text import fold
 
 if TYPE_CHECKING:
@@ -254,32 +252,3 @@ def _category_hints(plan: MemoryWritePlan) -> dict[str, str]:
         if by_type is not None:
             hints.setdefault(fold(fact.subject).strip(), by_type)
     return hints
-
-
-async def distinct_writes(
-    conn: Connection, plan: TurnPlan
-) -> tuple[list[EntityWrite], list[Notice]]:
-    """The entity writes, each ``distinct_from`` resolved to the user's entity (which gets an
-    alias of its relation's group, "family Marta", when it has none); a handle that names
-    none of this user's entities is dropped, with a warning naming it in a model's plan (the
-    turn is never refused for it)."""
-    resolved, user = plan.resolved, plan.turn.req.user_id
-    writes, notes = list(resolved.writes), []
-    for index, (position, handle) in resolved.distinct.items():
-        namesake = await conn.fetchrow(sql.DISTINCT, user, handle)
-        if namesake is not None:
-            writes[index] = replace(writes[index], distinct_from=namesake["entity_id"])
-            group = next((g for g in map(group_of, namesake["roles"]) if g), None)
-            if group and not namesake["has_alias"]:  # "family Marta", for the question to name
-                alias = f"{group} {namesake['name']}"
-                await conn.execute(sql.ALIAS, user, namesake["entity_id"], alias, plan.fact_source)
-        elif plan.plan_source in ("request", "answer"):
-            path = "$.plan" if plan.plan_source == "request" else "$.answer.plan"
-            notes.append(
-                Notice(
-                    code="plan_field_dropped",
-                    detail=f"{path}.entities[{position}].distinct_from: "
-                    f"{handle!r} is none of this user's entities",
-                )
-            )
-    return writes, notes
