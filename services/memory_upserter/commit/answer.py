@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from contracts.relations import ROLES
 from services.core.which import Which, read_question
-from services.memory_upserter.commit.names import load_known
+from services.memory_upserter.commit.known import load_known
 from services.memory_upserter.commit.turn import Answered, Judgement, ReadTurn
 from services.memory_upserter.extract.people import Known, answers_to, group_of
 from services.memory_upserter.text import fold, words

@@ -1,12 +1,14 @@
 """The plan's facts as writes, once the turn's entities exist (pure): each :class:`FactWrite`
 between the written entities (``SELF``: the user's own), with its memory key, its provenance
-(the turn's user messages) and the stored fact a ``replaces`` handle named (:mod:`.supersede`).
+(the turn's user messages), its time (``valid_from``/``valid_to`` resolved against the turn) and
+the stored fact a ``replaces`` handle named (:mod:`.supersede`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from datetime import datetime
 from uuid import UUID
 
 from contracts.plan import PlanFact
@@ -16,6 +18,7 @@ from services.core.memory_store.shapes import EntityResult
 from services.memory_upserter.commit.fact_text import plain_fact_text
 from services.memory_upserter.commit.read import SELF
 from services.memory_upserter.commit.turn import TurnPlan, Validity
+from services.memory_upserter.extract.temporal import parse_when
 
 
 def fact_writes(
@@ -31,10 +34,12 @@ def fact_writes(
     provenance = [str(r.message_id) for r in (t.user_rows or t.rows)]
     return [
         replace(
-            fact_write(f, s, o, entities, self_id, agent, provenance, plan.fact_source, valid),
+            fact_write(
+                f, s, o, entities, self_id, agent, provenance, plan.fact_source, validity(f, t.now)
+            ),
             replaces=named.get(f.replaces) if f.replaces else None,
         )
-        for (f, s, o), valid in zip(plan.resolved.facts, plan.validity, strict=True)
+        for f, s, o in plan.resolved.facts
     ]
 
 
@@ -90,4 +95,13 @@ def fact_write(
         message_ids=provenance,
         valid_from=valid[0],
         valid_to=valid[1],
+    )
+
+
+def validity(fact: PlanFact, now: datetime) -> tuple[datetime | None, datetime | None]:
+    """The fact's ``valid_from``/``valid_to`` resolved against the turn (None: not given or
+    not understood; a model's plan has them resolved already, by :mod:`.lenient`)."""
+    return (
+        parse_when(fact.valid_from, now) if fact.valid_from else None,
+        parse_when(fact.valid_to, now, end=True) if fact.valid_to else None,
     )

@@ -47,7 +47,6 @@ def test_prepare_returns_its_notices_and_leaves_the_turn_as_it_was() -> None:
     decided = prepare(turn, judged)
     assert [n.code for n in decided.notes] == ["affect_fact_dropped", "fact_not_grounded"]
     assert [f.predicate for f, _, _ in decided.resolved.facts] == ["LIVES_IN"]
-    assert len(decided.validity) == len(decided.resolved.facts)
     (todo,) = decided.todos
     assert todo.kind == "REMINDER" and todo.due_at is not None
     assert todo.source_message_id == turn.rows[0].message_id
