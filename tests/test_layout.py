@@ -11,6 +11,14 @@ from collections import Counter
 from pathlib import Path
 
 SERVICES = Path(__file__).parents[1] / "services"
+NODES = (
+    "pulse_decay",
+    "graph_hydrator",
+    "rag_gate",
+    "envelope_validator",
+    "memory_upserter",
+    "reflection_writer",
+)
 MAX_LONG_FUNCTIONS = 3  # functions over 60 lines in services/ (issue #26: 21 at its review)
 LONG = 60
 # Persona visibility: a row is the person's (scope global) or this persona's own.
@@ -49,17 +57,33 @@ def test_memory_upserters_root_holds_no_concept_prefix() -> None:
     assert [p for p, n in prefixes.items() if n > 1] == []
 
 
-def test_rag_gate_imports_nothing_of_fast_brain() -> None:
-    """``/v1/turn`` is composed at the entry point (``services/nodes.py``): no node imports
-    another."""
+def _imports(package: Path) -> set[str]:
+    """Every module the package's files import, at any depth (a function's lazy import too)."""
     imported = set()
-    for path in (SERVICES / "rag_gate").rglob("*.py"):
+    for path in package.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module:
                 imported.add(node.module)
             elif isinstance(node, ast.Import):
                 imported.update(alias.name for alias in node.names)
-    assert [m for m in imported if m.startswith("services.fast_brain")] == []
+    return imported
+
+
+def test_rag_gate_imports_nothing_of_fast_brain() -> None:
+    """``/v1/turn`` is composed at the entry point (``services/nodes.py``), not in a node."""
+    assert [m for m in _imports(SERVICES / "rag_gate") if m.startswith("services.fast_brain")] == []
+
+
+def test_no_node_imports_another_node_or_the_composed_turn() -> None:
+    """Every node is a leaf: only the entry point (``services/nodes.py``, ``services/cli.py``)
+    and the turn composed above them (``services/fast_brain``, ``services/playground``) import
+    nodes."""
+    crossing = {}
+    for name in NODES:
+        others = {f"services.{n}" for n in (*NODES, "fast_brain") if n != name}
+        found = [m for m in _imports(SERVICES / name) if ".".join(m.split(".")[:2]) in others]
+        crossing[name] = sorted(found)
+    assert {name: found for name, found in crossing.items() if found} == {}
 
 
 def test_persona_visibility_in_sql_is_written_once() -> None:
