@@ -67,14 +67,21 @@ class Memory:
     async def _embed(self, texts: Sequence[str]) -> list[list[float]]:
         return await self.res.embedder.embed(list(texts))
 
-    async def entity(self, name: str, *, category: str = "Person", ref: str | None = None) -> str:
+    async def entity(
+        self,
+        name: str,
+        *,
+        category: str = "Person",
+        ref: str | None = None,
+        aliases: Sequence[str] = (),
+    ) -> str:
         """Through the memory store's writers, as a commit makes it: the user's own entity
         for ``self:user``, else a global entity (``ref``: the handle it is known by)."""
         async with self.db.acquire() as conn, conn.transaction():
             if ref == SELF_REF:
                 return str(await self_entity_id(conn, self.user_id))
             (written,) = await upsert_entities(
-                conn, self.user_id, [EntityWrite(name, category, ref=ref)], now=T0
+                conn, self.user_id, [EntityWrite(name, category, aliases, ref=ref)], now=T0
             )
         assert ref is None or written.entity_ref == ref, (ref, written.entity_ref)
         return str(written.entity_id)
