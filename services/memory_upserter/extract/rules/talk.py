@@ -1,0 +1,216 @@
+"""A life told in conversation — long, chatty sentences that say a lasting thing on the way:
+several people named after a plural role ("my kids, Sara and Ben", "my dogs Pepper and
+Precious"), a job got or held ("I got a temp job", "I've been working as a nurse for five
+years"), where the person grew up ("I grew up in a small town in Ohio"), an activity as the
+subject of its sentence ("Searching for a studio location has been tricky"), one begun ("Started
+to learn all these marketing tools"), what the person lives for ("dancing has been my escape",
+"my real muses: painting and pottery"), and goals ("I'm aiming to turn my passion into a
+business", "my dream is to open a bakery", "a big step towards my goal of having a family").
+
+Each value is a whole phrase (:func:`.doing._whole`); a pronoun, a pleasantry or a phrase cut at
+a preposition writes nothing. Time words date a fact as usual ("for five years" → since then).
+Their place in the rule table: :mod:`.rules`."""
+
+from __future__ import annotations
+
+import re
+
+from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.keeps import pet
+from services.memory_upserter.extract.rules.profile import _JOBS
+from services.memory_upserter.extract.rules.registry import (
+    _CAP,
+    ORG,
+    _article,
+    _name,
+    _place,
+    _relationship,
+    rule,
+    todo_rule,
+)
+from services.memory_upserter.extract.rules.todos import _ACT, _task
+from services.memory_upserter.extract.vocabulary import NOT_NAMES
+
+# --- several people named after a plural role --------------------------------------------------
+
+_PLURAL = {
+    "kids": "kid", "children": "child", "sons": "son", "daughters": "daughter",
+    "sisters": "sister", "brothers": "brother", "friends": "friend", "best friends": "friend",
+    "cousins": "cousin", "grandkids": "grandchild", "grandchildren": "grandchild",
+    "dogs": "dog", "cats": "cat", "puppies": "puppy", "pups": "pup", "kittens": "kitten",
+    "rabbits": "rabbit", "bunnies": "bunny", "horses": "horse", "turtles": "turtle",
+    "birds": "bird", "parrots": "parrot", "hamsters": "hamster", "fur babies": "pet",
+    "pets": "pet",
+}  # fmt: skip
+_PLURALS = "|".join(sorted(map(re.escape, _PLURAL), key=len, reverse=True))
+_ONE = rf"{_CAP}(?:\s+{_CAP})?"
+_PETS = frozenset(
+    "dog cat puppy pup kitten rabbit bunny horse turtle bird parrot hamster pet".split()
+)
+
+
+@rule(
+    "plural_named",
+    rf"(?i:\b(?:my|our)\s+(?:two\s+|three\s+|four\s+|\d\s+|little\s+|lovely\s+|sweet\s+)?)"
+    rf"(?P<role>(?i:{_PLURALS}))\s*(?:,|:|\s-)?\s+"
+    rf"(?P<names>{_ONE}(?:\s*,\s*{_ONE})*,?\s+(?:and|&)\s+{_ONE})\b(?!['’]s\b)",
+)
+def _plural_named(m: re.Match[str], out: Emitter) -> None:
+    """ "my kids, Sara and Ben", "my dogs Pepper and Precious": each name with the role."""
+    names = [_name(n) for n in re.split(r"\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+", m["names"])]
+    if not names or any(n is None or n.lower() in NOT_NAMES for n in names):
+        return  # "my friends, Mom and Dad": not a list of names
+    role = _PLURAL[m["role"].lower()]
+    for name in names:
+        if role in _PETS:
+            pet(out, role, str(name))
+        elif role == "grandchild":
+            continue  # no relation word for it: the count rules say it
+        else:
+            _relationship(out, role, str(name))
+
+
+# --- work ---------------------------------------------------------------------------------------
+
+_KIND = r"(?:temp|temporary|part-time|part\s+time|full-time|full\s+time|summer|second|side|new)"
+_JOB = rf"(?P<role>(?:[a-z-]+\s+){{0,2}}?(?i:{_JOBS}))(?![\w-])"
+_WORKPLACE = (
+    r"(?P<place>(?:the|a|an)\s+(?:[a-z][\w-]*\s+){0,3}?(?:hospital|clinic|school|university|"
+    r"college|library|museum|bank|bakery|cafe|café|restaurant|hotel|store|shop|warehouse|"
+    r"factory|farm|gym|studio|lab|company|firm|agency|startup|nonprofit|charity|center|centre|"
+    r"daycare|pharmacy|newspaper|magazine|theater|theatre|office|garage|shelter))\b"
+)
+
+
+@rule(
+    "got_a_job",
+    rf"(?i:\bI(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|found|"
+    rf"took|accepted)\s+an?\s+(?P<kind>{_KIND}\s+)?(?:\w+\s+)?job)\b"
+    rf"(?:\s+(?i:as)\s+an?\s+{_JOB})?(?:\s+(?i:at|with)\s+(?:{_WORKPLACE}|(?:the\s+)?{ORG}))?",
+)
+def _got_a_job(m: re.Match[str], out: Emitter) -> None:
+    """ "I got a temp job to help cover expenses", "I just got a job as a nurse at the city
+    hospital": the person is employed (a plain "got a new job" is :mod:`.kin`'s)."""
+    kind = " ".join((m["kind"] or "").lower().split())
+    if kind and kind != "new":
+        text = f"{out.who} has {_article(kind)} job"
+        out.fact("JOB_STATUS", text, value=f"{kind} job", importance=2, confidence=0.8)
+    if m["role"]:
+        _job_title(out, m["role"])
+    _workplace(out, m)
+
+
+def _job_title(out: Emitter, role: str) -> None:
+    role = " ".join(role.lower().split())
+    if not re.match(r"(?:big|huge|real|good|bad|great|former|future|aspiring|retired|ex)\b", role):
+        out.fact("JOB_TITLE", f"{out.who} works as {_article(role)}", value=role, importance=2)
+
+
+def _workplace(out: Emitter, m: re.Match[str]) -> None:
+    if m["place"]:
+        place = " ".join(m["place"].split())
+        out.fact("WORKS_AT", f"{out.who} works at {place}", value=re.sub(r"^(?:the|an?)\s", "",
+                 place), importance=2, confidence=0.75)  # fmt: skip
+    elif m["org"] and _name(m["org"]):
+        org = str(_name(m["org"]))
+        out.entity(org, "Org")
+        out.fact("WORKS_AT", f"{out.who} works at {org}", obj=org, importance=2, confidence=0.85)
+
+
+@rule(
+    "working_as",
+    rf"(?i:\bI(?:'ve|\s+have)\s+been\s+(?:working|employed)\s+|\bI(?:'m|\s+am)\s+"
+    rf"(?:now\s+|currently\s+|still\s+)?working\s+)(?:(?i:as)\s+an?\s+{_JOB})?"
+    rf"(?:\s*(?i:at|for|in)\s+(?:{_WORKPLACE}|(?:the\s+)?{ORG}))?",
+)
+def _working_as(m: re.Match[str], out: Emitter) -> None:
+    """ "I've been working as a software engineer for about five years now", "I've been working
+    at the hospital for three years": dated by its time."""
+    if m["role"]:
+        _job_title(out, m["role"])
+    _workplace(out, m)
+
+
+# --- home ---------------------------------------------------------------------------------------
+
+
+@rule(
+    "grew_up_in",
+    rf"(?i:\bI\s+(?:grew\s+up|was\s+raised)\s+(?:in|on)\s+(?:an?|the)\s+)(?P<what>(?:[\w-]+\s+)"
+    rf"{{0,3}}?(?:town|village|city|farm|suburb|neighbou?rhood|island|place))\s+(?:in|on|"
+    rf"outside(?:\s+of)?|near)\s+(?P<place>{_CAP}(?:\s+{_CAP}){{0,2}})(?:\s*,\s*{_CAP})?",
+)
+def _grew_up_in(m: re.Match[str], out: Emitter) -> None:
+    """ "I grew up in a small town in Ohio": from Ohio, the words kept in the text."""
+    place = _place(m["place"])
+    if place:
+        out.entity(place, "Location")
+        text = f"{out.who} grew up in a {m['what'].lower()} in {place}"
+        out.fact("FROM", text, obj=place, importance=2, confidence=0.8)
+
+
+@rule(
+    "moved_from",
+    rf"(?i:\bI\s+moved\s+(?:here\s+|over\s+|away\s+)?from)\s+(?P<place>{_CAP}"
+    rf"(?:\s+{_CAP}){{0,2}})(?=\s*(?:[,.;:!?]|$|\s(?:to|when|in|at|as|after|\w+\s+ago)\b))",
+)
+def _moved_from(m: re.Match[str], out: Emitter) -> None:
+    """ "I moved here from Sweden four years ago": where the person is from."""
+    place = _place(m["place"])
+    if place:
+        out.entity(place, "Location")
+        moved, out.valid_from = out.valid_from, None  # where one is from has no start
+        out.fact("FROM", f"{out.who} is from {place}", obj=place, importance=2, confidence=0.8)
+        out.valid_from = moved
+
+
+# --- goals (todos) -----------------------------------------------------------------------------
+
+
+@todo_rule(
+    "aiming_to",
+    r"(?i:\b(?:I(?:'m|\s+am)\s+(?:now\s+|really\s+|also\s+)?(?:aiming|striving)\s+to|"
+    r"my\s+(?:main\s+|big\s+|biggest\s+|ultimate\s+)?(?:aim|dream|ambition|mission)\s+is\s+"
+    r"to|it(?:'s|\s+is|\s+has\s+always\s+been)\s+(?:always\s+been\s+)?my\s+(?:dream|goal|aim)\s+"
+    r"to))\s+(?P<task>.+)$",
+)
+def _aiming_to(m: re.Match[str], out: Emitter) -> None:
+    """ "Now, I'm aiming to turn my dancing passion into a business": a goal."""
+    task = _own_task(m["task"])
+    if task:
+        out.todo("GOAL", task, dated=False)
+
+
+@todo_rule(
+    "goal_of",
+    r"(?i:\b(?:towards?|toward|closer\s+to|step\s+to|part\s+of|for)\s+my\s+(?:\w+\s+)?"
+    r"(?:goal|dream)\s+of)\s+(?P<task>[a-z]+ing\b.+)$",
+)
+def _goal_of(m: re.Match[str], out: Emitter) -> None:
+    """ "This is a big move towards my goal of having a family"."""
+    task = _own_task(m["task"])
+    if task:
+        out.todo("GOAL", task, dated=False)
+
+
+@todo_rule(
+    "hoping_to",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:really\s+|also\s+)?(?:hoping|determined|looking)\s+to|\bI\s+"
+    r"(?:really\s+)?hope\s+to)\s+(?P<task>.+)$",
+)
+def _hoping_to(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm hoping to finish my novel by the end of the year": a goal when it names an act."""
+    task = _own_task(m["task"])
+    if task and _ACT.match(task) and not re.match(r"(?i)(?:see|hear|talk|chat)\b", task):
+        out.todo("GOAL", task)
+
+
+def _own_task(text: str) -> str | None:
+    """A goal's words up to where the sentence turns, or None for a pronoun or a fragment."""
+    task = re.split(r"\s*(?:,\s*(?:and|so|which|but)\b|\.\s|[!?])", _task(text), maxsplit=1)[0]
+    task = task.strip(" .,")
+    if len(task.split()) < 2 or re.match(r"(?i)(?:it|that|this|you|be\s+there)\b", task):
+        return None
+    if re.search(r"(?i)\b(?:everything|it\s+all|things|stuff|it\s+work)\b", task):
+        return None  # "make everything just right": no goal one can name
+    return None if re.search(r"(?i)\b(?:to|for|with|of|the|a|my|and|or)$", task) else task

@@ -1,0 +1,143 @@
+"""A life told in long, chatty turns (rules/talk.py, rules/lately.py, rules/health.py): several
+people named after a plural role, a job got or held, where the person grew up, an activity as
+its sentence's subject, one kept up lately, a like held for long, what the person lives for,
+goals, injuries and a doctor's finding — and the look-alikes that must write nothing (a
+pleasantry, a hardship, this day's doing, a pronoun, a vague object, someone else's words)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from services.memory_upserter.extract.extractor import Utterance, extract
+
+NOW = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a LoCoMo session's date
+
+
+def plan_of(text: str):
+    return extract([Utterance(text)], now=NOW)
+
+
+def facts_of(text: str) -> set[tuple]:
+    return {(f.predicate, f.object or f.value) for f in plan_of(text).facts}
+
+
+def todos_of(text: str) -> set[tuple]:
+    return {(t.kind, t.text) for t in plan_of(text).todos}
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("My kids, Sara and Ben, love the beach.", {("HAS_CHILD", "Sara"), ("HAS_CHILD", "Ben")}),
+        ("My dogs Pepper and Precious love the park.",
+         {("HAS_PET", "Pepper"), ("HAS_PET", "Precious")}),
+        ("I have two dogs, Max and Bella.",
+         {("HAS_PET", "dog"), ("HAS_PET", "Max"), ("HAS_PET", "Bella")}),
+        ("I got a temp job to help cover expenses while I look for investors.",
+         {("JOB_STATUS", "temp job")}),
+        ("Hey! I just got a new job as a nurse at the city hospital.",
+         {("JOB_TITLE", "nurse"), ("WORKS_AT", "city hospital")}),
+        ("I've been working at the hospital for three years now.", {("WORKS_AT", "hospital")}),
+        ("I grew up in a small town in Ohio, so city life is new to me.", {("FROM", "Ohio")}),
+        ("I moved here from Sweden four years ago.", {("FROM", "Sweden")}),
+        ("Searching for a dance studio location has been tricky, but I'm determined.",
+         {("DOES", "searching for a dance studio location")}),
+        ("Started to learn all these marketing and analytics tools to push the biz forward today.",
+         {("DOES", "learn all these marketing and analytics tools")}),
+        ("Yeah, I've been going to the gym a lot lately, trying to get in shape.",
+         {("DOES", "going to the gym")}),
+        ("I've been trying out new recipes, cooking is so relaxing.",
+         {("DOES", "trying out new recipes")}),
+        ("I've been really into gardening lately, my tomatoes are growing like crazy.",
+         {("LIKES", "gardening")}),
+        ("I've loved painting ever since I was a kid.", {("LIKES", "painting")}),
+        ("I've always been passionate about veterans and their rights.",
+         {("LIKES", "veterans and their rights")}),
+        ("Dancing has been my stress-buster since childhood!", {("LIKES", "dancing")}),
+        ("Seven years now, and I've finally found my real muses: painting and pottery.",
+         {("LIKES", "painting"), ("LIKES", "pottery")}),
+        ("I hurt my knee last week, so no running for a while.", {("INJURY", "hurt knee")}),
+        ("My doctor told me I have high blood pressure, so I've been cutting back on salt.",
+         {("CONDITION", "high blood pressure"), ("DOES", "cutting back on salt")}),
+    ],
+)  # fmt: skip
+def test_a_lasting_thing_said_on_the_way(text: str, expected: set[tuple]) -> None:
+    assert facts_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My friends, Mom and Dad, were all there.",  # role words, not names
+        "I got a job done today, finally!",  # no job held
+        "I've been thinking about you a lot.",  # a thought, not an activity
+        "I've been going through a lot lately.",  # a hardship
+        "I've been working in the garden all day.",  # this day's
+        "Lately I've been exploring options.",  # nothing one can name
+        "I've loved every minute of it!",  # a pleasantry
+        "I've loved our chats, Mel.",
+        "It's been my stress-buster since childhood!",  # a pronoun: the thing is elsewhere
+        "Work is my life right now.",  # a complaint, not a like
+        "Writing isn't always easy.",  # a gerund subject that says no activity
+        "The doctor said I was fine.",
+        "I hurt my feelings lol.",
+        "I used to go horseback riding with my dad when I was a kid.",  # the past
+        "Did you grow up in a small town in Ohio?",  # a question
+    ],
+)
+def test_look_alikes_write_nothing(text: str) -> None:
+    assert plan_of(text).facts == []
+
+
+def test_a_count_other_than_one_is_plural_in_the_text() -> None:
+    """ "I have two dogs" says "two dogs", never the fragment "two dog"."""
+    texts = {f.text for f in plan_of("I have two dogs and a cat.").facts}
+    assert "User has two dogs" in texts
+
+
+def test_the_origin_of_a_move_has_no_start() -> None:
+    """Where the person is from is not dated by when they moved."""
+    (fact,) = plan_of("I moved here from Sweden four years ago.").facts
+    assert fact.valid_from is None
+
+
+def test_a_job_held_for_years_is_dated_then() -> None:
+    (fact,) = plan_of("I've been working as a software engineer for about five years now.").facts
+    assert (fact.predicate, fact.value) == ("JOB_TITLE", "software engineer")
+    assert fact.valid_from is not None and fact.valid_from.startswith("2018")
+
+
+def test_an_injury_is_dated_when_it_happened() -> None:
+    (fact,) = plan_of("I hurt my knee last week, so no running for a while.").facts
+    assert fact.valid_from is not None and fact.valid_from.startswith("2023-05-01")
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Now, I'm aiming to turn my dancing passion into a business.",
+         {("GOAL", "Turn my dancing passion into a business")}),
+        ("My dream is to open my own bakery someday.", {("GOAL", "Open my own bakery someday")}),
+        ("This is a big move towards my goal of having a family.", {("GOAL", "Having a family")}),
+        ("I'm hoping to finish my novel by the end of the year.",
+         {("GOAL", "Finish my novel by the end of the year")}),
+        ("I'm trying to lose weight, so I started eating healthier.", {("GOAL", "Lose weight")}),
+    ],
+)  # fmt: skip
+def test_goals_are_todos(text: str, expected: set[tuple]) -> None:
+    assert todos_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm hoping to see you soon!",  # a pleasantry
+        "I'm working hard to make everything just right.",  # nothing one can name
+        "I'm determined to make it work.",
+        "My dream is to be there for them.",
+    ],
+)
+def test_no_goal_from_a_pleasantry(text: str) -> None:
+    assert todos_of(text) == set()
