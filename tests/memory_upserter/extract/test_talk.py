@@ -61,6 +61,12 @@ def todos_of(text: str) -> set[tuple]:
         ("I hurt my knee last week, so no running for a while.", {("INJURY", "hurt knee")}),
         ("My doctor told me I have high blood pressure, so I've been cutting back on salt.",
          {("CONDITION", "high blood pressure"), ("DOES", "cutting back on salt")}),
+        ("I lost my dad, Robert, in 2019.",
+         {("HAS_FATHER", "Robert"), ("DECEASED", "passed away")}),
+        ("I've been married for ten years.", {("MARITAL_STATUS", "married")}),
+        ("I've been friends with Sarah since college.", {("HAS_FRIEND", "Sarah")}),
+        ("I live in a small apartment in Brooklyn.", {("LIVES_IN", "Brooklyn")}),
+        ("I work in marketing at a small agency.", {("WORKS_IN", "marketing")}),
     ],
 )  # fmt: skip
 def test_a_lasting_thing_said_on_the_way(text: str, expected: set[tuple]) -> None:
@@ -83,6 +89,8 @@ def test_a_lasting_thing_said_on_the_way(text: str, expected: set[tuple]) -> Non
         "Writing isn't always easy.",  # a gerund subject that says no activity
         "The doctor said I was fine.",
         "I hurt my feelings lol.",
+        "I lost my keys again lol.",  # no relative
+        "I lost my mind at the concert!",
         "I used to go horseback riding with my dad when I was a kid.",  # the past
         "Did you grow up in a small town in Ohio?",  # a question
     ],
@@ -109,6 +117,21 @@ def test_a_job_held_for_years_is_dated_then() -> None:
     assert fact.valid_from is not None and fact.valid_from.startswith("2018")
 
 
+def test_a_death_dates_the_death_not_the_relation() -> None:
+    """ "I lost my mom last year": she was always their mother; last year is when she died."""
+    facts = {f.predicate: f for f in plan_of("I lost my mom last year, it still hurts.").facts}
+    assert facts["HAS_MOTHER"].valid_from is None
+    assert str(facts["DECEASED"].valid_from).startswith("2022-05")
+    (father, died) = plan_of("Yeah, my dad passed away two days ago, it's so hard.").facts
+    assert father.valid_from is None and str(died.valid_from).startswith("2023-05-06")
+
+
+def test_moving_in_together_names_no_place() -> None:
+    assert {f.predicate for f in plan_of("My girlfriend and I just moved in together.").facts} == {
+        "DATING"
+    }
+
+
 def test_an_injury_is_dated_when_it_happened() -> None:
     (fact,) = plan_of("I hurt my knee last week, so no running for a while.").facts
     assert fact.valid_from is not None and fact.valid_from.startswith("2023-05-01")
@@ -124,6 +147,8 @@ def test_an_injury_is_dated_when_it_happened() -> None:
         ("I'm hoping to finish my novel by the end of the year.",
          {("GOAL", "Finish my novel by the end of the year")}),
         ("I'm trying to lose weight, so I started eating healthier.", {("GOAL", "Lose weight")}),
+        ("I'm studying to become a teacher.", {("GOAL", "Become a teacher")}),
+        ("I want to become a published author one day.", {("GOAL", "Become a published author")}),
     ],
 )  # fmt: skip
 def test_goals_are_todos(text: str, expected: set[tuple]) -> None:
@@ -137,6 +162,7 @@ def test_goals_are_todos(text: str, expected: set[tuple]) -> None:
         "I'm working hard to make everything just right.",  # nothing one can name
         "I'm determined to make it work.",
         "My dream is to be there for them.",
+        "I want to be a good mom.",  # a wish about oneself, no career
     ],
 )
 def test_no_goal_from_a_pleasantry(text: str) -> None:

@@ -4,11 +4,12 @@ The self-statements of :mod:`.basics` (home, work, diet, allergies, likes, proje
 people) come first, then who the person is (:mod:`.profile`), then their life (:mod:`.life`),
 what changes it (:mod:`.events`), a few statements in other languages (:mod:`.languages`), what
 the person does and keeps (:mod:`.doing`: a fallback for a clause nothing else wrote from;
-:mod:`.keeps`), a life told in conversation (:mod:`.talk`: plural roles with names, jobs got,
-goals; :mod:`.lately`: activities and likes kept up; :mod:`.health`), and last the
-relations said in passing (:mod:`.kin`), which a named relation outranks.
-Within a module, rules keep the order they are written in. The todo rules (:mod:`.todos`) are a
-table of their own.
+:mod:`.keeps`), a life told in long, chatty turns (:mod:`.talk`: plural roles with names, jobs
+got, goals; :mod:`.family`: relatives lost, friends, homes described; :mod:`.lately`:
+activities and likes kept up; :mod:`.health`), and last the relations said in passing
+(:mod:`.kin`), which a named relation outranks. Within a module, rules keep the order they are
+written in. The todo rules (:mod:`.todos`, then the goals of :mod:`.talk`, :mod:`.family` and
+:mod:`.health`) are a table of their own.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from services.memory_upserter.extract.rules import (
     basics,
     doing,
     events,
+    family,
     health,
     keeps,
     kin,
@@ -32,9 +34,9 @@ from services.memory_upserter.extract.rules import (
 from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
 
 FACT_ORDER: tuple[ModuleType, ...] = (
-    basics, profile, life, events, languages, doing, keeps, talk, lately, health, kin
+    basics, profile, life, events, languages, doing, keeps, talk, family, lately, health, kin
 )  # fmt: skip
-TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, health)
+TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health)
 
 
 def _table(registered: list[Rule], order: tuple[ModuleType, ...]) -> tuple[Rule, ...]:

@@ -154,7 +154,11 @@ def listed(m: re.Match[str]) -> list[str]:
 
 def _place(text: str) -> str | None:
     place = _thing(text)
-    if not place or re.match(r"(?i)(?:a|an|the|my|our|this|that|here|there|with)\b", place):
+    if not place or re.match(
+        r"(?i)(?:a|an|the|my|our|this|that|here|there|with|together|back|home|away|out|"
+        r"again|now|recently|finally)\b",
+        place,
+    ):  # "we moved in together": no place
         return None
     return " ".join(w if w[:1].isupper() else w.capitalize() for w in place.split())
 
