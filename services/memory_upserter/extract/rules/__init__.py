@@ -6,10 +6,11 @@ what changes it (:mod:`.events`), a few statements in other languages (:mod:`.la
 the person does and keeps (:mod:`.doing`: a fallback for a clause nothing else wrote from;
 :mod:`.keeps`), a life told in long, chatty turns (:mod:`.talk`: plural roles with names, jobs
 got, goals; :mod:`.family`: relatives lost, friends, homes described; :mod:`.lately`:
-activities and likes kept up; :mod:`.health`), and last the relations said in passing
-(:mod:`.kin`), which a named relation outranks. Within a module, rules keep the order they are
-written in. The todo rules (:mod:`.todos`, then the goals of :mod:`.talk`, :mod:`.family` and
-:mod:`.health`) are a table of their own.
+activities and likes kept up; :mod:`.pastimes`: taken up, groups joined, habits, works
+underway; :mod:`.health`), and last the relations said in passing (:mod:`.kin`), which a named
+relation outranks. Within a module, rules keep the order they are written in. The todo rules
+(:mod:`.todos`, then the goals of :mod:`.talk`, :mod:`.family` and :mod:`.health`) are a table
+of their own.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from services.memory_upserter.extract.rules import (
     languages,
     lately,
     life,
+    pastimes,
     profile,
     talk,
     todos,
@@ -34,7 +36,8 @@ from services.memory_upserter.extract.rules import (
 from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
 
 FACT_ORDER: tuple[ModuleType, ...] = (
-    basics, profile, life, events, languages, doing, keeps, talk, family, lately, health, kin
+    basics, profile, life, events, languages, doing, keeps,
+    talk, family, lately, pastimes, health, kin,
 )  # fmt: skip
 TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health)
 

@@ -18,6 +18,7 @@ import re
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.doing import _END, _ING, _PHRASE, _own, _whole
 from services.memory_upserter.extract.rules.keeps import _like
+from services.memory_upserter.extract.rules.pastimes import ACTIVITY
 from services.memory_upserter.extract.rules.registry import liked, rule
 from services.memory_upserter.extract.vocabulary import NOT_NAMES
 
@@ -67,7 +68,7 @@ _LIVES_FOR = (
     r"safe\s+place|refuge|muse|lifeline|go-to|favou?rite\s+(?:thing|hobby|pastime)|"
     r"everything|whole\s+life|life|thing"
 )
-_SUBJECT_THING = r"(?P<thing>(?:[A-Z][a-z]+|[A-Z][a-z]+ing(?:\s+[a-z]+){0,3}))"
+_SUBJECT_THING = r"(?P<thing>(?:[A-Za-z][a-z]+ing(?:\s+[a-z]+){0,3}|[A-Z][a-z]+))"
 
 
 @rule(
@@ -118,7 +119,7 @@ _LATELY = (
     r"restoring|training|coaching|helping\s+(?:out\s+)?(?:at|with)|saving\s+(?:money|up)|"
     r"eating|cutting\s+(?:back|down)\s+on|avoiding|skipping|walking|jogging|running|"
     r"playing|writing|reading|painting|drawing|photographing|shooting|filming|recording|"
-    r"making|knitting|sewing|crafting|gaming|streaming|blogging|vlogging|posting"
+    r"making|knitting|sewing|crafting|gaming|streaming|blogging|vlogging|posting|doing"
 )
 _TODAY = re.compile(
     r"(?i)\b(?:all\s+(?:day|morning|night|afternoon|evening|week|weekend)|today|tonight|"
@@ -154,6 +155,8 @@ def _been_doing(m: re.Match[str], out: Emitter) -> None:
         return  # "I've been exploring options": no activity one can name
     if out.clause_said or not out.is_user or (what is None and not _ALONE.fullmatch(verb)):
         return
+    if verb == "doing" and (what is None or not ACTIVITY.fullmatch(what)):
+        return  # "I've been doing yoga", never "doing ok"
     if _TODAY.search(m.string):
         return  # "I've been working in the garden all day": this day's, not a habit
     doing = _own(f"{verb} {what or ''}".strip())
@@ -192,3 +195,62 @@ def _have_loved(m: re.Match[str], out: Emitter) -> None:
         else f"{out.who} likes "
     )
     out.fact("LIKES", text + what, value=what, fact_type="preference", confidence=0.7)
+
+
+_SOOTHES = (
+    r"relax|de-?stress|unwind|calm\s+down|stay\s+(?:sane|grounded|calm|focused|positive|"
+    r"balanced|centered|motivated)|cope|clear\s+my\s+(?:head|mind)|recharge|escape|going|sane|"
+    r"grounded|centered|balanced"
+)
+
+
+@rule(
+    "helps_me",
+    rf"^\W*(?:(?i:and|but|so|yeah|yes|oh|honestly|plus)\W+)*{_SUBJECT_THING}\s+(?:(?i:really|"
+    rf"always|just|also|definitely)\s+)?(?:helps|keeps|has\s+(?:really\s+)?(?:helped|kept))\s+"
+    rf"me\s+(?:to\s+)?(?i:{_SOOTHES})\b",
+)
+def _helps_me(m: re.Match[str], out: Emitter) -> None:
+    """ "Painting helps me destress after a long day", "dancing has kept me going"."""
+    thing = m["thing"].lower()
+    if thing.split()[0] not in NOT_NAMES and thing not in ("this", "that", "it", "work", "family"):
+        _like(out, thing)
+
+
+@rule(
+    "favourite_way",
+    rf"^\W*(?:(?i:and|but|so|yeah|yes|oh|honestly|plus)\W+)*{_SUBJECT_THING}\s+(?:is|has\s+"
+    rf"(?:always\s+)?been)\s+my\s+(?:favou?rite|go-to|best)\s+(?:way|thing)\s+to\s+\w+",
+)
+def _favourite_way(m: re.Match[str], out: Emitter) -> None:
+    """ "Reading is my favorite way to unwind"."""
+    thing = m["thing"].lower()
+    if thing.split()[0] not in NOT_NAMES:
+        _like(out, thing)
+
+
+@rule(
+    "favourite_thing_is",
+    rf"(?i:\bmy\s+(?:absolute\s+)?favou?rite\s+(?:thing|things|activity|hobby|pastime)(?:\s+to\s+do)?"
+    rf"(?:\s+in\s+(?:my\s+free\s+time|the\s+world))?\s+(?:is|are|has\s+to\s+be)\s+(?:to\s+)?)"
+    rf"{_PHRASE}",
+)
+def _favourite_thing_is(m: re.Match[str], out: Emitter) -> None:
+    """ "My favorite thing to do is go to the beach with my family"."""
+    what = liked(_whole(m["what"], object_=False))
+    if what is not None and not out.clause_said:
+        _like(out, _own(re.sub(r"(?i)^go\s+(?:to\s+)?", "going to ", what)))
+
+
+@rule(
+    "passionate_about",
+    rf"(?i:\bI(?:'m|\s+am)\s+(?:really\s+|so\s+|very\s+|super\s+|incredibly\s+|truly\s+|"
+    rf"also\s+)?passionate\s+about)\s+{_SINCE}",
+)
+def _passionate_about(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm really passionate about environmental issues"."""
+    what = liked(_whole(m["what"], object_=False))
+    if what is not None and not re.match(r"(?i)(?:what|how|this|that|it)\b", what):
+        what = _own(what)
+        out.fact("LIKES", f"{out.who} is passionate about {what}", value=what,
+                 fact_type="preference", confidence=0.7)  # fmt: skip

@@ -1,15 +1,14 @@
 """A life told in conversation — long, chatty sentences that say a lasting thing on the way:
 several people named after a plural role ("my kids, Sara and Ben", "my dogs Pepper and
 Precious"), a job got or held ("I got a temp job", "I've been working as a nurse for five
-years"), where the person grew up ("I grew up in a small town in Ohio"), an activity as the
-subject of its sentence ("Searching for a studio location has been tricky"), one begun ("Started
-to learn all these marketing tools"), what the person lives for ("dancing has been my escape",
-"my real muses: painting and pottery"), and goals ("I'm aiming to turn my passion into a
+years", "I've been a teacher for 15 years") and goals ("I'm aiming to turn my passion into a
 business", "my dream is to open a bakery", "a big step towards my goal of having a family").
+Where the person grew up and lives, said with more words, is :mod:`.family`'s; "I moved from
+Lisbon" says where they lived, not where they are from, and writes no origin.
 
-Each value is a whole phrase (:func:`.doing._whole`); a pronoun, a pleasantry or a phrase cut at
-a preposition writes nothing. Time words date a fact as usual ("for five years" → since then).
-Their place in the rule table: :mod:`.rules`."""
+A value is a whole phrase; a pronoun, a pleasantry or a phrase cut at a preposition writes
+nothing. Time words date a fact as usual ("for five years" → since then). Their place in the
+rule table: :mod:`.rules`."""
 
 from __future__ import annotations
 
@@ -23,7 +22,6 @@ from services.memory_upserter.extract.rules.registry import (
     ORG,
     _article,
     _name,
-    _place,
     _relationship,
     rule,
     todo_rule,
@@ -131,37 +129,14 @@ def _working_as(m: re.Match[str], out: Emitter) -> None:
     _workplace(out, m)
 
 
-# --- home ---------------------------------------------------------------------------------------
-
-
 @rule(
-    "grew_up_in",
-    rf"(?i:\bI\s+(?:grew\s+up|was\s+raised)\s+(?:in|on)\s+(?:an?|the)\s+)(?P<what>(?:[\w-]+\s+)"
-    rf"{{0,3}}?(?:town|village|city|farm|suburb|neighbou?rhood|island|place))\s+(?:in|on|"
-    rf"outside(?:\s+of)?|near)\s+(?P<place>{_CAP}(?:\s+{_CAP}){{0,2}})(?:\s*,\s*{_CAP})?",
+    "been_a_job",
+    rf"(?i:\bI(?:'ve|\s+have)\s+been\s+an?\s+){_JOB}(?=\s+(?i:for|since)\b)",
+    raw=True,
 )
-def _grew_up_in(m: re.Match[str], out: Emitter) -> None:
-    """ "I grew up in a small town in Ohio": from Ohio, the words kept in the text."""
-    place = _place(m["place"])
-    if place:
-        out.entity(place, "Location")
-        text = f"{out.who} grew up in a {m['what'].lower()} in {place}"
-        out.fact("FROM", text, obj=place, importance=2, confidence=0.8)
-
-
-@rule(
-    "moved_from",
-    rf"(?i:\bI\s+moved\s+(?:here\s+|over\s+|away\s+)?from)\s+(?P<place>{_CAP}"
-    rf"(?:\s+{_CAP}){{0,2}})(?=\s*(?:[,.;:!?]|$|\s(?:to|when|in|at|as|after|\w+\s+ago)\b))",
-)
-def _moved_from(m: re.Match[str], out: Emitter) -> None:
-    """ "I moved here from Sweden four years ago": where the person is from."""
-    place = _place(m["place"])
-    if place:
-        out.entity(place, "Location")
-        moved, out.valid_from = out.valid_from, None  # where one is from has no start
-        out.fact("FROM", f"{out.who} is from {place}", obj=place, importance=2, confidence=0.8)
-        out.valid_from = moved
+def _been_a_job(m: re.Match[str], out: Emitter) -> None:
+    """ "I've been a teacher for 15 years": the job, since then."""
+    _job_title(out, m["role"])
 
 
 # --- goals (todos) -----------------------------------------------------------------------------
