@@ -193,6 +193,9 @@ def test_no_goal_from_a_pleasantry(text: str) -> None:
          {("LIKES", "going to the beach with their family")}),
         ("I'm really passionate about environmental issues.",
          {("LIKES", "environmental issues")}),
+        ("Tilly helps me stay focused and brings me so much joy.", {("LIKES", "Tilly")}),
+        ("I just joined a new LGBTQ activist group last Tues.",
+         {("MEMBER_OF", "a new LGBTQ activist group")}),
     ],
 )  # fmt: skip
 def test_pastimes_groups_and_likes_said_in_passing(text: str, expected: set[tuple]) -> None:
@@ -208,6 +211,7 @@ def test_pastimes_groups_and_likes_said_in_passing(text: str, expected: set[tupl
         "I've been doing ok.",  # a pleasantry
         "It helps me relax.",  # a pronoun: the thing is elsewhere
         "I'm passionate about what I do.",
+        "I'm passionate about creating a safe, inviting place for people to grow.",  # cut
     ],
 )
 def test_pastime_look_alikes_write_no_such_fact(text: str) -> None:

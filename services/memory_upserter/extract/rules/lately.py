@@ -212,9 +212,22 @@ _SOOTHES = (
 )
 def _helps_me(m: re.Match[str], out: Emitter) -> None:
     """ "Painting helps me destress after a long day", "dancing has kept me going"."""
-    thing = m["thing"].lower()
-    if thing.split()[0] not in NOT_NAMES and thing not in ("this", "that", "it", "work", "family"):
+    thing = _thing_case(m["thing"])
+    if thing.split()[0].lower() not in NOT_NAMES and thing.lower() not in (
+        "this", "that", "it", "work", "family"
+    ):  # fmt: skip
         _like(out, thing)
+
+
+def _thing_case(thing: str) -> str:
+    """An activity in lower case ("Painting" → "painting"); a name as written ("Tilly")."""
+    return thing.lower() if re.search(r"ing\b", thing) or thing.lower() in _COMMON else thing
+
+
+_COMMON = frozenset(
+    "dance music art yoga painting writing reading cooking baking running fashion nature "
+    "photography pottery gardening hiking travel sports football basketball soccer".split()
+)
 
 
 @rule(

@@ -62,7 +62,8 @@ def _took_up(m: re.Match[str], out: Emitter) -> None:
 )
 def _joined_group(m: re.Match[str], out: Emitter) -> None:
     """ "I joined a local book club last month": a member since then."""
-    what = _whole(m["what"])
+    said = re.sub(r"(?i)\s+(?:(?:last|this|on)\s+\w+|yesterday|today|recently)$", "", m["what"])
+    what = _whole(said)
     if what is None or not GROUP.search(what) or not re.match(r"(?i)(?:an?|the|my|our)\s", what):
         return
     what = _own(what)

@@ -132,10 +132,20 @@ _NOT_LIKED = re.compile(
 )
 
 
+# A phrase cut at a comma between adjectives ("creating a safe, inviting place"): its noun is
+# past the comma, so the phrase names nothing.
+_CUT_ADJECTIVE = re.compile(
+    r"(?i)\b(?:a|an|the)\s+(?:safe|good|great|positive|better|new|big|small|happy|healthy|"
+    r"strong|loving|supportive|welcoming|warm|real|fun|creative|inclusive|open)$"
+)
+
+
 def liked(text: str | None) -> str | None:
     """A liked thing as a whole phrase: "going on road trips" is "road trips"."""
     thing = re.sub(r"(?i)^(?:going\s+(?:on\s+|to\s+)?|to\s+go\s+(?:on\s+|to\s+)?)", "", text or "")
-    return None if _NOT_LIKED.search(thing.strip()) else _thing(thing)
+    if _NOT_LIKED.search(thing.strip()) or _CUT_ADJECTIVE.search(thing.strip()):
+        return None
+    return _thing(thing)
 
 
 _LISTED = re.compile(r"((?:\s*,\s*(?:and\s+|or\s+)?[a-z][\w' -]{2,30}?)+)\s*(?=[.;:!?]|$)")
