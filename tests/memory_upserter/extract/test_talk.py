@@ -211,6 +211,7 @@ def test_pastimes_groups_and_likes_said_in_passing(text: str, expected: set[tupl
         "I've been doing ok.",  # a pleasantry
         "It helps me relax.",  # a pronoun: the thing is elsewhere
         "I'm passionate about what I do.",
+        "Just yesterday I joined the call late.",
         "I'm passionate about creating a safe, inviting place for people to grow.",  # cut
     ],
 )
@@ -222,3 +223,12 @@ def test_pastime_look_alikes_write_no_such_fact(text: str) -> None:
 def test_an_event_to_come_is_never_dated_ahead() -> None:
     """ "I signed up for a pottery class next week": no DID dated next week."""
     assert plan_of("I signed up for a pottery class next week.").facts == []
+
+
+def test_living_a_dream_is_no_wish() -> None:
+    """ "I'm living my dream by having my own dance studio": the studio is theirs now; "my
+    dream is to have my own bakery" stays a goal."""
+    assert facts_of("I'm living my dream by having my own dance studio and teaching others.") == {
+        ("RUNS", "dance studio")
+    }
+    assert facts_of("My dream is to have my own bakery.") == set()

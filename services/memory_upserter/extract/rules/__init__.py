@@ -8,9 +8,9 @@ the person does and keeps (:mod:`.doing`: a fallback for a clause nothing else w
 got, goals; :mod:`.family`: relatives lost, friends, homes described; :mod:`.lately`:
 activities and likes kept up; :mod:`.pastimes`: taken up, groups joined, habits, works
 underway; :mod:`.health`), and last the relations said in passing (:mod:`.kin`), which a named
-relation outranks. Within a module, rules keep the order they are written in. The todo rules
-(:mod:`.todos`, then the goals of :mod:`.talk`, :mod:`.family` and :mod:`.health`) are a table
-of their own.
+relation outranks. What the person used to do writes nothing (the corpora's "past" category).
+Within a module, rules keep the order they are written in. The todo rules (:mod:`.todos`, then
+the goals of :mod:`.talk`, :mod:`.family` and :mod:`.health`) are a table of their own.
 """
 
 from __future__ import annotations
