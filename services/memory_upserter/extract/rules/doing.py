@@ -98,7 +98,7 @@ _NOT = re.compile(
     r"(?:nap|breather|moment|second|minute|look|chance)|care|part|place|time|some\s+time|"
     r"notes?|pictures?|photos?|pics?|advantage|action|steps?|things|stuff|fun|so\s+much|"
     r"(?:an?\s+)?(?:new\s+|big\s+|little\s+|side\s+|secret\s+|fun\s+|cool\s+)?"
-    r"(?:project|thing|idea)s?)$|"
+    r"(?:project|thing|idea)s?|(?:something|anything|nothing)\s+\w+(?:\s+\w+)?)$|"
     r"(?:you|your|ur|u|me|him|her|us|they|them|it|what|how|whatever|there|here|over|off|every|each|"
     r"forward|back|around|up|down|out|so|too|as|like|any|to|and|or|but)\b)"
 )
