@@ -67,6 +67,16 @@ def todos_of(text: str) -> set[tuple]:
         ("I've been friends with Sarah since college.", {("HAS_FRIEND", "Sarah")}),
         ("I live in a small apartment in Brooklyn.", {("LIVES_IN", "Brooklyn")}),
         ("I work in marketing at a small agency.", {("WORKS_IN", "marketing")}),
+        ("My pup, Max, loves the beach.", {("HAS_PET", "Max")}),
+        ("Our daughter Emma just started kindergarten.", {("HAS_DAUGHTER", "Emma")}),
+        ("I've been at Google for 5 years.", {("WORKS_AT", "Google")}),
+        ("I've been struggling with anxiety lately.", {("CONDITION", "anxiety")}),
+        ("My asthma has been acting up with all this pollen.", {("CONDITION", "asthma")}),
+        ("I'm on a keto diet.", {("DIET", "keto")}),
+        ("I've been eating plant-based for a while.", {("DIET", "plant-based")}),
+        ("I've been a vegetarian since I was 12.", {("DIET", "vegetarian")}),
+        ("Store's going good, just been keeping up with fashion trends so I can offer the best.",
+         {("DOES", "keeping up with fashion trends")}),
     ],
 )  # fmt: skip
 def test_a_lasting_thing_said_on_the_way(text: str, expected: set[tuple]) -> None:
@@ -90,6 +100,9 @@ def test_a_lasting_thing_said_on_the_way(text: str, expected: set[tuple]) -> Non
         "The doctor said I was fine.",
         "I hurt my feelings lol.",
         "I lost my keys again lol.",  # no relative
+        "I've been at the beach for 2 hours.",  # no workplace
+        "My anxiety about the exam is killing me.",  # a feeling, not a condition
+        "My dog, Yes, is weird.",  # no name
         "I lost my mind at the concert!",
         "I used to go horseback riding with my dad when I was a kid.",  # the past
         "Did you grow up in a small town in Ohio?",  # a question

@@ -50,6 +50,47 @@ def _doctor_found(m: re.Match[str], out: Emitter) -> None:
         out.fact("CONDITION", f"{out.who} has {what}", value=what, importance=3, confidence=0.85)
 
 
+_DIETS = (
+    r"vegetarian|vegan|pescatarian|pescetarian|keto|paleo|low[- ]carb|gluten[- ]free|"
+    r"dairy[- ]free|plant[- ]based|mediterranean|whole30|carnivore"
+)
+
+
+@rule(
+    "diet_said_long",
+    rf"(?i:\bI(?:'m|\s+am|(?:'ve|\s+have)\s+been)\s+(?:now\s+|strictly\s+|mostly\s+)?(?:on|"
+    rf"doing|following|trying|eating)\s+(?:an?\s+|the\s+)?|\bI(?:'ve|\s+have)\s+been\s+an?\s+)"
+    rf"(?P<diet>(?i:{_DIETS}))\b(?:\s+diet)?",
+)
+def _diet_said_long(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm on a keto diet", "I've been eating plant-based for a while", "I've been a
+    vegetarian since I was 12"."""
+    diet = re.sub(r"\s+", "-", m["diet"].lower())
+    out.fact("DIET", f"{out.who} is {diet}", value=diet, fact_type="preference", importance=2,
+             confidence=0.85)  # fmt: skip
+
+
+_LASTING = (
+    r"asthma|(?:type\s+[12]\s+)?diabetes|adhd|epilepsy|migraines|celiac(?:\s+disease)?|arthritis|"
+    r"ibs|crohn'?s(?:\s+disease)?|insomnia|sleep\s+apnea|endometriosis|pcos|psoriasis|eczema|"
+    r"lupus|tinnitus|chronic\s+(?:back\s+)?pain|back\s+problems|bad\s+knee|bad\s+back"
+)
+
+
+@rule(
+    "living_with",
+    rf"(?i:\bI(?:'ve|\s+have)?\s+(?:been\s+)?(?:really\s+|still\s+)?(?:struggling|dealing|"
+    rf"battling|living|coping)\s+with\s+(?:my\s+|some\s+)?)(?P<what>{_CONDITIONS}|chronic\s+"
+    rf"(?:back\s+)?pain|back\s+pain)\b|(?i:\bmy\s+)(?P<mine>(?i:{_LASTING}))\b",
+)
+def _living_with(m: re.Match[str], out: Emitter) -> None:
+    """ "I've been struggling with anxiety lately", "my asthma has been acting up": a condition
+    the person lives with (a feeling of anxiety said in passing, "my anxiety about the exam",
+    is no condition: only lasting ones are read after "my")."""
+    what = " ".join((m["what"] or m["mine"]).lower().split())
+    out.fact("CONDITION", f"{out.who} has {what}", value=what, importance=3, confidence=0.8)
+
+
 @todo_rule(
     "health_goal",
     r"(?i:\bI(?:'m|\s+am)\s+(?:really\s+|also\s+|still\s+|now\s+)?(?:trying|working\s+hard|"

@@ -117,7 +117,7 @@ _LATELY = (
     r"of\s+|more\s+|lots\s+of\s+|so\s+much\s+)?time\s+(?:with|on|at|in)|taking\s+care\s+of|"
     r"hanging\s+out\s+with|visiting|working\s+with|building|fixing\s+up|"
     r"restoring|training|coaching|helping\s+(?:out\s+)?(?:at|with)|saving\s+(?:money|up)|"
-    r"eating|cutting\s+(?:back|down)\s+on|avoiding|skipping|walking|jogging|running|"
+    r"keeping\s+up\s+with|eating|cutting\s+(?:back|down)\s+on|avoiding|skipping|walking|jogging|running|"
     r"playing|writing|reading|painting|drawing|photographing|shooting|filming|recording|"
     r"making|knitting|sewing|crafting|gaming|streaming|blogging|vlogging|posting|doing"
 )
@@ -130,7 +130,7 @@ _TRAILING = re.compile(r"(?i)(?:\s+(?:recently|lately|these\s+days|nowadays|agai
                        r"more|so\s+much|all\s+the\s+time))+\s*$")  # fmt: skip
 _VAGUE = re.compile(r"(?i)(?:(?:some|my|our|new|other|different|all\s+the|the)\s+)?(?:options?|"
                     r"ideas?|possibilities|stuff|things|everything|it\s+all)")  # fmt: skip
-_PERFECT = r"(?i:\b(?:I|we)(?:'ve|\s+have)\s+been|(?:^|(?<=[.!?]\s))been)"
+_PERFECT = r"(?i:\b(?:I|we)(?:'ve|\s+have)\s+been|(?:^|(?<=[.!?]\s)|(?<=,\s)just\s+)been)"
 # A phrase that also ends before "ever since" ("I've loved painting ever since I was a kid").
 _SINCE = rf"(?P<what>[^,.;:!?\u2014\u2013]{{3,90}}?)(?:(?=\s+ever\s+since\b)|{_END})"
 # Activities whole without an object ("I've been going to the gym a lot lately").

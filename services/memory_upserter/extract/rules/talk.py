@@ -19,6 +19,7 @@ from services.memory_upserter.extract.rules.keeps import pet
 from services.memory_upserter.extract.rules.profile import _JOBS
 from services.memory_upserter.extract.rules.registry import (
     _CAP,
+    NAME,
     ORG,
     _article,
     _name,
@@ -68,6 +69,37 @@ def _plural_named(m: re.Match[str], out: Emitter) -> None:
             _relationship(out, role, str(name))
 
 
+_PET_WORDS = "|".join(sorted((*_PETS, "pup", "puppy", "doggo", "kitty", "rescue dog", "rescue cat",
+    "guinea pig", "bunny", "tortoise", "snake", "lizard", "gecko", "ferret", "fish"), key=len,
+    reverse=True))  # fmt: skip
+
+
+@rule(
+    "pet_apposition",
+    rf"(?i:\b(?:(?:my|our)|(?:adopted|got|have|rescued|brought\s+home)\s+an?)\s+(?:new\s+|little\s+|"
+    rf"sweet\s+|old\s+|rescue\s+|family\s+)?)(?P<role>(?i:{_PET_WORDS}))\s*,\s*{NAME}"
+    rf"(?=\s*(?:,|[.!?]|$))",
+)
+def _pet_apposition(m: re.Match[str], out: Emitter) -> None:
+    """ "My pup, Max, loves the beach", "We adopted a rescue dog, Buddy, last year"."""
+    name = _name(m["name"])
+    if name and name.lower() not in NOT_NAMES:
+        pet(out, re.sub(r"^rescue\s+", "", m["role"].lower()), name)
+
+
+@rule(
+    "our_child_named",
+    rf"(?i:\bour\s+(?:little\s+|baby\s+|eldest\s+|youngest\s+|oldest\s+|new\s+)?)"
+    rf"(?P<role>(?i:son|daughter|boy|girl))\s*,?\s+{NAME}",
+)
+def _our_child_named(m: re.Match[str], out: Emitter) -> None:
+    """ "Our daughter Emma just started kindergarten": the person's child."""
+    name = _name(m["name"])
+    if name and name.lower() not in NOT_NAMES:
+        role = {"boy": "son", "girl": "daughter"}.get(m["role"].lower(), m["role"].lower())
+        _relationship(out, role, name)
+
+
 # --- work ---------------------------------------------------------------------------------------
 
 _KIND = r"(?:temp|temporary|part-time|part\s+time|full-time|full\s+time|summer|second|side|new)"
@@ -105,7 +137,7 @@ def _job_title(out: Emitter, role: str) -> None:
 
 
 def _workplace(out: Emitter, m: re.Match[str]) -> None:
-    if m["place"]:
+    if "place" in m.re.groupindex and m["place"]:
         place = " ".join(m["place"].split())
         out.fact("WORKS_AT", f"{out.who} works at {place}", value=re.sub(r"^(?:the|an?)\s", "",
                  place), importance=2, confidence=0.75)  # fmt: skip
@@ -126,6 +158,18 @@ def _working_as(m: re.Match[str], out: Emitter) -> None:
     at the hospital for three years": dated by its time."""
     if m["role"]:
         _job_title(out, m["role"])
+    _workplace(out, m)
+
+
+@rule(
+    "been_at",
+    rf"(?i:\bI(?:'ve|\s+have)\s+been\s+(?:working\s+)?at\s+(?:the\s+)?){ORG}"
+    rf"(?=\s+(?i:for|since)\s+(?:\d|a|an|one|two|three|four|five|six|seven|eight|nine|ten|over|"
+    rf"about|almost|nearly|19|20))",
+    raw=True,
+)
+def _been_at(m: re.Match[str], out: Emitter) -> None:
+    """ "I've been at Google for 5 years": where the person works, since then."""
     _workplace(out, m)
 
 
