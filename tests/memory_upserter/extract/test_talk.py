@@ -245,3 +245,15 @@ def test_living_a_dream_is_no_wish() -> None:
         ("RUNS", "dance studio")
     }
     assert facts_of("My dream is to have my own bakery.") == set()
+
+
+def test_a_like_reads_in_the_third_person_and_whole() -> None:
+    """The fact's text speaks of the user ("their own studio"); the value keeps the person's
+    words; a second verb whose object was a pronoun is cut, not left dangling."""
+    (like, *_) = plan_of("I love running my own studio.").facts
+    assert (like.text, like.value) == (
+        "User likes running their own studio",
+        "running my own studio",
+    )
+    said = "I love helping the community and making it a better place."
+    assert facts_of(said) == {("LIKES", "helping the community")}

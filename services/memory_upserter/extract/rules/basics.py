@@ -8,6 +8,7 @@ import re
 
 from services.memory_upserter.extract import assertion
 from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.doing import _own
 from services.memory_upserter.extract.rules.pastimes import ACTIVITY, GROUP
 from services.memory_upserter.extract.rules.registry import (
     _CAP,
@@ -158,7 +159,7 @@ def likes(m: re.Match[str], out: Emitter) -> None:
     if thing and re.match(r"(?i)(?:all\s+)?the\s", thing) and _SHOWN.search(out.message):
         return
     for each in [thing, *listed(m)] if thing else []:
-        out.fact("LIKES", f"{out.who} likes {each}", value=each, fact_type="preference",
+        out.fact("LIKES", f"{out.who} likes {_own(each)}", value=each, fact_type="preference",
                  confidence=0.7)  # fmt: skip
 
 

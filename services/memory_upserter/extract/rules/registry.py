@@ -140,12 +140,19 @@ _CUT_ADJECTIVE = re.compile(
 )
 
 
+# A second verb whose object was a pronoun, cut ("helping the community and making [it …]").
+_CUT_VERB = re.compile(
+    r"(?i)\s+(?:and|or)\s+(?:making|doing|getting|keeping|having|taking|giving|putting|letting|"
+    r"turning|bringing|seeing|watching)$"
+)
+
+
 def liked(text: str | None) -> str | None:
     """A liked thing as a whole phrase: "going on road trips" is "road trips"."""
     thing = re.sub(r"(?i)^(?:going\s+(?:on\s+|to\s+)?|to\s+go\s+(?:on\s+|to\s+)?)", "", text or "")
     if _NOT_LIKED.search(thing.strip()) or _CUT_ADJECTIVE.search(thing.strip()):
         return None
-    return _thing(thing)
+    return _thing(_CUT_VERB.sub("", thing.strip()))
 
 
 _LISTED = re.compile(r"((?:\s*,\s*(?:and\s+|or\s+)?[a-z][\w' -]{2,30}?)+)\s*(?=[.;:!?]|$)")
