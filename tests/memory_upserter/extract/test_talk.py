@@ -202,6 +202,10 @@ def test_no_goal_from_a_pleasantry(text: str) -> None:
         ("Painting helps me destress after a long day at work.", {("LIKES", "painting")}),
         ("Yeah, dancing has kept me going during stressful times.", {("LIKES", "dancing")}),
         ("Reading is my favorite way to unwind.", {("LIKES", "reading")}),
+        ("Thanks, Caroline! Painting's a fun way to express my feelings and get creative.",
+         {("LIKES", "painting")}),
+        ("Cooking's been a great way to relax.", {("LIKES", "cooking")}),
+        ("Pottery is so calming.", {("LIKES", "pottery")}),
         ("My favorite thing to do is go to the beach with my family.",
          {("LIKES", "going to the beach with their family")}),
         ("I'm really passionate about environmental issues.",
@@ -223,6 +227,9 @@ def test_pastimes_groups_and_likes_said_in_passing(text: str, expected: set[tupl
         "I'm writing an email to my boss.",  # no work of one's own
         "I've been doing ok.",  # a pleasantry
         "It helps me relax.",  # a pronoun: the thing is elsewhere
+        "That's a great way to put it.",
+        "Moving is so stressful.",
+        "Jazz is so relaxing.",  # a passing remark, not a pastime of the person's
         "I'm passionate about what I do.",
         "Just yesterday I joined the call late.",
         "I'm passionate about creating a safe, inviting place for people to grow.",  # cut

@@ -232,12 +232,19 @@ _COMMON = frozenset(
 
 @rule(
     "favourite_way",
-    rf"^\W*(?:(?i:and|but|so|yeah|yes|oh|honestly|plus)\W+)*{_SUBJECT_THING}\s+(?:is|has\s+"
-    rf"(?:always\s+)?been)\s+my\s+(?:favou?rite|go-to|best)\s+(?:way|thing)\s+to\s+\w+",
+    rf"^\W*(?:(?i:and|but|so|yeah|yes|oh|honestly|plus)\W+)*{_SUBJECT_THING}\s*(?:['’]s(?:\s+been)?|"
+    rf"\s+is|\s+has\s+(?:always\s+)?been)\s+(?:my\s+(?:favou?rite|go-to|best)|an?\s+(?:(?:really|super|so)\s+)?"
+    rf"(?:fun|great|good|nice|perfect|healthy|lovely|amazing|awesome|cool))\s+(?:way|thing)\s+to"
+    rf"\s+\w+|^\W*{_SUBJECT_THING.replace('<thing>', '<soothing>')}\s*(?:['’]s|\s+is|\s+has\s+"
+    rf"been)\s+(?:(?:so|really|very|super|always|just|incredibly)\s+)*(?i:relaxing|calming|"
+    rf"therapeutic|soothing|fulfilling|rewarding|meditative)\b",
 )
 def _favourite_way(m: re.Match[str], out: Emitter) -> None:
-    """ "Reading is my favorite way to unwind"."""
-    thing = m["thing"].lower()
+    """ "Reading is my favorite way to unwind", "Painting's a fun way to express my feelings",
+    "Pottery is so calming" (an activity only: a gerund or a known pastime)."""
+    thing = (m["thing"] or m["soothing"]).lower()
+    if m["soothing"] and not (thing.endswith("ing") or ACTIVITY.fullmatch(thing)):
+        return  # "Jazz is so relaxing" may be a passing remark; an activity is the person's
     if thing.split()[0] not in NOT_NAMES:
         _like(out, thing)
 
