@@ -205,7 +205,8 @@ def test_no_goal_from_a_pleasantry(text: str) -> None:
         ("Thanks, Caroline! Painting's a fun way to express my feelings and get creative.",
          {("LIKES", "painting")}),
         ("Cooking's been a great way to relax.", {("LIKES", "cooking")}),
-        ("Pottery is so calming.", {("LIKES", "pottery")}),
+        ("Pottery has been so calming.", {("LIKES", "pottery")}),
+        ("Running is so therapeutic for me.", {("LIKES", "running")}),
         ("My favorite thing to do is go to the beach with my family.",
          {("LIKES", "going to the beach with their family")}),
         ("I'm really passionate about environmental issues.",
@@ -230,6 +231,9 @@ def test_pastimes_groups_and_likes_said_in_passing(text: str, expected: set[tupl
         "That's a great way to put it.",
         "Moving is so stressful.",
         "Jazz is so relaxing.",  # a passing remark, not a pastime of the person's
+        "Pottery is so calming.",  # maybe the other speaker's pastime
+        "Oh man! Pottery's a great way to relax, so it must have been tough taking a break.",
+        "Trying new stuff is a great way to push yourself and mix things up.",  # advice
         "I'm passionate about what I do.",
         "Just yesterday I joined the call late.",
         "I'm passionate about creating a safe, inviting place for people to grow.",  # cut

@@ -230,21 +230,43 @@ _COMMON = frozenset(
 )
 
 
+_OPENER = r"^\W*(?:(?i:and|but|so|yeah|yes|oh|honestly|plus)\W+)*"
+_HAS_BEEN = r"(?:['’]s\s+been|\s+has\s+(?:always\s+)?been)"
+_GOOD = r"(?:fun|great|good|nice|perfect|healthy|lovely|amazing|awesome|cool)"
+
+
 @rule(
     "favourite_way",
-    rf"^\W*(?:(?i:and|but|so|yeah|yes|oh|honestly|plus)\W+)*{_SUBJECT_THING}\s*(?:['’]s(?:\s+been)?|"
-    rf"\s+is|\s+has\s+(?:always\s+)?been)\s+(?:my\s+(?:favou?rite|go-to|best)|an?\s+(?:(?:really|super|so)\s+)?"
-    rf"(?:fun|great|good|nice|perfect|healthy|lovely|amazing|awesome|cool))\s+(?:way|thing)\s+to"
-    rf"\s+\w+|^\W*{_SUBJECT_THING.replace('<thing>', '<soothing>')}\s*(?:['’]s|\s+is|\s+has\s+"
-    rf"been)\s+(?:(?:so|really|very|super|always|just|incredibly)\s+)*(?i:relaxing|calming|"
-    rf"therapeutic|soothing|fulfilling|rewarding|meditative)\b",
+    rf"{_OPENER}{_SUBJECT_THING}\s*(?:['’]s|\s+is|{_HAS_BEEN})\s+my\s+(?:favou?rite|go-to|best)\s+"
+    rf"(?:way|thing)\s+to\s+\w+|"
+    rf"{_OPENER}{_SUBJECT_THING.replace('<thing>', '<mine>')}\s*(?:['’]s|\s+is|{_HAS_BEEN})"
+    rf"\s+an?\s+(?:(?:really|super|so)\s+)?{_GOOD}\s+way\s+to\s+(?:\w+\s+){{0,4}}?(?:my|me|myself)\b|"
+    rf"{_OPENER}{_SUBJECT_THING.replace('<thing>', '<lived>')}{_HAS_BEEN}\s+an?\s+(?:(?:really|"
+    rf"super|so)\s+)?{_GOOD}\s+way\s+to\s+\w+",
 )
 def _favourite_way(m: re.Match[str], out: Emitter) -> None:
     """ "Reading is my favorite way to unwind", "Painting's a fun way to express my feelings",
-    "Pottery is so calming" (an activity only: a gerund or a known pastime)."""
-    thing = (m["thing"] or m["soothing"]).lower()
-    if m["soothing"] and not (thing.endswith("ing") or ACTIVITY.fullmatch(thing)):
-        return  # "Jazz is so relaxing" may be a passing remark; an activity is the person's
+    "Cooking's been a great way to relax" — the person's own way; "Pottery's a great way to
+    relax" (of the other speaker's hobby) and "Trying new stuff is a great way to push
+    yourself" (advice) are not."""
+    _liked_activity(out, m["thing"] or m["mine"] or m["lived"], activity_only=False)
+
+
+@rule(
+    "soothing",
+    rf"{_OPENER}{_SUBJECT_THING}(?:{_HAS_BEEN}|\s*(?:['’]s|\s+is)(?=.*\bfor\s+me\b))\s+"
+    rf"(?:(?:so|really|very|super|always|just|incredibly)\s+)*(?i:relaxing|calming|therapeutic|"
+    rf"soothing|fulfilling|rewarding|meditative)\b",
+)
+def _soothing(m: re.Match[str], out: Emitter) -> None:
+    """ "Pottery has been so calming", "Running is so therapeutic for me" (an activity only)."""
+    _liked_activity(out, m["thing"], activity_only=True)
+
+
+def _liked_activity(out: Emitter, said: str, *, activity_only: bool) -> None:
+    thing = said.lower()
+    if activity_only and not (thing.endswith("ing") or ACTIVITY.fullmatch(thing)):
+        return  # "Jazz is so relaxing for me" may be a passing remark
     if thing.split()[0] not in NOT_NAMES:
         _like(out, thing)
 
