@@ -6,12 +6,12 @@ what changes it (:mod:`.events`), a few statements in other languages (:mod:`.la
 the person does and keeps (:mod:`.doing`: a fallback for a clause nothing else wrote from;
 :mod:`.keeps`), a life told in long, chatty turns (:mod:`.talk`: plural roles with names, jobs
 got, goals; :mod:`.family`: relatives lost, friends, homes described; :mod:`.health`:
-injuries, conditions, diets; :mod:`.lately`: activities and likes kept up; :mod:`.pastimes`:
-taken up, groups joined, habits, works underway), and last the relations said in passing
-(:mod:`.kin`), which a named relation outranks. What the person used to do writes nothing
-(the corpora's "past" category). Within a module, rules keep the order they are written in.
-The todo rules (:mod:`.todos`, then the goals of :mod:`.talk`, :mod:`.family` and
-:mod:`.health`) are a table of their own.
+injuries, conditions, diets; :mod:`.lately`: activities kept up; :mod:`.fondness`: likes said
+the long way; :mod:`.pastimes`: taken up, groups joined, habits, works underway), and last the
+relations said in passing (:mod:`.kin`), which a named relation outranks. What the person used
+to do writes nothing (the corpora's "past" category). Within a module, rules keep the order
+they are written in. The todo rules (:mod:`.todos`, then the goals of :mod:`.talk`,
+:mod:`.family` and :mod:`.health`) are a table of their own.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from services.memory_upserter.extract.rules import (
     doing,
     events,
     family,
+    fondness,
     health,
     keeps,
     kin,
@@ -38,7 +39,7 @@ from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTER
 
 FACT_ORDER: tuple[ModuleType, ...] = (
     basics, profile, life, events, languages, doing, keeps,
-    talk, family, health, lately, pastimes, kin,
+    talk, family, health, lately, fondness, pastimes, kin,
 )  # fmt: skip
 TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health)
 
