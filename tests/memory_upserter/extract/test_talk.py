@@ -268,3 +268,40 @@ def test_a_like_reads_in_the_third_person_and_whole() -> None:
     )
     said = "I love helping the community and making it a better place."
     assert facts_of(said) == {("LIKES", "helping the community")}
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("I'm really interested in photography and want to learn more.",
+         {("LIKES", "photography")}),
+        ("I'm getting into birdwatching lately.", {("LIKES", "birdwatching")}),
+        ("I'm a big reader, mostly fantasy.", {("LIKES", "reading")}),
+        ("I'm an avid hiker.", {("LIKES", "hiking")}),
+        ("I'm a huge animal lover.", {("LIKES", "animals")}),
+        ("Max is my 3 year old golden retriever.", {("HAS_PET", "Max")}),
+        ("I started working at the hospital last year.", {("WORKS_AT", "hospital")}),
+        ("I just started a new job at a tech company.", {("WORKS_AT", "tech company")}),
+        ("I've been teaching for 10 years.", {("DOES", "teaching")}),
+        ("I'm retired now, so I have lots of free time.", {("JOB_STATUS", "retired")}),
+        ("I'm a stay-at-home mom.", {("JOB_STATUS", "stay-at-home mom")}),
+        ("I'm a single dad of two boys.", {("HAS_CHILDREN", "two boys")}),
+        ("I'm a mom of three.", {("HAS_CHILDREN", "three kids")}),
+    ],
+)  # fmt: skip
+def test_interests_keen_doers_jobs_and_children(text: str, expected: set[tuple]) -> None:
+    assert facts_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm interested in hearing more about your trip!",  # about the other speaker
+        "I'm a big fan of yours.",
+        "Maria is my best friend's dog.",  # another person's pet
+        "Luna is my cat's name.",
+        "I started working on my essay.",  # no job
+    ],
+)
+def test_interest_look_alikes_write_nothing(text: str) -> None:
+    assert plan_of(text).facts == []

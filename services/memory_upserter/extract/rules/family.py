@@ -54,6 +54,24 @@ def timeless_relationship(out: Emitter, role: str, name: str) -> str:
         out.valid_from = when
 
 
+_COUNT = r"one|two|three|four|five|six|\d"
+
+
+@rule(
+    "parent_of",
+    rf"(?i:\bI(?:'m|\s+am)\s+an?\s+(?:single\s+|proud\s+|busy\s+|working\s+|stay-at-home\s+|"
+    rf"full-time\s+|new\s+|first-time\s+)*(?:mom|mum|dad|mother|father|parent)\s+of\s+)"
+    rf"(?P<n>{_COUNT})(?:\s+(?P<what>kids|boys|girls|children|sons|daughters|little\s+ones))?\b",
+)
+def _parent_of(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm a single dad of two boys", "a mom of three": the person's children."""
+    what = " ".join((m["what"] or "kids").lower().split())
+    n = m["n"].lower()
+    text, value = f"{out.who} has {n} {what}", f"{n} {what}"
+    out.fact("HAS_CHILDREN", text, value=value, memory_type="PEOPLE", fact_type="relationship",
+             importance=2, confidence=0.85)  # fmt: skip
+
+
 @rule("married_for", r"(?i:\bI(?:'ve|\s+have)\s+been\s+(?:happily\s+)?married)\b(?!\s+to\b)")
 def _married_for(m: re.Match[str], out: Emitter) -> None:
     """ "I've been married for ten years": married, since then."""

@@ -197,3 +197,56 @@ def _passionate_about(m: re.Match[str], out: Emitter) -> None:
         what = _own(what)
         out.fact("LIKES", f"{out.who} is passionate about {what}", value=what,
                  fact_type="preference", confidence=0.7)  # fmt: skip
+
+
+# "photography and want to learn more": the phrase ends where a verb of the person's begins
+_AND_VERB = re.compile(
+    r"(?i)\s+(?:and|but)\s+(?:want|would|hope|plan|wish|need|love|like|really|am|have|can|will|"
+    r"think|try|wanna|gonna|started|decided)\b"
+)
+
+
+@rule(
+    "interested_in",
+    rf"(?i:\bI(?:'m|\s+am|(?:'ve|\s+have)\s+been)\s+(?:really\s+|very\s+|so\s+|super\s+|also\s+|"
+    rf"always\s+|mostly\s+)*(?P<how>interested\s+in|getting\s+(?:really\s+)?into|fascinated\s+by|"
+    rf"hooked\s+on|obsessed\s+with))\s+{_SINCE}",
+)
+def _interested_in(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm really interested in photography", "I'm getting into birdwatching lately"."""
+    said = _AND_VERB.split(m["what"], maxsplit=1)[0]
+    what = liked(_whole(said, object_=False))
+    if what is None or re.match(r"(?i)(?:what|how|this|that|it|your|you)\b", what):
+        return
+    what, how = _own(what), " ".join(m["how"].lower().split())
+    how = "getting into" if how.startswith("getting") else how
+    out.fact("LIKES", f"{out.who} is {how} {what}", value=what, fact_type="preference",
+             confidence=0.7)  # fmt: skip
+
+
+# A keen doer: "an avid hiker" likes hiking; "a huge animal lover" likes animals.
+_DOERS = {
+    "reader": "reading", "hiker": "hiking", "runner": "running", "cook": "cooking",
+    "baker": "baking", "gamer": "gaming", "traveler": "traveling", "traveller": "travelling",
+    "swimmer": "swimming", "cyclist": "cycling", "climber": "climbing", "gardener": "gardening",
+    "dancer": "dancing", "singer": "singing", "golfer": "golf", "surfer": "surfing",
+    "skier": "skiing", "knitter": "knitting", "camper": "camping", "skater": "skating",
+    "birder": "birdwatching", "foodie": "food", "bookworm": "reading",
+}  # fmt: skip
+_DOER = "|".join(_DOERS)
+
+
+@rule(
+    "keen_doer",
+    rf"(?i:\bI(?:'m|\s+am|(?:'ve|\s+have)\s+always\s+been)\s+(?:such\s+)?an?\s+)(?:"
+    rf"(?i:big|huge|avid|keen|passionate|total|serious|real|massive|die-hard|lifelong|"
+    rf"enthusiastic)\s+(?P<doer>(?i:{_DOER}))|(?P<thing>[a-z][a-z-]+(?:\s+[a-z-]+)?)\s+"
+    rf"(?i:lover|enthusiast|nerd|geek|buff|junkie|fanatic)|(?P<plain>(?i:bookworm|foodie)))\b",
+)
+def _keen_doer(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm an avid hiker" (likes hiking), "I'm a huge animal lover" (likes animals)."""
+    doer = (m["doer"] or m["plain"] or "").lower()
+    thing = _DOERS[doer] if doer else re.sub(r"^(?:big|huge|total|real|massive)\s+", "", m["thing"])
+    if thing.split()[0] in NOT_NAMES or thing in ("book", "tech", "music", "animal", "nature"):
+        thing = {"book": "books", "animal": "animals"}.get(thing, thing)
+    _like(out, thing)

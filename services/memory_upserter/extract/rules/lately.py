@@ -71,7 +71,8 @@ _LATELY = (
     r"restoring|training|coaching|helping\s+(?:out\s+)?(?:at|with)|saving\s+(?:money|up)|"
     r"keeping\s+up\s+with|eating|cutting\s+(?:back|down)\s+on|avoiding|skipping|walking|jogging|running|"
     r"playing|writing|reading|painting|drawing|photographing|shooting|filming|recording|"
-    r"making|knitting|sewing|crafting|gaming|streaming|blogging|vlogging|posting|doing"
+    r"making|knitting|sewing|crafting|gaming|streaming|blogging|vlogging|posting|doing|teaching|"
+    r"tutoring|volunteering|nursing|mentoring"
 )
 _TODAY = re.compile(
     r"(?i)\b(?:all\s+(?:day|morning|night|afternoon|evening|week|weekend)|today|tonight|"
@@ -89,7 +90,8 @@ _SINCE = rf"(?P<what>[^,.;:!?\u2014\u2013]{{3,90}}?)(?:(?=\s+ever\s+since\b)|{_E
 _ALONE = re.compile(
     r"going\s+to\s.*|hiking|biking|cycling|swimming|cooking|baking|dancing|singing|journaling|"
     r"meditating|working\s+out|hitting\s+the\s+gym|walking|jogging|running|painting|drawing|"
-    r"knitting|sewing|crafting|gaming|blogging|vlogging|training|eating\s+(?:healthier|better|clean)"
+    r"knitting|sewing|crafting|gaming|blogging|vlogging|training|eating\s+(?:healthier|better|clean)|"
+    r"teaching|tutoring|volunteering|nursing|mentoring|coaching"
 )
 
 

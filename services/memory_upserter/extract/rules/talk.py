@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from services.memory_upserter.extract.emitter import Emitter
-from services.memory_upserter.extract.rules.keeps import pet
+from services.memory_upserter.extract.rules.keeps import _PET_ROLES, pet
 from services.memory_upserter.extract.rules.profile import _JOBS
 from services.memory_upserter.extract.rules.registry import (
     _CAP,
@@ -88,6 +88,20 @@ def _pet_apposition(m: re.Match[str], out: Emitter) -> None:
 
 
 @rule(
+    "name_is_my_pet",
+    rf"{NAME}\s+(?i:is\s+(?:my|our)\s+(?:(?:\w+|\d+)[- ]year[- ]old\s+|little\s+|sweet\s+|new\s+|"
+    rf"rescue\s+|old\s+|baby\s+|fur\s+)*)(?P<role>(?i:(?:golden|black|white|brown|grey|gray|tabby|"
+    rf"ginger|german|french|english|border|jack|king|cocker|bernese|siberian|persian|maine)\s+)?"
+    rf"(?i:{_PET_ROLES}|{_PET_WORDS}))\b(?!['’]s)",
+)
+def _name_is_my_pet(m: re.Match[str], out: Emitter) -> None:
+    """ "Max is my 3 year old golden retriever"."""
+    name = _name(m["name"])
+    if name and name.lower() not in NOT_NAMES:
+        pet(out, m["role"].lower(), name)
+
+
+@rule(
     "our_child_named",
     rf"(?i:\bour\s+(?:little\s+|baby\s+|eldest\s+|youngest\s+|oldest\s+|new\s+)?)"
     rf"(?P<role>(?i:son|daughter|boy|girl))\s*,?\s+{NAME}",
@@ -114,13 +128,14 @@ _WORKPLACE = (
 
 @rule(
     "got_a_job",
-    rf"(?i:\bI(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|found|"
-    rf"took|accepted)\s+an?\s+(?P<kind>{_KIND}\s+)?(?:\w+\s+)?job)\b"
+    rf"(?i:\bI(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:(?:got|landed|found|"
+    rf"took|accepted|started)\s+an?\s+(?P<kind>{_KIND}\s+)?(?:\w+\s+)?job|started\s+working))\b"
     rf"(?:\s+(?i:as)\s+an?\s+{_JOB})?(?:\s+(?i:at|with)\s+(?:{_WORKPLACE}|(?:the\s+)?{ORG}))?",
 )
 def _got_a_job(m: re.Match[str], out: Emitter) -> None:
     """ "I got a temp job to help cover expenses", "I just got a job as a nurse at the city
-    hospital": the person is employed (a plain "got a new job" is :mod:`.kin`'s)."""
+    hospital", "I started working at the hospital last year": the person is employed (a plain
+    "got a new job" is :mod:`.kin`'s)."""
     kind = " ".join((m["kind"] or "").lower().split())
     if kind and kind != "new":
         text = f"{out.who} has {_article(kind)} job"
@@ -181,6 +196,19 @@ def _been_at(m: re.Match[str], out: Emitter) -> None:
 def _been_a_job(m: re.Match[str], out: Emitter) -> None:
     """ "I've been a teacher for 15 years": the job, since then."""
     _job_title(out, m["role"])
+
+
+@rule(
+    "job_status",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:now\s+|finally\s+|happily\s+|officially\s+|currently\s+)?)"
+    r"(?P<status>(?i:retired|semi-retired|unemployed|between\s+jobs|self-employed|out\s+of\s+work|"
+    r"a\s+stay-at-home\s+(?:mom|dad|parent|mum)))\b",
+)
+def _job_status(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm retired now", "I'm between jobs", "I'm a stay-at-home mom"."""
+    status = " ".join(m["status"].lower().split())
+    text = f"{out.who} is {status}"
+    out.fact("JOB_STATUS", text, value=status.removeprefix("a "), importance=2, confidence=0.85)
 
 
 # --- goals (todos) -----------------------------------------------------------------------------
