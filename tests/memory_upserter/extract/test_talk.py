@@ -305,3 +305,64 @@ def test_interests_keen_doers_jobs_and_children(text: str, expected: set[tuple])
 )
 def test_interest_look_alikes_write_nothing(text: str) -> None:
     assert plan_of(text).facts == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("We lost my grandpa last winter.",
+         {("HAS_GRANDFATHER", "Grandpa"), ("DECEASED", "passed away")}),
+        ("My 5-year-old loves dinosaurs.", {("HAS_CHILDREN", "a 5-year-old")}),
+        ("My 3-year-old son just started preschool.", {("HAS_SON", "son")}),
+        ("I have two brothers and a sister.", {("HAS_SIBLINGS", "two brothers and a sister")}),
+        ("My buddy Jake and I went fishing.", {("HAS_FRIEND", "Jake")}),
+        ("My childhood friend Tom just got married.", {("HAS_FRIEND", "Tom")}),
+    ],
+)  # fmt: skip
+def test_family_and_friends_in_passing(text: str, expected: set[tuple]) -> None:
+    assert facts_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My 3-year-old laptop died.",  # a thing, not a child
+        "No, I don't have a sister",  # a negation
+        "We lost our way.",
+    ],
+)
+def test_family_look_alikes_write_no_relation(text: str) -> None:
+    assert not [f for f in plan_of(text).facts if f.fact_type == "relationship"]
+
+
+@pytest.mark.parametrize(
+    "text, task, due",
+    [
+        ("I'm getting married next month!", "Getting married", "2023-06-01"),
+        ("I'm flying to Paris next Friday.", "Flying to Paris", "2023-05-12"),
+        ("Next week I'm visiting my parents in Ohio.", "Visiting my parents in Ohio", "2023-05-15"),
+        ("I have a big presentation on Thursday.", "Big presentation", "2023-05-11"),
+        ("I'm moving to New York in June to start my new job.", "Moving to New York",
+         "2023-06-01"),
+        ("Next week I have a community meeting coming up, we'll be discussing education.",
+         "Community meeting", "2023-05-15"),
+        ("I've got a gaming tournament next month and I'm feeling good about it.",
+         "Gaming tournament", "2023-06-01"),
+    ],
+)  # fmt: skip
+def test_a_plan_with_a_date_to_come_is_a_dated_todo(text: str, task: str, due: str) -> None:
+    todos = {(t.text, (t.due or "")[:10]) for t in plan_of(text).todos}
+    assert (task, due) in todos
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm visiting my parents.",  # now, or no date
+        "I'm having a tough week.",
+        "I had a presentation on Thursday.",  # the past
+        "I'm seeing a therapist now.",
+    ],
+)
+def test_no_plan_without_a_date_to_come(text: str) -> None:
+    assert plan_of(text).todos == []

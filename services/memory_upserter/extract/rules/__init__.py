@@ -11,7 +11,8 @@ the long way; :mod:`.pastimes`: taken up, groups joined, habits, works underway)
 relations said in passing (:mod:`.kin`), which a named relation outranks. What the person used
 to do writes nothing (the corpora's "past" category). Within a module, rules keep the order
 they are written in. The todo rules (:mod:`.todos`, then the goals of :mod:`.talk`,
-:mod:`.family` and :mod:`.health`) are a table of their own.
+:mod:`.family` and :mod:`.health`, then the dated arrangements of :mod:`.plans`) are a table of
+their own.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from services.memory_upserter.extract.rules import (
     lately,
     life,
     pastimes,
+    plans,
     profile,
     talk,
     todos,
@@ -41,7 +43,7 @@ FACT_ORDER: tuple[ModuleType, ...] = (
     basics, profile, life, events, languages, doing, keeps,
     talk, family, health, lately, fondness, pastimes, kin,
 )  # fmt: skip
-TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health)
+TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans)
 
 
 def _table(registered: list[Rule], order: tuple[ModuleType, ...]) -> tuple[Rule, ...]:

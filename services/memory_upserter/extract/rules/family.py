@@ -23,7 +23,7 @@ from services.memory_upserter.extract.rules.registry import (
     rule,
     todo_rule,
 )
-from services.memory_upserter.extract.vocabulary import NAMED_BY_ROLE
+from services.memory_upserter.extract.vocabulary import NAMED_BY_ROLE, NOT_NAMES
 
 _LOST = (
     r"mom|mum|mother|dad|father|grandma|grandmother|grandpa|grandfather|husband|wife|partner|"
@@ -33,7 +33,8 @@ _LOST = (
 
 @rule(
     "lost_relative",
-    rf"(?i:\bI\s+(?:recently\s+|just\s+|sadly\s+)?lost\s+my\s+(?:beloved\s+|dear\s+|sweet\s+)?)"
+    rf"(?i:\b(?:I|we)\s+(?:recently\s+|just\s+|sadly\s+)?lost\s+(?:my|our)\s+(?:beloved\s+|dear\s+|"
+    rf"sweet\s+)?)"
     rf"(?P<role>(?i:{_LOST}))\b(?:\s*,?\s+{NAME})?(?!\s+(?i:in\s+the|at\s+the)\b)",
 )
 def _lost_relative(m: re.Match[str], out: Emitter) -> None:
@@ -70,6 +71,62 @@ def _parent_of(m: re.Match[str], out: Emitter) -> None:
     text, value = f"{out.who} has {n} {what}", f"{n} {what}"
     out.fact("HAS_CHILDREN", text, value=value, memory_type="PEOPLE", fact_type="relationship",
              importance=2, confidence=0.85)  # fmt: skip
+
+
+@rule(
+    "my_n_year_old",
+    r"(?i:\bmy\s+(?P<age>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"thirteen|fourteen|fifteen|sixteen|seventeen)[- ](?P<unit>year|month)[- ]old)"
+    r"(?:\s+(?P<kind>(?i:son|daughter|boy|girl|kid|twins)))?"
+    r"(?=\s*(?:[,.!?;]|$)|\s+(?:son|daughter|boy|girl|kid|twins|is|was|has|had|loves|just|keeps|"
+    r"wants|said|asked|started|turned|and|can|will|got|gets|goes|went|won't|doesn't|still)\b)",
+)
+def _my_n_year_old(m: re.Match[str], out: Emitter) -> None:
+    """ "My 5-year-old loves dinosaurs": a child of the person's (no name said)."""
+    kind = (m["kind"] or "").lower()
+    role = {"boy": "son", "girl": "daughter"}.get(kind, kind)
+    age = f"{m['age'].lower()}-{m['unit'].lower()}-old"
+    if role in ("son", "daughter"):
+        text = f"{out.who} has a {age} {role}"
+        out.fact(f"HAS_{role.upper()}", text, value=role, memory_type="PEOPLE",
+                 fact_type="relationship", importance=2, confidence=0.8)  # fmt: skip
+    else:
+        value = "twins" if role == "twins" else f"a {age}"
+        out.fact("HAS_CHILDREN", f"{out.who} has {value}", value=value, memory_type="PEOPLE",
+                 fact_type="relationship", importance=2, confidence=0.8)  # fmt: skip
+
+
+_SIB = (
+    r"(?:an?|one|two|three|four|five|\d)\s+(?:older\s+|younger\s+|little\s+|big\s+|twin\s+)?"
+    r"(?:brothers?|sisters?|siblings?)"
+)
+
+
+@rule(
+    "siblings",
+    rf"(?i:\bI\s+(?:have|'ve\s+got|have\s+got)\s+)(?P<sibs>(?i:{_SIB})(?:\s*(?:,|and)\s*(?i:{_SIB}))*)\b",
+)
+def _siblings(m: re.Match[str], out: Emitter) -> None:
+    """ "I have two brothers and a sister" (not "I have a brother named Luca": the named rules
+    say more; not "I don't have a sister", which a correction restates as ended)."""
+    if out.clause_said or out.valid_to is not None:
+        return
+    sibs = " ".join(m["sibs"].lower().split())
+    out.fact("HAS_SIBLINGS", f"{out.who} has {sibs}", value=sibs, memory_type="PEOPLE",
+             fact_type="relationship", importance=2, confidence=0.85)  # fmt: skip
+
+
+@rule(
+    "friend_named",
+    rf"(?i:\bmy\s+(?:(?:old|childhood|college|school|high\s+school|close|good|dear|oldest|longtime|"
+    rf"long-time|work|gym|running)\s+)*(?P<role>buddy|bestie|pal|bff|best\s+mate|mate|friend)\s*,?\s+)"
+    rf"{NAME}",
+)
+def _friend_named(m: re.Match[str], out: Emitter) -> None:
+    """ "my buddy Jake", "my bestie Sarah", "my childhood friend Tom"."""
+    name = _name(m["name"])
+    if name and name.lower() not in NOT_NAMES:
+        _relationship(out, "friend", name)
 
 
 @rule("married_for", r"(?i:\bI(?:'ve|\s+have)\s+been\s+(?:happily\s+)?married)\b(?!\s+to\b)")
