@@ -30,7 +30,7 @@ from bench.recall import beam, data
 from bench.recall.lexical import BM25, tokenize
 from bench.recall.splits import SPLITS, update_outcome
 from contracts.retrieve_limits import TurnLimits
-from services.rag_gate import fusion, updates, when
+from services.rag_gate import fusion, spread, updates, when
 
 RRF_K = 60
 
@@ -122,6 +122,10 @@ def rank(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimits) ->
         for t in scored[: updates.WINDOW]
     }
     order, _ = updates.newer_first([t.id for t in scored], said_)
+    if SPREAD_HEAD is not None:
+        sessions = {t.id: str(by_id[t.id].session) for t in scored}
+        relevance = {t.id: t.details["relevance"] for t in scored}
+        order = spread.spread(order, sessions, relevance, SPREAD_HEAD)
     items, shown = [], set()
     for dia in order:
         if dia in shown:
@@ -130,7 +134,7 @@ def rank(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimits) ->
         cover = {dia} | ({before} if before and before not in shown else set())
         shown |= cover
         items.append(frozenset(cover))
-    return items
+    return items[: limits.max]
 
 
 def turn_recall(items: Sequence[frozenset], evidence: Sequence[str], k: int) -> float:
@@ -148,18 +152,14 @@ SETTINGS: dict[str, dict] = {
     "before (issue 33 round 1)": {
         "patch": {"SESSION_SHARE": 0.0},
         "limits": {"candidates": 32, "margin": 0.3},
+        "spread": None,
     },
-    **{
-        f"session {w}, {n} candidates, margin {m}, entity {e}": {
-            "patch": {"SESSION_SHARE": w},
-            "limits": {"candidates": n, "margin": m, "entity_boost": e},
-        }
-        for w in (0.0, 0.4, 0.6, 0.8, 1.0)
-        for n in (32, 64)
-        for m in (0.3, 0.7)
-        for e in (0.5, 0.25)
-    },
+    "no spread": {"spread": None},
+    **{f"spread after {h} by top{k}": {"spread": h, "top": k} for h in (5, 10) for k in (1, 2, 3)},
 }
+
+
+SPREAD_HEAD: int | None = spread.HEAD
 
 
 def patched(patch: dict) -> dict:
@@ -225,6 +225,9 @@ def main(argv: list[str] | None = None) -> None:
     for name in names:
         limits = msgspec.structs.replace(TurnLimits(), **SETTINGS[name].get("limits", {}))
         old = patched(SETTINGS[name].get("patch", {}))
+        global SPREAD_HEAD
+        SPREAD_HEAD = SETTINGS[name].get("spread", spread.HEAD)
+        spread.SESSION_TOP = SETTINGS[name].get("top", 2)
         got = measure(indexed, qvecs, limits)
         patched(old)
         print(f"{name:28s} " + "  ".join(f"{k} {v:.3f}" for k, v in got.items()), flush=True)
