@@ -366,3 +366,34 @@ def test_a_plan_with_a_date_to_come_is_a_dated_todo(text: str, task: str, due: s
 )
 def test_no_plan_without_a_date_to_come(text: str) -> None:
     assert plan_of(text).todos == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('I\'m currently reading "The Lean Startup" and hoping it\'ll give me tips for my biz.',
+         {("DOES", "reading The Lean Startup")}),
+        ('I loved "Becoming Nicole" by Amy Ellis Nutt. It\'s a real inspiring true story.',
+         {("LIKES", "Becoming Nicole by Amy Ellis Nutt")}),
+        ('My favorite book is "The Alchemist", I\'ve read it three times.',
+         {("FAVORITE", "book: The Alchemist")}),
+        ("I'm watching 'Breaking Bad' again.", {("DOES", "watching Breaking Bad")}),
+    ],
+)  # fmt: skip
+def test_a_title_in_quotes_is_kept_whole(text: str, expected: set[tuple]) -> None:
+    """A quoted title is a work, not someone's words: kept, without its quotes."""
+    assert facts_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'She said "I Love You" and left.',  # words said, not a title
+        'He told me "you should quit" lol',
+        "I loved it!",
+        "I'm watching TV.",
+        "I loved Sarah's cake.",
+    ],
+)
+def test_quoted_words_and_pronouns_write_no_work(text: str) -> None:
+    assert plan_of(text).facts == []
