@@ -162,6 +162,10 @@ def test_an_injury_is_dated_when_it_happened() -> None:
         ("I'm trying to lose weight, so I started eating healthier.", {("GOAL", "Lose weight")}),
         ("I'm studying to become a teacher.", {("GOAL", "Become a teacher")}),
         ("I want to become a published author one day.", {("GOAL", "Become a published author")}),
+        ("I'm considering a career in counseling.", {("GOAL", "Consider a career in counseling")}),
+        ("I'm thinking about going back to school for nursing.",
+         {("GOAL", "Consider going back to school for nursing")}),
+        ("I'm ready to be a mom and share my love and family.", {("GOAL", "Become a mom")}),
     ],
 )  # fmt: skip
 def test_goals_are_todos(text: str, expected: set[tuple]) -> None:
@@ -176,6 +180,9 @@ def test_goals_are_todos(text: str, expected: set[tuple]) -> None:
         "I'm determined to make it work.",
         "My dream is to be there for them.",
         "I want to be a good mom.",  # a wish about oneself, no career
+        "I'm thinking about you.",
+        "I'm considering it.",
+        "I'm ready to go!",
     ],
 )
 def test_no_goal_from_a_pleasantry(text: str) -> None:
