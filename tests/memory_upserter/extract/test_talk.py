@@ -323,6 +323,10 @@ def test_interest_look_alikes_write_nothing(text: str) -> None:
         ("My 3-year-old son just started preschool.", {("HAS_SON", "son")}),
         ("I have two brothers and a sister.", {("HAS_SIBLINGS", "two brothers and a sister")}),
         ("My buddy Jake and I went fishing.", {("HAS_FRIEND", "Jake")}),
+        ("I have a son named Leo and a daughter named Mia.",
+         {("HAS_SON", "Leo"), ("HAS_DAUGHTER", "Mia")}),
+        ("We have a cat named Whiskers and a dog named Rex.",
+         {("HAS_PET", "Whiskers"), ("HAS_PET", "Rex")}),
         ("My childhood friend Tom just got married.", {("HAS_FRIEND", "Tom")}),
     ],
 )  # fmt: skip
