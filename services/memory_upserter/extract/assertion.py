@@ -62,7 +62,7 @@ _WISH = re.compile(
     r"try\s+to|trying\s+to|pretend|guess|assume|suppose|doubt)\b|'d\b|'ll\b)"
 )
 _REPORTED = re.compile(
-    r"(?i)\b(?:said|says|say|told|tells|think|thinks|thought|claim|claims|"
+    r"(?i)\b(?:said|says|say|told|tells|(?:think|thinks|thought)(?!\s+(?:about|of|back)\b)|claim|claims|"
     r"claimed|believe|believes|believed|heard|assume[sd]?|according\s+to|"
     r"insists?|insisted|reckons?|swears?|swore|pretends?|rumou?r)\b"
 )

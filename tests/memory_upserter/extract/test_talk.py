@@ -213,6 +213,9 @@ def test_no_goal_from_a_pleasantry(text: str) -> None:
          {("LIKES", "painting")}),
         ("Cooking's been a great way to relax.", {("LIKES", "cooking")}),
         ("Pottery has been so calming.", {("LIKES", "pottery")}),
+        ("I just think about my love for dance and how it makes me feel.", {("LIKES", "dance")}),
+        ("My passion for cooking started when I was young.", {("LIKES", "cooking")}),
+        ("I have a big collection of vinyl records.", {("DOES", "collect vinyl records")}),
         ("Running is so therapeutic for me.", {("LIKES", "running")}),
         ("My favorite thing to do is go to the beach with my family.",
          {("LIKES", "going to the beach with their family")}),
@@ -243,6 +246,8 @@ def test_pastimes_groups_and_likes_said_in_passing(text: str, expected: set[tupl
         "Trying new stuff is a great way to push yourself and mix things up.",  # advice
         "I'm passionate about what I do.",
         "Just yesterday I joined the call late.",
+        "My love for you is endless.",
+        "Thanks for your love for my art!",
         "I'm passionate about creating a safe, inviting place for people to grow.",  # cut
     ],
 )
@@ -408,3 +413,11 @@ def test_a_title_in_quotes_is_kept_whole(text: str, expected: set[tuple]) -> Non
 )
 def test_quoted_words_and_pronouns_write_no_work(text: str) -> None:
     assert plan_of(text).facts == []
+
+
+def test_thinking_about_is_no_report() -> None:
+    """ "I think about my love for dance" is the person's; "I think I'm allergic to cats" is a
+    hedge, and "She thinks I live in Paris" someone else's claim."""
+    assert facts_of("I think about my love for dance every day.") == {("LIKES", "dance")}
+    assert facts_of("I think I'm allergic to cats.") == set()
+    assert facts_of("She thinks I live in Paris.") == set()

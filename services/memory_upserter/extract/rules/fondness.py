@@ -291,3 +291,21 @@ def _reading_a_work(m: re.Match[str], out: Emitter) -> None:
         return
     doing = f"{' '.join(m['verb'].lower().split())} {work}"
     out.fact("DOES", f"{out.who} is {doing}", value=doing, fact_type="habit", confidence=0.7)
+
+
+@rule(
+    "my_love_for",
+    r"(?i:\bmy\s+(?:(?:huge|deep|big|great|lifelong|real|true|own|growing)\s+)?(?:love|passion)\s+"
+    r"(?:for|of))\s+" + _PHRASE,
+)
+def _my_love_for(m: re.Match[str], out: Emitter) -> None:
+    """ "I just think about my love for dance and how it makes me feel", "my passion for
+    cooking" — never "my love for you"."""
+    said = re.split(
+        r"(?i)\s+and\s+(?:how|what|why|when|where|the\s+way)\b|\s+(?:started|began|is|was|has|have|"
+        r"comes|came|grew|goes|keeps|helps|makes|took|led|got)\b",
+        m["what"],
+    )[0]
+    what = liked(_whole(said, object_=False))
+    if what is not None and not _NOT_WORK.match(what):
+        _like(out, _own(what))
