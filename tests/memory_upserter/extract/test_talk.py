@@ -215,6 +215,7 @@ def test_no_goal_from_a_pleasantry(text: str) -> None:
         ("Pottery has been so calming.", {("LIKES", "pottery")}),
         ("I just think about my love for dance and how it makes me feel.", {("LIKES", "dance")}),
         ("My passion for cooking started when I was young.", {("LIKES", "cooking")}),
+        ("Seeing this pic made me appreciate my love of reading even more.", {("LIKES", "reading")}),
         ("I have a big collection of vinyl records.", {("DOES", "collect vinyl records")}),
         ("Running is so therapeutic for me.", {("LIKES", "running")}),
         ("My favorite thing to do is go to the beach with my family.",

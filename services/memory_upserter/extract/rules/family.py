@@ -205,7 +205,8 @@ def _career_goal(m: re.Match[str], out: Emitter) -> None:
     "considering",
     r"(?i:\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:seriously\s+|really\s+|still\s+|also\s+)?"
     r"(?:considering|thinking\s+(?:about|of)|looking\s+into))\s+(?P<task>(?i:a\s+career\s+in|"
-    r"going\s+(?:back\s+)?to\s+(?:school|college|university|grad\s+school)|becoming\s+an?\s+|"
+    r"going\s+(?:back\s+)?to\s+(?:school|college|university|grad\s+school)|"
+    r"becoming\s+an?\s+|"
     r"studying|switching\s+careers|changing\s+careers)[^,.;:!?]*)",
 )
 def _considering(m: re.Match[str], out: Emitter) -> None:

@@ -306,6 +306,7 @@ def _my_love_for(m: re.Match[str], out: Emitter) -> None:
         r"comes|came|grew|goes|keeps|helps|makes|took|led|got)\b",
         m["what"],
     )[0]
+    said = re.sub(r"(?i)(?:\s+(?:even|still|too|also|really))+$", "", said)  # "reading even [more]"
     what = liked(_whole(said, object_=False))
     if what is not None and not _NOT_WORK.match(what):
         _like(out, _own(what))
