@@ -129,6 +129,14 @@ def _friend_named(m: re.Match[str], out: Emitter) -> None:
         _relationship(out, "friend", name)
 
 
+@rule("my_divorce", r"(?i:\b(?:my|our)\s+(?:recent\s+|messy\s+|own\s+)?divorce)\b(?!['’])")
+def _my_divorce(m: re.Match[str], out: Emitter) -> None:
+    """ "I've been volunteering at the shelter since my divorce": the person is divorced (not
+    "my parents' divorce")."""
+    out.fact("MARITAL_STATUS", f"{out.who} is divorced", value="divorced", importance=2,
+             confidence=0.75)  # fmt: skip
+
+
 @rule("married_for", r"(?i:\bI(?:'ve|\s+have)\s+been\s+(?:happily\s+)?married)\b(?!\s+to\b)")
 def _married_for(m: re.Match[str], out: Emitter) -> None:
     """ "I've been married for ten years": married, since then."""
