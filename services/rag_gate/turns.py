@@ -1,7 +1,9 @@
 """Recalled raw turns, the continuity fields, and the fused order over every returned item. Pure.
 
-Recalled turns are cut like the other hits, then re-ranked with the entity and episode signals
-(:mod:`services.rag_gate.fusion`); a message is shown once, as a turn or as a turn's context.
+Recalled turns are cut like the other hits, then re-ranked with the entity, session and
+episode signals (:mod:`services.rag_gate.fusion`), a newer turn on the topic before an older
+one (:mod:`.updates`), and past the first ten one turn of each further session first
+(:mod:`.spread`); a message is shown once, as a turn or as a turn's context.
 """
 
 from __future__ import annotations
