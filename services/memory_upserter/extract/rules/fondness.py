@@ -17,7 +17,7 @@ from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.doing import _END, _PHRASE, _own, _whole
 from services.memory_upserter.extract.rules.keeps import _like
 from services.memory_upserter.extract.rules.lately import _PERFECT, _SINCE
-from services.memory_upserter.extract.rules.pastimes import ACTIVITY
+from services.memory_upserter.extract.rules.pastimes import _NOT_WORK, ACTIVITY
 from services.memory_upserter.extract.rules.registry import liked, rule
 from services.memory_upserter.extract.vocabulary import NOT_NAMES
 
@@ -250,47 +250,6 @@ def _keen_doer(m: re.Match[str], out: Emitter) -> None:
     if thing.split()[0] in NOT_NAMES or thing in ("book", "tech", "music", "animal", "nature"):
         thing = {"book": "books", "animal": "animals"}.get(thing, thing)
     _like(out, thing)
-
-
-_WORK = (
-    r"(?P<work>[A-Z0-9][\w'’-]*(?:\s+(?:[A-Z0-9][\w'’-]*|of|the|a|an|and|in|on|to|for|at|with|"
-    r"from)){0,6})"
-)
-_NOT_WORK = re.compile(
-    r"(?i)(?:it|this|that|them|you|him|her|everything|everyone|every|tv|netflix|youtube|hulu|"
-    r"tiktok|instagram|the\s+news|the\s+game)\b"
-)
-
-
-@rule(
-    "loved_work",
-    rf"(?i:\bI\s+(?:really\s+|absolutely\s+|just\s+|totally\s+)?(?:loved|adored|enjoyed))\s+{_WORK}"
-    rf"(?:\s+by\s+(?P<by>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){{0,3}}))?(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|so|"
-    rf"because|too|as)\b))",
-)
-def _loved_work(m: re.Match[str], out: Emitter) -> None:
-    """ "I loved "Becoming Nicole" by Amy Ellis Nutt": a work the person liked (a title, its
-    quotes kept off by :func:`..assertion.unquoted`); "I loved it" names nothing."""
-    work = m["work"].strip()
-    if work.lower() in NOT_NAMES or _NOT_WORK.match(work) or re.search(r"['’]s$", work):
-        return
-    by = f" by {m['by']}" if m["by"] else ""
-    _like(out, work + by)
-
-
-@rule(
-    "reading_a_work",
-    rf"(?i:\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:currently\s+|also\s+|still\s+|finally\s+)?"
-    rf"(?P<verb>reading|re-reading|rereading|watching|rewatching|binge-watching|listening\s+to))\s+"
-    rf"{_WORK}(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|so|because|again|right|now|lately|these)\b))",
-)
-def _reading_a_work(m: re.Match[str], out: Emitter) -> None:
-    """ "I'm currently reading "The Lean Startup"": what the person is reading or watching."""
-    work = m["work"].strip()
-    if work.lower() in NOT_NAMES or _NOT_WORK.match(work):
-        return
-    doing = f"{' '.join(m['verb'].lower().split())} {work}"
-    out.fact("DOES", f"{out.who} is {doing}", value=doing, fact_type="habit", confidence=0.7)
 
 
 @rule(

@@ -3,7 +3,8 @@ group joined ("I joined a local book club last month": a member since then), a h
 "go" or "take" ("I usually go hiking on weekends", "I take salsa classes every Tuesday"), a
 family tradition, learning to do something ("I'm learning to play the violin"), a work of one's
 own underway ("I'm writing a screenplay about my childhood") and volunteering ("I'm a volunteer
-at the animal shelter").
+at the animal shelter"), and works liked or read ("I loved "Becoming Nicole" by Amy Ellis Nutt",
+"I'm reading The Hobbit").
 
 Closed lists of activities, groups and works: "I started a fight", "I joined the call" and "I'm
 writing an email" write nothing here. Their place in the rule table: :mod:`.rules`."""
@@ -15,7 +16,9 @@ import re
 from services.memory_upserter.extract.due import find_due
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.doing import _PHRASE, _own, _whole
+from services.memory_upserter.extract.rules.keeps import _like
 from services.memory_upserter.extract.rules.registry import rule
+from services.memory_upserter.extract.vocabulary import NOT_NAMES
 
 # An activity named by a noun ("pottery", "a new hobby", "a cooking class").
 ACTIVITY = re.compile(
@@ -169,3 +172,44 @@ def _collection(m: re.Match[str], out: Emitter) -> None:
     what = _whole(m["what"], object_=False)
     if what is not None:
         _does(out, f"collects {_own(what)}", f"collect {_own(what)}")
+
+
+_WORK = (
+    r"(?P<work>[A-Z0-9][\w'’-]*(?:\s+(?:[A-Z0-9][\w'’-]*|of|the|a|an|and|in|on|to|for|at|with|"
+    r"from)){0,6})"
+)
+_NOT_WORK = re.compile(
+    r"(?i)(?:it|this|that|them|you|him|her|everything|everyone|every|tv|netflix|youtube|hulu|"
+    r"tiktok|instagram|the\s+news|the\s+game)\b"
+)
+
+
+@rule(
+    "loved_work",
+    rf"(?i:\bI\s+(?:really\s+|absolutely\s+|just\s+|totally\s+)?(?:loved|adored|enjoyed))\s+{_WORK}"
+    rf"(?:\s+by\s+(?P<by>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){{0,3}}))?(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|so|"
+    rf"because|too|as)\b))",
+)
+def _loved_work(m: re.Match[str], out: Emitter) -> None:
+    """ "I loved "Becoming Nicole" by Amy Ellis Nutt": a work the person liked (a title, its
+    quotes kept off by :func:`..assertion.unquoted`); "I loved it" names nothing."""
+    work = m["work"].strip()
+    if work.lower() in NOT_NAMES or _NOT_WORK.match(work) or re.search(r"['’]s$", work):
+        return
+    by = f" by {m['by']}" if m["by"] else ""
+    _like(out, work + by)
+
+
+@rule(
+    "reading_a_work",
+    rf"(?i:\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:currently\s+|also\s+|still\s+|finally\s+)?"
+    rf"(?P<verb>reading|re-reading|rereading|watching|rewatching|binge-watching|listening\s+to))\s+"
+    rf"{_WORK}(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|so|because|again|right|now|lately|these)\b))",
+)
+def _reading_a_work(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm currently reading "The Lean Startup"": what the person is reading or watching."""
+    work = m["work"].strip()
+    if work.lower() in NOT_NAMES or _NOT_WORK.match(work):
+        return
+    doing = f"{' '.join(m['verb'].lower().split())} {work}"
+    out.fact("DOES", f"{out.who} is {doing}", value=doing, fact_type="habit", confidence=0.7)
