@@ -429,3 +429,30 @@ def test_thinking_about_is_no_report() -> None:
     assert facts_of("I think about my love for dance every day.") == {("LIKES", "dance")}
     assert facts_of("I think I'm allergic to cats.") == set()
     assert facts_of("She thinks I live in Paris.") == set()
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("I'm getting my master's in education.", {("STUDIES", "education")}),
+        ("I'm in my final year of college.", {("STUDENT", "final year, college")}),
+        ("I'm a junior in high school.", {("STUDENT", "junior, high school")}),
+        ("I graduated with a degree in nursing last year.", {("DEGREE", "nursing")}),
+        ("I had knee surgery last month and I'm still recovering.",
+         {("HEALTH_EVENT", "knee surgery")}),
+        ("I had a heart attack two years ago.", {("HEALTH_EVENT", "heart attack")}),
+        ("I got the job! I start Monday at the bakery.", {("JOB_STATUS", "employed")}),
+    ],
+)  # fmt: skip
+def test_school_health_events_and_a_job_got(text: str, expected: set[tuple]) -> None:
+    assert facts_of(text) == expected
+
+
+def test_studying_names_the_field_and_the_school() -> None:
+    facts = facts_of("I'm studying psychology at NYU.")
+    assert {("STUDIES", "psychology"), ("STUDIES_AT", "NYU")} <= facts
+
+
+@pytest.mark.parametrize("text", ["I'm studying for my exams.", "I got the job done."])
+def test_school_and_job_look_alikes_write_nothing(text: str) -> None:
+    assert plan_of(text).facts == []

@@ -91,6 +91,22 @@ def _living_with(m: re.Match[str], out: Emitter) -> None:
     out.fact("CONDITION", f"{out.who} has {what}", value=what, importance=3, confidence=0.8)
 
 
+@rule(
+    "had_surgery",
+    r"(?i:\bI(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:had|got|underwent)\s+"
+    r"(?P<article>an?\s+|my\s+)?)(?P<what>(?:(?:knee|back|hip|shoulder|heart|eye|foot|wrist|ankle|spine|"
+    r"brain|gallbladder|appendix|wisdom\s+teeth|dental|minor|major|emergency)\s+)?(?:surgery|"
+    r"operation|heart\s+attack|stroke|concussion|miscarriage|c-section|knee\s+replacement|"
+    r"hip\s+replacement|transplant|chemo|chemotherapy))\b",
+)
+def _had_surgery(m: re.Match[str], out: Emitter) -> None:
+    """ "I had knee surgery last month": a health event, dated by its time (else undated)."""
+    what = " ".join(m["what"].lower().split())
+    article = (m["article"] or "").lower().replace("my ", "their ")
+    out.fact("HEALTH_EVENT", f"{out.who} had {article}{what}", value=what, importance=2,
+             confidence=0.8)  # fmt: skip
+
+
 @todo_rule(
     "health_goal",
     r"(?i:\bI(?:'m|\s+am)\s+(?:really\s+|also\s+|still\s+|now\s+)?(?:trying|working\s+hard|"

@@ -153,7 +153,8 @@ _WORKPLACE = (
 @rule(
     "got_a_job",
     rf"(?i:\bI(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:(?:got|landed|found|"
-    rf"took|accepted|started)\s+an?\s+(?P<kind>{_KIND}\s+)?(?:\w+\s+)?job|started\s+working))\b"
+    rf"took|accepted|started)\s+an?\s+(?P<kind>{_KIND}\s+)?(?:\w+\s+)?job|started\s+working|"
+    rf"(?:got|landed)\s+(?P<the>the)\s+job(?!\s+done)))\b"
     rf"(?:\s+(?i:as)\s+an?\s+{_JOB})?(?:\s+(?i:at|with)\s+(?:{_WORKPLACE}|(?:the\s+)?{ORG}))?",
 )
 def _got_a_job(m: re.Match[str], out: Emitter) -> None:
@@ -161,6 +162,8 @@ def _got_a_job(m: re.Match[str], out: Emitter) -> None:
     hospital", "I started working at the hospital last year": the person is employed (a plain
     "got a new job" is :mod:`.kin`'s)."""
     kind = " ".join((m["kind"] or "").lower().split())
+    if m["the"]:  # "I got the job!"
+        out.fact("JOB_STATUS", f"{out.who} got a new job", value="employed", importance=2)
     if kind and kind != "new":
         text = f"{out.who} has {_article(kind)} job"
         out.fact("JOB_STATUS", text, value=f"{kind} job", importance=2, confidence=0.8)
