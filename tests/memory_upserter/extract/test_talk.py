@@ -179,6 +179,7 @@ def test_goals_are_todos(text: str, expected: set[tuple]) -> None:
         "I'm working hard to make everything just right.",  # nothing one can name
         "I'm determined to make it work.",
         "My dream is to be there for them.",
+        "My dream is to sleep for a week lol",  # a joke, no act one pursues
         "I want to be a good mom.",  # a wish about oneself, no career
         "I'm thinking about you.",
         "I'm considering it.",
@@ -453,6 +454,28 @@ def test_studying_names_the_field_and_the_school() -> None:
     assert {("STUDIES", "psychology"), ("STUDIES_AT", "NYU")} <= facts
 
 
-@pytest.mark.parametrize("text", ["I'm studying for my exams.", "I got the job done."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm studying for my exams.",
+        "I got the job done.",
+        "i'm studying at the library rn",  # where, not what
+        "i'm studying with friends tonight",
+    ],
+)
 def test_school_and_job_look_alikes_write_nothing(text: str) -> None:
     assert plan_of(text).facts == []
+
+
+@pytest.mark.parametrize(
+    "text, todos",
+    [
+        ("i'm going to the gym tomorrow", {"Going to the gym"}),
+        ("I'm going to Paris next week!", {"Going to Paris"}),
+        ("I'm going to call my mom tomorrow.", {"Call my mom"}),
+    ],
+)
+def test_going_to_a_place_is_one_todo(text: str, todos: set[str]) -> None:
+    """A place after "going to" is the arrangement's ("Going to the gym"), a verb the will-rule's
+    ("Call my mom"): one todo each, never "The gym" or "Paris" alone."""
+    assert {t.text for t in plan_of(text).todos} == todos

@@ -11,7 +11,15 @@ from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.registry import ORG, _name, rule
 
 _FIELD = r"(?P<field>[a-z][a-z-]+(?:\s+(?:and\s+)?[a-z][a-z-]+){0,2}?)"
-_FIELD_END = r"(?=\s*(?:[,.;:!?]|$)|\s+(?:at|in|and|but|so|because|now|this|next|right)\b)"
+_FIELD_END = (
+    r"(?=\s*(?:[,.;:!?]|$)|\s+(?:at|in|and|but|so|because|now|this|next|right|tonight|today|"
+    r"tomorrow|with|for)\b)"
+)
+# Not a field: a preposition, a pronoun or a word of manner ("studying at the library", "hard").
+_NOT_FIELDS = frozenset(
+    "at in on with for from the a an my our it that this hard late abroad all online now "
+    "tonight today together alone again more".split()
+)
 
 
 @rule(
@@ -23,7 +31,7 @@ _FIELD_END = r"(?=\s*(?:[,.;:!?]|$)|\s+(?:at|in|and|but|so|because|now|this|next
 def _studying_at(m: re.Match[str], out: Emitter) -> None:
     """ "I'm studying psychology at NYU": the field, and the school when named."""
     field = " ".join(m["field"].lower().split())
-    if field.split()[0] in ("hard", "for", "a", "the", "it", "that", "abroad", "late", "all", "my"):
+    if field.split()[0] in _NOT_FIELDS:
         return
     out.fact("STUDIES", f"{out.who} studies {field}", value=field, importance=2, confidence=0.8)
     school = _name(m["org"])

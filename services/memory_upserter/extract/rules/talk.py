@@ -241,6 +241,14 @@ def _job_status(m: re.Match[str], out: Emitter) -> None:
 # --- goals (todos) -----------------------------------------------------------------------------
 
 
+_GOAL_VERB = re.compile(
+    r"(?i)(?:become|be\s+an?|open|start|build|create|own|have|travel|visit|write|publish|run|turn|"
+    r"launch|buy|move|learn|get|make|help|adopt|finish|see\s+the|retire|teach|work|study|go|"
+    r"raise|save|grow|expand|share|perform|compete|win|climb|hike|finish|complete|give|bring|"
+    r"inspire|mentor|guide|spread|change|improve|pass|graduate)\b"
+)
+
+
 @todo_rule(
     "aiming_to",
     r"(?i:\b(?:I(?:'m|\s+am)\s+(?:now\s+|really\s+|also\s+)?(?:aiming|striving)\s+to|"
@@ -249,9 +257,10 @@ def _job_status(m: re.Match[str], out: Emitter) -> None:
     r"to))\s+(?P<task>.+)$",
 )
 def _aiming_to(m: re.Match[str], out: Emitter) -> None:
-    """ "Now, I'm aiming to turn my dancing passion into a business": a goal."""
+    """ "Now, I'm aiming to turn my dancing passion into a business": a goal — an act one can
+    pursue ("my dream is to sleep for a week" is a joke, no goal)."""
     task = _own_task(m["task"])
-    if task:
+    if task and _GOAL_VERB.match(task):
         out.todo("GOAL", task, dated=False)
 
 
