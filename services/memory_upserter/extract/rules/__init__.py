@@ -12,7 +12,7 @@ works underway), and last the relations said in passing (:mod:`.kin`), which a n
 outranks. What the person used to do writes nothing (the corpora's "past" category). Within a
 module, rules keep the order they are written in. The todo rules (:mod:`.todos`, then the goals
 of :mod:`.talk`, :mod:`.family` and :mod:`.health`, then the dated arrangements of
-:mod:`.arranged`) are a table of their own.
+:mod:`.plans`) are a table of their own.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from __future__ import annotations
 from types import ModuleType
 
 from services.memory_upserter.extract.rules import (
-    arranged,
     basics,
     doing,
     events,
@@ -33,6 +32,7 @@ from services.memory_upserter.extract.rules import (
     lately,
     life,
     pastimes,
+    plans,
     profile,
     study,
     talk,
@@ -44,7 +44,7 @@ FACT_ORDER: tuple[ModuleType, ...] = (
     basics, profile, life, events, languages, doing, keeps,
     talk, family, study, health, lately, fondness, pastimes, kin,
 )  # fmt: skip
-TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, arranged)
+TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans)
 
 
 def _table(registered: list[Rule], order: tuple[ModuleType, ...]) -> tuple[Rule, ...]:

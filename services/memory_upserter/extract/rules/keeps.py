@@ -21,8 +21,14 @@ _PET_ROLES = "|".join(sorted((re.escape(r) for r in _PETS), key=len, reverse=Tru
 
 
 def _like(out: Emitter, what: str) -> None:
-    """A like said some other way than "I like X": stated, but less firmly."""
-    out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference", confidence=0.7)
+    """A like said some other way than "I like X": stated, but less firmly — never one of the
+    words said to the assistant ("talking to you helps me relax")."""
+    if not _TO_YOU.search(what):
+        out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference",
+                 confidence=0.7)  # fmt: skip
+
+
+_TO_YOU = re.compile(r"(?i)\b(?:you|your|yours|yourself|u|ur|ya)\b")
 
 
 @rule(

@@ -76,7 +76,7 @@ def _my_goal(m: re.Match[str], out: Emitter) -> None:
 def _i_will(m: re.Match[str], out: Emitter) -> None:
     task = _task(m["task"])
     if re.match(r"(?i:the|a|an|my|our)\b|[A-Z]", task) and "going" in (m["verb"] or "").lower():
-        return  # "I'm going to the gym / to Paris": a place, not a verb (:mod:`.arranged` reads it)
+        return  # "I'm going to the gym / to Paris": a place, not a verb (:mod:`.plans` reads it)
     promised = re.search(r"(?i)promise|commit", m["verb"] or "")
     if (
         promised

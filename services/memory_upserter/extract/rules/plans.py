@@ -4,9 +4,7 @@ parents in Ohio", "I'm getting married next month!") and an engagement one has (
 presentation on Thursday").
 
 Only with a date that is still to come: "I'm visiting my parents" (now, or no date) and "I had
-a presentation on Thursday" (past) are no plan. An engagement is a REMINDER, an arrangement a
-COMMITMENT, with the words and kinds the everyday plan rules use, so a plan both read is one
-todo. Their place in the todo table: :mod:`.rules`."""
+a presentation on Thursday" (past) are no plan. Their place in the todo table: :mod:`.rules`."""
 
 from __future__ import annotations
 
@@ -86,4 +84,4 @@ def _have_engagement(m: re.Match[str], out: Emitter) -> None:
     task = _task(m["task"]).rstrip(" .!")
     when = _when(out, task)
     if when is not None:
-        out.todo("REMINDER", _untimed(task, out), also_due_in=out.sentence, at=when)
+        out.todo("COMMITMENT", _untimed(task, out), also_due_in=out.sentence, at=when)
