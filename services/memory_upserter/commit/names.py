@@ -8,8 +8,8 @@ several are told apart by the fact's relation ("HAS_SISTER Beatriz" among two Be
 the relation the person put before the name ("my sister marta is pregnant") or by the category
 the predicate implies, else the link stays open (the facts naming it are left out
 with an ``entity_ambiguous`` warning and the one which-question waits for the next turn); none
-is a new entity whose category the predicate implies (:func:`object_category`) — a dog is a
-Pet, an employer an Org, a relative a Person — never a Person by default.
+is a new entity whose category the plan or the person's words imply (:mod:`.kinds`) — a dog
+is a Pet, an employer an Org, a relative a Person — never a Person by default.
 :func:`distinct_writes` (in the transaction) resolves a ``distinct_from`` to the namesake.
 """
 
@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING
 
 from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan
-from contracts.relations import ROLES, SYMMETRIC, of_predicate
+from contracts.relations import ROLES
 from services.core.memory_store.keys import canonical_predicate
 from services.core.memory_store.shapes import EntityWrite
 from services.core.memory_store.visibility import visible
 from services.core.which import numbered, phrase, which_question
 from services.memory_upserter.commit import sql
+from services.memory_upserter.commit.kinds import object_category, said_category, subject_category
 from services.memory_upserter.commit.read import (
-    OBJECT_CATEGORIES,
     REF_CATEGORIES,
     SELF,
     SELF_HANDLES,
@@ -40,18 +40,6 @@ from services.memory_upserter.text import fold
 
 if TYPE_CHECKING:
     from services.core.deps import Connection
-
-PERSON_LABELS = frozenset(label for label in ROLES.values() if label != "PET")
-PERSON_PREDICATES = frozenset(
-    {f"HAS_{label}" for label in PERSON_LABELS}
-    | {of_predicate(label) for label in PERSON_LABELS}
-    | {p for ps in SYMMETRIC.values() for p in ps}
-    | {"HAS_CHILD", "HAS_KID", "HAS_MOM", "HAS_DAD", "KNOWS", "MET", "DATING", "HAS_EX"}
-)
-PET_PREDICATES = frozenset(
-    {f"HAS_{word.upper()}" for word, label in ROLES.items() if label == "PET"}
-    | {"HAS_PET", "OWNS_PET", "HAS_BIRD", "HAS_FISH", "OWNS_DOG", "OWNS_CAT"}
-)
 
 KNOWN = f"""
 SELECT e.entity_id::text, e.name, e.entity_ref, e.category,
@@ -75,17 +63,6 @@ SELECT e.entity_id::text, e.name, e.entity_ref, e.category,
  ORDER BY e.created_at, e.entity_id
  LIMIT 200
 """
-
-
-def object_category(predicate: str, memory_type: str) -> str | None:
-    """The category the object of ``predicate`` must be, when the predicate says; None when it
-    does not (a new entity is then 'Other', never a Person by default)."""
-    pred = canonical_predicate(predicate)
-    if pred in PET_PREDICATES:
-        return "Pet"
-    if pred in PERSON_PREDICATES:
-        return "Person"
-    return OBJECT_CATEGORIES.get(pred) or ("Project" if memory_type == "PROJECT" else None)
 
 
 def handles_of(plan: MemoryWritePlan) -> list[str]:
@@ -158,6 +135,8 @@ class _Resolver:
             phrases = [phrase(k.name, role_word(k.roles[0]) if k.roles else None) for k in found]
             self.out.open[name] = which_question(shown, numbered(phrases))
             return None
+        if category is None:
+            self.out.unknown_kind.append(name)
         return self.add(EntityWrite(name, category or "Other", (), "global", None))
 
     def add(self, write: EntityWrite, *, by_name: bool = True) -> int:
@@ -207,7 +186,7 @@ def resolve(
     someone several entities answer to is left out: :attr:`Resolved.open` holds the question."""
     resolver = _Resolver(known, said)
     out = resolver.out
-    hints = _category_hints(plan)
+    hints = _category_hints(plan, said)
     for i, entity in enumerate(plan.entities):
         key = fold(entity.name).strip()
         if key in SELF_HANDLES:
@@ -240,9 +219,11 @@ def resolve(
     return out
 
 
-def _category_hints(plan: MemoryWritePlan) -> dict[str, str]:
-    """Each handle's category as the plan implies it: declared, else the first predicate
-    naming it as an object that says, else a subject's memory type (PEOPLE: a person)."""
+def _category_hints(plan: MemoryWritePlan, said: Sequence[str]) -> dict[str, str]:
+    """Each handle's category as the plan or the person's words imply it (:mod:`.kinds`):
+    declared; else a predicate naming it as an object; else one about it as the subject; else
+    what the person called it; else a PROJECT fact's subject is a Project. A PEOPLE fact's
+    subject is no Person by its memory type alone."""
     hints: dict[str, str] = {fold(e.name).strip(): e.category for e in plan.entities}
     for fact in plan.facts:
         if fact.object is not None:
@@ -250,9 +231,14 @@ def _category_hints(plan: MemoryWritePlan) -> dict[str, str]:
             if implied is not None:
                 hints.setdefault(fold(fact.object).strip(), implied)
     for fact in plan.facts:
-        by_type = {"PROJECT": "Project", "PEOPLE": "Person"}.get(fact.memory_type)
-        if by_type is not None:
-            hints.setdefault(fold(fact.subject).strip(), by_type)
+        key = fold(fact.subject).strip()
+        if key in SELF_HANDLES or re.fullmatch(r"[a-z_]+:[^\s:]+", fact.subject):
+            continue
+        implied = subject_category(fact.predicate) or said_category(fact.subject.strip(), said)
+        if implied is None and fact.memory_type == "PROJECT":
+            implied = "Project"
+        if implied is not None:
+            hints.setdefault(key, implied)
     return hints
 
 

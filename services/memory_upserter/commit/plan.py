@@ -83,6 +83,15 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         msgspec.structs.replace(plan, facts=facts), judged.known, [r.text for r in own]
     )
     notes += _ambiguous(resolved)
+    if source in ("request", "answer"):
+        notes += [
+            Notice(
+                code="entity_category_unknown",
+                detail=f"{name!r} is new and nothing says what it is (no entities entry, no "
+                "predicate or words that tell): kept as Other, never a Person by default",
+            )
+            for name in dict.fromkeys(resolved.unknown_kind)
+        ]
     todos, todo_notes = _todos(plan, turn, own)
     notes += todo_notes
     done_said = any(says_done(r.text) for r in own)
