@@ -66,7 +66,8 @@ async def test_the_v3_figures(replayed, capsys) -> None:
         with capsys.disabled():
             print(
                 f"\n{style:10} held-out turns {n['turns']:3}  lost {n['lost']}  fair dropped "
-                f"{n['fair_dropped']}/{n['fair']}  invented kept {n['invented_kept']}/{n['invented']}"
+                f"{n['fair_dropped']}/{n['fair']}  invented kept "
+                f"{n['invented_kept']}/{n['invented']}"
             )
         assert n["turns"] > 0 and n["lost"] == 0
     with capsys.disabled():
