@@ -20,9 +20,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from contracts.plan import MemoryWritePlan
 from contracts.relations import ROLES, SYMMETRIC, of_predicate
 from services.core.memory_store.keys import canonical_predicate
-from services.memory_upserter.commit.read import OBJECT_CATEGORIES
+from services.memory_upserter.commit.read import OBJECT_CATEGORIES, SELF_HANDLES
+from services.memory_upserter.text import fold
 
 PERSON_LABELS = frozenset(label for label in ROLES.values() if label != "PET")
 PERSON_PREDICATES = frozenset(
@@ -78,3 +80,24 @@ def said_category(name: str, said: Sequence[str]) -> str | None:
         if label is not None:
             return "Pet" if label == "PET" else "Person"
     return None
+
+
+def category_hints(plan: MemoryWritePlan, said: Sequence[str]) -> dict[str, str]:
+    """Each handle's category as the plan or the person's words imply it (module docstring),
+    by its folded name."""
+    hints: dict[str, str] = {fold(e.name).strip(): e.category for e in plan.entities}
+    for fact in plan.facts:
+        if fact.object is not None:
+            implied = object_category(fact.predicate, fact.memory_type)
+            if implied is not None:
+                hints.setdefault(fold(fact.object).strip(), implied)
+    for fact in plan.facts:
+        key = fold(fact.subject).strip()
+        if key in SELF_HANDLES or re.fullmatch(r"[a-z_]+:[^\s:]+", fact.subject):
+            continue
+        implied = subject_category(fact.predicate) or said_category(fact.subject.strip(), said)
+        if implied is None and fact.memory_type == "PROJECT":
+            implied = "Project"
+        if implied is not None:
+            hints.setdefault(key, implied)
+    return hints

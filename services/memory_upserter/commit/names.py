@@ -28,7 +28,7 @@ from services.core.memory_store.shapes import EntityWrite
 from services.core.memory_store.visibility import visible
 from services.core.which import numbered, phrase, which_question
 from services.memory_upserter.commit import sql
-from services.memory_upserter.commit.kinds import object_category, said_category, subject_category
+from services.memory_upserter.commit.kinds import category_hints
 from services.memory_upserter.commit.read import (
     REF_CATEGORIES,
     SELF,
@@ -186,7 +186,7 @@ def resolve(
     someone several entities answer to is left out: :attr:`Resolved.open` holds the question."""
     resolver = _Resolver(known, said)
     out = resolver.out
-    hints = _category_hints(plan, said)
+    hints = category_hints(plan, said)
     for i, entity in enumerate(plan.entities):
         key = fold(entity.name).strip()
         if key in SELF_HANDLES:
@@ -217,29 +217,6 @@ def resolve(
         if subject == SELF and predicate == "NAME" and fact.value:
             out.self_aliases.append(fact.value)
     return out
-
-
-def _category_hints(plan: MemoryWritePlan, said: Sequence[str]) -> dict[str, str]:
-    """Each handle's category as the plan or the person's words imply it (:mod:`.kinds`):
-    declared; else a predicate naming it as an object; else one about it as the subject; else
-    what the person called it; else a PROJECT fact's subject is a Project. A PEOPLE fact's
-    subject is no Person by its memory type alone."""
-    hints: dict[str, str] = {fold(e.name).strip(): e.category for e in plan.entities}
-    for fact in plan.facts:
-        if fact.object is not None:
-            implied = object_category(fact.predicate, fact.memory_type)
-            if implied is not None:
-                hints.setdefault(fold(fact.object).strip(), implied)
-    for fact in plan.facts:
-        key = fold(fact.subject).strip()
-        if key in SELF_HANDLES or re.fullmatch(r"[a-z_]+:[^\s:]+", fact.subject):
-            continue
-        implied = subject_category(fact.predicate) or said_category(fact.subject.strip(), said)
-        if implied is None and fact.memory_type == "PROJECT":
-            implied = "Project"
-        if implied is not None:
-            hints.setdefault(key, implied)
-    return hints
 
 
 async def distinct_writes(

@@ -47,6 +47,11 @@ FAMILIES = tuple(
         "divorced divorce separated",
         "retired retirement retire",
         "pregnant expecting",
+        "hour hours h hr hrs",
+        "minute minutes min mins",
+        "kilometre kilometres kilometer kilometers km k",
+        "mile miles mi",
+        "kilogram kilograms kg kilo kilos",
     )
 )
 LIKING_PREDICATES = frozenset(

@@ -26,7 +26,7 @@ FAIR = [
     # the four fair facts the careful model lost on main (issue 27)
     ("my husband and I went hiking", (), _fact("MARITAL_STATUS", "married"), "kept"),
     ("my dad passed away two days ago", (), _fact("FATHER_DIED_ON", "2026-01-05"), "kept"),
-    ("she has tattoos of her dogs", (), _fact("HAS_TATTOOS", "tattoos of her dogs"), "kept"),
+    ("i have tattoos of my dogs", (), _fact("HAS_TATTOOS", "tattoos of her dogs"), "kept"),
     ("ugh long day", ("i work as a nurse at st mary's",), _fact("JOB_TITLE", "nurse"), "kept"),
     # normalisations
     ("my wife says hi", (), _fact("SPOUSE", "wife"), "kept"),
@@ -40,7 +40,7 @@ FAIR = [
     # a wish, a home, volunteering: said in the person's words
     ("i really want to run a marathon next year", (), _fact("GOAL", "run a marathon"), "kept"),
     ("training for the porto half in october", (), _fact("GOAL", "porto half"), "kept"),
-    ("she wants to open a bakery", (), _fact("WANTS_TO", "open a bakery"), "kept"),
+    ("i want to open a bakery", (), _fact("WANTS_TO", "open a bakery"), "kept"),
     ("ive always dreamed of seeing japan", (), _fact("GOAL", "see japan"), "kept"),
     ("im in lisbon now, new flat is tiny", (), _fact("LIVES_IN", obj="Lisbon"), "kept"),
     ("we moved to porto last month", (), _fact("LIVES_IN", obj="Porto"), "kept"),
@@ -67,6 +67,29 @@ FAIR = [
     ("running tue thu sat mornings", (), _fact("RUNS", "Tuesday, Thursday and Saturday"), "kept"),
     ("my mom's bday is dec 19", (), _fact("MOTHER_BIRTHDAY", "December 19"), "kept"),
     ("my crew took home first in a local comp", (), _fact("WON", "first place"), "kept"),
+    # a number glued to its unit, a contraction, the year of a month said
+    ("no more than 8h a week tho", (), _fact("MAX_TRAINING", "8 hours a week"), "kept"),
+    ("did 12km today", (), _fact("RAN", "12 kilometres"), "kept"),
+    ("pls dont bring it up", (), _fact("BOUNDARY", "do not bring it up"), "kept"),
+    ("the baby is due in december", (), _fact("BABY_DUE", "December 2026"), "kept"),
+    # a relation the person put as "my …" is theirs; what is not wished is said
+    (
+        "my daughter lina starts daycare monday",
+        (),
+        PlanFact(
+            memory_type="PEOPLE",
+            predicate="has_daughter",
+            value="Lina",
+            text="User has a daughter Lina",
+        ),
+        "kept",
+    ),
+    (
+        "want to get back into climbing after my shoulder op",
+        (),
+        _fact("SURGERY", "shoulder op"),
+        "kept",
+    ),
     (
         "my dream job is pilot",
         (),
@@ -95,6 +118,13 @@ FAIR = [
     ("I like my tea", (), _fact("LIKES", "green tea"), "lowered"),
 ]
 INVENTED = [
+    # someone else's news is not the person's; a wish is not a fact
+    ("lol my brother quit his job, hes moving to berlin", (), _fact("LIVES_IN", "Berlin"),
+     "dropped"),
+    ("my cousin just had a baby!!! a girl", (), _fact("HAS_CHILD", "baby girl"), "dropped"),
+    ("want to get back into climbing after my shoulder op", (), _fact("HOBBY", "climber"),
+     "hedged"),
+    ("dad keeps telling me i should sell the car", (), _fact("SELLING", "the car"), "hedged"),
     # the sloppy model's two wrong facts kept on main (issue 27)
     ("i think im taking it", ("got an offer from spotify",), _fact("WORKS_AT", obj="Spotify"),
      "hedged"),

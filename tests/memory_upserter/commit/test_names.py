@@ -8,7 +8,8 @@ import msgspec
 import pytest
 
 from contracts.plan import MemoryWritePlan
-from services.memory_upserter.commit.names import object_category, resolve
+from services.memory_upserter.commit.kinds import object_category
+from services.memory_upserter.commit.names import resolve
 from services.memory_upserter.commit.read import SELF
 from services.memory_upserter.extract.people import Known
 

@@ -1,0 +1,169 @@
+"""Whose words a fact about the person rests on, and whether they were a wish (pure; data and
+two small readers for :mod:`.grounding`).
+
+- **Someone else's news** (:func:`owners`): "my coworker sam is leaving, hes going to adidas"
+  and "my buddy ana just had twins!!! two boys" are about others. A clause is the person's own
+  when it says "i", "me", "we"…; someone else's when, without those, it is said of "he", "she",
+  "they", "you", or opens with "my <relative or friend>"; a clause that says neither goes on
+  with the one before it ("… had twins!!! two boys"); a message's first such clause is the
+  person's. A fact claiming something of the person whose words this turn were all said in
+  someone else's clauses is not the person's ("User is going to Adidas", "User has twin
+  boys"). A fact about the relation itself ("User has a daughter lina" ← "my daughter lina…")
+  rests on "my <relative>" and is the person's.
+- **A wish, not a fact** (:func:`wish_split`): "want to get back into running", "mom keeps
+  saying i should move back to porto": the words after a wish ("want to", "should", "would
+  like to", "keeps saying"…) up to "after", "before", "but"… say what is wished, not what is.
+  A fact whose words this turn sit only there is not a current fact ("User is a runner"),
+  unless it states the wish ("User wants to…") or is about a relative ("User's parents live
+  in Porto").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Literal
+
+from contracts.plan import PlanFact
+from services.memory_upserter.commit.support import CLAIMS
+from services.memory_upserter.commit.wording import bag_of, normalised, said_in
+from services.memory_upserter.text import words
+
+if TYPE_CHECKING:
+    from services.memory_upserter.commit.grounding import Said
+
+# One family of relation words: a fact naming one rests on the person's "my <any of them>".
+RELATIONS = tuple(
+    frozenset(family.split())
+    for family in (
+        "mother mom mum mommy mama father dad daddy papa parent parents family stepmom stepdad",
+        "child children kid kids son sons daughter daughters toddler baby babies twins",
+        "partner wife husband spouse gf bf girlfriend boyfriend fiance fiancee hubby",
+        "sister sisters brother brothers sibling siblings sis bro",
+        "friend friends buddy pal mate bestie",
+        "coworker coworkers colleague colleagues boss manager teammate",
+        "dog cat pet puppy kitten",
+        "cousin aunt uncle grandma grandpa grandmother grandfather niece nephew",
+        "roommate flatmate neighbor neighbour landlord",
+    )
+)
+_ANY_RELATION = "|".join(sorted({w for family in RELATIONS for w in family}, key=len)[::-1])
+FIRST_PERSON = re.compile(
+    r"(?i)(?<![\w'’])(?:i|im|i['’]m|ive|i['’]ve|i['’]d|i['’]ll|me|myself|we|we['’]re|"
+    r"we['’]ve|we['’]ll|us|our|ours)(?![\w'’])"
+)
+# said of someone else: a subject pronoun, the other speaker, or an opening "my <relative>"
+SOMEONE_ELSE = re.compile(
+    rf"(?i)(?<![\w'’])(?:he|she|they|hes|he['’]s|shes|she['’]s|theyre|they['’]re|he['’]d|"
+    rf"she['’]d|he['’]ll|she['’]ll|you|youre|you['’]re|your)(?![\w'’])|"
+    rf"^\W*(?:(?:lol|lmao|also|and|oh|btw|omg|ugh|so|well|plus|haha|wow|guess\s+what)\W+)*"
+    rf"my\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b"
+)
+WISH = re.compile(
+    r"(?i)\b(?:want(?:s|ed)?\s+(?:me\s+)?to|wanna|would\s+(?:like|love)\s+to|"
+    r"[i'’]d\s+(?:like|love)\s+to|hop(?:e|es|ing)\s+to|should|shoulda|could|"
+    r"keeps?\s+(?:saying|telling\s+me)|wish(?:es)?)\b"
+)
+WISH_END = re.compile(
+    r"(?i)\b(?:after|before|since|because|cause|cuz|bc|when|until|till|once|while|during|but)\b"
+)
+_REL_SUBJECT = re.compile(rf"(?i)^\s*(?:the\s+)?user['’]s\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b")
+
+
+def owners(clauses: Iterable[str]) -> list[bool]:
+    """For each clause of one message, whether it is someone else's (module docstring)."""
+    out, other = [], False
+    for clause in clauses:
+        if FIRST_PERSON.search(clause):
+            other = False
+        elif SOMEONE_ELSE.search(clause):
+            other = True
+        out.append(other)
+    return out
+
+
+def _families(text: str) -> set[int]:
+    said = set(words(text))
+    return {i for i, family in enumerate(RELATIONS) if said & family}
+
+
+def relation_said(fact: PlanFact, texts: Iterable[str]) -> bool:
+    """The fact names a relation the person put as "my <word>" (its family): it is about
+    that relation, resting on the person's own words."""
+    mine = {
+        i
+        for text in texts
+        for m in re.finditer(r"(?i)\bmy\s+((?:[\w-]+\s+)?[\w-]+)", text)
+        for i in _families(m[1])
+    }
+    return bool(mine & _families(f"{fact.predicate.replace('_', ' ')} {fact.text}"))
+
+
+def about_relative(fact: PlanFact) -> bool:
+    """The fact is said of a relative of the person ("User's parents live in Porto",
+    ``has_sister``, ``mom_location``), not of the person."""
+    return bool(_REL_SUBJECT.search(fact.text) or _families(fact.predicate.replace("_", " ")))
+
+
+def wish_split(clause: str) -> tuple[str, str]:
+    """The clause's words said as wished (after a wish, up to "after", "but"…), and the rest."""
+    inside, outside, last = [], [], 0
+    for m in WISH.finditer(clause):
+        if m.start() < last:
+            continue
+        rest = clause[m.end() :]
+        stop = WISH_END.search(rest)
+        end = m.end() + (stop.start() if stop else len(rest))
+        outside.append(clause[last : m.start()])
+        inside.append(clause[m.end() : end])
+        last = end
+    outside.append(clause[last:])
+    return " ".join(inside), " ".join(outside)
+
+
+def not_the_persons(
+    fact: PlanFact, supported: Sequence[str], said: Said
+) -> tuple[Literal["dropped", "hedged"], str] | None:
+    """A fact claiming something of the person that this turn said of someone else (dropped)
+    or only as a wish (hedged), with the clause that says so; None when it is theirs."""
+    if (whose := _someone_elses(fact, supported, said)) is not None:
+        return "dropped", f"said of someone else: {whose!r}"
+    if (wish := _wished(fact, supported, said)) is not None:
+        return "hedged", f"a wish, not a fact: {wish!r}"
+    return None
+
+
+def _names(supported: Sequence[str], bag: frozenset[str]) -> bool:
+    return any(said_in(w, bag) or normalised(w, bag) for w in supported)
+
+
+def _someone_elses(fact: PlanFact, supported: Sequence[str], said: Said) -> str | None:
+    """The clause that says the fact of someone else, when every clause of this turn naming
+    it does (:func:`owners`); never for a fact that links an entity or names a relation the
+    person put as "my …"."""
+    if not supported or fact.object is not None or relation_said(fact, said.this_turn):
+        return None
+    rows = [
+        (clause, other)
+        for clauses in said.clauses
+        for (clause, bag), other in zip(clauses, owners(c for c, _ in clauses), strict=True)
+        if _names(supported, bag)
+    ]
+    return rows[0][0][:120] if rows and all(other for _, other in rows) else None
+
+
+def _wished(fact: PlanFact, supported: Sequence[str], said: Said) -> str | None:
+    """The wish this turn says the fact's words in, when it says them nowhere else
+    (:func:`wish_split`); never for a fact that states the wish or is a relative's."""
+    wish = CLAIMS[0]
+    predicate = re.sub(r"\W+", "_", fact.predicate.strip()).upper()
+    if not supported or about_relative(fact):
+        return None
+    if wish.predicate.fullmatch(predicate) or wish.text.search(fact.text):
+        return None
+    split = [(c, *wish_split(c)) for clauses in said.clauses for c, _ in clauses]
+    inside = frozenset(bag_of(i for _, i, _ in split))
+    outside = frozenset(bag_of(o for _, _, o in split))
+    if all(_names([w], inside) and not _names([w], outside) for w in supported):
+        return next(c for c, i, _ in split if _names(supported, frozenset(bag_of([i]))))[:120]
+    return None

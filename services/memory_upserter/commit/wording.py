@@ -1,0 +1,88 @@
+"""Whether a word was said, as grounding (:mod:`.grounding`) reads it (pure).
+
+A word is said in a form of it (a plural, an -ing or -ed form, a possessive: :func:`stem`), or
+by a word of its standard family (:data:`.support.FAMILIES`). A bag of said words
+(:func:`bag_of`) reads number words as digits, a day's or month's short name as the name, an
+ordinal as its number, a number glued to its unit as both ("8h" → 8 and h, "120km" → 120 and
+km: :data:`.support.FAMILIES` has the units) and a contraction as its words ("dont" → do not).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from services.memory_upserter.commit.support import FAMILIES, SHORT_NAMES
+from services.memory_upserter.text import NUMBER_WORDS, words
+
+_ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
+_UNIT = re.compile(r"^(\d+(?:[.,]\d+)?)([a-z]{1,3})$")
+# contractions as typed without the apostrophe (or split by it: "don", "t")
+CONTRACTIONS = {
+    **{
+        f"{w}nt": (w, "not") for w in "do does did is was are were have has had could would".split()
+    },
+    **{f"{w}n": (w, "not") for w in "do does did is was are were have has had could would".split()},
+    **{"cant": ("can", "not"), "wont": ("will", "not"), "shouldnt": ("should", "not")},
+    **{"never": ("not",), "nah": ("not",), "nope": ("not",)},
+}
+
+
+def stem(word: str) -> str:
+    """A crude stem, enough to meet a plural, an -ing or an -ed form of the same word."""
+    w = word
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suffix in ("ing", "ed"):
+        if len(w) > len(suffix) + 2 and w.endswith(suffix):
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]  # running → run, quizzes → quiz
+    return w
+
+
+def _same(w: str, s: str) -> bool:
+    """One word in two forms: equal, one stem, or one a close prefix of the other."""
+    if w == s or stem(w) == stem(s):
+        return True
+    if len(w) < 4 or len(s) < 4:
+        return False
+    return s.startswith(w[: max(4, len(w) - 2)]) or w.startswith(s[: max(4, len(s) - 2)])
+
+
+def norm(word: str) -> str:
+    ordinal = _ORDINAL.match(word)
+    if ordinal:
+        return ordinal[1].lstrip("0")
+    return NUMBER_WORDS.get(word) or SHORT_NAMES.get(word, word)
+
+
+def _forms(word: str) -> tuple[str, ...]:
+    """The word, and what it stands for: a number and its unit, a contraction's words."""
+    unit = _UNIT.match(word)
+    if unit:
+        return (word, unit[1], unit[2])
+    return (word, *CONTRACTIONS.get(word, ()))
+
+
+def bag_of(texts: Iterable[str]) -> set[str]:
+    return {norm(f) for text in texts for w in words(text) for f in _forms(w)}
+
+
+def said_in(word: str, bag: frozenset[str]) -> bool:
+    if word.isdigit():
+        return word.lstrip("0") in bag or word in bag
+    return word in bag or any(_same(word, s) for s in bag)
+
+
+def normalised(word: str, bag: frozenset[str]) -> bool:
+    return any(
+        any(_same(word, member) for member in family)
+        and any(said_in(member, bag) for member in family)
+        for family in FAMILIES
+    )
