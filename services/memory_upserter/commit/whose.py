@@ -52,33 +52,45 @@ FIRST_PERSON = re.compile(
     r"(?i)(?<![\w'’])(?:i|im|i['’]m|ive|i['’]ve|i['’]d|i['’]ll|me|myself|we|we['’]re|"
     r"we['’]ve|we['’]ll|us|our|ours)(?![\w'’])"
 )
-# said of someone else: a subject pronoun, the other speaker, or an opening "my <relative>"
+# said of someone else: a subject pronoun, or an opening "my <relative>" (the other speaker's
+# things are :data:`.spoken.YOURS`)
 SOMEONE_ELSE = re.compile(
     rf"(?i)(?<![\w'’])(?:he|she|they|hes|he['’]s|shes|she['’]s|theyre|they['’]re|he['’]d|"
-    rf"she['’]d|he['’]ll|she['’]ll|you|youre|you['’]re|your)(?![\w'’])|"
+    rf"she['’]d|he['’]ll|she['’]ll)(?![\w'’])|"
     rf"^\W*(?:(?:lol|lmao|also|and|oh|btw|omg|ugh|so|well|plus|haha|wow|guess\s+what)\W+)*"
     rf"my\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b"
 )
 WISH = re.compile(
-    r"(?i)\b(?:want(?:s|ed)?\s+(?:me\s+)?to|wanna|would\s+(?:like|love)\s+to|"
+    r"(?i)\b(?:wants?\s+(?:me\s+)?to|wanna|would\s+(?:like|love)\s+to|"
     r"[i'’]d\s+(?:like|love)\s+to|hop(?:e|es|ing)\s+to|should|shoulda|could|"
     r"keeps?\s+(?:saying|telling\s+me)|wish(?:es)?)\b"
 )
 WISH_END = re.compile(
     r"(?i)\b(?:after|before|since|because|cause|cuz|bc|when|until|till|once|while|during|but)\b"
 )
+_OF_PERSON = re.compile(r"(?i)^\s*(?:the\s+)?user\b(?!['’]s)")
+_SENTENCES = re.compile(r"[.!?\n]+")
+_CLAUSES = re.compile(r"[;,]+|\s(?:but|so|though|although)\s")
 _REL_SUBJECT = re.compile(rf"(?i)^\s*(?:the\s+)?user['’]s\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b")
 
 
-def owners(clauses: Iterable[str]) -> list[bool]:
-    """For each clause of one message, whether it is someone else's (module docstring)."""
-    out, other = [], False
-    for clause in clauses:
-        if FIRST_PERSON.search(clause):
-            other = False
-        elif SOMEONE_ELSE.search(clause):
-            other = True
-        out.append(other)
+def owners(message: str) -> list[tuple[str, bool]]:
+    """Each clause of one message, and whether it is someone else's (module docstring): a
+    clause that says neither goes on with the one before it in its sentence, or — a fragment
+    of three words at most ("… had twins!!! two boys") — in the sentence before."""
+    out: list[tuple[str, bool]] = []
+    other = False
+    for sentence in _SENTENCES.split(message):
+        for n, clause in enumerate(c.strip() for c in _CLAUSES.split(sentence)):
+            if not clause:
+                continue
+            if FIRST_PERSON.search(clause):
+                other = False
+            elif SOMEONE_ELSE.search(clause):
+                other = True
+            elif n == 0 and len(clause.split()) > 3:
+                other = False
+            out.append((clause, other))
     return out
 
 
@@ -124,8 +136,11 @@ def wish_split(clause: str) -> tuple[str, str]:
 def not_the_persons(
     fact: PlanFact, supported: Sequence[str], said: Said
 ) -> tuple[Literal["dropped", "hedged"], str] | None:
-    """A fact claiming something of the person that this turn said of someone else (dropped)
-    or only as a wish (hedged), with the clause that says so; None when it is theirs."""
+    """A fact claiming something of the person ("User …") that this turn said of someone else
+    (dropped) or only as a wish (hedged), with the clause that says so; None when it is
+    theirs."""
+    if not _OF_PERSON.match(fact.text):  # "Nora is engaged to Felix", its subject left out
+        return None
     if (whose := _someone_elses(fact, supported, said)) is not None:
         return "dropped", f"said of someone else: {whose!r}"
     if (wish := _wished(fact, supported, said)) is not None:
@@ -145,9 +160,9 @@ def _someone_elses(fact: PlanFact, supported: Sequence[str], said: Said) -> str 
         return None
     rows = [
         (clause, other)
-        for clauses in said.clauses
-        for (clause, bag), other in zip(clauses, owners(c for c, _ in clauses), strict=True)
-        if _names(supported, bag)
+        for message in said.this_turn
+        for clause, other in owners(message)
+        if _names(supported, frozenset(bag_of([clause])))
     ]
     return rows[0][0][:120] if rows and all(other for _, other in rows) else None
 

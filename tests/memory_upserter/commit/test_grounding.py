@@ -21,6 +21,11 @@ def _fact(predicate: str, value: str | None = None, obj: str | None = None) -> P
     return PlanFact(memory_type="PROFILE", predicate=predicate, value=value, object=obj, text="t")
 
 
+def _user(predicate: str, value: str, text: str) -> PlanFact:
+    """A fact that claims something of the person in its text ("User …")."""
+    return PlanFact(memory_type="PROFILE", predicate=predicate, value=value, text=text)
+
+
 # (said this turn, said earlier, fact, expected)
 FAIR = [
     # the four fair facts the careful model lost on main (issue 27)
@@ -72,7 +77,28 @@ FAIR = [
     ("did 12km today", (), _fact("RAN", "12 kilometres"), "kept"),
     ("pls dont bring it up", (), _fact("BOUNDARY", "do not bring it up"), "kept"),
     ("the baby is due in december", (), _fact("BABY_DUE", "December 2026"), "kept"),
-    # a relation the person put as "my …" is theirs; what is not wished is said
+    # a relation the person put as "my …" is theirs; what is not wished is said; a greeting
+    # to the other speaker does not make the next sentence someone else's
+    (
+        "hey! good to see you. started at the bank on monday",
+        (),
+        _user("WORKS_AT", "the bank", "User works at the bank"),
+        "kept",
+    ),
+    (
+        "wanted to let you know im running the marathon again",
+        (),
+        _user("RUNNING", "the marathon", "User is running the marathon again"),
+        "kept",
+    ),
+    (
+        "my sister just got engaged to tom",
+        (),
+        PlanFact(
+            memory_type="PEOPLE", predicate="engaged", value="Tom", text="Sister is engaged to Tom"
+        ),
+        "kept",
+    ),
     (
         "my daughter lina starts daycare monday",
         (),
@@ -87,7 +113,7 @@ FAIR = [
     (
         "want to get back into climbing after my shoulder op",
         (),
-        _fact("SURGERY", "shoulder op"),
+        _user("SURGERY", "shoulder op", "User had a shoulder op"),
         "kept",
     ),
     (
@@ -119,12 +145,15 @@ FAIR = [
 ]
 INVENTED = [
     # someone else's news is not the person's; a wish is not a fact
-    ("lol my brother quit his job, hes moving to berlin", (), _fact("LIVES_IN", "Berlin"),
-     "dropped"),
-    ("my cousin just had a baby!!! a girl", (), _fact("HAS_CHILD", "baby girl"), "dropped"),
-    ("want to get back into climbing after my shoulder op", (), _fact("HOBBY", "climber"),
+    ("lol my brother quit his job, hes moving to berlin", (),
+     _user("LIVES_IN", "Berlin", "User is moving to Berlin"), "dropped"),
+    ("my cousin just had a baby!!! a girl", (),
+     _user("HAS_CHILD", "baby girl", "User has a baby girl"), "dropped"),
+    ("want to get back into climbing after my shoulder op", (),
+     _user("HOBBY", "climber", "User is a climber"),
      "hedged"),
-    ("dad keeps telling me i should sell the car", (), _fact("SELLING", "the car"), "hedged"),
+    ("dad keeps telling me i should sell the car", (),
+     _user("SELLING", "the car", "User is selling the car"), "hedged"),
     # the sloppy model's two wrong facts kept on main (issue 27)
     ("i think im taking it", ("got an offer from spotify",), _fact("WORKS_AT", obj="Spotify"),
      "hedged"),
