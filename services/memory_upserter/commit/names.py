@@ -127,7 +127,7 @@ class _Resolver:
     def _named(self, name: str, key: str, category: str | None, role: str | None) -> int | None:
         """A name: the one known entity it means, an open link among several, or a new one."""
         role = role or said_role(key, self.said)
-        found = pick([k for k in self.known if answers_to(k, key)], category, role)
+        found = pick(said_full(self.known, key, self.said), category, role)
         if isinstance(found, Known):
             return self.add(EntityWrite(found.name, found.category, (), "global", found.entity_ref))
         if found:
@@ -147,6 +147,22 @@ class _Resolver:
         for name in (*([write.name] if by_name else []), *write.aliases):
             self.index.setdefault(fold(name), index)
         return index
+
+
+def said_full(known: Sequence[Known], key: str, said: Sequence[str]) -> list[Known]:
+    """The entities a name means; of several, the only one the person named in full this turn
+    ("marta reis is leaving" with a plan that says "Marta")."""
+    found = [k for k in known if answers_to(k, key)]
+    text = fold(" ".join(said))
+    full = [
+        k
+        for k in found
+        if any(
+            fold(n).strip() != key and re.search(rf"\b{re.escape(fold(n).strip())}\b", text)
+            for n in (k.name, *k.aliases)
+        )
+    ]
+    return full if len(found) > 1 and len(full) == 1 else found
 
 
 def said_role(name: str, said: Sequence[str]) -> str | None:

@@ -47,6 +47,8 @@ FAMILIES = tuple(
         "divorced divorce separated",
         "retired retirement retire",
         "pregnant expecting",
+        "cycling cycle cyclist bike bikes biking bicycle",
+        "healed recovered fine",
         "hour hours h hr hrs",
         "minute minutes min mins",
         "kilometre kilometres kilometer kilometers km k",
