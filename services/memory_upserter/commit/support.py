@@ -147,6 +147,15 @@ CLAIMS = (
 )
 
 
+# Where a relative lives, said the short way: "at my parents in leeds", "my sister in rome".
+_KIN = (
+    r"(?:parents?|mom|mum|mother|dad|father|sister|brother|grandma|grandpa|grandparents|aunt|"
+    r"uncle|cousin|family|folks|in-laws)"
+)
+RELATIVE_IN = re.compile(rf"(?i)\bmy\s+{_KIN}(?:['’]s?)?\s+(?:place\s+|house\s+)?in\s+\w")
+_KIN_FACT = re.compile(rf"(?i)^\s*(?:the\s+)?user['’]s\s+{_KIN}\b|\b{_KIN}_")
+
+
 def unsaid_claim(fact: PlanFact, texts: Sequence[str]) -> str | None:
     """The claim the fact makes — a liking (:func:`states_liking`), or one of :data:`CLAIMS` by
     its predicate as written (a "location" may be a studio's) or its text — that none of
@@ -158,6 +167,9 @@ def unsaid_claim(fact: PlanFact, texts: Sequence[str]) -> str | None:
     predicate = re.sub(r"\W+", "_", fact.predicate.strip()).upper()
     for claim in CLAIMS:
         if claim.predicate.fullmatch(predicate) or claim.text.search(fact.text):
+            kin_home = claim.name == "home" and bool(RELATIVE_IN.search(said))
+            if kin_home and _KIN_FACT.search(f"{fact.text} {fact.predicate.lower()}_"):
+                continue
             if not claim.said.search(said):
                 return claim.name
     return None

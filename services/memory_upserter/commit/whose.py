@@ -117,20 +117,30 @@ def about_relative(fact: PlanFact) -> bool:
     return bool(_REL_SUBJECT.search(fact.text) or _families(fact.predicate.replace("_", " ")))
 
 
-def wish_split(clause: str) -> tuple[str, str]:
-    """The clause's words said as wished (after a wish, up to "after", "but"…), and the rest."""
+def wish_split(sentence: str) -> tuple[str, str]:
+    """The sentence's words said as wished — after a wish, up to "after", "but"… or a comma
+    that opens more than an aside of three words ("i want to fix up my old area, West County,
+    too") — and the rest."""
     inside, outside, last = [], [], 0
-    for m in WISH.finditer(clause):
+    for m in WISH.finditer(sentence):
         if m.start() < last:
             continue
-        rest = clause[m.end() :]
-        stop = WISH_END.search(rest)
-        end = m.end() + (stop.start() if stop else len(rest))
-        outside.append(clause[last : m.start()])
-        inside.append(clause[m.end() : end])
+        end = _wish_end(sentence, m.end())
+        outside.append(sentence[last : m.start()])
+        inside.append(sentence[m.end() : end])
         last = end
-    outside.append(clause[last:])
+    outside.append(sentence[last:])
     return " ".join(inside), " ".join(outside)
+
+
+def _wish_end(sentence: str, start: int) -> int:
+    stop = WISH_END.search(sentence, start)
+    limit = stop.start() if stop else len(sentence)
+    for comma in re.finditer(r"[,;]", sentence[start:limit]):
+        after = sentence[start + comma.end() : limit]
+        if len(re.split(r"[,;]", after)[0].split()) > 3:
+            return start + comma.start()
+    return limit
 
 
 def not_the_persons(
@@ -176,7 +186,7 @@ def _wished(fact: PlanFact, supported: Sequence[str], said: Said) -> str | None:
         return None
     if wish.predicate.fullmatch(predicate) or wish.text.search(fact.text):
         return None
-    split = [(c, *wish_split(c)) for clauses in said.clauses for c, _ in clauses]
+    split = [(c, *wish_split(c)) for message in said.this_turn for c in _SENTENCES.split(message)]
     inside = frozenset(bag_of(i for _, i, _ in split))
     outside = frozenset(bag_of(o for _, _, o in split))
     if all(_names([w], inside) and not _names([w], outside) for w in supported):

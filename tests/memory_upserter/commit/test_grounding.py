@@ -77,6 +77,17 @@ FAIR = [
     ("did 12km today", (), _fact("RAN", "12 kilometres"), "kept"),
     ("pls dont bring it up", (), _fact("BOUNDARY", "do not bring it up"), "kept"),
     ("the baby is due in december", (), _fact("BABY_DUE", "December 2026"), "kept"),
+    (
+        "staying at my folks in york this weekend",
+        (),
+        PlanFact(
+            memory_type="PEOPLE",
+            predicate="parents_live_in",
+            value="York",
+            text="User's parents live in York",
+        ),
+        "kept",
+    ),
     # a relation the person put as "my …" is theirs; what is not wished is said; a greeting
     # to the other speaker does not make the next sentence someone else's
     (
@@ -152,6 +163,10 @@ INVENTED = [
     ("want to get back into climbing after my shoulder op", (),
      _user("HOBBY", "climber", "User is a climber"),
      "hedged"),
+    ("loved hearing about your trip to peru!", (),
+     _user("VISITED", "Peru", "User visited Peru"), "dropped"),
+    ("i want to help my old neighbourhood, riverside, more", (),
+     _user("LIVES_IN", "Riverside", "User lives in Riverside"), "hedged"),
     ("dad keeps telling me i should sell the car", (),
      _user("SELLING", "the car", "User is selling the car"), "hedged"),
     # the sloppy model's two wrong facts kept on main (issue 27)
