@@ -204,14 +204,16 @@ def said_past(field: str | None, said: Sequence[str]) -> bool | None:
     names it: "my mum is in hospital since sunday", "she left on the 1st" (a bare "sunday" then
     is the last one, not the next) — but "…since sunday, probably out by wednesday": Wednesday
     is next, and "got the job!! i start nov 2": the coming Nov 2 whatever tense the model's
-    fact is in. None: the person did not say it (the fact's own tense decides). An end is
+    fact is in; nor is "switched to 4 days a week from july" (a start: "from", "starting", "as
+    of"). None: the person did not say it (the fact's own tense decides). An end is
     never read so: "signed up for the half on may 10" ends on the coming May 10."""
     key = _DAY_WORD.search(field or "")
     if key is None:
         return None
     word = re.compile(rf"(?i)\b{re.escape(key[0])}\b")
+    start = re.compile(rf"(?i)\b(?:from|starting|as\s+of|effective)\s+{re.escape(key[0])}\b")
     clauses = [c for text in said for c in _CLAUSES.split(text) if word.search(c)]
-    return any(past_tense(c) for c in clauses) if clauses else None
+    return any(past_tense(c) and not start.search(c) for c in clauses) if clauses else None
 
 
 def _when(
