@@ -1,7 +1,9 @@
 """Recalled raw turns, the continuity fields, and the fused order over every returned item. Pure.
 
-Recalled turns are cut like the other hits, then re-ranked with the entity and episode signals
-(:mod:`services.rag_gate.fusion`); a message is shown once, as a turn or as a turn's context.
+Recalled turns are cut like the other hits, then re-ranked with the entity, session and
+episode signals (:mod:`services.rag_gate.fusion`), a newer turn on the topic before an older
+one (:mod:`.updates`), and past the first ten one turn of each further session first
+(:mod:`.spread`); a message is shown once, as a turn or as a turn's context.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from contracts.retrieve import RetrieveRequest
 from contracts.retrieve_limits import FusionWeights
 from contracts.slots import Turn
 from services.core.vectors import VectorHit
-from services.rag_gate import fusion, ranking, updates, when
+from services.rag_gate import fusion, ranking, spread, updates, when
 from services.rag_gate.continuity import TailMessage
 from services.rag_gate.slots import Tally, add_up, counted, cut, terms
 from services.rag_gate.store import Rows
@@ -47,6 +49,7 @@ def recalled_turns(
         skipped,
     )
     bm25 = {hit.id: hit.lexical for hit in hits}
+    asks_when = when.asks_when(req.message)  # a turn's date is read only when asked for
     candidates = [
         fusion.TurnCandidate(
             id=k.candidate.id,
@@ -57,7 +60,7 @@ def recalled_turns(
             entity_ids=frozenset(rows.messages[k.candidate.id].entity_ids),
             lexical=k.lexical,
             bm25=bm25.get(k.candidate.id),
-            dated=when.says_when(rows.messages[k.candidate.id].text),
+            dated=asks_when and when.says_when(rows.messages[k.candidate.id].text),
             words=fusion.words(rows.messages[k.candidate.id].text),
         )
         for k in done.kept
@@ -68,9 +71,10 @@ def recalled_turns(
         entity_ids=req.entity_ids,
         entity_names=rows.entity_names,
         session_ranks=_session_ranks(episode_hits, rows),
-        asks_when=when.asks_when(req.message),
+        asks_when=asks_when,
     )
-    out, dropped = _shown(_newer_first(scored, rows, query_terms), rows, limits.max)
+    ordered = _spread(_newer_first(scored, rows, query_terms), rows)
+    out, dropped = _shown(ordered, rows, limits.max)
     return out, add_up([done.tally, Tally(dropped)])
 
 
@@ -94,6 +98,14 @@ def _newer_first(
         else by_id[i]
         for i in order
     ]
+
+
+def _spread(scored: list[fusion.ScoredTurn], rows: Rows) -> list[fusion.ScoredTurn]:
+    """Past the first turns, one turn of each further session first (:mod:`.spread`)."""
+    sessions = {t.id: str(rows.messages[t.id].session_id) for t in scored}
+    relevance = {t.id: t.details["relevance"] for t in scored}
+    by_id = {t.id: t for t in scored}
+    return [by_id[i] for i in spread.spread([t.id for t in scored], sessions, relevance)]
 
 
 def _session_ranks(episode_hits: list[VectorHit] | None, rows: Rows) -> dict[str, int]:

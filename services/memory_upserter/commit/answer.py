@@ -23,19 +23,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from contracts.memory import Notice
 from contracts.relations import ROLES
 from services.core.which import Which, read_question
-from services.memory_upserter.commit.names import load_known
+from services.memory_upserter.commit.known import load_known
 from services.memory_upserter.commit.turn import Answered, Judgement, ReadTurn
 from services.memory_upserter.extract.people import Known, answers_to, group_of
 from services.memory_upserter.text import fold, words
 
 if TYPE_CHECKING:
-    from uuid import UUID
-
     from contracts.slots import SessionState
-    from services.core.deps import Connection
     from services.memory_upserter.stores import MemoryStores
 
 MAX_ANSWER_WORDS = 8
@@ -145,35 +141,6 @@ def _asks_about(question: str, shown: str) -> bool:
     return which is not None and fold(which.shown) == fold(shown)
 
 
-LINK = """
-WITH e AS (SELECT entity_id FROM entities
-            WHERE user_id = $1 AND entity_ref = $2 AND active LIMIT 1),
-alias AS (
-    INSERT INTO entity_aliases (user_id, entity_id, alias, source)
-    SELECT $1, e.entity_id, $3, $4 FROM e WHERE $3::text IS NOT NULL
-    ON CONFLICT (entity_id, alias_normalized) DO NOTHING),
-waited AS (
-    UPDATE messages m SET entity_ids = array_append(m.entity_ids, e.entity_id)
-      FROM e
-     WHERE m.user_id = $1 AND m.message_id = ANY($5::uuid[])
-       AND NOT (e.entity_id = ANY(m.entity_ids)))
-SELECT entity_id FROM e
-"""
-
-
-async def link(conn: Connection, user_id: str, answered: Answered, source: str) -> UUID | None:
-    """Store the alias and link the waiting messages; the chosen entity's id (None: gone)."""
-    entity_id: UUID | None = await conn.fetchval(
-        LINK,
-        user_id,
-        answered.chosen.entity_ref,
-        answered.alias,
-        source,
-        list(answered.waiting),
-    )
-    return entity_id
-
-
 async def find_answer(stores: MemoryStores, turn: ReadTurn) -> Answered | None:
     """The open question this turn's user message answers, if any (read before the
     transaction: the session from the working memory, the people its name may mean). The
@@ -213,20 +180,3 @@ def prefer(known: Sequence[Known], answered: Answered | None) -> list[Known]:
     shown = fold(which.shown) if which is not None else ""
     rest = [k for k in known if not answers_to(k, shown) and k != answered.chosen]
     return [answered.chosen, *rest]
-
-
-async def link_answered(
-    conn: Connection, user_id: str, answered: Answered, source: str
-) -> tuple[UUID | None, list[Notice]]:
-    """The answer linked (:func:`link`): the chosen entity's id, and the notice saying so."""
-    chosen = await link(conn, user_id, answered, source)
-    return chosen, answered_notice(answered, chosen)
-
-
-def answered_notice(answered: Answered | None, entity_id: UUID | None) -> list[Notice]:
-    """``question_answered``: whom the answer chose, and the alias stored."""
-    if answered is None or entity_id is None:
-        return []
-    alias = f"; alias {answered.alias!r} stored" if answered.alias else ""
-    detail = f"{answered.question!r} answered: {answered.chosen.name} ({entity_id}){alias}"
-    return [Notice(code="question_answered", detail=detail)]

@@ -38,35 +38,32 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal
 
 from contracts.plan import PlanFact
+from services.memory_upserter.commit import whose
 from services.memory_upserter.commit.read import SELF_HANDLES
-from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, HEDGE, OTHERS, YOURS
+from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, OTHERS, YOURS
 from services.memory_upserter.commit.support import (
+    CONTRACTIONS,
+    FAMILIES,
     FILLER,
+    ORDINAL,
+    SHORT_NAMES,
+    UNIT,
     date_supported,
     dates_said,
     unsaid_claim,
 )
-from services.memory_upserter.commit.whose import not_the_persons
-from services.memory_upserter.commit.wording import bag_of, norm, normalised, said_in, stem
-from services.memory_upserter.text import STOP_WORDS, fold, words
+from services.memory_upserter.text import NUMBER_WORDS, STOP_WORDS, fold, words
 
 __all__ = ["Grounding", "Said", "ground", "stem"]
 
 Verdict = Literal["kept", "lowered", "dropped", "hedged"]
 
-# A hedged decision about something said before: "i think im taking it", "maybe ill go with
-# that one", "probably taking the offer" (``noun``: what it points at, when it names it).
-_DECISION = re.compile(
-    r"(?i)\b(?:tak(?:e|es|ing)|accept\w*|join\w*|mov(?:e|es|ing)|start\w*|switch\w*|quit\w*|"
-    r"leav(?:e|es|ing)|sign\w*|go(?:ing)?\s+(?:with|for))\b.*\b(?:it|that|this|there|them|one|"
-    r"(?:the|that|this)\s+(?P<noun>offer|job|place|flat|apartment|house|one))\b"
-)
 # Clauses: a hedge reaches to the next comma, "but" or "so", not across a run-on message.
 CLAUSES = re.compile(r"[.!?;,\n]+|\s(?:but|so|though|although)\s")
 
@@ -176,20 +173,20 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
         norm(w) for w in words(_ISO.sub(" ", target)) if w not in STOP_WORDS and w not in FILLER
     ]
     resolved = said.dates if dates else ()
-    missing = [
-        w for w in wanted if not said_in(w, bag) and not normalised(w, bag) and not _year(w, said)
-    ]
+
+    def said_word(w: str, bag: frozenset[str]) -> bool:  # a family first: read once, here
+        return normalised(w, bag) or said_in(w, bag)
+
+    missing = [w for w in wanted if not said_word(w, bag) and not _year(w, said)]
     missing += [d.isoformat() for d, whole in dates if not date_supported(d, whole, bag, resolved)]
     units = len(wanted) + len(dates)
     if units and len(missing) * 2 > units:
         return Grounding("dropped", f"nothing the person said supports {', '.join(missing)}")
     supported = [w for w in wanted if w not in missing]
-    hedge = _hedge(supported, said, _fact_words(fact))
-    if hedge:
-        return Grounding("hedged", f"hedged: {hedge!r}")
-    if about_self and not OTHERS.search(fact.text):
-        if (whose := not_the_persons(fact, supported, said)) is not None:
-            return Grounding(*whose)
+    of_person = about_self and not OTHERS.search(fact.text)
+    clauses = said.clauses
+    if (firm := whose.firmness(fact, supported, said, clauses, said_word, of_person)) is not None:
+        return Grounding(*firm)
     if (claim := unsaid_claim(fact, (*texts, *said.stored) if restating else texts)) is not None:
         return Grounding("dropped", f"the person said no {claim}")
     if missing:
@@ -215,37 +212,61 @@ def _restates(fact: PlanFact, stored: Sequence[str]) -> bool:
     )
 
 
-def _fact_words(fact: PlanFact) -> frozenset[str]:
-    return frozenset(words(f"{fact.predicate.replace('_', ' ')} {fact.text}"))
+def stem(word: str) -> str:
+    """A crude stem, enough to meet a plural, an -ing or an -ed form of the same word."""
+    w = word
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suffix in ("ing", "ed"):
+        if len(w) > len(suffix) + 2 and w.endswith(suffix):
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]  # running → run, quizzes → quiz
+    return w
 
 
-def _hedge(supported: Sequence[str], said: Said, fact_words: frozenset[str]) -> str | None:
-    """The clause of this turn that hedges the fact, if any: every clause that names it hedges;
-    or a hedged decision points back at it — at the clause just before it in the message ("got
-    the offer from spotify!! i think im taking it"), or at anything when the fact was named only
-    in earlier messages ("i think im taking it")."""
-    if not supported:
-        return None
-
-    def names(bag: frozenset[str]) -> bool:
-        return any(said_in(w, bag) or normalised(w, bag) for w in supported)
-
-    named = [c for clauses in said.clauses for c, bag in clauses if names(bag)]
-    for clauses in said.clauses:
-        for i, (clause, _) in enumerate(clauses):
-            decision = _DECISION.search(clause) if _hedge_in(clause, fact_words) else None
-            if decision is None:
-                continue
-            if not named or (decision["noun"] is None and i > 0 and names(clauses[i - 1][1])):
-                return clause[:120]
-    if named and all(_hedge_in(c, fact_words) for c in named):
-        return named[0][:120]
-    return None
+def _same(w: str, s: str) -> bool:
+    """One word in two forms: equal, one stem, or one a close prefix of the other."""
+    if w == s or stem(w) == stem(s):
+        return True
+    if len(w) < 4 or len(s) < 4:
+        return False
+    return s.startswith(w[: max(4, len(w) - 2)]) or w.startswith(s[: max(4, len(s) - 2)])
 
 
-def _hedge_in(clause: str, fact_words: frozenset[str]) -> str | None:
-    """The hedge of a clause, unless the fact itself carries it (a dream job stated as one)."""
-    for match in HEDGE.finditer(clause):
-        if not set(words(match[0])) <= fact_words:
-            return match[0]
-    return None
+def norm(word: str) -> str:
+    ordinal = ORDINAL.match(word)
+    if ordinal:
+        return ordinal[1].lstrip("0")
+    return NUMBER_WORDS.get(word) or SHORT_NAMES.get(word, word)
+
+
+def _forms(word: str) -> tuple[str, ...]:
+    """The word, and what it stands for: a number and its unit, a contraction's words."""
+    unit = UNIT.match(word)
+    if unit:
+        return (word, unit[1], unit[2])
+    return (word, *CONTRACTIONS.get(word, ()))
+
+
+def bag_of(texts: Iterable[str]) -> set[str]:
+    return {norm(f) for text in texts for w in words(text) for f in _forms(w)}
+
+
+def said_in(word: str, bag: frozenset[str]) -> bool:
+    if word.isdigit():
+        return word.lstrip("0") in bag or word in bag
+    return word in bag or any(_same(word, s) for s in bag)
+
+
+def normalised(word: str, bag: frozenset[str]) -> bool:
+    return any(
+        any(_same(word, member) for member in family)
+        and any(said_in(member, bag) for member in family)
+        for family in FAMILIES
+    )

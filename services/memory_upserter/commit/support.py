@@ -197,3 +197,18 @@ def date_supported(day: date, whole: bool, bag: frozenset[str], resolved: Sequen
     if (not whole or day.day == 1) and month_said:
         return True
     return str(day.year) in bag and (day.month, day.day) == (1, 1)
+
+
+# Said in another form (grounding's bag of words): a number glued to its unit, an ordinal,
+# a contraction typed without (or split at) its apostrophe.
+ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
+UNIT = re.compile(r"^(\d+(?:[.,]\d+)?)([a-z]{1,3})$")
+# contractions as typed without the apostrophe (or split by it: "don", "t")
+CONTRACTIONS = {
+    **{
+        f"{w}nt": (w, "not") for w in "do does did is was are were have has had could would".split()
+    },
+    **{f"{w}n": (w, "not") for w in "do does did is was are were have has had could would".split()},
+    **{"cant": ("can", "not"), "wont": ("will", "not"), "shouldnt": ("should", "not")},
+    **{"never": ("not",), "nah": ("not",), "nope": ("not",)},
+}

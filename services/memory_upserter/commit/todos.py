@@ -181,6 +181,57 @@ def _means(todo: PendingTodo, spoken: Sequence[str], said: Sequence[str]) -> boo
     return not any(_DONE_WITH.search(text) for text in said)
 
 
+@dataclass(frozen=True)
+class Done:
+    """What a bare "done" completes: the pending todo, or why none (a notice, and a question
+    for the next turn when several fit)."""
+
+    complete: str | None = None
+    notes: list[Notice] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TodosClosed:
+    """The todos the turn closed: named by the plan, or the one a bare "done" means."""
+
+    named: Closings
+    done: Done
+    closed: list[Closed]
+    completions: list[Completion]
+
+
+async def close_todos(conn: Connection, plan: TurnPlan) -> TodosClosed:
+    """Close what the plan names done or dropped, or else the todo a bare "done" means."""
+    named, actionable, bare = await named_closings(conn, plan)
+    done = bare_done(plan, actionable) if bare else Done()
+    closing = {**named.closing}
+    if done.complete is not None:
+        closing.setdefault(done.complete, "DONE")
+    closed, reported = await close_reported(conn, plan.turn.req.user_id, closing, plan.turn.now)
+    return TodosClosed(named, done, closed, reported)
+
+
+def bare_done(plan: TurnPlan, pending: Sequence[PendingTodo]) -> Done:
+    """When the person said done: the single pending commitment, reminder or habit (or the
+    one their words name) to complete — with several and nothing to tell them apart, a notice
+    now and a question for the next turn."""
+    if not plan.done_said:
+        return Done()
+    choice = pick_done(pending, [r.text for r in plan.turn.user_rows])
+    if isinstance(choice, str):
+        return Done(choice)
+    if choice:
+        listed = " or ".join(repr(text[:60]) for text in choice[:5])
+        detail = f"several todos are pending; nothing was completed. Ask which one: {listed}?"
+        notice = Notice(code="commitment_not_completed", detail=detail)
+        return Done(None, [notice], [f"Which one is done: {listed}?"])
+    if plan.complete_asked:
+        detail = "nothing to complete: no commitment, reminder or habit is pending for this agent"
+        return Done(None, [Notice(code="commitment_not_completed", detail=detail)])
+    return Done()
+
+
 async def named_closings(
     conn: Connection, plan: TurnPlan
 ) -> tuple[Closings, list[PendingTodo], bool]:

@@ -156,7 +156,6 @@ class TurnPlan:
     turn: ReadTurn
     plan_source: PlanSource
     resolved: Resolved
-    validity: tuple[Validity, ...]  # of each of ``resolved.facts``
     todos: tuple[TodoRow, ...]
     done_said: bool
     complete_asked: bool

@@ -1,15 +1,19 @@
-"""Whose words a fact about the person rests on, and whether they were a wish (pure; data and
-two small readers for :mod:`.grounding`).
+"""Whether the words a fact rests on were the person's own, firmly (pure; one call from
+:mod:`.grounding`: :func:`firmness`).
 
+- **A hedge** (:func:`_hedge`): "i think im taking it", "maybe", "my ideal studio" — the
+  clause that names the fact hedges it, or a hedged decision points back at it; not when the
+  fact states the hedge itself ("User's dream job…").
 - **Someone else's news** (:func:`owners`): "my coworker sam is leaving, hes going to adidas"
   and "my buddy ana just had twins!!! two boys" are about others. A clause is the person's own
   when it says "i", "me", "we"…; someone else's when, without those, it is said of "he", "she",
-  "they", "you", or opens with "my <relative or friend>"; a clause that says neither goes on
-  with the one before it ("… had twins!!! two boys"); a message's first such clause is the
-  person's. A fact claiming something of the person whose words this turn were all said in
-  someone else's clauses is not the person's ("User is going to Adidas", "User has twin
-  boys"). A fact about the relation itself ("User has a daughter lina" ← "my daughter lina…")
-  rests on "my <relative>" and is the person's.
+  "they", or opens with "my <relative or friend>"; a clause that says neither goes on with the
+  one before it in its sentence, or from the sentence before when a fragment of three words at
+  most ("… had twins!!! two boys"); otherwise a sentence's first clause is the person's. Only a
+  fact whose text claims it of the person ("User …") is weighed so: one whose words this turn
+  were all said in someone else's clauses is not the person's ("User is going to Adidas",
+  "User has twin boys"). A fact about the relation itself ("User has a daughter lina" ← "my
+  daughter lina…") rests on "my <relative>" and is the person's.
 - **A wish, not a fact** (:func:`wish_split`): "want to get back into running", "mom keeps
   saying i should move back to porto": the words after a wish ("want to", "should", "would
   like to", "keeps saying"…) up to "after", "before", "but"… say what is wished, not what is.
@@ -21,16 +25,25 @@ two small readers for :mod:`.grounding`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from contracts.plan import PlanFact
+from services.memory_upserter.commit import grounding as g
+from services.memory_upserter.commit.spoken import HEDGE
 from services.memory_upserter.commit.support import CLAIMS
-from services.memory_upserter.commit.wording import bag_of, normalised, said_in
 from services.memory_upserter.text import words
 
 if TYPE_CHECKING:
     from services.memory_upserter.commit.grounding import Said
+
+# A hedged decision about something said before: "i think im taking it", "maybe ill go with
+# that one", "probably taking the offer" (``noun``: what it points at, when it names it).
+_DECISION = re.compile(
+    r"(?i)\b(?:tak(?:e|es|ing)|accept\w*|join\w*|mov(?:e|es|ing)|start\w*|switch\w*|quit\w*|"
+    r"leav(?:e|es|ing)|sign\w*|go(?:ing)?\s+(?:with|for))\b.*\b(?:it|that|this|there|them|one|"
+    r"(?:the|that|this)\s+(?P<noun>offer|job|place|flat|apartment|house|one))\b"
+)
 
 # One family of relation words: a fact naming one rests on the person's "my <any of them>".
 RELATIONS = tuple(
@@ -143,26 +156,43 @@ def _wish_end(sentence: str, start: int) -> int:
     return limit
 
 
-def not_the_persons(
-    fact: PlanFact, supported: Sequence[str], said: Said
+Names = Callable[[Sequence[str], frozenset[str]], bool]
+Clauses = tuple[tuple[tuple[str, frozenset[str]], ...], ...]
+SaidWord = Callable[[str, frozenset[str]], bool]
+
+
+def firmness(
+    fact: PlanFact,
+    supported: Sequence[str],
+    said: Said,
+    clauses: Clauses,
+    said_word: SaidWord,
+    of_person: bool,
 ) -> tuple[Literal["dropped", "hedged"], str] | None:
-    """A fact claiming something of the person ("User …") that this turn said of someone else
-    (dropped) or only as a wish (hedged), with the clause that says so; None when it is
-    theirs."""
-    if not _OF_PERSON.match(fact.text):  # "Nora is engaged to Felix", its subject left out
+    """Whether the person's supporting words were a firm statement of their own: hedged this
+    turn (:func:`_hedge`); or, for a fact claiming something of the person (``of_person``,
+    its text "User …"), said of someone else (dropped) or only as a wish (hedged). The verdict
+    and the clause that says so; None when the fact is the person's, firmly. ``clauses``: this
+    turn's, each with its bag of words; ``said_word``: whether a word is in a bag, in a form or
+    a family of it (:mod:`.grounding`)."""
+
+    def names(ws: Sequence[str], bag: frozenset[str]) -> bool:
+        return any(said_word(w, bag) for w in ws)
+
+    if (hedge := _hedge(supported, clauses, _fact_words(fact), names)) is not None:
+        return "hedged", f"hedged: {hedge!r}"
+    if not of_person or not _OF_PERSON.match(fact.text):  # "Nora is engaged to Felix"
         return None
-    if (whose := _someone_elses(fact, supported, said)) is not None:
+    if (whose := _someone_elses(fact, supported, said, names)) is not None:
         return "dropped", f"said of someone else: {whose!r}"
-    if (wish := _wished(fact, supported, said)) is not None:
+    if (wish := _wished(fact, supported, said, names)) is not None:
         return "hedged", f"a wish, not a fact: {wish!r}"
     return None
 
 
-def _names(supported: Sequence[str], bag: frozenset[str]) -> bool:
-    return any(said_in(w, bag) or normalised(w, bag) for w in supported)
-
-
-def _someone_elses(fact: PlanFact, supported: Sequence[str], said: Said) -> str | None:
+def _someone_elses(
+    fact: PlanFact, supported: Sequence[str], said: Said, names: Names
+) -> str | None:
     """The clause that says the fact of someone else, when every clause of this turn naming
     it does (:func:`owners`); never for a fact that links an entity or names a relation the
     person put as "my …"."""
@@ -172,12 +202,12 @@ def _someone_elses(fact: PlanFact, supported: Sequence[str], said: Said) -> str 
         (clause, other)
         for message in said.this_turn
         for clause, other in owners(message)
-        if _names(supported, frozenset(bag_of([clause])))
+        if names(supported, frozenset(g.bag_of([clause])))
     ]
     return rows[0][0][:120] if rows and all(other for _, other in rows) else None
 
 
-def _wished(fact: PlanFact, supported: Sequence[str], said: Said) -> str | None:
+def _wished(fact: PlanFact, supported: Sequence[str], said: Said, names: Names) -> str | None:
     """The wish this turn says the fact's words in, when it says them nowhere else
     (:func:`wish_split`); never for a fact that states the wish or is a relative's."""
     wish = CLAIMS[0]
@@ -187,8 +217,46 @@ def _wished(fact: PlanFact, supported: Sequence[str], said: Said) -> str | None:
     if wish.predicate.fullmatch(predicate) or wish.text.search(fact.text):
         return None
     split = [(c, *wish_split(c)) for message in said.this_turn for c in _SENTENCES.split(message)]
-    inside = frozenset(bag_of(i for _, i, _ in split))
-    outside = frozenset(bag_of(o for _, _, o in split))
-    if all(_names([w], inside) and not _names([w], outside) for w in supported):
-        return next(c for c, i, _ in split if _names(supported, frozenset(bag_of([i]))))[:120]
+    inside = frozenset(g.bag_of(i for _, i, _ in split))
+    outside = frozenset(g.bag_of(o for _, _, o in split))
+    if all(names([w], inside) and not names([w], outside) for w in supported):
+        return next(c for c, i, _ in split if names(supported, frozenset(g.bag_of([i]))))[:120]
+    return None
+
+
+def _fact_words(fact: PlanFact) -> frozenset[str]:
+    return frozenset(words(f"{fact.predicate.replace('_', ' ')} {fact.text}"))
+
+
+def _hedge(
+    supported: Sequence[str], clauses: Clauses, fact_words: frozenset[str], said: Names
+) -> str | None:
+    """The clause of this turn that hedges the fact, if any: every clause that names it hedges;
+    or a hedged decision points back at it — at the clause just before it in the message ("got
+    the offer from spotify!! i think im taking it"), or at anything when the fact was named only
+    in earlier messages ("i think im taking it")."""
+    if not supported:
+        return None
+
+    def names(bag: frozenset[str]) -> bool:
+        return said(supported, bag)
+
+    named = [c for message in clauses for c, bag in message if names(bag)]
+    for message in clauses:
+        for i, (clause, _) in enumerate(message):
+            decision = _DECISION.search(clause) if _hedge_in(clause, fact_words) else None
+            if decision is None:
+                continue
+            if not named or (decision["noun"] is None and i > 0 and names(message[i - 1][1])):
+                return clause[:120]
+    if named and all(_hedge_in(c, fact_words) for c in named):
+        return named[0][:120]
+    return None
+
+
+def _hedge_in(clause: str, fact_words: frozenset[str]) -> str | None:
+    """The hedge of a clause, unless the fact itself carries it (a dream job stated as one)."""
+    for match in HEDGE.finditer(clause):
+        if not set(words(match[0])) <= fact_words:
+            return match[0]
     return None

@@ -8,6 +8,8 @@ import re
 
 from services.memory_upserter.extract import assertion
 from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.doing import _own
+from services.memory_upserter.extract.rules.pastimes import ACTIVITY, GROUP
 from services.memory_upserter.extract.rules.registry import (
     _CAP,
     _ROLES,
@@ -157,7 +159,7 @@ def likes(m: re.Match[str], out: Emitter) -> None:
     if thing and re.match(r"(?i)(?:all\s+)?the\s", thing) and _SHOWN.search(out.message):
         return
     for each in [thing, *listed(m)] if thing else []:
-        out.fact("LIKES", f"{out.who} likes {each}", value=each, fact_type="preference",
+        out.fact("LIKES", f"{out.who} likes {_own(each)}", value=each, fact_type="preference",
                  confidence=0.7)  # fmt: skip
 
 
@@ -237,6 +239,10 @@ def _did(m: re.Match[str], out: Emitter) -> None:
         r"(?i)(?:[a-z]+ing\b|my\s+own\b|(?:a\s+)?(?:new\s+)?job$)", thing
     ):
         return  # an activity since then (doing.started_doing), a business, a job: states
+    if verb in ("joined", "started") and (ACTIVITY.fullmatch(thing) or GROUP.search(thing)):
+        return  # "I recently started pottery", "I joined a book club": states (pastimes)
+    if out.valid_from is not None and out.valid_from > out.now:
+        return  # "I signed up for a pottery class next week": what is to come is no event
     day = (out.valid_from or out.now).date()
     if out.is_user:  # "tried my newest recipe": the user's, said in the third person
         thing = re.sub(r"\bmy\b", "their", re.sub(r"\bmyself\b", "themselves", thing))

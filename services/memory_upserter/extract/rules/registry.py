@@ -132,10 +132,27 @@ _NOT_LIKED = re.compile(
 )
 
 
+# A phrase cut at a comma between adjectives ("creating a safe, inviting place"): its noun is
+# past the comma, so the phrase names nothing.
+_CUT_ADJECTIVE = re.compile(
+    r"(?i)\b(?:a|an|the)\s+(?:safe|good|great|positive|better|new|big|small|happy|healthy|"
+    r"strong|loving|supportive|welcoming|warm|real|fun|creative|inclusive|open)$"
+)
+
+
+# A second verb whose object was a pronoun, cut ("helping the community and making [it …]").
+_CUT_VERB = re.compile(
+    r"(?i)\s+(?:and|or)\s+(?:making|doing|getting|keeping|having|taking|giving|putting|letting|"
+    r"turning|bringing|seeing|watching)$"
+)
+
+
 def liked(text: str | None) -> str | None:
     """A liked thing as a whole phrase: "going on road trips" is "road trips"."""
     thing = re.sub(r"(?i)^(?:going\s+(?:on\s+|to\s+)?|to\s+go\s+(?:on\s+|to\s+)?)", "", text or "")
-    return None if _NOT_LIKED.search(thing.strip()) else _thing(thing)
+    if _NOT_LIKED.search(thing.strip()) or _CUT_ADJECTIVE.search(thing.strip()):
+        return None
+    return _thing(_CUT_VERB.sub("", thing.strip()))
 
 
 _LISTED = re.compile(r"((?:\s*,\s*(?:and\s+|or\s+)?[a-z][\w' -]{2,30}?)+)\s*(?=[.;:!?]|$)")
@@ -154,7 +171,11 @@ def listed(m: re.Match[str]) -> list[str]:
 
 def _place(text: str) -> str | None:
     place = _thing(text)
-    if not place or re.match(r"(?i)(?:a|an|the|my|our|this|that|here|there|with)\b", place):
+    if not place or re.match(
+        r"(?i)(?:a|an|the|my|our|this|that|here|there|with|together|back|home|away|out|"
+        r"again|now|recently|finally)\b",
+        place,
+    ):  # "we moved in together": no place
         return None
     return " ".join(w if w[:1].isupper() else w.capitalize() for w in place.split())
 
