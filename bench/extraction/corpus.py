@@ -105,8 +105,25 @@ def _facts(column: str) -> tuple[Fact, ...]:
     return tuple(parse_fact(p) for p in column.split(";") if p.strip())
 
 
+def _all_held_out(key: str) -> bool:
+    return True
+
+
+def _all_tuned(key: str) -> bool:
+    return False
+
+
+# How each file splits: by a hash of the text, or whole (``*-fresh``: written and labelled
+# before the judge ever ran on it, never tuned on; ``*-probe``: written to tune on).
+SPLITS = {
+    "telegram.txt": held_out_telegram,
+    "telegram-fresh.txt": _all_held_out,
+    "telegram-probe.txt": _all_tuned,
+}
+
+
 def load_messages(path: Path = DATA / "messages.txt") -> list[Message]:
-    split = held_out_telegram if path.name == "telegram.txt" else held_out
+    split = SPLITS.get(path.name, held_out)
     out = []
     for line in path.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
