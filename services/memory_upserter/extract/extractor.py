@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from contracts.plan import MemoryWritePlan, PlanFact
-from services.memory_upserter.extract import assertion, casual, rules
+from services.memory_upserter.extract import assertion, casual, rules, tone
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.people import Known, People
 from services.memory_upserter.extract.temporal import validity
@@ -103,10 +103,15 @@ def _read(utterance: Utterance, out: Emitter, selves: set[str]) -> None:
     out.last_person = last_person
     text = casual.normalise(utterance.text, out.names)
     out.message = text
+    before = set(out.facts)
     for sentence in _SENTENCE.split(text):
         for part in assertion.parts(sentence.strip()):
             if part.strip(" .,!?"):
                 _sentence(part, out)
+    if tone.sarcastic(utterance.text):  # "oh great, I love being stuck in traffic 🙄": not a like
+        for key in out.facts.keys() - before:
+            if key[1] in tone.SARCASM_INVERTS:
+                del out.facts[key]
 
 
 def _named_in(statement: str, out: Emitter) -> list[str]:
@@ -128,7 +133,7 @@ def _sentence(sentence: str, out: Emitter) -> None:
         out.forget.extend(_named_in(target, out) or [target])
         return
     plain, out.correcting = assertion.corrected(plain)
-    block = assertion.blocked(plain)
+    block = assertion.blocked(plain) or ("hypothetical" if tone.hedged_after(plain) else None)
     _todos(plain, block, out)
     if block is not None:
         return

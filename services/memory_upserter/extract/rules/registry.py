@@ -128,14 +128,22 @@ def _thing(text: str | None) -> str | None:
 # whose object is a pronoun ("holding them"): the thing itself is elsewhere.
 _NOT_LIKED = re.compile(
     r"(?i)^(?:is|was|are|were|has|have|had|makes?|gives?|those|these)\b|\b(?:them|it|those|"
-    r"these|him|her)$"
+    r"these|him|her)$|^our\s+(?:talks?|chats?|conversations?|convos?|time\s+together)$"
+)
+# A person or a pet the person loves ("my wife", "my cat Luna", "my kids") is a relation, not a
+# taste: the relation is written where it is named (:mod:`.kin`, :func:`role_named`).
+_LOVED_ONE = re.compile(
+    rf"(?i)^(?:my|our)\s+(?:(?:little|big|baby|older|younger|new|old|other|two|three|lovely|"
+    rf"amazing|beautiful|wonderful|sweet)\s+)*(?:{_ROLES}|kids|children|parents|family|fam|"
+    rf"grandparents|grandkids|babies|pets?|dogs|cats|husband|wife)(?:\s+{_CAP}(?:\s+{_CAP})?)?$"
 )
 
 
 def liked(text: str | None) -> str | None:
     """A liked thing as a whole phrase: "going on road trips" is "road trips"."""
     thing = re.sub(r"(?i)^(?:going\s+(?:on\s+|to\s+)?|to\s+go\s+(?:on\s+|to\s+)?)", "", text or "")
-    return None if _NOT_LIKED.search(thing.strip()) else _thing(thing)
+    stripped = thing.strip()
+    return None if _NOT_LIKED.search(stripped) or _LOVED_ONE.match(stripped) else _thing(thing)
 
 
 _LISTED = re.compile(r"((?:\s*,\s*(?:and\s+|or\s+)?[a-z][\w' -]{2,30}?)+)\s*(?=[.;:!?]|$)")

@@ -1,0 +1,37 @@
+"""A value as a whole phrase (pure): the place, the person or the thing an event's object
+continues into ("bought air tickets" + "to Toronto", "watched a movie" + "with my kids"), never
+a word cut at the first preposition, and never a time word ("for May", "on Sunday": the time
+belongs to the clause, :mod:`.temporal`)."""
+
+from __future__ import annotations
+
+import re
+
+_TIME = (
+    r"(?:next|last|this|every|tomorrow|tonight|today|yesterday|the\s+weekend|weekend|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
+    r"june|july|august|september|october|november|december|christmas|easter|\d+(?:st|nd|rd|th)?|"
+    r"a\s+(?:bit|while|few)|ages|years?|months?|weeks?|days?|hours?|now|then|good|sure|real|fun)\b"
+)
+_WORD = (
+    r"(?!(?:and|but|so|or|because|since|until|till|when|while|then|if|though|I|we|it|that|"
+    r"which|who|to|for|with|in|on|at|from|about|near|into)\b)[\w'’-]+"
+)
+_TAIL = re.compile(
+    rf"\s+(?P<prep>to|from|in|at|into|with|for|about|near|on)\s+(?!{_TIME})"
+    rf"(?P<words>(?:(?:the|a|an|my|our|his|her|their)\s+)?{_WORD}(?:\s+{_WORD}){{0,2}})"
+    r"(?=\s*(?:[,.;:!?)]|$|\s))",
+    re.IGNORECASE,
+)
+
+
+def object_tail(text: str, at: int, *, most: int = 2) -> str:
+    """The prepositional phrases (at most ``most``) that continue an object ending at ``at``."""
+    tail, pos = "", at
+    for _ in range(most):
+        m = _TAIL.match(text, pos)
+        if m is None:
+            break
+        tail += m.group(0)
+        pos = m.end()
+    return tail

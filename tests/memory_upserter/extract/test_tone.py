@@ -1,0 +1,93 @@
+"""The offline judge on how a message is meant: sarcasm writes no like, a hedge said after the
+statement writes nothing, an event in a past no date is said for is not dated today, an event's
+object is a whole phrase, and a loved one or a chat with the assistant is no taste."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from services.memory_upserter.extract import tone
+from services.memory_upserter.extract.extractor import Utterance, extract
+
+NOW = datetime(2026, 1, 7, 15, 0, tzinfo=UTC)  # a Wednesday
+
+
+def facts_of(text: str) -> set[tuple[str, str, str | None]]:
+    plan = extract([Utterance(text)], now=NOW)
+    return {(f.subject, f.predicate, f.object or f.value) for f in plan.facts}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "oh great, i love being stuck in traffic 🙄",
+        "yeah i just love doing taxes lol",
+        "sure, i love waking up at 5am. not.",
+        "i love being ignored lol 🙄",
+    ],
+)
+def test_sarcasm_writes_no_like(text: str) -> None:
+    assert not {f for f in facts_of(text) if f[1] in tone.SARCASM_INVERTS}
+
+
+def test_sarcasm_leaves_the_other_facts_of_the_message() -> None:
+    assert ("user", "JOB_TITLE", "nurse") in facts_of("im a nurse, night shifts are killing me 🙄")
+
+
+def test_a_sincere_like_is_still_written() -> None:
+    assert ("user", "LIKES", "hiking") in facts_of("i love hiking")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "i live in porto, i think",
+        "i'm allergic to nuts i think",
+        "i work at google i guess",
+        "i have a dog, kinda",
+        "i feel like i'm allergic to gluten",
+    ],
+)
+def test_a_hedge_after_or_a_hunch_writes_nothing(text: str) -> None:
+    assert facts_of(text) == set()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["i went to paris with my mum last summer", "in uni i played rugby"],
+)
+def test_an_event_in_an_undated_past_is_never_dated_today(text: str) -> None:
+    assert not {f for f in facts_of(text) if f[1] == "DID"}
+
+
+def test_met_at_university_keeps_the_wife_and_dates_nothing_today() -> None:
+    facts = facts_of("i met my wife at university")
+    assert ("user", "HAS_SPOUSE", "wife") in facts
+    assert not {f for f in facts if f[1] == "DID"}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("i bought air tickets to toronto", "bought air tickets to toronto @ 2026-01-07"),
+        ("i watched a movie with my kids", "watched a movie with their kids @ 2026-01-07"),
+        ("i bought a ticket to berlin for next week", "bought a ticket to berlin @ 2026-01-07"),
+    ],
+)
+def test_an_events_object_is_a_whole_phrase_and_its_time_is_not_the_buying(
+    text: str, value: str
+) -> None:
+    assert ("user", "DID", value) in facts_of(text)
+
+
+def test_a_ticket_for_next_week_is_bought_today() -> None:
+    plan = extract([Utterance("i bought a ticket to berlin for next week")], now=NOW)
+    (did,) = [f for f in plan.facts if f.predicate == "DID"]
+    assert did.valid_from is None
+
+
+@pytest.mark.parametrize("text", ["i love my wife", "i love my cat luna", "i love our talks"])
+def test_a_loved_one_or_our_talks_is_no_taste(text: str) -> None:
+    assert not {f for f in facts_of(text) if f[1] == "LIKES"}
