@@ -149,34 +149,6 @@ def forget_target(sentence: str) -> str | None:
     return m["target"].strip() or None
 
 
-_PRAISE = re.compile(
-    r"(?i)\b(?:well|nicely|good|great|job|so|beautifully|see\s+it|get\s+it)\s+done\b|"
-    r"\bdone\s+deal\b|\b(?:you|they|she|he)\s+(?:did\s+it|finished|are\s+done)\b"
-)
-
-
-def praise(sentence: str) -> bool:
-    """ "Well done!", "nicely done", "you did it": a word of praise, not the person's own
-    "done"."""
-    return bool(_PRAISE.search(sentence))
-
-
-_OTHERS_DONE = re.compile(
-    r"(?i)\b(?:they|he|she|you|it|we)(?:'ve|'s|'re|\s+have|\s+has|\s+are|\s+is|\s+had)?\s+"
-    r"(?:\w+\s+)?(?:done|finished|completed)\b"
-)
-_EXPERIENCE = re.compile(
-    r"(?i)\bI(?:'ve|\s+have)\s+(?:\w+\s+)?done\s+[^,.;!?]*?\b(?:so\s+far|before|in\s+the\s+past|"
-    r"a\s+lot\s+of|plenty\s+of|lots\s+of)\b"
-)
-
-
-def others_done(sentence: str) -> bool:
-    """ "how much they've done for us", "I've done weight training so far": a done-word that
-    is not the person saying they finished something."""
-    return bool(_OTHERS_DONE.search(sentence) or _EXPERIENCE.search(sentence))
-
-
 # What a person has a set of, where "only" says the set is complete: "I'm only allergic to
 # peanuts" ends every other allergy (the words the commit resolves: :data:`ONLY_PREDICATES`).
 ONLY_PREDICATES = frozenset({"ALLERGY", "INTOLERANCE", "SPEAKS", "HAS_PET", "AVOIDS", "CONDITION"})

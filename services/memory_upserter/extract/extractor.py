@@ -149,13 +149,7 @@ def _todos(plain: str, block: assertion.Block | None, out: Emitter) -> None:
         if block is None or rule.requested:
             for match in rule.pattern.finditer(plain):
                 rule.apply(match, out)
-    if (
-        out.is_user
-        and block is None
-        and says_done(plain)
-        and not assertion.praise(plain)
-        and not assertion.others_done(plain)
-    ):
+    if out.is_user and block is None and says_done(plain):
         out.complete = True
 
 
