@@ -196,11 +196,13 @@ LISTS = {
     "FRICTION": "frictions",
     "THREAD": "open threads",
 }
+CLOSED = {"completed": "Done", "dropped": "Dropped", "checked_in": "Checked in"}
 
 
 def confirmations(commit: dict[str, Any]) -> list[str]:
-    """One line per todo the turn created, then what memory confirms of what the person asked
-    of it (a forget, a fact their words ended): what the reply confirms to the person; then the
+    """One line per todo the turn created and per todo it closed (so a completion the person
+    did not mean is seen at once), then what memory confirms of what the person asked of it (a
+    forget, a fact their words ended): what the reply confirms to the person; then the
     product's own questions the turn left open ("? Which one is done: …?")."""
     lines = []
     for todo in commit.get("todos", []):
@@ -208,6 +210,8 @@ def confirmations(commit: dict[str, Any]) -> list[str]:
             continue
         where = LISTS.get(todo.get("kind", ""), "open threads")
         lines.append(f'✓ Added "{todo["text"]}" to your {where}{due_suffix(todo.get("due_at"))}.')
+    for closed in commit.get("completions", []):
+        lines.append(f'✓ {CLOSED.get(closed.get("outcome", ""), "Closed")}: "{closed["text"]}".')
     return [
         *lines,
         *commit.get("confirmations", []),

@@ -216,6 +216,17 @@ def test_the_product_s_own_questions_follow_the_reply() -> None:
     assert confirmations(commit) == ["? Which one is done: 'call Marta' or 'call Mum'?"]
 
 
+def test_a_todo_the_turn_closed_is_confirmed_to_the_person() -> None:
+    commit = {
+        "todos": [],
+        "completions": [
+            {"todo_id": "t1", "kind": "REMINDER", "text": "Call Marta", "outcome": "completed"},
+            {"todo_id": "t2", "kind": "REMINDER", "text": "Dentist", "outcome": "dropped"},
+        ],
+    }
+    assert confirmations(commit) == ['✓ Done: "Call Marta".', '✓ Dropped: "Dentist".']
+
+
 def test_the_offline_reply_shows_due_dates_and_times() -> None:
     envelope = {
         "GRAPH": {
