@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from services.memory_upserter.extract import tone
+from services.memory_upserter.extract.due import find_due
 from services.memory_upserter.extract.extractor import Utterance, extract
 
 NOW = datetime(2026, 1, 7, 15, 0, tzinfo=UTC)  # a Wednesday
@@ -91,3 +92,36 @@ def test_a_ticket_for_next_week_is_bought_today() -> None:
 @pytest.mark.parametrize("text", ["i love my wife", "i love my cat luna", "i love our talks"])
 def test_a_loved_one_or_our_talks_is_no_taste(text: str) -> None:
     assert not {f for f in facts_of(text) if f[1] == "LIKES"}
+
+
+@pytest.mark.parametrize(
+    "text, due",
+    [
+        ("finish the poster by december 12", "2026-12-12T09:00:00+00:00"),
+        ("the 3rd of march", "2026-03-03T09:00:00+00:00"),
+        ("by dec 12 at 5pm", "2026-12-12T17:00:00+00:00"),
+        ("renew my passport before march", "2026-03-01T09:00:00+00:00"),
+        ("meet on jan 2", "2027-01-02T09:00:00+00:00"),  # past this year: next year's
+    ],
+)
+def test_a_day_of_a_month_is_a_due_date(text: str, due: str) -> None:
+    found = find_due(text, NOW)
+    assert found is not None and found.at.isoformat() == due
+
+
+@pytest.mark.parametrize("text", ["i may go", "march on", "in may we met"])
+def test_a_month_word_alone_is_no_due_date(text: str) -> None:
+    assert find_due(text, NOW) is None
+
+
+@pytest.mark.parametrize(
+    "text, todo",
+    [
+        ("i'm working on a poster, it's due on December 12", "The poster"),
+        ("the report is due friday", "The report"),
+        ("i have to finish the poster by december 12", "Finish the poster"),
+    ],
+)
+def test_a_thing_due_on_a_day_is_a_todo_with_its_date(text: str, todo: str) -> None:
+    plan = extract([Utterance(text)], now=NOW)
+    assert [(t.text, t.due is not None) for t in plan.todos] == [(todo, True)]

@@ -131,6 +131,27 @@ def _need_to_by(m: re.Match[str], out: Emitter) -> None:
         out.todo("COMMITMENT", m["task"])
 
 
+@todo_rule(
+    "is_due",
+    r"(?i:\b(?:working\s+on|writing|preparing|making|finishing|doing)\s+(?P<det>a|an|the|my|our)\s+)"
+    r"(?P<thing>[^,.;:!?]{2,40}?)(?i:\s*,?\s*(?:and\s+|which\s+)?(?:it'?s|it\s+is|is)\s+due\b)"
+    r"(?P<when>.*)$|(?i:^\W*(?P<det2>the|my|our)\s+)(?P<thing2>[\w' -]{2,40}?)(?i:\s+(?:is|'s)\s+"
+    r"due\b)(?P<when2>.*)$",
+)
+def _is_due(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm working on a poster, it's due on December 12", "the report is due friday": the
+    thing, due then — only with a day said."""
+    when = m["when"] if m["thing"] else m["when2"]
+    if find_due(when, out.now):
+        det = (m["det"] or m["det2"]).lower()
+        thing = m["thing"] or m["thing2"]
+        out.todo(
+            "COMMITMENT",
+            f"{'the' if det in ('a', 'an') else det} {thing.strip()}",
+            also_due_in=when,
+        )
+
+
 # --- todos closed (plan.done / plan.dropped, by the person's words) ----------------------------
 # The words only name a todo: the commit resolves them among the pending ones, or closes none.
 
