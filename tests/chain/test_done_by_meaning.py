@@ -67,3 +67,19 @@ async def test_a_reminiscence_is_no_todo(nodes) -> None:
     ids = _user()
     said = await _say(nodes, ids, "that trip reminds me to live life fully 🙏", 0)
     assert said["todos"] == []
+
+
+async def test_the_answer_to_which_one_is_done_closes_that_todo_and_the_question(nodes) -> None:
+    ids = _user()
+    await _say(nodes, ids, "remind me to call Marta", 0)
+    await _say(nodes, ids, "remind me to book the dentist", 1)
+    asked = await _say(nodes, ids, "done!", 2)
+    assert any(q.startswith("Which one is done:") for q in asked["questions"])
+    answered = await _say(nodes, ids, "the dentist one", 3)
+    assert _closed(answered) == ["Book the dentist"]
+    now = (T0 + timedelta(minutes=4)).isoformat()
+    pulse = await ok(nodes["pulse"], "/v1/pulse", {**ids, "message": "hm", "now": now})
+    assert not any(
+        q.startswith("Which one is done:") for q in pulse["session"]["scratch"]["pending_questions"]
+    )
+    assert _closed(await _say(nodes, ids, "the dentist one", 5)) == []  # asked and answered once

@@ -14,6 +14,11 @@ Marta") on the one chosen, links them to the message that waited, makes them thi
 entity (active in the session, seen now — so a later bare "marta" resolves to them) and means
 them for this turn's plan; the question leaves ``scratch.pending_questions`` and is not asked
 again. An unanswered question stays pending.
+
+The product's todo question is answered the same way (:func:`todo_answer`): "done!" → "Which
+one is done: 'Call Marta' or 'Book the dentist'?" (:mod:`.todo_question`) → "the dentist one"
+is this turn's ``done`` — the todo's own words, resolved among the pending todos like any other
+— and the question leaves the session.
 """
 
 from __future__ import annotations
@@ -27,7 +32,9 @@ from contracts.memory import Notice
 from contracts.relations import ROLES
 from services.core.which import Which, read_question
 from services.memory_upserter.commit.names import load_known
-from services.memory_upserter.commit.turn import Answered, Judgement, ReadTurn
+from services.memory_upserter.commit.todo_question import read_asked
+from services.memory_upserter.commit.todos import pick_asked
+from services.memory_upserter.commit.turn import Answered, Judgement, ReadTurn, TodoAnswer
 from services.memory_upserter.extract.people import Known, answers_to, group_of
 from services.memory_upserter.text import fold, words
 
@@ -174,35 +181,48 @@ async def link(conn: Connection, user_id: str, answered: Answered, source: str) 
     return entity_id
 
 
-async def find_answer(stores: MemoryStores, turn: ReadTurn) -> Answered | None:
-    """The open question this turn's user message answers, if any (read before the
-    transaction: the session from the working memory, the people its name may mean). The
-    working memory down: no question is known, none is closed."""
+def todo_answer(session: SessionState | None, message: str) -> TodoAnswer | None:
+    """The newest open todo question ``message`` answers, and the todo it picks (pure)."""
+    for question in reversed(session.scratch.pending_questions if session else []):
+        asked = read_asked(question)
+        if asked is not None:
+            picked = pick_asked(asked[1], message)
+            return TodoAnswer(question, asked[0], picked) if picked else None
+    return None
+
+
+async def find_answer(
+    stores: MemoryStores, turn: ReadTurn
+) -> tuple[Answered | None, TodoAnswer | None]:
+    """The open questions this turn's user message answers, if any (read before the
+    transaction: the session from the working memory, the people its name may mean): which
+    person, and which todo. The working memory down: no question is known, none is closed."""
     req = turn.req
     message = " ".join(r.text for r in turn.user_rows)
     if not message.strip() or len(words(message)) > MAX_ANSWER_WORDS:
-        return None
+        return None, None
     try:
         session = await stores.memory.load_session(req.user_id, req.agent_id, req.chat_id)
     except Exception:  # noqa: BLE001 — Redis unreachable: nothing to close, the turn goes on
-        return None
+        return None, None
+    todo = todo_answer(session, message)
     questions = open_questions(session)
     shown = [fold(w.shown) for q, _ in questions if (w := read_question(q)) is not None]
     if not shown:
-        return None
+        return None, todo
     async with stores.db.acquire() as conn:
         known = await load_known(conn, req.user_id, req.agent_id, shown)
-    return answer(questions, known, message)
+    return answer(questions, known, message), todo
 
 
 async def answered_in(
     stores: MemoryStores, turn: ReadTurn, judged: Judgement
-) -> tuple[Judgement, Answered | None]:
-    """The open question this turn answers (:func:`find_answer`, "the work one": which Marta
-    was meant), and the judgement with the answered name meaning the one chosen
-    (:func:`prefer`)."""
-    answered = await find_answer(stores, turn)
-    return replace(judged, known=tuple(prefer(judged.known, answered))), answered
+) -> tuple[Judgement, Answered | None, TodoAnswer | None]:
+    """The open questions this turn answers (:func:`find_answer`: "the work one", which Marta
+    was meant; "the dentist one", which todo is done), and the judgement with the answered
+    name meaning the one chosen (:func:`prefer`)."""
+    answered, todo = await find_answer(stores, turn)
+    return replace(judged, known=tuple(prefer(judged.known, answered))), answered, todo
 
 
 def prefer(known: Sequence[Known], answered: Answered | None) -> list[Known]:

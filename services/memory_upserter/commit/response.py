@@ -27,6 +27,7 @@ from services.core.memory_store.shapes import EntityResult
 from services.memory_upserter.commit.asked import reached_before
 from services.memory_upserter.commit.fact_text import plain_fact_text
 from services.memory_upserter.commit.read import SELF
+from services.memory_upserter.commit.todo_question import ask
 from services.memory_upserter.commit.todos import pick_done
 from services.memory_upserter.commit.turn import (
     CapturedTodo,
@@ -74,10 +75,10 @@ def decide(
     if isinstance(choice, str):
         return Decided(writes, choice, [], [])
     if choice:
-        listed = " or ".join(repr(text[:60]) for text in choice[:5])
-        detail = f"several todos are pending; nothing was completed. Ask which one: {listed}?"
+        question = ask("done", choice)
+        detail = f"several todos are pending; nothing was completed. Ask: {question}"
         notice = Notice(code="commitment_not_completed", detail=detail)
-        return Decided(writes, None, [notice], [f"Which one is done: {listed}?"])
+        return Decided(writes, None, [notice], [question])
     if plan.complete_asked:
         detail = "nothing to complete: no commitment, reminder or habit is pending for this agent"
         return Decided(writes, None, [Notice(code="commitment_not_completed", detail=detail)], [])

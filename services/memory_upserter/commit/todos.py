@@ -27,6 +27,7 @@ from uuid import UUID
 
 from contracts.memory import Completion, Notice
 from services.core.handles import matches, parse_handle
+from services.memory_upserter.commit.todo_question import Verb, ask
 from services.memory_upserter.commit.turn import PendingTodo, TurnPlan
 from services.memory_upserter.text import STOP_WORDS, words
 
@@ -136,12 +137,11 @@ def resolve_closings(
             if len(hits) == 1:
                 out.closing[hits[0].todo_id] = status  # type: ignore[assignment]
                 continue
-            verb = "done" if status == "DONE" else "dropped"
+            verb: Verb = "done" if status == "DONE" else "dropped"
             if (found and not hits) or (guessed and not hits):
                 continue  # named already, or a guess that names nothing
             if hits:
-                listed = " or ".join(repr(p.text[:60]) for p in hits[:5])
-                out.questions.append(f"Which one is {verb}: {listed}?")
+                out.questions.append(ask(verb, [p.text for p in hits]))
                 detail = f"{name[:60]!r} fits several pending todos; none was {verb}"
             else:
                 detail = f"{name[:60]!r} names none of this agent's pending todos; none was {verb}"
@@ -163,6 +163,31 @@ def pick_done(pending: Sequence[PendingTodo], said: Sequence[str]) -> str | list
     best = max(score for score, _ in scores)
     winners = [todo_id for score, todo_id in scores if score == best]
     return winners[0] if best > 0 and len(winners) == 1 else [p.text for p in pending]
+
+
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1}
+MAX_ANSWER_WORDS = 8
+
+
+def pick_asked(listed: Sequence[str], message: str) -> str | None:
+    """Which of the todos a "which one is done?" listed the person's short answer names ("the
+    dentist one", "booking the dentist", "the second"): the only one its content words name
+    most, else the one its ordinal points at; None for a question, a long message, or words
+    that fit none or several."""
+    said = words(message)
+    if not said or len(said) > MAX_ANSWER_WORDS or message.rstrip().endswith("?"):
+        return None
+    spoken = [w for w in content_words(message) if w not in _DONE_WORDS]
+    scores = [overlap(spoken, text) for text in listed]
+    best = max(scores, default=0)
+    if best > 0:
+        winners = [text for text, score in zip(listed, scores, strict=True) if score == best]
+        return winners[0] if len(winners) == 1 else None
+    places = {_ORDINALS[w] for w in said if w in _ORDINALS}
+    if len(places) == 1 and len(said) <= 3:
+        place = places.pop()
+        return listed[place] if -len(listed) <= place < len(listed) else None
+    return None
 
 
 # "so done with this week", "done for today": done with something, not done doing the todo

@@ -283,7 +283,7 @@ def _written(
         live,
         forgotten,
         (*plan.questions, *facts.decided.questions, *facts.named.questions),
-        plan.answered.closes if chosen and plan.answered else (),
+        (*(plan.answered.closes if chosen and plan.answered else ()), *plan.closes_asked),
     )
 
 

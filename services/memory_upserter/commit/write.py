@@ -5,7 +5,7 @@
 2. Outside any transaction, one read (:mod:`.judge_store`): a stored answer, the session's
    recent user messages, which ground a model's plan (with none, the shadow judge makes one),
    and the user's entities the plan's names may mean; then the open which-question the
-   message answers (:func:`~.answer.answered_in`), if any.
+   message answers (:func:`~.answer.answered_in`: which person, which todo is done), if any.
 3. Decide (pure, :mod:`.plan`): the plan as writes, with notices of what was left out.
 4. One transaction under the user's lock (:mod:`.transaction`, named steps; its statements,
    and why they run in that order: :mod:`.sql`), retried on a deadlock: a stored answer for the key
@@ -38,6 +38,7 @@ from services.memory_upserter.commit.read import read_turn
 from services.memory_upserter.commit.transaction import Replay, transaction
 from services.memory_upserter.commit.turn import (
     Stored,
+    TodoAnswer,
     TurnPlan,
     Written,
 )
@@ -65,14 +66,24 @@ async def commit_turn(
         found = await judge_turn(stores.db, llm, settings, turn, idle)
     if isinstance(found, Stored):
         return replay(found, turn), True
-    judged, answered = await answered_in(stores, turn, found)
+    judged, answered, todo = await answered_in(stores, turn, found)
     # grounding reads every word of the session: off the loop the six nodes share
     decided = replace(await asyncio.to_thread(prepare, turn, judged), answered=answered)
+    decided = with_todo_answer(decided, todo)
     written = await _write(stores.db, decided, idle, request_id)
     if isinstance(written, Stored):
         return replay(written, turn), True
     response = await after_commit(stores, settings, background, turn, written)
     return response, False
+
+
+def with_todo_answer(plan: TurnPlan, answered: TodoAnswer | None) -> TurnPlan:
+    """The plan closing the todo the person's answer picked, and the question it answered."""
+    if answered is None:
+        return plan
+    if answered.verb == "done":
+        return replace(plan, done=(*plan.done, answered.text), closes_asked=(answered.question,))
+    return replace(plan, dropped=(*plan.dropped, answered.text), closes_asked=(answered.question,))
 
 
 async def _write(
