@@ -137,9 +137,14 @@ def _sentence(sentence: str, out: Emitter) -> None:
     _todos(plain, block, out)
     if block is not None:
         return
+    before = set(out.facts)
     for clause in assertion.clauses(plain):
         _clause(clause, out)
     out.valid_from = out.valid_to = None
+    if tone.said_of_then(plain):  # "i moved to berlin when i was 20": then, not now
+        for key in out.facts.keys() - before:
+            if out.facts[key].fact_type != "relationship":
+                del out.facts[key]
 
 
 def _todos(plain: str, block: assertion.Block | None, out: Emitter) -> None:

@@ -9,7 +9,8 @@ and a past the clock cannot date.
   "i have a dog, kinda", "… not sure"): the sentence is not an assertion, like a hedge before it
   (:mod:`.assertion`).
 - **A past the clock cannot date** ("last summer", "at university", "a while ago", "back in
-  the day"): an event said so is not dated today; it stays with the episode.
+  the day"): an event said so is not dated today; it stays with the episode. A state said of
+  such a past ("i moved to berlin when i was 20", "… as a kid") is not the person's now.
 """
 
 from __future__ import annotations
@@ -44,6 +45,19 @@ _VAGUE_PAST = re.compile(
     r"as\s+a\s+(?:student|teen\w*|kid|child)|when\s+I\s+was|in\s+my\s+(?:teens|twenties|youth|"
     r"\w+\s+year)|the\s+other\s+day|before\s+the\s+pandemic|growing\s+up)\b"
 )
+
+
+_THEN = re.compile(
+    r"(?i)\b(?:when\s+I\s+was\b|as\s+a\s+(?:kid|child|teen\w*|little\s+\w+|student)|growing\s+up|"
+    r"back\s+(?:then|in\s+the\s+day|in\s+\d{4}|when)|in\s+my\s+(?:teens|twenties|youth|student\s+days)|"
+    r"(?<!still\s)(?<!I'm\s)(?<!am\s)in\s+high\s+school)\b"
+)
+
+
+def said_of_then(sentence: str) -> bool:
+    """The sentence puts what it states in a past of the person's life ("when I was 20", "as
+    a kid", "back then"): its states are not theirs now ("still in college" is)."""
+    return bool(_THEN.search(sentence))
 
 
 def sarcastic(message: str) -> bool:

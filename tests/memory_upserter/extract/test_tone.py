@@ -125,3 +125,29 @@ def test_a_month_word_alone_is_no_due_date(text: str) -> None:
 def test_a_thing_due_on_a_day_is_a_todo_with_its_date(text: str, todo: str) -> None:
     plan = extract([Utterance(text)], now=NOW)
     assert [(t.text, t.due is not None) for t in plan.todos] == [(todo, True)]
+
+
+def test_a_tag_word_is_no_part_of_a_place() -> None:
+    assert ("user", "LIVES_IN", "Porto") in facts_of("u know i live in porto right")
+
+
+def test_an_idiom_of_hating_is_no_dislike() -> None:
+    assert facts_of("i hate to say it but you're right") == set()
+
+
+@pytest.mark.parametrize(
+    "text", ["hopefully i'll be living in lisbon by june", "maybe i'll call mom tomorrow"]
+)
+def test_a_maybe_plan_is_no_todo(text: str) -> None:
+    assert extract([Utterance(text)], now=NOW).todos == []
+
+
+@pytest.mark.parametrize(
+    "text", ["i moved to berlin when i was 20", "i learned spanish in high school"]
+)
+def test_a_state_said_of_a_past_of_their_life_is_not_theirs_now(text: str) -> None:
+    assert facts_of(text) == set()
+
+
+def test_still_in_college_is_now() -> None:
+    assert ("user", "AGE", "19") in facts_of("I'm 19, still in college.")

@@ -50,7 +50,8 @@ ROLE = r"(?P<role>[a-z][a-z -]{1,40}?)"
 
 _ROLES = "|".join(sorted((re.escape(r) for r in ROLES), key=len, reverse=True))
 NOT_THINGS = re.compile(
-    r"^(?:you|your|yours|ur|u|it|that|this|them|him|her|me|when|how|what|to\s*$|to\s+think|the\s+"
+    r"^(?:you|your|yours|ur|u|it|that|this|them|him|her|me|when|how|what|to\s*$|to\s+think|"
+    r"to\s+(?:say|admit|ask|bother|interrupt|break\s+it|tell\s+you|disappoint|be\s+that)|the\s+"
     r"idea|the\s+way|the\s+thought|a\s+lot|something|stuff|things|everything|anything|"
     r"hearing|seeing|reading\s+(?:this|that|about\s+your)|talking\s+to\s+you)\b",
     re.IGNORECASE,

@@ -76,11 +76,8 @@ def _my_goal(m: re.Match[str], out: Emitter) -> None:
 def _i_will(m: re.Match[str], out: Emitter) -> None:
     task = _task(m["task"])
     promised = re.search(r"(?i)promise|commit", m["verb"] or "")
-    if (
-        promised
-        or find_due(task, out.now)
-        or (_ACT.match(task) and not _MAYBE.search(m.string[: m.start("task")]))
-    ):
+    maybe = _MAYBE.search(m.string[: m.start("task")])  # "hopefully I'll be … by June"
+    if promised or (not maybe and (find_due(task, out.now) or _ACT.match(task))):
         out.todo("COMMITMENT", task)
 
 
