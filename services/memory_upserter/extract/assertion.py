@@ -48,7 +48,10 @@ _GREETING = re.compile(
     r"(?i)\W*(?:hi|hello|hey|hiya|good\s+(?:morning|evening|afternoon))"
     r"(?:\s+there)?\W*"
 )
-_NEGATION = re.compile(r"(?i)(?:\b(?:not|never|no|nobody|neither|nor|without|hardly)\b|n't\b)")
+_NEGATION = re.compile(
+    r"(?i)(?:\b(?:not|never|no|nobody|neither|nor|without|hardly|não|nao|nunca|nie|niemals|"
+    r"nicht|kein\w*|ne|pas|jamais)\b|n't\b|\bn')"
+)  # the other languages' too: "no vivo en…", "não moro…", "ich wohne nicht…", "je ne suis pas…"
 _PAST = re.compile(
     r"(?i)\b(?:used\s+to|when\s+i\s+was|back\s+(?:then|when|in)|formerly|previously|"
     r"in\s+the\s+past|as\s+a\s+(?:kid|child|teen|teenager)|once\s+upon|"
@@ -82,7 +85,8 @@ _ASKS = re.compile(
 )
 _CORRECTION = re.compile(
     r"(?i)^\W*(?:(?:wait|hold\s+on|oops|sorry|my\s+bad)\W+)*(?:(?:no|nope|nah|not\s+quite)\b(?!\s+(?:need|longer|one|way|problem|idea|worries|more|"
-    r"thanks|matter|doubt)\b)\W*"
+    r"thanks|matter|doubt|vivo|trabajo|soy|tengo|estoy|como|me|te|lo|la|sé|se|sabes|hablo|"
+    r"puedo|quiero|moro|trabalho|sou|tenho|estou|sei|gosto)\b)\W*"
     r"(?:wait\b\W*)?|actually\b\W*|typo\b\W*|correction\b\W*|i\s+meant\b\W*|"
     r"that'?s\s+(?:wrong|not\s+right|not\s+true|incorrect|not\s+it)\b\W*|"
     r"(?:wait|sorry|oops)\b\W*)+(?=\S)"

@@ -53,6 +53,7 @@ _FORMS = {
     "moms": "mom's",
 }
 _FORM = re.compile(r"(?i)(?<![\w'])(?:" + "|".join(_FORMS) + r")(?![\w'])")
+_I_CONTRACTED = re.compile(r"(?<![\w'])i(?='(?:m|ve|ll|d)\b)")
 _ROLE_WORDS = "|".join(sorted((re.escape(r) for r in ROLES), key=len, reverse=True))
 _ROLE_S_NAME = re.compile(rf"(?i)\bmy\s+({_ROLE_WORDS})s\s+name\b")
 _WORD = r"[^\W\d_][\w'-]*"
@@ -97,6 +98,7 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     text = _FILLER.sub("", text)
     lowercase = not re.search(r"[A-ZÀ-Þ]", text)
     text = _FORM.sub(lambda m: _FORMS[m.group(0).lower()], text)
+    text = _I_CONTRACTED.sub("I", text)  # "i'm", "i've", "i'll", "i'd"
     text = _BARE.sub(lambda m: _BARE_SUBJECT.get(m["verb"].split()[0].lower(), "I ") + m[0], text)
     text = _AND_VERB.sub("and I ", text)
     text = _ROLE_S_NAME.sub(lambda m: f"my {m.group(1)}'s name", text)

@@ -115,5 +115,5 @@ it's he's she's we're they're i'm i've i'll i'd you're broke split up off
 originally died passed lost won ran met saw found turned gave texted sent wrote cooked baked
 opened closed fell hurt cried laughed bought took told came went cooks runs plays teaches
 walks talks drives lost finally recently currently basically honestly literally
-right wrong eh huh innit tho anyways anyway""".split()
+right wrong eh huh innit tho anyways anyway used uses using""".split()
 )

@@ -151,3 +151,26 @@ def test_a_state_said_of_a_past_of_their_life_is_not_theirs_now(text: str) -> No
 
 def test_still_in_college_is_now() -> None:
     assert ("user", "AGE", "19") in facts_of("I'm 19, still in college.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "no vivo en madrid",
+        "não moro em lisboa",
+        "ich wohne nicht in berlin",
+        "je ne suis pas végétarien",
+    ],
+)
+def test_a_negation_in_another_language_writes_nothing(text: str) -> None:
+    assert facts_of(text) == set()
+
+
+def test_a_lowercase_im_splits_its_clauses() -> None:
+    """ "i'm" is "I'm": the second clause is judged on its own."""
+    facts = facts_of("i'm not a teacher anymore, i'm a nurse now")
+    assert {("user", "JOB_TITLE", "teacher"), ("user", "JOB_TITLE", "nurse")} <= facts
+
+
+def test_used_to_is_no_name() -> None:
+    assert not {f for f in facts_of("my dad used to work at ford") if f[2] == "Used"}
