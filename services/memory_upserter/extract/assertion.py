@@ -22,11 +22,13 @@ Block = Literal["question", "hypothetical", "disputed"]
 
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|«[^»]*»|(?<!\w)'[^']{2,}'(?!\w)")
 _QUESTION_START = re.compile(
-    r"(?i)^\W*(?:so\s+|and\s+|but\s+|hey,?\s+|um+,?\s+)?(?:who|whom|whose|what|where|when|why|how|"
+    r"(?i)^\W*(?:(?:so|and|but|hey|um+|uh+|hm+|like|ok|okay|wait|also|btw|lol|quick\s+q(?:uestion)?)"
+    r"\W+)*(?:who|whom|whose|what|where|when|why|how|"
     r"which|do|does|did|am|is|are|was|were|have|has|had|can|could|would|should|will|shall|may|"
     r"might|must|isn't|aren't|don't|doesn't|didn't|wasn't|weren't|won't|wouldn't|shouldn't|"
     r"couldn't|can't)\b(?!\s+you\s+(?:please\s+)?(?:remind|add|note|remember)\b)"
 )
+_OR_WHAT = re.compile(r"(?i)\bor\s+(?:what|not|nah|no|smth|something)\W*$")
 _HYPOTHETICAL = re.compile(
     r"(?i)(?:^|[\s,(])(?:if|what\s+if|imagine|imagining|suppose|supposing|pretend|hypothetically|"
     r"in\s+theory|let'?s\s+say|say\s+that|in\s+a\s+dream|i\s+dreamt|i\s+dreamed|dreaming|unless|"
@@ -172,7 +174,7 @@ def unquoted(text: str) -> str:
 def blocked(sentence: str) -> Block | None:
     """Why no fact of this sentence is an assertion of the person's, or None."""
     stripped = sentence.strip()
-    if stripped.endswith("?") or _QUESTION_START.match(stripped):
+    if stripped.endswith("?") or _QUESTION_START.match(stripped) or _OR_WHAT.search(stripped):
         return "question"
     if _HYPOTHETICAL.search(stripped):
         return "hypothetical"

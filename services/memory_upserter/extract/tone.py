@@ -65,11 +65,19 @@ def sarcastic(message: str) -> bool:
     return bool(_SARCASM.search(message.strip()))
 
 
+_UNDECIDED = re.compile(
+    r"(?i)\b(?:can'?t|cannot|can\s+not|couldn'?t)\s+decide\b|\bundecided\b|\bstill\s+deciding\b|"
+    r"\bhaven'?t\s+decided\b|\bnot\s+decided\b"
+)
+
+
 def hedged_after(sentence: str) -> bool:
-    """The sentence states something and then takes the certainty back ("…, i think"), or
-    opens on a hunch ("i feel like …", "apparently …")."""
+    """The sentence states something and then takes the certainty back ("…, i think", "porto
+    or lisbon, can't decide"), or opens on a hunch ("i feel like …", "apparently …")."""
     stripped = sentence.strip()
-    return bool(_HEDGE_AFTER.search(stripped) or _HEDGE_OPEN.match(stripped))
+    return bool(
+        _HEDGE_AFTER.search(stripped) or _HEDGE_OPEN.match(stripped) or _UNDECIDED.search(stripped)
+    )
 
 
 def vague_past(sentence: str) -> bool:

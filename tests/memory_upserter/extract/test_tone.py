@@ -174,3 +174,15 @@ def test_a_lowercase_im_splits_its_clauses() -> None:
 
 def test_used_to_is_no_name() -> None:
     assert not {f for f in facts_of("my dad used to work at ford") if f[2] == "Used"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "so like do i live in porto or what lol",
+        "ok wait do i have a dog",
+        "i live in porto or lisbon, can't decide",
+    ],
+)
+def test_a_question_behind_fillers_or_an_undecided_choice_writes_nothing(text: str) -> None:
+    assert facts_of(text) == set()

@@ -31,7 +31,7 @@ _CAP = r"(?:[A-Z]|[À-ÖØ-Þ])[\w'’-]*"
 NAME = rf"(?P<name>{_CAP}(?:\s+{_CAP}){{0,2}})"
 ORG = rf"(?P<org>{_CAP}(?:\s+(?:&\s+)?{_CAP}){{0,3}})"
 _STOP = (
-    r"(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|because|so|since|though|although|when|while|if|"
+    r"(?=\s*(?:[,.;:!?)]|$|\s(?:and|or|but|because|so|since|though|although|when|while|if|"
     r"with|for|at|on|in|to|from|every|today|tomorrow|tonight|now|yet|right|not|originally|until|till|"
     r"these|lately|already|too|tho|anyway|I|my|we)\b))"
 )
