@@ -147,6 +147,9 @@ class Tally:
     fn: int = 0
     messages: int = 0
     wrong: int = 0  # messages with at least one false write
+    garbled: int = (
+        0  # false writes of a labelled kind with the wrong value (a fragment, a lost object)
+    )
     missed: list[str] = field(default_factory=list)
     false: list[str] = field(default_factory=list)
 
@@ -154,10 +157,16 @@ class Tally:
         self.tp, self.fp, self.fn = self.tp + other.tp, self.fp + other.fp, self.fn + other.fn
         self.messages += other.messages
         self.wrong += other.wrong
+        self.garbled += other.garbled
 
     @property
     def precision(self) -> float | None:
         return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
+
+    @property
+    def garbled_share(self) -> float | None:
+        """Of the facts written, the share that are a labelled kind with a wrong value."""
+        return self.garbled / (self.tp + self.fp) if self.tp + self.fp else None
 
     @property
     def recall(self) -> float | None:
@@ -183,6 +192,8 @@ def score(message: Message, written: Sequence[Fact]) -> Tally:
         if any(want.matches(loose) or loose.matches(want) for want in message.must):
             continue  # the right fact with the wrong dates: already counted as missed
         tally.fp += 1
+        labelled = (*message.must, *message.may)
+        tally.garbled += any((f.subject, f.predicate) == (w.subject, w.predicate) for f in labelled)
         tally.false.append(f"{message.text!r}: wrote {w}")
     tally.wrong = int(tally.fp > 0)
     return tally

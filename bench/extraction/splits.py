@@ -34,7 +34,8 @@ def main() -> None:
                 total.add(t)
             print(
                 f"{name:8} {part:8} messages {total.messages:3}  tp {total.tp:3} fp {total.fp:2} "
-                f"fn {total.fn:2}  P {ratio(total.precision)}  R {ratio(total.recall)}"
+                f"fn {total.fn:2}  P {ratio(total.precision)}  R {ratio(total.recall)}  "
+                f"garbled {total.garbled} ({ratio(total.garbled_share)})"
             )
             if args.misses and not held and file != "telegram-fresh.txt":
                 for t in chosen:
