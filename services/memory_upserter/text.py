@@ -80,6 +80,15 @@ _OTHERS_DONE = re.compile(
     r"(?i)\b(?:they|he|she|you|it|we)(?:'ve|'s|'re|\s+have|\s+has|\s+are|\s+is|\s+had)?\s+"
     r"(?:\w+\s+)?(?:done|finished|completed)\b"
 )
+_NOT_A_TASK_DONE = re.compile(
+    r"(?i)^\W*(?:(?:I'm|I\s+am|im|we're|all|so|ok|okay)\s+)*done\s+for\s+(?:the\s+)?(?:day|today|"
+    r"tonight|now|week|night)\b|"
+    r"\bdone\s+(?:talking|arguing|chatting|discussing|here\s+for\s+today)\b|"
+    r"\bmy\s+[a-z]+(?:\s+[A-Za-z]+)?\s+(?:just\s+|finally\s+)?(?:finished|completed|is\s+done|'s\s+done)\b|"
+    r"\b(?:last\s+(?:year|month|summer|spring|fall|autumn|winter)|years?\s+ago|in\s+(?:19|20)\d\d|"
+    r"back\s+in|when\s+I\s+was)\b"
+)  # the day over ("stretching done for today" names a habit), a talk ended, someone else's
+# finishing, an achievement long past
 _EXPERIENCE = re.compile(
     r"(?i)\bI(?:'ve|\s+have)\s+(?:\w+\s+)?done\s+[^,.;!?]*?\b(?:so\s+far|before|in\s+the\s+past|"
     r"a\s+lot\s+of|plenty\s+of|lots\s+of)\b"
@@ -95,7 +104,7 @@ def says_done(text: str) -> bool:
 
 
 def _own_done(sentence: str) -> bool:
-    if _PRAISE.search(sentence) or _OTHERS_DONE.search(sentence) or _EXPERIENCE.search(sentence):
+    if any(p.search(sentence) for p in (_PRAISE, _OTHERS_DONE, _EXPERIENCE, _NOT_A_TASK_DONE)):
         return False
     for match in DONE.finditer(sentence):
         before, after = sentence[: match.start()], sentence[match.end() :]

@@ -303,6 +303,10 @@ def test_handles_resolve_to_the_user_plan_entities_refs_and_new_names() -> None:
         ("great job on the summary, well done", False),
         ("they've done so much for us", False),  # someone else's doing
         ("I called Marta, so that's done. Well done me", True),  # sentence by sentence
+        ("done for today, night!", False),  # the day is over, no todo is
+        ("my sister finished her degree", False),  # someone else's
+        ("finished my degree last year!", False),  # an achievement long past
+        ("finished the report yesterday", True),
         ("nothing here", False),
     ],
 )

@@ -186,3 +186,30 @@ def test_used_to_is_no_name() -> None:
 )
 def test_a_question_behind_fillers_or_an_undecided_choice_writes_nothing(text: str) -> None:
     assert facts_of(text) == set()
+
+
+@pytest.mark.parametrize(
+    "text, todo",
+    [
+        ("i have a dentist appointment tomorrow at 3", "Dentist appointment"),
+        ("tomorrow i have a dentist appointment", "Dentist appointment"),
+        ("i'm flying to berlin on friday", "Flying to berlin"),
+        ("dont let me forget to call mom", "Call mom"),
+        ("note to self: call the bank", "Call the bank"),
+    ],
+)
+def test_an_everyday_plan_is_a_todo(text: str, todo: str) -> None:
+    assert [t.text for t in extract([Utterance(text)], now=NOW).todos] == [todo]
+
+
+@pytest.mark.parametrize(
+    "text", ["i'm going to be late tomorrow", "i'm going to bed", "i have a test"]
+)
+def test_a_state_to_come_or_an_undated_event_is_no_todo(text: str) -> None:
+    assert extract([Utterance(text)], now=NOW).todos == []
+
+
+@pytest.mark.parametrize("text", ["my sister finished her degree", "finished my degree last year!"])
+def test_someone_elses_finishing_or_a_past_achievement_names_no_todo_done(text: str) -> None:
+    plan = extract([Utterance(text)], now=NOW)
+    assert plan.done == [] and not plan.complete_commitment

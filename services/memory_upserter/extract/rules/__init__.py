@@ -6,8 +6,8 @@ what changes it (:mod:`.events`), a few statements in other languages (:mod:`.la
 the person does and keeps (:mod:`.doing`: a fallback for a clause nothing else wrote from;
 :mod:`.keeps`), and last the
 relations said in passing (:mod:`.kin`), which a named relation outranks.
-Within a module, rules keep the order they are written in. The todo rules (:mod:`.todos`) are a
-table of their own.
+Within a module, rules keep the order they are written in. The todo rules (:mod:`.todos`, then the
+everyday plans of :mod:`.plans`) are a table of their own.
 """
 
 from __future__ import annotations
@@ -22,13 +22,14 @@ from services.memory_upserter.extract.rules import (
     kin,
     languages,
     life,
+    plans,
     profile,
     todos,
 )
 from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
 
 FACT_ORDER: tuple[ModuleType, ...] = (basics, profile, life, events, languages, doing, keeps, kin)
-TODO_ORDER: tuple[ModuleType, ...] = (todos,)
+TODO_ORDER: tuple[ModuleType, ...] = (todos, plans)
 
 
 def _table(registered: list[Rule], order: tuple[ModuleType, ...]) -> tuple[Rule, ...]:

@@ -15,7 +15,7 @@ import re
 from services.memory_upserter.extract.due import find_due
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.registry import todo_rule
-from services.memory_upserter.text import NEGATED
+from services.memory_upserter.text import NEGATED, says_done
 
 # A concrete act a plan names ("I'm going to submit it …"), not a pep talk or a promise to talk.
 _ACT = re.compile(
@@ -25,6 +25,11 @@ _ACT = re.compile(
     r"travel|enter|register|pick\s+up|fix|clean|renew|pay|return|adopt|volunteer|sell|"
     r"schedule|plan|prepare|practi[sc]e|research|contact|continue|reach\s+out\s+to\s+(?!you))\b"
     r"(?!\s+(?:you|ya|u)\b)"
+)
+_STATE = re.compile(
+    r"(?i)(?:be|feel|get|stay)\s+(?:\w+ly\s+|so\s+|a\s+bit\s+|a\s+little\s+)?(?:late|early|tired|busy|"
+    r"sad|happy|fine|ok|okay|sick|free|around|back|there|home|away|off|out|done|ready|honest|"
+    r"quick|alright|bored|lonely|nervous|hungry)\b"
 )
 _MAYBE = re.compile(r"(?i)\b(?:maybe|perhaps|someday|one\s+day|might|hopefully|if|probably)\b")
 _TASK_END = re.compile(r"\s+[-–—]\s+|\s*[!;]|,\s*(?:but|and\s+I|so)\b|\s+but\s+")
@@ -77,6 +82,8 @@ def _i_will(m: re.Match[str], out: Emitter) -> None:
     task = _task(m["task"])
     promised = re.search(r"(?i)promise|commit", m["verb"] or "")
     maybe = _MAYBE.search(m.string[: m.start("task")])  # "hopefully I'll be … by June"
+    if _STATE.match(task) and not promised:
+        return  # "I'm going to be late tomorrow": a state to come, not a task
     if promised or (not maybe and (find_due(task, out.now) or _ACT.match(task))):
         out.todo("COMMITMENT", task)
 
@@ -196,7 +203,9 @@ def _errand_done(m: re.Match[str], out: Emitter) -> None:
     rf"\s+)(?!it\b|that\b|this\b){_CLOSED_TASK}",
 )
 def _done_with(m: re.Match[str], out: Emitter) -> None:
-    if out.is_user and not NEGATED.search(m.string[: m.start()]):  # "almost done with…"
+    """ "done with the passport thing": its words; not someone else's finishing or a past
+    achievement ("my sister finished her degree", "finished my degree last year")."""
+    if out.is_user and says_done(m.string) and not NEGATED.search(m.string[: m.start()]):
         out.done.append(m["task"])
 
 
