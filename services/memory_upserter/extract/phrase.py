@@ -15,7 +15,8 @@ _TIME = (
 )
 _WORD = (
     r"(?!(?:and|but|so|or|because|since|until|till|when|while|then|if|though|I|we|it|that|"
-    r"which|who|to|for|with|in|on|at|from|about|near|into)\b)[\w'’-]+"
+    r"which|who|to|for|with|in|on|at|from|about|near|into|by|of|as|like|than|over|under|around|"
+    r"after|before|during|through|last|next|this|every)\b)[\w'’-]+"
 )
 _TAIL = re.compile(
     rf"\s+(?P<prep>to|from|in|at|into|with|for|about|near|on)\s+(?!{_TIME})"
@@ -25,13 +26,19 @@ _TAIL = re.compile(
 )
 
 
+_OPEN_END = re.compile(
+    r"(?i)\b(?:the|a|an|my|our|his|her|their|your|off|up|out|surrounded|including|featuring|"
+    r"called|named)$"
+)
+
+
 def object_tail(text: str, at: int, *, most: int = 2) -> str:
     """The prepositional phrases (at most ``most``) that continue an object ending at ``at``."""
     tail, pos = "", at
     for _ in range(most):
         m = _TAIL.match(text, pos)
-        if m is None:
-            break
+        if m is None or _OPEN_END.search(m["words"]):
+            break  # "to show off my" (the rest cut off): the object ends before it
         tail += m.group(0)
         pos = m.end()
     return tail

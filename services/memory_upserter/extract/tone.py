@@ -38,7 +38,7 @@ _HEDGE_OPEN = re.compile(
     r"idk\s+(?:if|whether)?|I\s+dunno|dunno|apparently|it\s+seems|seems\s+like|looks\s+like)\b"
 )
 _VAGUE_PAST = re.compile(
-    r"(?i)\b(?:last\s+(?:summer|spring|autumn|fall|winter|time)|a\s+while\s+(?:ago|back)|"
+    r"(?i)\b(?:last\s+(?:summer|spring|autumn|fall|winter)|a\s+while\s+(?:ago|back)|"
     r"ages\s+ago|long\s+ago|(?:a\s+few\s+|some\s+|many\s+|several\s+)?(?:years?|months|decades?)\s+"
     r"(?:ago|back)|back\s+in(?:\s+the\s+day)?|back\s+(?:then|when)|once\s+upon|"
     r"(?:at|in)\s+(?:uni|university|college|grad\s+school|(?:high\s+|primary\s+|middle\s+)?school)|"

@@ -213,3 +213,43 @@ def test_a_state_to_come_or_an_undated_event_is_no_todo(text: str) -> None:
 def test_someone_elses_finishing_or_a_past_achievement_names_no_todo_done(text: str) -> None:
     plan = extract([Utterance(text)], now=NOW)
     assert plan.done == [] and not plan.complete_commitment
+
+
+@pytest.mark.parametrize(
+    "text, fact",
+    [
+        ("my name's sam", ("user", "NAME", "Sam")),
+        ("call me sam", ("user", "NAME", "Sam")),
+        ("hey, it's sam here", ("user", "NAME", "Sam")),
+        ("27 years old btw", ("user", "AGE", "27")),
+        ("i'm a 30 year old nurse", ("user", "JOB_TITLE", "nurse")),
+        ("i'm dating a guy called tom", ("user", "HAS_PARTNER", "Tom")),
+        ("i speak portuguese and english", ("user", "SPEAKS", "English")),
+    ],
+)
+def test_self_statements_typed_the_telegram_way(text: str, fact: tuple[str, str, str]) -> None:
+    assert fact in facts_of(text)
+
+
+@pytest.mark.parametrize("text", ["hi sam", "it's raining", "stuck here", "hey bot"])
+def test_a_greeting_to_the_assistant_or_the_weather_is_no_name(text: str) -> None:
+    assert facts_of(text) == set()
+
+
+def test_last_saturday_dates_the_event_that_saturday() -> None:
+    facts = facts_of("I ran a charity race for mental health last Saturday")
+    assert ("user", "DID", "ran a charity race for mental health @ 2026-01-03") in facts
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        (
+            "We celebrated my daughter's birthday with a concert surrounded by music, joy",
+            "celebrated their daughter's birthday @ 2026-01-07",
+        ),
+        ("I went to a fair to show off my studio, it was great", "went to a fair @ 2026-01-07"),
+    ],
+)
+def test_an_objects_tail_cut_open_is_left_off(text: str, value: str) -> None:
+    assert ("user", "DID", value) in facts_of(text)

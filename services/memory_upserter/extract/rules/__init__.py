@@ -2,7 +2,8 @@
 
 The self-statements of :mod:`.basics` (home, work, diet, allergies, likes, projects, events,
 people) come first, then who the person is (:mod:`.profile`), then their life (:mod:`.life`),
-what changes it (:mod:`.events`), a few statements in other languages (:mod:`.languages`), what
+what changes it (:mod:`.events`), a few statements in other languages (:mod:`.languages`), the
+self-statements typed the Telegram way that the tidier rules miss (:mod:`.everyday`), what
 the person does and keeps (:mod:`.doing`: a fallback for a clause nothing else wrote from;
 :mod:`.keeps`), and last the
 relations said in passing (:mod:`.kin`), which a named relation outranks.
@@ -18,6 +19,7 @@ from services.memory_upserter.extract.rules import (
     basics,
     doing,
     events,
+    everyday,
     keeps,
     kin,
     languages,
@@ -28,7 +30,17 @@ from services.memory_upserter.extract.rules import (
 )
 from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
 
-FACT_ORDER: tuple[ModuleType, ...] = (basics, profile, life, events, languages, doing, keeps, kin)
+FACT_ORDER: tuple[ModuleType, ...] = (
+    basics,
+    profile,
+    life,
+    events,
+    languages,
+    everyday,
+    doing,
+    keeps,
+    kin,
+)
 TODO_ORDER: tuple[ModuleType, ...] = (todos, plans)
 
 

@@ -1,0 +1,71 @@
+"""Self-statements typed the Telegram way, that the tidier rules of :mod:`.basics` and
+:mod:`.profile` miss: a name said casually ("hey, it's sam here", "call me sam"), an age without
+"I'm" ("27 years old btw") or before a job ("i'm a 30 year old nurse"), and a partner met as "a
+guy called Tom" ("i'm dating a guy called tom", "i'm seeing someone, his name is tom").
+Conservative like the rest: a name is a word that is no common word (:data:`COMMON`)."""
+
+from __future__ import annotations
+
+import re
+
+from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.profile import _JOBS
+from services.memory_upserter.extract.rules.registry import _name, _relationship, rule
+from services.memory_upserter.extract.vocabulary import COMMON, NAMED_BY_ROLE
+
+_WORD = r"[^\W\d_][\w'-]*"
+
+
+def _given(word: str | None) -> str | None:
+    """A typed name, capitalised; None for a common word or a role ("mom here")."""
+    if not word or word.lower() in COMMON or word.lower() in NAMED_BY_ROLE:
+        return None
+    return _name(word[:1].upper() + word[1:])
+
+
+_HI = r"(?:hey|hi|hello|hiya|yo)"
+
+
+@rule(
+    "name_here",
+    rf"(?i:^\W*{_HI}\W+(?:it'?s|this\s+is)\s+)(?P<name>{_WORD})(?i:\s+here)?\W*$|"
+    rf"(?i:^\W*(?:{_HI}\W+(?:(?:it'?s|this\s+is)\s+)?|(?:it'?s|this\s+is)\s+))(?P<name2>{_WORD})"
+    r"(?i:\s+here)\W*$",
+)
+def _name_here(m: re.Match[str], out: Emitter) -> None:
+    """ "hey, it's sam here", "it's ana here", "hi, sam here": the person's name (a greeting
+    or "here" says it is one: "it's raining" is none, and "hi sam" greets the assistant)."""
+    word = m["name"] or m["name2"]
+    name = None if re.search(r"(?i)(?:ing|ed)$", word) else _given(word)
+    if name and out.is_user:
+        out.fact("NAME", f"User's name is {name}", value=name, importance=3, confidence=0.85)
+
+
+@rule(
+    "age_said",
+    r"(?i:^\W*(?P<age>\d{1,3})\s*(?:years?\s+old|yrs?\s+old|yo|y/o)\b)|"
+    rf"(?i:\bI(?:'m|\s+am)\s+an?\s+(?P<age2>\d{{1,3}})[- ]?(?:years?|yrs?)[- ]old\s+)"
+    rf"(?P<job>(?i:{_JOBS}))?",
+)
+def _age_said(m: re.Match[str], out: Emitter) -> None:
+    """ "27 years old btw", "i'm a 30 year old nurse" (its job too)."""
+    age = int(m["age"] or m["age2"])
+    if 3 <= age <= 110:
+        out.fact("AGE", f"{out.who} is {age} years old", value=str(age), importance=2)
+    if m["job"]:
+        job = m["job"].lower()
+        out.fact("JOB_TITLE", f"{out.who} works as a {job}", value=job, importance=2)
+
+
+@rule(
+    "dating_someone",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:dating|seeing|with|going\s+out\s+with)\s+(?:a\s+guy|a\s+girl|a\s+man|"
+    r"a\s+woman|someone|somebody|this\s+guy|this\s+girl)\s*,?\s*(?:called|named|(?:and\s+)?"
+    r"(?:his|her|their)\s+name\s+is)\s+)"
+    rf"(?P<name>{_WORD})",
+)
+def _dating_someone(m: re.Match[str], out: Emitter) -> None:
+    """ "i'm dating a guy called tom": Tom is the person's partner."""
+    name = _given(m["name"])
+    if name:
+        _relationship(out, "partner", name)
