@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from contracts.plan import MemoryWritePlan, PlanFact
-from services.memory_upserter.extract import assertion, casual, rules, tone
+from services.memory_upserter.extract import assertion, casual, instead, rules, tone
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.people import Known, People
 from services.memory_upserter.extract.temporal import validity
@@ -177,6 +177,11 @@ def _clause(clause: str, out: Emitter) -> None:
                 rule.apply(match, out)
     if out.is_user and assertion.only(clause):
         _only(out, [out.facts[k] for k in out.facts.keys() - before])
+    if restated is not None:  # "i don't live in porto, it's lisbon": Lisbon in its place
+        ended = [out.facts[k].object or out.facts[k].value or "" for k in out.facts.keys() - before]
+        replaced = instead.said_instead(clause, restated, [e for e in ended if e])
+        if replaced is not None:
+            _clause(replaced, out)
 
 
 def _only(out: Emitter, said: list[PlanFact]) -> None:

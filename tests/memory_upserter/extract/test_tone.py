@@ -253,3 +253,22 @@ def test_last_saturday_dates_the_event_that_saturday() -> None:
 )
 def test_an_objects_tail_cut_open_is_left_off(text: str, value: str) -> None:
     assert ("user", "DID", value) in facts_of(text)
+
+
+@pytest.mark.parametrize(
+    "text, ended, new",
+    [
+        ("actually no i don't live in porto, it's lisbon", "Porto", "Lisbon"),
+        ("i no longer work at acme, it's globex", "Acme", "Globex"),
+    ],
+)
+def test_a_correction_puts_what_follows_its_in_place_of_what_it_ends(
+    text: str, ended: str, new: str
+) -> None:
+    plan = extract([Utterance(text)], now=NOW)
+    said = {(f.object, f.valid_to is not None) for f in plan.facts}
+    assert (ended, True) in said and (new, False) in said
+
+
+def test_its_after_a_plain_negation_is_no_correction() -> None:
+    assert facts_of("i don't live in porto, it's too expensive") == set()
