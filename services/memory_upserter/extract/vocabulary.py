@@ -115,5 +115,9 @@ it's he's she's we're they're i'm i've i'll i'd you're broke split up off
 originally died passed lost won ran met saw found turned gave texted sent wrote cooked baked
 opened closed fell hurt cried laughed bought took told came went cooks runs plays teaches
 walks talks drives lost finally recently currently basically honestly literally
-right wrong eh huh innit tho anyways anyway used uses using""".split()
+right wrong eh huh innit tho anyways anyway used uses using
+threw ate drank slept woke bit hid stole sat stood swam sang caught brought thought taught
+fought drove rode spoke chose froze shook forgot hit kept lent lay led paid put read sent set
+shut spent stuck tore wore wept sees eats sleeps bites barks meows purrs poops pees throws
+chews scratches sits hides hates wants gets does says takes""".split()
 )

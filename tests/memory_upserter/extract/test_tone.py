@@ -272,3 +272,8 @@ def test_a_correction_puts_what_follows_its_in_place_of_what_it_ends(
 
 def test_its_after_a_plain_negation_is_no_correction() -> None:
     assert facts_of("i don't live in porto, it's too expensive") == set()
+
+
+@pytest.mark.parametrize("text", ["my cat threw up on my bed lmao", "my dog ate my homework"])
+def test_a_verb_after_a_pet_is_no_name(text: str) -> None:
+    assert not {f for f in facts_of(text) if f[2] in ("Threw", "Ate")}
