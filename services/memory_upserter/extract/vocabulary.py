@@ -119,5 +119,9 @@ right wrong eh huh innit tho anyways anyway used uses using
 threw ate drank slept woke bit hid stole sat stood swam sang caught brought thought taught
 fought drove rode spoke chose froze shook forgot hit kept lent lay led paid put read sent set
 shut spent stuck tore wore wept sees eats sleeps bites barks meows purrs poops pees throws
-chews scratches sits hides hates wants gets does says takes""".split()
+chews scratches sits hides hates wants gets does says takes kinda sorta refuses snores
+insists complains cries yells screams laughs smiles works lives goes comes believes dances
+drinks flies hopes knows reads reckons sings smokes swears texts tries vapes wishes writes
+sleeps eats buys sends bakes watches thinks needs asks tells shows sounds seems looks feels
+misses fixes helps became becomes celebrates learns moves starts studies turns passes""".split()
 )

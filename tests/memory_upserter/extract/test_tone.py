@@ -277,3 +277,29 @@ def test_its_after_a_plain_negation_is_no_correction() -> None:
 @pytest.mark.parametrize("text", ["my cat threw up on my bed lmao", "my dog ate my homework"])
 def test_a_verb_after_a_pet_is_no_name(text: str) -> None:
     assert not {f for f in facts_of(text) if f[2] in ("Threw", "Ate")}
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("my son lucas turns 5 on sunday", "Lucas"),
+        ("my sister ana believes in ghosts", "Ana"),
+        ("my dog snores all night", None),
+    ],
+)
+def test_a_verb_after_a_name_typed_lowercase_is_no_part_of_it(text: str, name: str | None) -> None:
+    named = {f[2] for f in facts_of(text) if f[1].startswith("HAS_")}
+    assert named == ({name} if name else {"dog"})
+
+
+@pytest.mark.parametrize(
+    "text, died",
+    [
+        ("my son lucas passed his exam", False),
+        ("my sister passed her driving test", False),
+        ("my grandma passed last week", True),
+        ("my grandpa passed.", True),
+    ],
+)
+def test_passed_alone_is_a_death_passed_an_exam_is_not(text: str, died: bool) -> None:
+    assert any(f[1] == "DECEASED" for f in facts_of(text)) is died
