@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from contracts.relations import ROLES  # the relation vocabulary graph-hydrator reads too
 
-__all__ = ["FOUNDATION_ROLES", "LANGUAGES", "NAMED_BY_ROLE", "NOT_NAMES", "OCCUPATIONS", "ROLES"]
+__all__ = [
+    "CHAT_WORDS",
+    "FOUNDATION_ROLES",
+    "LANGUAGES",
+    "NAMED_BY_ROLE",
+    "NOT_NAMES",
+    "OCCUPATIONS",
+    "ROLES",
+]
 
 # Relationships that are the person's foundation (family, partners, friends): importance 2.
 FOUNDATION_ROLES = frozenset(
@@ -125,3 +133,11 @@ drinks flies hopes knows reads reckons sings smokes swears texts tries vapes wis
 sleeps eats buys sends bakes watches thinks needs asks tells shows sounds seems looks feels
 misses fixes helps became becomes celebrates learns moves starts studies turns passes""".split()
 )
+# Chat words and adverbs a statement may end on ("i live in porto atm", "… actually"): never part
+# of a name or a place.
+CHAT_WORDS = frozenset(
+    """atm haha hehe xd omg ugh yay yep nope idk ikr smh fr ngl imo lowkey highkey either neither
+yet soon lately forever ofc again tbh lmao lmfao rofl now rn too tho though anyway anyways
+already full-time part-time fulltime parttime sadly badly""".split()
+)
+COMMON = COMMON | CHAT_WORDS

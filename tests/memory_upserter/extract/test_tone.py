@@ -303,3 +303,19 @@ def test_a_verb_after_a_name_typed_lowercase_is_no_part_of_it(text: str, name: s
 )
 def test_passed_alone_is_a_death_passed_an_exam_is_not(text: str, died: bool) -> None:
     assert any(f[1] == "DECEASED" for f in facts_of(text)) is died
+
+
+@pytest.mark.parametrize(
+    "text, fact",
+    [
+        ("i live in porto atm", ("user", "LIVES_IN", "Porto")),
+        ("i moved to lisbon actually", ("user", "LIVES_IN", "Lisbon")),
+        ("i have a dog called rex lowkey", ("user", "HAS_PET", "Rex")),
+        ("i work at google sadly", ("user", "WORKS_AT", "Google")),
+        ("i live in mexico city", ("user", "LIVES_IN", "Mexico City")),
+    ],
+)
+def test_a_chat_word_or_adverb_after_a_name_or_place_is_no_part_of_it(
+    text: str, fact: tuple[str, str, str]
+) -> None:
+    assert fact in facts_of(text)

@@ -21,6 +21,7 @@ from typing import TypeAlias
 
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.vocabulary import (
+    CHAT_WORDS,
     FOUNDATION_ROLES,
     NAMED_BY_ROLE,
     NOT_NAMES,
@@ -161,8 +162,17 @@ def listed(m: re.Match[str]) -> list[str]:
     return [f for f in found if f] if len(found) == len(items) else []
 
 
+_CHATTY_TAIL = re.compile(
+    r"(?i)[a-z]{3,}ly|"
+    + "|".join(sorted((re.escape(w) for w in CHAT_WORDS), key=len, reverse=True))
+)
+
+
 def _place(text: str) -> str | None:
-    place = _thing(text)
+    words = (text or "").split()
+    while len(words) > 1 and _CHATTY_TAIL.fullmatch(words[-1]):
+        words.pop()  # "porto actually", "lisbon atm": the place ends before the chat word
+    place = _thing(" ".join(words))
     if not place or re.match(r"(?i)(?:a|an|the|my|our|this|that|here|there|with)\b", place):
         return None
     return " ".join(w if w[:1].isupper() else w.capitalize() for w in place.split())
