@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from services.memory_upserter.extract.vocabulary import CHAT_WORDS
+
 _TIME = (
     r"(?:next|last|this|every|tomorrow|tonight|today|yesterday|the\s+weekend|weekend|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
@@ -42,3 +44,33 @@ def object_tail(text: str, at: int, *, most: int = 2) -> str:
         tail += m.group(0)
         pos = m.end()
     return tail
+
+
+# What a value may end on that is no part of it: chat words, sentence adverbs and tags ("hiking
+# tbh", "peanuts lowkey", "marathon for real", "the piano you know").
+_FILLERS = (
+    *sorted(CHAT_WORDS, key=len, reverse=True),
+    *"""honestly basically literally actually seriously obviously sadly luckily unfortunately
+    hopefully mostly mainly really totally definitely probably apparently clearly truly
+    genuinely frankly personally like lol haha""".split(),
+    r"you\s+know",
+    r"or\s+(?:whatever|something|so|smth)",
+    r"and\s+(?:stuff|all|everything|things|whatnot|so\s+on)",
+    r"to\s+be\s+honest",
+    r"for\s+real",
+    r"in\s+general",
+    r"a\s+lot",
+    r"so\s+much",
+    r"(?:I|they)\s+(?:swear|guess|think|mean|suppose)",
+)
+_FILLER_TAIL = re.compile(
+    r"(?i)(?:[\s,]+(?:" + "|".join(f.replace("-", r"\-") for f in _FILLERS) + r"))+[\s,.!]*$"
+)
+EMPTY = frozenset("stuff whatever all everything things something that it this".split())
+
+
+def without_filler(value: str) -> str:
+    """The value without the chat words it ends on ("hiking tbh" → "hiking"); a value that is
+    nothing but one ("stuff", "whatever") is empty."""
+    kept = _FILLER_TAIL.sub("", value).strip()
+    return "" if kept.lower() in EMPTY else kept

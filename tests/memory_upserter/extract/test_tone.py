@@ -319,3 +319,21 @@ def test_a_chat_word_or_adverb_after_a_name_or_place_is_no_part_of_it(
     text: str, fact: tuple[str, str, str]
 ) -> None:
     assert fact in facts_of(text)
+
+
+@pytest.mark.parametrize(
+    "text, fact",
+    [
+        ("i love hiking tbh", ("user", "LIKES", "hiking")),
+        ("im allergic to peanuts lowkey", ("user", "ALLERGY", "peanuts")),
+        ("i'm training for a marathon for real", ("user", "TRAINING_FOR", "marathon")),
+        ("im working on a novel atm", ("user", "WORKS_ON", "novel")),
+        ("i live in porto you know", ("user", "LIVES_IN", "Porto")),
+    ],
+)
+def test_a_value_never_ends_on_a_chat_word(text: str, fact: tuple[str, str, str]) -> None:
+    assert fact in facts_of(text)
+
+
+def test_and_stuff_is_no_allergy() -> None:
+    assert facts_of("im allergic to peanuts and stuff") == {("user", "ALLERGY", "peanuts")}
