@@ -24,6 +24,11 @@ _EMOJI = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d\U000e0000-\U000e007f]+"
 )
 _FILLER = re.compile(r"(?i)(?:^|(?<=\s)|(?<=,))(?:lol+|lmao|haha\w*|btw|tbh|ngl|fyi|imo|rn)\b")
+# Openers that announce what follows, not hedge or negate it.
+_OPENER = re.compile(
+    r"(?i)(?:^|(?<=[.!?]\s))\W*(?:guess\s+what|not\s+gonna\s+lie|no\s+joke|fun\s+fact|you\s+know\s+"
+    r"what|(?:big|good|great|little|some)\s+(?:news|update))\b[\s?!:,.-]*"
+)
 _FORMS = {
     "i": "I",
     "im": "I'm",
@@ -97,6 +102,7 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     text = re.sub("[\u2705\u2714\u2611]\ufe0f?", ". done. ", text)  # a tick: done
     text = _EMOJI.sub(". ", text)
     text = _FILLER.sub("", text)
+    text = _OPENER.sub("", text)  # "guess what, i got engaged": the news, not a guess
     lowercase = not re.search(r"[A-ZÀ-Þ]", text)
     text = _FORM.sub(lambda m: _FORMS[m.group(0).lower()], text)
     text = _I_CONTRACTED.sub("I", text)  # "i'm", "i've", "i'll", "i'd"

@@ -337,3 +337,15 @@ def test_a_value_never_ends_on_a_chat_word(text: str, fact: tuple[str, str, str]
 
 def test_and_stuff_is_no_allergy() -> None:
     assert facts_of("im allergic to peanuts and stuff") == {("user", "ALLERGY", "peanuts")}
+
+
+@pytest.mark.parametrize(
+    "text, fact",
+    [
+        ("guess what i got engaged", ("user", "ENGAGED", "yes")),
+        ("not gonna lie im vegan", ("user", "DIET", "vegan")),
+        ("big news: i got a job at google", ("user", "WORKS_AT", "Google")),
+    ],
+)
+def test_an_opener_that_announces_news_is_no_hedge(text: str, fact: tuple[str, str, str]) -> None:
+    assert fact in facts_of(text)
