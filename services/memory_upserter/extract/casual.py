@@ -56,8 +56,44 @@ _FORMS = {
     "w": "with",
     "mums": "mum's",
     "moms": "mom's",
+    # shorthands and common misspellings of the words the rules key on
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tmw": "tomorrow",
+    "tmrow": "tomorrow",
+    "tomorow": "tomorrow",
+    "tommorow": "tomorrow",
+    "tommorrow": "tomorrow",
+    "2moro": "tomorrow",
+    "2morrow": "tomorrow",
+    "tonite": "tonight",
+    "2nite": "tonight",
+    "yday": "yesterday",
+    "wknd": "weekend",
+    "alergic": "allergic",
+    "alergy": "allergy",
+    "wrok": "work",
+    "wokr": "work",
+    "sistr": "sister",
+    "sistah": "sister",
+    "borther": "brother",
+    "brotehr": "brother",
+    "freind": "friend",
+    "frend": "friend",
+    "girlfreind": "girlfriend",
+    "boyfreind": "boyfriend",
+    "vegeterian": "vegetarian",
+    "vegitarian": "vegetarian",
+    "vegatarian": "vegetarian",
+    "daugther": "daughter",
+    "doughter": "daughter",
+    "husbnad": "husband",
+    "cuz": "because",
+    "coz": "because",
 }
 _FORM = re.compile(r"(?i)(?<![\w'])(?:" + "|".join(_FORMS) + r")(?![\w'])")
+_KIN_SHORT = {"sis": "sister", "bro": "brother", "hubby": "husband", "wifey": "wife"}
+_SHORT_KIN = re.compile(r"(?i)\bmy\s+(sis|bro|hubby|wifey)\b")
 _I_CONTRACTED = re.compile(r"(?<![\w'])i(?='(?:m|ve|ll|d)\b)")
 _ROLE_WORDS = "|".join(sorted((re.escape(r) for r in ROLES), key=len, reverse=True))
 _ROLE_S_NAME = re.compile(rf"(?i)\bmy\s+({_ROLE_WORDS})s\s+name\b")
@@ -106,6 +142,8 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     lowercase = not re.search(r"[A-ZÀ-Þ]", text)
     text = _FORM.sub(lambda m: _FORMS[m.group(0).lower()], text)
     text = _I_CONTRACTED.sub("I", text)  # "i'm", "i've", "i'll", "i'd"
+    text = _SHORT_KIN.sub(lambda m: f"my {_KIN_SHORT[m[1].lower()]}", text)  # "my sis": sister
+    text = re.sub(r"(?i)(?<!\w)w/(?=\s)", "with", text)  # "w/ my gf"
     text = _BARE.sub(lambda m: _BARE_SUBJECT.get(m["verb"].split()[0].lower(), "I ") + m[0], text)
     text = _AND_VERB.sub("and I ", text)
     text = _ROLE_S_NAME.sub(lambda m: f"my {m.group(1)}'s name", text)

@@ -349,3 +349,21 @@ def test_and_stuff_is_no_allergy() -> None:
 )
 def test_an_opener_that_announces_news_is_no_hedge(text: str, fact: tuple[str, str, str]) -> None:
     assert fact in facts_of(text)
+
+
+@pytest.mark.parametrize(
+    "text, fact",
+    [
+        ("im alergic to cats", ("user", "ALLERGY", "cats")),
+        ("i wrok at google", ("user", "WORKS_AT", "Google")),
+        ("im vegeterian", ("user", "DIET", "vegetarian")),
+        ("my bro tom works at ibm", ("user", "HAS_BROTHER", "Tom")),
+    ],
+)
+def test_common_misspellings_and_shorthands_are_read(text: str, fact: tuple[str, str, str]) -> None:
+    assert fact in facts_of(text)
+
+
+def test_tmrw_is_a_due_date_not_part_of_the_todo() -> None:
+    (todo,) = extract([Utterance("remind me to call mom tmrw")], now=NOW).todos
+    assert todo.text == "Call mom" and todo.due is not None and todo.due.startswith("2026-01-08")
