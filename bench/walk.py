@@ -12,6 +12,14 @@ and its final return move the walk. Only the calling task is walked: work it spa
 background is not part of it. Each stay keeps the call depth it was entered at (the number of
 followed frames under it), so :meth:`Walk.render` can show the walk as a tree.
 
+The same trace read another way, :attr:`Walk.calls`: the file of each function the walk reads,
+in the order it reads them, a stop where the file changes — the walk as its calls alone, the
+way a reviewer following the call path through the source counts it ("38 stops in 19 files,
+19 returns", issue #26). It is the lenient reading: coming back to the caller's file after a
+callee returns is no stop (the reader already holds the caller's place), only reading another
+function of it is; a comprehension or lambda is read with the function that holds it. The
+stays count every return to the caller's file as well, so their figures are the higher ones.
+
 ``tests/memory_upserter/commit/test_walk.py`` walks one representative ``/v1/commit`` (a plan
 with entities, facts, a todo and a completion, against the run's real Postgres and Redis) and
 prints the figures: ``uv run pytest -q -s -p no:cacheprovider
@@ -50,6 +58,7 @@ class Walk:
     task: asyncio.Task[Any] | None = None  # the task walked (others, e.g. background, are not)
     thread: int = field(default_factory=threading.get_ident)  # the walked task's loop
     stays: list[Stay] = field(default_factory=list)
+    calls: list[Stay] = field(default_factory=list)  # the walk as its calls alone
     _read: set[Any] = field(default_factory=set)  # code objects read already
     _live: set[FrameType] = field(default_factory=set)  # started, not finished
     _stack: list[tuple[FrameType, bool]] = field(default_factory=list)  # (frame, followed)
@@ -76,11 +85,23 @@ class Walk:
     def _depth(self) -> int:
         return sum(1 for _, followed in self._stack if followed) - 1
 
-    def _move(self, frame: FrameType) -> None:
+    def _module(self, frame: FrameType) -> str:
         path = Path(frame.f_code.co_filename).relative_to(self.base)
-        module = path.with_suffix("").as_posix()
+        return path.with_suffix("").as_posix()
+
+    def _move(self, frame: FrameType) -> None:
+        module = self._module(frame)
         if not self.stays or self.stays[-1].module != module:
             self.stays.append(Stay(module, self._named(frame), self._depth()))
+
+    def _call(self, frame: FrameType) -> None:
+        """A function read for the first time: a stop when its file is not the last call's (a
+        comprehension or lambda belongs to the function holding it: no call of its own)."""
+        if frame.f_code.co_name.startswith("<"):
+            return
+        module = self._module(frame)
+        if not self.calls or self.calls[-1].module != module:
+            self.calls.append(Stay(module, frame.f_code.co_name, self._depth()))
 
     def _event(self, frame: FrameType, event: str, arg: object) -> None:
         if event not in ("call", "return") or not self._mine(frame):
@@ -104,6 +125,7 @@ class Walk:
         self._stack.append((frame, followed))
         if followed:
             self._move(frame)
+            self._call(frame)
 
     def _leave(self, frame: FrameType) -> None:
         if frame.f_code.co_code[frame.f_lasti] == _YIELD:  # suspended, not finished
@@ -129,27 +151,43 @@ class Walk:
     @property
     def returns(self) -> list[Stay]:
         """The stays in a file the walk had left before: each one a reader turning back."""
-        return [
-            s for i, s in enumerate(self.stays) if any(p.module == s.module for p in self.stays[:i])
-        ]
+        return _returns(self.stays)
+
+    @property
+    def call_returns(self) -> list[Stay]:
+        """The calls into a file the walk had left before (:attr:`calls`)."""
+        return _returns(self.calls)
 
     @property
     def files(self) -> set[str]:
         return {s.module for s in self.stays}
 
     def figures(self) -> str:
-        return f"{len(self.stays)} stays in {len(self.files)} files, {len(self.returns)} returns"
-
-    def render(self, tree: bool = False) -> str:
-        """The stays in order, ``file:function`` joined by arrows, or one a line indented by
-        depth (``tree``), returns marked ``↩``."""
-        back = {id(s) for s in self.returns}
-        if not tree:
-            return " → ".join(f"{s.module}:{s.function}" for s in self.stays)
-        return "\n".join(
-            f"{'  ' * s.depth}{'↩ ' if id(s) in back else ''}{s.module}:{s.function}"
-            for s in self.stays
+        return (
+            f"{len(self.stays)} stays in {len(self.files)} files, {len(self.returns)} returns; "
+            f"calls alone: {len(self.calls)} stops, {len(self.call_returns)} returns"
         )
+
+    def render(self, tree: bool = False, *, calls: bool = False) -> str:
+        """The stays (or the :attr:`calls`) in order, ``file:function`` joined by arrows, or
+        one a line indented by depth (``tree``), returns marked ``↩``."""
+        stops = self.calls if calls else self.stays
+        back = {id(s) for s in _returns(stops)}
+        if not tree:
+            return " → ".join(f"{s.module}:{s.function}" for s in stops)
+        return "\n".join(
+            f"{'  ' * s.depth}{'↩ ' if id(s) in back else ''}{s.module}:{s.function}" for s in stops
+        )
+
+
+def _returns(stops: list[Stay]) -> list[Stay]:
+    seen: set[str] = set()
+    back = []
+    for stop in stops:
+        if stop.module in seen:
+            back.append(stop)
+        seen.add(stop.module)
+    return back
 
 
 class _Handing(ThreadPoolExecutor):

@@ -16,7 +16,11 @@ from contracts.common import Struct
 EPISODE_FLOOR, EPISODE_MARGIN = 0.35, 0.15
 KNOWLEDGE_FLOOR, KNOWLEDGE_MARGIN = 0.275, 0.15
 FACT_FLOOR, FACT_MARGIN = 0.20, 0.20
-TURN_FLOOR, TURN_MARGIN = 0.15, 0.30
+# Raw turns (1.9): the floor alone in practice. A turn below the best one's cosine by 0.3 is
+# often the answer to it ("Why did she pick it?" → "Because they're inclusive"), and the
+# session context of rag-gate's fusion lifts it (services/rag_gate/fusion.py, fitted on split A).
+TURN_FLOOR, TURN_MARGIN = 0.15, 0.70
+TURN_CANDIDATES = 64  # 1.9; was 32 (BEAM's long messages: fitted on split A, fusion.py)
 LEXICAL_RANK, LEXICAL_MIN_SIMILARITY = 3, 0.15
 
 Similarity = Annotated[float, msgspec.Meta(ge=-1.0, le=1.0)]
@@ -135,7 +139,7 @@ class TurnLimits(Cutoff, kw_only=True, frozen=True):
             le=64,
             description="Turns fetched from the index before the cutoff and the re-ranking.",
         ),
-    ] = 32
+    ] = TURN_CANDIDATES
     floor: Floor = TURN_FLOOR
     margin: Margin = TURN_MARGIN
     entity_boost: Annotated[

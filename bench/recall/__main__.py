@@ -83,6 +83,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--baselines-only", action="store_true")
     parser.add_argument(
+        "--adversarial", action="store_true", help="score LoCoMo's category 5 too (own column)"
+    )
+    parser.add_argument(
         "--variants", default="default,open", help="rag-gate limit sets to ask with (default,open)"
     )
     parser.add_argument(
@@ -103,6 +106,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 def _select(args: argparse.Namespace) -> list[data.Conversation]:
+    if args.adversarial:
+        data.score_adversarial()
     if args.beam:
         conversations = beam.load([int(n) for n in args.beam.split(",")])
     else:
@@ -158,11 +163,14 @@ def _write(
 
 
 def _items(questions, run: ProductRun) -> dict:
+    """Per question: its evidence, what came back and how long each variant's retrieve took
+    (questions in the order asked, so a conversation's first ones follow its ingest)."""
     return {
         q.qid: {
             "question": q.text,
             "category": q.category,
             "evidence": q.evidence,
+            "retrieve_ms": {v: round(lat["retrieve"][n], 1) for v, lat in run.latency.items()},
             **{
                 f"{variant}/retrieval": [
                     [i.kind, i.tokens, sorted(i.turns), i.text[:160]]
@@ -171,7 +179,7 @@ def _items(questions, run: ProductRun) -> dict:
                 for variant in run.items
             },
         }
-        for q in questions
+        for n, q in enumerate(questions)
     }
 
 

@@ -18,6 +18,10 @@ from bench.common import ROOT
 
 DEFAULT_PATH = ROOT.parent / "shared" / "bench" / "locomo" / "locomo-dev.json"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+# Category 5: the question names the wrong speaker (or something never said); scored only when
+# asked for (``--adversarial``), never in the headline tables of categories 1-4.
+ADVERSARIAL = {5: "adversarial"}
+SCORED = set(CATEGORIES)  # which LoCoMo categories scored_questions keeps
 # LoCoMo turns carry no time of their own: turn i of a session is dated start + i x this.
 TURN_SPACING = timedelta(seconds=30)
 
@@ -71,7 +75,7 @@ class Question:
 
     @property
     def group(self) -> str:
-        return self.ability or CATEGORIES[self.category]
+        return self.ability or {**CATEGORIES, **ADVERSARIAL}[self.category]
 
 
 @dataclass(frozen=True)
@@ -169,8 +173,12 @@ def _evidence_ids(values: list[str]) -> list[str]:
 
 
 def scored_questions(conversation: Conversation) -> list[Question]:
-    """The questions recall is measured on: LoCoMo's categories 1-4 (every BEAM ability) with at
-    least one evidence turn."""
-    return [
-        q for q in conversation.questions if (q.ability or q.category in CATEGORIES) and q.evidence
-    ]
+    """The questions recall is measured on: LoCoMo's categories 1-4 (and 5 when
+    :func:`score_adversarial` was called; every BEAM ability) with at least one evidence turn."""
+    return [q for q in conversation.questions if (q.ability or q.category in SCORED) and q.evidence]
+
+
+def score_adversarial() -> None:
+    """Score LoCoMo's category 5 too (the run's questions; its tables get an adversarial
+    column)."""
+    SCORED.update(ADVERSARIAL)

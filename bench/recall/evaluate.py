@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from bench.common import table
-from bench.recall.data import CATEGORIES, Question
+from bench.recall.data import ADVERSARIAL, CATEGORIES, Question
 from bench.recall.metrics import Item, Tally, covered, within_items, within_tokens
 
 ITEM_BUDGETS = (5, 10, 20)
@@ -16,7 +16,7 @@ GROUPS = ("all", *CATEGORIES.values())
 def groups_of(questions: Sequence[Question]) -> tuple[str, ...]:
     """ "all" and the questions' groups: LoCoMo's categories in their order, else as met."""
     present = dict.fromkeys(q.group for q in questions)
-    known = [g for g in CATEGORIES.values() if g in present]
+    known = [g for g in (*CATEGORIES.values(), *ADVERSARIAL.values()) if g in present]
     return ("all", *known, *(g for g in present if g not in known))
 
 

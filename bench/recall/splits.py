@@ -18,6 +18,8 @@ from pathlib import Path
 from bench.recall import beam
 from bench.recall.data import session_of
 
+ADVERSARIAL = 5  # LoCoMo's category 5, apart from the figures of categories 1-4
+
 SPLITS = {
     "LoCoMo A (conv-26, conv-30)": ("conv-26", "conv-30"),
     "LoCoMo B (conv-41, conv-42)": ("conv-41", "conv-42"),
@@ -59,10 +61,12 @@ def main(path: str, variant: str = "default") -> None:
     key = f"{variant}/retrieval"
     questions = {q.qid: q for c in beam.load(list(range(1, 11))) for q in c.questions}
     for name, samples in SPLITS.items():
-        rows = [v for qid, v in asked.items() if qid.split("#")[0] in samples and v["evidence"]]
+        mine = [v for qid, v in asked.items() if qid.split("#")[0] in samples and v["evidence"]]
+        rows = [v for v in mine if v["category"] != ADVERSARIAL]
         if not rows:
             continue
         mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")  # noqa: E731
+        adversarial = [turn_recall(v[key], v["evidence"], 10) for v in mine if v not in rows]
         r5 = mean([turn_recall(v[key], v["evidence"], 5) for v in rows])
         r10 = mean([turn_recall(v[key], v["evidence"], 10) for v in rows])
         s10 = mean([session_recall(v[key], v["evidence"]) for v in rows])
@@ -71,7 +75,8 @@ def main(path: str, variant: str = "default") -> None:
         )
         line = f"{name}: {len(rows)} questions; turn R@5 {r5:.3f}, R@10 {r10:.3f}; "
         line += f"session R@10 {s10:.3f}"
-        print(line + (f"; temporal R@10 {temporal:.3f}" if temporal == temporal else ""))
+        line += f"; temporal R@10 {temporal:.3f}" if temporal == temporal else ""
+        print(line + (f"; adversarial R@10 {mean(adversarial):.3f}" if adversarial else ""))
         updates = Counter(
             update_outcome(v[key], questions[qid].older, questions[qid].newer)
             for qid, v in asked.items()

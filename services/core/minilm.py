@@ -83,17 +83,20 @@ class MiniLMEmbedder:
 
     A build that fails (no ``onnx``, a read-only disk; logged) runs the shipped file for both.
 
-    Inference runs on one dedicated worker thread, not the event loop (the handoff costs
-    ~0.1 ms); onnxruntime releases the GIL, so other requests keep doing their I/O while the
-    model runs. One worker serialises runs, so concurrent requests queue instead of
-    oversubscribing the cores; ``threads`` (onnxruntime's intra-op threads) is the parallelism
+    Inference runs on two dedicated worker threads, not the event loop (the handoff costs
+    ~0.1 ms): one for documents, one for search queries (a **query lane**); onnxruntime
+    releases the GIL, so other requests keep doing their I/O while the model runs. Each lane
+    serialises its runs, so concurrent requests queue instead of oversubscribing the cores (at
+    most two runs at once); ``threads`` (onnxruntime's intra-op threads) is the parallelism
     inside one run.
 
-    Calls that arrive while a run is under way wait together and go to the worker in one hop (at
-    most :data:`_QUEUED_TEXTS` texts and :data:`_HOP_TOKENS` tokens): a batch of 8 short
-    documents costs about half the CPU per text of 8 runs of one. Waiting search queries go
-    first, in a hop of their own, so a reader waits behind at most the run under way, never
-    behind a burst of documents. A call that finds the worker idle starts at the event loop's
+    Calls that arrive while a run of their lane is under way wait together and go to the worker
+    in one hop (at most :data:`_QUEUED_TEXTS` texts and :data:`_HOP_TOKENS` tokens): a batch of
+    8 short documents costs about half the CPU per text of 8 runs of one. A search query never
+    waits behind a document hop: right after a burst of commits (an import, a conversation's
+    last batch of long replies) the first questions used to wait for the hop under way, 0.3-0.8 s
+    each on the loaded 2-core box (bench/RESULTS.md, issue 33). A call that finds its lane idle
+    starts at the event loop's
     next turn, with whatever other calls arrived by then (no timer, no added wait). Each caller
     gets exactly its own texts' vectors, in its order; a failed run fails the calls in it, and a
     cancelled caller's texts are dropped from the result.
@@ -134,9 +137,12 @@ class MiniLMEmbedder:
         tokenizer.enable_truncation(max_length=max_tokens)
         tokenizer.no_padding()
         self._tokenizer = tokenizer
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="minilm")
-        self._queued: list[_Call] = []
-        self._draining: asyncio.Task[None] | None = None
+        self._workers = {
+            lane: ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"minilm-{name}")
+            for lane, name in ((False, "documents"), (True, "queries"))
+        }
+        self._queued: dict[bool, list[_Call]] = {False: [], True: []}
+        self._draining: dict[bool, asyncio.Task[None] | None] = {False: None, True: None}
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Documents' vectors (what is indexed). A call of more than one hop's texts or tokens
@@ -157,20 +163,20 @@ class MiniLMEmbedder:
             return []
         loop = asyncio.get_running_loop()
         done: asyncio.Future[list[list[float]]] = loop.create_future()
-        self._queued.append((texts, query, done))
-        if self._draining is None or self._draining.done():
-            self._draining = loop.create_task(self._drain())
+        self._queued[query].append((texts, query, done))
+        draining = self._draining[query]
+        if draining is None or draining.done():
+            self._draining[query] = loop.create_task(self._drain(query))
         return await done
 
-    async def _drain(self) -> None:
-        """Run the queued calls, one hop at a time, until none wait."""
+    async def _drain(self, query: bool) -> None:
+        """Run one lane's queued calls, one hop at a time, until none wait."""
         loop = asyncio.get_running_loop()
-        while batch := self._next_hop():
-            query = batch[0][1]
+        while batch := self._next_hop(query):
             texts = [t for call in batch for t in call[0]]
             try:
                 rows = await loop.run_in_executor(
-                    self._worker, functools.partial(self._embed_list, texts, query=query)
+                    self._workers[query], functools.partial(self._embed_list, texts, query=query)
                 )
             except Exception as exc:  # noqa: BLE001 - every caller in the run gets the error
                 for _, _, done in batch:
@@ -178,36 +184,29 @@ class MiniLMEmbedder:
                         done.set_exception(exc)
                 continue
             except BaseException:  # cancelled (the loop is closing): nobody may wait forever
-                for _, _, done in [*batch, *self._queued]:
+                for _, _, done in [*batch, *self._queued[query]]:
                     done.cancel()
-                self._queued.clear()
+                self._queued[query].clear()
                 raise
             for call_texts, _, done in batch:
                 if not done.done():
                     done.set_result(rows[: len(call_texts)])
                 del rows[: len(call_texts)]
 
-    def _next_hop(self) -> list[_Call]:
-        """The calls of the next hop: every waiting search query first, else documents in the
-        order they came, at most :data:`_QUEUED_TEXTS` texts. A reader's query so waits
-        behind the run under way at most, never behind a burst of commits' documents."""
-        waiting = [call for call in self._queued if not call[2].done()]  # drop the cancelled
-        query = any(call[1] for call in waiting)
+    def _next_hop(self, query: bool) -> list[_Call]:
+        """The calls of a lane's next hop, in the order they came, at most
+        :data:`_QUEUED_TEXTS` texts and :data:`_HOP_TOKENS` tokens (at least one call)."""
+        waiting = [call for call in self._queued[query] if not call[2].done()]  # not cancelled
         batch: list[_Call] = []
-        rest: list[_Call] = []
-        size, tokens, full = 0, 0, False
+        size = tokens = 0
         for call in waiting:
             cost = sum(hop_tokens(t) for t in call[0])
-            if call[1] != query or full:
-                rest.append(call)
-            elif batch and (size + len(call[0]) > _QUEUED_TEXTS or tokens + cost > _HOP_TOKENS):
-                full = True  # in order: the later calls of this kind wait for the next hop
-                rest.append(call)
-            else:
-                batch.append(call)
-                size += len(call[0])
-                tokens += cost
-        self._queued = rest
+            if batch and (size + len(call[0]) > _QUEUED_TEXTS or tokens + cost > _HOP_TOKENS):
+                break  # in order: the later calls wait for the next hop
+            batch.append(call)
+            size += len(call[0])
+            tokens += cost
+        self._queued[query] = waiting[len(batch) :]
         return batch
 
     def _embed_list(self, texts: list[str], *, query: bool) -> list[list[float]]:
@@ -249,7 +248,8 @@ class MiniLMEmbedder:
         return l2_normalise(pooled)
 
     async def close(self) -> None:
-        self._worker.shutdown(wait=True)
+        for worker in self._workers.values():
+            worker.shutdown(wait=True)
 
 
 def _session(path: Path, threads: int) -> Any:

@@ -16,7 +16,7 @@ from contracts.retrieve import RetrieveRequest
 from contracts.retrieve_limits import FusionWeights
 from contracts.slots import Turn
 from services.core.vectors import VectorHit
-from services.rag_gate import fusion, ranking, updates, when
+from services.rag_gate import fusion, ranking, spread, updates, when
 from services.rag_gate.continuity import TailMessage
 from services.rag_gate.slots import Tally, add_up, counted, cut, terms
 from services.rag_gate.store import Rows
@@ -70,7 +70,8 @@ def recalled_turns(
         session_ranks=_session_ranks(episode_hits, rows),
         asks_when=when.asks_when(req.message),
     )
-    out, dropped = _shown(_newer_first(scored, rows, query_terms), rows, limits.max)
+    ordered = _spread(_newer_first(scored, rows, query_terms), rows)
+    out, dropped = _shown(ordered, rows, limits.max)
     return out, add_up([done.tally, Tally(dropped)])
 
 
@@ -94,6 +95,14 @@ def _newer_first(
         else by_id[i]
         for i in order
     ]
+
+
+def _spread(scored: list[fusion.ScoredTurn], rows: Rows) -> list[fusion.ScoredTurn]:
+    """Past the first turns, one turn of each further session first (:mod:`.spread`)."""
+    sessions = {t.id: str(rows.messages[t.id].session_id) for t in scored}
+    relevance = {t.id: t.details["relevance"] for t in scored}
+    by_id = {t.id: t for t in scored}
+    return [by_id[i] for i in spread.spread([t.id for t in scored], sessions, relevance)]
 
 
 def _session_ranks(episode_hits: list[VectorHit] | None, rows: Rows) -> dict[str, int]:

@@ -86,8 +86,26 @@ async def test_a_walk_counts_each_turn_back_to_a_file_left_once(
     ]
     assert [s.depth for s in walk.stays] == [0, 1, 0, 1, 2, 1, 0, 1, 0]
     assert len(walk.returns) == 6 and walk.files == {"steps", "pure", "helpers"}
-    assert walk.figures() == "9 stays in 3 files, 6 returns"  # stays less files
+    assert walk.figures().startswith("9 stays in 3 files, 6 returns;")  # stays less files
     assert walk.render(tree=True).splitlines()[2] == "↩ steps:run"
+
+
+async def test_the_calls_alone_stop_only_where_a_function_of_another_file_is_read(
+    walked: tuple[ModuleType, Path],
+) -> None:
+    """Coming back to the caller's file is no stop; reading a function of a file left is a
+    return; a function of the file the last call was in (``square`` after ``triple``) is none."""
+    steps, package = walked
+    _, walk = await trace(package, steps.run)
+    assert [(s.module, s.function) for s in walk.calls] == [
+        ("steps", "run"),
+        ("pure", "double"),
+        ("helpers", "twice"),
+        ("pure", "triple"),  # pure was left for helpers: a return
+    ]
+    assert [(s.module, s.function) for s in walk.call_returns] == [("pure", "triple")]
+    assert walk.figures().endswith("calls alone: 4 stops, 1 returns")
+    assert walk.render(calls=True) == "steps:run → pure:double → helpers:twice → pure:triple"
 
 
 async def test_other_tasks_and_their_threads_are_not_walked(

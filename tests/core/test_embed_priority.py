@@ -79,3 +79,32 @@ async def test_a_query_during_a_large_upload_waits_one_hop_at_most(
     # each waited at most for the hop under way (behind the whole queue it would be ~4 hops)
     assert worst < hop * 2 + idle * 3
     assert worst < ingest / 3
+
+
+async def test_a_query_runs_beside_a_document_hop_not_after_it(
+    minilm: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The query lane (issue 33, the first questions after an ingest): a query asked while a
+    hop of long documents runs is answered before that hop ends."""
+    hops: list[tuple[bool, float, float]] = []
+    real = minilm.embed_sync
+    loop = asyncio.get_running_loop()
+    started = asyncio.Event()
+
+    def recording(batch: list[str], *, query: bool = False):
+        start = time.perf_counter()
+        if not query:
+            loop.call_soon_threadsafe(started.set)
+        out = real(batch, query=query)
+        hops.append((query, start, time.perf_counter()))
+        return out
+
+    monkeypatch.setattr(minilm, "embed_sync", recording)
+    await minilm.embed_query(QUESTION)  # warm
+    long_reply = " ".join([CHUNK] * 8)  # ~256 tokens, what one BEAM reply holds
+    upload = asyncio.create_task(minilm.embed([f"{i} {long_reply}" for i in range(2)]))
+    await started.wait()  # the document hop is under way
+    _, answered = await _timed_query(minilm)
+    await upload
+    first_document_hop_end = min(end for query, _, end in hops if not query)
+    assert answered < first_document_hop_end

@@ -222,13 +222,23 @@ def _credentials(
     return out
 
 
-@pytest.fixture(scope="module", name="agent_stack")
+@pytest.fixture(scope="session")
+def agent_package(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The community package, built and packed once for the run: each mode's agent n8n
+    installs the same tarball (a build is ~20 s of TypeScript on two cores)."""
+    return _build_package(tmp_path_factory.mktemp("agent-package"))
+
+
+@pytest.fixture(scope="session", name="agent_stack")
 def agent_stack_fixture(
-    stack: Stack, tmp_path_factory: pytest.TempPathFactory
+    stack: Stack, agent_package: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[AgentStack]:
+    """One agent n8n per mode, shared by every agent test module (registered in
+    ``tests/e2e/conftest.py``, so the modules share it; it lives until that mode's stack
+    closes). A test that changes it (``n8n.restart``) leaves it serving as before."""
     folder = tmp_path_factory.mktemp("agent")
     queue = agent_queue(stack)  # queue mode beside the queue-mode stack: a main and a worker
-    tarball = _build_package(folder)
+    tarball = agent_package
     llm = AgentLLM().start()
     bots = {persona: FakeTelegram().start() for persona in PERSONAS}
     hung = Blackhole()
@@ -249,7 +259,7 @@ def agent_stack_fixture(
         workflows.extend(actions_workflows())
         workflows.extend(shared_workflows(bots["deanna"]))
         n8n.import_all(workflows, _credentials(stack, llm, bots, free_port(), hung.port, gate.port))
-        n8n.publish([w["id"] for w in workflows])
+        n8n.publish_in_db([w["id"] for w in workflows])  # as the stack does: no CLI starts
         n8n.start()
         for persona, bot in bots.items():
             agent.webhooks[persona] = bot.wait_for_webhook(60)

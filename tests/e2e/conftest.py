@@ -33,10 +33,21 @@ import redis
 from services.core.settings import NODE_PORTS
 from tests.e2e import n8n as n8n_tools
 from tests.e2e import workflows as workflows_edit
+from tests.e2e.agent_stack import (  # noqa: F401 - the agent tests' fixtures, one per mode
+    agent_package,
+    agent_stack_fixture,
+)
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.n8n import URL_SETTINGS, N8nInstance, Queue
 from tests.e2e.processes import Process, free_port, port_in_use
-from tests.e2e.stack import AGENT_ID, ANAKETA_ALLOWED, Secrets, Stack, credentials_for
+from tests.e2e.stack import (
+    AGENT_ID,
+    ANAKETA_ALLOWED,
+    N8N_MODES,
+    Secrets,
+    Stack,
+    credentials_for,
+)
 from tests.e2e.stub_llm import StubLLM
 
 if TYPE_CHECKING:
@@ -133,11 +144,6 @@ def _shown(config: pytest.Config) -> Callable[[str], None]:
     return show
 
 
-N8N_MODES = [
-    mode.strip()
-    for mode in os.environ.get("TWIN_E2E_N8N_MODES", "single,queue").split(",")
-    if mode.strip()
-]
 SCHEDULE_SECONDS = 10  # the slow brain's schedule, on the real clock
 ANAKETA_WORKFLOW = json.loads((n8n_tools.WORKFLOWS / "persona-anaketa.json").read_text())["id"]
 SETTINGS_WORKFLOW = json.loads((n8n_tools.WORKFLOWS / "settings.json").read_text())["id"]

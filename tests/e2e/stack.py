@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import time
 from collections.abc import Callable
@@ -10,11 +11,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.n8n import WORKFLOWS, N8nInstance
 from tests.e2e.processes import Process
 from tests.e2e.stub_llm import StubLLM
+
+# How n8n runs under the E2E stack: ``single`` (one process, SQLite) and ``queue`` (main +
+# worker, Postgres, Redis); ``TWIN_E2E_N8N_MODES`` picks (e.g. "queue").
+N8N_MODES = [
+    mode.strip()
+    for mode in os.environ.get("TWIN_E2E_N8N_MODES", "single,queue").split(",")
+    if mode.strip()
+]
+# For a test whose proof does not depend on how n8n runs (what a flow computes, what a node
+# answers, what reaches the model or Telegram): the first mode only. What queue mode changes —
+# a worker runs the executions, waits and redeliveries go through Postgres and Redis, restarts
+# — stays in both (see tests/e2e/README.md).
+ONE_MODE = pytest.mark.parametrize("stack", N8N_MODES[:1], indirect=True)
 
 AGENT_ID = "deanna"  # the persona of the first bot (n8n-workflows/persona-deanna.json)
 PERSONAS = ("deanna", "anaketa")  # one bot each: persona-<agent>.json, "Telegram bot — <Name>"

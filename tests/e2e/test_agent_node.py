@@ -17,7 +17,8 @@ import httpx
 import pytest
 
 from tests.e2e.agent_llm import message_text
-from tests.e2e.agent_stack import ACTIONS, MEMORY_NODE, AgentStack, agent_stack_fixture  # noqa: F401
+from tests.e2e.agent_stack import ACTIONS, MEMORY_NODE, AgentStack
+from tests.e2e.stack import ONE_MODE
 from tests.e2e.stub_llm import memory_seen
 from tests.e2e.test_scenario import telegram_message
 
@@ -100,6 +101,7 @@ def test_it_remembers_across_sessions(ana_day1: dict[str, Any], agent_stack: Age
     assert reply.startswith("Heard: how is my sister doing?") and "Lisbon" in reply, reply
 
 
+@ONE_MODE
 def test_two_personas_share_the_person_and_keep_their_own_commitments(
     ana_day1: dict[str, Any], agent_stack: AgentStack
 ) -> None:
@@ -119,6 +121,7 @@ def test_two_personas_share_the_person_and_keep_their_own_commitments(
     assert "stretch" not in flat(deanna), json.dumps(deanna, indent=1)
 
 
+@ONE_MODE
 def test_memory_load_is_one_fast_brain_round_however_long_the_history(
     ana_day1: dict[str, Any], agent_stack: AgentStack
 ) -> None:
@@ -164,6 +167,7 @@ def test_memory_load_is_one_fast_brain_round_however_long_the_history(
     assert commit["plan_source"] in ("offline_extractor", "llm_judge"), commit
 
 
+@ONE_MODE
 def test_the_recall_tool_finds_dated_memories_and_the_turn_keeps_the_call(
     ana_day1: dict[str, Any], agent_stack: AgentStack
 ) -> None:
@@ -194,6 +198,7 @@ def test_the_recall_tool_finds_dated_memories_and_the_turn_keeps_the_call(
     assert tools and "Lisbon" in tools[-1] and "Marta" in tools[-1], replayed
 
 
+@ONE_MODE
 def test_twin_core_down_the_agent_still_answers(agent_stack: AgentStack) -> None:
     """The offline persona's credential points where nothing listens: the memory fails open
     and the person still gets an answer, with the failure shown in the output panel."""
@@ -212,6 +217,7 @@ def test_twin_core_down_the_agent_still_answers(agent_stack: AgentStack) -> None
     assert recall["degraded"] and recall["degraded"][0].startswith("pulse:"), recall
 
 
+@ONE_MODE
 def test_twin_core_slow_the_agent_answers_with_the_recent_turns(agent_stack: AgentStack) -> None:
     """The slow persona's rag-gate and envelope-validator hang: the one call gives up at its
     share of the budget, the node-by-node load stops at the budget after pulse and hydrate, and
@@ -241,6 +247,7 @@ def test_twin_core_slow_the_agent_answers_with_the_recent_turns(agent_stack: Age
     assert recall["history_lines"] == 2, recall
 
 
+@ONE_MODE
 def test_the_action_node_forgets_and_the_agent_no_longer_recalls(agent_stack: AgentStack) -> None:
     """The Twin Core action node (Memory → Export, Memory → Forget, typed fields) in
     hand-built flows: Dora's export holds her brother; once he is forgotten, the agent's next

@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 
 from tests.e2e.agent_llm import message_text
-from tests.e2e.agent_stack import AgentStack, agent_stack_fixture  # noqa: F401
-from tests.e2e.stack import eventually
+from tests.e2e.agent_stack import AgentStack
+from tests.e2e.stack import ONE_MODE, eventually
 from tests.e2e.test_agent_node import person, talk
 from tests.e2e.test_scenario import telegram_message
 
@@ -73,6 +73,7 @@ def test_a_redelivered_update_gets_the_stored_reply_without_the_model(
     assert "AI Agent" not in execution["runs"], list(execution["runs"])
 
 
+@ONE_MODE
 def test_a_sticker_gets_a_fixed_reply_and_never_reaches_the_model(
     agent_stack: AgentStack,
 ) -> None:
@@ -86,6 +87,7 @@ def test_a_sticker_gets_a_fixed_reply_and_never_reaches_the_model(
     assert len(agent_stack.llm.requests) == asked
 
 
+@ONE_MODE
 def test_a_long_reply_is_sent_in_messages_of_at_most_4096_characters(
     agent_stack: AgentStack,
 ) -> None:
@@ -100,6 +102,7 @@ def test_a_long_reply_is_sent_in_messages_of_at_most_4096_characters(
     assert sent[0]["text"].startswith("Heard: plenty of words")
 
 
+@ONE_MODE
 def test_in_a_group_the_persona_answers_only_when_addressed_and_without_private_memory(
     agent_stack: AgentStack,
 ) -> None:
@@ -135,6 +138,7 @@ def test_in_a_group_the_persona_answers_only_when_addressed_and_without_private_
     assert tools, "the recall tool is still offered (it answers that this chat is not private)"
 
 
+@ONE_MODE
 def test_a_wrong_model_key_is_one_alert_and_the_person_hears_an_apology(
     agent_stack: AgentStack,
 ) -> None:

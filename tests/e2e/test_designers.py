@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 import asyncpg
 import pytest
 
-from tests.e2e.stack import ANAKETA_ALLOWED, Stack, eventually
+from tests.e2e.stack import ANAKETA_ALLOWED, ONE_MODE, Stack, eventually
 from tests.e2e.stub_llm import memory_seen
 from tests.e2e.telegram import Person, deliver, say, update
 
@@ -44,6 +44,7 @@ def ivo(stack: Stack) -> Person:
     return Person("Ivo", id=ANAKETA_ALLOWED[0])
 
 
+@ONE_MODE
 def test_two_personas_share_the_person_but_not_their_own_memory(stack: Stack, ivo: Person) -> None:
     """Ivo tells Deanna about his sister and a commitment; Anaketa (another bot, the same
     shared turn) knows his sister, but not Deanna's commitment or her conversation."""
@@ -65,6 +66,7 @@ def test_two_personas_share_the_person_but_not_their_own_memory(stack: Stack, iv
     assert any("call" in c for c in _seen(stack).get("COMMITMENTS (pending)", []))
 
 
+@ONE_MODE
 def test_a_persona_allow_list_ignores_strangers(stack: Stack) -> None:
     """Anaketa answers only her allow-list: a stranger's update never starts an execution."""
     stranger = Person("Zed")
@@ -78,6 +80,7 @@ def test_a_persona_allow_list_ignores_strangers(stack: Stack) -> None:
     assert len(stack.llm.requests) == calls
 
 
+@ONE_MODE
 def test_a_reply_full_of_markup_reaches_telegram_as_the_person_wrote_it(stack: Stack) -> None:
     """``*``, ``_``, ``<`` and ``&`` would break Markdown or HTML: the reply goes out in HTML
     parse mode, escaped, and the person sees every character."""
@@ -90,6 +93,7 @@ def test_a_reply_full_of_markup_reaches_telegram_as_the_person_wrote_it(stack: S
     assert not [r for r in stack.telegram.rejected if str(r["chat_id"]) == str(uma.id)]
 
 
+@ONE_MODE
 def test_a_long_reply_is_split_at_4096_characters(stack: Stack) -> None:
     uma = Person("Uma")
     words = " ".join(f"w{n}" for n in range(1_300))  # ~6,000 characters echoed back
@@ -99,6 +103,7 @@ def test_a_long_reply_is_split_at_4096_characters(stack: Stack) -> None:
     assert " ".join(m["shown"] for m in sent) == f"Heard: {words}"
 
 
+@ONE_MODE
 def test_a_sticker_is_answered_without_a_model_call(stack: Stack) -> None:
     """The documented rule: a private message without text (sticker, photo without caption,
     voice) gets a fixed reply; nothing is sent to the model or committed."""
@@ -119,6 +124,7 @@ def test_a_sticker_is_answered_without_a_model_call(stack: Stack) -> None:
     assert len(stack.llm.requests) == calls
 
 
+@ONE_MODE
 def test_in_a_group_the_bot_answers_only_when_addressed(stack: Stack) -> None:
     uma = Person("Uma")
     group = {"id": -1_000_000_000_000 - uma.id, "type": "supergroup", "title": "Family"}
@@ -148,6 +154,7 @@ def test_a_redelivered_update_gets_the_stored_reply_without_a_second_model_call(
     assert len(stack.llm.requests) == calls
 
 
+@ONE_MODE
 def test_the_model_is_retried_once_on_a_5xx_and_never_on_a_4xx(stack: Stack) -> None:
     """n8n's own retry would repeat a 400 too: the flow retries a 5xx/429 once, and a 4xx
     goes straight to the fallback answer (the message is still kept)."""
@@ -164,6 +171,7 @@ def test_the_model_is_retried_once_on_a_5xx_and_never_on_a_4xx(stack: Stack) -> 
     eventually(lambda: "this one is refused" in _logged(stack, yan), 60, stack.n8n.explain)
 
 
+@ONE_MODE
 def test_a_webhook_caller_gets_the_nodes_problem_not_a_500(stack: Stack) -> None:
     answer = stack.webhook("twin/fast-brain", {"text": "hi, no user id"})
     assert answer.status_code == 422, answer.text

@@ -14,7 +14,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from tests.e2e.stack import Stack, eventually
+from tests.e2e.stack import ONE_MODE, Stack, eventually
 from tests.e2e.telegram import Person, deliver, say, update
 
 NOW = datetime.now(UTC).replace(microsecond=0)
@@ -109,6 +109,7 @@ def test_a_kept_turn_survives_restarting_only_the_worker_during_a_memory_outage(
     )
 
 
+@ONE_MODE
 def test_a_wrong_model_key_is_one_incident_on_the_first_turn(stack: Stack) -> None:
     """The model answers 401: the person hears "Sorry…", the message is kept, and the error
     workflow reports the turn once, naming the model's refusal."""
@@ -126,6 +127,7 @@ def test_a_wrong_model_key_is_one_incident_on_the_first_turn(stack: Stack) -> No
     assert "model_failed" in incidents[0]["error"] and "401" in incidents[0]["error"], incidents
 
 
+@ONE_MODE
 def test_webhook_callers_get_a_problem_naming_the_field_they_sent(stack: Stack) -> None:
     """No opaque 500 for a bad body: the slow brain's 422 names ``inactivity_minutes``; a
     numeric turn id or text is read as the string it spells, not reported under another

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
-from tests.e2e.stack import ANAKETA_ALLOWED, Stack
+from tests.e2e.stack import ANAKETA_ALLOWED, ONE_MODE, Stack
 from tests.e2e.stub_llm import memory_seen
 from tests.e2e.telegram import Person, deliver, say, update
 
@@ -26,6 +26,7 @@ def _model_saw(stack: Stack) -> tuple[str, str]:
     return memory, json.dumps(messages)
 
 
+@ONE_MODE
 def test_a_group_reply_has_no_private_memory_unless_the_persona_opts_in(stack: Stack) -> None:
     gia = Person("Gia", id=ANAKETA_ALLOWED[1])
     say(stack, gia, "my sister Marta lives in Lisbon", EARLIER)

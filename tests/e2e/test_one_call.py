@@ -9,7 +9,7 @@ import itertools
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tests.e2e.stack import AGENT_ID, Stack
+from tests.e2e.stack import AGENT_ID, ONE_MODE, Stack
 from tests.e2e.stub_llm import memory_seen
 
 NOW = datetime.now(UTC).replace(microsecond=0)
@@ -41,6 +41,7 @@ def _memory(stack: Stack) -> str:
     )
 
 
+@ONE_MODE
 def test_the_one_call_turn_remembers_confirms_and_commits(stack: Stack) -> None:
     pia = stack.user("pia")
     first = _turn(stack, pia, "my sister Marta lives in Lisbon", NOW - timedelta(hours=1))
@@ -54,6 +55,7 @@ def test_the_one_call_turn_remembers_confirms_and_commits(stack: Stack) -> None:
     assert "Lisbon" in str(asked["debug"]["messages"])
 
 
+@ONE_MODE
 def test_the_one_call_turn_in_company_leaves_private_memory_out(stack: Stack) -> None:
     quin = stack.user("quin")
     _turn(stack, quin, "my sister Marta lives in Lisbon", NOW - timedelta(hours=1))

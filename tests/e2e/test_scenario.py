@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.stack import AGENT_ID, Stack, eventually
+from tests.e2e.stack import AGENT_ID, ONE_MODE, Stack, eventually
 from tests.e2e.stub_llm import memory_seen
 
 # A Telegram id of this run only (runs side by side share a Redis db, never a user).
@@ -292,6 +292,7 @@ def test_forgotten_marta_is_out_of_the_vector_index_too(
     assert not [text for text in hits + facts if "Marta" in text], body
 
 
+@ONE_MODE
 def test_knowledge_ingested_through_n8n_reaches_the_model(stack: Stack) -> None:
     ingested = stack.webhook(
         "twin/knowledge",
@@ -315,6 +316,7 @@ def test_knowledge_ingested_through_n8n_reaches_the_model(stack: Stack) -> None:
     assert any("caffeine after 2 pm" in item for item in seen.get("KNOWLEDGE", [])), seen
 
 
+@ONE_MODE
 def test_an_ambiguous_name_is_asked_about_instead_of_guessed(stack: Stack) -> None:
     """Two Martas, told apart by talking on Telegram (the model declares the colleague a new
     person distinct from the sister): asked about one, the flow short-circuits to

@@ -22,6 +22,9 @@ from services.core.memory_store import (
 )
 from services.core.settings import Settings
 from services.graph_hydrator.app import SPEC
+from services.memory_upserter.commit.capture import Where, capture
+from services.memory_upserter.commit.todos import close
+from services.memory_upserter.commit.turn import TodoRow
 
 T0 = datetime(2026, 1, 3, 12, 0, tzinfo=UTC)
 AGENTS = ("deanna", "anaketa")
@@ -30,9 +33,10 @@ AGENTS = ("deanna", "anaketa")
 class Seeder:
     """One user's graph, written by the product's own writers (``services.core.memory_store``:
     :func:`ensure_user_and_agent`, :func:`upsert_entities`, :func:`apply_facts`), as a commit
-    writes it. What no writer sets (a state only time or another route reaches: an entity's
-    attributes or its being forgotten, a fact forgotten or last touched long ago, a todo) is
-    set after the write, on the row it made."""
+    writes it, and todos by the commit's own steps (captured, closed). What no writer sets (a
+    state only time or another route reaches: an entity's attributes or its being forgotten,
+    a fact or a todo forgotten, a fact last touched long ago) is set after the write, on the
+    row it made."""
 
     def __init__(self, pool: asyncpg.Pool, user_id: str) -> None:
         self.pool = pool
@@ -152,24 +156,22 @@ class Seeder:
         completed_at: datetime | None = None,
         active: bool = True,
     ) -> str:
-        todo_id = str(uuid.uuid4())
-        async with self.pool.acquire() as conn:
-            await conn.execute(
-                """INSERT INTO todos (todo_id, user_id, agent_id, kind, text, status, due_at,
-                                      completed_at, active, created_at, updated_at)
-                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)""",
-                todo_id,
-                self.user_id,
-                agent_id,
-                kind,
-                text,
-                status,
-                due_at,
-                completed_at,
-                active,
-                created_at,
-            )
-        return todo_id
+        """Captured as a commit captures a plan's todo (memory-upserter's :func:`capture`, at
+        ``created_at``), closed as a turn closes one (:func:`close`, at ``completed_at``); not
+        ``active``: forgotten since (what the forget route sets, set on the row)."""
+        row = TodoRow(uuid.uuid4(), kind, text, due_at, None, None)  # type: ignore[arg-type]
+        where = Where(self.user_id, agent_id, "tg:1", None, created_at)  # type: ignore[arg-type]
+        async with self.pool.acquire() as conn, conn.transaction():
+            (captured,) = await capture(conn, where, [row])
+            assert captured.created, (text, "restated a pending todo")
+            if status != "PENDING":
+                closing = {str(captured.todo_id): status}
+                await close(conn, self.user_id, closing, completed_at or created_at)  # type: ignore[arg-type]
+            if not active:
+                await conn.execute(
+                    "UPDATE todos SET active = false WHERE todo_id = $1", captured.todo_id
+                )
+        return str(captured.todo_id)
 
 
 @pytest.fixture(scope="session")

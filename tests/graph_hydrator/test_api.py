@@ -308,7 +308,13 @@ async def test_todo_lists_are_this_agents_capped_deduped_with_48_hour_wins(
     for n in range(7):
         await seed.todo("COMMITMENT", f"walk {n}", created_at=T0 - timedelta(hours=n + 1))
     await seed.todo("COMMITMENT", "Call Márta!", due_at=T0 + timedelta(hours=3))
-    await seed.todo("COMMITMENT", "call marta", created_at=T0 - timedelta(minutes=5))
+    async with seed.pool.acquire() as conn:  # a twin older rows hold; capture folds it now
+        await conn.execute(
+            "INSERT INTO todos (user_id, agent_id, kind, text, created_at, updated_at)"
+            " VALUES ($1, 'deanna', 'COMMITMENT', 'call marta', $2, $2)",
+            seed.user_id,
+            T0 - timedelta(minutes=5),
+        )
     for n in range(4):
         await seed.todo("THREAD", f"thread {n}", created_at=T0 - timedelta(hours=n))
         await seed.todo("FRICTION", f"friction {n}", created_at=T0 - timedelta(hours=n))

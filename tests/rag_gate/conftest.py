@@ -2,7 +2,10 @@
 the vectors that point at them (``facts``, ``episodes``, ``knowledge`` collections). The user,
 agents, entities and facts go through the memory store's writers (a fact's state no writer
 sets, forgotten or closed, and when it was last touched, set on the row the writer made);
-episodes, chunks and messages are written with SQL, for the states the tests need."""
+episodes through reflection-writer's writer. Sessions and their messages are written with SQL:
+a commit would index the turns, and these tests need sessions whose turns no index holds;
+knowledge chunks too (ingesting replaces a document's chunks, and the tests add theirs one at
+a time)."""
 
 from __future__ import annotations
 
@@ -26,8 +29,15 @@ from services.core.memory_store import (
     self_entity_id,
     upsert_entities,
 )
+from services.core.memory_store.episode_index import (
+    EpisodeRow,
+    embedding_text,
+    mark_episodes_indexed,
+    vector_payload,
+)
 from services.core.vectors import VectorPoint
 from services.core.vectors.port import SHARED_OWNER
+from services.reflection_writer.store import insert_episode
 
 T0 = datetime(2026, 1, 3, 12, 0, tzinfo=UTC)
 _SEQ = itertools.count(1)  # episodes.first_message_seq must be unique per user
@@ -57,14 +67,21 @@ class Memory:
     async def _embed(self, texts: Sequence[str]) -> list[list[float]]:
         return await self.res.embedder.embed(list(texts))
 
-    async def entity(self, name: str, *, category: str = "Person", ref: str | None = None) -> str:
+    async def entity(
+        self,
+        name: str,
+        *,
+        category: str = "Person",
+        ref: str | None = None,
+        aliases: Sequence[str] = (),
+    ) -> str:
         """Through the memory store's writers, as a commit makes it: the user's own entity
         for ``self:user``, else a global entity (``ref``: the handle it is known by)."""
         async with self.db.acquire() as conn, conn.transaction():
             if ref == SELF_REF:
                 return str(await self_entity_id(conn, self.user_id))
             (written,) = await upsert_entities(
-                conn, self.user_id, [EntityWrite(name, category, ref=ref)], now=T0
+                conn, self.user_id, [EntityWrite(name, category, aliases, ref=ref)], now=T0
             )
         assert ref is None or written.entity_ref == ref, (ref, written.entity_ref)
         return str(written.entity_id)
@@ -163,56 +180,41 @@ class Memory:
         cited: Sequence[str] = (),
         index: bool = True,
     ) -> str:
-        episode_id = str(uuid.uuid4())
-        agent_id = agent_id or self.agent
+        """Through reflection-writer's writer of an episode and its vector (``index``); an
+        inactive one is then forgotten (:meth:`forget_episode`, a state the forget route
+        reaches)."""
         seq = next(_SEQ) * 10
-        summary = {"one_liner": one_liner, "what_mattered": list(what_mattered)}
+        row = EpisodeRow(
+            episode_id=str(uuid.uuid4()),
+            user_id=self.user_id,
+            agent_id=agent_id or self.agent,
+            chat_id=None,  # type: ignore[arg-type]  # a test's episode comes from no chat
+            session_id=session_id,  # type: ignore[arg-type]
+            ts=ts,
+            day=ts.date(),
+            importance=0.5,
+            reflection=reflection,
+            reflection_json={"evidence": [{"text": "quoted", "message_id": m} for m in cited]},
+            summary={"one_liner": one_liner, "what_mattered": list(what_mattered)},
+            entity_ids=list(entity_ids),
+            tags=[],
+            first_message_seq=seq,
+            last_message_seq=seq + 5,
+            provenance={"message_ids": list(message_ids)},
+            previous_episode_id=None,
+            text=embedding_text(one_liner, reflection),
+        )
         async with self.db.acquire() as conn:
-            await conn.execute(
-                """INSERT INTO episodes (episode_id, user_id, agent_id, scope, session_id, ts, day,
-                       reflection, summary, entity_ids, first_message_seq, last_message_seq,
-                       provenance, active, forgotten_at, reflection_json)
-                   VALUES ($1, $2, $3, 'agent', $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11,
-                           $12::jsonb, $13, CASE WHEN $13 THEN NULL ELSE now() END, $14::jsonb)""",
-                episode_id,
-                self.user_id,
-                agent_id,
-                session_id,
-                ts,
-                ts.date(),
-                reflection,
-                summary,
-                list(entity_ids),
-                seq,
-                seq + 5,
-                {"message_ids": list(message_ids)},
-                active,
-                {"evidence": [{"text": "quoted", "message_id": m} for m in cited]},
-            )
+            assert await insert_episode(conn, row, ts)
         if index:
-            (dense,) = await self._embed([f"{one_liner} {reflection}"])
-            await self.res.vectors.upsert(
-                "episodes",
-                [
-                    VectorPoint(
-                        episode_id,
-                        dense,
-                        f"{one_liner} {reflection}",
-                        {
-                            "user_id": self.user_id,
-                            "agent_id": agent_id,
-                            "scope": "agent",
-                            "entity_ids": list(entity_ids),
-                            "active": active,
-                            "ts": epoch(ts),
-                            "day": ts.date().isoformat(),
-                            "session_id": session_id,
-                            "message_ids": list(message_ids)[:1] + list(message_ids)[-1:],
-                        },
-                    )
-                ],
-            )
-        return episode_id
+            (dense,) = await self._embed([row.text])
+            point = VectorPoint(row.episode_id, dense, row.text, vector_payload(row))
+            await self.res.vectors.upsert("episodes", [point])
+            async with self.db.acquire() as conn:
+                await mark_episodes_indexed(conn, [row.episode_id], ts)
+        if not active:
+            await self.forget_episode(row.episode_id, in_index=index)
+        return row.episode_id
 
     async def chunk(
         self,

@@ -437,13 +437,7 @@ async def test_recalled_turns_are_this_agents_live_messages_of_this_user_with_th
 async def test_a_turn_spoken_by_the_entity_the_message_names_ranks_first(
     resources: Clients, memory: Memory
 ) -> None:
-    caroline = await memory.entity("Caroline", ref="person:caroline")
-    async with memory.db.acquire() as conn:
-        await conn.execute(
-            "INSERT INTO entity_aliases (user_id, entity_id, alias) VALUES ($1, $2, 'Caro')",
-            memory.user_id,
-            caroline,
-        )
+    caroline = await memory.entity("Caroline", ref="person:caroline", aliases=["Caro"])
     _, ids = await memory.session(
         "tg:1",
         [

@@ -1,9 +1,13 @@
-"""Seeding for reflection-writer tests: users, sessions and their message log written with SQL
-(memory-upserter writes them in production), entities through the memory store's writer, and
-facts and todos with SQL (the curator's tests need duplicates no writer makes)."""
+"""Seeding for reflection-writer tests, through the product's own writers: the person and
+their time zone as ``POST /v1/profile`` seeds them, each session's messages as one
+``/v1/commit`` logs them (memory-upserter's :func:`commit_turn`: the messages carry their own
+times, and an empty plan makes nothing of them), todos by the commit's capture step, entities
+by the memory store's writer. Facts are written with SQL: the curator's tests need keyless
+duplicates that no writer makes any more (rows older writers left)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import uuid
 from collections.abc import AsyncIterator, Sequence
@@ -11,21 +15,30 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 import asyncpg
+import msgspec
 import pytest
 
+from contracts.memory import CommitRequest
+from contracts.memory_admin import ProfileRequest
 from services.core.deps import Clients
 from services.core.llm import open_llm
 from services.core.memory_store import ensure_user_and_agent, upsert_entity
+from services.memory_upserter.commit.capture import Where, capture
+from services.memory_upserter.commit.turn import TodoRow
+from services.memory_upserter.commit.write import commit_turn
+from services.memory_upserter.person.profile import seed_profile
+from services.memory_upserter.stores import MemoryStores
 from services.reflection_writer.app import provide_slow_brain
 from services.reflection_writer.brain import SlowBrain
 
 T0 = datetime(2026, 1, 3, 9, 0, tzinfo=UTC)
 LLM_URL = "http://llm.test/v1"
+_TURNS = itertools.count(1)
 
 
 @dataclass
 class Seeded:
-    session_id: str
+    session_id: str  # the session the last messages went to
     user_id: str
     agent_id: str
     chat_id: str
@@ -35,22 +48,17 @@ class Seeded:
 
 
 class Log:
-    """Writes what memory-upserter would have written, directly."""
+    """Writes what a conversation leaves, the way the product writes it (module docstring)."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        self.pool = pool
+    def __init__(self, clients: Clients) -> None:
+        self.clients = clients
+        self.pool = clients.db
 
     async def user(self, user_id: str, *, tz: str = "UTC", agent_id: str = "deanna") -> None:
-        async with self.pool.acquire() as conn:
-            await conn.execute(
-                "INSERT INTO users (user_id, timezone) VALUES ($1, $2)"
-                " ON CONFLICT (user_id) DO UPDATE SET timezone = $2",
-                user_id,
-                tz,
-            )
-            await conn.execute(
-                "INSERT INTO agents (agent_id) VALUES ($1) ON CONFLICT DO NOTHING", agent_id
-            )
+        """The person, with their time zone, as ``POST /v1/profile`` seeds it."""
+        c = self.clients
+        req = ProfileRequest(user_id=user_id, agent_id=agent_id, timezone=tz)
+        await seed_profile(c.db, c.vectors, c.embedder, req)
 
     async def session(
         self,
@@ -64,28 +72,21 @@ class Log:
         flagged: bool = False,
         tz: str | None = None,
     ) -> Seeded:
-        """A session whose messages are ``turns`` (role, text), ``step`` apart from ``start``."""
+        """A session whose messages are ``turns`` (role, text), ``step`` apart from ``start``;
+        ``flagged``: flagged for consolidation (a state no writer sets yet: an UPDATE)."""
         async with self.pool.acquire() as conn:
             exists = await conn.fetchval("SELECT timezone FROM users WHERE user_id = $1", user_id)
         if exists is None or tz is not None:
             await self.user(user_id, tz=tz or "UTC", agent_id=agent_id)
-        else:
-            await self.user(user_id, tz=exists, agent_id=agent_id)
-        session_id = str(uuid.uuid4())
-        async with self.pool.acquire() as conn:
-            await conn.execute(
-                """INSERT INTO sessions (session_id, user_id, agent_id, chat_id, started_at,
-                                         last_activity_at, flagged_for_consolidation, ended_at)
-                   VALUES ($1::uuid, $2, $3, $4, $5, $5, $6, $5)""",
-                session_id,
-                user_id,
-                agent_id,
-                chat_id,
-                start,
-                flagged,
-            )
-        seeded = Seeded(session_id, user_id, agent_id, chat_id)
+        seeded = Seeded("", user_id, agent_id, chat_id)
         await self.append(seeded, turns, start=start, step=step)
+        if flagged:
+            async with self.pool.acquire() as conn:
+                await conn.execute(
+                    "UPDATE sessions SET flagged_for_consolidation = true"
+                    " WHERE session_id = $1::uuid",
+                    seeded.session_id,
+                )
         return seeded
 
     async def append(
@@ -96,38 +97,37 @@ class Log:
         start: datetime,
         step: timedelta = timedelta(minutes=1),
     ) -> None:
-        async with self.pool.acquire() as conn, conn.transaction():
-            ts = start
-            for role, text in turns:
-                turn = len(seeded.seqs)
-                row = await conn.fetchrow(
-                    """INSERT INTO messages (user_id, agent_id, chat_id, session_id, turn_id,
-                                             position, role, text, ts)
-                       VALUES ($1, $2, $3, $4::uuid, $5, $6, $7, $8, $9)
-                       RETURNING message_id::text, seq""",
-                    seeded.user_id,
-                    seeded.agent_id,
-                    seeded.chat_id,
-                    seeded.session_id,
-                    f"{seeded.session_id[:8]}-{turn // 2}",
-                    turn % 2,
-                    role,
-                    text,
-                    ts,
-                )
-                seeded.message_ids.append(row[0])
-                seeded.seqs.append(row[1])
-                seeded.last_ts = ts
-                ts += step
-            await conn.execute(
-                """UPDATE sessions SET last_message_seq = $2, last_activity_at = $3,
-                                       turn_count = $4, ended_at = GREATEST(ended_at, $3)
-                    WHERE session_id = $1::uuid""",
-                seeded.session_id,
-                seeded.seqs[-1],
-                seeded.last_ts,
-                len(seeded.seqs),
+        """``turns`` logged in the chat as one commit, ``step`` apart from ``start`` (after the
+        session's idle time, in the next session, as the product does)."""
+        times = [start + step * i for i in range(len(turns))]
+        body = {
+            "user_id": seeded.user_id,
+            "agent_id": seeded.agent_id,
+            "chat_id": seeded.chat_id,
+            "turn_id": f"seed-{next(_TURNS)}",
+            "now": times[-1].isoformat(),
+            "messages": [
+                {"role": role, "text": text, "ts": ts.isoformat()}
+                for (role, text), ts in zip(turns, times, strict=True)
+            ],
+            "plan": {},
+        }
+        c = self.clients
+        stores = MemoryStores(c.db, c.vectors, c.embedder, c.memory)
+        req = msgspec.convert(body, CommitRequest)
+        answer, _ = await commit_turn(stores, None, c.settings, c.background, req, request_id=None)
+        await c.background.drain()
+        async with self.pool.acquire() as conn:
+            seqs = await conn.fetch(
+                "SELECT message_id::text, seq FROM messages"
+                " WHERE user_id = $1 AND message_id = ANY($2::uuid[]) ORDER BY seq",
+                seeded.user_id,
+                answer.message_ids,
             )
+        seeded.session_id = answer.session_id
+        seeded.message_ids += [r["message_id"] for r in seqs]
+        seeded.seqs += [r["seq"] for r in seqs]
+        seeded.last_ts = times[-1]
 
     async def entity(
         self, user_id: str, name: str, *, category: str = "Person", aliases: Sequence[str] = ()
@@ -183,19 +183,19 @@ class Log:
         kind: str = "COMMITMENT",
         source_message_id: str | None = None,
     ) -> str:
-        async with self.pool.acquire() as conn:
-            return await conn.fetchval(
-                """INSERT INTO todos (user_id, agent_id, kind, text, chat_id, session_id,
-                                      source_message_id, source_snippet)
-                   VALUES ($1, $2, $3, $4, $5, $6::uuid, $7::uuid, $4) RETURNING todo_id::text""",
-                seeded.user_id,
-                seeded.agent_id,
-                kind,
-                text,
-                seeded.chat_id,
-                seeded.session_id,
-                source_message_id,
-            )
+        """A pending todo of the session, by the commit's capture step."""
+        source = uuid.UUID(source_message_id) if source_message_id else None
+        row = TodoRow(uuid.uuid4(), kind, text, None, text, source)  # type: ignore[arg-type]
+        where = Where(
+            seeded.user_id,
+            seeded.agent_id,
+            seeded.chat_id,
+            uuid.UUID(seeded.session_id),
+            seeded.last_ts or T0,
+        )
+        async with self.pool.acquire() as conn, conn.transaction():
+            (captured,) = await capture(conn, where, [row])
+        return str(captured.todo_id)
 
     async def fetch(self, sql: str, *args: object) -> list[asyncpg.Record]:
         async with self.pool.acquire() as conn:
@@ -208,7 +208,7 @@ class Log:
 
 @pytest.fixture
 def log(resources: Clients) -> Log:
-    return Log(resources.db)
+    return Log(resources)
 
 
 def slow_brain(clients: Clients) -> SlowBrain:

@@ -97,7 +97,7 @@ async def test_the_spine_holds_no_agents_own_facts_or_todos(
     resources: Clients, log: Log, user_id: str
 ) -> None:
     """Every agent reads the spine: agent-scoped facts and todos stay out of it."""
-    await log.session(user_id, chat(*(f"message {i}" for i in range(22))))
+    seeded = await log.session(user_id, chat(*(f"message {i}" for i in range(22))))
     marta = await log.entity(user_id, "Marta")
     await log.fact(user_id, marta, "Marta is my sister", pinned=True)
     secret = await log.fact(user_id, marta, "Marta confided her diagnosis", importance=3)
@@ -106,11 +106,7 @@ async def test_the_spine_holds_no_agents_own_facts_or_todos(
             "UPDATE relations SET scope = 'agent', agent_id = 'deanna' WHERE rel_id = $1::uuid",
             secret,
         )
-        await conn.execute(
-            "INSERT INTO todos (user_id, agent_id, kind, text)"
-            " VALUES ($1, 'deanna', 'COMMITMENT', 'Call the clinic')",
-            user_id,
-        )
+    await log.todo(seeded, "Call the clinic")
     assert (
         await upkeep(
             resources.db, resources.vectors, resources.embedder, user_id, T0 + timedelta(hours=2)

@@ -28,21 +28,17 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from contracts.memory import Notice
 from contracts.relations import ROLES
 from services.core.which import Which, read_question
-from services.memory_upserter.commit.names import load_known
+from services.memory_upserter.commit.known import load_known
 from services.memory_upserter.commit.todo_question import read_asked
-from services.memory_upserter.commit.todos import pick_asked
+from services.memory_upserter.commit.todos import DONE_WORDS, content_words, overlap
 from services.memory_upserter.commit.turn import Answered, Judgement, ReadTurn, TodoAnswer
 from services.memory_upserter.extract.people import Known, answers_to, group_of
 from services.memory_upserter.text import fold, words
 
 if TYPE_CHECKING:
-    from uuid import UUID
-
     from contracts.slots import SessionState
-    from services.core.deps import Connection
     from services.memory_upserter.stores import MemoryStores
 
 MAX_ANSWER_WORDS = 8
@@ -152,33 +148,28 @@ def _asks_about(question: str, shown: str) -> bool:
     return which is not None and fold(which.shown) == fold(shown)
 
 
-LINK = """
-WITH e AS (SELECT entity_id FROM entities
-            WHERE user_id = $1 AND entity_ref = $2 AND active LIMIT 1),
-alias AS (
-    INSERT INTO entity_aliases (user_id, entity_id, alias, source)
-    SELECT $1, e.entity_id, $3, $4 FROM e WHERE $3::text IS NOT NULL
-    ON CONFLICT (entity_id, alias_normalized) DO NOTHING),
-waited AS (
-    UPDATE messages m SET entity_ids = array_append(m.entity_ids, e.entity_id)
-      FROM e
-     WHERE m.user_id = $1 AND m.message_id = ANY($5::uuid[])
-       AND NOT (e.entity_id = ANY(m.entity_ids)))
-SELECT entity_id FROM e
-"""
+_TODO_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1}
 
 
-async def link(conn: Connection, user_id: str, answered: Answered, source: str) -> UUID | None:
-    """Store the alias and link the waiting messages; the chosen entity's id (None: gone)."""
-    entity_id: UUID | None = await conn.fetchval(
-        LINK,
-        user_id,
-        answered.chosen.entity_ref,
-        answered.alias,
-        source,
-        list(answered.waiting),
-    )
-    return entity_id
+def pick_asked(listed: Sequence[str], message: str) -> str | None:
+    """Which of the todos a "which one is done?" listed the person's short answer names ("the
+    dentist one", "booking the dentist", "the second"): the only one its content words name
+    most, else the one its ordinal points at; None for a question, a long message, or words
+    that fit none or several."""
+    said = words(message)
+    if not said or len(said) > MAX_ANSWER_WORDS or message.rstrip().endswith("?"):
+        return None
+    spoken = [w for w in content_words(message) if w not in DONE_WORDS]
+    scores = [overlap(spoken, text) for text in listed]
+    best = max(scores, default=0)
+    if best > 0:
+        winners = [text for text, score in zip(listed, scores, strict=True) if score == best]
+        return winners[0] if len(winners) == 1 else None
+    places = {_TODO_ORDINALS[w] for w in said if w in _TODO_ORDINALS}
+    if len(places) == 1 and len(said) <= 3:
+        place = places.pop()
+        return listed[place] if -len(listed) <= place < len(listed) else None
+    return None
 
 
 def todo_answer(session: SessionState | None, message: str) -> TodoAnswer | None:
@@ -217,12 +208,13 @@ async def find_answer(
 
 async def answered_in(
     stores: MemoryStores, turn: ReadTurn, judged: Judgement
-) -> tuple[Judgement, Answered | None, TodoAnswer | None]:
+) -> tuple[Judgement, Answered | None]:
     """The open questions this turn answers (:func:`find_answer`: "the work one", which Marta
     was meant; "the dentist one", which todo is done), and the judgement with the answered
-    name meaning the one chosen (:func:`prefer`)."""
+    name meaning the one chosen (:func:`prefer`) and the todo the answer picked."""
     answered, todo = await find_answer(stores, turn)
-    return replace(judged, known=tuple(prefer(judged.known, answered))), answered, todo
+    known = tuple(prefer(judged.known, answered))
+    return replace(judged, known=known, todo_answer=todo), answered
 
 
 def prefer(known: Sequence[Known], answered: Answered | None) -> list[Known]:
@@ -233,20 +225,3 @@ def prefer(known: Sequence[Known], answered: Answered | None) -> list[Known]:
     shown = fold(which.shown) if which is not None else ""
     rest = [k for k in known if not answers_to(k, shown) and k != answered.chosen]
     return [answered.chosen, *rest]
-
-
-async def link_answered(
-    conn: Connection, user_id: str, answered: Answered, source: str
-) -> tuple[UUID | None, list[Notice]]:
-    """The answer linked (:func:`link`): the chosen entity's id, and the notice saying so."""
-    chosen = await link(conn, user_id, answered, source)
-    return chosen, answered_notice(answered, chosen)
-
-
-def answered_notice(answered: Answered | None, entity_id: UUID | None) -> list[Notice]:
-    """``question_answered``: whom the answer chose, and the alias stored."""
-    if answered is None or entity_id is None:
-        return []
-    alias = f"; alias {answered.alias!r} stored" if answered.alias else ""
-    detail = f"{answered.question!r} answered: {answered.chosen.name} ({entity_id}){alias}"
-    return [Notice(code="question_answered", detail=detail)]

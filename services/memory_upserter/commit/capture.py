@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from services.memory_upserter.commit import sql
 from services.memory_upserter.commit.rows import CaptureRow
 from services.memory_upserter.commit.todos import content_words, load_pending, overlap
-from services.memory_upserter.commit.turn import CapturedTodo, PendingTodo, TodoRow
+from services.memory_upserter.commit.turn import CapturedTodo, PendingTodo, TodoRow, TurnPlan
 from services.memory_upserter.text import fold
 
 if TYPE_CHECKING:  # the statements run on the caller's connection; importing stays pure
@@ -73,6 +73,14 @@ def restated(todo: TodoRow, pending: Sequence[PendingTodo]) -> PendingTodo | Non
         if shorter >= _MIN_WORDS and shared == shorter and (best is None or shared > best[0]):
             best = (shared, p)
     return best[1] if best else None
+
+
+async def capture_turn(conn: Connection, plan: TurnPlan, session_id: UUID) -> list[CapturedTodo]:
+    """The plan's todos, captured in the turn's session; a restatement updates the pending
+    todo it repeats."""
+    req = plan.turn.req
+    where = Where(req.user_id, req.agent_id, req.chat_id, session_id, plan.turn.now)
+    return await capture(conn, where, plan.todos)
 
 
 async def capture(conn: Connection, where: Where, todos: Sequence[TodoRow]) -> list[CapturedTodo]:

@@ -30,7 +30,7 @@ from services.core.settings import Settings
 from services.memory_upserter.commit.asked import resolve_ends
 from services.memory_upserter.commit.ending import CUE, ends_said
 from services.memory_upserter.commit.judge import judge, names_in
-from services.memory_upserter.commit.names import known_in
+from services.memory_upserter.commit.known import known_in
 from services.memory_upserter.commit.spoken import CORRECTION
 from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored
 from services.memory_upserter.extract.extractor import Utterance

@@ -1,23 +1,23 @@
 """Whom a model's plan names (the write side of 003 §10): its handles looked up among the
 user's entities, and the category a new one takes.
 
-:func:`load_known` reads, in one statement before the transaction, the user's visible entities
+:mod:`.known` reads, in one statement before the transaction, the user's visible entities
 that a handle of the plan may name — by full name, alias, or (a person) given name — with the
-relations the user holds to them. :mod:`.plan` then decides, purely: one match is that entity;
+relations the user holds to them. :func:`resolve` then decides, purely: one match is that entity;
 several are told apart by the fact's relation ("HAS_SISTER Beatriz" among two Beatrizes), by
 the relation the person put before the name ("my sister marta is pregnant") or by the category
 the predicate implies, else the link stays open (the facts naming it are left out
 with an ``entity_ambiguous`` warning and the one which-question waits for the next turn); none
 is a new entity whose category the predicate implies (:func:`object_category`) — a dog is a
 Pet, an employer an Org, a relative a Person — never a Person by default.
-:func:`distinct_writes` (in the transaction) resolves a ``distinct_from`` to the namesake.
+The transaction resolves a ``distinct_from`` to the namesake (:mod:`.entities`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from contracts.memory import Notice
@@ -25,21 +25,19 @@ from contracts.plan import MemoryWritePlan
 from contracts.relations import ROLES, SYMMETRIC, of_predicate
 from services.core.memory_store.keys import canonical_predicate
 from services.core.memory_store.shapes import EntityWrite
-from services.core.memory_store.visibility import visible
 from services.core.which import numbered, phrase, which_question
-from services.memory_upserter.commit import sql
 from services.memory_upserter.commit.read import (
     OBJECT_CATEGORIES,
     REF_CATEGORIES,
     SELF,
     SELF_HANDLES,
 )
-from services.memory_upserter.commit.turn import Resolved, TurnPlan
-from services.memory_upserter.extract.people import Known, answers_to, group_of, role_word
+from services.memory_upserter.commit.turn import Resolved
+from services.memory_upserter.extract.people import Known, answers_to, role_word
 from services.memory_upserter.text import fold
 
 if TYPE_CHECKING:
-    from services.core.deps import Connection
+    pass
 
 PERSON_LABELS = frozenset(label for label in ROLES.values() if label != "PET")
 PERSON_PREDICATES = frozenset(
@@ -53,29 +51,6 @@ PET_PREDICATES = frozenset(
     | {"HAS_PET", "OWNS_PET", "HAS_BIRD", "HAS_FISH", "OWNS_DOG", "OWNS_CAT"}
 )
 
-KNOWN = f"""
-SELECT e.entity_id::text, e.name, e.entity_ref, e.category,
-       ARRAY(SELECT r.predicate FROM relations r
-              WHERE r.user_id = $1 AND r.object_id = e.entity_id AND r.status = 'ACTIVE'
-                AND left(r.predicate, 4) = 'HAS_'
-                AND r.subject_id = (SELECT s.entity_id FROM entities s
-                                     WHERE s.user_id = $1 AND s.entity_ref = 'self:user'))
-       AS roles,
-       ARRAY(SELECT a.alias FROM entity_aliases a
-              WHERE a.user_id = $1 AND a.entity_id = e.entity_id
-              ORDER BY a.created_at, a.alias) AS aliases
-  FROM entities e
- WHERE e.user_id = $1 AND e.active AND {visible("e", "$2")}
-   AND e.entity_ref IS DISTINCT FROM 'self:user'
-   AND (e.name_normalized = ANY($3::text[])
-        OR (e.category = 'Person' AND split_part(e.name_normalized, ' ', 1) = ANY($3::text[]))
-        OR EXISTS (SELECT 1 FROM entity_aliases a
-                    WHERE a.user_id = $1 AND a.entity_id = e.entity_id
-                      AND a.alias_normalized = ANY($3::text[])))
- ORDER BY e.created_at, e.entity_id
- LIMIT 200
-"""
-
 
 def object_category(predicate: str, memory_type: str) -> str | None:
     """The category the object of ``predicate`` must be, when the predicate says; None when it
@@ -86,41 +61,6 @@ def object_category(predicate: str, memory_type: str) -> str | None:
     if pred in PERSON_PREDICATES:
         return "Person"
     return OBJECT_CATEGORIES.get(pred) or ("Project" if memory_type == "PROJECT" else None)
-
-
-def handles_of(plan: MemoryWritePlan) -> list[str]:
-    """The folded names the plan's handles and entities use (what :func:`load_known` looks up)."""
-    raw = [e.name for e in plan.entities] + [
-        h for f in plan.facts for h in (f.subject, f.object) if h is not None
-    ]
-    return sorted({fold(h).strip() for h in raw if fold(h).strip() not in SELF_HANDLES})
-
-
-async def known_in(
-    conn: Connection, user_id: str, agent_id: str, plan: MemoryWritePlan
-) -> list[Known]:
-    """The user's entities the plan's names may mean (:func:`handles_of`, :func:`load_known`)."""
-    return await load_known(conn, user_id, agent_id, handles_of(plan))
-
-
-async def load_known(
-    conn: Connection, user_id: str, agent_id: str, names: Sequence[str]
-) -> list[Known]:
-    """The user's entities the names may mean (module docstring), oldest first."""
-    if not names:
-        return []
-    rows = await conn.fetch(KNOWN, user_id, agent_id, list(names))
-    return [
-        Known(
-            r["name"],
-            r["entity_ref"],
-            tuple(r["roles"]),
-            tuple(r["aliases"]),
-            r["category"],
-            r["entity_id"],
-        )
-        for r in rows
-    ]
 
 
 @dataclass
@@ -256,30 +196,24 @@ def _category_hints(plan: MemoryWritePlan) -> dict[str, str]:
     return hints
 
 
-async def distinct_writes(
-    conn: Connection, plan: TurnPlan
-) -> tuple[list[EntityWrite], list[Notice]]:
-    """The entity writes, each ``distinct_from`` resolved to the user's entity (which gets an
-    alias of its relation's group, "family Marta", when it has none); a handle that names
-    none of this user's entities is dropped, with a warning naming it in a model's plan (the
-    turn is never refused for it)."""
-    resolved, user = plan.resolved, plan.turn.req.user_id
-    writes, notes = list(resolved.writes), []
-    for index, (position, handle) in resolved.distinct.items():
-        namesake = await conn.fetchrow(sql.DISTINCT, user, handle)
-        if namesake is not None:
-            writes[index] = replace(writes[index], distinct_from=namesake["entity_id"])
-            group = next((g for g in map(group_of, namesake["roles"]) if g), None)
-            if group and not namesake["has_alias"]:  # "family Marta", for the question to name
-                alias = f"{group} {namesake['name']}"
-                await conn.execute(sql.ALIAS, user, namesake["entity_id"], alias, plan.fact_source)
-        elif plan.plan_source in ("request", "answer"):
-            path = "$.plan" if plan.plan_source == "request" else "$.answer.plan"
-            notes.append(
-                Notice(
-                    code="plan_field_dropped",
-                    detail=f"{path}.entities[{position}].distinct_from: "
-                    f"{handle!r} is none of this user's entities",
-                )
-            )
-    return writes, notes
+def resolve_plan(
+    plan: MemoryWritePlan, known: Sequence[Known] = (), said: Sequence[str] = ()
+) -> tuple[Resolved, list[Notice]]:
+    """The plan's names resolved (:func:`resolve`), and a notice for each fact left out
+    because a name it uses means several people (:func:`ambiguous`)."""
+    resolved = resolve(plan, known, said)
+    return resolved, ambiguous(resolved)
+
+
+def ambiguous(resolved: Resolved) -> list[Notice]:
+    """A notice for each fact left out because a name it uses means several people."""
+    return [
+        Notice(
+            code="entity_ambiguous",
+            detail=f"left out {f.predicate} {f.subject!r} → {f.object or f.value!r}: "
+            f"{(f.subject if f.subject in resolved.open else f.object)!r} names several "
+            "people; nobody was linked. Ask: "
+            + resolved.open.get(f.subject, resolved.open.get(f.object or "", "")),
+        )
+        for f in resolved.left_open
+    ]

@@ -14,7 +14,7 @@ the request's ``now``, else UTC.
 
 The vocabulary: the handles that mean the user, the categories an ``entity_ref`` or a
 predicate's object implies, what counts as a feeling (the words themselves: :mod:`..text`).
-The later stages (:mod:`.plan`, :mod:`.response`) decide with these too."""
+The later stages (:mod:`.plan`, :mod:`.fact_writes`) decide with these too."""
 
 from __future__ import annotations
 

@@ -1,14 +1,11 @@
-"""What the commit's transaction writes and answers, built from what it read (pure): once the
-turn's entities exist, :func:`decide` makes each plan fact a :class:`FactWrite` with its memory
-key and picks the pending todo a "done" completes; once everything is written,
-:func:`commit_response` is the turn's :class:`CommitResponse`."""
+"""The turn's answer (pure): once everything is written, :func:`respond` gathers what the
+transaction's steps wrote and noticed into the :class:`CommitResponse` (:func:`commit_response`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import cast
+from typing import TYPE_CHECKING, cast
 from uuid import UUID
 
 from contracts.common import Category, Scope
@@ -20,123 +17,49 @@ from contracts.memory import (
     Notice,
     TodoWritten,
 )
-from contracts.plan import PlanFact
 from services.core.memory_store.fact_ops import FactResult, FactWrite
-from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
+from services.core.memory_store.keys import canonical_predicate
 from services.core.memory_store.shapes import EntityResult
-from services.memory_upserter.commit.asked import reached_before
-from services.memory_upserter.commit.fact_text import plain_fact_text
-from services.memory_upserter.commit.read import SELF
-from services.memory_upserter.commit.todo_question import ask
-from services.memory_upserter.commit.todos import pick_done
-from services.memory_upserter.commit.turn import (
-    CapturedTodo,
-    Completed,
-    PendingTodo,
-    TurnPlan,
-    Validity,
-)
+from services.memory_upserter.commit.asked import forget_notice, reached_before
+from services.memory_upserter.commit.turn import CapturedTodo, Completed, TurnPlan
+
+if TYPE_CHECKING:  # what the transaction's steps return; importing stays pure
+    from services.memory_upserter.commit.entities import Named
+    from services.memory_upserter.commit.facts import Facts
+    from services.memory_upserter.commit.rows import SessionRow
+    from services.memory_upserter.forget.types import Forgotten
 
 
-@dataclass(frozen=True)
-class Decided:
-    """What the transaction writes once the entities exist."""
-
-    writes: list[FactWrite]
-    complete: str | None  # the pending todo the person said is done
-    notes: list[Notice]  # why nothing was completed
-    questions: list[str]  # for the next turn ("which one is done?")
-
-
-def decide(
+def respond(
     plan: TurnPlan,
-    entities: Sequence[EntityResult],
-    self_id: UUID | None,
-    pending: Sequence[PendingTodo],
-    replaces: Mapping[str, UUID] | None = None,
-) -> Decided:
-    """The plan's facts as writes between the written entities; and, when the person said
-    done, the single pending commitment, reminder or habit (or the one their words name) to
-    complete — with several and nothing to tell them apart, a notice now and a question for
-    the next turn. ``replaces``: the fact each ``replaces`` handle named (:mod:`.supersede`)."""
-    t, agent = plan.turn, plan.turn.req.agent_id
-    named = replaces or {}
-    provenance = [str(r.message_id) for r in (t.user_rows or t.rows)]
-    writes = [
-        replace(
-            fact_write(f, s, o, entities, self_id, agent, provenance, plan.fact_source, valid),
-            replaces=named.get(f.replaces) if f.replaces else None,
-        )
-        for (f, s, o), valid in zip(plan.resolved.facts, plan.validity, strict=True)
-    ]
-    if not plan.done_said:
-        return Decided(writes, None, [], [])
-    choice = pick_done(pending, [r.text for r in t.user_rows])
-    if isinstance(choice, str):
-        return Decided(writes, choice, [], [])
-    if choice:
-        question = ask("done", choice)
-        detail = f"several todos are pending; nothing was completed. Ask: {question}"
-        notice = Notice(code="commitment_not_completed", detail=detail)
-        return Decided(writes, None, [notice], [question])
-    if plan.complete_asked:
-        detail = "nothing to complete: no commitment, reminder or habit is pending for this agent"
-        return Decided(writes, None, [Notice(code="commitment_not_completed", detail=detail)], [])
-    return Decided(writes, None, [], [])
-
-
-def fact_write(
-    fact: PlanFact,
-    s: int,
-    o: int | None,
-    entities: Sequence[EntityResult],
-    self_id: UUID | None,
-    agent_id: str,
-    provenance: list[str],
-    source: str,
-    valid: Validity = (None, None),
-) -> FactWrite:
-    """The fact between its subject and object (write indexes into ``entities``; ``SELF``:
-    the user's own entity ``self_id``)."""
-
-    def endpoint(index: int) -> tuple[UUID, str, str]:
-        if index == SELF:
-            assert self_id is not None, "a fact about the user needs the user's entity"
-            return self_id, "self", "Person"
-        e = entities[index]
-        return e.entity_id, primary_ref(e.entity_ref, e.entity_id), e.category
-
-    subject_id, subject_ref, category = endpoint(s)
-    object_id, object_ref = endpoint(o)[:2] if o is not None else (None, None)
-    predicate = canonical_predicate(fact.predicate, literal=o is None)
-    text = plain_fact_text(fact.text, [(e.entity_ref, e.name) for e in entities if e.entity_ref])
-    key = memory_key(
-        memory_type=fact.memory_type,
-        category=category,
-        subject_ref=subject_ref,
-        fact_type=fact.fact_type,
-        predicate=predicate,
-        object_ref=object_ref,
-        value=fact.value or text,
-    )
-    return FactWrite(
-        subject_entity_id=subject_id,
-        predicate=predicate,
-        text=text,
-        memory_type=fact.memory_type,
-        fact_type=fact.fact_type,
-        object_entity_id=object_id,
-        value=fact.value if object_id is None else None,
-        importance=fact.importance,
-        pinned=fact.pinned,
-        confidence=fact.confidence,
-        scope=fact.scope,
-        agent_id=agent_id if fact.scope == "agent" else None,
-        source=source,
-        memory_key=key,
-        message_ids=provenance,
-        valid_from=valid[0],
-        valid_to=valid[1],
+    session: SessionRow,
+    named: Named,
+    facts: Facts,
+    todos: Sequence[CapturedTodo],
+    forgotten: Forgotten | None,
+) -> CommitResponse:
+    """The turn's answer from what the transaction wrote, with every notice the steps raised."""
+    said = [r.text for r in plan.turn.user_rows]
+    asked = [forget_notice(plan.forget, forgotten.effects.counts, said)] if forgotten else []
+    return commit_response(
+        plan,
+        session_id=session.session_id,
+        new_session=session.created,
+        entities=named.entities,
+        facts=list(zip(facts.writes, facts.results, strict=True)),
+        todos=todos,
+        completed=None,
+        forgotten=dict(forgotten.effects.counts) if forgotten else {},
+        warnings=[
+            *plan.turn.notes,
+            *named.notes,
+            *plan.notes,
+            *facts.superseding.notes,
+            *facts.todos.done.notes,
+            *facts.todos.named.notes,
+            *asked,
+        ],
+        ended=facts.superseding.ended,
     )
 
 

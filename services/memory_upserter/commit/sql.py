@@ -6,9 +6,10 @@ order cannot deadlock), then the stored answer (a retry stops here and rolls bac
 messages and session, entities before the facts that name them, the pending todos read before
 this turn's are captured (a commitment captured now never counts as the one pending), and the
 answer stored last with the counters, so a committed turn always has its replayable answer.
-The pure decisions come in two pieces of data, so the transaction never stops to think: once
-the entities exist and the pending todos are read, :func:`~.response.decide` (the fact
-writes, the todo done); once all is written, :func:`~.response.commit_response`.
+The pure decisions come in pieces of data, so the transaction never stops to think: once the
+pending todos are read, :func:`~.todos.bare_done` (the todo a bare "done" completes); once the
+entities exist, :func:`~.fact_writes.fact_writes`; once all is written,
+:func:`~.response.respond`.
 
 Round trips of one commit, in one transaction (``BEGIN`` … ``COMMIT`` included; the judge's
 context, read before it, is :mod:`.judge_store`'s): BEGIN · user lock · :data:`OPEN`
@@ -17,8 +18,8 @@ get-or-create + every message, one statement) · distinct namesakes ×1–2 (onl
 ``distinct_from``) · entities ×2 (lookup, write; only with entities) · self entity ×1 (only
 when a fact is about the user) · the pending todos ×1 (only when the user says done or the
 plan names todos done or dropped; :mod:`.todos`) · the handles the plan replaces and ends ×1–2
-(:mod:`.supersede`; only with handles) · facts ×2–3 (read live rows, close contradicted, write;
-only with facts) · the todos closed ×1 (only when one is picked) · todos ×1 (only with todos) ·
+(:mod:`.supersede`; only with handles) · the todos closed ×1 (only when one is picked) · facts
+×2–3 (read live rows, close contradicted, write; only with facts) · todos ×1 (only with todos) ·
 :data:`FINISH` (idempotency answer, session checkpoint, counters, last_seen, the entities the
 turn named on its messages) · COMMIT. A full 10-item plan: 12–14; a bare turn: 6.
 """

@@ -1,6 +1,7 @@
-"""The product's own question about todos, in one wording (pure): "Which one is done: 'Call
-Marta' or 'Book the dentist'?" — asked when a "done" (or a "drop") fits several pending todos,
-and read back when the person's next message answers it (:mod:`.todo_answer`)."""
+"""The product's own question about todos, in one wording, and reading it back (pure):
+"Which one is done: 'Call Marta' or 'Book the dentist'?" — asked when a "done" (or a "drop")
+fits several pending todos, and read back when the person's next message answers it
+(:func:`.answer.todo_answer`, "the dentist one")."""
 
 from __future__ import annotations
 

@@ -39,10 +39,29 @@ ACTIONABLE = ("COMMITMENT", "REMINDER", "HABIT")  # what a bare "done" can compl
 _FILLER = frozenset({"thing", "stuff", "one", "todo", "task", "already", "just", "finally"})
 # The words of saying done name no todo: "ok done!! got it done finally" fits "get it done"
 # no better than "call mom".
-_DONE_WORDS = frozenset(
+DONE_WORDS = frozenset(
     "done finished finish completed complete did do does doing got get ok okay yes yay yep "
     "checked ticked off now today".split()
 )
+
+
+def content_words(text: str) -> list[str]:
+    return [w for w in words(text) if w not in STOP_WORDS and w not in _FILLER]
+
+
+def _same(a: str, b: str) -> bool:
+    """One word, inflections aside: "called" is "call", "booking" is "book"."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 3 and long_.startswith(short) and len(long_) - len(short) <= 3
+
+
+def overlap(named: Sequence[str], todo_text: str) -> int:
+    """How many of ``named`` (content words) the todo's text holds."""
+    theirs = content_words(todo_text)
+    return sum(1 for w in named if any(_same(w, t) for t in theirs))
+
 
 PENDING_ALL = """
 SELECT todo_id::text, kind, text FROM todos
@@ -79,24 +98,6 @@ class Closings:
     closing: dict[str, Closing] = field(default_factory=dict)  # todo_id → status, in order
     notes: list[Notice] = field(default_factory=list)
     questions: list[str] = field(default_factory=list)
-
-
-def content_words(text: str) -> list[str]:
-    return [w for w in words(text) if w not in STOP_WORDS and w not in _FILLER]
-
-
-def _same(a: str, b: str) -> bool:
-    """One word, inflections aside: "called" is "call", "booking" is "book"."""
-    if a == b:
-        return True
-    short, long_ = sorted((a, b), key=len)
-    return len(short) >= 3 and long_.startswith(short) and len(long_) - len(short) <= 3
-
-
-def overlap(named: Sequence[str], todo_text: str) -> int:
-    """How many of ``named`` (content words) the todo's text holds."""
-    theirs = content_words(todo_text)
-    return sum(1 for w in named if any(_same(w, t) for t in theirs))
 
 
 def find(name: str, pending: Sequence[PendingTodo]) -> list[PendingTodo]:
@@ -154,7 +155,7 @@ def pick_done(pending: Sequence[PendingTodo], said: Sequence[str]) -> str | list
     something else, :func:`_means`); else the only one their content words name most (the
     words of saying done aside — "done", "finally", "it" — inflections matched: "called" is
     "call"); else the texts to ask about."""
-    spoken = [w for text in said for w in content_words(text) if w not in _DONE_WORDS]
+    spoken = [w for text in said for w in content_words(text) if w not in DONE_WORDS]
     if len(pending) == 1:
         return pending[0].todo_id if _means(pending[0], spoken, said) else None
     if not pending:
@@ -163,31 +164,6 @@ def pick_done(pending: Sequence[PendingTodo], said: Sequence[str]) -> str | list
     best = max(score for score, _ in scores)
     winners = [todo_id for score, todo_id in scores if score == best]
     return winners[0] if best > 0 and len(winners) == 1 else [p.text for p in pending]
-
-
-_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1}
-MAX_ANSWER_WORDS = 8
-
-
-def pick_asked(listed: Sequence[str], message: str) -> str | None:
-    """Which of the todos a "which one is done?" listed the person's short answer names ("the
-    dentist one", "booking the dentist", "the second"): the only one its content words name
-    most, else the one its ordinal points at; None for a question, a long message, or words
-    that fit none or several."""
-    said = words(message)
-    if not said or len(said) > MAX_ANSWER_WORDS or message.rstrip().endswith("?"):
-        return None
-    spoken = [w for w in content_words(message) if w not in _DONE_WORDS]
-    scores = [overlap(spoken, text) for text in listed]
-    best = max(scores, default=0)
-    if best > 0:
-        winners = [text for text, score in zip(listed, scores, strict=True) if score == best]
-        return winners[0] if len(winners) == 1 else None
-    places = {_ORDINALS[w] for w in said if w in _ORDINALS}
-    if len(places) == 1 and len(said) <= 3:
-        place = places.pop()
-        return listed[place] if -len(listed) <= place < len(listed) else None
-    return None
 
 
 # "so done with this week", "done for today": done with something, not done doing the todo
@@ -204,6 +180,57 @@ def _means(todo: PendingTodo, spoken: Sequence[str], said: Sequence[str]) -> boo
     if overlap(spoken, todo.text):
         return True
     return not any(_DONE_WITH.search(text) for text in said)
+
+
+@dataclass(frozen=True)
+class Done:
+    """What a bare "done" completes: the pending todo, or why none (a notice, and a question
+    for the next turn when several fit)."""
+
+    complete: str | None = None
+    notes: list[Notice] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TodosClosed:
+    """The todos the turn closed: named by the plan, or the one a bare "done" means."""
+
+    named: Closings
+    done: Done
+    closed: list[Closed]
+    completions: list[Completion]
+
+
+async def close_todos(conn: Connection, plan: TurnPlan) -> TodosClosed:
+    """Close what the plan names done or dropped, or else the todo a bare "done" means."""
+    named, actionable, bare = await named_closings(conn, plan)
+    done = bare_done(plan, actionable) if bare else Done()
+    closing = {**named.closing}
+    if done.complete is not None:
+        closing.setdefault(done.complete, "DONE")
+    closed, reported = await close_reported(conn, plan.turn.req.user_id, closing, plan.turn.now)
+    return TodosClosed(named, done, closed, reported)
+
+
+def bare_done(plan: TurnPlan, pending: Sequence[PendingTodo]) -> Done:
+    """When the person said done: the single pending commitment, reminder or habit (or the
+    one their words name) to complete — with several and nothing to tell them apart, a notice
+    now and a question for the next turn."""
+    if not plan.done_said:
+        return Done()
+    choice = pick_done(pending, [r.text for r in plan.turn.user_rows])
+    if isinstance(choice, str):
+        return Done(choice)
+    if choice:
+        question = ask("done", choice)
+        detail = f"several todos are pending; nothing was completed. Ask: {question}"
+        notice = Notice(code="commitment_not_completed", detail=detail)
+        return Done(None, [notice], [question])
+    if plan.complete_asked:
+        detail = "nothing to complete: no commitment, reminder or habit is pending for this agent"
+        return Done(None, [Notice(code="commitment_not_completed", detail=detail)])
+    return Done()
 
 
 async def named_closings(

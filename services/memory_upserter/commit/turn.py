@@ -156,6 +156,7 @@ class Judgement:
     notes: tuple[Notice, ...] = ()
     known: tuple[Known, ...] = ()  # the user's entities the plan's names may mean
     stored_facts: tuple[str, ...] = ()  # live fact texts a plan's ending fact may restate
+    todo_answer: TodoAnswer | None = None  # "the dentist one": the todo a "which one?" meant
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,6 @@ class TurnPlan:
     turn: ReadTurn
     plan_source: PlanSource
     resolved: Resolved
-    validity: tuple[Validity, ...]  # of each of ``resolved.facts``
     todos: tuple[TodoRow, ...]
     done_said: bool
     complete_asked: bool

@@ -63,7 +63,7 @@ _WISH = re.compile(
     r"(?i)(?:\b(?:would|wouldn't|could|should|might|may|maybe|perhaps|probably|"
     r"possibly|someday|some\s+day|one\s+day|eventually|wish|wishes|hope|hoping|"
     r"want|wants|wanna|wanted|planning|plan|considering|thinking\s+(?:of|about)|"
-    r"dream|dreams|fantasi[sz]e|love\s+to|like\s+to|going\s+to|gonna|will|"
+    r"(?<!living\smy\s)(?<!living\sthe\s)dream(?!\s+come\s+true)|dreams|fantasi[sz]e|love\s+to|like\s+to|going\s+to|gonna|will|"
     r"try\s+to|trying\s+to|pretend|guess|assume|suppose|doubt)\b|'d\b|'ll\b)"
 )
 _REPORTED = re.compile(

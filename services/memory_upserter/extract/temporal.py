@@ -59,7 +59,11 @@ _PHRASES = [
     ),
     ("next", rf"(?:(?:in|from|starting(?:\s+from)?|as\s+of)\s+)?{NEXT}"),
     ("in", rf"in\s+{_N}\s+{_U}(?:\s+time)?"),
-    ("for", rf"for\s+(?:the\s+next\s+|another\s+)?{_N}\s+{_U}"),
+    (
+        "for",
+        rf"for\s+(?:the\s+next\s+|another\s+|(?:about|around|almost|nearly|over|roughly|some|"
+        rf"the\s+(?:last|past))\s+)?{_N}\s+{_U}",
+    ),
     ("month", rf"(?P<prep>in|since|from)\s+{_MONTH}(?:\s+(?P<myear>(?:19|20)\d\d))?"),
     ("year", r"(?P<yprep>in|since|from)\s+(?P<year>(?:19|20)\d\d)"),
     (

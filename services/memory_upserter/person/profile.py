@@ -30,8 +30,9 @@ from services.core.memory_store import (
 )
 from services.core.vectors import VectorIndex
 from services.memory_upserter.commit import sql as commit_sql
+from services.memory_upserter.commit.fact_writes import fact_write
 from services.memory_upserter.commit.names import resolve
-from services.memory_upserter.commit.response import fact_write, fact_written
+from services.memory_upserter.commit.response import fact_written
 from services.memory_upserter.text import fold
 
 SOURCE = "seeded_profile"

@@ -13,9 +13,10 @@ from services.core.memory_store import FactWrite, memory_key, slug
 from services.core.memory_store.fact_rows import CloseRow, LinkRow
 from services.core.memory_store.facts import Existing, decide
 from services.memory_upserter.commit.lenient import read_plan
-from services.memory_upserter.commit.plan import resolve, source_of
+from services.memory_upserter.commit.names import resolve
 from services.memory_upserter.commit.read import SELF
 from services.memory_upserter.commit.session import next_session
+from services.memory_upserter.commit.todo_rows import source_of
 from services.memory_upserter.extract.due import find_due, parse_due, without_due
 from services.memory_upserter.person.chunking import MAX_CHARS, chunks
 from services.memory_upserter.text import says_done, statement_in

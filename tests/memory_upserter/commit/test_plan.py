@@ -10,9 +10,10 @@ import msgspec
 
 from contracts.memory import CommitRequest
 from services.core.memory_store.shapes import EntityResult
+from services.memory_upserter.commit.fact_writes import fact_writes
 from services.memory_upserter.commit.plan import prepare
 from services.memory_upserter.commit.read import read
-from services.memory_upserter.commit.response import decide
+from services.memory_upserter.commit.todos import bare_done
 from services.memory_upserter.commit.turn import Judgement, PendingTodo, TurnPlan
 
 REQUEST = {
@@ -46,7 +47,6 @@ def test_prepare_returns_its_notices_and_leaves_the_turn_as_it_was() -> None:
     decided = prepare(turn, judged)
     assert [n.code for n in decided.notes] == ["affect_fact_dropped", "fact_not_grounded"]
     assert [f.predicate for f, _, _ in decided.resolved.facts] == ["LIVES_IN"]
-    assert len(decided.validity) == len(decided.resolved.facts)
     (todo,) = decided.todos
     assert todo.kind == "REMINDER" and todo.due_at is not None
     assert todo.source_message_id == turn.rows[0].message_id
@@ -76,35 +76,30 @@ def _done_turn(text: str, *, complete: bool = False) -> TurnPlan:
     return prepare(turn, Judgement(turn.plan, "request"))
 
 
-def test_decide_writes_the_facts_between_the_written_entities() -> None:
+def test_the_facts_are_written_between_the_written_entities() -> None:
     plan = _done_turn("Done! I live in Lisbon now.")
     lisbon = EntityResult(uuid.uuid4(), "Lisbon", "Location", None, "created")
     me = uuid.uuid4()
-    decided = decide(plan, [lisbon], me, [])
-    (write,) = decided.writes
+    (write,) = fact_writes(plan, [lisbon], me)
     assert (write.subject_entity_id, write.object_entity_id) == (me, lisbon.entity_id)
     assert write.message_ids == [str(plan.turn.rows[0].message_id)]
     assert write.memory_key is not None and write.source == "llm_plan"
 
 
-def test_decide_completes_the_one_pending_todo_the_person_names_or_asks() -> None:
+def test_a_bare_done_completes_the_one_pending_todo_the_person_names_or_asks() -> None:
     report = PendingTodo(str(uuid.uuid4()), "Send the report")
     gym = PendingTodo(str(uuid.uuid4()), "Go to the gym")
-    lisbon = [EntityResult(uuid.uuid4(), "Lisbon", "Location", None, "created")]
-    me = uuid.uuid4()
-    named = decide(
-        _done_turn("Done, I sent the report. I live in Lisbon."), lisbon, me, [report, gym]
-    )
+    named = bare_done(_done_turn("Done, I sent the report. I live in Lisbon."), [report, gym])
     assert (named.complete, named.notes, named.questions) == (report.todo_id, [], [])
-    unclear = decide(_done_turn("All done! I live in Lisbon."), lisbon, me, [report, gym])
+    unclear = bare_done(_done_turn("All done! I live in Lisbon."), [report, gym])
     assert unclear.complete is None
     assert [n.code for n in unclear.notes] == ["commitment_not_completed"]
     assert unclear.questions == ["Which one is done: 'Send the report' or 'Go to the gym'?"]
-    nothing = decide(_done_turn("Done. I live in Lisbon.", complete=True), lisbon, me, [])
+    nothing = bare_done(_done_turn("Done. I live in Lisbon.", complete=True), [])
     assert nothing.complete is None and [n.code for n in nothing.notes] == [
         "commitment_not_completed"
     ]
-    not_said = decide(_done_turn("I live in Lisbon."), lisbon, me, [report])
+    not_said = bare_done(_done_turn("I live in Lisbon."), [report])
     assert (not_said.complete, not_said.notes, not_said.questions) == (None, [], [])
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from services.memory_upserter.commit.answer import pick_asked
 from services.memory_upserter.commit.todo_question import ask, read_asked
-from services.memory_upserter.commit.todos import pick_asked
 
 LISTED = ["Call Marta", "Book the dentist", "Pay rent"]
 

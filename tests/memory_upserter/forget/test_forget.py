@@ -8,7 +8,9 @@ import httpx
 import pytest
 
 from services.core.deps import Clients
+from services.core.memory_store.episode_index import EpisodeRow, embedding_text, vector_payload
 from services.core.vectors import VectorPoint
+from services.reflection_writer.store import insert_episode
 from tests.memory_upserter.conftest import AGENT, T0, commit, fact, later, rows, turn
 
 MARTA_PLAN = {
@@ -34,7 +36,8 @@ MARTA_PLAN = {
 
 
 async def remember_marta(client: httpx.AsyncClient, resources: Clients, user_id: str) -> dict:
-    """A turn about Marta, and an episode that names her (as reflection-writer would)."""
+    """A turn about Marta, and an episode that names her (written by reflection-writer's
+    writer, its vector built as it builds one)."""
     answer = await commit(
         client,
         turn(
@@ -44,37 +47,32 @@ async def remember_marta(client: httpx.AsyncClient, resources: Clients, user_id:
         ),
     )
     marta = answer["entities"][0]["entity_id"]
-    episode = str(uuid.uuid4())
-    async with resources.db.acquire() as conn:
-        await conn.execute(
-            """INSERT INTO episodes (episode_id, user_id, agent_id, ts, day, reflection,
-                                     entity_ids, first_message_seq, last_message_seq)
-               VALUES ($1, $2, $3, $4, $5, 'Talked about Marta and her move.', $6, 1, 2)""",
-            uuid.UUID(episode),
-            user_id,
-            AGENT,
-            T0,
-            T0.date(),
-            [marta],
-        )
-    dense = (await resources.embedder.embed(["Talked about Marta"]))[0]
-    await resources.vectors.upsert(
-        "episodes",
-        [
-            VectorPoint(
-                id=episode,
-                dense=dense,
-                text="Talked about Marta and her move.",
-                payload={
-                    "user_id": user_id,
-                    "agent_id": AGENT,
-                    "scope": "agent",
-                    "entity_ids": [marta],
-                    "active": True,
-                },
-            )
-        ],
+    row = EpisodeRow(
+        episode_id=str(uuid.uuid4()),
+        user_id=user_id,
+        agent_id=AGENT,
+        chat_id=None,  # type: ignore[arg-type]  # an episode of no session: only Marta ties it
+        session_id=None,  # type: ignore[arg-type]
+        ts=T0,
+        day=T0.date(),
+        importance=0.5,
+        reflection="Talked about Marta and her move.",
+        reflection_json={},
+        summary={},
+        entity_ids=[marta],
+        tags=[],
+        first_message_seq=1,
+        last_message_seq=2,
+        provenance={"message_ids": []},
+        previous_episode_id=None,
+        text=embedding_text("", "Talked about Marta and her move."),
     )
+    async with resources.db.acquire() as conn:  # reflection-writer's writer of an episode
+        assert await insert_episode(conn, row, T0)
+    (dense,) = await resources.embedder.embed([row.text])
+    point = VectorPoint(id=row.episode_id, dense=dense, text=row.text, payload=vector_payload(row))
+    await resources.vectors.upsert("episodes", [point])
+    episode = row.episode_id
     return {**answer, "marta": marta, "episode": episode}
 
 

@@ -9,6 +9,8 @@ from datetime import datetime
 
 from services.memory_upserter.extract import assertion, phrase, tone
 from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.doing import _own
+from services.memory_upserter.extract.rules.pastimes import ACTIVITY, GROUP
 from services.memory_upserter.extract.rules.registry import (
     _CAP,
     _ROLES,
@@ -158,7 +160,7 @@ def likes(m: re.Match[str], out: Emitter) -> None:
     if thing and re.match(r"(?i)(?:all\s+)?the\s", thing) and _SHOWN.search(out.message):
         return
     for each in [thing, *listed(m)] if thing else []:
-        out.fact("LIKES", f"{out.who} likes {each}", value=each, fact_type="preference",
+        out.fact("LIKES", f"{out.who} likes {_own(each)}", value=each, fact_type="preference",
                  confidence=0.7)  # fmt: skip
 
 
@@ -242,9 +244,11 @@ def _did(m: re.Match[str], out: Emitter) -> None:
         r"(?i)(?:[a-z]+ing\b|my\s+own\b|(?:a\s+)?(?:new\s+)?job\b)", thing
     ):
         return  # an activity since then (doing.started_doing), a business, a job: states
-    said_at = out.valid_from if out.valid_from and out.valid_from <= out.now else None
-    _did_at(out, _happened(m, thing, out), said_at)  # "a ticket for next week": the week is
-    # the ticket's; the buying is today
+    if verb in ("joined", "started") and (ACTIVITY.fullmatch(thing) or GROUP.search(thing)):
+        return  # "I recently started pottery", "I joined a book club": states (pastimes)
+    if out.valid_from is not None and out.valid_from > out.now:
+        return  # "I signed up for a pottery class next week": what is to come is no event
+    _did_at(out, _happened(m, thing, out), out.valid_from)
 
 
 def _happened(m: re.Match[str], thing: str, out: Emitter) -> str:

@@ -69,7 +69,7 @@ _END = (
     r"(?=\s*(?:[,.;:!?)(\u2014\u2013]|\s-\s|$|\s(?:and\s+(?:I|it|we|my|they|it's|that)|but|"
     r"because|'cause|cause|so|since|though|although|when|while|if|which|who|"
     r"as(?!\s+an?\s+(?:career|job|hobby|profession|side))|to\s+(?:help|get|make|stay|keep|show|"
-    r"share)|lately|right\s+now|these\s+days|at\s+the\s+moment|now|too|as\s+well|again|more|"
+    r"share|relax|unwind|de-?stress|cope|clear|feel|be)|on\s+(?:the\s+)?weekends?|on\s+\w+days|lately|right\s+now|these\s+days|at\s+the\s+moment|now|too|as\s+well|again|more|"
     r"every|with\s+(?:you|them|her|him)|in\s+the\s+(?:past|last)\s+\w+|(?:this|last|next)\s+"
     r"(?:week|weekend|month|year|summer|winter|spring|fall)|for\s+(?:a\s+while|weeks|months|"
     r"years|ages|\w+\s+(?:days|weeks|months|years)))\b))"
@@ -98,8 +98,8 @@ _NOT = re.compile(
     r"(?:nap|breather|moment|second|minute|look|chance)|care|part|place|time|some\s+time|"
     r"notes?|pictures?|photos?|pics?|advantage|action|steps?|things|stuff|fun|so\s+much|"
     r"(?:an?\s+)?(?:new\s+|big\s+|little\s+|side\s+|secret\s+|fun\s+|cool\s+)?"
-    r"(?:project|thing|idea)s?)$|"
-    r"(?:you|your|ur|u|me|him|her|us|they|them|it|what|how|whatever|there|here|over|off|"
+    r"(?:project|thing|idea)s?|(?:something|anything|nothing)\s+\w+(?:\s+\w+)?)$|"
+    r"(?:you|your|ur|u|me|him|her|us|they|them|it|what|how|whatever|there|here|over|off|every|each|"
     r"forward|back|around|up|down|out|so|too|as|like|any|to|and|or|but)\b)"
 )
 _PREPOSITION = re.compile(r"(?i)^(?:on|in|into|at|with|for|about|from|of|by)\b")

@@ -87,7 +87,9 @@ def _job_lost(m: re.Match[str], out: Emitter) -> None:
 def _died(m: re.Match[str], out: Emitter) -> None:
     role = m["role"].lower()
     name = _name(m["named"]) or NAMED_BY_ROLE.get(role) or role.capitalize()
+    when, out.valid_from = out.valid_from, None  # the time said is the death's
     person = _relationship(out, role, name)
+    out.valid_from = when
     out.fact(
         "DECEASED",
         f"{name}, {out.whose} {role}, passed away",

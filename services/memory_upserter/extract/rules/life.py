@@ -58,13 +58,21 @@ rule("our_pet", rf"(?i:\bour\s+(?P<role>{_PET_ROLES}))(?:\s*,\s*|\s+){NAME}")(ro
 def _have_pet(m: re.Match[str], out: Emitter) -> None:
     out.fact(
         "HAS_PET",
-        f"{out.who} has {m['n'].lower()} {m['pet'].lower()}",
+        f"{out.who} has {m['n'].lower()} {_counted(m['n'], m['pet'])}",
         value=m["pet"].lower(),
         memory_type="PEOPLE",
         fact_type="relationship",
         importance=1,
         confidence=0.85,
     )
+
+
+def _counted(n: str, pet: str) -> str:
+    """ "two dogs", "three puppies": the noun as its count asks ("two dog" is a fragment)."""
+    pet = pet.lower()
+    if n.lower() in ("a", "an") or pet == "fish":
+        return pet
+    return pet[:-1] + "ies" if pet.endswith("y") else pet + "s"
 
 
 @rule(

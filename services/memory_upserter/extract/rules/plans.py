@@ -1,69 +1,89 @@
-"""Plans said the everyday way, as todos (the user's own only, :meth:`Emitter.todo`):
+"""Plans told in conversation, as todos with their date: an arrangement in the present
+progressive with a time to come ("I'm flying to Paris next Friday", "Next week I'm visiting my
+parents in Ohio", "I'm getting married next month!") and an engagement one has ("I have a big
+presentation on Thursday").
 
-- a note the person asks the product to keep: "don't let me forget to call mom", "must
-  remember to …", "note to self: call the bank", "todo: buy milk";
-- an appointment with its day: "i have a dentist appointment tomorrow at 3", "a meeting with my
-  boss on monday" — only with a day said;
-- a trip or a plan in the present tense with a day to come: "i'm flying to berlin on friday",
-  "i'm seeing the doctor next week" — only with a day to come ("I'm going to …" is
-  :mod:`.todos`' ``i_will``).
-"""
+Only with a date that is still to come: "I'm visiting my parents" (now, or no date) and "I had
+a presentation on Thursday" (past) are no plan. Their place in the todo table: :mod:`.rules`."""
 
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from services.memory_upserter.extract.due import find_due
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.registry import todo_rule
+from services.memory_upserter.extract.rules.todos import _task
+from services.memory_upserter.extract.temporal import validity
 
-_NOT_A_TASK = re.compile(r"(?i)^(?:I\b|I'm|I've|you\b|it\b|that\b|this\b|myself\b)")
+_ARRANGED = (
+    r"getting\s+married|flying|driving|going|visiting|moving|traveling|travelling|heading|leaving|"
+    r"starting|meeting|seeing|having|hosting|throwing|celebrating|attending|competing|performing|"
+    r"presenting|interviewing|taking|running|playing|signing\s+up|graduating|launching|opening"
+)
+_ENGAGEMENTS = (
+    r"presentation|interview|job\s+interview|exam|test|appointment|meeting|deadline|game|match|"
+    r"recital|performance|show|gig|competition|tournament|race|surgery|check-?up|flight|"
+    r"doctor'?s\s+appointment|dentist\s+appointment|audition|date|concert|wedding|party"
+)
+
+
+def _when(out: Emitter, task: str) -> datetime | None:
+    """A date still to come, in the task or its sentence ("next Friday", "next month")."""
+    due = find_due(task, out.now) or find_due(out.sentence, out.now)
+    if due is not None:
+        return due.at if due.at > out.now else None
+    start = validity(out.sentence, out.now).valid_from  # "next month", "in June"
+    return start if start is not None and start > out.now else None
+
+
+def _untimed(task: str, out: Emitter) -> str:
+    """The task without the time words the clause grammar reads ("next month", "in June"), up to
+    where its sentence turns ("…, we'll be discussing", "… and I'm feeling good about it"), its
+    purpose left out ("hosting a dance competition [to showcase local talent]")."""
+    task = re.sub(r"\s+", " ", validity(task, out.now).text)
+    task = _TURNS.split(task, maxsplit=1)[0]
+    task = re.sub(r"(?i)\s+(?:coming\s+up|soon)$", "", task.strip(" ,.!"))
+    purpose = next(
+        (p for p in _PURPOSE.finditer(task) if len(task[: p.start()].split()) >= 3), None
+    )
+    task = task[: purpose.start()] if purpose is not None else task
+    return task.strip(" ,.!")
+
+
+_TURNS = re.compile(r"\s*[,;]\s*|\s+(?:and|but|so)\s+(?=(?:I|I'm|it|it's|we|we're|that)\b)|\s+-\s+")
+_PURPOSE = re.compile(r"(?i)\s+(?:to|so\s+(?:that\s+)?I\s+can|in\s+order\s+to)\s+(?=[a-z])")
 
 
 @todo_rule(
-    "note_to_self",
-    r"(?i:(?:^\W*|[,:;.!]\s*|\b(?:please|pls|and|also|just|ok|okay)\s+)(?:(?:don't|do\s+not)\s+let\s+me\s+"
-    r"forget\s+to|(?:I\s+)?must\s+remember\s+to|(?:I\s+)?(?:have|need)\s+to\s+remember\s+to|"
-    r"note\s+to\s+self\s*[:,-]?|to-?do\s*:|reminder\s*:))\s+(?P<task>.+)$",
-    requested=True,
+    "arranged",
+    rf"(?i:\b(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:also\s+|finally\s+|actually\s+|officially\s+)?)"
+    rf"(?P<task>(?i:{_ARRANGED})\b.+)$",
 )
-def _note_to_self(m: re.Match[str], out: Emitter) -> None:
-    task = m["task"].strip()
-    if not _NOT_A_TASK.match(task):
-        out.todo("REMINDER", task)
-
-
-_EVENTS = (
-    r"(?:dentist(?:'s)?\s+|doctor(?:'s)?\s+|hair(?:dresser)?\s+|vet\s+|job\s+|GP\s+)?"
-    r"(?:appointment|appt|meeting|interview|exam|test|flight|check-?up|date|session|"
-    r"presentation|deadline|call)"
-)
+def _arranged(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm flying to Paris next Friday": a plan with its date."""
+    task = _task(m["task"]).rstrip(" .!")
+    if re.match(
+        r"(?i)going\s+(?:to\s+)?(?:be|have|need|try|make|miss|keep|do|get|start)\b", task
+    ) or (re.match(r"going\s+to\s+(?!(?:the|a|an|my|our|his|her|their|this|that)\b)[a-z]", task)):
+        return  # "I'm going to be …", "… to call mom": the will-rules (:mod:`.todos`) read them
+    if re.match(r"(?i)(?:having|taking)\s+(?:a\s+)?(?:hard|tough|rough|great|good|blast|fun|break|"
+                r"nap|rest|look|moment|day)\b", task):  # fmt: skip
+        return  # "I'm having a tough week": no plan
+    when = _when(out, task)
+    if len(task.split()) >= 2 and when is not None:
+        out.todo("COMMITMENT", _untimed(task, out), also_due_in=out.sentence, at=when)
 
 
 @todo_rule(
-    "appointment",
-    rf"(?i:\b(?:I|we)\s+(?:have|'ve\s+got|have\s+got|got)\s+(?:an?|my|our|the)\s+)"
-    rf"(?P<task>(?i:{_EVENTS})\b.*)$",
+    "have_engagement",
+    rf"(?i:\bI(?:'ve\s+got|\s+have(?:\s+got)?)\s+(?:a|an|my|the)\s+)(?P<task>(?:[\w'-]+\s+){{0,2}}?"
+    rf"(?i:{_ENGAGEMENTS})\b.*)$",
 )
-def _appointment(m: re.Match[str], out: Emitter) -> None:
-    """ "I have a dentist appointment tomorrow at 3": a reminder, only with its day."""
-    task = re.split(r"(?i)\s*(?:[,;!]|\s-\s|\s+but\s+|\s+and\s+I\b)", m["task"], maxsplit=1)[0]
-    before = m.string[: m.start()]  # "tomorrow I have a dentist appointment"
-    due = find_due(task, out.now) or find_due(before, out.now)
-    if due is not None and due.at > out.now:
-        out.todo("REMINDER", task, also_due_in=before)
-
-
-@todo_rule(
-    "going_to_on",
-    r"(?i:\b(?:I'm|I\s+am|we're|we\s+are)\s+)(?P<task>(?:flying|driving|heading|travel+ing|moving|"
-    r"seeing|meeting|visiting|hosting|starting|taking|having)\s+.+)$",
-)
-def _going_to_on(m: re.Match[str], out: Emitter) -> None:
-    """ "i'm flying to berlin on friday": a plan, only with a day to come said."""
-    task = re.split(
-        r"(?i)\s*(?:[,;!]|\s-\s|\s+but\s+|\s+and\s+I\b|\s+so\s+)", m["task"], maxsplit=1
-    )[0]
-    due = find_due(task, out.now)
-    if due is not None and due.at > out.now:
-        out.todo("COMMITMENT", task)
+def _have_engagement(m: re.Match[str], out: Emitter) -> None:
+    """ "I have a big presentation on Thursday": an engagement with its date."""
+    task = _task(m["task"]).rstrip(" .!")
+    when = _when(out, task)
+    if when is not None:
+        out.todo("COMMITMENT", _untimed(task, out), also_due_in=out.sentence, at=when)

@@ -141,11 +141,28 @@ _LOVED_ONE = re.compile(
 )
 
 
+# A phrase cut at a comma between adjectives ("creating a safe, inviting place"): its noun is
+# past the comma, so the phrase names nothing.
+_CUT_ADJECTIVE = re.compile(
+    r"(?i)\b(?:a|an|the)\s+(?:safe|good|great|positive|better|new|big|small|happy|healthy|"
+    r"strong|loving|supportive|welcoming|warm|real|fun|creative|inclusive|open)$"
+)
+
+
+# A second verb whose object was a pronoun, cut ("helping the community and making [it …]").
+_CUT_VERB = re.compile(
+    r"(?i)\s+(?:and|or)\s+(?:making|doing|getting|keeping|having|taking|giving|putting|letting|"
+    r"turning|bringing|seeing|watching)$"
+)
+
+
 def liked(text: str | None) -> str | None:
     """A liked thing as a whole phrase: "going on road trips" is "road trips"."""
     thing = re.sub(r"(?i)^(?:going\s+(?:on\s+|to\s+)?|to\s+go\s+(?:on\s+|to\s+)?)", "", text or "")
     stripped = thing.strip()
-    return None if _NOT_LIKED.search(stripped) or _LOVED_ONE.match(stripped) else _thing(thing)
+    if _NOT_LIKED.search(stripped) or _LOVED_ONE.match(stripped) or _CUT_ADJECTIVE.search(stripped):
+        return None
+    return _thing(_CUT_VERB.sub("", stripped))
 
 
 _LISTED = re.compile(r"((?:\s*,\s*(?:and\s+|or\s+)?[a-z][\w' -]{2,30}?)+)\s*(?=[.;:!?]|$)")
@@ -173,7 +190,11 @@ def _place(text: str) -> str | None:
     while len(words) > 1 and _CHATTY_TAIL.fullmatch(words[-1]):
         words.pop()  # "porto actually", "lisbon atm": the place ends before the chat word
     place = _thing(" ".join(words))
-    if not place or re.match(r"(?i)(?:a|an|the|my|our|this|that|here|there|with)\b", place):
+    if not place or re.match(
+        r"(?i)(?:a|an|the|my|our|this|that|here|there|with|together|back|home|away|out|"
+        r"again|now|recently|finally)\b",
+        place,
+    ):  # "we moved in together": no place
         return None
     return " ".join(w if w[:1].isupper() else w.capitalize() for w in place.split())
 

@@ -84,6 +84,10 @@ def _i_will(m: re.Match[str], out: Emitter) -> None:
     maybe = _MAYBE.search(m.string[: m.start("task")])  # "hopefully I'll be … by June"
     if _STATE.match(task) and not promised:
         return  # "I'm going to be late tomorrow": a state to come, not a task
+    if re.search(r"(?i)going\s+to$", m["verb"] or "") and re.match(
+        r"(?:(?i:the|a|an|my|our)\b|[A-Z])", task
+    ):
+        return  # "I'm going to the dentist on friday": a trip (:mod:`.plans`), not "going to" + act
     if promised or (not maybe and (find_due(task, out.now) or _ACT.match(task))):
         out.todo("COMMITMENT", task)
 

@@ -1,0 +1,250 @@
+"""rag-gate's raw-turn ranking, offline, over the raw turns of the dev split it is fitted on.
+
+    uv run python -m bench.recall.fit                     # split A: LoCoMo conv-26/30, BEAM 1-5
+    uv run python -m bench.recall.fit --split B           # only to report, never to choose
+
+What the ``messages`` index and rag-gate do, without the product: a turn's dense vector is of
+``speaker: text`` (MiniLM, cached in ``bench/out/cache-fit``), its BM25 of the turn with the
+one before it; the index proposes ``candidates`` turns by RRF of the two; the relative cutoff
+keeps those above ``max(floor, top1 - margin)``; :func:`services.rag_gate.fusion.score_turns`
+scores them with the product's own code (graph-hydrator's entities stand in as the speakers
+the question names), :mod:`services.rag_gate.updates` moves newer turns first, and the turns
+are shown as rag-gate shows them (with the message before it when ``context`` is on). Each setting
+of :data:`SETTINGS` is one row: turn R@5/R@10, session R@10, LoCoMo's adversarial R@10 and
+BEAM's update order. BM25 is bench's own (no stemming), not Qdrant's, so absolute figures
+differ from the product's; the settings are compared with each other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import msgspec
+import numpy as np
+
+from bench.recall import beam, data
+from bench.recall.lexical import BM25, tokenize
+from bench.recall.splits import SPLITS, update_outcome
+from contracts.retrieve_limits import TurnLimits
+from services.rag_gate import fusion, spread, updates, when
+
+RRF_K = 60
+
+
+@dataclass(frozen=True)
+class Indexed:
+    """One conversation as the ``messages`` collection holds it."""
+
+    conversation: data.Conversation
+    turns: list[data.Turn]
+    dense: np.ndarray
+    bm25: BM25
+    previous: dict[str, str | None]  # dia_id → the turn before it in its session
+
+
+def said(turn: data.Turn) -> str:
+    return turn.content if turn.speaker == turn.role else f"{turn.speaker}: {turn.content}"
+
+
+def index(conversation: data.Conversation, embed: Callable) -> Indexed:
+    turns = conversation.turns
+    previous: dict[str, str | None] = {}
+    pair = []
+    for session in conversation.sessions:
+        before = None
+        for turn in session.turns:
+            previous[turn.dia_id] = before.dia_id if before else None
+            pair.append(f"{said(before)[:600]}\n{said(turn)}" if before else said(turn))
+            before = turn
+    dense = np.asarray(embed([said(t) for t in turns]), dtype=np.float32)
+    return Indexed(conversation, turns, dense, BM25([tokenize(p) for p in pair]), previous)
+
+
+def names_in(question: str, conversation: data.Conversation) -> list[str]:
+    """The speakers a question names: graph-hydrator's person entities, approximately."""
+    words = set(re.findall(r"\w+", question.lower()))
+    return [s for s in conversation.speakers if s.split()[0].lower() in words]
+
+
+def candidates(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimits) -> list:
+    cos = ix.dense @ qvec
+    bm = ix.bm25.scores(tokenize(q.text))
+    dense_rank = np.argsort(-cos, kind="stable")
+    rrf = np.zeros(len(ix.turns))
+    rrf[dense_rank] += 1.0 / (RRF_K + np.arange(1, len(ix.turns) + 1))
+    lexical = [i for i in np.argsort(-bm, kind="stable") if bm[i] > 0]
+    rrf[lexical] += 1.0 / (RRF_K + np.arange(1, len(lexical) + 1))
+    top = np.argsort(-rrf, kind="stable")[: limits.candidates]
+    bar = max(limits.floor, float(cos[top].max()) - limits.margin)
+    kept = [i for i in top if cos[i] > bar]
+    out = []
+    for i in kept:
+        turn = ix.turns[i]
+        out.append(
+            fusion.TurnCandidate(
+                id=turn.dia_id,
+                rrf=float(rrf[i]),
+                similarity=float(cos[i]),
+                speaker=None if turn.speaker == turn.role else turn.speaker,
+                session_id=str(turn.session),
+                entity_ids=frozenset(),
+                bm25=float(bm[i]) if bm[i] > 0 else None,
+                dated=when.says_when(turn.content),
+                words=fusion.words(said(turn)),
+            )
+        )
+    return out
+
+
+def rank(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimits) -> list[frozenset]:
+    """The items rag-gate would return for ``q``'s turns: each the turn and its context."""
+    found = candidates(ix, q, qvec, limits)
+    scored = fusion.score_turns(
+        found,
+        limits=limits,
+        entity_ids=(),
+        entity_names=names_in(q.text, ix.conversation),
+        session_ranks={},
+        asks_when=when.asks_when(q.text),
+    )
+    by_id = {t.dia_id: t for t in ix.turns}
+    query_terms = frozenset(tokenize(q.text))
+    said_ = {
+        t.id: updates.Said(
+            by_id[t.id].ts,
+            by_id[t.id].speaker,
+            frozenset(tokenize(by_id[t.id].content)) & query_terms,
+        )
+        for t in scored[: updates.WINDOW]
+    }
+    order, _ = updates.newer_first([t.id for t in scored], said_)
+    if SPREAD_HEAD is not None:
+        sessions = {t.id: str(by_id[t.id].session) for t in scored}
+        relevance = {t.id: t.details["relevance"] for t in scored}
+        order = spread.spread(order, sessions, relevance, SPREAD_HEAD)
+    items, shown = [], set()
+    for dia in order:
+        if dia in shown:
+            continue
+        before = ix.previous[dia] if limits.context else None
+        cover = {dia} | ({before} if before and before not in shown else set())
+        shown |= cover
+        items.append(frozenset(cover))
+    return items[: limits.max]
+
+
+def turn_recall(items: Sequence[frozenset], evidence: Sequence[str], k: int) -> float:
+    return len(set().union(*items[:k]) & set(evidence)) / len(evidence)
+
+
+def session_recall(items: Sequence[frozenset], evidence: Sequence[str], k: int = 10) -> float:
+    order = list(dict.fromkeys(data.session_of(t) for item in items for t in sorted(item)))
+    wanted = {data.session_of(e) for e in evidence}
+    return len(wanted & set(order[:k])) / len(wanted)
+
+
+SETTINGS: dict[str, dict] = {
+    "shipped": {},
+    "before (issue 33 round 1)": {
+        "patch": {"SESSION_SHARE": 0.0},
+        "limits": {"candidates": 32, "margin": 0.3},
+        "spread": None,
+    },
+    "no spread": {"spread": None},
+    **{f"spread after {h} by top{k}": {"spread": h, "top": k} for h in (5, 10) for k in (1, 2, 3)},
+}
+
+
+SPREAD_HEAD: int | None = spread.HEAD
+
+
+def patched(patch: dict) -> dict:
+    """Sets :mod:`services.rag_gate.fusion` constants; returns the old values."""
+    old = {name: getattr(fusion, name) for name in patch}
+    for name, value in patch.items():
+        setattr(fusion, name, value)
+    return old
+
+
+def measure(indexed: Sequence[Indexed], qvecs: dict, limits: TurnLimits) -> dict[str, float]:
+    r5, r10, s10, adv, locomo, beam_r = [], [], [], [], [], []
+    outcomes: Counter = Counter()
+    for ix in indexed:
+        for q in ix.conversation.questions:
+            if not q.evidence or not (q.ability or q.category in (1, 2, 3, 4, 5)):
+                continue
+            items = rank(ix, q, qvecs[q.qid], limits)
+            r = turn_recall(items, q.evidence, 10)
+            if q.category == 5:
+                adv.append(r)
+                continue
+            r5.append(turn_recall(items, q.evidence, 5))
+            r10.append(r)
+            (beam_r if q.ability else locomo).append(r)
+            if not q.ability:
+                s10.append(session_recall(items, q.evidence))
+            if q.older:
+                flat = [[None, None, sorted(i)] for i in items]
+                outcomes[update_outcome(flat, q.older, q.newer)] += 1
+
+    def mean(xs: list[float]) -> float:
+        return sum(xs) / len(xs) if xs else float("nan")
+
+    return {
+        "LoCoMo R@10": mean(locomo),
+        "session R@10": mean(s10),
+        "adversarial R@10": mean(adv),
+        "BEAM R@10": mean(beam_r),
+        "R@5": mean(r5),
+        "newer first": outcomes["newer first"] + outcomes["only newer"],
+        "older first": outcomes["older first"] + outcomes["only older"],
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.recall.fit")
+    parser.add_argument("--split", default="A", choices=("A", "B"))
+    parser.add_argument("--only", default="", help="comma-separated SETTINGS names")
+    args = parser.parse_args(argv)
+    wanted = [ids for name, ids in SPLITS.items() if f" {args.split} " in name]
+    samples = {s for ids in wanted for s in ids}
+    conversations = [c for c in data.load() if c.sample_id in samples]
+    chats = sorted(int(s.split("-")[1]) for s in samples if s.startswith("beam-"))
+    conversations += beam.load(chats)
+    data.score_adversarial()
+    embed = fit_embedder()
+    indexed = [index(c, embed) for c in conversations]
+    questions = [q for c in conversations for q in c.questions if q.evidence]
+    vectors = embed([q.text for q in questions])
+    qvecs = {q.qid: v for q, v in zip(questions, vectors, strict=True)}
+    names = args.only.split(",") if args.only else list(SETTINGS)
+    for name in names:
+        limits = msgspec.structs.replace(TurnLimits(), **SETTINGS[name].get("limits", {}))
+        old = patched(SETTINGS[name].get("patch", {}))
+        global SPREAD_HEAD
+        SPREAD_HEAD = SETTINGS[name].get("spread", spread.HEAD)
+        spread.SESSION_TOP = SETTINGS[name].get("top", 2)
+        got = measure(indexed, qvecs, limits)
+        patched(old)
+        print(f"{name:28s} " + "  ".join(f"{k} {v:.3f}" for k, v in got.items()), flush=True)
+
+
+def fit_embedder() -> Callable:
+    """bench's cached MiniLM with a cache of its own (another bench may be writing the
+    shared one)."""
+    import bench.common as common
+
+    saved = common.OUT
+    common.OUT = saved / "fit"
+    try:
+        return common.cached_embedder()
+    finally:
+        common.OUT = saved
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""The plan's todos as rows (pure): each once, with its due time, the user's sentence it comes
+from and that sentence's message (002 "source_ref"); and the person's past-tense sentences that
+may name a todo done ("called marta!!")."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Sequence
+
+from contracts.memory import Notice
+from contracts.plan import MemoryWritePlan
+from services.memory_upserter.commit.turn import MessageRow, ReadTurn, TodoRow
+from services.memory_upserter.extract.due import parse_due
+from services.memory_upserter.text import SENTENCES, TODO_CUES, fold, statement_in, words
+
+# A sentence that opens with what the person did: "called marta!!", "i finally booked it"
+_DID = re.compile(
+    r"(?i)\W*(?:i\s+|we\s+)?(?:just\s+|finally\s+|already\s+)?(?:[a-z]{2,}ed|did|went|got|"
+    r"sent|paid|bought|made|took|wrote|met|saw|ran|gave|told|spoke|rang|found|left|brought)\b"
+)
+
+
+def todo_rows(
+    plan: MemoryWritePlan, turn: ReadTurn, own: list[MessageRow]
+) -> tuple[list[TodoRow], list[Notice]]:
+    """Each todo once, with its due time, source sentence and message; a notice for a due
+    time not understood."""
+    todos: list[TodoRow] = []
+    notes: list[Notice] = []
+    seen: set[tuple[str, str]] = set()
+    user_texts = [(i, r.text) for i, r in enumerate(turn.rows) if r in own]
+    for todo in plan.todos:
+        key = (todo.kind, fold(todo.text))
+        if key in seen:
+            continue
+        seen.add(key)
+        due = parse_due(todo.due, turn.now) if todo.due else None
+        if todo.due and due is None:
+            notes.append(
+                Notice(
+                    code="due_not_understood",
+                    detail=f"todo {todo.text[:60]!r}: due {todo.due!r} ignored",
+                )
+            )
+        snippet, index = source_of(todo.text, todo.source_snippet, user_texts)
+        message_id = turn.rows[index].message_id if index is not None else None
+        todos.append(TodoRow(uuid.uuid4(), todo.kind, todo.text, due, snippet, message_id))
+    return todos, notes
+
+
+def source_of(
+    todo_text: str, snippet: str | None, user_texts: Sequence[tuple[int, str]]
+) -> tuple[str | None, int | None]:
+    """The user's sentence a todo comes from, and the index of its message (002 "source_ref").
+    A snippet the plan gives is kept when a user message contains it."""
+    if not user_texts:
+        return snippet, None
+    if snippet:
+        for index, text in user_texts:
+            if fold(snippet) in fold(text) or statement_in(snippet, [text]):
+                return snippet, index
+    wanted = set(words(todo_text))
+    best = (0.0, user_texts[-1][0], user_texts[-1][1].strip())
+    for index, text in user_texts:
+        for sentence in SENTENCES.split(text):
+            overlap = len(wanted & set(words(sentence)))
+            score = overlap + (0.5 if overlap and TODO_CUES.search(sentence) else 0.0)
+            if score and score >= best[0]:
+                best = (score, index, sentence.strip())
+    return (snippet or best[2][:2000]) or None, best[1]
+
+
+def did_sentences(said: Sequence[str]) -> list[str]:
+    """The person's past-tense sentences ("called marta!!"): a plan that says a commitment is
+    done without naming it, when the person never said "done", closes the todo these name by
+    their words — or none, with a notice (:mod:`.todos`)."""
+    return [
+        s.strip()
+        for text in said
+        for s in SENTENCES.split(text)
+        if _DID.match(s) and not TODO_CUES.search(s)
+    ][:5]

@@ -1,0 +1,159 @@
+"""Pastimes and groups told in conversation: one taken up ("I recently started pottery"), a
+group joined ("I joined a local book club last month": a member since then), a habit said with
+"go" or "take" ("I usually go hiking on weekends", "I take salsa classes every Tuesday"), a
+family tradition, learning to do something ("I'm learning to play the violin"), a work of one's
+own underway ("I'm writing a screenplay about my childhood") and volunteering ("I'm a volunteer
+at the animal shelter").
+
+Closed lists of activities, groups and works: "I started a fight", "I joined the call" and "I'm
+writing an email" write nothing here. Their place in the rule table: :mod:`.rules`."""
+
+from __future__ import annotations
+
+import re
+
+from services.memory_upserter.extract.due import find_due
+from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.doing import _PHRASE, _own, _whole
+from services.memory_upserter.extract.rules.registry import rule
+
+# An activity named by a noun ("pottery", "a new hobby", "a cooking class").
+ACTIVITY = re.compile(
+    r"(?i)(?:a\s+new\s+hobby|yoga|pilates|pottery|painting|running|boxing|karate|judo|ballet|"
+    r"salsa|photography|gardening|meditation|journaling|therapy|counseling|counselling|knitting|"
+    r"crochet|swimming|tennis|golf|climbing|rock\s+climbing|cycling|surfing|skateboarding|"
+    r"kickboxing|jiu[- ]jitsu|taekwondo|archery|fencing|calligraphy|woodworking|baking|"
+    r"(?:an?\s+)?(?:new\s+)?(?:[\w-]+\s+){0,2}(?:class|classes|course|lessons|program|programme|"
+    r"workout\s+routine|training))\b"
+)
+# A group one belongs to.
+GROUP = re.compile(
+    r"(?i)\b(?:club|band|choir|team|league|group|orchestra|crew|gym|society|church|community|"
+    r"association|circle|troupe|ensemble|union|guild)\b"
+)
+_WORKS = (
+    r"book|novel|screenplay|script|album|songs?|memoir|blog|app|website|game|video\s+game|"
+    r"documentary|film|movie|podcast|comic|play|poems?|quilt|sweater|EP|thesis|collection|"
+    r"series|business\s+plan|portfolio|mural|sculpture"
+)
+
+
+def _does(out: Emitter, text: str, value: str, confidence: float = 0.7) -> None:
+    out.fact("DOES", f"{out.who} {text}", value=value, fact_type="habit", confidence=confidence)
+
+
+@rule(
+    "took_up",
+    rf"(?i:\bI(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|also\s+)?(?:started|took\s+up|"
+    rf"picked\s+up|got\s+into|began))\s+{_PHRASE}",
+)
+def _took_up(m: re.Match[str], out: Emitter) -> None:
+    """ "I recently started pottery and I'm hooked!": an activity since then (dated)."""
+    what = _whole(m["what"], object_=False)
+    if what is not None and ACTIVITY.fullmatch(what) and not out.clause_said:
+        what = _own(what)
+        out.valid_from = out.valid_from or out.now
+        _does(out, f"took up {what}", what, 0.75)
+
+
+@rule(
+    "joined_group",
+    rf"(?i:\bI(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|also\s+)?joined)\s+{_PHRASE}",
+)
+def _joined_group(m: re.Match[str], out: Emitter) -> None:
+    """ "I joined a local book club last month": a member since then."""
+    said = re.sub(r"(?i)\s+(?:(?:last|this|on)\s+\w+|yesterday|today|recently)$", "", m["what"])
+    what = _whole(said)
+    if what is None or not GROUP.search(what) or not re.match(r"(?i)(?:an?|the|my|our)\s", what):
+        return
+    what = _own(what)
+    out.valid_from = out.valid_from or out.now
+    out.fact("MEMBER_OF", f"{out.who} is a member of {what}", value=what, confidence=0.75)
+
+
+_OFTEN = (
+    r"(?:usually\s+|often\s+|always\s+|sometimes\s+|regularly\s+|still\s+|also\s+|love\s+to\s+)?"
+)
+
+
+@rule(
+    "go_doing",
+    rf"(?i:\b(?:I|we|my\s+(?:family|wife|husband|partner|kids|friends?|\w+)\s+and\s+I)\s+"
+    rf"{_OFTEN}go)\s+(?P<act>(?i:[a-z]+ing))\b(?:\s+{_PHRASE})?",
+)
+def _go_doing(m: re.Match[str], out: Emitter) -> None:
+    """ "I usually go hiking on weekends", "My family and I go camping every summer"."""
+    act = m["act"].lower()
+    when = find_due(out.sentence, out.now)
+    if when is not None and when.at > out.now:
+        return  # "I go shopping tomorrow": a plan, not a habit
+    if act in ("going", "being", "thinking", "nothing", "something", "everything", "morning"):
+        return
+    what = _whole(m["what"], object_=False) if m["what"] else None
+    if what and re.match(r"(?i)(?:on|every|each|at|in|during|a\s+lot|often)\b", what):
+        what = None  # "go hiking on weekends": when, not what
+    doing = _own(f"go {act}" + (f" {what}" if what else ""))
+    _does(out, f"goes {doing.removeprefix('go ')}", doing)
+
+
+@rule(
+    "take_classes",
+    r"(?i:\bI\s+(?:also\s+|still\s+|usually\s+|now\s+)?take)\s+(?P<what>(?:[\w-]+\s+){0,3}"
+    r"(?:classes|lessons|a\s+class|a\s+course))\b",
+)
+def _take_classes(m: re.Match[str], out: Emitter) -> None:
+    """ "I take salsa classes every Tuesday"."""
+    what = " ".join(m["what"].split())
+    _does(out, f"takes {_own(what)}", f"take {_own(what)}")
+
+
+@rule(
+    "tradition",
+    rf"(?i:\b(?:our|a|my)\s+(?:family\s+|little\s+|annual\s+|yearly\s+)?tradition\s+(?:of|is\s+"
+    rf"to|is))\s+{_PHRASE}",
+)
+def _tradition(m: re.Match[str], out: Emitter) -> None:
+    """ "We have a tradition of baking cookies every Christmas"."""
+    what = _whole(m["what"], object_=False)
+    if what is not None and out.is_user:
+        _does(out, f"has a tradition of {_own(what)}", f"tradition: {_own(what)}")
+
+
+@rule(
+    "learning_to",
+    r"(?i:\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:currently\s+|still\s+|also\s+)?"
+    r"(?:learning|teaching\s+myself)\s+(?:how\s+)?to)\s+(?P<verb>[a-z]+)\s+" + _PHRASE,
+)
+def _learning_to(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm learning to play the violin"."""
+    what = _whole(m["what"], object_=False)
+    if what is not None:
+        doing = _own(f"learning to {m['verb'].lower()} {what}")
+        _does(out, f"is {doing}", doing)
+
+
+@rule(
+    "making_a_work",
+    rf"(?i:\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:currently\s+|still\s+|also\s+|finally\s+)?"
+    rf"(?P<verb>writing|making|building|recording|filming|designing|developing|creating|"
+    rf"producing|knitting|sewing|composing|painting|drafting))\s+(?P<what>(?:an?|my|our)\s+"
+    rf"(?:(?:new|first|second|own|little|big|short|\w+)\s+){{0,2}}(?i:{_WORKS})\b"
+    rf"(?:\s+(?:about|on|for)\s+[^,.;:!?]{{3,60}}?(?=\s*(?:[,.;:!?]|$|\s(?:and|but|so|which|"
+    rf"that)\b)))?)",
+)
+def _making_a_work(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm writing a screenplay about my childhood": a work underway (a project)."""
+    if out.clause_said:
+        return  # "I'm writing a novel": the project rules (basics) said it
+    what = _own(" ".join(m["what"].split()))
+    verb, value = m["verb"].lower(), re.sub(r"(?i)^(?:an?|their)\s+", "", what)
+    out.fact("WORKS_ON", f"{out.who} is {verb} {what}", value=value, memory_type="PROJECT",
+             importance=2, confidence=0.75)  # fmt: skip
+
+
+@rule("volunteer_at", r"(?i:\bI(?:'m|\s+am)\s+(?:also\s+|still\s+)?an?\s+volunteer)\s+" + _PHRASE)
+def _volunteer_at(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm a volunteer at the animal shelter"."""
+    what = _whole(m["what"], object_=False)
+    if what is not None and re.match(r"(?i)(?:at|with|for)\s", what):
+        _does(out, f"volunteers {_own(what)}", f"volunteer {_own(what)}")

@@ -1,0 +1,263 @@
+"""A life told in conversation — long, chatty sentences that say a lasting thing on the way:
+several people named after a plural role ("my kids, Sara and Ben", "my dogs Pepper and
+Precious"), a job got or held ("I got a temp job", "I've been working as a nurse for five
+years", "I've been a teacher for 15 years") and goals ("I'm aiming to turn my passion into a
+business", "my dream is to open a bakery", "a big step towards my goal of having a family").
+Where the person grew up and lives, said with more words, is :mod:`.family`'s; "I moved from
+Lisbon" says where they lived, not where they are from, and writes no origin.
+
+A value is a whole phrase; a pronoun, a pleasantry or a phrase cut at a preposition writes
+nothing. Time words date a fact as usual ("for five years" → since then). Their place in the
+rule table: :mod:`.rules`."""
+
+from __future__ import annotations
+
+import re
+
+from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.keeps import _PET_ROLES, pet
+from services.memory_upserter.extract.rules.profile import _JOBS
+from services.memory_upserter.extract.rules.registry import (
+    _CAP,
+    NAME,
+    ORG,
+    _article,
+    _name,
+    _relationship,
+    rule,
+    todo_rule,
+)
+from services.memory_upserter.extract.rules.todos import _ACT, _task
+from services.memory_upserter.extract.vocabulary import NOT_NAMES
+
+# --- several people named after a plural role --------------------------------------------------
+
+_PLURAL = {
+    "kids": "kid", "children": "child", "sons": "son", "daughters": "daughter",
+    "sisters": "sister", "brothers": "brother", "friends": "friend", "best friends": "friend",
+    "cousins": "cousin", "grandkids": "grandchild", "grandchildren": "grandchild",
+    "dogs": "dog", "cats": "cat", "puppies": "puppy", "pups": "pup", "kittens": "kitten",
+    "rabbits": "rabbit", "bunnies": "bunny", "horses": "horse", "turtles": "turtle",
+    "birds": "bird", "parrots": "parrot", "hamsters": "hamster", "fur babies": "pet",
+    "pets": "pet",
+}  # fmt: skip
+_PLURALS = "|".join(sorted(map(re.escape, _PLURAL), key=len, reverse=True))
+_ONE = rf"{_CAP}(?:\s+{_CAP})?"
+_PETS = frozenset(
+    "dog cat puppy pup kitten rabbit bunny horse turtle bird parrot hamster pet".split()
+)
+
+
+@rule(
+    "plural_named",
+    rf"(?i:\b(?:my|our)\s+(?:two\s+|three\s+|four\s+|\d\s+|little\s+|lovely\s+|sweet\s+)?)"
+    rf"(?P<role>(?i:{_PLURALS}))\s*(?:,|:|\s-)?\s+"
+    rf"(?P<names>{_ONE}(?:\s*,\s*{_ONE})*,?\s+(?:and|&)\s+{_ONE})\b(?!['’]s\b)",
+)
+def _plural_named(m: re.Match[str], out: Emitter) -> None:
+    """ "my kids, Sara and Ben", "my dogs Pepper and Precious": each name with the role."""
+    names = [_name(n) for n in re.split(r"\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+", m["names"])]
+    if not names or any(n is None or n.lower() in NOT_NAMES for n in names):
+        return  # "my friends, Mom and Dad": not a list of names
+    role = _PLURAL[m["role"].lower()]
+    for name in names:
+        if role in _PETS:
+            pet(out, role, str(name))
+        elif role == "grandchild":
+            continue  # no relation word for it: the count rules say it
+        else:
+            _relationship(out, role, str(name))
+
+
+_PET_WORDS = "|".join(sorted((*_PETS, "pup", "puppy", "doggo", "kitty", "rescue dog", "rescue cat",
+    "guinea pig", "bunny", "tortoise", "snake", "lizard", "gecko", "ferret", "fish"), key=len,
+    reverse=True))  # fmt: skip
+
+
+@rule(
+    "pet_apposition",
+    rf"(?i:\b(?:(?:my|our)|(?:adopted|got|have|rescued|brought\s+home)\s+an?)\s+(?:new\s+|little\s+|"
+    rf"sweet\s+|old\s+|rescue\s+|family\s+)?)(?P<role>(?i:{_PET_WORDS}))\s*,\s*{NAME}"
+    rf"(?=\s*(?:,|[.!?]|$))",
+)
+def _pet_apposition(m: re.Match[str], out: Emitter) -> None:
+    """ "My pup, Max, loves the beach", "We adopted a rescue dog, Buddy, last year"."""
+    name = _name(m["name"])
+    if name and name.lower() not in NOT_NAMES:
+        pet(out, re.sub(r"^rescue\s+", "", m["role"].lower()), name)
+
+
+@rule(
+    "name_is_my_pet",
+    rf"{NAME}\s+(?i:is\s+(?:my|our)\s+(?:(?:\w+|\d+)[- ]year[- ]old\s+|little\s+|sweet\s+|new\s+|"
+    rf"rescue\s+|old\s+|baby\s+|fur\s+)*)(?P<role>(?i:(?:golden|black|white|brown|grey|gray|tabby|"
+    rf"ginger|german|french|english|border|jack|king|cocker|bernese|siberian|persian|maine)\s+)?"
+    rf"(?i:{_PET_ROLES}|{_PET_WORDS}))\b(?!['’]s)",
+)
+def _name_is_my_pet(m: re.Match[str], out: Emitter) -> None:
+    """ "Max is my 3 year old golden retriever"."""
+    name = _name(m["name"])
+    if name and name.lower() not in NOT_NAMES:
+        pet(out, m["role"].lower(), name)
+
+
+@rule(
+    "our_child_named",
+    rf"(?i:\bour\s+(?:little\s+|baby\s+|eldest\s+|youngest\s+|oldest\s+|new\s+)?)"
+    rf"(?P<role>(?i:son|daughter|boy|girl))\s*,?\s+{NAME}",
+)
+def _our_child_named(m: re.Match[str], out: Emitter) -> None:
+    """ "Our daughter Emma just started kindergarten": the person's child."""
+    name = _name(m["name"])
+    if name and name.lower() not in NOT_NAMES:
+        role = {"boy": "son", "girl": "daughter"}.get(m["role"].lower(), m["role"].lower())
+        _relationship(out, role, name)
+
+
+# --- work ---------------------------------------------------------------------------------------
+
+_KIND = r"(?:temp|temporary|part-time|part\s+time|full-time|full\s+time|summer|second|side|new)"
+_JOB = rf"(?P<role>(?:[a-z-]+\s+){{0,2}}?(?i:{_JOBS}))(?![\w-])"
+_WORKPLACE = (
+    r"(?P<place>(?:the|a|an)\s+(?:[a-z][\w-]*\s+){0,3}?(?:hospital|clinic|school|university|"
+    r"college|library|museum|bank|bakery|cafe|café|restaurant|hotel|store|shop|warehouse|"
+    r"factory|farm|gym|studio|lab|company|firm|agency|startup|nonprofit|charity|center|centre|"
+    r"daycare|pharmacy|newspaper|magazine|theater|theatre|office|garage|shelter))\b"
+)
+
+
+@rule(
+    "got_a_job",
+    rf"(?i:\bI(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:(?:got|landed|found|"
+    rf"took|accepted|started)\s+an?\s+(?P<kind>{_KIND}\s+)?(?:\w+\s+)?job|started\s+working))\b"
+    rf"(?:\s+(?i:as)\s+an?\s+{_JOB})?(?:\s+(?i:at|with)\s+(?:{_WORKPLACE}|(?:the\s+)?{ORG}))?",
+)
+def _got_a_job(m: re.Match[str], out: Emitter) -> None:
+    """ "I got a temp job to help cover expenses", "I just got a job as a nurse at the city
+    hospital", "I started working at the hospital last year": the person is employed (a plain
+    "got a new job" is :mod:`.kin`'s)."""
+    kind = " ".join((m["kind"] or "").lower().split())
+    if kind and kind != "new":
+        text = f"{out.who} has {_article(kind)} job"
+        out.fact("JOB_STATUS", text, value=f"{kind} job", importance=2, confidence=0.8)
+    if m["role"]:
+        _job_title(out, m["role"])
+    _workplace(out, m)
+
+
+def _job_title(out: Emitter, role: str) -> None:
+    role = " ".join(role.lower().split())
+    if not re.match(r"(?:big|huge|real|good|bad|great|former|future|aspiring|retired|ex)\b", role):
+        out.fact("JOB_TITLE", f"{out.who} works as {_article(role)}", value=role, importance=2)
+
+
+def _workplace(out: Emitter, m: re.Match[str]) -> None:
+    if "place" in m.re.groupindex and m["place"]:
+        place = " ".join(m["place"].split())
+        out.fact("WORKS_AT", f"{out.who} works at {place}", value=re.sub(r"^(?:the|an?)\s", "",
+                 place), importance=2, confidence=0.75)  # fmt: skip
+    elif m["org"] and _name(m["org"]):
+        org = str(_name(m["org"]))
+        out.entity(org, "Org")
+        out.fact("WORKS_AT", f"{out.who} works at {org}", obj=org, importance=2, confidence=0.85)
+
+
+@rule(
+    "working_as",
+    rf"(?i:\bI(?:'ve|\s+have)\s+been\s+(?:working|employed)\s+|\bI(?:'m|\s+am)\s+"
+    rf"(?:now\s+|currently\s+|still\s+)?working\s+)(?:(?i:as)\s+an?\s+{_JOB})?"
+    rf"(?:\s*(?i:at|for|in)\s+(?:{_WORKPLACE}|(?:the\s+)?{ORG}))?",
+)
+def _working_as(m: re.Match[str], out: Emitter) -> None:
+    """ "I've been working as a software engineer for about five years now", "I've been working
+    at the hospital for three years": dated by its time."""
+    if m["role"]:
+        _job_title(out, m["role"])
+    _workplace(out, m)
+
+
+@rule(
+    "been_at",
+    rf"(?i:\bI(?:'ve|\s+have)\s+been\s+(?:working\s+)?at\s+(?:the\s+)?){ORG}"
+    rf"(?=\s+(?i:for|since)\s+(?:\d|a|an|one|two|three|four|five|six|seven|eight|nine|ten|over|"
+    rf"about|almost|nearly|19|20))",
+    raw=True,
+)
+def _been_at(m: re.Match[str], out: Emitter) -> None:
+    """ "I've been at Google for 5 years": where the person works, since then."""
+    _workplace(out, m)
+
+
+@rule(
+    "been_a_job",
+    rf"(?i:\bI(?:'ve|\s+have)\s+been\s+an?\s+){_JOB}(?=\s+(?i:for|since)\b)",
+    raw=True,
+)
+def _been_a_job(m: re.Match[str], out: Emitter) -> None:
+    """ "I've been a teacher for 15 years": the job, since then."""
+    _job_title(out, m["role"])
+
+
+@rule(
+    "job_status",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:now\s+|finally\s+|happily\s+|officially\s+|currently\s+)?)"
+    r"(?P<status>(?i:retired|semi-retired|unemployed|between\s+jobs|self-employed|out\s+of\s+work|"
+    r"a\s+stay-at-home\s+(?:mom|dad|parent|mum)))\b",
+)
+def _job_status(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm retired now", "I'm between jobs", "I'm a stay-at-home mom"."""
+    status = " ".join(m["status"].lower().split())
+    text = f"{out.who} is {status}"
+    out.fact("JOB_STATUS", text, value=status.removeprefix("a "), importance=2, confidence=0.85)
+
+
+# --- goals (todos) -----------------------------------------------------------------------------
+
+
+@todo_rule(
+    "aiming_to",
+    r"(?i:\b(?:I(?:'m|\s+am)\s+(?:now\s+|really\s+|also\s+)?(?:aiming|striving)\s+to|"
+    r"my\s+(?:main\s+|big\s+|biggest\s+|ultimate\s+)?(?:aim|dream|ambition|mission)\s+is\s+"
+    r"to|it(?:'s|\s+is|\s+has\s+always\s+been)\s+(?:always\s+been\s+)?my\s+(?:dream|goal|aim)\s+"
+    r"to))\s+(?P<task>.+)$",
+)
+def _aiming_to(m: re.Match[str], out: Emitter) -> None:
+    """ "Now, I'm aiming to turn my dancing passion into a business": a goal."""
+    task = _own_task(m["task"])
+    if task:
+        out.todo("GOAL", task, dated=False)
+
+
+@todo_rule(
+    "goal_of",
+    r"(?i:\b(?:towards?|toward|closer\s+to|step\s+to|part\s+of|for)\s+my\s+(?:\w+\s+)?"
+    r"(?:goal|dream)\s+of)\s+(?P<task>[a-z]+ing\b.+)$",
+)
+def _goal_of(m: re.Match[str], out: Emitter) -> None:
+    """ "This is a big move towards my goal of having a family"."""
+    task = _own_task(m["task"])
+    if task:
+        out.todo("GOAL", task, dated=False)
+
+
+@todo_rule(
+    "hoping_to",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:really\s+|also\s+)?(?:hoping|determined|looking)\s+to|\bI\s+"
+    r"(?:really\s+)?hope\s+to)\s+(?P<task>.+)$",
+)
+def _hoping_to(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm hoping to finish my novel by the end of the year": a goal when it names an act."""
+    task = _own_task(m["task"])
+    if task and _ACT.match(task) and not re.match(r"(?i)(?:see|hear|talk|chat)\b", task):
+        out.todo("GOAL", task)
+
+
+def _own_task(text: str) -> str | None:
+    """A goal's words up to where the sentence turns, or None for a pronoun or a fragment."""
+    task = re.split(r"\s*(?:,\s*(?:and|so|which|but)\b|\.\s|[!?])", _task(text), maxsplit=1)[0]
+    task = task.strip(" .,")
+    if len(task.split()) < 2 or re.match(r"(?i)(?:it|that|this|you|be\s+there)\b", task):
+        return None
+    if re.search(r"(?i)\b(?:everything|it\s+all|things|stuff|it\s+work)\b", task):
+        return None  # "make everything just right": no goal one can name
+    return None if re.search(r"(?i)\b(?:to|for|with|of|the|a|my|and|or)$", task) else task
