@@ -364,3 +364,18 @@ def test_common_misspellings_and_shorthands_are_read(text: str, fact: tuple[str,
 def test_tmrw_is_a_due_date_not_part_of_the_todo() -> None:
     (todo,) = extract([Utterance("remind me to call mom tmrw")], now=NOW).todos
     assert todo.text == "Call mom" and todo.due is not None and todo.due.startswith("2026-01-08")
+
+
+@pytest.mark.parametrize(
+    "text, facts",
+    [
+        ("hey! im sara, 25, from brazil", {("user", "NAME", "Sara"), ("user", "AGE", "25")}),
+        ("hi i'm tom and i'm a nurse", {("user", "NAME", "Tom"), ("user", "JOB_TITLE", "nurse")}),
+        ("hi im bored", set()),
+        ("i'm tired, 5 hours of sleep", set()),
+    ],
+)
+def test_an_introduction_names_the_person_a_state_does_not(
+    text: str, facts: set[tuple[str, str, str]]
+) -> None:
+    assert facts <= facts_of(text) and (facts or facts_of(text) == set())

@@ -69,3 +69,32 @@ def _dating_someone(m: re.Match[str], out: Emitter) -> None:
     name = _given(m["name"])
     if name:
         _relationship(out, "partner", name)
+
+
+# What "hi, I'm …" is followed by when it is a state, not a name.
+_STATES = frozenset(
+    """bored hungry sorry confused scared stressed exhausted cold hot sleepy lonely anxious
+nervous excited curious lost stuck free alive awake alright good great fine well sick ill drunk
+high broke home here there back out in so really very just not also still from going gonna
+trying feeling looking working living new glad sad mad ok okay sure done ready late early
+upset angry tired happy busy down up off on over dying starving""".split()
+)
+
+
+@rule(
+    "introduced",
+    rf"(?i:^\W*(?:hey|hi|hello|hiya|heya)\W+(?:I'm|I\s+am|this\s+is)\s+)(?P<name>{_WORD})"
+    r"(?=\s*(?:[,.!]|$|\s+(?i:and|from|\d)))(?:\s*,?\s*(?P<age>\d{1,2})\b(?!\s*(?:%|am|pm|:)))?|"
+    rf"(?i:^\W*(?:I'm|I\s+am)\s+)(?P<name2>{_WORD})\s*,\s*(?P<age2>\d{{1,2}})\b(?!\s*(?:%|am|pm|:))",
+)
+def _introduced(m: re.Match[str], out: Emitter) -> None:
+    """ "hey! im sara, 25, from brazil", "hi i'm tom and i'm a nurse": the person's name (and
+    the age said right after it)."""
+    word, age = m["name"] or m["name2"], m["age"] or m["age2"]
+    if word.lower() in _STATES or not out.is_user:
+        return
+    name = _given(word)
+    if name:
+        out.fact("NAME", f"User's name is {name}", value=name, importance=3, confidence=0.85)
+        if age and 10 <= int(age) <= 99:
+            out.fact("AGE", f"{out.who} is {age} years old", value=age, importance=2)
