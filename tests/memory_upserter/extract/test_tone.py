@@ -379,3 +379,9 @@ def test_an_introduction_names_the_person_a_state_does_not(
     text: str, facts: set[tuple[str, str, str]]
 ) -> None:
     assert facts <= facts_of(text) and (facts or facts_of(text) == set())
+
+
+def test_another_persons_allergy_is_theirs() -> None:
+    facts = facts_of("my sister ana is allergic to peanuts and shellfish")
+    assert {("Ana", "ALLERGY", "peanuts"), ("Ana", "ALLERGY", "shellfish")} <= facts
+    assert not {f for f in facts if f[0] == "user" and f[1] == "ALLERGY"}

@@ -10,7 +10,13 @@ import re
 
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.profile import _JOBS
-from services.memory_upserter.extract.rules.registry import _name, _relationship, rule
+from services.memory_upserter.extract.rules.registry import (
+    SUBJECT,
+    _name,
+    _relationship,
+    _subject,
+    rule,
+)
 from services.memory_upserter.extract.vocabulary import COMMON, NAMED_BY_ROLE
 
 _WORD = r"[^\W\d_][\w'-]*"
@@ -98,3 +104,23 @@ def _introduced(m: re.Match[str], out: Emitter) -> None:
         out.fact("NAME", f"User's name is {name}", value=name, importance=3, confidence=0.85)
         if age and 10 <= int(age) <= 99:
             out.fact("AGE", f"{out.who} is {age} years old", value=age, importance=2)
+
+
+@rule(
+    "person_allergic",
+    rf"{SUBJECT}\s+(?i:is|'s)\s+(?i:(?:very|severely|super|really|so|seriously|deathly)\s+)?"
+    r"(?i:allergic\s+to)\s+(?P<things>[^,.;!?]+?)(?=\s*(?:[,.;!?]|$|\s(?i:but|because|so|since|"
+    r"though|and\s+(?:I|we|she|he))\b))",
+)
+def _person_allergic(m: re.Match[str], out: Emitter) -> None:
+    """ "my mom is allergic to penicillin", "tom is allergic to cats": their allergy (someone
+    cooked for, or cared for) — a named person or mom/dad; "she" the last one named."""
+    person = _subject(m, out)
+    if person is None or person == "user":
+        return
+    for item in re.split(r"\s*(?:,|\band\b|\bor\b)\s*", m["things"].strip()):
+        item = item.strip().lower()
+        if item and len(item.split()) <= 3:
+            text = f"{person} is allergic to {item}"
+            out.fact("ALLERGY", text, subject=person, value=item, memory_type="PEOPLE",
+                     importance=2, confidence=0.85)  # fmt: skip
