@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bench.extraction.corpus import (
+    DATA,
     NO_WRITE,
     SELF_STATEMENTS,
     Fact,
@@ -50,8 +51,6 @@ def test_the_fresh_set_is_held_out_whole_and_the_probes_are_tuned_on() -> None:
     """The fresh Telegram set (labelled before the judge ran on it) is never tuned on; the
     probes for the precision causes are all tuned on; a garbled write is a labelled kind with
     a wrong value."""
-    from bench.extraction.corpus import DATA
-
     fresh = load_messages(DATA / "telegram-fresh.txt")
     probe = load_messages(DATA / "telegram-probe.txt")
     assert len(fresh) >= 80 and all(m.held_out for m in fresh)
