@@ -153,6 +153,8 @@ def _write(
     OUT.mkdir(parents=True, exist_ok=True)
     figures = raw_figures(info, results, derived.grounded, derived.matched, run)
     figures["sessions"] = session_results
+    if run is not None:
+        figures["settled"] = run.settled  # first questions right after each ingest
     name = "recall-beam" if args.beam else "recall"
     (OUT / f"{name}.json").write_text(json.dumps(figures, indent=1, default=str))
     if run is not None:  # what came back, per question, for inspection

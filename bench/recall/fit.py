@@ -147,15 +147,22 @@ def session_recall(items: Sequence[frozenset], evidence: Sequence[str], k: int =
     return len(wanted & set(order[:k])) / len(wanted)
 
 
+BEFORE = {"candidates": 32, "margin": 0.3}
 SETTINGS: dict[str, dict] = {
-    "shipped": {},
-    "before (issue 33 round 1)": {
-        "patch": {"SESSION_SHARE": 0.0},
-        "limits": {"candidates": 32, "margin": 0.3},
-        "spread": None,
-    },
-    "no spread": {"spread": None},
-    **{f"spread after {h} by top{k}": {"spread": h, "top": k} for h in (5, 10) for k in (1, 2, 3)},
+    "before (round 1)": {"patch": {"SESSION_SHARE": 0.0}, "limits": BEFORE, "spread": None},
+    "+ session context 0.8": {"limits": BEFORE, "spread": None},
+    "+ margin 0.7": {"limits": {"candidates": 32}, "spread": None},
+    "+ 64 candidates": {"spread": None},
+    "+ spread (shipped)": {},
+    "shipped, session 0.6": {"patch": {"SESSION_SHARE": 0.6}},
+    "shipped, session 1.0": {"patch": {"SESSION_SHARE": 1.0}},
+    "shipped, margin 0.5": {"limits": {"margin": 0.5}},
+    "shipped, 48 candidates": {"limits": {"candidates": 48}},
+    "shipped, entity 0.25": {"limits": {"entity_boost": 0.25}},
+    "shipped, entity 0": {"limits": {"entity_boost": 0.0}},
+    "shipped, spread after 5": {"spread": 5},
+    "shipped, spread by top 1": {"top": 1},
+    "shipped, spread by top 3": {"top": 3},
 }
 
 
@@ -230,7 +237,7 @@ def main(argv: list[str] | None = None) -> None:
         spread.SESSION_TOP = SETTINGS[name].get("top", 2)
         got = measure(indexed, qvecs, limits)
         patched(old)
-        print(f"{name:28s} " + "  ".join(f"{k} {v:.3f}" for k, v in got.items()), flush=True)
+        print(f"{name:26s} " + "  ".join(f"{k} {v:.3f}" for k, v in got.items()), flush=True)
 
 
 def fit_embedder() -> Callable:

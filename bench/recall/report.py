@@ -55,6 +55,7 @@ def report(
         + (f" --beam {args.beam}" if beam else "")
         + (" --baselines-only" if args.baselines_only else "")
         + (f" --embedder {args.embedder}" if getattr(args, "embedder", "") else "")
+        + (" --adversarial" if getattr(args, "adversarial", False) else "")
     )
     lines = [
         f"## Memory recall on {'BEAM 100K' if beam else 'LoCoMo'} (`bench/recall`)",
@@ -63,7 +64,7 @@ def report(
         "",
         f"Data: {', '.join(c for c in args.selected)} ({sum(counts.values()) - counts['all']} "
         + ("questions with source messages (abstention has none): " if beam else "")
-        + ("" if beam else "questions of categories 1–4 with evidence: ")
+        + ("" if beam else "questions with evidence: ")
         + ", ".join(f"{g} {counts[g]}" for g in list(counts)[1:])
         + "). "
         "R@k = mean share of a question's evidence turns covered by the first k items; "
@@ -71,7 +72,8 @@ def report(
         "taken in order until the next one does not fit). An item covers the turns in its "
         "provenance (see bench/README.md for the item order and the text counted).",
         "",
-        "### Evidence recall, all categories",
+        "### Evidence recall, all categories"
+        + ("" if beam else " (1–4; the adversarial category 5 only in its own column)"),
         "",
         evaluate.headline(results, base + twin),
     ]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import httpx
 
 from bench.common import Stack
-from bench.recall import data, orders, product
+from bench.recall import data, orders, product, settle
 from bench.recall.metrics import Item
 
 
@@ -30,6 +30,9 @@ class ProductRun:
     episode_words: list[int] = field(default_factory=list)
     startup_s: float = 0.0
     query_s: float = 0.0
+    # per conversation: the first questions' retrieve ms right after the ingest, the rows
+    # still unindexed then, and the seconds until the index caught up (:mod:`.settle`)
+    settled: dict[str, tuple[list[float], int, float]] = field(default_factory=dict)
 
 
 async def run_product(
@@ -51,6 +54,14 @@ async def run_product(
                 f"  ingested {conversation.sample_id}: {stats.turns} turns, "
                 f"{stats.sessions} sessions in {stats.wall_s:.1f} s; facts "
                 f"{dict(stats.facts)}; episodes {stats.episodes}",
+                flush=True,
+            )
+            first, backlog = await settle.first_questions(client, stack, conversation)
+            waited = await settle.wait_indexed(stack.dsn, conversation)
+            run.settled[conversation.sample_id] = (first, backlog, waited)
+            print(
+                f"  first questions right after the ingest: retrieve {first} ms with {backlog} "
+                f"rows unindexed; index caught up {waited:.1f} s later",
                 flush=True,
             )
             prov = await product.load_provenance(stack.dsn, conversation)

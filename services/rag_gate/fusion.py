@@ -17,6 +17,11 @@ search lacks are added in the same units (``b / 61``, b = one list's first place
 - ``entity_boost``: the turn was said by an entity the message mentions (its ``speaker`` is one
   of that entity's names or aliases), or names one (graph-hydrator's entities are in the
   turn's ``entity_ids``). "What did Caroline research?" is about what *Caroline* said;
+- ``session_context``: the best relevance among the candidates of the turn's session, over
+  the best of all, times ``SESSION_SHARE`` (0.8) of two first places (:func:`session_context`).
+  The answer to a question often shares few of its words ("Why did Melanie choose the
+  agency?" → Caroline's "they help LGBTQ+ folks build a family") while the turn that raised
+  the topic shares many; both are in one session;
 - ``session_boost / (60 + r)``: the turn's session has the episode ranked ``r`` by the
   episode search — finding the right conversation is much easier than finding the exact turn,
   so a session whose summary matches may lift its turns. Off by default (0): measured through

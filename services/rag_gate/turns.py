@@ -1,7 +1,9 @@
 """Recalled raw turns, the continuity fields, and the fused order over every returned item. Pure.
 
-Recalled turns are cut like the other hits, then re-ranked with the entity and episode signals
-(:mod:`services.rag_gate.fusion`); a message is shown once, as a turn or as a turn's context.
+Recalled turns are cut like the other hits, then re-ranked with the entity, session and
+episode signals (:mod:`services.rag_gate.fusion`), a newer turn on the topic before an older
+one (:mod:`.updates`), and past the first ten one turn of each further session first
+(:mod:`.spread`); a message is shown once, as a turn or as a turn's context.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ def recalled_turns(
         skipped,
     )
     bm25 = {hit.id: hit.lexical for hit in hits}
+    asks_when = when.asks_when(req.message)  # a turn's date is read only when asked for
     candidates = [
         fusion.TurnCandidate(
             id=k.candidate.id,
@@ -57,7 +60,7 @@ def recalled_turns(
             entity_ids=frozenset(rows.messages[k.candidate.id].entity_ids),
             lexical=k.lexical,
             bm25=bm25.get(k.candidate.id),
-            dated=when.says_when(rows.messages[k.candidate.id].text),
+            dated=asks_when and when.says_when(rows.messages[k.candidate.id].text),
             words=fusion.words(rows.messages[k.candidate.id].text),
         )
         for k in done.kept
@@ -68,7 +71,7 @@ def recalled_turns(
         entity_ids=req.entity_ids,
         entity_names=rows.entity_names,
         session_ranks=_session_ranks(episode_hits, rows),
-        asks_when=when.asks_when(req.message),
+        asks_when=asks_when,
     )
     ordered = _spread(_newer_first(scored, rows, query_terms), rows)
     out, dropped = _shown(ordered, rows, limits.max)

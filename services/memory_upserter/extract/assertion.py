@@ -67,7 +67,7 @@ _WISH = re.compile(
     r"try\s+to|trying\s+to|pretend|guess|assume|suppose|doubt)\b|'d\b|'ll\b)"
 )
 _REPORTED = re.compile(
-    r"(?i)\b(?:said|says|say|told|tells|think|thinks|thought|claim|claims|"
+    r"(?i)\b(?:said|says|say|told|tells|(?:think|thinks|thought)(?!\s+(?:about|of|back)\b)|claim|claims|"
     r"claimed|believe|believes|believed|heard|assume[sd]?|according\s+to|"
     r"insists?|insisted|reckons?|swears?|swore|pretends?|rumou?r)\b"
 )
@@ -167,8 +167,24 @@ def only(clause: str) -> bool:
 
 
 def unquoted(text: str) -> str:
-    """The text with quoted passages blanked (someone else's words, a title, a joke)."""
-    return _QUOTED.sub(" … ", text)
+    """The text with quoted passages blanked (someone else's words, a joke) — but a title kept,
+    without its quotes ("I'm reading "The Lean Startup"": a work, not words said)."""
+    return _QUOTED.sub(_blank_unless_title, text)
+
+
+# A title: 1–7 words, the first and every long one capitalised, no sentence punctuation inside.
+_TITLE = re.compile(
+    r"[A-Z0-9][\w'’-]*(?:\s+(?:[A-Z0-9][\w'’-]*|of|the|a|an|and|in|on|to|for|at|by|with|from|"
+    r"or|is|my|your|our|me|you))*"
+)
+_SPEECH = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|You|We)\b")
+
+
+def _blank_unless_title(m: re.Match[str]) -> str:
+    inner = m.group(0)[1:-1].strip()
+    if len(inner.split()) <= 7 and _TITLE.fullmatch(inner) and not _SPEECH.search(inner):
+        return inner
+    return " … "
 
 
 def blocked(sentence: str) -> Block | None:
