@@ -148,18 +148,24 @@ def session_recall(items: Sequence[frozenset], evidence: Sequence[str], k: int =
 
 
 BEFORE = {"candidates": 32, "margin": 0.3}
+FULL = {"ENTITY_SCALED": False}  # the entity boost as in round 1
 SETTINGS: dict[str, dict] = {
-    "before (round 1)": {"patch": {"SESSION_SHARE": 0.0}, "limits": BEFORE, "spread": None},
-    "+ session context 0.8": {"limits": BEFORE, "spread": None},
-    "+ margin 0.7": {"limits": {"candidates": 32}, "spread": None},
-    "+ 64 candidates": {"spread": None},
-    "+ spread (shipped)": {},
+    "before (round 1)": {
+        "patch": {**FULL, "SESSION_SHARE": 0.0},
+        "limits": BEFORE,
+        "spread": None,
+    },
+    "+ session context 0.8": {"patch": FULL, "limits": BEFORE, "spread": None},
+    "+ margin 0.7": {"patch": FULL, "limits": {"candidates": 32}, "spread": None},
+    "+ 64 candidates": {"patch": FULL, "spread": None},
+    "+ spread": {"patch": FULL},
+    "+ entity boost scaled (shipped)": {},
     "shipped, session 0.6": {"patch": {"SESSION_SHARE": 0.6}},
     "shipped, session 1.0": {"patch": {"SESSION_SHARE": 1.0}},
     "shipped, margin 0.5": {"limits": {"margin": 0.5}},
     "shipped, 48 candidates": {"limits": {"candidates": 48}},
-    "shipped, entity 0.25": {"limits": {"entity_boost": 0.25}},
-    "shipped, entity 0": {"limits": {"entity_boost": 0.0}},
+    "shipped, entity boost 1.0": {"limits": {"entity_boost": 1.0}},
+    "shipped, entity boost 0": {"limits": {"entity_boost": 0.0}},
     "shipped, spread after 5": {"spread": 5},
     "shipped, spread by top 1": {"top": 1},
     "shipped, spread by top 3": {"top": 3},
@@ -215,7 +221,7 @@ def measure(indexed: Sequence[Indexed], qvecs: dict, limits: TurnLimits) -> dict
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.recall.fit")
     parser.add_argument("--split", default="A", choices=("A", "B"))
-    parser.add_argument("--only", default="", help="comma-separated SETTINGS names")
+    parser.add_argument("--only", default="", help="SETTINGS names, separated by |")
     args = parser.parse_args(argv)
     wanted = [ids for name, ids in SPLITS.items() if f" {args.split} " in name]
     samples = {s for ids in wanted for s in ids}
@@ -228,7 +234,7 @@ def main(argv: list[str] | None = None) -> None:
     questions = [q for c in conversations for q in c.questions if q.evidence]
     vectors = embed([q.text for q in questions])
     qvecs = {q.qid: v for q, v in zip(questions, vectors, strict=True)}
-    names = args.only.split(",") if args.only else list(SETTINGS)
+    names = args.only.split("|") if args.only else list(SETTINGS)
     for name in names:
         limits = msgspec.structs.replace(TurnLimits(), **SETTINGS[name].get("limits", {}))
         old = patched(SETTINGS[name].get("patch", {}))
@@ -237,7 +243,7 @@ def main(argv: list[str] | None = None) -> None:
         spread.SESSION_TOP = SETTINGS[name].get("top", 2)
         got = measure(indexed, qvecs, limits)
         patched(old)
-        print(f"{name:26s} " + "  ".join(f"{k} {v:.3f}" for k, v in got.items()), flush=True)
+        print(f"{name:32s} " + "  ".join(f"{k} {v:.3f}" for k, v in got.items()), flush=True)
 
 
 def fit_embedder() -> Callable:

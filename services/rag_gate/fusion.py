@@ -17,6 +17,7 @@ search lacks are added in the same units (``b / 61``, b = one list's first place
 - ``entity_boost``: the turn was said by an entity the message mentions (its ``speaker`` is one
   of that entity's names or aliases), or names one (graph-hydrator's entities are in the
   turn's ``entity_ids``). "What did Caroline research?" is about what *Caroline* said;
+  scaled by the turn's relevance over the best candidate's (:data:`ENTITY_SCALED`);
 - ``session_context``: the best relevance among the candidates of the turn's session, over
   the best of all, times ``SESSION_SHARE`` (0.8) of two first places (:func:`session_context`).
   The answer to a question often shares few of its words ("Why did Melanie choose the
@@ -68,6 +69,12 @@ LONG_TURN_WORDS = 100
 # candidates): LoCoMo R@10 0.705 → 0.764, adversarial (category 5) 0.430 → 0.662, BEAM
 # 0.564 → 0.600; 0.6 gives 0.766 / 0.641 / 0.596, 1.0 0.761 / 0.676 / 0.596.
 SESSION_SHARE = 0.8
+# The entity boost times the turn's relevance over the best candidate's: a turn the question
+# barely matches gains little for being said by the named person. LoCoMo's adversarial
+# questions name the wrong speaker, and the full boost filled the first 10 with that person's
+# turns. Fitted on split A only (bench/recall/fit.py): adversarial R@10 0.662 → 0.711, LoCoMo
+# 1-4 0.764 → 0.766, BEAM 0.600 either way.
+ENTITY_SCALED = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,11 +157,14 @@ def score_turns(
     names = frozenset(names_key(n) for n in entity_names if n and n.strip())
     scored = []
     bases = relevance(candidates)
+    top = max(bases, default=0.0)
     contexts = session_context(candidates, bases)
     for order, (c, base, context) in enumerate(zip(candidates, bases, contexts, strict=True)):
         spoken = bool(c.speaker) and names_key(c.speaker or "") in names
         named = bool(ids & c.entity_ids)
         entity = limits.entity_boost * FIRST if (spoken or named) else 0.0
+        if ENTITY_SCALED and top > 0:
+            entity *= base / top
         rank = session_ranks.get(c.session_id or "")
         session = limits.session_boost / (RRF_K + rank) if rank else 0.0
         dated = TEMPORAL_BOOST * FIRST if asks_when and c.dated else 0.0

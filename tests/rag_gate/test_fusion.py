@@ -47,14 +47,31 @@ def test_a_turn_said_by_or_naming_a_mentioned_entity_is_lifted() -> None:
     limits = TurnLimits(entity_boost=1.0)
     candidates = [
         turn("other", 0.030, speaker="Melanie"),
-        turn("said", 0.030 - FIRST / 2, speaker="  CAROLINE "),
-        turn("named", 0.030 - FIRST / 2, speaker="Melanie", entities=frozenset({"e1"})),
+        turn("said", 0.030 - FIRST / 4, speaker="  CAROLINE "),
+        turn("named", 0.030 - FIRST / 4, speaker="Melanie", entities=frozenset({"e1"})),
     ]
     scored = score_turns(
         candidates, limits=limits, entity_ids=["e1"], entity_names=["Caroline"], session_ranks={}
     )
     assert [t.id for t in scored] == ["said", "named", "other"]
-    assert scored[0].details["entity"] == round(FIRST, 6)
+    # the boost scaled by the turn's relevance over the best candidate's
+    assert scored[0].details["entity"] == round(FIRST * (0.030 - FIRST / 4) / 0.030, 6)
+
+
+def test_a_weak_turn_of_the_named_speaker_gains_less_than_a_strong_one() -> None:
+    """A question naming the wrong speaker (LoCoMo's adversarial ones) no longer fills the
+    first places with everything that person said."""
+    candidates = [
+        turn("answer", 0.030, speaker="Caroline"),
+        turn("strong", 0.028, speaker="Melanie"),
+        turn("weak", 0.010, speaker="Melanie"),
+    ]
+    scored = score_turns(
+        candidates, limits=TurnLimits(), entity_ids=(), entity_names=["Melanie"], session_ranks={}
+    )
+    entity = {t.id: t.details["entity"] for t in scored}
+    assert entity["answer"] == 0.0 and 0 < entity["weak"] < entity["strong"] < 0.5 * FIRST
+    assert [t.id for t in scored][-1] == "weak"
 
 
 def test_a_turn_of_a_session_whose_episode_ranked_high_is_lifted_by_that_rank() -> None:
