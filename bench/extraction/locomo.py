@@ -29,11 +29,11 @@ from services.memory_upserter.extract.extractor import Utterance, extract
 LABELS = DATA / "locomo_labels.tsv"
 KINDS = {
     "home": ("LIVES_IN", "FROM", "BORN_IN", "STAYING_IN"),
-    "job": ("WORKS_AT", "JOB_TITLE", "JOB_STATUS"),
+    "job": ("WORKS_AT", "JOB_TITLE", "JOB_STATUS", "WORKS_IN"),
     "relative": (
         "HAS_MOTHER", "HAS_FATHER", "HAS_SISTER", "HAS_BROTHER", "HAS_SON", "HAS_DAUGHTER",
         "HAS_CHILD", "HAS_CHILDREN", "HAS_GRANDMOTHER", "HAS_GRANDFATHER", "HAS_COUSIN",
-        "HAS_AUNT", "HAS_UNCLE", "HAS_NIECE", "HAS_NEPHEW", "DECEASED",
+        "HAS_AUNT", "HAS_UNCLE", "HAS_NIECE", "HAS_NEPHEW", "DECEASED", "HAS_SIBLINGS",
     ),
     "partner": (
         "HAS_PARTNER", "HAS_WIFE", "HAS_HUSBAND", "HAS_SPOUSE", "HAS_BOYFRIEND",
@@ -41,6 +41,7 @@ KINDS = {
     ),
     "pet": ("HAS_PET",),
     "friend": ("HAS_FRIEND", "HAS_ROOMMATE"),
+    "health": ("CONDITION", "ALLERGY", "INTOLERANCE", "DIET", "INJURY"),
 }  # fmt: skip
 
 

@@ -32,9 +32,7 @@ from services.memory_upserter.commit.judge_store import judge_turn, plan_turn, r
 from services.memory_upserter.commit.plan import prepare
 from services.memory_upserter.commit.read import read_turn
 from services.memory_upserter.commit.transaction import write
-from services.memory_upserter.commit.turn import (
-    Stored,
-)
+from services.memory_upserter.commit.turn import Stored
 from services.memory_upserter.stores import MemoryStores
 
 

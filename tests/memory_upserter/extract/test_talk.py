@@ -162,6 +162,10 @@ def test_an_injury_is_dated_when_it_happened() -> None:
         ("I'm trying to lose weight, so I started eating healthier.", {("GOAL", "Lose weight")}),
         ("I'm studying to become a teacher.", {("GOAL", "Become a teacher")}),
         ("I want to become a published author one day.", {("GOAL", "Become a published author")}),
+        ("I'm considering a career in counseling.", {("GOAL", "Consider a career in counseling")}),
+        ("I'm thinking about going back to school for nursing.",
+         {("GOAL", "Consider going back to school for nursing")}),
+        ("I'm ready to be a mom and share my love and family.", {("GOAL", "Become a mom")}),
     ],
 )  # fmt: skip
 def test_goals_are_todos(text: str, expected: set[tuple]) -> None:
@@ -176,6 +180,9 @@ def test_goals_are_todos(text: str, expected: set[tuple]) -> None:
         "I'm determined to make it work.",
         "My dream is to be there for them.",
         "I want to be a good mom.",  # a wish about oneself, no career
+        "I'm thinking about you.",
+        "I'm considering it.",
+        "I'm ready to go!",
     ],
 )
 def test_no_goal_from_a_pleasantry(text: str) -> None:
@@ -206,6 +213,11 @@ def test_no_goal_from_a_pleasantry(text: str) -> None:
          {("LIKES", "painting")}),
         ("Cooking's been a great way to relax.", {("LIKES", "cooking")}),
         ("Pottery has been so calming.", {("LIKES", "pottery")}),
+        ("I just think about my love for dance and how it makes me feel.", {("LIKES", "dance")}),
+        ("My passion for cooking started when I was young.", {("LIKES", "cooking")}),
+        ("Seeing this pic made me appreciate my love of reading even more.",
+         {("LIKES", "reading")}),
+        ("I have a big collection of vinyl records.", {("DOES", "collect vinyl records")}),
         ("Running is so therapeutic for me.", {("LIKES", "running")}),
         ("My favorite thing to do is go to the beach with my family.",
          {("LIKES", "going to the beach with their family")}),
@@ -236,6 +248,8 @@ def test_pastimes_groups_and_likes_said_in_passing(text: str, expected: set[tupl
         "Trying new stuff is a great way to push yourself and mix things up.",  # advice
         "I'm passionate about what I do.",
         "Just yesterday I joined the call late.",
+        "My love for you is endless.",
+        "Thanks for your love for my art!",
         "I'm passionate about creating a safe, inviting place for people to grow.",  # cut
     ],
 )
@@ -316,6 +330,12 @@ def test_interest_look_alikes_write_nothing(text: str) -> None:
         ("My 3-year-old son just started preschool.", {("HAS_SON", "son")}),
         ("I have two brothers and a sister.", {("HAS_SIBLINGS", "two brothers and a sister")}),
         ("My buddy Jake and I went fishing.", {("HAS_FRIEND", "Jake")}),
+        ("Yeah, I've been volunteering at the shelter since my divorce, it keeps me going",
+         {("DOES", "volunteering at the shelter"), ("MARITAL_STATUS", "divorced")}),
+        ("I have a son named Leo and a daughter named Mia.",
+         {("HAS_SON", "Leo"), ("HAS_DAUGHTER", "Mia")}),
+        ("We have a cat named Whiskers and a dog named Rex.",
+         {("HAS_PET", "Whiskers"), ("HAS_PET", "Rex")}),
         ("My childhood friend Tom just got married.", {("HAS_FRIEND", "Tom")}),
     ],
 )  # fmt: skip
@@ -329,10 +349,14 @@ def test_family_and_friends_in_passing(text: str, expected: set[tuple]) -> None:
         "My 3-year-old laptop died.",  # a thing, not a child
         "No, I don't have a sister",  # a negation
         "We lost our way.",
+        "My parents' divorce was hard on me.",  # theirs
     ],
 )
 def test_family_look_alikes_write_no_relation(text: str) -> None:
-    assert not [f for f in plan_of(text).facts if f.fact_type == "relationship"]
+    facts = plan_of(text).facts
+    assert not [
+        f for f in facts if f.fact_type == "relationship" or f.predicate == "MARITAL_STATUS"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -366,3 +390,42 @@ def test_a_plan_with_a_date_to_come_is_a_dated_todo(text: str, task: str, due: s
 )
 def test_no_plan_without_a_date_to_come(text: str) -> None:
     assert plan_of(text).todos == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('I\'m currently reading "The Lean Startup" and hoping it\'ll give me tips for my biz.',
+         {("DOES", "reading The Lean Startup")}),
+        ('I loved "Becoming Nicole" by Amy Ellis Nutt. It\'s a real inspiring true story.',
+         {("LIKES", "Becoming Nicole by Amy Ellis Nutt")}),
+        ('My favorite book is "The Alchemist", I\'ve read it three times.',
+         {("FAVORITE", "book: The Alchemist")}),
+        ("I'm watching 'Breaking Bad' again.", {("DOES", "watching Breaking Bad")}),
+    ],
+)  # fmt: skip
+def test_a_title_in_quotes_is_kept_whole(text: str, expected: set[tuple]) -> None:
+    """A quoted title is a work, not someone's words: kept, without its quotes."""
+    assert facts_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'She said "I Love You" and left.',  # words said, not a title
+        'He told me "you should quit" lol',
+        "I loved it!",
+        "I'm watching TV.",
+        "I loved Sarah's cake.",
+    ],
+)
+def test_quoted_words_and_pronouns_write_no_work(text: str) -> None:
+    assert plan_of(text).facts == []
+
+
+def test_thinking_about_is_no_report() -> None:
+    """ "I think about my love for dance" is the person's; "I think I'm allergic to cats" is a
+    hedge, and "She thinks I live in Paris" someone else's claim."""
+    assert facts_of("I think about my love for dance every day.") == {("LIKES", "dance")}
+    assert facts_of("I think I'm allergic to cats.") == set()
+    assert facts_of("She thinks I live in Paris.") == set()

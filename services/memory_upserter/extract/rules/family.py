@@ -129,6 +129,14 @@ def _friend_named(m: re.Match[str], out: Emitter) -> None:
         _relationship(out, "friend", name)
 
 
+@rule("my_divorce", r"(?i:\b(?:my|our)\s+(?:recent\s+|messy\s+|own\s+)?divorce)\b(?!['’])")
+def _my_divorce(m: re.Match[str], out: Emitter) -> None:
+    """ "I've been volunteering at the shelter since my divorce": the person is divorced (not
+    "my parents' divorce")."""
+    out.fact("MARITAL_STATUS", f"{out.who} is divorced", value="divorced", importance=2,
+             confidence=0.75)  # fmt: skip
+
+
 @rule("married_for", r"(?i:\bI(?:'ve|\s+have)\s+been\s+(?:happily\s+)?married)\b(?!\s+to\b)")
 def _married_for(m: re.Match[str], out: Emitter) -> None:
     """ "I've been married for ten years": married, since then."""
@@ -191,11 +199,27 @@ def _works_in_field(m: re.Match[str], out: Emitter) -> None:
 
 @todo_rule(
     "career_goal",
-    rf"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|still\s+|now\s+)?(?:studying|training|working|"
-    rf"going\s+back\s+to\s+school)\s+to\s+(?:become|be)|\bI\s+(?:really\s+)?(?:want|hope|plan)\s+"
+    rf"(?i:\bI(?:'m|\s+am)\s+(?:currently\s+|still\s+|now\s+|so\s+|finally\s+)?(?:studying|training|"
+    rf"working|going\s+back\s+to\s+school|ready)\s+to\s+(?:become|be)|\bI\s+(?:really\s+)?(?:want|hope|plan)\s+"
     rf"to\s+become|\bmy\s+(?:dream|goal)\s+is\s+to\s+become)\s+(?P<role>an?\s+(?:[a-z-]+\s+)"
     rf"{{0,2}}?(?:{_JOBS}|author|writer|mom|dad|mother|father|parent))(?![\w-])",
 )
 def _career_goal(m: re.Match[str], out: Emitter) -> None:
     """ "I'm studying to become a teacher": a goal."""
     out.todo("GOAL", f"Become {' '.join(m['role'].split())}", dated=False)
+
+
+@todo_rule(
+    "considering",
+    r"(?i:\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:seriously\s+|really\s+|still\s+|also\s+)?"
+    r"(?:considering|thinking\s+(?:about|of)|looking\s+into))\s+(?P<task>(?i:a\s+career\s+in|"
+    r"going\s+(?:back\s+)?to\s+(?:school|college|university|grad\s+school)|"
+    r"becoming\s+an?\s+|"
+    r"studying|switching\s+careers|changing\s+careers)[^,.;:!?]*)",
+)
+def _considering(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm considering a career in counseling": a goal the person weighs (a career, school)."""
+    task = re.sub(r"\s+", " ", m["task"]).strip()
+    task = re.split(r"(?i)\s+(?:and|but|so|because|since)\s+", task, maxsplit=1)[0]
+    if len(task.split()) >= 2 or task.lower().endswith("careers"):
+        out.todo("GOAL", f"Consider {task}", dated=False)

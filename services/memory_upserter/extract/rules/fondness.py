@@ -250,3 +250,63 @@ def _keen_doer(m: re.Match[str], out: Emitter) -> None:
     if thing.split()[0] in NOT_NAMES or thing in ("book", "tech", "music", "animal", "nature"):
         thing = {"book": "books", "animal": "animals"}.get(thing, thing)
     _like(out, thing)
+
+
+_WORK = (
+    r"(?P<work>[A-Z0-9][\w'’-]*(?:\s+(?:[A-Z0-9][\w'’-]*|of|the|a|an|and|in|on|to|for|at|with|"
+    r"from)){0,6})"
+)
+_NOT_WORK = re.compile(
+    r"(?i)(?:it|this|that|them|you|him|her|everything|everyone|every|tv|netflix|youtube|hulu|"
+    r"tiktok|instagram|the\s+news|the\s+game)\b"
+)
+
+
+@rule(
+    "loved_work",
+    rf"(?i:\bI\s+(?:really\s+|absolutely\s+|just\s+|totally\s+)?(?:loved|adored|enjoyed))\s+{_WORK}"
+    rf"(?:\s+by\s+(?P<by>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){{0,3}}))?(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|so|"
+    rf"because|too|as)\b))",
+)
+def _loved_work(m: re.Match[str], out: Emitter) -> None:
+    """ "I loved "Becoming Nicole" by Amy Ellis Nutt": a work the person liked (a title, its
+    quotes kept off by :func:`..assertion.unquoted`); "I loved it" names nothing."""
+    work = m["work"].strip()
+    if work.lower() in NOT_NAMES or _NOT_WORK.match(work) or re.search(r"['’]s$", work):
+        return
+    by = f" by {m['by']}" if m["by"] else ""
+    _like(out, work + by)
+
+
+@rule(
+    "reading_a_work",
+    rf"(?i:\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:currently\s+|also\s+|still\s+|finally\s+)?"
+    rf"(?P<verb>reading|re-reading|rereading|watching|rewatching|binge-watching|listening\s+to))\s+"
+    rf"{_WORK}(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|so|because|again|right|now|lately|these)\b))",
+)
+def _reading_a_work(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm currently reading "The Lean Startup"": what the person is reading or watching."""
+    work = m["work"].strip()
+    if work.lower() in NOT_NAMES or _NOT_WORK.match(work):
+        return
+    doing = f"{' '.join(m['verb'].lower().split())} {work}"
+    out.fact("DOES", f"{out.who} is {doing}", value=doing, fact_type="habit", confidence=0.7)
+
+
+@rule(
+    "my_love_for",
+    r"(?i:\bmy\s+(?:(?:huge|deep|big|great|lifelong|real|true|own|growing)\s+)?(?:love|passion)\s+"
+    r"(?:for|of))\s+" + _PHRASE,
+)
+def _my_love_for(m: re.Match[str], out: Emitter) -> None:
+    """ "I just think about my love for dance and how it makes me feel", "my passion for
+    cooking" — never "my love for you"."""
+    said = re.split(
+        r"(?i)\s+and\s+(?:how|what|why|when|where|the\s+way)\b|\s+(?:started|began|is|was|has|have|"
+        r"comes|came|grew|goes|keeps|helps|makes|took|led|got)\b",
+        m["what"],
+    )[0]
+    said = re.sub(r"(?i)(?:\s+(?:even|still|too|also|really))+$", "", said)  # "reading even [more]"
+    what = liked(_whole(said, object_=False))
+    if what is not None and not _NOT_WORK.match(what):
+        _like(out, _own(what))

@@ -157,3 +157,15 @@ def _volunteer_at(m: re.Match[str], out: Emitter) -> None:
     what = _whole(m["what"], object_=False)
     if what is not None and re.match(r"(?i)(?:at|with|for)\s", what):
         _does(out, f"volunteers {_own(what)}", f"volunteer {_own(what)}")
+
+
+@rule(
+    "collection",
+    r"(?i:\bI\s+(?:have|'ve\s+got|have\s+got|own)\s+(?:a|quite\s+a)\s+(?:(?:big|huge|small|little|"
+    r"growing|massive|nice|decent)\s+)?collection\s+of)\s+" + _PHRASE,
+)
+def _collection(m: re.Match[str], out: Emitter) -> None:
+    """ "I have a big collection of vinyl records": the person collects them."""
+    what = _whole(m["what"], object_=False)
+    if what is not None:
+        _does(out, f"collects {_own(what)}", f"collect {_own(what)}")

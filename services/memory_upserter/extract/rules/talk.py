@@ -101,6 +101,30 @@ def _name_is_my_pet(m: re.Match[str], out: Emitter) -> None:
         pet(out, m["role"].lower(), name)
 
 
+_KIN_OR_PET = "|".join(
+    sorted({*_PETS, "son", "daughter", "brother", "sister", "boy", "girl", "puppy", "kitten"},
+           key=len, reverse=True)
+)  # fmt: skip
+
+
+@rule(
+    "and_another_named",
+    rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+got|\s+adopted|\s+own)\b)[^.!?;]{{0,80}}?"
+    rf"(?i:\band\s+an?\s+(?:little\s+|baby\s+|new\s+|rescue\s+|younger\s+|older\s+)?)"
+    rf"(?P<role>(?i:{_KIN_OR_PET}))\s*,?\s+(?i:named|called)\s+{NAME}",
+)
+def _and_another_named(m: re.Match[str], out: Emitter) -> None:
+    """ "I have a son named Leo and a daughter named Mia": the second one too."""
+    name = _name(m["name"])
+    role = {"boy": "son", "girl": "daughter"}.get(m["role"].lower(), m["role"].lower())
+    if not name or name.lower() in NOT_NAMES:
+        return
+    if role in _PETS or role in ("puppy", "kitten"):
+        pet(out, role, name)
+    else:
+        _relationship(out, role, name)
+
+
 @rule(
     "our_child_named",
     rf"(?i:\bour\s+(?:little\s+|baby\s+|eldest\s+|youngest\s+|oldest\s+|new\s+)?)"
