@@ -228,6 +228,12 @@ def test_psyche_is_only_a_lasting_trait_of_the_person(said: str) -> None:
         ("Because it's fun!", None),
         ("Because work ran late, I skipped the gym.", "Because work ran late, I skipped the gym."),
         ("So glad you had a rest after the drive.", None),
+        (
+            "since i started running i sleep so much better",
+            "since i started running i sleep so much better",
+        ),
+        ("its been ages since we last talked lol", None),
+        ("I've been vegan since I was 17.", None),
     ],
 )
 def test_an_evidence_line_has_both_sides_of_its_link(said: str, quoted: str | None) -> None:

@@ -215,7 +215,7 @@ def test_no_goal_from_a_pleasantry(text: str) -> None:
         ("Cooking's been a great way to relax.", {("LIKES", "cooking")}),
         ("Pottery has been so calming.", {("LIKES", "pottery")}),
         ("I just think about my love for dance and how it makes me feel.", {("LIKES", "dance")}),
-        ("My passion for cooking started when I was young.", {("LIKES", "cooking")}),
+        ("My passion for cooking keeps me sane.", {("LIKES", "cooking")}),
         ("Seeing this pic made me appreciate my love of reading even more.",
          {("LIKES", "reading")}),
         ("I have a big collection of vinyl records.", {("DOES", "collect vinyl records")}),
@@ -437,7 +437,7 @@ def test_thinking_about_is_no_report() -> None:
     [
         ("I'm getting my master's in education.", {("STUDIES", "education")}),
         ("I'm in my final year of college.", {("STUDENT", "final year, college")}),
-        ("I'm a junior in high school.", {("STUDENT", "junior, high school")}),
+        ("I'm a sophomore in college.", {("STUDENT", "sophomore, college")}),
         ("I graduated with a degree in nursing last year.", {("DEGREE", "nursing")}),
         ("I had knee surgery last month and I'm still recovering.",
          {("HEALTH_EVENT", "knee surgery")}),

@@ -80,7 +80,9 @@ def _job_lost(m: re.Match[str], out: Emitter) -> None:
 @rule(
     "died",
     rf"(?i:\bmy\s+(?P<role>{_KIN})(?:\s+(?P<named>{_CAP}))?\s+(?:just\s+|sadly\s+)?"
-    rf"(?:passed\s+away|died|passed))\b",
+    rf"(?:passed\s+away|died|passed(?=\s*(?:[,.;:!?]|$|\s+(?:recently|yesterday|today|last|this|"
+    rf"on|in|a\s+few|a\s+couple|\d|two|three|four|five|six|seven|eight|nine|ten|weeks?|"
+    rf"months?|years?|days?)\b))))\b",
 )
 def _died(m: re.Match[str], out: Emitter) -> None:
     role = m["role"].lower()
