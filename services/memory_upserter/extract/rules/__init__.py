@@ -5,15 +5,16 @@ people) come first, then who the person is (:mod:`.profile`), then their life (:
 what changes it (:mod:`.events`), a few statements in other languages (:mod:`.languages`), the
 self-statements typed the Telegram way that the tidier rules miss (:mod:`.everyday`), what
 the person does and keeps (:mod:`.doing`: a fallback for a clause nothing else wrote from;
-:mod:`.keeps`), a life told in long, chatty turns (:mod:`.talk`: plural roles with names, jobs
-got, goals; :mod:`.family`: relatives lost, friends, homes described; :mod:`.study`: school
-and degrees; :mod:`.health`: injuries, conditions, diets; :mod:`.lately`: activities kept up;
-:mod:`.fondness`: likes said the long way; :mod:`.pastimes`: taken up, groups joined, habits,
-works underway), and last the relations said in passing (:mod:`.kin`), which a named relation
-outranks. What the person used to do writes nothing (the corpora's "past" category). Within a
-module, rules keep the order they are written in. The todo rules (:mod:`.todos`, then the goals
-of :mod:`.talk`, :mod:`.family` and :mod:`.health`, then the dated arrangements of
-:mod:`.plans` and the notes the person asks to keep, :mod:`.notes`) are a table of their own.
+:mod:`.keeps`), a life told in long, chatty turns (:mod:`.talk`: plural roles with names,
+goals; :mod:`.work`: jobs got or held; :mod:`.family`: relatives lost, friends, homes
+described; :mod:`.study`: school and degrees; :mod:`.health`: injuries, conditions, diets;
+:mod:`.lately`: activities kept up; :mod:`.fondness`: likes said the long way;
+:mod:`.pastimes`: taken up, groups joined, habits, works underway), and last the relations said
+in passing (:mod:`.kin`), which a named relation outranks. What the person used to do writes
+nothing (the corpora's "past" category). Within a module, rules keep the order they are written
+in. The todo rules (:mod:`.todos`, then the goals of :mod:`.talk`, :mod:`.family` and
+:mod:`.health`, then the dated arrangements of :mod:`.plans` and the notes the person asks to
+keep, :mod:`.notes`) are a table of their own.
 """
 
 from __future__ import annotations
@@ -40,12 +41,13 @@ from services.memory_upserter.extract.rules import (
     study,
     talk,
     todos,
+    work,
 )
 from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
 
 FACT_ORDER: tuple[ModuleType, ...] = (
     basics, profile, life, events, languages, everyday, doing, keeps,
-    talk, family, study, health, lately, fondness, pastimes, kin,
+    talk, work, family, study, health, lately, fondness, pastimes, kin,
 )  # fmt: skip
 TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans, notes)
 

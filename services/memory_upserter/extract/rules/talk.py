@@ -1,10 +1,10 @@
 """A life told in conversation — long, chatty sentences that say a lasting thing on the way:
 several people named after a plural role ("my kids, Sara and Ben", "my dogs Pepper and
-Precious"), a job got or held ("I got a temp job", "I've been working as a nurse for five
-years", "I've been a teacher for 15 years") and goals ("I'm aiming to turn my passion into a
-business", "my dream is to open a bakery", "a big step towards my goal of having a family").
-Where the person grew up and lives, said with more words, is :mod:`.family`'s; "I moved from
-Lisbon" says where they lived, not where they are from, and writes no origin.
+Precious"), pets and children named on the way ("My pup, Max,", "our daughter Emma") and goals
+("I'm aiming to turn my passion into a business", "my dream is to open a bakery", "a big step
+towards my goal of having a family"). Work said the same way is :mod:`.work`'s; where the person
+grew up and lives, said with more words, :mod:`.family`'s ("I moved from Lisbon" says where they
+lived, not where they are from, and writes no origin).
 
 A value is a whole phrase; a pronoun, a pleasantry or a phrase cut at a preposition writes
 nothing. Time words date a fact as usual ("for five years" → since then). Their place in the
@@ -16,12 +16,9 @@ import re
 
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.keeps import _PET_ROLES, pet
-from services.memory_upserter.extract.rules.profile import _JOBS
 from services.memory_upserter.extract.rules.registry import (
     _CAP,
     NAME,
-    ORG,
-    _article,
     _name,
     _relationship,
     rule,
@@ -136,106 +133,6 @@ def _our_child_named(m: re.Match[str], out: Emitter) -> None:
     if name and name.lower() not in NOT_NAMES:
         role = {"boy": "son", "girl": "daughter"}.get(m["role"].lower(), m["role"].lower())
         _relationship(out, role, name)
-
-
-# --- work ---------------------------------------------------------------------------------------
-
-_KIND = r"(?:temp|temporary|part-time|part\s+time|full-time|full\s+time|summer|second|side|new)"
-_JOB = rf"(?P<role>(?:[a-z-]+\s+){{0,2}}?(?i:{_JOBS}))(?![\w-])"
-_WORKPLACE = (
-    r"(?P<place>(?:the|a|an)\s+(?:[a-z][\w-]*\s+){0,3}?(?:hospital|clinic|school|university|"
-    r"college|library|museum|bank|bakery|cafe|café|restaurant|hotel|store|shop|warehouse|"
-    r"factory|farm|gym|studio|lab|company|firm|agency|startup|nonprofit|charity|center|centre|"
-    r"daycare|pharmacy|newspaper|magazine|theater|theatre|office|garage|shelter))\b"
-)
-
-
-@rule(
-    "got_a_job",
-    rf"(?i:\bI(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:(?:got|landed|found|"
-    rf"took|accepted|started)\s+an?\s+(?P<kind>{_KIND}\s+)?(?:\w+\s+)?job|started\s+working|"
-    rf"(?:got|landed)\s+(?P<the>the)\s+job(?!\s+done)))\b"
-    rf"(?:\s+(?i:as)\s+an?\s+{_JOB})?(?:\s+(?i:at|with)\s+(?:{_WORKPLACE}|(?:the\s+)?{ORG}))?",
-)
-def _got_a_job(m: re.Match[str], out: Emitter) -> None:
-    """ "I got a temp job to help cover expenses", "I just got a job as a nurse at the city
-    hospital", "I started working at the hospital last year": the person is employed (a plain
-    "got a new job" is :mod:`.kin`'s)."""
-    kind = " ".join((m["kind"] or "").lower().split())
-    if m["the"]:  # "I got the job!"
-        out.fact("JOB_STATUS", f"{out.who} got a new job", value="employed", importance=2)
-    if kind and kind != "new":
-        text = f"{out.who} has {_article(kind)} job"
-        out.fact("JOB_STATUS", text, value=f"{kind} job", importance=2, confidence=0.8)
-    if m["role"]:
-        _job_title(out, m["role"])
-    _workplace(out, m)
-
-
-def _job_title(out: Emitter, role: str) -> None:
-    role = " ".join(role.lower().split())
-    if not re.match(r"(?:big|huge|real|good|bad|great|former|future|aspiring|retired|ex)\b", role):
-        out.fact("JOB_TITLE", f"{out.who} works as {_article(role)}", value=role, importance=2)
-
-
-def _workplace(out: Emitter, m: re.Match[str]) -> None:
-    if "place" in m.re.groupindex and m["place"]:
-        place = " ".join(m["place"].split())
-        out.fact("WORKS_AT", f"{out.who} works at {place}", value=re.sub(r"^(?:the|an?)\s", "",
-                 place), importance=2, confidence=0.75)  # fmt: skip
-    elif m["org"] and _name(m["org"]):
-        org = str(_name(m["org"]))
-        out.entity(org, "Org")
-        out.fact("WORKS_AT", f"{out.who} works at {org}", obj=org, importance=2, confidence=0.85)
-
-
-@rule(
-    "working_as",
-    rf"(?i:\bI(?:'ve|\s+have)\s+been\s+(?:working|employed)\s+|\bI(?:'m|\s+am)\s+"
-    rf"(?:now\s+|currently\s+|still\s+)?working\s+)(?:(?i:as)\s+an?\s+{_JOB})?"
-    rf"(?:\s*(?i:at|for|in)\s+(?:{_WORKPLACE}|(?:the\s+)?{ORG}))?",
-)
-def _working_as(m: re.Match[str], out: Emitter) -> None:
-    """ "I've been working as a software engineer for about five years now", "I've been working
-    at the hospital for three years": dated by its time."""
-    if m["role"]:
-        _job_title(out, m["role"])
-    _workplace(out, m)
-
-
-@rule(
-    "been_at",
-    rf"(?i:\bI(?:'ve|\s+have)\s+been\s+(?:working\s+)?at\s+(?:the\s+)?){ORG}"
-    rf"(?=\s+(?i:for|since)\s+(?:\d|a|an|one|two|three|four|five|six|seven|eight|nine|ten|over|"
-    rf"about|almost|nearly|19|20))",
-    raw=True,
-)
-def _been_at(m: re.Match[str], out: Emitter) -> None:
-    """ "I've been at Google for 5 years": where the person works, since then."""
-    _workplace(out, m)
-
-
-@rule(
-    "been_a_job",
-    rf"(?i:\bI(?:'ve|\s+have)\s+been\s+an?\s+){_JOB}(?=\s+(?i:for|since)\b)",
-    raw=True,
-)
-def _been_a_job(m: re.Match[str], out: Emitter) -> None:
-    """ "I've been a teacher for 15 years": the job, since then."""
-    _job_title(out, m["role"])
-
-
-@rule(
-    "job_status",
-    r"(?i:\bI(?:'m|\s+am)\s+(?:now\s+|finally\s+|happily\s+|officially\s+|currently\s+)?)"
-    r"(?P<status>(?i:retired|semi-retired|unemployed|between\s+jobs|self-employed|out\s+of\s+work|"
-    r"a\s+stay-at-home\s+(?:mom|dad|parent|mum)))\b",
-)
-def _job_status(m: re.Match[str], out: Emitter) -> None:
-    """ "I'm retired now", "I'm between jobs", "I'm a stay-at-home mom"."""
-    status = " ".join(m["status"].lower().split())
-    text = f"{out.who} is {status}"
-    out.fact("JOB_STATUS", text, value=status.removeprefix("a "), importance=2, confidence=0.85)
 
 
 # --- goals (todos) -----------------------------------------------------------------------------
