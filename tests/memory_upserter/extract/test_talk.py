@@ -1,8 +1,9 @@
-"""A life told in long, chatty turns (rules/talk.py, rules/lately.py, rules/health.py): several
-people named after a plural role, a job got or held, where the person grew up, an activity as
-its sentence's subject, one kept up lately, a like held for long, what the person lives for,
-goals, injuries and a doctor's finding — and the look-alikes that must write nothing (a
-pleasantry, a hardship, this day's doing, a pronoun, a vague object, someone else's words)."""
+"""A life told in long, chatty turns (rules/talk, work, family, study, health, lately, fondness,
+pastimes, plans): several people named after a plural role, a job got or held, where the person
+grew up, school, health, an activity as its sentence's subject, one kept up lately, likes said
+the long way, goals and dated plans — and the look-alikes that must write nothing (a
+pleasantry, a hardship, this day's doing, a pronoun, a vague object, words said to the
+assistant, someone else's thing or words, advice, the past)."""
 
 from __future__ import annotations
 
@@ -247,6 +248,8 @@ def test_pastimes_groups_and_likes_said_in_passing(text: str, expected: set[tupl
         "Pottery is so calming.",  # maybe the other speaker's pastime
         "Oh man! Pottery's a great way to relax, so it must have been tough taking a break.",
         "Trying new stuff is a great way to push yourself and mix things up.",  # advice
+        "Talking to you helps me relax.",  # said to the assistant
+        "Chatting with you is my favorite way to unwind.",
         "I'm passionate about what I do.",
         "Just yesterday I joined the call late.",
         "My love for you is endless.",
