@@ -385,3 +385,8 @@ def test_another_persons_allergy_is_theirs() -> None:
     facts = facts_of("my sister ana is allergic to peanuts and shellfish")
     assert {("Ana", "ALLERGY", "peanuts"), ("Ana", "ALLERGY", "shellfish")} <= facts
     assert not {f for f in facts if f[0] == "user" and f[1] == "ALLERGY"}
+
+
+@pytest.mark.parametrize("text", ["i live w/ my gf in porto", "me and my bf live in porto"])
+def test_living_with_someone_is_still_living_there(text: str) -> None:
+    assert ("user", "LIVES_IN", "Porto") in facts_of(text)
