@@ -51,3 +51,15 @@ def test_the_reply_confirms_what_the_turn_created_and_closed(workflow: str) -> N
         '✓ Dropped: "Run a marathon".',
     ]
     assert str(reply["reply"]).endswith("Which one is done: 'Pay rent' or 'Call mum'?")
+
+
+@pytest.mark.parametrize("workflow", ["fast-brain.json", "fast-brain-one-call.json"])
+def test_a_which_question_the_reply_asked_is_not_asked_again(workflow: str) -> None:
+    asked = "Which marta do you mean — Marta (lives in Madrid) or Marta Silva (works at Globex)?"
+    commit = {
+        **COMMIT,
+        "reply": asked,
+        "questions": ["Which Marta do you mean — Marta (sister) or Marta Silva (colleague)?"],
+    }
+    reply = str(_reply(workflow, commit)["reply"])
+    assert reply.count("do you mean") == 1 and reply.startswith(asked)
