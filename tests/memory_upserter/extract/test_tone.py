@@ -390,3 +390,18 @@ def test_another_persons_allergy_is_theirs() -> None:
 @pytest.mark.parametrize("text", ["i live w/ my gf in porto", "me and my bf live in porto"])
 def test_living_with_someone_is_still_living_there(text: str) -> None:
     assert ("user", "LIVES_IN", "Porto") in facts_of(text)
+
+
+@pytest.mark.parametrize(
+    "text, todo",
+    [
+        ("set a reminder to call mom at 5pm", "Call mom"),
+        ("remind me about the dentist on monday", "The dentist"),
+        ("can you remind me about the dentist", "The dentist"),
+        ("can u remind me 2 call mom tmrw", "Call mom"),
+        ("you remind me about my sister", None),
+        ("she always reminds me about my mom", None),
+    ],
+)
+def test_a_reminder_asked_for_is_a_todo_a_likeness_is_not(text: str, todo: str | None) -> None:
+    assert [t.text for t in extract([Utterance(text)], now=NOW).todos] == ([todo] if todo else [])
