@@ -405,3 +405,15 @@ def test_living_with_someone_is_still_living_there(text: str) -> None:
 )
 def test_a_reminder_asked_for_is_a_todo_a_likeness_is_not(text: str, todo: str | None) -> None:
     assert [t.text for t in extract([Utterance(text)], now=NOW).todos] == ([todo] if todo else [])
+
+
+@pytest.mark.parametrize(
+    "text, fact",
+    [
+        ("if i'm honest i love jazz", ("user", "LIKES", "jazz")),
+        ("if you must know, i'm a nurse", ("user", "JOB_TITLE", "nurse")),
+    ],
+)
+def test_an_if_of_candour_is_no_hypothetical(text: str, fact: tuple[str, str, str]) -> None:
+    assert fact in facts_of(text)
+    assert facts_of("if i lived in paris i'd eat croissants") == set()
