@@ -38,6 +38,7 @@ class Resolved:
     # write index → (plan entity index, the handle it is not)
     open: dict[str, str] = field(default_factory=dict)  # a name several answer to → question
     left_open: list[PlanFact] = field(default_factory=list)  # facts naming an open name
+    unknown_kind: list[str] = field(default_factory=list)  # new names nothing gave a category
 
 
 @dataclass(frozen=True)
