@@ -417,3 +417,9 @@ def test_a_reminder_asked_for_is_a_todo_a_likeness_is_not(text: str, todo: str |
 def test_an_if_of_candour_is_no_hypothetical(text: str, fact: tuple[str, str, str]) -> None:
     assert fact in facts_of(text)
     assert facts_of("if i lived in paris i'd eat croissants") == set()
+
+
+def test_shes_a_nurse_is_the_job_of_the_one_just_named() -> None:
+    facts = facts_of("my mom's name is maria and she's a nurse")
+    assert ("Maria", "JOB_TITLE", "nurse") in facts
+    assert not {f for f in facts if f[0] == "user" and f[1] == "JOB_TITLE"}
