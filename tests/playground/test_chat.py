@@ -418,3 +418,11 @@ async def test_forget_and_correct_in_the_conversation_are_confirmed_in_the_reply
     envelope = text.split("-- envelope")[1].split("[user]")[0].lower()
     assert "porto" not in envelope  # known only as where Marta lives: forgotten with her
     assert "shellfish" not in envelope and "peanuts" in envelope
+
+
+def test_a_todo_ask_typed_the_telegram_way_puts_the_todos_first() -> None:
+    graph = {"commitments": [{"text": "Call Marta"}], "relevant_facts": [{"text": "User is 30"}]}
+    for asked in ["wat do i have to do", "whats on my todo list", "so whats left to do"]:
+        lines = offline_reply({"GRAPH": graph}, asked).splitlines()
+        assert lines[0].endswith("What you still have to do:"), asked
+        assert lines[1] == "• to do: Call Marta", asked

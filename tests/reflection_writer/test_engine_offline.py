@@ -314,3 +314,16 @@ def test_what_the_user_says_is_never_taken_for_a_readout() -> None:
     assert draft.reflection.observation == ["My sister Marta lives in Madrid."]
     assert draft.summary.people == ["Marta", "Madrid"][: len(draft.summary.people)]
     assert "Marta" in draft.summary.people and "Lisbon" not in draft.summary.one_liner
+
+
+def test_people_typed_in_lowercase_are_found_after_a_relation_word() -> None:
+    said = messages(
+        [
+            ("user", "omg so i went to scotland with my sister ana last week"),
+            ("assistant", "How was it?"),
+            ("user", "so good. my friend lives in leeds and my brother just called lol"),
+        ]
+    )
+    draft = engine_offline.draft(said)
+    assert draft.summary.people == ["Ana"]
+    assert ground(draft.reflection, said).dropped_evidence == []

@@ -30,7 +30,8 @@ _QUESTION_START = re.compile(
 )
 _OR_WHAT = re.compile(r"(?i)\bor\s+(?:what|not|nah|no|smth|something)\W*$")
 _HYPOTHETICAL = re.compile(
-    r"(?i)(?:^|[\s,(])(?:if|what\s+if|imagine|imagining|suppose|supposing|pretend|hypothetically|"
+    r"(?i)(?:^|[\s,(])(?:if(?!\s+(?:I'm|I\s+am|I'm\s+being|I\s+am\s+being)\s+(?:honest|real|being\s+honest)\b|"
+    r"\s+you\s+(?:ask|must\s+know)\b|\s+I'm\s+being\s+honest\b)|what\s+if|imagine|imagining|suppose|supposing|pretend|hypothetically|"
     r"in\s+theory|let'?s\s+say|say\s+that|in\s+a\s+dream|i\s+dreamt|i\s+dreamed|dreaming|unless|"
     r"in\s+case|as\s+if|in\s+another\s+life|in\s+a\s+parallel)\b"
 )

@@ -92,6 +92,7 @@ _FORMS = {
     "coz": "because",
 }
 _FORM = re.compile(r"(?i)(?<![\w'])(?:" + "|".join(_FORMS) + r")(?![\w'])")
+_ME_AND = re.compile(r"(?i)\bme\s+and\s+(my\s+[a-z]+)\s+(?=(?:live|moved|work|are\s+moving)\b)")
 _KIN_SHORT = {"sis": "sister", "bro": "brother", "hubby": "husband", "wifey": "wife"}
 _SHORT_KIN = re.compile(r"(?i)\bmy\s+(sis|bro|hubby|wifey)\b")
 _I_CONTRACTED = re.compile(r"(?<![\w'])i(?='(?:m|ve|ll|d)\b)")
@@ -140,10 +141,11 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     text = re.sub(r"([.!?])\s*,\s*", r"\1 ", _FILLER.sub("", text))  # "…? BTW, I …": "…? I …"
     text = _OPENER.sub("", text)  # "guess what, i got engaged": the news, not a guess
     lowercase = not re.search(r"[A-ZÀ-Þ]", text)
+    text = re.sub(r"(?i)(?<!\w)w/(?=\s)", "with", text)  # "w/ my gf" (before "w" is read)
     text = _FORM.sub(lambda m: _FORMS[m.group(0).lower()], text)
+    text = _ME_AND.sub(r"\1 and I ", text)  # "me and my bf live in porto": my bf and I live …
     text = _I_CONTRACTED.sub("I", text)  # "i'm", "i've", "i'll", "i'd"
     text = _SHORT_KIN.sub(lambda m: f"my {_KIN_SHORT[m[1].lower()]}", text)  # "my sis": sister
-    text = re.sub(r"(?i)(?<!\w)w/(?=\s)", "with", text)  # "w/ my gf"
     text = _BARE.sub(lambda m: _BARE_SUBJECT.get(m["verb"].split()[0].lower(), "I ") + m[0], text)
     text = _AND_VERB.sub("and I ", text)
     text = _ROLE_S_NAME.sub(lambda m: f"my {m.group(1)}'s name", text)

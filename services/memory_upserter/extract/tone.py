@@ -54,10 +54,16 @@ _THEN = re.compile(
 )
 
 
+_SINCE_THEN = re.compile(
+    r"(?i)\b(?:started|began|since|still|always|ever\s+since|(?:have|'ve|has|'s)\s+been)\b"
+)
+
+
 def said_of_then(sentence: str) -> bool:
     """The sentence puts what it states in a past of the person's life ("when I was 20", "as
-    a kid", "back then"): its states are not theirs now ("still in college" is)."""
-    return bool(_THEN.search(sentence))
+    a kid", "back then"): its states are not theirs now ("still in college" is, and so is what
+    began then: "my passion for cooking started when I was young")."""
+    return bool(_THEN.search(sentence)) and not _SINCE_THEN.search(sentence)
 
 
 def sarcastic(message: str) -> bool:

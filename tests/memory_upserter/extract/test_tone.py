@@ -385,3 +385,41 @@ def test_another_persons_allergy_is_theirs() -> None:
     facts = facts_of("my sister ana is allergic to peanuts and shellfish")
     assert {("Ana", "ALLERGY", "peanuts"), ("Ana", "ALLERGY", "shellfish")} <= facts
     assert not {f for f in facts if f[0] == "user" and f[1] == "ALLERGY"}
+
+
+@pytest.mark.parametrize("text", ["i live w/ my gf in porto", "me and my bf live in porto"])
+def test_living_with_someone_is_still_living_there(text: str) -> None:
+    assert ("user", "LIVES_IN", "Porto") in facts_of(text)
+
+
+@pytest.mark.parametrize(
+    "text, todo",
+    [
+        ("set a reminder to call mom at 5pm", "Call mom"),
+        ("remind me about the dentist on monday", "The dentist"),
+        ("can you remind me about the dentist", "The dentist"),
+        ("can u remind me 2 call mom tmrw", "Call mom"),
+        ("you remind me about my sister", None),
+        ("she always reminds me about my mom", None),
+    ],
+)
+def test_a_reminder_asked_for_is_a_todo_a_likeness_is_not(text: str, todo: str | None) -> None:
+    assert [t.text for t in extract([Utterance(text)], now=NOW).todos] == ([todo] if todo else [])
+
+
+@pytest.mark.parametrize(
+    "text, fact",
+    [
+        ("if i'm honest i love jazz", ("user", "LIKES", "jazz")),
+        ("if you must know, i'm a nurse", ("user", "JOB_TITLE", "nurse")),
+    ],
+)
+def test_an_if_of_candour_is_no_hypothetical(text: str, fact: tuple[str, str, str]) -> None:
+    assert fact in facts_of(text)
+    assert facts_of("if i lived in paris i'd eat croissants") == set()
+
+
+def test_shes_a_nurse_is_the_job_of_the_one_just_named() -> None:
+    facts = facts_of("my mom's name is maria and she's a nurse")
+    assert ("Maria", "JOB_TITLE", "nurse") in facts
+    assert not {f for f in facts if f[0] == "user" and f[1] == "JOB_TITLE"}

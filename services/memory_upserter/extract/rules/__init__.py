@@ -1,7 +1,8 @@
 """The offline extractor's rule table, in order: the one place that order is set.
 
-The self-statements of :mod:`.basics` (home, work, diet, allergies, likes, projects, events,
-people) come first, then who the person is (:mod:`.profile`), then their life (:mod:`.life`),
+The self-statements of :mod:`.basics` (home, work, diet, allergies, likes, projects, people)
+and the one-off events of :mod:`.did` come first, then who the person is (:mod:`.profile`),
+then their life (:mod:`.life`),
 what changes it (:mod:`.events`), a few statements in other languages (:mod:`.languages`), the
 self-statements typed the Telegram way that the tidier rules miss (:mod:`.everyday`), what
 the person does and keeps (:mod:`.doing`: a fallback for a clause nothing else wrote from;
@@ -23,6 +24,7 @@ from types import ModuleType
 
 from services.memory_upserter.extract.rules import (
     basics,
+    did,
     doing,
     events,
     everyday,
@@ -46,7 +48,7 @@ from services.memory_upserter.extract.rules import (
 from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
 
 FACT_ORDER: tuple[ModuleType, ...] = (
-    basics, profile, life, events, languages, everyday, doing, keeps,
+    basics, did, profile, life, events, languages, everyday, doing, keeps,
     talk, work, family, study, health, lately, fondness, pastimes, kin,
 )  # fmt: skip
 TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans, notes)

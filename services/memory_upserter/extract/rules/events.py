@@ -192,7 +192,10 @@ def _in_until(m: re.Match[str], out: Emitter) -> None:
         out.fact("STAYING_IN", f"{out.who} is staying in {place}", obj=place, confidence=0.85)
 
 
-@rule("person_job", rf"{SUBJECT}\s+(?i:is|works\s+as)\s+(?i:an?)\s+(?P<job>(?i:{_JOBS}))\b")
+@rule(
+    "person_job",
+    rf"{SUBJECT}(?:\s+(?i:is|works\s+as)|'s)\s+(?i:an?)\s+(?P<job>(?i:{_JOBS}))\b",
+)  # "she's a nurse", "my mum's a teacher"
 def _person_job(m: re.Match[str], out: Emitter) -> None:
     person = _subject(m, out)
     if person:

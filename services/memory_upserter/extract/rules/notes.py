@@ -24,3 +24,22 @@ def _note_to_self(m: re.Match[str], out: Emitter) -> None:
     task = m["task"].strip()
     if not _NOT_A_TASK.match(task):
         out.todo("REMINDER", task)
+
+
+@todo_rule(
+    "set_a_reminder",
+    r"(?i:\b(?:set|add|make|create|put\s+in|need|want)\s+(?:me\s+)?a\s+reminder\s+(?:to|for|about)|"
+    r"\bremind\s+me\s+(?:about|abt|of\s+the|2)|\bdon't\s+forget\s+to\s+remind\s+me\s+(?:to|about)|"
+    r"\bdo\s+not\s+forget\s+to\s+remind\s+me\s+(?:to|about))\s+(?P<task>.+)$",
+    requested=True,
+)
+def _set_a_reminder(m: re.Match[str], out: Emitter) -> None:
+    """ "set a reminder to call mom at 5pm", "remind me about the dentist on monday", "don't
+    forget to remind me to call mom", "remind me 2 call mom tmrw"."""
+    task, before = m["task"].strip(), m.string[: m.start()]
+    asked = re.search(r"(?i)\b(?:can|could|would|will|pls|please)\s+(?:you|u)\s*$", before)
+    said_of = re.search(r"(?i)\b(?:you|u|he|she|it|that|this|they|which|who|always)\s*$", before)
+    if said_of and not asked:
+        return  # "you remind me about my sister": a likeness, not a request
+    if not _NOT_A_TASK.match(task) and not re.match(r"(?i)(?:how|that|when|why|what)\b", task):
+        out.todo("REMINDER", task)
