@@ -52,6 +52,7 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
     todos, todo_notes = todo_rows(plan, turn, own)
     notes += todo_notes
     done_said = any(says_done(r.text) for r in own)
+    asked = [judged.todo_answer] if judged.todo_answer is not None else []
     did = [] if done_said or not plan.complete_commitment else did_sentences([r.text for r in own])
     forget = list(plan.forget)
     if source in ("request", "answer") and forget:  # the person asks; a model never forgets
@@ -79,9 +80,10 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         fact_source="llm_plan" if source in ("request", "answer") else "shadow_extraction",
         notes=tuple(notes),
         questions=tuple(dict.fromkeys([*judged.questions, *resolved.open.values()])),
-        done=tuple([*plan.done, *did]),
-        dropped=tuple(plan.dropped),
+        done=tuple([*plan.done, *did, *(a.text for a in asked if a.verb == "done")]),
+        dropped=tuple([*plan.dropped, *(a.text for a in asked if a.verb == "dropped")]),
         ends=tuple(plan.ends),
+        closes_asked=tuple(a.question for a in asked),  # the "which one is done?" answered
     )
 
 
