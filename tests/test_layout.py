@@ -1,5 +1,5 @@
 """The house rules of issue #26 that the tree itself can be asked about (pure: it reads source
-files only): functions stay short, memory-upserter's root holds no concept
+files only): modules and functions stay short, memory-upserter's root holds no concept
 prefixes, every node is a leaf (rag-gate mounts nothing of fast-brain), and persona visibility
 in SQL is written once (``services/core/memory_store/visibility.py``)."""
 
@@ -21,6 +21,7 @@ NODES = (
 )
 MAX_LONG_FUNCTIONS = 3  # functions over 60 lines in services/ (issue #26: 21 at its review)
 LONG = 60
+MAX_MODULE_LINES = 300  # STYLE.md: modules under 300 lines
 # Persona visibility: a row is the person's (scope global) or this persona's own.
 _VISIBILITY = re.compile(r"scope\s*=\s*'global'\s+OR\s+[\w.{}]*agent_id\s*=", re.IGNORECASE)
 
@@ -46,6 +47,15 @@ def test_at_most_three_functions_in_services_run_over_sixty_lines() -> None:
         if lines > LONG
     ]
     assert len(long) <= MAX_LONG_FUNCTIONS, long
+
+
+def test_every_module_in_services_is_under_three_hundred_lines() -> None:
+    long = [
+        f"{path.relative_to(SERVICES)} ({lines})"
+        for path in _modules()
+        if (lines := len(path.read_text().splitlines())) >= MAX_MODULE_LINES
+    ]
+    assert not long, long
 
 
 def test_memory_upserters_root_holds_no_concept_prefix() -> None:

@@ -105,8 +105,25 @@ def _facts(column: str) -> tuple[Fact, ...]:
     return tuple(parse_fact(p) for p in column.split(";") if p.strip())
 
 
+def _all_held_out(key: str) -> bool:
+    return True
+
+
+def _all_tuned(key: str) -> bool:
+    return False
+
+
+# How each file splits: by a hash of the text, or whole (``*-fresh``: written and labelled
+# before the judge ever ran on it, never tuned on; ``*-probe``: written to tune on).
+SPLITS = {
+    "telegram.txt": held_out_telegram,
+    "telegram-fresh.txt": _all_held_out,
+    "telegram-probe.txt": _all_tuned,
+}
+
+
 def load_messages(path: Path = DATA / "messages.txt") -> list[Message]:
-    split = held_out_telegram if path.name == "telegram.txt" else held_out
+    split = SPLITS.get(path.name, held_out)
     out = []
     for line in path.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
@@ -130,6 +147,9 @@ class Tally:
     fn: int = 0
     messages: int = 0
     wrong: int = 0  # messages with at least one false write
+    garbled: int = (
+        0  # false writes of a labelled kind with the wrong value (a fragment, a lost object)
+    )
     missed: list[str] = field(default_factory=list)
     false: list[str] = field(default_factory=list)
 
@@ -137,10 +157,16 @@ class Tally:
         self.tp, self.fp, self.fn = self.tp + other.tp, self.fp + other.fp, self.fn + other.fn
         self.messages += other.messages
         self.wrong += other.wrong
+        self.garbled += other.garbled
 
     @property
     def precision(self) -> float | None:
         return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
+
+    @property
+    def garbled_share(self) -> float | None:
+        """Of the facts written, the share that are a labelled kind with a wrong value."""
+        return self.garbled / (self.tp + self.fp) if self.tp + self.fp else None
 
     @property
     def recall(self) -> float | None:
@@ -166,6 +192,8 @@ def score(message: Message, written: Sequence[Fact]) -> Tally:
         if any(want.matches(loose) or loose.matches(want) for want in message.must):
             continue  # the right fact with the wrong dates: already counted as missed
         tally.fp += 1
+        labelled = (*message.must, *message.may)
+        tally.garbled += any((f.subject, f.predicate) == (w.subject, w.predicate) for f in labelled)
         tally.false.append(f"{message.text!r}: wrote {w}")
     tally.wrong = int(tally.fp > 0)
     return tally

@@ -86,6 +86,8 @@ def rows(runs: list[Replay]) -> list[list[object]]:
     for split in ("tuned", "held-out"):
         for style in styles:
             chosen = [r for r in runs if r.style == style and r.held_out == (split == "held-out")]
+            if not chosen:  # a style recorded for one split only (v3: held out)
+                continue
             n = {
                 c: sum(r.count(c) for r in chosen)
                 for c in ("lost", "refused", "fair", "fair_dropped", "invented", "invented_kept")

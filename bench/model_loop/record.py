@@ -43,7 +43,7 @@ from bench.model_loop.replay import FIXTURES, ask, commit, plan_facts, play_turn
 
 SCRATCH = OUT / "model_loop"
 LABELS = ("fair", "invented")
-STYLE_CHOICES = ("careful", "sloppy", "careful-v2", "sloppy-v2")
+STYLE_CHOICES = ("careful", "sloppy", "careful-v2", "sloppy-v2", "careful-v3", "sloppy-v3")
 
 
 def _fixture(name: str) -> Path:

@@ -30,12 +30,16 @@ FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "model_l
 STYLES = ("careful", "sloppy")
 # recorded with the prompt showing handles (F/T + 6 hex digits), contracts 1.5
 STYLES_V2 = ("careful-v2", "sloppy-v2")
+# a fresh held-out set written after the others had been read (prompts with handles, as v2)
+STYLES_V3 = ("careful-v3", "sloppy-v3")
 
 
 def styles_of(conv: dict[str, Any]) -> list[str]:
     """The styles every turn of the conversation holds an answer of."""
     return [
-        s for s in (*STYLES, *STYLES_V2) if all(s in t.get("answers", {}) for t in conv["turns"])
+        s
+        for s in (*STYLES, *STYLES_V2, *STYLES_V3)
+        if all(s in t.get("answers", {}) for t in conv["turns"])
     ]
 
 

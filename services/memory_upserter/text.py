@@ -70,11 +70,44 @@ def words(text: str) -> list[str]:
     return _WORDS.findall(fold(text))
 
 
+# Done said of something else: praise ("well done!", "done deal"), someone else's doing ("how
+# much they've done"), or experience ("I've done weight training so far").
+_PRAISE = re.compile(
+    r"(?i)\b(?:well|nicely|good|great|job|so|beautifully|see\s+it|get\s+it)\s+done\b|"
+    r"\bdone\s+deal\b|\b(?:you|they|she|he)\s+(?:did\s+it|finished|are\s+done)\b"
+)
+_OTHERS_DONE = re.compile(
+    r"(?i)\b(?:they|he|she|you|it|we)(?:'ve|'s|'re|\s+have|\s+has|\s+are|\s+is|\s+had)?\s+"
+    r"(?:\w+\s+)?(?:done|finished|completed)\b"
+)
+_NOT_A_TASK_DONE = re.compile(
+    r"(?i)^\W*(?:(?:I'm|I\s+am|im|we're|all|so|ok|okay)\s+)*done\s+for\s+(?:the\s+)?(?:day|today|"
+    r"tonight|now|week|night)\b|"
+    r"\bdone\s+(?:talking|arguing|chatting|discussing|here\s+for\s+today)\b|"
+    r"\bmy\s+[a-z]+(?:\s+[A-Za-z]+)?\s+(?:just\s+|finally\s+)?(?:finished|completed|is\s+done|'s\s+done)\b|"
+    r"\b(?:last\s+(?:year|month|summer|spring|fall|autumn|winter)|years?\s+ago|in\s+(?:19|20)\d\d|"
+    r"back\s+in|when\s+I\s+was)\b"
+)  # the day over ("stretching done for today" names a habit), a talk ended, someone else's
+# finishing, an achievement long past
+_EXPERIENCE = re.compile(
+    r"(?i)\bI(?:'ve|\s+have)\s+(?:\w+\s+)?done\s+[^,.;!?]*?\b(?:so\s+far|before|in\s+the\s+past|"
+    r"a\s+lot\s+of|plenty\s+of|lots\s+of)\b"
+)
+
+
 def says_done(text: str) -> bool:
-    """The user says something is done/finished/completed — not "not done yet", not "I'll be
-    finished tomorrow", not "once it's done"."""
-    for match in DONE.finditer(text):
-        before, after = text[: match.start()], text[match.end() :]
+    """The person says something of theirs is done/finished/completed — not "not done yet",
+    not "I'll be finished tomorrow", not "once it's done", and not praise or someone else's
+    doing ("well done!", "they've done so much"): read sentence by sentence. The one rule the
+    offline judge and the commit both close a todo by."""
+    return any(_own_done(s) for s in SENTENCES.split(text))
+
+
+def _own_done(sentence: str) -> bool:
+    if any(p.search(sentence) for p in (_PRAISE, _OTHERS_DONE, _EXPERIENCE, _NOT_A_TASK_DONE)):
+        return False
+    for match in DONE.finditer(sentence):
+        before, after = sentence[: match.start()], sentence[match.end() :]
         if not NEGATED.search(before) and not re.match(r"\W*yet\b", after, re.IGNORECASE):
             return True
     return False

@@ -27,8 +27,9 @@ many more up out off again tell know remember anything something everything thin
 i'm i've i'll i'd it's what's who's don't didn't please thanks ok okay hey hi yes""".split()
 )
 _QUESTION_START = re.compile(
-    r"^(?:what|which|who|whom|whose|when|where|why|how|do|does|did|is|are|am|was|were|can|"
-    r"could|should|will|would|any|anything|list|show|tell|remind)\b"
+    r"^(?:(?:so|ok|okay|hey|um|btw)\W+)*(?:what|whats|wat|wot|which|who|whos|whom|whose|when|"
+    r"where|wheres|why|how|hows|do|does|did|is|are|am|was|were|can|could|should|will|would|any|"
+    r"anything|list|show|tell|remind)\b"
 )
 _TODO_WORDS = re.compile(
     r"\b(?:to ?-?dos?|to do|have to|has to|need to|got to|gotta|should i|left|pending|due|"

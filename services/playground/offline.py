@@ -92,10 +92,10 @@ def _todos(graph: Mapping[str, Any]) -> list[dict[str, Any]]:
 def _found(graph: Mapping[str, Any]) -> list[str]:
     """The facts the gate found for the message: relevant facts, relations, entity cards."""
     cards = [
-        f"{card.get('label', '')}: {fact}"
+        fact if fact.startswith(card.get("label", "")) else f"{card.get('label', '')}: {fact}"
         for card in graph.get("entity_cards", [])
         for fact in card.get("facts", [])
-    ]
+    ]  # "Marta lives in Madrid" names Marta already: said once, not "Marta: Marta lives …"
     return ordered(
         [
             *(f.get("text", "") for f in graph.get("relevant_facts", [])),

@@ -23,6 +23,7 @@ from contracts.hydrate import HydrateRequest, HydrateResponse
 from contracts.pulse import PulseRequest, PulseResponse
 from contracts.retrieve import RetrieveRequest, RetrieveResponse
 from contracts.turn import TurnRequest, TurnResponse
+from services.core.which import read_question
 from services.fast_brain.sequence import run_turn
 from services.playground.offline import due_suffix, offline_reply
 
@@ -142,7 +143,7 @@ class Conversation:
             reply=commit.get("reply") or reply,
             source=source,
             answers=nodes.answers,
-            confirmations=confirmations(commit),
+            confirmations=confirmations(commit, asked=reply if source == "question" else None),
         )
 
     async def _answer(
@@ -196,23 +197,35 @@ LISTS = {
     "FRICTION": "frictions",
     "THREAD": "open threads",
 }
+CLOSED = {"completed": "Done", "dropped": "Dropped", "checked_in": "Checked in"}
 
 
-def confirmations(commit: dict[str, Any]) -> list[str]:
-    """One line per todo the turn created, then what memory confirms of what the person asked
-    of it (a forget, a fact their words ended): what the reply confirms to the person; then the
-    product's own questions the turn left open ("? Which one is done: …?")."""
+def confirmations(commit: dict[str, Any], asked: str | None = None) -> list[str]:
+    """One line per todo the turn created and per todo it closed (so a completion the person
+    did not mean is seen at once), then what memory confirms of what the person asked of it (a
+    forget, a fact their words ended): what the reply confirms to the person; then the
+    product's own questions the turn left open ("? Which one is done: …?") — not one the reply
+    (``asked``: the read side's question) already asked."""
     lines = []
     for todo in commit.get("todos", []):
         if todo.get("outcome") != "created":
             continue
         where = LISTS.get(todo.get("kind", ""), "open threads")
         lines.append(f'✓ Added "{todo["text"]}" to your {where}{due_suffix(todo.get("due_at"))}.')
+    for closed in commit.get("completions", []):
+        lines.append(f'✓ {CLOSED.get(closed.get("outcome", ""), "Closed")}: "{closed["text"]}".')
     return [
         *lines,
         *commit.get("confirmations", []),
-        *(f"? {question}" for question in commit.get("questions", [])),
+        *(f"? {q}" for q in commit.get("questions", []) if not _same_question(q, asked)),
     ]
+
+
+def _same_question(question: str, asked: str | None) -> bool:
+    """The commit's "which Marta?" when the reply already asked which Marta (the read side's
+    wording may differ): the person is asked once."""
+    mine, theirs = read_question(question), read_question(asked or "")
+    return mine is not None and theirs is not None and mine.shown.lower() == theirs.shown.lower()
 
 
 def _ts(now: datetime | None) -> dict[str, str]:

@@ -22,6 +22,7 @@ from contracts.slots import FactLine
 from services.core.vectors import VectorHit
 from services.core.vectors.layout import SparseEncoder
 from services.rag_gate import ranking
+from services.rag_gate.cards import Entity, build_cards, card_entities, entity_key, is_self
 from services.rag_gate.gate import CUE_WORDS
 from services.rag_gate.store import FactRow, Rows
 
@@ -190,14 +191,14 @@ def knowledge_slot(
     return KnowledgeSlot(hits=out), done.tally
 
 
-def _entities(row: FactRow) -> list[ranking.Entity]:
+def _entities(row: FactRow) -> list[Entity]:
     """The fact's entities as 000 keys, the user's own entity left out (see ranking)."""
     entities = [
-        ranking.Entity(e.entity_id, ranking.entity_key(e.entity_ref, e.name, e.category), e.name)
+        Entity(e.entity_id, entity_key(e.entity_ref, e.name, e.category), e.name)
         for e in (row.subject, row.object)
         if e is not None
     ]
-    return [e for e in entities if not ranking.is_self(e.ref)]
+    return [e for e in entities if not is_self(e.ref)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +206,7 @@ class RankedFacts:
     """The relevant facts best first (at most ``max``) and the entities to build cards for."""
 
     ranked: list[ranking.Ranked]
-    entities: list[ranking.Entity]
+    entities: list[Entity]
     tally: Tally
 
 
@@ -248,9 +249,7 @@ def rank_facts(
     )
     ranked = ranked[: limits.max]
     entities = (
-        ranking.card_entities((entities_of[r.id] for r in ranked), 2 * limits.cards)
-        if limits.cards
-        else []
+        card_entities((entities_of[r.id] for r in ranked), 2 * limits.cards) if limits.cards else []
     )
     return RankedFacts(ranked, entities, tally)
 
@@ -286,7 +285,7 @@ def facts_slot(
                 ),
             )
         )
-    entity_cards = ranking.build_cards(
+    entity_cards = build_cards(
         facts.entities,
         cards,
         exclude_ids=[r.id for r in facts.ranked],

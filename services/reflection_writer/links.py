@@ -8,7 +8,8 @@ Evidence when it has a link word (``text.has_link``) and none of these:
   got some rest after the drive"), or it is advice or a guess ("Don't forget…, since…", "so it
   must have been tough");
 - its only link word is a greeting's or a time's "since" ("since we last talked", "since I was
-  17"): "since" counts only as "ever since" or "since" + a reason ("since the wait is long");
+  17"): "since" counts only as "ever since", "since" + a reason ("since the wait is long") or
+  + the event a change dates from ("since I started running I sleep better");
 - a "so" that is an intensifier or a sentence opener ("so glad", "so many people", "So I
   wanna…"): "so" counts after a comma, before a clause ("…, so I started…");
 - an "after" that is no event ("after work", "go after my goals", "I'm after Marley flooring");
@@ -30,7 +31,11 @@ _ADVICE = re.compile(
     r"^(?:don't|do not|make sure|remember to|try to|let's|be sure)\b|\bmust have been\b|"
     r"\bhow (?:it|this|that) makes me feel\b"
 )
-_SINCE_REASON = re.compile(r"\bsince (?:the|it|it's|they|they're|he|she|there|this|that)\b")
+_SINCE_REASON = re.compile(
+    r"\bsince (?:the|it|it's|they|they're|he|she|there|this|that)\b|"
+    r"\bsince (?:i|we) (?:started|began|stopped|quit|moved|switched|changed|left|joined|lost|"
+    r"got|gave up|cut out)\b"
+)  # a reason, or the event a change dates from ("since i started running i sleep better")
 _SINCE_TIME = re.compile(r"\b(?<!ever )since\b")
 _SO_CLAUSE = re.compile(
     r",\s*so (?:i|i'm|i've|i'll|we|we're|my|it|it's|he|she|they|that|now|now i)\b"

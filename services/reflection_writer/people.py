@@ -10,6 +10,8 @@ Issue 28: a capitalised word is not a person ("Scotland", "The Alchemist", "Bye"
    before it ("met Ana", "told Jo", "with Tom"), or after it ("Tom said", "Ana and I",
    "Jo's birthday", "Tom's wife", "Tom is my…").
 
+3. in a message typed without capitals, the word after a relation ("my sister ana").
+
 Never a name someone is addressed by ("Hey Mel!", "Thanks, Caroline") nor a name of one of
 the speakers (the person is not one of their own people; the other side is the persona),
 nor a word after "the", "in", "to", "from", "at", "visited" (a place or a title), nor
@@ -67,6 +69,7 @@ def find_people(messages: Sequence[Message], known: Sequence[KnownEntity]) -> li
     for message in messages:
         if message.role != "user":
             continue
+        names += _typed_lowercase(message.text, speakers)
         for sentence in sentences(message.text):
             names += [
                 name
@@ -74,6 +77,41 @@ def find_people(messages: Sequence[Message], known: Sequence[KnownEntity]) -> li
                 if _is_person(name, before, after, speakers, lowered)
             ]
     return unique((clip(n, 80) for n in names), 10)
+
+
+_RELATION_THEN = re.compile(
+    r"\bmy\s+(?:best\s+|little\s+|big\s+|older\s+|younger\s+)?(?:"
+    + "|".join(re.escape(r) for r in RELATIONS if r not in ("named", "called", "kids", "friends"))
+    + r")\s*,?\s+([a-z][a-z'-]{1,19})\b(?!')"
+)
+# What follows "my sister …" when it is no name.
+_NOT_LOWER_NAMES = frozenset(
+    """lives lived works worked says said told tells got gets went goes loves loved likes liked
+wants wanted thinks thought called texted came comes visited just always never finally really
+also still and or but who which that is was has had will would can could does did doing
+getting going being living working moving staying last next this today tonight tomorrow
+yesterday now again too lol haha btw tbh rn omg ugh""".split()
+)
+
+
+def _typed_lowercase(text: str, speakers: set[str]) -> list[str]:
+    """In a message typed without capitals, the name after a relation word ("my sister ana",
+    "my friend jo"): the capitalised rules cannot see it."""
+    if re.search(r"[A-Z]", text):
+        return []
+    out = []
+    for m in _RELATION_THEN.finditer(text):
+        word = m.group(1)
+        if (
+            word in _NOT_LOWER_NAMES
+            or word in STOPWORDS
+            or fold(word) in _NOT_NAMES
+            or fold(word) in speakers
+            or re.search(r"(?:ed|ing|ly)$", word)
+        ):
+            continue
+        out.append(word.capitalize())
+    return out
 
 
 def _candidates(sentence: str) -> list[tuple[str, str, str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bench.extraction.corpus import (
+    DATA,
     NO_WRITE,
     SELF_STATEMENTS,
     Fact,
@@ -44,3 +45,17 @@ def test_scoring_counts_hits_misses_and_false_writes_but_not_the_mays() -> None:
     assert (tally.tp, tally.fn, tally.fp, tally.wrong) == (1, 0, 1, 1)
     tally = score(message, [undated])  # the right fact without its date: missed, not false
     assert (tally.tp, tally.fn, tally.fp) == (0, 1, 0)
+
+
+def test_the_fresh_set_is_held_out_whole_and_the_probes_are_tuned_on() -> None:
+    """The fresh Telegram set (labelled before the judge ran on it) is never tuned on; the
+    probes for the precision causes are all tuned on; a garbled write is a labelled kind with
+    a wrong value."""
+    fresh = load_messages(DATA / "telegram-fresh.txt")
+    probe = load_messages(DATA / "telegram-probe.txt")
+    assert len(fresh) >= 80 and all(m.held_out for m in fresh)
+    assert sum(m.category == "other_lang" for m in fresh) >= 10
+    assert probe and not any(m.held_out for m in probe)
+    said = Message("home", "i live in porto atm", (parse_fact("LIVES_IN=porto"),), (), True)
+    tally = score(said, [Fact("user", "LIVES_IN", ("porto atm",))])
+    assert (tally.fp, tally.fn, tally.garbled) == (1, 1, 1)

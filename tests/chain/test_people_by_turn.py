@@ -240,6 +240,44 @@ async def test_a_fact_about_an_unknown_name_never_mints_a_person(
     assert one["next"] == "model"
 
 
+@pytest.mark.parametrize(
+    ("said", "planned", "category"),
+    [
+        ("pixel hid under the bed all day lol",
+         fact("Pixel", "hid", "Pixel hid under the bed all day", value="under the bed"), "Other"),
+        ("my dog pixel hid under the bed all day",
+         fact("Pixel", "hid", "Pixel hid under the bed all day", value="under the bed"), "Pet"),
+        ("pixel's breed is a beagle mix btw",
+         fact("Pixel", "breed", "Pixel is a beagle mix", value="beagle mix"), "Pet"),
+        ("marco got a job at ikea!!",
+         fact("Marco", "works_at", "Marco works at IKEA", value="IKEA"), "Person"),
+    ],
+)  # fmt: skip
+async def test_a_people_fact_about_an_unknown_name_takes_its_kind_from_the_predicate_or_words(
+    nodes, said: str, planned: dict[str, Any], category: str
+) -> None:
+    """A PEOPLE fact whose subject no entities entry declares: its category comes from the
+    predicate or the person's words, else it is Other with a warning — never a Person by its
+    memory type alone — and later turns naming it ask nothing."""
+    me = Person(nodes)
+    warnings = []
+    for _ in range(2):
+        one, commit = await me.says(said, {"facts": [planned]})
+        assert one["next"] == "model"
+        assert any(planned["text"] == f["text"] for f in commit["facts"]), commit
+        warnings += commit["warnings"]
+    name = planned["subject"]
+    tables = await me.memory()
+    kinds = [e["category"] for e in tables["entities"] if e["name"] == name and e["active"]]
+    assert kinds == [category]
+    warned = [w for w in warnings if w["code"] == "entity_category_unknown"]
+    assert bool(warned) == (category == "Other"), warnings
+    if category != "Person":
+        assert people(tables, name.lower()) == []
+    one, _ = await me.says(f"{name.lower()} is asleep now")
+    assert one["next"] == "model"
+
+
 async def test_a_plan_names_the_todo_done_or_dropped_and_closes_a_thread(nodes) -> None:
     me = Person(nodes)
     todos = [

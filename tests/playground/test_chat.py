@@ -216,6 +216,42 @@ def test_the_product_s_own_questions_follow_the_reply() -> None:
     assert confirmations(commit) == ["? Which one is done: 'call Marta' or 'call Mum'?"]
 
 
+def test_a_card_fact_that_names_its_person_is_read_out_once() -> None:
+    graph = {
+        "entities": [{"name": "Marta", "seed": "mention"}],
+        "relevant_facts": [{"text": "Marta lives in Madrid"}],
+        "entity_cards": [{"label": "Marta", "facts": ["Marta lives in Madrid", "plays chess"]}],
+    }
+    lines = offline_reply({"GRAPH": graph}, "who is marta?").splitlines()[1:]
+    assert lines == ["• Marta lives in Madrid", "• Marta: plays chess"]
+
+
+def test_a_question_the_reply_already_asked_is_not_asked_again() -> None:
+    asked = "Which marta do you mean — Marta (lives in Madrid) or Marta Silva (works at Globex)?"
+    commit = {
+        "todos": [],
+        "questions": [
+            "Which Marta do you mean — Marta (sister) or Marta Silva (colleague)?",
+            "Which one is done: 'Call Marta' or 'Call Mum'?",
+        ],
+    }
+    assert confirmations(commit, asked=asked) == [
+        "? Which one is done: 'Call Marta' or 'Call Mum'?"
+    ]
+    assert len(confirmations(commit)) == 2
+
+
+def test_a_todo_the_turn_closed_is_confirmed_to_the_person() -> None:
+    commit = {
+        "todos": [],
+        "completions": [
+            {"todo_id": "t1", "kind": "REMINDER", "text": "Call Marta", "outcome": "completed"},
+            {"todo_id": "t2", "kind": "REMINDER", "text": "Dentist", "outcome": "dropped"},
+        ],
+    }
+    assert confirmations(commit) == ['✓ Done: "Call Marta".', '✓ Dropped: "Dentist".']
+
+
 def test_the_offline_reply_shows_due_dates_and_times() -> None:
     envelope = {
         "GRAPH": {
@@ -382,3 +418,11 @@ async def test_forget_and_correct_in_the_conversation_are_confirmed_in_the_reply
     envelope = text.split("-- envelope")[1].split("[user]")[0].lower()
     assert "porto" not in envelope  # known only as where Marta lives: forgotten with her
     assert "shellfish" not in envelope and "peanuts" in envelope
+
+
+def test_a_todo_ask_typed_the_telegram_way_puts_the_todos_first() -> None:
+    graph = {"commitments": [{"text": "Call Marta"}], "relevant_facts": [{"text": "User is 30"}]}
+    for asked in ["wat do i have to do", "whats on my todo list", "so whats left to do"]:
+        lines = offline_reply({"GRAPH": graph}, asked).splitlines()
+        assert lines[0].endswith("What you still have to do:"), asked
+        assert lines[1] == "• to do: Call Marta", asked

@@ -8,18 +8,14 @@ import pytest
 
 from contracts.retrieve_limits import BlendWeights, EpisodeLimits
 from contracts.slots import EntityCard
+from services.rag_gate.cards import Entity, build_cards, card_entities, entity_key, format_card
 from services.rag_gate.ranking import (
     Candidate,
-    Entity,
     Kept,
     apply_cutoff,
     blend,
-    build_cards,
-    card_entities,
     clip,
     dedupe_key,
-    entity_key,
-    format_card,
     frequencies,
     rank_facts,
     recency,

@@ -228,6 +228,12 @@ def test_psyche_is_only_a_lasting_trait_of_the_person(said: str) -> None:
         ("Because it's fun!", None),
         ("Because work ran late, I skipped the gym.", "Because work ran late, I skipped the gym."),
         ("So glad you had a rest after the drive.", None),
+        (
+            "since i started running i sleep so much better",
+            "since i started running i sleep so much better",
+        ),
+        ("its been ages since we last talked lol", None),
+        ("I've been vegan since I was 17.", None),
     ],
 )
 def test_an_evidence_line_has_both_sides_of_its_link(said: str, quoted: str | None) -> None:
@@ -308,3 +314,16 @@ def test_what_the_user_says_is_never_taken_for_a_readout() -> None:
     assert draft.reflection.observation == ["My sister Marta lives in Madrid."]
     assert draft.summary.people == ["Marta", "Madrid"][: len(draft.summary.people)]
     assert "Marta" in draft.summary.people and "Lisbon" not in draft.summary.one_liner
+
+
+def test_people_typed_in_lowercase_are_found_after_a_relation_word() -> None:
+    said = messages(
+        [
+            ("user", "omg so i went to scotland with my sister ana last week"),
+            ("assistant", "How was it?"),
+            ("user", "so good. my friend lives in leeds and my brother just called lol"),
+        ]
+    )
+    draft = engine_offline.draft(said)
+    assert draft.summary.people == ["Ana"]
+    assert ground(draft.reflection, said).dropped_evidence == []

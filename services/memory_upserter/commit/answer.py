@@ -14,6 +14,11 @@ Marta") on the one chosen, links them to the message that waited, makes them thi
 entity (active in the session, seen now — so a later bare "marta" resolves to them) and means
 them for this turn's plan; the question leaves ``scratch.pending_questions`` and is not asked
 again. An unanswered question stays pending.
+
+The product's todo question is answered the same way (:func:`todo_answer`): "done!" → "Which
+one is done: 'Call Marta' or 'Book the dentist'?" (:mod:`.todo_question`) → "the dentist one"
+is this turn's ``done`` — the todo's own words, resolved among the pending todos like any other
+— and the question leaves the session.
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ from typing import TYPE_CHECKING
 from contracts.relations import ROLES
 from services.core.which import Which, read_question
 from services.memory_upserter.commit.known import load_known
-from services.memory_upserter.commit.turn import Answered, Judgement, ReadTurn
+from services.memory_upserter.commit.todo_question import read_asked
+from services.memory_upserter.commit.todos import DONE_WORDS, content_words, overlap
+from services.memory_upserter.commit.turn import Answered, Judgement, ReadTurn, TodoAnswer
 from services.memory_upserter.extract.people import Known, answers_to, group_of
 from services.memory_upserter.text import fold, words
 
@@ -141,35 +148,73 @@ def _asks_about(question: str, shown: str) -> bool:
     return which is not None and fold(which.shown) == fold(shown)
 
 
-async def find_answer(stores: MemoryStores, turn: ReadTurn) -> Answered | None:
-    """The open question this turn's user message answers, if any (read before the
-    transaction: the session from the working memory, the people its name may mean). The
-    working memory down: no question is known, none is closed."""
+_TODO_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1}
+
+
+def pick_asked(listed: Sequence[str], message: str) -> str | None:
+    """Which of the todos a "which one is done?" listed the person's short answer names ("the
+    dentist one", "booking the dentist", "the second"): the only one its content words name
+    most, else the one its ordinal points at; None for a question, a long message, or words
+    that fit none or several."""
+    said = words(message)
+    if not said or len(said) > MAX_ANSWER_WORDS or message.rstrip().endswith("?"):
+        return None
+    spoken = [w for w in content_words(message) if w not in DONE_WORDS]
+    scores = [overlap(spoken, text) for text in listed]
+    best = max(scores, default=0)
+    if best > 0:
+        winners = [text for text, score in zip(listed, scores, strict=True) if score == best]
+        return winners[0] if len(winners) == 1 else None
+    places = {_TODO_ORDINALS[w] for w in said if w in _TODO_ORDINALS}
+    if len(places) == 1 and len(said) <= 3:
+        place = places.pop()
+        return listed[place] if -len(listed) <= place < len(listed) else None
+    return None
+
+
+def todo_answer(session: SessionState | None, message: str) -> TodoAnswer | None:
+    """The newest open todo question ``message`` answers, and the todo it picks (pure)."""
+    for question in reversed(session.scratch.pending_questions if session else []):
+        asked = read_asked(question)
+        if asked is not None:
+            picked = pick_asked(asked[1], message)
+            return TodoAnswer(question, asked[0], picked) if picked else None
+    return None
+
+
+async def find_answer(
+    stores: MemoryStores, turn: ReadTurn
+) -> tuple[Answered | None, TodoAnswer | None]:
+    """The open questions this turn's user message answers, if any (read before the
+    transaction: the session from the working memory, the people its name may mean): which
+    person, and which todo. The working memory down: no question is known, none is closed."""
     req = turn.req
     message = " ".join(r.text for r in turn.user_rows)
     if not message.strip() or len(words(message)) > MAX_ANSWER_WORDS:
-        return None
+        return None, None
     try:
         session = await stores.memory.load_session(req.user_id, req.agent_id, req.chat_id)
     except Exception:  # noqa: BLE001 — Redis unreachable: nothing to close, the turn goes on
-        return None
+        return None, None
+    todo = todo_answer(session, message)
     questions = open_questions(session)
     shown = [fold(w.shown) for q, _ in questions if (w := read_question(q)) is not None]
     if not shown:
-        return None
+        return None, todo
     async with stores.db.acquire() as conn:
         known = await load_known(conn, req.user_id, req.agent_id, shown)
-    return answer(questions, known, message)
+    return answer(questions, known, message), todo
 
 
 async def answered_in(
     stores: MemoryStores, turn: ReadTurn, judged: Judgement
 ) -> tuple[Judgement, Answered | None]:
-    """The open question this turn answers (:func:`find_answer`, "the work one": which Marta
-    was meant), and the judgement with the answered name meaning the one chosen
-    (:func:`prefer`)."""
-    answered = await find_answer(stores, turn)
-    return replace(judged, known=tuple(prefer(judged.known, answered))), answered
+    """The open questions this turn answers (:func:`find_answer`: "the work one", which Marta
+    was meant; "the dentist one", which todo is done), and the judgement with the answered
+    name meaning the one chosen (:func:`prefer`) and the todo the answer picked."""
+    answered, todo = await find_answer(stores, turn)
+    known = tuple(prefer(judged.known, answered))
+    return replace(judged, known=known, todo_answer=todo), answered
 
 
 def prefer(known: Sequence[Known], answered: Answered | None) -> list[Known]:

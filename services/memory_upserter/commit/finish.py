@@ -145,7 +145,7 @@ def _written(
         live,
         forgotten,
         (*plan.questions, *facts.todos.done.questions, *facts.todos.named.questions),
-        plan.answered.closes if chosen and plan.answered else (),
+        (*(plan.answered.closes if chosen and plan.answered else ()), *plan.closes_asked),
     )
 
 

@@ -44,31 +44,31 @@ from datetime import date, datetime
 from typing import Literal
 
 from contracts.plan import PlanFact
+from services.memory_upserter.commit import whose
 from services.memory_upserter.commit.read import SELF_HANDLES
-from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, HEDGE, OTHERS, YOURS
+from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, OTHERS, YOURS
 from services.memory_upserter.commit.support import (
+    CONTRACTIONS,
     FAMILIES,
     FILLER,
+    ORDINAL,
     SHORT_NAMES,
+    UNIT,
     date_supported,
     dates_said,
     unsaid_claim,
 )
 from services.memory_upserter.text import NUMBER_WORDS, STOP_WORDS, fold, words
 
+__all__ = ["Grounding", "Said", "ground", "stem"]
+
 Verdict = Literal["kept", "lowered", "dropped", "hedged"]
 
-# A hedged decision about something said before: "i think im taking it", "maybe ill go with
-# that one", "probably taking the offer" (``noun``: what it points at, when it names it).
-_DECISION = re.compile(
-    r"(?i)\b(?:tak(?:e|es|ing)|accept\w*|join\w*|mov(?:e|es|ing)|start\w*|switch\w*|quit\w*|"
-    r"leav(?:e|es|ing)|sign\w*|go(?:ing)?\s+(?:with|for))\b.*\b(?:it|that|this|there|them|one|"
-    r"(?:the|that|this)\s+(?P<noun>offer|job|place|flat|apartment|house|one))\b"
-)
 # Clauses: a hedge reaches to the next comma, "but" or "so", not across a run-on message.
 CLAUSES = re.compile(r"[.!?;,\n]+|\s(?:but|so|though|although)\s")
+
+
 _ISO = re.compile(r"\b(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ]\d{2}:[\d:.]+(?:Z|[+-][\d:]+)?)?")
-_ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ class Said:
     @functools.cached_property
     def bag(self) -> frozenset[str]:
         """Every word said, normalised."""
-        return frozenset(_bag((*self.this_turn, *self.earlier)))
+        return frozenset(bag_of((*self.this_turn, *self.earlier)))
 
     @functools.cached_property
     def corrects(self) -> bool:
@@ -113,7 +113,7 @@ class Said:
     @functools.cached_property
     def bag_with_stored(self) -> frozenset[str]:
         """Every word said, and every word of the person's live facts."""
-        return self.bag | frozenset(_bag(self.stored))
+        return self.bag | frozenset(bag_of(self.stored))
 
     @functools.cached_property
     def dates(self) -> tuple[date, ...]:
@@ -124,7 +124,9 @@ class Said:
     def clauses(self) -> tuple[tuple[tuple[str, frozenset[str]], ...], ...]:
         """This turn's messages as clauses, each with its own bag of words."""
         return tuple(
-            tuple((c, frozenset(_bag([c]))) for c in (c.strip() for c in CLAUSES.split(text)) if c)
+            tuple(
+                (c, frozenset(bag_of([c]))) for c in (c.strip() for c in CLAUSES.split(text)) if c
+            )
             for text in self.this_turn
         )
 
@@ -133,58 +135,6 @@ class Said:
 class Grounding:
     verdict: Verdict
     reason: str = ""  # for the warning: what nothing supports, or the hedge
-
-
-def stem(word: str) -> str:
-    """A crude stem, enough to meet a plural, an -ing or an -ed form of the same word."""
-    w = word
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zes")):
-        w = w[:-2]
-    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        w = w[:-1]
-    for suffix in ("ing", "ed"):
-        if len(w) > len(suffix) + 2 and w.endswith(suffix):
-            w = w[: -len(suffix)]
-            break
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
-        w = w[:-1]  # running → run, quizzes → quiz
-    return w
-
-
-def _same(w: str, s: str) -> bool:
-    """One word in two forms: equal, one stem, or one a close prefix of the other."""
-    if w == s or stem(w) == stem(s):
-        return True
-    if len(w) < 4 or len(s) < 4:
-        return False
-    return s.startswith(w[: max(4, len(w) - 2)]) or w.startswith(s[: max(4, len(s) - 2)])
-
-
-def _norm(word: str) -> str:
-    ordinal = _ORDINAL.match(word)
-    if ordinal:
-        return ordinal[1].lstrip("0")
-    return NUMBER_WORDS.get(word) or SHORT_NAMES.get(word, word)
-
-
-def _bag(texts: Iterable[str]) -> set[str]:
-    return {_norm(w) for text in texts for w in words(text)}
-
-
-def _said(word: str, bag: frozenset[str]) -> bool:
-    if word.isdigit():
-        return word.lstrip("0") in bag or word in bag
-    return word in bag or any(_same(word, s) for s in bag)
-
-
-def _normalised(word: str, bag: frozenset[str]) -> bool:
-    return any(
-        any(_same(word, member) for member in family)
-        and any(_said(member, bag) for member in family)
-        for family in FAMILIES
-    )
 
 
 def target_of(fact: PlanFact) -> str | None:
@@ -220,17 +170,23 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
         if 1 <= int(m[2]) <= 12 and 1 <= int(m[3] or 1) <= 31
     ]
     wanted = [
-        _norm(w) for w in words(_ISO.sub(" ", target)) if w not in STOP_WORDS and w not in FILLER
+        norm(w) for w in words(_ISO.sub(" ", target)) if w not in STOP_WORDS and w not in FILLER
     ]
     resolved = said.dates if dates else ()
-    missing = [w for w in wanted if not _said(w, bag) and not _normalised(w, bag)]
+
+    def said_word(w: str, bag: frozenset[str]) -> bool:  # a family first: read once, here
+        return normalised(w, bag) or said_in(w, bag)
+
+    missing = [w for w in wanted if not said_word(w, bag) and not _year(w, said)]
     missing += [d.isoformat() for d, whole in dates if not date_supported(d, whole, bag, resolved)]
     units = len(wanted) + len(dates)
     if units and len(missing) * 2 > units:
         return Grounding("dropped", f"nothing the person said supports {', '.join(missing)}")
-    hedge = _hedge([w for w in wanted if w not in missing], said, _fact_words(fact))
-    if hedge:
-        return Grounding("hedged", f"hedged: {hedge!r}")
+    supported = [w for w in wanted if w not in missing]
+    of_person = about_self and not OTHERS.search(fact.text)
+    clauses = said.clauses
+    if (firm := whose.firmness(fact, supported, said, clauses, said_word, of_person)) is not None:
+        return Grounding(*firm)
     if (claim := unsaid_claim(fact, (*texts, *said.stored) if restating else texts)) is not None:
         return Grounding("dropped", f"the person said no {claim}")
     if missing:
@@ -240,46 +196,77 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     return Grounding("kept")
 
 
+def _year(word: str, said: Said) -> bool:
+    """A year no one said, the year of a date the person's words resolve to ("due in
+    december" → "December 2026")."""
+    return len(word) == 4 and word.isdigit() and int(word) in {d.year for d in said.dates}
+
+
 def _restates(fact: PlanFact, stored: Sequence[str]) -> bool:
     """An ending that restates one of the person's live facts ("User works at Hospital São
     João", ``valid_to`` its last day): that fact was grounded when it was written."""
-    wanted = [_norm(w) for w in words(fact.text) if w not in STOP_WORDS]
+    wanted = [norm(w) for w in words(fact.text) if w not in STOP_WORDS]
     return bool(wanted) and any(
-        all(_said(w, bag) for w in wanted) for bag in (frozenset(_bag([text])) for text in stored)
+        all(said_in(w, bag) for w in wanted)
+        for bag in (frozenset(bag_of([text])) for text in stored)
     )
 
 
-def _fact_words(fact: PlanFact) -> frozenset[str]:
-    return frozenset(words(f"{fact.predicate.replace('_', ' ')} {fact.text}"))
+def stem(word: str) -> str:
+    """A crude stem, enough to meet a plural, an -ing or an -ed form of the same word."""
+    w = word
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suffix in ("ing", "ed"):
+        if len(w) > len(suffix) + 2 and w.endswith(suffix):
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]  # running → run, quizzes → quiz
+    return w
 
 
-def _hedge(supported: Sequence[str], said: Said, fact_words: frozenset[str]) -> str | None:
-    """The clause of this turn that hedges the fact, if any: every clause that names it hedges;
-    or a hedged decision points back at it — at the clause just before it in the message ("got
-    the offer from spotify!! i think im taking it"), or at anything when the fact was named only
-    in earlier messages ("i think im taking it")."""
-    if not supported:
-        return None
-
-    def names(bag: frozenset[str]) -> bool:
-        return any(_said(w, bag) or _normalised(w, bag) for w in supported)
-
-    named = [c for clauses in said.clauses for c, bag in clauses if names(bag)]
-    for clauses in said.clauses:
-        for i, (clause, _) in enumerate(clauses):
-            decision = _DECISION.search(clause) if _hedge_in(clause, fact_words) else None
-            if decision is None:
-                continue
-            if not named or (decision["noun"] is None and i > 0 and names(clauses[i - 1][1])):
-                return clause[:120]
-    if named and all(_hedge_in(c, fact_words) for c in named):
-        return named[0][:120]
-    return None
+def _same(w: str, s: str) -> bool:
+    """One word in two forms: equal, one stem, or one a close prefix of the other."""
+    if w == s or stem(w) == stem(s):
+        return True
+    if len(w) < 4 or len(s) < 4:
+        return False
+    return s.startswith(w[: max(4, len(w) - 2)]) or w.startswith(s[: max(4, len(s) - 2)])
 
 
-def _hedge_in(clause: str, fact_words: frozenset[str]) -> str | None:
-    """The hedge of a clause, unless the fact itself carries it (a dream job stated as one)."""
-    for match in HEDGE.finditer(clause):
-        if not set(words(match[0])) <= fact_words:
-            return match[0]
-    return None
+def norm(word: str) -> str:
+    ordinal = ORDINAL.match(word)
+    if ordinal:
+        return ordinal[1].lstrip("0")
+    return NUMBER_WORDS.get(word) or SHORT_NAMES.get(word, word)
+
+
+def _forms(word: str) -> tuple[str, ...]:
+    """The word, and what it stands for: a number and its unit, a contraction's words."""
+    unit = UNIT.match(word)
+    if unit:
+        return (word, unit[1], unit[2])
+    return (word, *CONTRACTIONS.get(word, ()))
+
+
+def bag_of(texts: Iterable[str]) -> set[str]:
+    return {norm(f) for text in texts for w in words(text) for f in _forms(w)}
+
+
+def said_in(word: str, bag: frozenset[str]) -> bool:
+    if word.isdigit():
+        return word.lstrip("0") in bag or word in bag
+    return word in bag or any(_same(word, s) for s in bag)
+
+
+def normalised(word: str, bag: frozenset[str]) -> bool:
+    return any(
+        any(_same(word, member) for member in family)
+        and any(said_in(member, bag) for member in family)
+        for family in FAMILIES
+    )

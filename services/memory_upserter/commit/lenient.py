@@ -174,9 +174,10 @@ def _fact(
         fact = msgspec.structs.replace(fact, value=None)
     fact = _relative(reader, fact, path)
     past = past_tense(fact.text)
+    tense = said_past(fact.valid_from, said)
     start = _when(
         reader, fact.valid_from, f"{path}.valid_from", now, end=False,
-        past=past or said_past(fact.valid_from, said),
+        past=past if tense is None else tense,
     )  # fmt: skip
     end = _when(reader, fact.valid_to, f"{path}.valid_to", now, end=True, past=past)
     if start is not None and end is not None and end < start:
@@ -198,20 +199,21 @@ _DAY_WORD = re.compile(
 _CLAUSES = re.compile(r"[.!?;,\n]+|\s(?:but|and|so|though|although)\s")
 
 
-def said_past(field: str | None, said: Sequence[str]) -> bool:
-    """The person said a start's day or month in the past tense: "my mum is in hospital since
-    sunday", "she left on the 1st" (a bare "sunday" then is the last one, not the next), in
-    the clause that names it ("…since sunday, probably out by wednesday": Wednesday is next).
-    An end is never read so: "signed up for the half on may 10" ends on the coming May 10."""
+def said_past(field: str | None, said: Sequence[str]) -> bool | None:
+    """Whether the person said a start's day or month in the past tense, in the clause that
+    names it: "my mum is in hospital since sunday", "she left on the 1st" (a bare "sunday" then
+    is the last one, not the next) — but "…since sunday, probably out by wednesday": Wednesday
+    is next, and "got the job!! i start nov 2": the coming Nov 2 whatever tense the model's
+    fact is in; nor is "switched to 4 days a week from july" (a start: "from", "starting", "as
+    of"). None: the person did not say it (the fact's own tense decides). An end is
+    never read so: "signed up for the half on may 10" ends on the coming May 10."""
     key = _DAY_WORD.search(field or "")
     if key is None:
-        return False
+        return None
     word = re.compile(rf"(?i)\b{re.escape(key[0])}\b")
-    return any(
-        word.search(sentence) and past_tense(sentence)
-        for text in said
-        for sentence in _CLAUSES.split(text)
-    )
+    start = re.compile(rf"(?i)\b(?:from|starting|as\s+of|effective)\s+{re.escape(key[0])}\b")
+    clauses = [c for text in said for c in _CLAUSES.split(text) if word.search(c)]
+    return any(past_tense(c) and not start.search(c) for c in clauses) if clauses else None
 
 
 def _when(

@@ -8,8 +8,8 @@ several are told apart by the fact's relation ("HAS_SISTER Beatriz" among two Be
 the relation the person put before the name ("my sister marta is pregnant") or by the category
 the predicate implies, else the link stays open (the facts naming it are left out
 with an ``entity_ambiguous`` warning and the one which-question waits for the next turn); none
-is a new entity whose category the predicate implies (:func:`object_category`) — a dog is a
-Pet, an employer an Org, a relative a Person — never a Person by default.
+is a new entity whose category the plan or the person's words imply (:mod:`.kinds`) — a dog
+is a Pet, an employer an Org, a relative a Person — never a Person by default.
 The transaction resolves a ``distinct_from`` to the namesake (:mod:`.entities`).
 """
 
@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING
 
 from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan
-from contracts.relations import ROLES, SYMMETRIC, of_predicate
+from contracts.relations import ROLES
 from services.core.memory_store.keys import canonical_predicate
 from services.core.memory_store.shapes import EntityWrite
 from services.core.which import numbered, phrase, which_question
+from services.memory_upserter.commit.kinds import category_hints
 from services.memory_upserter.commit.read import (
-    OBJECT_CATEGORIES,
     REF_CATEGORIES,
     SELF,
     SELF_HANDLES,
@@ -38,29 +38,6 @@ from services.memory_upserter.text import fold
 
 if TYPE_CHECKING:
     pass
-
-PERSON_LABELS = frozenset(label for label in ROLES.values() if label != "PET")
-PERSON_PREDICATES = frozenset(
-    {f"HAS_{label}" for label in PERSON_LABELS}
-    | {of_predicate(label) for label in PERSON_LABELS}
-    | {p for ps in SYMMETRIC.values() for p in ps}
-    | {"HAS_CHILD", "HAS_KID", "HAS_MOM", "HAS_DAD", "KNOWS", "MET", "DATING", "HAS_EX"}
-)
-PET_PREDICATES = frozenset(
-    {f"HAS_{word.upper()}" for word, label in ROLES.items() if label == "PET"}
-    | {"HAS_PET", "OWNS_PET", "HAS_BIRD", "HAS_FISH", "OWNS_DOG", "OWNS_CAT"}
-)
-
-
-def object_category(predicate: str, memory_type: str) -> str | None:
-    """The category the object of ``predicate`` must be, when the predicate says; None when it
-    does not (a new entity is then 'Other', never a Person by default)."""
-    pred = canonical_predicate(predicate)
-    if pred in PET_PREDICATES:
-        return "Pet"
-    if pred in PERSON_PREDICATES:
-        return "Person"
-    return OBJECT_CATEGORIES.get(pred) or ("Project" if memory_type == "PROJECT" else None)
 
 
 @dataclass
@@ -90,7 +67,7 @@ class _Resolver:
     def _named(self, name: str, key: str, category: str | None, role: str | None) -> int | None:
         """A name: the one known entity it means, an open link among several, or a new one."""
         role = role or said_role(key, self.said)
-        found = pick([k for k in self.known if answers_to(k, key)], category, role)
+        found = pick(said_full(self.known, key, self.said), category, role)
         if isinstance(found, Known):
             return self.add(EntityWrite(found.name, found.category, (), "global", found.entity_ref))
         if found:
@@ -98,6 +75,8 @@ class _Resolver:
             phrases = [phrase(k.name, role_word(k.roles[0]) if k.roles else None) for k in found]
             self.out.open[name] = which_question(shown, numbered(phrases))
             return None
+        if category is None:
+            self.out.unknown_kind.append(name)
         return self.add(EntityWrite(name, category or "Other", (), "global", None))
 
     def add(self, write: EntityWrite, *, by_name: bool = True) -> int:
@@ -108,6 +87,22 @@ class _Resolver:
         for name in (*([write.name] if by_name else []), *write.aliases):
             self.index.setdefault(fold(name), index)
         return index
+
+
+def said_full(known: Sequence[Known], key: str, said: Sequence[str]) -> list[Known]:
+    """The entities a name means; of several, the only one the person named in full this turn
+    ("marta reis is leaving" with a plan that says "Marta")."""
+    found = [k for k in known if answers_to(k, key)]
+    text = fold(" ".join(said))
+    full = [
+        k
+        for k in found
+        if any(
+            fold(n).strip() != key and re.search(rf"\b{re.escape(fold(n).strip())}\b", text)
+            for n in (k.name, *k.aliases)
+        )
+    ]
+    return full if len(found) > 1 and len(full) == 1 else found
 
 
 def said_role(name: str, said: Sequence[str]) -> str | None:
@@ -139,15 +134,19 @@ def pick(
 
 
 def resolve(
-    plan: MemoryWritePlan, known: Sequence[Known] = (), said: Sequence[str] = ()
+    plan: MemoryWritePlan,
+    known: Sequence[Known] = (),
+    said: Sequence[str] = (),
+    hints: dict[str, str] | None = None,
 ) -> Resolved:
     """Entity writes for the plan's entities and for every handle its facts use ("user" is the
     user's own entity, an ``entity_ref`` is looked up, a name is the user's entity it names
     (:mod:`.names`), else a new entity of the category its predicates imply). A fact naming
-    someone several entities answer to is left out: :attr:`Resolved.open` holds the question."""
+    someone several entities answer to is left out: :attr:`Resolved.open` holds the question.
+    ``hints``: each name's category (:func:`.kinds.category_hints`, read here when not given)."""
     resolver = _Resolver(known, said)
     out = resolver.out
-    hints = _category_hints(plan)
+    hints = category_hints(plan, said) if hints is None else hints
     for i, entity in enumerate(plan.entities):
         key = fold(entity.name).strip()
         if key in SELF_HANDLES:
@@ -180,28 +179,15 @@ def resolve(
     return out
 
 
-def _category_hints(plan: MemoryWritePlan) -> dict[str, str]:
-    """Each handle's category as the plan implies it: declared, else the first predicate
-    naming it as an object that says, else a subject's memory type (PEOPLE: a person)."""
-    hints: dict[str, str] = {fold(e.name).strip(): e.category for e in plan.entities}
-    for fact in plan.facts:
-        if fact.object is not None:
-            implied = object_category(fact.predicate, fact.memory_type)
-            if implied is not None:
-                hints.setdefault(fold(fact.object).strip(), implied)
-    for fact in plan.facts:
-        by_type = {"PROJECT": "Project", "PEOPLE": "Person"}.get(fact.memory_type)
-        if by_type is not None:
-            hints.setdefault(fold(fact.subject).strip(), by_type)
-    return hints
-
-
 def resolve_plan(
-    plan: MemoryWritePlan, known: Sequence[Known] = (), said: Sequence[str] = ()
+    plan: MemoryWritePlan,
+    known: Sequence[Known],
+    said: Sequence[str],
+    hints: dict[str, str],
 ) -> tuple[Resolved, list[Notice]]:
     """The plan's names resolved (:func:`resolve`), and a notice for each fact left out
     because a name it uses means several people (:func:`ambiguous`)."""
-    resolved = resolve(plan, known, said)
+    resolved = resolve(plan, known, said, hints)
     return resolved, ambiguous(resolved)
 
 

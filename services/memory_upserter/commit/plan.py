@@ -19,6 +19,7 @@ from contracts.plan import MemoryWritePlan, PlanFact
 from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.commit.grounding import Said, ground
 from services.memory_upserter.commit.judge import forgets_asked
+from services.memory_upserter.commit.kinds import category_hints
 from services.memory_upserter.commit.names import resolve_plan
 from services.memory_upserter.commit.read import AFFECT_PREDICATES
 from services.memory_upserter.commit.todo_rows import did_sentences, todo_rows
@@ -35,13 +36,23 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
     source = judged.source
     own = _own(turn, judged)
     facts, notes = _facts(plan, turn, judged, own)
-    resolved, unresolved = resolve_plan(
-        msgspec.structs.replace(plan, facts=facts), judged.known, [r.text for r in own]
-    )
+    weighed, said = msgspec.structs.replace(plan, facts=facts), [r.text for r in own]
+    hints = category_hints(weighed, said)  # what each new name is (:mod:`.kinds`)
+    resolved, unresolved = resolve_plan(weighed, judged.known, said, hints)
     notes += unresolved
+    if source in ("request", "answer"):
+        notes += [
+            Notice(
+                code="entity_category_unknown",
+                detail=f"{name!r} is new and nothing says what it is (no entities entry, no "
+                "predicate or words that tell): kept as Other, never a Person by default",
+            )
+            for name in dict.fromkeys(resolved.unknown_kind)
+        ]
     todos, todo_notes = todo_rows(plan, turn, own)
     notes += todo_notes
     done_said = any(says_done(r.text) for r in own)
+    asked = [judged.todo_answer] if judged.todo_answer is not None else []
     did = [] if done_said or not plan.complete_commitment else did_sentences([r.text for r in own])
     forget = list(plan.forget)
     if source in ("request", "answer") and forget:  # the person asks; a model never forgets
@@ -69,9 +80,10 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         fact_source="llm_plan" if source in ("request", "answer") else "shadow_extraction",
         notes=tuple(notes),
         questions=tuple(dict.fromkeys([*judged.questions, *resolved.open.values()])),
-        done=tuple([*plan.done, *did]),
-        dropped=tuple(plan.dropped),
+        done=tuple([*plan.done, *did, *(a.text for a in asked if a.verb == "done")]),
+        dropped=tuple([*plan.dropped, *(a.text for a in asked if a.verb == "dropped")]),
         ends=tuple(plan.ends),
+        closes_asked=tuple(a.question for a in asked),  # the "which one is done?" answered
     )
 
 

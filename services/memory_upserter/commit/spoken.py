@@ -27,6 +27,8 @@ CAPTION = re.compile(
 YOURS = re.compile(
     r"(?i)\byours?\b(?:\s+(?!(?:on|in|at|to|for|of|with|and|or|is|are|was|were|looks?|"
     r"really|so|too)\b)[\w'’-]+){0,2}"
+    # … and where it is: "your work at the homeless shelter"
+    r"(?:\s+(?:at|in|on|to|of|with|for|from)\s+(?:the\s+|a\s+|an\s+)?[\w'’-]+(?:\s+[\w'’-]+)?)?"
 )
 HEDGE = re.compile(
     r"(?i)\b(?:i\s+think|i\s+guess|i\s+suppose|i\s+believe|maybe|might|may\s+have|"
@@ -42,6 +44,6 @@ OTHERS = re.compile(r"(?i)\b(?!user['’]s\b)[a-z]+['’]s\b|\byour\b")
 CORRECTION = re.compile(
     r"(?i)\b(?:correction|actually|i\s+meant|i\s+mean|oops|my\s+bad|typo|wrong|mistake|sorry|"
     r"no\s+wait|wait\s*,?\s*no|not\s+the\s+\d+(?:st|nd|rd|th)?|"
-    r"scratch\s+that|not\s+\w+(?:\s+\w+)?\s*,?\s*(?:it'?s|its|but|shes|hes|she'?s|he'?s)|"
+    r"scratch\s+that|switch\w*\s+to|chang\w*\s+(?:it\s+)?to|instead|not\s+\w+(?:\s+\w+)?\s*,?\s*(?:it'?s|its|but|shes|hes|she'?s|he'?s)|"
     r"(?:is|was|are|were)n'?t|(?:is|was)\s+not)\b"
 )

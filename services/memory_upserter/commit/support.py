@@ -47,6 +47,13 @@ FAMILIES = tuple(
         "divorced divorce separated",
         "retired retirement retire",
         "pregnant expecting",
+        "cycling cycle cyclist bike bikes biking bicycle",
+        "healed recovered fine",
+        "hour hours h hr hrs",
+        "minute minutes min mins",
+        "kilometre kilometres kilometer kilometers km k",
+        "mile miles mi",
+        "kilogram kilograms kg kilo kilos",
     )
 )
 LIKING_PREDICATES = frozenset(
@@ -140,6 +147,15 @@ CLAIMS = (
 )
 
 
+# Where a relative lives, said the short way: "at my parents in leeds", "my sister in rome".
+_KIN = (
+    r"(?:parents?|mom|mum|mother|dad|father|sister|brother|grandma|grandpa|grandparents|aunt|"
+    r"uncle|cousin|family|folks|in-laws)"
+)
+RELATIVE_IN = re.compile(rf"(?i)\bmy\s+{_KIN}(?:['’]s?)?\s+(?:place\s+|house\s+)?in\s+\w")
+_KIN_FACT = re.compile(rf"(?i)^\s*(?:the\s+)?user['’]s\s+{_KIN}\b|\b{_KIN}_")
+
+
 def unsaid_claim(fact: PlanFact, texts: Sequence[str]) -> str | None:
     """The claim the fact makes — a liking (:func:`states_liking`), or one of :data:`CLAIMS` by
     its predicate as written (a "location" may be a studio's) or its text — that none of
@@ -151,6 +167,9 @@ def unsaid_claim(fact: PlanFact, texts: Sequence[str]) -> str | None:
     predicate = re.sub(r"\W+", "_", fact.predicate.strip()).upper()
     for claim in CLAIMS:
         if claim.predicate.fullmatch(predicate) or claim.text.search(fact.text):
+            kin_home = claim.name == "home" and bool(RELATIVE_IN.search(said))
+            if kin_home and _KIN_FACT.search(f"{fact.text} {fact.predicate.lower()}_"):
+                continue
             if not claim.said.search(said):
                 return claim.name
     return None
@@ -178,3 +197,18 @@ def date_supported(day: date, whole: bool, bag: frozenset[str], resolved: Sequen
     if (not whole or day.day == 1) and month_said:
         return True
     return str(day.year) in bag and (day.month, day.day) == (1, 1)
+
+
+# Said in another form (grounding's bag of words): a number glued to its unit, an ordinal,
+# a contraction typed without (or split at) its apostrophe.
+ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
+UNIT = re.compile(r"^(\d+(?:[.,]\d+)?)([a-z]{1,3})$")
+# contractions as typed without the apostrophe (or split by it: "don", "t")
+CONTRACTIONS = {
+    **{
+        f"{w}nt": (w, "not") for w in "do does did is was are were have has had could would".split()
+    },
+    **{f"{w}n": (w, "not") for w in "do does did is was are were have has had could would".split()},
+    **{"cant": ("can", "not"), "wont": ("will", "not"), "shouldnt": ("should", "not")},
+    **{"never": ("not",), "nah": ("not",), "nope": ("not",)},
+}

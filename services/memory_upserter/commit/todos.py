@@ -27,6 +27,7 @@ from uuid import UUID
 
 from contracts.memory import Completion, Notice
 from services.core.handles import matches, parse_handle
+from services.memory_upserter.commit.todo_question import Verb, ask
 from services.memory_upserter.commit.turn import PendingTodo, TurnPlan
 from services.memory_upserter.text import STOP_WORDS, words
 
@@ -38,10 +39,29 @@ ACTIONABLE = ("COMMITMENT", "REMINDER", "HABIT")  # what a bare "done" can compl
 _FILLER = frozenset({"thing", "stuff", "one", "todo", "task", "already", "just", "finally"})
 # The words of saying done name no todo: "ok done!! got it done finally" fits "get it done"
 # no better than "call mom".
-_DONE_WORDS = frozenset(
+DONE_WORDS = frozenset(
     "done finished finish completed complete did do does doing got get ok okay yes yay yep "
     "checked ticked off now today".split()
 )
+
+
+def content_words(text: str) -> list[str]:
+    return [w for w in words(text) if w not in STOP_WORDS and w not in _FILLER]
+
+
+def _same(a: str, b: str) -> bool:
+    """One word, inflections aside: "called" is "call", "booking" is "book"."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 3 and long_.startswith(short) and len(long_) - len(short) <= 3
+
+
+def overlap(named: Sequence[str], todo_text: str) -> int:
+    """How many of ``named`` (content words) the todo's text holds."""
+    theirs = content_words(todo_text)
+    return sum(1 for w in named if any(_same(w, t) for t in theirs))
+
 
 PENDING_ALL = """
 SELECT todo_id::text, kind, text FROM todos
@@ -78,24 +98,6 @@ class Closings:
     closing: dict[str, Closing] = field(default_factory=dict)  # todo_id → status, in order
     notes: list[Notice] = field(default_factory=list)
     questions: list[str] = field(default_factory=list)
-
-
-def content_words(text: str) -> list[str]:
-    return [w for w in words(text) if w not in STOP_WORDS and w not in _FILLER]
-
-
-def _same(a: str, b: str) -> bool:
-    """One word, inflections aside: "called" is "call", "booking" is "book"."""
-    if a == b:
-        return True
-    short, long_ = sorted((a, b), key=len)
-    return len(short) >= 3 and long_.startswith(short) and len(long_) - len(short) <= 3
-
-
-def overlap(named: Sequence[str], todo_text: str) -> int:
-    """How many of ``named`` (content words) the todo's text holds."""
-    theirs = content_words(todo_text)
-    return sum(1 for w in named if any(_same(w, t) for t in theirs))
 
 
 def find(name: str, pending: Sequence[PendingTodo]) -> list[PendingTodo]:
@@ -136,12 +138,11 @@ def resolve_closings(
             if len(hits) == 1:
                 out.closing[hits[0].todo_id] = status  # type: ignore[assignment]
                 continue
-            verb = "done" if status == "DONE" else "dropped"
+            verb: Verb = "done" if status == "DONE" else "dropped"
             if (found and not hits) or (guessed and not hits):
                 continue  # named already, or a guess that names nothing
             if hits:
-                listed = " or ".join(repr(p.text[:60]) for p in hits[:5])
-                out.questions.append(f"Which one is {verb}: {listed}?")
+                out.questions.append(ask(verb, [p.text for p in hits]))
                 detail = f"{name[:60]!r} fits several pending todos; none was {verb}"
             else:
                 detail = f"{name[:60]!r} names none of this agent's pending todos; none was {verb}"
@@ -154,7 +155,7 @@ def pick_done(pending: Sequence[PendingTodo], said: Sequence[str]) -> str | list
     something else, :func:`_means`); else the only one their content words name most (the
     words of saying done aside — "done", "finally", "it" — inflections matched: "called" is
     "call"); else the texts to ask about."""
-    spoken = [w for text in said for w in content_words(text) if w not in _DONE_WORDS]
+    spoken = [w for text in said for w in content_words(text) if w not in DONE_WORDS]
     if len(pending) == 1:
         return pending[0].todo_id if _means(pending[0], spoken, said) else None
     if not pending:
@@ -222,10 +223,10 @@ def bare_done(plan: TurnPlan, pending: Sequence[PendingTodo]) -> Done:
     if isinstance(choice, str):
         return Done(choice)
     if choice:
-        listed = " or ".join(repr(text[:60]) for text in choice[:5])
-        detail = f"several todos are pending; nothing was completed. Ask which one: {listed}?"
+        question = ask("done", choice)
+        detail = f"several todos are pending; nothing was completed. Ask: {question}"
         notice = Notice(code="commitment_not_completed", detail=detail)
-        return Done(None, [notice], [f"Which one is done: {listed}?"])
+        return Done(None, [notice], [question])
     if plan.complete_asked:
         detail = "nothing to complete: no commitment, reminder or habit is pending for this agent"
         return Done(None, [Notice(code="commitment_not_completed", detail=detail)])

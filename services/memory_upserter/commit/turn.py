@@ -38,6 +38,7 @@ class Resolved:
     # write index → (plan entity index, the handle it is not)
     open: dict[str, str] = field(default_factory=dict)  # a name several answer to → question
     left_open: list[PlanFact] = field(default_factory=list)  # facts naming an open name
+    unknown_kind: list[str] = field(default_factory=list)  # new names nothing gave a category
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,16 @@ class Answered:
 
 
 @dataclass(frozen=True)
+class TodoAnswer:
+    """A "which one is done?" the turn's message answered ("the dentist one"), and the todo it
+    picked, in the todo's own words (:func:`.answer.todo_answer`)."""
+
+    question: str
+    verb: Literal["done", "dropped"]
+    text: str
+
+
+@dataclass(frozen=True)
 class Judgement:
     """What the turn's plan came with: the plan itself (the request's, or the shadow judge's),
     its source, the names the user goes by, the earlier messages the judge saw, the questions
@@ -146,6 +157,7 @@ class Judgement:
     notes: tuple[Notice, ...] = ()
     known: tuple[Known, ...] = ()  # the user's entities the plan's names may mean
     stored_facts: tuple[str, ...] = ()  # live fact texts a plan's ending fact may restate
+    todo_answer: TodoAnswer | None = None  # "the dentist one": the todo a "which one?" meant
 
 
 @dataclass(frozen=True)
@@ -166,6 +178,7 @@ class TurnPlan:
     dropped: tuple[str, ...] = ()  # todos the plan says the person no longer wants
     answered: Answered | None = None  # the open question this turn's message answered
     ends: tuple[str, ...] = ()  # handles of the facts the plan ends
+    closes_asked: tuple[str, ...] = ()  # the todo questions this turn answered ("the dentist one")
 
 
 @dataclass(frozen=True)

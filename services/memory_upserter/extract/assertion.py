@@ -22,13 +22,16 @@ Block = Literal["question", "hypothetical", "disputed"]
 
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|«[^»]*»|(?<!\w)'[^']{2,}'(?!\w)")
 _QUESTION_START = re.compile(
-    r"(?i)^\W*(?:so\s+|and\s+|but\s+|hey,?\s+|um+,?\s+)?(?:who|whom|whose|what|where|when|why|how|"
+    r"(?i)^\W*(?:(?:so|and|but|hey|um+|uh+|hm+|like|ok|okay|wait|also|btw|lol|quick\s+q(?:uestion)?)"
+    r"\W+)*(?:who|whom|whose|what|where|when|why|how|"
     r"which|do|does|did|am|is|are|was|were|have|has|had|can|could|would|should|will|shall|may|"
     r"might|must|isn't|aren't|don't|doesn't|didn't|wasn't|weren't|won't|wouldn't|shouldn't|"
     r"couldn't|can't)\b(?!\s+you\s+(?:please\s+)?(?:remind|add|note|remember)\b)"
 )
+_OR_WHAT = re.compile(r"(?i)\bor\s+(?:what|not|nah|no|smth|something)\W*$")
 _HYPOTHETICAL = re.compile(
-    r"(?i)(?:^|[\s,(])(?:if|what\s+if|imagine|imagining|suppose|supposing|pretend|hypothetically|"
+    r"(?i)(?:^|[\s,(])(?:if(?!\s+(?:I'm|I\s+am|I'm\s+being|I\s+am\s+being)\s+(?:honest|real|being\s+honest)\b|"
+    r"\s+you\s+(?:ask|must\s+know)\b|\s+I'm\s+being\s+honest\b)|what\s+if|imagine|imagining|suppose|supposing|pretend|hypothetically|"
     r"in\s+theory|let'?s\s+say|say\s+that|in\s+a\s+dream|i\s+dreamt|i\s+dreamed|dreaming|unless|"
     r"in\s+case|as\s+if|in\s+another\s+life|in\s+a\s+parallel)\b"
 )
@@ -48,7 +51,10 @@ _GREETING = re.compile(
     r"(?i)\W*(?:hi|hello|hey|hiya|good\s+(?:morning|evening|afternoon))"
     r"(?:\s+there)?\W*"
 )
-_NEGATION = re.compile(r"(?i)(?:\b(?:not|never|no|nobody|neither|nor|without|hardly)\b|n't\b)")
+_NEGATION = re.compile(
+    r"(?i)(?:\b(?:not|never|no|nobody|neither|nor|without|hardly|não|nao|nunca|nie|niemals|"
+    r"nicht|kein\w*|ne|pas|jamais)\b|n't\b|\bn')"
+)  # the other languages' too: "no vivo en…", "não moro…", "ich wohne nicht…", "je ne suis pas…"
 _PAST = re.compile(
     r"(?i)\b(?:used\s+to|when\s+i\s+was|back\s+(?:then|when|in)|formerly|previously|"
     r"in\s+the\s+past|as\s+a\s+(?:kid|child|teen|teenager)|once\s+upon|"
@@ -82,7 +88,8 @@ _ASKS = re.compile(
 )
 _CORRECTION = re.compile(
     r"(?i)^\W*(?:(?:wait|hold\s+on|oops|sorry|my\s+bad)\W+)*(?:(?:no|nope|nah|not\s+quite)\b(?!\s+(?:need|longer|one|way|problem|idea|worries|more|"
-    r"thanks|matter|doubt)\b)\W*"
+    r"thanks|matter|doubt|vivo|trabajo|soy|tengo|estoy|como|me|te|lo|la|sé|se|sabes|hablo|"
+    r"puedo|quiero|moro|trabalho|sou|tenho|estou|sei|gosto)\b)\W*"
     r"(?:wait\b\W*)?|actually\b\W*|typo\b\W*|correction\b\W*|i\s+meant\b\W*|"
     r"that'?s\s+(?:wrong|not\s+right|not\s+true|incorrect|not\s+it)\b\W*|"
     r"(?:wait|sorry|oops)\b\W*)+(?=\S)"
@@ -149,34 +156,6 @@ def forget_target(sentence: str) -> str | None:
     return m["target"].strip() or None
 
 
-_PRAISE = re.compile(
-    r"(?i)\b(?:well|nicely|good|great|job|so|beautifully|see\s+it|get\s+it)\s+done\b|"
-    r"\bdone\s+deal\b|\b(?:you|they|she|he)\s+(?:did\s+it|finished|are\s+done)\b"
-)
-
-
-def praise(sentence: str) -> bool:
-    """ "Well done!", "nicely done", "you did it": a word of praise, not the person's own
-    "done"."""
-    return bool(_PRAISE.search(sentence))
-
-
-_OTHERS_DONE = re.compile(
-    r"(?i)\b(?:they|he|she|you|it|we)(?:'ve|'s|'re|\s+have|\s+has|\s+are|\s+is|\s+had)?\s+"
-    r"(?:\w+\s+)?(?:done|finished|completed)\b"
-)
-_EXPERIENCE = re.compile(
-    r"(?i)\bI(?:'ve|\s+have)\s+(?:\w+\s+)?done\s+[^,.;!?]*?\b(?:so\s+far|before|in\s+the\s+past|"
-    r"a\s+lot\s+of|plenty\s+of|lots\s+of)\b"
-)
-
-
-def others_done(sentence: str) -> bool:
-    """ "how much they've done for us", "I've done weight training so far": a done-word that
-    is not the person saying they finished something."""
-    return bool(_OTHERS_DONE.search(sentence) or _EXPERIENCE.search(sentence))
-
-
 # What a person has a set of, where "only" says the set is complete: "I'm only allergic to
 # peanuts" ends every other allergy (the words the commit resolves: :data:`ONLY_PREDICATES`).
 ONLY_PREDICATES = frozenset({"ALLERGY", "INTOLERANCE", "SPEAKS", "HAS_PET", "AVOIDS", "CONDITION"})
@@ -212,7 +191,7 @@ def _blank_unless_title(m: re.Match[str]) -> str:
 def blocked(sentence: str) -> Block | None:
     """Why no fact of this sentence is an assertion of the person's, or None."""
     stripped = sentence.strip()
-    if stripped.endswith("?") or _QUESTION_START.match(stripped):
+    if stripped.endswith("?") or _QUESTION_START.match(stripped) or _OR_WHAT.search(stripped):
         return "question"
     if _HYPOTHETICAL.search(stripped):
         return "hypothetical"

@@ -24,6 +24,11 @@ _EMOJI = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d\U000e0000-\U000e007f]+"
 )
 _FILLER = re.compile(r"(?i)(?:^|(?<=\s)|(?<=,))(?:lol+|lmao|haha\w*|btw|tbh|ngl|fyi|imo|rn)\b")
+# Openers that announce what follows, not hedge or negate it.
+_OPENER = re.compile(
+    r"(?i)(?:^|(?<=[.!?]\s))\W*(?:guess\s+what|not\s+gonna\s+lie|no\s+joke|fun\s+fact|you\s+know\s+"
+    r"what|(?:big|good|great|little|some)\s+(?:news|update))\b[\s?!:,.-]*"
+)
 _FORMS = {
     "i": "I",
     "im": "I'm",
@@ -51,8 +56,46 @@ _FORMS = {
     "w": "with",
     "mums": "mum's",
     "moms": "mom's",
+    # shorthands and common misspellings of the words the rules key on
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tmw": "tomorrow",
+    "tmrow": "tomorrow",
+    "tomorow": "tomorrow",
+    "tommorow": "tomorrow",
+    "tommorrow": "tomorrow",
+    "2moro": "tomorrow",
+    "2morrow": "tomorrow",
+    "tonite": "tonight",
+    "2nite": "tonight",
+    "yday": "yesterday",
+    "wknd": "weekend",
+    "alergic": "allergic",
+    "alergy": "allergy",
+    "wrok": "work",
+    "wokr": "work",
+    "sistr": "sister",
+    "sistah": "sister",
+    "borther": "brother",
+    "brotehr": "brother",
+    "freind": "friend",
+    "frend": "friend",
+    "girlfreind": "girlfriend",
+    "boyfreind": "boyfriend",
+    "vegeterian": "vegetarian",
+    "vegitarian": "vegetarian",
+    "vegatarian": "vegetarian",
+    "daugther": "daughter",
+    "doughter": "daughter",
+    "husbnad": "husband",
+    "cuz": "because",
+    "coz": "because",
 }
 _FORM = re.compile(r"(?i)(?<![\w'])(?:" + "|".join(_FORMS) + r")(?![\w'])")
+_ME_AND = re.compile(r"(?i)\bme\s+and\s+(my\s+[a-z]+)\s+(?=(?:live|moved|work|are\s+moving)\b)")
+_KIN_SHORT = {"sis": "sister", "bro": "brother", "hubby": "husband", "wifey": "wife"}
+_SHORT_KIN = re.compile(r"(?i)\bmy\s+(sis|bro|hubby|wifey)\b")
+_I_CONTRACTED = re.compile(r"(?<![\w'])i(?='(?:m|ve|ll|d)\b)")
 _ROLE_WORDS = "|".join(sorted((re.escape(r) for r in ROLES), key=len, reverse=True))
 _ROLE_S_NAME = re.compile(rf"(?i)\bmy\s+({_ROLE_WORDS})s\s+name\b")
 _WORD = r"[^\W\d_][\w'-]*"
@@ -60,6 +103,7 @@ _WORD = r"[^\W\d_][\w'-]*"
 _NAME_AFTER = re.compile(
     rf"(?i)(?:\bmy\s+(?:best\s+|older\s+|younger\s+|little\s+|big\s+)?(?:{_ROLE_WORDS})"
     rf"(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?|\b(?:named|called|name\s+is|"
+    rf"name's|call\s+me|go\s+by|"
     rf"married\s+to|engaged\s+to|dating|broke\s+up\s+with|me\s+and|his\s+name\s+is|"
     rf"this\s+is|meet|no\s+longer\s+with|not\s+with|se\s+llama|s'appelle|namens|chamad[oa]|"
     rf"her\s+name\s+is)|\b(?:work(?:s|ing|ed)?\s+(?:at|for)|job\s+(?:at|with)|joined|left|"
@@ -95,8 +139,13 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     text = re.sub("[\u2705\u2714\u2611]\ufe0f?", ". done. ", text)  # a tick: done
     text = _EMOJI.sub(". ", text)
     text = re.sub(r"([.!?])\s*,\s*", r"\1 ", _FILLER.sub("", text))  # "…? BTW, I …": "…? I …"
+    text = _OPENER.sub("", text)  # "guess what, i got engaged": the news, not a guess
     lowercase = not re.search(r"[A-ZÀ-Þ]", text)
+    text = re.sub(r"(?i)(?<!\w)w/(?=\s)", "with", text)  # "w/ my gf" (before "w" is read)
     text = _FORM.sub(lambda m: _FORMS[m.group(0).lower()], text)
+    text = _ME_AND.sub(r"\1 and I ", text)  # "me and my bf live in porto": my bf and I live …
+    text = _I_CONTRACTED.sub("I", text)  # "i'm", "i've", "i'll", "i'd"
+    text = _SHORT_KIN.sub(lambda m: f"my {_KIN_SHORT[m[1].lower()]}", text)  # "my sis": sister
     text = _BARE.sub(lambda m: _BARE_SUBJECT.get(m["verb"].split()[0].lower(), "I ") + m[0], text)
     text = _AND_VERB.sub("and I ", text)
     text = _ROLE_S_NAME.sub(lambda m: f"my {m.group(1)}'s name", text)

@@ -22,6 +22,7 @@ from services.memory_upserter.extract.when import (
     WEEKDAYS,
     bare_hour,
     calendar,
+    month_number,
 )
 
 __all__ = ["NUMBER_WORDS", "WEEKDAYS", "Due", "find_due", "parse_due", "without_due"]
@@ -37,9 +38,16 @@ _UNITS = {
 _TIME = r"(?:at\s+)?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.)"
 _TIME24 = r"at\s+(?P<h24>\d{1,2}):(?P<m24>\d{2})"
 _BARE = r"at\s+(?P<hb>\d{1,2})(?!\s*(?:%|percent|stars?|[ap]\.?m))"
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
 _DAY = (
-    r"(?:(?:by|on|until|before)\s+)?"
+    r"(?:(?P<lead>by|on|until|before)\s+)?"
     r"(?:(?P<rel>today|tonight|tomorrow)"
+    rf"|(?P<md_mon>{_MONTH})\.?\s+(?P<md_day>\d{{1,2}})(?:st|nd|rd|th)?"
+    rf"|(?:the\s+)?(?P<dm_day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm_mon>{_MONTH})"
+    rf"|(?P<month>{_MONTH})(?!\s*\d)"
     r"|(?P<this>this)\s+(?P<thispart>morning|afternoon|evening|weekend)"
     r"|(?P<nextweek>next\s+week)"
     rf"|(?:(?P<next>next|this)\s+)?(?P<wd>{'|'.join(WEEKDAYS)})"
@@ -107,6 +115,8 @@ def _resolve(groups: dict[str, str | None], now: datetime) -> datetime | None:
     g = {k: (v.lower() if isinstance(v, str) else v) for k, v in groups.items()}
     for name in ("rel", "this", "thispart", "nextweek", "wd", "iso", "dom", "unit", "n", "part"):
         g.setdefault(name, None)
+    if g.get("md_mon") or g.get("dm_mon") or g.get("month"):
+        return _dated(g, now)
     clock = _clock(g)
     if clock is not None and not isinstance(clock, time):  # False: not a time
         return None
@@ -126,6 +136,25 @@ def _resolve(groups: dict[str, str | None], now: datetime) -> datetime | None:
     if clock is None:
         clock = time(hour if hour is not None else DEFAULT_HOUR)
     return datetime.combine(day, clock, now.tzinfo)
+
+
+def _dated(g: dict[str, str | None], now: datetime) -> datetime | None:
+    """ "December 12", "the 3rd of March", "before March" (a month alone only after by, before
+    or until: its first day): the next such day, this year or next, at the default hour."""
+    if g.get("month") and g.get("lead") not in ("by", "before", "until"):
+        return None  # "may", "march" alone are words, not dates
+    month = month_number(g.get("md_mon") or g.get("dm_mon") or g.get("month") or "")
+    day = int(g.get("md_day") or g.get("dm_day") or 1)
+    clock = _clock(g)
+    at = time(DEFAULT_HOUR) if not isinstance(clock, time) else clock
+    for year in (now.year, now.year + 1):
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            return None
+        if candidate >= now.date():
+            return datetime.combine(candidate, at, now.tzinfo)
+    return None
 
 
 def _day(g: dict[str, str | None], today: date) -> tuple[date | None, int | None] | None:

@@ -12,6 +12,7 @@ from contracts.common import Category, MemoryType, TodoKind
 from contracts.plan import FactType, PlanEntity, PlanFact, PlanTodo
 from services.memory_upserter.extract.due import find_due, without_due
 from services.memory_upserter.extract.people import People
+from services.memory_upserter.extract.phrase import without_filler
 from services.memory_upserter.text import fold
 
 
@@ -55,6 +56,7 @@ class Emitter:
         return "the user's" if self.is_user else f"{self.subject}'s"
 
     def entity(self, name: str, category: Category) -> str:
+        name = without_filler(name) or name  # "a novel atm": the novel
         key = fold(name)
         if key in self.handles:
             handle = self.handles[key]
@@ -97,6 +99,12 @@ class Emitter:
         importance: int = 1,
         confidence: float = 0.8,
     ) -> None:
+        if obj is not None:
+            obj = without_filler(obj) or obj  # as :meth:`entity` named it
+        if value is not None:
+            value = without_filler(value)  # "hiking tbh": hiking
+            if not value:
+                return  # "allergic to … and stuff": the stuff is no allergy
         subject = subject or self.subject
         valid_from = self.valid_from
         if fact_type == "relationship" and valid_from is not None and valid_from > self.now:

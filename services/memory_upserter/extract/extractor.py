@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from contracts.plan import MemoryWritePlan, PlanFact
-from services.memory_upserter.extract import assertion, casual, rules
+from services.memory_upserter.extract import assertion, casual, instead, rules, tone
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.people import Known, People
 from services.memory_upserter.extract.temporal import validity
@@ -103,10 +103,15 @@ def _read(utterance: Utterance, out: Emitter, selves: set[str]) -> None:
     out.last_person = last_person
     text = casual.normalise(utterance.text, out.names)
     out.message = text
+    before = set(out.facts)
     for sentence in _SENTENCE.split(text):
         for part in assertion.parts(sentence.strip()):
             if part.strip(" .,!?"):
                 _sentence(part, out)
+    if tone.sarcastic(utterance.text):  # "oh great, I love being stuck in traffic 🙄": not a like
+        for key in out.facts.keys() - before:
+            if key[1] in tone.SARCASM_INVERTS:
+                del out.facts[key]
 
 
 def _named_in(statement: str, out: Emitter) -> list[str]:
@@ -128,13 +133,18 @@ def _sentence(sentence: str, out: Emitter) -> None:
         out.forget.extend(_named_in(target, out) or [target])
         return
     plain, out.correcting = assertion.corrected(plain)
-    block = assertion.blocked(plain)
+    block = assertion.blocked(plain) or ("hypothetical" if tone.hedged_after(plain) else None)
     _todos(plain, block, out)
     if block is not None:
         return
+    before = set(out.facts)
     for clause in assertion.clauses(plain):
         _clause(clause, out)
     out.valid_from = out.valid_to = None
+    if tone.said_of_then(plain):  # "i moved to berlin when i was 20": then, not now
+        for key in out.facts.keys() - before:
+            if out.facts[key].fact_type != "relationship":
+                del out.facts[key]
 
 
 def _todos(plain: str, block: assertion.Block | None, out: Emitter) -> None:
@@ -144,13 +154,7 @@ def _todos(plain: str, block: assertion.Block | None, out: Emitter) -> None:
         if block is None or rule.requested:
             for match in rule.pattern.finditer(plain):
                 rule.apply(match, out)
-    if (
-        out.is_user
-        and block is None
-        and says_done(plain)
-        and not assertion.praise(plain)
-        and not assertion.others_done(plain)
-    ):
+    if out.is_user and block is None and says_done(plain):
         out.complete = True
 
 
@@ -173,6 +177,11 @@ def _clause(clause: str, out: Emitter) -> None:
                 rule.apply(match, out)
     if out.is_user and assertion.only(clause):
         _only(out, [out.facts[k] for k in out.facts.keys() - before])
+    if restated is not None:  # "i don't live in porto, it's lisbon": Lisbon in its place
+        ended = [out.facts[k].object or out.facts[k].value or "" for k in out.facts.keys() - before]
+        replaced = instead.said_instead(clause, restated, [e for e in ended if e])
+        if replaced is not None:
+            _clause(replaced, out)
 
 
 def _only(out: Emitter, said: list[PlanFact]) -> None:

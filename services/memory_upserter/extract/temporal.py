@@ -4,8 +4,8 @@
 returns the sentence without them, so "I moved to Porto last week" is the fact "lives in Porto"
 valid from a week before the turn, never a place called "Porto Last Week".
 
-- a start: "last week/month/year", "yesterday", "this morning", "3 days ago", "in March",
-  "in March 2024", "in 2019", "since 2019", "since March", "since last week" ("in March"
+- a start: "last week/month/year", "last Saturday", "yesterday", "this morning", "3 days ago",
+  "in March", "in March 2024", "in 2019", "since 2019", "since March", "since last week" ("in March"
   without a year is the coming March unless the sentence is past tense — "started in March" —
   :func:`.when.past_tense`; "since March" is the last one);
 - a start to come: "next week/month/year", "next January" (:mod:`.coming`), "in two weeks";
@@ -44,7 +44,11 @@ _U = r"(?P<unit>day|week|month|year)s?"
 
 _PHRASES = [
     ("ago", rf"{_N}\s+{_U}\s+ago"),
-    ("last", r"(?:since\s+)?(?P<last>last|this\s+past)\s+(?P<lunit>week|month|year|weekend|night)"),
+    (
+        "last",
+        r"(?:since\s+)?(?P<last>last|this\s+past)\s+(?:(?P<lunit>week|month|year|weekend|night)|"
+        rf"(?P<lwd>{'|'.join(WEEKDAYS)}))",
+    ),
     ("yesterday", r"(?:since\s+)?(?P<yday>yesterday|earlier\s+today|this\s+morning|today)"),
     (
         "until",
@@ -153,9 +157,7 @@ def _resolve(
     if kind == "ago":
         return "from", _day(today - timedelta(days=_count(m["n"]) * _UNIT[m["unit"].lower()]), now)
     if kind == "last":
-        unit = m["lunit"].lower()
-        days = {"week": 7, "month": 30, "year": 365, "weekend": 7, "night": 1}[unit]
-        return "from", _day(today - timedelta(days=days), now)
+        return "from", _day(today - timedelta(days=_days_back(m, today)), now)
     if kind == "yesterday":
         return "from", _day(
             today - timedelta(days=1 if m["yday"].lower() == "yesterday" else 0), now
@@ -180,6 +182,13 @@ def _resolve(
         year = int(m["year"])
         return ("from", _day(date(year, 1, 1), now)) if year <= today.year else None
     return None
+
+
+def _days_back(m: re.Match[str], today: date) -> int:
+    """ "last week": 7 days; "last Saturday": the Saturday before today."""
+    if m["lwd"]:
+        return (today.weekday() - WEEKDAYS.index(m["lwd"].lower()) - 1) % 7 + 1
+    return {"week": 7, "month": 30, "year": 365, "weekend": 7, "night": 1}[m["lunit"].lower()]
 
 
 def _until(m: re.Match[str], now: datetime) -> datetime:

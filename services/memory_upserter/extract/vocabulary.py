@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from contracts.relations import ROLES  # the relation vocabulary graph-hydrator reads too
 
-__all__ = ["FOUNDATION_ROLES", "LANGUAGES", "NAMED_BY_ROLE", "NOT_NAMES", "OCCUPATIONS", "ROLES"]
+__all__ = [
+    "CHAT_WORDS",
+    "FOUNDATION_ROLES",
+    "LANGUAGES",
+    "NAMED_BY_ROLE",
+    "NOT_NAMES",
+    "OCCUPATIONS",
+    "ROLES",
+]
 
 # Relationships that are the person's foundation (family, partners, friends): importance 2.
 FOUNDATION_ROLES = frozenset(
@@ -114,5 +122,22 @@ asleep awake engaged married single divorced pregnant vegan vegetarian allergic 
 it's he's she's we're they're i'm i've i'll i'd you're broke split up off
 originally died passed lost won ran met saw found turned gave texted sent wrote cooked baked
 opened closed fell hurt cried laughed bought took told came went cooks runs plays teaches
-walks talks drives lost finally recently currently basically honestly literally""".split()
+walks talks drives lost finally recently currently basically honestly literally
+right wrong eh huh innit tho anyways anyway used uses using
+threw ate drank slept woke bit hid stole sat stood swam sang caught brought thought taught
+fought drove rode spoke chose froze shook forgot hit kept lent lay led paid put read sent set
+shut spent stuck tore wore wept sees eats sleeps bites barks meows purrs poops pees throws
+chews scratches sits hides hates wants gets does says takes kinda sorta refuses snores
+insists complains cries yells screams laughs smiles works lives goes comes believes dances
+drinks flies hopes knows reads reckons sings smokes swears texts tries vapes wishes writes
+sleeps eats buys sends bakes watches thinks needs asks tells shows sounds seems looks feels
+misses fixes helps became becomes celebrates learns moves starts studies turns passes""".split()
 )
+# Chat words and adverbs a statement may end on ("i live in porto atm", "… actually"): never part
+# of a name or a place.
+CHAT_WORDS = frozenset(
+    """atm haha hehe xd omg ugh yay yep nope idk ikr smh fr ngl imo lowkey highkey either neither
+yet soon lately forever ofc again tbh lmao lmfao rofl now rn too tho though anyway anyways
+already full-time part-time fulltime parttime sadly badly""".split()
+)
+COMMON = COMMON | CHAT_WORDS

@@ -21,12 +21,17 @@ def _fact(predicate: str, value: str | None = None, obj: str | None = None) -> P
     return PlanFact(memory_type="PROFILE", predicate=predicate, value=value, object=obj, text="t")
 
 
+def _user(predicate: str, value: str, text: str) -> PlanFact:
+    """A fact that claims something of the person in its text ("User …")."""
+    return PlanFact(memory_type="PROFILE", predicate=predicate, value=value, text=text)
+
+
 # (said this turn, said earlier, fact, expected)
 FAIR = [
     # the four fair facts the careful model lost on main (issue 27)
     ("my husband and I went hiking", (), _fact("MARITAL_STATUS", "married"), "kept"),
     ("my dad passed away two days ago", (), _fact("FATHER_DIED_ON", "2026-01-05"), "kept"),
-    ("she has tattoos of her dogs", (), _fact("HAS_TATTOOS", "tattoos of her dogs"), "kept"),
+    ("i have tattoos of my dogs", (), _fact("HAS_TATTOOS", "tattoos of her dogs"), "kept"),
     ("ugh long day", ("i work as a nurse at st mary's",), _fact("JOB_TITLE", "nurse"), "kept"),
     # normalisations
     ("my wife says hi", (), _fact("SPOUSE", "wife"), "kept"),
@@ -40,7 +45,7 @@ FAIR = [
     # a wish, a home, volunteering: said in the person's words
     ("i really want to run a marathon next year", (), _fact("GOAL", "run a marathon"), "kept"),
     ("training for the porto half in october", (), _fact("GOAL", "porto half"), "kept"),
-    ("she wants to open a bakery", (), _fact("WANTS_TO", "open a bakery"), "kept"),
+    ("i want to open a bakery", (), _fact("WANTS_TO", "open a bakery"), "kept"),
     ("ive always dreamed of seeing japan", (), _fact("GOAL", "see japan"), "kept"),
     ("im in lisbon now, new flat is tiny", (), _fact("LIVES_IN", obj="Lisbon"), "kept"),
     ("we moved to porto last month", (), _fact("LIVES_IN", obj="Porto"), "kept"),
@@ -67,6 +72,61 @@ FAIR = [
     ("running tue thu sat mornings", (), _fact("RUNS", "Tuesday, Thursday and Saturday"), "kept"),
     ("my mom's bday is dec 19", (), _fact("MOTHER_BIRTHDAY", "December 19"), "kept"),
     ("my crew took home first in a local comp", (), _fact("WON", "first place"), "kept"),
+    # a number glued to its unit, a contraction, the year of a month said
+    ("no more than 8h a week tho", (), _fact("MAX_TRAINING", "8 hours a week"), "kept"),
+    ("did 12km today", (), _fact("RAN", "12 kilometres"), "kept"),
+    ("pls dont bring it up", (), _fact("BOUNDARY", "do not bring it up"), "kept"),
+    ("the baby is due in december", (), _fact("BABY_DUE", "December 2026"), "kept"),
+    (
+        "staying at my folks in york this weekend",
+        (),
+        PlanFact(
+            memory_type="PEOPLE",
+            predicate="parents_live_in",
+            value="York",
+            text="User's parents live in York",
+        ),
+        "kept",
+    ),
+    # a relation the person put as "my …" is theirs; what is not wished is said; a greeting
+    # to the other speaker does not make the next sentence someone else's
+    (
+        "hey! good to see you. started at the bank on monday",
+        (),
+        _user("WORKS_AT", "the bank", "User works at the bank"),
+        "kept",
+    ),
+    (
+        "wanted to let you know im running the marathon again",
+        (),
+        _user("RUNNING", "the marathon", "User is running the marathon again"),
+        "kept",
+    ),
+    (
+        "my sister just got engaged to tom",
+        (),
+        PlanFact(
+            memory_type="PEOPLE", predicate="engaged", value="Tom", text="Sister is engaged to Tom"
+        ),
+        "kept",
+    ),
+    (
+        "my daughter lina starts daycare monday",
+        (),
+        PlanFact(
+            memory_type="PEOPLE",
+            predicate="has_daughter",
+            value="Lina",
+            text="User has a daughter Lina",
+        ),
+        "kept",
+    ),
+    (
+        "want to get back into climbing after my shoulder op",
+        (),
+        _user("SURGERY", "shoulder op", "User had a shoulder op"),
+        "kept",
+    ),
     (
         "my dream job is pilot",
         (),
@@ -95,6 +155,20 @@ FAIR = [
     ("I like my tea", (), _fact("LIKES", "green tea"), "lowered"),
 ]
 INVENTED = [
+    # someone else's news is not the person's; a wish is not a fact
+    ("lol my brother quit his job, hes moving to berlin", (),
+     _user("LIVES_IN", "Berlin", "User is moving to Berlin"), "dropped"),
+    ("my cousin just had a baby!!! a girl", (),
+     _user("HAS_CHILD", "baby girl", "User has a baby girl"), "dropped"),
+    ("want to get back into climbing after my shoulder op", (),
+     _user("HOBBY", "climber", "User is a climber"),
+     "hedged"),
+    ("loved hearing about your trip to peru!", (),
+     _user("VISITED", "Peru", "User visited Peru"), "dropped"),
+    ("i want to help my old neighbourhood, riverside, more", (),
+     _user("LIVES_IN", "Riverside", "User lives in Riverside"), "hedged"),
+    ("dad keeps telling me i should sell the car", (),
+     _user("SELLING", "the car", "User is selling the car"), "hedged"),
     # the sloppy model's two wrong facts kept on main (issue 27)
     ("i think im taking it", ("got an offer from spotify",), _fact("WORKS_AT", obj="Spotify"),
      "hedged"),

@@ -305,3 +305,24 @@ def test_a_bare_day_is_read_in_the_tense_the_person_said_it() -> None:
     ]
     ahead, _ = read_plan(raw, "$.plan", monday)  # no words of the person: the coming ones
     assert ahead is not None and ahead.facts[1].valid_from == "2026-07-01T00:00:00+00:00"
+
+
+def test_a_start_said_in_the_present_or_after_from_is_the_coming_one_whatever_the_facts_tense() -> (
+    None
+):
+    monday = datetime(2026, 10, 19, 12, 0, tzinfo=UTC)
+    said = ["got the offer!! i start dec 1", "and i moved to 3 days a week from november, yay"]
+    raw = {
+        "facts": [
+            {"memory_type": "PROJECT", "predicate": "works_at", "text": "User got a job at Acme",
+             "value": "Acme", "valid_from": "dec 1"},
+            {"memory_type": "PROJECT", "predicate": "schedule", "text": "User moved to 3 days",
+             "value": "3 days a week", "valid_from": "november"},
+        ]
+    }  # fmt: skip
+    plan, _ = read_plan(raw, "$.plan", monday, said)
+    assert plan is not None
+    assert [f.valid_from for f in plan.facts] == [
+        "2026-12-01T00:00:00+00:00",
+        "2026-11-01T00:00:00+00:00",
+    ]

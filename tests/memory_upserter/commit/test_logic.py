@@ -299,7 +299,15 @@ def test_handles_resolve_to_the_user_plan_entities_refs_and_new_names() -> None:
         ("almost finished", False),
         ("done yet? no", False),
         ("I haven't finished", False),
-        ("let's get it done", True),
+        ("let's get it done", False),  # an intention, not a completion
+        ("well done!", False),  # praise
+        ("great job on the summary, well done", False),
+        ("they've done so much for us", False),  # someone else's doing
+        ("I called Marta, so that's done. Well done me", True),  # sentence by sentence
+        ("done for today, night!", False),  # the day is over, no todo is
+        ("my sister finished her degree", False),  # someone else's
+        ("finished my degree last year!", False),  # an achievement long past
+        ("finished the report yesterday", True),
         ("nothing here", False),
     ],
 )

@@ -8,7 +8,8 @@ import msgspec
 import pytest
 
 from contracts.plan import MemoryWritePlan
-from services.memory_upserter.commit.names import object_category, resolve
+from services.memory_upserter.commit.kinds import object_category
+from services.memory_upserter.commit.names import resolve
 from services.memory_upserter.commit.read import SELF
 from services.memory_upserter.extract.people import Known
 
@@ -81,3 +82,21 @@ def test_the_relation_the_person_put_before_the_name_picks_one() -> None:
     assert [w.ref for w in out.writes] == ["person:marta_silva"] and not out.open
     out = resolve(pregnant, [SISTER, SILVA], ["marta is pregnant"])
     assert out.open  # no relation said: still asked
+
+
+def test_the_full_name_the_person_said_picks_one_of_two_namesakes() -> None:
+    leaving = _plan(_fact("Marta", "LEAVING", value="the company"))
+    out = resolve(leaving, [SISTER, SILVA], ["also marta silva is leaving the company, ugh"])
+    assert [w.ref for w in out.writes] == ["person:marta_silva"] and not out.open
+    out = resolve(leaving, [SISTER, SILVA], ["marta is leaving the company"])
+    assert out.open  # only the given name said: still asked
+
+
+def test_a_people_fact_about_an_unknown_name_is_no_person_by_its_memory_type() -> None:
+    out = resolve(_plan(_fact("Pixel", "HID", value="under the bed")), [], ["pixel hid lol"])
+    assert [(w.name, w.category) for w in out.writes] == [("Pixel", "Other")]
+    assert out.unknown_kind == ["Pixel"]
+    out = resolve(_plan(_fact("Pixel", "HID", value="under the bed")), [], ["my dog pixel hid"])
+    assert [(w.name, w.category) for w in out.writes] == [("Pixel", "Pet")]
+    out = resolve(_plan(_fact("Marco", "WORKS_AT", value="IKEA")), [], ["marco got a job"])
+    assert [(w.name, w.category) for w in out.writes] == [("Marco", "Person")]

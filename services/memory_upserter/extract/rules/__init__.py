@@ -1,8 +1,10 @@
 """The offline extractor's rule table, in order: the one place that order is set.
 
-The self-statements of :mod:`.basics` (home, work, diet, allergies, likes, projects, events,
-people) come first, then who the person is (:mod:`.profile`), then their life (:mod:`.life`),
-what changes it (:mod:`.events`), a few statements in other languages (:mod:`.languages`), what
+The self-statements of :mod:`.basics` (home, work, diet, allergies, likes, projects, people)
+and the one-off events of :mod:`.did` come first, then who the person is (:mod:`.profile`),
+then their life (:mod:`.life`),
+what changes it (:mod:`.events`), a few statements in other languages (:mod:`.languages`), the
+self-statements typed the Telegram way that the tidier rules miss (:mod:`.everyday`), what
 the person does and keeps (:mod:`.doing`: a fallback for a clause nothing else wrote from;
 :mod:`.keeps`), a life told in long, chatty turns (:mod:`.talk`: plural roles with names, jobs
 got, goals; :mod:`.family`: relatives lost, friends, homes described; :mod:`.health`:
@@ -11,8 +13,8 @@ the long way; :mod:`.pastimes`: taken up, groups joined, habits, works underway)
 relations said in passing (:mod:`.kin`), which a named relation outranks. What the person used
 to do writes nothing (the corpora's "past" category). Within a module, rules keep the order
 they are written in. The todo rules (:mod:`.todos`, then the goals of :mod:`.talk`,
-:mod:`.family` and :mod:`.health`, then the dated arrangements of :mod:`.plans`) are a table of
-their own.
+:mod:`.family` and :mod:`.health`, then the dated arrangements of :mod:`.plans` and the notes
+the person asks to keep, :mod:`.notes`) are a table of their own.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from types import ModuleType
 
 from services.memory_upserter.extract.rules import (
     basics,
+    did,
     doing,
     events,
+    everyday,
     family,
     fondness,
     health,
@@ -31,6 +35,7 @@ from services.memory_upserter.extract.rules import (
     languages,
     lately,
     life,
+    notes,
     pastimes,
     plans,
     profile,
@@ -40,10 +45,10 @@ from services.memory_upserter.extract.rules import (
 from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
 
 FACT_ORDER: tuple[ModuleType, ...] = (
-    basics, profile, life, events, languages, doing, keeps,
+    basics, did, profile, life, events, languages, everyday, doing, keeps,
     talk, family, health, lately, fondness, pastimes, kin,
 )  # fmt: skip
-TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans)
+TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans, notes)
 
 
 def _table(registered: list[Rule], order: tuple[ModuleType, ...]) -> tuple[Rule, ...]:

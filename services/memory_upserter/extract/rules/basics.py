@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import re
 
-from services.memory_upserter.extract import assertion
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.doing import _own
-from services.memory_upserter.extract.rules.pastimes import ACTIVITY, GROUP
 from services.memory_upserter.extract.rules.registry import (
     _CAP,
     _ROLES,
@@ -198,61 +196,6 @@ def _working_on(m: re.Match[str], out: Emitter) -> None:
             importance=2,
             confidence=0.85,
         )
-
-
-_FRAGMENT = re.compile(
-    r"(?i)(?:\b(?:for|about|with|by|of|to|into|recently|together|too|again|"
-    r"one|it|them|this|that|some|bits?|while|last\s+\w+)$|…|\b(?:this|these)\b)"
-)  # "made for", "wrote a few bits", "making this treat" (a thing in a picture): no event
-_FRAGMENT_START = re.compile(
-    r"(?i)(?:about|while|for|another\s+(?:one|time)|the\s+first|a\s+few|up|the\s+(?:impact|point|difference|"
-    r"value|importance|beauty|power|need|good|bright\s+side|light|way)|an?\s+(?:\w+\s+)?"
-    r"(?:difference|impact))\b"
-)  # "saw the impact I could make": a realisation, not an event
-
-
-@rule(
-    "did",
-    rf"(?i:\b(?:I|we)\s+(?:just\s+|recently\s+|finally\s+|also\s+)?(?P<verb>went\s+to|"
-    rf"visited|joined|started|adopted|bought|attended|signed\s+up\s+for|graduated\s+"
-    rf"from|ran|painted|wrote|read|met|took|made|finished|tried|watched|learned|won|"
-    rf"volunteered\s+at|volunteered\s+for|celebrated|hiked|baked|cooked|built|"
-    rf"played|completed|got\s+back\s+from|went\s+on|saw|started\s+learning|"
-    rf"picked\s+up|gave|received|donated|organized|hosted|performed\s+at|got\s+accepted\s+"
-    rf"(?:for|to|into)))\s+{THING}",
-)
-def _did(m: re.Match[str], out: Emitter) -> None:
-    """What the speaker did, dated by the turn (imports set ``now`` to the message time); in a
-    sentence about childhood ("the camera I had as a kid, I took plenty of beach pics") it is
-    the past, never dated today."""
-    if assertion.childhood(out.sentence) or re.search(r"(?i)\bthe\s+other\s+day\b", out.sentence):
-        return  # the past, or a day not said: never dated today
-    thing = _thing(re.split(r"(?i)\s+(?:that|which|who)\s+(?:was|were|is|are)\b", m["thing"])[0])
-    if not thing or re.match(r"(?i)(?:bed|sleep|work|home|working\b.*)$", thing):
-        return
-    if _FRAGMENT.search(thing) or _FRAGMENT_START.match(thing):
-        return  # "made for", "saw while hiking", "wrote a few bits": a piece of an event
-    verb = m["verb"].lower()
-    if verb in ("joined", "started") and re.match(r"(?:at\s+|with\s+)?[A-Z]", thing):
-        return  # joining an organisation is where the person works (profile.employer)
-    if verb == "started" and re.match(
-        r"(?i)(?:[a-z]+ing\b|my\s+own\b|(?:a\s+)?(?:new\s+)?job$)", thing
-    ):
-        return  # an activity since then (doing.started_doing), a business, a job: states
-    if verb in ("joined", "started") and (ACTIVITY.fullmatch(thing) or GROUP.search(thing)):
-        return  # "I recently started pottery", "I joined a book club": states (pastimes)
-    if out.valid_from is not None and out.valid_from > out.now:
-        return  # "I signed up for a pottery class next week": what is to come is no event
-    day = (out.valid_from or out.now).date()
-    if out.is_user:  # "tried my newest recipe": the user's, said in the third person
-        thing = re.sub(r"\bmy\b", "their", re.sub(r"\bmyself\b", "themselves", thing))
-    happened = f"{' '.join(m['verb'].lower().split())} {thing}"
-    out.fact(
-        "DID",
-        f"{out.who} {happened} (on {day.isoformat()})",
-        value=f"{happened} @ {day.isoformat()}",
-        confidence=0.7,
-    )
 
 
 # --- people ------------------------------------------------------------------------------------

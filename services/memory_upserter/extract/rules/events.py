@@ -80,7 +80,9 @@ def _job_lost(m: re.Match[str], out: Emitter) -> None:
 @rule(
     "died",
     rf"(?i:\bmy\s+(?P<role>{_KIN})(?:\s+(?P<named>{_CAP}))?\s+(?:just\s+|sadly\s+)?"
-    rf"(?:passed\s+away|died|passed))\b",
+    rf"(?:passed\s+away|died|passed(?=\s*(?:[,.;:!?]|$|\s+(?:recently|yesterday|today|last|this|"
+    rf"on|in|a\s+few|a\s+couple|\d|two|three|four|five|six|seven|eight|nine|ten|weeks?|"
+    rf"months?|years?|days?)\b))))\b",
 )
 def _died(m: re.Match[str], out: Emitter) -> None:
     role = m["role"].lower()
@@ -190,7 +192,10 @@ def _in_until(m: re.Match[str], out: Emitter) -> None:
         out.fact("STAYING_IN", f"{out.who} is staying in {place}", obj=place, confidence=0.85)
 
 
-@rule("person_job", rf"{SUBJECT}\s+(?i:is|works\s+as)\s+(?i:an?)\s+(?P<job>(?i:{_JOBS}))\b")
+@rule(
+    "person_job",
+    rf"{SUBJECT}(?:\s+(?i:is|works\s+as)|'s)\s+(?i:an?)\s+(?P<job>(?i:{_JOBS}))\b",
+)  # "she's a nurse", "my mum's a teacher"
 def _person_job(m: re.Match[str], out: Emitter) -> None:
     person = _subject(m, out)
     if person:

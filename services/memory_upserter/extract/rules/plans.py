@@ -64,8 +64,10 @@ _PURPOSE = re.compile(r"(?i)\s+(?:to|so\s+(?:that\s+)?I\s+can|in\s+order\s+to)\s
 def _arranged(m: re.Match[str], out: Emitter) -> None:
     """ "I'm flying to Paris next Friday": a plan with its date."""
     task = _task(m["task"]).rstrip(" .!")
-    if re.match(r"(?i)going\s+(?:to\s+)?(?:be|have|need|try|make|miss|keep|do|get|start)\b", task):
-        return  # "I'm going to be …": the will-rules (:mod:`.todos`) read "going to"
+    if re.match(
+        r"(?i)going\s+(?:to\s+)?(?:be|have|need|try|make|miss|keep|do|get|start)\b", task
+    ) or (re.match(r"going\s+to\s+(?!(?:the|a|an|my|our|his|her|their|this|that)\b)[a-z]", task)):
+        return  # "I'm going to be …", "… to call mom": the will-rules (:mod:`.todos`) read them
     if re.match(r"(?i)(?:having|taking)\s+(?:a\s+)?(?:hard|tough|rough|great|good|blast|fun|break|"
                 r"nap|rest|look|moment|day)\b", task):  # fmt: skip
         return  # "I'm having a tough week": no plan

@@ -189,11 +189,12 @@ def _from(m: re.Match[str], out: Emitter) -> None:
     rf"(?i:\bI(?:\s+(?:also\s+)?speak|\s+am\s+fluent\s+in|'m\s+fluent\s+in)|\bmy\s+"
     rf"(?:native\s+language|mother\s+tongue|first\s+language)\s+is)\s+"
     rf"(?i:(?:a\s+(?:bit|little)\s+of|some|fluent|basic|decent|good)\s+)?"
-    rf"(?P<langs>(?:{_LANGS})(?:(?:\s*,\s*|\s+and\s+|\s+(?i:a\s+bit\s+of)\s+)"
-    rf"(?:{_LANGS}))*)\b",
+    rf"(?P<langs>(?i:{_LANGS})(?:(?:\s*,\s*|\s+(?i:and)\s+|\s+(?i:a\s+bit\s+of)\s+)"
+    rf"(?i:{_LANGS}))*)\b",
 )
 def _speaks(m: re.Match[str], out: Emitter) -> None:
-    for lang in re.findall(_LANGS, m["langs"]):
+    for lang in re.findall(_LANGS, m["langs"], re.IGNORECASE):
+        lang = lang.capitalize()  # "i speak portuguese": Portuguese
         out.fact("SPEAKS", f"{out.who} speaks {lang}", value=lang, confidence=0.9)
 
 

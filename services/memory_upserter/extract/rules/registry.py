@@ -21,6 +21,7 @@ from typing import TypeAlias
 
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.vocabulary import (
+    CHAT_WORDS,
     FOUNDATION_ROLES,
     NAMED_BY_ROLE,
     NOT_NAMES,
@@ -31,7 +32,7 @@ _CAP = r"(?:[A-Z]|[À-ÖØ-Þ])[\w'’-]*"
 NAME = rf"(?P<name>{_CAP}(?:\s+{_CAP}){{0,2}})"
 ORG = rf"(?P<org>{_CAP}(?:\s+(?:&\s+)?{_CAP}){{0,3}})"
 _STOP = (
-    r"(?=\s*(?:[,.;:!?)]|$|\s(?:and|but|because|so|since|though|although|when|while|if|"
+    r"(?=\s*(?:[,.;:!?)]|$|\s(?:and|or|but|because|so|since|though|although|when|while|if|"
     r"with|for|at|on|in|to|from|every|today|tomorrow|tonight|now|yet|right|not|originally|until|till|"
     r"these|lately|already|too|tho|anyway|I|my|we)\b))"
 )
@@ -50,7 +51,8 @@ ROLE = r"(?P<role>[a-z][a-z -]{1,40}?)"
 
 _ROLES = "|".join(sorted((re.escape(r) for r in ROLES), key=len, reverse=True))
 NOT_THINGS = re.compile(
-    r"^(?:you|your|yours|ur|u|it|that|this|them|him|her|me|when|how|what|to\s*$|to\s+think|the\s+"
+    r"^(?:you|your|yours|ur|u|it|that|this|them|him|her|me|when|how|what|to\s*$|to\s+think|"
+    r"to\s+(?:say|admit|ask|bother|interrupt|break\s+it|tell\s+you|disappoint|be\s+that)|the\s+"
     r"idea|the\s+way|the\s+thought|a\s+lot|something|stuff|things|everything|anything|"
     r"hearing|seeing|reading\s+(?:this|that|about\s+your)|talking\s+to\s+you)\b",
     re.IGNORECASE,
@@ -128,7 +130,14 @@ def _thing(text: str | None) -> str | None:
 # whose object is a pronoun ("holding them"): the thing itself is elsewhere.
 _NOT_LIKED = re.compile(
     r"(?i)^(?:is|was|are|were|has|have|had|makes?|gives?|those|these)\b|\b(?:them|it|those|"
-    r"these|him|her)$"
+    r"these|him|her)$|^our\s+(?:talks?|chats?|conversations?|convos?|time\s+together)$"
+)
+# A person or a pet the person loves ("my wife", "my cat Luna", "my kids") is a relation, not a
+# taste: the relation is written where it is named (:mod:`.kin`, :func:`role_named`).
+_LOVED_ONE = re.compile(
+    rf"(?i)^(?:my|our)\s+(?:(?:little|big|baby|older|younger|new|old|other|two|three|lovely|"
+    rf"amazing|beautiful|wonderful|sweet)\s+)*(?:{_ROLES}|kids|children|parents|family|fam|"
+    rf"grandparents|grandkids|babies|pets?|dogs|cats|husband|wife)(?:\s+{_CAP}(?:\s+{_CAP})?)?$"
 )
 
 
@@ -150,9 +159,10 @@ _CUT_VERB = re.compile(
 def liked(text: str | None) -> str | None:
     """A liked thing as a whole phrase: "going on road trips" is "road trips"."""
     thing = re.sub(r"(?i)^(?:going\s+(?:on\s+|to\s+)?|to\s+go\s+(?:on\s+|to\s+)?)", "", text or "")
-    if _NOT_LIKED.search(thing.strip()) or _CUT_ADJECTIVE.search(thing.strip()):
+    stripped = thing.strip()
+    if _NOT_LIKED.search(stripped) or _LOVED_ONE.match(stripped) or _CUT_ADJECTIVE.search(stripped):
         return None
-    return _thing(_CUT_VERB.sub("", thing.strip()))
+    return _thing(_CUT_VERB.sub("", stripped))
 
 
 _LISTED = re.compile(r"((?:\s*,\s*(?:and\s+|or\s+)?[a-z][\w' -]{2,30}?)+)\s*(?=[.;:!?]|$)")
@@ -169,8 +179,17 @@ def listed(m: re.Match[str]) -> list[str]:
     return [f for f in found if f] if len(found) == len(items) else []
 
 
+_CHATTY_TAIL = re.compile(
+    r"(?i)[a-z]{3,}ly|"
+    + "|".join(sorted((re.escape(w) for w in CHAT_WORDS), key=len, reverse=True))
+)
+
+
 def _place(text: str) -> str | None:
-    place = _thing(text)
+    words = (text or "").split()
+    while len(words) > 1 and _CHATTY_TAIL.fullmatch(words[-1]):
+        words.pop()  # "porto actually", "lisbon atm": the place ends before the chat word
+    place = _thing(" ".join(words))
     if not place or re.match(
         r"(?i)(?:a|an|the|my|our|this|that|here|there|with|together|back|home|away|out|"
         r"again|now|recently|finally)\b",

@@ -15,7 +15,7 @@ import re
 from services.memory_upserter.extract.due import find_due
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.registry import todo_rule
-from services.memory_upserter.text import NEGATED
+from services.memory_upserter.text import NEGATED, says_done
 
 # A concrete act a plan names ("I'm going to submit it …"), not a pep talk or a promise to talk.
 _ACT = re.compile(
@@ -25,6 +25,11 @@ _ACT = re.compile(
     r"travel|enter|register|pick\s+up|fix|clean|renew|pay|return|adopt|volunteer|sell|"
     r"schedule|plan|prepare|practi[sc]e|research|contact|continue|reach\s+out\s+to\s+(?!you))\b"
     r"(?!\s+(?:you|ya|u)\b)"
+)
+_STATE = re.compile(
+    r"(?i)(?:be|feel|get|stay)\s+(?:\w+ly\s+|so\s+|a\s+bit\s+|a\s+little\s+)?(?:late|early|tired|busy|"
+    r"sad|happy|fine|ok|okay|sick|free|around|back|there|home|away|off|out|done|ready|honest|"
+    r"quick|alright|bored|lonely|nervous|hungry)\b"
 )
 _MAYBE = re.compile(r"(?i)\b(?:maybe|perhaps|someday|one\s+day|might|hopefully|if|probably)\b")
 _TASK_END = re.compile(r"\s+[-–—]\s+|\s*[!;]|,\s*(?:but|and\s+I|so)\b|\s+but\s+")
@@ -76,11 +81,14 @@ def _my_goal(m: re.Match[str], out: Emitter) -> None:
 def _i_will(m: re.Match[str], out: Emitter) -> None:
     task = _task(m["task"])
     promised = re.search(r"(?i)promise|commit", m["verb"] or "")
-    if (
-        promised
-        or find_due(task, out.now)
-        or (_ACT.match(task) and not _MAYBE.search(m.string[: m.start("task")]))
+    maybe = _MAYBE.search(m.string[: m.start("task")])  # "hopefully I'll be … by June"
+    if _STATE.match(task) and not promised:
+        return  # "I'm going to be late tomorrow": a state to come, not a task
+    if re.search(r"(?i)going\s+to$", m["verb"] or "") and re.match(
+        r"(?:(?i:the|a|an|my|our)\b|[A-Z])", task
     ):
+        return  # "I'm going to the dentist on friday": a trip (:mod:`.plans`), not "going to" + act
+    if promised or (not maybe and (find_due(task, out.now) or _ACT.match(task))):
         out.todo("COMMITMENT", task)
 
 
@@ -131,6 +139,27 @@ def _need_to_by(m: re.Match[str], out: Emitter) -> None:
         out.todo("COMMITMENT", m["task"])
 
 
+@todo_rule(
+    "is_due",
+    r"(?i:\b(?:working\s+on|writing|preparing|making|finishing|doing)\s+(?P<det>a|an|the|my|our)\s+)"
+    r"(?P<thing>[^,.;:!?]{2,40}?)(?i:\s*,?\s*(?:and\s+|which\s+)?(?:it'?s|it\s+is|is)\s+due\b)"
+    r"(?P<when>.*)$|(?i:^\W*(?P<det2>the|my|our)\s+)(?P<thing2>[\w' -]{2,40}?)(?i:\s+(?:is|'s)\s+"
+    r"due\b)(?P<when2>.*)$",
+)
+def _is_due(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm working on a poster, it's due on December 12", "the report is due friday": the
+    thing, due then — only with a day said."""
+    when = m["when"] if m["thing"] else m["when2"]
+    if find_due(when, out.now):
+        det = (m["det"] or m["det2"]).lower()
+        thing = m["thing"] or m["thing2"]
+        out.todo(
+            "COMMITMENT",
+            f"{'the' if det in ('a', 'an') else det} {thing.strip()}",
+            also_due_in=when,
+        )
+
+
 # --- todos closed (plan.done / plan.dropped, by the person's words) ----------------------------
 # The words only name a todo: the commit resolves them among the pending ones, or closes none.
 
@@ -178,7 +207,9 @@ def _errand_done(m: re.Match[str], out: Emitter) -> None:
     rf"\s+)(?!it\b|that\b|this\b){_CLOSED_TASK}",
 )
 def _done_with(m: re.Match[str], out: Emitter) -> None:
-    if out.is_user and not NEGATED.search(m.string[: m.start()]):  # "almost done with…"
+    """ "done with the passport thing": its words; not someone else's finishing or a past
+    achievement ("my sister finished her degree", "finished my degree last year")."""
+    if out.is_user and says_done(m.string) and not NEGATED.search(m.string[: m.start()]):
         out.done.append(m["task"])
 
 

@@ -1,0 +1,262 @@
+"""Whether the words a fact rests on were the person's own, firmly (pure; one call from
+:mod:`.grounding`: :func:`firmness`).
+
+- **A hedge** (:func:`_hedge`): "i think im taking it", "maybe", "my ideal studio" — the
+  clause that names the fact hedges it, or a hedged decision points back at it; not when the
+  fact states the hedge itself ("User's dream job…").
+- **Someone else's news** (:func:`owners`): "my coworker sam is leaving, hes going to adidas"
+  and "my buddy ana just had twins!!! two boys" are about others. A clause is the person's own
+  when it says "i", "me", "we"…; someone else's when, without those, it is said of "he", "she",
+  "they", or opens with "my <relative or friend>"; a clause that says neither goes on with the
+  one before it in its sentence, or from the sentence before when a fragment of three words at
+  most ("… had twins!!! two boys"); otherwise a sentence's first clause is the person's. Only a
+  fact whose text claims it of the person ("User …") is weighed so: one whose words this turn
+  were all said in someone else's clauses is not the person's ("User is going to Adidas",
+  "User has twin boys"). A fact about the relation itself ("User has a daughter lina" ← "my
+  daughter lina…") rests on "my <relative>" and is the person's.
+- **A wish, not a fact** (:func:`wish_split`): "want to get back into running", "mom keeps
+  saying i should move back to porto": the words after a wish ("want to", "should", "would
+  like to", "keeps saying"…) up to "after", "before", "but"… say what is wished, not what is.
+  A fact whose words this turn sit only there is not a current fact ("User is a runner"),
+  unless it states the wish ("User wants to…") or is about a relative ("User's parents live
+  in Porto").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Literal
+
+from contracts.plan import PlanFact
+from services.memory_upserter.commit import grounding as g
+from services.memory_upserter.commit.spoken import HEDGE
+from services.memory_upserter.commit.support import CLAIMS
+from services.memory_upserter.text import words
+
+if TYPE_CHECKING:
+    from services.memory_upserter.commit.grounding import Said
+
+# A hedged decision about something said before: "i think im taking it", "maybe ill go with
+# that one", "probably taking the offer" (``noun``: what it points at, when it names it).
+_DECISION = re.compile(
+    r"(?i)\b(?:tak(?:e|es|ing)|accept\w*|join\w*|mov(?:e|es|ing)|start\w*|switch\w*|quit\w*|"
+    r"leav(?:e|es|ing)|sign\w*|go(?:ing)?\s+(?:with|for))\b.*\b(?:it|that|this|there|them|one|"
+    r"(?:the|that|this)\s+(?P<noun>offer|job|place|flat|apartment|house|one))\b"
+)
+
+# One family of relation words: a fact naming one rests on the person's "my <any of them>".
+RELATIONS = tuple(
+    frozenset(family.split())
+    for family in (
+        "mother mom mum mommy mama father dad daddy papa parent parents family stepmom stepdad",
+        "child children kid kids son sons daughter daughters toddler baby babies twins",
+        "partner wife husband spouse gf bf girlfriend boyfriend fiance fiancee hubby",
+        "sister sisters brother brothers sibling siblings sis bro",
+        "friend friends buddy pal mate bestie",
+        "coworker coworkers colleague colleagues boss manager teammate",
+        "dog cat pet puppy kitten",
+        "cousin aunt uncle grandma grandpa grandmother grandfather niece nephew",
+        "roommate flatmate neighbor neighbour landlord",
+    )
+)
+_ANY_RELATION = "|".join(sorted({w for family in RELATIONS for w in family}, key=len)[::-1])
+FIRST_PERSON = re.compile(
+    r"(?i)(?<![\w'’])(?:i|im|i['’]m|ive|i['’]ve|i['’]d|i['’]ll|me|myself|we|we['’]re|"
+    r"we['’]ve|we['’]ll|us|our|ours)(?![\w'’])"
+)
+# said of someone else: a subject pronoun, or an opening "my <relative>" (the other speaker's
+# things are :data:`.spoken.YOURS`)
+SOMEONE_ELSE = re.compile(
+    rf"(?i)(?<![\w'’])(?:he|she|they|hes|he['’]s|shes|she['’]s|theyre|they['’]re|he['’]d|"
+    rf"she['’]d|he['’]ll|she['’]ll)(?![\w'’])|"
+    rf"^\W*(?:(?:lol|lmao|also|and|oh|btw|omg|ugh|so|well|plus|haha|wow|guess\s+what)\W+)*"
+    rf"my\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b"
+)
+WISH = re.compile(
+    r"(?i)\b(?:wants?\s+(?:me\s+)?to|wanna|would\s+(?:like|love)\s+to|"
+    r"[i'’]d\s+(?:like|love)\s+to|hop(?:e|es|ing)\s+to|should|shoulda|could|"
+    r"keeps?\s+(?:saying|telling\s+me)|wish(?:es)?)\b"
+)
+WISH_END = re.compile(
+    r"(?i)\b(?:after|before|since|because|cause|cuz|bc|when|until|till|once|while|during|but)\b"
+)
+_OF_PERSON = re.compile(r"(?i)^\s*(?:the\s+)?user\b(?!['’]s)")
+_SENTENCES = re.compile(r"[.!?\n]+")
+_CLAUSES = re.compile(r"[;,]+|\s(?:but|so|though|although)\s")
+_REL_SUBJECT = re.compile(rf"(?i)^\s*(?:the\s+)?user['’]s\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b")
+
+
+def owners(message: str) -> list[tuple[str, bool]]:
+    """Each clause of one message, and whether it is someone else's (module docstring): a
+    clause that says neither goes on with the one before it in its sentence, or — a fragment
+    of three words at most ("… had twins!!! two boys") — in the sentence before."""
+    out: list[tuple[str, bool]] = []
+    other = False
+    for sentence in _SENTENCES.split(message):
+        for n, clause in enumerate(c.strip() for c in _CLAUSES.split(sentence)):
+            if not clause:
+                continue
+            if FIRST_PERSON.search(clause):
+                other = False
+            elif SOMEONE_ELSE.search(clause):
+                other = True
+            elif n == 0 and len(clause.split()) > 3:
+                other = False
+            out.append((clause, other))
+    return out
+
+
+def _families(text: str) -> set[int]:
+    said = set(words(text))
+    return {i for i, family in enumerate(RELATIONS) if said & family}
+
+
+def relation_said(fact: PlanFact, texts: Iterable[str]) -> bool:
+    """The fact names a relation the person put as "my <word>" (its family): it is about
+    that relation, resting on the person's own words."""
+    mine = {
+        i
+        for text in texts
+        for m in re.finditer(r"(?i)\bmy\s+((?:[\w-]+\s+)?[\w-]+)", text)
+        for i in _families(m[1])
+    }
+    return bool(mine & _families(f"{fact.predicate.replace('_', ' ')} {fact.text}"))
+
+
+def about_relative(fact: PlanFact) -> bool:
+    """The fact is said of a relative of the person ("User's parents live in Porto",
+    ``has_sister``, ``mom_location``), not of the person."""
+    return bool(_REL_SUBJECT.search(fact.text) or _families(fact.predicate.replace("_", " ")))
+
+
+def wish_split(sentence: str) -> tuple[str, str]:
+    """The sentence's words said as wished — after a wish, up to "after", "but"… or a comma
+    that opens more than an aside of three words ("i want to fix up my old area, West County,
+    too") — and the rest."""
+    inside, outside, last = [], [], 0
+    for m in WISH.finditer(sentence):
+        if m.start() < last:
+            continue
+        end = _wish_end(sentence, m.end())
+        outside.append(sentence[last : m.start()])
+        inside.append(sentence[m.end() : end])
+        last = end
+    outside.append(sentence[last:])
+    return " ".join(inside), " ".join(outside)
+
+
+def _wish_end(sentence: str, start: int) -> int:
+    stop = WISH_END.search(sentence, start)
+    limit = stop.start() if stop else len(sentence)
+    for comma in re.finditer(r"[,;]", sentence[start:limit]):
+        after = sentence[start + comma.end() : limit]
+        if len(re.split(r"[,;]", after)[0].split()) > 3:
+            return start + comma.start()
+    return limit
+
+
+Names = Callable[[Sequence[str], frozenset[str]], bool]
+Clauses = tuple[tuple[tuple[str, frozenset[str]], ...], ...]
+SaidWord = Callable[[str, frozenset[str]], bool]
+
+
+def firmness(
+    fact: PlanFact,
+    supported: Sequence[str],
+    said: Said,
+    clauses: Clauses,
+    said_word: SaidWord,
+    of_person: bool,
+) -> tuple[Literal["dropped", "hedged"], str] | None:
+    """Whether the person's supporting words were a firm statement of their own: hedged this
+    turn (:func:`_hedge`); or, for a fact claiming something of the person (``of_person``,
+    its text "User …"), said of someone else (dropped) or only as a wish (hedged). The verdict
+    and the clause that says so; None when the fact is the person's, firmly. ``clauses``: this
+    turn's, each with its bag of words; ``said_word``: whether a word is in a bag, in a form or
+    a family of it (:mod:`.grounding`)."""
+
+    def names(ws: Sequence[str], bag: frozenset[str]) -> bool:
+        return any(said_word(w, bag) for w in ws)
+
+    if (hedge := _hedge(supported, clauses, _fact_words(fact), names)) is not None:
+        return "hedged", f"hedged: {hedge!r}"
+    if not of_person or not _OF_PERSON.match(fact.text):  # "Nora is engaged to Felix"
+        return None
+    if (whose := _someone_elses(fact, supported, said, names)) is not None:
+        return "dropped", f"said of someone else: {whose!r}"
+    if (wish := _wished(fact, supported, said, names)) is not None:
+        return "hedged", f"a wish, not a fact: {wish!r}"
+    return None
+
+
+def _someone_elses(
+    fact: PlanFact, supported: Sequence[str], said: Said, names: Names
+) -> str | None:
+    """The clause that says the fact of someone else, when every clause of this turn naming
+    it does (:func:`owners`); never for a fact that links an entity or names a relation the
+    person put as "my …"."""
+    if not supported or fact.object is not None or relation_said(fact, said.this_turn):
+        return None
+    rows = [
+        (clause, other)
+        for message in said.this_turn
+        for clause, other in owners(message)
+        if names(supported, frozenset(g.bag_of([clause])))
+    ]
+    return rows[0][0][:120] if rows and all(other for _, other in rows) else None
+
+
+def _wished(fact: PlanFact, supported: Sequence[str], said: Said, names: Names) -> str | None:
+    """The wish this turn says the fact's words in, when it says them nowhere else
+    (:func:`wish_split`); never for a fact that states the wish or is a relative's."""
+    wish = CLAIMS[0]
+    predicate = re.sub(r"\W+", "_", fact.predicate.strip()).upper()
+    if not supported or about_relative(fact):
+        return None
+    if wish.predicate.fullmatch(predicate) or wish.text.search(fact.text):
+        return None
+    split = [(c, *wish_split(c)) for message in said.this_turn for c in _SENTENCES.split(message)]
+    inside = frozenset(g.bag_of(i for _, i, _ in split))
+    outside = frozenset(g.bag_of(o for _, _, o in split))
+    if all(names([w], inside) and not names([w], outside) for w in supported):
+        return next(c for c, i, _ in split if names(supported, frozenset(g.bag_of([i]))))[:120]
+    return None
+
+
+def _fact_words(fact: PlanFact) -> frozenset[str]:
+    return frozenset(words(f"{fact.predicate.replace('_', ' ')} {fact.text}"))
+
+
+def _hedge(
+    supported: Sequence[str], clauses: Clauses, fact_words: frozenset[str], said: Names
+) -> str | None:
+    """The clause of this turn that hedges the fact, if any: every clause that names it hedges;
+    or a hedged decision points back at it — at the clause just before it in the message ("got
+    the offer from spotify!! i think im taking it"), or at anything when the fact was named only
+    in earlier messages ("i think im taking it")."""
+    if not supported:
+        return None
+
+    def names(bag: frozenset[str]) -> bool:
+        return said(supported, bag)
+
+    named = [c for message in clauses for c, bag in message if names(bag)]
+    for message in clauses:
+        for i, (clause, _) in enumerate(message):
+            decision = _DECISION.search(clause) if _hedge_in(clause, fact_words) else None
+            if decision is None:
+                continue
+            if not named or (decision["noun"] is None and i > 0 and names(message[i - 1][1])):
+                return clause[:120]
+    if named and all(_hedge_in(c, fact_words) for c in named):
+        return named[0][:120]
+    return None
+
+
+def _hedge_in(clause: str, fact_words: frozenset[str]) -> str | None:
+    """The hedge of a clause, unless the fact itself carries it (a dream job stated as one)."""
+    for match in HEDGE.finditer(clause):
+        if not set(words(match[0])) <= fact_words:
+            return match[0]
+    return None

@@ -1,0 +1,76 @@
+"""A value as a whole phrase (pure): the place, the person or the thing an event's object
+continues into ("bought air tickets" + "to Toronto", "watched a movie" + "with my kids"), never
+a word cut at the first preposition, and never a time word ("for May", "on Sunday": the time
+belongs to the clause, :mod:`.temporal`)."""
+
+from __future__ import annotations
+
+import re
+
+from services.memory_upserter.extract.vocabulary import CHAT_WORDS
+
+_TIME = (
+    r"(?:next|last|this|every|tomorrow|tonight|today|yesterday|the\s+weekend|weekend|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
+    r"june|july|august|september|october|november|december|christmas|easter|\d+(?:st|nd|rd|th)?|"
+    r"a\s+(?:bit|while|few)|ages|years?|months?|weeks?|days?|hours?|now|then|good|sure|real|fun)\b"
+)
+_WORD = (
+    r"(?!(?:and|but|so|or|because|since|until|till|when|while|then|if|though|I|we|it|that|"
+    r"which|who|to|for|with|in|on|at|from|about|near|into|by|of|as|like|than|over|under|around|"
+    r"after|before|during|through|last|next|this|every)\b)[\w'’-]+"
+)
+_TAIL = re.compile(
+    rf"\s+(?P<prep>to|from|in|at|into|with|for|about|near|on)\s+(?!{_TIME})"
+    rf"(?P<words>(?:(?:the|a|an|my|our|his|her|their)\s+)?{_WORD}(?:\s+{_WORD}){{0,2}})"
+    r"(?=\s*(?:[,.;:!?)]|$|\s))",
+    re.IGNORECASE,
+)
+
+
+_OPEN_END = re.compile(
+    r"(?i)\b(?:the|a|an|my|our|his|her|their|your|off|up|out|surrounded|including|featuring|"
+    r"called|named)$"
+)
+
+
+def object_tail(text: str, at: int, *, most: int = 2) -> str:
+    """The prepositional phrases (at most ``most``) that continue an object ending at ``at``."""
+    tail, pos = "", at
+    for _ in range(most):
+        m = _TAIL.match(text, pos)
+        if m is None or _OPEN_END.search(m["words"]):
+            break  # "to show off my" (the rest cut off): the object ends before it
+        tail += m.group(0)
+        pos = m.end()
+    return tail
+
+
+# What a value may end on that is no part of it: chat words, sentence adverbs and tags ("hiking
+# tbh", "peanuts lowkey", "marathon for real", "the piano you know").
+_FILLERS = (
+    *sorted(CHAT_WORDS, key=len, reverse=True),
+    *"""honestly basically literally actually seriously obviously sadly luckily unfortunately
+    hopefully mostly mainly really totally definitely probably apparently clearly truly
+    genuinely frankly personally like lol haha""".split(),
+    r"you\s+know",
+    r"or\s+(?:whatever|something|so|smth)",
+    r"and\s+(?:stuff|all|everything|things|whatnot|so\s+on)",
+    r"to\s+be\s+honest",
+    r"for\s+real",
+    r"in\s+general",
+    r"a\s+lot",
+    r"so\s+much",
+    r"(?:I|they)\s+(?:swear|guess|think|mean|suppose)",
+)
+_FILLER_TAIL = re.compile(
+    r"(?i)(?:[\s,]+(?:" + "|".join(f.replace("-", r"\-") for f in _FILLERS) + r"))+[\s,.!]*$"
+)
+EMPTY = frozenset("stuff whatever all everything things something that it this".split())
+
+
+def without_filler(value: str) -> str:
+    """The value without the chat words it ends on ("hiking tbh" → "hiking"); a value that is
+    nothing but one ("stuff", "whatever") is empty."""
+    kept = _FILLER_TAIL.sub("", value).strip()
+    return "" if kept.lower() in EMPTY else kept
