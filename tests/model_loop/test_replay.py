@@ -16,13 +16,6 @@ from bench.model_loop import checks
 from bench.model_loop.replay import STYLES
 from tests.model_loop.conftest import CONVERSATIONS
 
-LENIENT_COMMIT = (
-    "issue 27 §1: a commit stores the turn and drops only the invalid part of a plan "
-    "(a sloppy model's 'PERSONAL', 'friday', 'EVENT' refuse the whole turn today)"
-)
-GROUNDING = "issue 27 §3: grounding that keeps fair normalisations (pronouns, relative dates)"
-INVENTION = "issue 27 §3/§4: hedged or inferred facts kept as current facts"
-
 
 def _cases() -> list:
     cases = []
@@ -84,14 +77,12 @@ async def _totals(replayed, style: str) -> dict[str, int]:
     return totals
 
 
-@pytest.mark.xfail(strict=False, reason=f"{LENIENT_COMMIT}; {GROUNDING}")
 async def test_a_careful_models_fair_facts_are_kept(replayed) -> None:
     totals = await _totals(replayed, "careful")
     assert totals["fair"] > 0
     assert totals["fair_dropped"] <= 0.02 * totals["fair"], totals
 
 
-@pytest.mark.xfail(strict=False, reason=INVENTION)
 async def test_a_sloppy_models_inventions_are_not_kept(replayed) -> None:
     totals = await _totals(replayed, "sloppy")
     assert totals["invented"] > 0

@@ -14,16 +14,6 @@ from bench.model_loop.replay import STYLES_V2, styles_of
 from tests.model_loop.conftest import RECORDED
 
 RUNS = [(c, s) for c, conv in RECORDED.items() for s in styles_of(conv) if s in STYLES_V2]
-FALSE_DROPS = (
-    "issue 27 §3: a correction's fact said sessions earlier ('its not may 18 its may 25') and "
-    "short day names ('tue thu sat', 'mon wed fri') do not ground a careful model's fair fact"
-)
-INVENTIONS = (
-    "issue 27 §3: a place word of the message grounds an inference ('porto half marathon' → "
-    "'lives in Porto'); a shared photo's caption and the other speaker's things ground facts "
-    "about the person (LoCoMo: 'dances in a suit', 'does yoga', 'has a store'); a lowered "
-    "'unsure' fact is still kept"
-)
 
 
 def _xfail(reason: str | None) -> list:
@@ -100,7 +90,6 @@ async def test_the_figures_per_style_and_split(replayed, capsys) -> None:
                     print(f"  invented kept {conv_id}/{style} #{t.index}: {name}")
 
 
-@pytest.mark.xfail(strict=False, reason=FALSE_DROPS)
 async def test_a_careful_models_fair_facts_are_kept(replayed) -> None:
     n = {h: await _totals(replayed, "careful-v2", h) for h in (False, True)}
     fair = sum(t["fair"] for t in n.values())
@@ -108,7 +97,6 @@ async def test_a_careful_models_fair_facts_are_kept(replayed) -> None:
     assert sum(t["fair_dropped"] for t in n.values()) <= 0.02 * fair, n
 
 
-@pytest.mark.xfail(strict=False, reason=INVENTIONS)
 async def test_a_sloppy_models_inventions_are_not_kept(replayed) -> None:
     n = {h: await _totals(replayed, "sloppy-v2", h) for h in (False, True)}
     invented = sum(t["invented"] for t in n.values())

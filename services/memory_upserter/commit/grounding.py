@@ -178,7 +178,10 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
         return normalised(w, bag) or said_in(w, bag)
 
     missing = [w for w in wanted if not said_word(w, bag) and not _year(w, said)]
-    missing += [d.isoformat() for d, whole in dates if not date_supported(d, whole, bag, resolved)]
+    today = said.now.date()
+    missing += [
+        d.isoformat() for d, whole in dates if not date_supported(d, whole, bag, resolved, today)
+    ]
     units = len(wanted) + len(dates)
     if units and len(missing) * 2 > units:
         return Grounding("dropped", f"nothing the person said supports {', '.join(missing)}")

@@ -184,11 +184,18 @@ def dates_said(texts: Iterable[str], now: datetime) -> list[date]:
     return found
 
 
-def date_supported(day: date, whole: bool, bag: frozenset[str], resolved: Sequence[date]) -> bool:
+def date_supported(
+    day: date, whole: bool, bag: frozenset[str], resolved: Sequence[date], today: date
+) -> bool:
     """A date in a fact, against what was said: a resolved phrase give or take a day (a month
-    given alone: any day of it), or its own words."""
+    given alone: any day of it), its own words, its weekday's name within a week of the turn
+    ("starting a new job monday" → the 18th), or — a month alone — the turn's own month."""
     if any(abs((day - d).days) <= 1 if whole else (d.year, d.month) == (day.year, day.month)
            for d in resolved):  # fmt: skip
+        return True
+    if whole and abs((day - today).days) <= 7 and WEEKDAYS[day.weekday()] in bag:
+        return True
+    if not whole and (day.year, day.month) == (today.year, today.month):
         return True
     month = MONTHS[day.month - 1]
     month_said = any(w in bag for w in (month, month[:3], month[:4]))

@@ -72,6 +72,9 @@ FAIR = [
     ("running tue thu sat mornings", (), _fact("RUNS", "Tuesday, Thursday and Saturday"), "kept"),
     ("my mom's bday is dec 19", (), _fact("MOTHER_BIRTHDAY", "December 19"), "kept"),
     ("my crew took home first in a local comp", (), _fact("WON", "first place"), "kept"),
+    # a weekday said of the coming days, the turn's own month for an event just told
+    ("starting the new job monday!", (), _fact("JOB_START", "2026-01-12"), "kept"),
+    ("had to put our old cat down, so sad", (), _fact("CAT_DIED", "2026-01"), "kept"),
     # a number glued to its unit, a contraction, the year of a month said
     ("no more than 8h a week tho", (), _fact("MAX_TRAINING", "8 hours a week"), "kept"),
     ("did 12km today", (), _fact("RAN", "12 kilometres"), "kept"),
@@ -155,6 +158,7 @@ FAIR = [
     ("I like my tea", (), _fact("LIKES", "green tea"), "lowered"),
 ]
 INVENTED = [
+    ("starting the new job monday!", (), _fact("JOB_START", "2026-02-16"), "dropped"),
     # someone else's news is not the person's; a wish is not a fact
     ("lol my brother quit his job, hes moving to berlin", (),
      _user("LIVES_IN", "Berlin", "User is moving to Berlin"), "dropped"),
