@@ -3,7 +3,9 @@
 
 One session fixture builds it in an order that overlaps the slow parts: the nodes start while
 n8n imports and publishes the workflows; n8n starts with every workflow already published, so
-its triggers (the Telegram ``setWebhook`` included) come up with the server.
+its triggers (the Telegram ``setWebhook`` included) come up with the server. Each mode's stack,
+and the agent n8n beside it (``tests/e2e/agent_stack.py``), is built once and shared by every
+test of that mode; a test that proves nothing about the mode runs in one (``ONE_MODE``).
 
 Skips only when n8n is not installed and the npm registry cannot be reached to install it;
 every other problem fails, with the logs that explain it.

@@ -30,6 +30,10 @@ N8N_MODES = [
 # a worker runs the executions, waits and redeliveries go through Postgres and Redis, restarts
 # — stays in both (see tests/e2e/README.md).
 ONE_MODE = pytest.mark.parametrize("stack", N8N_MODES[:1], indirect=True)
+# For what only queue mode has (a worker): that mode only (no test when it is not run).
+QUEUE_MODE = pytest.mark.parametrize(
+    "stack", [mode for mode in N8N_MODES if mode == "queue"], indirect=True
+)
 
 AGENT_ID = "deanna"  # the persona of the first bot (n8n-workflows/persona-deanna.json)
 PERSONAS = ("deanna", "anaketa")  # one bot each: persona-<agent>.json, "Telegram bot — <Name>"

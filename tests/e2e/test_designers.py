@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 import asyncpg
 import pytest
 
-from tests.e2e.stack import ANAKETA_ALLOWED, ONE_MODE, Stack, eventually
+from tests.e2e.stack import ANAKETA_ALLOWED, ONE_MODE, QUEUE_MODE, Stack, eventually
 from tests.e2e.stub_llm import memory_seen
 from tests.e2e.telegram import Person, deliver, say, update
 
@@ -215,11 +215,11 @@ def _logged(stack: Stack, person: Person) -> list[str]:
         return pool.submit(asyncio.run, read()).result()
 
 
+@QUEUE_MODE
 def test_in_queue_mode_the_worker_runs_the_turns(stack: Stack) -> None:
     """As compose.scale.yaml deploys it: the main process takes the webhooks, a worker runs
     the executions from the Redis queue (one n8n database, Postgres)."""
-    if stack.n8n.worker is None:
-        pytest.skip("n8n runs as one process in this mode")
+    assert stack.n8n.worker is not None
     assert stack.n8n.env["DB_TYPE"] == "postgresdb" and stack.n8n.env["EXECUTIONS_MODE"] == "queue"
     worker_log = stack.n8n.worker.log_path.read_text(errors="replace")
     assert "Worker started execution" in worker_log, stack.n8n.log_tail()

@@ -12,9 +12,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import asyncpg
-import pytest
 
-from tests.e2e.stack import ONE_MODE, Stack, eventually
+from tests.e2e.stack import ONE_MODE, QUEUE_MODE, Stack, eventually
 from tests.e2e.telegram import Person, deliver, say, update
 
 NOW = datetime.now(UTC).replace(microsecond=0)
@@ -86,13 +85,13 @@ def test_a_kept_turn_survives_restarting_n8n_during_a_memory_outage(stack: Stack
     assert "Noor lives in Cairo" in json.dumps(stack.llm.requests[-1]["body"]["messages"])
 
 
+@QUEUE_MODE
 def test_a_kept_turn_survives_restarting_only_the_worker_during_a_memory_outage(
     stack: Stack,
 ) -> None:
     """Queue mode: the worker alone restarts while memory is down and the main stays up; the
     waiting commit is taken by the new worker once memory is back, and the turn is stored."""
-    if stack.n8n.worker is None:
-        pytest.skip("n8n runs as one process in this mode")
+    assert stack.n8n.worker is not None
     ines = Person("Ines")
     say(stack, ines, "hi", NOW)
     stack.nodes.stop()
