@@ -138,6 +138,8 @@ misses fixes helps became becomes celebrates learns moves starts studies turns p
 CHAT_WORDS = frozenset(
     """atm haha hehe xd omg ugh yay yep nope idk ikr smh fr ngl imo lowkey highkey either neither
 yet soon lately forever ofc again tbh lmao lmfao rofl now rn too tho though anyway anyways
-already full-time part-time fulltime parttime sadly badly""".split()
+already full-time part-time fulltime parttime sadly badly obvs obv tbf btw lol lmk imho irl
+af asf fyi bc cuz coz pls plz thx nvm jk idc istg deffo probs srsly legit ig fwiw ya yeah
+yea""".split()
 )
 COMMON = COMMON | CHAT_WORDS

@@ -332,6 +332,20 @@ def test_a_value_never_ends_on_a_chat_word(text: str, fact: tuple[str, str, str]
     assert fact in facts_of(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my partner obvs haha",
+        "my partner obvs haha, hes the one who cooks",
+        "my bf tbf",
+        "my gf btw",
+    ],
+)
+def test_a_chat_word_after_a_relation_word_is_never_the_relatives_name(text: str) -> None:
+    """ "my partner obvs haha" names nobody: no Person "Obvs" is the user's partner."""
+    assert not any(f[1].startswith("HAS_") for f in facts_of(text)), facts_of(text)
+
+
 def test_and_stuff_is_no_allergy() -> None:
     assert facts_of("im allergic to peanuts and stuff") == {("user", "ALLERGY", "peanuts")}
 
