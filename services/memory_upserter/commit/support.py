@@ -22,7 +22,7 @@ from datetime import date, datetime
 from contracts.plan import PlanFact
 from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.extract.temporal import validity
-from services.memory_upserter.extract.when import MONTHS, WEEKDAYS
+from services.memory_upserter.extract.when import DAY_SHORTHANDS, MONTHS, WEEKDAYS
 from services.memory_upserter.text import SENTENCES
 
 # Standard normalisations: a word of a family supports any other of it.
@@ -72,7 +72,8 @@ FILLER = frozenset("place thing things stuff lot bit kind sort".split())
 # "tue", "thurs", "sat", "jan", "sept": a day's or month's short name is the name
 SHORT_NAMES = {
     **{name[:3]: name for name in (*WEEKDAYS, *MONTHS) if name != name[:3]},
-    **{"tues": "tuesday", "thur": "thursday", "thurs": "thursday", "sept": "september"},
+    **DAY_SHORTHANDS,
+    "sept": "september",
 }
 
 

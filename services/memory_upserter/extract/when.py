@@ -45,12 +45,14 @@ NUMBER_WORDS = {  # "in two days", "for a couple of weeks"
     "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "a couple of": 2, "a few": 3,
     "couple of": 2, "few": 3,
 }  # fmt: skip
+# a day's short names beyond its first three letters ("thurs 2pm"; "thu" is read as it is)
+DAY_SHORTHANDS = {"tues": "tuesday", "weds": "wednesday", "thur": "thursday", "thurs": "thursday"}
 # chat shorthands of a time field, written in full before it is read ("tmrw" → "tomorrow")
 SHORTHANDS = {
     "tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmrow": "tomorrow",
     "2moro": "tomorrow", "2morrow": "tomorrow", "tomoz": "tomorrow", "tdy": "today",
     "2day": "today", "tonite": "tonight", "2nite": "tonight", "yday": "yesterday",
-    "yest": "yesterday", "wknd": "weekend", "wk": "week",
+    "yest": "yesterday", "wknd": "weekend", "wk": "week", **DAY_SHORTHANDS,
 }  # fmt: skip
 _SHORTHAND = re.compile(rf"(?<![\w-])(?:{'|'.join(map(re.escape, SHORTHANDS))})(?![\w-])")
 MONTH_WORD = (
