@@ -46,7 +46,7 @@ from typing import Literal
 from contracts.plan import PlanFact
 from services.memory_upserter.commit import whose
 from services.memory_upserter.commit.read import SELF_HANDLES
-from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, OTHERS, YOURS
+from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, OTHERS, PRESUPPOSED, YOURS
 from services.memory_upserter.commit.support import (
     CONTRACTIONS,
     FAMILIES,
@@ -64,8 +64,9 @@ __all__ = ["Grounding", "Said", "ground", "stem"]
 
 Verdict = Literal["kept", "lowered", "dropped", "hedged"]
 
-# Clauses: a hedge reaches to the next comma, "but" or "so", not across a run-on message.
-CLAUSES = re.compile(r"[.!?;,\n]+|\s(?:but|so|though|although)\s")
+# Clauses: a hedge reaches to the next comma, "but" or "so", not across a run-on message, nor
+# into a presupposed thing ("… before our trip").
+CLAUSES = re.compile(rf"[.!?;,\n]+|\s(?:but|so|though|although)\s|{PRESUPPOSED}")
 
 
 _ISO = re.compile(r"\b(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ]\d{2}:[\d:.]+(?:Z|[+-][\d:]+)?)?")

@@ -12,6 +12,8 @@
 - A correction ("correction", "actually", "i meant", "its not may 18 its may 25", "wrong") restates
   a fact the person gave before, maybe sessions ago: its words may rest on the person's live
   facts, which were grounded when they were stored.
+- A hedge stops where a presupposed thing begins ("maybe i should learn italian before our trip
+  to rome": the trip is real); an idea closed by a refusal ("… but nah") was turned down.
 """
 
 from __future__ import annotations
@@ -47,3 +49,36 @@ CORRECTION = re.compile(
     r"scratch\s+that|switch\w*\s+to|chang\w*\s+(?:it\s+)?to|instead|not\s+\w+(?:\s+\w+)?\s*,?\s*(?:it'?s|its|but|shes|hes|she'?s|he'?s)|"
     r"(?:is|was|are|were)n'?t|(?:is|was)\s+not)\b"
 )
+
+# A hedge stops where a presupposed thing begins: in "maybe i should learn italian before our
+# trip in june" the trip is no less real for the hedge on the lessons (a split point, read by
+# :mod:`.grounding`'s clauses).
+PRESUPPOSED = r"\s(?=(?:before|after|until|till|during|for)\s+(?:our|my|the|his|her|their)\s)"
+# An idea the person turned down ("mom says i should move back but nah", "… . nope"): the
+# refusal closes the sentence; the idea before it is never a current fact (:mod:`.whose`).
+REFUSAL = re.compile(
+    r"(?i)(?:^|\s|,)(?:but\s+|so\s+)?(?:nah+|nope|no\s+way|hard\s+pass|not\s+happening|"
+    r"no\s+thanks|never\s+again)\W*$"
+)
+# A fact that states the refusal itself ("User does not want to move back")
+NEGATED = re.compile(
+    r"(?i)\b(?:not|doesn['’]?t|don['’]?t|won['’]?t|never|no\s+longer|against|turned\s+down|"
+    r"declin\w*|refus\w*|reject\w*|rul\w*\s+out)\b"
+)
+
+_SENTENCES = re.compile(r"[.!?\n]+")
+
+
+def refused(message: str) -> tuple[list[str], list[str]]:
+    """The message's sentences as ideas the person turned down — a sentence closed by a refusal
+    ("… but nah"), or the one before a refusal said alone ("nope.") — and the rest."""
+    ideas: list[str] = []
+    rest: list[str] = []
+    for sentence in (s for s in _SENTENCES.split(message) if s.strip()):
+        if (no := REFUSAL.search(sentence)) is None:
+            rest.append(sentence)
+        elif sentence[: no.start()].strip():
+            ideas.append(sentence[: no.start()].strip())
+        elif rest:
+            ideas.append(rest.pop())
+    return ideas, rest

@@ -9,7 +9,11 @@
 - a liking (LIKES, LOVES_JOB, "User loves their job") needs the person's words of liking
   (:data:`LIKING`, :func:`states_liking`); a wish or goal, a home and volunteering need their
   own words too (:data:`CLAIMS`, :func:`unsaid_claim`): "so jealous" is no "wants to work at
-  Google", "the Porto half marathon" no "lives in Porto", "the shelter" no "volunteers".
+  Google", "the Porto half marathon" no "lives in Porto", "the shelter" no "volunteers";
+- a routine's day goes with its activity (:func:`routine_unsaid`): "User goes cycling on
+  fridays" needs a clause naming friday *and* something else of it — "fridays off" grounds no
+  cycling, even when "bike" was said turns before; "i ride tue and thu" grounds "User rides on
+  tuesdays".
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from datetime import date, datetime
 
 from contracts.plan import PlanFact
 from services.core.memory_store.keys import canonical_predicate
+from services.memory_upserter.commit import grounding as g
+from services.memory_upserter.commit.spoken import NEGATED, REFUSAL
 from services.memory_upserter.extract.temporal import validity
 from services.memory_upserter.extract.when import DAY_SHORTHANDS, MONTHS, WEEKDAYS
-from services.memory_upserter.text import SENTENCES
+from services.memory_upserter.text import SENTENCES, STOP_WORDS, words
 
 # Standard normalisations: a word of a family supports any other of it.
 FAMILIES = tuple(
@@ -134,7 +140,10 @@ CLAIMS = (
         re.compile(r"(?i)\b(?:lives?|living|resides?|reside\w*|moved|hometown)\b"),
         re.compile(
             r"(?i)\b(?:liv(?:e|es|ed|ing)|mov(?:e|ed|es|ing)|relocat\w*|home|hometown|based|"
-            r"from|resid\w*|settled|born|grew\s+up|raised|flat|apartment|apt|house|rent\w*|"
+            # "from" as an origin ("im from the uk", "rome from 2019"), not a thing's way
+            # ("stolen from the garage")
+            r"(?:i['’]?m|am|are|we['’]?re|originally|come|comes|came)\s+from|"
+            r"from(?!\s+(?:the|a|an|my|his|her|their|our|your)\b)|resid\w*|settled|born|grew\s+up|raised|flat|apartment|apt|house|rent\w*|"
             r"landlord|neighbou?r\w*|local|here\s+in|back\s+in|stay\w*|my\s+(?:city|town)|"
             r"our\s+(?:city|town)|place|commut\w*|(?:i'?m|we'?re|were)\s+(?:\w+\s+)?in)\b"
         ),
@@ -165,15 +174,55 @@ def unsaid_claim(fact: PlanFact, texts: Sequence[str]) -> str | None:
     said = " \n ".join(texts)
     if states_liking(fact) and not LIKING.search(said):
         return "liking or disliking"
+    if (day := routine_unsaid(fact, texts)) is not None:
+        return f"{day} routine with it"
     predicate = re.sub(r"\W+", "_", fact.predicate.strip()).upper()
     for claim in CLAIMS:
         if claim.predicate.fullmatch(predicate) or claim.text.search(fact.text):
+            if claim.name == "wish or goal" and _refusal_stated(fact, texts):
+                continue  # "User does not want to move back" ← "… move back but nah"
             kin_home = claim.name == "home" and bool(RELATIVE_IN.search(said))
             if kin_home and _KIN_FACT.search(f"{fact.text} {fact.predicate.lower()}_"):
                 continue
             if not claim.said.search(said):
                 return claim.name
     return None
+
+
+# a recurring day: "every friday", "each monday", "on fridays", "fridays", "weekends"
+_DAYS = "|".join(WEEKDAYS)
+ROUTINE = re.compile(rf"(?i)\b(?:every|each)\s+({_DAYS}|weekend)\b|\b({_DAYS}|weekend)s\b")
+
+
+def routine_unsaid(fact: PlanFact, texts: Sequence[str]) -> str | None:
+    """The day of the fact's routine when some clause of ``texts`` names it but none that
+    does names anything else of the fact ("fridays off" for "User goes cycling on fridays");
+    None when the fact states no routine or no clause names its day (the word count decides)."""
+    found = ROUTINE.search(fact.text)
+    if found is None:
+        return None
+    day = g.norm((found[1] or found[2]).lower())
+    rest = {
+        g.norm(w)
+        for w in words(f"{fact.text} {fact.value or ''}")
+        if w not in STOP_WORDS and w not in FILLER and g.stem(w) != g.stem(day)
+    } - {"every", "each"}
+    with_day = [
+        bag
+        for text in texts
+        for clause in g.CLAUSES.split(text)
+        if g.said_in(day, bag := frozenset(g.bag_of([clause])))
+    ]
+    if not with_day or any(g.said_in(w, bag) for bag in with_day for w in rest):
+        return None
+    return day
+
+
+def _refusal_stated(fact: PlanFact, texts: Sequence[str]) -> bool:
+    """The fact states a refusal ("User does not want to…") the person made ("… but nah")."""
+    return bool(NEGATED.search(fact.text)) and any(
+        REFUSAL.search(sentence) for text in texts for sentence in SENTENCES.split(text)
+    )
 
 
 def dates_said(texts: Iterable[str], now: datetime) -> list[date]:

@@ -12,14 +12,18 @@
   most ("… had twins!!! two boys"); otherwise a sentence's first clause is the person's. Only a
   fact whose text claims it of the person ("User …") is weighed so: one whose words this turn
   were all said in someone else's clauses is not the person's ("User is going to Adidas",
-  "User has twin boys"). A fact about the relation itself ("User has a daughter lina" ← "my
-  daughter lina…") rests on "my <relative>" and is the person's.
+  "User has twin boys"). A bare name said the way people name people ("ana from work is
+  applying there too") is someone else too. A fact about the relation itself ("User has a
+  daughter lina" ← "my daughter lina…") rests on "my <relative>" and is the person's.
 - **A wish, not a fact** (:func:`wish_split`): "want to get back into running", "mom keeps
   saying i should move back to porto": the words after a wish ("want to", "should", "would
   like to", "keeps saying"…) up to "after", "before", "but"… say what is wished, not what is.
   A fact whose words this turn sit only there is not a current fact ("User is a runner"),
   unless it states the wish ("User wants to…") or is about a relative ("User's parents live
   in Porto").
+- **An idea turned down** (:func:`.spoken.refused`): "mom says i should move back but
+  nah", "…. nope": a fact whose words this turn sit only in it is never a current fact,
+  unless it states the refusal ("User does not want to move back") or is a relative's.
 """
 
 from __future__ import annotations
@@ -30,9 +34,9 @@ from typing import TYPE_CHECKING, Literal
 
 from contracts.plan import PlanFact
 from services.memory_upserter.commit import grounding as g
-from services.memory_upserter.commit.spoken import HEDGE
+from services.memory_upserter.commit.spoken import HEDGE, NEGATED, refused
 from services.memory_upserter.commit.support import CLAIMS
-from services.memory_upserter.text import words
+from services.memory_upserter.text import STOP_WORDS, words
 
 if TYPE_CHECKING:
     from services.memory_upserter.commit.grounding import Said
@@ -71,7 +75,11 @@ SOMEONE_ELSE = re.compile(
     rf"(?i)(?<![\w'’])(?:he|she|they|hes|he['’]s|shes|she['’]s|theyre|they['’]re|he['’]d|"
     rf"she['’]d|he['’]ll|she['’]ll)(?![\w'’])|"
     rf"^\W*(?:(?:lol|lmao|also|and|oh|btw|omg|ugh|so|well|plus|haha|wow|guess\s+what)\W+)*"
-    rf"my\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b"
+    rf"(?:my\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b|"
+    # a bare name said the way people name people: "ana from work", "joe from the gym"
+    r"(?!(?:stuff|things?|people|everyone|someone|nothing|emails?|news|calls?)\b)[a-z]+\s+"
+    r"from\s+(?:work|uni|school|college|class|church|yoga|the\s+(?:gym|office|team|club)|"
+    r"gym|the\s+\w+\s+team)\b)"
 )
 WISH = re.compile(
     r"(?i)\b(?:wants?\s+(?:me\s+)?to|wanna|would\s+(?:like|love)\s+to|"
@@ -187,6 +195,22 @@ def firmness(
         return "dropped", f"said of someone else: {whose!r}"
     if (wish := _wished(fact, supported, said, names)) is not None:
         return "hedged", f"a wish, not a fact: {wish!r}"
+    if (idea := _turned_down(fact, supported, said, names)) is not None:
+        return "dropped", f"an idea the person turned down: {idea!r}"
+    return None
+
+
+def _turned_down(fact: PlanFact, supported: Sequence[str], said: Said, names: Names) -> str | None:
+    """The idea the fact's words were said in this turn, when the person turned it down and said
+    them nowhere else; never for a fact that states the refusal or is a relative's."""
+    if not supported or NEGATED.search(fact.text) or about_relative(fact):
+        return None
+    split = [refused(message) for message in said.this_turn]
+    ideas = [i for message_ideas, _ in split for i in message_ideas]
+    inside = frozenset(g.bag_of(ideas))
+    outside = frozenset(g.bag_of(r for _, rest in split for r in rest))
+    if ideas and all(names([w], inside) and not names([w], outside) for w in supported):
+        return ideas[0][:120]
     return None
 
 
@@ -198,11 +222,13 @@ def _someone_elses(
     person put as "my …"."""
     if not supported or fact.object is not None or relation_said(fact, said.this_turn):
         return None
+    # the fact's own words too: its value may rest on an earlier turn ("is applying there too")
+    named = [*supported, *(g.norm(w) for w in words(fact.text) if w not in STOP_WORDS)]
     rows = [
         (clause, other)
         for message in said.this_turn
         for clause, other in owners(message)
-        if names(supported, frozenset(g.bag_of([clause])))
+        if names(named, frozenset(g.bag_of([clause])))
     ]
     return rows[0][0][:120] if rows and all(other for _, other in rows) else None
 
@@ -231,7 +257,8 @@ def _fact_words(fact: PlanFact) -> frozenset[str]:
 def _hedge(
     supported: Sequence[str], clauses: Clauses, fact_words: frozenset[str], said: Names
 ) -> str | None:
-    """The clause of this turn that hedges the fact, if any: every clause that names it hedges;
+    """The clause of this turn that hedges the fact, if any: every clause that names one of its
+    words hedges;
     or a hedged decision points back at it — at the clause just before it in the message ("got
     the offer from spotify!! i think im taking it"), or at anything when the fact was named only
     in earlier messages ("i think im taking it")."""
@@ -249,8 +276,10 @@ def _hedge(
                 continue
             if not named or (decision["noun"] is None and i > 0 and names(message[i - 1][1])):
                 return clause[:120]
-    if named and all(_hedge_in(c, fact_words) for c in named):
-        return named[0][:120]
+    for word in supported:  # a word said only under a hedge (the trip of "…before our trip" not)
+        naming = [c for message in clauses for c, bag in message if said([word], bag)]
+        if naming and all(_hedge_in(c, fact_words) for c in naming):
+            return naming[0][:120]
     return None
 
 
