@@ -79,13 +79,6 @@ async def test_the_v3_figures(replayed, capsys) -> None:
                     print(f"  invented kept {conv_id}/{style} #{t.index}: {name}")
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 27 §3 on the v3 held-out set: a hedge takes a presupposed plan with it "
-    "('maybe i should learn italian before our trip to rome in june'), a refusal is no wish "
-    "('…move back to porto but nah'), and someone else's news said of a bare name ('ana … is "
-    "applying there too') or an inference kept lowered still count",
-)
 async def test_the_v3_targets_are_met(replayed) -> None:
     careful, sloppy = await _totals(replayed, "careful-v3"), await _totals(replayed, "sloppy-v3")
     assert careful["fair_dropped"] <= 0.02 * careful["fair"], careful
