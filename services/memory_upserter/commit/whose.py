@@ -257,11 +257,11 @@ def _fact_words(fact: PlanFact) -> frozenset[str]:
 def _hedge(
     supported: Sequence[str], clauses: Clauses, fact_words: frozenset[str], said: Names
 ) -> str | None:
-    """The clause of this turn that hedges the fact, if any: every clause that names one of its
-    words hedges;
-    or a hedged decision points back at it — at the clause just before it in the message ("got
-    the offer from spotify!! i think im taking it"), or at anything when the fact was named only
-    in earlier messages ("i think im taking it")."""
+    """The clause of this turn that hedges the fact, if any: every clause that names it hedges,
+    but for a presupposed thing split off ("maybe … | before our trip"), where one of its words
+    said only under the hedge decides; or a hedged decision points back at it — at the clause
+    just before it in the message ("got the offer from spotify!! i think im taking it"), or at
+    anything when the fact was named only in earlier messages ("i think im taking it")."""
     if not supported:
         return None
 
@@ -276,11 +276,17 @@ def _hedge(
                 continue
             if not named or (decision["noun"] is None and i > 0 and names(message[i - 1][1])):
                 return clause[:120]
-    for word in supported:  # a word said only under a hedge (the trip of "…before our trip" not)
-        naming = [c for message in clauses for c, bag in message if said([word], bag)]
-        if naming and all(_hedge_in(c, fact_words) for c in naming):
-            return naming[0][:120]
+    firm = [c for c in named if not _hedge_in(c, fact_words)]
+    if named and all(_TAIL.match(c) for c in firm):  # "i might quit | before the end of …"
+        for word in supported:  # a word said only under the hedge, not in the presupposed tail
+            naming = [c for message in clauses for c, bag in message if said([word], bag)]
+            if naming and all(_hedge_in(c, fact_words) for c in naming):
+                return naming[0][:120]
     return None
+
+
+# a presupposed thing split off a hedged clause (:data:`.spoken.PRESUPPOSED`)
+_TAIL = re.compile(r"(?i)^(?:before|after|until|till|during|for)\s")
 
 
 def _hedge_in(clause: str, fact_words: frozenset[str]) -> str | None:

@@ -32,6 +32,10 @@ ROWS = [
     ("i might quit before the end of the year", (),
      _user("quitting", "quit before the end of the year", "User quits before year end"),
      "hedged"),
+    # a word under a hedge does not hedge a fact said firmly in another clause
+    ("i might get a bike?? tom has 3 and rides them daily", (),
+     PlanFact(memory_type="PEOPLE", subject="tom", predicate="bikes", value="3 bikes",
+              text="Tom has 3 bikes"), "kept"),
     # an idea turned down: not a current fact; the refusal itself is
     ("my boss offered me the berlin post but nah", (),
      _user("works_in", "Berlin", "User works in Berlin"), "dropped"),
