@@ -62,3 +62,10 @@ def test_the_governed_group_is_the_one_the_phrase_sits_in() -> None:
     assert clause[start:end] == "I played it in high school"
     assert tone.then_spans("I'm a sophomore in high school") == []
     assert tone.then_spans("My love of baking started when I was little") == []
+
+
+def test_a_sentence_opening_on_when_i_was_is_no_question() -> None:
+    said = facts_of("When I was small I wanted to be an astronaut, I'm a pharmacist now")
+    assert ("JOB_TITLE", "pharmacist") in said
+    assert not any(v == "astronaut" for _, v in said)
+    assert facts_of("when were you in Lisbon") == set()  # the question still is one
