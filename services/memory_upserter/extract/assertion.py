@@ -23,7 +23,7 @@ Block = Literal["question", "hypothetical", "disputed"]
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|«[^»]*»|(?<!\w)'[^']{2,}'(?!\w)")
 _QUESTION_START = re.compile(
     r"(?i)^\W*(?:(?:so|and|but|hey|um+|uh+|hm+|like|ok|okay|wait|also|btw|lol|quick\s+q(?:uestion)?)"
-    r"\W+)*(?:who|whom|whose|what|where|when|why|how|"
+    r"\W+)*(?:who|whom|whose|what|where|when(?!\s+(?:I|we)\s+(?:was|were)\b)|why|how|"
     r"which|do|does|did|am|is|are|was|were|have|has|had|can|could|would|should|will|shall|may|"
     r"might|must|isn't|aren't|don't|doesn't|didn't|wasn't|weren't|won't|wouldn't|shouldn't|"
     r"couldn't|can't)\b(?!\s+you\s+(?:please\s+)?(?:remind|add|note|remember)\b)"

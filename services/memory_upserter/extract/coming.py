@@ -2,8 +2,10 @@
 Monday to Monday, "next month" its first day to the next month's, "next year" 1 January to 1
 January, "next January" (or "next jan") the coming January — the one after this month, so said
 in January it is a year away. "(the) end of June / the month / the week / the year" is the last
-day of it (this June when said in June). A start reads the period's first day, an end its last
-(the day after it)."""
+day of it (this June when said in June). A weekend is Saturday to Monday: "this weekend" / "the
+weekend" the coming one (said on a Saturday or Sunday, the one under way), "next weekend" the
+one after it (next week's, as "next week" is the week after this one). A start reads the
+period's first day, an end its last (the day after it)."""
 
 from __future__ import annotations
 
@@ -12,9 +14,12 @@ from datetime import date, timedelta
 
 from services.memory_upserter.extract.when import MONTH_WORD, month_number, month_year
 
-NEXT = rf"next\s+(?P<nwhat>week|month|year|{MONTH_WORD})"
+NEXT = rf"next\s+(?P<nwhat>weekend|week|month|year|{MONTH_WORD})"
+# "on the weekend" is a habit ("i paint on the weekend"), not a date: it is not read
+WEEKEND = r"(?P<wkend>(?:this|next)\s+(?:weekend|wknd)|(?<!\bon\s)the\s+(?:weekend|wknd))"
 _LEADS = r"(?:(?:in|from|since|until|till|by|starting(?:\s+from)?|as\s+of|at|to)\s+)?"
 _FIELD = re.compile(rf"(?i)\s*{_LEADS}{NEXT}[\s.]*")
+_WEEKEND = re.compile(rf"(?i)\s*{_LEADS}(?:{WEEKEND}|(?P<bare>weekend|wknd))[\s.]*")
 _END = re.compile(
     rf"(?i)\s*{_LEADS}(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?"
     rf"(?P<ewhat>week|month|year|{MONTH_WORD})[\s.]*"
@@ -27,6 +32,9 @@ def field_period(text: str, today: date) -> tuple[date, date] | None:
     whole = _FIELD.fullmatch(text)
     if whole:
         return next_period(whole["nwhat"], today)
+    weekend_words = _WEEKEND.fullmatch(text)
+    if weekend_words:
+        return weekend(weekend_words["wkend"] or "this weekend", today)
     end = _END.fullmatch(text)
     return end_of(end["ewhat"], today) if end else None
 
@@ -49,9 +57,26 @@ def end_of(what: str, today: date) -> tuple[date, date] | None:
     return after - timedelta(days=1), after
 
 
+def weekend(words: str, today: date) -> tuple[date, date]:
+    """``[Saturday, Monday)`` of the weekend "this / the / next weekend" names (module
+    docstring)."""
+    saturday = today + timedelta(days=5 - today.weekday())  # on a Sunday: yesterday
+    if words.lower().split()[0] == "next":
+        saturday += timedelta(days=7)
+    return saturday, saturday + timedelta(days=2)
+
+
+def weekend_due(words: str, today: date) -> date:
+    """The day a todo due "this / next weekend" is due: the weekend's Saturday, or today when
+    that Saturday is past (said on a Sunday)."""
+    return max(weekend(words, today)[0], today)
+
+
 def next_period(what: str, today: date) -> tuple[date, date] | None:
     """``[first day, day after the last)`` of the period "next ``what``" names, or None."""
     what = " ".join(what.lower().split()).removeprefix("next ").strip(" .")
+    if what in ("weekend", "wknd"):
+        return weekend("next weekend", today)
     if what == "week":
         monday = today + timedelta(days=7 - today.weekday())
         return monday, monday + timedelta(days=7)

@@ -1,11 +1,13 @@
 """When a todo is due, from the words the user used (pure: ``now`` is passed in).
 
 "tomorrow", "tonight", "today", "this evening", "on Friday", "next Monday", "by Friday at
-5pm", "this weekend", "next week", "in 3 days", "in 2 hours", "at 17:30", "at 10" (a bare
-hour: :func:`.when.bare_hour`), "the 19th", "2026-01-05". A day without a time of day means
-09:00 (18:00 for "today"), in the zone of ``now`` (the person's); a bare time already past
-today means tomorrow; a weekday means its next occurrence (never today). A plan's ``due``
-field (:func:`parse_due`) is read with the calendar grammar of :mod:`.when` first.
+5pm", "this weekend", "the weekend", "next weekend" (its Saturday; said on a Sunday, "this
+weekend" is today: :func:`.coming.weekend_due`), "next week", "in 3 days", "in 2 hours", "at
+17:30", "at 10" (a bare hour: :func:`.when.bare_hour`), "the 19th", "2026-01-05". A day without
+a time of day means 09:00 (18:00 for "today"), in the zone of ``now`` (the person's); a bare
+time already past today means tomorrow; a weekday means its next occurrence (never today). A
+plan's ``due`` field (:func:`parse_due`) is read with the calendar grammar of :mod:`.when`
+first.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from services.memory_upserter.extract.coming import field_period
+from services.memory_upserter.extract.coming import WEEKEND, field_period, weekend_due
 from services.memory_upserter.extract.when import (
     DEFAULT_HOUR,
     NUMBER_WORDS,
@@ -48,7 +50,8 @@ _DAY = (
     rf"|(?P<md_mon>{_MONTH})\.?\s+(?P<md_day>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?:the\s+)?(?P<dm_day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm_mon>{_MONTH})"
     rf"|(?P<month>{_MONTH})(?!\s*\d)"
-    r"|(?P<this>this)\s+(?P<thispart>morning|afternoon|evening|weekend)"
+    rf"|{WEEKEND}"
+    r"|(?P<this>this)\s+(?P<thispart>morning|afternoon|evening)"
     r"|(?P<nextweek>next\s+week)"
     rf"|(?:(?P<next>next|this)\s+)?(?P<wd>{'|'.join(WEEKDAYS)})"
     r"|(?P<iso>\d{4}-\d{2}-\d{2})"
@@ -98,7 +101,9 @@ def parse_due(value: str, now: datetime) -> datetime | None:
         return at
     period = field_period(value, now.date())
     if period is not None:  # "next month": its first day, at the default hour
-        return datetime.combine(period[0], time(DEFAULT_HOUR), now.tzinfo)
+        day = max(period[0], now.date())  # "this weekend" on a Sunday: today
+        hour = 18 if day == now.date() else DEFAULT_HOUR
+        return datetime.combine(day, time(hour), now.tzinfo)
     due = find_due(value.strip(), now)
     return due.at if due else None
 
@@ -113,14 +118,19 @@ def without_due(text: str, due: Due | None) -> str:
 
 def _resolve(groups: dict[str, str | None], now: datetime) -> datetime | None:
     g = {k: (v.lower() if isinstance(v, str) else v) for k, v in groups.items()}
-    for name in ("rel", "this", "thispart", "nextweek", "wd", "iso", "dom", "unit", "n", "part"):
+    for name in (
+        *("rel", "this", "thispart", "nextweek", "wd", "iso", "dom", "unit", "n", "part"),
+        "wkend",
+    ):
         g.setdefault(name, None)
     if g.get("md_mon") or g.get("dm_mon") or g.get("month"):
         return _dated(g, now)
     clock = _clock(g)
     if clock is not None and not isinstance(clock, time):  # False: not a time
         return None
-    if g["unit"] and not any(g[k] for k in ("rel", "this", "nextweek", "wd", "iso", "dom")):
+    if g["unit"] and not any(
+        g[k] for k in ("rel", "this", "nextweek", "wd", "iso", "dom", "wkend")
+    ):
         n = g["n"] or ""
         count = int(n) if n.isdigit() else NUMBER_WORDS.get(n.replace("a ", ""), 1)
         return now + count * _UNITS[g["unit"]]
@@ -161,7 +171,7 @@ def _day(g: dict[str, str | None], today: date) -> tuple[date | None, int | None
     """The day a due expression names (None: it names none) and the hour its part of the day
     asks for; None when it names a day that does not exist."""
     hour = PARTS.get(g["part"] or "", None)
-    if g["rel"] or g["this"] or g["nextweek"] or g["wd"]:
+    if g["rel"] or g["this"] or g["nextweek"] or g["wd"] or g["wkend"]:
         return _relative(g, today, hour)
     if g["iso"]:
         try:
@@ -177,16 +187,17 @@ def _day(g: dict[str, str | None], today: date) -> tuple[date | None, int | None
 def _relative(
     g: dict[str, str | None], today: date, hour: int | None
 ) -> tuple[date | None, int | None]:
-    """Today, tonight, tomorrow, this evening or weekend, next week, a weekday."""
+    """Today, tonight, tomorrow, this evening, a weekend, next week, a weekday."""
     if g["rel"] == "today":
         return today, hour or 18
     if g["rel"] == "tonight":
         return today, 21
     if g["rel"] == "tomorrow":
         return today + timedelta(days=1), hour
+    if g["wkend"]:
+        day = weekend_due(g["wkend"], today)
+        return day, hour if hour is not None or day != today else 18
     if g["this"]:
-        if g["thispart"] == "weekend":
-            return today + timedelta(days=(5 - today.weekday()) % 7), hour
         return today, PARTS[g["thispart"] or ""]
     if g["nextweek"]:
         return today + timedelta(days=7 - today.weekday()), hour

@@ -38,6 +38,7 @@ from services.memory_upserter.extract.temporal import validity
 from services.memory_upserter.text import fold, says_done
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_Spans = list[tuple[int, int]]
 _SELF = re.compile(r"(?i)^(?:I|I'm|I've|I'd|we|we're|my|our|me)\b")
 
 
@@ -137,14 +138,9 @@ def _sentence(sentence: str, out: Emitter) -> None:
     _todos(plain, block, out)
     if block is not None:
         return
-    before = set(out.facts)
     for clause in assertion.clauses(plain):
         _clause(clause, out)
     out.valid_from = out.valid_to = None
-    if tone.said_of_then(plain):  # "i moved to berlin when i was 20": then, not now
-        for key in out.facts.keys() - before:
-            if out.facts[key].fact_type != "relationship":
-                del out.facts[key]
 
 
 def _todos(plain: str, block: assertion.Block | None, out: Emitter) -> None:
@@ -169,12 +165,13 @@ def _clause(clause: str, out: Emitter) -> None:
         out.valid_to = out.now
     raw, plain_text = restated or clause, dated.text
     hedges = {raw: assertion.Hedges(raw), plain_text: assertion.Hedges(plain_text)}
+    then = {raw: tone.then_spans(raw), plain_text: tone.then_spans(plain_text)}
     for rule in rules.FACT_RULES:
         text = raw if rule.raw else plain_text
         for match in rule.pattern.finditer(text):
             about_self = bool(_SELF.match(match.group(0)))
             if not hedges[text].before(match.start(), about_self=about_self):
-                rule.apply(match, out)
+                _apply(rule, match, out, then=then[text])
     if out.is_user and assertion.only(clause):
         _only(out, [out.facts[k] for k in out.facts.keys() - before])
     if restated is not None:  # "i don't live in porto, it's lisbon": Lisbon in its place
@@ -182,6 +179,17 @@ def _clause(clause: str, out: Emitter) -> None:
         replaced = instead.said_instead(clause, restated, [e for e in ended if e])
         if replaced is not None:
             _clause(replaced, out)
+
+
+def _apply(rule: rules.Rule, match: re.Match[str], out: Emitter, *, then: _Spans) -> None:
+    """One rule match's facts; a state said of a past of the person's life ("i moved to
+    berlin when i was 20", :func:`.tone.then_spans`) is then, not now: only its people stay."""
+    before = set(out.facts)
+    rule.apply(match, out)
+    if any(a <= match.start() < b for a, b in then):
+        for key in out.facts.keys() - before:
+            if out.facts[key].fact_type != "relationship":
+                del out.facts[key]
 
 
 def _only(out: Emitter, said: list[PlanFact]) -> None:

@@ -8,7 +8,8 @@ valid from a week before the turn, never a place called "Porto Last Week".
   "in March", "in March 2024", "in 2019", "since 2019", "since March", "since last week" ("in March"
   without a year is the coming March unless the sentence is past tense — "started in March" —
   :func:`.when.past_tense`; "since March" is the last one);
-- a start to come: "next week/month/year", "next January" (:mod:`.coming`), "in two weeks";
+- a start to come: "next week/month/year/weekend", "next January", "this / the weekend" (its
+  Saturday; in the past tense the last one) (:mod:`.coming`), "in two weeks";
 - an end: "until Friday", "till tomorrow", "until next week", "until 2026-03-01", and "for two
   weeks" (after a present-perfect verb — "I've lived here for 3 years" — it is a start instead);
 - "now", "currently", "these days", "at the moment" only say "current" and are dropped.
@@ -23,7 +24,13 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
-from services.memory_upserter.extract.coming import NEXT, field_period, next_period
+from services.memory_upserter.extract.coming import (
+    NEXT,
+    WEEKEND,
+    field_period,
+    next_period,
+    weekend,
+)
 from services.memory_upserter.extract.when import (
     MONTH_WORD,
     NUMBER_WORDS,
@@ -58,6 +65,7 @@ _PHRASES = [
         rf"(?:{'|'.join(WEEKDAYS)})|\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}(?:\s+(?P<uday>\d{{1,2}}))?)",
     ),
     ("next", rf"(?:(?:in|from|starting(?:\s+from)?|as\s+of)\s+)?{NEXT}"),
+    ("weekend", rf"(?:over\s+)?{WEEKEND}"),
     ("in", rf"in\s+{_N}\s+{_U}(?:\s+time)?"),
     (
         "for",
@@ -164,9 +172,8 @@ def _resolve(
         )
     if kind == "until":
         return "to", _until(m, now)
-    if kind == "next":
-        period = next_period(m["nwhat"], today)
-        return ("from", _day(period[0], now)) if period else None
+    if kind in ("next", "weekend"):
+        return _coming(kind, m, now, past=past)
     if kind == "in":  # "in two weeks": a start to come (said of the past, a span: nothing)
         span = timedelta(days=_count(m["n"]) * _UNIT[m["unit"].lower()])
         return None if past else ("from", _day(today + span, now))
@@ -182,6 +189,19 @@ def _resolve(
         year = int(m["year"])
         return ("from", _day(date(year, 1, 1), now)) if year <= today.year else None
     return None
+
+
+def _coming(
+    kind: str, m: re.Match[str], now: datetime, *, past: bool
+) -> tuple[str, datetime] | None:
+    """ "next week/month/…": its start; "this / the weekend": its Saturday (said in the past
+    tense, the last one)."""
+    today = now.date()
+    if kind == "next":
+        period = next_period(m["nwhat"], today)
+        return ("from", _day(period[0], now)) if period else None
+    saturday = weekend(m["wkend"], today)[0]
+    return "from", _day(saturday - timedelta(days=7 * (past and saturday > today)), now)
 
 
 def _days_back(m: re.Match[str], today: date) -> int:

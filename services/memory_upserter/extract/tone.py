@@ -10,12 +10,16 @@ and a past the clock cannot date.
   (:mod:`.assertion`).
 - **A past the clock cannot date** ("last summer", "at university", "a while ago", "back in
   the day"): an event said so is not dated today; it stays with the episode. A state said of
-  such a past ("i moved to berlin when i was 20", "… as a kid") is not the person's now.
+  such a past ("i moved to berlin when i was 20", "… as a kid") is not the person's now; the
+  phrase governs only its own verb group, and a group in the present ("i'm a junior in high
+  school") or one that began then ("… started when i was young") is (:func:`then_spans`).
 """
 
 from __future__ import annotations
 
 import re
+
+from services.memory_upserter.extract.when import past_tense
 
 # What sarcasm inverts: the person's likes and dislikes.
 SARCASM_INVERTS = frozenset({"LIKES", "DISLIKES", "LOVES", "HATES", "FAVORITE", "ENJOYS"})
@@ -57,13 +61,66 @@ _THEN = re.compile(
 _SINCE_THEN = re.compile(
     r"(?i)\b(?:started|began|since|still|always|ever\s+since|(?:have|'ve|has|'s)\s+been)\b"
 )
+# where one verb group ends and the next begins inside a clause ("I love soccer because I
+# played it in high school"): a past phrase governs only its own group
+_GROUP = re.compile(
+    r"(?i)\s*(?:,\s*)?\b(?:because|'?cause|cuz|cos|which|who|while|though|although|whereas|"
+    r"(?:and|but|so)(?=\s+(?:I|I'm|I've|we|he|she|they|it|my)\b))\b\s*|\s*,\s*(?=\w)"
+)
+_PRESENT = re.compile(
+    r"(?i)\b(?:am|'m|is|are|'re|have|has|'ve|do|does|don't|doesn't)\b|"
+    r"\b(?:I|we|you|they)\s+(?:\w+ly\s+|really\s+|still\s+|just\s+)?(?!was\b|were\b|had\b|did\b|"
+    r"used\b|could\b|would\b)[a-z]+(?<!ed)\b"
+)
+_IRREGULAR_PAST = re.compile(
+    r"(?i)\b(?:rode|grew|ate|drove|saw|ran|swam|wrote|sang|taught|thought|felt|knew|spent|kept|"
+    r"won|fell|flew|wore|built|sat|stood|spoke|broke|chose|led|fought|heard|paid|sold|told|"
+    r"learnt|dreamt|hung|lived|loved|liked|played)\b"
+)
 
 
-def said_of_then(sentence: str) -> bool:
-    """The sentence puts what it states in a past of the person's life ("when I was 20", "as
-    a kid", "back then"): its states are not theirs now ("still in college" is, and so is what
-    began then: "my passion for cooking started when I was young")."""
-    return bool(_THEN.search(sentence)) and not _SINCE_THEN.search(sentence)
+_WORDS = re.compile(r"(?i)\b(?:a|an|young|little|small|younger|kid|child|teen\w*|\d+)\b")
+
+
+def said_of_then(clause: str) -> bool:
+    """The clause puts what it states in a past of the person's life ("when I was 20", "as
+    a kid", "back then") (:func:`then_spans`)."""
+    return bool(then_spans(clause))
+
+
+def then_spans(clause: str) -> list[tuple[int, int]]:
+    """Where the clause states things of a past of the person's life: the verb group a past
+    phrase governs, when that group's verb is past ("I moved to Berlin when I was 20", "I
+    played soccer in high school"). A group in the present ("I'm a junior in high school")
+    or one that began then ("my passion for cooking started when I was young", "I've loved
+    painting ever since I was a kid") is the person's now; so is every other group of the
+    clause ("I love soccer because I played it in high school": the like stands)."""
+    cuts = [0, *(p for m in _GROUP.finditer(clause) for p in (m.start(), m.end())), len(clause)]
+    groups = [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts) - 1, 2)]
+    spans: list[tuple[int, int]] = []
+    for phrase in _THEN.finditer(clause):
+        span = _governed(clause, groups, phrase)
+        if span is not None and span not in spans:
+            spans.append(span)
+    return spans
+
+
+def _governed(
+    clause: str, groups: list[tuple[int, int]], phrase: re.Match[str]
+) -> tuple[int, int] | None:
+    """The verb group the phrase sits in (a group of the phrase alone, "…, as a kid": the one
+    before it), when its verb is past; None when it is the person's now."""
+    at = next((i for i, (a, b) in enumerate(groups) if a <= phrase.start() <= b), 0)
+    start, end = groups[at]
+    rest = clause[start : phrase.start()] + " " + clause[phrase.end() : end]
+    if not _WORDS.sub("", rest).strip(" ,.!?") and at > 0:
+        start = groups[at - 1][0]  # "I lived in Paris, as a kid": the group it follows
+        rest = clause[start : phrase.start()]
+    if _SINCE_THEN.search(rest):
+        return None
+    if past_tense(rest) or _IRREGULAR_PAST.search(rest) or not _PRESENT.search(rest):
+        return start, end
+    return None
 
 
 def sarcastic(message: str) -> bool:
