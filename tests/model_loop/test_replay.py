@@ -12,22 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from bench.model_loop import checks
 from bench.model_loop.replay import STYLES
 from tests.model_loop.conftest import CONVERSATIONS
-
-
-def _cases() -> list:
-    cases = []
-    for conv_id, conv in CONVERSATIONS.items():
-        for style in STYLES:
-            for n, check in enumerate(conv["checks"]):
-                reason = checks.needs(check, style)
-                marks = [pytest.mark.xfail(strict=False, reason=reason)] if reason else []
-                cases.append(
-                    pytest.param(conv_id, style, n, marks=marks, id=f"{conv_id}-{style}-{n}")
-                )
-    return cases
+from tests.model_loop.replays import assert_check_holds, assert_no_turn_lost, check_cases, xfail
 
 
 def _lost_needs(conv: dict, style: str) -> str | None:
@@ -41,9 +28,7 @@ def _no_loss_cases() -> list:
         pytest.param(
             conv_id,
             style,
-            marks=[pytest.mark.xfail(strict=False, reason=reason)]
-            if (reason := _lost_needs(conv, style))
-            else [],
+            marks=xfail(_lost_needs(conv, style)),
             id=f"{conv_id}-{style}",
         )
         for conv_id, conv in CONVERSATIONS.items()
@@ -53,19 +38,17 @@ def _no_loss_cases() -> list:
 
 @pytest.mark.parametrize(("conv_id", "style"), _no_loss_cases())
 async def test_no_turn_is_lost(replayed, conv_id: str, style: str) -> None:
-    done = await replayed(conv_id, style)
-    lost = [(t.index, t.status, t.detail) for t in done.run.turns if t.lost]
-    assert not lost, f"turns lost (commit refused or reply not stored): {lost}"
+    assert_no_turn_lost(await replayed(conv_id, style))
 
 
-@pytest.mark.parametrize(("conv_id", "style", "n"), _cases())
+@pytest.mark.parametrize(
+    ("conv_id", "style", "n"),
+    check_cases([(c, s) for c in CONVERSATIONS for s in STYLES], CONVERSATIONS),
+)
 async def test_memory_holds_what_the_conversation_said(
     replayed, conv_id: str, style: str, n: int
 ) -> None:
-    done = await replayed(conv_id, style)
-    check = CONVERSATIONS[conv_id]["checks"][n]
-    ok, seen = checks.evaluate(check, done.tables, done.end, done.nexts)
-    assert ok, f"{check}: {seen}"
+    assert_check_holds(await replayed(conv_id, style), CONVERSATIONS[conv_id]["checks"][n])
 
 
 async def _totals(replayed, style: str) -> dict[str, int]:

@@ -7,23 +7,19 @@ from __future__ import annotations
 
 import pytest
 
-from bench.model_loop import checks
-from bench.model_loop.replay import STYLES_V3, styles_of
+from bench.model_loop.replay import STYLES_V3
 from tests.model_loop.conftest import RECORDED
+from tests.model_loop.replays import (
+    assert_check_holds,
+    assert_no_turn_lost,
+    check_cases,
+    misses,
+    run_cases,
+    runs,
+    totals,
+)
 
-RUNS = [(c, s) for c, conv in RECORDED.items() for s in styles_of(conv) if s in STYLES_V3]
-
-
-def _xfail(reason: str | None) -> list:
-    return [pytest.mark.xfail(strict=False, reason=reason)] if reason else []
-
-
-def _check_cases() -> list:
-    return [
-        pytest.param(c, s, n, marks=_xfail(checks.needs(check, s)), id=f"{c}-{s}-{n}")
-        for c, s in RUNS
-        for n, check in enumerate(RECORDED[c]["checks"])
-    ]
+RUNS = runs(STYLES_V3)
 
 
 def test_the_v3_set_is_recorded_and_held_out() -> None:
@@ -31,38 +27,21 @@ def test_the_v3_set_is_recorded_and_held_out() -> None:
     assert all(RECORDED[c]["held_out"] for c, _ in RUNS)
 
 
-@pytest.mark.parametrize(("conv_id", "style"), [pytest.param(c, s, id=f"{c}-{s}") for c, s in RUNS])
+@pytest.mark.parametrize(("conv_id", "style"), run_cases(RUNS))
 async def test_no_turn_is_lost(replayed, conv_id: str, style: str) -> None:
-    done = await replayed(conv_id, style)
-    lost = [(t.index, t.status, t.detail) for t in done.run.turns if t.lost]
-    assert not lost, f"turns lost (commit refused or reply not stored): {lost}"
+    assert_no_turn_lost(await replayed(conv_id, style))
 
 
-@pytest.mark.parametrize(("conv_id", "style", "n"), _check_cases())
+@pytest.mark.parametrize(("conv_id", "style", "n"), check_cases(RUNS))
 async def test_memory_holds_what_the_conversation_said(
     replayed, conv_id: str, style: str, n: int
 ) -> None:
-    done = await replayed(conv_id, style)
-    check = RECORDED[conv_id]["checks"][n]
-    ok, seen = checks.evaluate(check, done.tables, done.end, done.nexts)
-    assert ok, f"{check}: {seen}"
-
-
-async def _totals(replayed, style: str) -> dict[str, int]:
-    totals = dict.fromkeys(("turns", "lost", "fair", "fair_dropped", "invented"), 0)
-    totals["invented_kept"] = 0
-    for conv_id, s in RUNS:
-        if s == style:
-            run = (await replayed(conv_id, s)).run
-            totals["turns"] += len(run.turns)
-            for name in totals.keys() - {"turns"}:
-                totals[name] += run.count(name)
-    return totals
+    assert_check_holds(await replayed(conv_id, style), RECORDED[conv_id]["checks"][n])
 
 
 async def test_the_v3_figures(replayed, capsys) -> None:
     for style in STYLES_V3:
-        n = await _totals(replayed, style)
+        n = await totals(replayed, RUNS, style)
         with capsys.disabled():
             print(
                 f"\n{style:10} held-out turns {n['turns']:3}  lost {n['lost']}  fair dropped "
@@ -71,15 +50,11 @@ async def test_the_v3_figures(replayed, capsys) -> None:
             )
         assert n["turns"] > 0 and n["lost"] == 0
     with capsys.disabled():
-        for conv_id, style in RUNS:
-            for t in (await replayed(conv_id, style)).run.turns:
-                for name in t.fair_dropped:
-                    print(f"  fair dropped  {conv_id}/{style} #{t.index}: {name}")
-                for name in t.invented_kept:
-                    print(f"  invented kept {conv_id}/{style} #{t.index}: {name}")
+        print("\n".join(await misses(replayed, RUNS)))
 
 
 async def test_the_v3_targets_are_met(replayed) -> None:
-    careful, sloppy = await _totals(replayed, "careful-v3"), await _totals(replayed, "sloppy-v3")
+    careful = await totals(replayed, RUNS, "careful-v3")
+    sloppy = await totals(replayed, RUNS, "sloppy-v3")
     assert careful["fair_dropped"] <= 0.02 * careful["fair"], careful
     assert sloppy["invented_kept"] <= 0.05 * sloppy["invented"], sloppy

@@ -1,0 +1,76 @@
+"""What the replay tests of every recorded set share (test_replay.py, _v2, _v3): which
+(conversation, style) runs a set holds, its checks as test cases (xfail, not strict, with the
+missing behaviour as the reason), the two per-run assertions, and the figures summed per style."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from bench.model_loop import checks
+from bench.model_loop.replay import styles_of
+from tests.model_loop.conftest import RECORDED
+
+Run = tuple[str, str]  # (conversation id, style)
+FIGURES = ("lost", "fair", "fair_dropped", "invented", "invented_kept")
+
+
+def runs(styles: Iterable[str]) -> list[Run]:
+    """Every recorded conversation answered in one of ``styles``."""
+    wanted = set(styles)
+    return [(c, s) for c, conv in RECORDED.items() for s in styles_of(conv) if s in wanted]
+
+
+def xfail(reason: str | None) -> list[Any]:
+    return [pytest.mark.xfail(strict=False, reason=reason)] if reason else []
+
+
+def check_cases(runs: Sequence[Run], conversations: Mapping[str, dict] = RECORDED) -> list[Any]:
+    """One case per check of each run's conversation, xfail where ``checks.needs`` says why."""
+    return [
+        pytest.param(c, s, n, marks=xfail(checks.needs(check, s)), id=f"{c}-{s}-{n}")
+        for c, s in runs
+        for n, check in enumerate(conversations[c]["checks"])
+    ]
+
+
+def run_cases(runs: Sequence[Run]) -> list[Any]:
+    return [pytest.param(c, s, id=f"{c}-{s}") for c, s in runs]
+
+
+def assert_no_turn_lost(done: Any) -> None:
+    lost = [(t.index, t.status, t.detail) for t in done.run.turns if t.lost]
+    assert not lost, f"turns lost (commit refused or reply not stored): {lost}"
+
+
+def assert_check_holds(done: Any, check: dict) -> None:
+    ok, seen = checks.evaluate(check, done.tables, done.end, done.nexts)
+    assert ok, f"{check}: {seen}"
+
+
+async def totals(
+    replayed: Any, runs: Sequence[Run], style: str, held_out: bool | None = None
+) -> dict[str, int]:
+    """The figures of ``style``'s runs summed (``held_out``: that split only; None: both)."""
+    out = dict.fromkeys(("turns", *FIGURES), 0)
+    for conv_id, s in runs:
+        if s != style:
+            continue
+        run = (await replayed(conv_id, s)).run
+        if held_out is None or run.held_out == held_out:
+            out["turns"] += len(run.turns)
+            for name in FIGURES:
+                out[name] += run.count(name)
+    return out
+
+
+async def misses(replayed: Any, runs: Sequence[Run]) -> list[str]:
+    """Each fair fact dropped and each invention kept, a line each, to print."""
+    lines = []
+    for conv_id, style in runs:
+        for t in (await replayed(conv_id, style)).run.turns:
+            lines += [f"  fair dropped  {conv_id}/{style} #{t.index}: {n}" for n in t.fair_dropped]
+            lines += [f"  invented kept {conv_id}/{style} #{t.index}: {n}" for n in t.invented_kept]
+    return lines
