@@ -11,14 +11,12 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import asyncpg
-import pytest
 
 from services.core.deps import Clients
 from services.core.memory_store import (
     FACTS,
     FactWrite,
     apply_facts,
-    ensure_user_and_agent,
     lock_user,
     self_entity_id,
     sync_fact_vectors,
@@ -30,13 +28,6 @@ from services.core.memory_store.keys import user_lock_key
 from services.reflection_writer.store import insert_episode
 
 NOW = datetime(2026, 2, 9, 10, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-async def pool(resources: Clients, user_id: str) -> asyncpg.Pool:
-    async with resources.db.acquire() as conn:
-        await ensure_user_and_agent(conn, user_id, "deanna")
-    return resources.db
 
 
 async def _taken(pool: asyncpg.Pool, user_id: str) -> bool:

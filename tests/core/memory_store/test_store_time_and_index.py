@@ -8,26 +8,17 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import asyncpg
-import pytest
 
 from services.core.deps import Clients
 from services.core.memory_store import (
     FactWrite,
     apply_facts,
-    ensure_user_and_agent,
     self_entity_id,
     sync_fact_vectors,
     upsert_entity,
 )
 
 NOW = datetime(2026, 2, 9, 10, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-async def pool(resources: Clients, user_id: str) -> asyncpg.Pool:
-    async with resources.db.acquire() as conn:
-        await ensure_user_and_agent(conn, user_id, "deanna")
-    return resources.db
 
 
 async def _rows(conn: asyncpg.Connection, user_id: str) -> dict[object, dict]:

@@ -24,13 +24,6 @@ from services.core.memory_store import (
 NOW = datetime(2026, 1, 7, 15, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-async def pool(resources: Clients, user_id: str) -> asyncpg.Pool:
-    async with resources.db.acquire() as conn:
-        await ensure_user_and_agent(conn, user_id, "deanna")
-    return resources.db
-
-
 async def _entities(pool: asyncpg.Pool, user_id: str) -> list[dict]:
     async with pool.acquire() as conn:
         return [
