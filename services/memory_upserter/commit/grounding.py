@@ -217,7 +217,8 @@ def _restates(fact: PlanFact, stored: Sequence[str]) -> bool:
 
 
 def stem(word: str) -> str:
-    """A crude stem, enough to meet a plural, an -ing or an -ed form of the same word."""
+    """A crude stem, enough to meet a plural, an -ing or an -ed form of the same word (a
+    silent final e dropped: "move", "moving" and "moved" are one)."""
     w = word
     if len(w) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
@@ -231,6 +232,8 @@ def stem(word: str) -> str:
             break
     if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
         w = w[:-1]  # running → run, quizzes → quiz
+    elif len(w) > 3 and w[-1] == "e" and w[-2] not in "aeiouy":
+        w = w[:-1]  # move → mov, as moving and moved: a silent e the -ing and -ed forms drop
     return w
 
 

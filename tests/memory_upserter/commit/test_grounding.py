@@ -255,7 +255,9 @@ def test_hedged_and_unsupported_facts_are_dropped_each_with_its_code() -> None:
 @pytest.mark.parametrize(
     ("word", "other"),
     [("dogs", "dog"), ("marathons", "marathon"), ("running", "run"), ("quizzes", "quiz"),
-     ("hobbies", "hobby"), ("married", "marri")],
+     ("hobbies", "hobby"), ("married", "marri"), ("moving", "move"), ("moved", "move"),
+     ("moves", "moving"), ("living", "lives"), ("taking", "take"), ("liking", "like"),
+     ("cycling", "cycle"), ("hoping", "hope")],
 )  # fmt: skip
 def test_a_stem_meets_plural_and_verb_forms(word: str, other: str) -> None:
     assert stem(word) == stem(other)
