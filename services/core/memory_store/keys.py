@@ -81,6 +81,17 @@ BY_SHAPE: dict[str, tuple[str, str]] = {
     "MARRIED": ("MARRIED_TO", "MARITAL_STATUS"),
     "IS_MARRIED": ("MARRIED_TO", "MARITAL_STATUS"),
 }
+# What the fact's own words say, for those spellings: the word before the value, or the verb.
+_OBJECT_WORDS = re.compile(
+    r"(?i)\b(?:at|for|with|by|to|joined|joining|join|left|leaves|leaving|leave|quit|quitting|"
+    r"from|employed|(?:employer|company|workplace)(?:\s+(?:is|was))?)\W*$"
+)
+_LITERAL_WORDS = re.compile(r"(?i)\b(?:as|is|was|an?|title|role|position)\W*$")
+_OBJECT_VERB = re.compile(
+    r"(?i)\b(?:works?|working|worked|employed|job|hired)\s+(?:at|for|by|with)\b|"
+    r"\bmarried\s+to\b|\b(?:joined|joins|quit|left)\b"
+)
+_LITERAL_VERB = re.compile(r"(?i)\b(?:works?|working|worked|job)\s+as\b|\bis\s+an?\b")
 PREDICATE_SYNONYMS = {
     alias: canonical for canonical, aliases in VOCABULARY.items() for alias in aliases
 }
@@ -102,15 +113,41 @@ def entity_type(category: str) -> str:
     return ENTITY_TYPES.get(category, category.lower())
 
 
+def _upper(predicate: str) -> str:
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", predicate.strip())
+    return re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", snake)).strip("_").upper()
+
+
 def canonical_predicate(predicate: str, *, literal: bool = False) -> str:
     """The vocabulary's predicate for a spelling: upper snake case ("livesIn", "lives in" →
     LIVES_IN), a synonym mapped to its canonical predicate; ``literal``: the fact has a value,
     not an object (for the spellings :data:`BY_SHAPE` reads by the fact's shape)."""
-    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", predicate.strip())
-    upper = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", snake)).strip("_").upper()
+    upper = _upper(predicate)
     if upper in BY_SHAPE:
         return BY_SHAPE[upper][1 if literal else 0]
     return PREDICATE_SYNONYMS.get(upper, upper)
+
+
+def shaped_predicate(predicate: str, value: str | None, text: str) -> str | None:
+    """For a spelling :data:`BY_SHAPE` reads by shape ("job"), written with a value (no
+    object): the canonical predicate the fact's own words name — the word before the value
+    ("works at Spotify" → WORKS_AT, "works as a nurse" → JOB_TITLE), else its verb ("User
+    works at Spotify" with no value). None: not such a spelling, or the words do not tell
+    (the shape then decides, :func:`canonical_predicate`)."""
+    upper = _upper(predicate)
+    if upper not in BY_SHAPE:
+        return None
+    with_object, literal = BY_SHAPE[upper]
+    at = text.casefold().find(value.casefold()) if value and value.strip() else -1
+    if at > 0:
+        before = text[:at]
+        if _OBJECT_WORDS.search(before):
+            return with_object
+        if _LITERAL_WORDS.search(before):
+            return literal
+    if _LITERAL_VERB.search(text):
+        return literal
+    return with_object if _OBJECT_VERB.search(text) else None
 
 
 def primary_ref(entity_ref: str | None, entity_id: UUID | str) -> str:

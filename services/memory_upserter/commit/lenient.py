@@ -45,6 +45,7 @@ from contracts.memory import Notice
 from contracts.plan import LLMAnswer, MemoryWritePlan, PlanFact, PlanTodo
 from contracts.relations import ROLES
 from services.core.clock import out_of_range
+from services.core.memory_store.keys import shaped_predicate
 from services.memory_upserter.commit.repair import Reader, short
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.extract.temporal import parse_when
@@ -173,6 +174,9 @@ def _fact(
         )
         fact = msgspec.structs.replace(fact, value=None)
     fact = _relative(reader, fact, path)
+    shaped = None if fact.object else shaped_predicate(fact.predicate, fact.value, fact.text)
+    if shaped is not None:  # "job" + "User works at Spotify": the text's verb decides
+        fact = msgspec.structs.replace(fact, predicate=shaped)
     past = past_tense(fact.text)
     tense = said_past(fact.valid_from, said)
     start = _when(

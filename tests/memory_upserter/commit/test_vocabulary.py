@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from services.core.memory_store.keys import BY_SHAPE, VOCABULARY, canonical_predicate, memory_key
+from services.core.memory_store.keys import (
+    BY_SHAPE,
+    VOCABULARY,
+    canonical_predicate,
+    memory_key,
+    shaped_predicate,
+)
 
 SCHEMA = Path(__file__).parents[3] / "docs" / "schema.md"
 
@@ -57,3 +63,26 @@ def test_the_documented_table_is_the_vocabulary() -> None:
     }
     assert documented == VOCABULARY
     assert shapes == BY_SHAPE
+
+
+@pytest.mark.parametrize(
+    ("written", "value", "text", "canonical"),
+    [
+        ("job", "Spotify", "User works at Spotify", "WORKS_AT"),
+        ("job", None, "User works for Spotify", "WORKS_AT"),
+        ("job", "Farfetch", "User works at Farfetch as a UX designer", "WORKS_AT"),
+        ("job", "UX designer", "User works at Farfetch as a UX designer", "JOB_TITLE"),
+        ("job", "nurse", "Ana is a nurse at Hospital Sao Joao", "JOB_TITLE"),
+        ("work", None, "User works as a barista", "JOB_TITLE"),
+        ("job", "Sao Joao", "Ana leaves Sao Joao", "WORKS_AT"),
+        ("career", "Acme", "User's employer is Acme", "WORKS_AT"),
+        ("married", "Tom", "User is married to Tom", "MARRIED_TO"),
+        ("married", "married", "User is married", "MARITAL_STATUS"),
+        ("job", "laid off", "User got laid off", None),  # the words do not tell: the shape does
+        ("employer", "Acme", "User works as a nurse", None),  # not a spelling read by shape
+    ],
+)  # fmt: skip
+def test_a_shape_read_spelling_takes_the_canonical_predicate_its_text_names(
+    written: str, value: str | None, text: str, canonical: str | None
+) -> None:
+    assert shaped_predicate(written, value, text) == canonical
