@@ -107,17 +107,20 @@ def edge(edge: GraphEdge) -> dict[str, Any]:
     )
 
 
-def todo(todo: TodoLine) -> dict[str, Any]:
+def todo(todo: TodoLine, now: datetime | None = None) -> dict[str, Any]:
     """``{"id": "T07be2c", "todo": "…", "due": "2026-01-05"}``: the handle the model names in
-    ``done`` and ``dropped``."""
+    ``done`` and ``dropped``; a pending one whose due has passed (at ``now``) says
+    ``"overdue": true`` — it stays listed until it is done or dropped."""
     line: dict[str, Any] = {"id": handle_of("todo", todo.todo_id), "todo": todo.text}
     if todo.due_at is not None:
         line["due"] = todo.due_at.date().isoformat()
+        if now is not None and todo.status == "PENDING" and todo.due_at < now:
+            line["overdue"] = True
     return line
 
 
-def todos(todos: Iterable[TodoLine]) -> list[str]:
-    return [quote(todo(t)) for t in todos]
+def todos(todos: Iterable[TodoLine], now: datetime | None = None) -> list[str]:
+    return [quote(todo(t, now)) for t in todos]
 
 
 def episode(hit: EpisodeHit) -> dict[str, Any]:

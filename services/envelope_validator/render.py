@@ -152,7 +152,10 @@ def _memory(a: Assembled) -> list[tuple[str, str | None]]:
                 [quote(lines.entity(e)) for e in graph.entities if e.entity_ref != SELF_REF],
             ),
         ),
-        ("commitments", _block("COMMITMENTS (pending)", None, "GRAPH", todos(graph.commitments))),
+        (
+            "commitments",
+            _block("COMMITMENTS (pending)", None, "GRAPH", todos(graph.commitments, a.now)),
+        ),
         ("threads", _block("ACTIVE THREADS", None, "GRAPH", todos(graph.threads))),
         ("frictions", _block("FRICTIONS / PATTERNS", None, "GRAPH", todos(graph.frictions))),
         ("wins", _block("RECENT WINS", None, "GRAPH", todos(graph.wins))),

@@ -103,6 +103,36 @@ def says_done(text: str) -> bool:
     return any(_own_done(s) for s in SENTENCES.split(text))
 
 
+# The words around a done that say nothing of *what* is done ("yesss finally done!!").
+_NOT_WHAT = frozenset(
+    "yes yess yesss yay woo woohoo omg lol haha phew wow oh ok okay well so just now all "
+    "finally officially totally basically really thats its im ive also then".split()
+)
+_CLAUSE = re.compile(r"[,;:()]|\b(?:and|but|so|then|now|also)\b", re.IGNORECASE)
+
+
+def done_what(text: str) -> list[str]:
+    """The words naming what the person says is done: before the done word in its clause
+    ("gym done!" → gym), and after a finished/completed ("finished the report" → report);
+    stop words and the words of cheering aside. [] when the done names nothing ("ok finally
+    done", "that's done")."""
+    out: list[str] = []
+    for sentence in SENTENCES.split(text):
+        if not _own_done(sentence):
+            continue
+        for match in DONE.finditer(sentence):
+            parts = [_CLAUSE.split(sentence[: match.start()])[-1]]
+            if match[0].lower() in ("finished", "completed"):
+                parts.append(_CLAUSE.split(sentence[match.end() :])[0])
+            out += [
+                w
+                for part in parts
+                for w in words(part)
+                if len(w) > 2 and w not in STOP_WORDS and w not in _NOT_WHAT
+            ]
+    return out
+
+
 def _own_done(sentence: str) -> bool:
     if any(p.search(sentence) for p in (_PRAISE, _OTHERS_DONE, _EXPERIENCE, _NOT_A_TASK_DONE)):
         return False

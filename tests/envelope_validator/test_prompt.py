@@ -16,7 +16,7 @@ from services.envelope_validator.render import ANSWER_FORMAT
 from .samples import NOW, fact, full_body, request
 
 FACT_KEYS = ["id", "fact", "since", "critical", "scope"]
-TODO_KEYS = ["id", "todo", "due"]
+TODO_KEYS = ["id", "todo", "due", "overdue"]
 
 
 def _uid(name: str) -> str:

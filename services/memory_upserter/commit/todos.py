@@ -29,7 +29,7 @@ from contracts.memory import Completion, Notice
 from services.core.handles import matches, parse_handle
 from services.memory_upserter.commit.todo_question import Verb, ask
 from services.memory_upserter.commit.turn import PendingTodo, TurnPlan
-from services.memory_upserter.text import STOP_WORDS, words
+from services.memory_upserter.text import STOP_WORDS, done_what, words
 
 if TYPE_CHECKING:  # the statements run on the caller's connection; importing stays pure
     from services.core.deps import Connection
@@ -175,8 +175,14 @@ _DONE_WITH = re.compile(
 
 
 def _means(todo: PendingTodo, spoken: Sequence[str], said: Sequence[str]) -> bool:
-    """A "done" means the only pending todo unless the person is done *with* something their
-    words do not name it by ("im so done with this week lol", "done for today")."""
+    """A "done" means the only pending todo unless it names something else ("gym done!") or
+    the person is done *with* something their words do not name it by ("im so done with this
+    week lol", "done for today")."""
+    named = [w for text in said for w in done_what(text) if w not in DONE_WORDS]
+    if named:  # this todo only if the done names it, or the message names all of it
+        return overlap(named, todo.text) > 0 or overlap(spoken, todo.text) >= len(
+            content_words(todo.text)
+        )
     if overlap(spoken, todo.text):
         return True
     return not any(_DONE_WITH.search(text) for text in said)

@@ -73,6 +73,23 @@ def test_a_done_with_something_else_completes_not_the_only_todo() -> None:
     assert pick_done([MARTA], ["done for today, going to bed"]) is None
 
 
+@pytest.mark.parametrize(
+    ("said", "completes"),
+    [
+        ("gym done!", False), ("taxes finally done 🎉", False), ("finished the report", False),
+        ("laundry's done, now what", False), ("ok finally done", True), ("yesss done!!", True),
+        ("that's done", True), ("call with marta done", True), ("finished calling her", True),
+        ("gym done! and called marta", True),
+    ],
+)  # fmt: skip
+def test_a_done_that_names_something_else_leaves_the_only_todo_pending(
+    said: str, completes: bool
+) -> None:
+    """A sloppy model sets ``complete_commitment`` when anything is done: "gym done!" names
+    the gym, so the only pending todo ("call Marta", overdue or not) stays pending."""
+    assert pick_done([MARTA], [said]) == (MARTA.todo_id if completes else None)
+
+
 def test_done_and_dropped_close_each_todo_once() -> None:
     out = resolve_closings(
         [handle_of("todo", MARTA.todo_id), "called Marta"], ["dentist appointment"], PENDING
