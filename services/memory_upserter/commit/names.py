@@ -9,7 +9,9 @@ the relation the person put before the name ("my sister marta is pregnant") or b
 the predicate implies, else the link stays open (the facts naming it are left out
 with an ``entity_ambiguous`` warning and the one which-question waits for the next turn); none
 is a new entity whose category the plan or the person's words imply (:mod:`.kinds`) — a dog
-is a Pet, an employer an Org, a relative a Person — never a Person by default.
+is a Pet, an employer an Org, a relative a Person — never a Person by default. A known name the
+person sets apart in their words ("ana from work (brightwave ana, not uni ana)") is a new
+entity apart from the namesake, or the namesake their words place there (:mod:`.apart`).
 The transaction resolves a ``distinct_from`` to the namesake (:mod:`.entities`).
 """
 
@@ -17,8 +19,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
+from uuid import UUID
 
 from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan
@@ -26,6 +29,7 @@ from contracts.relations import ROLES
 from services.core.memory_store.keys import canonical_predicate
 from services.core.memory_store.shapes import EntityWrite
 from services.core.which import numbered, phrase, which_question
+from services.memory_upserter.commit.apart import apart_from, placed_here
 from services.memory_upserter.commit.kinds import category_hints
 from services.memory_upserter.commit.read import (
     REF_CATEGORIES,
@@ -67,7 +71,14 @@ class _Resolver:
     def _named(self, name: str, key: str, category: str | None, role: str | None) -> int | None:
         """A name: the one known entity it means, an open link among several, or a new one."""
         role = role or said_role(key, self.said)
-        found = pick(said_full(self.known, key, self.said), category, role)
+        same = [k for k in self.known if answers_to(k, key)]
+        namesake, aliases = apart_from(name, same, self.said)  # "brightwave ana, not uni ana"
+        if namesake is not None and namesake.entity_id is not None:
+            write = EntityWrite(name, namesake.category, aliases, "global", None)
+            return self.add(replace(write, distinct_from=UUID(namesake.entity_id)), by_name=False)
+        found = placed_here(name, same, self.said) or pick(
+            said_full(self.known, key, self.said), category, role
+        )
         if isinstance(found, Known):
             return self.add(EntityWrite(found.name, found.category, (), "global", found.entity_ref))
         if found:

@@ -1,0 +1,44 @@
+"""A known name set apart by the person's words alone (:mod:`.commit.apart`), and the words
+that set nothing apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.memory_upserter.commit.apart import apart_from, placed_here
+from services.memory_upserter.extract.people import Known
+
+UNI = Known("Ana", "person:ana", ("HAS_FRIEND",), ("uni Ana",), "Person", "1" * 32)
+BARE = Known("Ana", "person:ana", ("HAS_FRIEND",), (), "Person", "1" * 32)
+WORK = Known("Ana Reis", "person:ana_reis", (), ("work Ana",), "Person", "2" * 32)
+
+
+@pytest.mark.parametrize(
+    ("said", "known", "aliases"),
+    [
+        ("also ana from work (brightwave ana, not uni ana) is applying there too lol", UNI,
+         ("work Ana", "brightwave Ana")),
+        ("also ana from work (brightwave ana, not uni ana) is applying there too lol", BARE,
+         ("work Ana", "brightwave Ana")),
+        ("another ana from my gym is so nice", BARE, ("gym Ana",)),
+        ("a different ana texted me", BARE, ("other Ana",)),
+        ("ana from work is visiting", UNI, ("work Ana",)),  # the known one is placed at uni
+        ("ana from work is visiting", BARE, ()),  # nothing says the known one is not her
+        ("ana from uni is visiting", UNI, ()),
+        ("call ana tmrw", UNI, ()),
+        ("my friend ana had twins", UNI, ()),
+        ("brightwave ana got promoted", BARE, ()),
+    ],
+)  # fmt: skip
+def test_the_words_set_a_namesake_apart_or_not(
+    said: str, known: Known, aliases: tuple[str, ...]
+) -> None:
+    namesake, got = apart_from("ana", [known], [said])
+    assert got == aliases
+    assert (namesake is known) == bool(aliases)
+
+
+def test_the_words_pick_the_namesake_placed_there() -> None:
+    assert placed_here("ana", [UNI, WORK], ["ana from work got the job"]) is WORK
+    assert placed_here("ana", [UNI, WORK], ["ana from uni had twins"]) is UNI
+    assert placed_here("ana", [UNI, WORK], ["ana got the job"]) is None
