@@ -43,14 +43,17 @@ from msgspec import inspect as mi
 
 from contracts.memory import Notice
 from contracts.plan import LLMAnswer, MemoryWritePlan, PlanFact, PlanTodo
-from contracts.relations import ROLES
 from services.core.clock import out_of_range
 from services.core.memory_store.keys import shaped_predicate
+from services.memory_upserter.commit.relatives import SELF_HANDLES as SELF_HANDLES
+from services.memory_upserter.commit.relatives import is_name as is_name
+from services.memory_upserter.commit.relatives import relation_of as relation_of
+from services.memory_upserter.commit.relatives import relative
 from services.memory_upserter.commit.repair import Reader, short
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.extract.temporal import parse_when
 from services.memory_upserter.extract.when import MONTHS, WEEKDAYS, past_tense
-from services.memory_upserter.text import STOP_WORDS, fold
+from services.memory_upserter.text import fold
 
 
 def _max_lengths(cls: type[msgspec.Struct]) -> dict[str, int]:
@@ -173,7 +176,7 @@ def _fact(
             "plan_field_dropped", f"{path}.value", "give object or value: the object is kept"
         )
         fact = msgspec.structs.replace(fact, value=None)
-    fact = _relative(reader, fact, path)
+    fact = relative(reader, fact, path, said)
     shaped = None if fact.object else shaped_predicate(fact.predicate, fact.value, fact.text)
     if shaped is not None:  # "job" + "User works at Spotify": the text's verb decides
         fact = msgspec.structs.replace(fact, predicate=shaped)
@@ -244,55 +247,3 @@ def _todo(reader: Reader, todo: PlanTodo, path: str, now: datetime) -> PlanTodo:
         return msgspec.structs.replace(todo, due=due.isoformat())
     reader.note("due_not_understood", f"{path}.due", f"{todo.due!r} ignored: the todo is kept")
     return msgspec.structs.replace(todo, due=None)
-
-
-# --- a relative stated as a plain value ------------------------------------------------------
-# A small model writes the person's sister as {"predicate": "sister", "value": "Joana"}: a text
-# linked to nobody, so "my sister" never finds Joana and a second sister is never told apart. A
-# fact about the person whose predicate is a relation word (ROLES: sister, gf, best friend,
-# dog…, with or without HAS_) and whose value is a name is that relation with the name as its
-# object (HAS_SISTER → Joana), resolved like any entity the plan names; "a nurse", "2" or
-# "engaged" is no name and stays a value.
-SELF_HANDLES = frozenset({"user", "me", "self", "i", "myself", "self:user", "the user"})
-_ROLE_WORDS = {word.replace(" ", "_").replace("-", "_").upper(): word for word in ROLES}
-_SHORT_ROLES = {
-    "GF": "girlfriend", "BF": "boyfriend", "BFF": "best friend", "BESTIE": "best friend",
-    "SIS": "sister", "BRO": "brother", "WIFEY": "wife", "HUBBY": "husband",
-}  # fmt: skip
-_NAME_WORD = re.compile(r"[A-ZÀ-Ý][\w'’-]*")
-_NOT_NAMES = frozenset("none unknown yes no engaged married single divorced deceased".split())
-
-
-def relation_of(predicate: str) -> str | None:
-    """The relation a relation word names (``sister`` → HAS_SISTER, ``dog`` → HAS_DOG)."""
-    upper = re.sub(r"\W+", "_", predicate.strip()).upper().removeprefix("HAS_")
-    word = _ROLE_WORDS.get(upper.removeprefix("MY_")) or _SHORT_ROLES.get(upper)
-    if word is None:
-        return None
-    return f"HAS_{word.upper()}" if ROLES[word] == "PET" else f"HAS_{ROLES[word]}"
-
-
-def is_name(value: str, text: str) -> bool:
-    """One to three words, each capitalised (in the value or as the fact's text writes it),
-    none a common word."""
-    parts = value.split()
-    if not 1 <= len(parts) <= 3 or fold(value) in _NOT_NAMES:
-        return False
-    if any(fold(p) in STOP_WORDS or not p[:1].isalpha() for p in parts):
-        return False
-    for part in parts:
-        written = re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text, re.IGNORECASE)
-        if not _NAME_WORD.fullmatch(part) and not (written and _NAME_WORD.fullmatch(written[0])):
-            return False
-    return True
-
-
-def _relative(reader: Reader, fact: PlanFact, path: str) -> PlanFact:
-    """The fact, a relative given as a plain value made the relation to that name."""
-    relation = relation_of(fact.predicate) if fact.object is None else None
-    value = (fact.value or "").strip()
-    if relation is None or fold(fact.subject) not in SELF_HANDLES or not is_name(value, fact.text):
-        return fact
-    name = " ".join(p[:1].upper() + p[1:] for p in value.split())
-    reader.note("plan_repaired", f"{path}.value", f"{value!r} read as {relation} → {name}")
-    return msgspec.structs.replace(fact, predicate=relation, object=name, value=None)

@@ -64,3 +64,28 @@ def test_a_name_is_capitalised_somewhere_and_no_common_word() -> None:
     assert is_name("joana", "the user's sister Joana")
     assert not is_name("joana", "the user's sister joana")
     assert not is_name("The Boss", "The Boss")
+
+
+@pytest.mark.parametrize(
+    ("said", "value", "named"),
+    [
+        ("my buddy ana from uni just had twins!!!", "ana", True),
+        ("my best friend tomas is visiting", "tomas", True),
+        ("my cat is old", "old", False),
+        ("my sister got engaged", "engaged", False),
+        ("my gf knows", "gf", False),
+        ("ana from uni had twins", "ana", False),  # no relation said before the name
+    ],
+)
+def test_a_lowercase_name_the_person_typed_after_my_relation_is_a_name(
+    said: str, value: str, named: bool
+) -> None:
+    assert is_name(value, f"User's friend {value}", [said]) is named
+
+
+def test_a_sloppy_friend_value_typed_lowercase_is_linked() -> None:
+    said = ["my buddy ana from uni just had twins!!!"]
+    facts = [_fact("friend", "ana", "User's friend ana from uni")]
+    plan, _ = read_plan({"facts": facts}, "$.plan", NOW, said)
+    assert plan is not None
+    assert [(f.predicate, f.object, f.value) for f in plan.facts] == [("HAS_FRIEND", "Ana", None)]
