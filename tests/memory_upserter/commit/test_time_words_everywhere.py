@@ -1,0 +1,42 @@
+"""Issue 27's time words in every time field of a model's answer, committed as the flow
+commits it (``answer`` = the raw text): never a 4xx, the turn always stored, each word read
+(or dropped with a warning naming its path, the fact or todo kept)."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from services.core.deps import Clients
+from tests.memory_upserter.conftest import commit, fact, rows, turn
+
+WORDS = ["19th at 3pm", "tomorrow at 10", "2019", "friday", "January", "2026-12", "in January"]
+FIELDS = ["valid_from", "valid_to", "due"]
+
+
+@pytest.mark.parametrize("field", FIELDS)
+@pytest.mark.parametrize("word", WORDS)
+async def test_a_time_word_in_any_time_field_never_loses_the_turn(
+    client: httpx.AsyncClient, resources: Clients, user_id: str, word: str, field: str
+) -> None:
+    plan: dict = {"facts": [], "todos": []}
+    if field == "due":
+        plan["todos"].append({"kind": "REMINDER", "text": "call the bank", "due": word})
+    else:
+        plan["facts"].append(fact("STAYING_IN", "User is staying in Paris", value="Paris",
+                                  **{field: word}))  # fmt: skip
+    body = turn(user_id, f"staying in paris, call the bank, {word}", reply=None,
+                answer=json.dumps({"reply": "Noted!", "plan": plan}))  # fmt: skip
+    answer = await commit(client, body)
+    kept = answer["todos"] if field == "due" else answer["facts"]
+    assert len(kept) == 1, answer
+    read = kept[0]["due_at" if field == "due" else field]
+    warned = [w for w in answer["warnings"] if field in w["detail"]]
+    assert read is not None or warned, answer  # read, or dropped with its path named
+    assert all(w["detail"].startswith("$.answer.plan.") for w in warned)
+    (stored,) = await rows(
+        resources, "SELECT count(*) AS n FROM messages WHERE user_id = $1", user_id
+    )
+    assert stored["n"] == 2  # the person's message and the reply
