@@ -120,6 +120,7 @@ async def two_martas(nodes) -> Person:
     [
         ("the work one", "Marta Silva", "work marta"),
         ("my sister", "Marta", "sister marta"),
+        ("my sis lol", "Marta", "sis marta"),
         ("Marta Silva", "Marta Silva", None),
         ("marta silva, from work", "Marta Silva", None),
     ],

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from contracts.relations import ROLES
 from services.core.which import Which, read_question
 from services.memory_upserter.commit.known import load_known
+from services.memory_upserter.commit.relatives import SHORT_ROLES
 from services.memory_upserter.commit.todo_question import read_asked
 from services.memory_upserter.commit.todos import DONE_WORDS, content_words, overlap
 from services.memory_upserter.commit.turn import Answered, Judgement, ReadTurn, TodoAnswer
@@ -106,6 +107,7 @@ def _own_words(k: Known, which: Which, place: int) -> set[str]:
         label = role.upper().removeprefix("HAS_")
         own |= {label.lower(), *(group_of(label) or "").split()}
         own |= {w for w, lab in _ROLE_WORDS.items() if lab == label}
+        own |= {s.lower() for s, w in SHORT_ROLES.items() if ROLES.get(w) == label}  # "my sis"
     for alias in k.aliases:
         own |= set(words(alias))
     phrase = next((p for p in which.phrases if p.startswith(k.name) or _by_alias(p, k)), None)

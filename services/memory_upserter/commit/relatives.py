@@ -22,7 +22,7 @@ from services.memory_upserter.text import STOP_WORDS, fold
 # "engaged" is no name and stays a value.
 SELF_HANDLES = frozenset({"user", "me", "self", "i", "myself", "self:user", "the user"})
 _ROLE_WORDS = {word.replace(" ", "_").replace("-", "_").upper(): word for word in ROLES}
-_SHORT_ROLES = {
+SHORT_ROLES = {
     "GF": "girlfriend", "BF": "boyfriend", "BFF": "best friend", "BESTIE": "best friend",
     "SIS": "sister", "BRO": "brother", "WIFEY": "wife", "HUBBY": "husband",
 }  # fmt: skip
@@ -33,7 +33,7 @@ _NOT_NAMES = frozenset("none unknown yes no engaged married single divorced dece
 def relation_of(predicate: str) -> str | None:
     """The relation a relation word names (``sister`` → HAS_SISTER, ``dog`` → HAS_DOG)."""
     upper = re.sub(r"\W+", "_", predicate.strip()).upper().removeprefix("HAS_")
-    word = _ROLE_WORDS.get(upper.removeprefix("MY_")) or _SHORT_ROLES.get(upper)
+    word = _ROLE_WORDS.get(upper.removeprefix("MY_")) or SHORT_ROLES.get(upper)
     if word is None:
         return None
     return f"HAS_{word.upper()}" if ROLES[word] == "PET" else f"HAS_{ROLES[word]}"
@@ -53,7 +53,7 @@ def is_name(value: str, text: str, said: Sequence[str] = ()) -> bool:
         return False
     spelled = rf"\bmy\s+((?:[\w-]+\s+){{1,2}}){re.escape(fold(value))}\b"
     for found in (m for t in said for m in re.finditer(spelled, fold(t))):
-        if not set(found[1].split()) & (STOP_WORDS | _NOT_RELATION_WORDS):
+        if not set(found[1].split()) & (STOP_WORDS - {"other"} | _NOT_RELATION_WORDS):
             return True  # "my buddy ana", never "my cat is old"
     for part in parts:
         written = re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text, re.IGNORECASE)

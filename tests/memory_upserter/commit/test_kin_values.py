@@ -71,6 +71,7 @@ def test_a_name_is_capitalised_somewhere_and_no_common_word() -> None:
     [
         ("my buddy ana from uni just had twins!!!", "ana", True),
         ("my best friend tomas is visiting", "tomas", True),
+        ("my other sister beatriz lives in rome", "beatriz", True),
         ("my cat is old", "old", False),
         ("my sister got engaged", "engaged", False),
         ("my gf knows", "gf", False),
