@@ -6,7 +6,9 @@ wrong, I'm only allergic to peanuts". It writes the words instead, as an ``ends`
 ``"<PREDICATE> <words>"`` ends the person's live fact of that predicate whose value (or object's
 name) is the words; ``"<PREDICATE> except <words>"`` (words joined by `` | ``) ends every other
 live fact of that predicate ("only …"); ``"<PREDICATE> *"`` ends every one ("i lost my job",
-:mod:`.ending`). A handle (``F3a9c1b``) never has that shape, so both
+:mod:`.ending`); ``"<PREDICATE> naming <words>"`` every one whose
+text names the words (a job title "nurse at Hospital São João" when that job ends), and
+``… until <ISO>`` ends them then. A handle (``F3a9c1b``) never has that shape, so both
 live in ``ends``: :func:`resolve_ends` reads the person's live facts (outside the transaction,
 before the plan is decided), turns each matched one into the same fact with ``valid_to`` =
 the turn — which the store ends, kept as history (``memory_store.facts``) — and leaves only the
@@ -37,7 +39,10 @@ from services.memory_upserter.text import fold
 if TYPE_CHECKING:  # the statements run on the caller's connection; importing stays pure
     from services.core.deps import Connection
 
-_WORDS = re.compile(r"^(?P<predicate>[A-Z][A-Z0-9_]*)\s+(?:(?P<except>except)\s+)?(?P<words>\S.*)$")
+_WORDS = re.compile(
+    r"^(?P<predicate>[A-Z][A-Z0-9_]*)\s+(?:(?P<except>except)\s+|(?P<naming>naming)\s+)?"
+    r"(?P<words>\S.*?)(?:\s+until\s+(?P<until>\d{4}-\d\d-\d\dT\S+))?$"
+)
 
 LIVE = f"""
 SELECT r.rel_id, r.predicate, r.memory_type, r.fact_type, r.scope, r.text,
@@ -59,10 +64,14 @@ class Words:
     predicate: str
     values: tuple[str, ...]
     others: bool
+    naming: bool = False  # "JOB_TITLE naming Acme": the fact's text names the words
+    until: str | None = None  # when it ends ("… until <ISO>"), else the turn
 
-    def ends(self, said: str) -> bool:
+    def ends(self, said: str, text: str = "") -> bool:
         if self.values == ("*",):  # "WORKS_AT *": every live one
             return not self.others
+        if self.naming:
+            return any(re.search(rf"\b{re.escape(fold(v))}\b", fold(text)) for v in self.values)
         named = fold(said) in {fold(v) for v in self.values}
         return named != self.others
 
@@ -73,7 +82,9 @@ def words_of(entry: str) -> Words | None:
     if m is None:
         return None
     values = tuple(v.strip() for v in m["words"].split("|") if v.strip())
-    return Words(m["predicate"], values, bool(m["except"])) if values else None
+    if not values:
+        return None
+    return Words(m["predicate"], values, bool(m["except"]), bool(m["naming"]), m["until"])
 
 
 async def resolve_ends(
@@ -96,14 +107,16 @@ async def resolve_ends(
     rows = await conn.fetch(LIVE, user_id, sorted({w.predicate for w in words}), now, agent_id)
     ended, notices = ended_facts(words, [dict(r) for r in rows], now)
     handles = [entry for entry, w in asked if w is None]
-    if as_handles:
-        hit = {(f.predicate, f.object or f.value) for f in ended}
+    if as_handles:  # ended now by handle; one ending later ("… until") as its restatement
+        later = [f for f in ended if f.value is not None and f.valid_to != now.isoformat()]
+        hit = {(f.predicate, f.object or f.value) for f in ended if f not in later}
         handles += [
             handle_of("fact", str(r["rel_id"]))
             for r in rows
             if (r["predicate"], r["object"] or r["value"]) in hit
         ]
-        return msgspec.structs.replace(plan, ends=list(dict.fromkeys(handles))[:20]), notices
+        ends = list(dict.fromkeys(handles))[:20]
+        return msgspec.structs.replace(plan, ends=ends, facts=[*plan.facts, *later][:50]), notices
     entities = [
         PlanEntity(name=r["object"], category=r["category"])
         for r in rows
@@ -127,7 +140,8 @@ def ended_facts(
         hits = [
             r
             for r in rows
-            if r["predicate"] == w.predicate and w.ends(str(r["object"] or r["value"] or ""))
+            if r["predicate"] == w.predicate
+            and w.ends(str(r["object"] or r["value"] or ""), str(r["text"]))
         ]
         for r in hits:
             facts.append(
@@ -139,7 +153,7 @@ def ended_facts(
                     text=str(r["text"]),
                     fact_type=str(r["fact_type"]),  # type: ignore[arg-type]
                     scope=str(r["scope"]),  # type: ignore[arg-type]
-                    valid_to=now.isoformat(),
+                    valid_to=w.until or now.isoformat(),
                 )
             )
         said = " or ".join(repr(v) for v in w.values)

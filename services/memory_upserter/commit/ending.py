@@ -71,3 +71,22 @@ def ends_said(said: Sequence[str], facts: Sequence[PlanFact]) -> list[str]:
         kept = [str(f.object or f.value) for f in own if f.object or f.value]
         out.append(f"{predicate} except {' | '.join(kept)}" if kept else f"{predicate} *")
     return out
+
+
+def tied_titles(facts: Sequence[PlanFact]) -> list[str]:
+    """A job the plan ends (a ``WORKS_AT`` fact with ``valid_to``: "Ana leaves São João") ends
+    the person's live job title stated at it too ("Ana is a nurse at Hospital São João"), then
+    — as ``ends`` in words: ``"JOB_TITLE naming São João until <ISO>"``; not when the plan
+    states a title of its own (that one supersedes the old)."""
+    if any(
+        canonical_predicate(f.predicate, literal=f.object is None) == "JOB_TITLE" for f in facts
+    ):
+        return []
+    return [
+        f"JOB_TITLE naming {f.object or f.value} until {f.valid_to}"
+        for f in facts
+        if f.valid_to
+        and (f.object or f.value)
+        and f.subject.casefold() in ("user", "me", "i")
+        and canonical_predicate(f.predicate, literal=f.object is None) == "WORKS_AT"
+    ]

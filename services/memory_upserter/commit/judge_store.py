@@ -28,7 +28,7 @@ from services.core.llm import LLM
 from services.core.memory_store.visibility import visible
 from services.core.settings import Settings
 from services.memory_upserter.commit.asked import resolve_ends
-from services.memory_upserter.commit.ending import CUE, ends_said
+from services.memory_upserter.commit.ending import CUE, ends_said, tied_titles
 from services.memory_upserter.commit.judge import judge, names_in
 from services.memory_upserter.commit.known import known_in
 from services.memory_upserter.commit.spoken import CORRECTION
@@ -196,6 +196,7 @@ async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement 
         CORRECTION.search(t) for t in texts
     )
     said = ends_said(texts, turn.plan.facts) if any(CUE.search(t) for t in texts) else []
+    said += tied_titles(turn.plan.facts)  # a job the plan ends ends its title
     async with db.acquire() as conn:
         context = await judge_context(
             conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, []
@@ -231,7 +232,7 @@ async def _ended_by_words(
     )
     ends = list(dict.fromkeys([*turn.plan.ends, *found.ends]))[:20]
     hits = [n for n in notes if n.detail.startswith("ended as the person said")]
-    return msgspec.structs.replace(turn.plan, ends=ends), hits
+    return msgspec.structs.replace(turn.plan, ends=ends, facts=found.facts), hits
 
 
 COMMAND_NOTE = Notice(

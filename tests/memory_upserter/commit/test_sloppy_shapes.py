@@ -3,6 +3,8 @@ says "works at X" is the employer (WORKS_AT, one key with the next job), "works 
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import httpx
 
 from services.core.deps import Clients
@@ -41,3 +43,42 @@ async def test_a_sloppy_job_fact_that_says_works_at_is_the_employer(
         ("JOB_TITLE", "User works as a nurse"),
         ("WORKS_AT", "User works at Globex"),
     ]
+
+
+async def test_a_job_the_plan_ends_ends_the_title_held_there_then(
+    client: httpx.AsyncClient, resources: Clients, user_id: str
+) -> None:
+    """A sloppy model ends the old job ("job": "User leaves Sao Joao", a valid_to) and names
+    the new employer, but not the title: the title stated at the old job ends with it, on the
+    job's last day, not before."""
+    await commit(
+        client,
+        turn(
+            user_id,
+            "im a nurse at hospital sao joao",
+            plan={"facts": [fact("job", "User is a nurse at Hospital Sao Joao", value="nurse")]},
+        ),
+    )
+    said = "signed!! last shift at sao joao on the 20th, i start at medly on the 22nd"
+    plan = {
+        "facts": [
+            fact("employer", "User works at Medly", value="Medly", valid_from="2026-01-22"),
+            fact("job", "User leaves Sao Joao", value="Sao Joao", valid_to="2026-01-20"),
+        ]
+    }
+    answer = await commit(client, turn(user_id, said, plan=plan, at=later(60)))
+    assert any(w["code"] == "fact_ended_by_words" for w in answer["warnings"]), answer
+
+    async def current(at: str) -> list[str]:
+        found = await rows(
+            resources,
+            "SELECT text FROM relations WHERE user_id = $1 AND active AND status = 'ACTIVE' "
+            "AND (valid_from IS NULL OR valid_from <= $2::timestamptz) "
+            "AND (valid_to IS NULL OR valid_to > $2::timestamptz) ORDER BY text",
+            user_id,
+            datetime.fromisoformat(at),
+        )
+        return [r["text"] for r in found]
+
+    assert "User is a nurse at Hospital Sao Joao" in await current("2026-01-15T12:00:00+00:00")
+    assert await current("2026-01-25T12:00:00+00:00") == ["User works at Medly"]
