@@ -36,7 +36,7 @@ HEDGE = re.compile(
     r"(?i)\b(?:i\s+think|i\s+guess|i\s+suppose|i\s+believe|maybe|might|may\s+have|"
     r"probably|prob|perhaps|possibly|not\s+sure|unsure|thinking\s+(?:about|of)|considering|"
     r"hopefully|hoping|wondering|what\s+if|if\s+i|idk|not\s+decided|undecided|ideal|dream|"
-    r"someday|some\s+day|one\s+day)\b"
+    r"someday|some\s+day|one\s+day|pretty\s+sure|fairly\s+sure|i\s+reckon|fingers\s+crossed)\b"
 )
 
 
