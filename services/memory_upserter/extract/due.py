@@ -19,6 +19,7 @@ from datetime import date, datetime, time, timedelta
 from services.memory_upserter.extract.coming import WEEKEND, field_period, weekend_due
 from services.memory_upserter.extract.when import (
     DEFAULT_HOUR,
+    MONTHS,
     NUMBER_WORDS,
     PARTS,
     WEEKDAYS,
@@ -92,11 +93,22 @@ def find_due(text: str, now: datetime) -> Due | None:
     return None
 
 
+# A month alone ("december", "in January", "2026-12"): said within that month, the month
+# under way — its first day is past, so the todo is due today, not overdue from the start.
+_MONTH_ONLY = re.compile(
+    rf"(?i)(?:in\s+|by\s+|this\s+)?(?:{'|'.join(m[:3] + '(?:' + m[3:] + ')?' for m in MONTHS)}"
+    r"|\d{4}-\d\d)"
+)
+
+
 def parse_due(value: str, now: datetime) -> datetime | None:
     """A plan's ``due``, in ``now``'s zone (the person's): the calendar words of
     :func:`.when.calendar` ("2026-12-04", "friday", "19th at 3pm", "tomorrow at 10"), else
     the first due expression in it ("in 2 hours"); None when not understood."""
     at = calendar(value, now, "due")
+    under_way = at is not None and (at.year, at.month) == (now.year, now.month) and at < now
+    if under_way and _MONTH_ONLY.fullmatch(value.strip()):
+        return datetime.combine(now.date(), time(18), now.tzinfo)  # "december" in December
     if at is not None:
         return at
     period = field_period(value, now.date())

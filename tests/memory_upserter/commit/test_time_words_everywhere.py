@@ -5,11 +5,13 @@ commits it (``answer`` = the raw text): never a 4xx, the turn always stored, eac
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import httpx
 import pytest
 
 from services.core.deps import Clients
+from services.memory_upserter.extract.due import parse_due
 from tests.memory_upserter.conftest import commit, fact, rows, turn
 
 WORDS = ["19th at 3pm", "tomorrow at 10", "2019", "friday", "January", "2026-12", "in January"]
@@ -40,3 +42,19 @@ async def test_a_time_word_in_any_time_field_never_loses_the_turn(
         resources, "SELECT count(*) AS n FROM messages WHERE user_id = $1", user_id
     )
     assert stored["n"] == 2  # the person's message and the reply
+
+
+@pytest.mark.parametrize(
+    ("word", "due"),
+    [
+        ("December", "2026-12-10 18:00"),  # the month under way: today, never overdue at once
+        ("2026-12", "2026-12-10 18:00"),
+        ("in january", "2027-01-01 09:00"),  # the next January
+        ("march", "2027-03-01 09:00"),
+        ("friday", "2026-12-11 09:00"),
+    ],
+)
+def test_a_due_month_said_within_that_month_is_today_not_overdue(word: str, due: str) -> None:
+    now = datetime(2026, 12, 10, 15, 0, tzinfo=UTC)
+    at = parse_due(word, now)
+    assert at is not None and f"{at:%Y-%m-%d %H:%M}" == due
