@@ -88,6 +88,21 @@ def find(message: str) -> list[KinWord]:
     return out
 
 
+# "work marta", "marta from work": words that place a person, and the relations of that place
+PLACES = {w: ("COLLEAGUE", "BOSS", "MANAGER", "CLIENT", "COFOUNDER") for w in ("work", "office")}
+
+
+def place_predicates(message: str) -> list[str]:
+    """The predicates of the places the message names (:data:`PLACES`), for the store to read
+    each namesake's relation to the person by."""
+    said = set(re.findall(r"\w+", message.casefold()))
+    labels = {label for word, labels in PLACES.items() if word in said for label in labels}
+    return sorted(
+        {p for label in labels for p in (has_predicate(label), of_predicate(label))}
+        | {p for label in labels for p in SYMMETRIC.get(label, ())}
+    )
+
+
 def predicates(words: Iterable[KinWord]) -> list[str]:
     """Every predicate (upper case) the store must look for, for all ``words``."""
     out: set[str] = set()

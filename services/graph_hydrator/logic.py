@@ -44,7 +44,8 @@ class Lookup:
 
 def lookup(message: str, active_entity_ids: Sequence[str]) -> Lookup:
     words = kin.find(message)
-    return Lookup(scan(message), valid_ids(active_entity_ids), words, kin.predicates(words))
+    wanted = sorted({*kin.predicates(words), *kin.place_predicates(message)})
+    return Lookup(scan(message), valid_ids(active_entity_ids), words, wanted)
 
 
 def _entity(row: EntityRow, seed: Literal["mention", "active", "neighbor"]) -> GraphEntity:

@@ -12,7 +12,8 @@ the first such mention becomes the turn's one disambiguation question.
 
 Relation words ("my sister", "my boss", "my sisters"; :mod:`.kin`) are mentions too (but one
 right before a name is that name's: "call my sister Beatriz" asks nothing however many sisters
-there are, and picks among namesakes the one who is that relative): their
+there are, and picks among namesakes the one who is that relative; a place word beside it,
+"work marta" or "marta from work", picks the one related to the person at work): their
 candidates are the entities related to the person by that role, and a singular one is resolved
 exactly like a name (one → it; several → active → recent → topic → ask "Which sister do you
 mean — …?"); a plural one seeds every match.
@@ -24,6 +25,7 @@ message that names someone new and no pronoun moves the focus: the old active id
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -148,7 +150,10 @@ def resolve(
     for span, key, cands in chosen_runs:
         candidates = tuple(sorted(cands.values(), key=lambda c: (c.name, c.entity_id)))
         chosen, how, considered = choose(candidates, active, topic_focus)
-        if chosen is None and (named := _named_by_kin(span, candidates, kin_words)):
+        if chosen is None and (
+            named := _named_by_kin(span, candidates, kin_words)
+            or _placed(message, span, candidates)
+        ):
             chosen, how = named, "relation"
         mentions.append(
             Found(message[span.start : span.end], key, span, candidates, chosen, how, considered)
@@ -240,6 +245,24 @@ def _named_by_kin(
             fitting = [c for c in candidates if kin.matches(word, c.kin)]
             if len(fitting) == 1:
                 return fitting[0]
+    return None
+
+
+def _placed(message: str, span: Span, candidates: Sequence[EntityRow]) -> EntityRow | None:
+    """ "work marta" / "marta from work" with two Martas: the one the place word fits (an
+    alias word, or a relation of that place), when exactly one does."""
+    before = fold(message[: span.start]).split()[-1:]
+    after = re.match(r"\W*from\s+(?:the\s+|my\s+)?(\w+)", fold(message[span.end :]))
+    for word in [*before, *([after[1]] if after else [])]:
+        labels = kin.PLACES.get(word, ())
+        fitting = [
+            c
+            for c in candidates
+            if word in fold(" ".join(c.aliases)).split()
+            or any(label in k for k in c.kin for label in labels)
+        ]
+        if len(fitting) == 1:
+            return fitting[0]
     return None
 
 

@@ -123,6 +123,8 @@ async def two_martas(nodes) -> Person:
         ("my sis lol", "Marta", "sis marta"),
         ("Marta Silva", "Marta Silva", None),
         ("marta silva, from work", "Marta Silva", None),
+        ("work marta", "Marta Silva", None),
+        ("marta from work lol", "Marta Silva", None),
     ],
 )
 async def test_which_marta_closes_by_the_next_message(
