@@ -58,7 +58,11 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
     if source in ("request", "answer") and forget:  # the person asks; a model never forgets
         forget = forgets_asked(forget, [r.text for r in own], turn.now)
         notes += [
-            Notice(code="plan_forget_dropped", detail=f"$.forget: {t!r}: the person did not ask")
+            Notice(
+                code="plan_forget_dropped",
+                detail=f"{'$.plan' if source == 'request' else '$.answer.plan'}.forget: {t!r}: "
+                "the person did not ask",
+            )
             for t in plan.forget
             if t not in forget
         ]

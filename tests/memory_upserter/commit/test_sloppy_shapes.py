@@ -3,6 +3,7 @@ says "works at X" is the employer (WORKS_AT, one key with the next job), "works 
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
 import httpx
@@ -82,3 +83,13 @@ async def test_a_job_the_plan_ends_ends_the_title_held_there_then(
 
     assert "User is a nurse at Hospital Sao Joao" in await current("2026-01-15T12:00:00+00:00")
     assert await current("2026-01-25T12:00:00+00:00") == ["User works at Medly"]
+
+
+async def test_a_forget_the_person_did_not_ask_is_dropped_with_its_path(
+    client: httpx.AsyncClient, user_id: str
+) -> None:
+    answer = json.dumps({"reply": "ok", "plan": {"forget": "everything"}})
+    body = turn(user_id, "i live in porto", reply=None, answer=answer)
+    warnings = (await commit(client, body))["warnings"]
+    dropped = [w["detail"] for w in warnings if w["code"] == "plan_forget_dropped"]
+    assert [d.split(":")[0] for d in dropped] == ["$.answer.plan.forget"]
