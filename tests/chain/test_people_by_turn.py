@@ -143,6 +143,7 @@ async def test_which_marta_closes_by_the_next_message(
     answered, commit = await me.says(said, {"facts": []})
     assert answered["next"] == "model"
     assert [w for w in commit["warnings"] if w["code"] == "question_answered"]
+    assert not [w for w in commit["warnings"] if w["code"] == "unknown_active_entity"]
     assert (await me.scratch())["pending_questions"] == []
 
     tables = await me.memory()

@@ -146,6 +146,7 @@ def _written(
         forgotten,
         (*plan.questions, *facts.todos.done.questions, *facts.todos.named.questions),
         (*(plan.answered.closes if chosen and plan.answered else ()), *plan.closes_asked),
+        tuple(plan.answered.others) if chosen and plan.answered else (),
     )
 
 

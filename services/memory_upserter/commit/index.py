@@ -162,7 +162,8 @@ async def after_commit(
             stores, req.user_id, written.forgotten, hard=False, agent_scope=None
         )
         warnings += [*written.forgotten.warnings, *cleaned.warnings]
-    unknown = len(req.active_entity_ids) - len(written.active_ids & set(req.active_entity_ids))
+    let_go = written.active_ids | set(written.passed_over)  # a namesake not chosen is known
+    unknown = len(set(req.active_entity_ids) - let_go)
     if unknown:
         detail = f"{unknown} active_entity_ids are not this user's live entities; not kept"
         warnings.append(Notice(code="unknown_active_entity", detail=detail))

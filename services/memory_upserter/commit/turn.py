@@ -192,3 +192,4 @@ class Written:
     forgotten: Forgotten | None = None
     questions: tuple[str, ...] = ()  # the plan's, and the transaction's ("which one is done?")
     closed: tuple[str, ...] = ()  # questions this turn answered: no longer pending
+    passed_over: tuple[str, ...] = ()  # active namesakes the answer did not choose: let go
