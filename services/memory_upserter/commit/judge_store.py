@@ -196,7 +196,8 @@ async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement 
         CORRECTION.search(t) for t in texts
     )
     said = ends_said(texts, turn.plan.facts) if any(CUE.search(t) for t in texts) else []
-    said += tied_titles(turn.plan.facts)  # a job the plan ends ends its title
+    if any(f.valid_to for f in turn.plan.facts):  # a job the plan ends ends its title
+        said += tied_titles(turn.plan.facts)
     async with db.acquire() as conn:
         context = await judge_context(
             conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, []

@@ -43,12 +43,12 @@ from msgspec import inspect as mi
 
 from contracts.memory import Notice
 from contracts.plan import LLMAnswer, MemoryWritePlan, PlanFact, PlanTodo
+from contracts.relations import ROLES
 from services.core.clock import out_of_range
-from services.core.memory_store.keys import shaped_predicate
+from services.core.memory_store.keys import BY_SHAPE, shaped_predicate
+from services.memory_upserter.commit.relatives import ROLE_WORDS, SHORT_ROLES
 from services.memory_upserter.commit.relatives import SELF_HANDLES as SELF_HANDLES
 from services.memory_upserter.commit.relatives import is_name as is_name
-from services.memory_upserter.commit.relatives import relation_of as relation_of
-from services.memory_upserter.commit.relatives import relative
 from services.memory_upserter.commit.repair import Reader, short
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.extract.temporal import parse_when
@@ -177,7 +177,8 @@ def _fact(
         )
         fact = msgspec.structs.replace(fact, value=None)
     fact = relative(reader, fact, path, said)
-    shaped = None if fact.object else shaped_predicate(fact.predicate, fact.value, fact.text)
+    by_shape = not fact.object and re.sub(r"\W+", "_", fact.predicate.upper()) in BY_SHAPE
+    shaped = shaped_predicate(fact.predicate, fact.value, fact.text) if by_shape else None
     if shaped is not None:  # "job" + "User works at Spotify": the text's verb decides
         fact = msgspec.structs.replace(fact, predicate=shaped)
     past = past_tense(fact.text)
@@ -247,3 +248,27 @@ def _todo(reader: Reader, todo: PlanTodo, path: str, now: datetime) -> PlanTodo:
         return msgspec.structs.replace(todo, due=due.isoformat())
     reader.note("due_not_understood", f"{path}.due", f"{todo.due!r} ignored: the todo is kept")
     return msgspec.structs.replace(todo, due=None)
+
+
+def relation_of(predicate: str) -> str | None:
+    """The relation a relation word names (``sister`` → HAS_SISTER, ``dog`` → HAS_DOG)."""
+    upper = re.sub(r"\W+", "_", predicate.strip()).upper().removeprefix("HAS_")
+    word = ROLE_WORDS.get(upper.removeprefix("MY_")) or SHORT_ROLES.get(upper)
+    if word is None:
+        return None
+    return f"HAS_{word.upper()}" if ROLES[word] == "PET" else f"HAS_{ROLES[word]}"
+
+
+def relative(reader: Reader, fact: PlanFact, path: str, said: Sequence[str] = ()) -> PlanFact:
+    """The fact, a relative given as a plain value made the relation to that name."""
+    relation = relation_of(fact.predicate) if fact.object is None else None
+    value = (fact.value or "").strip()
+    if (
+        relation is None
+        or fold(fact.subject) not in SELF_HANDLES
+        or not is_name(value, fact.text, said)
+    ):
+        return fact
+    name = " ".join(p[:1].upper() + p[1:] for p in value.split())
+    reader.note("plan_repaired", f"{path}.value", f"{value!r} read as {relation} → {name}")
+    return msgspec.structs.replace(fact, predicate=relation, object=name, value=None)

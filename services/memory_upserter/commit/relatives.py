@@ -1,16 +1,13 @@
-"""A relative a small model states as a plain value, read as the relation to that name (pure;
-applied by :mod:`.lenient` when a plan is read)."""
+"""Relatives a small model states as plain values (pure; read by :mod:`.lenient`): the words
+for a relation (:data:`ROLE_WORDS`, :data:`SHORT_ROLES`: "sis", "gf") and whether a value is
+a person's name (:func:`is_name`, "my buddy ana" typed lowercase included)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
-import msgspec
-
-from contracts.plan import PlanFact
 from contracts.relations import ROLES
-from services.memory_upserter.commit.repair import Reader
 from services.memory_upserter.text import STOP_WORDS, fold
 
 # --- a relative stated as a plain value ------------------------------------------------------
@@ -21,22 +18,13 @@ from services.memory_upserter.text import STOP_WORDS, fold
 # object (HAS_SISTER → Joana), resolved like any entity the plan names; "a nurse", "2" or
 # "engaged" is no name and stays a value.
 SELF_HANDLES = frozenset({"user", "me", "self", "i", "myself", "self:user", "the user"})
-_ROLE_WORDS = {word.replace(" ", "_").replace("-", "_").upper(): word for word in ROLES}
+ROLE_WORDS = {word.replace(" ", "_").replace("-", "_").upper(): word for word in ROLES}
 SHORT_ROLES = {
     "GF": "girlfriend", "BF": "boyfriend", "BFF": "best friend", "BESTIE": "best friend",
     "SIS": "sister", "BRO": "brother", "WIFEY": "wife", "HUBBY": "husband",
 }  # fmt: skip
 _NAME_WORD = re.compile(r"[A-ZÀ-Ý][\w'’-]*")
 _NOT_NAMES = frozenset("none unknown yes no engaged married single divorced deceased".split())
-
-
-def relation_of(predicate: str) -> str | None:
-    """The relation a relation word names (``sister`` → HAS_SISTER, ``dog`` → HAS_DOG)."""
-    upper = re.sub(r"\W+", "_", predicate.strip()).upper().removeprefix("HAS_")
-    word = _ROLE_WORDS.get(upper.removeprefix("MY_")) or SHORT_ROLES.get(upper)
-    if word is None:
-        return None
-    return f"HAS_{word.upper()}" if ROLES[word] == "PET" else f"HAS_{ROLES[word]}"
 
 
 _NOT_RELATION_WORDS = frozenset("got has had gets looks seems feels so very too really".split())
@@ -60,18 +48,3 @@ def is_name(value: str, text: str, said: Sequence[str] = ()) -> bool:
         if not _NAME_WORD.fullmatch(part) and not (written and _NAME_WORD.fullmatch(written[0])):
             return False
     return True
-
-
-def relative(reader: Reader, fact: PlanFact, path: str, said: Sequence[str] = ()) -> PlanFact:
-    """The fact, a relative given as a plain value made the relation to that name."""
-    relation = relation_of(fact.predicate) if fact.object is None else None
-    value = (fact.value or "").strip()
-    if (
-        relation is None
-        or fold(fact.subject) not in SELF_HANDLES
-        or not is_name(value, fact.text, said)
-    ):
-        return fact
-    name = " ".join(p[:1].upper() + p[1:] for p in value.split())
-    reader.note("plan_repaired", f"{path}.value", f"{value!r} read as {relation} → {name}")
-    return msgspec.structs.replace(fact, predicate=relation, object=name, value=None)

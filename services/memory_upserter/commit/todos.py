@@ -178,11 +178,12 @@ def _means(todo: PendingTodo, spoken: Sequence[str], said: Sequence[str]) -> boo
     """A "done" means the only pending todo unless it names something else ("gym done!") or
     the person is done *with* something their words do not name it by ("im so done with this
     week lol", "done for today")."""
+    whole = len(content_words(todo.text))
+    if whole and overlap(spoken, todo.text) >= whole:  # the message names all of it
+        return True
     named = [w for text in said for w in done_what(text) if w not in DONE_WORDS]
-    if named:  # this todo only if the done names it, or the message names all of it
-        return overlap(named, todo.text) > 0 or overlap(spoken, todo.text) >= len(
-            content_words(todo.text)
-        )
+    if named:  # this todo only if the done names it
+        return overlap(named, todo.text) > 0
     if overlap(spoken, todo.text):
         return True
     return not any(_DONE_WITH.search(text) for text in said)
