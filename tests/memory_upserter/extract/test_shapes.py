@@ -1,8 +1,9 @@
-"""Rules read by the shape of the clause (rules/habits, belongs): a present-tense habit with a
-word of frequency and an open verb, "been …ing" of any activity, things made oneself, service,
-seats held, children, likes said by what they do to the person — and the look-alikes of each
-shape that must write nothing (a feeling, a thought, words to the other speaker, a pronoun, the
-past, a manner of speaking)."""
+"""Rules read by the shape of the clause (rules/habits, belongs, projects, dropped): a
+present-tense habit with a word of frequency and an open verb, "been …ing" of any activity,
+things made oneself, service, seats held, children, likes said by what they do to the person, a
+project known by its object, a subject the person dropped — and the look-alikes of each shape
+that must write nothing (a feeling, a thought, this minute's doing, words to the other speaker,
+a pronoun, the past, an imperative, a manner of speaking)."""
 
 from __future__ import annotations
 
@@ -28,8 +29,7 @@ def facts_of(text: str) -> set[tuple]:
         ("I try to meditate every day.", {("DOES", "meditate")}),
         ("I go to church every Sunday with my mom.", {("DOES", "go to church")}),
         ("I hit the gym every morning before work.", {("DOES", "hit the gym")}),
-        ("I've been working on my car in the garage a lot.",
-         {("DOES", "working on their car in the garage")}),
+        ("I've been working on my car in the garage a lot.", {("WORKS_ON", "car")}),
         ("Been reading that book you recommended a while ago and painting to keep busy.",
          {("DOES", "reading that book"), ("DOES", "painting")}),
         ("I brew my own beer at home.", {("DOES", "brew their own beer")}),
@@ -48,6 +48,21 @@ def facts_of(text: str) -> set[tuple]:
          {("LIKES", "cooking")}),
         ("I'm so into photography these days, I take my camera everywhere.",
          {("LIKES", "photography")}),
+        # projects, known by their object (rules/projects)
+        ("I'm wrapping up the business plan and looking for investors.",
+         {("WORKS_ON", "business plan")}),
+        ("Taking your advice, I'm sprucing up my biz plan and tweaking my pitch.",
+         {("WORKS_ON", "biz plan")}),
+        ("I'm having trouble with my business project. Any advice?",
+         {("WORKS_ON", "business project")}),
+        ("I'm restoring an old car with my dad.", {("WORKS_ON", "old car")}),
+        ("I'm working on a screenplay about my grandma.", {("WORKS_ON", "screenplay")}),
+        # a dropped subject is the person (rules/dropped)
+        ("Got a new job at a marketing firm, starting next week!",
+         {("WORKS_AT", "marketing firm")}),
+        ("Just joined a hiking club.", {("MEMBER_OF", "a hiking club")}),
+        ("Started my own bakery last year.", {("RUNS", "bakery")}),
+        ("Took up knitting a few months ago.", {("DOES", "knitting")}),
     ],
 )  # fmt: skip
 def test_writes_the_whole_phrase(text: str, expected: set[tuple]) -> None:
@@ -76,6 +91,20 @@ def test_writes_the_whole_phrase(text: str, expected: set[tuple]) -> None:
         "We're on the same team here.",
         "I can't imagine life without you.",
         "I'm not running for office.",
+        "I'm reading the book you gave me.",
+        "I'm watching the show right now.",
+        "I'm making my lunch.",
+        "I'm loving my new car.",
+        "I'm cleaning the house.",
+        "I'm having trouble with my car.",
+        "I'm helping my sister with her wedding.",
+        "Got it, thanks!",
+        "Got to go, talk soon!",
+        "Got home late last night.",
+        "Left my keys at the office again.",
+        "Bought a new couch yesterday.",
+        "Started to rain on the way home.",
+        "Got a lot on my plate right now.",
     ],
 )
 def test_look_alikes_write_nothing(text: str) -> None:

@@ -30,6 +30,7 @@ from services.memory_upserter.extract.rules import (
     belongs,
     did,
     doing,
+    dropped,
     events,
     everyday,
     family,
@@ -45,6 +46,7 @@ from services.memory_upserter.extract.rules import (
     pastimes,
     plans,
     profile,
+    projects,
     study,
     talk,
     todos,
@@ -53,8 +55,8 @@ from services.memory_upserter.extract.rules import (
 from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
 
 FACT_ORDER: tuple[ModuleType, ...] = (
-    basics, did, profile, life, events, languages, everyday, doing, keeps,
-    talk, work, family, study, health, lately, fondness, pastimes, habits, belongs, kin,
+    basics, did, profile, life, events, languages, everyday, doing, keeps, talk, work, family,
+    study, health, lately, fondness, pastimes, projects, habits, belongs, kin, dropped,
 )  # fmt: skip
 TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans, notes)
 

@@ -184,7 +184,8 @@ def _dislikes(m: re.Match[str], out: Emitter) -> None:
     rf"(?:the\s+|a\s+|an\s+|my\s+|our\s+)?){THING}",
 )
 def _working_on(m: re.Match[str], out: Emitter) -> None:
-    thing = _thing(re.sub(r"(?i)\s+project$", "", m["thing"]))
+    said = re.sub(r"(?i)\s+(?:about|for|with|of|on|in|at|to|from|by)$", "", m["thing"])
+    thing = _thing(re.sub(r"(?i)\s+project$", "", said))  # "a screenplay about [my …]"
     generic = r"(?i)(?:new|big|side|secret|little|personal|cool|one|project|something|it)"
     if thing and not re.fullmatch(generic, thing):
         project = out.entity(thing, "Project")
