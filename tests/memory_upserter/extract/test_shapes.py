@@ -1,4 +1,4 @@
-"""Rules read by the shape of the clause (rules/habits, belongs, projects, dropped): a
+"""Rules read by the shape of the clause (rules/habits, belongs, projects, implied, dropped): a
 present-tense habit with a word of frequency and an open verb, "been …ing" of any activity,
 things made oneself, service, seats held, children, likes said by what they do to the person, a
 project known by its object, a subject the person dropped — and the look-alikes of each shape
@@ -57,6 +57,18 @@ def facts_of(text: str) -> set[tuple]:
          {("WORKS_ON", "business project")}),
         ("I'm restoring an old car with my dad.", {("WORKS_ON", "old car")}),
         ("I'm working on a screenplay about my grandma.", {("WORKS_ON", "screenplay")}),
+        # who the person is, said before what they say (rules/belongs)
+        ("As a teacher, I see a lot of kids struggling.", {("JOB_TITLE", "teacher")}),
+        ("As a veteran, I know the struggle.", {("MILITARY_STATUS", "veteran")}),
+        ("Video games are my guilty pleasure.", {("LIKES", "video games")}),
+        ("I live with my two roommates in Brooklyn.", {("LIVES_IN", "Brooklyn")}),
+        # what the person's words take for granted (rules/implied)
+        ("Seeing my students succeed motivates me.", {("DOES", "teaches students")}),
+        ("I've got lots of kids' books- classics, stories from different cultures.",
+         {("OWNS", "kids' books")}),
+        ("I have tons of vinyl records.", {("OWNS", "vinyl records")}),
+        # older rules, whole now
+        ("I've started taking guitar lessons!", {("DOES", "taking guitar lessons")}),
         # a dropped subject is the person (rules/dropped)
         ("Got a new job at a marketing firm, starting next week!",
          {("WORKS_AT", "marketing firm")}),
@@ -105,7 +117,19 @@ def test_writes_the_whole_phrase(text: str, expected: set[tuple]) -> None:
         "Bought a new couch yesterday.",
         "Started to rain on the way home.",
         "Got a lot on my plate right now.",
+        "As a parent, you must be proud.",
+        "As a result, I stayed home.",
+        "You are my weakness.",
+        "I've got lots of questions for you.",
+        "I have so many memories of that place.",
+        "I have a ton of work to do.",
+        "Your students are lucky.",
     ],
 )
 def test_look_alikes_write_nothing(text: str) -> None:
     assert facts_of(text) == set()
+
+
+def test_no_did_cut_at_a_gerund() -> None:
+    """ "I finally finished writing my first novel!": no DID "finished writing"."""
+    assert not {f for f in facts_of("I finally finished writing my first novel!") if f[0] == "DID"}

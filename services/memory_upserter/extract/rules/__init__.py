@@ -37,6 +37,7 @@ from services.memory_upserter.extract.rules import (
     fondness,
     habits,
     health,
+    implied,
     keeps,
     kin,
     languages,
@@ -56,7 +57,8 @@ from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTER
 
 FACT_ORDER: tuple[ModuleType, ...] = (
     basics, did, profile, life, events, languages, everyday, doing, keeps, talk, work, family,
-    study, health, lately, fondness, pastimes, projects, habits, belongs, kin, dropped,
+    study, health, lately, fondness, pastimes, projects, habits, belongs, implied, kin,
+    dropped,
 )  # fmt: skip
 TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans, notes)
 

@@ -20,6 +20,7 @@ from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.doing import _END, _own, _whole
 from services.memory_upserter.extract.rules.keeps import _like
 from services.memory_upserter.extract.rules.registry import liked, rule
+from services.memory_upserter.extract.rules.work import _JOB, _job_title
 from services.memory_upserter.extract.vocabulary import NOT_NAMES
 
 _FORCES = r"army|navy|air\s+force|marines?|marine\s+corps|military|national\s+guard|coast\s+guard|"
@@ -165,3 +166,37 @@ def _so_into(m: re.Match[str], out: Emitter) -> None:
     if what is not None and not out.clause_said and not re.match(r"(?i)(?:you|it|this|that)\b",
                                                                  what):  # fmt: skip
         _like(out, _own(what))
+
+
+@rule(
+    "as_a_role",
+    rf"^\W*(?:(?i:and|but|so|yeah|well|honestly)\W+)*(?i:as\s+an?\s+)(?:(?P<parent>(?i:(?:single\s+|"
+    rf"working\s+|new\s+|first-time\s+)?(?:mom|mum|mother|dad|father|parent)))|"
+    rf"(?P<vet>(?i:veteran))|{_JOB})\W*$",  # a clause of its own: "As a teacher, I …"
+)
+def _as_a_role(m: re.Match[str], out: Emitter) -> None:
+    """ "As a teacher, I see a lot of kids struggling", "As a mom, I …", "As a veteran, …": who
+    the person is, said in passing before what they say ("As a parent, you must …" is the
+    other speaker)."""
+    said = re.escape(m.group(0).strip(" ,.!"))
+    if not re.search(rf"{said}\W+(?:I|I'm|I've|I'd|my|we|we're)\b", out.sentence):
+        return
+    if m["vet"]:
+        out.fact("MILITARY_STATUS", f"{out.who} is a veteran", value="veteran", importance=2,
+                 confidence=0.8)  # fmt: skip
+    elif m["parent"]:
+        out.fact("HAS_CHILDREN", f"{out.who} is a parent", value="children", memory_type="PEOPLE",
+                 fact_type="relationship", importance=2, confidence=0.75)  # fmt: skip
+    elif m["role"]:
+        _job_title(out, m["role"])
+
+
+@rule(
+    "my_pleasure",
+    rf"{_OPENER}{_SUBJ}\s+(?:is|are|has\s+been|have\s+been)\s+(?:definitely\s+|totally\s+|"
+    rf"kind\s+of\s+)?my\s+(?:(?:biggest|real|one|total|secret)\s+)?(?:guilty\s+pleasure|jam|"
+    rf"obsession|weakness|comfort\s+(?:food|show|thing)|love\s+language)\b",
+)
+def _my_pleasure(m: re.Match[str], out: Emitter) -> None:
+    """ "Video games are my guilty pleasure", "Baking is my jam"."""
+    _subject_like(out, m["thing"])
