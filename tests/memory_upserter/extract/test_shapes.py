@@ -48,6 +48,12 @@ def facts_of(text: str) -> set[tuple]:
          {("LIKES", "cooking")}),
         ("I'm so into photography these days, I take my camera everywhere.",
          {("LIKES", "photography")}),
+        ("I write screenplays.", {("DOES", "write screenplays")}),
+        ("I compete in gaming tournaments.", {("DOES", "compete in gaming tournaments")}),
+        ("I fix old cars in my spare time.", {("DOES", "fix old cars")}),
+        ("We usually go to the beach on weekends.", {("DOES", "go to the beach")}),
+        ("I'm keen on counseling or working in mental health.",
+         {("LIKES", "counseling or working in mental health")}),
         # projects, known by their object (rules/projects)
         ("I'm wrapping up the business plan and looking for investors.",
          {("WORKS_ON", "business plan")}),
@@ -124,6 +130,11 @@ def test_writes_the_whole_phrase(text: str, expected: set[tuple]) -> None:
         "I have so many memories of that place.",
         "I have a ton of work to do.",
         "Your students are lucky.",
+        "I need answers.",
+        "I see things differently.",
+        "I always forget birthdays.",
+        "We make mistakes.",
+        "I hear voices sometimes.",
     ],
 )
 def test_look_alikes_write_nothing(text: str) -> None:

@@ -156,6 +156,19 @@ def _one_of_my_favourites(m: re.Match[str], out: Emitter) -> None:
 
 
 @rule(
+    "keen_on",
+    r"(?i:\bI(?:'m|\s+am|(?:'ve|\s+have)\s+(?:always\s+)?been)\s+(?:(?:really|super|very|so|"
+    r"also|quite|pretty)\s+)?keen\s+on)\s+(?P<what>[^,.;:!?]{3,60}?)" + _END,
+)
+def _keen_on(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm keen on counseling or working in mental health", "I'm really keen on photography"."""
+    what = liked(_whole(m["what"], object_=False))
+    if what is not None and not re.match(r"(?i)(?:you|it|this|that|the\s+idea)\b", what):
+        out.fact("LIKES", f"{out.who} is keen on {_own(what)}", value=_own(what),
+                 fact_type="preference", confidence=0.7)  # fmt: skip
+
+
+@rule(
     "so_into",
     r"(?i:\bI(?:'m|\s+am)\s+(?:so|super|totally|pretty|big\s+time|very\s+much|seriously)\s+into)"
     r"\s+(?P<what>[^,.;:!?]{3,60}?)" + _END,

@@ -44,6 +44,8 @@ _OFTEN = (
     r"(?:\w+\s+)?times\s+a\s+(?:day|week|month|year)|daily|weekly|monthly|"
     r"on\s+(?:the\s+)?(?:weekends|(?:mon|tues|wednes|thurs|fri|satur|sun)days)"
 )
+# The person with their people: "we", "my family and I", "me and my kids".
+_WE = r"(?:\b[Ww]e|\b(?i:my\s+\w+\s+and\s+I|me\s+and\s+my\s+\w+))"
 _ADVERB = r"(?:also|still|usually|often|always|normally|regularly|sometimes|generally|really)"
 _VERB = r"(?P<verb>[a-z]{2,}(?<!ed)(?<!ing))"
 _PAST = frozenset(
@@ -53,11 +55,11 @@ spent sent built grew knew threw flew wore won""".split()
 )
 
 
-def _habit(out: Emitter, verb: str, what: str, often: str) -> None:
+def _habit(out: Emitter, verb: str, what: str, often: str, *, making: bool = False) -> None:
     if out.clause_said or not out.is_user:
         return
     verb, what = verb.lower(), what.strip()
-    if verb in _NOT_ACTS or verb in _PAST:
+    if (verb in _NOT_ACTS and not (making and verb == "make")) or verb in _PAST:
         return
     if verb in ("go", "goes") and not re.match(r"(?i)(?:to\s+(?!bed\b|sleep\b|work\b)|\w+ing\b)",
                                                what):  # fmt: skip
@@ -79,7 +81,8 @@ def _habit(out: Emitter, verb: str, what: str, often: str) -> None:
 
 @rule(
     "often",
-    rf"(?i:\bI\s+(?:{_ADVERB}\s+)*(?:try\s+to\s+|like\s+to\s+|get\s+to\s+)?)(?-i:{_VERB})"
+    rf"(?:{_WE}|(?i:\bI))(?i:\s+(?:{_ADVERB}\s+)*(?:try\s+to\s+|like\s+to\s+|get\s+to\s+)?)"
+    rf"(?-i:{_VERB})"
     rf"(?P<what>(?:\s+(?!(?i:every|each|once|twice|daily|weekly|monthly|on\s+(?:the\s+)?"
     rf"weekends)\b)[\w'-]+){{0,8}}?)\s+(?P<often>(?i:{_OFTEN}))\b",
     raw=True,
@@ -159,3 +162,35 @@ def _my_own(m: re.Match[str], out: Emitter) -> None:
 def _plays_a_lot_of(m: re.Match[str], out: Emitter) -> None:
     """ "I play a lot of Street Fighter", "I play lots of chess"."""
     _habit(out, "play", m["what"], "")
+
+
+# A bare plural after a present verb says what the person does as a rule: "I write
+# screenplays", "I compete in gaming tournaments", "I fix old cars". Not a bare plural: an
+# adverb or a word of amount ending in -s, and things too vague to name an activity.
+_NOT_PLURAL = frozenset(
+    """always sometimes perhaps nevertheless thanks yes lots tons loads this is was has us its
+things stuff people times days weeks months years questions ideas thoughts feelings emotions
+memories mistakes reasons problems issues words calls texts messages emails news guys folks
+friends others ones bits pieces odds ends hours minutes seconds miles plans""".split()
+)
+_DETERMINERS = frozenset(
+    """the a an my your his her their our its this that these those some any all no every
+each other more most many much few several it them him me you us what which""".split()
+)
+
+
+@rule(
+    "bare_plural",
+    rf"(?:{_WE}|(?i:\bI))(?i:\s+(?:(?:also|usually|mostly|mainly|often|sometimes|still|really|"
+    rf"only|even|regularly|always|actually)\s+)*)(?-i:{_VERB})\s+(?P<prep>(?:in|on|with|for|at)\s+)?"
+    rf"(?P<what>(?:[a-z][\w'-]*\s+){{0,2}}[a-z]{{3,}}s)(?![\w'-])(?=\s*(?:[,.;:!?)]|$)|{_END}|"
+    rf"\s+(?:in|on|at|for|with|from|around|during)\s)",
+)
+def _bare_plural(m: re.Match[str], out: Emitter) -> None:
+    """ "I write screenplays", "I compete in gaming tournaments": the person's habit."""
+    words = m["what"].lower().split()
+    if words[0] in _DETERMINERS or words[-1] in _NOT_PLURAL or words[-1].endswith(("ss", "us")):
+        return
+    if any(w in _DETERMINERS or w in ("and", "or", "but", "to", "of") for w in words):
+        return
+    _habit(out, m["verb"], f"{m['prep'] or ''}{m['what']}", "", making=True)
