@@ -23,6 +23,7 @@ _OPENERS = (
     r"retired|opened|launched|signed\s+up|enrolled|switched|took\s+up|picked\s+up|"
     r"got\s+engaged|got\s+married|got\s+promoted|started\s+working"
 )
+_LONGEST = 300
 _SELF = re.compile(r"(?i)^(?:I|I'm|I've|I'd|we|we're|my|our|me)\b")
 
 
@@ -36,7 +37,7 @@ def _dropped_subject(m: re.Match[str], out: Emitter) -> None:
     """Read "Got a new job at a marketing firm" as "I got a new job at a marketing firm"."""
     if out.clause_said or not out.is_user:
         return
-    rest = m["rest"]
+    rest = m["rest"][:_LONGEST]  # the statement is its clause's opening: the re-read is bounded
     text = f"I {rest[:1].lower()}{rest[1:]}"
     _read_again(text, out)
 
