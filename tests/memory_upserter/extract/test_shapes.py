@@ -54,6 +54,15 @@ def facts_of(text: str) -> set[tuple]:
         ("We usually go to the beach on weekends.", {("DOES", "go to the beach")}),
         ("I'm keen on counseling or working in mental health.",
          {("LIKES", "counseling or working in mental health")}),
+        # a change of state, in the past tense (rules/changes)
+        ("I became a nurse last year.", {("JOB_TITLE", "nurse")}),
+        ("I had a baby girl in March!", {("HAS_CHILDREN", "a baby girl")}),
+        ("I graduated from college last May.", {("GRADUATED_FROM", "college")}),
+        ("I retired last year after 30 years of teaching.", {("JOB_STATUS", "retired")}),
+        ("I enrolled in community college.", {("STUDIES_AT", "community college")}),
+        ("I got into Harvard!", {("STUDIES_AT", "Harvard")}),
+        ("I opened my own bakery downtown.", {("RUNS", "bakery")}),
+        ("I switched careers to nursing.", {("WORKS_IN", "nursing")}),
         # projects, known by their object (rules/projects)
         ("I'm wrapping up the business plan and looking for investors.",
          {("WORKS_ON", "business plan")}),
@@ -135,6 +144,11 @@ def test_writes_the_whole_phrase(text: str, expected: set[tuple]) -> None:
         "I always forget birthdays.",
         "We make mistakes.",
         "I hear voices sometimes.",
+        "I had a baby shower last week.",
+        "I became a little worried.",
+        "I retired for the night early.",
+        "I had a baby in my arms the whole time.",
+        "I passed the bar exam!",
     ],
 )
 def test_look_alikes_write_nothing(text: str) -> None:

@@ -28,6 +28,7 @@ from types import ModuleType
 from services.memory_upserter.extract.rules import (
     basics,
     belongs,
+    changes,
     did,
     doing,
     dropped,
@@ -57,7 +58,7 @@ from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTER
 
 FACT_ORDER: tuple[ModuleType, ...] = (
     basics, did, profile, life, events, languages, everyday, doing, keeps, talk, work, family,
-    study, health, lately, fondness, pastimes, projects, habits, belongs, implied, kin,
+    study, health, lately, fondness, pastimes, projects, changes, habits, belongs, implied, kin,
     dropped,
 )  # fmt: skip
 TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans, notes)
