@@ -82,6 +82,11 @@ def facts_of(text: str) -> set[tuple]:
         ("I've got lots of kids' books- classics, stories from different cultures.",
          {("OWNS", "kids' books")}),
         ("I have tons of vinyl records.", {("OWNS", "vinyl records")}),
+        ("I have a vegetable garden in my backyard.",
+         {("OWNS", "vegetable garden in their backyard")}),
+        ("I have a YouTube channel about cooking.", {("OWNS", "YouTube channel about cooking")}),
+        ("I've got a new camera!", {("OWNS", "new camera")}),
+        ("I have a degree in biology.", {("DEGREE", "biology")}),
         # older rules, whole now
         ("I've started taking guitar lessons!", {("DOES", "taking guitar lessons")}),
         # a dropped subject is the person (rules/dropped)
@@ -149,6 +154,10 @@ def test_writes_the_whole_phrase(text: str, expected: set[tuple]) -> None:
         "I retired for the night early.",
         "I had a baby in my arms the whole time.",
         "I passed the bar exam!",
+        "I have a question for you.",
+        "I have a feeling it'll work out.",
+        "I have a lot in common with her.",
+        "I have a friend's car for the week.",
     ],
 )
 def test_look_alikes_write_nothing(text: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from services.memory_upserter.extract.emitter import Emitter
-from services.memory_upserter.extract.rules.doing import _END
+from services.memory_upserter.extract.rules.doing import _END, _own
 from services.memory_upserter.extract.rules.registry import rule
 
 _SERVED = {
@@ -69,3 +69,53 @@ def _lots_of(m: re.Match[str], out: Emitter) -> None:
     if re.search(r"(?i)\b(?:you|your|them|it|to|of|for|with|and)\b", what):
         return
     out.fact("OWNS", f"{out.who} has lots of {what}", value=what, confidence=0.65)
+
+
+# Things one keeps for good: a home, a vehicle, an instrument, a place online, a mark.
+_OWNABLE = (
+    r"garden|backyard|yard|house|home|apartment|condo|cabin|cottage|farm|ranch|pool|car|truck|"
+    r"van|motorcycle|motorbike|bike|boat|rv|camper|piano|guitar|violin|drum\s+kit|keyboard|"
+    r"camera|telescope|blog|website|channel|podcast|newsletter|tattoo|tattoos|black\s+belt|"
+    r"greenhouse|workshop|studio|library|aquarium|treehouse|vineyard|orchard|beehives?|"
+    r"food\s+truck|tesla|jeep|harley"
+)
+
+
+@rule(
+    "have_a_thing",
+    rf"(?i:\bI(?:'ve|\s+have)?\s+(?:also\s+|still\s+|now\s+|finally\s+|just\s+)*(?:got|have|own)\s+"
+    rf"(?:(?:a|an|two|three|my\s+own)\s+))(?P<what>(?:[\w'-]+\s+){{0,3}}?(?i:{_OWNABLE}))(?![\w'-])"
+    rf"(?P<tail>\s+(?i:about|on|of|in|for)\s+[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}})?"
+    rf"(?=\s*(?:[,.;:!?)]|$)|\s+(?:that|which|where|and|but|so|in|at|on|with|for|from|to|I|"
+    rf"downtown|here|there|now|too)\b)",
+)
+def _have_a_thing(m: re.Match[str], out: Emitter) -> None:
+    """ "I have a vegetable garden in my backyard", "I have a YouTube channel about cooking",
+    "I've got a new camera!": something the person keeps."""
+    what = _own(" ".join(f"{m['what']}{m['tail'] or ''}".split()))
+    if not out.is_user or out.clause_said or _CROSS.search(m["what"]):
+        return
+    if re.match(r"(?i)(?:friend|neighbou?r|sister|brother|mom|dad|cousin)'s\b", what):
+        return  # "I have a friend's car for the week": someone else's
+    out.fact("OWNS", f"{out.who} has a {what}" if not what[:1].isdigit() else f"{out.who} has "
+             f"{what}", value=what, confidence=0.7)  # fmt: skip
+
+
+_CROSS = re.compile(r"(?i)\b(?:a|an|the|to|of|for|with|and|or|my|your|his|her|their|it|that)\b")
+
+
+@rule(
+    "have_a_degree",
+    r"(?i:\bI\s+(?:also\s+|now\s+)?(?:have|hold|earned|got)\s+(?:a|an|my)\s+(?:(?:bachelor'?s|"
+    r"master'?s|masters|phd|doctorate|associate'?s|graduate|college|law|medical)\s+)?(?:degree\s+)?"
+    r"(?:in|from)\s+)(?P<field>[a-z][a-z -]{2,30}?)(?=\s*(?:[,.;:!?]|$)|\s+(?:from|at|and|but|so|"
+    r"which|that|too)\b)",
+)
+def _have_a_degree(m: re.Match[str], out: Emitter) -> None:
+    """ "I have a degree in biology", "I have a master's in education"."""
+    said = m.group(0).lower()
+    if not re.search(r"degree|bachelor|master|phd|doctorate|associate", said):
+        return  # "I have a lot in common": no degree said
+    field = " ".join(m["field"].split())
+    out.fact("DEGREE", f"{out.who} has a degree in {field}", value=field, importance=2,
+             confidence=0.8)  # fmt: skip
