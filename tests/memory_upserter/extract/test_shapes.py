@@ -1,4 +1,5 @@
-"""Rules read by the shape of the clause (rules/habits, belongs, projects, implied, dropped): a
+"""Rules read by the shape of the clause (rules/habits, belongs, projects, changes, implied, tastes,
+dropped): a
 present-tense habit with a word of frequency and an open verb, "been …ing" of any activity,
 things made oneself, service, seats held, children, likes said by what they do to the person, a
 project known by its object, a subject the person dropped — and the look-alikes of each shape
@@ -87,6 +88,17 @@ def facts_of(text: str) -> set[tuple]:
         ("I have a YouTube channel about cooking.", {("OWNS", "YouTube channel about cooking")}),
         ("I've got a new camera!", {("OWNS", "new camera")}),
         ("I have a degree in biology.", {("DEGREE", "biology")}),
+        # tastes said in other shapes (rules/tastes)
+        ("My fave band is Coldplay.", {("FAVORITE", "band: Coldplay")}),
+        ("Pizza is my favorite food.", {("FAVORITE", "food: pizza")}),
+        ("I'm a big dog person.", {("LIKES", "dogs")}),
+        ("I'm addicted to coffee.", {("LIKES", "coffee")}),
+        ("I'm a sucker for romantic comedies.", {("LIKES", "romantic comedies")}),
+        ("Reading is something I really enjoy.", {("LIKES", "reading")}),
+        ("My hobbies include hiking and photography.",
+         {("LIKES", "hiking"), ("LIKES", "photography")}),
+        ("I spend a lot of time gardening.", {("DOES", "gardening")}),
+        ("I listen to a lot of jazz.", {("DOES", "listen to jazz")}),
         # older rules, whole now
         ("I've started taking guitar lessons!", {("DOES", "taking guitar lessons")}),
         # a dropped subject is the person (rules/dropped)
@@ -158,6 +170,12 @@ def test_writes_the_whole_phrase(text: str, expected: set[tuple]) -> None:
         "I have a feeling it'll work out.",
         "I have a lot in common with her.",
         "I have a friend's car for the week.",
+        "Your cooking is my favorite food.",
+        "I'm crazy about you.",
+        "I'm a people person.",
+        "I'm addicted to it.",
+        "You are my fave person.",
+        "I spend a lot of time thinking about it.",
     ],
 )
 def test_look_alikes_write_nothing(text: str) -> None:

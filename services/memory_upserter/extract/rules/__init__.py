@@ -51,6 +51,7 @@ from services.memory_upserter.extract.rules import (
     projects,
     study,
     talk,
+    tastes,
     todos,
     work,
 )
@@ -58,8 +59,8 @@ from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTER
 
 FACT_ORDER: tuple[ModuleType, ...] = (
     basics, did, profile, life, events, languages, everyday, doing, keeps, talk, work, family,
-    study, health, lately, fondness, pastimes, projects, changes, habits, belongs, implied, kin,
-    dropped,
+    study, health, lately, fondness, pastimes, projects, changes, habits, belongs, implied,
+    tastes, kin, dropped,
 )  # fmt: skip
 TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans, notes)
 
