@@ -64,6 +64,8 @@ def facts_of(text: str) -> set[tuple]:
         ("I got into Harvard!", {("STUDIES_AT", "Harvard")}),
         ("I opened my own bakery downtown.", {("RUNS", "bakery")}),
         ("I switched careers to nursing.", {("WORKS_IN", "nursing")}),
+        ("I've had asthma since I was a kid.", {("CONDITION", "asthma")}),
+        ("I've had anxiety for years.", {("CONDITION", "anxiety")}),
         # projects, known by their object (rules/projects)
         ("I'm wrapping up the business plan and looking for investors.",
          {("WORKS_ON", "business plan")}),
@@ -176,6 +178,7 @@ def test_writes_the_whole_phrase(text: str, expected: set[tuple]) -> None:
         "I'm addicted to it.",
         "You are my fave person.",
         "I spend a lot of time thinking about it.",
+        "I've had anxiety about the exam all day.",
     ],
 )
 def test_look_alikes_write_nothing(text: str) -> None:

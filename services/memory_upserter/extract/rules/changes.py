@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.health import _LASTING
 from services.memory_upserter.extract.rules.registry import ORG, _name, rule
 from services.memory_upserter.extract.rules.work import _JOB, _job_title
 
@@ -148,3 +149,17 @@ def _switched_to(m: re.Match[str], out: Emitter) -> None:
     field = " ".join(m["field"].split())
     _since(out)
     out.fact("WORKS_IN", f"{out.who} works in {field}", value=field, importance=2, confidence=0.75)
+
+
+@rule(
+    "have_had_since",
+    r"(?i:\bI(?:'ve|\s+have)\s+(?:always\s+|actually\s+)?had\s+)(?P<what>(?i:" + _LASTING + r"|"
+    r"anxiety|depression|ocd|ptsd|allergies|hay\s+fever))\b(?=\s+(?:since|for|ever|my\s+whole|"
+    r"all\s+my)\b)",
+    raw=True,
+)
+def _have_had_since(m: re.Match[str], out: Emitter) -> None:
+    """ "I've had asthma since I was a kid", "I've had anxiety for years": a lasting condition
+    (its start, when said, is the past: the condition is the person's now)."""
+    what = " ".join(m["what"].lower().split())
+    out.fact("CONDITION", f"{out.who} has {what}", value=what, importance=3, confidence=0.8)
