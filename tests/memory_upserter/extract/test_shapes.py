@@ -179,6 +179,10 @@ def test_writes_the_whole_phrase(text: str, expected: set[tuple]) -> None:
         "You are my fave person.",
         "I spend a lot of time thinking about it.",
         "I've had anxiety about the exam all day.",
+        "I've been keeping busy since we last talked!",
+        "I've been working on a project lately - it's been pretty cool.",
+        "I've been working on something exciting too.",
+        "I just set up meetings with movie producers!",
     ],
 )
 def test_look_alikes_write_nothing(text: str) -> None:

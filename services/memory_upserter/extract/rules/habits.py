@@ -31,7 +31,8 @@ feels know knows guess mean means say says tell tells ask asks love loves like l
 enjoys hate hates miss misses see sees hear hears remember forget wonder worry worries
 believe appreciate agree understand care cares try tries let lets make makes keep keeps find
 finds seem seems look looks sound sounds talk talks chat text call message spend spends
-check come comes put take takes give gives use uses used wake sleep eat eats
+check come comes just only even also really actually finally put take takes give gives use
+uses used wake sleep eat eats
 drink drinks live lives stay stays work works deal cope struggle handle manage face miss
 text read reads""".split()
 )
@@ -105,7 +106,7 @@ _NOT_ING = frozenset(
     """thinking feeling wondering hoping meaning trying going dealing struggling waiting
 worrying missing loving enjoying wanting getting having being doing looking seeing hearing
 talking chatting telling saying asking telling considering planning reflecting stressing
-dying living staying sleeping resting crying laughing smiling busy feeling""".split()
+dying living staying sleeping resting crying laughing smiling busy feeling keeping""".split()
 )
 
 
@@ -135,8 +136,9 @@ def _been_any(m: re.Match[str], out: Emitter) -> None:
         whole = _whole(what, object_=False) if what.strip() else ""
         if whole is None or verb in _NOT_ING or re.search(r"(?i)\b(?:you|your)\b", whole):
             continue
-        if _VAGUE.fullmatch(whole):
-            continue  # "I've been exploring options": no activity one can name
+        bare = re.sub(r"(?i)^(?:on|with|at|in|for|about|into)\s+", "", whole)
+        if _VAGUE.fullmatch(whole) or _VAGUE.fullmatch(bare) or (bare and _whole(bare) is None):
+            continue  # "exploring options", "working on a project / something exciting"
         value = _own(f"{verb} {whole}".strip())
         out.fact("DOES", f"{out.who} has been {value}", value=value, fact_type="habit",
                  confidence=0.7)  # fmt: skip
