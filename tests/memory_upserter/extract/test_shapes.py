@@ -1,5 +1,5 @@
 """Rules read by the shape of the clause (rules/habits, belongs, projects, changes, implied, tastes,
-dropped): a
+named, dropped): a
 present-tense habit with a word of frequency and an open verb, "been …ing" of any activity,
 things made oneself, service, seats held, children, likes said by what they do to the person, a
 project known by its object, a subject the person dropped — and the look-alikes of each shape
@@ -101,6 +101,12 @@ def facts_of(text: str) -> set[tuple]:
          {("LIKES", "hiking"), ("LIKES", "photography")}),
         ("I spend a lot of time gardening.", {("DOES", "gardening")}),
         ("I listen to a lot of jazz.", {("DOES", "listen to jazz")}),
+        # a person named in apposition to their role (rules/named)
+        ("Sarah, my best friend, came over last night.", {("HAS_FRIEND", "Sarah")}),
+        ("I went to the game with a buddy of mine, Jake.", {("HAS_FRIEND", "Jake")}),
+        ("A friend of mine named Tom just got married.", {("HAS_FRIEND", "Tom")}),
+        ("My friend from college, Lisa, visited me.", {("HAS_FRIEND", "Lisa")}),
+        ("I met up with an old friend, Mark, for coffee.", {("HAS_FRIEND", "Mark")}),
         # older rules, whole now
         ("I've started taking guitar lessons!", {("DOES", "taking guitar lessons")}),
         # a dropped subject is the person (rules/dropped)
@@ -183,6 +189,10 @@ def test_writes_the_whole_phrase(text: str, expected: set[tuple]) -> None:
         "I've been working on a project lately - it's been pretty cool.",
         "I've been working on something exciting too.",
         "I just set up meetings with movie producers!",
+        "Thanks, my friend!",
+        "A friend of yours, Tom, called.",
+        "Hey, my friend, how are you?",
+        "Jake, my buddy, you rock!",
     ],
 )
 def test_look_alikes_write_nothing(text: str) -> None:
@@ -192,3 +202,9 @@ def test_look_alikes_write_nothing(text: str) -> None:
 def test_no_did_cut_at_a_gerund() -> None:
     """ "I finally finished writing my first novel!": no DID "finished writing"."""
     assert not {f for f in facts_of("I finally finished writing my first novel!") if f[0] == "DID"}
+
+
+def test_a_friend_named_in_passing_is_not_dated_by_the_visit() -> None:
+    plan = extract([Utterance("Sarah, my best friend, came over last night.")], now=NOW)
+    friend = [f for f in plan.facts if f.predicate == "HAS_FRIEND"]
+    assert friend and friend[0].valid_from is None

@@ -44,6 +44,7 @@ from services.memory_upserter.extract.rules import (
     languages,
     lately,
     life,
+    named,
     notes,
     pastimes,
     plans,
@@ -60,7 +61,7 @@ from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTER
 FACT_ORDER: tuple[ModuleType, ...] = (
     basics, did, profile, life, events, languages, everyday, doing, keeps, talk, work, family,
     study, health, lately, fondness, pastimes, projects, changes, habits, belongs, implied,
-    tastes, kin, dropped,
+    tastes, named, kin, dropped,
 )  # fmt: skip
 TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans, notes)
 
