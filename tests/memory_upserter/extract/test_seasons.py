@@ -19,10 +19,16 @@ TODAY = NOW.date()
 def facts_of(text: str) -> dict[tuple[str, str | None], date | None]:
     plan = extract([Utterance(text)], now=NOW)
     return {
-        (f.predicate, f.object or f.value): f.valid_from.date() if f.valid_from else None
+        (f.predicate, f.object or f.value): _day(f.valid_from)
         for f in plan.facts
         if f.subject == "user"
     }
+
+
+def _day(at: str | datetime | None) -> date | None:
+    if at is None:
+        return None
+    return (datetime.fromisoformat(at) if isinstance(at, str) else at).date()
 
 
 @pytest.mark.parametrize(
