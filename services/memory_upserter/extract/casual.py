@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from services.memory_upserter.extract.vocabulary import COMMON, ROLES
+from services.memory_upserter.extract.vocabulary import COMMON, ROLES, TITLES
 
 _EMOJI = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d\U000e0000-\U000e007f]+"
@@ -130,6 +130,7 @@ _BARE = re.compile(
 )
 _AND_VERB = re.compile(r"(?i)\band\s+(?=(?:work|live|moved)\s+(?:at|for|in|to)\b)")
 _BARE_SUBJECT = {"living": "I'm ", "staying": "I'm ", "training": "I'm ", "allergic": "I'm "}
+_TITLED = re.compile(rf"(?<!\w)(?:{'|'.join(TITLES)})\.\s+(?P<name>{_WORD})")
 _PLACE_LEAD = frozenset("new san santa los las st saint rio sao são cape hong buenos el la".split())
 
 
@@ -151,7 +152,8 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     text = _ROLE_S_NAME.sub(lambda m: f"my {m.group(1)}'s name", text)
     for name in sorted({n for n in names if n.strip()}, key=len, reverse=True):
         text = re.sub(rf"(?i)(?<!\w){re.escape(name)}(?!\w)", name, text)
-    if lowercase:
+    if lowercase:  # "dr. patel": "Dr. Patel"
+        text = _TITLED.sub(lambda m: m[0].title() if is_name(m["name"]) else m[0], text)
         found = [*_NAME_AFTER.finditer(text), *_OPENING.finditer(text), *_LISTED.finditer(text)]
         text = _capitalised(text, found)
     return re.sub(r"\s+([,.!?])", r"\1", re.sub(r"[ \t]{2,}", " ", text)).strip()
