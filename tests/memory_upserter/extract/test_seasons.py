@@ -130,3 +130,27 @@ def test_a_title_alone_is_nobody(text: str) -> None:
     names = {e.name.rstrip(".").lower() for e in plan.entities}
     assert not names & {"mr", "mrs", "ms", "dr"}
     assert not any((f.object or "").rstrip(".").lower() in {"mr", "ms", "dr"} for f in plan.facts)
+
+
+def test_a_todo_keeps_the_titled_name_and_its_day() -> None:
+    plan = extract([Utterance("Remind me to call Mrs. Lee tomorrow")], now=NOW)
+    assert [(t.text, _day(t.due)) for t in plan.todos] == [("Call Mrs. Lee", date(2026, 3, 12))]
+
+
+def test_a_plan_for_a_season_is_due_at_its_start() -> None:
+    plan = extract([Utterance("I'm going skiing this winter")], now=NOW)
+    assert [_day(t.due) for t in plan.todos] == [date(2026, 12, 1)]
+
+
+def test_since_a_season_dates_a_state_from_it() -> None:
+    assert facts_of("I've lived in Denver since last spring") == {
+        ("LIVES_IN", "Denver"): date(2025, 3, 1)
+    }
+    assert facts_of("I've been vegetarian since the summer") == {
+        ("DIET", "vegetarian"): date(2025, 6, 1)
+    }
+
+
+def test_a_season_is_no_day_for_a_one_off_event() -> None:
+    """ "went to Paris last summer" is the episode's; only a state takes the season's date."""
+    assert not any(p == "DID" for p, _ in facts_of("i went to paris with my mum last summer"))
