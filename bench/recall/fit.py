@@ -30,7 +30,9 @@ from bench.recall import beam, data
 from bench.recall.lexical import BM25, tokenize
 from bench.recall.splits import SPLITS, update_outcome
 from contracts.retrieve_limits import TurnLimits
+from services.core.standing import is_standing
 from services.rag_gate import fusion, spread, updates, when
+from services.rag_gate import standing as rag_standing
 
 RRF_K = 60
 
@@ -44,6 +46,7 @@ class Indexed:
     dense: np.ndarray
     bm25: BM25
     previous: dict[str, str | None]  # dia_id → the turn before it in its session
+    standing: frozenset[int] = frozenset()  # the turns the commit marks standing
 
 
 def said(turn: data.Turn) -> str:
@@ -61,7 +64,8 @@ def index(conversation: data.Conversation, embed: Callable) -> Indexed:
             pair.append(f"{said(before)[:600]}\n{said(turn)}" if before else said(turn))
             before = turn
     dense = np.asarray(embed([said(t) for t in turns]), dtype=np.float32)
-    return Indexed(conversation, turns, dense, BM25([tokenize(p) for p in pair]), previous)
+    rules = frozenset(i for i, t in enumerate(turns) if is_standing(t.role, t.content))
+    return Indexed(conversation, turns, dense, BM25([tokenize(p) for p in pair]), previous, rules)
 
 
 def names_in(question: str, conversation: data.Conversation) -> list[str]:
@@ -79,6 +83,8 @@ def candidates(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimi
     lexical = [i for i in np.argsort(-bm, kind="stable") if bm[i] > 0]
     rrf[lexical] += 1.0 / (RRF_K + np.arange(1, len(lexical) + 1))
     top = np.argsort(-rrf, kind="stable")[: limits.candidates]
+    extra = [i for i in standing_best(ix, rrf) if i not in set(top)]
+    top = np.concatenate([top, np.asarray(extra, dtype=top.dtype)])
     bar = max(limits.floor, float(cos[top].max()) - limits.margin)
     kept = [i for i in top if cos[i] > bar]
     out = []
@@ -95,9 +101,19 @@ def candidates(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimi
                 bm25=float(bm[i]) if bm[i] > 0 else None,
                 dated=when.says_when(turn.content),
                 words=fusion.words(said(turn)),
+                standing=i in ix.standing,
             )
         )
     return out
+
+
+def standing_best(ix: Indexed, rrf: np.ndarray) -> list[int]:
+    """The standing search: the best :data:`standing.SEARCH` standing instructions by the
+    same hybrid score (RRF of the whole collection's ranks stands in for the filtered one's)."""
+    if not STANDING or not ix.standing:
+        return []
+    mine = sorted(ix.standing, key=lambda i: -rrf[i])
+    return mine[: rag_standing.SEARCH]
 
 
 def rank(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimits) -> list[frozenset]:
@@ -167,6 +183,7 @@ SETTINGS: dict[str, dict] = {
 
 
 SPREAD_HEAD: int | None = spread.HEAD
+STANDING = True  # the standing search beside the turn search
 
 
 def patched(patch: dict) -> dict:

@@ -153,7 +153,7 @@ async def _recall(
         with timings.stage("rank"):
             terms = slots.terms().of_query(query)
             recalled, turn_tally = turns.recalled_turns(
-                found.turns, found.episodes, rows, req, terms, found.skipped
+                found.turns, found.episodes, rows, req, terms, found.skipped, found.standing
             )
             episode, episode_tally = slots.episode_hits(found.episodes, rows, req, terms, recalled)
             knowledge, knowledge_tally = slots.knowledge_slot(
