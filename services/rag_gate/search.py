@@ -52,6 +52,7 @@ class Query:
     facts: int
     turns: int
     history: bool = False  # an as-of read: closed facts too (Postgres keeps what was true)
+    turn_dense: Sequence[float] | None = None  # the turn searches' own (:mod:`.unnamed`)
 
 
 def plan(
@@ -63,6 +64,7 @@ def plan(
     text: str,
     entity_ids: Sequence[str],
     history: bool,
+    turn_dense: Sequence[float] | None = None,
 ) -> Query:
     """The searches the request's limits ask for: knowledge ``k`` 0, facts ``max`` 0 or turns
     ``max`` 0 each skip their collection."""
@@ -77,6 +79,7 @@ def plan(
         facts=limits.facts.candidates if limits.facts.max else 0,
         turns=limits.turns.candidates if limits.turns.max else 0,
         history=history,
+        turn_dense=turn_dense,
     )
 
 
@@ -181,7 +184,7 @@ async def _turns(vectors: VectorIndex, q: Query) -> list[VectorHit]:
         agent_id=q.agent_id,
         agent_only=True,
         limit=q.turns,
-        dense=q.dense,
+        dense=q.turn_dense or q.dense,
         text=q.text,
         payload=(),
     )
@@ -197,7 +200,7 @@ async def _standing(vectors: VectorIndex, q: Query) -> list[VectorHit]:
         agent_only=True,
         limit=standing.SEARCH,
         extra_must={STANDING: "yes"},
-        dense=q.dense,
+        dense=q.turn_dense or q.dense,
         text=q.text,
         payload=(),
     )
