@@ -8,7 +8,8 @@ names the right one still found the topic less well than its words alone would. 
 ``messages`` search (and the standing search beside it) therefore uses
 ``SHARE · q' + (1 - SHARE) · q`` (normalised), ``q'`` the vector of the question with the
 seed entities' names and aliases replaced by "they" — people only (category ``Person``): a
-project, a place or a tool the question names is its topic, not a speaker. The BM25 half
+project, a place or a tool the question names is its topic, not a speaker; and never the
+person's own entity ("me"). The BM25 half
 and every other collection keep the question as asked, and the entity boost still favours
 the named person's turns.
 Fitted on split A only (``bench/recall/fit.py`` offline: LoCoMo conv-26/30, BEAM 1-5):
@@ -35,10 +36,12 @@ PLACEHOLDER = "they"
 NAMES = """
 SELECT e.name FROM entities e
  WHERE e.user_id = $1 AND e.entity_id = ANY($2::uuid[]) AND e.active AND e.category = 'Person'
+   AND e.entity_ref IS DISTINCT FROM 'self:user'
 UNION
 SELECT a.alias FROM entity_aliases a
   JOIN entities e ON e.user_id = a.user_id AND e.entity_id = a.entity_id
  WHERE a.user_id = $1 AND a.entity_id = ANY($2::uuid[]) AND e.active AND e.category = 'Person'
+   AND e.entity_ref IS DISTINCT FROM 'self:user'
 """
 
 

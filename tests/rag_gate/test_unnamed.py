@@ -13,7 +13,7 @@ from services.core.deps import Clients
 from services.rag_gate import unnamed
 from services.rag_gate.pipeline import retrieve
 from services.rag_gate.unnamed import mixed, without_names
-from tests.rag_gate.conftest import T0, Memory
+from tests.rag_gate.conftest import SELF_REF, T0, Memory
 
 T_DAYS = timedelta(days=20)
 
@@ -73,3 +73,11 @@ async def test_a_question_naming_the_wrong_speaker_still_finds_the_topic(
     assert "embed_unnamed" not in as_asked.timings
     assert answer_cosine(found) > answer_cosine(as_asked) + 0.05
     assert small_talk(found) < small_talk(as_asked) == 8
+
+
+async def test_the_persons_own_entity_is_never_taken_out(
+    resources: Clients, memory: Memory
+) -> None:
+    me = await memory.entity("me", ref=SELF_REF)
+    answer = await ask(resources, memory, "Can you show me how to add a login?", entity_ids=[me])
+    assert "embed_unnamed" not in answer.timings
