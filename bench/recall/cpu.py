@@ -168,6 +168,7 @@ async def run(conversation: data.Conversation, rounds: int) -> None:
 
 
 def main() -> None:
+    global DATABASE
     parser = argparse.ArgumentParser(prog="python -m bench.recall.cpu")
     parser.add_argument("--conversation", default="conv-26")
     parser.add_argument("--rounds", type=int, default=2)
@@ -178,7 +179,6 @@ def main() -> None:
     args = parser.parse_args()
     ROUND[0] = args.round
     REDIS[0] = f"redis://127.0.0.1:6379/{args.redis_db}"
-    global DATABASE
     DATABASE = args.database
     if args.after:
         AFTER.update(json.loads(args.after))
