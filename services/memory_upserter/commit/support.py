@@ -139,7 +139,9 @@ CLAIMS = (
         ),
         re.compile(r"(?i)\b(?:lives?|living|resides?|reside\w*|moved|hometown)\b"),
         re.compile(
-            r"(?i)\b(?:liv(?:e|es|ed|ing)|mov(?:e|ed|es|ing)|relocat\w*|home|hometown|based|"
+            # a "home country" is an origin, not where the person lives now
+            r"(?i)\b(?:liv(?:e|es|ed|ing)|mov(?:e|ed|es|ing)|relocat\w*|home(?!\s+countr)|"
+            r"hometown|based|"
             # "from" as an origin ("im from the uk", "rome from 2019"), not a thing's way
             # ("stolen from the garage")
             r"(?:i['’]?m|am|are|we['’]?re|originally|come|comes|came)\s+from|"
@@ -152,7 +154,10 @@ CLAIMS = (
         "volunteering",
         re.compile(r"\w*VOLUNTEER\w*"),
         re.compile(r"(?i)\bvolunteer"),
-        re.compile(r"(?i)\bvolunteer\w*|\bhelp(?:s|ed|ing)?\s+out\b|\bgive\s+back\b"),
+        re.compile(
+            r"(?i)\bvolunteer\w*|\bhelp(?:s|ed|ing)?\s+(?:out|the\s+community)\b|\bgive\s+back\b|"
+            r"\bmentor(?:s|ed|ing)?\b"
+        ),
     ),
 )
 
