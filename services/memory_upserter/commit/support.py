@@ -66,8 +66,11 @@ LIKING_PREDICATES = frozenset(
     "LIKES LIKE LOVES LOVE ENJOYS ENJOY PREFERS PREFER HATES HATE DISLIKES DISLIKE FAN_OF "
     "INTERESTED_IN INTO".split()
 )
+# a bare "like" is a liking only after who likes or how much ("i like", "really like"), not
+# the filler of "allergic, like carry an epipen" or "it was like 5 hours"
 LIKING = re.compile(
-    r"(?i)\b(?:lik|lov|enjoy|ador|prefer|fav|fan\b|into\b|obsess|addict|passion|hat(?:e|ed|es|"
+    r"(?i)\b(?:lik(?:es|ed|ing)\b|(?:i|we|they|he|she|you|really|also|kinda|still|always|so|"
+    r"totally|actually|just|do|dont|don'?t|didn'?t|would|[iw]e?['’]?d)\s+like\b|lov|enjoy|ador|prefer|fav|fan\b|into\b|obsess|addict|passion|hat(?:e|ed|es|"
     r"ing)\b|can'?t\s+stand|dislik|detest|loath|keen\s+on|fond\s+of|crazy\s+about|big\s+on|"
     r"interest|hooked)|<3|\u2764"
 )

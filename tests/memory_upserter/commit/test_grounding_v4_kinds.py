@@ -1,8 +1,9 @@
 """Kinds of grounding miss the blind v4 replay showed (issue 27, v4b), each as a general rule on
 sentences of its own (not the fixture's): a hedge on someone else's doing is not on the
-person's fact; a dash ends a clause; a fact that states the hedge carries it in any form
-("dreams" ~ "dream"); a wish said as "keen on" / "ready to" / "towards becoming" is no current
-fact, a fact stating the interest is; mentoring is volunteering; a "home country" is no home."""
+person's fact; a filler "like" is no liking; a dash ends a clause; a fact that states the
+hedge carries it in any form ("dreams" ~ "dream"); a wish said as "keen on" / "ready to" /
+"towards becoming" is no current fact, a fact stating the interest is; mentoring is
+volunteering; a "home country" is no home."""
 
 from __future__ import annotations
 
@@ -43,6 +44,11 @@ ROWS = [
      _user("owns", "bakery", "User owns a bakery"), "hedged"),
     ("its been a dream of mine to have a big garden", (),
      _user("goal", "big garden", "User dreams of having a big garden"), "kept"),
+    # a filler "like" is no liking; "i like", "really like", "liked" are
+    ("we're doing tacos on tuesdays", ("its hot, like really hot today",),
+     _user("likes", "tacos", "User likes tacos"), "dropped"),
+    ("i really like tacos", (), _user("likes", "tacos", "User likes tacos"), "kept"),
+    ("liked the tacos at the new place", (), _user("likes", "tacos", "User likes tacos"), "kept"),
     # a dash closes a clause: the hedge after it does not reach back
     ("booked the venue — honestly its been a dream to get married by the sea", (),
      _user("booked", "venue", "User booked the venue"), "kept"),

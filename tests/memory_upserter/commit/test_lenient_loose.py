@@ -1,6 +1,7 @@
 """What a small model writes around its plan (issue 27, v4b): the plan's fields beside
 ``reply`` with no ``plan`` object are read as the plan; a ``memory_type`` named after a
-common area of life ("Hobby", "Education", "Job") is read as its slot, not dropped."""
+common area of life ("Hobby", "Education", "Job") is read as its slot, not dropped; a holiday
+of a fixed date ("until christmas", "xmas eve") is a time."""
 
 from __future__ import annotations
 
@@ -47,3 +48,16 @@ def test_a_memory_type_named_after_an_area_of_life_is_read_as_its_slot() -> None
         ("c", "PROJECT"),
     ]
     assert [n.code for n in notes].count("plan_part_dropped") == 1  # OPEN_LOOP: no slot
+
+
+def test_a_holiday_of_a_fixed_date_is_a_time() -> None:
+    fact = {"memory_type": "PROFILE", "predicate": "diet", "value": "v", "text": "x"}
+    plan = {
+        "facts": [{**fact, "valid_to": "christmas"}, {**fact, "valid_from": "since halloween"}],
+        "todos": [{"kind": "REMINDER", "text": "wrap gifts", "due": "xmas eve"}],
+    }
+    read, notes = read_plan(plan, "$.answer.plan", NOW)
+    assert read is not None and notes == []
+    assert read.facts[0].valid_to == "2026-12-26T00:00:00+00:00"  # through all of the 25th
+    assert read.facts[1].valid_from == "2025-10-31T00:00:00+00:00"  # the one just past
+    assert read.todos[0].due == "2026-12-24T09:00:00+00:00"
