@@ -42,6 +42,8 @@ FAMILIES = tuple(
         "doctor physician gp medic",
         "lawyer attorney solicitor",
         "teacher tutor educator",
+        "education edu schooling",
+        "university uni",
         "mother mom mum mommy mama",
         "father dad daddy papa",
         "brother bro",

@@ -1,9 +1,10 @@
 """Kinds of grounding miss the blind v4 replay showed (issue 27, v4b), each as a general rule on
 sentences of its own (not the fixture's): a hedge on someone else's doing is not on the
 person's fact; a thing cleared ("x is fine") is no allergy; a filler "like" is no liking; a
-dash ends a clause; a fact that states the hedge carries it in any form ("dreams" ~ "dream");
-a wish said as "keen on" / "ready to" / "towards becoming" is no current fact, a fact stating
-the interest is; mentoring is volunteering; a "home country" is no home."""
+dash ends a clause; "edu" is education; a fact that states the hedge carries it in any form
+("dreams" ~ "dream"); a wish said as "keen on" / "ready to" / "towards becoming" is no
+current fact, a fact stating the interest is; mentoring is volunteering; a "home country" is
+no home."""
 
 from __future__ import annotations
 
@@ -55,6 +56,11 @@ ROWS = [
     ("allergic to shellfish btw, but fish is totally fine", (),
      _user("allergic_to", "shellfish", "User is allergic to shellfish"), "kept"),
     ("fish is fine for dinner", (), _user("likes", "fish", "User likes fish"), "dropped"),
+    # chat short forms of a word are the word
+    ("gonna finish my edu before anything else", (),
+     _user("education", "education", "User is finishing their education"), "kept"),
+    ("back at uni next week", (), _user("studies_at", "university", "User is at university"),
+     "kept"),
     # a dash closes a clause: the hedge after it does not reach back
     ("booked the venue — honestly its been a dream to get married by the sea", (),
      _user("booked", "venue", "User booked the venue"), "kept"),
