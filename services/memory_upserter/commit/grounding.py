@@ -191,10 +191,10 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     supported = [w for w in wanted if w not in missing]
     of_person = about_self and not OTHERS.search(fact.text)
     clauses = said.clauses
-    if (firm := whose.firmness(fact, supported, said, clauses, said_word, of_person)) is not None:
-        return Grounding(*firm)
     if _cleared(fact, supported, clauses, said_word):
         return Grounding("dropped", "the person said it is fine: no allergy or aversion")
+    if (firm := whose.firmness(fact, supported, said, clauses, said_word, of_person)) is not None:
+        return Grounding(*firm)
     if (claim := unsaid_claim(fact, (*texts, *said.stored) if restating else texts)) is not None:
         return Grounding("dropped", f"the person said no {claim}")
     if missing:

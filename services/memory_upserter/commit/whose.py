@@ -247,8 +247,9 @@ def _wished(fact: PlanFact, supported: Sequence[str], said: Said, names: Names) 
 
 
 def _fact_words(fact: PlanFact) -> frozenset[str]:
-    """The fact's words, stemmed: "User dreams of…" carries the hedge "dream"."""
-    return frozenset(map(g.stem, words(f"{fact.predicate.replace('_', ' ')} {fact.text}")))
+    """The fact's words, each also without a plural "s": "User dreams of…" carries "dream"."""
+    said = words(f"{fact.predicate.replace('_', ' ')} {fact.text}")
+    return frozenset([*said, *(w.removesuffix("s") for w in said)])
 
 
 def _hedge(
@@ -289,11 +290,10 @@ _TAIL = re.compile(r"(?i)^(?:before|after|until|till|during|for)\s")
 
 
 def _hedge_in(clause: str, fact_words: frozenset[str], mine: bool = False) -> str | None:
-    """The hedge of a clause, unless the fact itself carries it (a dream job stated as one) or,
-    for a fact of the person (``mine``), it hedges what someone else does ("i think tiago's
-    taking the job in braga" hedges Tiago's job, not the person's home in Braga)."""
+    """The hedge of a clause, unless the fact carries it (a dream job stated as one) or, for a
+    fact of the person (``mine``), it hedges what someone else does ("i think tiago's taking…")."""
     for match in HEDGE.finditer(clause):
-        carried = {g.stem(w) for w in words(match[0])} <= fact_words
+        carried = set(words(match[0])) <= fact_words
         if not carried and not (mine and HEDGED_OTHER.match(clause, match.end())):
             return match[0]
     return None
