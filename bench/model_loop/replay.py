@@ -87,8 +87,10 @@ def kept(fact: dict[str, Any], written: list[dict[str, Any]]) -> bool:
         return True
     predicate = str(fact.get("predicate", "")).upper()
     value = _norm(fact.get("value") or fact.get("object") or "")
+    said = re.compile(rf"\b{re.escape(value)}\b") if value else None  # "nuts" is not "peanuts"
     return any(
-        w["predicate"].upper() == predicate and value and value in _norm(w["text"]) for w in written
+        w["predicate"].upper() == predicate and said and said.search(_norm(w["text"]))
+        for w in written
     )
 
 

@@ -207,7 +207,7 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
 # "tree nuts are fine", "dairy is ok": an allergy or aversion whose words this turn are said
 # only where the person clears the thing is none (:func:`_cleared`)
 _CLEARED = re.compile(r"(?i)\b(?:are|is|r)\s+(?:totally\s+|all\s+)?(?:fine|ok|okay|safe)\b")
-_AVERSION = re.compile(r"(?i)allerg|intoleran|aversion|avoids?\b|can'?t_?eat|dislike")
+_AVERSION = re.compile(r"(?i)(?<!not )(?<!n't )(?:allerg|intoleran|aversion|avoids?\b|dislike)")
 
 
 def _cleared(

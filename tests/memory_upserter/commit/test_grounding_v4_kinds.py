@@ -56,6 +56,8 @@ ROWS = [
     ("allergic to shellfish btw, but fish is totally fine", (),
      _user("allergic_to", "shellfish", "User is allergic to shellfish"), "kept"),
     ("fish is fine for dinner", (), _user("likes", "fish", "User likes fish"), "dropped"),
+    ("allergic to shellfish btw, but fish is totally fine", (),
+     _user("can_eat", "fish", "User can eat fish (not allergic to it)"), "kept"),
     # chat short forms of a word are the word
     ("gonna finish my edu before anything else", (),
      _user("education", "education", "User is finishing their education"), "kept"),
