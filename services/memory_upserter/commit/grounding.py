@@ -238,8 +238,7 @@ def _restates(fact: PlanFact, stored: Sequence[str]) -> bool:
 
 
 def stem(word: str) -> str:
-    """A crude stem, enough to meet a plural, an -ing or an -ed form of the same word (a
-    silent final e dropped: "move", "moving" and "moved" are one)."""
+    """A crude stem: a plural, an -ing or -ed form, a silent e ("move", "moving") meet."""
     w = word
     if len(w) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
