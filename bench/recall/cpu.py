@@ -9,7 +9,8 @@ through :func:`services.rag_gate.pipeline.retrieve` (gate forced open), alternat
 (32 candidates, the 0.3 cutoff margin, no session context, no spread) and *after* (the
 shipped defaults). Process CPU time per retrieve (``time.process_time``: every thread, the
 query embedding included) and wall time; medians and means. Database ``twin_recall_cpu``
-(dropped at the end), Redis db 5, a temporary Qdrant Edge folder. Prints, never asserts.
+(dropped at the end; ``--database``), Redis db 5 (``--redis-db``), a temporary Qdrant Edge
+folder. Prints, never asserts.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from services.rag_gate import fusion, pipeline, spread
 
 ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 DATABASE = "twin_recall_cpu"
+REDIS = "redis://127.0.0.1:6379/5"
 USER, AGENT, CHAT = "cpu-user", "cpu-agent", "cpu-chat"
 BEFORE = {"turns": {"candidates": 32, "margin": 0.3}}
 AFTER: dict = {}  # the shipped defaults, or ``--after`` (JSON limits) to split the cost
@@ -103,7 +105,7 @@ async def run(conversation: data.Conversation, rounds: int) -> None:
     await apply_migrations(dsn)
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(
-            database_url=dsn, redis_url="redis://127.0.0.1:6379/5", qdrant_path=folder,
+            database_url=dsn, redis_url=REDIS, qdrant_path=folder,
             embedder="minilm", index_after_reply=False, index_sweep_s=0,
         )  # fmt: skip
         res = await Clients.open(settings, STORES)
@@ -144,7 +146,11 @@ def main() -> None:
     parser.add_argument("--conversation", default="conv-26")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--after", default="", help='limits of "after", e.g. {"turns": {...}}')
+    parser.add_argument("--database", default=DATABASE, help="dropped and created, then dropped")
+    parser.add_argument("--redis-db", type=int, default=5)
     args = parser.parse_args()
+    global DATABASE, REDIS
+    DATABASE, REDIS = args.database, f"redis://127.0.0.1:6379/{args.redis_db}"
     if args.after:
         AFTER.update(json.loads(args.after))
     (conversation,) = [c for c in data.load() if c.sample_id == args.conversation]

@@ -24,13 +24,20 @@ SESSION_TOP = 2
 
 
 def session_weights(
-    session_of: Mapping[str, str], relevance: Mapping[str, float]
+    session_of: Mapping[str, str],
+    relevance: Mapping[str, float],
+    prior: Mapping[str, float] | None = None,
 ) -> dict[str, float]:
-    """Per session: the sum of its best :data:`SESSION_TOP` relevances."""
+    """Per session: the sum of its best :data:`SESSION_TOP` relevances, plus its ``prior``
+    (session-level evidence, :mod:`.sessions`)."""
     by_session: dict[str, list[float]] = {}
     for turn, score in relevance.items():
         by_session.setdefault(session_of.get(turn, turn), []).append(score)
-    return {s: sum(sorted(v, reverse=True)[:SESSION_TOP]) for s, v in by_session.items()}
+    prior = prior or {}
+    return {
+        s: sum(sorted(v, reverse=True)[:SESSION_TOP]) + prior.get(s, 0.0)
+        for s, v in by_session.items()
+    }
 
 
 def spread(
@@ -38,6 +45,7 @@ def spread(
     session_of: Mapping[str, str],
     relevance: Mapping[str, float],
     head: int = HEAD,
+    prior: Mapping[str, float] | None = None,
 ) -> list[str]:
     """``order`` (turn ids, best first) with, past the first ``head``, the best turn of each
     session not met yet before the rest, best session first; a turn with no session is a
@@ -50,7 +58,7 @@ def spread(
         if session not in met:
             met.add(session)
             new.append(i)
-    weight = session_weights(session_of, relevance)
+    weight = session_weights(session_of, relevance, prior)
     new.sort(key=lambda i: -weight.get(session_of.get(i, i), 0.0))  # stable: ties keep order
     moved = set(new)
     return first + new + [i for i in later if i not in moved]

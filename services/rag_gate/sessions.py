@@ -1,0 +1,28 @@
+"""Session-level evidence for the order of the recalled turns' sessions: what the episode search
+says about each session, in the units of the turns' relevance. Pure.
+
+Past the first ten recalled turns, :mod:`.spread` brings one turn of each further session, the
+sessions ordered by their turns' relevance. Finding the right conversation is easier than
+finding the exact turn, and the episode search ranks whole sessions by their reflections: a
+signal the turns lack. :func:`episode_prior` turns the rank ``r`` of a session's best live
+episode hit (before the episodes' own cutoff) into ``EPISODE_SHARE · 2 · FIRST / r``, added to
+the session's weight in :func:`services.rag_gate.spread.session_weights` (whose unit is one
+turn's relevance, at most two first places, ``2 · FIRST``). It moves no turn of the first ten:
+the raw turns' R@10 cannot change, only which sessions the later turns bring.
+
+As a boost to every turn of the session (``TurnLimits.session_boost``) the same signal cost
+turn recall (``services/rag_gate/fusion.py``); here it only orders sessions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from services.rag_gate.fusion import FIRST
+
+EPISODE_SHARE = 0.5
+
+
+def episode_prior(session_ranks: Mapping[str, int]) -> dict[str, float]:
+    """Per session: ``EPISODE_SHARE · 2 · FIRST / r``, ``r`` its best episode hit's rank."""
+    return {s: EPISODE_SHARE * 2 * FIRST / r for s, r in session_ranks.items() if r >= 1}
