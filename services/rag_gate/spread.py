@@ -3,10 +3,11 @@ Pure.
 
 The first :data:`HEAD` recalled turns keep their scored order. After them comes the best turn
 (first in the scored order) of every session not met yet, the sessions ordered by the sum of
-their :data:`SESSION_TOP` best relevances among the candidates; then the other turns in their
-order. Raw turns of one session are many and alike (and the session where the topic came up
-lifts them all, :func:`services.rag_gate.fusion.session_context`), so 20 returned turns could
-span few sessions; a question whose answer is spread over several sessions (multi-hop), or
+their :data:`SESSION_TOP` best relevances among the candidates plus what the episode search
+says of the session (its ``prior``, :mod:`.sessions`); then the other turns in their order. Raw
+turns of one session are many and alike (and the session where the topic came up lifts them
+all, :func:`services.rag_gate.fusion.session_context`), so 20 returned turns could span few
+sessions; a question whose answer is spread over several sessions (multi-hop), or
 whose session the first turns missed, then finds that session among the later turns.
 
 Fitted on split A only (LoCoMo conv-26/30, BEAM chats 1-5; ``bench/recall/fit.py``, offline,
