@@ -142,6 +142,7 @@ async def run(conversation: data.Conversation, rounds: int) -> None:
 
 
 def main() -> None:
+    global DATABASE, REDIS
     parser = argparse.ArgumentParser(prog="python -m bench.recall.cpu")
     parser.add_argument("--conversation", default="conv-26")
     parser.add_argument("--rounds", type=int, default=2)
@@ -149,7 +150,6 @@ def main() -> None:
     parser.add_argument("--database", default=DATABASE, help="dropped and created, then dropped")
     parser.add_argument("--redis-db", type=int, default=5)
     args = parser.parse_args()
-    global DATABASE, REDIS
     DATABASE, REDIS = args.database, f"redis://127.0.0.1:6379/{args.redis_db}"
     if args.after:
         AFTER.update(json.loads(args.after))
