@@ -13,9 +13,10 @@ the raw turns' R@10 cannot change, only which sessions the later turns bring.
 Fitted on split A only (LoCoMo conv-26/30, through the product: ``python -m bench.recall
 --conversations conv-26 conv-30``), session R@10 / R@5 0.959 / 0.880 without it, 0.968 / 0.889
 at a share of 0.5, **0.969** / 0.889 at 1.0, 0.965 at 2.0; turn R@10 (0.787) and R@20 the same
-at every share. (Tried first and dropped: moving the episode items themselves among the later
-turns of the fused ``ranking``, sessions by RRF over the turn and episode slots: split A 0.959
-→ 0.956.)
+at every share. With the unnamed turn query and standing instructions of main ``af7feca``
+beside it, split A again: 0.966 (off) → 0.971 (0.5) → 0.974 (1.0). (Tried first and dropped:
+moving the episode items themselves among the later turns of the fused ``ranking``, sessions by
+RRF over the turn and episode slots: split A 0.959 → 0.956.)
 
 As a boost to every turn of the session (``TurnLimits.session_boost``) the same signal cost
 turn recall (``services/rag_gate/fusion.py``); here it only orders sessions.
