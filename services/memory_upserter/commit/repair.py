@@ -13,6 +13,7 @@ import msgspec
 from msgspec import inspect as mi
 
 from contracts.memory import Notice
+from contracts.plan import MemoryWritePlan
 from services.memory_upserter.text import fold
 
 SYNONYMS: dict[str, str] = {
@@ -26,6 +27,13 @@ SYNONYMS: dict[str, str] = {
     "preference": "PROFILE",
     "preferences": "PROFILE",
     "health": "PROFILE",
+    "hobby": "PROFILE",
+    "hobbies": "PROFILE",
+    "interests": "PROFILE",
+    "lifestyle": "PROFILE",
+    "education": "PROFILE",
+    "home": "PROFILE",
+    "location": "PROFILE",
     "relationship": "PEOPLE",
     "relationships": "PEOPLE",
     "social": "PEOPLE",
@@ -34,6 +42,8 @@ SYNONYMS: dict[str, str] = {
     "contacts": "PEOPLE",
     "projects": "PROJECT",
     "work": "PROJECT",
+    "job": "PROJECT",
+    "career": "PROJECT",
     # category
     "place": "Location",
     "city": "Location",
@@ -56,6 +66,22 @@ SYNONYMS: dict[str, str] = {
     "private": "agent",
     "shared": "global",
 }
+
+
+# the fields of a plan, as a small model writes them beside ``reply`` when it forgets ``plan``
+PLAN_FIELDS = frozenset(f.encode_name for f in msgspec.structs.fields(MemoryWritePlan))
+
+
+def loose_plan(found: dict[str, Any], reader: Reader) -> dict[str, Any] | None:
+    """An answer's plan fields written beside ``reply`` with no ``plan`` object, read as its
+    plan (each noted ``plan_repaired``: only one reading); None when it has a ``plan`` or none
+    of a plan's fields."""
+    loose = {key: value for key, value in found.items() if key in PLAN_FIELDS}
+    if "plan" in found or not loose:
+        return None
+    for key in loose:
+        reader.note("plan_repaired", f"$.answer.{key}", "beside reply: read as the plan's")
+    return loose
 
 
 @dataclass
