@@ -3,11 +3,10 @@ Pure.
 
 The first :data:`HEAD` recalled turns keep their scored order. After them comes the best turn
 (first in the scored order) of every session not met yet, the sessions ordered by the sum of
-their :data:`SESSION_TOP` best relevances among the candidates plus what the episode search
-says of the session (its ``prior``, :mod:`.sessions`); then the other turns in their order. Raw
-turns of one session are many and alike (and the session where the topic came up lifts them
-all, :func:`services.rag_gate.fusion.session_context`), so 20 returned turns could span few
-sessions; a question whose answer is spread over several sessions (multi-hop), or
+their :data:`SESSION_TOP` best relevances among the candidates; then the other turns in their
+order. Raw turns of one session are many and alike (and the session where the topic came up
+lifts them all, :func:`services.rag_gate.fusion.session_context`), so 20 returned turns could
+span few sessions; a question whose answer is spread over several sessions (multi-hop), or
 whose session the first turns missed, then finds that session among the later turns.
 
 Fitted on split A only (LoCoMo conv-26/30, BEAM chats 1-5; ``bench/recall/fit.py``, offline,
@@ -25,20 +24,13 @@ SESSION_TOP = 2
 
 
 def session_weights(
-    session_of: Mapping[str, str],
-    relevance: Mapping[str, float],
-    prior: Mapping[str, float] | None = None,
+    session_of: Mapping[str, str], relevance: Mapping[str, float]
 ) -> dict[str, float]:
-    """Per session: the sum of its best :data:`SESSION_TOP` relevances, plus its ``prior``
-    (session-level evidence, :mod:`.sessions`)."""
+    """Per session: the sum of its best :data:`SESSION_TOP` relevances."""
     by_session: dict[str, list[float]] = {}
     for turn, score in relevance.items():
         by_session.setdefault(session_of.get(turn, turn), []).append(score)
-    prior = prior or {}
-    return {
-        s: sum(sorted(v, reverse=True)[:SESSION_TOP]) + prior.get(s, 0.0)
-        for s, v in by_session.items()
-    }
+    return {s: sum(sorted(v, reverse=True)[:SESSION_TOP]) for s, v in by_session.items()}
 
 
 def spread(
@@ -46,7 +38,6 @@ def spread(
     session_of: Mapping[str, str],
     relevance: Mapping[str, float],
     head: int = HEAD,
-    prior: Mapping[str, float] | None = None,
 ) -> list[str]:
     """``order`` (turn ids, best first) with, past the first ``head``, the best turn of each
     session not met yet before the rest, best session first; a turn with no session is a
@@ -59,7 +50,7 @@ def spread(
         if session not in met:
             met.add(session)
             new.append(i)
-    weight = session_weights(session_of, relevance, prior)
+    weight = session_weights(session_of, relevance)
     new.sort(key=lambda i: -weight.get(session_of.get(i, i), 0.0))  # stable: ties keep order
     moved = set(new)
     return first + new + [i for i in later if i not in moved]

@@ -18,7 +18,7 @@ from contracts.retrieve import RetrieveRequest
 from contracts.retrieve_limits import FusionWeights
 from contracts.slots import Turn
 from services.core.vectors import VectorHit
-from services.rag_gate import fusion, ranking, sessions, spread, updates, when
+from services.rag_gate import fusion, ranking, spread, updates, when
 from services.rag_gate.continuity import TailMessage
 from services.rag_gate.slots import Tally, add_up, counted, cut, terms
 from services.rag_gate.store import Rows
@@ -67,17 +67,15 @@ def recalled_turns(
         )
         for k in done.kept
     ]
-    session_ranks = _session_ranks(episode_hits, rows)
     scored = fusion.score_turns(
         candidates,
         limits=limits,
         entity_ids=req.entity_ids,
         entity_names=rows.entity_names,
-        session_ranks=session_ranks,
+        session_ranks=_session_ranks(episode_hits, rows),
         asks_when=asks_when,
     )
-    prior = sessions.episode_prior(session_ranks)
-    ordered = _spread(_newer_first(scored, rows, query_terms), rows, prior)
+    ordered = _spread(_newer_first(scored, rows, query_terms), rows)
     out, dropped = _shown(ordered, rows, limits.max)
     return out, add_up([done.tally, Tally(dropped)])
 
@@ -104,16 +102,12 @@ def _newer_first(
     ]
 
 
-def _spread(
-    scored: list[fusion.ScoredTurn], rows: Rows, prior: dict[str, float]
-) -> list[fusion.ScoredTurn]:
-    """Past the first turns, one turn of each further session first (:mod:`.spread`), the
-    sessions ordered with the episode search's word on them (:mod:`.sessions`)."""
-    by_session = {t.id: str(rows.messages[t.id].session_id) for t in scored}
+def _spread(scored: list[fusion.ScoredTurn], rows: Rows) -> list[fusion.ScoredTurn]:
+    """Past the first turns, one turn of each further session first (:mod:`.spread`)."""
+    sessions = {t.id: str(rows.messages[t.id].session_id) for t in scored}
     relevance = {t.id: t.details["relevance"] for t in scored}
     by_id = {t.id: t for t in scored}
-    order = spread.spread([t.id for t in scored], by_session, relevance, prior=prior)
-    return [by_id[i] for i in order]
+    return [by_id[i] for i in spread.spread([t.id for t in scored], sessions, relevance)]
 
 
 def _session_ranks(episode_hits: list[VectorHit] | None, rows: Rows) -> dict[str, int]:
