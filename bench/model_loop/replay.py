@@ -32,13 +32,15 @@ STYLES = ("careful", "sloppy")
 STYLES_V2 = ("careful-v2", "sloppy-v2")
 # a fresh held-out set written after the others had been read (prompts with handles, as v2)
 STYLES_V3 = ("careful-v3", "sloppy-v3")
+# a fresh blind held-out set (issue 27 §8 "done when"), the same prompts and commit path
+STYLES_V4 = ("careful-v4", "sloppy-v4")
 
 
 def styles_of(conv: dict[str, Any]) -> list[str]:
     """The styles every turn of the conversation holds an answer of."""
     return [
         s
-        for s in (*STYLES, *STYLES_V2, *STYLES_V3)
+        for s in (*STYLES, *STYLES_V2, *STYLES_V3, *STYLES_V4)
         if all(s in t.get("answers", {}) for t in conv["turns"])
     ]
 
