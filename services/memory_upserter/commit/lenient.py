@@ -45,6 +45,7 @@ from contracts.memory import Notice
 from contracts.plan import LLMAnswer, MemoryWritePlan, PlanFact, PlanTodo
 from contracts.relations import ROLES
 from services.core.clock import out_of_range
+from services.memory_upserter.commit.json_repair import mend
 from services.memory_upserter.commit.repair import Reader, short
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.extract.temporal import parse_when
@@ -125,6 +126,9 @@ def read_answer(text: str) -> AnswerRead:
     fenced = re.fullmatch(r"```[A-Za-z]*\s*(.*?)\s*```", body, re.DOTALL)
     body = fenced.group(1) if fenced else body
     found = _json_object(body)
+    if found is None and (mended := mend(body)) is not None:
+        if (found := _json_object(mended[0])) is not None:
+            reader.note("plan_repaired", "$.answer", f"not JSON as written: {mended[1]}")
     if found is None:
         reader.note(
             "answer_not_json", "$.answer", "its text is the reply; the judge reads the turn"
