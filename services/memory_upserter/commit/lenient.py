@@ -47,6 +47,7 @@ from contracts.relations import ROLES
 from services.core.clock import out_of_range
 from services.memory_upserter.commit.json_repair import mend
 from services.memory_upserter.commit.repair import Reader, short
+from services.memory_upserter.commit.written_dates import numeric_date
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.extract.temporal import parse_when
 from services.memory_upserter.extract.when import MONTHS, WEEKDAYS, past_tense
@@ -225,7 +226,7 @@ def _when(
 ) -> datetime | None:
     if not given:
         return None
-    at = parse_when(given, now, end=end, past=past)
+    at = parse_when(numeric_date(given, now.date()), now, end=end, past=past)
     if at is None:
         reader.note(
             "plan_field_dropped", path, f"{given!r} not understood: the fact is kept without it"
@@ -239,7 +240,7 @@ def _when(
 def _todo(reader: Reader, todo: PlanTodo, path: str, now: datetime) -> PlanTodo:
     if not todo.due:
         return todo
-    due = parse_due(todo.due, now)
+    due = parse_due(numeric_date(todo.due, now.date()), now)
     if due is not None and out_of_range(due, path) is None:
         return msgspec.structs.replace(todo, due=due.isoformat())
     reader.note("due_not_understood", f"{path}.due", f"{todo.due!r} ignored: the todo is kept")
