@@ -6,6 +6,7 @@ has only one reading, are listed in :mod:`.lenient`'s docstring."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,7 +93,7 @@ FIELD_SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _field_named(key: str, fields: dict[str, Any], given: set[str]) -> str | None:
+def field_named(key: str, fields: Iterable[str], given: set[str]) -> str | None:
     """The part's field ``key`` names another way (:data:`FIELD_SYNONYMS`), if one fits."""
     snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower()
     for name in (snake, *FIELD_SYNONYMS.get(snake, ())):
@@ -158,7 +159,7 @@ class Reader:
         fields = {f.encode_name: f for f in info.fields}
         clean: dict[str, Any] = {}
         for key, value in raw.items():
-            name = None if key in fields else _field_named(key, fields, {*raw, *clean})
+            name = None if key in fields else field_named(key, fields, {*raw, *clean})
             if name is not None:
                 self.note("plan_repaired", f"{path}.{key}", f"read as {name!r}")
                 key = name
