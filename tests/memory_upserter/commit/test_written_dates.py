@@ -59,3 +59,9 @@ def test_day_month_numbers_in_time_fields_are_read() -> None:
     assert fact.valid_from is not None and fact.valid_from.startswith("2026-04-10")
     assert fact.valid_to == "2026-04-15T00:00:00+00:00"  # a day alone as an end: all of it
     assert todo.due is not None and todo.due.startswith("2026-04-01")
+
+
+def test_a_day_of_the_month_said_grounds_the_date_a_model_resolves_it_to() -> None:
+    said = Said(NOW, ("dinner at my brother toms on the 14th, its his bday",))
+    assert ground(_fact("Tom's birthday is on March 14", "March 14"), said).verdict == "kept"
+    assert ground(_fact("Tom's birthday is on July 14", "July 14"), said).verdict == "dropped"
