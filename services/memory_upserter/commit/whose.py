@@ -234,8 +234,9 @@ def _someone_elses(
 
 
 def _wished(fact: PlanFact, supported: Sequence[str], said: Said, names: Names) -> str | None:
-    """The wish this turn says the fact's words in, when it says them nowhere else
-    (:func:`wish_split`); never for a fact that states the wish or is a relative's."""
+    """The wish this turn says the fact's words in, when it says most of them nowhere
+    else (:func:`wish_split`: "she wants me to do a dance"); never for a fact that states the
+    wish or is a relative's."""
     wish = CLAIMS[0]
     predicate = re.sub(r"\W+", "_", fact.predicate.strip()).upper()
     if not supported or about_relative(fact):
@@ -245,8 +246,9 @@ def _wished(fact: PlanFact, supported: Sequence[str], said: Said, names: Names) 
     split = [(c, *wish_split(c)) for message in said.this_turn for c in _SENTENCES.split(message)]
     inside = frozenset(g.bag_of(i for _, i, _ in split))
     outside = frozenset(g.bag_of(o for _, _, o in split))
-    if all(names([w], inside) and not names([w], outside) for w in supported):
-        return next(c for c, i, _ in split if names(supported, frozenset(g.bag_of([i]))))[:120]
+    only = [w for w in supported if names([w], inside) and not names([w], outside)]
+    if only and len(only) * 2 > len(supported):  # what it claims, said only as wished
+        return next(c for c, i, _ in split if names(only, frozenset(g.bag_of([i]))))[:120]
     return None
 
 
@@ -277,11 +279,11 @@ def _hedge(
             if not named or (decision["noun"] is None and i > 0 and names(message[i - 1][1])):
                 return clause[:120]
     firm = [c for c in named if not _hedge_in(c, fact_words)]
-    if named and all(_TAIL.match(c) for c in firm):  # "i might quit | before the end of …"
-        for word in supported:  # a word said only under the hedge, not in the presupposed tail
-            naming = [c for message in clauses for c, bag in message if said([word], bag)]
-            if naming and all(_hedge_in(c, fact_words) for c in naming):
-                return naming[0][:120]
+    naming = [[c for message in clauses for c, bag in message if said([w], bag)] for w in supported]
+    only = [n for n in naming if n and all(_hedge_in(c, fact_words) for c in n)]  # said hedged
+    # "i might quit | before …": a word said only hedged decides; so do most of the fact's
+    if only and (all(_TAIL.match(c) for c in firm) or len(only) * 2 > len(supported)):
+        return only[0][0][:120]
     return None
 
 
