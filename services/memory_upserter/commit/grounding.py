@@ -47,6 +47,7 @@ from contracts.plan import PlanFact
 from services.memory_upserter.commit import whose
 from services.memory_upserter.commit.read import SELF_HANDLES
 from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, OTHERS, PRESUPPOSED, YOURS
+from services.memory_upserter.commit.suggested import suggested
 from services.memory_upserter.commit.support import (
     CONTRACTIONS,
     FAMILIES,
@@ -81,6 +82,7 @@ class Said:
     this_turn: tuple[str, ...]
     earlier: tuple[str, ...] = ()
     stored: tuple[str, ...] = ()  # the person's live facts: what an ending may restate
+    reply: str | None = None  # the model's own reply: its suggestions are no one's words
 
     # The words as a fact is read against them (:mod:`.spoken`): captions aside (``told``), and
     # for a fact claiming a thing as the person's, the other speaker's things aside (``mine``).
@@ -98,6 +100,7 @@ class Said:
             tuple(map(clean, self.this_turn)),
             tuple(map(clean, self.earlier)),
             self.stored,
+            self.reply,
         )
 
     # Read once for all the plan's facts (grounding each fact against a fresh read of up to
@@ -186,6 +189,8 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
         d.isoformat() for d, whole in dates if not date_supported(d, whole, bag, resolved, today)
     ]
     units = len(wanted) + len(dates)
+    if about_self and (idea := suggested(missing, said.reply, _in_text)):
+        return Grounding("dropped", f"the reply's own suggestion: {', '.join(idea)}")
     if units and len(missing) * 2 > units:
         return Grounding("dropped", f"nothing the person said supports {', '.join(missing)}")
     supported = [w for w in wanted if w not in missing]
@@ -200,6 +205,10 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
             "lowered", f"unsure: nothing the person said supports {', '.join(missing)}"
         )
     return Grounding("kept")
+
+
+def _in_text(word: str, text: str) -> bool:
+    return said_in(word, frozenset(bag_of([text])))
 
 
 def _year(word: str, said: Said) -> bool:
