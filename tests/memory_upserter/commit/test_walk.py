@@ -57,7 +57,13 @@ SAID = "Done, I sent the report to my sister Marta, who lives in Lisbon. I'll ca
 # wt5/loop (issue 27): grounding asks commit/whose whether the words were the person's, firmly,
 # and plan asks commit/kinds what each new name is — each one call in and back: stays 61 → 65,
 # returns 33 → 35 (core 155/103 → 159/105); the calls alone stay at 8 returns.
-BOUNDS = {"memory_upserter": (65, 35, 8), "memory_upserter+core": (159, 105, 35)}
+# wt6/v4a (issue 27, the blind v4 set's misses): the read asks commit/stays whether a home is
+# a stay, lenient and grounding ask commit/written_dates for day/month dates, grounding asks
+# commit/suggested about the reply, the fact step asks commit/corrected what a correction
+# takes back — each one call in and back: stays 65 → 75, returns 35 → 41 (core 159/105 →
+# 169/111), the calls alone 8 → 11 returns. Over issue #26's goal of 8: left for a layout
+# round (the four small modules could join the concept modules that call them).
+BOUNDS = {"memory_upserter": (75, 41, 11), "memory_upserter+core": (169, 111, 37)}
 
 
 @pytest.mark.parametrize("scope", list(SCOPES))
