@@ -62,8 +62,8 @@ SAID = "Done, I sent the report to my sister Marta, who lives in Lisbon. I'll ca
 # commit/suggested about the reply, the fact step asks commit/corrected what a correction
 # takes back — each one call in and back: stays 65 → 75, returns 35 → 41 (core 159/105 →
 # 169/111), the calls alone 8 → 11 returns. Over issue #26's goal of 8: left for a layout
-# round (the four small modules could join the concept modules that call them). Main at
-# 35d05ec's core/standing.py (the message index) adds 2 core stays and 1 return: 171/112.
+# round (the four small modules could join the concept modules that call them). Main's
+# core/standing.py (merged here at 35d05ec) adds 2 core stays and 1 return: 171/112.
 BOUNDS = {"memory_upserter": (75, 41, 11), "memory_upserter+core": (171, 112, 37)}
 
 
