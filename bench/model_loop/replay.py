@@ -34,7 +34,7 @@ STYLES = ("careful", "sloppy")
 STYLES_V2 = ("careful-v2", "sloppy-v2")
 # a fresh held-out set written after the others had been read (prompts with handles, as v2)
 STYLES_V3 = ("careful-v3", "sloppy-v3")
-# a fresh blind held-out set (issue 27 §8 "done when"), the same prompts and commit path
+# a fresh blind held-out set written and answered before any product change of its round
 STYLES_V4 = ("careful-v4", "sloppy-v4")
 
 
@@ -58,8 +58,24 @@ def plan_facts(raw: str) -> list[dict[str, Any]] | None:
     to the shadow judge)."""
     plan = read_answer(raw).plan
     if not isinstance(plan, dict):
+        plan = _loose_plan(raw)
+    if not isinstance(plan, dict):
         return None
     return [f for f in plan.get("facts") or [] if isinstance(f, dict)]
+
+
+def _loose_plan(raw: str) -> dict[str, Any] | None:
+    """A small model's plan fields written beside ``reply`` instead of inside ``plan`` (the
+    commit drops them as unknown fields): labelled and scored like a plan's, so a fair fact
+    lost that way counts as dropped."""
+    body = re.sub(r"^```[A-Za-z]*|```$", "", raw.strip()).strip()
+    try:
+        found = json.loads(body[body.find("{") : body.rfind("}") + 1])
+    except ValueError:
+        return None
+    if isinstance(found, dict) and isinstance(found.get("facts"), list):
+        return found
+    return None
 
 
 def _norm(text: str) -> str:
@@ -85,8 +101,9 @@ def kept(fact: dict[str, Any], written: list[dict[str, Any]]) -> bool:
         return True
     predicate = canonical_predicate(str(fact.get("predicate", "")))
     value = _norm(fact.get("value") or fact.get("object") or "")
+    said = re.compile(rf"\b{re.escape(value)}\b") if value else None  # "nuts" is not "peanuts"
     return any(
-        canonical_predicate(w["predicate"]) == predicate and value and value in _norm(w["text"])
+        canonical_predicate(w["predicate"]) == predicate and said and said.search(_norm(w["text"]))
         for w in written
     )
 

@@ -26,7 +26,8 @@ person's live facts is ``kept``: it was grounded when it was stored —
   importance, never pinned, so never in FOUNDATION) with a warning;
 - ``dropped``: less than half — nothing the person said supports the fact. A liking (LIKES,
   LOVES_JOB, FAVORITE_…, "User loves…") also needs words of liking: "quiz time" is no "likes
-  quizzes"; so do a wish or goal, a home and volunteering (:func:`.support.unsaid_claim`);
+  quizzes"; so do a wish or goal, a home and volunteering (:func:`.support.unsaid_claim`); an
+  allergy said only where the person clears the thing ("nuts are fine") is none;
 - ``hedged``: supported, but hedged this turn ("i think im taking it", "maybe", "may have",
   "my ideal studio"; not when the fact states the hedge: "User's dream job…"): the sentence
   that says it hedges, or — for a fact grounded only in earlier messages — this turn hedges a
@@ -47,7 +48,6 @@ from contracts.plan import PlanFact
 from services.memory_upserter.commit import whose
 from services.memory_upserter.commit.read import SELF_HANDLES
 from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, OTHERS, PRESUPPOSED, YOURS
-from services.memory_upserter.commit.suggested import suggested
 from services.memory_upserter.commit.support import (
     CONTRACTIONS,
     FAMILIES,
@@ -68,7 +68,8 @@ Verdict = Literal["kept", "lowered", "dropped", "hedged"]
 
 # Clauses: a hedge reaches to the next comma, "but" or "so", not across a run-on message, nor
 # into a presupposed thing ("… before our trip").
-CLAUSES = re.compile(rf"[.!?;,\n]+|\s(?:but|so|though|although)\s|{PRESUPPOSED}")
+# a dash between words ("booked the venue — it's a dream") ends a clause too
+CLAUSES = re.compile(rf"[.!?;,\n—–]+|\s-+\s|\s(?:but|so|though|although)\s|{PRESUPPOSED}")
 
 
 _ISO = re.compile(r"\b(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ]\d{2}:[\d:.]+(?:Z|[+-][\d:]+)?)?")
@@ -82,7 +83,6 @@ class Said:
     this_turn: tuple[str, ...]
     earlier: tuple[str, ...] = ()
     stored: tuple[str, ...] = ()  # the person's live facts: what an ending may restate
-    reply: str | None = None  # the model's own reply: its suggestions are no one's words
 
     # The words as a fact is read against them (:mod:`.spoken`): captions aside (``told``), and
     # for a fact claiming a thing as the person's, the other speaker's things aside (``mine``).
@@ -100,7 +100,6 @@ class Said:
             tuple(map(clean, self.this_turn)),
             tuple(map(clean, self.earlier)),
             self.stored,
-            self.reply,
         )
 
     # Read once for all the plan's facts (grounding each fact against a fresh read of up to
@@ -189,13 +188,13 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
         d.isoformat() for d, whole in dates if not date_supported(d, whole, bag, resolved, today)
     ]
     units = len(wanted) + len(dates)
-    if about_self and (idea := suggested(missing, said.reply, _in_text)):
-        return Grounding("dropped", f"the reply's own suggestion: {', '.join(idea)}")
     if units and len(missing) * 2 > units:
         return Grounding("dropped", f"nothing the person said supports {', '.join(missing)}")
     supported = [w for w in wanted if w not in missing]
     of_person = about_self and not OTHERS.search(fact.text)
     clauses = said.clauses
+    if _cleared(fact, supported, clauses, said_word):
+        return Grounding("dropped", "the person said it is fine: no allergy or aversion")
     if (firm := whose.firmness(fact, supported, said, clauses, said_word, of_person)) is not None:
         return Grounding(*firm)
     if (claim := unsaid_claim(fact, (*texts, *said.stored) if restating else texts)) is not None:
@@ -207,8 +206,21 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     return Grounding("kept")
 
 
-def _in_text(word: str, text: str) -> bool:
-    return said_in(word, frozenset(bag_of([text])))
+# "tree nuts are fine", "dairy is ok": an allergy or aversion whose words this turn are said
+# only where the person clears the thing is none (:func:`_cleared`)
+_CLEARED = re.compile(r"(?i)\b(?:are|is|r)\s+(?:totally\s+|all\s+)?(?:fine|ok|okay|safe)\b")
+_AVERSION = re.compile(r"(?i)(?<!not )(?<!n't )(?:allerg|intoleran|aversion|avoids?\b|dislike)")
+
+
+def _cleared(
+    fact: PlanFact, supported: Sequence[str], clauses: whose.Clauses, said: whose.SaidWord
+) -> bool:
+    if not supported or not _AVERSION.search(f"{fact.predicate} {fact.text}"):
+        return False
+    naming = [
+        c for message in clauses for c, bag in message if any(said(w, bag) for w in supported)
+    ]
+    return bool(naming) and all(_CLEARED.search(c) for c in naming)
 
 
 def _year(word: str, said: Said) -> bool:

@@ -14,6 +14,7 @@ import msgspec
 from msgspec import inspect as mi
 
 from contracts.memory import Notice
+from contracts.plan import MemoryWritePlan
 from services.memory_upserter.text import fold
 
 SYNONYMS: dict[str, str] = {
@@ -27,6 +28,13 @@ SYNONYMS: dict[str, str] = {
     "preference": "PROFILE",
     "preferences": "PROFILE",
     "health": "PROFILE",
+    "hobby": "PROFILE",
+    "hobbies": "PROFILE",
+    "interests": "PROFILE",
+    "lifestyle": "PROFILE",
+    "education": "PROFILE",
+    "home": "PROFILE",
+    "location": "PROFILE",
     "relationship": "PEOPLE",
     "relationships": "PEOPLE",
     "social": "PEOPLE",
@@ -38,8 +46,8 @@ SYNONYMS: dict[str, str] = {
     "job": "PROJECT",
     "career": "PROJECT",
     **dict.fromkeys(  # a kind of thing for memory_type: the person's own (PROFILE)
-        "event events life_event activity activities hobby hobbies interest interests goal goals "
-        "plan plans schedule travel trip habit habits fitness food education".split(),
+        "event events life_event activity activities interest goal goals plan plans schedule "
+        "travel trip habit habits fitness food".split(),
         "PROFILE",
     ),
     # category
@@ -100,6 +108,22 @@ def field_named(key: str, fields: Iterable[str], given: set[str]) -> str | None:
         if name != key and name in fields and name not in given:
             return name
     return None
+
+
+# the fields of a plan, as a small model writes them beside ``reply`` when it forgets ``plan``
+PLAN_FIELDS = frozenset(f.encode_name for f in msgspec.structs.fields(MemoryWritePlan))
+
+
+def loose_plan(found: dict[str, Any], reader: Reader) -> dict[str, Any] | None:
+    """An answer's plan fields written beside ``reply`` with no ``plan`` object, read as its
+    plan (each noted ``plan_repaired``: only one reading); None when it has a ``plan`` or none
+    of a plan's fields."""
+    loose = {key: value for key, value in found.items() if key in PLAN_FIELDS}
+    if "plan" in found or not loose:
+        return None
+    for key in loose:
+        reader.note("plan_repaired", f"$.answer.{key}", "beside reply: read as the plan's")
+    return loose
 
 
 @dataclass
