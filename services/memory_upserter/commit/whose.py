@@ -230,8 +230,8 @@ def _someone_elses(
 
 
 def _wished(fact: PlanFact, supported: Sequence[str], said: Said, names: Names) -> str | None:
-    """The wish this turn says most of the fact's words in and nowhere else (:func:`wish_split`:
-    "she wants me to swim the relay"); never for a fact stating the wish or a relative's."""
+    """The wish this turn says the fact's words in, when it says them nowhere else
+    (:func:`wish_split`); never for a fact that states the wish or is a relative's."""
     wish = CLAIMS[0]
     predicate = re.sub(r"\W+", "_", fact.predicate.strip()).upper()
     if not supported or about_relative(fact):
@@ -241,9 +241,8 @@ def _wished(fact: PlanFact, supported: Sequence[str], said: Said, names: Names) 
     split = [(c, *wish_split(c)) for message in said.this_turn for c in _SENTENCES.split(message)]
     inside = frozenset(g.bag_of(i for _, i, _ in split))
     outside = frozenset(g.bag_of(o for _, _, o in split))
-    only = [w for w in supported if names([w], inside) and not names([w], outside)]
-    if only and len(only) * 2 > len(supported):  # what it claims, said only as wished
-        return next(c for c, i, _ in split if names(only, frozenset(g.bag_of([i]))))[:120]
+    if all(names([w], inside) and not names([w], outside) for w in supported):
+        return next(c for c, i, _ in split if names(supported, frozenset(g.bag_of([i]))))[:120]
     return None
 
 

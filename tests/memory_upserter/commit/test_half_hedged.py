@@ -1,5 +1,5 @@
-"""A fact most of whose words are said only under a hedge or as someone's wish, though a name
-in it was said firmly elsewhere (issue 27, the kind the blind v4 set showed: "my cousin arjun
+"""A fact most of whose words are said only under a hedge, though a name in it was said firmly
+elsewhere (issue 27, the kind the blind v4 set showed: "my cousin arjun
 became a dad!! i think i might visit them in nov" → "User is visiting Arjun in November")."""
 
 from __future__ import annotations
@@ -26,10 +26,3 @@ def test_most_words_said_only_under_a_hedge_hedge_the_fact() -> None:
         "hedged"
     )
     assert _verdict(said, _user("aunt_moved", "Cork", "User's aunt Lena moved to Cork")) == "kept"
-
-
-def test_most_words_said_only_as_a_wish_make_a_wish() -> None:
-    said = "the club wants me to swim the relay at the gala. the gala is in june"
-    fact = _user("race", "swim the relay at the gala", "User swims the relay at the gala")
-    assert _verdict(said, fact) == "hedged"
-    assert _verdict(said, _user("event", "gala in june", "The gala is in June")) == ("kept")
