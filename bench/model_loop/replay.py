@@ -24,7 +24,9 @@ from typing import Any
 import httpx
 
 from bench.model_loop.handles import graph_handles, translate
+from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.commit.lenient import read_answer
+from services.memory_upserter.commit.repair import field_named
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "model_loop"
 STYLES = ("careful", "sloppy")
@@ -80,16 +82,28 @@ def _norm(text: str) -> str:
     return re.sub(r"\W+", " ", str(text).lower()).strip()
 
 
+def _as_read(fact: dict[str, Any]) -> dict[str, Any]:
+    """The fact's fields as the commit reads them (a field named another way, camelCase)."""
+    fields = {"text", "predicate", "value", "object"}
+    out = dict(fact)
+    for key in fact:
+        name = None if key in fields else field_named(key, fields, set(out))
+        if name is not None:
+            out[name] = out.pop(key)
+    return out
+
+
 def kept(fact: dict[str, Any], written: list[dict[str, Any]]) -> bool:
     """Whether the commit wrote this plan fact: its text, or its predicate with its value."""
+    fact = _as_read(fact)
     text = _norm(fact.get("text", ""))
-    if any(_norm(w["text"]) == text for w in written):
+    if text and any(_norm(w["text"]) == text for w in written):
         return True
-    predicate = str(fact.get("predicate", "")).upper()
+    predicate = canonical_predicate(str(fact.get("predicate", "")))
     value = _norm(fact.get("value") or fact.get("object") or "")
     said = re.compile(rf"\b{re.escape(value)}\b") if value else None  # "nuts" is not "peanuts"
     return any(
-        w["predicate"].upper() == predicate and said and said.search(_norm(w["text"]))
+        canonical_predicate(w["predicate"]) == predicate and said and said.search(_norm(w["text"]))
         for w in written
     )
 

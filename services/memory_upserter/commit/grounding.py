@@ -59,6 +59,7 @@ from services.memory_upserter.commit.support import (
     dates_said,
     unsaid_claim,
 )
+from services.memory_upserter.commit.written_dates import iso_dates
 from services.memory_upserter.text import NUMBER_WORDS, STOP_WORDS, fold, words
 
 __all__ = ["Grounding", "Said", "ground", "stem"]
@@ -159,6 +160,7 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     target = target_of(fact)
     if target is None:
         return Grounding("kept")
+    target = iso_dates(target, said.now.date())  # "September 18", "18/09": read as dates
     if fact.valid_to and _restates(fact, said.stored):
         return Grounding("kept")
     about_self = fold(fact.subject) in SELF_HANDLES

@@ -33,6 +33,7 @@ from services.core.clock import check_times, request_clock
 from services.core.errors import FieldError, InvalidInput
 from services.memory_upserter.commit.lenient import SELF_HANDLES as SELF_HANDLES
 from services.memory_upserter.commit.lenient import read_answer, read_plan
+from services.memory_upserter.commit.stays import stays
 from services.memory_upserter.commit.turn import MessageRow, ReadTurn
 from services.memory_upserter.text import (
     fold as fold,
@@ -115,6 +116,9 @@ def read(req: CommitRequest, zone: tzinfo = UTC) -> ReadTurn:
     if raw is not None:
         said = [m.text for m in req.messages if m.role == "user"]
         plan, read_notes = read_plan(raw, path, now.astimezone(zone), said)
+        if plan is not None:
+            plan, stay_notes = stays(plan, path, now)
+            read_notes += stay_notes
         notes += read_notes
         source = _source(req, plan)
     messages = [(m.role, m.speaker, m.text, m.external_id, m.ts) for m in req.messages]

@@ -249,11 +249,14 @@ def date_supported(
 ) -> bool:
     """A date in a fact, against what was said: a resolved phrase give or take a day (a month
     given alone: any day of it), its own words, its weekday's name within a week of the turn
-    ("starting a new job monday" → the 18th), or — a month alone — the turn's own month."""
+    ("starting a new job monday" → the 18th), its day of the month within a month of the turn
+    ("on the 19th"), or — a month alone — the turn's own month."""
     if any(abs((day - d).days) <= 1 if whole else (d.year, d.month) == (day.year, day.month)
            for d in resolved):  # fmt: skip
         return True
     if whole and abs((day - today).days) <= 7 and WEEKDAYS[day.weekday()] in bag:
+        return True
+    if whole and abs((day - today).days) <= 31 and str(day.day) in bag:  # "on the 19th"
         return True
     if not whole and (day.year, day.month) == (today.year, today.month):
         return True

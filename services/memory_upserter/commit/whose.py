@@ -277,11 +277,10 @@ def _hedge(
             if not named or (decision["noun"] is None and i > 0 and names(message[i - 1][1])):
                 return clause[:120]
     firm = [c for c in named if not hedged(c)]
-    if named and all(_TAIL.match(c) for c in firm):  # "i might quit | before the end of …"
-        for word in supported:  # a word said only under the hedge, not in the presupposed tail
-            naming = [c for message in clauses for c, bag in message if said([word], bag)]
-            if naming and all(hedged(c) for c in naming):
-                return naming[0][:120]
+    naming = [[c for message in clauses for c, bag in message if said([w], bag)] for w in supported]
+    only = [n for n in naming if n and all(hedged(c) for c in n)]  # "i might quit | before …"
+    if only and (all(_TAIL.match(c) for c in firm) or len(only) * 2 > len(supported)):
+        return only[0][0][:120]
     return None
 
 
