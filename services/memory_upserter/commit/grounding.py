@@ -241,8 +241,7 @@ def _restates(fact: PlanFact, stored: Sequence[str]) -> bool:
 
 def stem(word: str) -> str:
     """A crude stem: a plural, an -ing or -ed form, a silent e ("move", "moving") meet."""
-    w = word
-    if len(w) > 4 and w.endswith("ies"):
+    if len(w := word) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
     if len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zes")):
         w = w[:-2]
@@ -252,11 +251,9 @@ def stem(word: str) -> str:
         if len(w) > len(suffix) + 2 and w.endswith(suffix):
             w = w[: -len(suffix)]
             break
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
-        w = w[:-1]  # running → run, quizzes → quiz
-    elif len(w) > 3 and w[-1] == "e" and w[-2] not in "aeiouy":
-        w = w[:-1]  # move → mov, as moving and moved: a silent e the -ing and -ed forms drop
-    return w
+    double = len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls"  # running → run
+    silent_e = len(w) > 3 and w[-1] == "e" and w[-2] not in "aeiouy"  # move → mov, as moving
+    return w[:-1] if double or silent_e else w
 
 
 def _same(w: str, s: str) -> bool:
