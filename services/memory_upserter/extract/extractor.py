@@ -78,7 +78,7 @@ def extract_turn(
     names = [*self_names, *(k.name for k in known), *(a for k in known for a in k.aliases)]
     out = Emitter(now=now, people=People(known), names=names)
     for utterance in context:  # who "she" is, from earlier in the session; nothing is written
-        scratch = Emitter(now=now, last_person=out.last_person)
+        scratch = Emitter(now=now, last_person=out.last_person, heard=out.heard)
         _read(utterance, scratch, selves)
         out.last_person = scratch.last_person
     for utterance in new:
@@ -109,6 +109,7 @@ def _read(utterance: Utterance, out: Emitter, selves: set[str]) -> None:
         for part in assertion.parts(sentence.strip()):
             if part.strip(" .,!?"):
                 _sentence(part, out)
+                out.heard[out.subject] = f"{out.said_before[-2000:]} {part}"
     if tone.sarcastic(utterance.text):  # "oh great, I love being stuck in traffic 🙄": not a like
         for key in out.facts.keys() - before:
             if key[1] in tone.SARCASM_INVERTS:
@@ -128,7 +129,7 @@ def _named_in(statement: str, out: Emitter) -> list[str]:
 def _sentence(sentence: str, out: Emitter) -> None:
     out.sentence = sentence
     out.valid_from = out.valid_to = None
-    plain = assertion.unquoted(sentence)
+    plain = assertion.rhetorical(assertion.unquoted(sentence))
     target = assertion.forget_target(plain) if out.is_user else None
     if target is not None:
         out.forget.extend(_named_in(target, out) or [target])

@@ -19,7 +19,7 @@ from services.memory_upserter.text import NEGATED, says_done
 
 # A concrete act a plan names ("I'm going to submit it …"), not a pep talk or a promise to talk.
 _ACT = re.compile(
-    r"(?i)(?:submit|apply|start|open|call|email|text|visit|book|buy|finish|write|send|sign\s+up|"
+    r"(?i)(?:submit|apply|start|open|call|ring|phone|message|email|text|visit|book|buy|finish|write|send|sign\s+up|"
     r"look\s+into|move|take\s+a\s+shot|ask|chat\s+with|talk\s+to|meet|join|host|organi[sz]e|"
     r"throw|learn|cook|bake|set\s+up|launch|build|paint|check\s+out|go\s+to|head\s+to|fly|"
     r"travel|enter|register|pick\s+up|fix|clean|renew|pay|return|adopt|volunteer|sell|"

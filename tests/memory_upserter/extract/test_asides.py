@@ -1,0 +1,131 @@
+"""The offline judge on what a question's form or a pronoun hides: a rhetorical "did I tell you
+…" tells, a subordinate "when …" asks nothing, a death said with "he"/"she" is the relative it
+stands for (and nobody when none was named), and an event told with no day is not dated today."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from services.memory_upserter.extract.extractor import Utterance, extract
+
+NOW = datetime(2026, 1, 7, 15, 0, tzinfo=UTC)  # a Wednesday
+
+
+def facts_of(*texts: str) -> set[tuple[str, str, str | None]]:
+    said = [Utterance(t) for t in texts]
+    plan = extract(said[-1:], now=NOW, context=said[:-1])
+    return {(f.subject, f.predicate, f.object or f.value) for f in plan.facts}
+
+
+def todos_of(text: str) -> list[str]:
+    return [t.text for t in extract([Utterance(text)], now=NOW).todos]
+
+
+@pytest.mark.parametrize(
+    "text, fact",
+    [
+        ("omg did i tell u i got engaged?? 💍", ("user", "ENGAGED", "yes")),
+        ("did I mention I'm allergic to shellfish", ("user", "ALLERGY", "shellfish")),
+        ("have i told you my brother tomas lives in gdansk", ("Tomas", "LIVES_IN", "Gdansk")),
+        ("did you know I work at Initech", ("user", "WORKS_AT", "Initech")),
+    ],
+)
+def test_a_rhetorical_did_i_tell_you_carries_its_statement(text: str, fact: tuple) -> None:
+    assert fact in facts_of(text)
+
+
+def test_a_rhetorical_opener_carries_a_plan_too() -> None:
+    plan = extract([Utterance("did I mention we're moving to Leeds next month")], now=NOW)
+    assert [t.text for t in plan.todos] == ["Moving to Leeds"]
+    assert plan.todos[0].due is not None and plan.todos[0].due.startswith("2026-02")
+
+
+@pytest.mark.parametrize(
+    "text", ["did i tell you where i live?", "did I mention what my sister does?", "did i?"]
+)
+def test_did_i_tell_you_with_a_question_after_it_still_asks(text: str) -> None:
+    assert facts_of(text) == set()
+
+
+@pytest.mark.parametrize(
+    "text, todo",
+    [
+        ("when I get home I'll ring grandpa", "Ring grandpa"),
+        ("when we land i'll text the landlord", "Text the landlord"),
+    ],
+)
+def test_a_subordinate_when_is_no_question(text: str, todo: str) -> None:
+    assert todos_of(text) == [todo]
+
+
+def test_when_i_was_a_kid_is_the_past_not_a_question_nor_a_home() -> None:
+    assert facts_of("when i was a kid i lived in naples") == set()
+
+
+@pytest.mark.parametrize("text", ["when do I see the dentist", "when is my flight to Oslo"])
+def test_an_interrogative_when_still_asks(text: str) -> None:
+    assert facts_of(text) == set() and todos_of(text) == []
+
+
+def test_when_my_sister_visits_names_no_one_visits() -> None:
+    facts = facts_of("when my sister visits we always go hiking")
+    assert not [f for f in facts if f[1] == "HAS_SISTER"]
+
+
+@pytest.mark.parametrize(
+    "texts, who, role",
+    [
+        (("my grandad... he passed away on sunday",), "Grandpa", "HAS_GRANDFATHER"),
+        (("my uncle... he died last week",), "Uncle", "HAS_UNCLE"),
+        (("lost my aunt, she was 88",), "Aunt", "HAS_AUNT"),
+        (("my mum and my uncle Ray, he passed away in october",), "Ray", "HAS_UNCLE"),
+        (("my father has been ill for months", "he died last night"), "Dad", "HAS_FATHER"),
+    ],
+)
+def test_a_death_said_with_a_pronoun_is_the_relative_named(
+    texts: tuple[str, ...], who: str, role: str
+) -> None:
+    facts = facts_of(*texts)
+    assert (who, "DECEASED", "passed away") in facts
+    assert ("user", role, who) in facts
+    assert len([f for f in facts if f[1] == "DECEASED"]) == 1
+
+
+@pytest.mark.parametrize(
+    "text", ["my neighbour's dad, he passed away", "he died last year", "my sister... he died"]
+)
+def test_a_pronoun_with_no_relative_of_its_own_kills_no_one(text: str) -> None:
+    assert not [f for f in facts_of(text) if f[1] == "DECEASED"]
+
+
+def test_a_death_dates_the_death_not_the_relation() -> None:
+    plan = extract([Utterance("my grandpa died in march")], now=NOW)
+    by = {f.predicate: f for f in plan.facts}
+    assert by["DECEASED"].valid_from is not None and by["DECEASED"].valid_from[:7] == "2025-03"
+    assert by["HAS_GRANDFATHER"].valid_from is None
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("I went to Lyon", "went to Lyon"),
+        ("we adopted a rescue greyhound", "adopted a rescue greyhound"),
+    ],
+)
+def test_an_event_told_without_a_day_is_not_dated_today(text: str, value: str) -> None:
+    plan = extract([Utterance(text)], now=NOW)
+    did = [f for f in plan.facts if f.predicate == "DID"]
+    assert [f.value for f in did] == [value]
+    assert did[0].valid_from is None and "2026-01-07" not in did[0].text
+
+
+@pytest.mark.parametrize(
+    "text, day",
+    [("I visited Lyon yesterday", "2026-01-06"), ("i just got back from lyon", "2026-01-07")],
+)
+def test_an_event_with_its_day_said_keeps_it(text: str, day: str) -> None:
+    plan = extract([Utterance(text)], now=NOW)
+    did = [f for f in plan.facts if f.predicate == "DID"]
+    assert len(did) == 1 and did[0].value is not None and did[0].value.endswith(f"@ {day}")
