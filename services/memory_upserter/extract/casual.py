@@ -29,6 +29,7 @@ _OPENER = re.compile(
     r"(?i)(?:^|(?<=[.!?]\s))\W*(?:guess\s+what|not\s+gonna\s+lie|no\s+joke|fun\s+fact|you\s+know\s+"
     r"what|(?:big|good|great|little|some)\s+(?:news|update))\b[\s?!:,.-]*"
 )
+_HELLO = re.compile(r"(?i)^(\W*(?:hi|hello|hey|hiya)(?:\s+there)?)\s*!+\s+")
 _FORMS = {
     "i": "I",
     "im": "I'm",
@@ -102,9 +103,10 @@ _WORD = r"[^\W\d_][\w'-]*"
 # Words a name usually follows, when the person types in lowercase.
 _NAME_AFTER = re.compile(
     rf"(?i)(?:\bmy\s+(?:best\s+|older\s+|younger\s+|little\s+|big\s+)?(?:{_ROLE_WORDS})"
-    rf"(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?|\b(?:named|called|name\s+is|"
+    rf"(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?|\b(?:have|got)\s+an?\s+(?:older\s+|"
+    rf"younger\s+|little\s+|big\s+)?(?:{_ROLE_WORDS})(?:\s+named|\s+called|,)?|\b(?:named|called|name\s+is|"
     rf"name's|call\s+me|go\s+by|"
-    rf"married\s+to|engaged\s+to|dating|broke\s+up\s+with|me\s+and|his\s+name\s+is|"
+    rf"(?:hi|hello|hey|hiya)(?:\s+there)?\W+(?:I'm|this\s+is|it's)|married\s+to|engaged\s+to|dating|broke\s+up\s+with|me\s+and|his\s+name\s+is|"
     rf"this\s+is|meet|no\s+longer\s+with|not\s+with|se\s+llama|s'appelle|namens|chamad[oa]|"
     rf"her\s+name\s+is)|\b(?:work(?:s|ing|ed)?\s+(?:at|for)|job\s+(?:at|with)|joined|left|"
     rf"quit(?:\s+my\s+job\s+at)?|started\s+(?:a\s+new\s+job\s+)?at|employed\s+(?:at|by)|"
@@ -140,6 +142,7 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     text = _EMOJI.sub(". ", text)
     text = re.sub(r"([.!?])\s*,\s*", r"\1 ", _FILLER.sub("", text))  # "…? BTW, I …": "…? I …"
     text = _OPENER.sub("", text)  # "guess what, i got engaged": the news, not a guess
+    text = _HELLO.sub(r"\1, ", text)  # "hey! im ana": the greeting stays with the name
     lowercase = not re.search(r"[A-ZÀ-Þ]", text)
     text = re.sub(r"(?i)(?<!\w)w/(?=\s)", "with", text)  # "w/ my gf" (before "w" is read)
     text = _FORM.sub(lambda m: _FORMS[m.group(0).lower()], text)

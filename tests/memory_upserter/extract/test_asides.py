@@ -129,3 +129,35 @@ def test_an_event_with_its_day_said_keeps_it(text: str, day: str) -> None:
     plan = extract([Utterance(text)], now=NOW)
     did = [f for f in plan.facts if f.predicate == "DID"]
     assert len(did) == 1 and did[0].value is not None and did[0].value.endswith(f"@ {day}")
+
+
+def test_a_greeting_said_with_a_bang_keeps_the_name_after_it() -> None:
+    facts = facts_of("hiya! im joana, i work at initech as a tester")
+    assert ("user", "NAME", "Joana") in facts and ("user", "WORKS_AT", "Initech") in facts
+
+
+@pytest.mark.parametrize(
+    "text, fact",
+    [
+        ("i have a colleague rui costa, he's great", ("user", "HAS_COLLEAGUE", "Rui Costa")),
+        ("I've got a cousin, Inês", ("user", "HAS_COUSIN", "Inês")),
+        ("i have a brother tomas", ("user", "HAS_BROTHER", "Tomas")),
+    ],
+)
+def test_i_have_a_role_and_a_name_is_that_person(text: str, fact: tuple) -> None:
+    facts = facts_of(text)
+    assert fact in facts and not [f for f in facts if f[1] == "HAS_SIBLINGS"]
+
+
+@pytest.mark.parametrize(
+    "text, task",
+    [
+        ("i need to finish the grant poster, it's due on March 3", "Finish the grant poster"),
+        ("I have to send the slides which are due friday", "Send the slides"),
+        ("i have to hand in the essay, it has to be submitted by friday", "Hand in the essay"),
+        ("remind me to get the car done tomorrow", "Get the car done"),
+    ],
+)
+def test_a_due_date_said_after_the_task_leaves_no_its_due_behind(text: str, task: str) -> None:
+    plan = extract([Utterance(text)], now=NOW)
+    assert [t.text for t in plan.todos] == [task] and plan.todos[0].due is not None
