@@ -450,3 +450,17 @@ def test_the_offline_reply_reads_out_what_touches_the_question_before_the_rest()
     who = offline_reply({"GRAPH": graph, "EPISODE": {"turns": turns}}, "who is Marta?")
     assert "Marta is lovely" in who and "i live in porto" not in who
     assert "peanuts" not in who
+
+
+def test_the_person_named_by_me_is_no_one_the_message_asks_about() -> None:
+    """ "the rain reminds me to slow down": "me" finds the person's own entity (named after
+    them), which is no one the message is about — no "What I know about Joao:"."""
+    graph = {
+        "entities": [
+            {"name": "Joao", "aliases": ["me"], "entity_ref": "self:user", "seed": "mention"}
+        ],
+        "relevant_facts": [{"text": "User lives in Lisbon"}, {"text": "User's name is Joao"}],
+    }
+    reply = offline_reply({"GRAPH": graph}, "the rain reminds me to slow down").splitlines()
+    assert reply[0].endswith("What I remember that bears on this:")
+    assert "• User lives in Lisbon" in reply
