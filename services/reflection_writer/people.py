@@ -30,7 +30,8 @@ AROUND = 60  # characters either side of a name that its cues are looked for in
 _NAME = re.compile(r"(?<![\w'])([A-Z][a-zà-ÿ]+(?:[ -][A-Z][a-zà-ÿ]+)?)(?=$|[^\w']|'s\b)")
 RELATIONS = (
     "mom mum mother dad father mama papa sister brother sis bro wife husband partner spouse "
-    "boyfriend girlfriend bf gf hubby wifey fiance fiancee fiancé fiancée son daughter kid kids child baby "
+    "boyfriend girlfriend bf gf hubby wifey fiance fiancee fiancé fiancée son daughter kid kids "
+    "child baby "
     "grandma grandpa grandmother grandfather granny nana aunt uncle cousin niece nephew "
     "friend friends bestie buddy pal mate colleague coworker co-worker boss manager mentor "
     "teacher coach doctor therapist neighbor neighbour roommate flatmate classmate ex "
