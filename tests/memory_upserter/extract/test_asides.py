@@ -161,3 +161,26 @@ def test_i_have_a_role_and_a_name_is_that_person(text: str, fact: tuple) -> None
 def test_a_due_date_said_after_the_task_leaves_no_its_due_behind(text: str, task: str) -> None:
     plan = extract([Utterance(text)], now=NOW)
     assert [t.text for t in plan.todos] == [task] and plan.todos[0].due is not None
+
+
+@pytest.mark.parametrize(
+    "text, task, day",
+    [
+        ("my sister's wedding is on the 20th, need to buy a suit", "Buy a suit", "2026-01-20"),
+        (
+            "the recital is on saturday so I have to practise the piece",
+            "Practise the piece",
+            "2026-01-10",
+        ),
+    ],
+)
+def test_a_need_dated_by_the_day_said_before_it_is_a_plan(text: str, task: str, day: str) -> None:
+    (todo,) = extract([Utterance(text)], now=NOW).todos
+    assert todo.text == task and todo.due is not None and todo.due.startswith(day)
+
+
+@pytest.mark.parametrize(
+    "text", ["I was wiped out yesterday, need to sleep more", "work is crazy, need to relax"]
+)
+def test_a_need_with_no_day_to_come_is_no_plan(text: str) -> None:
+    assert extract([Utterance(text)], now=NOW).todos == []
