@@ -51,6 +51,7 @@ from services.core.settings import Settings
 from services.core.stores import open_pg_pool, open_redis
 from services.core.vectors import VectorIndex, VectorIndexUnavailable, open_vector_index
 from services.core.vectors.space import check_vector_space
+from services.core.vectors.withheld import WithheldIndex
 from services.core.working_memory import WorkingMemory
 
 if TYPE_CHECKING:
@@ -236,7 +237,7 @@ def _present(client: T | None, store: str) -> T:
 async def _open_vectors(settings: Settings, embedder: Embedder | None) -> VectorIndex:
     if embedder is not None:  # before a shard opens: another embedder's index is refused
         _check_space(settings, embedder)
-    index = open_vector_index(
+    index: VectorIndex = open_vector_index(
         path=settings.qdrant_path,
         url=settings.qdrant_url,
         api_key=settings.qdrant_api_key,
@@ -248,13 +249,16 @@ async def _open_vectors(settings: Settings, embedder: Embedder | None) -> Vector
         # Start anyway, like a lazy pg pool: /readyz names the index, retrieval degrades,
         # and the index creates its collections once it answers.
         structlog.get_logger().warning("vectors_unavailable_at_start", error=str(exc)[:300])
+    if embedder is not None and (wanted := getattr(embedder, "stands_in_for", None)):
+        index = WithheldIndex(index, embedder=embedder.name, wanted=wanted)
+        structlog.get_logger().warning("vectors_withheld", reason=index.reason)
     return index
 
 
 def _check_space(settings: Settings, embedder: Embedder) -> None:
     """The Edge index must hold this embedder's vectors (:mod:`services.core.vectors.space`).
     A stand-in (the hashing embedder when MiniLM failed to load) neither stamps nor is refused:
-    it keeps the node up, as before, and says so."""
+    the node stays up, and :class:`WithheldIndex` keeps its vectors out of the index."""
     if settings.qdrant_url or not settings.qdrant_path:
         return
     if getattr(embedder, "stands_in_for", None):

@@ -123,3 +123,11 @@ async def mark_messages(conn: Connection, ids: Sequence[UUID]) -> None:
             "WHERE message_id = ANY($1::uuid[]) AND indexed_at IS NULL",
             list(ids),
         )
+
+
+async def unmark_messages(conn: Connection, ids: Sequence[UUID]) -> None:
+    """Clear ``indexed_at``: the points of these rows are stale and the sweep rewrites them."""
+    if ids:
+        await conn.execute(
+            "UPDATE messages SET indexed_at = NULL WHERE message_id = ANY($1::uuid[])", list(ids)
+        )

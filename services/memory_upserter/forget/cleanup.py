@@ -22,6 +22,7 @@ from services.core.memory_store.message_index import (
     embedding_text,
     load_message_rows,
     message_point,
+    unmark_messages,
 )
 from services.core.vectors import COLLECTIONS, VectorIndex
 from services.core.working_memory import ConcurrentUpdate
@@ -51,8 +52,8 @@ async def clean_up(
 ) -> Cleaned:
     counts: Counter[str] = Counter()
     warnings: list[Notice] = []
-    try:
-        counts.update(await _vectors(stores, user_id, done, hard=hard))
+    try:  # counts what it reached before a failure: a hard forget purges what it deleted
+        await _vectors(stores, user_id, done, hard=hard, counts=counts)
     except DependencyUnavailable as exc:
         warnings.append(
             Notice(
@@ -118,14 +119,13 @@ async def _purge(vectors: VectorIndex, collections: list[str]) -> tuple[list[str
 
 
 async def _vectors(
-    stores: MemoryStores, user_id: str, done: Forgotten, *, hard: bool
-) -> Counter[str]:
-    counts: Counter[str] = Counter()
+    stores: MemoryStores, user_id: str, done: Forgotten, *, hard: bool, counts: Counter[str]
+) -> None:
     vectors = stores.vectors
     if done.wipe_user and hard:
         for collection in ("facts", "episodes", "knowledge", "messages"):
             counts[f"{collection}_vectors"] += await vectors.delete(collection, user_id=user_id)
-        return counts
+        return
     for kind, collection in (
         ("facts", "facts"),
         ("episodes", "episodes"),
@@ -154,7 +154,6 @@ async def _vectors(
     if facts and not hard:
         async with stores.db.acquire() as conn:
             await mark_indexed(conn, "relations", facts, unchanged_since=datetime.now(UTC))
-    return counts
 
 
 async def reindex_mentions(
@@ -198,9 +197,14 @@ async def reindex_mentions(
         rows = [r for r in await load_message_rows(conn, user_id, sorted(found)) if r.active]
     if not rows:
         return 0
-    dense = await embedder.embed([embedding_text(r) for r in rows])
-    await vectors.upsert(
-        MESSAGES,
-        [message_point(user_id, r, d) for r, d in zip(rows, dense, strict=True)],
-    )
+    try:
+        dense = await embedder.embed([embedding_text(r) for r in rows])
+        await vectors.upsert(
+            MESSAGES,
+            [message_point(user_id, r, d) for r, d in zip(rows, dense, strict=True)],
+        )
+    except DependencyUnavailable:
+        async with pool.acquire() as conn:  # the sweep rewrites them once the index takes them
+            await unmark_messages(conn, [r.message_id for r in rows])
+        raise
     return len(rows)
