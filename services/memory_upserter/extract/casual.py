@@ -125,8 +125,9 @@ _LISTED = re.compile(
 )
 # A sentence that drops its "I" ("moved to austin", "got laid off today"), and "… and work at".
 _BARE = re.compile(
-    r"(?i)(?:^|(?<=[.!?]\s))(?P<verb>moved\s+to|started\s+(?:a\s+new\s+job|at|working)|"
-    r"work\s+(?:at|for|as)|got\s+(?:laid\s+off|fired|married|engaged|divorced|a\s+job)|"
+    r"(?i)(?:^|(?<=[.!?]\s))(?:(?:just|finally|also|recently)\s+)?(?P<verb>moved\s+to|started\s+"
+    r"(?:a\s+new\s+job|at|working)|work\s+(?:at|for|as)|got\s+(?:laid\s+off|fired|married|"
+    r"engaged|divorced|a\s+(?:new\s+)?job)|"
     r"living\s+(?:in|with)|staying\s+in|training\s+for|allergic\s+to|just\s+moved|lost\s+my\s+job|"
     r"got\s+promoted)\b"
 )

@@ -184,3 +184,16 @@ def test_a_need_dated_by_the_day_said_before_it_is_a_plan(text: str, task: str, 
 )
 def test_a_need_with_no_day_to_come_is_no_plan(text: str) -> None:
     assert extract([Utterance(text)], now=NOW).todos == []
+
+
+@pytest.mark.parametrize(
+    "text, fact",
+    [
+        ("my cousin rita just moved to galway!", ("Rita", "LIVES_IN", "Galway")),
+        ("my friend Ali recently relocated to Bristol", ("Ali", "LIVES_IN", "Bristol")),
+        ("got a new job at hooli 🎉 start monday", ("user", "WORKS_AT", "Hooli")),
+        ("finally got a job at hooli", ("user", "WORKS_AT", "Hooli")),
+    ],
+)
+def test_news_typed_with_just_or_without_i_is_written(text: str, fact: tuple) -> None:
+    assert fact in facts_of(text)

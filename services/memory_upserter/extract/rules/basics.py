@@ -217,7 +217,8 @@ rule("name_is_my_role", rf"{NAME}\s+(?i:is\s+my)\s+(?i:(?P<role>{_ROLES}))\b(?!'
 
 @rule(
     "person_lives_in",
-    rf"{SUBJECT}\s+(?i:lives|is\s+living|now\s+lives|moved)\s+(?i:in|to)\s+" + PLACE,
+    rf"{SUBJECT}\s+(?i:(?:just\s+|recently\s+|finally\s+|also\s+|now\s+)?(?:lives|is\s+living|"
+    rf"moved|has\s+moved|relocated))\s+(?i:in|to)\s+" + PLACE,
 )
 def _person_lives_in(m: re.Match[str], out: Emitter) -> None:
     place = _place(m["place"])
