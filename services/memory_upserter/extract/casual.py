@@ -89,6 +89,10 @@ _FORMS = {
     "daugther": "daughter",
     "doughter": "daughter",
     "husbnad": "husband",
+    "appt": "appointment",
+    "appts": "appointments",
+    "mtg": "meeting",
+    "bday": "birthday",
     "cuz": "because",
     "coz": "because",
 }
@@ -128,11 +132,17 @@ _BARE = re.compile(
     r"(?i)(?:^|(?<=[.!?]\s))(?:(?:just|finally|also|recently)\s+)?(?P<verb>moved\s+to|started\s+"
     r"(?:a\s+new\s+job|at|working)|work\s+(?:at|for|as)|got\s+(?:laid\s+off|fired|married|"
     r"engaged|divorced|a\s+(?:new\s+)?job)|"
-    r"living\s+(?:in|with)|staying\s+in|training\s+for|allergic\s+to|just\s+moved|lost\s+my\s+job|"
+    r"living\s+(?:in|with)|staying\s+in|starting\s+(?:at|a\s+new\s+job)|training\s+for|allergic\s+to|just\s+moved|lost\s+my\s+job|"
     r"got\s+promoted)\b"
 )
 _AND_VERB = re.compile(r"(?i)\band\s+(?=(?:work|live|moved)\s+(?:at|for|in|to)\b)")
-_BARE_SUBJECT = {"living": "I'm ", "staying": "I'm ", "training": "I'm ", "allergic": "I'm "}
+_BARE_SUBJECT = {
+    "living": "I'm ",
+    "staying": "I'm ",
+    "training": "I'm ",
+    "allergic": "I'm ",
+    "starting": "I'm ",
+}
 _PLACE_LEAD = frozenset("new san santa los las st saint rio sao são cape hong buenos el la".split())
 
 

@@ -197,3 +197,15 @@ def test_a_need_with_no_day_to_come_is_no_plan(text: str) -> None:
 )
 def test_news_typed_with_just_or_without_i_is_written(text: str, fact: tuple) -> None:
     assert fact in facts_of(text)
+
+
+@pytest.mark.parametrize(
+    "text, task, day",
+    [
+        ("quit my job!! starting at hooli on the 1st 🙌", "Starting at hooli", "2026-02-01"),
+        ("ugh i have a physio appt on thursday at 4", "Physio appointment", "2026-01-08T16"),
+    ],
+)
+def test_plans_typed_the_short_way_are_plans(text: str, task: str, day: str) -> None:
+    todos = extract([Utterance(text)], now=NOW).todos
+    assert [(t.text, (t.due or "")[: len(day)]) for t in todos] == [(task, day)]
