@@ -77,7 +77,7 @@ def _pronoun_died(m: re.Match[str], out: Emitter) -> None:
     one of that gender the speaker named ("my grandpa", not "my friend's dad", which is
     someone else's); nobody when none was (no guess at a person)."""
     roles = f"{_HIS if m['pron'].lower() == 'he' else _HERS}|{_EITHER}"
-    said = f"{out.said_before} {m.string[: m.start()]}"
+    said = f"{out.said_before[-400:]} {m.string[max(0, m.start() - 400) : m.start()]}"
     mentions = list(
         re.finditer(
             rf"(?i:\bmy\s+(?P<role>{roles})\b(?!'s|\s+(?:of|in\s+law)))(?:,?\s+{NAME})?", said
