@@ -209,3 +209,29 @@ def test_news_typed_with_just_or_without_i_is_written(text: str, fact: tuple) ->
 def test_plans_typed_the_short_way_are_plans(text: str, task: str, day: str) -> None:
     todos = extract([Utterance(text)], now=NOW).todos
     assert [(t.text, (t.due or "")[: len(day)]) for t in todos] == [(task, day)]
+
+
+@pytest.mark.parametrize(
+    "text, pet",
+    [("we rescued a kitten!! her name is pip", "Pip"), ("got a puppy! his name's rolo 🐶", "Rolo")],
+)
+def test_a_pets_name_said_in_the_next_sentence_is_the_pet(text: str, pet: str) -> None:
+    assert ("user", "HAS_PET", pet) in facts_of(text)
+
+
+def test_a_name_after_someone_elses_news_is_no_pet() -> None:
+    assert not [f for f in facts_of("my sister got a job! her name is ana") if f[1] == "HAS_PET"]
+
+
+@pytest.mark.parametrize(
+    "text, day",
+    [("my aunt passed away on sunday", "2026-01-04"), ("we moved to york on monday", "2026-01-05")],
+)
+def test_a_weekday_said_in_the_past_tense_is_the_last_one(text: str, day: str) -> None:
+    plan = extract([Utterance(text)], now=NOW)
+    assert any((f.valid_from or "").startswith(day) for f in plan.facts), plan.facts
+
+
+def test_a_weekday_to_come_dates_no_fact() -> None:
+    plan = extract([Utterance("I'm flying to Oslo on sunday")], now=NOW)
+    assert plan.facts == [] and [t.text for t in plan.todos] == ["Flying to Oslo"]
