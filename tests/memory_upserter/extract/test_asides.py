@@ -235,3 +235,14 @@ def test_a_weekday_said_in_the_past_tense_is_the_last_one(text: str, day: str) -
 def test_a_weekday_to_come_dates_no_fact() -> None:
     plan = extract([Utterance("I'm flying to Oslo on sunday")], now=NOW)
     assert plan.facts == [] and [t.text for t in plan.todos] == ["Flying to Oslo"]
+
+
+@pytest.mark.parametrize(
+    "text, fact",
+    [
+        ("ive got 3 kids, any tips for a road trip?", ("user", "HAS_CHILDREN", "3 kids")),
+        ("I've got two sisters", ("user", "HAS_SIBLINGS", "two sisters")),
+    ],
+)
+def test_ive_got_reads_as_i_have(text: str, fact: tuple) -> None:
+    assert fact in facts_of(text)

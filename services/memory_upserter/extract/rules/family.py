@@ -142,7 +142,7 @@ _SIB = (
 
 @rule(
     "siblings",
-    rf"(?i:\bI\s+(?:have|'ve\s+got|have\s+got)\s+)(?P<sibs>(?i:{_SIB})(?:\s*(?:,|and)\s*(?i:{_SIB}))*)\b",
+    rf"(?i:\bI(?:\s+have|'ve\s+got|\s+have\s+got)\s+)(?P<sibs>(?i:{_SIB})(?:\s*(?:,|and)\s*(?i:{_SIB}))*)\b",
 )
 def _siblings(m: re.Match[str], out: Emitter) -> None:
     """ "I have two brothers and a sister" (not "I have a brother named Luca": the named rules
