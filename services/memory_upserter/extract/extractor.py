@@ -135,13 +135,20 @@ def _sentence(sentence: str, out: Emitter) -> None:
         out.forget.extend(_named_in(target, out) or [target])
         return
     plain, out.correcting = assertion.corrected(plain)
+    swapped = instead.not_this_but(plain, out.said_before)  # "not lisbon, porto"
+    if swapped is not None:
+        plain, out.correcting = swapped[0], True
     block = assertion.blocked(plain) or ("hypothetical" if tone.hedged_after(plain) else None)
     _todos(plain, block, out)
     if block is not None:
         return
+    before = set(out.facts)
     for clause in assertion.clauses(plain):
         _clause(clause, out)
     out.valid_from = out.valid_to = None
+    if swapped is not None and out.is_user:  # the value it replaces was never true: it ends
+        said = {out.facts[k].predicate for k in out.facts.keys() - before}
+        out.ends.extend(f"{predicate} {swapped[1]}"[:120] for predicate in sorted(said))
 
 
 def _todos(plain: str, block: assertion.Block | None, out: Emitter) -> None:

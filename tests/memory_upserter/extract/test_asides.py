@@ -246,3 +246,34 @@ def test_a_weekday_to_come_dates_no_fact() -> None:
 )
 def test_ive_got_reads_as_i_have(text: str, fact: tuple) -> None:
     assert fact in facts_of(text)
+
+
+@pytest.mark.parametrize(
+    "said, fixed, fact, ends",
+    [
+        (
+            "i live in coimbra",
+            "not coimbra, braga. typo",
+            ("user", "LIVES_IN", "Braga"),
+            "LIVES_IN coimbra",
+        ),
+        (
+            "im a nurse",
+            "no not a nurse, a midwife",
+            ("user", "JOB_TITLE", "midwife"),
+            "JOB_TITLE nurse",
+        ),
+    ],
+)
+def test_not_this_but_that_restates_what_was_said_with_the_new_value(
+    said: str, fixed: str, fact: tuple, ends: str
+) -> None:
+    plan = extract([Utterance(fixed)], now=NOW, context=[Utterance(said)])
+    assert fact in {(f.subject, f.predicate, f.object or f.value) for f in plan.facts}
+    assert plan.ends == [ends]
+
+
+@pytest.mark.parametrize("fixed", ["not now, maybe later", "not bad, thanks", "not today, sorry"])
+def test_a_not_that_replaces_no_value_corrects_nothing(fixed: str) -> None:
+    plan = extract([Utterance(fixed)], now=NOW, context=[Utterance("i live in coimbra now")])
+    assert plan.facts == [] and plan.ends == []
