@@ -165,6 +165,8 @@ def _todos(plain: str, block: assertion.Block | None, out: Emitter) -> None:
 def _clause(clause: str, out: Emitter) -> None:
     """One clause's facts, with its time; a hedged match writes nothing."""
     restated = assertion.ended(clause, correcting=out.correcting)
+    if restated is not None:  # "i don't work there anymore": where "there" is
+        restated = instead.there_is(restated, out.said_before)
     before = set(out.facts)
     out.clause_start = len(out.facts)
     dated = validity(restated or clause, out.now)

@@ -69,3 +69,21 @@ def not_this_but(sentence: str, before: str) -> tuple[str, str] | None:
                 new = " ".join(w[:1].upper() + w[1:] for w in new.split())
             return said[: found.start()] + new + said[found.end() :], _bare(old)
     return None
+
+
+_THERE = re.compile(r"(?i)\bthere\b")
+_PLACE_SAID = re.compile(
+    r"\b(?P<prep>at|in|for)\s+(?P<where>[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*){0,3})"
+)
+
+
+def there_is(statement: str, before: str) -> str:
+    """ "I work there" (from "i don't work there anymore") after "I work at Acme": "I work at
+    Acme" — "there" is the last place or organisation the speaker named with at/in/for."""
+    if _THERE.search(statement) is None:
+        return statement
+    named = list(_PLACE_SAID.finditer(before[-400:]))
+    if not named:
+        return statement
+    last = named[-1]
+    return _THERE.sub(f"{last['prep']} {last['where']}", statement, count=1)

@@ -277,3 +277,15 @@ def test_not_this_but_that_restates_what_was_said_with_the_new_value(
 def test_a_not_that_replaces_no_value_corrects_nothing(fixed: str) -> None:
     plan = extract([Utterance(fixed)], now=NOW, context=[Utterance("i live in coimbra now")])
     assert plan.facts == [] and plan.ends == []
+
+
+def test_not_there_anymore_ends_the_place_said_before() -> None:
+    plan = extract(
+        [Utterance("i dont work there anymore")], now=NOW, context=[Utterance("I work at Hooli")]
+    )
+    (fact,) = plan.facts
+    assert (fact.predicate, fact.object, fact.valid_to) == ("WORKS_AT", "Hooli", NOW.isoformat())
+
+
+def test_not_there_anymore_with_no_place_said_writes_nothing() -> None:
+    assert facts_of("i dont live there anymore") == set()
