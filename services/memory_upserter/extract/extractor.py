@@ -136,6 +136,8 @@ def _sentence(sentence: str, out: Emitter) -> None:
         return
     plain, out.correcting = assertion.corrected(plain)
     swapped = instead.not_this_but(plain, out.said_before)  # "not lisbon, porto"
+    if swapped is None and out.correcting and out.is_user:
+        swapped = _meant(plain, out)  # "sorry i meant porto"
     if swapped is not None:
         plain, out.correcting = swapped[0], True
     block = assertion.blocked(plain) or ("hypothetical" if tone.hedged_after(plain) else None)
@@ -149,6 +151,22 @@ def _sentence(sentence: str, out: Emitter) -> None:
     if swapped is not None and out.is_user:  # the value it replaces was never true: it ends
         said = {out.facts[k].predicate for k in out.facts.keys() - before}
         out.ends.extend(f"{predicate} {swapped[1]}"[:120] for predicate in sorted(said))
+
+
+def _meant(value: str, out: Emitter) -> tuple[str, str] | None:
+    """ "sorry i meant porto" after "i live in lisbon": that sentence again, with the last value
+    it wrote replaced by the one meant (and that value, which ends); None when the correction
+    is a statement of its own, or nothing said before wrote a value."""
+    value = value.strip(" .!")
+    if not instead.bare_value(value):
+        return None
+    for said in reversed(re.split(r"(?<=[.!?])\s+", out.said_before[-600:])[-3:]):
+        for old in reversed(_named_in(said, out)):
+            found = re.search(rf"(?i)(?<!\w){re.escape(old)}(?!\w)", said)
+            if found is not None and fold(old) != fold(value):
+                new = value.title() if old[:1].isupper() and value.islower() else value
+                return said[: found.start()] + new + said[found.end() :], old
+    return None
 
 
 def _todos(plain: str, block: assertion.Block | None, out: Emitter) -> None:

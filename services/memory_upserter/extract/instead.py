@@ -87,3 +87,14 @@ def there_is(statement: str, before: str) -> str:
         return statement
     last = named[-1]
     return _THERE.sub(f"{last['prep']} {last['where']}", statement, count=1)
+
+
+_PHRASE = re.compile(
+    r"(?i)(?!(?:I|I'm|we|my|it|it's|that|this|you|he|she|they|not|no|to|what|how)\b)[\w'&-]+(?:\s+[\w'&-]+){0,3}"
+)
+
+
+def bare_value(words: str) -> bool:
+    """A phrase of one to four words that states nothing by itself ("porto", "Globex"), the
+    value of a correction ("i meant porto")."""
+    return bool(_PHRASE.fullmatch(words)) and not _no_value(words) and not _HEDGY.search(words)

@@ -289,3 +289,34 @@ def test_not_there_anymore_ends_the_place_said_before() -> None:
 
 def test_not_there_anymore_with_no_place_said_writes_nothing() -> None:
     assert facts_of("i dont live there anymore") == set()
+
+
+@pytest.mark.parametrize(
+    "said, fixed, fact, ends",
+    [
+        (
+            "i live in coimbra",
+            "sorry i meant braga",
+            ("user", "LIVES_IN", "Braga"),
+            "LIVES_IN Coimbra",
+        ),
+        (
+            "I work at Hooli",
+            "oops i meant Initech",
+            ("user", "WORKS_AT", "Initech"),
+            "WORKS_AT Hooli",
+        ),
+    ],
+)
+def test_i_meant_a_value_restates_the_last_statement_with_it(
+    said: str, fixed: str, fact: tuple, ends: str
+) -> None:
+    plan = extract([Utterance(fixed)], now=NOW, context=[Utterance(said)])
+    assert fact in {(f.subject, f.predicate, f.object or f.value) for f in plan.facts}
+    assert plan.ends == [ends]
+
+
+@pytest.mark.parametrize("fixed", ["sorry i meant to say hi", "oops, i meant that", "sorry"])
+def test_i_meant_no_value_corrects_nothing(fixed: str) -> None:
+    plan = extract([Utterance(fixed)], now=NOW, context=[Utterance("i live in coimbra")])
+    assert plan.facts == [] and plan.ends == []
