@@ -48,3 +48,12 @@ async def test_not_now_corrects_nothing(nodes) -> None:
     await _say(nodes, ids, "i live in coimbra now", 0)
     said = await _say(nodes, ids, "not now, maybe later", 1)
     assert said["facts"] == []
+
+
+async def test_i_meant_puts_the_value_meant_in_place_of_the_old(nodes) -> None:
+    ids = _user()
+    await _say(nodes, ids, "I work at Hooli", 0)
+    fixed = await _say(nodes, ids, "oops i meant Initech", 1)
+    outcomes = {f["text"]: f["outcome"] for f in fixed["facts"]}
+    assert outcomes.get("User works at Initech") == "created", outcomes
+    assert any("Hooli" in t and o == "ended" for t, o in outcomes.items()), outcomes
