@@ -69,7 +69,9 @@ async def _degraded_turn(node, res: Clients, user_id: str) -> None:
         assert res.settings.index_after_reply and answer.json()["warnings"] == []
         assert "turn_unindexed" in [e["event"] for e in logs]
         ready = await upserter.get("/readyz")
-        assert ready.status_code == 503 and ready.headers["x-unready"] == "vectors"
+        # the index is named whatever else a loaded machine makes slow (the header names one)
+        assert ready.status_code == 503 and ready.headers["x-unready"]
+        assert ready.json()["checks"]["vectors"].startswith("VectorIndexUnavailable")
     async with node("rag-gate", res) as gate:
         found = await gate.post("/v1/retrieve", json=retrieve_body(user_id))
         assert found.status_code == 200, found.text

@@ -10,7 +10,10 @@ the person does and keeps (:mod:`.doing`: a fallback for a clause nothing else w
 goals; :mod:`.work`: jobs got or held; :mod:`.family`: relatives lost, friends, homes
 described; :mod:`.study`: school and degrees; :mod:`.health`: injuries, conditions, diets;
 :mod:`.lately`: activities kept up; :mod:`.fondness`: likes said the long way;
-:mod:`.pastimes`: taken up, groups joined, habits, works underway), and last the relations said
+:mod:`.pastimes`: taken up, groups joined, habits, works underway), the shapes of a clause
+that say a habit or a belonging whatever the verb (:mod:`.habits`: a present verb with a word of
+frequency, "been …ing"; :mod:`.belongs`: service, seats, likes said by what they do to the
+person), and last the relations said
 in passing (:mod:`.kin`), which a named relation outranks. What the person used to do writes
 nothing (the corpora's "past" category). Within a module, rules keep the order they are written
 in. The todo rules (:mod:`.todos`, then the goals of :mod:`.talk`, :mod:`.family` and
@@ -24,32 +27,41 @@ from types import ModuleType
 
 from services.memory_upserter.extract.rules import (
     basics,
+    belongs,
+    changes,
     did,
     doing,
+    dropped,
     events,
     everyday,
     family,
     fondness,
+    habits,
     health,
+    implied,
     keeps,
     kin,
     languages,
     lately,
     life,
+    named,
     notes,
     pastimes,
     plans,
     profile,
+    projects,
     study,
     talk,
+    tastes,
     todos,
     work,
 )
 from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
 
 FACT_ORDER: tuple[ModuleType, ...] = (
-    basics, did, profile, life, events, languages, everyday, doing, keeps,
-    talk, work, family, study, health, lately, fondness, pastimes, kin,
+    basics, did, profile, life, events, languages, everyday, doing, keeps, talk, work, family,
+    study, health, lately, fondness, pastimes, projects, changes, habits, belongs, implied,
+    tastes, named, kin, dropped,
 )  # fmt: skip
 TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans, notes)
 

@@ -51,7 +51,7 @@ def _my_name(m: re.Match[str], out: Emitter) -> None:
     r"'m\s+living|'re\s+"
     r"living|\s+are\s+living|(?:'ve|\s+have)\s+been\s+living|\s+reside|'m\s+"
     r"based|\s+am\s+based|'re\s+based|(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|"
-    r"finally\s+)?(?:moved|relocated)(?:\s+from\s+[^,.;:!?]+?)?)(?:\s+with\s+(?:my|our)\s+\w+)?\s+"
+    r"finally\s+)?(?:moved|relocated)(?:\s+from\s+[^,.;:!?]+?)?)(?:\s+with\s+(?:my|our)\s+(?:\w+\s+){0,2}?\w+)?\s+"
     r"(?:in|to))\s+" + PLACE,
 )
 def _lives_in(m: re.Match[str], out: Emitter) -> None:
@@ -184,7 +184,8 @@ def _dislikes(m: re.Match[str], out: Emitter) -> None:
     rf"(?:the\s+|a\s+|an\s+|my\s+|our\s+)?){THING}",
 )
 def _working_on(m: re.Match[str], out: Emitter) -> None:
-    thing = _thing(re.sub(r"(?i)\s+project$", "", m["thing"]))
+    said = re.sub(r"(?i)\s+(?:about|for|with|of|on|in|at|to|from|by)$", "", m["thing"])
+    thing = _thing(re.sub(r"(?i)\s+project$", "", said))  # "a screenplay about [my …]"
     generic = r"(?i)(?:new|big|side|secret|little|personal|cool|one|project|something|it)"
     if thing and not re.fullmatch(generic, thing):
         project = out.entity(thing, "Project")

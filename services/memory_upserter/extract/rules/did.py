@@ -53,6 +53,8 @@ def _did(m: re.Match[str], out: Emitter) -> None:
     if _FRAGMENT.search(thing) or _FRAGMENT_START.match(thing):
         return  # "made for", "saw while hiking", "wrote a few bits": a piece of an event
     verb = m["verb"].lower()
+    if verb in ("finished", "stopped", "kept", "quit") and re.fullmatch(r"(?i)[a-z]+ing", thing):
+        return  # "I finished writing [my first novel]": the object is past the gerund
     if verb in ("joined", "started") and re.match(r"(?:at\s+|with\s+)?[A-Z]", thing):
         return  # joining an organisation is where the person works (profile.employer)
     if verb == "started" and re.match(

@@ -56,7 +56,8 @@ def _took_up(m: re.Match[str], out: Emitter) -> None:
     if what is not None and ACTIVITY.fullmatch(what) and not out.clause_said:
         what = _own(what)
         out.valid_from = out.valid_from or out.now
-        _does(out, f"took up {what}", what, 0.75)
+        said = f"has been {what}" if re.match(r"[a-z]+ing\b", what) else f"took up {what}"
+        _does(out, said, what, 0.75)  # "I've started taking guitar lessons": no "took up taking"
 
 
 @rule(
