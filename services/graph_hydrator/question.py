@@ -84,9 +84,9 @@ def _kin_detail(entity: EntityRow) -> str | None:
     """What the candidate is to the person ("sister", "colleague"), from ``user HAS_SISTER
     Marta`` (or ``Marta SISTER_OF user``): the plainest way to tell two of one name apart."""
     for predicate in entity.kin:
-        role = predicate.upper().lstrip("^").removeprefix("HAS_").removesuffix("_OF")
-        if role:
-            return humanize(role)
+        said = predicate.upper()
+        if said.startswith("HAS_") or (said.startswith("^") and said.endswith("_OF")):
+            return humanize(said.lstrip("^").removeprefix("HAS_").removesuffix("_OF"))
     return None
 
 

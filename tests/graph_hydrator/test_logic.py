@@ -657,3 +657,18 @@ def test_two_of_one_name_are_told_apart_by_what_they_are_to_the_person() -> None
     assert question.question.startswith("Which Marta do you mean — ")
     assert "Marta (sister)" in question.question
     assert "Marta Silva (colleague)" in question.question
+
+
+def test_a_relation_to_the_person_that_is_no_role_is_no_description() -> None:
+    """ "Acme (works at)" would read as nothing: only HAS_<role> / <role>_OF describe."""
+    acme = EntityRow(
+        entity_id=_id(), name="Acme", category="Org", scope="global", keys=("acme",),
+        kin=("WORKS_AT",),
+    )  # fmt: skip
+    other = EntityRow(
+        entity_id=_id(), name="Acme", category="Org", scope="global", keys=("acme",),
+        kin=("HAS_CLIENT",),
+    )  # fmt: skip
+    seeds = _resolve_kin("how is acme doing?", [acme, other])
+    question = ask(seeds.question_for, [])
+    assert "works at" not in question.question

@@ -149,11 +149,16 @@ def _sentence(sentence: str, out: Emitter) -> None:
         _clause(clause, out)
     out.valid_from = out.valid_to = None
     if swapped is not None and out.is_user:  # the value it replaces was never true: it ends
-        said = {out.facts[k].predicate for k in out.facts.keys() - before}
+        new = fold(swapped[2])
+        said = {
+            f.predicate
+            for f in (out.facts[k] for k in out.facts.keys() - before)
+            if new and new in fold(f.object or f.value or "")
+        }  # "hey! im rita, i live in braga": LIVES_IN Coimbra ends, not the name
         out.ends.extend(f"{predicate} {swapped[1]}"[:120] for predicate in sorted(said))
 
 
-def _meant(value: str, out: Emitter) -> tuple[str, str] | None:
+def _meant(value: str, out: Emitter) -> tuple[str, str, str] | None:
     """ "sorry i meant porto" after "i live in lisbon": that sentence again, with the last value
     it wrote replaced by the one meant (and that value, which ends); None when the correction
     is a statement of its own, or nothing said before wrote a value."""
@@ -165,7 +170,7 @@ def _meant(value: str, out: Emitter) -> tuple[str, str] | None:
             found = re.search(rf"(?i)(?<!\w){re.escape(old)}(?!\w)", said)
             if found is not None and fold(old) != fold(value):
                 new = value.title() if old[:1].isupper() and value.islower() else value
-                return said[: found.start()] + new + said[found.end() :], old
+                return said[: found.start()] + new + said[found.end() :], old, new
     return None
 
 

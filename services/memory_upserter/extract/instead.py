@@ -52,9 +52,9 @@ def _no_value(words: str) -> bool:
     return all(w in _NOT_VALUES for w in words.lower().split())
 
 
-def not_this_but(sentence: str, before: str) -> tuple[str, str] | None:
+def not_this_but(sentence: str, before: str) -> tuple[str, str, str] | None:
     """ "not lisbon, porto" after "i live in lisbon": the person's last sentence that named
-    Lisbon, with Porto in its place ("I live in Porto"), and what it replaces ("lisbon"); None
+    Lisbon, with Porto in its place ("I live in Porto"), what it replaces and what replaces it; None
     when the sentence is no such correction or nothing said before names what it replaces."""
     m = _NOT_X_Y.match(sentence.strip())
     if m is None:
@@ -67,7 +67,7 @@ def not_this_but(sentence: str, before: str) -> tuple[str, str] | None:
         if found is not None:
             if found.group(0)[:1].isupper():  # a name for a name: "lisbon" → "Porto"
                 new = " ".join(w[:1].upper() + w[1:] for w in new.split())
-            return said[: found.start()] + new + said[found.end() :], _bare(old)
+            return said[: found.start()] + new + said[found.end() :], _bare(old), _bare(new)
     return None
 
 

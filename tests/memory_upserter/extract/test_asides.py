@@ -320,3 +320,9 @@ def test_i_meant_a_value_restates_the_last_statement_with_it(
 def test_i_meant_no_value_corrects_nothing(fixed: str) -> None:
     plan = extract([Utterance(fixed)], now=NOW, context=[Utterance("i live in coimbra")])
     assert plan.facts == [] and plan.ends == []
+
+
+def test_not_this_but_ends_only_what_held_the_old_value() -> None:
+    said = [Utterance("hey! im rita, i live in coimbra btw")]
+    plan = extract([Utterance("not coimbra, braga")], now=NOW, context=said)
+    assert plan.ends == ["LIVES_IN coimbra"]
