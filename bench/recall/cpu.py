@@ -1,15 +1,20 @@
-"""CPU per retrieve of rag-gate's raw-turn recall, before and after issue 33's second round,
-interleaved in one process on one memory (so load and caches are the same for both).
+"""CPU per retrieve of rag-gate's raw-turn recall, before and after issue 33's third round
+(its second: ``--round 2``), interleaved in one process on one memory (so load and caches are
+the same for both).
 
-    uv run python -m bench.recall.cpu [--conversation conv-26] [--rounds 2]
+    uv run python -m bench.recall.cpu [--conversation conv-26] [--rounds 2] [--round 3]
 
 Writes one LoCoMo conversation's turns as one user's logged messages (Postgres, then the
 ``messages`` index as memory-upserter writes it, MiniLM), then asks each of its questions
 through :func:`services.rag_gate.pipeline.retrieve` (gate forced open), alternating *before*
-(32 candidates, the 0.3 cutoff margin, no session context, no spread) and *after* (the
-shipped defaults). Process CPU time per retrieve (``time.process_time``: every thread, the
+and *after* (the shipped defaults). Round 2's before: 32 candidates, the 0.3 cutoff margin, no
+session context, no spread. Round 3's before: no standing search and the turn query as asked
+(:mod:`services.rag_gate.standing`, :mod:`services.rag_gate.unnamed`); the speakers are Person
+entities and a question gets those it names as ``entity_ids``, as graph-hydrator gives them.
+Process CPU time per retrieve (``time.process_time``: every thread, the
 query embedding included) and wall time; medians and means. Database ``twin_recall_cpu``
-(dropped at the end), Redis db 5, a temporary Qdrant Edge folder. Prints, never asserts.
+(dropped at the end; ``--database``), Redis db 5 (``--redis-db``), a temporary Qdrant Edge
+folder. Prints, never asserts.
 """
 
 from __future__ import annotations
@@ -29,22 +34,30 @@ import msgspec
 from bench.recall import data
 from contracts.retrieve import RetrieveRequest
 from services.core.deps import STORES, Clients
-from services.core.memory_store import ensure_user_and_agent
+from services.core.memory_store import EntityWrite, ensure_user_and_agent, upsert_entities
 from services.core.migrate import apply_migrations
 from services.core.settings import Settings
 from services.memory_upserter.commit.index import sync_message_vectors
-from services.rag_gate import fusion, pipeline, spread
+from services.rag_gate import fusion, pipeline, spread, standing, unnamed
 
 ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 DATABASE = "twin_recall_cpu"
+REDIS = ["redis://127.0.0.1:6379/5"]
 USER, AGENT, CHAT = "cpu-user", "cpu-agent", "cpu-chat"
 BEFORE = {"turns": {"candidates": 32, "margin": 0.3}}
 AFTER: dict = {}  # the shipped defaults, or ``--after`` (JSON limits) to split the cost
 
 
-async def write(res: Clients, conversation: data.Conversation) -> None:
+async def write(res: Clients, conversation: data.Conversation) -> dict[str, str]:
+    """The conversation as logged messages; returns its speakers' entity ids by first name."""
     async with res.db.acquire() as conn:
         await ensure_user_and_agent(conn, USER, AGENT)
+        people = await upsert_entities(
+            conn,
+            USER,
+            [EntityWrite(s, "Person") for s in conversation.speakers],
+            now=conversation.sessions[0].start,
+        )
         ids: list[str] = []
         for session in conversation.sessions:
             sid = str(uuid.uuid4())
@@ -68,10 +81,15 @@ async def write(res: Clients, conversation: data.Conversation) -> None:
             res.db, res.vectors, res.embedder, USER, ids[start : start + 64]
         )
         assert warning is None, warning
+    return {
+        s.split()[0].lower(): str(p.entity_id)
+        for s, p in zip(conversation.speakers, people, strict=True)
+    }
 
 
-def request(question: str, now: str, limits: dict | None) -> RetrieveRequest:
+def request(question: str, now: str, limits: dict | None, entity_ids: list[str]) -> RetrieveRequest:
     body = {"user_id": USER, "agent_id": AGENT, "chat_id": CHAT, "message": question}
+    body["entity_ids"] = entity_ids
     body |= {"now": now, "force": "open", **({"limits": limits} if limits else {})}
     return msgspec.convert(body, RetrieveRequest)
 
@@ -79,13 +97,22 @@ def request(question: str, now: str, limits: dict | None) -> RetrieveRequest:
 STAGES: dict[bool, list[dict[str, float]]] = {True: [], False: []}
 
 
+ROUND = [3]
+PEOPLE: dict[str, str] = {}
+
+
 async def ask(res: Clients, question: str, now, before: bool) -> tuple[float, float]:
     share, spreading = fusion.SESSION_SHARE, spread.spread
-    if before:
+    search, unnamed_share = standing.SEARCH, unnamed.SHARE
+    if before and ROUND[0] == 2:
         fusion.SESSION_SHARE = 0.0
         spread.spread = lambda order, *a, **k: list(order)  # type: ignore[assignment]
+    if before and ROUND[0] == 3:
+        standing.SEARCH, unnamed.SHARE = 0, 0.0
+    named = [e for w, e in PEOPLE.items() if w in question.lower().split()]
     try:
-        req = request(question, now.isoformat(), BEFORE if before else AFTER or None)
+        limits = BEFORE if before and ROUND[0] == 2 else AFTER or None
+        req = request(question, now.isoformat(), limits, named)
         cpu, wall = time.process_time(), time.perf_counter()
         answer = await pipeline.retrieve(res.db, res.vectors, res.embedder, res.settings, req, now)
         took = time.process_time() - cpu, time.perf_counter() - wall
@@ -93,6 +120,7 @@ async def ask(res: Clients, question: str, now, before: bool) -> tuple[float, fl
         return took
     finally:
         fusion.SESSION_SHARE, spread.spread = share, spreading
+        standing.SEARCH, unnamed.SHARE = search, unnamed_share
 
 
 async def run(conversation: data.Conversation, rounds: int) -> None:
@@ -103,12 +131,12 @@ async def run(conversation: data.Conversation, rounds: int) -> None:
     await apply_migrations(dsn)
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(
-            database_url=dsn, redis_url="redis://127.0.0.1:6379/5", qdrant_path=folder,
+            database_url=dsn, redis_url=REDIS[0], qdrant_path=folder,
             embedder="minilm", index_after_reply=False, index_sweep_s=0,
         )  # fmt: skip
         res = await Clients.open(settings, STORES)
         try:
-            await write(res, conversation)
+            PEOPLE.update(await write(res, conversation))
             now = conversation.end + timedelta(days=1)
             questions = [q.text for q in conversation.questions]
             for q in questions[:5]:  # warm both paths
@@ -140,11 +168,18 @@ async def run(conversation: data.Conversation, rounds: int) -> None:
 
 
 def main() -> None:
+    global DATABASE
     parser = argparse.ArgumentParser(prog="python -m bench.recall.cpu")
     parser.add_argument("--conversation", default="conv-26")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--after", default="", help='limits of "after", e.g. {"turns": {...}}')
+    parser.add_argument("--round", type=int, default=3, choices=(2, 3))
+    parser.add_argument("--database", default=DATABASE)
+    parser.add_argument("--redis-db", type=int, default=5)
     args = parser.parse_args()
+    ROUND[0] = args.round
+    REDIS[0] = f"redis://127.0.0.1:6379/{args.redis_db}"
+    DATABASE = args.database
     if args.after:
         AFTER.update(json.loads(args.after))
     (conversation,) = [c for c in data.load() if c.sample_id == args.conversation]

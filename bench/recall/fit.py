@@ -30,7 +30,9 @@ from bench.recall import beam, data
 from bench.recall.lexical import BM25, tokenize
 from bench.recall.splits import SPLITS, update_outcome
 from contracts.retrieve_limits import TurnLimits
-from services.rag_gate import fusion, spread, updates, when
+from services.core.standing import is_standing
+from services.rag_gate import fusion, spread, unnamed, updates, when
+from services.rag_gate import standing as rag_standing
 
 RRF_K = 60
 
@@ -44,6 +46,7 @@ class Indexed:
     dense: np.ndarray
     bm25: BM25
     previous: dict[str, str | None]  # dia_id → the turn before it in its session
+    standing: frozenset[int] = frozenset()  # the turns the commit marks standing
 
 
 def said(turn: data.Turn) -> str:
@@ -61,7 +64,8 @@ def index(conversation: data.Conversation, embed: Callable) -> Indexed:
             pair.append(f"{said(before)[:600]}\n{said(turn)}" if before else said(turn))
             before = turn
     dense = np.asarray(embed([said(t) for t in turns]), dtype=np.float32)
-    return Indexed(conversation, turns, dense, BM25([tokenize(p) for p in pair]), previous)
+    rules = frozenset(i for i, t in enumerate(turns) if is_standing(t.role, t.content))
+    return Indexed(conversation, turns, dense, BM25([tokenize(p) for p in pair]), previous, rules)
 
 
 def names_in(question: str, conversation: data.Conversation) -> list[str]:
@@ -79,6 +83,8 @@ def candidates(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimi
     lexical = [i for i in np.argsort(-bm, kind="stable") if bm[i] > 0]
     rrf[lexical] += 1.0 / (RRF_K + np.arange(1, len(lexical) + 1))
     top = np.argsort(-rrf, kind="stable")[: limits.candidates]
+    extra = [i for i in standing_best(ix, rrf) if i not in set(top)]
+    top = np.concatenate([top, np.asarray(extra, dtype=top.dtype)])
     bar = max(limits.floor, float(cos[top].max()) - limits.margin)
     kept = [i for i in top if cos[i] > bar]
     out = []
@@ -95,9 +101,19 @@ def candidates(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimi
                 bm25=float(bm[i]) if bm[i] > 0 else None,
                 dated=when.says_when(turn.content),
                 words=fusion.words(said(turn)),
+                standing=STANDING and i in ix.standing,
             )
         )
     return out
+
+
+def standing_best(ix: Indexed, rrf: np.ndarray) -> list[int]:
+    """The standing search: the best :data:`standing.SEARCH` standing instructions by the
+    same hybrid score (RRF of the whole collection's ranks stands in for the filtered one's)."""
+    if not STANDING or not ix.standing:
+        return []
+    mine = sorted(ix.standing, key=lambda i: -rrf[i])
+    return mine[: rag_standing.SEARCH]
 
 
 def rank(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimits) -> list[frozenset]:
@@ -148,12 +164,17 @@ def session_recall(items: Sequence[frozenset], evidence: Sequence[str], k: int =
 
 
 BEFORE = {"candidates": 32, "margin": 0.3}
+OLD = {"unnamed": False, "standing": False}  # this round's two levers off
 SETTINGS: dict[str, dict] = {
-    "before (round 1)": {"patch": {"SESSION_SHARE": 0.0}, "limits": BEFORE, "spread": None},
-    "+ session context 0.8": {"limits": BEFORE, "spread": None},
-    "+ margin 0.7": {"limits": {"candidates": 32}, "spread": None},
-    "+ 64 candidates": {"spread": None},
-    "+ spread (shipped)": {},
+    "before (round 1)": {**OLD, "patch": {"SESSION_SHARE": 0.0}, "limits": BEFORE, "spread": None},
+    "+ session context 0.8": {**OLD, "limits": BEFORE, "spread": None},
+    "+ margin 0.7": {**OLD, "limits": {"candidates": 32}, "spread": None},
+    "+ 64 candidates": {**OLD, "spread": None},
+    "+ spread": OLD,
+    "+ standing instructions": {"unnamed": False},
+    "+ unnamed turn query (shipped)": {},
+    "shipped, unnamed share 0.7": {"share": 0.7},
+    "shipped, standing boost 3": {"boost": 3.0},
     "shipped, session 0.6": {"patch": {"SESSION_SHARE": 0.6}},
     "shipped, session 1.0": {"patch": {"SESSION_SHARE": 1.0}},
     "shipped, margin 0.5": {"limits": {"margin": 0.5}},
@@ -167,6 +188,11 @@ SETTINGS: dict[str, dict] = {
 
 
 SPREAD_HEAD: int | None = spread.HEAD
+STANDING = True  # the standing search beside the turn search
+UNNAMED = True  # the turn search's query without the speakers it names
+UNNAMED_VECS: dict[str, np.ndarray] = {}
+ROLES = ("user", "assistant")  # BEAM's speakers are its roles: no person is named
+BOOST, SHARE = rag_standing.BOOST, unnamed.SHARE  # as shipped
 
 
 def patched(patch: dict) -> dict:
@@ -184,7 +210,8 @@ def measure(indexed: Sequence[Indexed], qvecs: dict, limits: TurnLimits) -> dict
         for q in ix.conversation.questions:
             if not q.evidence or not (q.ability or q.category in (1, 2, 3, 4, 5)):
                 continue
-            items = rank(ix, q, qvecs[q.qid], limits)
+            qvec = UNNAMED_VECS.get(q.qid, qvecs[q.qid]) if UNNAMED else qvecs[q.qid]
+            items = rank(ix, q, qvec, limits)
             r = turn_recall(items, q.evidence, 10)
             if q.category == 5:
                 adv.append(r)
@@ -215,7 +242,7 @@ def measure(indexed: Sequence[Indexed], qvecs: dict, limits: TurnLimits) -> dict
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.recall.fit")
     parser.add_argument("--split", default="A", choices=("A", "B"))
-    parser.add_argument("--only", default="", help="comma-separated SETTINGS names")
+    parser.add_argument("--only", default="", help="SETTINGS names, separated by |")
     args = parser.parse_args(argv)
     wanted = [ids for name, ids in SPLITS.items() if f" {args.split} " in name]
     samples = {s for ids in wanted for s in ids}
@@ -228,16 +255,39 @@ def main(argv: list[str] | None = None) -> None:
     questions = [q for c in conversations for q in c.questions if q.evidence]
     vectors = embed([q.text for q in questions])
     qvecs = {q.qid: v for q, v in zip(questions, vectors, strict=True)}
-    names = args.only.split(",") if args.only else list(SETTINGS)
+    names = args.only.split("|") if args.only else list(SETTINGS)
     for name in names:
         limits = msgspec.structs.replace(TurnLimits(), **SETTINGS[name].get("limits", {}))
         old = patched(SETTINGS[name].get("patch", {}))
         global SPREAD_HEAD
         SPREAD_HEAD = SETTINGS[name].get("spread", spread.HEAD)
         spread.SESSION_TOP = SETTINGS[name].get("top", 2)
+        global STANDING, UNNAMED
+        STANDING, UNNAMED = (SETTINGS[name].get(k, True) for k in ("standing", "unnamed"))
+        rag_standing.BOOST = SETTINGS[name].get("boost", BOOST)
+        unnamed.SHARE = SETTINGS[name].get("share", SHARE)
+        UNNAMED_VECS.update(unnamed_vectors(conversations, qvecs, embed))
         got = measure(indexed, qvecs, limits)
         patched(old)
-        print(f"{name:26s} " + "  ".join(f"{k} {v:.3f}" for k, v in got.items()), flush=True)
+        print(f"{name:32s} " + "  ".join(f"{k} {v:.3f}" for k, v in got.items()), flush=True)
+
+
+def unnamed_vectors(
+    conversations: Sequence[data.Conversation], qvecs: dict, embed: Callable
+) -> dict[str, np.ndarray]:
+    """The turn search's query of each question that names a speaker (:mod:`.unnamed`, the
+    speakers standing in for graph-hydrator's Person entities)."""
+    texts = {}
+    for c in conversations:
+        names = [n for s in c.speakers if s not in ROLES for n in {s, s.split()[0]}]
+        for q in c.questions:
+            if q.qid in qvecs and (text := unnamed.without_names(q.text, names)):
+                texts[q.qid] = text
+    vectors = embed(list(texts.values())) if texts else []
+    return {
+        qid: np.asarray(unnamed.mixed(qvecs[qid], v), dtype=np.float32)
+        for qid, v in zip(texts, vectors, strict=True)
+    }
 
 
 def fit_embedder() -> Callable:

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from contracts.retrieve_limits import FusionWeights, TurnLimits
+from services.rag_gate import standing
 from services.rag_gate.gate import normalize
 from services.rag_gate.when import TEMPORAL_BOOST
 
@@ -82,6 +83,7 @@ class TurnCandidate:
     bm25: float | None = None  # its BM25 score, when the index's lexical ranking held it
     words: int = 0  # its length
     dated: bool = False  # it says when (:func:`services.rag_gate.when.says_when`)
+    standing: bool = False  # a standing instruction of the person's (:mod:`.standing`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +160,8 @@ def score_turns(
         rank = session_ranks.get(c.session_id or "")
         session = limits.session_boost / (RRF_K + rank) if rank else 0.0
         dated = TEMPORAL_BOOST * FIRST if asks_when and c.dated else 0.0
-        score = base + entity + session + dated + context
+        rule = standing.lift(base) if c.standing else 0.0
+        score = base + entity + session + dated + context + rule
         details = {
             "rrf": round(c.rrf, 6),
             "relevance": round(base, 6),
@@ -166,6 +169,7 @@ def score_turns(
             "session": round(session, 6),
             "when": round(dated, 6),
             "session_context": round(context, 6),
+            "standing": round(rule, 6),
             "fused": round(score, 6),
             "lexical": 1.0 if c.lexical else 0.0,
         }

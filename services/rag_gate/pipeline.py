@@ -40,7 +40,7 @@ from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.settings import Settings
 from services.core.vectors import VectorHit, VectorIndex
-from services.rag_gate import continuity, search, slots, store, turns
+from services.rag_gate import continuity, search, slots, store, turns, unnamed
 from services.rag_gate.gate import decide, retrieval_query
 from services.rag_gate.store import Rows
 
@@ -133,7 +133,7 @@ async def _recall(
     timings: Timings,
 ) -> Recalled:
     limits = req.limits
-    dense = await _embed(embedder, query, timings)
+    dense, turn_dense = await _embed_both(db, embedder, req, query, timings)
     if dense is None:
         return _unembedded(query, embedder.name)
     planned = search.plan(
@@ -144,6 +144,7 @@ async def _recall(
         text=query,
         entity_ids=req.entity_ids,
         history=now < datetime.now(UTC) - AS_OF_MARGIN,
+        turn_dense=turn_dense,
     )
     with timings.stage("vectors"):
         found = search.cap(await search.search(vectors, planned), limits)
@@ -153,7 +154,7 @@ async def _recall(
         with timings.stage("rank"):
             terms = slots.terms().of_query(query)
             recalled, turn_tally = turns.recalled_turns(
-                found.turns, found.episodes, rows, req, terms, found.skipped
+                found.turns, found.episodes, rows, req, terms, found.skipped, found.standing
             )
             episode, episode_tally = slots.episode_hits(found.episodes, rows, req, terms, recalled)
             knowledge, knowledge_tally = slots.knowledge_slot(
@@ -173,10 +174,34 @@ async def _recall(
     )
 
 
-async def _embed(embedder: Embedder, query: str, timings: Timings) -> list[float] | None:
+async def _embed_both(
+    db: Database, embedder: Embedder, req: RetrieveRequest, query: str, timings: Timings
+) -> tuple[list[float] | None, list[float] | None]:
+    """The query's dense vector and the turn search's (:mod:`.unnamed`: the seed entities'
+    names taken out, when the query says one; else None), the names read beside the first."""
+    names: list[str] = []
+    if req.entity_ids and req.limits.turns.max:
+        dense, names = await _both(_embed(embedder, query, timings), _names(db, req))
+    else:
+        dense = await _embed(embedder, query, timings)
+    unnamed_query = unnamed.without_names(query, names) if dense is not None else None
+    if dense is None or unnamed_query is None:
+        return dense, None
+    other = await _embed(embedder, unnamed_query, timings, "embed_unnamed")
+    return dense, unnamed.mixed(dense, other) if other is not None else None
+
+
+async def _names(db: Database, req: RetrieveRequest) -> list[str]:
+    async with db.acquire() as conn:
+        return await unnamed.load_names(conn, req.user_id, req.entity_ids)
+
+
+async def _embed(
+    embedder: Embedder, query: str, timings: Timings, stage: str = "embed"
+) -> list[float] | None:
     """The query's dense vector; None when the embedder is down."""
     try:
-        with timings.stage("embed"):
+        with timings.stage(stage):
             return await embedder.embed_query(query)
     except DependencyUnavailable as exc:
         structlog.get_logger().warning("query_unembedded", error=str(exc))

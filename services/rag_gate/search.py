@@ -11,7 +11,8 @@ collection (:func:`plan`; 0 skips one):
   documents in one search with one filter; another user's documents never match it;
 - facts: PROFILE/PEOPLE/PROJECT only, filtered in the index, so no candidate slot goes to a
   PSYCHE fact;
-- this agent's logged messages (raw-turn recall).
+- this agent's logged messages (raw-turn recall), and beside it the person's standing
+  instructions among them alone (:mod:`services.rag_gate.standing`), merged into its hits.
 
 Only :class:`VectorIndexUnavailable` is caught: a failing collection comes back as None, with
 a ``vector_search_failed`` warning in the log.
@@ -27,7 +28,9 @@ from typing import Literal, TypeVar
 import structlog
 
 from contracts.retrieve_limits import Cutoff, Limits
+from services.core.memory_store.message_index import STANDING
 from services.core.vectors import VectorHit, VectorIndex, VectorIndexUnavailable
+from services.rag_gate import standing
 
 T = TypeVar("T")
 EpisodeFilter = Literal["entities", "fallback", "none"]
@@ -49,6 +52,7 @@ class Query:
     facts: int
     turns: int
     history: bool = False  # an as-of read: closed facts too (Postgres keeps what was true)
+    turn_dense: Sequence[float] | None = None  # the turn searches' own (:mod:`.unnamed`)
 
 
 def plan(
@@ -60,6 +64,7 @@ def plan(
     text: str,
     entity_ids: Sequence[str],
     history: bool,
+    turn_dense: Sequence[float] | None = None,
 ) -> Query:
     """The searches the request's limits ask for: knowledge ``k`` 0, facts ``max`` 0 or turns
     ``max`` 0 each skip their collection."""
@@ -74,6 +79,7 @@ def plan(
         facts=limits.facts.candidates if limits.facts.max else 0,
         turns=limits.turns.candidates if limits.turns.max else 0,
         history=history,
+        turn_dense=turn_dense,
     )
 
 
@@ -87,23 +93,27 @@ class Found:
     episode_filter: EpisodeFilter | None
     turns: list[VectorHit] | None = None
     skipped: frozenset[str] = frozenset()  # ids not worth reading (:func:`cap`)
+    standing: frozenset[str] = frozenset()  # turn hits that are standing instructions
 
 
 async def search(vectors: VectorIndex, q: Query) -> Found:
     """Every search the query asks for, at once. Hits carry no payload: rag-gate reads the
     rows, a message's entities included, from Postgres by id."""
-    ep, kn, fa, tu = await asyncio.gather(
+    ep, kn, fa, tu, st = await asyncio.gather(
         _or_none("episodes", _episodes(vectors, q)),
         _or_none("knowledge", _knowledge(vectors, q)),
         _or_none("facts", _facts(vectors, q)),
         _or_none("messages", _turns(vectors, q)),
+        _or_none("messages", _standing(vectors, q)),
     )
+    turns_, rules = standing.merged(tu, st)
     return Found(
         episodes=ep[0] if ep else None,
         knowledge=kn,
         facts=fa,
         episode_filter=ep[1] if ep else None,
-        turns=tu,
+        turns=turns_,
+        standing=rules,
     )
 
 
@@ -174,7 +184,23 @@ async def _turns(vectors: VectorIndex, q: Query) -> list[VectorHit]:
         agent_id=q.agent_id,
         agent_only=True,
         limit=q.turns,
-        dense=q.dense,
+        dense=q.turn_dense or q.dense,
+        text=q.text,
+        payload=(),
+    )
+
+
+async def _standing(vectors: VectorIndex, q: Query) -> list[VectorHit]:
+    if q.turns == 0 or standing.SEARCH == 0:
+        return []
+    return await vectors.search(
+        "messages",
+        user_id=q.user_id,
+        agent_id=q.agent_id,
+        agent_only=True,
+        limit=standing.SEARCH,
+        extra_must={STANDING: "yes"},
+        dense=q.turn_dense or q.dense,
         text=q.text,
         payload=(),
     )

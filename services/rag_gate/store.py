@@ -210,7 +210,7 @@ async def load_rows(
         list(chunk_ids),
         list(fact_ids),
         list(message_ids),
-        _uuids(entity_ids) if message_ids else [],
+        uuids(entity_ids) if message_ids else [],
         previous,
     ):
         _add(rows, record["kind"], record["row"])
@@ -238,7 +238,7 @@ def _add(rows: Rows, kind: str, raw: dict[str, Any]) -> None:
         rows.entity_names.append(msgspec.convert(raw, NameRow).name)
 
 
-def _uuids(values: Sequence[str]) -> list[uuid.UUID]:
+def uuids(values: Sequence[str]) -> list[uuid.UUID]:
     out = []
     for value in values:
         try:

@@ -34,6 +34,7 @@ def recalled_turns(
     req: RetrieveRequest,
     query_terms: frozenset[int],
     skipped: frozenset[str] = frozenset(),
+    standing: frozenset[str] = frozenset(),
 ) -> tuple[list[RecalledTurn], Tally]:
     """Recalled raw turns: cut like the other hits, then re-ranked (:mod:`.fusion`)."""
     if not hits:
@@ -62,6 +63,7 @@ def recalled_turns(
             bm25=bm25.get(k.candidate.id),
             dated=asks_when and when.says_when(rows.messages[k.candidate.id].text),
             words=fusion.words(rows.messages[k.candidate.id].text),
+            standing=k.candidate.id in standing,
         )
         for k in done.kept
     ]

@@ -180,7 +180,7 @@ async def test_a_closed_gate_makes_no_embedding_and_no_vector_search_but_keeps_c
     assert (index.searches, embedder.calls) == (0, 0)
     opened = (await post(spied, body(memory, "ok thanks", force="open"))).json()
     assert opened["gate"] == {"open": True, "reasons": [], "forced": True, "matched": {}}
-    assert embedder.calls == 1 and index.searches == 4  # episodes, knowledge, facts, turns
+    assert embedder.calls == 1 and index.searches == 5  # 4 collections + standing
 
 
 async def test_collections_the_limits_do_not_ask_for_are_not_searched(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from contracts.retrieve_limits import FusionWeights, TurnLimits
+from services.rag_gate import standing
 from services.rag_gate.fusion import (
     DENSE_SHARE,
     FIRST,
@@ -25,9 +26,16 @@ def turn(
     speaker: str | None = None,
     session: str | None = None,
     entities: frozenset[str] = frozenset(),
+    standing: bool = False,
 ) -> TurnCandidate:
     return TurnCandidate(
-        id=id, rrf=rrf, similarity=0.5, speaker=speaker, session_id=session, entity_ids=entities
+        id=id,
+        rrf=rrf,
+        similarity=0.5,
+        speaker=speaker,
+        session_id=session,
+        entity_ids=entities,
+        standing=standing,
     )
 
 
@@ -145,3 +153,20 @@ def test_among_long_turns_the_dense_vector_weighs_more() -> None:
     common = {"limits": TurnLimits(), "entity_ids": (), "entity_names": (), "session_ranks": {}}
     assert [t.id for t in score_turns(short, **common)] == ["b", "a"]  # type: ignore[arg-type]
     assert [t.id for t in score_turns(long, **common)] == ["a", "b"]  # type: ignore[arg-type]
+
+
+def test_a_standing_instruction_is_lifted_by_how_well_it_matches() -> None:
+    """'Always include version numbers when I ask about libraries' shares few words with
+    'Which libraries are used?': it is lifted above turns that match the question as well
+    or a little better, by its relevance share."""
+    candidates = [
+        turn("topic", 0.030),
+        turn("rule", 0.024, standing=True),
+        turn("weak rule", 0.004, standing=True),
+    ]
+    scored = score_turns(
+        candidates, limits=TurnLimits(), entity_ids=(), entity_names=(), session_ranks={}
+    )
+    lift = {t.id: t.details["standing"] for t in scored}
+    assert lift["topic"] == 0.0 and 0 < lift["weak rule"] < lift["rule"] <= standing.BOOST * FIRST
+    assert [t.id for t in scored][0] == "rule"

@@ -11,8 +11,9 @@ only the lexical half gets the context). Payload: ``user_id``,
 ``agent_id``, ``scope`` (``agent``: a conversation with one persona is that persona's, like its
 episodes), ``entity_ids`` (the entities the turn named: the row's, which the commit wrote
 with the turn, so a point the sweep writes later carries them too), ``active``, ``chat_id``,
-``session_id``, ``role``, ``ts`` (epoch seconds), ``row_id`` — no text or speaker (the
-index holds no plaintext; readers take them from ``messages`` by id).
+``session_id``, ``role``, ``ts`` (epoch seconds), ``row_id``, and ``standing: "yes"`` on a
+person's standing instruction (:mod:`services.core.standing`; rag-gate searches them apart) —
+no text or speaker (the index holds no plaintext; readers take them from ``messages`` by id).
 
 What a message's point is made of, shared by the commit's indexing and the sweep
 (:mod:`services.memory_upserter.commit.index`), the clean-up after a forget and the load
@@ -28,9 +29,11 @@ from datetime import datetime
 from uuid import UUID
 
 from services.core.deps import Connection
+from services.core.standing import is_standing
 from services.core.vectors import VectorPoint
 
 MESSAGES = "messages"
+STANDING = "standing"  # payload key of a standing instruction's point
 CONTEXT_CHARS = 600  # of the previous message, in the indexed text
 
 
@@ -108,6 +111,7 @@ def message_point(user_id: str, row: MessageIndexRow, dense: Sequence[float]) ->
             "role": row.role,
             "ts": int(row.ts.timestamp()),
             "row_id": str(row.message_id),
+            **({STANDING: "yes"} if is_standing(row.role, row.text) else {}),
         },
     )
 

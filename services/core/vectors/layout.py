@@ -36,7 +36,14 @@ MIN_PREFETCH = 32
 # (facts) lets a search leave out the kinds of fact its caller may not return (PSYCHE) inside
 # the query, instead of spending candidate slots on them.
 TENANT_FIELD = "user_id"
-KEYWORD_FIELDS: tuple[str, ...] = ("agent_id", "scope", "entity_ids", ACTIVE_KEY, "memory_type")
+KEYWORD_FIELDS: tuple[str, ...] = (
+    "agent_id",
+    "scope",
+    "entity_ids",
+    ACTIVE_KEY,
+    "memory_type",
+    "standing",
+)
 BOOL_FIELDS: tuple[str, ...] = ("active",)
 
 

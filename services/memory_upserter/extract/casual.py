@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from services.memory_upserter.extract.vocabulary import COMMON, ROLES
+from services.memory_upserter.extract.vocabulary import COMMON, ROLES, TITLES
 
 _EMOJI = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d\U000e0000-\U000e007f]+"
@@ -104,6 +104,7 @@ _I_CONTRACTED = re.compile(r"(?<![\w'])i(?='(?:m|ve|ll|d)\b)")
 _ROLE_WORDS = "|".join(sorted((re.escape(r) for r in ROLES), key=len, reverse=True))
 _ROLE_S_NAME = re.compile(rf"(?i)\bmy\s+({_ROLE_WORDS})s\s+name\b")
 _WORD = r"[^\W\d_][\w'-]*"
+_TITLED = re.compile(rf"(?<!\w)(?:{'|'.join(TITLES)})\.\s+(?P<name>{_WORD})")
 # Words a name usually follows, when the person types in lowercase.
 _NAME_AFTER = re.compile(
     rf"(?i)(?:\bmy\s+(?:best\s+|older\s+|younger\s+|little\s+|big\s+)?(?:{_ROLE_WORDS})"
@@ -165,7 +166,8 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     text = _ROLE_S_NAME.sub(lambda m: f"my {m.group(1)}'s name", text)
     for name in sorted({n for n in names if n.strip()}, key=len, reverse=True):
         text = re.sub(rf"(?i)(?<!\w){re.escape(name)}(?!\w)", name, text)
-    if lowercase:
+    if lowercase:  # "dr. patel": "Dr. Patel"
+        text = _TITLED.sub(lambda m: m[0].title() if is_name(m["name"]) else m[0], text)
         found = [*_NAME_AFTER.finditer(text), *_OPENING.finditer(text), *_LISTED.finditer(text)]
         text = _capitalised(text, found)
     return re.sub(r"\s+([,.!?])", r"\1", re.sub(r"[ \t]{2,}", " ", text)).strip()

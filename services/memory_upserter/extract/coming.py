@@ -5,7 +5,13 @@ in January it is a year away. "(the) end of June / the month / the week / the ye
 day of it (this June when said in June). A weekend is Saturday to Monday: "this weekend" / "the
 weekend" the coming one (said on a Saturday or Sunday, the one under way), "next weekend" the
 one after it (next week's, as "next week" is the week after this one). A start reads the
-period's first day, an end its last (the day after it)."""
+period's first day, an end its last (the day after it).
+
+A season is three months from its first month (:data:`SEASONS`; winter is December to February):
+"last spring" is the last one before the one under way, "next winter" the one after the coming
+or current one, "this / in / over the summer" the coming one (under way: its start) unless the
+sentence is past tense ("took up pottery over the winter") or says "since", when it is the last
+one to have begun. "this / earlier this week/month/year" starts on the period's first day."""
 
 from __future__ import annotations
 
@@ -17,6 +23,14 @@ from services.memory_upserter.extract.when import MONTH_WORD, month_number, mont
 NEXT = rf"next\s+(?P<nwhat>weekend|week|month|year|{MONTH_WORD})"
 # "on the weekend" is a habit ("i paint on the weekend"), not a date: it is not read
 WEEKEND = r"(?P<wkend>(?:this|next)\s+(?:weekend|wknd)|(?<!\bon\s)the\s+(?:weekend|wknd))"
+SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}  # the first month
+# led by a preposition or "last/this/next", or with its year: "I love the fall" names no time
+SEASON = (
+    r"(?=(?:back\s+)?(?:in|over|during|since|from|last|this|next)\s|(?:the\s+)?[a-z]+\s+(?:of\s+)?"
+    r"(?:19|20)\d\d)(?:back\s+)?(?:(?P<sprep>in|over|during|since|from)\s+)?(?:(?P<srel>last|"
+    rf"this\s+past|this|next|the)\s+)?(?P<season>{'|'.join(SEASONS)})(?:\s+(?:of\s+)?"
+    r"(?P<syear>(?:19|20)\d\d))?"
+)
 _LEADS = r"(?:(?:in|from|since|until|till|by|starting(?:\s+from)?|as\s+of|at|to)\s+)?"
 _FIELD = re.compile(rf"(?i)\s*{_LEADS}{NEXT}[\s.]*")
 _WEEKEND = re.compile(rf"(?i)\s*{_LEADS}(?:{WEEKEND}|(?P<bare>weekend|wknd))[\s.]*")
@@ -90,6 +104,29 @@ def next_period(what: str, today: date) -> tuple[date, date] | None:
         first = date(today.year + (month <= today.month), month, 1)
         return first, _month_after(first)
     return None
+
+
+def season_start(m: re.Match[str], today: date, *, past: bool) -> date:
+    """The first day of the season a :data:`SEASON` match names (module docstring)."""
+    month = SEASONS[m["season"].lower()]
+    if m["syear"]:
+        return date(int(m["syear"]), month, 1)
+    begun = date(month_year(month, today, past=True), month, 1)  # the last one to have begun
+    under_way = today < _month_after(_month_after(_month_after(begun)))
+    rel = " ".join((m["srel"] or "").lower().split())
+    if rel in ("last", "this past"):
+        return begun.replace(year=begun.year - under_way)
+    if rel == "next" or not (past or under_way or (m["sprep"] or "").lower() == "since"):
+        return begun.replace(year=begun.year + 1)
+    return begun
+
+
+def period_start(unit: str, today: date) -> date:
+    """The first day of this week (its Monday), month or year."""
+    unit = unit.lower()
+    if unit == "week":
+        return today - timedelta(days=today.weekday())
+    return today.replace(day=1) if unit == "month" else date(today.year, 1, 1)
 
 
 def _month_after(first: date) -> date:

@@ -35,9 +35,12 @@ from services.memory_upserter.extract import assertion, casual, instead, rules, 
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.people import Known, People
 from services.memory_upserter.extract.temporal import validity
+from services.memory_upserter.extract.vocabulary import TITLES
 from services.memory_upserter.text import fold, says_done
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# a sentence ends at ".", "!" or "?" — not at a title's dot ("Mrs. Lee", "Dr. Patel")
+_NOT_AFTER_TITLE = "".join(rf"(?<!\b{t}\.)" for t in TITLES)
+_SENTENCE = re.compile(rf"(?<=[.!?]){_NOT_AFTER_TITLE}\s+|\n+", re.IGNORECASE)
 _Spans = list[tuple[int, int]]
 _SELF = re.compile(r"(?i)^(?:I|I'm|I've|I'd|we|we're|my|our|me)\b")
 

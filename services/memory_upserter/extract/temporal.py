@@ -7,7 +7,8 @@ valid from a week before the turn, never a place called "Porto Last Week".
 - a start: "last week/month/year", "last Saturday", "yesterday", "this morning", "3 days ago",
   "in March", "in March 2024", "in 2019", "since 2019", "since March", "since last week" ("in March"
   without a year is the coming March unless the sentence is past tense — "started in March" —
-  :func:`.when.past_tense`; "since March" is the last one);
+  :func:`.when.past_tense`; "since March" is the last one), "back in 2019", "a few years back",
+  a season ("last spring", "over the winter": :func:`.coming.season_start`), "earlier this year";
 - a start to come: "next week/month/year/weekend", "next January", "this / the weekend" (its
   Saturday; in the past tense the last one) (:mod:`.coming`), "in two weeks";
 - an end: "until Friday", "till tomorrow", "until next week", "until 2026-03-01", and "for two
@@ -26,9 +27,12 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from services.memory_upserter.extract.coming import (
     NEXT,
+    SEASON,
     WEEKEND,
     field_period,
     next_period,
+    period_start,
+    season_start,
     weekend,
 )
 from services.memory_upserter.extract.when import (
@@ -50,7 +54,7 @@ _N = (
 _U = r"(?P<unit>day|week|month|year)s?"
 
 _PHRASES = [
-    ("ago", rf"{_N}\s+{_U}\s+ago"),
+    ("ago", rf"{_N}\s+{_U}\s+(?:ago|back)"),
     (
         "last",
         r"(?:since\s+)?(?P<last>last|this\s+past)\s+(?:(?P<lunit>week|month|year|weekend|night)|"
@@ -73,8 +77,10 @@ _PHRASES = [
         rf"for\s+(?:the\s+next\s+|another\s+|(?:about|around|almost|nearly|over|roughly|some|"
         rf"the\s+(?:last|past))\s+)?{_N}\s+{_U}",
     ),
-    ("month", rf"(?P<prep>in|since|from)\s+{_MONTH}(?:\s+(?P<myear>(?:19|20)\d\d))?"),
-    ("year", r"(?P<yprep>in|since|from)\s+(?P<year>(?:19|20)\d\d)"),
+    ("month", rf"(?:back\s+)?(?P<prep>in|since|from)\s+{_MONTH}(?:\s+(?P<myear>(?:19|20)\d\d))?"),
+    ("year", r"(?:back\s+)?(?P<yprep>in|since|from)\s+(?P<year>(?:19|20)\d\d)"),
+    ("season", SEASON),
+    ("this", r"(?P<when>earlier\s+|later\s+)?this\s+(?P<tunit>week|month|year)"),
     (
         "now",
         r"(?:right\s+)?now|currently|these\s+days|at\s+the\s+moment|nowadays|anymore|"
@@ -170,7 +176,7 @@ def _resolve(
         )
     if kind == "until":
         return "to", _until(m, now)
-    if kind in ("next", "weekend"):
+    if kind in ("next", "weekend", "season", "this"):
         return _coming(kind, m, now, past=past)
     if kind == "in":  # "in two weeks": a start to come (said of the past, a span: nothing)
         span = timedelta(days=_count(m["n"]) * _UNIT[m["unit"].lower()])
@@ -193,8 +199,17 @@ def _coming(
     kind: str, m: re.Match[str], now: datetime, *, past: bool
 ) -> tuple[str, datetime] | None:
     """ "next week/month/…": its start; "this / the weekend": its Saturday (said in the past
-    tense, the last one)."""
+    tense, the last one); "last spring", "over the winter": the season's first day
+    (:func:`.coming.season_start`); "earlier this year" (or "this year" said in the past tense):
+    the year's first day, "this year" otherwise only says "now"."""
     today = now.date()
+    if kind == "season":
+        return "from", _day(season_start(m, today, past=past), now)
+    if kind == "this":
+        when = (m["when"] or "").strip().lower()
+        if when == "earlier" or (past and not when):
+            return "from", _day(period_start(m["tunit"], today), now)
+        return None
     if kind == "next":
         period = next_period(m["nwhat"], today)
         return ("from", _day(period[0], now)) if period else None

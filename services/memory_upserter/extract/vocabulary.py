@@ -12,6 +12,8 @@ __all__ = [
     "NOT_NAMES",
     "OCCUPATIONS",
     "ROLES",
+    "TITLE",
+    "TITLES",
 ]
 
 # Relationships that are the person's foundation (family, partners, friends): importance 2.
@@ -57,6 +59,9 @@ NAMED_BY_ROLE = {
     "granddad": "Grandpa",
     "granny": "Grandma",
 }
+# A title before a name ("Mrs. Lee", "Dr. Patel"): its dot ends no sentence; the name keeps it.
+TITLES = ("mrs", "mr", "ms", "mx", "dr", "prof", "rev")
+TITLE = rf"(?:{'|'.join(t[0].upper() + t[1:] for t in TITLES)})\."
 NOT_NAMES = frozenset(
     """i i'm i've i'll i'd my me we he she they it this that the a an and but
 so then just also maybe yes no ok okay hi hey monday tuesday wednesday thursday friday saturday

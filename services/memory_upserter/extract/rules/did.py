@@ -12,6 +12,7 @@ import re
 from datetime import datetime
 
 from services.memory_upserter.extract import assertion, phrase, tone
+from services.memory_upserter.extract.coming import SEASON
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.pastimes import ACTIVITY, GROUP
 from services.memory_upserter.extract.rules.registry import THING, _thing, rule
@@ -26,6 +27,9 @@ _FRAGMENT_START = re.compile(
     r"value|importance|beauty|power|need|good|bright\s+side|light|way)|an?\s+(?:\w+\s+)?"
     r"(?:difference|impact))\b"
 )  # "saw the impact I could make": a realisation, not an event
+
+
+_SEASON = re.compile(rf"(?i)\b{SEASON}\b")  # "last summer" dates a state, and is no event's day
 
 
 @rule(
@@ -43,9 +47,9 @@ def _did(m: re.Match[str], out: Emitter) -> None:
     sentence about childhood ("the camera I had as a kid, I took plenty of beach pics") it is
     the past, never dated today."""
     if assertion.childhood(out.sentence) or (
-        out.valid_from is None and tone.vague_past(out.sentence)
+        (out.valid_from is None or _SEASON.search(out.sentence)) and tone.vague_past(out.sentence)
     ):
-        return  # the past, or a day not said ("last summer", "at uni"): never dated today
+        return  # the past, or no day said ("last summer", "at uni"): never dated today
     said = m["thing"] + phrase.object_tail(m.string, m.end())  # "air tickets" + " to Toronto"
     thing = _thing(re.split(r"(?i)\s+(?:that|which|who)\s+(?:was|were|is|are)\b", said)[0])
     if not thing or re.match(r"(?i)(?:bed|sleep|work|home|working\b.*)$", thing):

@@ -26,9 +26,10 @@ from services.memory_upserter.extract.vocabulary import (
     NAMED_BY_ROLE,
     NOT_NAMES,
     ROLES,
+    TITLE,
 )
 
-_CAP = r"(?:[A-Z]|[À-ÖØ-Þ])[\w'’-]*"
+_CAP = rf"(?:{TITLE}\s+)?(?:[A-Z]|[À-ÖØ-Þ])[\w'’-]*"  # "Mrs. Lee" is one name word
 NAME = rf"(?P<name>{_CAP}(?:\s+{_CAP}){{0,2}})"
 ORG = rf"(?P<org>{_CAP}(?:\s+(?:&\s+)?{_CAP}){{0,3}})"
 _STOP = (

@@ -1,0 +1,39 @@
+"""The person's standing instructions beside the recalled turns.
+
+"Always include version numbers when I ask about software dependencies" is found later by
+"Which libraries are used in this project?", a question that shares almost none of its words
+and that the ordinary turn search ranks far below the turns about the libraries themselves.
+The commit marks such messages (:func:`services.core.standing.is_standing`, payload
+``standing`` in the ``messages`` index); rag-gate runs one more small search over them alone
+(:data:`SEARCH`, the best few by the same hybrid score) and offers them with the other turn
+candidates, each lifted by :func:`lift`: an instruction that matches the question at all is
+worth more than one more turn on its topic. Pure but for the constants; the search is
+:func:`services.rag_gate.search.search`'s.
+"""
+
+from __future__ import annotations
+
+from services.core.vectors import VectorHit
+
+RRF_K = 60
+FIRST = 1.0 / (RRF_K + 1)
+SEARCH = 3  # standing instructions proposed per retrieve, beside the turn candidates
+BOOST = 2.0  # in one list's first places, times the turn's relevance share (see lift)
+
+
+def lift(relevance: float) -> float:
+    """A standing instruction's lift, in fused-rank units: ``BOOST`` first places times its
+    relevance over two first places (a best-matching instruction gains the whole boost, one the
+    question barely touches little)."""
+    return BOOST * FIRST * min(1.0, relevance / (2 * FIRST))
+
+
+def merged(
+    turns: list[VectorHit] | None, rules: list[VectorHit] | None
+) -> tuple[list[VectorHit] | None, frozenset[str]]:
+    """The turn search's hits with the standing search's added (those it did not find), and
+    the ids of the standing ones among them. A failed turn search stays failed (None)."""
+    if turns is None or not rules:
+        return turns, frozenset()
+    seen = {hit.id for hit in turns}
+    return turns + [hit for hit in rules if hit.id not in seen], frozenset(h.id for h in rules)
