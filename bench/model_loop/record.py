@@ -43,7 +43,16 @@ from bench.model_loop.replay import FIXTURES, ask, commit, plan_facts, play_turn
 
 SCRATCH = OUT / "model_loop"
 LABELS = ("fair", "invented")
-STYLE_CHOICES = ("careful", "sloppy", "careful-v2", "sloppy-v2", "careful-v3", "sloppy-v3")
+STYLE_CHOICES = (
+    "careful",
+    "sloppy",
+    "careful-v2",
+    "sloppy-v2",
+    "careful-v3",
+    "sloppy-v3",
+    "careful-v4",
+    "sloppy-v4",
+)
 
 
 def _fixture(name: str) -> Path:

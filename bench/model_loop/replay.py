@@ -24,7 +24,9 @@ from typing import Any
 import httpx
 
 from bench.model_loop.handles import graph_handles, translate
+from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.commit.lenient import read_answer
+from services.memory_upserter.commit.repair import field_named
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "model_loop"
 STYLES = ("careful", "sloppy")
@@ -32,13 +34,15 @@ STYLES = ("careful", "sloppy")
 STYLES_V2 = ("careful-v2", "sloppy-v2")
 # a fresh held-out set written after the others had been read (prompts with handles, as v2)
 STYLES_V3 = ("careful-v3", "sloppy-v3")
+# a fresh blind held-out set written and answered before any product change of its round
+STYLES_V4 = ("careful-v4", "sloppy-v4")
 
 
 def styles_of(conv: dict[str, Any]) -> list[str]:
     """The styles every turn of the conversation holds an answer of."""
     return [
         s
-        for s in (*STYLES, *STYLES_V2, *STYLES_V3)
+        for s in (*STYLES, *STYLES_V2, *STYLES_V3, *STYLES_V4)
         if all(s in t.get("answers", {}) for t in conv["turns"])
     ]
 
@@ -54,23 +58,53 @@ def plan_facts(raw: str) -> list[dict[str, Any]] | None:
     to the shadow judge)."""
     plan = read_answer(raw).plan
     if not isinstance(plan, dict):
+        plan = _loose_plan(raw)
+    if not isinstance(plan, dict):
         return None
     return [f for f in plan.get("facts") or [] if isinstance(f, dict)]
+
+
+def _loose_plan(raw: str) -> dict[str, Any] | None:
+    """A small model's plan fields written beside ``reply`` instead of inside ``plan`` (the
+    commit drops them as unknown fields): labelled and scored like a plan's, so a fair fact
+    lost that way counts as dropped."""
+    body = re.sub(r"^```[A-Za-z]*|```$", "", raw.strip()).strip()
+    try:
+        found = json.loads(body[body.find("{") : body.rfind("}") + 1])
+    except ValueError:
+        return None
+    if isinstance(found, dict) and isinstance(found.get("facts"), list):
+        return found
+    return None
 
 
 def _norm(text: str) -> str:
     return re.sub(r"\W+", " ", str(text).lower()).strip()
 
 
+def _as_read(fact: dict[str, Any]) -> dict[str, Any]:
+    """The fact's fields as the commit reads them (a field named another way, camelCase)."""
+    fields = {"text", "predicate", "value", "object"}
+    out = dict(fact)
+    for key in fact:
+        name = None if key in fields else field_named(key, fields, set(out))
+        if name is not None:
+            out[name] = out.pop(key)
+    return out
+
+
 def kept(fact: dict[str, Any], written: list[dict[str, Any]]) -> bool:
     """Whether the commit wrote this plan fact: its text, or its predicate with its value."""
+    fact = _as_read(fact)
     text = _norm(fact.get("text", ""))
-    if any(_norm(w["text"]) == text for w in written):
+    if text and any(_norm(w["text"]) == text for w in written):
         return True
-    predicate = str(fact.get("predicate", "")).upper()
+    predicate = canonical_predicate(str(fact.get("predicate", "")))
     value = _norm(fact.get("value") or fact.get("object") or "")
+    said = re.compile(rf"\b{re.escape(value)}\b") if value else None  # "nuts" is not "peanuts"
     return any(
-        w["predicate"].upper() == predicate and value and value in _norm(w["text"]) for w in written
+        canonical_predicate(w["predicate"]) == predicate and said and said.search(_norm(w["text"]))
+        for w in written
     )
 
 

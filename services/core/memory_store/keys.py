@@ -37,6 +37,7 @@ EXCLUSIVE_PREDICATES = frozenset(
         "HAS_MANAGER",
         "STATUS",
         "DEADLINE",
+        "TEAM",  # one team at a time: "im on the ml platform team now" ends the payments team
     }
 )
 # The one predicate vocabulary (docs/schema.md, "Predicate vocabulary", lists the same): each

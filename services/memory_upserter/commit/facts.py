@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from services.core.deps import Connection
 from services.core.memory_store import apply_facts
 from services.core.memory_store.fact_ops import FactResult, FactWrite
+from services.memory_upserter.commit.corrected import corrected
 from services.memory_upserter.commit.entities import Named
 from services.memory_upserter.commit.fact_writes import fact_writes
 from services.memory_upserter.commit.supersede import Superseding, supersede
@@ -32,6 +33,7 @@ async def write_facts(conn: Connection, plan: TurnPlan, named: Named) -> Facts:
     superseding = await supersede(conn, plan)  # the handles the plan replaces and ends
     todos = await close_todos(conn, plan)
     writes = fact_writes(plan, named.entities, named.self_id, superseding.replaces)
+    writes = await corrected(conn, plan, writes)  # "wait no, make it 3x": the 4x ends
     user_id, now = plan.turn.req.user_id, plan.turn.now
     results = await apply_facts(conn, user_id, writes, now=now, lock=False)
     return Facts(superseding, todos, writes, results)

@@ -26,7 +26,8 @@ person's live facts is ``kept``: it was grounded when it was stored —
   importance, never pinned, so never in FOUNDATION) with a warning;
 - ``dropped``: less than half — nothing the person said supports the fact. A liking (LIKES,
   LOVES_JOB, FAVORITE_…, "User loves…") also needs words of liking: "quiz time" is no "likes
-  quizzes"; so do a wish or goal, a home and volunteering (:func:`.support.unsaid_claim`);
+  quizzes"; so do a wish or goal, a home and volunteering (:func:`.support.unsaid_claim`); an
+  allergy said only where the person clears the thing ("nuts are fine") is none;
 - ``hedged``: supported, but hedged this turn ("i think im taking it", "maybe", "may have",
   "my ideal studio"; not when the fact states the hedge: "User's dream job…"): the sentence
   that says it hedges, or — for a fact grounded only in earlier messages — this turn hedges a
@@ -58,6 +59,7 @@ from services.memory_upserter.commit.support import (
     dates_said,
     unsaid_claim,
 )
+from services.memory_upserter.commit.written_dates import iso_dates
 from services.memory_upserter.text import NUMBER_WORDS, STOP_WORDS, fold, words
 
 __all__ = ["Grounding", "Said", "ground", "stem"]
@@ -66,7 +68,8 @@ Verdict = Literal["kept", "lowered", "dropped", "hedged"]
 
 # Clauses: a hedge reaches to the next comma, "but" or "so", not across a run-on message, nor
 # into a presupposed thing ("… before our trip").
-CLAUSES = re.compile(rf"[.!?;,\n]+|\s(?:but|so|though|although)\s|{PRESUPPOSED}")
+# a dash between words ("booked the venue — it's a dream") ends a clause too
+CLAUSES = re.compile(rf"[.!?;,\n—–]+|\s-+\s|\s(?:but|so|though|although)\s|{PRESUPPOSED}")
 
 
 _ISO = re.compile(r"\b(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ]\d{2}:[\d:.]+(?:Z|[+-][\d:]+)?)?")
@@ -157,6 +160,7 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     target = target_of(fact)
     if target is None:
         return Grounding("kept")
+    target = iso_dates(target, said.now.date())  # "September 18", "18/09": read as dates
     if fact.valid_to and _restates(fact, said.stored):
         return Grounding("kept")
     about_self = fold(fact.subject) in SELF_HANDLES
@@ -189,6 +193,8 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     supported = [w for w in wanted if w not in missing]
     of_person = about_self and not OTHERS.search(fact.text)
     clauses = said.clauses
+    if _cleared(fact, supported, clauses, said_word):
+        return Grounding("dropped", "the person said it is fine: no allergy or aversion")
     if (firm := whose.firmness(fact, supported, said, clauses, said_word, of_person)) is not None:
         return Grounding(*firm)
     if (claim := unsaid_claim(fact, (*texts, *said.stored) if restating else texts)) is not None:
@@ -198,6 +204,23 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
             "lowered", f"unsure: nothing the person said supports {', '.join(missing)}"
         )
     return Grounding("kept")
+
+
+# "tree nuts are fine", "dairy is ok": an allergy or aversion whose words this turn are said
+# only where the person clears the thing is none (:func:`_cleared`)
+_CLEARED = re.compile(r"(?i)\b(?:are|is|r)\s+(?:totally\s+|all\s+)?(?:fine|ok|okay|safe)\b")
+_AVERSION = re.compile(r"(?i)(?<!not )(?<!n't )(?:allerg|intoleran|aversion|avoids?\b|dislike)")
+
+
+def _cleared(
+    fact: PlanFact, supported: Sequence[str], clauses: whose.Clauses, said: whose.SaidWord
+) -> bool:
+    if not supported or not _AVERSION.search(f"{fact.predicate} {fact.text}"):
+        return False
+    naming = [
+        c for message in clauses for c, bag in message if any(said(w, bag) for w in supported)
+    ]
+    return bool(naming) and all(_CLEARED.search(c) for c in naming)
 
 
 def _year(word: str, said: Said) -> bool:

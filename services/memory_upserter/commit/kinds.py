@@ -9,7 +9,8 @@ So a name is
   ``has_dog`` → Pet, ``works_at`` → Org, ``has_sister`` → Person);
 - else what a predicate about it as the subject implies (:func:`subject_category`: only a person
   works somewhere, has a job title or a sister; only a pet has a breed);
-- else what the person called it ("my dog pixel", "marta my sister": :func:`said_category`);
+- else what the person called it ("my dog pixel", "marta my sister", "jonas from work":
+  :func:`said_category`), or the fact's own words did ("User's sister priya wants…");
 - else a PROJECT fact's subject is a Project;
 - else nothing: the commit makes it an ``Other`` entity — never a Person by default — and says
   so with an ``entity_category_unknown`` warning.
@@ -43,6 +44,8 @@ PERSON_SUBJECT = frozenset(
     "BIRTHDAY OCCUPATION PROFESSION NATIONALITY SPEAKS".split()
 )
 PET_SUBJECT = frozenset("BREED SPECIES VET".split())
+_PLACES_PEOPLE_MEET = r"(?:work|uni|school|college|the\s+office)"
+_USERS = re.compile(r"(?i)\b(?:the\s+)?user['’]s\b")
 
 
 def object_category(predicate: str, memory_type: str) -> str | None:
@@ -79,6 +82,10 @@ def said_category(name: str, said: Sequence[str]) -> str | None:
         label = ROLES.get(phrase) or ROLES.get(phrase.split()[-1])
         if label is not None:
             return "Pet" if label == "PET" else "Person"
+    if re.search(
+        rf"(?i)\b{named}\s*[,(]?\s*from\s+(?:work|uni|school|college|the\s+office)\b", text
+    ):
+        return "Person"  # "jonas from work", "ana (from uni)": someone the person knows
     return None
 
 
@@ -95,7 +102,11 @@ def category_hints(plan: MemoryWritePlan, said: Sequence[str]) -> dict[str, str]
         key = fold(fact.subject).strip()
         if key in SELF_HANDLES or re.fullmatch(r"[a-z_]+:[^\s:]+", fact.subject):
             continue
-        implied = subject_category(fact.predicate) or said_category(fact.subject.strip(), said)
+        # the fact's own words too: "User's sister priya wants…" is "my sister priya"
+        own = _USERS.sub("my", fact.text)
+        implied = subject_category(fact.predicate) or said_category(
+            fact.subject.strip(), [*said, own]
+        )
         if implied is None and fact.memory_type == "PROJECT":
             implied = "Project"
         if implied is not None:

@@ -11,24 +11,24 @@ drops only that field (the fact is kept without it); a bad required field drops 
 Repaired instead of dropped, because only one reading exists (each with a ``plan_repaired``
 notice, so a designer sees what the model got wrong):
 
-- a word of a closed list read case-insensitively, and its obvious synonyms
-  (:data:`SYNONYMS`: ``memory_type`` "PERSONAL" → PROFILE, "RELATIONSHIP" → PEOPLE; a category
-  "city" → Location, one not in the list → Other, never a Person by default);
+- a word of a closed list read case-insensitively, and its synonyms (:data:`SYNONYMS`:
+  ``memory_type`` "PERSONAL", "Hobby", "EVENT" → PROFILE, "Job" → PROJECT; a category "city" →
+  Location, one not in the list → Other, never a Person); a field named another way ("fact"
+  for ``text``, camelCase: :data:`.repair.FIELD_SYNONYMS`);
 - a predicate with spaces, hyphens or dots → underscores ("lives in" → ``lives_in``);
-- a number out of range clamped (``importance`` 7 → 3, ``confidence`` 1.5 → 1.0), a number
-  written as a string or a float read as the number ("2", 2.0 → 2), "true"/"no" as booleans;
-- a string over its maximum length clipped; a lone string where a list belongs, a list of one;
-- a list over its maximum length keeps its first items;
-- time words resolved once, here, in the person's zone (:func:`.extract.temporal.parse_when`,
-  :func:`.extract.due.parse_due`: one grammar), and written back as ISO date-times; a time
-  not understood, out of 1970–2199, or an end before its start is dropped (``due``:
-  ``due_not_understood``), the fact or todo kept;
+- a number out of range clamped (``importance`` 7 → 3), a number as a string or a float read as
+  the number ("2", 2.0 → 2), "true"/"no" as booleans; a string over its maximum length clipped;
+  a lone string where a list belongs, a list of one; a list over its maximum keeps its first;
+- time words and day/month numbers ("14/12") resolved once, here, in the person's zone (one
+  grammar: :func:`.extract.temporal.parse_when`, :func:`.extract.due.parse_due`), written back
+  as ISO date-times; a time not understood, out of 1970–2199, or an end before its start is
+  dropped (``due``: ``due_not_understood``), the fact or todo kept;
 - ``object`` and ``value`` both given: the value is dropped (the entity link is kept).
 
-A fact relating an entity to itself, or missing what it says, is dropped whole.
-:func:`read_answer` reads the raw ``answer``: fenced or surrounded JSON is found; an answer
-that is not a JSON object is the reply itself (its plan is left to the shadow judge); one
-without a usable ``reply`` keeps its plan and adds no assistant message."""
+A fact relating an entity to itself, or missing what it says, is dropped whole. :func:`read_answer`
+reads the raw ``answer``: fenced or surrounded JSON found, almost-JSON mended (:mod:`.json_repair`);
+not a JSON object: the reply itself (its plan left to the shadow judge); no usable ``reply``: its
+plan kept, no assistant message; plan fields beside ``reply``: its plan (.repair.loose_plan)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,9 @@ from contracts.memory import Notice
 from contracts.plan import LLMAnswer, MemoryWritePlan, PlanFact, PlanTodo
 from contracts.relations import ROLES
 from services.core.clock import out_of_range
-from services.memory_upserter.commit.repair import Reader, short
+from services.memory_upserter.commit.json_repair import mend
+from services.memory_upserter.commit.repair import Reader, loose_plan, short
+from services.memory_upserter.commit.written_dates import numeric_date
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.extract.temporal import parse_when
 from services.memory_upserter.extract.when import MONTHS, WEEKDAYS, past_tense
@@ -125,12 +127,16 @@ def read_answer(text: str) -> AnswerRead:
     fenced = re.fullmatch(r"```[A-Za-z]*\s*(.*?)\s*```", body, re.DOTALL)
     body = fenced.group(1) if fenced else body
     found = _json_object(body)
+    if found is None and (mended := mend(body)) is not None:
+        if (found := _json_object(mended[0])) is not None:
+            reader.note("plan_repaired", "$.answer", f"not JSON as written: {mended[1]}")
     if found is None:
         reader.note(
             "answer_not_json", "$.answer", "its text is the reply; the judge reads the turn"
         )
         return AnswerRead(body[:_REPLY_MAX] or None, None, False, reader.notes)
-    for key in found.keys() - {"reply", "plan"}:
+    loose = loose_plan(found, reader)
+    for key in found.keys() - {"reply", "plan"} - (loose or {}).keys():
         reader.note("plan_field_dropped", f"$.answer.{key}", "unknown field")
     reply = found.get("reply")
     if not isinstance(reply, str) or not reply.strip():
@@ -141,7 +147,8 @@ def read_answer(text: str) -> AnswerRead:
     elif len(reply) > _REPLY_MAX:
         reader.note("plan_repaired", "$.answer.reply", f"clipped to {_REPLY_MAX} characters")
         reply = reply[:_REPLY_MAX]
-    return AnswerRead(reply, found.get("plan"), "plan" in found, reader.notes)
+    planned = "plan" in found or loose is not None
+    return AnswerRead(reply, found.get("plan", loose), planned, reader.notes)
 
 
 _REPLY_MAX = _max_lengths(LLMAnswer)["reply"]
@@ -221,7 +228,7 @@ def _when(
 ) -> datetime | None:
     if not given:
         return None
-    at = parse_when(given, now, end=end, past=past)
+    at = parse_when(numeric_date(given, now.date()), now, end=end, past=past)
     if at is None:
         reader.note(
             "plan_field_dropped", path, f"{given!r} not understood: the fact is kept without it"
@@ -235,7 +242,7 @@ def _when(
 def _todo(reader: Reader, todo: PlanTodo, path: str, now: datetime) -> PlanTodo:
     if not todo.due:
         return todo
-    due = parse_due(todo.due, now)
+    due = parse_due(numeric_date(todo.due, now.date()), now)
     if due is not None and out_of_range(due, path) is None:
         return msgspec.structs.replace(todo, due=due.isoformat())
     reader.note("due_not_understood", f"{path}.due", f"{todo.due!r} ignored: the todo is kept")
@@ -243,12 +250,10 @@ def _todo(reader: Reader, todo: PlanTodo, path: str, now: datetime) -> PlanTodo:
 
 
 # --- a relative stated as a plain value ------------------------------------------------------
-# A small model writes the person's sister as {"predicate": "sister", "value": "Joana"}: a text
-# linked to nobody, so "my sister" never finds Joana and a second sister is never told apart. A
-# fact about the person whose predicate is a relation word (ROLES: sister, gf, best friend,
-# dog…, with or without HAS_) and whose value is a name is that relation with the name as its
-# object (HAS_SISTER → Joana), resolved like any entity the plan names; "a nurse", "2" or
-# "engaged" is no name and stays a value.
+# A small model writes the person's sister as {"predicate": "sister", "value": "Joana"}, linked
+# to nobody. A fact about the person whose predicate is a relation word (ROLES: sister, gf, dog…,
+# with or without HAS_) and whose value is a name is that relation to the name (HAS_SISTER →
+# Joana), resolved like any entity the plan names; "a nurse", "2", "engaged" stay values.
 SELF_HANDLES = frozenset({"user", "me", "self", "i", "myself", "self:user", "the user"})
 _ROLE_WORDS = {word.replace(" ", "_").replace("-", "_").upper(): word for word in ROLES}
 _SHORT_ROLES = {

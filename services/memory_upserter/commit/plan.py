@@ -22,6 +22,7 @@ from services.memory_upserter.commit.judge import forgets_asked
 from services.memory_upserter.commit.kinds import category_hints
 from services.memory_upserter.commit.names import resolve_plan
 from services.memory_upserter.commit.read import AFFECT_PREDICATES
+from services.memory_upserter.commit.todo_question import called_off
 from services.memory_upserter.commit.todo_rows import did_sentences, todo_rows
 from services.memory_upserter.commit.turn import Judgement, MessageRow, ReadTurn, TurnPlan
 from services.memory_upserter.text import fold, says_done, statement_in
@@ -52,6 +53,14 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
     todos, todo_notes = todo_rows(plan, turn, own)
     notes += todo_notes
     done_said = any(says_done(r.text) for r in own)
+    off = bool(plan.done) and not done_said and called_off([r.text for r in own])
+    if off:  # "nvm the card" sent as done: the person called it off
+        notes.append(
+            Notice(
+                code="plan_repaired",
+                detail="$.answer.plan.done: the person called it off: read as dropped",
+            )
+        )
     asked = [judged.todo_answer] if judged.todo_answer is not None else []
     did = [] if done_said or not plan.complete_commitment else did_sentences([r.text for r in own])
     forget = list(plan.forget)
@@ -80,8 +89,16 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         fact_source="llm_plan" if source in ("request", "answer") else "shadow_extraction",
         notes=tuple(notes),
         questions=tuple(dict.fromkeys([*judged.questions, *resolved.open.values()])),
-        done=tuple([*plan.done, *did, *(a.text for a in asked if a.verb == "done")]),
-        dropped=tuple([*plan.dropped, *(a.text for a in asked if a.verb == "dropped")]),
+        done=tuple(
+            [*([] if off else plan.done), *did, *(a.text for a in asked if a.verb == "done")]
+        ),
+        dropped=tuple(
+            [
+                *plan.dropped,
+                *(plan.done if off else ()),
+                *(a.text for a in asked if a.verb == "dropped"),
+            ]
+        ),
         ends=tuple(plan.ends),
         closes_asked=tuple(a.question for a in asked),  # the "which one is done?" answered
     )

@@ -6,6 +6,7 @@ has only one reading, are listed in :mod:`.lenient`'s docstring."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +14,7 @@ import msgspec
 from msgspec import inspect as mi
 
 from contracts.memory import Notice
+from contracts.plan import MemoryWritePlan
 from services.memory_upserter.text import fold
 
 SYNONYMS: dict[str, str] = {
@@ -26,6 +28,13 @@ SYNONYMS: dict[str, str] = {
     "preference": "PROFILE",
     "preferences": "PROFILE",
     "health": "PROFILE",
+    "hobby": "PROFILE",
+    "hobbies": "PROFILE",
+    "interests": "PROFILE",
+    "lifestyle": "PROFILE",
+    "education": "PROFILE",
+    "home": "PROFILE",
+    "location": "PROFILE",
     "relationship": "PEOPLE",
     "relationships": "PEOPLE",
     "social": "PEOPLE",
@@ -34,6 +43,13 @@ SYNONYMS: dict[str, str] = {
     "contacts": "PEOPLE",
     "projects": "PROJECT",
     "work": "PROJECT",
+    "job": "PROJECT",
+    "career": "PROJECT",
+    **dict.fromkeys(  # a kind of thing for memory_type: the person's own (PROFILE)
+        "event events life_event activity activities interest goal goals plan plans schedule "
+        "travel trip habit habits fitness food".split(),
+        "PROFILE",
+    ),
     # category
     "place": "Location",
     "city": "Location",
@@ -56,6 +72,58 @@ SYNONYMS: dict[str, str] = {
     "private": "agent",
     "shared": "global",
 }
+
+
+# A field a small model names another way ("fact" for a fact's text, "type" for its
+# memory_type, "task" for a todo's text, camelCase): read as that field when the part has it
+# and was not also given it; the first one the part has, for a word that fits several.
+FIELD_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "fact": ("text",),
+    "statement": ("text",),
+    "content": ("text",),
+    "sentence": ("text",),
+    "task": ("text",),
+    "todo": ("text",),
+    "title": ("text",),
+    "type": ("memory_type", "kind", "category"),
+    "memorytype": ("memory_type",),
+    "todo_type": ("kind",),
+    "entity_type": ("category",),
+    "relation": ("predicate",),
+    "property": ("predicate",),
+    "attribute": ("predicate",),
+    "due_date": ("due",),
+    "deadline": ("due",),
+    "since": ("valid_from",),
+    "start_date": ("valid_from",),
+    "until": ("valid_to",),
+    "end_date": ("valid_to",),
+}
+
+
+def field_named(key: str, fields: Iterable[str], given: set[str]) -> str | None:
+    """The part's field ``key`` names another way (:data:`FIELD_SYNONYMS`), if one fits."""
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower()
+    for name in (snake, *FIELD_SYNONYMS.get(snake, ())):
+        if name != key and name in fields and name not in given:
+            return name
+    return None
+
+
+# the fields of a plan, as a small model writes them beside ``reply`` when it forgets ``plan``
+PLAN_FIELDS = frozenset(f.encode_name for f in msgspec.structs.fields(MemoryWritePlan))
+
+
+def loose_plan(found: dict[str, Any], reader: Reader) -> dict[str, Any] | None:
+    """An answer's plan fields written beside ``reply`` with no ``plan`` object, read as its
+    plan (each noted ``plan_repaired``: only one reading); None when it has a ``plan`` or none
+    of a plan's fields."""
+    loose = {key: value for key, value in found.items() if key in PLAN_FIELDS}
+    if "plan" in found or not loose:
+        return None
+    for key in loose:
+        reader.note("plan_repaired", f"$.answer.{key}", "beside reply: read as the plan's")
+    return loose
 
 
 @dataclass
@@ -115,6 +183,10 @@ class Reader:
         fields = {f.encode_name: f for f in info.fields}
         clean: dict[str, Any] = {}
         for key, value in raw.items():
+            name = None if key in fields else field_named(key, fields, {*raw, *clean})
+            if name is not None:
+                self.note("plan_repaired", f"{path}.{key}", f"read as {name!r}")
+                key = name
             spec = fields.get(key)
             if spec is None:
                 self.note("plan_field_dropped", f"{path}.{key}", "unknown field")

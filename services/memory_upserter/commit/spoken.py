@@ -39,6 +39,22 @@ HEDGE = re.compile(
     r"someday|some\s+day|one\s+day)\b"
 )
 
+# A hedged decision about something said before: "i think im taking it", "maybe ill go with
+# that one", "probably taking the offer" (``noun``: what it points at, when it names it;
+# :mod:`.whose`).
+DECISION = re.compile(
+    r"(?i)\b(?:tak(?:e|es|ing)|accept\w*|join\w*|mov(?:e|es|ing)|start\w*|switch\w*|quit\w*|"
+    r"leav(?:e|es|ing)|sign\w*|go(?:ing)?\s+(?:with|for))\b.*\b(?:it|that|this|there|them|one|"
+    r"(?:the|that|this)\s+(?P<noun>offer|job|place|flat|apartment|house|one))\b"
+)
+
+# what follows a hedge that is about someone else: "<name>'s", "<name> is…", "he", "my brother
+# is…" (never the person: "i", "im", "we", nor "it's", "that's"; :mod:`.whose`)
+HEDGED_OTHER = re.compile(
+    r"(?i)\s+(?:that\s+)?(?:he|she|they|(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|was|will|has|"
+    r"might|may|gets?|got|['’]s)|(?!(?:it|that|this|there|what|who|i|im|we|everything|nothing|"
+    r"something|someone)\b)[a-z]+(?:['’]s|\s+(?:is|was|will|has|might|may|gets?|got))\b)"
+)
 
 # "deanna's plan", "Gina's store": the fact names another's thing ("User's" is the person's)
 OTHERS = re.compile(r"(?i)\b(?!user['’]s\b)[a-z]+['’]s\b|\byour\b")

@@ -42,6 +42,8 @@ FAMILIES = tuple(
         "doctor physician gp medic",
         "lawyer attorney solicitor",
         "teacher tutor educator",
+        "education edu schooling",
+        "university uni",
         "mother mom mum mommy mama",
         "father dad daddy papa",
         "brother bro",
@@ -66,8 +68,11 @@ LIKING_PREDICATES = frozenset(
     "LIKES LIKE LOVES LOVE ENJOYS ENJOY PREFERS PREFER HATES HATE DISLIKES DISLIKE FAN_OF "
     "INTERESTED_IN INTO".split()
 )
+# a bare "like" is a liking only after who likes or how much ("i like", "really like"), not
+# the filler of "allergic, like carry an epipen" or "it was like 5 hours"
 LIKING = re.compile(
-    r"(?i)\b(?:lik|lov|enjoy|ador|prefer|fav|fan\b|into\b|obsess|addict|passion|hat(?:e|ed|es|"
+    r"(?i)\b(?:lik(?:es|ed|ing)\b|(?:i|we|they|he|she|you|really|also|kinda|still|always|so|"
+    r"totally|actually|just|do|dont|don'?t|didn'?t|would|[iw]e?['’]?d)\s+like\b|lov|enjoy|ador|prefer|fav|fan\b|into\b|obsess|addict|passion|hat(?:e|ed|es|"
     r"ing)\b|can'?t\s+stand|dislik|detest|loath|keen\s+on|fond\s+of|crazy\s+about|big\s+on|"
     r"interest|hooked)|<3|\u2764"
 )
@@ -139,7 +144,9 @@ CLAIMS = (
         ),
         re.compile(r"(?i)\b(?:lives?|living|resides?|reside\w*|moved|hometown)\b"),
         re.compile(
-            r"(?i)\b(?:liv(?:e|es|ed|ing)|mov(?:e|ed|es|ing)|relocat\w*|home|hometown|based|"
+            # a "home country" is an origin, not where the person lives now
+            r"(?i)\b(?:liv(?:e|es|ed|ing)|mov(?:e|ed|es|ing)|relocat\w*|home(?!\s+countr)|"
+            r"hometown|based|"
             # "from" as an origin ("im from the uk", "rome from 2019"), not a thing's way
             # ("stolen from the garage")
             r"(?:i['’]?m|am|are|we['’]?re|originally|come|comes|came)\s+from|"
@@ -152,7 +159,10 @@ CLAIMS = (
         "volunteering",
         re.compile(r"\w*VOLUNTEER\w*"),
         re.compile(r"(?i)\bvolunteer"),
-        re.compile(r"(?i)\bvolunteer\w*|\bhelp(?:s|ed|ing)?\s+out\b|\bgive\s+back\b"),
+        re.compile(
+            r"(?i)\bvolunteer\w*|\bhelp(?:s|ed|ing)?\s+(?:out|the\s+community)\b|\bgive\s+back\b|"
+            r"\bmentor(?:s|ed|ing)?\b"
+        ),
     ),
 )
 
@@ -239,11 +249,14 @@ def date_supported(
 ) -> bool:
     """A date in a fact, against what was said: a resolved phrase give or take a day (a month
     given alone: any day of it), its own words, its weekday's name within a week of the turn
-    ("starting a new job monday" → the 18th), or — a month alone — the turn's own month."""
+    ("starting a new job monday" → the 18th), its day of the month within a month of the turn
+    ("on the 19th"), or — a month alone — the turn's own month."""
     if any(abs((day - d).days) <= 1 if whole else (d.year, d.month) == (day.year, day.month)
            for d in resolved):  # fmt: skip
         return True
     if whole and abs((day - today).days) <= 7 and WEEKDAYS[day.weekday()] in bag:
+        return True
+    if whole and abs((day - today).days) <= 31 and str(day.day) in bag:  # "on the 19th"
         return True
     if not whole and (day.year, day.month) == (today.year, today.month):
         return True

@@ -1,7 +1,8 @@
 """The product's own question about todos, in one wording, and reading it back (pure):
 "Which one is done: 'Call Marta' or 'Book the dentist'?" — asked when a "done" (or a "drop")
 fits several pending todos, and read back when the person's next message answers it
-(:func:`.answer.todo_answer`, "the dentist one")."""
+(:func:`.answer.todo_answer`, "the dentist one"); and the words of calling a todo off
+(:func:`called_off`)."""
 
 from __future__ import annotations
 
@@ -30,3 +31,18 @@ def read_asked(question: str) -> tuple[Verb, list[str]] | None:
     texts = [ast.literal_eval(item) for item in _ITEM.findall(m["listed"])]
     verb: Verb = "done" if m["verb"] == "done" else "dropped"
     return (verb, texts) if texts else None
+
+
+# calling a todo off, not doing it: "nvm the card", "never mind", "no need anymore", "skip it"
+# ("cancelled the gym" is the todo "cancel the gym" done: not here)
+_CALLED_OFF = re.compile(
+    r"(?i)\b(?:nvm|never\s*mind|forget\s+(?:about\s+)?it|no\s+need|not\s+needed|"
+    r"no\s+longer\s+need\w*|don'?t\s+need\s+(?:it|to|that)|skip\s+(?:it|that)|"
+    r"scratch\s+that|not\s+doing\s+(?:it|that)|call(?:ed|ing)?\s+(?:it\s+)?off)\b"
+)
+
+
+def called_off(said: Sequence[str]) -> bool:
+    """The person's words call a todo off (:data:`_CALLED_OFF`): a ``done`` the plan names
+    then is a ``dropped`` (a small model's "done" for "nvm the farewell card")."""
+    return any(_CALLED_OFF.search(text) for text in said)

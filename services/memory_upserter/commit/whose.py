@@ -3,7 +3,8 @@
 
 - **A hedge** (:func:`_hedge`): "i think im taking it", "maybe", "my ideal studio" — the
   clause that names the fact hedges it, or a hedged decision points back at it; not when the
-  fact states the hedge itself ("User's dream job…").
+  fact states the hedge ("User dreams of…"), nor on the person's fact when it hedges what
+  someone else does ("i think tiago's taking the job in braga": not "User lives in Braga").
 - **Someone else's news** (:func:`owners`): "my coworker sam is leaving, hes going to adidas"
   and "my buddy ana just had twins!!! two boys" are about others. A clause is the person's own
   when it says "i", "me", "we"…; someone else's when, without those, it is said of "he", "she",
@@ -28,26 +29,19 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from contracts.plan import PlanFact
 from services.memory_upserter.commit import grounding as g
-from services.memory_upserter.commit.spoken import HEDGE, NEGATED, refused
+from services.memory_upserter.commit.spoken import DECISION, HEDGE, HEDGED_OTHER, NEGATED, refused
 from services.memory_upserter.commit.support import CLAIMS
 from services.memory_upserter.text import STOP_WORDS, words
 
 if TYPE_CHECKING:
     from services.memory_upserter.commit.grounding import Said
-
-# A hedged decision about something said before: "i think im taking it", "maybe ill go with
-# that one", "probably taking the offer" (``noun``: what it points at, when it names it).
-_DECISION = re.compile(
-    r"(?i)\b(?:tak(?:e|es|ing)|accept\w*|join\w*|mov(?:e|es|ing)|start\w*|switch\w*|quit\w*|"
-    r"leav(?:e|es|ing)|sign\w*|go(?:ing)?\s+(?:with|for))\b.*\b(?:it|that|this|there|them|one|"
-    r"(?:the|that|this)\s+(?P<noun>offer|job|place|flat|apartment|house|one))\b"
-)
 
 # One family of relation words: a fact naming one rests on the person's "my <any of them>".
 RELATIONS = tuple(
@@ -84,11 +78,12 @@ SOMEONE_ELSE = re.compile(
 WISH = re.compile(
     r"(?i)\b(?:wants?\s+(?:me\s+)?to|wanna|would\s+(?:like|love)\s+to|"
     r"[i'’]d\s+(?:like|love)\s+to|hop(?:e|es|ing)\s+to|should|shoulda|could|"
-    r"keeps?\s+(?:saying|telling\s+me)|wish(?:es)?)\b"
+    r"keeps?\s+(?:saying|telling\s+me)|wish(?:es)?|keen\s+on|ready\s+to|towards?\s+becoming)\b"
 )
 WISH_END = re.compile(
     r"(?i)\b(?:after|before|since|because|cause|cuz|bc|when|until|till|once|while|during|but)\b"
 )
+_OWN = re.compile(r"(?i)\b(?:interested|keen|ready\s+to)\b")  # a fact stating the wish itself
 _OF_PERSON = re.compile(r"(?i)^\s*(?:the\s+)?user\b(?!['’]s)")
 _SENTENCES = re.compile(r"[.!?\n]+")
 _CLAUSES = re.compile(r"[;,]+|\s(?:but|so|though|although)\s")
@@ -187,7 +182,8 @@ def firmness(
     def names(ws: Sequence[str], bag: frozenset[str]) -> bool:
         return any(said_word(w, bag) for w in ws)
 
-    if (hedge := _hedge(supported, clauses, _fact_words(fact), names)) is not None:
+    mine = of_person and bool(_OF_PERSON.match(fact.text))
+    if (hedge := _hedge(supported, clauses, _fact_words(fact), names, mine)) is not None:
         return "hedged", f"hedged: {hedge!r}"
     if not of_person or not _OF_PERSON.match(fact.text):  # "Nora is engaged to Felix"
         return None
@@ -240,7 +236,7 @@ def _wished(fact: PlanFact, supported: Sequence[str], said: Said, names: Names) 
     predicate = re.sub(r"\W+", "_", fact.predicate.strip()).upper()
     if not supported or about_relative(fact):
         return None
-    if wish.predicate.fullmatch(predicate) or wish.text.search(fact.text):
+    if wish.predicate.fullmatch(predicate) or wish.text.search(fact.text) or _OWN.search(fact.text):
         return None
     split = [(c, *wish_split(c)) for message in said.this_turn for c in _SENTENCES.split(message)]
     inside = frozenset(g.bag_of(i for _, i, _ in split))
@@ -251,11 +247,13 @@ def _wished(fact: PlanFact, supported: Sequence[str], said: Said, names: Names) 
 
 
 def _fact_words(fact: PlanFact) -> frozenset[str]:
-    return frozenset(words(f"{fact.predicate.replace('_', ' ')} {fact.text}"))
+    """The fact's words, each also without a plural "s": "User dreams of…" carries "dream"."""
+    said = words(f"{fact.predicate.replace('_', ' ')} {fact.text}")
+    return frozenset([*said, *(w.removesuffix("s") for w in said)])
 
 
 def _hedge(
-    supported: Sequence[str], clauses: Clauses, fact_words: frozenset[str], said: Names
+    supported: Sequence[str], clauses: Clauses, own: frozenset[str], said: Names, mine: bool
 ) -> str | None:
     """The clause of this turn that hedges the fact, if any: every clause that names it hedges,
     but for a presupposed thing split off ("maybe … | before our trip"), where one of its words
@@ -268,20 +266,21 @@ def _hedge(
     def names(bag: frozenset[str]) -> bool:
         return said(supported, bag)
 
+    hedged = functools.partial(_hedge_in, fact_words=own, mine=mine)
+
     named = [c for message in clauses for c, bag in message if names(bag)]
     for message in clauses:
         for i, (clause, _) in enumerate(message):
-            decision = _DECISION.search(clause) if _hedge_in(clause, fact_words) else None
+            decision = DECISION.search(clause) if hedged(clause) else None
             if decision is None:
                 continue
             if not named or (decision["noun"] is None and i > 0 and names(message[i - 1][1])):
                 return clause[:120]
-    firm = [c for c in named if not _hedge_in(c, fact_words)]
-    if named and all(_TAIL.match(c) for c in firm):  # "i might quit | before the end of …"
-        for word in supported:  # a word said only under the hedge, not in the presupposed tail
-            naming = [c for message in clauses for c, bag in message if said([word], bag)]
-            if naming and all(_hedge_in(c, fact_words) for c in naming):
-                return naming[0][:120]
+    firm = [c for c in named if not hedged(c)]
+    naming = [[c for message in clauses for c, bag in message if said([w], bag)] for w in supported]
+    only = [n for n in naming if n and all(hedged(c) for c in n)]  # "i might quit | before …"
+    if only and (all(_TAIL.match(c) for c in firm) or len(only) * 2 > len(supported)):
+        return only[0][0][:120]
     return None
 
 
@@ -289,9 +288,11 @@ def _hedge(
 _TAIL = re.compile(r"(?i)^(?:before|after|until|till|during|for)\s")
 
 
-def _hedge_in(clause: str, fact_words: frozenset[str]) -> str | None:
-    """The hedge of a clause, unless the fact itself carries it (a dream job stated as one)."""
+def _hedge_in(clause: str, fact_words: frozenset[str], mine: bool = False) -> str | None:
+    """The hedge of a clause, unless the fact carries it (a dream job stated as one) or, for a
+    fact of the person (``mine``), it hedges what someone else does ("i think tiago's taking…")."""
     for match in HEDGE.finditer(clause):
-        if not set(words(match[0])) <= fact_words:
+        carried = set(words(match[0])) <= fact_words
+        if not carried and not (mine and HEDGED_OTHER.match(clause, match.end())):
             return match[0]
     return None

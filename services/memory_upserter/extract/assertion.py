@@ -104,8 +104,9 @@ _FORGET = re.compile(
 
 
 _CANCELLED = re.compile(
-    r"(?i)\b(?:cancell?ed|called\s+off|not\s+(?:doing|happening|needed)|no\s+longer|anymore)\b"
-)
+    r"(?i)\b(?:cancell?ed|called\s+off|not\s+(?:doing|happening|needed|going|gonna)|no\s+longer|"
+    r"anymore|for\s+now|reminder|to-?do|task)\b"
+)  # "forget the passport thing for now", "forget the gym reminder": a todo dropped
 _ASKS_YES_NO = re.compile(
     r"(?i)(?:,|\s-)\s+(?=(?:is|are|was|does|do|can|should|will|would|could|am|want|wanna|"
     r"got|have\s+you|did\s+you|you\s+(?:want|wanna))\s+\w[^,]*\?\s*$)"

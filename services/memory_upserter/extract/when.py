@@ -53,6 +53,11 @@ SHORTHANDS = {
     "2moro": "tomorrow", "2morrow": "tomorrow", "tomoz": "tomorrow", "tdy": "today",
     "2day": "today", "tonite": "tonight", "2nite": "tonight", "yday": "yesterday",
     "yest": "yesterday", "wknd": "weekend", "wk": "week", **DAY_SHORTHANDS,
+    # holidays of a fixed date, the longer name first ("until christmas" ends on the 25th)
+    "christmas eve": "december 24", "xmas eve": "december 24", "christmas": "december 25",
+    "xmas": "december 25", "new year's eve": "december 31", "new years eve": "december 31",
+    "nye": "december 31", "new year's day": "january 1", "new years day": "january 1",
+    "halloween": "october 31", "valentine's day": "february 14", "valentines day": "february 14",
 }  # fmt: skip
 _SHORTHAND = re.compile(rf"(?<![\w-])(?:{'|'.join(map(re.escape, SHORTHANDS))})(?![\w-])")
 MONTH_WORD = (

@@ -224,8 +224,8 @@ def _done_with(m: re.Match[str], out: Emitter) -> None:
 @todo_rule(
     "forget_it",
     rf"(?i:\b(?:forget|drop|scratch|cancel|skip)\s+(?:about\s+)?)(?!it\b|that\b|this\b|me\b)"
-    rf"{_CLOSED_TASK}(?=.*\b(?i:cancel(?:l?ed)?|not\s+(?:doing|happening|needed)|no\s+longer|"
-    r"anymore|off)\b|[,.;:!?]?\s*$)",
+    rf"{_CLOSED_TASK}(?=.*\b(?i:cancel(?:l?ed)?|not\s+(?:\w+ing|needed|gonna)|no\s+longer|"
+    r"anymore|off|for\s+now)\b|[,.;:!?]?\s*$)",
     requested=True,
 )
 def _forget_it(m: re.Match[str], out: Emitter) -> None:

@@ -1,0 +1,72 @@
+"""The v4 blind held-out set (``careful-v4``, ``sloppy-v4``): conversations written, with their
+checks and the two styles' habits, in a commit before any answer, then answered turn by turn
+from each turn's exact prompt before any product change (tests/fixtures/model_loop/README.md,
+"v4"). Never tuned on. Replayed through the real chain like v3; what today's code cannot do
+yet is xfail (not strict) with the missing behaviour as its reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.model_loop.replay import STYLES_V4
+from tests.model_loop.conftest import RECORDED
+from tests.model_loop.replays import (
+    assert_check_holds,
+    assert_no_turn_lost,
+    check_cases,
+    misses,
+    run_cases,
+    runs,
+    totals,
+)
+
+MINE = ("v4a-", "v4b-")  # v4c/v4d, recorded beside it: test_replay_v4cd.py
+RUNS = [(c, s) for c, s in runs(STYLES_V4) if c.startswith(MINE)]
+
+
+def test_the_v4_set_is_recorded_and_held_out() -> None:
+    assert {c for c, _ in RUNS} == {"v4a-telegram-mia", "v4b-telegram-raj"}
+    assert {s for _, s in RUNS} == set(STYLES_V4)
+    assert all(RECORDED[c]["held_out"] for c, _ in RUNS)
+
+
+@pytest.mark.parametrize(("conv_id", "style"), run_cases(RUNS))
+async def test_no_turn_is_lost(replayed, conv_id: str, style: str) -> None:
+    assert_no_turn_lost(await replayed(conv_id, style))
+
+
+@pytest.mark.parametrize(("conv_id", "style", "n"), check_cases(RUNS))
+async def test_memory_holds_what_the_conversation_said(
+    replayed, conv_id: str, style: str, n: int
+) -> None:
+    assert_check_holds(await replayed(conv_id, style), RECORDED[conv_id]["checks"][n])
+
+
+async def test_the_v4_figures(replayed, capsys) -> None:
+    for style in STYLES_V4:
+        n = await totals(replayed, RUNS, style)
+        refused = unread = 0
+        for conv_id, s in RUNS:
+            if s == style:
+                run = (await replayed(conv_id, s)).run
+                refused += run.count("refused")
+                unread += sum(
+                    any(w.startswith("answer_not_json") for w in t.warnings) for t in run.turns
+                )
+        with capsys.disabled():
+            print(
+                f"\n{style:10} held-out turns {n['turns']:3}  lost {n['lost']}  refused {refused}"
+                f"  answers not read as JSON {unread}  fair dropped {n['fair_dropped']}/{n['fair']}"
+                f"  invented kept {n['invented_kept']}/{n['invented']}"
+            )
+        assert n["turns"] > 0 and n["lost"] == 0
+    with capsys.disabled():
+        print("\n".join(await misses(replayed, RUNS)))
+
+
+@pytest.mark.xfail(strict=False, reason="the blind v4 figures miss the targets (bench/RESULTS.md)")
+async def test_the_v4_targets_are_met(replayed) -> None:
+    careful = await totals(replayed, RUNS, "careful-v4")
+    sloppy = await totals(replayed, RUNS, "sloppy-v4")
+    assert careful["fair_dropped"] <= 0.02 * careful["fair"], careful
+    assert sloppy["invented_kept"] <= 0.05 * sloppy["invented"], sloppy
