@@ -2,8 +2,9 @@
 
 "Which Marta do you mean — work Marta (colleague) or family Marta (sister)?": each candidate is
 named by an alias that contains the mention ("work Marta"), else by its name, and described by
-the first of: a descriptive attribute (``relationship``, ``role``…), its strongest relation as
-subject ("sister" for ``SISTER_OF``, "works at Acme" for ``WORKS_AT``), its category. Candidates
+the first of: a descriptive attribute (``relationship``, ``role``…), what it is to the person
+("sister" for ``user HAS_SISTER Marta``), its strongest relation as subject ("sister" for
+``SISTER_OF``, "works at Acme" for ``WORKS_AT``), its category. Candidates
 that would still read the same get when they were last mentioned, then a number.
 """
 
@@ -57,8 +58,11 @@ def _relation_detail(entity: EntityRow, edges: Iterable[EdgeRow]) -> str | None:
     return humanize(best.predicate)
 
 
-def describe(entity: EntityRow, mention_key: str, edges: Iterable[EdgeRow]) -> tuple[str, str]:
-    """(label, detail) of one candidate, e.g. ("work Marta", "colleague")."""
+def describe(
+    entity: EntityRow, mention_key: str, edges: Iterable[EdgeRow], *, kin: bool = True
+) -> tuple[str, str]:
+    """(label, detail) of one candidate, e.g. ("work Marta", "colleague"); ``kin``: what it is
+    to the person tells the candidates apart (not two sisters)."""
     mention_words = set(dedupe_key(mention_key).split())
     label = next(
         (
@@ -72,8 +76,18 @@ def describe(entity: EntityRow, mention_key: str, edges: Iterable[EdgeRow]) -> t
         value = entity.attributes.get(name)
         if isinstance(value, str) and value.strip():
             return label, value.strip()[:_MAX_DETAIL]
-    detail = _relation_detail(entity, edges)
+    detail = (_kin_detail(entity) if kin else None) or _relation_detail(entity, edges)
     return label, (detail or entity.category.lower())[:_MAX_DETAIL]
+
+
+def _kin_detail(entity: EntityRow) -> str | None:
+    """What the candidate is to the person ("sister", "colleague"), from ``user HAS_SISTER
+    Marta`` (or ``Marta SISTER_OF user``): the plainest way to tell two of one name apart."""
+    for predicate in entity.kin:
+        said = predicate.upper()
+        if said.startswith("HAS_") or (said.startswith("^") and said.endswith("_OF")):
+            return humanize(said.lstrip("^").removeprefix("HAS_").removesuffix("_OF"))
+    return None
 
 
 def ask(found: Found, edges: Sequence[EdgeRow]) -> Disambiguation:
@@ -87,7 +101,8 @@ def ask(found: Found, edges: Sequence[EdgeRow]) -> Disambiguation:
             c.entity_id,
         ),
     )[:MAX_CANDIDATES]
-    phrases = [phrase(*describe(c, found.key, edges)) for c in ordered]
+    apart = len({_kin_detail(c) for c in ordered}) == len(ordered)
+    phrases = [phrase(*describe(c, found.key, edges, kin=apart)) for c in ordered]
     repeated = {p for p in phrases if phrases.count(p) > 1}
     phrases = numbered(
         [
@@ -101,8 +116,8 @@ def ask(found: Found, edges: Sequence[EdgeRow]) -> Disambiguation:
         shown = found.role
     elif {fold(c.name) for c in ordered} == {found.key}:
         shown = ordered[0].name
-    else:
-        shown = found.text
+    else:  # "marta" typed in lower case is still a name: "Which Marta …"
+        shown = found.text.title() if found.text.islower() else found.text
     return Disambiguation(
         mention=found.text,
         question=which_question(shown, phrases),

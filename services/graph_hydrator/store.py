@@ -71,17 +71,20 @@ _KIN = f"""r.user_id = $1 AND r.status = 'ACTIVE' AND {visible("r", "$2")}
    AND (r.valid_to IS NULL OR r.valid_to > $6) AND (r.valid_from IS NULL OR r.valid_from <= $6)
    AND r.predicate = ANY($5::text[])"""
 
+# By any predicate when the message says no relation word ("Marta (sister)" in a question).
+_KIN_ANY = _KIN.replace("r.predicate = ANY($5::text[])", "(r.predicate = ANY($5) OR $5 = '{}')")
+
 FIND_ENTITIES = f"""
 SELECT e.entity_id::text, e.name_normalized, e.name, e.category, e.scope, e.entity_ref,
        e.last_seen, e.attributes,
        ARRAY(SELECT (a.alias, a.alias_normalized) FROM entity_aliases a
               WHERE a.entity_id = e.entity_id ORDER BY a.created_at, a.alias) AS aliases,
-       CASE WHEN cardinality($5::text[]) > 0 THEN ARRAY(
+       ARRAY(
            SELECT CASE WHEN r.subject_id = e.entity_id THEN '^' ELSE '' END || r.predicate
              FROM relations r
-            WHERE {_KIN} AND ((r.subject_id = {_SELF} AND r.object_id = e.entity_id)
-                              OR (r.object_id = {_SELF} AND r.subject_id = e.entity_id)))
-       END AS kin
+            WHERE {_KIN_ANY} AND ((r.subject_id = {_SELF} AND r.object_id = e.entity_id)
+                 OR (r.object_id = {_SELF} AND r.subject_id = e.entity_id))
+         ORDER BY r.updated_at DESC) AS kin
   FROM entities e
  WHERE e.user_id = $1 AND e.active AND {visible("e", "$2")}
    AND (e.name_normalized = ANY($3::text[])

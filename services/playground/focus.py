@@ -66,6 +66,7 @@ def focus_of(message: str, graph: Mapping[str, Any]) -> Focus:
         name
         for entity in graph.get("entities", [])
         if entity.get("seed") == "mention"
+        and not str(entity.get("entity_ref") or "").startswith("self:")  # "me": the person
         for name in (entity.get("name", ""), *entity.get("aliases", []))
     ]
     names += [m.group(1) for m in _ASKED_NAME.finditer(message)]

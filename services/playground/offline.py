@@ -8,11 +8,12 @@ What the message is about comes first (:mod:`.focus`):
    ask about the person ("what do you know about me?"): their foundation;
 2. the people it names ("who is Marta?"): the facts, relations and card that name them;
 3. the other facts and relations the gate found, the episodes, the person's past statements
-   (not their questions) and library passages it let through (after a todo ask, only those
-   that share a word with it);
+   (not their questions) and library passages it let through, that share a word with it;
 4. todos that share a word with the message;
 5. the person's foundation only where it shares a word with the message or names its people
-   (it is in every envelope, so listing it whole would answer every question the same).
+   (it is in every envelope, so listing it whole would answer every question the same);
+6. the rest of what the gate let through (3.) — never after a todo ask or an ask about a
+   person, where a line that does not touch it is no answer.
 
 At most :data:`MAX_LINES` lines of :data:`MAX_CHARS` characters; the product's own questions
 ("which Marta?", "which one is done?") are the commit's and are shown under the reply
@@ -45,9 +46,10 @@ def offline_reply(envelope: Mapping[str, Any], message: str = "") -> str:
             *(todos if focus.asks_todos else []),
             *(foundation if focus.asks_about_me else []),
             *(line for line in [*found, *foundation] if focus.names_someone(line)),
-            *(line for line in rest if focus.touches(line) or not focus.asks_todos),
+            *(line for line in rest if focus.touches(line)),
             *(line for line in todos if focus.touches(line)),
             *(line for line in foundation if focus.touches(line)),
+            *(rest if not (focus.asks_todos or focus.names) else []),
         ]
     )
     if not shown:

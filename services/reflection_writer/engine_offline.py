@@ -18,7 +18,8 @@ It only ever copies what was said; it never writes a link the user did not make.
   not words to the other side, not a greeting's "since we last talked"; a bare "It made me…"
   is quoted with the sentence before it. The quote passes the grounding check.
 - **Unresolved**: user questions, needs ("I need to", "I should", "I have to", "not sure"…),
-  and the last user message when no assistant message answered it.
+  and the last user message when no assistant message answered it (its last sentence that is
+  not a goodbye, thanks or nod: "nah thats it. bye" leaves nothing unanswered).
 - **Commitments**: "I'll", "I will", "I'm going to", "remind me", "I promise", "I plan to".
 - **People** (``people.py``): the user's known Person entities named in the session, plus
   names the person used for someone ("my sister Marta", "met Ana", "Tom said"), never a
@@ -57,6 +58,14 @@ from services.reflection_writer.text import clip, fold, sentences, unique
 from services.reflection_writer.tone import emotional_hits, tone
 
 PSYCHE_CONFIDENCE = 0.4
+# A goodbye, thanks or a nod closing a chat ("nah thats it. bye", "thanks!! ttyl"): nothing
+# was asked, so it is never "Unanswered".
+_CLOSING = re.compile(
+    r"\W*(?:(?:bye+|goodbye|cya|see\s+(?:ya|you)(?:\s+later|\s+soon)?|later|ttyl|gn|good\s*night|"
+    r"night|thanks?|thank\s+you(?:\s+so\s+much)?|thx|ty|ok(?:ay)?|k|cool|great|nice|perfect|"
+    r"awesome|lol|haha\w*|nah|no|yes|yeah|yep|sure|that'?s\s+(?:it|all)|all\s+good|"
+    r"talk\s+(?:soon|later)|take\s+care|x+o*x*)\W*)+"
+)
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|my|me|mine|myself|we|we're|our|us)\b")
 _NEED = re.compile(
@@ -145,7 +154,7 @@ def _unresolved(messages: Sequence[Message], user: list[tuple[Message, str]]) ->
     items = [s for _, s in user if s.endswith("?") or _NEED.search(fold(s))]
     spoken = [m for m in messages if m.role == "user" and m.text.strip() or m.role == "assistant"]
     if spoken and spoken[-1].role == "user":
-        last = sentences(spoken[-1].text)[-1:]
+        last = [s for s in sentences(spoken[-1].text) if not _CLOSING.fullmatch(fold(s))][-1:]
         if last:
             items = [s for s in items if s != last[0]] + [f"Unanswered: {last[0]}"]
     return unique((clip(item, 300) for item in items), LIST_CAP)

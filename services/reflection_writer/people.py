@@ -30,7 +30,8 @@ AROUND = 60  # characters either side of a name that its cues are looked for in
 _NAME = re.compile(r"(?<![\w'])([A-Z][a-zà-ÿ]+(?:[ -][A-Z][a-zà-ÿ]+)?)(?=$|[^\w']|'s\b)")
 RELATIONS = (
     "mom mum mother dad father mama papa sister brother sis bro wife husband partner spouse "
-    "boyfriend girlfriend fiance fiancee fiancé fiancée son daughter kid kids child baby "
+    "boyfriend girlfriend bf gf hubby wifey fiance fiancee fiancé fiancée son daughter kid kids "
+    "child baby "
     "grandma grandpa grandmother grandfather granny nana aunt uncle cousin niece nephew "
     "friend friends bestie buddy pal mate colleague coworker co-worker boss manager mentor "
     "teacher coach doctor therapist neighbor neighbour roommate flatmate classmate ex "
@@ -83,6 +84,8 @@ _RELATION_THEN = re.compile(
     r"\bmy\s+(?:best\s+|little\s+|big\s+|older\s+|younger\s+)?(?:"
     + "|".join(re.escape(r) for r in RELATIONS if r not in ("named", "called", "kids", "friends"))
     + r")\s*,?\s+([a-z][a-z'-]{1,19})\b(?!')"
+    r"(?!\s+(?:us|me|him|her|them|it|you|my|our|his|their|a|an|the|to|up|out|off|away|over|"
+    r"back|home|some|all|so|really|very)\b)"  # "my dad took us …": a verb, not a name
 )
 # What follows "my sister …" when it is no name.
 _NOT_LOWER_NAMES = frozenset(
@@ -90,15 +93,26 @@ _NOT_LOWER_NAMES = frozenset(
 wants wanted thinks thought called texted came comes visited just always never finally really
 also still and or but who which that is was has had will would can could does did doing
 getting going being living working moving staying last next this today tonight tomorrow
-yesterday now again too lol haha btw tbh rn omg ugh""".split()
+yesterday now again too lol haha btw tbh rn omg ugh took made gave saw left bought brought
+sent kept felt found ran won lost fell heard knew met paid put read sat sold spent stood taught
+wrote ate drove flew grew keeps makes takes gives needs hates misses live work go come say
+like love want need get make take know think feel do does""".split()
 )
 
 
 def _typed_lowercase(text: str, speakers: set[str]) -> list[str]:
-    """In a message typed without capitals, the name after a relation word ("my sister ana",
-    "my friend jo"): the capitalised rules cannot see it."""
-    if re.search(r"[A-Z]", text):
-        return []
+    """In a sentence typed without capitals (its first letter and "I" aside), the name after a
+    relation word ("my sister ana", "back from Lisbon! went with my bf tiago"): the capitalised
+    rules cannot see it."""
+    return [n for s in sentences(text) if _uncapitalised(s) for n in _after_role(s, speakers)]
+
+
+def _uncapitalised(sentence: str) -> bool:
+    body = re.sub(r"\bI\b", "", re.sub(r"^[\W\d_]*\w", "", sentence))
+    return not re.search(r"[A-Z]", body)
+
+
+def _after_role(text: str, speakers: set[str]) -> list[str]:
     out = []
     for m in _RELATION_THEN.finditer(text):
         word = m.group(1)

@@ -83,3 +83,22 @@ async def test_the_answer_to_which_one_is_done_closes_that_todo_and_the_question
         q.startswith("Which one is done:") for q in pulse["session"]["scratch"]["pending_questions"]
     )
     assert _closed(await _say(nodes, ids, "the dentist one", 5)) == []  # asked and answered once
+
+
+async def test_a_done_that_fits_two_of_three_asks_once_about_those_two(nodes) -> None:
+    """ "I called Nuno, so that's done" with "text Nuno the photos", "call my dad" and "fix the
+    bike" pending: one question, naming the two it may mean — not a second one about all
+    three."""
+    ids = _user()
+    for n, said in enumerate(
+        [
+            "remind me to text Nuno the photos",
+            "remind me to call my dad",
+            "remind me to fix the bike",
+        ]
+    ):
+        await _say(nodes, ids, said, n)
+    said = await _say(nodes, ids, "I called Nuno, so that's done", 5)
+    assert _closed(said) == []
+    assert len(said["questions"]) == 1, said["questions"]
+    assert "fix the bike" not in said["questions"][0].lower()

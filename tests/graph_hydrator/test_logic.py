@@ -637,3 +637,38 @@ def test_my_sister_marta_picks_the_sister_among_two_martas_without_asking() -> N
     assert list(seeds.seeds) == [sister.entity_id] and seeds.question_for is None
     # a bare name still asks: nothing tells the two apart
     assert _resolve_kin("How is Marta?", [sister, colleague]).question_for is not None
+
+
+def test_two_of_one_name_are_told_apart_by_what_they_are_to_the_person() -> None:
+    """ "who is marta?" with the sister Marta (who lives in Madrid) and the colleague Marta
+    Silva: "Marta (sister) or Marta Silva (colleague)", never "(person)", and the name as a
+    name even when typed in lower case."""
+    sister = _kin("Marta", "HAS_SISTER")
+    colleague = EntityRow(
+        entity_id=_id(),
+        name="Marta Silva",
+        category="Person",
+        scope="global",
+        keys=("marta silva", "marta"),
+        kin=("HAS_COLLEAGUE",),
+    )
+    seeds = _resolve_kin("who is marta?", [sister, colleague])
+    question = ask(seeds.question_for, [_edge(sister, "LIVES_IN", value="Madrid")])
+    assert question.question.startswith("Which Marta do you mean — ")
+    assert "Marta (sister)" in question.question
+    assert "Marta Silva (colleague)" in question.question
+
+
+def test_a_relation_to_the_person_that_is_no_role_is_no_description() -> None:
+    """ "Acme (works at)" would read as nothing: only HAS_<role> / <role>_OF describe."""
+    acme = EntityRow(
+        entity_id=_id(), name="Acme", category="Org", scope="global", keys=("acme",),
+        kin=("WORKS_AT",),
+    )  # fmt: skip
+    other = EntityRow(
+        entity_id=_id(), name="Acme", category="Org", scope="global", keys=("acme",),
+        kin=("HAS_CLIENT",),
+    )  # fmt: skip
+    seeds = _resolve_kin("how is acme doing?", [acme, other])
+    question = ask(seeds.question_for, [])
+    assert "works at" not in question.question

@@ -426,3 +426,41 @@ def test_a_todo_ask_typed_the_telegram_way_puts_the_todos_first() -> None:
         lines = offline_reply({"GRAPH": graph}, asked).splitlines()
         assert lines[0].endswith("What you still have to do:"), asked
         assert lines[1] == "• to do: Call Marta", asked
+
+
+def test_the_offline_reply_reads_out_what_touches_the_question_before_the_rest() -> None:
+    """ "where do i work?" puts the job first, whatever order the gate found things in; "who is
+    Marta?" reads out nothing that does not name her (an unrelated turn is no answer)."""
+    graph = {
+        "relevant_facts": [
+            {"text": "User is allergic to peanuts"},
+            {"text": "User eats fish"},
+            {"text": "User works at Globex"},
+        ],
+        "entities": [{"name": "Marta", "aliases": [], "seed": "mention"}],
+        "edges": [{"text": "Marta is the user's colleague"}],
+    }
+    turns = [
+        {"role": "user", "ts": "2026-11-27T10:00:00Z", "text": "hey! im ana, i live in porto"},
+        {"role": "user", "ts": "2026-11-27T10:01:00Z", "text": "my colleague Marta is lovely"},
+    ]
+    where = offline_reply({"GRAPH": {**graph, "entities": []}}, "where do i work?").splitlines()
+    assert where[1] == "• User works at Globex"
+    assert "• User is allergic to peanuts" in where  # still read out, after what answers
+    who = offline_reply({"GRAPH": graph, "EPISODE": {"turns": turns}}, "who is Marta?")
+    assert "Marta is lovely" in who and "i live in porto" not in who
+    assert "peanuts" not in who
+
+
+def test_the_person_named_by_me_is_no_one_the_message_asks_about() -> None:
+    """ "the rain reminds me to slow down": "me" finds the person's own entity (named after
+    them), which is no one the message is about — no "What I know about Joao:"."""
+    graph = {
+        "entities": [
+            {"name": "Joao", "aliases": ["me"], "entity_ref": "self:user", "seed": "mention"}
+        ],
+        "relevant_facts": [{"text": "User lives in Lisbon"}, {"text": "User's name is Joao"}],
+    }
+    reply = offline_reply({"GRAPH": graph}, "the rain reminds me to slow down").splitlines()
+    assert reply[0].endswith("What I remember that bears on this:")
+    assert "• User lives in Lisbon" in reply

@@ -327,3 +327,31 @@ def test_people_typed_in_lowercase_are_found_after_a_relation_word() -> None:
     draft = engine_offline.draft(said)
     assert draft.summary.people == ["Ana"]
     assert ground(draft.reflection, said).dropped_evidence == []
+
+
+@pytest.mark.parametrize("bye", ["nah thats it. bye", "thanks!! ttyl", "ok cool, talk soon x"])
+def test_a_goodbye_or_thanks_last_is_nothing_left_unanswered(bye: str) -> None:
+    session = messages(
+        chat("remind me to call the bank on monday", "Sure. Anything else?") + [("user", bye)]
+    )
+    unresolved = engine_offline.draft(session, []).reflection.unresolved
+    assert not any(line.startswith("Unanswered") for line in unresolved), unresolved
+
+
+def test_a_question_after_a_thanks_is_still_unanswered() -> None:
+    session = messages(chat("hi", "Hello!") + [("user", "thanks! wait, what about the visa?")])
+    unresolved = engine_offline.draft(session, []).reflection.unresolved
+    assert "Unanswered: wait, what about the visa?" in unresolved
+
+
+def test_a_lowercase_name_in_a_message_with_a_capital_elsewhere_is_found() -> None:
+    """ "back from Lisbon!! went with my bf tiago": one capitalised place does not hide the
+    lowercase name after "bf"; "my dad took us everywhere" names nobody "Took"."""
+    session = messages(
+        chat(
+            "omg just got back from Lisbon!! 🇵🇹 went with my bf tiago and his mom",
+            "Welcome back!",
+            "i finally get why i love travelling, its because my dad took us everywhere",
+        )
+    )
+    assert engine_offline.draft(session, []).summary.people == ["Tiago"]

@@ -28,7 +28,6 @@ import msgspec
 
 from contracts.common import TEXT_MAX
 from contracts.memory import CommitRequest, Notice
-from contracts.plan import MemoryWritePlan
 from services.core.clock import check_times, request_clock
 from services.core.errors import FieldError, InvalidInput
 from services.memory_upserter.commit.lenient import SELF_HANDLES as SELF_HANDLES
@@ -109,20 +108,22 @@ def read(req: CommitRequest, zone: tzinfo = UTC) -> ReadTurn:
     if req.plan is not None and req.answer is not None:
         raise InvalidInput([FieldError("$.answer", "give plan or answer, not both")])
     raw, path, reply, notes = req.plan, "$.plan", None, []
+    cut = cut_notes(req)
     if req.answer is not None:
         answer = read_answer(req.answer)
         raw, path, reply, notes = answer.plan, "$.answer.plan", answer.reply, answer.notes
-    plan, source = None, None
+    plan = None
+    source: Literal["request", "answer"] | None = None
     if raw is not None:
         said = [m.text for m in req.messages if m.role == "user"]
         plan, read_notes = read_plan(raw, path, now.astimezone(zone), said)
         if plan is not None:
             plan, stay_notes = stays(plan, path, now)
             read_notes += stay_notes
+            source = "request" if req.plan is not None else "answer"
         notes += read_notes
-        source = _source(req, plan)
     messages = [(m.role, m.speaker, m.text, m.external_id, m.ts) for m in req.messages]
-    notes += cut_notes(req)
+    notes += cut
     if reply is not None and not any(m.role == "assistant" for m in req.messages):
         messages.append(("assistant", None, reply, None, None))
     reply = next((text for role, _, text, _, _ in reversed(messages) if role == "assistant"), None)
@@ -155,11 +156,3 @@ def cut_notes(req: CommitRequest) -> list[Notice]:
         for i, m in enumerate(req.messages)
         if len(m.text) > TEXT_MAX
     ]
-
-
-def _source(
-    req: CommitRequest, plan: MemoryWritePlan | None
-) -> Literal["request", "answer"] | None:
-    if plan is None:
-        return None
-    return "request" if req.plan is not None else "answer"

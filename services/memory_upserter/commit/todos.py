@@ -212,7 +212,8 @@ class TodosClosed:
 async def close_todos(conn: Connection, plan: TurnPlan) -> TodosClosed:
     """Close what the plan names done or dropped, or else the todo a bare "done" means."""
     named, actionable, bare = await named_closings(conn, plan)
-    done = bare_done(plan, actionable) if bare else Done()
+    # a name that fits several asked already which of those: no second question about all
+    done = bare_done(plan, actionable) if bare and not named.questions else Done()
     closing = {**named.closing}
     if done.complete is not None:
         closing.setdefault(done.complete, "DONE")

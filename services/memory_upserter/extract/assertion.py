@@ -23,7 +23,8 @@ Block = Literal["question", "hypothetical", "disputed"]
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|«[^»]*»|(?<!\w)'[^']{2,}'(?!\w)")
 _QUESTION_START = re.compile(
     r"(?i)^\W*(?:(?:so|and|but|hey|um+|uh+|hm+|like|ok|okay|wait|also|btw|lol|quick\s+q(?:uestion)?)"
-    r"\W+)*(?:who|whom|whose|what|where|when(?!\s+(?:I|we)\s+(?:was|were)\b)|why|how|"
+    r"\W+)*(?:who|whom|whose|what|(?:where|when)(?!\s+(?:I|I'm|I've|we|we're|my|our|you|"
+    r"he|she|they|it|it's|the|this|that)\s)|why|how|"
     r"which|do|does|did|am|is|are|was|were|have|has|had|can|could|would|should|will|shall|may|"
     r"might|must|isn't|aren't|don't|doesn't|didn't|wasn't|weren't|won't|wouldn't|shouldn't|"
     r"couldn't|can't)\b(?!\s+you\s+(?:please\s+)?(?:remind|add|note|remember)\b)"
@@ -139,6 +140,25 @@ def parts(sentence: str) -> list[str]:
     if m is None or m.start() == 0:
         return [sentence]
     return [sentence[: m.start()].strip() + ".", sentence[m.end() :].strip()]
+
+
+_RHETORICAL = re.compile(
+    r"(?i)^\W*(?:(?:oh|and|also|btw|so|hey|omg)\W+)*(?:did\s+I\s+(?:tell|mention|say)(?:\s+(?:to\s+)?"
+    r"you)?|have\s+I\s+(?:told|mentioned)(?:\s+(?:to\s+)?you)?|did\s+you\s+know|guess\s+what|"
+    r"you\s+know\s+what|(?:I\s+)?forgot\s+to\s+(?:tell|mention)(?:\s+(?:to\s+)?you)?)\W*"
+    r"(?:that\s+)?(?=(?:I|I'm|I've|I'll|we|we're|we've|my|our)\b)"
+)
+
+
+def rhetorical(sentence: str) -> str:
+    """ "did i tell you i got engaged??" / "did I mention we're moving": a question in form,
+    a statement in fact — what it tells, without the asking (only when a statement of the
+    person's follows: "did I tell you where I live?" stays a question)."""
+    m = _RHETORICAL.match(sentence)
+    if m is None:
+        return sentence
+    rest = sentence[m.end() :].rstrip()
+    return re.sub(r"\s*\?+[\W]*$", ".", rest) if not _QUESTION_START.match(rest) else sentence
 
 
 def corrected(sentence: str) -> tuple[str, bool]:

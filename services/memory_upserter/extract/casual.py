@@ -29,6 +29,7 @@ _OPENER = re.compile(
     r"(?i)(?:^|(?<=[.!?]\s))\W*(?:guess\s+what|not\s+gonna\s+lie|no\s+joke|fun\s+fact|you\s+know\s+"
     r"what|(?:big|good|great|little|some)\s+(?:news|update))\b[\s?!:,.-]*"
 )
+_HELLO = re.compile(r"(?i)^(\W*(?:hi|hello|hey|hiya)(?:\s+there)?)\s*!+\s+")
 _FORMS = {
     "i": "I",
     "im": "I'm",
@@ -88,6 +89,10 @@ _FORMS = {
     "daugther": "daughter",
     "doughter": "daughter",
     "husbnad": "husband",
+    "appt": "appointment",
+    "appts": "appointments",
+    "mtg": "meeting",
+    "bday": "birthday",
     "cuz": "because",
     "coz": "because",
 }
@@ -103,9 +108,10 @@ _TITLED = re.compile(rf"(?<!\w)(?:{'|'.join(TITLES)})\.\s+(?P<name>{_WORD})")
 # Words a name usually follows, when the person types in lowercase.
 _NAME_AFTER = re.compile(
     rf"(?i)(?:\bmy\s+(?:best\s+|older\s+|younger\s+|little\s+|big\s+)?(?:{_ROLE_WORDS})"
-    rf"(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?|\b(?:named|called|name\s+is|"
+    rf"(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?|\b(?:have|got)\s+an?\s+(?:older\s+|"
+    rf"younger\s+|little\s+|big\s+)?(?:{_ROLE_WORDS})(?:\s+named|\s+called|,)?|\b(?:named|called|name\s+is|"
     rf"name's|call\s+me|go\s+by|"
-    rf"married\s+to|engaged\s+to|dating|broke\s+up\s+with|me\s+and|his\s+name\s+is|"
+    rf"(?:hi|hello|hey|hiya)(?:\s+there)?\W+(?:I'm|this\s+is|it's)|married\s+to|engaged\s+to|dating|broke\s+up\s+with|me\s+and|his\s+name\s+is|"
     rf"this\s+is|meet|no\s+longer\s+with|not\s+with|se\s+llama|s'appelle|namens|chamad[oa]|"
     rf"her\s+name\s+is)|\b(?:work(?:s|ing|ed)?\s+(?:at|for)|job\s+(?:at|with)|joined|left|"
     rf"quit(?:\s+my\s+job\s+at)?|started\s+(?:a\s+new\s+job\s+)?at|employed\s+(?:at|by)|"
@@ -124,13 +130,20 @@ _LISTED = re.compile(
 )
 # A sentence that drops its "I" ("moved to austin", "got laid off today"), and "… and work at".
 _BARE = re.compile(
-    r"(?i)(?:^|(?<=[.!?]\s))(?P<verb>moved\s+to|started\s+(?:a\s+new\s+job|at|working)|"
-    r"work\s+(?:at|for|as)|got\s+(?:laid\s+off|fired|married|engaged|divorced|a\s+job)|"
-    r"living\s+(?:in|with)|staying\s+in|training\s+for|allergic\s+to|just\s+moved|lost\s+my\s+job|"
+    r"(?i)(?:^|(?<=[.!?]\s))(?:(?:just|finally|also|recently)\s+)?(?P<verb>moved\s+to|started\s+"
+    r"(?:a\s+new\s+job|at|working)|work\s+(?:at|for|as)|got\s+(?:laid\s+off|fired|married|"
+    r"engaged|divorced|a\s+(?:new\s+)?job)|"
+    r"living\s+(?:in|with)|staying\s+in|starting\s+(?:at|a\s+new\s+job)|training\s+for|allergic\s+to|just\s+moved|lost\s+my\s+job|"
     r"got\s+promoted)\b"
 )
 _AND_VERB = re.compile(r"(?i)\band\s+(?=(?:work|live|moved)\s+(?:at|for|in|to)\b)")
-_BARE_SUBJECT = {"living": "I'm ", "staying": "I'm ", "training": "I'm ", "allergic": "I'm "}
+_BARE_SUBJECT = {
+    "living": "I'm ",
+    "staying": "I'm ",
+    "training": "I'm ",
+    "allergic": "I'm ",
+    "starting": "I'm ",
+}
 _PLACE_LEAD = frozenset("new san santa los las st saint rio sao são cape hong buenos el la".split())
 
 
@@ -141,6 +154,7 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     text = _EMOJI.sub(". ", text)
     text = re.sub(r"([.!?])\s*,\s*", r"\1 ", _FILLER.sub("", text))  # "…? BTW, I …": "…? I …"
     text = _OPENER.sub("", text)  # "guess what, i got engaged": the news, not a guess
+    text = _HELLO.sub(r"\1, ", text)  # "hey! im ana": the greeting stays with the name
     lowercase = not re.search(r"[A-ZÀ-Þ]", text)
     text = re.sub(r"(?i)(?<!\w)w/(?=\s)", "with", text)  # "w/ my gf" (before "w" is read)
     text = _FORM.sub(lambda m: _FORMS[m.group(0).lower()], text)

@@ -125,7 +125,15 @@ def without_due(text: str, due: Due | None) -> str:
     if due is None:
         return text.strip(" ,.;!?")
     cut = text[: due.start] + " " + text[due.end :]
-    return re.sub(r"\s+", " ", cut).strip(" ,.;!?")
+    return _DUE_LEFT.sub("", re.sub(r"\s+", " ", cut).strip(" ,.;!?")).strip(" ,.;!?")
+
+
+# What is left of "…, it's due on December 12" once the date is out: no part of the task.
+_DUE_LEFT = re.compile(
+    r"(?i),?\s*(?:(?:(?:it|that|which|this|they)(?:'s|'re|\s+is|\s+are)\s+)?(?:due|deadline(?:\s+is)?)|"
+    r"(?:it|that|which|this)(?:'s|\s+is|\s+needs\s+to\s+be|\s+has\s+to\s+be)\s+(?:done|"
+    r"submitted|handed\s+in))(?:\s+(?:on|by|for|at))?$"
+)
 
 
 def _resolve(groups: dict[str, str | None], now: datetime) -> datetime | None:

@@ -41,6 +41,12 @@ class Emitter:
     people: People = field(default_factory=People)
     handles: dict[str, str] = field(default_factory=dict)  # folded name → plan handle
     names: list[str] = field(default_factory=list)  # the turn's known names, as written
+    heard: dict[str, str] = field(default_factory=dict)  # speaker → their earlier sentences
+
+    @property
+    def said_before(self) -> str:
+        """What this speaker said earlier in the session and the turn, before this sentence."""
+        return self.heard.get(self.subject, "")
 
     @property
     def clause_said(self) -> bool:
@@ -109,6 +115,12 @@ class Emitter:
         valid_from = self.valid_from
         if fact_type == "relationship" and valid_from is not None and valid_from > self.now:
             valid_from = None  # "my brother Ben is starting uni in Sept": Ben is his brother now
+        key = (fold(subject), predicate, fold(obj or value or ""))
+        if fact_type == "relationship" and key in self.facts:
+            # a relation said again keeps the time its first rule gave it ("my grandpa died in
+            # March": the death's month, not the start of being his grandchild)
+            prior = self.facts[key].valid_from
+            valid_from = datetime.fromisoformat(prior) if prior else None
         if subject != "user" and memory_type == "PROFILE":
             memory_type = "PEOPLE"
         fact = PlanFact(
@@ -124,7 +136,7 @@ class Emitter:
             valid_from=valid_from.isoformat() if valid_from else None,
             valid_to=self.valid_to.isoformat() if self.valid_to else None,
         )
-        self.facts[(fold(subject), predicate, fold(obj or value or ""))] = fact
+        self.facts[key] = fact
 
     def todo(
         self,

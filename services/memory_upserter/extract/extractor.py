@@ -81,7 +81,7 @@ def extract_turn(
     names = [*self_names, *(k.name for k in known), *(a for k in known for a in k.aliases)]
     out = Emitter(now=now, people=People(known), names=names)
     for utterance in context:  # who "she" is, from earlier in the session; nothing is written
-        scratch = Emitter(now=now, last_person=out.last_person)
+        scratch = Emitter(now=now, last_person=out.last_person, heard=out.heard)
         _read(utterance, scratch, selves)
         out.last_person = scratch.last_person
     for utterance in new:
@@ -112,6 +112,7 @@ def _read(utterance: Utterance, out: Emitter, selves: set[str]) -> None:
         for part in assertion.parts(sentence.strip()):
             if part.strip(" .,!?"):
                 _sentence(part, out)
+                out.heard[out.subject] = f"{out.said_before[-2000:]} {part}"
     if tone.sarcastic(utterance.text):  # "oh great, I love being stuck in traffic 🙄": not a like
         for key in out.facts.keys() - before:
             if key[1] in tone.SARCASM_INVERTS:
@@ -131,19 +132,49 @@ def _named_in(statement: str, out: Emitter) -> list[str]:
 def _sentence(sentence: str, out: Emitter) -> None:
     out.sentence = sentence
     out.valid_from = out.valid_to = None
-    plain = assertion.unquoted(sentence)
+    plain = assertion.rhetorical(assertion.unquoted(sentence))
     target = assertion.forget_target(plain) if out.is_user else None
     if target is not None:
         out.forget.extend(_named_in(target, out) or [target])
         return
     plain, out.correcting = assertion.corrected(plain)
+    swapped = instead.not_this_but(plain, out.said_before)  # "not lisbon, porto"
+    if swapped is None and out.correcting and out.is_user:
+        swapped = _meant(plain, out)  # "sorry i meant porto"
+    if swapped is not None:
+        plain, out.correcting = swapped[0], True
     block = assertion.blocked(plain) or ("hypothetical" if tone.hedged_after(plain) else None)
     _todos(plain, block, out)
     if block is not None:
         return
+    before = set(out.facts)
     for clause in assertion.clauses(plain):
         _clause(clause, out)
     out.valid_from = out.valid_to = None
+    if swapped is not None and out.is_user:  # the value it replaces was never true: it ends
+        new = fold(swapped[2])
+        said = {
+            f.predicate
+            for f in (out.facts[k] for k in out.facts.keys() - before)
+            if new and new in fold(f.object or f.value or "")
+        }  # "hey! im rita, i live in braga": LIVES_IN Coimbra ends, not the name
+        out.ends.extend(f"{predicate} {swapped[1]}"[:120] for predicate in sorted(said))
+
+
+def _meant(value: str, out: Emitter) -> tuple[str, str, str] | None:
+    """ "sorry i meant porto" after "i live in lisbon": that sentence again, with the last value
+    it wrote replaced by the one meant (and that value, which ends); None when the correction
+    is a statement of its own, or nothing said before wrote a value."""
+    value = value.strip(" .!")
+    if not instead.bare_value(value):
+        return None
+    for said in reversed(re.split(r"(?<=[.!?])\s+", out.said_before[-600:])[-3:]):
+        for old in reversed(_named_in(said, out)):
+            found = re.search(rf"(?i)(?<!\w){re.escape(old)}(?!\w)", said)
+            if found is not None and fold(old) != fold(value):
+                new = value.title() if old[:1].isupper() and value.islower() else value
+                return said[: found.start()] + new + said[found.end() :], old, new
+    return None
 
 
 def _todos(plain: str, block: assertion.Block | None, out: Emitter) -> None:
@@ -160,6 +191,8 @@ def _todos(plain: str, block: assertion.Block | None, out: Emitter) -> None:
 def _clause(clause: str, out: Emitter) -> None:
     """One clause's facts, with its time; a hedged match writes nothing."""
     restated = assertion.ended(clause, correcting=out.correcting)
+    if restated is not None:  # "i don't work there anymore": where "there" is
+        restated = instead.there_is(restated, out.said_before)
     before = set(out.facts)
     out.clause_start = len(out.facts)
     dated = validity(restated or clause, out.now)

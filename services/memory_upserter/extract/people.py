@@ -96,6 +96,10 @@ class People:
         key = fold(name).strip()
         return [k for k in self.known if answers_to(k, key)]
 
+    def name_of(self, handle: str) -> str | None:
+        """The full name of the known person a plan handle (their ``entity_ref``) names."""
+        return next((k.name for k in self.known if k.entity_ref == handle), None)
+
     def decide(self, name: str, role: str | None, sentence: str) -> Decision:
         same = self.namesakes(name)
         if not same:

@@ -68,6 +68,7 @@ _PHRASES = [
         rf"(?:the\s+)?(?:week|month|year)|next\s+(?:week|month|year|{MONTH_WORD})|(?:next\s+)?"
         rf"(?:{'|'.join(WEEKDAYS)})|\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}(?:\s+(?P<uday>\d{{1,2}}))?)",
     ),
+    ("on", rf"on\s+(?P<owd>{'|'.join(WEEKDAYS)})"),  # read only in the past tense: "died on sunday"
     ("next", rf"(?:(?:in|from|starting(?:\s+from)?|as\s+of)\s+)?{NEXT}"),
     ("weekend", rf"(?:over\s+)?{WEEKEND}"),
     ("in", rf"in\s+{_N}\s+{_U}(?:\s+time)?"),
@@ -102,14 +103,11 @@ def validity(sentence: str, now: datetime) -> Validity:
     """The sentence's time phrases resolved (module docstring) and removed from it."""
     start = end = None
     spans: list[tuple[int, int]] = []
+    past = past_tense(sentence)
     for kind, match in _matches(sentence):
-        when = _resolve(
-            kind,
-            match,
-            now,
-            perfect=bool(_PERFECT.search(sentence)),
-            past=past_tense(sentence),
-        )
+        if kind == "on" and not past:
+            continue  # "I'm flying to Paris on sunday": a day to come is the plans' and dues'
+        when = _resolve(kind, match, now, perfect=bool(_PERFECT.search(sentence)), past=past)
         spans.append(match.span())
         if when is None:
             continue
@@ -170,7 +168,7 @@ def _resolve(
     today = now.date()
     if kind == "ago":
         return "from", _day(today - timedelta(days=_count(m["n"]) * _UNIT[m["unit"].lower()]), now)
-    if kind == "last":
+    if kind in ("last", "on"):  # "on sunday": read in the past tense only (:func:`validity`)
         return "from", _day(today - timedelta(days=_days_back(m, today)), now)
     if kind == "yesterday":
         return "from", _day(
@@ -220,9 +218,10 @@ def _coming(
 
 
 def _days_back(m: re.Match[str], today: date) -> int:
-    """ "last week": 7 days; "last Saturday": the Saturday before today."""
-    if m["lwd"]:
-        return (today.weekday() - WEEKDAYS.index(m["lwd"].lower()) - 1) % 7 + 1
+    """ "last week": 7 days; "last Saturday" / "(died) on Saturday": the Saturday before today."""
+    weekday = m.groupdict().get("lwd") or m.groupdict().get("owd")
+    if weekday:
+        return (today.weekday() - WEEKDAYS.index(weekday.lower()) - 1) % 7 + 1
     return {"week": 7, "month": 30, "year": 365, "weekend": 7, "night": 1}[m["lunit"].lower()]
 
 

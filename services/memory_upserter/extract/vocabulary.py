@@ -55,6 +55,9 @@ NAMED_BY_ROLE = {
     "grandmother": "Grandma",
     "grandpa": "Grandpa",
     "grandfather": "Grandpa",
+    "grandad": "Grandpa",
+    "granddad": "Grandpa",
+    "granny": "Grandma",
 }
 # A title before a name ("Mrs. Lee", "Dr. Patel"): its dot ends no sentence; the name keeps it.
 TITLES = ("mrs", "mr", "ms", "mx", "dr", "prof", "rev")
@@ -136,7 +139,8 @@ chews scratches sits hides hates wants gets does says takes kinda sorta refuses 
 insists complains cries yells screams laughs smiles works lives goes comes believes dances
 drinks flies hopes knows reads reckons sings smokes swears texts tries vapes wishes writes
 sleeps eats buys sends bakes watches thinks needs asks tells shows sounds seems looks feels
-misses fixes helps became becomes celebrates learns moves starts studies turns passes""".split()
+misses fixes helps became becomes celebrates learns moves starts studies turns passes
+visits picks stays finishes gives arrives wakes waits leaves returns calls drops brings""".split()
 )
 # Chat words and adverbs a statement may end on ("i live in porto atm", "… actually"): never part
 # of a name or a place.

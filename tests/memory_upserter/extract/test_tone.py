@@ -72,8 +72,8 @@ def test_met_at_university_keeps_the_wife_and_dates_nothing_today() -> None:
 @pytest.mark.parametrize(
     "text, value",
     [
-        ("i bought air tickets to toronto", "bought air tickets to toronto @ 2026-01-07"),
-        ("i watched a movie with my kids", "watched a movie with their kids @ 2026-01-07"),
+        ("i bought air tickets to toronto", "bought air tickets to toronto"),
+        ("i watched a movie with my kids", "watched a movie with their kids"),
     ],
 )
 def test_an_events_object_is_a_whole_phrase(text: str, value: str) -> None:
@@ -243,9 +243,9 @@ def test_last_saturday_dates_the_event_that_saturday() -> None:
     [
         (
             "We celebrated my daughter's birthday with a concert surrounded by music, joy",
-            "celebrated their daughter's birthday @ 2026-01-07",
+            "celebrated their daughter's birthday",
         ),
-        ("I went to a fair to show off my studio, it was great", "went to a fair @ 2026-01-07"),
+        ("I went to a fair to show off my studio, it was great", "went to a fair"),
     ],
 )
 def test_an_objects_tail_cut_open_is_left_off(text: str, value: str) -> None:

@@ -157,3 +157,14 @@ def test_hedges_are_read_once_per_clause(monkeypatch: pytest.MonkeyPatch) -> Non
     assert small > 0
     assert large <= 4 * small * 1.1  # four times the text: about four times the reading
     assert large <= 3 * len(unit * 160)
+
+
+def test_my_colleague_by_first_name_is_the_known_one_said_in_full() -> None:
+    """ "my colleague Marta" with Marta Silva known: her, and the relation keeps her full name
+    (never rewritten as "Marta is the user's colleague")."""
+    known = [Known("Marta Silva", "person:marta_silva", ("HAS_COLLEAGUE",))]
+    plan = plan_of("my colleague marta is organising the offsite", known=known)
+    (rel,) = [f for f in plan.facts if f.predicate == "HAS_COLLEAGUE"]
+    assert rel.object == "person:marta_silva"
+    assert rel.text == "Marta Silva is the user's colleague"
+    assert not [e for e in plan.entities if e.distinct_from]

@@ -208,12 +208,18 @@ rule(
     rf"youngest\s+)?(?P<role>{_ROLES}))(?!'s)(?:\s*,\s*|\s+(?i:is\s+called|named|"
     rf"called)\s+|\s+){NAME}",
 )(role_named)
+rule(
+    "have_a_role_name",
+    rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+got)\s+an?\s+(?:older\s+|younger\s+|little\s+|"
+    rf"big\s+|twin\s+)?(?P<role>{_ROLES}))(?!'s)(?:\s*,\s*|\s+(?i:named|called)\s+|\s+){NAME}",
+)(role_named)  # "i have a colleague marta silva", "I've got a sister, Ana"
 rule("name_is_my_role", rf"{NAME}\s+(?i:is\s+my)\s+(?i:(?P<role>{_ROLES}))\b(?!'s)")(role_named)
 
 
 @rule(
     "person_lives_in",
-    rf"{SUBJECT}\s+(?i:lives|is\s+living|now\s+lives|moved)\s+(?i:in|to)\s+" + PLACE,
+    rf"{SUBJECT}\s+(?i:(?:just\s+|recently\s+|finally\s+|also\s+|now\s+)?(?:lives|is\s+living|"
+    rf"moved|has\s+moved|relocated))\s+(?i:in|to)\s+" + PLACE,
 )
 def _person_lives_in(m: re.Match[str], out: Emitter) -> None:
     place = _place(m["place"])

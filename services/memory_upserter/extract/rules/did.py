@@ -1,7 +1,8 @@
 """What the person did, as a dated one-off event (``DID``): "I went to a support group
 yesterday", "I bought air tickets to Toronto". The object is a whole phrase (:mod:`..phrase`),
-the date the one said (a past one) or the turn; never an event in a past no date is said for
-("last summer", "at uni", childhood), never a piece of one ("made for", "a gym near"), never
+dated by the day said (a past one; "just": the turn's) and otherwise undated — told today is
+not done today; never an event of a vague or early past ("last summer", "at uni", childhood),
+never a piece of one ("made for", "a gym near"), never
 what is to come. Joining or starting an activity or a group is a state (:mod:`.pastimes`),
 joining an organisation is where the person works (:mod:`.profile`)."""
 
@@ -42,7 +43,7 @@ _SEASON = re.compile(rf"(?i)\b{SEASON}\b")  # "last summer" dates a state, and i
     rf"(?:for|to|into)))\s+{THING}",
 )
 def _did(m: re.Match[str], out: Emitter) -> None:
-    """What the speaker did, dated by the turn (imports set ``now`` to the message time); in a
+    """What the speaker did, dated by the time said (imports set ``now`` to the message time); in a
     sentence about childhood ("the camera I had as a kid, I took plenty of beach pics") it is
     the past, never dated today."""
     if assertion.childhood(out.sentence) or (
@@ -68,7 +69,8 @@ def _did(m: re.Match[str], out: Emitter) -> None:
         return  # "I recently started pottery", "I joined a book club": states (pastimes)
     if out.valid_from is not None and out.valid_from > out.now:
         return  # "I signed up for a pottery class next week": what is to come is no event
-    _did_at(out, _happened(m, thing, out), out.valid_from)
+    just = re.search(r"(?i)\bjust\b", m.group(0)) is not None  # "I just got back": today
+    _did_at(out, _happened(m, thing, out), out.valid_from or (out.now if just else None))
 
 
 def _happened(m: re.Match[str], thing: str, out: Emitter) -> str:
@@ -78,8 +80,13 @@ def _happened(m: re.Match[str], thing: str, out: Emitter) -> str:
 
 
 def _did_at(out: Emitter, happened: str, said_at: datetime | None) -> None:
-    """The event, dated by the time said (a past one) or else the turn."""
-    day = (said_at or out.now).date().isoformat()
+    """The event, dated by the time said (a past one, or "just": the turn's day); with no
+    time said it is undated — "I went to Paris" told today did not happen today."""
     clause_from, out.valid_from = out.valid_from, said_at
-    out.fact("DID", f"{out.who} {happened} (on {day})", value=f"{happened} @ {day}", confidence=0.7)
+    if said_at is None:
+        out.fact("DID", f"{out.who} {happened}", value=happened, confidence=0.7)
+    else:
+        day = said_at.date().isoformat()
+        out.fact("DID", f"{out.who} {happened} (on {day})", value=f"{happened} @ {day}",
+                 confidence=0.7)  # fmt: skip
     out.valid_from = clause_from

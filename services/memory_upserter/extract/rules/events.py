@@ -219,7 +219,7 @@ def _person_new_job(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "pets_named",
-    rf"(?i:\b(?:I|we)\s+(?:have|'ve\s+got|have\s+got|own)\s+(?:two|three|four|\d)\s+"
+    rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+own)\s+(?:two|three|four|\d)\s+"
     rf"(?P<role>cat|dog|kitten|puppy|rabbit|bunnie|hamster)s)\s*[,:]?\s+{NAME}\s+(?i:and)\s+"
     rf"(?P<other>{_CAP})",
 )

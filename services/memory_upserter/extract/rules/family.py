@@ -26,14 +26,14 @@ from services.memory_upserter.extract.rules.registry import (
 from services.memory_upserter.extract.vocabulary import NAMED_BY_ROLE, NOT_NAMES
 
 _LOST = (
-    r"mom|mum|mother|dad|father|grandma|grandmother|grandpa|grandfather|husband|wife|partner|"
-    r"brother|sister|son|daughter|best\s+friend|aunt|uncle|cousin|dog|cat"
+    r"mom|mum|mother|dad|father|grandma|grandmother|grandpa|grandfather|grandad|granddad|granny|"
+    r"husband|wife|partner|brother|sister|son|daughter|best\s+friend|aunt|uncle|cousin|dog|cat"
 )
 
 
 @rule(
     "lost_relative",
-    rf"(?i:\b(?:I|we)\s+(?:recently\s+|just\s+|sadly\s+)?lost\s+(?:my|our)\s+(?:beloved\s+|dear\s+|"
+    rf"(?i:(?:\b(?:I|we)\s+|^\W*)(?:recently\s+|just\s+|sadly\s+)?lost\s+(?:my|our)\s+(?:beloved\s+|dear\s+|"
     rf"sweet\s+)?)"
     rf"(?P<role>(?i:{_LOST}))\b(?:\s*,?\s+{NAME})?(?!\s+(?i:in\s+the|at\s+the)\b)",
 )
@@ -53,6 +53,44 @@ def timeless_relationship(out: Emitter, role: str, name: str) -> str:
         return _relationship(out, role, name)
     finally:
         out.valid_from = when
+
+
+_HIS = (
+    "dad|father|grandpa|grandfather|grandad|granddad|brother|son|husband|boyfriend|uncle|nephew|"
+    "stepdad|stepson"
+)
+_HERS = (
+    "mom|mum|mother|grandma|grandmother|granny|sister|daughter|wife|girlfriend|aunt|niece|"
+    "stepmom|stepdaughter"
+)
+_EITHER = "partner|best friend|friend|cousin|fiance|fiancé|fiancée|dog|cat|kid|child"
+
+
+@rule(
+    "pronoun_died",
+    r"(?i:\b(?P<pron>he|she)\s+(?:just\s+|sadly\s+|recently\s+|finally\s+)?(?:passed\s+away|"
+    r"died|passed(?=\s*(?:[,.;:!?]|$|\s+(?:recently|yesterday|today|last|this|on|in|a\s+few|"
+    r"a\s+couple|\d|two|three|four|five|six|weeks?|months?|years?|days?)\b))))\b",
+)
+def _pronoun_died(m: re.Match[str], out: Emitter) -> None:
+    """ "my dad... he passed away last week": the relative the pronoun stands for — the last
+    one of that gender the speaker named ("my grandpa", not "my friend's dad", which is
+    someone else's); nobody when none was (no guess at a person)."""
+    roles = f"{_HIS if m['pron'].lower() == 'he' else _HERS}|{_EITHER}"
+    said = f"{out.said_before[-400:]} {m.string[max(0, m.start() - 400) : m.start()]}"
+    mentions = list(
+        re.finditer(
+            rf"(?i:\bmy\s+(?P<role>{roles})\b(?!'s|\s+(?:of|in\s+law)))(?:,?\s+{NAME})?", said
+        )
+    )
+    if not mentions:
+        return
+    last = mentions[-1]
+    role = " ".join(last["role"].lower().split())
+    name = _name(last["name"]) or NAMED_BY_ROLE.get(role) or role.capitalize()
+    person = timeless_relationship(out, role, name)
+    out.fact("DECEASED", f"{name}, {out.whose} {role}, passed away", subject=person,
+             value="passed away", memory_type="PEOPLE", importance=3, confidence=0.8)  # fmt: skip
 
 
 _COUNT = r"one|two|three|four|five|six|\d"
@@ -104,7 +142,7 @@ _SIB = (
 
 @rule(
     "siblings",
-    rf"(?i:\bI\s+(?:have|'ve\s+got|have\s+got)\s+)(?P<sibs>(?i:{_SIB})(?:\s*(?:,|and)\s*(?i:{_SIB}))*)\b",
+    rf"(?i:\bI(?:\s+have|'ve\s+got|\s+have\s+got)\s+)(?P<sibs>(?i:{_SIB})(?:\s*(?:,|and)\s*(?i:{_SIB}))*)\b",
 )
 def _siblings(m: re.Match[str], out: Emitter) -> None:
     """ "I have two brothers and a sister" (not "I have a brother named Luca": the named rules

@@ -132,6 +132,22 @@ def _pet_named_after(m: re.Match[str], out: Emitter) -> None:
         pet(out, m["role"].lower(), name)
 
 
+_GOT_PET = re.compile(
+    rf"(?i:(?:\b(?:I|we)(?:\s+have|'ve\s+got|\s+got|\s+adopted|\s+rescued)|(?:^|[.!?])\W*(?:just\s+)?"
+    rf"(?:got|adopted|rescued))\s+(?:an?|another)\s+(?:new\s+|little\s+|rescue\s+|baby\s+|"
+    rf"sweet\s+)?(?P<role>{_PET_ROLES})\b)\W*$"
+)
+
+
+@rule("pet_named_next", rf"(?i:^\W*(?:his|her|its)\s+name(?:\s+is|'s)\s+){NAME}")
+def _pet_named_next(m: re.Match[str], out: Emitter) -> None:
+    """ "i got a puppy! his name is biscuit": the pet of the sentence just before."""
+    got = _GOT_PET.search(out.said_before[-200:])
+    name = _name(m["name"])
+    if got is not None and name:
+        pet(out, got["role"].lower(), name)
+
+
 @rule("twins", r"(?i:\b(?:my|our)\s+(?:little\s+)?twins)\b")
 def _twins(m: re.Match[str], out: Emitter) -> None:
     out.fact("HAS_CHILDREN", f"{out.who} has twins", value="twins", memory_type="PEOPLE",

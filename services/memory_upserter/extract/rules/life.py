@@ -77,7 +77,7 @@ def _counted(n: str, pet: str) -> str:
 
 @rule(
     "children",
-    r"(?i:\b(?:I|we)\s+(?:have|'ve\s+got|have\s+got)\s+(?P<n>an?|one|two|three|four|five|"
+    r"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got)\s+(?P<n>an?|one|two|three|four|five|"
     r"six|\d)\s+(?:little\s+|young\s+|grown\s+)?(?P<what>kids?|children|child|sons?|"
     r"daughters?|grandchildren|grandkids)\b)(?!\s*(?:,\s*)?(?i:named|called))",
 )

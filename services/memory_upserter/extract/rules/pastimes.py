@@ -165,7 +165,7 @@ def _volunteer_at(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "collection",
-    r"(?i:\bI\s+(?:have|'ve\s+got|have\s+got|own)\s+(?:a|quite\s+a)\s+(?:(?:big|huge|small|little|"
+    r"(?i:\bI(?:\s+have|'ve\s+got|\s+have\s+got|\s+own)\s+(?:a|quite\s+a)\s+(?:(?:big|huge|small|little|"
     r"growing|massive|nice|decent)\s+)?collection\s+of)\s+" + _PHRASE,
 )
 def _collection(m: re.Match[str], out: Emitter) -> None:

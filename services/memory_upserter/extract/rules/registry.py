@@ -221,6 +221,7 @@ def _relationship(out: Emitter, role: str, name: str) -> str:
     pet = label == "PET"
     person = out.person(name, None if pet else role, "Pet" if pet else "Person")
     important = label in FOUNDATION_ROLES
+    name = out.people.name_of(person) or name  # "my colleague Marta": the known Marta Silva
     out.fact(
         f"HAS_{label}",
         f"{name} is {out.whose} {role.lower()}",

@@ -19,7 +19,7 @@ from services.memory_upserter.text import NEGATED, says_done
 
 # A concrete act a plan names ("I'm going to submit it …"), not a pep talk or a promise to talk.
 _ACT = re.compile(
-    r"(?i)(?:submit|apply|start|open|call|email|text|visit|book|buy|finish|write|send|sign\s+up|"
+    r"(?i)(?:submit|apply|start|open|call|ring|phone|message|email|text|visit|book|buy|finish|write|send|sign\s+up|"
     r"look\s+into|move|take\s+a\s+shot|ask|chat\s+with|talk\s+to|meet|join|host|organi[sz]e|"
     r"throw|learn|cook|bake|set\s+up|launch|build|paint|check\s+out|go\s+to|head\s+to|fly|"
     r"travel|enter|register|pick\s+up|fix|clean|renew|pay|return|adopt|volunteer|sell|"
@@ -132,13 +132,19 @@ def _habit(m: re.Match[str], out: Emitter) -> None:
 
 @todo_rule(
     "need_to_by",
-    r"(?i:^\W*(?:I\s+)?(?:really\s+|still\s+)?(?:need|have|gotta|got)\s+to\s+)(?!figure|decide|"
-    r"think|sort|work\s+out)(?P<task>.+)$",
+    r"(?i:(?:^\W*|(?P<after>,\s*|\s+(?:so|and)\s+))(?:I\s+)?(?:really\s+|still\s+)?(?:need|have|"
+    r"gotta|got)\s+to\s+)(?!figure|decide|think|sort|work\s+out)(?P<task>.+)$",
 )
 def _need_to_by(m: re.Match[str], out: Emitter) -> None:
-    """ "need to renew my passport before March": a commitment only when it is dated."""
+    """ "need to renew my passport before March": a commitment only when it is dated — by its
+    own words, or by a day to come said just before ("my brother's birthday is on the 14th,
+    need to get him a gift": by the 14th)."""
     if find_due(m["task"], out.now):
         out.todo("COMMITMENT", m["task"])
+    elif m["after"] is not None:
+        due = find_due(m.string[: m.start()], out.now)
+        if due is not None and due.at > out.now:
+            out.todo("COMMITMENT", m["task"], at=due.at)
 
 
 @todo_rule(
