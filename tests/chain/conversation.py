@@ -3,6 +3,7 @@ with pulse → hydrate → retrieve → envelope and the bodies of ``n8n-workflo
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
@@ -67,6 +68,24 @@ async def tell(
     if plan is not None:
         body["plan"] = plan
     await ok(nodes["memory"], "/v1/commit", body)
+
+
+async def say(nodes, ids: dict[str, str], text: str, minute: int) -> dict[str, Any]:
+    """One turn as fast-brain.json runs it with no model plan (the offline judge writes), at
+    ``minute`` after :data:`T0`: pulse, then commit; the commit's answer."""
+    now = (T0 + timedelta(minutes=minute)).isoformat()
+    await ok(nodes["pulse"], "/v1/pulse", {**ids, "message": text, "now": now})
+    return await ok(
+        nodes["memory"],
+        "/v1/commit",
+        {
+            **ids,
+            "turn_id": uuid.uuid4().hex,
+            "now": now,
+            "messages": [{"role": "user", "text": text}],
+            "answer": json.dumps({"reply": "Okay."}),
+        },
+    )
 
 
 async def ask(

@@ -5,33 +5,15 @@ pending todos asks which; a reminiscence ("…reminds me to…") is no todo."""
 
 from __future__ import annotations
 
-import json
 import uuid
 from datetime import timedelta
 from typing import Any
 
-from tests.chain.conversation import T0, ok
+from tests.chain.conversation import T0, ok, say
 
 
 def _user() -> dict[str, str]:
     return {"user_id": f"done-{uuid.uuid4().hex[:8]}", "agent_id": "deanna", "chat_id": "chat-d"}
-
-
-async def _say(nodes, ids: dict[str, str], text: str, minute: int) -> dict[str, Any]:
-    """One turn as fast-brain.json runs it with no model plan: pulse, then commit."""
-    now = (T0 + timedelta(minutes=minute)).isoformat()
-    await ok(nodes["pulse"], "/v1/pulse", {**ids, "message": text, "now": now})
-    return await ok(
-        nodes["memory"],
-        "/v1/commit",
-        {
-            **ids,
-            "turn_id": uuid.uuid4().hex,
-            "now": now,
-            "messages": [{"role": "user", "text": text}],
-            "answer": json.dumps({"reply": "Okay."}),
-        },
-    )
 
 
 def _closed(commit: dict[str, Any]) -> list[str]:
@@ -40,49 +22,49 @@ def _closed(commit: dict[str, Any]) -> list[str]:
 
 async def test_praise_closes_nothing_and_naming_the_call_closes_it(nodes) -> None:
     ids = _user()
-    made = await _say(nodes, ids, "remind me to call Marta tomorrow", 0)
+    made = await say(nodes, ids, "remind me to call Marta tomorrow", 0)
     assert [t["text"] for t in made["todos"]] == ["Call Marta"]
     for n, praise in enumerate(["well done!", "wow that's so well done, you must be proud"]):
-        assert _closed(await _say(nodes, ids, praise, 1 + n)) == [], praise
-    assert _closed(await _say(nodes, ids, "I called Marta, so that's done", 5)) == ["Call Marta"]
+        assert _closed(await say(nodes, ids, praise, 1 + n)) == [], praise
+    assert _closed(await say(nodes, ids, "I called Marta, so that's done", 5)) == ["Call Marta"]
 
 
 async def test_the_todo_named_by_its_verb_closes_among_several(nodes) -> None:
     ids = _user()
-    await _say(nodes, ids, "remind me to call Marta", 0)
-    await _say(nodes, ids, "remind me to book the dentist", 1)
-    assert _closed(await _say(nodes, ids, "called marta!! so thats done", 2)) == ["Call Marta"]
+    await say(nodes, ids, "remind me to call Marta", 0)
+    await say(nodes, ids, "remind me to book the dentist", 1)
+    assert _closed(await say(nodes, ids, "called marta!! so thats done", 2)) == ["Call Marta"]
 
 
 async def test_a_bare_done_among_several_asks_which(nodes) -> None:
     ids = _user()
-    await _say(nodes, ids, "remind me to call Marta", 0)
-    await _say(nodes, ids, "remind me to book the dentist", 1)
-    bare = await _say(nodes, ids, "finished it!", 2)
+    await say(nodes, ids, "remind me to call Marta", 0)
+    await say(nodes, ids, "remind me to book the dentist", 1)
+    bare = await say(nodes, ids, "finished it!", 2)
     assert _closed(bare) == []
     assert any(q.startswith("Which one is done:") for q in bare["questions"])
 
 
 async def test_a_reminiscence_is_no_todo(nodes) -> None:
     ids = _user()
-    said = await _say(nodes, ids, "that trip reminds me to live life fully 🙏", 0)
+    said = await say(nodes, ids, "that trip reminds me to live life fully 🙏", 0)
     assert said["todos"] == []
 
 
 async def test_the_answer_to_which_one_is_done_closes_that_todo_and_the_question(nodes) -> None:
     ids = _user()
-    await _say(nodes, ids, "remind me to call Marta", 0)
-    await _say(nodes, ids, "remind me to book the dentist", 1)
-    asked = await _say(nodes, ids, "done!", 2)
+    await say(nodes, ids, "remind me to call Marta", 0)
+    await say(nodes, ids, "remind me to book the dentist", 1)
+    asked = await say(nodes, ids, "done!", 2)
     assert any(q.startswith("Which one is done:") for q in asked["questions"])
-    answered = await _say(nodes, ids, "the dentist one", 3)
+    answered = await say(nodes, ids, "the dentist one", 3)
     assert _closed(answered) == ["Book the dentist"]
     now = (T0 + timedelta(minutes=4)).isoformat()
     pulse = await ok(nodes["pulse"], "/v1/pulse", {**ids, "message": "hm", "now": now})
     assert not any(
         q.startswith("Which one is done:") for q in pulse["session"]["scratch"]["pending_questions"]
     )
-    assert _closed(await _say(nodes, ids, "the dentist one", 5)) == []  # asked and answered once
+    assert _closed(await say(nodes, ids, "the dentist one", 5)) == []  # asked and answered once
 
 
 async def test_a_done_that_fits_two_of_three_asks_once_about_those_two(nodes) -> None:
@@ -97,8 +79,8 @@ async def test_a_done_that_fits_two_of_three_asks_once_about_those_two(nodes) ->
             "remind me to fix the bike",
         ]
     ):
-        await _say(nodes, ids, said, n)
-    said = await _say(nodes, ids, "I called Nuno, so that's done", 5)
+        await say(nodes, ids, said, n)
+    said = await say(nodes, ids, "I called Nuno, so that's done", 5)
     assert _closed(said) == []
     assert len(said["questions"]) == 1, said["questions"]
     assert "fix the bike" not in said["questions"][0].lower()

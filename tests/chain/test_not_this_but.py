@@ -4,38 +4,19 @@ and ends Lisbon; a "not now, maybe later" corrects nothing."""
 
 from __future__ import annotations
 
-import json
 import uuid
-from datetime import timedelta
-from typing import Any
 
-from tests.chain.conversation import T0, ok
+from tests.chain.conversation import say
 
 
 def _user() -> dict[str, str]:
     return {"user_id": f"not-{uuid.uuid4().hex[:8]}", "agent_id": "deanna", "chat_id": "chat-n"}
 
 
-async def _say(nodes, ids: dict[str, str], text: str, minute: int) -> dict[str, Any]:
-    now = (T0 + timedelta(minutes=minute)).isoformat()
-    await ok(nodes["pulse"], "/v1/pulse", {**ids, "message": text, "now": now})
-    return await ok(
-        nodes["memory"],
-        "/v1/commit",
-        {
-            **ids,
-            "turn_id": uuid.uuid4().hex,
-            "now": now,
-            "messages": [{"role": "user", "text": text}],
-            "answer": json.dumps({"reply": "Okay."}),
-        },
-    )
-
-
 async def test_not_this_but_that_puts_the_new_value_in_place_of_the_old(nodes) -> None:
     ids = _user()
-    await _say(nodes, ids, "i live in coimbra now", 0)
-    fixed = await _say(nodes, ids, "not coimbra, braga. typo", 1)
+    await say(nodes, ids, "i live in coimbra now", 0)
+    fixed = await say(nodes, ids, "not coimbra, braga. typo", 1)
     outcomes = {f["text"]: f["outcome"] for f in fixed["facts"]}
     assert outcomes.get("User lives in Braga") == "created", outcomes
     assert outcomes.get("User lived in Coimbra") == "ended" or any(
@@ -45,15 +26,15 @@ async def test_not_this_but_that_puts_the_new_value_in_place_of_the_old(nodes) -
 
 async def test_not_now_corrects_nothing(nodes) -> None:
     ids = _user()
-    await _say(nodes, ids, "i live in coimbra now", 0)
-    said = await _say(nodes, ids, "not now, maybe later", 1)
+    await say(nodes, ids, "i live in coimbra now", 0)
+    said = await say(nodes, ids, "not now, maybe later", 1)
     assert said["facts"] == []
 
 
 async def test_i_meant_puts_the_value_meant_in_place_of_the_old(nodes) -> None:
     ids = _user()
-    await _say(nodes, ids, "I work at Hooli", 0)
-    fixed = await _say(nodes, ids, "oops i meant Initech", 1)
+    await say(nodes, ids, "I work at Hooli", 0)
+    fixed = await say(nodes, ids, "oops i meant Initech", 1)
     outcomes = {f["text"]: f["outcome"] for f in fixed["facts"]}
     assert outcomes.get("User works at Initech") == "created", outcomes
     assert any("Hooli" in t and o == "ended" for t, o in outcomes.items()), outcomes

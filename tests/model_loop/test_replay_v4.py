@@ -1,8 +1,9 @@
-"""The v4 blind held-out set (``careful-v4``, ``sloppy-v4``): conversations written, with their
-checks and the two styles' habits, in a commit before any answer, then answered turn by turn
-from each turn's exact prompt before any product change (tests/fixtures/model_loop/README.md,
-"v4"). Never tuned on. Replayed through the real chain like v3; what today's code cannot do
-yet is xfail (not strict) with the missing behaviour as its reason."""
+"""The v4 blind held-out set (``careful-v4``, ``sloppy-v4``), recorded by two people at once:
+``v4a-telegram-mia`` and ``v4b-telegram-raj`` (README "v4"), ``v4c-telegram-ines`` and
+``v4d-locomo-caroline`` (README "v4b"). Each half's conversations, checks and sloppy habits were
+committed before any answer, then answered turn by turn from each turn's exact prompt before any
+product change. Replayed through the real chain like v3; what today's code cannot do yet is
+xfail (not strict) with the missing behaviour as its reason."""
 
 from __future__ import annotations
 
@@ -20,12 +21,16 @@ from tests.model_loop.replays import (
     totals,
 )
 
-MINE = ("v4a-", "v4b-")  # v4c/v4d, recorded beside it: test_replay_v4cd.py
-RUNS = [(c, s) for c, s in runs(STYLES_V4) if c.startswith(MINE)]
+RUNS = runs(STYLES_V4)
 
 
 def test_the_v4_set_is_recorded_and_held_out() -> None:
-    assert {c for c, _ in RUNS} == {"v4a-telegram-mia", "v4b-telegram-raj"}
+    assert {c for c, _ in RUNS} == {
+        "v4a-telegram-mia",
+        "v4b-telegram-raj",
+        "v4c-telegram-ines",
+        "v4d-locomo-caroline",
+    }
     assert {s for _, s in RUNS} == set(STYLES_V4)
     assert all(RECORDED[c]["held_out"] for c, _ in RUNS)
 
