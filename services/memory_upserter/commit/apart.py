@@ -15,7 +15,7 @@ writes a new entity ``distinct_from`` the namesake with the aliases the words gi
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from services.memory_upserter.extract.people import Known
@@ -73,14 +73,21 @@ def placed(known: Known, name: str) -> set[str]:
 
 
 def apart_from(
-    name: str, namesakes: Sequence[Known], said: Sequence[str]
+    name: str, namesakes: Sequence[Known], said: Sequence[str], roles: Collection[str] = ()
 ) -> tuple[Known | None, tuple[str, ...]]:
     """``(namesake, aliases)``: the name means someone new, apart from ``namesake``, known by
     ``aliases``; ``(None, ())``: the words set nothing apart (the namesakes decide as before).
-    A namesake placed where the person places the one meant is that one; else a contrast
-    ("not uni ana", "another ana") or every namesake placed elsewhere makes a new one."""
+    The one namesake holding a relation the name is said with (``roles``: "my sister
+    marta") is that one, whatever else the message contrasts ("a different Marta from my sister
+    Marta"), unless it is "my other sister marta". A namesake placed where the person places
+    the one meant is that one; else a contrast ("not uni ana", "another ana") or every namesake
+    placed elsewhere makes a new one."""
     if not namesakes or any(k.entity_id is None for k in namesakes):
         return None, ()
+    if sum(any(r in k.roles for r in roles) for k in namesakes) == 1:
+        key = re.escape(fold(name).strip())
+        if not re.search(rf"\b(?:other|another)\s+(?:\w+\s+)?{key}\b", fold(" ".join(said))):
+            return None, ()
     q = qualifiers(name, said)
     if not (q.places or q.contrasted or q.different):
         return None, ()

@@ -70,9 +70,11 @@ class _Resolver:
 
     def _named(self, name: str, key: str, category: str | None, role: str | None) -> int | None:
         """A name: the one known entity it means, an open link among several, or a new one."""
-        role = role or said_role(key, self.said)
+        said = said_roles(key, self.said)
+        role = role or next(iter(said), None)
         same = [k for k in self.known if answers_to(k, key)]
-        namesake, aliases = apart_from(name, same, self.said)  # "brightwave ana, not uni ana"
+        roles = {*said, *([role] if role else [])}
+        namesake, aliases = apart_from(name, same, self.said, roles)  # "not uni ana"
         if namesake is not None and namesake.entity_id is not None:
             write = EntityWrite(name, namesake.category, aliases, "global", None)
             return self.add(replace(write, distinct_from=UUID(namesake.entity_id)), by_name=False)
@@ -119,12 +121,21 @@ def said_full(known: Sequence[Known], key: str, said: Sequence[str]) -> list[Kno
 def said_role(name: str, said: Sequence[str]) -> str | None:
     """The relation the person put before the name ("my sister marta", "my boss marta's"):
     ``HAS_SISTER``; None when they said none."""
-    found = re.search(rf"(?i)\bmy\s+((?:\w+[\s-])?\w+)\s+{re.escape(name)}\b", " ".join(said))
-    if found is None:
-        return None
-    phrase = found[1].lower()
-    label = ROLES.get(phrase) or ROLES.get(phrase.split()[-1].split("-")[-1])
-    return f"HAS_{label}" if label and label != "PET" else None
+    return next(iter(said_roles(name, said)), None)
+
+
+def said_roles(name: str, said: Sequence[str]) -> tuple[str, ...]:
+    """Every relation the person put before the name, in order ("my colleague marta …, a
+    different marta from my sister marta": ``HAS_COLLEAGUE``, ``HAS_SISTER``)."""
+    roles = []
+    for found in re.finditer(
+        rf"(?i)\bmy\s+((?:\w+[\s-])?\w+)\s+{re.escape(name)}\b", " ".join(said)
+    ):
+        phrase = found[1].lower()
+        label = ROLES.get(phrase) or ROLES.get(phrase.split()[-1].split("-")[-1])
+        if label and label != "PET":
+            roles.append(f"HAS_{label}")
+    return tuple(dict.fromkeys(roles))
 
 
 def pick(

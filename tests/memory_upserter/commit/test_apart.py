@@ -38,6 +38,25 @@ def test_the_words_set_a_namesake_apart_or_not(
     assert (namesake is known) == bool(aliases)
 
 
+SISTER = Known("Marta", "person:marta", ("HAS_SISTER",), ("family Marta",), "Person", "3" * 32)
+
+
+@pytest.mark.parametrize(
+    ("said", "aliases"),
+    [
+        ("my colleague Marta works with me, a different Marta from my sister Marta", ()),
+        ("my other sister marta is a different marta", ("other Marta",)),
+    ],
+)
+def test_the_relation_said_with_the_name_picks_the_one_who_holds_it(
+    said: str, aliases: tuple[str, ...]
+) -> None:
+    """The mention said "my sister Marta" is the sister, whatever else the message contrasts;
+    "my other sister" is someone new."""
+    namesake, got = apart_from("Marta", [SISTER], [said], {"HAS_SISTER"})
+    assert got == aliases and (namesake is SISTER) == bool(aliases)
+
+
 def test_the_words_pick_the_namesake_placed_there() -> None:
     assert placed_here("ana", [UNI, WORK], ["ana from work got the job"]) is WORK
     assert placed_here("ana", [UNI, WORK], ["ana from uni had twins"]) is UNI
