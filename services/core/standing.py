@@ -32,8 +32,8 @@ _VERBS = (
     r"assume|consider|be|make|offer|present|stick|limit|translate|round|express|label|link|"
     r"note|specify|summari[sz]e|compare|clarify|prioriti[sz]e|follow|walk|send|speak|talk|"
     r"describe|illustrate|outline|quote|spell|state|return|wrap|comment|annotate|document|"
-    r"emphasi[sz]e|bold|number|sort|order|capitali[sz]e|share|go|explain|define|convert|"
-    r"respond|write|reference|attach|contain|display|print|break|split|indent|wait|confirm"
+    r"emphasi[sz]e|bold|number|sort|order|capitali[sz]e|share|go|define|convert|"
+    r"reference|attach|contain|display|print|split|indent|wait|confirm"
 )
 _RULE = re.compile(
     _OPENER + r"(?:(?:make\s+sure\s+(?:to\s+|you\s+)?)?(?:always|never)|(?:do\s+not|don'?t)\s+ever)"

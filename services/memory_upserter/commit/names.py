@@ -71,7 +71,7 @@ class _Resolver:
     def _named(self, name: str, key: str, category: str | None, role: str | None) -> int | None:
         """A name: the one known entity it means, an open link among several, or a new one."""
         said = said_roles(key, self.said)
-        role = role or next(iter(said), None)
+        role = role or next(iter(said), None)  # the first relation put before the name
         same = [k for k in self.known if answers_to(k, key)]
         roles = {*said, *([role] if role else [])}
         namesake, aliases = apart_from(name, same, self.said, roles)  # "not uni ana"
@@ -116,12 +116,6 @@ def said_full(known: Sequence[Known], key: str, said: Sequence[str]) -> list[Kno
         )
     ]
     return full if len(found) > 1 and len(full) == 1 else found
-
-
-def said_role(name: str, said: Sequence[str]) -> str | None:
-    """The relation the person put before the name ("my sister marta", "my boss marta's"):
-    ``HAS_SISTER``; None when they said none."""
-    return next(iter(said_roles(name, said)), None)
 
 
 def said_roles(name: str, said: Sequence[str]) -> tuple[str, ...]:
