@@ -403,7 +403,7 @@ async def explain(res: Clients, entities: dict[str, str]) -> None:
     )
     ids = [[h.id for h in hits or ()] for hits in (found.episodes, found.knowledge, found.facts)]
     statements = {
-        "load_rows": (store.LOAD_ROWS, USER, AGENT, NOW, *ids, [], [], False),
+        "load_rows": (store.LOAD_ROWS, USER, AGENT, NOW, *ids, [], False),
         "load_card_facts": (
             store.LOAD_CARD_FACTS,
             USER,
@@ -421,6 +421,7 @@ async def explain(res: Clients, entities: dict[str, str]) -> None:
             NOW,
             NOW - timedelta(minutes=30),
             10,
+            [],
         ),
     }
     async with res.db.acquire() as conn:

@@ -55,6 +55,11 @@ class Embedder(Protocol):
         """The vector a search asks with: ``embed``'s space, maybe from a cheaper encoder."""
         ...
 
+    async def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """``embed_query`` of each of one search's texts, in one call (in one model run where
+        the embedder can: then each vector may depend on the others, always the same way)."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -96,6 +101,9 @@ class HashingEmbedder:
     async def embed_query(self, text: str) -> list[float]:
         (vector,) = await self.embed([text])
         return vector
+
+    async def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return await self.embed(texts)
 
     def embed_one(self, text: str) -> list[float]:
         vector = np.zeros(self.dim, dtype=np.float64)
@@ -144,6 +152,9 @@ class OpenAIEmbedder:
     async def embed_query(self, text: str) -> list[float]:
         (vector,) = await self.embed([text])
         return vector
+
+    async def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return await self.embed(texts)  # one request
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         import openai  # imported late, like in services.core.llm

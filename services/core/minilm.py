@@ -34,7 +34,8 @@ _QUEUED_TEXTS = 32  # queued calls merged into one worker hop, at most this many
 _HOP_TOKENS = 512
 _CHARS_PER_TOKEN = 4  # English WordPiece, about; only to size hops
 
-# A queued call: its texts, whether they are search queries, and its caller's future.
+# A queued call: its texts, whether they run together (one search's queries), and its caller's
+# future.
 _Call = tuple[list[str], bool, "asyncio.Future[list[list[float]]]"]
 
 
@@ -79,7 +80,10 @@ class MiniLMEmbedder:
       int8 queries equals float32 on both sides, while int8 *documents* lose ~2 points of
       dense R@10 (bench/RESULTS.md, issue 16, third round): documents stay float32.
       Activations are quantized per run over the whole input, so each query runs alone and
-      its vector never depends on its neighbours. ``quantize=False`` asks in float32.
+      its vector never depends on its neighbours; the texts of one search
+      (``embed_queries``: a question with and without the people it names) share one run,
+      ~1.6 ms of CPU for the second instead of ~3 (its vectors then depend on each other,
+      the same way every time). ``quantize=False`` asks in float32.
 
     A build that fails (no ``onnx``, a read-only disk; logged) runs the shipped file for both.
 
@@ -158,12 +162,18 @@ class MiniLMEmbedder:
         (vector,) = await self._queue([text], query=True)
         return vector
 
-    async def _queue(self, texts: list[str], *, query: bool) -> list[list[float]]:
+    async def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """One search's query vectors, in one run of the int8 build."""
+        return await self._queue(list(texts), query=True, together=True)
+
+    async def _queue(
+        self, texts: list[str], *, query: bool, together: bool = False
+    ) -> list[list[float]]:
         if not texts:
             return []
         loop = asyncio.get_running_loop()
         done: asyncio.Future[list[list[float]]] = loop.create_future()
-        self._queued[query].append((texts, query, done))
+        self._queued[query].append((texts, together, done))
         draining = self._draining[query]
         if draining is None or draining.done():
             self._draining[query] = loop.create_task(self._drain(query))
@@ -174,10 +184,10 @@ class MiniLMEmbedder:
         loop = asyncio.get_running_loop()
         while batch := self._next_hop(query):
             texts = [t for call in batch for t in call[0]]
+            runs = [n for texts_, together, _ in batch for n in _runs(texts_, together)]
+            work = functools.partial(self._embed_list, texts, query=query, runs=runs)
             try:
-                rows = await loop.run_in_executor(
-                    self._workers[query], functools.partial(self._embed_list, texts, query=query)
-                )
+                rows = await loop.run_in_executor(self._workers[query], work)
             except Exception as exc:  # noqa: BLE001 - every caller in the run gets the error
                 for _, _, done in batch:
                     if not done.done():
@@ -209,17 +219,25 @@ class MiniLMEmbedder:
         self._queued[query] = waiting[len(batch) :]
         return batch
 
-    def _embed_list(self, texts: list[str], *, query: bool) -> list[list[float]]:
-        rows: list[list[float]] = self.embed_sync(texts, query=query).tolist()
+    def _embed_list(
+        self, texts: list[str], *, query: bool, runs: Sequence[int] | None = None
+    ) -> list[list[float]]:
+        rows: list[list[float]] = self.embed_sync(texts, query=query, runs=runs).tolist()
         return rows
 
-    def embed_sync(self, texts: list[str], *, query: bool = False) -> np.ndarray:
-        """Blocking: a ``(len(texts), 384)`` float32 array. For scripts and benchmarks."""
+    def embed_sync(
+        self, texts: list[str], *, query: bool = False, runs: Sequence[int] | None = None
+    ) -> np.ndarray:
+        """Blocking: a ``(len(texts), 384)`` float32 array. For scripts and benchmarks.
+        Queries run one text per run, or by ``runs`` (consecutive texts per run) when given."""
         encodings = self._tokenizer.encode_batch(texts)  # truncated, not padded
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         if query and self.quantized_queries:  # one text per run (see the class docstring)
-            for i, encoding in enumerate(encodings):
-                out[i] = self._run(self._query_session, [encoding.ids])[0]
+            start = 0
+            for size in runs or [1] * len(texts):
+                run = [e.ids for e in encodings[start : start + size]]
+                out[start : start + size] = self._run(self._query_session, run)
+                start += size
             return out
         # Shortest first, so texts of similar length share a run and padding stays short.
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
@@ -250,6 +268,11 @@ class MiniLMEmbedder:
     async def close(self) -> None:
         for worker in self._workers.values():
             worker.shutdown(wait=True)
+
+
+def _runs(texts: list[str], together: bool) -> list[int]:
+    """How a call's texts run: all in one (one search's queries), or each alone."""
+    return [len(texts)] if together else [1] * len(texts)
 
 
 def _session(path: Path, threads: int) -> Any:

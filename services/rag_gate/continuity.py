@@ -1,10 +1,16 @@
-"""rag-gate's continuity read: the latest session summary and the previous session's tail.
+"""rag-gate's continuity read: the latest session summary, the previous session's tail, and
+the seed entities' names.
 
-One statement per turn, open gate or closed; it never touches the vector index.
+One statement per turn, open gate or closed; it never touches the vector index. The names and
+aliases of the seed entities (only when asked for: an open gate that recalls turns) ride on it
+rather than on a statement of their own: the turn search's query leaves the people out
+(:mod:`.unnamed`) and the entity boost reads them (:mod:`.fusion`).
 """
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -23,11 +29,19 @@ class TailMessage(msgspec.Struct, frozen=True):
     ts: datetime
 
 
+class SeedName(msgspec.Struct, frozen=True):
+    """A seed entity's name or alias; ``person``: a Person who is not the user ("me")."""
+
+    name: str
+    person: bool = False
+
+
 class Continuity(msgspec.Struct, frozen=True):
     summary: dict[str, Any] | None = None
     summary_episode_id: str | None = None
     previous_session_id: str | None = None
     tail: list[TailMessage] = []
+    names: list[SeedName] = []
 
 
 # The previous session is the newest one of this (user, agent, chat) that has ended, or gone
@@ -57,6 +71,16 @@ WITH latest AS (
        AND m.seq > COALESCE(p.checkpoint_message_seq, 0)
      ORDER BY m.seq DESC
      LIMIT $6
+), seeds AS (
+    SELECT e.entity_id, e.name,
+           e.category = 'Person' AND e.entity_ref IS DISTINCT FROM 'self:user' AS person
+      FROM entities e
+     WHERE e.user_id = $1 AND e.entity_id = ANY($7::uuid[]) AND e.active
+), names AS (
+    SELECT name, person FROM seeds
+    UNION
+    SELECT a.alias, s.person
+      FROM seeds s JOIN entity_aliases a ON a.user_id = $1 AND a.entity_id = s.entity_id
 )
 SELECT jsonb_build_object(
     'summary', (SELECT summary FROM latest),
@@ -64,7 +88,9 @@ SELECT jsonb_build_object(
     'previous_session_id', (SELECT session_id FROM previous),
     'tail', COALESCE((SELECT jsonb_agg(jsonb_build_object(
                           'message_id', t.message_id, 'role', t.role, 'speaker', t.speaker,
-                          'text', t.text, 'ts', t.ts) ORDER BY t.seq) FROM tail t), '[]'))
+                          'text', t.text, 'ts', t.ts) ORDER BY t.seq) FROM tail t), '[]'),
+    'names', COALESCE((SELECT jsonb_agg(jsonb_build_object('name', n.name, 'person', n.person))
+                         FROM names n WHERE n.name <> ''), '[]'))
 """
 
 
@@ -77,10 +103,23 @@ async def load_continuity(
     now: datetime,
     idle_since: datetime,
     tail_turns: int,
+    entity_ids: Sequence[str] = (),
 ) -> Continuity:
+    """The continuity fields, and the names and aliases of the live ones among ``entity_ids``."""
     raw = await conn.fetchval(
-        LOAD_CONTINUITY, user_id, agent_id, chat_id, now, idle_since, tail_turns
+        LOAD_CONTINUITY, user_id, agent_id, chat_id, now, idle_since, tail_turns, uuids(entity_ids)
     )
     loaded = msgspec.convert(raw, Continuity)
     tail = [m for m in loaded.tail if not is_readout(m.text)]  # the product's, not memory
     return msgspec.structs.replace(loaded, tail=tail)
+
+
+def uuids(values: Sequence[str]) -> list[uuid.UUID]:
+    """The values that are UUIDs (an id of another shape names no row)."""
+    out = []
+    for value in values:
+        try:
+            out.append(uuid.UUID(str(value)))
+        except ValueError:
+            continue
+    return out

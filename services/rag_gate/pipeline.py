@@ -3,13 +3,14 @@
 Round trips per turn, whatever the memory size:
 
 - gate closed: 1 SQL statement (continuity); no embedding, no vector search;
-- gate open: 1 embedding call (the message, once, for every collection); up to 4 vector
-  searches run concurrently (episodes, knowledge, facts, messages: only those the limits ask
-  for, :mod:`services.rag_gate.search`), plus 1 when the entity-narrowed episode search finds
-  nothing and is repeated un-narrowed; 3 SQL statements: continuity (on its own connection,
-  while the embedding runs), the hit rows (and the seed entities' names), then the
-  entity-card facts (skipped when no fact survived). Hits sure to fail their cutoff are
-  neither read nor ranked (:func:`services.rag_gate.search.cap`).
+- gate open: 1 embedding call (the message, once, for every collection; with the message
+  without the people it names beside it, in the same call, when it names one: :mod:`.unnamed`);
+  up to 4 vector searches run concurrently (episodes, knowledge, facts, messages: only those
+  the limits ask for, :mod:`services.rag_gate.search`), plus 1 when the entity-narrowed episode
+  search finds nothing and is repeated un-narrowed; 3 SQL statements: continuity (on its own
+  connection; with the seed entities' names when turns are recalled, and then the embedding
+  waits for it), the hit rows, then the entity-card facts (skipped when no fact survived).
+  Hits sure to fail their cutoff are neither read nor ranked (:func:`services.rag_gate.search.cap`).
 
 The slots are assembled by pure functions (:mod:`.slots`, :mod:`.turns`); this module only
 does the I/O, times the stages and adds up what each assembly dropped into ``debug``.
@@ -30,18 +31,17 @@ from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 import msgspec
-import structlog
 
 from contracts.envelope_io import FactsSlot
 from contracts.recall import EpisodeSlot, KnowledgeSlot, RankedItem
 from contracts.retrieve import RetrieveDebug, RetrieveRequest, RetrieveResponse
 from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
-from services.core.errors import DependencyUnavailable
 from services.core.settings import Settings
 from services.core.vectors import VectorHit, VectorIndex
-from services.rag_gate import continuity, search, slots, store, turns, unnamed
+from services.rag_gate import continuity, search, slots, store, turns
 from services.rag_gate.gate import decide, retrieval_query
+from services.rag_gate.query import query_vectors
 from services.rag_gate.store import Rows
 
 A = TypeVar("A")
@@ -85,9 +85,12 @@ async def retrieve(
     gate = decide(req.message, entity_ids=req.entity_ids, scratch=req.scratch, force=req.force)
     query = retrieval_query(req.message, req.scratch)
     idle_since = now - timedelta(minutes=settings.session_idle_minutes)
-    loading = _continuity(db, req, now, idle_since, timings)
-    if gate.open and query:
-        cont, found = await _both(loading, _recall(db, vectors, embedder, req, query, now, timings))
+    recalling = gate.open and bool(query)
+    seeds = req.entity_ids if recalling and req.limits.turns.max else []
+    loading = asyncio.ensure_future(_continuity(db, req, now, idle_since, seeds, timings))
+    if recalling:
+        recall = _recall(db, vectors, embedder, req, query, now, loading, timings)
+        cont, found = await _both(loading, recall)
     else:
         cont, found = await loading, Recalled(debug=RetrieveDebug(query=query))
     episode = msgspec.structs.replace(  # continuity loaded beside the recall, not before it
@@ -108,7 +111,12 @@ async def retrieve(
 
 
 async def _continuity(
-    db: Database, req: RetrieveRequest, now: datetime, idle_since: datetime, timings: Timings
+    db: Database,
+    req: RetrieveRequest,
+    now: datetime,
+    idle_since: datetime,
+    seeds: list[str],
+    timings: Timings,
 ) -> continuity.Continuity:
     with timings.stage("sql_continuity"):
         async with db.acquire() as conn:
@@ -120,6 +128,7 @@ async def _continuity(
                 now=now,
                 idle_since=idle_since,
                 tail_turns=req.limits.tail_turns,
+                entity_ids=seeds,
             )
 
 
@@ -130,10 +139,11 @@ async def _recall(
     req: RetrieveRequest,
     query: str,
     now: datetime,
+    loading: asyncio.Future[continuity.Continuity],
     timings: Timings,
 ) -> Recalled:
     limits = req.limits
-    dense, turn_dense = await _embed_both(db, embedder, req, query, timings)
+    dense, turn_dense = await query_vectors(embedder, req, query, loading, timings.stage)
     if dense is None:
         return _unembedded(query, embedder.name)
     planned = search.plan(
@@ -148,9 +158,10 @@ async def _recall(
     )
     with timings.stage("vectors"):
         found = search.cap(await search.search(vectors, planned), limits)
+    names = [n.name for n in (await asyncio.shield(loading)).names]
     async with db.acquire() as conn:
         with timings.stage("sql_rows"):
-            rows = await _rows(conn, req, now, found)
+            rows = await _rows(conn, req, now, found, names)
         with timings.stage("rank"):
             terms = slots.terms().of_query(query)
             recalled, turn_tally = turns.recalled_turns(
@@ -174,40 +185,6 @@ async def _recall(
     )
 
 
-async def _embed_both(
-    db: Database, embedder: Embedder, req: RetrieveRequest, query: str, timings: Timings
-) -> tuple[list[float] | None, list[float] | None]:
-    """The query's dense vector and the turn search's (:mod:`.unnamed`: the seed entities'
-    names taken out, when the query says one; else None), the names read beside the first."""
-    names: list[str] = []
-    if req.entity_ids and req.limits.turns.max:
-        dense, names = await _both(_embed(embedder, query, timings), _names(db, req))
-    else:
-        dense = await _embed(embedder, query, timings)
-    unnamed_query = unnamed.without_names(query, names) if dense is not None else None
-    if dense is None or unnamed_query is None:
-        return dense, None
-    other = await _embed(embedder, unnamed_query, timings, "embed_unnamed")
-    return dense, unnamed.mixed(dense, other) if other is not None else None
-
-
-async def _names(db: Database, req: RetrieveRequest) -> list[str]:
-    async with db.acquire() as conn:
-        return await unnamed.load_names(conn, req.user_id, req.entity_ids)
-
-
-async def _embed(
-    embedder: Embedder, query: str, timings: Timings, stage: str = "embed"
-) -> list[float] | None:
-    """The query's dense vector; None when the embedder is down."""
-    try:
-        with timings.stage(stage):
-            return await embedder.embed_query(query)
-    except DependencyUnavailable as exc:
-        structlog.get_logger().warning("query_unembedded", error=str(exc))
-        return None
-
-
 def _unembedded(query: str, embedder: str) -> Recalled:
     """Every recalled slot degraded: the query could not be embedded."""
     return Recalled(
@@ -218,8 +195,11 @@ def _unembedded(query: str, embedder: str) -> Recalled:
     )
 
 
-async def _rows(conn: Connection, req: RetrieveRequest, now: datetime, found: search.Found) -> Rows:
-    """The Postgres rows of every hit (skipped ones excepted), as of ``now``."""
+async def _rows(
+    conn: Connection, req: RetrieveRequest, now: datetime, found: search.Found, names: list[str]
+) -> Rows:
+    """The Postgres rows of every hit (skipped ones excepted), as of ``now``, with the seed
+    entities' ``names``."""
     return await store.load_rows(
         conn,
         user_id=req.user_id,
@@ -229,7 +209,7 @@ async def _rows(conn: Connection, req: RetrieveRequest, now: datetime, found: se
         chunk_ids=_ids(found.knowledge, found.skipped),
         fact_ids=_ids(found.facts, found.skipped),
         message_ids=_ids(found.turns, found.skipped),
-        entity_ids=req.entity_ids,
+        entity_names=names,
         previous=req.limits.turns.context,
     )
 

@@ -5,14 +5,13 @@ The index only proposes ids; Postgres decides what is live. Every statement is p
 chunks ``active`` (and episodes not after ``now``); facts ``status = 'ACTIVE'``, valid at
 ``now``, PROFILE/PEOPLE/PROJECT (never PSYCHE), with live, visible endpoints.
 
-``load_rows``       the episode, chunk, fact and message rows of the hits, and the names and
-                    aliases of the seed entities: one statement (UNION ALL)
+``load_rows``       the episode, chunk, fact and message rows of the hits: one statement
+                    (UNION ALL); the seed entities' names come with the continuity read
 ``load_card_facts`` entity-card facts for the top facts' entities: one statement
 """
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -82,10 +81,6 @@ class MessageRow(msgspec.Struct, frozen=True):
     entity_ids: list[str] = []  # the entities its turn named
 
 
-class NameRow(msgspec.Struct, frozen=True):
-    name: str
-
-
 @dataclass(frozen=True, slots=True)
 class Rows:
     episodes: dict[str, EpisodeRow]
@@ -146,7 +141,7 @@ UNION ALL
 SELECT 'message', jsonb_build_object(
            'message_id', m.message_id, 'session_id', m.session_id, 'role', m.role,
            'speaker', m.speaker, 'text', m.text, 'ts', m.ts, 'entity_ids', m.entity_ids,
-           'previous', CASE WHEN $9 THEN (
+           'previous', CASE WHEN $8 THEN (
                SELECT jsonb_build_object('message_id', p.message_id, 'role', p.role,
                                          'speaker', p.speaker, 'text', p.text, 'ts', p.ts)
                  FROM messages p
@@ -156,14 +151,6 @@ SELECT 'message', jsonb_build_object(
   FROM messages m
  WHERE m.user_id = $1 AND m.message_id = ANY($7::uuid[]) AND m.agent_id = $2 AND m.active
    AND m.ts <= $3
-UNION ALL
-SELECT 'name', jsonb_build_object('name', n.name)
-  FROM (SELECT e.name FROM entities e
-         WHERE e.user_id = $1 AND e.entity_id = ANY($8::uuid[]) AND e.active
-        UNION
-        SELECT a.alias FROM entity_aliases a
-          JOIN entities e ON e.user_id = a.user_id AND e.entity_id = a.entity_id
-         WHERE a.user_id = $1 AND a.entity_id = ANY($8::uuid[]) AND e.active) n
 """
 
 # Per entity, its best card facts: one index probe per entity (subject or object), then a
@@ -193,12 +180,12 @@ async def load_rows(
     chunk_ids: Sequence[str],
     fact_ids: Sequence[str],
     message_ids: Sequence[str] = (),
-    entity_ids: Sequence[str] = (),
+    entity_names: Sequence[str] = (),
     previous: bool = False,
 ) -> Rows:
     """The live rows among the ids the index proposed (stale or forgotten ones are absent),
-    and the names and aliases of the live ones among ``entity_ids`` (when turns were asked)."""
-    rows = Rows(episodes={}, chunks={}, facts={})
+    with ``entity_names`` (the seed entities' names and aliases, read with the continuity)."""
+    rows = Rows(episodes={}, chunks={}, facts={}, entity_names=list(entity_names))
     if not (episode_ids or chunk_ids or fact_ids or message_ids):
         return rows
     for record in await conn.fetch(
@@ -210,7 +197,6 @@ async def load_rows(
         list(chunk_ids),
         list(fact_ids),
         list(message_ids),
-        uuids(entity_ids) if message_ids else [],
         previous,
     ):
         _add(rows, record["kind"], record["row"])
@@ -234,18 +220,6 @@ def _add(rows: Rows, kind: str, raw: dict[str, Any]) -> None:
         if message.previous is not None and is_readout(message.previous.text):
             message = msgspec.structs.replace(message, previous=None)
         rows.messages[message.message_id] = message
-    else:
-        rows.entity_names.append(msgspec.convert(raw, NameRow).name)
-
-
-def uuids(values: Sequence[str]) -> list[uuid.UUID]:
-    out = []
-    for value in values:
-        try:
-            out.append(uuid.UUID(str(value)))
-        except ValueError:
-            continue
-    return out
 
 
 async def load_card_facts(

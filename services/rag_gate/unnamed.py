@@ -17,8 +17,9 @@ LoCoMo turn R@10 0.764 → 0.799, adversarial 0.662 → 0.824, session R@10 0.95
 BEAM unchanged (its questions name nobody); ``SHARE`` 1.0 gives 0.772 / 0.838, 0.7
 0.798 / 0.838, 0.3 0.787 / 0.754; the names taken out of the BM25 half too, 0.803 / 0.824.
 
-Costs a second query embedding, only when a seed entity's name is in the question, and one
-small SQL statement (names and aliases of the seed entities) beside the first embedding.
+Its cost: the names come with the continuity read (one statement rag-gate runs anyway), and
+the question with and without them are embedded in one call (:func:`texts`; one model run for
+both where the embedder batches them, :meth:`~services.core.minilm.MiniLMEmbedder.embed_queries`).
 """
 
 from __future__ import annotations
@@ -27,30 +28,18 @@ import math
 import re
 from collections.abc import Sequence
 
-from services.core.deps import Connection
-from services.rag_gate.store import uuids
+from services.rag_gate.continuity import SeedName
 
 SHARE = 0.5
 PLACEHOLDER = "they"
 
-NAMES = """
-SELECT e.name FROM entities e
- WHERE e.user_id = $1 AND e.entity_id = ANY($2::uuid[]) AND e.active AND e.category = 'Person'
-   AND e.entity_ref IS DISTINCT FROM 'self:user'
-UNION
-SELECT a.alias FROM entity_aliases a
-  JOIN entities e ON e.user_id = a.user_id AND e.entity_id = a.entity_id
- WHERE a.user_id = $1 AND a.entity_id = ANY($2::uuid[]) AND e.active AND e.category = 'Person'
-   AND e.entity_ref IS DISTINCT FROM 'self:user'
-"""
 
-
-async def load_names(conn: Connection, user_id: str, entity_ids: Sequence[str]) -> list[str]:
-    """The seed entities' names and aliases (none asked for: no statement)."""
-    if not entity_ids or SHARE <= 0:
-        return []
-    rows = await conn.fetch(NAMES, user_id, uuids(entity_ids))
-    return [r[0] for r in rows if r[0]]
+def texts(query: str, names: Sequence[SeedName]) -> list[str]:
+    """What the retrieve embeds: the query, and the query without the people it names when it
+    names one of ``names`` (Persons only, never the person's own entity)."""
+    people = [n.name for n in names if n.person]
+    other = without_names(query, people) if people and SHARE > 0 else None
+    return [query] if other is None else [query, other]
 
 
 def without_names(query: str, names: Sequence[str]) -> str | None:

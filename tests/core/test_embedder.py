@@ -220,9 +220,9 @@ def runs(minilm: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch) -> list[tuple[
     hops: list[tuple[int, bool]] = []
     real = minilm.embed_sync
 
-    def recording(batch: list[str], *, query: bool = False):
+    def recording(batch: list[str], *, query: bool = False, runs=None):
         hops.append((len(batch), query))
-        return real(batch, query=query)
+        return real(batch, query=query, runs=runs)
 
     monkeypatch.setattr(minilm, "embed_sync", recording)
     return hops

@@ -57,6 +57,9 @@ class CountingEmbedder:
         (vector,) = await self.embed([text])
         return vector
 
+    async def embed_queries(self, texts):
+        return await self.embed(texts)
+
     async def close(self) -> None:
         return None
 
