@@ -11,6 +11,8 @@ and *after* (the shipped defaults). Round 2's before: 32 candidates, the 0.3 cut
 session context, no spread. Round 3's before: no standing search and the turn query as asked
 (:mod:`services.rag_gate.standing`, :mod:`services.rag_gate.unnamed`); the speakers are Person
 entities and a question gets those it names as ``entity_ids``, as graph-hydrator gives them.
+Round 4's before (``--round 4``): the unnamed query as main ``6741912`` ran it, names in a
+statement of their own and a second embedding call (:mod:`bench.recall.cpu_unnamed`).
 Process CPU time per retrieve (``time.process_time``: every thread, the
 query embedding included) and wall time; medians and means. Database ``twin_recall_cpu``
 (dropped at the end; ``--database``), Redis db 5 (``--redis-db``), a temporary Qdrant Edge
@@ -31,7 +33,7 @@ from datetime import timedelta
 import asyncpg
 import msgspec
 
-from bench.recall import data
+from bench.recall import cpu_unnamed, data
 from contracts.retrieve import RetrieveRequest
 from services.core.deps import STORES, Clients
 from services.core.memory_store import EntityWrite, ensure_user_and_agent, upsert_entities
@@ -104,6 +106,9 @@ PEOPLE: dict[str, str] = {}
 async def ask(res: Clients, question: str, now, before: bool) -> tuple[float, float]:
     share, spreading = fusion.SESSION_SHARE, spread.spread
     search, unnamed_share = standing.SEARCH, unnamed.SHARE
+    query_vectors = pipeline.query_vectors
+    if before and ROUND[0] == 4:
+        pipeline.query_vectors = cpu_unnamed.before(res.db)
     if before and ROUND[0] == 2:
         fusion.SESSION_SHARE = 0.0
         spread.spread = lambda order, *a, **k: list(order)  # type: ignore[assignment]
@@ -121,6 +126,7 @@ async def ask(res: Clients, question: str, now, before: bool) -> tuple[float, fl
     finally:
         fusion.SESSION_SHARE, spread.spread = share, spreading
         standing.SEARCH, unnamed.SHARE = search, unnamed_share
+        pipeline.query_vectors = query_vectors
 
 
 async def run(conversation: data.Conversation, rounds: int) -> None:
@@ -173,7 +179,7 @@ def main() -> None:
     parser.add_argument("--conversation", default="conv-26")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--after", default="", help='limits of "after", e.g. {"turns": {...}}')
-    parser.add_argument("--round", type=int, default=3, choices=(2, 3))
+    parser.add_argument("--round", type=int, default=3, choices=(2, 3, 4))
     parser.add_argument("--database", default=DATABASE)
     parser.add_argument("--redis-db", type=int, default=5)
     args = parser.parse_args()

@@ -108,6 +108,7 @@ class EdgeVectorIndex:
         limit: int = 8,
         extra_must: Mapping[str, PayloadValue] | None = None,
         payload: Sequence[str] | None = None,
+        dense_head: int = 0,
     ) -> list[VectorHit]:
         check_collection(collection)
         check_limit(limit)
@@ -140,7 +141,9 @@ class EdgeVectorIndex:
             with self._engine(collection) as shard:
                 found = shard.query(request)
             return to_hits(found, score_is_similarity=dense_q is not None)
-        return self._hybrid(collection, where, dense_q, sparse_q, user_idf, limit, with_payload)
+        return self._hybrid(
+            collection, where, dense_q, sparse_q, user_idf, (limit, dense_head), with_payload
+        )
 
     def _hybrid(
         self,
@@ -149,16 +152,17 @@ class EdgeVectorIndex:
         dense_q: list[float],
         sparse_q: qe.SparseVector,
         user_idf: qe.SearchParams,
-        limit: int,
+        limits: tuple[int, int],
         with_payload: bool | list[str],
     ) -> list[VectorHit]:
         """One engine call answers both rankings and the lexical points' cosines; the fusion is
         done here (vectors.fusion) and the dense ranking's scores are the cosines. A payload
         asked for takes a second, id-filtered query."""
+        limit, dense_head = limits
         rankings = hybrid_batch(dense_q, sparse_q, where, limit, user_idf)
         with self._engine(collection) as shard:
             near, lexical_hits, lexical_cosines = shard.query_batch(rankings)
-            fused = fuse(near, lexical_hits, lexical_cosines, limit)
+            fused = fuse(near, lexical_hits, lexical_cosines, limit, dense_head)
             wanted = [f.id for f in fused if with_payload or f.similarity is None]
             # The ids came from this user's filtered rankings, so the id condition alone keeps
             # to the user's points.

@@ -43,11 +43,17 @@ def fuse(
     lexical: Sequence[Any],
     lexical_cosines: Sequence[Any],
     limit: int,
+    dense_head: int = 0,
 ) -> list[Fused]:
     """The best ``limit`` points by RRF, as Qdrant computes it: each ranking adds
     ``1 / (RRF_K + rank)``, rank from 0. Equal scores go to the higher cosine, then the better
     rank (Qdrant leaves that order to chance). Points are the engine's scored points (``id``,
-    ``score``), each ranking best first."""
+    ``score``), each ranking best first.
+
+    ``dense_head``: the dense ranking's first points are among them whatever their RRF (they
+    take the places of the last by RRF). Where most points share a word with the query (long
+    messages), a point at dense ranks and lexical ranks of ~60 outscores the nearest point by
+    cosine that shares no word, and RRF's first 64 left it out."""
     cosines = [p.score for p in dense]
     descending = [-c for c in cosines]
     ids: dict[int, Any] = {}  # dense rank -> id, read once
@@ -74,13 +80,27 @@ def fuse(
         (-(1.0 / (RRF_K + r) + bonus.get(r, 0.0)), -c, r, 0, None) for r, c in enumerate(cosines)
     ]
     candidates += [(-score, -cosine, rank, 1, p) for score, cosine, rank, p in alone]
-    best = heapq.nsmallest(limit, candidates)
+    best = _with_head(heapq.nsmallest(limit, candidates), candidates, limit, dense_head)
     return [
         Fused(dense_id(rank), -neg_score, cosines[rank], bm25.get(rank))
         if point is None
         else Fused(point.id, -neg_score, lexical_cosine.get(point.id), point.score)
         for neg_score, _, rank, _, point in best
     ]
+
+
+_Candidate = tuple[float, float, int, int, Any]
+
+
+def _with_head(
+    best: list[_Candidate], candidates: list[_Candidate], limit: int, head: int
+) -> list[_Candidate]:
+    """``best`` with the dense ranking's first ``head`` points in it, RRF order kept."""
+    missing = [c for c in candidates[: min(head, limit)] if c not in best]  # dense ranks first
+    if not missing:
+        return best
+    kept = best[: max(0, limit - len(missing))]
+    return sorted(kept + missing)
 
 
 def _dense_rank(

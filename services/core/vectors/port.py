@@ -121,6 +121,7 @@ class VectorIndex(Protocol):
         limit: int = 8,
         extra_must: Mapping[str, PayloadValue] | None = None,
         payload: Sequence[str] | None = None,
+        dense_head: int = 0,
     ) -> list[VectorHit]:
         """The user's best points for a dense vector, a text (BM25), or both fused by RRF.
 
@@ -133,7 +134,8 @@ class VectorIndex(Protocol):
         adds equality (or any-of, for a list) conditions on payload keys. ``payload`` names the
         payload keys each hit carries (None: all of them; empty: none); a caller that reads
         only ids asks for none, since turning a point's payload into Python objects costs more
-        than finding the point.
+        than finding the point. ``dense_head``: a hybrid search's hits hold the first points by
+        cosine whatever their RRF (:func:`services.core.vectors.fusion.fuse`).
         """
         ...
 

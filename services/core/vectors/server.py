@@ -134,6 +134,7 @@ class ServerVectorIndex:
         limit: int = 8,
         extra_must: Mapping[str, PayloadValue] | None = None,
         payload: Sequence[str] | None = None,
+        dense_head: int = 0,
     ) -> list[VectorHit]:
         check_collection(collection)
         check_limit(limit)
@@ -173,7 +174,9 @@ class ServerVectorIndex:
                     )
                 ).points
             return to_hits(found, score_is_similarity=dense_q is not None)
-        return await self._hybrid(collection, where, dense_q, sparse_q, user_idf, limit, payload)
+        return await self._hybrid(
+            collection, where, dense_q, sparse_q, user_idf, (limit, dense_head), payload
+        )
 
     async def _hybrid(
         self,
@@ -182,18 +185,21 @@ class ServerVectorIndex:
         dense_q: list[float],
         sparse_q: qdrant_edge.SparseVector,
         user_idf: models.SearchParams,
-        limit: int,
+        limits: tuple[int, int],
         payload: Sequence[str] | None,
     ) -> list[VectorHit]:
         """As the Edge form: both rankings and the lexical points' cosines in one batch, fused
         here (vectors.fusion); a payload asked for comes from one id-filtered query."""
+        limit, dense_head = limits
         with_payload = True if payload is None else (list(payload) or False)
         rankings = hybrid_requests(dense_q, sparse_model(sparse_q), where, limit, user_idf)
         with _faults(f"searching {collection}"):
             near, lexical_hits, lexical_cosines = await self._client.query_batch_points(
                 collection, requests=rankings
             )
-            fused = fuse(near.points, lexical_hits.points, lexical_cosines.points, limit)
+            fused = fuse(
+                near.points, lexical_hits.points, lexical_cosines.points, limit, dense_head
+            )
             wanted = [f.id for f in fused if with_payload or f.similarity is None]
             details = (
                 (

@@ -61,6 +61,7 @@ class WithheldIndex:
         limit: int = 8,
         extra_must: Mapping[str, PayloadValue] | None = None,
         payload: Sequence[str] | None = None,
+        dense_head: int = 0,
     ) -> list[VectorHit]:
         if dense is not None or not text:
             raise VectorIndexUnavailable(self.reason)
@@ -76,6 +77,7 @@ class WithheldIndex:
             limit=limit,
             extra_must=extra_must,
             payload=payload,
+            dense_head=dense_head,
         )
 
     async def set_active(
