@@ -49,6 +49,24 @@ def test_fusion_adds_one_over_k_plus_rank_and_keeps_the_dense_cosines() -> None:
     assert [f.similarity for f in fused] == [0.7, 0.9, 0.8]
 
 
+def test_the_dense_head_is_kept_whatever_its_rrf_and_the_order_stays_rrfs() -> None:
+    """Where every other point is in both rankings, the nearest point that shares no word
+    with the query loses RRF's places; ``dense_head`` keeps it, in the last RRF place's stead."""
+    ids = [f"p{i}" for i in range(8)]
+    dense = scored(("near", 0.95), *((i, 0.9 - n / 100) for n, i in enumerate(ids)))
+    lexical = scored(*((i, 10.0 - n) for n, i in enumerate(ids)))
+    cosines = scored(*((i, 0.9 - n / 100) for n, i in enumerate(ids)))
+
+    plain = fuse(dense, lexical, cosines, limit=4)
+    headed = fuse(dense, lexical, cosines, limit=4, dense_head=1)
+
+    assert "near" not in [f.id for f in plain]
+    assert [f.id for f in headed] == [f.id for f in plain][:3] + ["near"]
+    assert fuse(dense, lexical, cosines, limit=2, dense_head=5) == fuse(
+        dense, lexical, cosines, limit=2, dense_head=2
+    )  # never more than ``limit`` hits
+
+
 def test_fusion_keeps_each_lexical_points_bm25_score() -> None:
     dense = scored(("a", 0.9), ("b", 0.8), ("c", 0.7))
     lexical = scored(("c", 12.0), ("d", 9.0))
