@@ -46,14 +46,20 @@ async def test_memory_holds_what_the_conversation_said(
     assert_check_holds(await replayed(conv_id, style), RECORDED[conv_id]["checks"][n])
 
 
+def _excused(conv_id: str, style: str) -> bool:
+    """A run whose conversation says why this style may lose turns (``lost_needs``)."""
+    return bool(RECORDED[conv_id].get("lost_needs", {}).get(style))
+
+
 async def test_the_v5_figures(replayed, capsys) -> None:
     for style in STYLES_V5:
         n = await totals(replayed, RUNS, style)
-        refused = unread = 0
+        refused = unread = unexcused = 0
         for conv_id, s in RUNS:
             if s == style:
                 run = (await replayed(conv_id, s)).run
                 refused += run.count("refused")
+                unexcused += 0 if _excused(conv_id, s) else run.count("lost")
                 unread += sum(
                     any(w.startswith("answer_not_json") for w in t.warnings) for t in run.turns
                 )
@@ -63,7 +69,7 @@ async def test_the_v5_figures(replayed, capsys) -> None:
                 f"  answers not read as JSON {unread}  fair dropped {n['fair_dropped']}/{n['fair']}"
                 f"  invented kept {n['invented_kept']}/{n['invented']}"
             )
-        assert n["turns"] > 0 and n["lost"] == 0
+        assert n["turns"] > 0 and unexcused == 0, (style, unexcused)
     with capsys.disabled():
         print("\n".join(await misses(replayed, RUNS)))
 
