@@ -36,7 +36,7 @@ STYLES_V2 = ("careful-v2", "sloppy-v2")
 STYLES_V3 = ("careful-v3", "sloppy-v3")
 # a fresh blind held-out set written and answered before any product change of its round
 STYLES_V4 = ("careful-v4", "sloppy-v4")
-# a second fresh blind held-out set, written and answered before any product change of its round
+# a fresh blind held-out set, recorded in two halves at once (v5a, v5b), before any change
 STYLES_V5 = ("careful-v5", "sloppy-v5")
 
 
