@@ -63,7 +63,9 @@ def plan_facts(raw: str) -> list[dict[str, Any]] | None:
         plan = _loose_plan(raw)
     if not isinstance(plan, dict):
         return None
-    return [f for f in plan.get("facts") or [] if isinstance(f, dict)]
+    facts = plan.get("facts") or []
+    facts = [facts] if isinstance(facts, dict) else facts  # a small model's one fact, unlisted
+    return [f for f in facts if isinstance(f, dict)]
 
 
 def _loose_plan(raw: str) -> dict[str, Any] | None:

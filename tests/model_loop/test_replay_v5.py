@@ -16,6 +16,7 @@ from tests.model_loop.replays import (
     assert_check_holds,
     assert_no_turn_lost,
     check_cases,
+    lost_needs,
     misses,
     run_cases,
     runs,
@@ -29,6 +30,7 @@ V5 = {c for c in RECORDED if c.startswith("v5")}
 
 def test_the_v5_set_is_recorded_and_held_out() -> None:
     assert {"v5a-telegram-yara", "v5b-telegram-dario"} <= V5
+    assert {"v5c-locomo-joanna", "v5d-telegram-dani"} <= V5
     assert {c for c, _ in RUNS} == V5
     assert {(c, s) for c in V5 for s in STYLES_V5} == set(RUNS)
     assert all(RECORDED[c]["held_out"] for c in V5)
@@ -46,11 +48,6 @@ async def test_memory_holds_what_the_conversation_said(
     assert_check_holds(await replayed(conv_id, style), RECORDED[conv_id]["checks"][n])
 
 
-def _excused(conv_id: str, style: str) -> bool:
-    """A run whose conversation says why this style may lose turns (``lost_needs``)."""
-    return bool(RECORDED[conv_id].get("lost_needs", {}).get(style))
-
-
 async def test_the_v5_figures(replayed, capsys) -> None:
     for style in STYLES_V5:
         n = await totals(replayed, RUNS, style)
@@ -59,7 +56,7 @@ async def test_the_v5_figures(replayed, capsys) -> None:
             if s == style:
                 run = (await replayed(conv_id, s)).run
                 refused += run.count("refused")
-                unexcused += 0 if _excused(conv_id, s) else run.count("lost")
+                unexcused += 0 if lost_needs(RECORDED[conv_id], s) else run.count("lost")
                 unread += sum(
                     any(w.startswith("answer_not_json") for w in t.warnings) for t in run.turns
                 )
