@@ -31,7 +31,7 @@ from bench.recall.lexical import BM25, tokenize
 from bench.recall.splits import SPLITS, update_outcome
 from contracts.retrieve_limits import TurnLimits
 from services.core.standing import is_standing
-from services.rag_gate import fusion, spread, unnamed, updates, when
+from services.rag_gate import fusion, search, spread, unnamed, updates, when
 from services.rag_gate import standing as rag_standing
 
 RRF_K = 60
@@ -83,6 +83,8 @@ def candidates(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimi
     lexical = [i for i in np.argsort(-bm, kind="stable") if bm[i] > 0]
     rrf[lexical] += 1.0 / (RRF_K + np.arange(1, len(lexical) + 1))
     top = np.argsort(-rrf, kind="stable")[: limits.candidates]
+    head = [i for i in dense_rank[: min(search.TURN_DENSE_HEAD, limits.candidates)] if i not in top]
+    top = np.concatenate([top[: limits.candidates - len(head)], np.asarray(head, dtype=top.dtype)])
     extra = [i for i in standing_best(ix, rrf) if i not in set(top)]
     top = np.concatenate([top, np.asarray(extra, dtype=top.dtype)])
     bar = max(limits.floor, float(cos[top].max()) - limits.margin)
