@@ -59,6 +59,7 @@ class Query:
     facts: int
     turns: int
     history: bool = False  # an as-of read: closed facts too (Postgres keeps what was true)
+    standing: bool = True  # the person's standing instructions searched (:func:`standing.applies`)
     turn_dense: Sequence[float] | None = None  # the turn searches' own (:mod:`.unnamed`)
 
 
@@ -87,6 +88,7 @@ def plan(
         turns=limits.turns.candidates if limits.turns.max else 0,
         history=history,
         turn_dense=turn_dense,
+        standing=standing.applies(text),
     )
 
 
@@ -199,7 +201,7 @@ async def _turns(vectors: VectorIndex, q: Query) -> list[VectorHit]:
 
 
 async def _standing(vectors: VectorIndex, q: Query) -> list[VectorHit]:
-    if q.turns == 0 or standing.SEARCH == 0:
+    if q.turns == 0 or standing.SEARCH == 0 or not q.standing:
         return []
     return await vectors.search(
         "messages",

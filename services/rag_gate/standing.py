@@ -13,12 +13,34 @@ worth more than one more turn on its topic. Pure but for the constants; the sear
 
 from __future__ import annotations
 
+import re
+
 from services.core.vectors import VectorHit
 
 RRF_K = 60
 FIRST = 1.0 / (RRF_K + 1)
 SEARCH = 3  # standing instructions proposed per retrieve, beside the turn candidates
 BOOST = 2.0  # in one list's first places, times the turn's relevance share (see lift)
+
+
+# A question that looks back at the conversation ("What did I say …", "How did you recommend
+# …", "the order in which I brought up …", "a summary of … across our conversations") asks for
+# what was said, not for an answer an instruction would shape: no standing search, no lift, and
+# its places go to the turns that say it.
+LOOKS_BACK = re.compile(
+    r"\bdid (?:i|you|we)\b"
+    r"|\b(?:i|you|we)(?:'ve| have| had)? (?:said|mentioned|brought up|told|asked|discussed|"
+    r"covered|recommended|suggested|outlined|talked)\b"
+    r"|\b(?:our|my|these|those|previous|earlier) (?:conversations?|chats?|discussions?|sessions?)\b"
+    r"|\bacross (?:my|our|all) \w+|\bsummar(?:y|ise|ize)\b",
+    re.IGNORECASE,
+)
+
+
+def applies(message: str) -> bool:
+    """Whether the person's standing instructions are searched for and lifted for this
+    message: not when it looks back at what was said (:data:`LOOKS_BACK`)."""
+    return LOOKS_BACK.search(message) is None
 
 
 def lift(relevance: float) -> float:

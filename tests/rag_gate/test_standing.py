@@ -80,3 +80,29 @@ async def test_an_assistant_message_is_never_standing(resources: Clients, memory
     answer = await ask(resources, memory, QUESTION)
     assert ids[1] in order(answer)
     assert all(t.score_details["standing"] == 0 for t in answer.EPISODE.turns)
+
+
+def test_a_question_that_looks_back_at_what_was_said_is_not_a_request() -> None:
+    for asked in (
+        "What technologies did I say I was using?",
+        "How did you recommend managing the requests?",
+        "Can you list the order in which I brought up the features?",
+        "Can you give me a summary of everything we've covered about triangles?",
+        "How many columns did I want to add across my requests?",
+    ):
+        assert not standing.applies(asked), asked
+    for request in (QUESTION, "If I'm creating a blog layout, which HTML elements should I use?"):
+        assert standing.applies(request), request
+
+
+async def test_a_question_about_what_was_said_gets_no_standing_instruction(
+    resources: Clients, memory: Memory
+) -> None:
+    """ "Which libraries did I say the project uses?" asks for the turns that said it: the
+    rule is neither searched for apart nor lifted, and the turns keep their places."""
+    rule = await _chat(memory)
+    answer = await ask(
+        resources, memory, "Which libraries did I say the project uses?", candidates=8
+    )
+    assert rule not in order(answer)
+    assert all(t.score_details["standing"] == 0 for t in answer.EPISODE.turns)
