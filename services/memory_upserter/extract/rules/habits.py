@@ -62,9 +62,10 @@ def _habit(out: Emitter, verb: str, what: str, often: str, *, making: bool = Fal
     verb, what = verb.lower(), what.strip()
     if (verb in _NOT_ACTS and not (making and verb == "make")) or verb in _PAST:
         return
-    if verb in ("go", "goes") and not re.match(r"(?i)(?:to\s+(?!bed\b|sleep\b|work\b)|\w+ing\b)",
-                                               what):  # fmt: skip
-        return  # "I go to church every Sunday", "I go running every morning"; not "I go there"
+    if verb in ("go", "goes") and not re.match(r"(?i)(?:to\s+(?!bed\b|sleep\b|work\b)|\w+ing\b|"
+                                               r"for\s+an?\s+(?:\w+\s+)?(?:run|walk|swim|jog|"
+                                               r"hike|ride|bike\s+ride)\b)", what):  # fmt: skip
+        return  # "I go to church every Sunday", "I go running / for a run every morning"
     to = re.match(r"(?i)to\s+", what) if verb in ("go", "goes") else None
     said = _whole(what[to.end() :] if to else what, object_=False) if what else ""
     if said is None:

@@ -54,11 +54,26 @@ _UNNAMED = {
     "cat": ("HAS_PET", "cat"),
     "puppy": ("HAS_PET", "puppy"),
     "kitten": ("HAS_PET", "kitten"),
+    "dogs": ("HAS_PET", "dogs"),
+    "cats": ("HAS_PET", "cats"),
+    "turtle": ("HAS_PET", "turtle"),
+    "turtles": ("HAS_PET", "turtles"),
+    "hamster": ("HAS_PET", "hamster"),
+    "bunny": ("HAS_PET", "bunny"),
+    "parrot": ("HAS_PET", "parrot"),
+    "guinea pig": ("HAS_PET", "guinea pig"),
+    "brother": ("HAS_BROTHER", "brother"),
+    "sister": ("HAS_SISTER", "sister"),
+    "cousin": ("HAS_COUSIN", "cousin"),
 }
+# Relatives said only as company ("my brother and I", "with my cousin"): the role alone says
+# little, so only in these frames (never "my sister's dog", "my sister lives in Rome").
+_COMPANY = ("brother", "sister", "cousin")
 _GRAND = {"grandma": "grandma", "grandmother": "grandma", "grandpa": "grandpa"}
 _GRAND["grandfather"] = "grandpa"
 _WORDS = "|".join(sorted(map(re.escape, [*_UNNAMED, *_GRAND]), key=len, reverse=True))
-_OURS = "son|daughter|dog|cat|puppy|kitten|baby"  # "our kids" is as often a town's as theirs
+# "our kids" is as often a town's as theirs
+_OURS = "son|daughter|dogs?|cats?|puppy|kitten|baby|turtles?|hamster|bunny|parrot|guinea pig"
 _KIN_ADJ = r"(?:late\s+|little\s+|older\s+|younger\s+|big\s+|baby\s+|eldest\s+|youngest\s+)?"
 _NAMED_NEXT = (
     rf"(?!['’]s\b|-)(?!,?\s+{_CAP})(?!(?:'s\s+name)?\s+(?i:is|was)\s+(?:called\s+|named\s+)?{_CAP})"
@@ -82,7 +97,7 @@ def _unnamed(out: Emitter, word: str) -> None:
     predicate, value = _UNNAMED[word]
     if any(k[0] == "user" and k[1] == predicate and f.object for k, f in out.facts.items()):
         return  # a named one in this turn says more
-    plural = value in ("kids", "children")
+    plural = value in ("kids", "children") or value.endswith(("dogs", "cats", "turtles"))
     out.fact(
         predicate,
         f"{out.who} has {value if plural else _article(value)}",
@@ -107,9 +122,17 @@ def _role_unnamed(m: re.Match[str], out: Emitter) -> None:
         return  # "the kids", "the dog": anyone's
     if m["our"] and not re.fullmatch(_OURS, role):
         return
+    if role in _COMPANY and not _as_company(role, out.sentence):
+        return
     if m["the"] and re.match(r"\s+of\b", m.string[m.end() :]):
         return  # "the wife of my boss"
     _unnamed(out, role)
+
+
+def _as_company(role: str, sentence: str) -> bool:
+    """ "My brother and I went fishing", "hiking with my cousin": the relative as company."""
+    return bool(re.search(rf"(?i)\b(?:(?:with|me\s+and)\s+my\s+{role}\b|my\s+{role}\s+and\s+"
+                          rf"(?:I|me)\b)", sentence))  # fmt: skip
 
 
 def _lowercase_name_next(m: re.Match[str]) -> bool:
@@ -217,4 +240,7 @@ def _married_status(m: re.Match[str], out: Emitter) -> None:
     out.fact("MARITAL_STATUS", f"{out.who} is married", value="married", importance=2)
 
 
-assert all(r in ROLES or r in ("hubby", "missus", "kids", "children") for r in _UNNAMED)
+assert all(
+    r in ROLES or r in ("hubby", "missus", "kids", "children") or p == "HAS_PET"
+    for r, (p, _) in _UNNAMED.items()
+)
