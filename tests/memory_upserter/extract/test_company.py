@@ -1,8 +1,9 @@
 """Things said in passing in LoCoMo's register (issue 28, round 7): a relative as company ("my
-brother and I", "with my cousin"), pets beyond dogs and cats ("my turtles"), a hobby taken up
-or got back into, a run as a habit, a like by what it does to the person, a work of one's own
-being finished — and the look-alikes that must write nothing (another person's, the other
-speaker's, the past, a pronoun, an errand)."""
+brother and I", "with my cousin", "we went camping with the kids"), pets beyond dogs and cats
+("my turtles"), a hobby taken up or got back into, a run as a habit, an instrument of one's own
+played, a like by what it does to the person, a work of one's own being finished, a goal one is
+excited to pursue — and the look-alikes that must write nothing (another person's, the other
+speaker's, the past, a pronoun, an errand, an outing)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,14 @@ def facts_of(text: str) -> set[tuple[str, str | None]]:
         ("Cooking relaxes me after a long day.", ("LIKES", "cooking")),
         ("I've been writing a lot, trying to finish my script.", ("WORKS_ON", "script")),
         ("I'm hoping to publish my book by the end of the year.", ("WORKS_ON", "book")),
+        ("So I'm carving out some me-time each day - running, reading, or playing my violin.",
+         ("DOES", "play the violin")),
+        ("I picked up my guitar again last night.", ("DOES", "play the guitar")),
+        ("We went camping with the kids a few weeks ago, had a blast exploring the forest.",
+         ("HAS_CHILDREN", "kids")),
+        ("I'm off to go swimming with the kids.", ("HAS_CHILDREN", "kids")),
+        ("The kids and I baked cookies.", ("HAS_CHILDREN", "kids")),
+        ("Playing my guitar helps me relax.", ("LIKES", "playing their guitar")),
     ],
 )  # fmt: skip
 def test_said_in_passing_is_written(text: str, expected: tuple[str, str]) -> None:
@@ -67,6 +76,10 @@ def test_said_in_passing_is_written(text: str, expected: tuple[str, str]) -> Non
         "I'm trying to finish my homework.",
         "I'm hoping to read your book.",
         "I'm trying to finish my mom's book.",
+        "Can you play my guitar?",
+        "I went on a field trip with the kids at school.",
+        "She took the kids to the park.",
+        "The kids had a blast.",
     ],
 )
 def test_look_alikes_write_nothing(text: str) -> None:
@@ -76,3 +89,27 @@ def test_look_alikes_write_nothing(text: str) -> None:
 def test_a_time_said_after_the_activity_is_not_its_value() -> None:
     values = {v for _, v in facts_of("I got back into skateboarding recently.")}
     assert values == {"skateboarding"}
+
+
+def todos_of(text: str) -> list[str]:
+    return [t.text for t in extract([Utterance(text)], now=NOW).todos]
+
+
+def test_being_excited_to_do_what_one_pursues_is_a_goal() -> None:
+    assert todos_of("I'm also excited to guide and mentor aspiring dancers.") == [
+        "Guide and mentor aspiring dancers"
+    ]
+    assert todos_of("I can't wait to open my own studio.") == ["Open my own studio"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I can't wait to see you!", "I'm so excited to see the show tonight.",
+     "I'm excited to go to the beach.", "I can't wait to help you with it!"],
+)  # fmt: skip
+def test_being_excited_about_an_outing_or_the_other_speaker_is_no_goal(text: str) -> None:
+    assert not todos_of(text)
+
+
+def test_someone_else_playing_the_persons_instrument_is_not_their_habit() -> None:
+    assert ("DOES", "play the guitar") not in facts_of("My son was playing my guitar.")

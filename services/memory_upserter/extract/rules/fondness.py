@@ -118,7 +118,7 @@ def _helps_me(m: re.Match[str], out: Emitter) -> None:
     if thing.split()[0].lower() not in NOT_NAMES and thing.lower() not in (
         "this", "that", "it", "work", "family"
     ):  # fmt: skip
-        _like(out, thing)
+        _like(out, _own(thing))  # "Playing my guitar helps me relax": their guitar
 
 
 def _thing_case(thing: str) -> str:

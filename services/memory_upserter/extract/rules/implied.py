@@ -101,6 +101,32 @@ def _have_a_thing(m: re.Match[str], out: Emitter) -> None:
              f"{what}", value=what, confidence=0.7)  # fmt: skip
 
 
+_INSTRUMENT = (
+    r"violin|guitar|piano|cello|ukulele|drums|bass|saxophone|sax|flute|keyboard|trumpet|"
+    r"clarinet|harp|banjo|viola|accordion|harmonica"
+)
+
+
+@rule(
+    "my_instrument",
+    rf"(?i:\b(?:play(?:s|ing)?|practi[cs](?:e|es|ing)|picked\s+up)\s+my\s+(?:(?:old|new|trusty|"
+    rf"acoustic|electric|beloved)\s+)?)(?P<inst>(?i:{_INSTRUMENT}))\b(?!['’]s)",
+)
+def _my_instrument(m: re.Match[str], out: Emitter) -> None:
+    """ "…running, reading, or playing my violin", "I picked up my guitar again": the person
+    plays their own instrument."""
+    before = m.string[: m.start()]
+    if out.is_user and not out.clause_said and _MINE.search(before):
+        inst = m["inst"].lower()
+        out.fact("DOES", f"{out.who} plays the {inst}", value=f"play the {inst}",
+                 fact_type="habit", confidence=0.65)  # fmt: skip
+
+
+# The person plays it: "I …", a list of their doings ("running, reading, or playing my violin").
+_MINE = re.compile(r"(?i)(?:\bI(?:'m|'ve\s+been|\s+am|\s+was|\s+have\s+been)?\s+(?:\w+\s+)?|"
+                   r"[,;:–—-]\s*(?:or\s+|and\s+)?|^\W*)$")  # fmt: skip
+
+
 _CROSS = re.compile(r"(?i)\b(?:a|an|the|to|of|for|with|and|or|my|your|his|her|their|it|that)\b")
 
 

@@ -118,7 +118,7 @@ def _role_unnamed(m: re.Match[str], out: Emitter) -> None:
     role = m["role"].lower()
     if _lowercase_name_next(m):
         return  # "our dog rex": a name typed in lowercase, not a role without one
-    if m["the"] and role not in ("wife", "missus", "hubby"):
+    if m["the"] and role not in ("wife", "missus", "hubby") and not _our_kids(m, out.sentence):
         return  # "the kids", "the dog": anyone's
     if m["our"] and not re.fullmatch(_OURS, role):
         return
@@ -127,6 +127,23 @@ def _role_unnamed(m: re.Match[str], out: Emitter) -> None:
     if m["the"] and re.match(r"\s+of\b", m.string[m.end() :]):
         return  # "the wife of my boss"
     _unnamed(out, role)
+
+
+def _our_kids(m: re.Match[str], sentence: str) -> bool:
+    """ "We went camping with the kids", "I'm off to go swimming with the kids": the person's
+    own, said as their company (never "the kids at school", "the kids I teach", "she took the
+    kids")."""
+    role = m["role"].lower()
+    if role not in ("kids", "children") or re.match(_OTHERS_KIDS, m.string[m.end() :]):
+        return False
+    company = (
+        rf"(?i)(?:\b(?:I|we)\b[^.!?]{{0,60}}\bwith|\b(?:me|I)\s+and|\b(?:I|we)\s+took)\s+the\s+"
+        rf"{role}\b|\bthe\s+{role}\s+and\s+I\b"
+    )
+    return bool(re.search(company, sentence))
+
+
+_OTHERS_KIDS = r"(?i)\s+(?:at|in|from|of|on)\s|\s+(?:I|we)\s+(?:teach|taught|mentor|coach|tutor)"
 
 
 def _as_company(role: str, sentence: str) -> bool:

@@ -162,6 +162,23 @@ def _aiming_to(m: re.Match[str], out: Emitter) -> None:
 
 
 @todo_rule(
+    "excited_to",
+    r"(?i:\b(?:I(?:'m|\s+am)\s+(?:(?:so|really|also|super|very|just)\s+)*(?:excited|eager|pumped|"
+    r"stoked)|(?:^\W*|\bI\s+)can(?:'|no)?t\s+wait)\s+to)\s+(?P<task>.+)$",
+)
+def _excited_to(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm also excited to guide and mentor aspiring dancers", "Can't wait to open my own
+    studio": a goal when it names one (never "excited to see the show", "can't wait to go")."""
+    task = _own_task(m["task"])
+    if task and _GOAL_VERB.match(task) and not _OUTING.match(task) and not _YOU.search(task):
+        out.todo("GOAL", task, dated=False)
+
+
+_OUTING = re.compile(r"(?i)(?:go|see|visit|have|get|make|be|hear|try|meet|watch|catch|hang)\b")
+_YOU = re.compile(r"(?i)\b(?:you|your|ya|u)\b")
+
+
+@todo_rule(
     "goal_of",
     r"(?i:\b(?:towards?|toward|closer\s+to|step\s+to|part\s+of|for)\s+my\s+(?:\w+\s+)?"
     r"(?:goal|dream)\s+of)\s+(?P<task>[a-z]+ing\b.+)$",
