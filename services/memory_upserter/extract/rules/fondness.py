@@ -109,12 +109,14 @@ _SOOTHES = (
     "helps_me",
     rf"^\W*(?:(?i:and|but|so|yeah|yes|oh|honestly|plus)\W+)*{_SUBJECT_THING}\s+(?:(?i:really|"
     rf"always|just|also|definitely)\s+)?(?:(?:helps|keeps|has\s+(?:really\s+)?(?:helped|kept))\s+"
-    rf"me\s+(?:to\s+)?(?i:{_SOOTHES})|(?:relaxes|calms|soothes|grounds)\s+me)\b",
+    rf"me\s+(?:to\s+)?(?i:{_SOOTHES})|(?P<calms>relaxes|calms|soothes|grounds)\s+me)\b",
 )
 def _helps_me(m: re.Match[str], out: Emitter) -> None:
     """ "Painting helps me destress after a long day", "dancing has kept me going", "Cooking
     relaxes me"."""
     thing = _thing_case(m["thing"])
+    if m["calms"] and thing[:1].isupper():
+        return  # "Blue calms me", "Sam relaxes me": a colour, a person — no pastime said
     if thing.split()[0].lower() not in NOT_NAMES and thing.lower() not in (
         "this", "that", "it", "work", "family"
     ):  # fmt: skip

@@ -170,12 +170,14 @@ def _excited_to(m: re.Match[str], out: Emitter) -> None:
     """ "I'm also excited to guide and mentor aspiring dancers", "Can't wait to open my own
     studio": a goal when it names one (never "excited to see the show", "can't wait to go")."""
     task = _own_task(m["task"])
-    if task and _GOAL_VERB.match(task) and not _OUTING.match(task) and not _YOU.search(task):
+    if task is None or len(task.split()) < 3 or _VAGUE_GOAL.search(task):
+        return  # "excited to give back", "…to start this new chapter": no goal one can name
+    if _GOAL_VERB.match(task) and not _OUTING.match(task):
         out.todo("GOAL", task, dated=False)
 
 
 _OUTING = re.compile(r"(?i)(?:go|see|visit|have|get|make|be|hear|try|meet|watch|catch|hang)\b")
-_YOU = re.compile(r"(?i)\b(?:you|your|ya|u)\b")
+_VAGUE_GOAL = re.compile(r"(?i)\b(?:you|your|ya|u|this|that|these|those|it)\b")
 
 
 @todo_rule(
