@@ -113,3 +113,8 @@ def test_being_excited_about_an_outing_or_the_other_speaker_is_no_goal(text: str
 
 def test_someone_else_playing_the_persons_instrument_is_not_their_habit() -> None:
     assert ("DOES", "play the guitar") not in facts_of("My son was playing my guitar.")
+
+
+def test_an_aside_after_an_allergy_is_no_allergen() -> None:
+    assert facts_of("I'm allergic to cats, sadly.") == {("ALLERGY", "cats")}
+    assert facts_of("I'm allergic to cats, unfortunately.") == {("ALLERGY", "cats")}
