@@ -39,6 +39,30 @@ def _my_students(m: re.Match[str], out: Emitter) -> None:
     out.fact(predicate, f"{out.who} {what}", value=what, fact_type="habit", confidence=0.6)
 
 
+# Works one makes oneself: "one of my paintings" — the person paints.
+_MADE = {
+    "painting": "paints", "paintings": "paints", "drawing": "draws", "drawings": "draws",
+    "sketch": "sketches", "sketches": "sketches", "poem": "writes poetry", "poems": "writes poetry",
+    "poetry": "writes poetry", "sculpture": "sculpts", "sculptures": "sculpts",
+    "screenplay": "writes screenplays", "screenplays": "writes screenplays",
+}  # fmt: skip
+
+
+@rule(
+    "my_works",
+    r"(?i:\bmy\s+(?:(?:own|new|latest|recent|first|last|newest|favou?rite|best|current|"
+    r"little|big|abstract|latest\s+few)\s+)*(?P<work>paintings?|drawings?|sketch(?:es)?|poems?|"
+    r"poetry|sculptures?|screenplays?))\b(?!['’])",
+)
+def _my_works(m: re.Match[str], out: Emitter) -> None:
+    """ "Here's one of my paintings", "my latest sketch": works of the person's own — they
+    paint, draw, write poetry (never "my mom's paintings", "your paintings")."""
+    if not out.is_user or out.clause_said:
+        return
+    what = _MADE[m["work"].lower()]
+    out.fact("DOES", f"{out.who} {what}", value=what, fact_type="habit", confidence=0.6)
+
+
 _NOT_KEPT = frozenset(
     """questions ideas things stuff work time fun friends people memories feelings emotions
 thoughts plans projects bills errands homework emails messages meetings problems issues reasons
