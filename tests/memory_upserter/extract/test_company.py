@@ -118,3 +118,14 @@ def test_someone_else_playing_the_persons_instrument_is_not_their_habit() -> Non
 def test_an_aside_after_an_allergy_is_no_allergen() -> None:
     assert facts_of("I'm allergic to cats, sadly.") == {("ALLERGY", "cats")}
     assert facts_of("I'm allergic to cats, unfortunately.") == {("ALLERGY", "cats")}
+
+
+def test_a_role_said_many_times_is_case_checked_once_per_clause() -> None:
+    """ "my dog my dog …" with no sentence end: whether the message is typed without capitals is
+    read once per clause, not once per role in it (it was quadratic: 2 s at 20k characters)."""
+    from services.memory_upserter.extract.rules import kin
+
+    kin._typed_lower.cache_clear()
+    facts_of("my dog " * 400)
+    info = kin._typed_lower.cache_info()
+    assert info.hits >= 100 and info.misses <= 5

@@ -139,7 +139,7 @@ _INSTRUMENT = (
 def _my_instrument(m: re.Match[str], out: Emitter) -> None:
     """ "…running, reading, or playing my violin", "I picked up my guitar again": the person
     plays their own instrument."""
-    before = m.string[: m.start()]
+    before = m.string[max(0, m.start() - 40) : m.start()]  # bounded: linear in the message
     if out.is_user and not out.clause_said and _MINE.search(before):
         inst = m["inst"].lower()
         out.fact("DOES", f"{out.who} plays the {inst}", value=f"play the {inst}",

@@ -16,6 +16,7 @@ rules come last in the table: a named relation of the same kind in the turn wins
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from services.memory_upserter.extract import casual
 from services.memory_upserter.extract.emitter import Emitter
@@ -118,15 +119,24 @@ def _role_unnamed(m: re.Match[str], out: Emitter) -> None:
     role = m["role"].lower()
     if _lowercase_name_next(m):
         return  # "our dog rex": a name typed in lowercase, not a role without one
-    if m["the"] and role not in ("wife", "missus", "hubby") and not _our_kids(m, out.sentence):
+    if m["the"] and role not in ("wife", "missus", "hubby") and not _our_kids(m, _near(m, out)):
         return  # "the kids", "the dog": anyone's
     if m["our"] and not re.fullmatch(_OURS, role):
         return
-    if role in _COMPANY and not _as_company(role, out.sentence):
+    if role in _COMPANY and not _as_company(role, _near(m, out)):
         return
-    if m["the"] and re.match(r"\s+of\b", m.string[m.end() :]):
+    if m["the"] and _OF.match(m.string, m.end()):
         return  # "the wife of my boss"
     _unnamed(out, role)
+
+
+def _near(m: re.Match[str], out: Emitter) -> str:
+    """The sentence's words around the match (its clause may be cut at "and I"), bounded, so a
+    long message stays linear."""
+    at = out.sentence.find(m.string)
+    if at < 0:
+        return m.string  # the clause as the rules read it (its time words taken out)
+    return out.sentence[max(0, at + m.start() - 80) : at + m.end() + 20]
 
 
 def _our_kids(m: re.Match[str], sentence: str) -> bool:
@@ -134,7 +144,7 @@ def _our_kids(m: re.Match[str], sentence: str) -> bool:
     own, said as their company (never "the kids at school", "the kids I teach", "she took the
     kids")."""
     role = m["role"].lower()
-    if role not in ("kids", "children") or re.match(_OTHERS_KIDS, m.string[m.end() :]):
+    if role not in ("kids", "children") or _OTHERS_KIDS.match(m.string, m.end()):
         return False
     company = (
         rf"(?i)(?:\b(?:I|we)\b[^.!?]{{0,60}}\bwith|\b(?:me|I)\s+and|\b(?:I|we)\s+took)\s+the\s+"
@@ -143,7 +153,9 @@ def _our_kids(m: re.Match[str], sentence: str) -> bool:
     return bool(re.search(company, sentence))
 
 
-_OTHERS_KIDS = r"(?i)\s+(?:at|in|from|of|on)\s|\s+(?:I|we)\s+(?:teach|taught|mentor|coach|tutor)"
+_OTHERS_KIDS = re.compile(
+    r"(?i)\s+(?:at|in|from|of|on)\s|\s+(?:I|we)\s+(?:teach|taught|mentor|coach|tutor)"
+)
 
 
 def _as_company(role: str, sentence: str) -> bool:
@@ -155,9 +167,18 @@ def _as_company(role: str, sentence: str) -> bool:
 def _lowercase_name_next(m: re.Match[str]) -> bool:
     """In a message typed without capitals, the word after the role is a name when it is not
     a common word (:func:`..casual.is_name`)."""
-    nxt = re.match(r"\s+([a-z][\w'-]*)", m.string[m.end() :])
-    typed_lower = not re.search(r"[A-Z]", re.sub(r"\bI(?:'\w+)?\b", "", m.string))
-    return bool(nxt and typed_lower and casual.is_name(nxt.group(1)))
+    nxt = _NEXT_WORD.match(m.string, m.end())
+    return bool(nxt and _typed_lower(m.string) and casual.is_name(nxt.group(1)))
+
+
+_OF = re.compile(r"\s+of\b")
+_NEXT_WORD = re.compile(r"\s+([a-z][\w'-]*)")
+
+
+@lru_cache(maxsize=8)
+def _typed_lower(text: str) -> bool:
+    """No capital but "I": once per clause, not once per role in it (linear in the message)."""
+    return not re.search(r"[A-Z]", re.sub(r"\bI(?:'\w+)?\b", "", text))
 
 
 @rule(
