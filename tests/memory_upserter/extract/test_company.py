@@ -48,6 +48,15 @@ def facts_of(text: str) -> set[tuple[str, str | None]]:
         ("I'm off to go swimming with the kids.", ("HAS_CHILDREN", "kids")),
         ("The kids and I baked cookies.", ("HAS_CHILDREN", "kids")),
         ("Playing my guitar helps me relax.", ("LIKES", "playing their guitar")),
+        ("I try to go hiking whenever I can.", ("DOES", "go hiking")),
+        ("I do pottery on the side.", ("DOES", "do pottery")),
+        ("I write a lot of poetry in my free time.", ("DOES", "write a lot of poetry")),
+        ("Max, my golden retriever, is the best.", ("HAS_PET", "Max")),
+        ("Meet Bailey, our new puppy!", ("HAS_PET", "Bailey")),
+        ("My pup Luna loves the beach.", ("HAS_PET", "Luna")),
+        ("Taking care of my pets keeps me busy.", ("HAS_PET", "pets")),
+        ("My hometown is a tiny place in Kansas.", ("FROM", "Kansas")),
+        ("I'm from a small town in the Midwest.", ("FROM", "Midwest")),
     ],
 )  # fmt: skip
 def test_said_in_passing_is_written(text: str, expected: tuple[str, str]) -> None:
@@ -80,6 +89,12 @@ def test_said_in_passing_is_written(text: str, expected: tuple[str, str]) -> Non
         "I went on a field trip with the kids at school.",
         "She took the kids to the park.",
         "The kids had a blast.",
+        "I do my homework every day.",
+        "I think about it in my free time.",
+        "I go there whenever I can.",
+        "Jake, my buddy, you rock!",
+        "Your pup Luna is adorable!",
+        "Her hometown is a tiny place in Kansas.",
     ],
 )
 def test_look_alikes_write_nothing(text: str) -> None:
@@ -129,3 +144,9 @@ def test_a_role_said_many_times_is_case_checked_once_per_clause() -> None:
     facts_of("my dog " * 400)
     info = kin._typed_lower.cache_info()
     assert info.hits >= 100 and info.misses <= 5
+
+
+def test_two_pets_named_together_are_both_the_persons() -> None:
+    assert {("HAS_PET", "Tim"), ("HAS_PET", "Tom")} <= facts_of(
+        "I have two turtles named Tim and Tom."
+    )

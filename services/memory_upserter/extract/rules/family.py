@@ -194,20 +194,26 @@ def _friends_with(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "home_described",
-    rf"(?i:\bI\s+(?P<verb>live|grew\s+up|was\s+raised|(?:'ve|\s+have)\s+been\s+living|'m\s+"
-    rf"living|am\s+living)\s+(?:in|on)\s+(?:an?|the)\s+)(?P<what>(?:[\w-]+\s+){{0,3}}?"
+    rf"(?i:\b(?:I\s+(?P<verb>live|grew\s+up|was\s+raised|(?:'ve|\s+have)\s+been\s+living|'m\s+"
+    rf"living|am\s+living)\s+(?:in|on)|(?P<origin>I(?:'m|\s+am)\s+(?:originally\s+)?from|I\s+come\s+"
+    rf"from|my\s+home\s*town\s+is))\s+(?:an?|the)\s+)(?P<what>(?:[\w-]+\s+){{0,3}}?"
     rf"(?:town|village|city|farm|suburb|neighbou?rhood|island|place|apartment|flat|house|"
-    rf"condo|studio|cottage|cabin|home))\s+(?:in|on|outside(?:\s+of)?|near)\s+"
+    rf"condo|studio|cottage|cabin|home))\s+(?:in|on|outside(?:\s+of)?|near)\s+(?P<the>(?i:the\s+))?"
     rf"(?P<place>{_CAP}(?:\s+{_CAP}){{0,2}})(?:\s*,\s*{_CAP})?",
 )
 def _home_described(m: re.Match[str], out: Emitter) -> None:
-    """ "I grew up in a small town in Ohio", "I live in a small apartment in Brooklyn"."""
+    """ "I grew up in a small town in Ohio", "I live in a small apartment in Brooklyn", "I'm
+    from a small town in the Midwest"."""
     place = _place(m["place"])
     if not place:
         return
     out.entity(place, "Location")
     what = " ".join(m["what"].lower().split())
-    if re.match(r"(?i)grew|was", m["verb"]):
+    if m["origin"]:  # "I'm from a small town in the Midwest", "my hometown is a tiny place in …"
+        where = f"{'the ' if m['the'] else ''}{place}"
+        out.fact("FROM", f"{out.who} is from a {what} in {where}", obj=place, importance=2,
+                 confidence=0.8)  # fmt: skip
+    elif re.match(r"(?i)grew|was", m["verb"]):
         text = f"{out.who} grew up in a {what} in {place}"
         out.fact("FROM", text, obj=place, importance=2, confidence=0.8)
     else:

@@ -56,6 +56,7 @@ _UNNAMED = {
     "puppy": ("HAS_PET", "puppy"),
     "kitten": ("HAS_PET", "kitten"),
     "dogs": ("HAS_PET", "dogs"),
+    "pets": ("HAS_PET", "pets"),
     "cats": ("HAS_PET", "cats"),
     "turtle": ("HAS_PET", "turtle"),
     "turtles": ("HAS_PET", "turtles"),
@@ -98,7 +99,7 @@ def _unnamed(out: Emitter, word: str) -> None:
     predicate, value = _UNNAMED[word]
     if any(k[0] == "user" and k[1] == predicate and f.object for k, f in out.facts.items()):
         return  # a named one in this turn says more
-    plural = value in ("kids", "children") or value.endswith(("dogs", "cats", "turtles"))
+    plural = value in ("kids", "children") or value.endswith(("dogs", "cats", "turtles", "pets"))
     out.fact(
         predicate,
         f"{out.who} has {value if plural else _article(value)}",
