@@ -57,6 +57,13 @@ def facts_of(text: str) -> set[tuple[str, str | None]]:
         ("Taking care of my pets keeps me busy.", ("HAS_PET", "pets")),
         ("My hometown is a tiny place in Kansas.", ("FROM", "Kansas")),
         ("I'm from a small town in the Midwest.", ("FROM", "Midwest")),
+        ("Nothing makes me happier than a good book.", ("LIKES", "a good book")),
+        ("There's nothing like a day at the beach.", ("LIKES", "a day at the beach")),
+        ("I can't get enough of Korean food.", ("LIKES", "Korean food")),
+        ("I've always been drawn to the ocean.", ("LIKES", "the ocean")),
+        ("I'm a single mom.", ("HAS_CHILDREN", "children")),
+        ("I'm in sales.", ("WORKS_IN", "sales")),
+        ("I'm between jobs right now.", ("JOB_STATUS", "unemployed")),
     ],
 )  # fmt: skip
 def test_said_in_passing_is_written(text: str, expected: tuple[str, str]) -> None:
@@ -95,6 +102,12 @@ def test_said_in_passing_is_written(text: str, expected: tuple[str, str]) -> Non
         "Jake, my buddy, you rock!",
         "Your pup Luna is adorable!",
         "Her hometown is a tiny place in Kansas.",
+        "I can't get enough of you!",
+        "There's nothing like your cooking.",
+        "Nothing makes me happier than seeing you happy.",
+        "Are you a mom?",
+        "I'm a dad joke kind of guy.",
+        "I'm in law school.",
     ],
 )
 def test_look_alikes_write_nothing(text: str) -> None:

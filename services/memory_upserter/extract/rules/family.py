@@ -112,6 +112,19 @@ def _parent_of(m: re.Match[str], out: Emitter) -> None:
 
 
 @rule(
+    "a_parent",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:also\s+|now\s+)?an?\s+(?:(?:single|proud|busy|working|stay-at-home|"
+    r"full-time|new|first-time)\s+)*(?:mom|mum|dad|mother|father|parent))"
+    r"(?=\s*(?:[,.!?;]|$)|\s+(?:now|too|myself|and|so|who|to)\b)",
+)
+def _a_parent(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm a single mom", "I'm a new dad!": the person has children (how many unsaid; "a mom
+    of three" is :func:`_parent_of`'s)."""
+    out.fact("HAS_CHILDREN", f"{out.who} is a parent", value="children", memory_type="PEOPLE",
+             fact_type="relationship", importance=2, confidence=0.75)  # fmt: skip
+
+
+@rule(
     "my_n_year_old",
     r"(?i:\bmy\s+(?P<age>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"thirteen|fourteen|fifteen|sixteen|seventeen)[- ](?P<unit>year|month)[- ]old)"
@@ -232,11 +245,12 @@ _FIELDS = (
 
 @rule(
     "works_in_field",
-    rf"(?i:\bI\s+(?:currently\s+|still\s+|now\s+)?work\s+in\s+)(?P<field>(?i:{_FIELDS}))"
+    rf"(?i:\bI(?:\s+(?:currently\s+|still\s+|now\s+)?work|(?:'m|\s+am)(?:\s+(?:currently|still|"
+    rf"now))?(?:\s+working)?)\s+in\s+)(?P<field>(?i:{_FIELDS}))"
     rf"(?=\s*(?:[,.;:!?]|$|\s(?:at|for|and|but|so|now|as)\b))",
 )
 def _works_in_field(m: re.Match[str], out: Emitter) -> None:
-    """ "I work in marketing at a small agency": the field of work."""
+    """ "I work in marketing at a small agency", "I'm in sales": the field of work."""
     field = " ".join(m["field"].split())
     out.fact("WORKS_IN", f"{out.who} works in {field}", value=field, importance=2, confidence=0.8)
 
