@@ -50,7 +50,11 @@ FRAMES: dict[str, list[tuple[str, str, str]]] = {
         ("You should try {x}, it's a great way to relax.", "", ""),
     ],
     "family": [
-        ("My {x} and I went camping at the lake last weekend.", "{P}={v}", ""),
+        (
+            "My {x} and I went camping at the lake last weekend.",
+            "{P}={v}",
+            "DID=went camping at the lake @ 2025-12-31",
+        ),  # the corpus's clock: 2026-01-07
         ("Spent the whole day at the beach with my {x}, it was awesome!", "{P}={v}", ""),
         ("Me and my {x} finally finished that puzzle lol.", "{P}={v}", ""),
         ("Your {x} sounds so sweet!", "", ""),

@@ -75,7 +75,7 @@ def test_said_in_passing_is_written(text: str, expected: tuple[str, str]) -> Non
     [
         "My sister's dog is so cute.",
         "Did you go with your cousin?",
-        "My brother-in-law and I went fishing.",
+        "My brother-in-law and I fished.",
         "Your turtles are so cute!",
         "My neighbor's turtles are so loud.",
         "Do you have a hamster?",
@@ -163,3 +163,33 @@ def test_two_pets_named_together_are_both_the_persons() -> None:
     assert {("HAS_PET", "Tim"), ("HAS_PET", "Tom")} <= facts_of(
         "I have two turtles named Tim and Tom."
     )
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("I entered a video game tournament last week and won!",
+         "entered a video game tournament @ 2023-05-01"),
+        ("I competed in a chess tournament last month.",
+         "competed in a chess tournament @ 2023-04-08"),
+        ("I had my first guitar lesson on Tuesday.", "had their first guitar lesson @ 2023-05-02"),
+        ("We went hiking in the mountains last weekend.",
+         "went hiking in the mountains @ 2023-05-01"),
+    ],
+)  # fmt: skip
+def test_a_contest_a_first_lesson_an_outing_are_events(text: str, expected: str) -> None:
+    assert ("DID", expected) in facts_of(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I had a game tonight.",
+        "I had a great time.",
+        "I entered the room.",
+        "I went missing.",
+        "I had a quiet weekend after we went camping with my fam two weekends ago.",
+    ],
+)
+def test_no_event_from_a_trifle_or_a_time_phrase_cut_short(text: str) -> None:
+    assert not {f for f in facts_of(text) if f[0] == "DID"}
