@@ -64,6 +64,10 @@ def facts_of(text: str) -> set[tuple[str, str | None]]:
         ("I'm a single mom.", ("HAS_CHILDREN", "children")),
         ("I'm in sales.", ("WORKS_IN", "sales")),
         ("I'm between jobs right now.", ("JOB_STATUS", "unemployed")),
+        ("I'm in a band with some friends.", ("MEMBER_OF", "a band")),
+        ("I've been a member of the hiking club for years.", ("MEMBER_OF", "the hiking club")),
+        ("I work night shifts at the hospital.", ("WORKS_AT", "hospital")),
+        ("I run a small bakery downtown.", ("RUNS", "bakery")),
     ],
 )  # fmt: skip
 def test_said_in_passing_is_written(text: str, expected: tuple[str, str]) -> None:
@@ -108,6 +112,8 @@ def test_said_in_passing_is_written(text: str, expected: tuple[str, str]) -> Non
         "Are you a mom?",
         "I'm a dad joke kind of guy.",
         "I'm in law school.",
+        "I'm in the club right now lol.",
+        "I'm in a bad mood.",
     ],
 )
 def test_look_alikes_write_nothing(text: str) -> None:

@@ -66,7 +66,8 @@ _NOUN_ENDS = (
     r"back|there|here|together|online|will|would|can|could|should|must|might|may|did|does|do|"
     r"needs?|gets?|got|keeps?|makes?|takes?|looks?|feels?|seems?|went|goes|going|opened|opens|"
     r"last|first|grow|grew|grows|growing|a|an|the|my|our|some|all|every|into|over|through|"
-    r"during|about|around|while|when|if|then|where|who|also|finally|soon|even)\b)"
+    r"during|about|around|while|when|if|then|where|who|also|finally|soon|even|downtown|nearby|"
+    r"locally)\b)"
 )
 
 
@@ -196,12 +197,16 @@ def _fan(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "member_of",
-    r"(?i:\bI(?:'m|\s+am)\s+(?:now\s+|also\s+)?(?:a\s+(?:proud\s+)?member\s+of|part\s+of))\s+"
-    + _PHRASE,
+    r"(?i:\bI(?:'m|\s+am|(?:'ve|\s+have)\s+been)\s+(?:now\s+|also\s+)?(?:a\s+(?:proud\s+)?member\s+of|"
+    r"part\s+of|(?P<in>in)(?=\s+(?:a|an|the|our|this)\s+(?:[\w-]+\s+){0,2}?(?:band|choir|"
+    r"league|orchestra|crew|troupe|ensemble|[\w-]+\s+club|support\s+group)\b)))\s+" + _PHRASE,
 )
 def _member_of(m: re.Match[str], out: Emitter) -> None:
-    """ "I'm part of a local running club": a group the person belongs to."""
-    what = _whole(m["what"])
+    """ "I'm part of a local running club", "I'm in a band with some friends", "I've been a
+    member of the hiking club for years": a group the person belongs to."""
+    what = _whole(re.sub(r"(?i)\s+for\s+(?:years|ages|a\s+while|\w+\s+years)$", "", m["what"]))
+    if what is not None and m["in"]:
+        what = re.split(r"(?i)\s+(?:with|at|for|in)\s", what)[0]  # "a band [with some friends]"
     if what is not None and not re.match(
         r"(?i)(?:it|this|that|the\s+(?:problem|solution))\b", what
     ):

@@ -263,9 +263,14 @@ def _new_job(m: re.Match[str], out: Emitter) -> None:
     out.fact("JOB_STATUS", f"{out.who} has a new job", value="employed", importance=2)
 
 
-@rule("works_at_place", rf"(?i:\bI\s+(?:still\s+)?work\s+(?:at|in)\s+){_AT_WORKPLACE}{_STOP}")
+@rule(
+    "works_at_place",
+    rf"(?i:\bI\s+(?:still\s+)?work\s+(?:(?:night|day|long|double|weekend)?\s*shifts?\s+|nights\s+|"
+    rf"weekends\s+|part-time\s+|full-time\s+)?(?:at|in)\s+){_AT_WORKPLACE}{_STOP}",
+)
 def _works_at_place(m: re.Match[str], out: Emitter) -> None:
-    """ "I work at the shelter / in a hospital": the workplace as words (no named org)."""
+    """ "I work at the shelter / in a hospital", "I work night shifts at the hospital": the
+    workplace as words (no named org)."""
     text = f"{out.who} works at {m['article'].lower()} {m['place']}"
     out.fact("WORKS_AT", text, value=m["place"], importance=2, confidence=0.75)
 
