@@ -68,6 +68,7 @@ def facts_of(text: str) -> set[tuple[str, str | None]]:
         ("I've been a member of the hiking club for years.", ("MEMBER_OF", "the hiking club")),
         ("I work night shifts at the hospital.", ("WORKS_AT", "hospital")),
         ("I run a small bakery downtown.", ("RUNS", "bakery")),
+        ("My new album comes out next month!", ("WORKS_ON", "album")),
     ],
 )  # fmt: skip
 def test_said_in_passing_is_written(text: str, expected: tuple[str, str]) -> None:
@@ -114,6 +115,9 @@ def test_said_in_passing_is_written(text: str, expected: tuple[str, str]) -> Non
         "I'm in law school.",
         "I'm in the club right now lol.",
         "I'm in a bad mood.",
+        "Your new album comes out soon!",
+        "My new phone comes out next week.",
+        "I've decided to go to bed.",
     ],
 )
 def test_look_alikes_write_nothing(text: str) -> None:
@@ -134,6 +138,8 @@ def test_being_excited_to_do_what_one_pursues_is_a_goal() -> None:
         "Guide and mentor aspiring dancers"
     ]
     assert todos_of("I can't wait to open my own studio.") == ["Open my own studio"]
+    assert todos_of("I'm saving up to buy a house.") == ["Buy a house"]
+    assert todos_of("I've decided to run for mayor.") == ["Run for mayor"]
 
 
 @pytest.mark.parametrize(

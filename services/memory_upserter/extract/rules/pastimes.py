@@ -178,6 +178,22 @@ def _finishing_a_work(m: re.Match[str], out: Emitter) -> None:
              importance=2, confidence=0.7)  # fmt: skip
 
 
+@rule(
+    "my_work_out",
+    rf"(?i:\bmy\s+(?:(?:new|first|second|latest|debut|next|own)\s+)+)(?P<what>(?i:{_WORKS}|single|"
+    rf"record))\s+(?i:(?:is\s+)?(?:comes?|coming)\s+out|drops|(?:is\s+)?(?:being\s+)?released|"
+    rf"(?:is\s+)?launching|premieres)\b",
+)
+def _my_work_out(m: re.Match[str], out: Emitter) -> None:
+    """ "My new album comes out next month!", "my debut novel is being released in May": a work
+    of the person's own, underway."""
+    if out.clause_said:
+        return  # "my debut novel": another rule said it whole
+    what = " ".join(m["what"].lower().split())
+    out.fact("WORKS_ON", f"{out.who} is working on their {what}", value=what,
+             memory_type="PROJECT", importance=2, confidence=0.7)  # fmt: skip
+
+
 @rule("volunteer_at", r"(?i:\bI(?:'m|\s+am)\s+(?:also\s+|still\s+)?an?\s+volunteer)\s+" + _PHRASE)
 def _volunteer_at(m: re.Match[str], out: Emitter) -> None:
     """ "I'm a volunteer at the animal shelter"."""

@@ -148,17 +148,20 @@ _GOAL_VERB = re.compile(
 
 @todo_rule(
     "aiming_to",
-    r"(?i:\b(?:I(?:'m|\s+am)\s+(?:now\s+|really\s+|also\s+)?(?:aiming|striving)\s+to|"
+    r"(?i:\b(?:I(?:'m|\s+am)\s+(?:now\s+|really\s+|also\s+)?(?:aiming|striving|saving\s+up)\s+to|"
+    r"I(?:'ve|\s+have)?\s+(?:finally\s+|just\s+)?decided\s+to|"
     r"my\s+(?:main\s+|big\s+|biggest\s+|ultimate\s+)?(?:aim|dream|ambition|mission)\s+is\s+"
     r"to|it(?:'s|\s+is|\s+has\s+always\s+been)\s+(?:always\s+been\s+)?my\s+(?:dream|goal|aim)\s+"
     r"to))\s+(?P<task>.+)$",
 )
 def _aiming_to(m: re.Match[str], out: Emitter) -> None:
-    """ "Now, I'm aiming to turn my dancing passion into a business": a goal — an act one can
-    pursue ("my dream is to sleep for a week" is a joke, no goal)."""
+    """ "Now, I'm aiming to turn my dancing passion into a business", "I'm saving up to buy a
+    house", "I've decided to run for mayor": a goal — an act one can pursue ("my dream is to
+    sleep for a week" is a joke, no goal)."""
     task = _own_task(m["task"])
-    if task and _GOAL_VERB.match(task):
-        out.todo("GOAL", task, dated=False)
+    decided = re.search(r"(?i)\bdecided\b", m.group(0)[:40])
+    if task and _GOAL_VERB.match(task) and not (decided and _OUTING.match(task)):
+        out.todo("GOAL", task, dated=False)  # "I've decided to go to bed": no goal
 
 
 @todo_rule(
