@@ -12,7 +12,9 @@ collection (:func:`plan`; 0 skips one):
 - facts: PROFILE/PEOPLE/PROJECT only, filtered in the index, so no candidate slot goes to a
   PSYCHE fact;
 - this agent's logged messages (raw-turn recall), and beside it the person's standing
-  instructions among them alone (:mod:`services.rag_gate.standing`), merged into its hits.
+  instructions among them alone (:mod:`services.rag_gate.standing`; not for a question that
+  looks back at what was said), merged into its hits; its candidates hold the nearest turns by
+  cosine whatever their RRF (:data:`TURN_DENSE_HEAD`).
 
 Only :class:`VectorIndexUnavailable` is caught: a failing collection comes back as None, with
 a ``vector_search_failed`` warning in the log.
