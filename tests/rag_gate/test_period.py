@@ -41,6 +41,7 @@ def test_a_named_day_or_month_is_its_period(question: str, start: datetime, end:
         "How many times has Melanie gone to the beach in 2023?",  # a year: too wide
         "What state did Joanna visit in summer 2021?",
         "What did I do last Friday?",  # needs the asker's day: not read here
+        "What am I doing in May?",  # a month without its year, and not in the past
         "What did Maria say about her puppy?",
     ],
 )
