@@ -80,14 +80,15 @@ def main(path: str, variant: str = "default") -> None:
         per = {c: [v for v in rows if v["category"] == c] for c in CATEGORIES}
         turn10 = {c: mean([turn_recall(v[key], v["evidence"], 10) for v in per[c]]) for c in per}
         session10 = {c: mean([session_recall(v[key], v["evidence"]) for v in per[c]]) for c in per}
-        print(
-            "  per category, turn R@10 / session R@10: "
-            + "; ".join(
-                f"{name} ({len(per[c])}) {turn10[c]:.3f} / {session10[c]:.3f}"
-                for c, name in CATEGORIES.items()
-                if per[c]
+        if any(per.values()):
+            print(
+                "  per category, turn R@10 / session R@10: "
+                + "; ".join(
+                    f"{name} ({len(per[c])}) {turn10[c]:.3f} / {session10[c]:.3f}"
+                    for c, name in CATEGORIES.items()
+                    if per[c]
+                )
             )
-        )
         updates = Counter(
             update_outcome(v[key], questions[qid].older, questions[qid].newer)
             for qid, v in asked.items()
