@@ -3,13 +3,13 @@
 Round trips per turn, whatever the memory size:
 
 - gate closed: 1 SQL statement (continuity); no embedding, no vector search;
-- gate open: 1 embedding call (the message, once, for every collection); up to 4 vector
-  searches run concurrently (episodes, knowledge, facts, messages: only those the limits ask
-  for, :mod:`services.rag_gate.search`), plus 1 when the entity-narrowed episode search finds
-  nothing and is repeated un-narrowed; 3 SQL statements: continuity (on its own connection,
-  while the embedding runs), the hit rows (and the seed entities' names), then the
-  entity-card facts (skipped when no fact survived). Hits sure to fail their cutoff are
-  neither read nor ranked (:func:`services.rag_gate.search.cap`).
+- gate open: 1 embedding call (2 when it names a person, :mod:`.unnamed`); the vector
+  searches, concurrently (episodes, knowledge, facts, messages with its standing and period
+  searches: those the limits and the question ask for, :mod:`.search`; the episodes' once
+  more un-narrowed when the entity-narrowed one finds nothing); 3 SQL statements: continuity
+  (beside the embedding, as are the seed entities' names and the named period's sessions,
+  :mod:`.dated`), the hit rows, then the entity-card facts (skipped when no fact survived).
+  Hits sure to fail their cutoff are neither read nor ranked (:func:`.search.cap`).
 
 The slots are assembled by pure functions (:mod:`.slots`, :mod:`.turns`); this module only
 does the I/O, times the stages and adds up what each assembly dropped into ``debug``.
