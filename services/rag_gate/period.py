@@ -12,9 +12,9 @@ query's embedding), merged into the turn candidates, and a candidate said in the
 lifted by :data:`BOOST` first places (:func:`services.rag_gate.fusion.score_turns`).
 
 The calendar words are read by the write path's own grammar
-(:func:`services.memory_upserter.extract.when.calendar`), in the past: a question asks about
+(:func:`services.core.when.calendar`), in the past: a question asks about
 what was said. A month without its year ("in May") is read only in a question in the past
-tense (:func:`~services.memory_upserter.extract.when.past_tense`: "What did I cook in May?",
+tense (:func:`~services.core.when.past_tense`: "What did I cook in May?",
 not "What am I doing in May?"). A year alone is too wide to say which session, and a weekday
 or "yesterday" needs the asker's own day: neither is read here.
 
@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from services.memory_upserter.extract.when import MONTHS, calendar, past_tense
+from services.core.when import MONTHS, calendar, past_tense
 
 BOOST = 1.0  # first places, for a candidate said in the named period
 SEARCH = 16  # turns of the period's sessions searched beside the main turn search

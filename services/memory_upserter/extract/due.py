@@ -6,8 +6,8 @@ weekend" is today: :func:`.coming.weekend_due`), "next week", "in 3 days", "in 2
 17:30", "at 10" (a bare hour: :func:`.when.bare_hour`), "the 19th", "2026-01-05". A day without
 a time of day means 09:00 (18:00 for "today"), in the zone of ``now`` (the person's); a bare
 time already past today means tomorrow; a weekday means its next occurrence (never today). A
-plan's ``due`` field (:func:`parse_due`) is read with the calendar grammar of :mod:`.when`
-first.
+plan's ``due`` field (:func:`parse_due`) is read with the calendar grammar of
+:mod:`services.core.when` first.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from services.memory_upserter.extract.coming import WEEKEND, field_period, weekend_due
-from services.memory_upserter.extract.when import (
+from services.core.when import (
     DEFAULT_HOUR,
     MONTHS,
     NUMBER_WORDS,
@@ -27,6 +26,7 @@ from services.memory_upserter.extract.when import (
     calendar,
     month_number,
 )
+from services.memory_upserter.extract.coming import WEEKEND, field_period, weekend_due
 
 __all__ = ["NUMBER_WORDS", "WEEKDAYS", "Due", "find_due", "parse_due", "without_due"]
 
