@@ -13,7 +13,7 @@ from services.core.memory_store import self_entity_id, upsert_entities
 from services.core.memory_store.shapes import EntityResult, EntityWrite
 from services.memory_upserter.commit import sql
 from services.memory_upserter.commit.read import SELF
-from services.memory_upserter.commit.turn import TurnPlan
+from services.memory_upserter.commit.turn import PLAN_PATHS, TurnPlan
 from services.memory_upserter.extract.people import group_of
 
 
@@ -52,7 +52,7 @@ async def distinct_writes(
                 alias = f"{group} {namesake['name']}"
                 await conn.execute(sql.ALIAS, user, namesake["entity_id"], alias, plan.fact_source)
         elif plan.plan_source in ("request", "answer"):
-            path = "$.plan" if plan.plan_source == "request" else "$.answer.plan"
+            path = PLAN_PATHS.get(plan.plan_source, "plan")
             notes.append(
                 Notice(
                     code="plan_field_dropped",

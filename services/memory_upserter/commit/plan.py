@@ -25,7 +25,13 @@ from services.memory_upserter.commit.names import resolve_plan
 from services.memory_upserter.commit.read import AFFECT_PREDICATES
 from services.memory_upserter.commit.todo_question import called_off
 from services.memory_upserter.commit.todo_rows import did_sentences, todo_rows
-from services.memory_upserter.commit.turn import Judgement, MessageRow, ReadTurn, TurnPlan
+from services.memory_upserter.commit.turn import (
+    PLAN_PATHS,
+    Judgement,
+    MessageRow,
+    ReadTurn,
+    TurnPlan,
+)
 from services.memory_upserter.text import fold, says_done, statement_in
 
 LOWERED_CONFIDENCE = 0.5  # a fact the person's words support only in part
@@ -51,7 +57,7 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
             )
             for name in dict.fromkeys(resolved.unknown_kind)
         ]
-    todos, todo_notes = todo_rows(plan, turn, own)
+    todos, todo_notes = todo_rows(plan, turn, own, PLAN_PATHS.get(source, "plan"))
     notes += todo_notes
     done_said = any(says_done(r.text) for r in own)
     off = bool(plan.done) and not done_said and called_off([r.text for r in own])
@@ -70,8 +76,7 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         notes += [
             Notice(
                 code="plan_forget_dropped",
-                detail=f"{'$.plan' if source == 'request' else '$.answer.plan'}.forget: {t!r}: "
-                "the person did not ask",
+                detail=f"{PLAN_PATHS.get(source, 'plan')}.forget: {t!r}: the person did not ask",
             )
             for t in plan.forget
             if t not in forget

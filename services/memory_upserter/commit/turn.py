@@ -193,3 +193,8 @@ class Written:
     questions: tuple[str, ...] = ()  # the plan's, and the transaction's ("which one is done?")
     closed: tuple[str, ...] = ()  # questions this turn answered: no longer pending
     passed_over: tuple[str, ...] = ()  # active namesakes the answer did not choose: let go
+
+
+# Where a plan's fields sit in the request, for a warning's path: ``$.plan``, or
+# ``$.answer.plan`` in a model's answer (``plan`` for the judge's own: ``.get(source, "plan")``).
+PLAN_PATHS = {"request": "$.plan", "answer": "$.answer.plan"}
