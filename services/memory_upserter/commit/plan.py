@@ -111,6 +111,7 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         ),
         ends=tuple(plan.ends),
         closes_asked=tuple(a.question for a in asked),  # the "which one is done?" answered
+        renames=judged.renames,
     )
 
 

@@ -208,10 +208,16 @@ rule(
     rf"youngest\s+)?(?P<role>{_ROLES}))(?!'s)(?:\s*,\s*|\s+(?i:is\s+called|named|"
     rf"called)\s+|\s+){NAME}",
 )(role_named)
+# a noun after a role word is what it makes ("a dog walker", "a sister company"), not a name
+_NOT_A_NAME = (
+    r"(?i:walkers?|sitters?|trainers?|groomers?|food|bed|park|show|toys?|hair|company|"
+    r"friendly|person|people)"
+)
 rule(
     "have_a_role_name",
     rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+got)\s+an?\s+(?:older\s+|younger\s+|little\s+|"
-    rf"big\s+|twin\s+)?(?P<role>{_ROLES}))(?!'s)(?:\s*,\s*|\s+(?i:named|called)\s+|\s+){NAME}",
+    rf"big\s+|twin\s+)?(?P<role>{_ROLES}))(?!'s)(?!\s+{_NOT_A_NAME}\b)"
+    rf"(?:\s*,\s*|\s+(?i:named|called)\s+|\s+){NAME}",
 )(role_named)  # "i have a colleague marta silva", "I've got a sister, Ana"
 rule("name_is_my_role", rf"{NAME}\s+(?i:is\s+my)\s+(?i:(?P<role>{_ROLES}))\b(?!'s)")(role_named)
 
