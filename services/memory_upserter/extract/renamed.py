@@ -11,6 +11,9 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+import msgspec
+
+from contracts.plan import MemoryWritePlan
 from services.memory_upserter.extract.people import Known
 from services.memory_upserter.text import fold
 
@@ -39,3 +42,19 @@ def renamed(said: Sequence[str], known: Sequence[Known]) -> list[tuple[Known, st
         words = [new.capitalize() if fold(w) == old else w for w in named[0].name.split()]
         out[named[0].entity_ref] = (named[0], " ".join(words))
     return list(out.values())
+
+
+def without_renamed(plan: MemoryWritePlan, found: Sequence[tuple[Known, str]]) -> MemoryWritePlan:
+    """The plan without what it read into the correction: a fact or an entity naming a renamed
+    person ("sorry its joanna not joana" is no "Joana is the user's sister" said again)."""
+    names = {fold(n) for k, new in found for n in (k.name, k.entity_ref, new, *k.name.split())}
+    names |= {fold(w) for _, new in found for w in new.split()}
+
+    def names_one(*handles: str | None) -> bool:
+        return any(h is not None and fold(h) in names for h in handles)
+
+    return msgspec.structs.replace(
+        plan,
+        facts=[f for f in plan.facts if not names_one(f.subject, f.object, f.value)],
+        entities=[e for e in plan.entities if not names_one(e.name)],
+    )

@@ -93,10 +93,24 @@ rule(
 rule("role_at", rf"(?i:\bI(?:'m|\s+am)\s+an?\s+){ROLE}\s+(?i:at|for)\s+{ORG}")(_work)
 
 
+_DIETS = r"vegetarian|vegan|pescatarian|pescetarian|keto|gluten[- ]free|halal|kosher"
+
+
+@rule(
+    "so_diet",
+    rf"(?i:(?:^\W*|\s)(?<!not\s)so\s+(?:i'?m\s+|im\s+)?(?:an?\s+)?(?:now\s+)?(?P<diet>{_DIETS}))"
+    r"(?=\s*(?i:now)?\W*$)",
+)
+def _so_diet(m: re.Match[str], out: Emitter) -> None:
+    """ "actually i eat fish now, so pescatarian": the clause ends on the person's diet (not
+    someone else's: "she eats fish so pescatarian")."""
+    if not re.search(r"(?i)\b(?:he|she|they|we|my\s+\w+|\w+'s)\b", m.string[: m.start()]):
+        _diet(m, out)
+
+
 @rule(
     "diet",
-    r"(?i:\bI(?:'m|\s+am)\s+(?:an?\s+|strictly\s+|fully\s+|now\s+)?(?P<diet>vegetarian|"
-    r"vegan|pescatarian|pescetarian|keto|gluten[- ]free|halal|kosher))\b",
+    rf"(?i:\bI(?:'m|\s+am)\s+(?:an?\s+|strictly\s+|fully\s+|now\s+)?(?P<diet>{_DIETS}))\b",
 )
 def _diet(m: re.Match[str], out: Emitter) -> None:
     diet = m["diet"].lower()
