@@ -121,6 +121,7 @@ async def two_martas(nodes) -> Person:
         ("the work one", "Marta Silva", "work marta"),
         ("my sister", "Marta", "sister marta"),
         ("my sis lol", "Marta", "sis marta"),
+        ("my sister lol not the other marta", "Marta", "sister marta"),
         ("Marta Silva", "Marta Silva", None),
         ("marta silva, from work", "Marta Silva", None),
         ("work marta", "Marta Silva", None),
