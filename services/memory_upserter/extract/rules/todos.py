@@ -209,9 +209,11 @@ _ERRAND_END = (
 )
 def _errand_done(m: re.Match[str], out: Emitter) -> None:
     """ "booked the dentist ✅", "picked up the dry cleaning finally", a message that opens
-    with what was done ("bought the gift on the way home lol"): words naming what was done —
-    the commit closes a pending todo they name by verb or object, else none."""
-    opens = not m["opening"].strip()
+    with what was done to a thing already spoken of ("bought the gift on the way home lol";
+    not "bought my first house!", an achievement): words naming what was done — the commit
+    closes a pending todo they name by verb or object, else none."""
+    known_thing = re.match(rf"(?i:{_ERRAND})\s+the\s", m["task"])
+    opens = not m["opening"].strip() and known_thing is not None
     if out.is_user and (_DONE_MARK.search(m.string) or opens):
         out.done.append(m["task"].strip())
 
