@@ -41,7 +41,7 @@ def qualifiers(name: str, said: Sequence[str]) -> Qualified:
     """What the person's words put with ``name`` (module docstring)."""
     key = re.escape(fold(name).strip())
     text = fold(" ".join(said))
-    contrasted = re.findall(rf"\bnot\s+(?:the\s+)?(\w+)\s+{key}\b", text) + re.findall(
+    contrasted = re.findall(rf"\bnot\s+(?:the\s+|my\s+)?(\w+)\s+{key}\b", text) + re.findall(
         rf"\bnot\s+(?:the\s+)?{key}\s+from\s+(?:the\s+)?(\w+)", text
     )
     different = bool(re.search(rf"\b(?:a\s+different|another|not\s+the\s+same)\s+{key}\b", text))
