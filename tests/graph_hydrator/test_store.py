@@ -94,7 +94,7 @@ async def test_foundation_candidates_include_the_persons_own_global_facts_and_th
     trains = await seed.fact(
         me, "TRAINS", value="Mondays", importance=1, agent_id="deanna", memory_type="PROJECT"
     )
-    await seed.fact(me, "DIET", value="keto", importance=2, agent_id="coach")
+    await seed.fact(me, "DIET", value="keto", importance=2, agent_id="anaketa")
     await seed.fact(marta, "LIVES_IN", value="Madrid", importance=2)
     async with seed.pool.acquire() as conn:
         facts = await store.load_foundation(conn, seed.user_id, "deanna", T0)
