@@ -57,6 +57,7 @@ async def test_a_sisters_name_corrected_and_a_gift_bought_in_passing(
     assert _memory(fixed)["facts"] == []
     assert [w["code"] for w in _memory(fixed)["warnings"]] == ["entity_renamed"]
     assert bought.confirmations == ['✓ Done: "Buy her a gift".']
+    assert "What I know about Joanna:" in who.reply  # once, by the name, not the old spelling
     assert "Joanna is the user's sister" in who.reply and "Joanna works at Google" in who.reply
     assert "Nothing is pending" in left.reply
 
