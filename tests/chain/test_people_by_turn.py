@@ -157,6 +157,9 @@ async def test_which_marta_closes_by_the_next_message(
     todo = [t for t in tables["todos"] if "marta" in t["text"].lower()]
     assert [t["source_message_id"] for t in todo] == [waiting["message_id"]]
 
+    # a turn naming nobody carries both in focus, and is no mention of either: the one the
+    # answer chose is still the one last said
+    await me.says("ugh long day, so tired")
     again, _ = await me.says("did i already tell you to call marta?")
     assert again["next"] == "model"
     assert [m["entity_id"] for m in again["hydrate"]["mentions"]] == [chosen["entity_id"]]

@@ -132,9 +132,18 @@ def _intolerance(m: re.Match[str], out: Emitter) -> None:
     )
 
 
+_ASIDE = re.compile(
+    r"(?:un)?fortunately|sadly|seriously|honestly|apparently|literally|obviously|basically|"
+    r"actually|luckily|thankfully|unluckily|ironically|weirdly|funnily\s+enough|of\s+course|"
+    r"i\s+(?:guess|think|know)|though|haha|sigh|ugh"
+)
+
+
 def _allergies(m: re.Match[str], out: Emitter) -> None:
     for item in re.split(r"\s*(?:,|\band\b|\bor\b)\s*", m["things"].strip()):
         item = re.sub(r"\s+(?:as\s+well|too|also)$", "", item.strip().lower())
+        if _ASIDE.fullmatch(item):
+            continue  # "I'm allergic to cats, sadly": the aside is no allergen
         if item and len(item) <= 60 and "allerg" not in item and len(item.split()) <= 4:
             out.fact(
                 "ALLERGY",
