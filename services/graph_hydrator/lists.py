@@ -9,6 +9,9 @@ edges) that are
   importance 2 or more — name, home, work, family ("User lives in Lisbon", "Marta is the
   user's sister"): what one persona learned reaches every other persona's next turn;
 * about the person and of importance 3 (core identity), in any scope visible to the agent;
+* about the person and this persona's own (scope ``agent``: a coach's plan, a goal it keeps
+  for itself), of any importance: what it wrote for itself is in its every later turn (it
+  never reaches another persona: only facts visible to this agent are read);
 * critical (allergy, medication, intolerance, safety boundary), whoever's they are.
 
 Never foundation, whatever else holds: a fact stored with less confidence than
@@ -21,10 +24,11 @@ that names them, through the subgraph and rag-gate.
 
 Order (pinned down by ``tests/graph_hydrator/test_logic.py``): seeded facts first, in the
 profile's own order (oldest first); then pinned facts, most important then newest first; then
-the rest: critical first, then by importance, then newest first (``updated_at``: a fact stated
-again is fresh). Seeded before pinned because the profile is what the operator declared the
-person to be (001/004 put it first) while a pin is one turn's emphasis; both come before
-anything ranked. 12 at most, the same text once.
+the rest: critical first, then core identity (importance 3), then this persona's own notes,
+then by importance, then newest first (``updated_at``: a fact stated again is fresh). Seeded
+before pinned because the profile is what the operator declared the person to be (001/004
+put it first) while a pin is one turn's emphasis; both come before anything ranked.
+12 at most, the same text once.
 
 Todos are this agent's alone (000): pending commitments (5), active threads (3), frictions (3)
 and recent wins — commitments done within the last 48 hours (3). A reminder ("remind me to
@@ -88,7 +92,10 @@ def foundation_rank(fact: FactRow) -> tuple[Any, ...]:
     updated = (fact.updated_at or fact.created_at).timestamp()
     if fact.pinned:
         return (1, -fact.importance, -updated, fact.fact_id)
-    return (2, not is_critical(fact.predicate), -fact.importance, -updated, fact.fact_id)
+    own = fact.scope == "agent"
+    core = fact.importance == 3
+    return (2, not is_critical(fact.predicate), not core, not own, -fact.importance, -updated,
+            fact.fact_id)  # fmt: skip
 
 
 def is_foundation(fact: FactRow) -> bool:
@@ -102,8 +109,10 @@ def is_foundation(fact: FactRow) -> bool:
         return True
     if not fact.about_self:
         return False
-    return fact.importance == 3 or (
-        fact.scope == "global" and fact.importance >= 2 and fact.memory_type in SELF_TYPES
+    return (
+        fact.importance == 3
+        or fact.scope == "agent"
+        or (fact.scope == "global" and fact.importance >= 2 and fact.memory_type in SELF_TYPES)
     )
 
 
