@@ -25,7 +25,8 @@ that names them, through the subgraph and rag-gate.
 Order (pinned down by ``tests/graph_hydrator/test_logic.py``): seeded facts first, in the
 profile's own order (oldest first); then pinned facts, most important then newest first; then
 the rest: critical first, then core identity (importance 3), then this persona's own notes,
-then by importance, then newest first (``updated_at``: a fact stated again is fresh). Seeded
+then by importance, then newest first (``updated_at``: a fact stated again is fresh); past its
+first :data:`OWN_NOTES_CAP`, a persona's own notes come last. Seeded
 before pinned because the profile is what the operator declared the person to be (001/004
 put it first) while a pin is one turn's emphasis; both come before anything ranked.
 12 at most, the same text once.
@@ -52,6 +53,7 @@ from services.graph_hydrator.subgraph import is_critical, merge_scopes
 from services.graph_hydrator.text import dedupe_key
 
 FOUNDATION_CAP = 12
+OWN_NOTES_CAP = 4  # a persona's own notes ranked ahead of the person's home and work, at most
 AFFECT_PREDICATES = frozenset({"FEELS"})  # memory-upserter's promote_affect
 SELF_TYPES = frozenset({"PROFILE", "PEOPLE"})  # the person's identity and their relations
 TODO_CAPS = {"COMMITMENT": 5, "THREAD": 3, "FRICTION": 3, "WIN": 3}
@@ -120,7 +122,8 @@ def pick_foundation(facts: Iterable[FactRow]) -> list[FactLine]:
     merged, _ = merge_scopes(
         [f for f in facts if is_foundation(f)], lambda f: (f.subject_id, f.predicate, f.scope)
     )
-    chosen = dedupe(sorted(merged, key=foundation_rank), lambda f: f.text, FOUNDATION_CAP)
+    chosen = dedupe(_own_notes_capped(sorted(merged, key=foundation_rank)), lambda f: f.text,
+                    FOUNDATION_CAP)  # fmt: skip
     return [
         FactLine(
             fact_id=f.fact_id,
@@ -136,6 +139,20 @@ def pick_foundation(facts: Iterable[FactRow]) -> list[FactLine]:
         )
         for f in chosen
     ]
+
+
+def _own_notes_capped(ranked: list[FactRow]) -> list[FactRow]:
+    """The ranked facts with this persona's own notes (not seeded, pinned, critical or core)
+    past the first :data:`OWN_NOTES_CAP` moved to the end: a coach with many notes never
+    pushes the person's home or job out of its own prompt."""
+    ahead: list[FactRow] = []
+    later: list[FactRow] = []
+    notes = 0
+    for fact in ranked:
+        note = foundation_rank(fact)[:4] == (2, True, True, False)  # ranked as an own note
+        (later if note and notes >= OWN_NOTES_CAP else ahead).append(fact)
+        notes += note
+    return ahead + later
 
 
 def todo_rank(todo: TodoRow) -> tuple[Any, ...]:

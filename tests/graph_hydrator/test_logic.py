@@ -410,6 +410,20 @@ def test_the_persons_identity_and_this_personas_own_notes_are_foundation() -> No
     ]
 
 
+def test_a_persona_with_many_notes_keeps_the_persons_home_and_job_in_its_foundation() -> None:
+    """Past its first four, a coach's own notes come after the person's identity."""
+    home = _fact("User lives in Lisbon", importance=2, about_self=True)
+    job = _fact("User works at Acme", importance=2, about_self=True)
+    notes = [
+        _fact(f"coach note {n}", importance=1, scope="agent", age_d=n, about_self=True)
+        for n in range(12)
+    ]
+    texts = [f.text for f in pick_foundation([home, job, *notes])]
+    assert texts[:4] == [f"coach note {n}" for n in range(4)]
+    assert set(texts[4:6]) == {"User works at Acme", "User lives in Lisbon"}
+    assert len(texts) == 12
+
+
 def test_a_promoted_affect_and_an_unverified_fact_are_never_foundation() -> None:
     """ "User said they feel nervous" is how they felt once, not who they are; a fact stored
     under UNVERIFIED_BELOW (a psyche guess, an ungrounded plan fact) is not authoritative."""
