@@ -5,12 +5,14 @@ Round trips per turn, whatever the memory size:
 - gate closed: 1 SQL statement (continuity); no embedding, no vector search;
 - gate open: 1 embedding call (the message, once, for every collection; with the message
   without the people it names beside it, in the same call, when it names one: :mod:`.unnamed`);
-  up to 4 vector searches run concurrently (episodes, knowledge, facts, messages: only those
-  the limits ask for, :mod:`services.rag_gate.search`), plus 1 when the entity-narrowed episode
-  search finds nothing and is repeated un-narrowed; 3 SQL statements: continuity (on its own
-  connection; with the seed entities' names when turns are recalled, and then the embedding
-  waits for it), the hit rows, then the entity-card facts (skipped when no fact survived).
-  Hits sure to fail their cutoff are neither read nor ranked (:func:`services.rag_gate.search.cap`).
+  the vector searches, concurrently (episodes, knowledge, facts, messages with its standing and
+  period searches: those the limits and the question ask for, :mod:`.search`; the episodes'
+  once more un-narrowed when the entity-narrowed one finds nothing); 3 SQL statements:
+  continuity (on its own connection; with the seed entities' names when turns are recalled,
+  and then the embedding waits for it), the hit rows, then the entity-card facts (skipped when
+  no fact survived); and, when the question names a day or a month, that period's sessions
+  beside the embedding (:mod:`.dated`). Hits sure to fail their cutoff are neither read nor
+  ranked (:func:`.search.cap`).
 
 The slots are assembled by pure functions (:mod:`.slots`, :mod:`.turns`); this module only
 does the I/O, times the stages and adds up what each assembly dropped into ``debug``.
@@ -39,7 +41,7 @@ from services.core.deps import Connection, Database
 from services.core.embedder import Embedder
 from services.core.settings import Settings
 from services.core.vectors import VectorHit, VectorIndex
-from services.rag_gate import continuity, search, slots, store, turns
+from services.rag_gate import continuity, dated, period, search, slots, store, turns
 from services.rag_gate.gate import decide, retrieval_query
 from services.rag_gate.query import query_vectors
 from services.rag_gate.store import Rows
@@ -143,7 +145,11 @@ async def _recall(
     timings: Timings,
 ) -> Recalled:
     limits = req.limits
-    dense, turn_dense = await query_vectors(embedder, req, query, loading, timings.stage)
+    asked = period.named(query, now) if limits.turns.max else None
+    (dense, turn_dense), sessions = await _both(
+        query_vectors(embedder, req, query, loading, timings.stage),
+        dated.period_sessions(db, req, asked),
+    )
     if dense is None:
         return _unembedded(query, embedder.name)
     planned = search.plan(
@@ -155,6 +161,7 @@ async def _recall(
         entity_ids=req.entity_ids,
         history=now < datetime.now(UTC) - AS_OF_MARGIN,
         turn_dense=turn_dense,
+        period_sessions=sessions,
     )
     with timings.stage("vectors"):
         found = search.cap(await search.search(vectors, planned), limits)
@@ -165,7 +172,14 @@ async def _recall(
         with timings.stage("rank"):
             terms = slots.terms().of_query(query)
             recalled, turn_tally = turns.recalled_turns(
-                found.turns, found.episodes, rows, req, terms, found.skipped, found.standing
+                found.turns,
+                found.episodes,
+                rows,
+                req,
+                terms,
+                found.skipped,
+                found.standing,
+                asked if sessions else None,
             )
             episode, episode_tally = slots.episode_hits(found.episodes, rows, req, terms, recalled)
             knowledge, knowledge_tally = slots.knowledge_slot(

@@ -49,6 +49,7 @@ from contracts.plan import LLMAnswer, MemoryWritePlan, PlanFact, PlanTodo
 from contracts.relations import ROLES
 from services.core.clock import out_of_range
 from services.core.memory_store.keys import BY_SHAPE, shaped_predicate
+from services.core.when import MONTHS, WEEKDAYS, past_tense
 from services.memory_upserter.commit.answer_shape import loose_plan, reply_named
 from services.memory_upserter.commit.json_repair import mend
 from services.memory_upserter.commit.relatives import ROLE_WORDS, SHORT_ROLES
@@ -58,7 +59,6 @@ from services.memory_upserter.commit.repair import Reader, short
 from services.memory_upserter.commit.written_dates import numeric_date
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.extract.temporal import parse_when
-from services.memory_upserter.extract.when import MONTHS, WEEKDAYS, past_tense
 from services.memory_upserter.text import fold
 
 

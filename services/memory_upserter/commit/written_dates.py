@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from services.memory_upserter.extract.when import MONTHS
+from services.core.when import MONTHS
 
 _MONTH = {m[:3]: i for i, m in enumerate(MONTHS, 1)} | {"sept": 9}
 _WORDS = "|".join(sorted({*MONTHS, *_MONTH, "sept"}, key=len, reverse=True))

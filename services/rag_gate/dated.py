@@ -1,0 +1,35 @@
+"""The sessions of the period a question names (:mod:`services.rag_gate.period`), read from
+Postgres beside the query's embedding: the turn search among them alone is filtered by their
+ids (the ``messages`` index's ``session_id`` payload)."""
+
+from __future__ import annotations
+
+from contracts.retrieve import RetrieveRequest
+from services.core.deps import Connection, Database
+from services.rag_gate.period import SESSIONS, Period
+
+ACTIVE_IN = """
+SELECT session_id::text FROM sessions
+ WHERE user_id = $1 AND agent_id = $2 AND started_at < $4 AND last_activity_at >= $3
+ ORDER BY started_at DESC
+ LIMIT $5
+"""
+
+
+async def load_sessions(
+    conn: Connection, user_id: str, agent_id: str, asked: Period | None
+) -> list[str]:
+    """This agent's sessions with the user active during ``asked``, the latest
+    :data:`SESSIONS` (no period: no statement)."""
+    if asked is None:
+        return []
+    rows = await conn.fetch(ACTIVE_IN, user_id, agent_id, asked.start, asked.end, SESSIONS)
+    return [r[0] for r in rows]
+
+
+async def period_sessions(db: Database, req: RetrieveRequest, asked: Period | None) -> list[str]:
+    """The named period's sessions, on a connection of their own (no period: none taken)."""
+    if asked is None:
+        return []
+    async with db.acquire() as conn:
+        return await load_sessions(conn, req.user_id, req.agent_id, asked)
