@@ -47,9 +47,9 @@ async def test_a_query_during_a_large_upload_waits_one_hop_at_most(
     loop = asyncio.get_running_loop()
     document_hop = asyncio.Event()
 
-    def recording(batch: list[str], *, query: bool = False):
+    def recording(batch: list[str], *, query: bool = False, runs=None):
         start = time.perf_counter()
-        out = real(batch, query=query)
+        out = real(batch, query=query, runs=runs)
         hops.append((query, start, time.perf_counter()))
         if not query:
             loop.call_soon_threadsafe(document_hop.set)
@@ -91,11 +91,11 @@ async def test_a_query_runs_beside_a_document_hop_not_after_it(
     loop = asyncio.get_running_loop()
     started = asyncio.Event()
 
-    def recording(batch: list[str], *, query: bool = False):
+    def recording(batch: list[str], *, query: bool = False, runs=None):
         start = time.perf_counter()
         if not query:
             loop.call_soon_threadsafe(started.set)
-        out = real(batch, query=query)
+        out = real(batch, query=query, runs=runs)
         hops.append((query, start, time.perf_counter()))
         return out
 
