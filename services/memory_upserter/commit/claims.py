@@ -1,0 +1,258 @@
+"""Whether how the person said it supports what a plan fact claims, not only its words (pure; one
+call from :mod:`.grounding`: :func:`unfounded`).
+
+Word grounding reads a fact's value; a sloppy model builds an inference on a word the person
+did say ("gym membership" → "User goes to the gym regularly"). So the fact's *claim* — its text
+after "User", up to the first preposition (:func:`claim_words`: "does long runs", "is a single
+parent", "is visiting") — and its kind are weighed too:
+
+- **What only the assistant said** is not the person's: a word of the fact the person never
+  used but this turn's reply did ("Let's make Saturday your long run day" → "User does long
+  runs on saturday") drops it, when it is a word of the claim (elsewhere it lowers it).
+- **A hedge or a wish on the claim** (:func:`.whose.firmness` on the claim's words): "i think i
+  might visit them in nov" is no "User is visiting arjun in november" though "my cousin arjun"
+  was said firmly; "she wants me to do a dance" is no "User is doing a dance at priya's
+  sangeet"; "it'll be tough as a single parent" is no "User is a single parent" (a future or
+  wished state: :data:`.spoken.WISH`).
+- **A relation to the person** ("Jonas Lind is the user's close friend", ``friend_of``) needs a
+  word of that relation (:data:`.whose.RELATIONS`) in the person's words or live facts, or —
+  a colleague — "from work": a mere mention ("jonas from work just got engaged") is none.
+- **A habit or a frequency** ("regularly", "every week", "3 times a week", ``habit``) needs a
+  clause of the person's that names the activity with a frequency or a habitual "i <verb>"
+  ("i can do gym 4x a week", "i run"); a one-off ("went running once", "tried yoga
+  yesterday") is no habit, and no identity either ("User is a runner").
+- **A like** needs words of liking (:func:`.support.unsaid_claim`); an allergy said only where
+  the person clears the thing ("nuts are fine") is none (:func:`cleared`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+from contracts.plan import PlanFact
+from services.memory_upserter.commit import grounding as g
+from services.memory_upserter.commit import whose
+from services.memory_upserter.commit.support import FILLER
+from services.memory_upserter.extract.when import MONTHS, WEEKDAYS
+from services.memory_upserter.text import STOP_WORDS, words
+
+if TYPE_CHECKING:
+    from services.memory_upserter.commit.grounding import Said
+
+Verdict = tuple[Literal["dropped", "hedged", "lowered"], str]
+
+_OF_PERSON = re.compile(r"(?i)^\s*(?:the\s+)?user\b(?!['’]s)")
+# the claim ends at the first preposition, connective or punctuation after "User …"
+_CLAIM_END = re.compile(
+    r"(?i)\b(?:at|in|on|for|with|to|from|by|about|of|since|until|till|after|before|during|"
+    r"because|and|but|or|while|when|who|which|that|as|than|into|over|via|per)\b|[,.;:!?()—–]"
+)
+# words that carry no claim of their own: auxiliaries, and time words a frequency reads
+AUX = frozenset(
+    """am is are was were be been being do does did doing has have had having will would can
+    could should shall may might must get gets got getting go goes going currently now still
+    also really just very""".split()
+)
+# words that frame a claim rather than make it (its kind is weighed by its own rule: a wish,
+# a liking, a refusal), never counted as only the assistant's
+FRAMING = frozenset(
+    """want wants wanted like likes liked love loves loved need needs plan plans planning
+    hope hopes wish wishes not never no longer named called nicknamed aka""".split()
+)
+
+
+def claim_words(fact: PlanFact) -> list[str]:
+    """The words of what the fact claims of the person: its text after "User" up to the first
+    preposition, the fact's own value aside when more is left ("User is visiting arjun" →
+    "visiting"); none for a fact not stated of the person."""
+    found = _OF_PERSON.match(fact.text)
+    if found is None:
+        return []
+    rest = fact.text[found.end() :]
+    span = rest[: m.start()] if (m := _CLAIM_END.search(rest)) else rest
+    said = [g.norm(w) for w in words(span) if w not in STOP_WORDS | AUX and w not in FILLER]
+    target = {g.norm(w) for w in words(g.target_of(fact) or "")}
+    return [w for w in said if w not in target] or said
+
+
+def unfounded(
+    fact: PlanFact,
+    supported: Sequence[str],
+    said: Said,
+    bag: frozenset[str],
+    clauses: whose.Clauses,
+    said_word: whose.SaidWord,
+    of_person: bool,
+) -> Verdict | None:
+    """The verdict when the fact's words or its claim are not the person's, firmly (module
+    docstring; :func:`.whose.firmness` for its words), "lowered" for a word only the assistant
+    said outside the claim; None when how they said it supports it. ``supported``: the fact's
+    words the person said; ``bag``: every word they said."""
+    if cleared(fact, supported, clauses, said_word):
+        return "dropped", "the person said it is fine: no allergy or aversion"
+    if (firm := whose.firmness(fact, supported, said, clauses, said_word, of_person)) is not None:
+        return firm
+    claim = claim_words(fact)
+    spoken = [w for w in claim if said_word(w, bag)]
+    if spoken and (firm := whose.firmness(fact, spoken, said, clauses, said_word, True)):
+        return firm[0], f"the claim is {firm[1]}"
+    if (relation := relation_unsaid(fact, said)) is not None:
+        return "dropped", f"the person never called them their {relation}"
+    if (habit := habit_unsaid(fact, said, said_word)) is not None:
+        return "dropped", habit
+    if (word := _assistants(fact, claim, said, bag, said_word)) is not None:
+        return "dropped" if word in claim else "lowered", f"only the assistant said {word!r}"
+    return None
+
+
+def _assistants(
+    fact: PlanFact, claim: Sequence[str], said: Said, bag: frozenset[str], said_word: whose.SaidWord
+) -> str | None:
+    """A word of the fact the person never used and this turn's reply did: the claim's first."""
+    if not said.reply or _OF_PERSON.match(fact.text) is None:
+        return None
+    reply = frozenset(g.bag_of([said.reply]))
+    fact_words = [
+        g.norm(w) for w in words(fact.text) if w not in STOP_WORDS | AUX | FILLER | FRAMING
+    ]
+    only = [
+        w
+        for w in fact_words
+        if g.said_in(w, reply) and not said_word(w, bag) and not _shorthand(w, bag)
+        if not w.isdigit() and w not in WEEKDAYS and w not in MONTHS  # a time: :mod:`.support`
+    ]
+    return next((w for w in only if w in claim), only[0] if only else None)
+
+
+def _shorthand(word: str, bag: frozenset[str]) -> bool:
+    """The person typed the word short: "appt" for appointment, "bday", "mgr", "tmrw"."""
+    return any(
+        len(s) >= 3
+        and s[:2] == word[:2]
+        and re.fullmatch(".*".join(map(re.escape, s)) + ".*", word)
+        for s in bag
+        if s.isalpha() and len(s) < len(word)
+    )
+
+
+# "X is the user's close friend", "User's cousin is arjun", ``friend_of``, ``has_cousin``
+_USERS_RELATION = re.compile(r"(?i)\buser['’]s\s+((?:[\w-]+\s+){0,2}[\w-]+)")
+_FROM_WORK = re.compile(
+    r"(?i)\b(?:from|at|with)\s+(?:work|the\s+office|my\s+(?:team|job|work))\b|\bwork\s+with\b|"
+    r"\breport\w*\s+to\b"
+)
+_COLLEAGUES = next(i for i, family in enumerate(whose.RELATIONS) if "coworker" in family)
+# a pet is no relation to put in words, nor is a whole family ("User's family is from delhi")
+_NOT_RELATIONS = {i for i, family in enumerate(whose.RELATIONS) if "pet" in family}
+
+
+_FAMILY_OF = {w: i for i, family in enumerate(whose.RELATIONS) for w in family}
+_RELATION_WORD = re.compile(rf"(?i)\b(?:{'|'.join(sorted(_FAMILY_OF, key=len)[::-1])})\b")
+
+
+def _families(text: str) -> set[int]:
+    return {_FAMILY_OF[m[0].lower()] for m in _RELATION_WORD.finditer(text)}
+
+
+def relation_unsaid(fact: PlanFact, said: Said) -> str | None:
+    """The relation a fact gives someone to the person when no word of it (its family) is in the
+    person's words or live facts ("from work" says a colleague); None otherwise."""
+    named = _USERS_RELATION.search(fact.text)
+    claimed = _families(re.sub(r"(?i)\bfamily\b", " ", named[1]) if named else "")
+    claimed |= _families(re.sub(r"(?<=[a-z])(?=[A-Z])|_", " ", fact.predicate))
+    claimed -= _NOT_RELATIONS
+    if not claimed:
+        return None
+    texts = (*said.this_turn, *said.earlier, *said.stored)
+    spoken = _families(" ".join(texts))
+    if any(_FROM_WORK.search(t) for t in texts):
+        spoken.add(_COLLEAGUES)
+    if claimed & spoken:
+        return None
+    return next(m[0] for m in _RELATION_WORD.finditer(f"{fact.text} {fact.predicate}"))
+
+
+# a frequency or a habit, as a fact claims it and as the person says it
+FREQUENCY = re.compile(
+    r"(?i)\b(?:regular(?:ly)?|often|usually|normally|every|each|daily|weekly|nightly|"
+    r"monthly|habit\w*|routine\w*|frequent\w*|twice|most\s+(?:days|weeks|mornings)|"
+    r"times?\s+(?:a|per|each)|(?:a|per)\s+(?:day|week|month)|\d+\s*x|mornings|evenings|"
+    r"nights|weekends|(?:mon|tues?|wednes|thurs?|fri|satur|sun)days)\b"
+)
+_HABIT_PREDICATE = re.compile(r"(?i)habit|routine|frequency|schedule")
+# "i run", "we usually cook": a first person in the present, not a one-off or a wish
+HABITUAL = re.compile(
+    r"(?i)\b(?:i|we)\s+(?:usually\s+|normally\s+|still\s+|also\s+|always\s+)?(?!(?:am|was|"
+    r"were|went|did|had|got|tried|just|think|guess|might|may|will|can|could|would|should|"
+    r"wanna|want|need|hope|wish|mean|feel|love|like)\b)[a-z]+(?<!ed)\b"
+)
+# a one-off: "once", "tried", "went for a", "yesterday" — not a change that lasts ("took up
+# running", "started at klarna", "became a dad")
+ONE_OFF = re.compile(
+    r"(?i)\b(?:once|one\s+time|first\s+time|tried|gave\s+\w+\s+a\s+(?:try|go|shot)|"
+    r"had\s+a\s+go|went\s+for\s+an?|did\s+an?|yesterday|last\s+(?:night|week|weekend|month|"
+    r"year|time)|this\s+morning|the\s+other\s+day|earlier\s+today|ago)\b"
+)
+LASTING = re.compile(
+    r"(?i)\b(?:bec[ao]m\w*|start\w*|join\w*|began|begun|took\s+up|picked\s+up|got\s+into|"
+    r"getting\s+into|hired|promoted|moved|graduated|married|adopted|switched|now)\b"
+)
+
+
+def _habitual(clause: str) -> bool:
+    """The clause says how often, or that it is a habit: "4x a week", "i run", "took up yoga"."""
+    return any(p.search(clause) for p in (FREQUENCY, HABITUAL, LASTING))
+
+
+def _one_off(clause: str) -> bool:
+    return (
+        bool(ONE_OFF.search(clause)) and not LASTING.search(clause) and not FREQUENCY.search(clause)
+    )
+
+
+_IDENTITY = re.compile(r"(?i)^\s*(?:the\s+)?user\s+(?:is|was)\s+(?:a|an)\s+")
+
+
+def habit_unsaid(fact: PlanFact, said: Said, said_word: whose.SaidWord) -> str | None:
+    """Why a habit, frequency or identity the fact claims is not the person's: no clause naming
+    its activity says how often ("renew my gym membership" for "goes to the gym regularly"),
+    or each one that does tells a one-off; None otherwise."""
+    habit = bool(FREQUENCY.search(fact.text) or _HABIT_PREDICATE.search(fact.predicate))
+    if not habit and not _IDENTITY.match(fact.text):
+        return None
+    activity = [
+        w
+        for w in (g.norm(w) for w in words(f"{g.target_of(fact) or ''} {fact.text}"))
+        if w not in STOP_WORDS | AUX and w not in FILLER and not FREQUENCY.fullmatch(w)
+    ]
+    naming = [
+        c
+        for text in (*said.this_turn, *said.earlier)
+        for c in g.CLAUSES.split(text)
+        if any(said_word(w, frozenset(g.bag_of([c]))) for w in activity)
+    ]
+    if naming and all(_one_off(c) for c in naming):
+        return f"a one-off, not a habit or who they are: {naming[0].strip()[:120]!r}"
+    if habit and naming and not any(_habitual(c) for c in naming):
+        return f"the person said no habit or frequency: {naming[0].strip()[:120]!r}"
+    return None
+
+
+# "tree nuts are fine", "dairy is ok": an allergy or aversion whose words this turn are said
+# only where the person clears the thing is none (:func:`cleared`)
+_CLEARED = re.compile(r"(?i)\b(?:are|is|r)\s+(?:totally\s+|all\s+)?(?:fine|ok|okay|safe)\b")
+_AVERSION = re.compile(r"(?i)(?<!not )(?<!n't )(?:allerg|intoleran|aversion|avoids?\b|dislike)")
+
+
+def cleared(
+    fact: PlanFact, supported: Sequence[str], clauses: whose.Clauses, said: whose.SaidWord
+) -> bool:
+    """An allergy or aversion whose words this turn are all said where the person clears it."""
+    if not supported or not _AVERSION.search(f"{fact.predicate} {fact.text}"):
+        return False
+    naming = [
+        c for message in clauses for c, bag in message if any(said(w, bag) for w in supported)
+    ]
+    return bool(naming) and all(_CLEARED.search(c) for c in naming)
