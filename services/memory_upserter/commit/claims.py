@@ -98,22 +98,27 @@ def unfounded(
     spoken = [w for w in claim if said_word(w, bag)]
     if spoken and (firm := whose.firmness(fact, spoken, said, clauses, said_word, True)):
         return firm[0], f"the claim is {firm[1]}"
-    if (relation := relation_unsaid(fact, said)) is not None:
-        return "dropped", f"the person never called them their {relation}"
+    relation = relation_unsaid(fact, said)
+    if relation is not None and relation[0] == "dropped":
+        return relation
     if (habit := habit_unsaid(fact, said, said_word)) is not None:
         return "dropped", habit
     if (word := _assistants(fact, claim, said, bag, said_word)) is not None:
-        return "dropped" if word in claim else "lowered", f"only the assistant said {word!r}"
-    return None
+        # an offer added to the person's own claim ("runs" → "long runs"); else unsure
+        added = word in claim and bool(spoken)
+        return "dropped" if added else "lowered", f"only the assistant offered {word!r}"
+    return relation
 
 
 def _assistants(
     fact: PlanFact, claim: Sequence[str], said: Said, bag: frozenset[str], said_word: whose.SaidWord
 ) -> str | None:
-    """A word of the fact the person never used and this turn's reply did: the claim's first."""
+    """A word of the fact the person never used and this turn's reply suggested ("Let's make
+    Saturday your long run day"): the claim's first."""
     if not said.reply or _OF_PERSON.match(fact.text) is None:
         return None
-    reply = frozenset(g.bag_of([said.reply]))
+    offered = [c for c in g.CLAUSES.split(said.reply) if SUGGESTS.search(c)]
+    reply = frozenset(g.bag_of(offered))
     fact_words = [
         g.norm(w) for w in words(fact.text) if w not in STOP_WORDS | AUX | FILLER | FRAMING
     ]
@@ -124,6 +129,14 @@ def _assistants(
         if not w.isdigit() and w not in WEEKDAYS and w not in MONTHS  # a time: :mod:`.support`
     ]
     return next((w for w in only if w in claim), only[0] if only else None)
+
+
+# what a reply offers the person, rather than repeats: "let's…", "try…", "you could…"
+SUGGESTS = re.compile(
+    r"(?i)\b(?:let['’]?s|try|how\s+about|what\s+about|you\s+(?:could|should|might|can)|"
+    r"i['’]?d\s+(?:suggest|recommend|go\s+with)|i\s+(?:suggest|recommend)|recommend|consider|"
+    r"why\s+not|make\s+\w+\s+your|we['’]ll|maybe|keep|add|mix|go\s+for)\b"
+)
 
 
 def _shorthand(word: str, bag: frozenset[str]) -> bool:
@@ -139,10 +152,7 @@ def _shorthand(word: str, bag: frozenset[str]) -> bool:
 
 # "X is the user's close friend", "User's cousin is arjun", ``friend_of``, ``has_cousin``
 _USERS_RELATION = re.compile(r"(?i)\buser['’]s\s+((?:[\w-]+\s+){0,2}[\w-]+)")
-_FROM_WORK = re.compile(
-    r"(?i)\b(?:from|at|with)\s+(?:work|the\s+office|my\s+(?:team|job|work))\b|\bwork\s+with\b|"
-    r"\breport\w*\s+to\b"
-)
+_WORK = r"(?:from|at)\s+(?:work|the\s+office)\b"  # "jonas from work", "ana (at the office)"
 _COLLEAGUES = next(i for i, family in enumerate(whose.RELATIONS) if "coworker" in family)
 # a pet is no relation to put in words, nor is a whole family ("User's family is from delhi")
 _NOT_RELATIONS = {i for i, family in enumerate(whose.RELATIONS) if "pet" in family}
@@ -156,22 +166,42 @@ def _families(text: str) -> set[int]:
     return {_FAMILY_OF[m[0].lower()] for m in _RELATION_WORD.finditer(text)}
 
 
-def relation_unsaid(fact: PlanFact, said: Said) -> str | None:
-    """The relation a fact gives someone to the person when no word of it (its family) is in the
-    person's words or live facts ("from work" says a colleague); None otherwise."""
+def relation_unsaid(fact: PlanFact, said: Said) -> Verdict | None:
+    """The relation a fact gives someone to the person ("X is the user's friend"), when no word
+    of it (its family) is in the person's words, nor how they framed that someone: dropped
+    when they framed them another way ("my bf jonas", "jonas from work" is no friend), else
+    lowered (it may have been said sessions ago); None when said."""
     named = _USERS_RELATION.search(fact.text)
-    claimed = _families(re.sub(r"(?i)\bfamily\b", " ", named[1]) if named else "")
-    claimed |= _families(re.sub(r"(?<=[a-z])(?=[A-Z])|_", " ", fact.predicate))
-    claimed -= _NOT_RELATIONS
-    if not claimed:
+    if named is None:
         return None
+    claimed = _families(re.sub(r"(?i)\bfamily\b", " ", named[1])) - _NOT_RELATIONS
     texts = (*said.this_turn, *said.earlier, *said.stored)
-    spoken = _families(" ".join(texts))
-    if any(_FROM_WORK.search(t) for t in texts):
-        spoken.add(_COLLEAGUES)
-    if claimed & spoken:
+    framed = _framed(fact, texts)
+    if not claimed or claimed & (framed | _families(" ".join(texts))):
         return None
-    return next(m[0] for m in _RELATION_WORD.finditer(f"{fact.text} {fact.predicate}"))
+    word = next(m[0] for m in _RELATION_WORD.finditer(named[1]))
+    if framed:
+        other = next(w for w in whose.RELATIONS[min(framed)] if len(w) > 3)
+        return "dropped", f"the person called them their {other}, not their {word}"
+    return "lowered", f"unsure: the person never called them their {word}"
+
+
+def _framed(fact: PlanFact, texts: Sequence[str]) -> set[int]:
+    """How the person framed the someone the fact names, right beside the name: "my sister
+    priya", "priya (my sister)", "jonas from work" and "i report to pedro" (a colleague)."""
+    named = re.sub(r"(?i)\b(?:the\s+)?user['’]s\b.*", "", fact.text)  # "Jonas Lind is the…"
+    names = {n for field in (g.target_of(fact), named) for n in words(field or "") if len(n) > 1}
+    found: set[int] = set()
+    for name in names - STOP_WORDS:
+        for text in texts:
+            for m in re.finditer(rf"(?i)\bmy\s+((?:[\w-]+\s+){{0,2}}){name}\b", text):
+                found |= _families(m[1])
+            for m in re.finditer(rf"(?i)\b{name}\W{{0,3}}(?:is\s+|was\s+)?my\s+([\w-]+)", text):
+                found |= _families(m[1])
+            work = rf"\b{name}(?:\s+[\w-]+)?\W{{0,3}}{_WORK}|\breport\w*\s+to\s+{name}\b"
+            if re.search(rf"(?i){work}", text):
+                found.add(_COLLEAGUES)
+    return found
 
 
 # a frequency or a habit, as a fact claims it and as the person says it
@@ -197,13 +227,16 @@ ONE_OFF = re.compile(
 )
 LASTING = re.compile(
     r"(?i)\b(?:bec[ao]m\w*|start\w*|join\w*|began|begun|took\s+up|picked\s+up|got\s+into|"
-    r"getting\s+into|hired|promoted|moved|graduated|married|adopted|switched|now)\b"
+    r"getting\s+into|hired|promoted|moved|graduated|married|adopted|switch\w*|now)\b"
 )
 
 
 def _habitual(clause: str) -> bool:
-    """The clause says how often, or that it is a habit: "4x a week", "i run", "took up yoga"."""
-    return any(p.search(clause) for p in (FREQUENCY, HABITUAL, LASTING))
+    """The clause says how often, or that it is a habit: "4x a week", "i run", "took up yoga",
+    a schedule of days ("switching to mon wed fri")."""
+    if any(p.search(clause) for p in (FREQUENCY, HABITUAL, LASTING)):
+        return True
+    return len(g.bag_of([clause]) & set(WEEKDAYS)) > 1
 
 
 def _one_off(clause: str) -> bool:

@@ -62,7 +62,8 @@ RELATIONS = tuple(
         "friend friends buddy pal mate bestie",
         "coworker coworkers colleague colleagues boss manager teammate",
         "dog cat pet puppy kitten",
-        "cousin aunt uncle grandma grandpa grandmother grandfather niece nephew",
+        "cousin aunt uncle grandma grandpa grandmother grandfather niece nephew granny gran nan "
+        "nani nana nonna oma opa abuela abuelo avo",
         "roommate flatmate neighbor neighbour landlord",
     )
 )
