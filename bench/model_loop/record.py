@@ -52,6 +52,8 @@ STYLE_CHOICES = (
     "sloppy-v3",
     "careful-v4",
     "sloppy-v4",
+    "careful-v5",
+    "sloppy-v5",
 )
 
 

@@ -36,13 +36,15 @@ STYLES_V2 = ("careful-v2", "sloppy-v2")
 STYLES_V3 = ("careful-v3", "sloppy-v3")
 # a fresh blind held-out set written and answered before any product change of its round
 STYLES_V4 = ("careful-v4", "sloppy-v4")
+# a fresh blind held-out set, recorded in two halves at once (v5a, v5b), before any change
+STYLES_V5 = ("careful-v5", "sloppy-v5")
 
 
 def styles_of(conv: dict[str, Any]) -> list[str]:
     """The styles every turn of the conversation holds an answer of."""
     return [
         s
-        for s in (*STYLES, *STYLES_V2, *STYLES_V3, *STYLES_V4)
+        for s in (*STYLES, *STYLES_V2, *STYLES_V3, *STYLES_V4, *STYLES_V5)
         if all(s in t.get("answers", {}) for t in conv["turns"])
     ]
 
@@ -61,7 +63,9 @@ def plan_facts(raw: str) -> list[dict[str, Any]] | None:
         plan = _loose_plan(raw)
     if not isinstance(plan, dict):
         return None
-    return [f for f in plan.get("facts") or [] if isinstance(f, dict)]
+    facts = plan.get("facts") or []
+    facts = [facts] if isinstance(facts, dict) else facts  # a small model's one fact, unlisted
+    return [f for f in facts if isinstance(f, dict)]
 
 
 def _loose_plan(raw: str) -> dict[str, Any] | None:

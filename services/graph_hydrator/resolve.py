@@ -12,8 +12,7 @@ the first such mention becomes the turn's one disambiguation question.
 
 Relation words ("my sister", "my boss", "my sisters"; :mod:`.kin`) are mentions too (but one
 right before a name is that name's: "call my sister Beatriz" asks nothing however many sisters
-there are, and picks among namesakes the one who is that relative; a place word beside it,
-"work marta" or "marta from work", picks the one related to the person at work): their
+there are; how the message's own words pick among namesakes is :mod:`.said_who`): their
 candidates are the entities related to the person by that role, and a singular one is resolved
 exactly like a name (one → it; several → active → recent → topic → ask "Which sister do you
 mean — …?"); a plural one seeds every match.
@@ -25,14 +24,13 @@ message that names someone new and no pronoun moves the focus: the old active id
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from services.core.text import fold
-from services.graph_hydrator import kin
+from services.graph_hydrator import kin, said_who
 from services.graph_hydrator.rows import EntityRow
 from services.graph_hydrator.text import Scan, Span, dedupe_key
 
@@ -151,8 +149,8 @@ def resolve(
         candidates = tuple(sorted(cands.values(), key=lambda c: (c.name, c.entity_id)))
         chosen, how, considered = choose(candidates, active, topic_focus)
         if chosen is None and (
-            named := _named_by_kin(span, candidates, kin_words)
-            or _placed(message, span, candidates)
+            named := said_who.named_by_kin(span, candidates, kin_words)
+            or said_who.placed(message, span, candidates)
         ):
             chosen, how = named, "relation"
         mentions.append(
@@ -163,7 +161,7 @@ def resolve(
         if taken.isdisjoint(range(word.first, word.last + 1)) and word.last + 1 not in named_next:
             mentions.extend(_kin_mentions(word, rows, active, topic_focus))
     mentions.sort(key=lambda m: m.span.start)
-    return _seeds(tuple(mentions), scan, rows, active)
+    return _seeds(said_who.told_apart(message, mentions), scan, rows, active)
 
 
 Run: TypeAlias = tuple[Span, str, dict[str, EntityRow]]  # a run of words, its key, its matches
@@ -233,37 +231,6 @@ def _seeds(
             if entity_id in active_rows and entity_id not in seeds:
                 seeds[entity_id] = (active_rows[entity_id], "active")
     return Seeds(mentions, seeds, fallback)
-
-
-def _named_by_kin(
-    span: Span, candidates: Sequence[EntityRow], kin_words: Sequence[kin.KinWord]
-) -> EntityRow | None:
-    """ "my sister Marta" with two Martas: the relation word right before a same-name mention
-    picks the one it names, when exactly one candidate is that relative."""
-    for word in kin_words:
-        if word.last + 1 == span.first and not word.plural:
-            fitting = [c for c in candidates if kin.matches(word, c.kin)]
-            if len(fitting) == 1:
-                return fitting[0]
-    return None
-
-
-def _placed(message: str, span: Span, candidates: Sequence[EntityRow]) -> EntityRow | None:
-    """ "work marta" / "marta from work" with two Martas: the one the place word fits (an
-    alias word, or a relation of that place), when exactly one does."""
-    before = fold(message[: span.start]).split()[-1:]
-    after = re.match(r"\W*from\s+(?:the\s+|my\s+)?(\w+)", fold(message[span.end :]))
-    for word in [*before, *([after[1]] if after else [])]:
-        labels = kin.PLACES.get(word, ())
-        fitting = [
-            c
-            for c in candidates
-            if word in fold(" ".join(c.aliases)).split()
-            or any(label in k for k in c.kin for label in labels)
-        ]
-        if len(fitting) == 1:
-            return fitting[0]
-    return None
 
 
 def _kin_mentions(

@@ -121,6 +121,7 @@ async def two_martas(nodes) -> Person:
         ("the work one", "Marta Silva", "work marta"),
         ("my sister", "Marta", "sister marta"),
         ("my sis lol", "Marta", "sis marta"),
+        ("my sister lol not the other marta", "Marta", "sister marta"),
         ("Marta Silva", "Marta Silva", None),
         ("marta silva, from work", "Marta Silva", None),
         ("work marta", "Marta Silva", None),
@@ -156,6 +157,9 @@ async def test_which_marta_closes_by_the_next_message(
     todo = [t for t in tables["todos"] if "marta" in t["text"].lower()]
     assert [t["source_message_id"] for t in todo] == [waiting["message_id"]]
 
+    # a turn naming nobody carries both in focus, and is no mention of either: the one the
+    # answer chose is still the one last said
+    await me.says("ugh long day, so tired")
     again, _ = await me.says("did i already tell you to call marta?")
     assert again["next"] == "model"
     assert [m["entity_id"] for m in again["hydrate"]["mentions"]] == [chosen["entity_id"]]

@@ -639,6 +639,24 @@ def test_my_sister_marta_picks_the_sister_among_two_martas_without_asking() -> N
     assert _resolve_kin("How is Marta?", [sister, colleague]).question_for is not None
 
 
+def test_a_relation_word_elsewhere_in_the_message_tells_two_namesakes_apart() -> None:
+    """The answer to "which Luca?" names the brother and sets the other aside: no second
+    question; a relation word beside a plain name means the name is the other one."""
+    brother = _kin("Luca", "HAS_BROTHER")
+    footy = EntityRow(
+        entity_id=_id(), name="Luca Bianchi", category="Person", scope="global",
+        keys=("luca bianchi", "luca"), kin=("HAS_FRIEND",),
+    )  # fmt: skip
+    for said in ("my brother lol not luca from footy", "my brother, not the other luca"):
+        seeds = _resolve_kin(said, [brother, footy])
+        assert seeds.question_for is None, said
+        assert list(seeds.seeds) == [brother.entity_id], said
+    both = _resolve_kin("my brother and luca are coming over", [brother, footy])
+    assert both.question_for is None
+    assert set(both.seeds) == {brother.entity_id, footy.entity_id}
+    assert _resolve_kin("luca is coming over", [brother, footy]).question_for is not None
+
+
 def test_two_of_one_name_are_told_apart_by_what_they_are_to_the_person() -> None:
     """ "who is marta?" with the sister Marta (who lives in Madrid) and the colleague Marta
     Silva: "Marta (sister) or Marta Silva (colleague)", never "(person)", and the name as a

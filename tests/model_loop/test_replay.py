@@ -14,13 +14,13 @@ import pytest
 
 from bench.model_loop.replay import STYLES
 from tests.model_loop.conftest import CONVERSATIONS
-from tests.model_loop.replays import assert_check_holds, assert_no_turn_lost, check_cases, xfail
-
-
-def _lost_needs(conv: dict, style: str) -> str | None:
-    """Why this style may lose turns today: the conversation's own ``lost_needs`` (a sloppy
-    model's refused plans no longer lose a turn: the commit is lenient, issue 27 §1)."""
-    return conv.get("lost_needs", {}).get(style)
+from tests.model_loop.replays import (
+    assert_check_holds,
+    assert_no_turn_lost,
+    check_cases,
+    lost_needs,
+    xfail,
+)
 
 
 def _no_loss_cases() -> list:
@@ -28,7 +28,7 @@ def _no_loss_cases() -> list:
         pytest.param(
             conv_id,
             style,
-            marks=xfail(_lost_needs(conv, style)),
+            marks=xfail(lost_needs(conv, style)),
             id=f"{conv_id}-{style}",
         )
         for conv_id, conv in CONVERSATIONS.items()

@@ -6,6 +6,8 @@ commit needs (:class:`~.turn.Written`)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from uuid import UUID
 
 import msgspec
@@ -13,6 +15,7 @@ import msgspec
 from contracts.memory import CommitResponse, Notice
 from services.core.deps import Connection
 from services.core.memory_store.fact_ops import FactResult
+from services.core.text import fold
 from services.memory_upserter.commit import sql
 from services.memory_upserter.commit.entities import Named
 from services.memory_upserter.commit.facts import Facts
@@ -121,6 +124,7 @@ async def _store(
         seen_ids=[*_uuids(active), *map(UUID, touched)],
         named_ids=list(map(UUID, touched)),
         message_ids=[r.message_id for r in t.rows],
+        said=said_names(r.text for r in t.rows if r.role == "user"),
     )
     return {str(r["entity_id"]) for r in await conn.fetch(sql.FINISH, *row)}
 
@@ -148,6 +152,20 @@ def _written(
         (*(plan.answered.closes if chosen and plan.answered else ()), *plan.closes_asked),
         tuple(plan.answered.others) if chosen and plan.answered else (),
     )
+
+
+def said_names(texts: Iterable[str]) -> list[str]:
+    """Every word of the person's messages and every run of two or three, folded as names
+    are: an active entity moves its ``last_seen`` only when one of them is its name, its
+    first name or an alias ("luca", "work luca"). A carried focus is not a mention, so two
+    namesakes both in focus stay told apart by which was last said (003 §10 "most recent");
+    the namesakes an answer set aside are not in focus at all."""
+    out: set[str] = set()
+    for text in texts:
+        words = re.findall(r"[^\W_]+(?:['’-][^\W_]+)*", fold(text))
+        for size in (1, 2, 3):
+            out.update(" ".join(words[i : i + size]) for i in range(len(words) - size + 1))
+    return sorted(out)
 
 
 def _uuids(values: list[str]) -> list[UUID]:

@@ -72,6 +72,7 @@ class FinishRow(NamedTuple):
     last_seq: int | None  # $8
     message_count: int  # $9
     facts_new: int  # $10, facts created or superseding: counted toward the curator
-    seen_ids: Sequence[UUID]  # $11, entities whose last_seen moves to now
+    seen_ids: Sequence[UUID]  # $11, the request's active entities and those the turn named
     named_ids: Sequence[UUID]  # $12, entities the turn's messages name
     message_ids: Sequence[UUID]  # $13
+    said: Sequence[str]  # $14, the person's words (and runs of 2-3): an active one said moves

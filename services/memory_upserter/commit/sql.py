@@ -111,10 +111,16 @@ counters AS (
            updated_at = EXCLUDED.updated_at),
 named AS (
     UPDATE messages SET entity_ids = $12::uuid[]
-     WHERE cardinality($12::uuid[]) > 0 AND user_id = $1 AND message_id = ANY($13::uuid[]))
-UPDATE entities SET last_seen = GREATEST(COALESCE(last_seen, $6), $6)
- WHERE user_id = $1 AND entity_id = ANY($11::uuid[]) AND active
-RETURNING entity_id
+     WHERE cardinality($12::uuid[]) > 0 AND user_id = $1 AND message_id = ANY($13::uuid[])),
+seen AS (
+    UPDATE entities e SET last_seen = GREATEST(COALESCE(e.last_seen, $6), $6)
+     WHERE e.user_id = $1 AND e.entity_id = ANY($11::uuid[]) AND e.active
+       AND (e.entity_id = ANY($12::uuid[]) OR e.name_normalized = ANY($14::text[])
+            OR EXISTS (SELECT 1 FROM entity_aliases a
+                        WHERE a.user_id = $1 AND a.entity_id = e.entity_id
+                          AND a.alias_normalized = ANY($14::text[]))
+            OR split_part(e.name_normalized, ' ', 1) = ANY($14::text[])))
+SELECT entity_id FROM entities WHERE user_id = $1 AND entity_id = ANY($11::uuid[]) AND active
 """
 
 CAPTURE = """

@@ -8,6 +8,7 @@ import msgspec
 import pytest
 
 from contracts.plan import MemoryWritePlan
+from services.memory_upserter.commit.finish import said_names
 from services.memory_upserter.commit.kinds import object_category
 from services.memory_upserter.commit.names import resolve
 from services.memory_upserter.commit.read import SELF
@@ -100,3 +101,9 @@ def test_a_people_fact_about_an_unknown_name_is_no_person_by_its_memory_type() -
     assert [(w.name, w.category) for w in out.writes] == [("Pixel", "Pet")]
     out = resolve(_plan(_fact("Marco", "WORKS_AT", value="IKEA")), [], ["marco got a job"])
     assert [(w.name, w.category) for w in out.writes] == [("Marco", "Person")]
+
+
+def test_said_names_are_the_persons_words_and_runs_folded_as_names_are() -> None:
+    said = said_names(["called Lúca for his bday", "ok"])
+    assert {"luca", "called luca", "luca for his", "ok"} <= set(said)
+    assert "bday ok" not in said  # runs never cross messages
