@@ -6,22 +6,25 @@ did say ("gym membership" → "User goes to the gym regularly"). So the fact's *
 after "User", up to the first preposition (:func:`claim_words`: "does long runs", "is a single
 parent", "is visiting") — and its kind are weighed too:
 
-- **What only the assistant said** is not the person's: a word of the fact the person never
-  used but this turn's reply did ("Let's make Saturday your long run day" → "User does long
-  runs on saturday") drops it, when it is a word of the claim (elsewhere it lowers it).
+- **What only the assistant offered** is not the person's: a word of the fact the person never
+  used that this turn's reply suggested ("Let's make Saturday your long run day" → "User does
+  long runs on saturday") drops it when added to the person's own claim, else lowers it.
 - **A hedge or a wish on the claim** (:func:`.whose.firmness` on the claim's words): "i think i
   might visit them in nov" is no "User is visiting arjun in november" though "my cousin arjun"
   was said firmly; "she wants me to do a dance" is no "User is doing a dance at priya's
   sangeet"; "it'll be tough as a single parent" is no "User is a single parent" (a future or
   wished state: :data:`.spoken.WISH`).
-- **A relation to the person** ("Jonas Lind is the user's close friend", ``friend_of``) needs a
-  word of that relation (:data:`.whose.RELATIONS`) in the person's words or live facts, or —
-  a colleague — "from work": a mere mention ("jonas from work just got engaged") is none.
+- **A relation to the person** ("Jonas Lind is the user's close friend") needs a word of that
+  relation (:data:`.whose.RELATIONS`) in the person's words or live facts, or their framing of
+  that someone ("lena from work", "i report to tomas": a colleague); framed another way ("my
+  bf jonas", "jonas from work" is no friend) it is dropped, never framed it is lowered.
 - **A habit or a frequency** ("regularly", "every week", "3 times a week", ``habit``) needs a
-  clause of the person's that names the activity with a frequency or a habitual "i <verb>"
-  ("i can do gym 4x a week", "i run"); a one-off ("went running once", "tried yoga
-  yesterday") is no habit, and no identity either ("User is a runner").
-- **A like** needs words of liking (:func:`.support.unsaid_claim`); an allergy said only where
+  clause of the person's naming the activity that says how often, a habitual "i <verb>", a
+  schedule of days or a lasting change ("i can do gym 4x a week", "i run", "switching to mon
+  wed fri", "took up running"); a one-off ("went running once", "tried yoga yesterday") is no
+  habit, and no identity either ("User is a runner").
+- **A like** needs words of liking in a message naming the liked thing
+  (:func:`.support.unsaid_claim`); an allergy said only where
   the person clears the thing ("nuts are fine") is none (:func:`cleared`).
 """
 
@@ -49,7 +52,7 @@ _CLAIM_END = re.compile(
     r"(?i)\b(?:at|in|on|for|with|to|from|by|about|of|since|until|till|after|before|during|"
     r"because|and|but|or|while|when|who|which|that|as|than|into|over|via|per)\b|[,.;:!?()—–]"
 )
-# words that carry no claim of their own: auxiliaries, and time words a frequency reads
+# words that carry no claim of their own: auxiliaries and light verbs ("is doing a dance")
 AUX = frozenset(
     """am is are was were be been being do does did doing has have had having will would can
     could should shall may might must get gets got getting go goes going currently now still
