@@ -27,7 +27,9 @@ person's live facts is ``kept``: it was grounded when it was stored —
 - ``dropped``: less than half — nothing the person said supports the fact. A liking (LIKES,
   LOVES_JOB, FAVORITE_…, "User loves…") also needs words of liking: "quiz time" is no "likes
   quizzes"; so do a wish or goal, a home and volunteering (:func:`.support.unsaid_claim`); an
-  allergy said only where the person clears the thing ("nuts are fine") is none;
+  allergy said only where the person clears the thing ("nuts are fine") is none; nor may the
+  fact's claim — a habit, an identity, a relation, a state — rest on a one-off, a wish, a mere
+  mention or the reply's own suggestion (:mod:`.claims`);
 - ``hedged``: supported, but hedged this turn ("i think im taking it", "maybe", "may have",
   "my ideal studio"; not when the fact states the hedge: "User's dream job…"): the sentence
   that says it hedges, or — for a fact grounded only in earlier messages — this turn hedges a
