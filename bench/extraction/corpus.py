@@ -119,6 +119,7 @@ SPLITS = {
     "telegram.txt": held_out_telegram,
     "telegram-fresh.txt": _all_held_out,
     "telegram-probe.txt": _all_tuned,
+    "locomo-style.txt": _all_tuned,  # LoCoMo-style frames (bench/extraction/styled.py)
 }
 
 

@@ -17,6 +17,7 @@ CORPORA = (
     ("telegram", "telegram.txt", True),
     ("probe", "telegram-probe.txt", True),  # tuned on: the precision causes, written 2026-11-27
     ("fresh", "telegram-fresh.txt", True),  # held out whole: labelled before the judge ran
+    ("styled", "locomo-style.txt", True),  # tuned on: LoCoMo-style frames (styled.py), round 7
 )
 
 

@@ -1,5 +1,6 @@
 """CPU per retrieve of rag-gate's raw-turn recall, before and after issue 33's third round
-(its second: ``--round 2``), interleaved in one process on one memory (so load and caches are
+(its second: ``--round 2``; its fourth, the named period's search and lift: ``--round 4``),
+interleaved in one process on one memory (so load and caches are
 the same for both).
 
     uv run python -m bench.recall.cpu [--conversation conv-26] [--rounds 2] [--round 3]
@@ -9,10 +10,11 @@ Writes one LoCoMo conversation's turns as one user's logged messages (Postgres, 
 through :func:`services.rag_gate.pipeline.retrieve` (gate forced open), alternating *before*
 and *after* (the shipped defaults). Round 2's before: 32 candidates, the 0.3 cutoff margin, no
 session context, no spread. Round 3's before: no standing search and the turn query as asked
-(:mod:`services.rag_gate.standing`, :mod:`services.rag_gate.unnamed`); the speakers are Person
-entities and a question gets those it names as ``entity_ids``, as graph-hydrator gives them.
-Process CPU time per retrieve (``time.process_time``: every thread, the
-query embedding included) and wall time; medians and means. Database ``twin_recall_cpu``
+(:mod:`services.rag_gate.standing`, :mod:`services.rag_gate.unnamed`). Round 4's before:
+no named period (:mod:`services.rag_gate.period`: no sessions read, no search, no lift). The
+speakers are Person entities and a question gets those it names as ``entity_ids``, as
+graph-hydrator gives them. Process CPU time per retrieve (``time.process_time``: every thread,
+the query embedding included) and wall time; medians and means. Database ``twin_recall_cpu``
 (dropped at the end; ``--database``), Redis db 5 (``--redis-db``), a temporary Qdrant Edge
 folder. Prints, never asserts.
 """
@@ -38,7 +40,7 @@ from services.core.memory_store import EntityWrite, ensure_user_and_agent, upser
 from services.core.migrate import apply_migrations
 from services.core.settings import Settings
 from services.memory_upserter.commit.index import sync_message_vectors
-from services.rag_gate import fusion, pipeline, spread, standing, unnamed
+from services.rag_gate import fusion, period, pipeline, spread, standing, unnamed
 
 ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 DATABASE = "twin_recall_cpu"
@@ -104,11 +106,14 @@ PEOPLE: dict[str, str] = {}
 async def ask(res: Clients, question: str, now, before: bool) -> tuple[float, float]:
     share, spreading = fusion.SESSION_SHARE, spread.spread
     search, unnamed_share = standing.SEARCH, unnamed.SHARE
+    named_period = period.named
     if before and ROUND[0] == 2:
         fusion.SESSION_SHARE = 0.0
         spread.spread = lambda order, *a, **k: list(order)  # type: ignore[assignment]
     if before and ROUND[0] == 3:
         standing.SEARCH, unnamed.SHARE = 0, 0.0
+    if before and ROUND[0] == 4:
+        period.named = lambda *a, **k: None  # type: ignore[assignment]
     named = [e for w, e in PEOPLE.items() if w in question.lower().split()]
     try:
         limits = BEFORE if before and ROUND[0] == 2 else AFTER or None
@@ -121,6 +126,7 @@ async def ask(res: Clients, question: str, now, before: bool) -> tuple[float, fl
     finally:
         fusion.SESSION_SHARE, spread.spread = share, spreading
         standing.SEARCH, unnamed.SHARE = search, unnamed_share
+        period.named = named_period  # type: ignore[assignment]
 
 
 async def run(conversation: data.Conversation, rounds: int) -> None:
@@ -173,7 +179,7 @@ def main() -> None:
     parser.add_argument("--conversation", default="conv-26")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--after", default="", help='limits of "after", e.g. {"turns": {...}}')
-    parser.add_argument("--round", type=int, default=3, choices=(2, 3))
+    parser.add_argument("--round", type=int, default=3, choices=(2, 3, 4))
     parser.add_argument("--database", default=DATABASE)
     parser.add_argument("--redis-db", type=int, default=5)
     args = parser.parse_args()

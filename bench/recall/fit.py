@@ -21,7 +21,8 @@ import argparse
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
 import msgspec
 import numpy as np
@@ -31,7 +32,7 @@ from bench.recall.lexical import BM25, tokenize
 from bench.recall.splits import SPLITS, update_outcome
 from contracts.retrieve_limits import TurnLimits
 from services.core.standing import is_standing
-from services.rag_gate import fusion, spread, unnamed, updates, when
+from services.rag_gate import fusion, period, spread, unnamed, updates, when
 from services.rag_gate import standing as rag_standing
 
 RRF_K = 60
@@ -47,6 +48,8 @@ class Indexed:
     bm25: BM25
     previous: dict[str, str | None]  # dia_id → the turn before it in its session
     standing: frozenset[int] = frozenset()  # the turns the commit marks standing
+    now: datetime = datetime.max.replace(tzinfo=UTC)  # when questions are asked
+    ends: dict[int, datetime] = field(default_factory=dict)  # session → its last turn's time
 
 
 def said(turn: data.Turn) -> str:
@@ -65,7 +68,11 @@ def index(conversation: data.Conversation, embed: Callable) -> Indexed:
             before = turn
     dense = np.asarray(embed([said(t) for t in turns]), dtype=np.float32)
     rules = frozenset(i for i, t in enumerate(turns) if is_standing(t.role, t.content))
-    return Indexed(conversation, turns, dense, BM25([tokenize(p) for p in pair]), previous, rules)
+    ends = {s.number: max(t.ts for t in s.turns) for s in conversation.sessions if s.turns}
+    now = max(ends.values()) + timedelta(days=1)  # as bench/recall asks
+    return Indexed(
+        conversation, turns, dense, BM25([tokenize(p) for p in pair]), previous, rules, now, ends
+    )
 
 
 def names_in(question: str, conversation: data.Conversation) -> list[str]:
@@ -83,8 +90,11 @@ def candidates(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimi
     lexical = [i for i in np.argsort(-bm, kind="stable") if bm[i] > 0]
     rrf[lexical] += 1.0 / (RRF_K + np.arange(1, len(lexical) + 1))
     top = np.argsort(-rrf, kind="stable")[: limits.candidates]
-    extra = [i for i in standing_best(ix, rrf) if i not in set(top)]
-    top = np.concatenate([top, np.asarray(extra, dtype=top.dtype)])
+    asked = period.named(q.text, ix.now) if PERIOD else None
+    extra = [
+        i for i in standing_best(ix, rrf) + dated_best(ix, asked, cos, bm) if i not in set(top)
+    ]
+    top = np.concatenate([top, np.asarray(list(dict.fromkeys(extra)), dtype=top.dtype)])
     bar = max(limits.floor, float(cos[top].max()) - limits.margin)
     kept = [i for i in top if cos[i] > bar]
     out = []
@@ -102,6 +112,7 @@ def candidates(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimi
                 dated=when.says_when(turn.content),
                 words=fusion.words(said(turn)),
                 standing=STANDING and i in ix.standing,
+                in_period=asked is not None and asked.holds(turn.ts),
             )
         )
     return out
@@ -114,6 +125,25 @@ def standing_best(ix: Indexed, rrf: np.ndarray) -> list[int]:
         return []
     mine = sorted(ix.standing, key=lambda i: -rrf[i])
     return mine[: rag_standing.SEARCH]
+
+
+def dated_best(
+    ix: Indexed, asked: period.Period | None, cos: np.ndarray, bm: np.ndarray
+) -> list[int]:
+    """The named period's search (:mod:`services.rag_gate.period`): the best
+    :data:`period.SEARCH` turns of the period's sessions (the latest ``SESSIONS`` active in it)
+    by RRF of their dense and BM25 ranks among those turns alone."""
+    if asked is None or period.SEARCH == 0:
+        return []
+    sessions = [s.number for s in ix.conversation.sessions if s.start < asked.end]
+    sessions = [n for n in sessions if ix.ends[n] >= asked.start][-period.SESSIONS :]
+    among = np.asarray([i for i, t in enumerate(ix.turns) if t.session in set(sessions)])
+    if not len(among):
+        return []
+    fused = np.zeros(len(among))
+    for scores in (cos[among], bm[among]):
+        fused[np.argsort(-scores, kind="stable")] += 1.0 / (RRF_K + np.arange(1, len(among) + 1))
+    return [int(among[j]) for j in np.argsort(-fused, kind="stable")[: period.SEARCH]]
 
 
 def rank(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimits) -> list[frozenset]:
@@ -164,15 +194,21 @@ def session_recall(items: Sequence[frozenset], evidence: Sequence[str], k: int =
 
 
 BEFORE = {"candidates": 32, "margin": 0.3}
-OLD = {"unnamed": False, "standing": False}  # this round's two levers off
+OLD = {"unnamed": False, "standing": False, "period": False}  # later levers off
 SETTINGS: dict[str, dict] = {
     "before (round 1)": {**OLD, "patch": {"SESSION_SHARE": 0.0}, "limits": BEFORE, "spread": None},
     "+ session context 0.8": {**OLD, "limits": BEFORE, "spread": None},
     "+ margin 0.7": {**OLD, "limits": {"candidates": 32}, "spread": None},
     "+ 64 candidates": {**OLD, "spread": None},
     "+ spread": OLD,
-    "+ standing instructions": {"unnamed": False},
-    "+ unnamed turn query (shipped)": {},
+    "+ standing instructions": {"unnamed": False, "period": False},
+    "+ unnamed turn query": {"period": False},
+    "+ named period (shipped)": {},
+    "shipped, period boost 0.5": {"period_boost": 0.5},
+    "shipped, period boost 2": {"period_boost": 2.0},
+    "shipped, period search 8": {"period_search": 8},
+    "shipped, period search 0": {"period_search": 0},
+    "shipped, period boost 0": {"period_boost": 0.0},
     "shipped, unnamed share 0.7": {"share": 0.7},
     "shipped, standing boost 3": {"boost": 3.0},
     "shipped, session 0.6": {"patch": {"SESSION_SHARE": 0.6}},
@@ -189,10 +225,12 @@ SETTINGS: dict[str, dict] = {
 
 SPREAD_HEAD: int | None = spread.HEAD
 STANDING = True  # the standing search beside the turn search
+PERIOD = True  # the named period's search and lift (:mod:`services.rag_gate.period`)
 UNNAMED = True  # the turn search's query without the speakers it names
 UNNAMED_VECS: dict[str, np.ndarray] = {}
 ROLES = ("user", "assistant")  # BEAM's speakers are its roles: no person is named
 BOOST, SHARE = rag_standing.BOOST, unnamed.SHARE  # as shipped
+PERIOD_BOOST, PERIOD_SEARCH = period.BOOST, period.SEARCH
 
 
 def patched(patch: dict) -> dict:
@@ -204,7 +242,7 @@ def patched(patch: dict) -> dict:
 
 
 def measure(indexed: Sequence[Indexed], qvecs: dict, limits: TurnLimits) -> dict[str, float]:
-    r5, r10, s10, adv, locomo, beam_r = [], [], [], [], [], []
+    r5, r10, s10, adv, locomo, beam_r, temporal = [], [], [], [], [], [], []
     outcomes: Counter = Counter()
     for ix in indexed:
         for q in ix.conversation.questions:
@@ -221,6 +259,8 @@ def measure(indexed: Sequence[Indexed], qvecs: dict, limits: TurnLimits) -> dict
             (beam_r if q.ability else locomo).append(r)
             if not q.ability:
                 s10.append(session_recall(items, q.evidence))
+            if q.category == 2 and not q.ability:
+                temporal.append(r)
             if q.older:
                 flat = [[None, None, sorted(i)] for i in items]
                 outcomes[update_outcome(flat, q.older, q.newer)] += 1
@@ -231,6 +271,7 @@ def measure(indexed: Sequence[Indexed], qvecs: dict, limits: TurnLimits) -> dict
     return {
         "LoCoMo R@10": mean(locomo),
         "session R@10": mean(s10),
+        "temporal R@10": mean(temporal),
         "adversarial R@10": mean(adv),
         "BEAM R@10": mean(beam_r),
         "R@5": mean(r5),
@@ -262,8 +303,12 @@ def main(argv: list[str] | None = None) -> None:
         global SPREAD_HEAD
         SPREAD_HEAD = SETTINGS[name].get("spread", spread.HEAD)
         spread.SESSION_TOP = SETTINGS[name].get("top", 2)
-        global STANDING, UNNAMED
-        STANDING, UNNAMED = (SETTINGS[name].get(k, True) for k in ("standing", "unnamed"))
+        global STANDING, UNNAMED, PERIOD
+        STANDING, UNNAMED, PERIOD = (
+            SETTINGS[name].get(k, True) for k in ("standing", "unnamed", "period")
+        )
+        period.BOOST = SETTINGS[name].get("period_boost", PERIOD_BOOST)
+        period.SEARCH = SETTINGS[name].get("period_search", PERIOD_SEARCH)
         rag_standing.BOOST = SETTINGS[name].get("boost", BOOST)
         unnamed.SHARE = SETTINGS[name].get("share", SHARE)
         UNNAMED_VECS.update(unnamed_vectors(conversations, qvecs, embed))

@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.recall import beam
-from bench.recall.data import session_of
+from bench.recall.data import CATEGORIES, session_of
 
 ADVERSARIAL = 5  # LoCoMo's category 5, apart from the figures of categories 1-4
 
@@ -77,6 +77,18 @@ def main(path: str, variant: str = "default") -> None:
         line += f"session R@10 {s10:.3f}"
         line += f"; temporal R@10 {temporal:.3f}" if temporal == temporal else ""
         print(line + (f"; adversarial R@10 {mean(adversarial):.3f}" if adversarial else ""))
+        per = {c: [v for v in rows if v["category"] == c] for c in CATEGORIES}
+        turn10 = {c: mean([turn_recall(v[key], v["evidence"], 10) for v in per[c]]) for c in per}
+        session10 = {c: mean([session_recall(v[key], v["evidence"]) for v in per[c]]) for c in per}
+        if any(per.values()):
+            print(
+                "  per category, turn R@10 / session R@10: "
+                + "; ".join(
+                    f"{name} ({len(per[c])}) {turn10[c]:.3f} / {session10[c]:.3f}"
+                    for c, name in CATEGORIES.items()
+                    if per[c]
+                )
+            )
         updates = Counter(
             update_outcome(v[key], questions[qid].older, questions[qid].newer)
             for qid, v in asked.items()

@@ -9,6 +9,9 @@ edges) that are
   importance 2 or more — name, home, work, family ("User lives in Lisbon", "Marta is the
   user's sister"): what one persona learned reaches every other persona's next turn;
 * about the person and of importance 3 (core identity), in any scope visible to the agent;
+* about the person and this persona's own (scope ``agent``: a coach's plan, a goal it keeps
+  for itself), of any importance: what it wrote for itself is in its every later turn (it
+  never reaches another persona: only facts visible to this agent are read);
 * critical (allergy, medication, intolerance, safety boundary), whoever's they are.
 
 Never foundation, whatever else holds: a fact stored with less confidence than
@@ -21,10 +24,12 @@ that names them, through the subgraph and rag-gate.
 
 Order (pinned down by ``tests/graph_hydrator/test_logic.py``): seeded facts first, in the
 profile's own order (oldest first); then pinned facts, most important then newest first; then
-the rest: critical first, then by importance, then newest first (``updated_at``: a fact stated
-again is fresh). Seeded before pinned because the profile is what the operator declared the
-person to be (001/004 put it first) while a pin is one turn's emphasis; both come before
-anything ranked. 12 at most, the same text once.
+the rest: critical first, then core identity (importance 3), then this persona's own notes,
+then by importance, then newest first (``updated_at``: a fact stated again is fresh); past its
+first :data:`OWN_NOTES_CAP`, a persona's own notes come last. Seeded
+before pinned because the profile is what the operator declared the person to be (001/004
+put it first) while a pin is one turn's emphasis; both come before anything ranked.
+12 at most, the same text once.
 
 Todos are this agent's alone (000): pending commitments (5), active threads (3), frictions (3)
 and recent wins — commitments done within the last 48 hours (3). A reminder ("remind me to
@@ -48,6 +53,7 @@ from services.graph_hydrator.subgraph import is_critical, merge_scopes
 from services.graph_hydrator.text import dedupe_key
 
 FOUNDATION_CAP = 12
+OWN_NOTES_CAP = 4  # a persona's own notes ranked ahead of the person's home and work, at most
 AFFECT_PREDICATES = frozenset({"FEELS"})  # memory-upserter's promote_affect
 SELF_TYPES = frozenset({"PROFILE", "PEOPLE"})  # the person's identity and their relations
 TODO_CAPS = {"COMMITMENT": 5, "THREAD": 3, "FRICTION": 3, "WIN": 3}
@@ -88,7 +94,10 @@ def foundation_rank(fact: FactRow) -> tuple[Any, ...]:
     updated = (fact.updated_at or fact.created_at).timestamp()
     if fact.pinned:
         return (1, -fact.importance, -updated, fact.fact_id)
-    return (2, not is_critical(fact.predicate), -fact.importance, -updated, fact.fact_id)
+    own = fact.scope == "agent"
+    core = fact.importance == 3
+    return (2, not is_critical(fact.predicate), not core, not own, -fact.importance, -updated,
+            fact.fact_id)  # fmt: skip
 
 
 def is_foundation(fact: FactRow) -> bool:
@@ -102,8 +111,10 @@ def is_foundation(fact: FactRow) -> bool:
         return True
     if not fact.about_self:
         return False
-    return fact.importance == 3 or (
-        fact.scope == "global" and fact.importance >= 2 and fact.memory_type in SELF_TYPES
+    return (
+        fact.importance == 3
+        or fact.scope == "agent"
+        or (fact.scope == "global" and fact.importance >= 2 and fact.memory_type in SELF_TYPES)
     )
 
 
@@ -111,7 +122,8 @@ def pick_foundation(facts: Iterable[FactRow]) -> list[FactLine]:
     merged, _ = merge_scopes(
         [f for f in facts if is_foundation(f)], lambda f: (f.subject_id, f.predicate, f.scope)
     )
-    chosen = dedupe(sorted(merged, key=foundation_rank), lambda f: f.text, FOUNDATION_CAP)
+    chosen = dedupe(_own_notes_capped(sorted(merged, key=foundation_rank)), lambda f: f.text,
+                    FOUNDATION_CAP)  # fmt: skip
     return [
         FactLine(
             fact_id=f.fact_id,
@@ -127,6 +139,20 @@ def pick_foundation(facts: Iterable[FactRow]) -> list[FactLine]:
         )
         for f in chosen
     ]
+
+
+def _own_notes_capped(ranked: list[FactRow]) -> list[FactRow]:
+    """The ranked facts with this persona's own notes (not seeded, pinned, critical or core)
+    past the first :data:`OWN_NOTES_CAP` moved to the end: a coach with many notes never
+    pushes the person's home or job out of its own prompt."""
+    ahead: list[FactRow] = []
+    later: list[FactRow] = []
+    notes = 0
+    for fact in ranked:
+        note = foundation_rank(fact)[:4] == (2, True, True, False)  # ranked as an own note
+        (later if note and notes >= OWN_NOTES_CAP else ahead).append(fact)
+        notes += note
+    return ahead + later
 
 
 def todo_rank(todo: TodoRow) -> tuple[Any, ...]:

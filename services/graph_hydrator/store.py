@@ -15,8 +15,7 @@ fraction of the time a three-way join takes — planning, not execution, dominat
 millisecond queries (see ``bench/graph_hydrator.py``).
 
 ``find_entities``   names/aliases (a person's given name too) equal to any lookup key, the
-                    session's active ids, and the
-                    person's relatives named by a relation word ("my sister")
+                    session's active ids, and relatives named by a relation word ("my sister")
 ``load_edges``      1-hop relations of a set of entities, both directions, pre-ranked; no
                     PSYCHE inference unless pinned (the prompt carries PROFILE, PEOPLE and
                     PROJECT facts: 001)
@@ -124,10 +123,11 @@ SELECT r.rel_id::text, r.subject_id::text, r.predicate, r.scope, r.text, r.memor
         OR (r.memory_type <> 'PSYCHE' AND r.predicate <> ALL($7::text[])
             AND (r.predicate = ANY($5::text[])
                  OR (r.subject_id = {_SELF}
-                     AND (r.importance = 3 OR (r.scope = 'global' AND r.importance >= 2
-                                               AND r.memory_type IN ('PROFILE', 'PEOPLE')))))))
+                     AND (r.importance = 3 OR r.scope = 'agent' OR (r.scope = 'global'
+                          AND r.importance >= 2 AND r.memory_type IN ('PROFILE', 'PEOPLE')))))))
  ORDER BY r.source = 'seeded_profile' DESC, r.pinned DESC, r.predicate = ANY($5::text[]) DESC,
-          r.importance DESC, r.updated_at DESC, r.rel_id
+          r.importance = 3 DESC, r.scope = 'agent' DESC, r.importance DESC, r.updated_at DESC,
+          r.rel_id
  LIMIT $4
 """
 

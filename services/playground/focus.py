@@ -48,6 +48,7 @@ class Focus:
     asks_about_me: bool  # "what do you know about me?": the person's foundation is the answer
     names: tuple[str, ...]  # folded names and aliases of the people the message is about
     words: frozenset[str]  # its content words (folded, "s" dropped)
+    people: tuple[str, ...] = ()  # the name of each person it names, once (not their aliases)
 
     def touches(self, text: str) -> bool:
         """Whether ``text`` names one of the message's people or shares a content word."""
@@ -62,19 +63,20 @@ def focus_of(message: str, graph: Mapping[str, Any]) -> Focus:
     """What ``message`` is about, with GRAPH (the envelope's, as JSON) naming its people."""
     folded = " ".join(fold(message).split())
     is_question = folded.endswith("?") or bool(_QUESTION_START.search(folded))
-    names = [
-        name
+    named = [
+        entity
         for entity in graph.get("entities", [])
         if entity.get("seed") == "mention"
         and not str(entity.get("entity_ref") or "").startswith("self:")  # "me": the person
-        for name in (entity.get("name", ""), *entity.get("aliases", []))
     ]
+    names = [n for e in named for n in (e.get("name", ""), *e.get("aliases", []))]
     names += [m.group(1) for m in _ASKED_NAME.finditer(message)]
     return Focus(
         asks_todos=is_question and bool(_TODO_WORDS.search(folded)),
         asks_about_me=bool(_ABOUT_ME.search(folded)),
         names=tuple(dict.fromkeys(n for n in map(_folded, names) if n and n not in _STOP)),
         words=content_words(message),
+        people=tuple(dict.fromkeys(_folded(e.get("name", "")) for e in named)),
     )
 
 

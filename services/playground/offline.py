@@ -81,7 +81,8 @@ def _heading(focus: Focus, has_todos: bool) -> str:
         return "What you still have to do:"
     if focus.asks_about_me:
         return "What I know about you:"
-    names = [n for n in focus.names if not any(n != m and n in m for m in focus.names)]
+    said = focus.people or focus.names  # a person once, by their name, not also an alias
+    names = [n for n in said if n and not any(n != m and n in m for m in said)]
     if names:
         return f"What I know about {' and '.join(n.title() for n in names[:2])}:"
     return "What I remember that bears on this:"

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from contracts.retrieve_limits import FusionWeights, TurnLimits
-from services.rag_gate import standing
+from services.rag_gate import period, standing
 from services.rag_gate.gate import normalize
 from services.rag_gate.when import TEMPORAL_BOOST
 
@@ -84,6 +84,7 @@ class TurnCandidate:
     words: int = 0  # its length
     dated: bool = False  # it says when (:func:`services.rag_gate.when.says_when`)
     standing: bool = False  # a standing instruction of the person's (:mod:`.standing`)
+    in_period: bool = False  # said in the period the question names (:mod:`.period`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +162,8 @@ def score_turns(
         session = limits.session_boost / (RRF_K + rank) if rank else 0.0
         dated = TEMPORAL_BOOST * FIRST if asks_when and c.dated else 0.0
         rule = standing.lift(base) if c.standing else 0.0
-        score = base + entity + session + dated + context + rule
+        during = period.BOOST * FIRST if c.in_period else 0.0
+        score = base + entity + session + dated + context + rule + during
         details = {
             "rrf": round(c.rrf, 6),
             "relevance": round(base, 6),
@@ -170,6 +172,7 @@ def score_turns(
             "when": round(dated, 6),
             "session_context": round(context, 6),
             "standing": round(rule, 6),
+            "period": round(during, 6),
             "fused": round(score, 6),
             "lexical": 1.0 if c.lexical else 0.0,
         }

@@ -3,13 +3,13 @@
 Round trips per turn, whatever the memory size:
 
 - gate closed: 1 SQL statement (continuity); no embedding, no vector search;
-- gate open: 1 embedding call (the message, once, for every collection); up to 4 vector
-  searches run concurrently (episodes, knowledge, facts, messages: only those the limits ask
-  for, :mod:`services.rag_gate.search`), plus 1 when the entity-narrowed episode search finds
-  nothing and is repeated un-narrowed; 3 SQL statements: continuity (on its own connection,
-  while the embedding runs), the hit rows (and the seed entities' names), then the
-  entity-card facts (skipped when no fact survived). Hits sure to fail their cutoff are
-  neither read nor ranked (:func:`services.rag_gate.search.cap`).
+- gate open: 1 embedding call (2 when it names a person, :mod:`.unnamed`); the vector
+  searches, concurrently (episodes, knowledge, facts, messages with its standing and period
+  searches: those the limits and the question ask for, :mod:`.search`; the episodes' once
+  more un-narrowed when the entity-narrowed one finds nothing); 3 SQL statements: continuity
+  (beside the embedding, as are the seed entities' names and the named period's sessions,
+  :mod:`.dated`), the hit rows, then the entity-card facts (skipped when no fact survived).
+  Hits sure to fail their cutoff are neither read nor ranked (:func:`.search.cap`).
 
 The slots are assembled by pure functions (:mod:`.slots`, :mod:`.turns`); this module only
 does the I/O, times the stages and adds up what each assembly dropped into ``debug``.
@@ -40,7 +40,7 @@ from services.core.embedder import Embedder
 from services.core.errors import DependencyUnavailable
 from services.core.settings import Settings
 from services.core.vectors import VectorHit, VectorIndex
-from services.rag_gate import continuity, search, slots, store, turns, unnamed
+from services.rag_gate import continuity, dated, period, search, slots, store, turns, unnamed
 from services.rag_gate.gate import decide, retrieval_query
 from services.rag_gate.store import Rows
 
@@ -133,7 +133,8 @@ async def _recall(
     timings: Timings,
 ) -> Recalled:
     limits = req.limits
-    dense, turn_dense = await _embed_both(db, embedder, req, query, timings)
+    asked = period.named(query, now) if limits.turns.max else None
+    dense, turn_dense, sessions = await _embed_both(db, embedder, req, query, asked, timings)
     if dense is None:
         return _unembedded(query, embedder.name)
     planned = search.plan(
@@ -145,6 +146,7 @@ async def _recall(
         entity_ids=req.entity_ids,
         history=now < datetime.now(UTC) - AS_OF_MARGIN,
         turn_dense=turn_dense,
+        period_sessions=sessions,
     )
     with timings.stage("vectors"):
         found = search.cap(await search.search(vectors, planned), limits)
@@ -154,7 +156,14 @@ async def _recall(
         with timings.stage("rank"):
             terms = slots.terms().of_query(query)
             recalled, turn_tally = turns.recalled_turns(
-                found.turns, found.episodes, rows, req, terms, found.skipped, found.standing
+                found.turns,
+                found.episodes,
+                rows,
+                req,
+                terms,
+                found.skipped,
+                found.standing,
+                asked if sessions else None,
             )
             episode, episode_tally = slots.episode_hits(found.episodes, rows, req, terms, recalled)
             knowledge, knowledge_tally = slots.knowledge_slot(
@@ -175,25 +184,29 @@ async def _recall(
 
 
 async def _embed_both(
-    db: Database, embedder: Embedder, req: RetrieveRequest, query: str, timings: Timings
-) -> tuple[list[float] | None, list[float] | None]:
-    """The query's dense vector and the turn search's (:mod:`.unnamed`: the seed entities'
-    names taken out, when the query says one; else None), the names read beside the first."""
+    db: Database,
+    embedder: Embedder,
+    req: RetrieveRequest,
+    query: str,
+    asked: period.Period | None,
+    timings: Timings,
+) -> tuple[list[float] | None, list[float] | None, list[str]]:
+    """The query's dense vector, the turn search's (:mod:`.unnamed`: the seed entities' names
+    taken out, when the query says one; else None), and the sessions of the period the query
+    names (:mod:`.period`), the names and sessions read beside the first embedding."""
     names: list[str] = []
-    if req.entity_ids and req.limits.turns.max:
-        dense, names = await _both(_embed(embedder, query, timings), _names(db, req))
+    sessions: list[str] = []
+    if (req.entity_ids and req.limits.turns.max) or asked is not None:
+        dense, (names, sessions) = await _both(
+            _embed(embedder, query, timings), dated.names_and_sessions(db, req, asked)
+        )
     else:
         dense = await _embed(embedder, query, timings)
     unnamed_query = unnamed.without_names(query, names) if dense is not None else None
     if dense is None or unnamed_query is None:
-        return dense, None
+        return dense, None, sessions
     other = await _embed(embedder, unnamed_query, timings, "embed_unnamed")
-    return dense, unnamed.mixed(dense, other) if other is not None else None
-
-
-async def _names(db: Database, req: RetrieveRequest) -> list[str]:
-    async with db.acquire() as conn:
-        return await unnamed.load_names(conn, req.user_id, req.entity_ids)
+    return dense, unnamed.mixed(dense, other) if other is not None else None, sessions
 
 
 async def _embed(

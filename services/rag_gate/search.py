@@ -1,7 +1,7 @@
 """rag-gate's vector searches: which collections a turn asks for, and the searches themselves.
 
 The index only proposes ids; Postgres decides what is live (:mod:`services.rag_gate.store`).
-At most 4 searches run, concurrently, each only when the request's limits ask for that
+At most 4 kinds of search run, concurrently, each only when the request's limits ask for that
 collection (:func:`plan`; 0 skips one):
 
 - episodes, narrowed to the seed entities, and once more un-narrowed if that finds nothing
@@ -12,7 +12,9 @@ collection (:func:`plan`; 0 skips one):
 - facts: PROFILE/PEOPLE/PROJECT only, filtered in the index, so no candidate slot goes to a
   PSYCHE fact;
 - this agent's logged messages (raw-turn recall), and beside it the person's standing
-  instructions among them alone (:mod:`services.rag_gate.standing`), merged into its hits.
+  instructions among them alone (:mod:`services.rag_gate.standing`) and, when the question
+  names a day or a month, the turns of that period's sessions alone
+  (:mod:`services.rag_gate.period`), both merged into its hits.
 
 Only :class:`VectorIndexUnavailable` is caught: a failing collection comes back as None, with
 a ``vector_search_failed`` warning in the log.
@@ -30,7 +32,7 @@ import structlog
 from contracts.retrieve_limits import Cutoff, Limits
 from services.core.memory_store.message_index import STANDING
 from services.core.vectors import VectorHit, VectorIndex, VectorIndexUnavailable
-from services.rag_gate import standing
+from services.rag_gate import period, standing
 
 T = TypeVar("T")
 EpisodeFilter = Literal["entities", "fallback", "none"]
@@ -53,6 +55,7 @@ class Query:
     turns: int
     history: bool = False  # an as-of read: closed facts too (Postgres keeps what was true)
     turn_dense: Sequence[float] | None = None  # the turn searches' own (:mod:`.unnamed`)
+    period_sessions: Sequence[str] = ()  # the sessions of the period the question names
 
 
 def plan(
@@ -65,6 +68,7 @@ def plan(
     entity_ids: Sequence[str],
     history: bool,
     turn_dense: Sequence[float] | None = None,
+    period_sessions: Sequence[str] = (),
 ) -> Query:
     """The searches the request's limits ask for: knowledge ``k`` 0, facts ``max`` 0 or turns
     ``max`` 0 each skip their collection."""
@@ -80,6 +84,7 @@ def plan(
         turns=limits.turns.candidates if limits.turns.max else 0,
         history=history,
         turn_dense=turn_dense,
+        period_sessions=period_sessions,
     )
 
 
@@ -99,14 +104,15 @@ class Found:
 async def search(vectors: VectorIndex, q: Query) -> Found:
     """Every search the query asks for, at once. Hits carry no payload: rag-gate reads the
     rows, a message's entities included, from Postgres by id."""
-    ep, kn, fa, tu, st = await asyncio.gather(
+    ep, kn, fa, tu, st, da = await asyncio.gather(
         _or_none("episodes", _episodes(vectors, q)),
         _or_none("knowledge", _knowledge(vectors, q)),
         _or_none("facts", _facts(vectors, q)),
         _or_none("messages", _turns(vectors, q)),
         _or_none("messages", _standing(vectors, q)),
+        _or_none("messages", _dated(vectors, q)),
     )
-    turns_, rules = standing.merged(tu, st)
+    turns_, rules = standing.merged(_added(tu, da), st)
     return Found(
         episodes=ep[0] if ep else None,
         knowledge=kn,
@@ -204,6 +210,31 @@ async def _standing(vectors: VectorIndex, q: Query) -> list[VectorHit]:
         text=q.text,
         payload=(),
     )
+
+
+async def _dated(vectors: VectorIndex, q: Query) -> list[VectorHit]:
+    """The turns of the named period's sessions alone (:mod:`.period`)."""
+    if q.turns == 0 or not q.period_sessions or period.SEARCH == 0:
+        return []
+    return await vectors.search(
+        "messages",
+        user_id=q.user_id,
+        agent_id=q.agent_id,
+        agent_only=True,
+        limit=period.SEARCH,
+        extra_must={"session_id": list(q.period_sessions)},
+        dense=q.turn_dense or q.dense,
+        text=q.text,
+        payload=(),
+    )
+
+
+def _added(hits: list[VectorHit] | None, more: list[VectorHit] | None) -> list[VectorHit] | None:
+    """``hits`` with those of ``more`` it lacks after them; a failed search stays None."""
+    if hits is None or not more:
+        return hits
+    seen = {hit.id for hit in hits}
+    return hits + [hit for hit in more if hit.id not in seen]
 
 
 async def _or_none(collection: str, awaitable: Awaitable[T]) -> T | None:

@@ -20,6 +20,7 @@ from contracts.slots import Turn
 from services.core.vectors import VectorHit
 from services.rag_gate import fusion, ranking, spread, updates, when
 from services.rag_gate.continuity import TailMessage
+from services.rag_gate.period import Period
 from services.rag_gate.slots import Tally, add_up, counted, cut, terms
 from services.rag_gate.store import Rows
 
@@ -35,8 +36,10 @@ def recalled_turns(
     query_terms: frozenset[int],
     skipped: frozenset[str] = frozenset(),
     standing: frozenset[str] = frozenset(),
+    asked: Period | None = None,
 ) -> tuple[list[RecalledTurn], Tally]:
-    """Recalled raw turns: cut like the other hits, then re-ranked (:mod:`.fusion`)."""
+    """Recalled raw turns: cut like the other hits, then re-ranked (:mod:`.fusion`); a turn
+    said in the period the question names (``asked``, :mod:`.period`) is lifted."""
     if not hits:
         return [], Tally()
     limits = req.limits.turns
@@ -64,6 +67,7 @@ def recalled_turns(
             dated=asks_when and when.says_when(rows.messages[k.candidate.id].text),
             words=fusion.words(rows.messages[k.candidate.id].text),
             standing=k.candidate.id in standing,
+            in_period=asked is not None and asked.holds(rows.messages[k.candidate.id].ts),
         )
         for k in done.kept
     ]

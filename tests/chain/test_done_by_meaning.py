@@ -84,3 +84,16 @@ async def test_a_done_that_fits_two_of_three_asks_once_about_those_two(nodes) ->
     assert _closed(said) == []
     assert len(said["questions"]) == 1, said["questions"]
     assert "fix the bike" not in said["questions"][0].lower()
+
+
+async def test_a_todo_done_in_passing_closes_it_and_an_unrelated_errand_closes_nothing(
+    nodes,
+) -> None:
+    """ "bought the gift on the way home lol": a message that opens with what was done closes
+    the pending todo it names (no "done" needed); "ordered pizza tonight lol" names none."""
+    ids = _user()
+    await say(nodes, ids, "remind me to buy a gift for joana by friday", 0)
+    await say(nodes, ids, "remind me to call the dentist tomorrow", 1)
+    assert _closed(await say(nodes, ids, "ordered pizza tonight lol", 2)) == []
+    closed = await say(nodes, ids, "bought the gift on the way home lol", 3)
+    assert _closed(closed) == ["Buy a gift for joana"]

@@ -38,6 +38,7 @@ def _work_ana(said: str) -> tuple[str, dict[str, Any]]:
     [
         "also ana from work (brightwave ana, not uni ana) is applying there too lol",
         "a different ana, from work, works at brightwave",
+        "ana from work (not my friend ana) works at brightwave",
     ],
 )
 async def test_a_namesake_set_apart_in_words_is_a_second_person(

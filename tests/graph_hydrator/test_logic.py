@@ -387,24 +387,41 @@ def test_foundation_is_seeded_then_pinned_then_critical_importance_and_newest() 
     ]
 
 
-def test_the_persons_global_identity_facts_are_foundation_by_importance_then_recency() -> None:
+def test_the_persons_identity_and_this_personas_own_notes_are_foundation() -> None:
+    """Global identity facts by importance then recency; this persona's own notes about the
+    person (scope ``agent``, any importance) right after core identity."""
     home = _fact("User lives in Lisbon", importance=2, age_d=2, about_self=True)
     job = _fact("User works at Acme", importance=2, age_d=1, about_self=True)
     sister = _fact(
         "Marta is the user's sister", importance=2, memory_type="PEOPLE", age_d=3, about_self=True
     )
     likes = _fact("User likes tea", importance=1, about_self=True)
-    agents_own = _fact("User trains on Mondays", importance=2, scope="agent", about_self=True)
+    agents_own = _fact("User trains on Mondays", importance=1, scope="agent", about_self=True)
     someone_else = _fact("Marta lives in Madrid", importance=2, memory_type="PEOPLE")
     project = _fact("User works on Atlas", importance=2, memory_type="PROJECT", about_self=True)
     name = _fact("User's name is Alice", importance=3, age_d=30, about_self=True)
     lines = pick_foundation([likes, agents_own, someone_else, project, sister, home, job, name])
     assert [f.text for f in lines] == [
         "User's name is Alice",
+        "User trains on Mondays",
         "User works at Acme",
         "User lives in Lisbon",
         "Marta is the user's sister",
     ]
+
+
+def test_a_persona_with_many_notes_keeps_the_persons_home_and_job_in_its_foundation() -> None:
+    """Past its first four, a coach's own notes come after the person's identity."""
+    home = _fact("User lives in Lisbon", importance=2, about_self=True)
+    job = _fact("User works at Acme", importance=2, about_self=True)
+    notes = [
+        _fact(f"coach note {n}", importance=1, scope="agent", age_d=n, about_self=True)
+        for n in range(12)
+    ]
+    texts = [f.text for f in pick_foundation([home, job, *notes])]
+    assert texts[:4] == [f"coach note {n}" for n in range(4)]
+    assert set(texts[4:6]) == {"User works at Acme", "User lives in Lisbon"}
+    assert len(texts) == 12
 
 
 def test_a_promoted_affect_and_an_unverified_fact_are_never_foundation() -> None:

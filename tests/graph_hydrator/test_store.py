@@ -80,21 +80,26 @@ async def test_foundation_candidates_come_pinned_and_seeded_first(seed: Seeder) 
     assert [f.fact_id for f in facts] == [seeded, pinned, core]
 
 
-async def test_foundation_candidates_include_the_persons_own_global_facts(seed: Seeder) -> None:
+async def test_foundation_candidates_include_the_persons_own_global_facts_and_this_agents(
+    seed: Seeder,
+) -> None:
+    """Global identity facts, and what this agent keeps for itself about the person (any
+    importance); never another agent's."""
     me = await seed.entity("Alice", entity_ref="self:user")
     marta = await seed.entity("Marta")
     home = await seed.fact(me, "LIVES_IN", value="Lisbon", importance=2, memory_type="PROFILE")
     sister = await seed.fact(me, "HAS_SISTER", marta, importance=2)
     allergy = await seed.fact(marta, "ALLERGY", value="nuts", importance=1)
     await seed.fact(me, "LIKES", value="tea", importance=1, memory_type="PROFILE")
-    await seed.fact(
-        me, "TRAINS", value="Mondays", importance=2, agent_id="deanna", memory_type="PROFILE"
+    trains = await seed.fact(
+        me, "TRAINS", value="Mondays", importance=1, agent_id="deanna", memory_type="PROJECT"
     )
+    await seed.fact(me, "DIET", value="keto", importance=2, agent_id="anaketa")
     await seed.fact(marta, "LIVES_IN", value="Madrid", importance=2)
     async with seed.pool.acquire() as conn:
         facts = await store.load_foundation(conn, seed.user_id, "deanna", T0)
-    assert {f.fact_id for f in facts} == {home, sister, allergy}
-    assert {f.fact_id for f in facts if f.about_self} == {home, sister}
+    assert {f.fact_id for f in facts} == {home, sister, allergy, trains}
+    assert {f.fact_id for f in facts if f.about_self} == {home, sister, trains}
 
 
 async def test_foundation_candidates_leave_out_affect_and_unverified_facts(seed: Seeder) -> None:

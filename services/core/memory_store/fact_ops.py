@@ -26,6 +26,7 @@ from services.core.memory_store.fact_types import (
     _identity,
     ends,
     expired,
+    nonempty,
     row_identity,
 )
 
@@ -158,7 +159,9 @@ class _Batch:
             self.closed.add(same.rel_id)
             self.ops.closes.append(CloseRow(same.rel_id, None, fact.valid_to, True))
         replaced = [self.close(row, same.rel_id, fact.valid_from) for row in targets]
-        return _restate(self.ops, fact, same, turn, ending, self.count_reference, replaced)
+        return _restate(
+            self.ops, fact, same, turn, ending, self.count_reference, replaced, self.now
+        )
 
     def _insert(
         self,
@@ -174,7 +177,17 @@ class _Batch:
         if holder is not None and holder.rel_id in self.claimed - self.released:
             keyless = True  # the holder, restated as another fact of the batch, keeps its key
         importance = 3 if fact.pinned else fact.importance
-        row = replace(fact, memory_key=None if keyless else fact.memory_key, importance=importance)
+        valid_from, valid_to = fact.valid_from, fact.valid_to
+        if valid_to is not None:  # never an empty interval; an open start is the write's now
+            valid_from, valid_to = nonempty(valid_from or self.now, valid_to, self.now)
+            valid_from = None if fact.valid_from is None and valid_from == self.now else valid_from
+        row = replace(
+            fact,
+            memory_key=None if keyless else fact.memory_key,
+            importance=importance,
+            valid_from=valid_from,
+            valid_to=valid_to,
+        )
         self.ops.inserts.append(insert_row(new_id, row))
         replaced = [self.close(row, new_id, fact.valid_from) for row in targets]
         first = next(filter(None, replaced), None)
@@ -196,10 +209,11 @@ def _restate(
     ending: bool,
     count_reference: bool,
     replaced: Sequence[UUID | None],
+    now: datetime,
 ) -> FactResult:
     """The live row of the fact's identity said again: its words, scores (importance,
     confidence and pinning only rise), provenance and time; ``unchanged`` when nothing moved."""
-    valid_from, valid_to = _validity(fact, same)
+    valid_from, valid_to = _validity(fact, same, now)
     row = UpdateRow(
         id=same.rel_id,
         text=fact.text,
@@ -225,13 +239,15 @@ def _restate(
     )
 
 
-def _validity(fact: FactWrite, same: Existing) -> tuple[datetime | None, datetime | None]:
-    """The restated row's time: the fact's where it says one, else the row's."""
+def _validity(
+    fact: FactWrite, same: Existing, now: datetime
+) -> tuple[datetime | None, datetime | None]:
+    """The restated row's time: the fact's where it says one, else the row's; never empty
+    (:func:`.fact_types.nonempty`: said to have ended before it was recorded, the end is the
+    truth and the fact held that day)."""
     valid_from = fact.valid_from or same.valid_from
     valid_to = fact.valid_to if fact.valid_to is not None else same.valid_to
-    if valid_from is not None and valid_to is not None and valid_to < valid_from:
-        valid_from = valid_to  # said to have ended before it was recorded: the end is the truth
-    return valid_from, valid_to
+    return nonempty(valid_from, valid_to, now)
 
 
 def _changed(row: UpdateRow, same: Existing) -> bool:

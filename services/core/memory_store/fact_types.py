@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time, timedelta
 from typing import Any, Literal
 from uuid import UUID
 
@@ -90,3 +90,20 @@ def ends(fact: FactWrite, now: datetime) -> bool:
 
 def expired(row: Existing, now: datetime) -> bool:
     return row.valid_to is not None and row.valid_to <= now
+
+
+def nonempty(
+    valid_from: datetime | None, valid_to: datetime | None, now: datetime
+) -> tuple[datetime | None, datetime | None]:
+    """A fact's time, never an empty interval that hides it. An end at or before the start:
+    still to come ("from friday until friday", one instant written twice), the one-day fact
+    ends at the end of that day (in the zone of its start: the person's); already past (ended
+    before it was recorded, corrected the second it was said), it held the day it ended. An
+    open start (None) is left to the caller."""
+    if valid_from is None or valid_to is None or valid_to > valid_from:
+        return valid_from, valid_to
+    if valid_to > now:
+        after = valid_from.date() + timedelta(days=1)
+        return valid_from, datetime.combine(after, time(), valid_from.tzinfo)
+    last = valid_to - timedelta(microseconds=1)
+    return datetime.combine(last.date(), time(), valid_to.tzinfo), valid_to

@@ -43,6 +43,7 @@ KEYWORD_FIELDS: tuple[str, ...] = (
     ACTIVE_KEY,
     "memory_type",
     "standing",
+    "session_id",  # messages: rag-gate's search among the sessions of a named period
 )
 BOOL_FIELDS: tuple[str, ...] = ("active",)
 

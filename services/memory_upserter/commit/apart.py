@@ -18,7 +18,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from services.memory_upserter.extract.people import Known
+from services.memory_upserter.extract.people import Known, group_of
 from services.memory_upserter.text import STOP_WORDS, fold
 
 # Words that place a person in the user's life ("ana from work", "uni ana"), and their group.
@@ -41,7 +41,7 @@ def qualifiers(name: str, said: Sequence[str]) -> Qualified:
     """What the person's words put with ``name`` (module docstring)."""
     key = re.escape(fold(name).strip())
     text = fold(" ".join(said))
-    contrasted = re.findall(rf"\bnot\s+(?:the\s+)?(\w+)\s+{key}\b", text) + re.findall(
+    contrasted = re.findall(rf"\bnot\s+(?:the\s+|my\s+)?(\w+)\s+{key}\b", text) + re.findall(
         rf"\bnot\s+(?:the\s+)?{key}\s+from\s+(?:the\s+)?(\w+)", text
     )
     different = bool(re.search(rf"\b(?:a\s+different|another|not\s+the\s+same)\s+{key}\b", text))
@@ -107,3 +107,17 @@ def placed_here(name: str, namesakes: Sequence[Known], said: Sequence[str]) -> K
     mine = set(q.places) | {_group(p) for p in q.places}
     here = [k for k in namesakes if placed(k, name) & mine] if mine else []
     return here[0] if len(here) == 1 else None
+
+
+def confirmed(alias: str, name: str, said: Sequence[str], roles: Collection[str] = ()) -> bool:
+    """An alias of ``name`` ("work Priya", the distinguishing alias the answer format asks
+    for) whose other words the person's own words confirm: each said or placed in its group
+    ("priya from my team": work), the group of a relation they hold ("friend Priya":
+    HAS_FRIEND), or "other" where the words set the name apart ("a different priya")."""
+    rest = [w for w in fold(alias).split() if w not in fold(name).split()]
+    heard = {_group(w) for w in re.findall(r"\w+", fold(" ".join(said)))}
+    heard |= {g for g in map(group_of, roles) if g}
+    q = qualifiers(name, said)
+    if q.different or q.contrasted:
+        heard.add("other")
+    return bool(rest) and all(_group(w) in heard for w in rest)

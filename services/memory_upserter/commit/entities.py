@@ -13,7 +13,7 @@ from services.core.memory_store import self_entity_id, upsert_entities
 from services.core.memory_store.shapes import EntityResult, EntityWrite
 from services.memory_upserter.commit import sql
 from services.memory_upserter.commit.read import SELF
-from services.memory_upserter.commit.turn import TurnPlan
+from services.memory_upserter.commit.turn import PLAN_PATHS, TurnPlan
 from services.memory_upserter.extract.people import group_of
 
 
@@ -31,7 +31,31 @@ async def write_entities(conn: Connection, plan: TurnPlan) -> Named:
     """The plan's entities and the user's own entity, written."""
     writes, notes = await distinct_writes(conn, plan)
     entities = await _upsert(conn, plan, writes)
+    if plan.renames:
+        notes += await _renamed(conn, plan)
     return Named(entities, await _self(conn, plan), notes)
+
+
+async def _renamed(conn: Connection, plan: TurnPlan) -> list[Notice]:
+    """The names the person corrected, written (:data:`.sql.RENAME`), each with a notice."""
+    notes = []
+    for r in plan.renames:
+        old, new = next(
+            ((o, n) for o, n in zip(r.old.split(), r.new.split(), strict=False) if o != n),
+            (r.old, r.new),
+        )
+        await conn.execute(
+            sql.RENAME, plan.turn.req.user_id, r.entity_ref, r.new, r.old, plan.turn.now,
+            old, new,
+        )  # fmt: skip
+        notes.append(
+            Notice(
+                code="entity_renamed",
+                detail=f"{r.old!r} is {r.new!r} now: the person corrected the name "
+                f"({r.old!r} kept as an alias)",
+            )
+        )
+    return notes
 
 
 async def distinct_writes(
@@ -52,7 +76,7 @@ async def distinct_writes(
                 alias = f"{group} {namesake['name']}"
                 await conn.execute(sql.ALIAS, user, namesake["entity_id"], alias, plan.fact_source)
         elif plan.plan_source in ("request", "answer"):
-            path = "$.plan" if plan.plan_source == "request" else "$.answer.plan"
+            path = PLAN_PATHS.get(plan.plan_source, "plan")
             notes.append(
                 Notice(
                     code="plan_field_dropped",

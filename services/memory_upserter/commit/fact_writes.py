@@ -13,6 +13,7 @@ from uuid import UUID
 
 from contracts.plan import PlanFact
 from services.core.memory_store.fact_ops import FactWrite
+from services.core.memory_store.fact_types import nonempty
 from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
 from services.core.memory_store.shapes import EntityResult
 from services.memory_upserter.commit.fact_text import plain_fact_text
@@ -100,8 +101,8 @@ def fact_write(
 
 def validity(fact: PlanFact, now: datetime) -> tuple[datetime | None, datetime | None]:
     """The fact's ``valid_from``/``valid_to`` resolved against the turn (None: not given or
-    not understood; a model's plan has them resolved already, by :mod:`.lenient`)."""
-    return (
-        parse_when(fact.valid_from, now) if fact.valid_from else None,
-        parse_when(fact.valid_to, now, end=True) if fact.valid_to else None,
-    )
+    not understood; a model's plan has them resolved already, by :mod:`.lenient`), never an
+    empty interval (:func:`~services.core.memory_store.fact_types.nonempty`)."""
+    start = parse_when(fact.valid_from, now) if fact.valid_from else None
+    end = parse_when(fact.valid_to, now, end=True) if fact.valid_to else None
+    return nonempty(start, end, now) if start and end else (start, end)

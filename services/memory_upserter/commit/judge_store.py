@@ -32,9 +32,10 @@ from services.memory_upserter.commit.ending import CUE, ends_said, tied_titles
 from services.memory_upserter.commit.judge import judge, names_in
 from services.memory_upserter.commit.known import known_in
 from services.memory_upserter.commit.spoken import CORRECTION
-from services.memory_upserter.commit.turn import Judgement, ReadTurn, Stored
+from services.memory_upserter.commit.turn import Judgement, ReadTurn, Rename, Stored
 from services.memory_upserter.extract.extractor import Utterance
 from services.memory_upserter.extract.people import Known
+from services.memory_upserter.extract.renamed import renamed, without_renamed
 from services.memory_upserter.forget.audit import FORGOTTEN_ANSWER
 from services.memory_upserter.text import STOP_WORDS, is_command, words
 
@@ -146,7 +147,8 @@ async def judge_turn(
         now=turn.now,
         timeout_s=settings.llm_timeout_s,
     )
-    plan, ended = judged.plan, list[Notice]()
+    corrected = renamed([u.text for u in new if u.speaker is None], context.known)
+    plan, ended = without_renamed(judged.plan, corrected), list[Notice]()
     if plan.ends:  # words the judge could not name a handle for (:mod:`.asked`)
         async with db.acquire() as conn:
             plan, ended = await resolve_ends(
@@ -174,6 +176,7 @@ async def judge_turn(
         questions=tuple(judged.questions),
         notes=tuple(notes),
         known=tuple(context.known),
+        renames=tuple(Rename(k.entity_ref, k.name, name) for k, name in corrected),
     )
 
 

@@ -16,7 +16,8 @@ notice, so a designer sees what the model got wrong):
   Location, one not in the list → Other, never a Person); a field named another way ("fact"
   for ``text``, camelCase: :data:`.repair.FIELD_SYNONYMS`);
 - a predicate with spaces, hyphens or dots → underscores ("lives in" → ``lives_in``);
-- a number out of range clamped (``importance`` 7 → 3), a number as a string or a float read as
+- a number out of range clamped (``importance`` 7 → 3, ``confidence`` 3 → 1; one written as a
+  percent, 10–100: 90 → 0.9), a number as a string or a float read as
   the number ("2", 2.0 → 2), "true"/"no" as booleans; a string over its maximum length clipped;
   a lone string where a list belongs, a list of one; a list over its maximum keeps its first;
 - time words and day/month numbers ("14/12") resolved once, here, in the person's zone (one
@@ -27,8 +28,10 @@ notice, so a designer sees what the model got wrong):
 
 A fact relating an entity to itself, or missing what it says, is dropped whole. :func:`read_answer`
 reads the raw ``answer``: fenced or surrounded JSON found, almost-JSON mended (:mod:`.json_repair`);
-not a JSON object: the reply itself (its plan left to the shadow judge); no usable ``reply``: its
-plan kept, no assistant message; plan fields beside ``reply``: its plan (.repair.loose_plan)."""
+not a JSON object: the reply itself (its plan left to the shadow judge); the reply under
+another name ("response", "message"): the reply (.answer_shape.reply_named); no usable
+``reply``: its plan kept, no assistant message; plan fields beside ``reply``: its plan
+(.answer_shape.loose_plan); one fact or todo written as the object itself: a list of one."""
 
 from __future__ import annotations
 
@@ -46,15 +49,16 @@ from contracts.plan import LLMAnswer, MemoryWritePlan, PlanFact, PlanTodo
 from contracts.relations import ROLES
 from services.core.clock import out_of_range
 from services.core.memory_store.keys import BY_SHAPE, shaped_predicate
+from services.core.when import MONTHS, WEEKDAYS, past_tense
+from services.memory_upserter.commit.answer_shape import loose_plan, reply_named
 from services.memory_upserter.commit.json_repair import mend
 from services.memory_upserter.commit.relatives import ROLE_WORDS, SHORT_ROLES
 from services.memory_upserter.commit.relatives import SELF_HANDLES as SELF_HANDLES
 from services.memory_upserter.commit.relatives import is_name as is_name
-from services.memory_upserter.commit.repair import Reader, loose_plan, short
+from services.memory_upserter.commit.repair import Reader, short
 from services.memory_upserter.commit.written_dates import numeric_date
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.extract.temporal import parse_when
-from services.memory_upserter.extract.when import MONTHS, WEEKDAYS, past_tense
 from services.memory_upserter.text import fold
 
 
@@ -105,6 +109,9 @@ def _parts(reader: Reader, raw: dict[str, Any], key: str, path: str) -> list[tup
     sent = raw.get(key)
     if sent is None:
         return []
+    if isinstance(sent, dict):  # one fact written as the object itself
+        reader.note("plan_repaired", f"{path}.{key}", "one object read as a list of one")
+        sent = [sent]
     if not isinstance(sent, list):
         reader.note("plan_part_dropped", f"{path}.{key}", f"not a list ({short(sent)})")
         return []
@@ -139,6 +146,7 @@ def read_answer(text: str) -> AnswerRead:
             "answer_not_json", "$.answer", "its text is the reply; the judge reads the turn"
         )
         return AnswerRead(body[:_REPLY_MAX] or None, None, False, reader.notes)
+    found = reply_named(found, reader)
     loose = loose_plan(found, reader)
     for key in found.keys() - {"reply", "plan"} - (loose or {}).keys():
         reader.note("plan_field_dropped", f"$.answer.{key}", "unknown field")

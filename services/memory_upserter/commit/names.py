@@ -120,10 +120,11 @@ def said_full(known: Sequence[Known], key: str, said: Sequence[str]) -> list[Kno
 
 def said_roles(name: str, said: Sequence[str]) -> tuple[str, ...]:
     """Every relation the person put before the name, in order ("my colleague marta …, a
-    different marta from my sister marta": ``HAS_COLLEAGUE``, ``HAS_SISTER``)."""
+    different marta from my sister marta": ``HAS_COLLEAGUE``, ``HAS_SISTER``); not one they
+    deny ("ana from work, not my friend ana")."""
     roles = []
     for found in re.finditer(
-        rf"(?i)\bmy\s+((?:\w+[\s-])?\w+)\s+{re.escape(name)}\b", " ".join(said)
+        rf"(?i)(?<!not )\bmy\s+((?:\w+[\s-])?\w+)\s+{re.escape(name)}\b", " ".join(said)
     ):
         phrase = found[1].lower()
         label = ROLES.get(phrase) or ROLES.get(phrase.split()[-1].split("-")[-1])

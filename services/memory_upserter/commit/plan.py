@@ -10,13 +10,14 @@ given."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
 from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan, PlanFact
 from services.core.memory_store.keys import canonical_predicate
+from services.memory_upserter.commit.apart import confirmed
 from services.memory_upserter.commit.grounding import Said, ground
 from services.memory_upserter.commit.judge import forgets_asked
 from services.memory_upserter.commit.kinds import category_hints
@@ -24,7 +25,13 @@ from services.memory_upserter.commit.names import resolve_plan
 from services.memory_upserter.commit.read import AFFECT_PREDICATES
 from services.memory_upserter.commit.todo_question import called_off
 from services.memory_upserter.commit.todo_rows import did_sentences, todo_rows
-from services.memory_upserter.commit.turn import Judgement, MessageRow, ReadTurn, TurnPlan
+from services.memory_upserter.commit.turn import (
+    PLAN_PATHS,
+    Judgement,
+    MessageRow,
+    ReadTurn,
+    TurnPlan,
+)
 from services.memory_upserter.text import fold, says_done, statement_in
 
 LOWERED_CONFIDENCE = 0.5  # a fact the person's words support only in part
@@ -50,7 +57,7 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
             )
             for name in dict.fromkeys(resolved.unknown_kind)
         ]
-    todos, todo_notes = todo_rows(plan, turn, own)
+    todos, todo_notes = todo_rows(plan, turn, own, PLAN_PATHS.get(source, "plan"))
     notes += todo_notes
     done_said = any(says_done(r.text) for r in own)
     off = bool(plan.done) and not done_said and called_off([r.text for r in own])
@@ -69,8 +76,7 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         notes += [
             Notice(
                 code="plan_forget_dropped",
-                detail=f"{'$.plan' if source == 'request' else '$.answer.plan'}.forget: {t!r}: "
-                "the person did not ask",
+                detail=f"{PLAN_PATHS.get(source, 'plan')}.forget: {t!r}: the person did not ask",
             )
             for t in plan.forget
             if t not in forget
@@ -105,6 +111,7 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         ),
         ends=tuple(plan.ends),
         closes_asked=tuple(a.question for a in asked),  # the "which one is done?" answered
+        renames=judged.renames,
     )
 
 
@@ -144,19 +151,39 @@ def _facts(
             judged.stored_facts,
             turn.reply or "",
         )
-        facts, dropped = weigh(facts, said)
+        facts, dropped = weigh(facts, said, _alias_names(plan, judged, said))
         notes += dropped
     return facts + promoted, notes + note
 
 
-def weigh(facts: Sequence[PlanFact], said: Said) -> tuple[list[PlanFact], list[Notice]]:
-    """The facts the person's words support (:mod:`.grounding`): the unsure ones kept lowered —
-    confidence at most 0.5, importance at most 1, never pinned, so out of FOUNDATION — the
-    unsupported and the hedged ones dropped; a notice for each."""
+def _alias_names(plan: MemoryWritePlan, judged: Judgement, said: Said) -> dict[str, str]:
+    """The aliases a fact may name someone by, each with their name: a known entity's stored
+    ones, and a plan entity's the person's words confirm (:func:`.apart.confirmed`)."""
+    words = (*said.this_turn, *said.earlier)
+    names = {fold(a): k.name for k in judged.known for a in k.aliases}
+    for e in plan.entities:
+        names |= {fold(a): e.name for a in e.aliases if confirmed(a, e.name, words)}
+    return names
+
+
+def _by_name(fact: PlanFact, names: Mapping[str, str]) -> PlanFact:
+    """The fact with an alias object or value read as the name ("work Priya" → "Priya"): the
+    alias is a label that tells two namesakes apart, not a claim to ground."""
+    obj, value = (None if t is None else names.get(fold(t), t) for t in (fact.object, fact.value))
+    return msgspec.structs.replace(fact, object=obj, value=value)
+
+
+def weigh(
+    facts: Sequence[PlanFact], said: Said, names: Mapping[str, str] | None = None
+) -> tuple[list[PlanFact], list[Notice]]:
+    """The facts the person's words support (:mod:`.grounding`), one naming someone by an
+    alias read by their name (:func:`_by_name`): the unsure ones kept lowered — confidence at
+    most 0.5, importance at most 1, never pinned, so out of FOUNDATION — the unsupported and
+    the hedged ones dropped; a notice for each."""
     kept: list[PlanFact] = []
     notes: list[Notice] = []
     for fact in facts:
-        found = ground(fact, said)
+        found = ground(_by_name(fact, names or {}), said)
         what = f"{fact.predicate} {fact.value if fact.value is not None else fact.object!r}"
         if found.verdict == "kept":
             kept.append(fact)

@@ -14,7 +14,6 @@ import msgspec
 from msgspec import inspect as mi
 
 from contracts.memory import Notice
-from contracts.plan import MemoryWritePlan
 from services.memory_upserter.text import fold
 
 SYNONYMS: dict[str, str] = {
@@ -39,6 +38,7 @@ SYNONYMS: dict[str, str] = {
     "relationships": "PEOPLE",
     "social": "PEOPLE",
     "family": "PEOPLE",
+    "pet": "PEOPLE",
     "friends": "PEOPLE",
     "contacts": "PEOPLE",
     "projects": "PROJECT",
@@ -108,22 +108,6 @@ def field_named(key: str, fields: Iterable[str], given: set[str]) -> str | None:
         if name != key and name in fields and name not in given:
             return name
     return None
-
-
-# the fields of a plan, as a small model writes them beside ``reply`` when it forgets ``plan``
-PLAN_FIELDS = frozenset(f.encode_name for f in msgspec.structs.fields(MemoryWritePlan))
-
-
-def loose_plan(found: dict[str, Any], reader: Reader) -> dict[str, Any] | None:
-    """An answer's plan fields written beside ``reply`` with no ``plan`` object, read as its
-    plan (each noted ``plan_repaired``: only one reading); None when it has a ``plan`` or none
-    of a plan's fields."""
-    loose = {key: value for key, value in found.items() if key in PLAN_FIELDS}
-    if "plan" in found or not loose:
-        return None
-    for key in loose:
-        reader.note("plan_repaired", f"$.answer.{key}", "beside reply: read as the plan's")
-    return loose
 
 
 @dataclass
@@ -272,6 +256,8 @@ def _number(raw: Any, typ: mi.IntType | mi.FloatType) -> tuple[Any, str | None]:
         return None, "not a number"
     low = typ.ge if typ.ge is not None else typ.gt
     high = typ.le if typ.le is not None else typ.lt
+    if high == 1 and isinstance(typ, mi.FloatType) and 10 <= number <= 100:  # a percent: 90
+        number /= 100
     number = max(number, low) if low is not None else number
     number = min(number, high) if high is not None else number
     return (round(number) if isinstance(typ, mi.IntType) else number), None

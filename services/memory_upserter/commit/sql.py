@@ -83,6 +83,22 @@ SELECT e.entity_id, e.name,
  ORDER BY e.entity_id::text = $2 DESC, e.entity_ref = $2 DESC, e.last_seen DESC NULLS LAST
  LIMIT 1
 """
+# A person's name corrected: the new name, the old kept as an alias, and the words of their
+# live facts ($6: the old spelling's word, $7: the new one; whole words, any case).
+RENAME = """
+WITH e AS (
+    UPDATE entities SET name = $3, updated_at = $5
+     WHERE user_id = $1 AND entity_ref = $2 AND active RETURNING entity_id),
+a AS (
+    INSERT INTO entity_aliases (user_id, entity_id, alias, source)
+    SELECT $1, e.entity_id, $4, 'correction' FROM e
+    ON CONFLICT (entity_id, alias_normalized) DO NOTHING)
+UPDATE relations r
+   SET text = regexp_replace(r.text, '\\m' || $6 || '\\M', $7, 'gi'), updated_at = $5
+  FROM e
+ WHERE r.user_id = $1 AND r.status = 'ACTIVE' AND (r.subject_id = e.entity_id
+                                                  OR r.object_id = e.entity_id)
+"""
 ALIAS = """
 INSERT INTO entity_aliases (user_id, entity_id, alias, source) VALUES ($1, $2, $3, $4)
 ON CONFLICT (entity_id, alias_normalized) DO NOTHING

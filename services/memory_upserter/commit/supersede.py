@@ -22,7 +22,7 @@ from contracts.memory import FactWritten, Notice
 from services.core.deps import Connection
 from services.core.handles import parse_handle
 from services.core.memory_store.visibility import visible
-from services.memory_upserter.commit.turn import TurnPlan
+from services.memory_upserter.commit.turn import PLAN_PATHS, TurnPlan
 
 # The user's live facts this persona may see whose id starts with one of the prefixes.
 CANDIDATES = f"""
@@ -61,7 +61,7 @@ class Superseding:
 
 def handle_refs(plan: TurnPlan) -> tuple[list[HandleRef], list[HandleRef]]:
     """The plan's ``replaces`` (of the facts it kept) and ``ends``, each with its path."""
-    base = {"request": "$.plan", "answer": "$.answer.plan"}.get(plan.plan_source, "plan")
+    base = PLAN_PATHS.get(plan.plan_source, "plan")
     given = plan.turn.plan.facts if plan.turn.plan is not None else []
     replaces = []
     for i, (fact, _, _) in enumerate(plan.resolved.facts):

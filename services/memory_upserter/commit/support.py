@@ -25,10 +25,10 @@ from datetime import date, datetime
 
 from contracts.plan import PlanFact
 from services.core.memory_store.keys import canonical_predicate
+from services.core.when import DAY_SHORTHANDS, MONTHS, WEEKDAYS
 from services.memory_upserter.commit import grounding as g
 from services.memory_upserter.commit.spoken import NEGATED, REFUSAL
 from services.memory_upserter.extract.temporal import validity
-from services.memory_upserter.extract.when import DAY_SHORTHANDS, MONTHS, WEEKDAYS
 from services.memory_upserter.text import SENTENCES, STOP_WORDS, words
 
 # Standard normalisations: a word of a family supports any other of it.

@@ -22,15 +22,16 @@ _DID = re.compile(
 
 
 def todo_rows(
-    plan: MemoryWritePlan, turn: ReadTurn, own: list[MessageRow]
+    plan: MemoryWritePlan, turn: ReadTurn, own: list[MessageRow], path: str = "plan"
 ) -> tuple[list[TodoRow], list[Notice]]:
     """Each todo once, with its due time, source sentence and message; a notice for a due
-    time not understood."""
+    time not understood, and one for a due already past (a date written outright, "2025":
+    kept, overdue; a month gone by is the coming one, :func:`.due.parse_due`)."""
     todos: list[TodoRow] = []
     notes: list[Notice] = []
     seen: set[tuple[str, str]] = set()
     user_texts = [(i, r.text) for i, r in enumerate(turn.rows) if r in own]
-    for todo in plan.todos:
+    for i, todo in enumerate(plan.todos):
         key = (todo.kind, fold(todo.text))
         if key in seen:
             continue
@@ -41,6 +42,14 @@ def todo_rows(
                 Notice(
                     code="due_not_understood",
                     detail=f"todo {todo.text[:60]!r}: due {todo.due!r} ignored",
+                )
+            )
+        elif due is not None and due < turn.now:
+            notes.append(
+                Notice(
+                    code="due_in_past",
+                    detail=f"{path}.todos[{i}].due: {todo.due!r} is past "
+                    f"({due:%Y-%m-%d %H:%M}): kept, overdue",
                 )
             )
         snippet, index = source_of(todo.text, todo.source_snippet, user_texts)

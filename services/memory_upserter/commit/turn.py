@@ -158,6 +158,16 @@ class Judgement:
     known: tuple[Known, ...] = ()  # the user's entities the plan's names may mean
     stored_facts: tuple[str, ...] = ()  # live fact texts a plan's ending fact may restate
     todo_answer: TodoAnswer | None = None  # "the dentist one": the todo a "which one?" meant
+    renames: tuple[Rename, ...] = ()  # names the person corrected ("her name is ana not anna")
+
+
+@dataclass(frozen=True)
+class Rename:
+    """A known person's name, corrected by the person (:mod:`..extract.renamed`)."""
+
+    entity_ref: str
+    old: str  # the name as stored
+    new: str
 
 
 @dataclass(frozen=True)
@@ -179,6 +189,7 @@ class TurnPlan:
     answered: Answered | None = None  # the open question this turn's message answered
     ends: tuple[str, ...] = ()  # handles of the facts the plan ends
     closes_asked: tuple[str, ...] = ()  # the todo questions this turn answered ("the dentist one")
+    renames: tuple[Rename, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -193,3 +204,8 @@ class Written:
     questions: tuple[str, ...] = ()  # the plan's, and the transaction's ("which one is done?")
     closed: tuple[str, ...] = ()  # questions this turn answered: no longer pending
     passed_over: tuple[str, ...] = ()  # active namesakes the answer did not choose: let go
+
+
+# Where a plan's fields sit in the request, for a warning's path: ``$.plan``, or
+# ``$.answer.plan`` in a model's answer (``plan`` for the judge's own: ``.get(source, "plan")``).
+PLAN_PATHS = {"request": "$.plan", "answer": "$.answer.plan"}

@@ -8,8 +8,9 @@ helpers turn the other forms into ISO first.
 - :func:`iso_dates`: a month name with a day ("September 18", "Sept 18th", "18th of
   September", "18 Sep", with or without a year) or a day/month number ("18/09", "18/09/2026")
   inside a text, each replaced by its ISO date;
-- :func:`numeric_date`: a whole time field that is a day/month ("12/12", "1/11/26") or a
-  month/year ("05/2027") number, as an ISO date; anything else unchanged.
+- :func:`numeric_date`: a time field that is (or starts with, before a time of day: "19/11
+  3pm") a day/month number ("12/12", "1/11/26"), or a month/year ("05/2027") number, with
+  that date in ISO; anything else unchanged.
 
 Numbers are read day first ("03/04" is 3 April), as most of the world writes them, unless
 only the other order is a date ("09/18" is 18 September). A date with no year is the one
@@ -20,7 +21,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from services.memory_upserter.extract.when import MONTHS
+from services.core.when import MONTHS
 
 _MONTH = {m[:3]: i for i, m in enumerate(MONTHS, 1)} | {"sept": 9}
 _WORDS = "|".join(sorted({*MONTHS, *_MONTH, "sept"}, key=len, reverse=True))
@@ -85,10 +86,13 @@ def iso_dates(text: str, today: date) -> str:
 
 
 def numeric_date(given: str, today: date) -> str:
-    """A time field that is a day/month or month/year number as an ISO date, else ``given``."""
-    whole = _NUMERIC.fullmatch(given.strip())
+    """A time field that is (or starts with) a day/month number, or is a month/year number,
+    with that date in ISO: "19/11 3pm" → "2026-11-19 3pm", "11/19/2026" → "2026-11-19";
+    else ``given``."""
+    first, _, rest = given.strip().partition(" ")
+    whole = _NUMERIC.fullmatch(first)
     if whole and (found := _numeric(whole, today)) is not None:
-        return found.isoformat()
+        return f"{found.isoformat()} {rest}".strip()
     month_year = _MONTH_YEAR.match(given)
     if month_year and 1 <= int(month_year[1]) <= 12:
         return f"{month_year[2]}-{int(month_year[1]):02d}"

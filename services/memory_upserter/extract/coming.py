@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from services.memory_upserter.extract.when import MONTH_WORD, month_number, month_year
+from services.core.when import MONTH_WORD, month_number, month_year
 
 NEXT = rf"next\s+(?P<nwhat>weekend|week|month|year|{MONTH_WORD})"
 # "on the weekend" is a habit ("i paint on the weekend"), not a date: it is not read

@@ -6,8 +6,8 @@ weekend" is today: :func:`.coming.weekend_due`), "next week", "in 3 days", "in 2
 17:30", "at 10" (a bare hour: :func:`.when.bare_hour`), "the 19th", "2026-01-05". A day without
 a time of day means 09:00 (18:00 for "today"), in the zone of ``now`` (the person's); a bare
 time already past today means tomorrow; a weekday means its next occurrence (never today). A
-plan's ``due`` field (:func:`parse_due`) is read with the calendar grammar of :mod:`.when`
-first.
+plan's ``due`` field (:func:`parse_due`) is read with the calendar grammar of
+:mod:`services.core.when` first.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from services.memory_upserter.extract.coming import WEEKEND, field_period, weekend_due
-from services.memory_upserter.extract.when import (
+from services.core.when import (
     DEFAULT_HOUR,
     MONTHS,
     NUMBER_WORDS,
@@ -26,7 +25,9 @@ from services.memory_upserter.extract.when import (
     bare_hour,
     calendar,
     month_number,
+    month_year,
 )
+from services.memory_upserter.extract.coming import WEEKEND, field_period, weekend_due
 
 __all__ = ["NUMBER_WORDS", "WEEKDAYS", "Due", "find_due", "parse_due", "without_due"]
 
@@ -93,31 +94,46 @@ def find_due(text: str, now: datetime) -> Due | None:
     return None
 
 
-# A month alone ("december", "in January", "2026-12"): said within that month, the month
-# under way — its first day is past, so the todo is due today, not overdue from the start.
-_MONTH_ONLY = re.compile(
-    rf"(?i)(?:in\s+|by\s+|this\s+)?(?:{'|'.join(m[:3] + '(?:' + m[3:] + ')?' for m in MONTHS)}"
-    r"|\d{4}-\d\d)"
+# A month or a year alone ("december", "in January", "March 2026", "2026-12", "2026").
+_MONTH_WORDS = "|".join(m[:3] + "(?:" + m[3:] + ")?" for m in MONTHS)
+_PERIOD = re.compile(
+    rf"(?i)(?:(?:in|by|before|until|this)\s+)?(?:(?P<month>{_MONTH_WORDS})\.?(?:,?\s*\d{{4}})?"
+    r"|\d{4}-(?P<iso_month>\d\d)|(?P<year>\d{4}))"
 )
 
 
 def parse_due(value: str, now: datetime) -> datetime | None:
     """A plan's ``due``, in ``now``'s zone (the person's): the calendar words of
     :func:`.when.calendar` ("2026-12-04", "friday", "19th at 3pm", "tomorrow at 10"), else
-    the first due expression in it ("in 2 hours"); None when not understood."""
+    the first due expression in it ("in 2 hours"); None when not understood. A month or a year
+    alone that has begun is never overdue from the start (:func:`_coming`)."""
     at = calendar(value, now, "due")
-    under_way = at is not None and (at.year, at.month) == (now.year, now.month) and at < now
-    if under_way and _MONTH_ONLY.fullmatch(value.strip()):
-        return datetime.combine(now.date(), time(18), now.tzinfo)  # "december" in December
+    period = _PERIOD.fullmatch(value.strip())
+    if at is not None and period is not None and at < now:
+        return _coming(at, period, now)
     if at is not None:
         return at
-    period = field_period(value, now.date())
-    if period is not None:  # "next month": its first day, at the default hour
-        day = max(period[0], now.date())  # "this weekend" on a Sunday: today
+    period_words = field_period(value, now.date())
+    if period_words is not None:  # "next month": its first day, at the default hour
+        day = max(period_words[0], now.date())  # "this weekend" on a Sunday: today
         hour = 18 if day == now.date() else DEFAULT_HOUR
         return datetime.combine(day, time(hour), now.tzinfo)
     due = find_due(value.strip(), now)
     return due.at if due else None
+
+
+def _coming(at: datetime, period: re.Match[str], now: datetime) -> datetime:
+    """A month or year alone that has begun: under way ("december" in December, "2026" in
+    2026), due today; a month gone by ("March 2026" said in November: a model put the year on
+    "in march"), the coming one; a year gone by stays as written (the commit warns)."""
+    today = datetime.combine(now.date(), time(18), now.tzinfo)
+    if period["year"]:
+        return today if at.year == now.year else at
+    month = at.month
+    year = month_year(month, now.date(), past=False)
+    if (year, month) == (now.year, now.month):
+        return today
+    return datetime.combine(date(year, month, 1), time(DEFAULT_HOUR), now.tzinfo)
 
 
 def without_due(text: str, due: Due | None) -> str:

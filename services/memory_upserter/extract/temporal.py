@@ -16,7 +16,7 @@ valid from a week before the turn, never a place called "Porto Last Week".
 - "now", "currently", "these days", "at the moment" only say "current" and are dropped.
 
 :func:`parse_when` reads a plan's ``valid_from``/``valid_to``: the calendar words of
-:mod:`.when` (one grammar with the due dates), or the same relative words.
+:mod:`services.core.when` (one grammar with the due dates), or the same relative words.
 """
 
 from __future__ import annotations
@@ -25,6 +25,15 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
+from services.core.when import (
+    MONTH_WORD,
+    NUMBER_WORDS,
+    WEEKDAYS,
+    calendar,
+    month_number,
+    month_year,
+    past_tense,
+)
 from services.memory_upserter.extract.coming import (
     NEXT,
     SEASON,
@@ -34,15 +43,6 @@ from services.memory_upserter.extract.coming import (
     period_start,
     season_start,
     weekend,
-)
-from services.memory_upserter.extract.when import (
-    MONTH_WORD,
-    NUMBER_WORDS,
-    WEEKDAYS,
-    calendar,
-    month_number,
-    month_year,
-    past_tense,
 )
 
 _MONTH = rf"(?P<mon>{MONTH_WORD})"

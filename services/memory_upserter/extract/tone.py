@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from services.memory_upserter.extract.when import past_tense
+from services.core.when import past_tense
 
 # What sarcasm inverts: the person's likes and dislikes.
 SARCASM_INVERTS = frozenset({"LIKES", "DISLIKES", "LOVES", "HATES", "FAVORITE", "ENJOYS"})

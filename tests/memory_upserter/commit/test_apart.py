@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.memory_upserter.commit.apart import apart_from, placed_here
+from services.memory_upserter.commit.apart import apart_from, confirmed, placed_here
 from services.memory_upserter.extract.people import Known
 
 UNI = Known("Ana", "person:ana", ("HAS_FRIEND",), ("uni Ana",), "Person", "1" * 32)
@@ -61,3 +61,22 @@ def test_the_words_pick_the_namesake_placed_there() -> None:
     assert placed_here("ana", [UNI, WORK], ["ana from work got the job"]) is WORK
     assert placed_here("ana", [UNI, WORK], ["ana from uni had twins"]) is UNI
     assert placed_here("ana", [UNI, WORK], ["ana got the job"]) is None
+
+
+@pytest.mark.parametrize(
+    ("alias", "said", "roles", "expected"),
+    [
+        ("work Priya", "priya from my team got promoted", (), True),
+        ("work Priya", "the priya at the office", (), True),
+        ("other Priya", "a different priya got promoted", (), True),
+        ("other Priya", "not uni priya", (), True),
+        ("friend Priya", "priya is moving", ("HAS_FRIEND",), True),
+        ("gym Priya", "a different priya got promoted", (), False),
+        ("work Priya", "priya got promoted", (), False),
+        ("Priya", "priya from work", (), False),  # no label to confirm
+    ],
+)
+def test_an_alias_is_confirmed_by_the_persons_own_words(
+    alias: str, said: str, roles: tuple[str, ...], expected: bool
+) -> None:
+    assert confirmed(alias, "Priya", [said], roles) is expected

@@ -1,5 +1,6 @@
 """A model's plan and answer read part by part (:mod:`.commit.lenient`), and the one time grammar
-for plans, due dates and the offline judge (:mod:`.extract.when`), on what sloppy models write."""
+for plans, due dates and the offline judge (:mod:`services.core.when`), on what sloppy models
+write."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from services.core.when import past_tense
 from services.memory_upserter.commit.lenient import read_answer, read_plan
 from services.memory_upserter.commit.read import zone_of
 from services.memory_upserter.extract.due import find_due, parse_due
 from services.memory_upserter.extract.temporal import parse_when, validity
-from services.memory_upserter.extract.when import past_tense
 
 NOW = datetime(2026, 12, 1, 15, 0, tzinfo=UTC)  # a Tuesday in December
 

@@ -61,3 +61,31 @@ def test_a_holiday_of_a_fixed_date_is_a_time() -> None:
     assert read.facts[0].valid_to == "2026-12-26T00:00:00+00:00"  # through all of the 25th
     assert read.facts[1].valid_from == "2025-10-31T00:00:00+00:00"  # the one just past
     assert read.todos[0].due == "2026-12-24T09:00:00+00:00"
+
+
+def test_a_reply_named_response_is_the_reply_and_the_turn_keeps_it() -> None:
+    """A 3B-class model writes "response" for "reply" (v5b): the turn is not left replyless."""
+    raw = {"response": "congrats!! 🎉", "plan": {"facts": []}}
+    read = read_answer(json.dumps(raw))
+    assert read.reply == "congrats!! 🎉" and read.plan == {"facts": []}
+    assert [(n.code, n.detail.split(":")[0]) for n in read.notes] == [
+        ("plan_repaired", "$.answer.response")
+    ]
+    both = read_answer(json.dumps({"reply": "hi", "message": "other"}))
+    assert both.reply == "hi" and [n.code for n in both.notes] == ["plan_field_dropped"]
+
+
+def test_one_fact_written_as_the_object_itself_is_a_list_of_one() -> None:
+    fact = {"memory_type": "pet", "predicate": "has_dog", "value": "Biscuit", "text": "x"}
+    plan, notes = read_plan({"facts": fact}, "$.answer.plan", NOW)
+    assert plan is not None and [f.object for f in plan.facts] == ["Biscuit"]
+    assert plan.facts[0].memory_type == "PEOPLE"  # "pet" is a memory_type a model writes
+    assert {n.code for n in notes} == {"plan_repaired"}
+
+
+def test_a_confidence_written_as_a_percent_is_that_fraction() -> None:
+    fact = {"memory_type": "PROFILE", "predicate": "p", "value": "v", "text": "x"}
+    plan, _ = read_plan({"facts": [{**fact, "confidence": 90}]}, "$.answer.plan", NOW)
+    assert plan is not None and plan.facts[0].confidence == 0.9
+    plan, _ = read_plan({"facts": [{**fact, "confidence": 0.7}]}, "$.answer.plan", NOW)
+    assert plan is not None and plan.facts[0].confidence == 0.7

@@ -52,6 +52,15 @@ async def test_a_time_word_in_any_time_field_never_loses_the_turn(
         ("in january", "2027-01-01 09:00"),  # the next January
         ("march", "2027-03-01 09:00"),
         ("friday", "2026-12-11 09:00"),
+        ("March 2026", "2027-03-01 09:00"),  # a month gone by (a model put the year on it)
+        ("in march 2026", "2027-03-01 09:00"),
+        ("2026-01", "2027-01-01 09:00"),
+        ("2025-12", "2026-12-10 18:00"),  # the next December is this one, under way
+        ("2026", "2026-12-10 18:00"),  # the year under way
+        ("in 2026", "2026-12-10 18:00"),
+        ("2027", "2027-01-01 09:00"),
+        ("2025", "2025-01-01 09:00"),  # a year gone by stays as written (the commit warns)
+        ("2026-03-10", "2026-03-10 09:00"),  # so does a date written outright
     ],
 )
 def test_a_due_month_said_within_that_month_is_today_not_overdue(word: str, due: str) -> None:

@@ -65,3 +65,11 @@ def test_a_day_of_the_month_said_grounds_the_date_a_model_resolves_it_to() -> No
     said = Said(NOW, ("dinner at my brother toms on the 14th, its his bday",))
     assert ground(_fact("Tom's birthday is on March 14", "March 14"), said).verdict == "kept"
     assert ground(_fact("Tom's birthday is on July 14", "July 14"), said).verdict == "dropped"
+
+
+def test_a_numeric_date_before_a_time_of_day_keeps_both() -> None:
+    """ "11/19/2026 3:00pm" was the turn's own day at 15:00 (v5b): the date is read first."""
+    today = date(2026, 11, 10)
+    assert numeric_date("11/19/2026 3:00pm", today) == "2026-11-19 3:00pm"
+    assert numeric_date("19/11 3pm", today) == "2026-11-19 3pm"
+    assert numeric_date("friday 3pm", today) == "friday 3pm"

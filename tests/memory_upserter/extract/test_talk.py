@@ -335,7 +335,7 @@ def test_interest_look_alikes_write_nothing(text: str) -> None:
         ("My 5-year-old loves dinosaurs.", {("HAS_CHILDREN", "a 5-year-old")}),
         ("My 3-year-old son just started preschool.", {("HAS_SON", "son")}),
         ("I have two brothers and a sister.", {("HAS_SIBLINGS", "two brothers and a sister")}),
-        ("My buddy Jake and I went fishing.", {("HAS_FRIEND", "Jake")}),
+        ("My buddy Jake and I went fishing.", {("HAS_FRIEND", "Jake"), ("DID", "went fishing")}),
         ("Yeah, I've been volunteering at the shelter since my divorce, it keeps me going",
          {("DOES", "volunteering at the shelter"), ("MARITAL_STATUS", "divorced")}),
         ("I have a son named Leo and a daughter named Mia.",

@@ -93,10 +93,24 @@ rule(
 rule("role_at", rf"(?i:\bI(?:'m|\s+am)\s+an?\s+){ROLE}\s+(?i:at|for)\s+{ORG}")(_work)
 
 
+_DIETS = r"vegetarian|vegan|pescatarian|pescetarian|keto|gluten[- ]free|halal|kosher"
+
+
+@rule(
+    "so_diet",
+    rf"(?i:(?:^\W*|\s)(?<!not\s)so\s+(?:i'?m\s+|im\s+)?(?:an?\s+)?(?:now\s+)?(?P<diet>{_DIETS}))"
+    r"(?=\s*(?i:now)?\W*$)",
+)
+def _so_diet(m: re.Match[str], out: Emitter) -> None:
+    """ "actually i eat fish now, so pescatarian": the clause ends on the person's diet (not
+    someone else's: "she eats fish so pescatarian")."""
+    if not re.search(r"(?i)\b(?:he|she|they|we|my\s+\w+|\w+'s)\b", m.string[: m.start()]):
+        _diet(m, out)
+
+
 @rule(
     "diet",
-    r"(?i:\bI(?:'m|\s+am)\s+(?:an?\s+|strictly\s+|fully\s+|now\s+)?(?P<diet>vegetarian|"
-    r"vegan|pescatarian|pescetarian|keto|gluten[- ]free|halal|kosher))\b",
+    rf"(?i:\bI(?:'m|\s+am)\s+(?:an?\s+|strictly\s+|fully\s+|now\s+)?(?P<diet>{_DIETS}))\b",
 )
 def _diet(m: re.Match[str], out: Emitter) -> None:
     diet = m["diet"].lower()
@@ -118,9 +132,18 @@ def _intolerance(m: re.Match[str], out: Emitter) -> None:
     )
 
 
+_ASIDE = re.compile(
+    r"(?:un)?fortunately|sadly|seriously|honestly|apparently|literally|obviously|basically|"
+    r"actually|luckily|thankfully|unluckily|ironically|weirdly|funnily\s+enough|of\s+course|"
+    r"i\s+(?:guess|think|know)|though|haha|sigh|ugh"
+)
+
+
 def _allergies(m: re.Match[str], out: Emitter) -> None:
     for item in re.split(r"\s*(?:,|\band\b|\bor\b)\s*", m["things"].strip()):
         item = re.sub(r"\s+(?:as\s+well|too|also)$", "", item.strip().lower())
+        if _ASIDE.fullmatch(item):
+            continue  # "I'm allergic to cats, sadly": the aside is no allergen
         if item and len(item) <= 60 and "allerg" not in item and len(item.split()) <= 4:
             out.fact(
                 "ALLERGY",
@@ -208,10 +231,16 @@ rule(
     rf"youngest\s+)?(?P<role>{_ROLES}))(?!'s)(?:\s*,\s*|\s+(?i:is\s+called|named|"
     rf"called)\s+|\s+){NAME}",
 )(role_named)
+# a noun after a role word is what it makes ("a dog walker", "a sister company"), not a name
+_NOT_A_NAME = (
+    r"(?i:walkers?|sitters?|trainers?|groomers?|food|bed|park|show|toys?|hair|company|"
+    r"friendly|person|people)"
+)
 rule(
     "have_a_role_name",
     rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+got)\s+an?\s+(?:older\s+|younger\s+|little\s+|"
-    rf"big\s+|twin\s+)?(?P<role>{_ROLES}))(?!'s)(?:\s*,\s*|\s+(?i:named|called)\s+|\s+){NAME}",
+    rf"big\s+|twin\s+)?(?P<role>{_ROLES}))(?!'s)(?!\s+{_NOT_A_NAME}\b)"
+    rf"(?:\s*,\s*|\s+(?i:named|called)\s+|\s+){NAME}",
 )(role_named)  # "i have a colleague marta silva", "I've got a sister, Ana"
 rule("name_is_my_role", rf"{NAME}\s+(?i:is\s+my)\s+(?i:(?P<role>{_ROLES}))\b(?!'s)")(role_named)
 

@@ -29,7 +29,16 @@ _FRAGMENT_START = re.compile(
 )  # "saw the impact I could make": a realisation, not an event
 
 
+_CUT_TIME = re.compile(
+    r"(?i)\s(?:\w+\s+)?(?:days?|nights?|weekends?|weeks?|months?|years?|ages|a\s+while)$"
+)
 _SEASON = re.compile(rf"(?i)\b{SEASON}\b")  # "last summer" dates a state, and is no event's day
+
+
+# What one enters and competes in: "I entered a video game tournament" (never "the room").
+_CONTEST = (
+    r"(?:\s+[\w'-]+){1,4}?\s+(?:tournament|competition|contest|race|marathon|show|championship)"
+)
 
 
 @rule(
@@ -40,7 +49,9 @@ _SEASON = re.compile(rf"(?i)\b{SEASON}\b")  # "last summer" dates a state, and i
     rf"volunteered\s+at|volunteered\s+for|celebrated|hiked|baked|cooked|built|"
     rf"played|completed|got\s+back\s+from|went\s+on|saw|started\s+learning|"
     rf"picked\s+up|gave|received|donated|organized|hosted|performed\s+at|got\s+accepted\s+"
-    rf"(?:for|to|into)))\s+{THING}",
+    rf"(?:for|to|into)|competed\s+in|entered(?={_CONTEST})|went(?=\s+(?!missing\b)[a-z]+ing\b)|"
+    rf"had(?=\s+(?:my|a|an|our)\s+(?:first\s+|last\s+)?(?:[\w-]+\s+)?(?:lesson|class|gig|recital|"
+    rf"match|game|practice|session|tournament|competition|concert|performance)s?\b)))\s+{THING}",
 )
 def _did(m: re.Match[str], out: Emitter) -> None:
     """What the speaker did, dated by the time said (imports set ``now`` to the message time); in a
@@ -54,9 +65,9 @@ def _did(m: re.Match[str], out: Emitter) -> None:
     thing = _thing(re.split(r"(?i)\s+(?:that|which|who)\s+(?:was|were|is|are)\b", said)[0])
     if not thing or re.match(r"(?i)(?:bed|sleep|work|home|working\b.*)$", thing):
         return
-    if _FRAGMENT.search(thing) or _FRAGMENT_START.match(thing):
-        return  # "made for", "saw while hiking", "wrote a few bits": a piece of an event
     verb = m["verb"].lower()
+    if _FRAGMENT.search(thing) or _FRAGMENT_START.match(thing) or _trifle(verb, thing, out):
+        return  # "made for", "saw while hiking", "wrote a few bits": a piece of an event
     if verb in ("finished", "stopped", "kept", "quit") and re.fullmatch(r"(?i)[a-z]+ing", thing):
         return  # "I finished writing [my first novel]": the object is past the gerund
     if verb in ("joined", "started") and re.match(r"(?:at\s+|with\s+)?[A-Z]", thing):
@@ -71,6 +82,15 @@ def _did(m: re.Match[str], out: Emitter) -> None:
         return  # "I signed up for a pottery class next week": what is to come is no event
     just = re.search(r"(?i)\bjust\b", m.group(0)) is not None  # "I just got back": today
     _did_at(out, _happened(m, thing, out), out.valid_from or (out.now if just else None))
+
+
+def _trifle(verb: str, thing: str, out: Emitter) -> bool:
+    """ "went camping with my fam two weekends [ago]" (a time phrase cut short); "I had a game
+    tonight", "I had a class at 9" (no day said, no first): no event to keep."""
+    if _CUT_TIME.search(thing):
+        return True
+    first = re.match(r"(?i)(?:my|a|an|our)\s+first\b", thing)
+    return verb == "had" and out.valid_from is None and not first
 
 
 def _happened(m: re.Match[str], thing: str, out: Emitter) -> str:

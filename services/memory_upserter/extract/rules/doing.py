@@ -204,19 +204,27 @@ def _habit(m: re.Match[str], out: Emitter) -> None:
     )  # fmt: skip
 
 
-_NOT_STARTED = frozenset("going feeling thinking working living dating seeing".split())
+_NOT_STARTED = frozenset(
+    "going feeling thinking working living dating seeing arguing fighting crying worrying".split()
+)
+# The time said after an activity ("got back into skating recently"): not the activity's words.
+UNTIMED = re.compile(
+    r"(?i)(?:^|\s+)(?:(?:last|this|on)\s+\w+|yesterday|today|recently|lately|again|these\s+days)$"
+)
 
 
 @rule(
     "started_doing",
-    rf"(?:(?i:\b(?:I|we)\s+)|^|(?<=[.!?]\s))(?i:(?:just\s+|recently\s+|finally\s+)?"
-    rf"(?:started|began|took\s+up))\s+"
+    rf"(?:(?i:\b(?:I|we)(?:'ve|\s+have)?\s+)|^|(?<=[.!?]\s))(?i:(?:just\s+|recently\s+|"
+    rf"finally\s+)?(?:started|began|took\s+up|taken\s+up|got\s+(?:back\s+)?into|gotten\s+"
+    rf"(?:back\s+)?into))\s+"
     rf"(?P<verb>[a-z]+ing)(?:\s+{_PHRASE}|{_END})",
 )
 def _started_doing(m: re.Match[str], out: Emitter) -> None:
-    """ "I started playing acoustic guitar about five years ago": an activity since then."""
+    """ "I started playing acoustic guitar about five years ago", "I've taken up surfing", "I
+    got back into skating recently": an activity since then."""
     said = re.sub(r"(?i)(?:^|\s+)(?:about|around|almost|over|some)?\s*\S+\s+\w+\s+ago$", "",
-                  m["what"] or "")  # fmt: skip
+                  UNTIMED.sub("", m["what"] or ""))  # fmt: skip
     what = _whole(said) if said.strip() else ""
     if what is not None and not out.clause_said and m["verb"].lower() not in _NOT_STARTED:
         doing = _own(f"{m['verb'].lower()} {what}".strip())

@@ -71,7 +71,7 @@ def _now_at(m: re.Match[str], out: Emitter) -> None:
     "job_lost",
     r"(?i:\bI(?:\s+(?:just\s+|also\s+|recently\s+)?lost\s+my\s+job|\s+(?:just\s+)?got\s+(?:laid\s+off|fired|"
     r"sacked|let\s+go)|\s+was\s+(?:laid\s+off|fired|let\s+go)|'m\s+unemployed|\s+am\s+"
-    r"unemployed|'m\s+out\s+of\s+work))(?!\s+from)",
+    r"unemployed|'m\s+out\s+of\s+work|'m\s+(?:currently\s+)?between\s+jobs))(?!\s+from)",
 )
 def _job_lost(m: re.Match[str], out: Emitter) -> None:
     out.fact("JOB_STATUS", f"{out.who} lost their job", value="unemployed", importance=2)

@@ -112,6 +112,19 @@ def _parent_of(m: re.Match[str], out: Emitter) -> None:
 
 
 @rule(
+    "a_parent",
+    r"(?i:\bI(?:'m|\s+am)\s+(?:also\s+|now\s+)?an?\s+(?:(?:single|proud|busy|working|stay-at-home|"
+    r"full-time|new|first-time)\s+)*(?:mom|mum|dad|mother|father|parent))"
+    r"(?=\s*(?:[,.!?;]|$)|\s+(?:now|too|myself|and|so|who|to)\b)",
+)
+def _a_parent(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm a single mom", "I'm a new dad!": the person has children (how many unsaid; "a mom
+    of three" is :func:`_parent_of`'s)."""
+    out.fact("HAS_CHILDREN", f"{out.who} is a parent", value="children", memory_type="PEOPLE",
+             fact_type="relationship", importance=2, confidence=0.75)  # fmt: skip
+
+
+@rule(
     "my_n_year_old",
     r"(?i:\bmy\s+(?P<age>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"thirteen|fourteen|fifteen|sixteen|seventeen)[- ](?P<unit>year|month)[- ]old)"
@@ -194,20 +207,26 @@ def _friends_with(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "home_described",
-    rf"(?i:\bI\s+(?P<verb>live|grew\s+up|was\s+raised|(?:'ve|\s+have)\s+been\s+living|'m\s+"
-    rf"living|am\s+living)\s+(?:in|on)\s+(?:an?|the)\s+)(?P<what>(?:[\w-]+\s+){{0,3}}?"
+    rf"(?i:\b(?:I\s+(?P<verb>live|grew\s+up|was\s+raised|(?:'ve|\s+have)\s+been\s+living|'m\s+"
+    rf"living|am\s+living)\s+(?:in|on)|(?P<origin>I(?:'m|\s+am)\s+(?:originally\s+)?from|I\s+come\s+"
+    rf"from|my\s+home\s*town\s+is))\s+(?:an?|the)\s+)(?P<what>(?:[\w-]+\s+){{0,3}}?"
     rf"(?:town|village|city|farm|suburb|neighbou?rhood|island|place|apartment|flat|house|"
-    rf"condo|studio|cottage|cabin|home))\s+(?:in|on|outside(?:\s+of)?|near)\s+"
+    rf"condo|studio|cottage|cabin|home))\s+(?:in|on|outside(?:\s+of)?|near)\s+(?P<the>(?i:the\s+))?"
     rf"(?P<place>{_CAP}(?:\s+{_CAP}){{0,2}})(?:\s*,\s*{_CAP})?",
 )
 def _home_described(m: re.Match[str], out: Emitter) -> None:
-    """ "I grew up in a small town in Ohio", "I live in a small apartment in Brooklyn"."""
+    """ "I grew up in a small town in Ohio", "I live in a small apartment in Brooklyn", "I'm
+    from a small town in the Midwest"."""
     place = _place(m["place"])
     if not place:
         return
     out.entity(place, "Location")
     what = " ".join(m["what"].lower().split())
-    if re.match(r"(?i)grew|was", m["verb"]):
+    if m["origin"]:  # "I'm from a small town in the Midwest", "my hometown is a tiny place in …"
+        where = f"{'the ' if m['the'] else ''}{place}"
+        out.fact("FROM", f"{out.who} is from a {what} in {where}", obj=place, importance=2,
+                 confidence=0.8)  # fmt: skip
+    elif re.match(r"(?i)grew|was", m["verb"]):
         text = f"{out.who} grew up in a {what} in {place}"
         out.fact("FROM", text, obj=place, importance=2, confidence=0.8)
     else:
@@ -226,11 +245,12 @@ _FIELDS = (
 
 @rule(
     "works_in_field",
-    rf"(?i:\bI\s+(?:currently\s+|still\s+|now\s+)?work\s+in\s+)(?P<field>(?i:{_FIELDS}))"
+    rf"(?i:\bI(?:\s+(?:currently\s+|still\s+|now\s+)?work|(?:'m|\s+am)(?:\s+(?:currently|still|"
+    rf"now))?(?:\s+working)?)\s+in\s+)(?P<field>(?i:{_FIELDS}))"
     rf"(?=\s*(?:[,.;:!?]|$|\s(?:at|for|and|but|so|now|as)\b))",
 )
 def _works_in_field(m: re.Match[str], out: Emitter) -> None:
-    """ "I work in marketing at a small agency": the field of work."""
+    """ "I work in marketing at a small agency", "I'm in sales": the field of work."""
     field = " ".join(m["field"].split())
     out.fact("WORKS_IN", f"{out.who} works in {field}", value=field, importance=2, confidence=0.8)
 

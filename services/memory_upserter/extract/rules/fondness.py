@@ -108,16 +108,19 @@ _SOOTHES = (
 @rule(
     "helps_me",
     rf"^\W*(?:(?i:and|but|so|yeah|yes|oh|honestly|plus)\W+)*{_SUBJECT_THING}\s+(?:(?i:really|"
-    rf"always|just|also|definitely)\s+)?(?:helps|keeps|has\s+(?:really\s+)?(?:helped|kept))\s+"
-    rf"me\s+(?:to\s+)?(?i:{_SOOTHES})\b",
+    rf"always|just|also|definitely)\s+)?(?:(?:helps|keeps|has\s+(?:really\s+)?(?:helped|kept))\s+"
+    rf"me\s+(?:to\s+)?(?i:{_SOOTHES})|(?P<calms>relaxes|calms|soothes|grounds)\s+me)\b",
 )
 def _helps_me(m: re.Match[str], out: Emitter) -> None:
-    """ "Painting helps me destress after a long day", "dancing has kept me going"."""
+    """ "Painting helps me destress after a long day", "dancing has kept me going", "Cooking
+    relaxes me"."""
     thing = _thing_case(m["thing"])
+    if m["calms"] and thing[:1].isupper():
+        return  # "Blue calms me", "Sam relaxes me": a colour, a person — no pastime said
     if thing.split()[0].lower() not in NOT_NAMES and thing.lower() not in (
         "this", "that", "it", "work", "family"
     ):  # fmt: skip
-        _like(out, thing)
+        _like(out, _own(thing))  # "Playing my guitar helps me relax": their guitar
 
 
 def _thing_case(thing: str) -> str:
@@ -143,14 +146,17 @@ _GOOD = r"(?:fun|great|good|nice|perfect|healthy|lovely|amazing|awesome|cool)"
     rf"{_OPENER}{_SUBJECT_THING.replace('<thing>', '<mine>')}\s*(?:['’]s|\s+is|{_HAS_BEEN})"
     rf"\s+an?\s+(?:(?:really|super|so)\s+)?{_GOOD}\s+way\s+to\s+(?:\w+\s+){{0,4}}?(?:my|me|myself)\b|"
     rf"{_OPENER}{_SUBJECT_THING.replace('<thing>', '<lived>')}{_HAS_BEEN}\s+an?\s+(?:(?:really|"
-    rf"super|so)\s+)?{_GOOD}\s+way\s+to\s+\w+",
+    rf"super|so)\s+)?{_GOOD}\s+way\s+to\s+\w+|"
+    rf"{_OPENER}{_SUBJECT_THING.replace('<thing>', '<forme>')}\s*(?:['’]s|\s+is|{_HAS_BEEN})\s+"
+    rf"an?\s+(?:(?:really|super|so)\s+)?{_GOOD}\s+way\s+for\s+me\s+to\s+\w+",
 )
 def _favourite_way(m: re.Match[str], out: Emitter) -> None:
     """ "Reading is my favorite way to unwind", "Painting's a fun way to express my feelings",
     "Cooking's been a great way to relax" — the person's own way; "Pottery's a great way to
     relax" (of the other speaker's hobby) and "Trying new stuff is a great way to push
-    yourself" (advice) are not."""
-    _liked_activity(out, m["thing"] or m["mine"] or m["lived"], activity_only=False)
+    yourself" (advice) are not; "Gaming is a great way for me to unwind" is."""
+    said = m["thing"] or m["mine"] or m["lived"] or m["forme"]
+    _liked_activity(out, said, activity_only=False)
 
 
 @rule(

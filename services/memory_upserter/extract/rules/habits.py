@@ -20,6 +20,7 @@ import re
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.doing import _END, _own, _whole
 from services.memory_upserter.extract.rules.lately import _TODAY, _VAGUE
+from services.memory_upserter.extract.rules.pastimes import ACTIVITY
 from services.memory_upserter.extract.rules.registry import rule
 
 # Verbs that say no activity of the person's: feelings, thoughts, speech, needs, being and
@@ -43,7 +44,9 @@ _OFTEN = (
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|days|weeks|months|years)|"
     r"once\s+a\s+(?:day|week|month|year)|twice\s+a\s+(?:day|week|month|year)|"
     r"(?:\w+\s+)?times\s+a\s+(?:day|week|month|year)|daily|weekly|monthly|"
-    r"on\s+(?:the\s+)?(?:weekends|(?:mon|tues|wednes|thurs|fri|satur|sun)days)"
+    r"on\s+(?:the\s+)?(?:weekends|(?:mon|tues|wednes|thurs|fri|satur|sun)days)|"
+    r"in\s+my\s+(?:free|spare|down)\s+time|on\s+the\s+side|whenever\s+I\s+(?:can|get\s+the\s+"
+    r"chance)|as\s+often\s+as\s+I\s+can"
 )
 # The person with their people: "we", "my family and I", "me and my kids".
 _WE = r"(?:\b[Ww]e|\b(?i:my\s+\w+\s+and\s+I|me\s+and\s+my\s+\w+))"
@@ -60,11 +63,15 @@ def _habit(out: Emitter, verb: str, what: str, often: str, *, making: bool = Fal
     if out.clause_said or not out.is_user:
         return
     verb, what = verb.lower(), what.strip()
-    if (verb in _NOT_ACTS and not (making and verb == "make")) or verb in _PAST:
+    doing_a_pastime = verb == "do" and ACTIVITY.fullmatch(what)  # "I do pottery on the side"
+    if (verb in _NOT_ACTS and not (making and verb == "make") and not doing_a_pastime) or (
+        verb in _PAST
+    ):
         return
-    if verb in ("go", "goes") and not re.match(r"(?i)(?:to\s+(?!bed\b|sleep\b|work\b)|\w+ing\b)",
-                                               what):  # fmt: skip
-        return  # "I go to church every Sunday", "I go running every morning"; not "I go there"
+    if verb in ("go", "goes") and not re.match(r"(?i)(?:to\s+(?!bed\b|sleep\b|work\b)|\w+ing\b|"
+                                               r"for\s+an?\s+(?:\w+\s+)?(?:run|walk|swim|jog|"
+                                               r"hike|ride|bike\s+ride)\b)", what):  # fmt: skip
+        return  # "I go to church every Sunday", "I go running / for a run every morning"
     to = re.match(r"(?i)to\s+", what) if verb in ("go", "goes") else None
     said = _whole(what[to.end() :] if to else what, object_=False) if what else ""
     if said is None:
@@ -75,7 +82,7 @@ def _habit(out: Emitter, verb: str, what: str, often: str, *, making: bool = Fal
         does = verb[:-1] + "ies"
     doing = _own(f"{verb} {said}".strip())
     text = _own(f"{does} {said}".strip())
-    said_often = " ".join(often.lower().split())
+    said_often = _own(" ".join(often.split())).lower()  # "in their free time", "whenever they can"
     out.fact("DOES", f"{out.who} {text} {said_often}".strip(), value=doing, fact_type="habit",
              confidence=0.7)  # fmt: skip
 

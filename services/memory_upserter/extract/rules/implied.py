@@ -39,6 +39,30 @@ def _my_students(m: re.Match[str], out: Emitter) -> None:
     out.fact(predicate, f"{out.who} {what}", value=what, fact_type="habit", confidence=0.6)
 
 
+# Works one makes oneself: "one of my paintings" — the person paints.
+_MADE = {
+    "painting": "paints", "paintings": "paints", "drawing": "draws", "drawings": "draws",
+    "sketch": "sketches", "sketches": "sketches", "poem": "writes poetry", "poems": "writes poetry",
+    "poetry": "writes poetry", "sculpture": "sculpts", "sculptures": "sculpts",
+    "screenplay": "writes screenplays", "screenplays": "writes screenplays",
+}  # fmt: skip
+
+
+@rule(
+    "my_works",
+    r"(?i:\bmy\s+(?:(?:own|new|latest|recent|first|last|newest|favou?rite|best|current|"
+    r"little|big|abstract|latest\s+few)\s+)*(?P<work>paintings?|drawings?|sketch(?:es)?|poems?|"
+    r"poetry|sculptures?|screenplays?))\b(?!['’])",
+)
+def _my_works(m: re.Match[str], out: Emitter) -> None:
+    """ "Here's one of my paintings", "my latest sketch": works of the person's own — they
+    paint, draw, write poetry (never "my mom's paintings", "your paintings")."""
+    if not out.is_user or out.clause_said:
+        return
+    what = _MADE[m["work"].lower()]
+    out.fact("DOES", f"{out.who} {what}", value=what, fact_type="habit", confidence=0.6)
+
+
 _NOT_KEPT = frozenset(
     """questions ideas things stuff work time fun friends people memories feelings emotions
 thoughts plans projects bills errands homework emails messages meetings problems issues reasons
@@ -99,6 +123,32 @@ def _have_a_thing(m: re.Match[str], out: Emitter) -> None:
         return  # "I have a friend's car for the week": someone else's
     out.fact("OWNS", f"{out.who} has a {what}" if not what[:1].isdigit() else f"{out.who} has "
              f"{what}", value=what, confidence=0.7)  # fmt: skip
+
+
+_INSTRUMENT = (
+    r"violin|guitar|piano|cello|ukulele|drums|bass|saxophone|sax|flute|keyboard|trumpet|"
+    r"clarinet|harp|banjo|viola|accordion|harmonica"
+)
+
+
+@rule(
+    "my_instrument",
+    rf"(?i:\b(?:play(?:s|ing)?|practi[cs](?:e|es|ing)|picked\s+up)\s+my\s+(?:(?:old|new|trusty|"
+    rf"acoustic|electric|beloved)\s+)?)(?P<inst>(?i:{_INSTRUMENT}))\b(?!['’]s)",
+)
+def _my_instrument(m: re.Match[str], out: Emitter) -> None:
+    """ "…running, reading, or playing my violin", "I picked up my guitar again": the person
+    plays their own instrument."""
+    before = m.string[max(0, m.start() - 40) : m.start()]  # bounded: linear in the message
+    if out.is_user and not out.clause_said and _MINE.search(before):
+        inst = m["inst"].lower()
+        out.fact("DOES", f"{out.who} plays the {inst}", value=f"play the {inst}",
+                 fact_type="habit", confidence=0.65)  # fmt: skip
+
+
+# The person plays it: "I …", a list of their doings ("running, reading, or playing my violin").
+_MINE = re.compile(r"(?i)(?:\bI(?:'m|'ve\s+been|\s+am|\s+was|\s+have\s+been)?\s+(?:\w+\s+)?|"
+                   r"[,;:–—-]\s*(?:or\s+|and\s+)?|^\W*)$")  # fmt: skip
 
 
 _CROSS = re.compile(r"(?i)\b(?:a|an|the|to|of|for|with|and|or|my|your|his|her|their|it|that)\b")

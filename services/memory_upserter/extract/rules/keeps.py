@@ -33,13 +33,18 @@ _TO_YOU = re.compile(r"(?i)\b(?:you|your|yours|yourself|u|ur|ya)\b")
 
 @rule(
     "name_my_pet",
-    rf"(?:^|(?<=[\s,:;-])){NAME}\s*,\s*(?i:my|our)\s+(?P<role>(?i:{_PET_ROLES}))(?=\s*[.,!?;]|$)",
+    rf"(?:^|(?<=[\s,:;-])){NAME}\s*,\s*(?i:my|our)\s+(?:(?i:[a-z]+)\s+){{0,2}}?"
+    rf"(?P<role>(?i:{_PET_ROLES}))(?=\s*[.,!?;]|$)",
 )
 def _name_my_pet(m: re.Match[str], out: Emitter) -> None:
-    """ "Oscar, my guinea pig.": the name in apposition is the pet's."""
-    name = _name(m["name"])
+    """ "Oscar, my guinea pig.", "Max, my golden retriever, is the best", "Meet Bailey, our new
+    puppy!": the name in apposition is the pet's."""
+    name = _name(_GREETING.sub("", m["name"]))
     if name:
         pet(out, m["role"].lower(), name)
+
+
+_GREETING = re.compile(r"^(?:Meet|Say\s+hi\s+to|This\s+is|Here(?:'s|\s+is)|Introducing)\s+")
 
 
 def pet(out: Emitter, role: str, name: str) -> None:
@@ -61,7 +66,8 @@ _NOUN_ENDS = (
     r"back|there|here|together|online|will|would|can|could|should|must|might|may|did|does|do|"
     r"needs?|gets?|got|keeps?|makes?|takes?|looks?|feels?|seems?|went|goes|going|opened|opens|"
     r"last|first|grow|grew|grows|growing|a|an|the|my|our|some|all|every|into|over|through|"
-    r"during|about|around|while|when|if|then|where|who|also|finally|soon|even)\b)"
+    r"during|about|around|while|when|if|then|where|who|also|finally|soon|even|downtown|nearby|"
+    r"locally)\b)"
 )
 
 
@@ -121,15 +127,38 @@ def _is_my_pick(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "pet_named_after",
-    rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+got|\s+adopted|\s+rescued)\s+(?:an?|another)\s+"
-    rf"(?:new\s+|little\s+|rescue\s+|baby\s+|sweet\s+)?(?P<role>{_PET_ROLES})s?\b[^.!?]{{0,40}}?"
-    rf"(?:\b(?:his|her|its)\s+name\s+is|\b(?:called|named)))\s+{NAME}",
+    rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+got|\s+adopted|\s+rescued)\s+(?:an?|another|two|"
+    rf"three|a\s+couple\s+of)\s+(?:new\s+|little\s+|rescue\s+|baby\s+|sweet\s+)?"
+    rf"(?P<role>{_PET_ROLES})s?\b[^.!?]{{0,40}}?"
+    rf"(?:\b(?:his|her|its|their)\s+names?\s+(?:is|are)|\b(?:called|named)))\s+{NAME}",
 )
 def _pet_named_after(m: re.Match[str], out: Emitter) -> None:
-    """ "I got a kitten last week, her name is Miso", "a rescue greyhound called Dash"."""
+    """ "I got a kitten last week, her name is Miso", "a rescue greyhound called Dash", "I have
+    two turtles named Tim and Tom" (each)."""
+    role = m["role"].lower()
+    second = _AND_NAME.match(m.string, m.end())
+    for said in (m["name"], second.group(1) if second else None):
+        name = _name(said) if said else None
+        if name:
+            pet(out, role, name)
+
+
+_AND_NAME = re.compile(r"\s+and\s+([A-Z][a-z]+)\b")
+
+
+@rule(
+    "my_pet_name",
+    rf"(?i:\b(?:my|our)\s+(?:(?:new|little|baby|sweet|old|rescue)\s+)?)"
+    rf"(?P<role>(?i:pup|guinea\s+pig|turtle|tortoise|hamster|bunny|rabbit|parrot|gecko|lizard|"
+    rf"snake|ferret|budgie|cockatiel|(?:golden\s+)?retriever|labrador|terrier|poodle|spaniel|"
+    rf"beagle|bulldog|husky|collie|dachshund|chihuahua|pug|greyhound))\s+{NAME}",
+)
+def _my_pet_name(m: re.Match[str], out: Emitter) -> None:
+    """ "My pup Luna loves the beach", "my turtle Shelly": a pet the relation vocabulary does
+    not list, named after its kind ("my dog Max" is the registry's)."""
     name = _name(m["name"])
     if name:
-        pet(out, m["role"].lower(), name)
+        pet(out, " ".join(m["role"].lower().split()), name)
 
 
 _GOT_PET = re.compile(
@@ -168,12 +197,16 @@ def _fan(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "member_of",
-    r"(?i:\bI(?:'m|\s+am)\s+(?:now\s+|also\s+)?(?:a\s+(?:proud\s+)?member\s+of|part\s+of))\s+"
-    + _PHRASE,
+    r"(?i:\bI(?:'m|\s+am|(?:'ve|\s+have)\s+been)\s+(?:now\s+|also\s+)?(?:a\s+(?:proud\s+)?member\s+of|"
+    r"part\s+of|(?P<in>in)(?=\s+(?:a|an|the|our|this)\s+(?:[\w-]+\s+){0,2}?(?:band|choir|"
+    r"league|orchestra|crew|troupe|ensemble|[\w-]+\s+club|support\s+group)\b)))\s+" + _PHRASE,
 )
 def _member_of(m: re.Match[str], out: Emitter) -> None:
-    """ "I'm part of a local running club": a group the person belongs to."""
-    what = _whole(m["what"])
+    """ "I'm part of a local running club", "I'm in a band with some friends", "I've been a
+    member of the hiking club for years": a group the person belongs to."""
+    what = _whole(re.sub(r"(?i)\s+for\s+(?:years|ages|a\s+while|\w+\s+years)$", "", m["what"]))
+    if what is not None and m["in"]:
+        what = re.split(r"(?i)\s+(?:with|at|for|in)\s", what)[0]  # "a band [with some friends]"
     if what is not None and not re.match(
         r"(?i)(?:it|this|that|the\s+(?:problem|solution))\b", what
     ):

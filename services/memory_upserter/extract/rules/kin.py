@@ -16,6 +16,7 @@ rules come last in the table: a named relation of the same kind in the turn wins
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from services.memory_upserter.extract import casual
 from services.memory_upserter.extract.emitter import Emitter
@@ -54,11 +55,27 @@ _UNNAMED = {
     "cat": ("HAS_PET", "cat"),
     "puppy": ("HAS_PET", "puppy"),
     "kitten": ("HAS_PET", "kitten"),
+    "dogs": ("HAS_PET", "dogs"),
+    "pets": ("HAS_PET", "pets"),
+    "cats": ("HAS_PET", "cats"),
+    "turtle": ("HAS_PET", "turtle"),
+    "turtles": ("HAS_PET", "turtles"),
+    "hamster": ("HAS_PET", "hamster"),
+    "bunny": ("HAS_PET", "bunny"),
+    "parrot": ("HAS_PET", "parrot"),
+    "guinea pig": ("HAS_PET", "guinea pig"),
+    "brother": ("HAS_BROTHER", "brother"),
+    "sister": ("HAS_SISTER", "sister"),
+    "cousin": ("HAS_COUSIN", "cousin"),
 }
+# Relatives said only as company ("my brother and I", "with my cousin"): the role alone says
+# little, so only in these frames (never "my sister's dog", "my sister lives in Rome").
+_COMPANY = ("brother", "sister", "cousin")
 _GRAND = {"grandma": "grandma", "grandmother": "grandma", "grandpa": "grandpa"}
 _GRAND["grandfather"] = "grandpa"
 _WORDS = "|".join(sorted(map(re.escape, [*_UNNAMED, *_GRAND]), key=len, reverse=True))
-_OURS = "son|daughter|dog|cat|puppy|kitten|baby"  # "our kids" is as often a town's as theirs
+# "our kids" is as often a town's as theirs
+_OURS = "son|daughter|dogs?|cats?|puppy|kitten|baby|turtles?|hamster|bunny|parrot|guinea pig"
 _KIN_ADJ = r"(?:late\s+|little\s+|older\s+|younger\s+|big\s+|baby\s+|eldest\s+|youngest\s+)?"
 _NAMED_NEXT = (
     rf"(?!['’]s\b|-)(?!,?\s+{_CAP})(?!(?:'s\s+name)?\s+(?i:is|was)\s+(?:called\s+|named\s+)?{_CAP})"
@@ -82,7 +99,7 @@ def _unnamed(out: Emitter, word: str) -> None:
     predicate, value = _UNNAMED[word]
     if any(k[0] == "user" and k[1] == predicate and f.object for k, f in out.facts.items()):
         return  # a named one in this turn says more
-    plural = value in ("kids", "children")
+    plural = value in ("kids", "children") or value.endswith(("dogs", "cats", "turtles", "pets"))
     out.fact(
         predicate,
         f"{out.who} has {value if plural else _article(value)}",
@@ -103,21 +120,66 @@ def _role_unnamed(m: re.Match[str], out: Emitter) -> None:
     role = m["role"].lower()
     if _lowercase_name_next(m):
         return  # "our dog rex": a name typed in lowercase, not a role without one
-    if m["the"] and role not in ("wife", "missus", "hubby"):
+    if m["the"] and role not in ("wife", "missus", "hubby") and not _our_kids(m, _near(m, out)):
         return  # "the kids", "the dog": anyone's
     if m["our"] and not re.fullmatch(_OURS, role):
         return
-    if m["the"] and re.match(r"\s+of\b", m.string[m.end() :]):
+    if role in _COMPANY and not _as_company(role, _near(m, out)):
+        return
+    if m["the"] and _OF.match(m.string, m.end()):
         return  # "the wife of my boss"
     _unnamed(out, role)
+
+
+def _near(m: re.Match[str], out: Emitter) -> str:
+    """The sentence's words around the match (its clause may be cut at "and I"), bounded, so a
+    long message stays linear."""
+    at = out.sentence.find(m.string)
+    if at < 0:
+        return m.string  # the clause as the rules read it (its time words taken out)
+    return out.sentence[max(0, at + m.start() - 80) : at + m.end() + 20]
+
+
+def _our_kids(m: re.Match[str], sentence: str) -> bool:
+    """ "We went camping with the kids", "I'm off to go swimming with the kids": the person's
+    own, said as their company (never "the kids at school", "the kids I teach", "she took the
+    kids")."""
+    role = m["role"].lower()
+    if role not in ("kids", "children") or _OTHERS_KIDS.match(m.string, m.end()):
+        return False
+    company = (
+        rf"(?i)(?:\b(?:I|we)\b[^.!?]{{0,60}}\bwith|\b(?:me|I)\s+and|\b(?:I|we)\s+took)\s+the\s+"
+        rf"{role}\b|\bthe\s+{role}\s+and\s+I\b"
+    )
+    return bool(re.search(company, sentence))
+
+
+_OTHERS_KIDS = re.compile(
+    r"(?i)\s+(?:at|in|from|of|on)\s|\s+(?:I|we)\s+(?:teach|taught|mentor|coach|tutor)"
+)
+
+
+def _as_company(role: str, sentence: str) -> bool:
+    """ "My brother and I went fishing", "hiking with my cousin": the relative as company."""
+    return bool(re.search(rf"(?i)\b(?:(?:with|me\s+and)\s+my\s+{role}\b|my\s+{role}\s+and\s+"
+                          rf"(?:I|me)\b)", sentence))  # fmt: skip
 
 
 def _lowercase_name_next(m: re.Match[str]) -> bool:
     """In a message typed without capitals, the word after the role is a name when it is not
     a common word (:func:`..casual.is_name`)."""
-    nxt = re.match(r"\s+([a-z][\w'-]*)", m.string[m.end() :])
-    typed_lower = not re.search(r"[A-Z]", re.sub(r"\bI(?:'\w+)?\b", "", m.string))
-    return bool(nxt and typed_lower and casual.is_name(nxt.group(1)))
+    nxt = _NEXT_WORD.match(m.string, m.end())
+    return bool(nxt and _typed_lower(m.string) and casual.is_name(nxt.group(1)))
+
+
+_OF = re.compile(r"\s+of\b")
+_NEXT_WORD = re.compile(r"\s+([a-z][\w'-]*)")
+
+
+@lru_cache(maxsize=8)
+def _typed_lower(text: str) -> bool:
+    """No capital but "I": once per clause, not once per role in it (linear in the message)."""
+    return not re.search(r"[A-Z]", re.sub(r"\bI(?:'\w+)?\b", "", text))
 
 
 @rule(
@@ -201,9 +263,14 @@ def _new_job(m: re.Match[str], out: Emitter) -> None:
     out.fact("JOB_STATUS", f"{out.who} has a new job", value="employed", importance=2)
 
 
-@rule("works_at_place", rf"(?i:\bI\s+(?:still\s+)?work\s+(?:at|in)\s+){_AT_WORKPLACE}{_STOP}")
+@rule(
+    "works_at_place",
+    rf"(?i:\bI\s+(?:still\s+)?work\s+(?:(?:night|day|long|double|weekend)?\s*shifts?\s+|nights\s+|"
+    rf"weekends\s+|part-time\s+|full-time\s+)?(?:at|in)\s+){_AT_WORKPLACE}{_STOP}",
+)
 def _works_at_place(m: re.Match[str], out: Emitter) -> None:
-    """ "I work at the shelter / in a hospital": the workplace as words (no named org)."""
+    """ "I work at the shelter / in a hospital", "I work night shifts at the hospital": the
+    workplace as words (no named org)."""
     text = f"{out.who} works at {m['article'].lower()} {m['place']}"
     out.fact("WORKS_AT", text, value=m["place"], importance=2, confidence=0.75)
 
@@ -217,4 +284,7 @@ def _married_status(m: re.Match[str], out: Emitter) -> None:
     out.fact("MARITAL_STATUS", f"{out.who} is married", value="married", importance=2)
 
 
-assert all(r in ROLES or r in ("hubby", "missus", "kids", "children") for r in _UNNAMED)
+assert all(
+    r in ROLES or r in ("hubby", "missus", "kids", "children") or p == "HAS_PET"
+    for r, (p, _) in _UNNAMED.items()
+)

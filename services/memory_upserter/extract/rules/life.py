@@ -49,22 +49,40 @@ rule(
 rule("our_pet", rf"(?i:\bour\s+(?P<role>{_PET_ROLES}))(?:\s*,\s*|\s+){NAME}")(role_named)
 
 
+# "i have 2 kids and a dog", "we have two dogs and a cat": the counted things listed after
+# "have" before the last one a rule reads; each rule also writes its own kind among them
+_LISTED = (
+    r"(?P<items>(?:(?:an?|one|two|three|four|five|six|\d)\s+[a-z]+(?:\s+[a-z]+)?\s*"
+    r"(?:,\s*and|,|and|&)\s+){0,3})"
+)
+_PETS = r"dog|cat|puppy|kitten|parrot|hamster|rabbit|bunny|horse|turtle|fish|snake|bird"
+_KIDS = r"kids?|children|child|sons?|daughters?|grandchildren|grandkids"
+_PET_ITEM = re.compile(rf"(?i)\b(?P<n>an?|two|three|four|\d)\s+(?P<pet>{_PETS})s?\b")
+_KID_ITEM = re.compile(
+    rf"(?i)\b(?P<n>an?|one|two|three|four|five|six|\d)\s+(?:little\s+|young\s+|grown\s+)?"
+    rf"(?P<what>{_KIDS})\b"
+)
+
+
 @rule(
     "have_pet",
-    r"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+own)\s+(?P<n>an?|two|three|four)\s+"
-    r"(?P<pet>dog|cat|puppy|kitten|parrot|hamster|rabbit|bunny|horse|turtle|"
-    r"fish|snake|bird)s?)\b(?!\s*(?:,\s*)?(?i:named|called|allerg))",
+    r"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+own)\s+"
+    + _LISTED
+    + rf"(?P<n>an?|two|three|four|\d)\s+(?P<pet>{_PETS})s?)\b"
+    r"(?!\s*(?:,\s*)?(?i:named|called|allerg))"
+    r"(?!\s+(?i:walkers?|sitters?|trainers?|groomers?|food|bed|park|show|toy|hair)\b)",
 )
 def _have_pet(m: re.Match[str], out: Emitter) -> None:
-    out.fact(
-        "HAS_PET",
-        f"{out.who} has {m['n'].lower()} {_counted(m['n'], m['pet'])}",
-        value=m["pet"].lower(),
-        memory_type="PEOPLE",
-        fact_type="relationship",
-        importance=1,
-        confidence=0.85,
-    )
+    for pet in (*_PET_ITEM.finditer(m["items"]), m):
+        out.fact(
+            "HAS_PET",
+            f"{out.who} has {pet['n'].lower()} {_counted(pet['n'], pet['pet'])}",
+            value=pet["pet"].lower(),
+            memory_type="PEOPLE",
+            fact_type="relationship",
+            importance=1,
+            confidence=0.85,
+        )
 
 
 def _counted(n: str, pet: str) -> str:
@@ -77,23 +95,25 @@ def _counted(n: str, pet: str) -> str:
 
 @rule(
     "children",
-    r"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got)\s+(?P<n>an?|one|two|three|four|five|"
-    r"six|\d)\s+(?:little\s+|young\s+|grown\s+)?(?P<what>kids?|children|child|sons?|"
-    r"daughters?|grandchildren|grandkids)\b)(?!\s*(?:,\s*)?(?i:named|called))",
+    r"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got)\s+"
+    + _LISTED
+    + r"(?P<n>an?|one|two|three|four|five|six|\d)\s+(?:little\s+|young\s+|grown\s+)?"
+    rf"(?P<what>{_KIDS})\b)(?!\s*(?:,\s*)?(?i:named|called))",
 )
 def _children(m: re.Match[str], out: Emitter) -> None:
-    n = m["n"].lower()
-    count = 1 if n in ("a", "an", "one") else _NUMBER.get(n) or int(n)
-    what = m["what"].lower()
-    out.fact(
-        "HAS_CHILDREN",
-        f"{out.who} has {count} {what}",
-        value=f"{count} {what}",
-        memory_type="PEOPLE",
-        fact_type="relationship",
-        importance=2,
-        confidence=0.85,
-    )
+    for kids in (*_KID_ITEM.finditer(m["items"]), m):
+        n = kids["n"].lower()
+        count = 1 if n in ("a", "an", "one") else _NUMBER.get(n) or int(n)
+        what = kids["what"].lower()
+        out.fact(
+            "HAS_CHILDREN",
+            f"{out.who} has {count} {what}",
+            value=f"{count} {what}",
+            memory_type="PEOPLE",
+            fact_type="relationship",
+            importance=2,
+            confidence=0.85,
+        )
 
 
 @rule("married_to", rf"(?i:\bI(?:'m|\s+am)\s+(?:happily\s+)?(?:married|engaged)\s+to)\s+{NAME}")

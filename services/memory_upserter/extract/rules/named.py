@@ -10,16 +10,19 @@ from __future__ import annotations
 import re
 
 from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.keeps import _PET_ROLES, pet
 from services.memory_upserter.extract.rules.registry import _CAP, _ROLES, _name, _relationship, rule
+from services.memory_upserter.extract.vocabulary import ROLES
 
 _ROLE_WORDS = r"buddy|pal|mate|bestie|bff"  # said as "friend"
-_ADJ = r"(?:(?:best|old|close|good|dear|oldest|childhood|little|big|older|younger|new)\s+)*"
+_ADJ = r"(?:(?:best|old|close|good|dear|oldest|childhood|little|big|older|younger|new|golden|"
+_ADJ += r"rescue|sweet|furry)\s+)*"
 _ONE = rf"(?P<name>{_CAP}(?:\s+{_CAP})?)"
 
 
 @rule(
     "name_my_role",
-    rf"^\W*(?i:my\s+{_ADJ})(?P<role>(?i:{_ROLES}))\s*,\s*(?P<rest>[\w']+)",
+    rf"^\W*(?i:(?:my|our)\s+{_ADJ})(?P<role>(?i:{_ROLES}|{_PET_ROLES}))\s*,\s*(?P<rest>[\w']+)",
 )
 def _name_my_role(m: re.Match[str], out: Emitter) -> None:
     """ "Sarah, my best friend, came over last night" (the judge reads "my best friend, came
@@ -29,8 +32,11 @@ def _name_my_role(m: re.Match[str], out: Emitter) -> None:
         return
     role = re.escape(m.group(0)[: m.end("role")].strip(" ,"))
     said = re.match(rf"\W*{_ONE},\s+{role}\b", out.sentence)
-    if said is not None:
+    kind = m["role"].lower()
+    if said is not None and kind in ROLES:
         _named(said, out, m["role"])
+    elif said is not None and out.is_user and (name := _name(said["name"])):
+        pet(out, kind, name)  # "Max, my golden retriever, is the best": a pet of a breed
 
 
 @rule(

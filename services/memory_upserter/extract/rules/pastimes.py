@@ -15,7 +15,7 @@ import re
 
 from services.memory_upserter.extract.due import find_due
 from services.memory_upserter.extract.emitter import Emitter
-from services.memory_upserter.extract.rules.doing import _PHRASE, _own, _whole
+from services.memory_upserter.extract.rules.doing import _PHRASE, UNTIMED, _own, _whole
 from services.memory_upserter.extract.rules.keeps import _like
 from services.memory_upserter.extract.rules.registry import rule
 from services.memory_upserter.extract.vocabulary import NOT_NAMES
@@ -47,17 +47,24 @@ def _does(out: Emitter, text: str, value: str, confidence: float = 0.7) -> None:
 
 @rule(
     "took_up",
-    rf"(?i:\bI(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|also\s+)?(?:started|took\s+up|"
-    rf"picked\s+up|got\s+into|began))\s+{_PHRASE}",
+    rf"(?i:\bI(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|also\s+|really\s+)?"
+    rf"(?:started|took\s+up|taken\s+up|picked\s+up|got\s+(?:back\s+)?into|gotten\s+"
+    rf"(?:back\s+)?into|began))\s+{_PHRASE}",
 )
 def _took_up(m: re.Match[str], out: Emitter) -> None:
-    """ "I recently started pottery and I'm hooked!": an activity since then (dated)."""
-    what = _whole(m["what"], object_=False)
+    """ "I recently started pottery and I'm hooked!", "I've taken up surfing", "I got back into
+    skateboarding": an activity since then (dated)."""
+    what = _whole(_untimed(m["what"]), object_=False)
     if what is not None and ACTIVITY.fullmatch(what) and not out.clause_said:
         what = _own(what)
         out.valid_from = out.valid_from or out.now
         said = f"has been {what}" if re.match(r"[a-z]+ing\b", what) else f"took up {what}"
         _does(out, said, what, 0.75)  # "I've started taking guitar lessons": no "took up taking"
+
+
+def _untimed(what: str) -> str:
+    """An activity's words without the time said after them ("pottery recently")."""
+    return UNTIMED.sub("", what)
 
 
 @rule(
@@ -66,8 +73,7 @@ def _took_up(m: re.Match[str], out: Emitter) -> None:
 )
 def _joined_group(m: re.Match[str], out: Emitter) -> None:
     """ "I joined a local book club last month": a member since then."""
-    said = re.sub(r"(?i)\s+(?:(?:last|this|on)\s+\w+|yesterday|today|recently)$", "", m["what"])
-    what = _whole(said)
+    what = _whole(_untimed(m["what"]))
     if what is None or not GROUP.search(what) or not re.match(r"(?i)(?:an?|the|my|our)\s", what):
         return
     what = _own(what)
@@ -153,6 +159,39 @@ def _making_a_work(m: re.Match[str], out: Emitter) -> None:
     verb, value = m["verb"].lower(), re.sub(r"(?i)^(?:an?|their)\s+", "", what)
     out.fact("WORKS_ON", f"{out.who} is {verb} {what}", value=value, memory_type="PROJECT",
              importance=2, confidence=0.75)  # fmt: skip
+
+
+@rule(
+    "finishing_a_work",
+    rf"(?i:(?:\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)?\s+|,\s*|^\W*)(?:trying|working|hoping|aiming)"
+    rf"\s+to\s+(?P<verb>finish|publish|complete|edit|release|polish)\s+(?P<what>my\s+"
+    rf"(?:(?:new|first|second|latest|own|\w+)\s+){{0,2}}?(?i:{_WORKS})))\b(?!['’]s)",
+)
+def _finishing_a_work(m: re.Match[str], out: Emitter) -> None:
+    """ "…trying to finish my script", "I'm hoping to publish my book": a work of one's own,
+    underway (never "finish my homework": the work is one of :data:`_WORKS`)."""
+    if out.clause_said:
+        return
+    what = _own(" ".join(m["what"].split()))
+    value = re.sub(r"(?i)^their\s+", "", what)
+    out.fact("WORKS_ON", f"{out.who} is working on {what}", value=value, memory_type="PROJECT",
+             importance=2, confidence=0.7)  # fmt: skip
+
+
+@rule(
+    "my_work_out",
+    rf"(?i:\bmy\s+(?:(?:new|first|second|latest|debut|next|own)\s+)+)(?P<what>(?i:{_WORKS}|single|"
+    rf"record))\s+(?i:(?:is\s+)?(?:comes?|coming)\s+out|drops|(?:is\s+)?(?:being\s+)?released|"
+    rf"(?:is\s+)?launching|premieres)\b",
+)
+def _my_work_out(m: re.Match[str], out: Emitter) -> None:
+    """ "My new album comes out next month!", "my debut novel is being released in May": a work
+    of the person's own, underway."""
+    if out.clause_said:
+        return  # "my debut novel": another rule said it whole
+    what = " ".join(m["what"].lower().split())
+    out.fact("WORKS_ON", f"{out.who} is working on their {what}", value=what,
+             memory_type="PROJECT", importance=2, confidence=0.7)  # fmt: skip
 
 
 @rule("volunteer_at", r"(?i:\bI(?:'m|\s+am)\s+(?:also\s+|still\s+)?an?\s+volunteer)\s+" + _PHRASE)

@@ -148,17 +148,39 @@ _GOAL_VERB = re.compile(
 
 @todo_rule(
     "aiming_to",
-    r"(?i:\b(?:I(?:'m|\s+am)\s+(?:now\s+|really\s+|also\s+)?(?:aiming|striving)\s+to|"
+    r"(?i:\b(?:I(?:'m|\s+am)\s+(?:now\s+|really\s+|also\s+)?(?:aiming|striving|saving\s+up)\s+to|"
+    r"I(?:'ve|\s+have)?\s+(?:finally\s+|just\s+)?decided\s+to|"
     r"my\s+(?:main\s+|big\s+|biggest\s+|ultimate\s+)?(?:aim|dream|ambition|mission)\s+is\s+"
     r"to|it(?:'s|\s+is|\s+has\s+always\s+been)\s+(?:always\s+been\s+)?my\s+(?:dream|goal|aim)\s+"
     r"to))\s+(?P<task>.+)$",
 )
 def _aiming_to(m: re.Match[str], out: Emitter) -> None:
-    """ "Now, I'm aiming to turn my dancing passion into a business": a goal — an act one can
-    pursue ("my dream is to sleep for a week" is a joke, no goal)."""
+    """ "Now, I'm aiming to turn my dancing passion into a business", "I'm saving up to buy a
+    house", "I've decided to run for mayor": a goal — an act one can pursue ("my dream is to
+    sleep for a week" is a joke, no goal)."""
     task = _own_task(m["task"])
-    if task and _GOAL_VERB.match(task):
+    decided = re.search(r"(?i)\bdecided\b", m.group(0)[:40])
+    if task and _GOAL_VERB.match(task) and not (decided and _OUTING.match(task)):
+        out.todo("GOAL", task, dated=False)  # "I've decided to go to bed": no goal
+
+
+@todo_rule(
+    "excited_to",
+    r"(?i:\b(?:I(?:'m|\s+am)\s+(?:(?:so|really|also|super|very|just)\s+)*(?:excited|eager|pumped|"
+    r"stoked)|(?:^\W*|\bI\s+)can(?:'|no)?t\s+wait)\s+to)\s+(?P<task>.+)$",
+)
+def _excited_to(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm also excited to guide and mentor aspiring dancers", "Can't wait to open my own
+    studio": a goal when it names one (never "excited to see the show", "can't wait to go")."""
+    task = _own_task(m["task"])
+    if task is None or len(task.split()) < 3 or _VAGUE_GOAL.search(task):
+        return  # "excited to give back", "…to start this new chapter": no goal one can name
+    if _GOAL_VERB.match(task) and not _OUTING.match(task):
         out.todo("GOAL", task, dated=False)
+
+
+_OUTING = re.compile(r"(?i)(?:go|see|visit|have|get|make|be|hear|try|meet|watch|catch|hang)\b")
+_VAGUE_GOAL = re.compile(r"(?i)\b(?:you|your|ya|u|this|that|these|those|it)\b")
 
 
 @todo_rule(

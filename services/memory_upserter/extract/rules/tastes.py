@@ -74,11 +74,15 @@ def _kind_of_person(m: re.Match[str], out: Emitter) -> None:
     "craving",
     r"(?i:\bI(?:'m|\s+am)\s+(?:(?:totally|so|really|just|kind\s+of|a\s+bit)\s+)*(?:addicted\s+to|"
     r"crazy\s+about|nuts\s+about|mad\s+about|a\s+(?:total\s+|huge\s+|big\s+)?sucker\s+for)|"
-    r"\bI\s+(?:just\s+|really\s+)?live\s+for|^\W*nothing\s+beats)\s+(?P<what>[^,.;:!?]{3,60}?)"
-    + _END,
+    r"\bI\s+(?:just\s+|really\s+)?live\s+for|^\W*nothing\s+(?:beats|makes\s+me\s+(?:happier|"
+    r"smile\s+more)\s+than)|^\W*there(?:'s|\s+is)\s+nothing\s+(?:quite\s+)?like|\bI\s+(?:just\s+|"
+    r"really\s+)?can(?:'|no)?t\s+get\s+enough\s+of|\bI(?:'ve|\s+have)\s+always\s+been\s+drawn\s+to)"
+    r"\s+(?P<what>[^,.;:!?]{3,60}?)" + _END,
 )
 def _craving(m: re.Match[str], out: Emitter) -> None:
-    """ "I'm addicted to coffee", "I live for summer road trips", "Nothing beats a good book"."""
+    """ "I'm addicted to coffee", "I live for summer road trips", "Nothing beats a good book",
+    "There's nothing like a day at the beach", "I can't get enough of Korean food", "I've always
+    been drawn to the ocean"."""
     what = liked(_whole(m["what"], object_=False))
     if what is not None and not _NOT_THING.match(what) and not out.clause_said:
         _like(out, _own(what))

@@ -194,18 +194,27 @@ _ERRAND = (
 
 
 _DONE_MARK = re.compile(r"(?i)\b(?:finally|already|at\s+last|done|sorted|ticked\s+off)\b")
+# where the errand's words end before the clause does: when and how it was done, an aside
+_ERRAND_END = (
+    r"(?:\s+(?i:finally|already|at\s+last))?\s*(?=[,.;:!?]|$)|\s+(?=(?i:on\s+(?:the|my)\s+way|"
+    r"this\s+(?:morning|afternoon|evening)|today|yesterday|earlier|tonight|last\s+night|lol|"
+    r"lmao|haha|btw)\b)"
+)
 
 
 @todo_rule(
     "errand_done",
-    rf"(?i:(?:^\W*|\bI\s+)(?:finally\s+|just\s+|already\s+)?)(?P<task>(?i:{_ERRAND})\s+"
-    r"(?!(?:you|u|me|him|her|them|it)\b)[^,.;:!?]{2,60}?)(?:\s+(?i:finally|already|at\s+last))?"
-    r"\s*(?=[,.;:!?]|$)",
+    rf"(?i:(?P<opening>^\W*|\bI\s+)(?:finally\s+|just\s+|already\s+)?)(?P<task>(?i:{_ERRAND})\s+"
+    r"(?!(?:you|u|me|him|her|them|it)\b)[^,.;:!?]{2,60}?)(?:" + _ERRAND_END + ")",
 )
 def _errand_done(m: re.Match[str], out: Emitter) -> None:
-    """ "booked the dentist ✅", "picked up the dry cleaning finally": words naming what was
-    done — the commit closes a pending todo they name by verb or object, else none."""
-    if out.is_user and _DONE_MARK.search(m.string):
+    """ "booked the dentist ✅", "picked up the dry cleaning finally", a message that opens
+    with what was done to a thing already spoken of ("bought the gift on the way home lol";
+    not "bought my first house!", an achievement): words naming what was done — the commit
+    closes a pending todo they name by verb or object, else none."""
+    known_thing = re.match(rf"(?i:{_ERRAND})\s+the\s", m["task"])
+    opens = not m["opening"].strip() and known_thing is not None
+    if out.is_user and (_DONE_MARK.search(m.string) or opens):
         out.done.append(m["task"].strip())
 
 

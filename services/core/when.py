@@ -1,9 +1,9 @@
 """The calendar words of a time field, read the way people and models write them (pure: ``now``
 is passed in, in the person's time zone, and every answer is in that zone).
 
-One grammar for a plan's ``valid_from``/``valid_to`` (:func:`.temporal.parse_when`), a todo's
-``due`` (:func:`.due.parse_due`) and the offline judge's sentences (:mod:`.temporal`,
-:mod:`.due`, which take their tables from here). :func:`calendar` reads a whole field:
+One grammar for a plan's ``valid_from``/``valid_to`` and a todo's ``due`` (memory-upserter's
+``extract.temporal``, ``extract.due``, the offline judge's too) and for the period a recall
+question names (:mod:`services.rag_gate.period`). :func:`calendar` reads a whole field:
 
 - an ISO date-time (``2026-12-04T10:30:00Z``; naive = the person's zone) as given;
 - a year ``2019``, a month ``2026-12`` / ``December 2026`` / ``January``, a day
