@@ -35,10 +35,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from contracts.plan import PlanFact
+from services.core.when import MONTHS, WEEKDAYS
 from services.memory_upserter.commit import grounding as g
 from services.memory_upserter.commit import whose
 from services.memory_upserter.commit.support import FILLER
-from services.memory_upserter.extract.when import MONTHS, WEEKDAYS
 from services.memory_upserter.text import STOP_WORDS, words
 
 if TYPE_CHECKING:
