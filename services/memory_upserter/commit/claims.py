@@ -155,7 +155,9 @@ def _shorthand(word: str, bag: frozenset[str]) -> bool:
 
 # "X is the user's close friend", "User's cousin is arjun", ``friend_of``, ``has_cousin``
 _USERS_RELATION = re.compile(r"(?i)\buser['’]s\s+((?:[\w-]+\s+){0,2}[\w-]+)")
-_WORK = r"(?:from|at)\s+(?:work|the\s+office)\b"  # "jonas from work", "ana (at the office)"
+# said in a sentence naming them: "jonas from work", "priya, the one at my job", "i report to
+# pedro": a colleague
+_WORK = re.compile(r"(?i)\b(?:work|job|office|team|colleagues?|coworkers?|report\w*\s+to)\b")
 _COLLEAGUES = next(i for i, family in enumerate(whose.RELATIONS) if "coworker" in family)
 # a pet is no relation to put in words, nor is a whole family ("User's family is from delhi")
 _NOT_RELATIONS = {i for i, family in enumerate(whose.RELATIONS) if "pet" in family}
@@ -179,11 +181,11 @@ def relation_unsaid(fact: PlanFact, said: Said) -> Verdict | None:
         return None
     claimed = _families(re.sub(r"(?i)\bfamily\b", " ", named[1])) - _NOT_RELATIONS
     texts = (*said.this_turn, *said.earlier, *said.stored)
-    framed = _framed(fact, texts)
-    if not claimed or claimed & (framed | _families(" ".join(texts))):
+    if not claimed or claimed & (_framed(fact, texts) | _families(" ".join(texts))):
         return None
     word = next(m[0] for m in _RELATION_WORD.finditer(named[1]))
-    if framed:
+    # framed otherwise this turn (earlier, it may have been a namesake: "my friend priya")
+    if framed := _framed(fact, said.this_turn):
         other = next(w for w in whose.RELATIONS[min(framed)] if len(w) > 3)
         return "dropped", f"the person called them their {other}, not their {word}"
     return "lowered", f"unsure: the person never called them their {word}"
@@ -201,8 +203,8 @@ def _framed(fact: PlanFact, texts: Sequence[str]) -> set[int]:
                 found |= _families(m[1])
             for m in re.finditer(rf"(?i)\b{name}\W{{0,3}}(?:is\s+|was\s+)?my\s+([\w-]+)", text):
                 found |= _families(m[1])
-            work = rf"\b{name}(?:\s+[\w-]+)?\W{{0,3}}{_WORK}|\breport\w*\s+to\s+{name}\b"
-            if re.search(rf"(?i){work}", text):
+            sentences = re.split(r"[.!?\n]+", text)
+            if any(re.search(rf"(?i)\b{name}\b", c) and _WORK.search(c) for c in sentences):
                 found.add(_COLLEAGUES)
     return found
 
