@@ -88,6 +88,32 @@ async def say(nodes, ids: dict[str, str], text: str, minute: int) -> dict[str, A
     )
 
 
+async def answer(
+    nodes, ids: dict[str, str], text: str, minute: int, reply: str, plan: dict[str, Any]
+) -> dict[str, Any]:
+    """One turn as fast-brain.json runs it with a model, at ``minute`` after :data:`T0`:
+    ``/v1/turn``, then — unless the turn asks the flow's question — the model's raw answer
+    (``reply`` and ``plan``, written here as a model would) committed; the commit's answer."""
+    now, message_id = (T0 + timedelta(minutes=minute)).isoformat(), uuid.uuid4().hex
+    one = await ok(
+        nodes["retrieve"],
+        "/v1/turn",
+        {**ids, "message": text, "message_id": message_id, "now": now,
+         "persona_prompt": f"You are {ids['agent_id']}."},
+    )  # fmt: skip
+    said: dict[str, Any] = {"reply": reply, "plan": plan}
+    if one["next"] == "question":
+        said = {"reply": one["hydrate"]["GRAPH"]["pending_question"]["question"]}
+    return await ok(
+        nodes["memory"],
+        "/v1/commit",
+        {**ids, "turn_id": uuid.uuid4().hex, "now": now,
+         "messages": [{"role": "user", "text": text, "external_id": message_id}],
+         "answer": json.dumps(said),
+         "active_entity_ids": (one.get("hydrate") or {}).get("active_entity_ids", [])},
+    )  # fmt: skip
+
+
 async def ask(
     nodes, user_id: str, agent: str, chat: str, text: str, at: datetime
 ) -> dict[str, Any]:

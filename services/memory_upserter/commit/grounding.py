@@ -27,7 +27,9 @@ person's live facts is ``kept``: it was grounded when it was stored —
 - ``dropped``: less than half — nothing the person said supports the fact. A liking (LIKES,
   LOVES_JOB, FAVORITE_…, "User loves…") also needs words of liking: "quiz time" is no "likes
   quizzes"; so do a wish or goal, a home and volunteering (:func:`.support.unsaid_claim`); an
-  allergy said only where the person clears the thing ("nuts are fine") is none;
+  allergy said only where the person clears the thing ("nuts are fine") is none; nor may the
+  fact's claim — a habit, an identity, a relation, a state — rest on a one-off, a wish, a mere
+  mention or the reply's own suggestion (:mod:`.claims`);
 - ``hedged``: supported, but hedged this turn ("i think im taking it", "maybe", "may have",
   "my ideal studio"; not when the fact states the hedge: "User's dream job…"): the sentence
   that says it hedges, or — for a fact grounded only in earlier messages — this turn hedges a
@@ -45,7 +47,7 @@ from datetime import date, datetime
 from typing import Literal
 
 from contracts.plan import PlanFact
-from services.memory_upserter.commit import whose
+from services.memory_upserter.commit import claims
 from services.memory_upserter.commit.read import SELF_HANDLES
 from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, OTHERS, PRESUPPOSED, YOURS
 from services.memory_upserter.commit.support import (
@@ -83,6 +85,7 @@ class Said:
     this_turn: tuple[str, ...]
     earlier: tuple[str, ...] = ()
     stored: tuple[str, ...] = ()  # the person's live facts: what an ending may restate
+    reply: str = ""  # this turn's reply: what only the assistant said (:mod:`.claims`)
 
     # The words as a fact is read against them (:mod:`.spoken`): captions aside (``told``), and
     # for a fact claiming a thing as the person's, the other speaker's things aside (``mine``).
@@ -100,6 +103,7 @@ class Said:
             tuple(map(clean, self.this_turn)),
             tuple(map(clean, self.earlier)),
             self.stored,
+            self.reply,
         )
 
     # Read once for all the plan's facts (grounding each fact against a fresh read of up to
@@ -193,34 +197,18 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     supported = [w for w in wanted if w not in missing]
     of_person = about_self and not OTHERS.search(fact.text)
     clauses = said.clauses
-    if _cleared(fact, supported, clauses, said_word):
-        return Grounding("dropped", "the person said it is fine: no allergy or aversion")
-    if (firm := whose.firmness(fact, supported, said, clauses, said_word, of_person)) is not None:
-        return Grounding(*firm)
+    # firmly the person's, and what the fact claims as they said it (:mod:`.claims`,
+    # :mod:`.whose`): an unsure claim decides last
+    claimed = claims.unfounded(fact, supported, said, bag, clauses, said_word, of_person)
+    if claimed is not None and claimed[0] != "lowered":
+        return Grounding(*claimed)
     if (claim := unsaid_claim(fact, (*texts, *said.stored) if restating else texts)) is not None:
         return Grounding("dropped", f"the person said no {claim}")
     if missing:
         return Grounding(
             "lowered", f"unsure: nothing the person said supports {', '.join(missing)}"
         )
-    return Grounding("kept")
-
-
-# "tree nuts are fine", "dairy is ok": an allergy or aversion whose words this turn are said
-# only where the person clears the thing is none (:func:`_cleared`)
-_CLEARED = re.compile(r"(?i)\b(?:are|is|r)\s+(?:totally\s+|all\s+)?(?:fine|ok|okay|safe)\b")
-_AVERSION = re.compile(r"(?i)(?<!not )(?<!n't )(?:allerg|intoleran|aversion|avoids?\b|dislike)")
-
-
-def _cleared(
-    fact: PlanFact, supported: Sequence[str], clauses: whose.Clauses, said: whose.SaidWord
-) -> bool:
-    if not supported or not _AVERSION.search(f"{fact.predicate} {fact.text}"):
-        return False
-    naming = [
-        c for message in clauses for c, bag in message if any(said(w, bag) for w in supported)
-    ]
-    return bool(naming) and all(_CLEARED.search(c) for c in naming)
+    return Grounding(*claimed) if claimed is not None else Grounding("kept")
 
 
 def _year(word: str, said: Said) -> bool:

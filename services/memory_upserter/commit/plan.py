@@ -145,7 +145,11 @@ def _facts(
     promoted, note = _promotion(plan, [r.text for r in own])
     if judged.source != "offline_extractor":  # a model's plan: only what the person said
         said = Said(
-            turn.now, tuple(r.text for r in own), tuple(judged.context), judged.stored_facts
+            turn.now,
+            tuple(r.text for r in own),
+            tuple(judged.context),
+            judged.stored_facts,
+            turn.reply or "",
         )
         facts, dropped = weigh(facts, said, _alias_names(plan, judged, said))
         notes += dropped

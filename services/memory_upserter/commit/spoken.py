@@ -12,6 +12,8 @@
 - A correction ("correction", "actually", "i meant", "its not may 18 its may 25", "wrong") restates
   a fact the person gave before, maybe sessions ago: its words may rest on the person's live
   facts, which were grounded when they were stored.
+- A wish ("want to", "should", "keen on", "ready to", "it'll be") says what is wished, not
+  what is: :func:`wish_split` tells the words said as wished from the rest.
 - A hedge stops where a presupposed thing begins ("maybe i should learn italian before our trip
   to rome": the trip is real); an idea closed by a refusal ("… but nah") was turned down.
 """
@@ -98,3 +100,41 @@ def refused(message: str) -> tuple[list[str], list[str]]:
         elif rest:
             ideas.append(rest.pop())
     return ideas, rest
+
+
+WISH = re.compile(
+    r"(?i)\b(?:wants?\s+(?:me\s+)?to|wanna|would\s+(?:like|love)\s+to|"
+    r"[i'’]d\s+(?:like|love)\s+to|hop(?:e|es|ing)\s+to|should|shoulda|could|"
+    r"keeps?\s+(?:saying|telling\s+me)|wish(?:es)?|keen\s+on|ready\s+to|towards?\s+becoming|"
+    # a state to come: "it'll be tough as a single parent", "i'd be a great mom"
+    r"(?:will|['’]ll|gonna|going\s+to|would|[i'’]d)\s+be)\b"
+)
+WISH_END = re.compile(
+    r"(?i)\b(?:after|before|since|because|cause|cuz|bc|when|until|till|once|while|during|but)\b"
+)
+
+
+def wish_split(sentence: str) -> tuple[str, str]:
+    """The sentence's words said as wished — after a wish, up to "after", "but"… or a comma
+    that opens more than an aside of three words ("i want to fix up my old area, West County,
+    too") — and the rest."""
+    inside, outside, last = [], [], 0
+    for m in WISH.finditer(sentence):
+        if m.start() < last:
+            continue
+        end = _wish_end(sentence, m.end())
+        outside.append(sentence[last : m.start()])
+        inside.append(sentence[m.end() : end])
+        last = end
+    outside.append(sentence[last:])
+    return " ".join(inside), " ".join(outside)
+
+
+def _wish_end(sentence: str, start: int) -> int:
+    stop = WISH_END.search(sentence, start)
+    limit = stop.start() if stop else len(sentence)
+    for comma in re.finditer(r"[,;]|\s[-—–]\s", sentence[start:limit]):
+        after = sentence[start + comma.end() : limit]
+        if len(re.split(r"[,;]|\s[-—–]\s", after)[0].split()) > 3:
+            return start + comma.start()
+    return limit

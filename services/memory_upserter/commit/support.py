@@ -74,7 +74,10 @@ LIKING = re.compile(
     r"(?i)\b(?:lik(?:es|ed|ing)\b|(?:i|we|they|he|she|you|really|also|kinda|still|always|so|"
     r"totally|actually|just|do|dont|don'?t|didn'?t|would|[iw]e?['’]?d)\s+like\b|lov|enjoy|ador|prefer|fav|fan\b|into\b|obsess|addict|passion|hat(?:e|ed|es|"
     r"ing)\b|can'?t\s+stand|dislik|detest|loath|keen\s+on|fond\s+of|crazy\s+about|big\s+on|"
-    r"interest|hooked)|<3|\u2764"
+    r"interest|hooked|"
+    # said of the thing: "oolong is great too", "their nata is the best"
+    r"(?:is|are|was|were|['’]s)\s+(?:so\s+|really\s+|pretty\s+|just\s+)?(?:great|amazing|"
+    r"awesome|the\s+best|delicious|tasty|yummy|lovely|fantastic)\b)|<3|\u2764"
 )
 # "User loves their job": a liking said by the fact's verb, whatever its predicate
 LIKES_TEXT = re.compile(r"(?i)\b(?:likes|loves|enjoys|adores|prefers|hates|dislikes)\b")
@@ -182,7 +185,7 @@ def unsaid_claim(fact: PlanFact, texts: Sequence[str]) -> str | None:
     ``texts`` puts in words, if any ("liking or disliking", "wish or goal", "home",
     "volunteering")."""
     said = " \n ".join(texts)
-    if states_liking(fact) and not LIKING.search(said):
+    if states_liking(fact) and not any(LIKING.search(t) for t in _naming(fact, texts)):
         return "liking or disliking"
     if (day := routine_unsaid(fact, texts)) is not None:
         return f"{day} routine with it"
@@ -197,6 +200,14 @@ def unsaid_claim(fact: PlanFact, texts: Sequence[str]) -> str | None:
             if not claim.said.search(said):
                 return claim.name
     return None
+
+
+def _naming(fact: PlanFact, texts: Sequence[str]) -> Sequence[str]:
+    """The messages that name the fact's thing ("What made you try pottery?" for "User likes
+    pottery"): a liking must be said in one of them; all of them when none does."""
+    thing = [g.norm(w) for w in words(g.target_of(fact) or "") if w not in STOP_WORDS]
+    naming = [t for t in texts if any(g.said_in(w, frozenset(g.bag_of([t]))) for w in thing)]
+    return naming or texts
 
 
 # a recurring day: "every friday", "each monday", "on fridays", "fridays", "weekends"

@@ -16,7 +16,7 @@
   "User has twin boys"). A bare name said the way people name people ("ana from work is
   applying there too") is someone else too. A fact about the relation itself ("User has a
   daughter lina" ← "my daughter lina…") rests on "my <relative>" and is the person's.
-- **A wish, not a fact** (:func:`wish_split`): "want to get back into running", "mom keeps
+- **A wish, not a fact** (:func:`.spoken.wish_split`): "want to get back into running", "mom keeps
   saying i should move back to porto": the words after a wish ("want to", "should", "would
   like to", "keeps saying"…) up to "after", "before", "but"… say what is wished, not what is.
   A fact whose words this turn sit only there is not a current fact ("User is a runner"),
@@ -36,7 +36,14 @@ from typing import TYPE_CHECKING, Literal
 
 from contracts.plan import PlanFact
 from services.memory_upserter.commit import grounding as g
-from services.memory_upserter.commit.spoken import DECISION, HEDGE, HEDGED_OTHER, NEGATED, refused
+from services.memory_upserter.commit.spoken import (
+    DECISION,
+    HEDGE,
+    HEDGED_OTHER,
+    NEGATED,
+    refused,
+    wish_split,
+)
 from services.memory_upserter.commit.support import CLAIMS
 from services.memory_upserter.text import STOP_WORDS, words
 
@@ -47,14 +54,16 @@ if TYPE_CHECKING:
 RELATIONS = tuple(
     frozenset(family.split())
     for family in (
-        "mother mom mum mommy mama father dad daddy papa parent parents family stepmom stepdad",
+        "mother mom mum mommy mama father dad daddy papa parent parents family folks stepmom "
+        "stepdad",
         "child children kid kids son sons daughter daughters toddler baby babies twins",
         "partner wife husband spouse gf bf girlfriend boyfriend fiance fiancee hubby",
         "sister sisters brother brothers sibling siblings sis bro",
         "friend friends buddy pal mate bestie",
         "coworker coworkers colleague colleagues boss manager teammate",
         "dog cat pet puppy kitten",
-        "cousin aunt uncle grandma grandpa grandmother grandfather niece nephew",
+        "cousin aunt uncle grandma grandpa grandmother grandfather niece nephew granny gran nan "
+        "nani nana nonna oma opa abuela abuelo avo",
         "roommate flatmate neighbor neighbour landlord",
     )
 )
@@ -75,15 +84,11 @@ SOMEONE_ELSE = re.compile(
     r"from\s+(?:work|uni|school|college|class|church|yoga|the\s+(?:gym|office|team|club)|"
     r"gym|the\s+\w+\s+team)\b)"
 )
-WISH = re.compile(
-    r"(?i)\b(?:wants?\s+(?:me\s+)?to|wanna|would\s+(?:like|love)\s+to|"
-    r"[i'’]d\s+(?:like|love)\s+to|hop(?:e|es|ing)\s+to|should|shoulda|could|"
-    r"keeps?\s+(?:saying|telling\s+me)|wish(?:es)?|keen\s+on|ready\s+to|towards?\s+becoming)\b"
+# a fact stating the wish itself, or a state to come ("User will be in Lisbon until Sunday")
+_OWN = re.compile(
+    r"(?i)\b(?:interested|keen|ready\s+to|will|['’]ll|going\s+to|gonna|soon|upcoming|next|"
+    r"future)\b"
 )
-WISH_END = re.compile(
-    r"(?i)\b(?:after|before|since|because|cause|cuz|bc|when|until|till|once|while|during|but)\b"
-)
-_OWN = re.compile(r"(?i)\b(?:interested|keen|ready\s+to)\b")  # a fact stating the wish itself
 _OF_PERSON = re.compile(r"(?i)^\s*(?:the\s+)?user\b(?!['’]s)")
 _SENTENCES = re.compile(r"[.!?\n]+")
 _CLAUSES = re.compile(r"[;,]+|\s(?:but|so|though|although)\s")
@@ -110,7 +115,7 @@ def owners(message: str) -> list[tuple[str, bool]]:
     return out
 
 
-def _families(text: str) -> set[int]:
+def families(text: str) -> set[int]:
     said = set(words(text))
     return {i for i, family in enumerate(RELATIONS) if said & family}
 
@@ -122,41 +127,15 @@ def relation_said(fact: PlanFact, texts: Iterable[str]) -> bool:
         i
         for text in texts
         for m in re.finditer(r"(?i)\bmy\s+((?:[\w-]+\s+)?[\w-]+)", text)
-        for i in _families(m[1])
+        for i in families(m[1])
     }
-    return bool(mine & _families(f"{fact.predicate.replace('_', ' ')} {fact.text}"))
+    return bool(mine & families(f"{fact.predicate.replace('_', ' ')} {fact.text}"))
 
 
 def about_relative(fact: PlanFact) -> bool:
     """The fact is said of a relative of the person ("User's parents live in Porto",
     ``has_sister``, ``mom_location``), not of the person."""
-    return bool(_REL_SUBJECT.search(fact.text) or _families(fact.predicate.replace("_", " ")))
-
-
-def wish_split(sentence: str) -> tuple[str, str]:
-    """The sentence's words said as wished — after a wish, up to "after", "but"… or a comma
-    that opens more than an aside of three words ("i want to fix up my old area, West County,
-    too") — and the rest."""
-    inside, outside, last = [], [], 0
-    for m in WISH.finditer(sentence):
-        if m.start() < last:
-            continue
-        end = _wish_end(sentence, m.end())
-        outside.append(sentence[last : m.start()])
-        inside.append(sentence[m.end() : end])
-        last = end
-    outside.append(sentence[last:])
-    return " ".join(inside), " ".join(outside)
-
-
-def _wish_end(sentence: str, start: int) -> int:
-    stop = WISH_END.search(sentence, start)
-    limit = stop.start() if stop else len(sentence)
-    for comma in re.finditer(r"[,;]", sentence[start:limit]):
-        after = sentence[start + comma.end() : limit]
-        if len(re.split(r"[,;]", after)[0].split()) > 3:
-            return start + comma.start()
-    return limit
+    return bool(_REL_SUBJECT.search(fact.text) or families(fact.predicate.replace("_", " ")))
 
 
 Names = Callable[[Sequence[str], frozenset[str]], bool]

@@ -1,0 +1,296 @@
+"""Whether how the person said it supports what a plan fact claims, not only its words (pure; one
+call from :mod:`.grounding`: :func:`unfounded`).
+
+Word grounding reads a fact's value; a sloppy model builds an inference on a word the person
+did say ("gym membership" → "User goes to the gym regularly"). So the fact's *claim* — its text
+after "User", up to the first preposition (:func:`claim_words`: "does long runs", "is a single
+parent", "is visiting") — and its kind are weighed too:
+
+- **What only the assistant offered** is not the person's: a word of the fact the person never
+  used that this turn's reply suggested ("Let's make Saturday your long run day" → "User does
+  long runs on saturday") drops it when added to the person's own claim, else lowers it.
+- **A hedge or a wish on the claim** (:func:`.whose.firmness` on the claim's words): "i think i
+  might visit them in nov" is no "User is visiting arjun in november" though "my cousin arjun"
+  was said firmly; "she wants me to do a dance" is no "User is doing a dance at priya's
+  sangeet"; "it'll be tough as a single parent" is no "User is a single parent" (a future or
+  wished state: :data:`.spoken.WISH`).
+- **A relation to the person** ("Jonas Lind is the user's close friend") needs a word of that
+  relation (:data:`.whose.RELATIONS`) in the person's words or live facts, or their framing of
+  that someone ("lena from work", "i report to tomas": a colleague); framed another way ("my
+  bf jonas", "jonas from work" is no friend) it is dropped, never framed it is lowered.
+- **A habit or a frequency** ("regularly", "every week", "3 times a week", ``habit``) needs a
+  clause of the person's naming the activity that says how often, a habitual "i <verb>", a
+  schedule of days or a lasting change ("i can do gym 4x a week", "i run", "switching to mon
+  wed fri", "took up running"); a one-off ("went running once", "tried yoga yesterday") is no
+  habit, and no identity either ("User is a runner").
+- **A like** needs words of liking in a message naming the liked thing
+  (:func:`.support.unsaid_claim`); an allergy said only where
+  the person clears the thing ("nuts are fine") is none (:func:`cleared`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+from contracts.plan import PlanFact
+from services.core.when import MONTHS, WEEKDAYS
+from services.memory_upserter.commit import grounding as g
+from services.memory_upserter.commit import whose
+from services.memory_upserter.commit.support import FILLER
+from services.memory_upserter.text import STOP_WORDS, words
+
+if TYPE_CHECKING:
+    from services.memory_upserter.commit.grounding import Said
+
+Verdict = tuple[Literal["dropped", "hedged", "lowered"], str]
+
+_OF_PERSON = re.compile(r"(?i)^\s*(?:the\s+)?user\b(?!['’]s)")
+# the claim ends at the first preposition, connective or punctuation after "User …"
+_CLAIM_END = re.compile(
+    r"(?i)\b(?:at|in|on|for|with|to|from|by|about|of|since|until|till|after|before|during|"
+    r"because|and|but|or|while|when|who|which|that|as|than|into|over|via|per)\b|[,.;:!?()—–]"
+)
+# words that carry no claim of their own: auxiliaries and light verbs ("is doing a dance")
+AUX = frozenset(
+    """am is are was were be been being do does did doing has have had having will would can
+    could should shall may might must get gets got getting go goes going currently now still
+    also really just very""".split()
+)
+# words that frame a claim rather than make it (its kind is weighed by its own rule: a wish,
+# a liking, a refusal), never counted as only the assistant's
+FRAMING = frozenset(
+    """want wants wanted like likes liked love loves loved need needs plan plans planning
+    hope hopes wish wishes not never no longer named called nicknamed aka""".split()
+)
+
+
+def claim_words(fact: PlanFact) -> list[str]:
+    """The words of what the fact claims of the person: its text after "User" up to the first
+    preposition, the fact's own value aside when more is left ("User is visiting arjun" →
+    "visiting"); none for a fact not stated of the person."""
+    found = _OF_PERSON.match(fact.text)
+    if found is None:
+        return []
+    rest = fact.text[found.end() :]
+    span = rest[: m.start()] if (m := _CLAIM_END.search(rest)) else rest
+    said = [g.norm(w) for w in words(span) if w not in STOP_WORDS | AUX and w not in FILLER]
+    target = {g.norm(w) for w in words(g.target_of(fact) or "")}
+    return [w for w in said if w not in target] or said
+
+
+def unfounded(
+    fact: PlanFact,
+    supported: Sequence[str],
+    said: Said,
+    bag: frozenset[str],
+    clauses: whose.Clauses,
+    said_word: whose.SaidWord,
+    of_person: bool,
+) -> Verdict | None:
+    """The verdict when the fact's words or its claim are not the person's, firmly (module
+    docstring; :func:`.whose.firmness` for its words), "lowered" for a word only the assistant
+    said outside the claim; None when how they said it supports it. ``supported``: the fact's
+    words the person said; ``bag``: every word they said."""
+    if cleared(fact, supported, clauses, said_word):
+        return "dropped", "the person said it is fine: no allergy or aversion"
+    if (firm := whose.firmness(fact, supported, said, clauses, said_word, of_person)) is not None:
+        return firm
+    claim = claim_words(fact)
+    spoken = [w for w in claim if said_word(w, bag)]
+    if spoken and (firm := whose.firmness(fact, spoken, said, clauses, said_word, True)):
+        return firm[0], f"the claim is {firm[1]}"
+    relation = relation_unsaid(fact, said)
+    if relation is not None and relation[0] == "dropped":
+        return relation
+    if (habit := habit_unsaid(fact, said, said_word)) is not None:
+        return "dropped", habit
+    if (word := _assistants(fact, claim, said, bag, said_word)) is not None:
+        # an offer added to the person's own claim ("runs" → "long runs"); else unsure
+        added = word in claim and bool(spoken)
+        return "dropped" if added else "lowered", f"only the assistant offered {word!r}"
+    return relation
+
+
+def _assistants(
+    fact: PlanFact, claim: Sequence[str], said: Said, bag: frozenset[str], said_word: whose.SaidWord
+) -> str | None:
+    """A word of the fact the person never used and this turn's reply suggested ("Let's make
+    Saturday your long run day"): the claim's first."""
+    if not said.reply or _OF_PERSON.match(fact.text) is None:
+        return None
+    offered = [c for c in g.CLAUSES.split(said.reply) if SUGGESTS.search(c)]
+    reply = frozenset(g.bag_of(offered))
+    fact_words = [
+        g.norm(w) for w in words(fact.text) if w not in STOP_WORDS | AUX | FILLER | FRAMING
+    ]
+    only = [
+        w
+        for w in fact_words
+        if g.said_in(w, reply) and not said_word(w, bag) and not _shorthand(w, bag)
+        if not w.isdigit() and w not in WEEKDAYS and w not in MONTHS  # a time: :mod:`.support`
+    ]
+    return next((w for w in only if w in claim), only[0] if only else None)
+
+
+# what a reply offers the person, rather than repeats: "let's…", "try…", "you could…"
+SUGGESTS = re.compile(
+    r"(?i)\b(?:let['’]?s|try|how\s+about|what\s+about|you\s+(?:could|should|might|can)|"
+    r"i['’]?d\s+(?:suggest|recommend|go\s+with)|i\s+(?:suggest|recommend)|recommend|consider|"
+    r"why\s+not|make\s+\w+\s+your|we['’]ll|maybe|keep|add|mix|go\s+for)\b"
+)
+
+
+def _shorthand(word: str, bag: frozenset[str]) -> bool:
+    """The person typed the word short: "appt" for appointment, "bday", "mgr", "tmrw"."""
+    return any(
+        len(s) >= 3
+        and s[:2] == word[:2]
+        and re.fullmatch(".*".join(map(re.escape, s)) + ".*", word)
+        for s in bag
+        if s.isalpha() and len(s) < len(word)
+    )
+
+
+# "X is the user's close friend", "User's cousin is arjun", ``friend_of``, ``has_cousin``
+_USERS_RELATION = re.compile(r"(?i)\buser['’]s\s+((?:[\w-]+\s+){0,2}[\w-]+)")
+# said in a sentence naming them: "jonas from work", "priya, the one at my job", "i report to
+# pedro": a colleague
+_WORK = re.compile(r"(?i)\b(?:work|job|office|team|colleagues?|coworkers?|report\w*\s+to)\b")
+_COLLEAGUES = next(i for i, family in enumerate(whose.RELATIONS) if "coworker" in family)
+# a pet is no relation to put in words, nor is a whole family ("User's family is from delhi")
+_NOT_RELATIONS = {i for i, family in enumerate(whose.RELATIONS) if "pet" in family}
+
+
+_FAMILY_OF = {w: i for i, family in enumerate(whose.RELATIONS) for w in family}
+_RELATION_WORD = re.compile(rf"(?i)\b(?:{'|'.join(sorted(_FAMILY_OF, key=len)[::-1])})\b")
+
+
+def _families(text: str) -> set[int]:
+    return {_FAMILY_OF[m[0].lower()] for m in _RELATION_WORD.finditer(text)}
+
+
+def relation_unsaid(fact: PlanFact, said: Said) -> Verdict | None:
+    """The relation a fact gives someone to the person ("X is the user's friend"), when no word
+    of it (its family) is in the person's words, nor how they framed that someone: dropped
+    when they framed them another way ("my bf jonas", "jonas from work" is no friend), else
+    lowered (it may have been said sessions ago); None when said."""
+    named = _USERS_RELATION.search(fact.text)
+    if named is None:
+        return None
+    claimed = _families(re.sub(r"(?i)\bfamily\b", " ", named[1])) - _NOT_RELATIONS
+    texts = (*said.this_turn, *said.earlier, *said.stored)
+    if not claimed or claimed & (_framed(fact, texts) | _families(" ".join(texts))):
+        return None
+    word = next(m[0] for m in _RELATION_WORD.finditer(named[1]))
+    # framed otherwise this turn (earlier, it may have been a namesake: "my friend priya")
+    if framed := _framed(fact, said.this_turn):
+        other = next(w for w in whose.RELATIONS[min(framed)] if len(w) > 3)
+        return "dropped", f"the person called them their {other}, not their {word}"
+    return "lowered", f"unsure: the person never called them their {word}"
+
+
+def _framed(fact: PlanFact, texts: Sequence[str]) -> set[int]:
+    """How the person framed the someone the fact names, right beside the name: "my sister
+    priya", "priya (my sister)", "jonas from work" and "i report to pedro" (a colleague)."""
+    named = re.sub(r"(?i)\b(?:the\s+)?user['’]s\b.*", "", fact.text)  # "Jonas Lind is the…"
+    names = {n for field in (g.target_of(fact), named) for n in words(field or "") if len(n) > 1}
+    found: set[int] = set()
+    for name in names - STOP_WORDS:
+        for text in texts:
+            for m in re.finditer(rf"(?i)\bmy\s+((?:[\w-]+\s+){{0,2}}){name}\b", text):
+                found |= _families(m[1])
+            for m in re.finditer(rf"(?i)\b{name}\W{{0,3}}(?:is\s+|was\s+)?my\s+([\w-]+)", text):
+                found |= _families(m[1])
+            sentences = re.split(r"[.!?\n]+", text)
+            if any(re.search(rf"(?i)\b{name}\b", c) and _WORK.search(c) for c in sentences):
+                found.add(_COLLEAGUES)
+    return found
+
+
+# a frequency or a habit, as a fact claims it and as the person says it
+FREQUENCY = re.compile(
+    r"(?i)\b(?:regular(?:ly)?|often|usually|normally|every|each|daily|weekly|nightly|"
+    r"monthly|habit\w*|routine\w*|frequent\w*|twice|most\s+(?:days|weeks|mornings)|"
+    r"times?\s+(?:a|per|each)|(?:a|per)\s+(?:day|week|month)|\d+\s*x|mornings|evenings|"
+    r"nights|weekends|(?:mon|tues?|wednes|thurs?|fri|satur|sun)days)\b"
+)
+_HABIT_PREDICATE = re.compile(r"(?i)habit|routine|frequency|schedule")
+# "i run", "we usually cook": a first person in the present, not a one-off or a wish
+HABITUAL = re.compile(
+    r"(?i)\b(?:i|we)\s+(?:usually\s+|normally\s+|still\s+|also\s+|always\s+)?(?!(?:am|was|"
+    r"were|went|did|had|got|tried|just|think|guess|might|may|will|can|could|would|should|"
+    r"wanna|want|need|hope|wish|mean|feel|love|like)\b)[a-z]+(?<!ed)\b"
+)
+# a one-off: "once", "tried", "went for a", "yesterday" — not a change that lasts ("took up
+# running", "started at klarna", "became a dad")
+ONE_OFF = re.compile(
+    r"(?i)\b(?:once|one\s+time|first\s+time|tried|gave\s+\w+\s+a\s+(?:try|go|shot)|"
+    r"had\s+a\s+go|went\s+for\s+an?|did\s+an?|yesterday|last\s+(?:night|week|weekend|month|"
+    r"year|time)|this\s+morning|the\s+other\s+day|earlier\s+today|ago)\b"
+)
+LASTING = re.compile(
+    r"(?i)\b(?:bec[ao]m\w*|start\w*|join\w*|began|begun|took\s+up|picked\s+up|got\s+into|"
+    r"getting\s+into|hired|promoted|moved|graduated|married|adopted|switch\w*|now)\b"
+)
+
+
+def _habitual(clause: str) -> bool:
+    """The clause says how often, or that it is a habit: "4x a week", "i run", "took up yoga",
+    a schedule of days ("switching to mon wed fri")."""
+    if any(p.search(clause) for p in (FREQUENCY, HABITUAL, LASTING)):
+        return True
+    return len(g.bag_of([clause]) & set(WEEKDAYS)) > 1
+
+
+def _one_off(clause: str) -> bool:
+    return (
+        bool(ONE_OFF.search(clause)) and not LASTING.search(clause) and not FREQUENCY.search(clause)
+    )
+
+
+_IDENTITY = re.compile(r"(?i)^\s*(?:the\s+)?user\s+(?:is|was)\s+(?:a|an)\s+")
+
+
+def habit_unsaid(fact: PlanFact, said: Said, said_word: whose.SaidWord) -> str | None:
+    """Why a habit, frequency or identity the fact claims is not the person's: no clause naming
+    its activity says how often ("renew my gym membership" for "goes to the gym regularly"),
+    or each one that does tells a one-off; None otherwise."""
+    habit = bool(FREQUENCY.search(fact.text) or _HABIT_PREDICATE.search(fact.predicate))
+    if not habit and not _IDENTITY.match(fact.text):
+        return None
+    activity = [
+        w
+        for w in (g.norm(w) for w in words(f"{g.target_of(fact) or ''} {fact.text}"))
+        if w not in STOP_WORDS | AUX and w not in FILLER and not FREQUENCY.fullmatch(w)
+    ]
+    naming = [
+        c
+        for text in (*said.this_turn, *said.earlier)
+        for c in g.CLAUSES.split(text)
+        if any(said_word(w, frozenset(g.bag_of([c]))) for w in activity)
+    ]
+    if naming and all(_one_off(c) for c in naming):
+        return f"a one-off, not a habit or who they are: {naming[0].strip()[:120]!r}"
+    if habit and naming and not any(_habitual(c) for c in naming):
+        return f"the person said no habit or frequency: {naming[0].strip()[:120]!r}"
+    return None
+
+
+# "tree nuts are fine", "dairy is ok": an allergy or aversion whose words this turn are said
+# only where the person clears the thing is none (:func:`cleared`)
+_CLEARED = re.compile(r"(?i)\b(?:are|is|r)\s+(?:totally\s+|all\s+)?(?:fine|ok|okay|safe)\b")
+_AVERSION = re.compile(r"(?i)(?<!not )(?<!n't )(?:allerg|intoleran|aversion|avoids?\b|dislike)")
+
+
+def cleared(
+    fact: PlanFact, supported: Sequence[str], clauses: whose.Clauses, said: whose.SaidWord
+) -> bool:
+    """An allergy or aversion whose words this turn are all said where the person clears it."""
+    if not supported or not _AVERSION.search(f"{fact.predicate} {fact.text}"):
+        return False
+    naming = [
+        c for message in clauses for c, bag in message if any(said(w, bag) for w in supported)
+    ]
+    return bool(naming) and all(_CLEARED.search(c) for c in naming)
