@@ -58,6 +58,12 @@ ROWS = [
      _user("home", "house with shed", "User lives in a house with a shed"), "dropped"),
     ("im from leeds originally", (), _user("hometown", "Leeds", "User is from Leeds"), "kept"),
     ("porto from 2021", (), _user("lives_in", "Porto", "User lives in Porto"), "kept"),
+    # living alone somewhere is a home (v5, chosen from a miss: not blind)
+    ("shes on her own in hull since dad passed", (),
+     PlanFact(memory_type="PEOPLE", predicate="mother_lives_in", value="Hull",
+              text="User's mum lives on her own in Hull"), "kept"),
+    ("got lost on my own in hull lol", (),
+     _user("lives_in", "Hull", "User lives in Hull"), "dropped"),
     # a routine's day must be said with its activity
     ("new rota: mondays off!!", ("my kayak is finally fixed",),
      _user("hobby", "monday paddling", "User goes kayaking on mondays"), "dropped"),
