@@ -227,7 +227,7 @@ def _period(
             year = int(g["y"]) if g["y"] else _day_year(month, day, today, back)
             return _one(date(year, month, day))
         if kind == "d":
-            return _one(_day_of_month(int(g["d"]), today, back))
+            return _one(day_of_month(int(g["d"]), today, back))
         if kind == "wd":
             return _one(_weekday(g["wd"], g["rel"], today, back))
         if kind == "rel":
@@ -276,7 +276,7 @@ def _day_year(month: int, day: int, today: date, past: bool) -> int:
     return today.year + (this < today)
 
 
-def _day_of_month(day: int, today: date, past: bool) -> date:
+def day_of_month(day: int, today: date, past: bool = False) -> date:
     """The 19th: this month's unless already past (next month's), or, in the past tense,
     this month's if reached (else last month's); a month without that day is skipped."""
     first = today.replace(day=1)

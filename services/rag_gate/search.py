@@ -24,7 +24,7 @@ a ``vector_search_failed`` warning in the log.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
@@ -33,6 +33,7 @@ import structlog
 from contracts.retrieve_limits import Cutoff, Limits
 from services.core.memory_store.message_index import STANDING
 from services.core.vectors import VectorHit, VectorIndex, VectorIndexUnavailable
+from services.core.vectors.port import PayloadValue
 from services.rag_gate import period, standing
 
 T = TypeVar("T")
@@ -194,49 +195,44 @@ async def _facts(vectors: VectorIndex, q: Query) -> list[VectorHit]:
 async def _turns(vectors: VectorIndex, q: Query) -> list[VectorHit]:
     if q.turns == 0:
         return []
-    return await vectors.search(
-        "messages",
-        user_id=q.user_id,
-        agent_id=q.agent_id,
-        agent_only=True,
-        limit=q.turns,
-        dense=q.turn_dense or q.dense,
-        text=q.text,
-        payload=(),
-        dense_head=TURN_DENSE_HEAD,
-    )
+    return await _messages(vectors, q, q.turns, dense_head=TURN_DENSE_HEAD)
 
 
 async def _standing(vectors: VectorIndex, q: Query) -> list[VectorHit]:
     if q.turns == 0 or standing.SEARCH == 0 or not q.standing:
         return []
-    return await vectors.search(
-        "messages",
-        user_id=q.user_id,
-        agent_id=q.agent_id,
-        agent_only=True,
-        limit=standing.SEARCH,
-        extra_must={STANDING: "yes"},
-        dense=q.turn_dense or q.dense,
-        text=q.text,
-        payload=(),
-    )
+    return await _messages(vectors, q, standing.SEARCH, extra_must={STANDING: "yes"})
 
 
 async def _dated(vectors: VectorIndex, q: Query) -> list[VectorHit]:
     """The turns of the named period's sessions alone (:mod:`.period`)."""
     if q.turns == 0 or not q.period_sessions or period.SEARCH == 0:
         return []
+    return await _messages(
+        vectors, q, period.SEARCH, extra_must={"session_id": list(q.period_sessions)}
+    )
+
+
+async def _messages(
+    vectors: VectorIndex,
+    q: Query,
+    limit: int,
+    *,
+    extra_must: Mapping[str, PayloadValue] | None = None,
+    dense_head: int = 0,
+) -> list[VectorHit]:
+    """One search of this persona's turns (the turn query's vector, the question's words)."""
     return await vectors.search(
         "messages",
         user_id=q.user_id,
         agent_id=q.agent_id,
         agent_only=True,
-        limit=period.SEARCH,
-        extra_must={"session_id": list(q.period_sessions)},
+        limit=limit,
+        extra_must=extra_must,
         dense=q.turn_dense or q.dense,
         text=q.text,
         payload=(),
+        dense_head=dense_head,
     )
 
 

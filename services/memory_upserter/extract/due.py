@@ -24,6 +24,7 @@ from services.core.when import (
     WEEKDAYS,
     bare_hour,
     calendar,
+    day_of_month,
     month_number,
     month_year,
 )
@@ -264,13 +265,7 @@ def _clock(g: dict[str, str | None]) -> time | None | bool:
 
 def _day_of_month(day: int, today: date) -> date | None:
     """ "the 19th": this month's, or next month's once past (None: no month near has it)."""
-    first = today.replace(day=1)
-    for _ in range(3):
-        try:
-            candidate = first.replace(day=day)
-        except ValueError:
-            candidate = None
-        if candidate is not None and candidate >= today:
-            return candidate
-        first = (first + timedelta(days=32)).replace(day=1)
-    return None
+    try:
+        return day_of_month(day, today)
+    except ValueError:
+        return None
