@@ -1,4 +1,4 @@
-"""What the replay tests of every recorded set share (test_replay.py, _v2, _v3): which
+"""What the replay tests of every recorded set share (test_replay.py, _v2 … _v5): which
 (conversation, style) runs a set holds, its checks as test cases (xfail, not strict, with the
 missing behaviour as the reason), the two per-run assertions, and the figures summed per style."""
 
@@ -74,6 +74,31 @@ async def totals(
             for name in FIGURES:
                 out[name] += run.count(name)
     return out
+
+
+async def held_out_figures(replayed: Any, runs: Sequence[Run], style: str) -> dict[str, int]:
+    """:func:`totals` of a blind set's style, with its plans refused, answers not read as JSON
+    and turns lost that no ``lost_needs`` of the conversation excuses."""
+    out = {**await totals(replayed, runs, style), "refused": 0, "unread": 0, "unexcused": 0}
+    for conv_id, s in runs:
+        if s != style:
+            continue
+        run = (await replayed(conv_id, s)).run
+        out["refused"] += run.count("refused")
+        out["unread"] += sum(
+            any(w.startswith("answer_not_json") for w in t.warnings) for t in run.turns
+        )
+        out["unexcused"] += 0 if lost_needs(RECORDED[conv_id], s) else run.count("lost")
+    return out
+
+
+def figures_line(style: str, n: dict[str, int]) -> str:
+    """One printed line of :func:`held_out_figures`."""
+    return (
+        f"\n{style:10} held-out turns {n['turns']:3}  lost {n['lost']}  refused {n['refused']}"
+        f"  answers not read as JSON {n['unread']}  fair dropped {n['fair_dropped']}/{n['fair']}"
+        f"  invented kept {n['invented_kept']}/{n['invented']}"
+    )
 
 
 async def misses(replayed: Any, runs: Sequence[Run]) -> list[str]:

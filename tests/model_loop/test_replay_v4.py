@@ -15,6 +15,8 @@ from tests.model_loop.replays import (
     assert_check_holds,
     assert_no_turn_lost,
     check_cases,
+    figures_line,
+    held_out_figures,
     misses,
     run_cases,
     runs,
@@ -49,21 +51,9 @@ async def test_memory_holds_what_the_conversation_said(
 
 async def test_the_v4_figures(replayed, capsys) -> None:
     for style in STYLES_V4:
-        n = await totals(replayed, RUNS, style)
-        refused = unread = 0
-        for conv_id, s in RUNS:
-            if s == style:
-                run = (await replayed(conv_id, s)).run
-                refused += run.count("refused")
-                unread += sum(
-                    any(w.startswith("answer_not_json") for w in t.warnings) for t in run.turns
-                )
+        n = await held_out_figures(replayed, RUNS, style)
         with capsys.disabled():
-            print(
-                f"\n{style:10} held-out turns {n['turns']:3}  lost {n['lost']}  refused {refused}"
-                f"  answers not read as JSON {unread}  fair dropped {n['fair_dropped']}/{n['fair']}"
-                f"  invented kept {n['invented_kept']}/{n['invented']}"
-            )
+            print(figures_line(style, n))
         assert n["turns"] > 0 and n["lost"] == 0
     with capsys.disabled():
         print("\n".join(await misses(replayed, RUNS)))
