@@ -32,7 +32,7 @@ from bench.recall.lexical import BM25, tokenize
 from bench.recall.splits import SPLITS, update_outcome
 from contracts.retrieve_limits import TurnLimits
 from services.core.standing import is_standing
-from services.rag_gate import fusion, period, search, spread, unnamed, updates, when
+from services.rag_gate import across, fusion, period, search, spread, unnamed, updates, when
 from services.rag_gate import standing as rag_standing
 
 RRF_K = 60
@@ -151,6 +151,7 @@ def dated_best(
 def rank(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimits) -> list[frozenset]:
     """The items rag-gate would return for ``q``'s turns: each the turn and its context."""
     found = candidates(ix, q, qvec, limits)
+    crossing = ACROSS and across.asks_across(q.text)
     scored = fusion.score_turns(
         found,
         limits=limits,
@@ -158,6 +159,7 @@ def rank(ix: Indexed, q: data.Question, qvec: np.ndarray, limits: TurnLimits) ->
         entity_names=names_in(q.text, ix.conversation),
         session_ranks={},
         asks_when=when.asks_when(q.text),
+        across=crossing,
     )
     by_id = {t.dia_id: t for t in ix.turns}
     query_terms = frozenset(tokenize(q.text))
@@ -196,16 +198,17 @@ def session_recall(items: Sequence[frozenset], evidence: Sequence[str], k: int =
 
 
 BEFORE = {"candidates": 32, "margin": 0.3}
-OLD = {"unnamed": False, "standing": False, "period": False}  # later levers off
+OLD = {"unnamed": False, "standing": False, "period": False, "across": False}  # later levers off
 SETTINGS: dict[str, dict] = {
     "before (round 1)": {**OLD, "patch": {"SESSION_SHARE": 0.0}, "limits": BEFORE, "spread": None},
     "+ session context 0.8": {**OLD, "limits": BEFORE, "spread": None},
     "+ margin 0.7": {**OLD, "limits": {"candidates": 32}, "spread": None},
     "+ 64 candidates": {**OLD, "spread": None},
     "+ spread": OLD,
-    "+ standing instructions": {"unnamed": False, "period": False},
-    "+ unnamed turn query": {"period": False},
-    "+ named period (shipped)": {},
+    "+ standing instructions": {"unnamed": False, "period": False, "across": False},
+    "+ unnamed turn query": {"period": False, "across": False},
+    "+ named period": {"across": False},
+    "+ no session context across sessions (shipped)": {},
     "shipped, period boost 0.5": {"period_boost": 0.5},
     "shipped, period boost 2": {"period_boost": 2.0},
     "shipped, period search 8": {"period_search": 8},
@@ -226,6 +229,9 @@ SETTINGS: dict[str, dict] = {
 
 
 SPREAD_HEAD: int | None = spread.HEAD
+ACROSS = True  # no session context for a question across sessions (:mod:`.across`)
+PER_ABILITY = False
+ABILITIES: dict[str, list[float]] = {}  # BEAM R@10 per ability, of the last setting
 STANDING = True  # the standing search beside the turn search
 PERIOD = True  # the named period's search and lift (:mod:`services.rag_gate.period`)
 UNNAMED = True  # the turn search's query without the speakers it names
@@ -245,6 +251,7 @@ def patched(patch: dict) -> dict:
 
 def measure(indexed: Sequence[Indexed], qvecs: dict, limits: TurnLimits) -> dict[str, float]:
     r5, r10, s10, adv, locomo, beam_r, temporal = [], [], [], [], [], [], []
+    multi: list[float] = []
     outcomes: Counter = Counter()
     for ix in indexed:
         for q in ix.conversation.questions:
@@ -259,6 +266,10 @@ def measure(indexed: Sequence[Indexed], qvecs: dict, limits: TurnLimits) -> dict
             r5.append(turn_recall(items, q.evidence, 5))
             r10.append(r)
             (beam_r if q.ability else locomo).append(r)
+            if q.ability == "multi_session_reasoning":
+                multi.append(r)
+            if q.ability:
+                ABILITIES.setdefault(q.ability, []).append(r)
             if not q.ability:
                 s10.append(session_recall(items, q.evidence))
             if q.category == 2 and not q.ability:
@@ -276,6 +287,7 @@ def measure(indexed: Sequence[Indexed], qvecs: dict, limits: TurnLimits) -> dict
         "temporal R@10": mean(temporal),
         "adversarial R@10": mean(adv),
         "BEAM R@10": mean(beam_r),
+        "BEAM multi-session R@10": mean(multi),
         "R@5": mean(r5),
         "newer first": outcomes["newer first"] + outcomes["only newer"],
         "older first": outcomes["older first"] + outcomes["only older"],
@@ -286,7 +298,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.recall.fit")
     parser.add_argument("--split", default="A", choices=("A", "B"))
     parser.add_argument("--only", default="", help="SETTINGS names, separated by |")
+    parser.add_argument("--abilities", action="store_true", help="BEAM R@10 per ability too")
     args = parser.parse_args(argv)
+    global PER_ABILITY
+    PER_ABILITY = args.abilities
     wanted = [ids for name, ids in SPLITS.items() if f" {args.split} " in name]
     samples = {s for ids in wanted for s in ids}
     conversations = [c for c in data.load() if c.sample_id in samples]
@@ -305,7 +320,8 @@ def main(argv: list[str] | None = None) -> None:
         global SPREAD_HEAD
         SPREAD_HEAD = SETTINGS[name].get("spread", spread.HEAD)
         spread.SESSION_TOP = SETTINGS[name].get("top", 2)
-        global STANDING, UNNAMED, PERIOD
+        global STANDING, UNNAMED, PERIOD, ACROSS
+        ACROSS = SETTINGS[name].get("across", True)
         STANDING, UNNAMED, PERIOD = (
             SETTINGS[name].get(k, True) for k in ("standing", "unnamed", "period")
         )
@@ -314,7 +330,10 @@ def main(argv: list[str] | None = None) -> None:
         rag_standing.BOOST = SETTINGS[name].get("boost", BOOST)
         unnamed.SHARE = SETTINGS[name].get("share", SHARE)
         UNNAMED_VECS.update(unnamed_vectors(conversations, qvecs, embed))
+        ABILITIES.clear()
         got = measure(indexed, qvecs, limits)
+        if PER_ABILITY:
+            print("  " + "; ".join(f"{a} {sum(v) / len(v):.3f}" for a, v in ABILITIES.items()))
         patched(old)
         print(f"{name:32s} " + "  ".join(f"{k} {v:.3f}" for k, v in got.items()), flush=True)
 

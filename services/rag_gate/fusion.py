@@ -146,14 +146,16 @@ def score_turns(
     entity_names: Iterable[str],
     session_ranks: Mapping[str, int],
     asks_when: bool = False,
+    across: bool = False,
 ) -> list[ScoredTurn]:
     """The candidates re-scored and sorted, best first (ties: the index's order); for a
-    question that asks when, a turn that says when is lifted (:mod:`.when`)."""
+    question that asks when, a turn that says when is lifted (:mod:`.when`); for a question
+    across sessions (:mod:`.across`), no turn gets session context."""
     ids = frozenset(entity_ids)
     names = frozenset(names_key(n) for n in entity_names if n and n.strip())
     scored = []
     bases = relevance(candidates)
-    contexts = session_context(candidates, bases)
+    contexts = [0.0] * len(candidates) if across else session_context(candidates, bases)
     for order, (c, base, context) in enumerate(zip(candidates, bases, contexts, strict=True)):
         spoken = bool(c.speaker) and names_key(c.speaker or "") in names
         named = bool(ids & c.entity_ids)

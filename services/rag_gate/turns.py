@@ -1,7 +1,8 @@
 """Recalled raw turns, the continuity fields, and the fused order over every returned item. Pure.
 
 Recalled turns are cut like the other hits, then re-ranked with the entity, session and
-episode signals (:mod:`services.rag_gate.fusion`), a newer turn on the topic before an older
+episode signals (:mod:`services.rag_gate.fusion`; no session context for a question across
+sessions, :mod:`.across`), a newer turn on the topic before an older
 one (:mod:`.updates`), and past the first ten one turn of each further session first
 (:mod:`.spread`); a message is shown once, as a turn or as a turn's context.
 """
@@ -18,7 +19,7 @@ from contracts.retrieve import RetrieveRequest
 from contracts.retrieve_limits import FusionWeights
 from contracts.slots import Turn
 from services.core.vectors import VectorHit
-from services.rag_gate import fusion, ranking, spread, updates, when
+from services.rag_gate import across, fusion, ranking, spread, updates, when
 from services.rag_gate.continuity import TailMessage
 from services.rag_gate.period import Period
 from services.rag_gate.slots import Tally, add_up, counted, cut, terms
@@ -78,6 +79,7 @@ def recalled_turns(
         entity_names=rows.entity_names,
         session_ranks=_session_ranks(episode_hits, rows),
         asks_when=asks_when,
+        across=across.asks_across(req.message),
     )
     ordered = _spread(_newer_first(scored, rows, query_terms), rows)
     out, dropped = _shown(ordered, rows, limits.max)
