@@ -15,10 +15,11 @@ no named period (:mod:`services.rag_gate.period`: no sessions read, no search, n
 speakers are Person entities and a question gets those it names as ``entity_ids``, as
 graph-hydrator gives them. Round 5's before (``--round 5``): the unnamed query as main
 ``6741912`` ran it, names in a statement of their own and a second embedding call
-(:mod:`bench.recall.cpu_unnamed`). Process CPU time per retrieve (``time.process_time``:
-every thread, the query embedding included) and wall time; medians and means. Database
-``twin_recall_cpu`` (dropped at the end; ``--database``), Redis db 5 (``--redis-db``), a
-temporary Qdrant Edge folder. Prints, never asserts.
+(:mod:`bench.recall.cpu_unnamed`). Round 6's before (``--round 6``): no question is read
+as one across sessions (:mod:`services.rag_gate.across`). Process CPU time per retrieve
+(``time.process_time``: every thread, the query embedding included) and wall time; medians
+and means. Database ``twin_recall_cpu`` (dropped at the end; ``--database``), Redis db 5
+(``--redis-db``), a temporary Qdrant Edge folder. Prints, never asserts.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from services.core.memory_store import EntityWrite, ensure_user_and_agent, upser
 from services.core.migrate import apply_migrations
 from services.core.settings import Settings
 from services.memory_upserter.commit.index import sync_message_vectors
-from services.rag_gate import fusion, period, pipeline, spread, standing, unnamed
+from services.rag_gate import across, fusion, period, pipeline, spread, standing, unnamed
 
 ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 DATABASE = "twin_recall_cpu"
@@ -108,7 +109,7 @@ PEOPLE: dict[str, str] = {}
 async def ask(res: Clients, question: str, now, before: bool) -> tuple[float, float]:
     share, spreading = fusion.SESSION_SHARE, spread.spread
     search, unnamed_share = standing.SEARCH, unnamed.SHARE
-    named_period = period.named
+    named_period, crossing = period.named, across.asks_across
     query_vectors = pipeline.query_vectors
     if before and ROUND[0] == 5:
         pipeline.query_vectors = cpu_unnamed.before(res.db)
@@ -119,6 +120,8 @@ async def ask(res: Clients, question: str, now, before: bool) -> tuple[float, fl
         standing.SEARCH, unnamed.SHARE = 0, 0.0
     if before and ROUND[0] == 4:
         period.named = lambda *a, **k: None  # type: ignore[assignment]
+    if before and ROUND[0] == 6:
+        across.asks_across = lambda message: False  # type: ignore[assignment]
     named = [e for w, e in PEOPLE.items() if w in question.lower().split()]
     try:
         limits = BEFORE if before and ROUND[0] == 2 else AFTER or None
@@ -132,6 +135,7 @@ async def ask(res: Clients, question: str, now, before: bool) -> tuple[float, fl
         fusion.SESSION_SHARE, spread.spread = share, spreading
         standing.SEARCH, unnamed.SHARE = search, unnamed_share
         period.named = named_period  # type: ignore[assignment]
+        across.asks_across = crossing  # type: ignore[assignment]
         pipeline.query_vectors = query_vectors
 
 
@@ -185,7 +189,7 @@ def main() -> None:
     parser.add_argument("--conversation", default="conv-26")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--after", default="", help='limits of "after", e.g. {"turns": {...}}')
-    parser.add_argument("--round", type=int, default=3, choices=(2, 3, 4, 5))
+    parser.add_argument("--round", type=int, default=3, choices=(2, 3, 4, 5, 6))
     parser.add_argument("--database", default=DATABASE)
     parser.add_argument("--redis-db", type=int, default=5)
     args = parser.parse_args()
