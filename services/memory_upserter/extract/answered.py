@@ -49,6 +49,7 @@ _PRO_FORM = re.compile(
     r"^(?:a\s+lot|lots|very\s+much|so\s+much|all\s+the\s+time|always|still\s+there|"
     r"for\s+sure|you\s+bet|big\s+time|100\s*%?)[\s!.]*$"
 )
+_LONGEST = 300  # characters of a question or an answer read: a short answer is short
 _FULL = re.compile(r"(?i)^(?:I|I'm|I've|I'd|I'll|im|ive|my|we|we're|our|it's|its|that's)\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|\s+[-–—]\s+")
 _DROP = re.compile(r"(?i)[\s,]*\b(?:lol+|haha\w*|lmao|btw|tbh|honestly)\b|[^\w\s'&,.!?/-]+")
@@ -56,17 +57,18 @@ _DROP = re.compile(r"(?i)[\s,]*\b(?:lol+|haha\w*|lmao|btw|tbh|honestly)\b|[^\w\s
 
 def question(asked: str) -> str | None:
     """The last question of the other side's turn, from its question word on."""
-    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", asked) if s.strip()]
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", asked[-_LONGEST:]) if s.strip()]
     for sentence in reversed(sentences):
         if sentence.endswith("?"):
-            return asking.opening(sentence)
+            return asking.opening(sentence[-_LONGEST:])
     return None
 
 
 def answer(message: str) -> tuple[bool, str] | None:
     """The person's answer in their message: (said yes, what it names beyond the yes); None when
     it is negative, hedged, a question back, or no answer at all (only courtesy)."""
-    sentences = [s.strip() for s in _SENTENCE.split(message.replace("’", "'")) if s.strip()]
+    head = message[: _LONGEST * 3].replace("’", "'")
+    sentences = [s.strip()[:_LONGEST] for s in _SENTENCE.split(head) if s.strip()]
     yes = False
     for sentence in sentences[:3]:
         if _COURTESY.match(sentence) and not yes:

@@ -65,6 +65,17 @@ SHAPES = (
         rf"the\s+name\s+of\s+your\s+(?P<role2>{r.KIN}))",
         r.their_name,
     ),
+    _shape(
+        r"what\s+(?:got|gets|made|inspired|drew|led)\s+you\s+(?:to\s+)?(?:into|get\s+into|"
+        r"start|try|pick\s+up|take\s+up|begin)\s+(?P<x>.+)|how\s+did\s+you\s+(?:get\s+into|"
+        r"start|get\s+started\s+(?:with|in)|pick\s+up|take\s+up)\s+(?P<x2>.+)",
+        r.presumed,
+    ),
+    _shape(
+        r"what\s+do\s+you\s+(?:love|like|enjoy)\s+(?:the\s+)?(?:most\s+)?about\s+(?P<love>.+)|"
+        r"what's\s+your\s+(?:favou?rite|fave?)\s+(?:part|thing)\s+(?:about|of)\s+(?P<love2>.+)",
+        r.presumed,
+    ),
     _shape(r"what's\s+your\s+(?:favou?rite|fave?)\s+(?P<x>.+)", r.favourite),
     _shape(
         r"what\s+(?:kind|sort|type|genre)s?\s+of\s+(?P<x>.+?)\s+do\s+you\s+"
@@ -137,7 +148,15 @@ def restate(q: str, yes: bool, rest: str) -> str | None:
 
 
 def full(q: str, rest: str) -> str | None:
-    """An answer typed as a sentence ("im kenji") to a name question: the name; any other
-    sentence is read as it stands."""
-    found = SHAPES[0].pattern.fullmatch(q)
-    return r.name(found, True, rest) if found is not None else None
+    """An answer typed as a sentence is read as it stands, but for a name question ("im kenji":
+    the name) and a question that presumes what the person does, which an answer that does not
+    deny it confirms ("what got you into pottery?" → "I'm into pottery")."""
+    for shape in SHAPES:
+        found = shape.pattern.fullmatch(q)
+        if found is not None:
+            if shape.build not in (r.name, r.presumed):
+                return None
+            return (
+                shape.build(found, True, rest) if shape.asker_ok or not _ASKER.search(q) else None
+            )
+    return None

@@ -237,3 +237,15 @@ def how_many(m: re.Match[str], yes: bool, rest: str) -> str | None:
 def making(m: re.Match[str], yes: bool, rest: str) -> str | None:
     value = _value(rest)
     return f"I'm {m['verb']} {value}." if value else None
+
+
+def presumed(m: re.Match[str], yes: bool, rest: str) -> str | None:
+    """ "What got you into pottery?" → "I'm into pottery"; "what do you love most about camping
+    with your fam?" → "I love camping with my fam" — said by any answer that does not deny it;
+    never about a one-off ("the trip") or a pronoun ("it", "this biz")."""
+    groups = m.groupdict()
+    loved = groups.get("love") or groups.get("love2")
+    x = _mine(loved or groups.get("x") or groups.get("x2") or "")
+    if not x or len(x.split()) > 6 or re.match(r"(?i)(?:the|a|an|some|being|having)\b", x):
+        return None
+    return f"I love {x}." if loved else f"I'm into {x}."

@@ -125,6 +125,40 @@ def test_an_answer_that_is_not_about_the_person_writes_nothing_more(
     assert facts_of(answer, asked) == facts_of(answer, None)
 
 
+@pytest.mark.parametrize(
+    "asked, answer, expected",
+    [
+        ("What got you into climbing?", "My cousin dragged me along once and I was hooked.",
+         ("LIKES", "climbing")),
+        ("How did you get into knitting?", "My grandma taught me, it's so relaxing",
+         ("LIKES", "knitting")),
+        ("What do you love most about baking with your kids?", "Seeing them make a mess lol",
+         ("LIKES", "baking with my kids")),
+    ],
+)  # fmt: skip
+def test_a_question_that_presumes_what_the_person_does_is_confirmed_by_an_answer(
+    asked: str, answer: str, expected: tuple[str, str]
+) -> None:
+    """ "What got you into climbing?": any answer that does not deny it says they climb."""
+    assert expected in facts_of(answer, asked)
+
+
+@pytest.mark.parametrize(
+    "asked, answer",
+    [
+        ("What got you into climbing?", "I'm not really into it, my bf is"),
+        ("What do you love most about the trip?", "The food!"),  # a one-off
+        ("What got you into this mess?", "Honestly no idea"),
+        ("What made you try my recipe?", "It looked so good"),  # the asker's
+        ("What got your sister into climbing?", "Her friends"),
+    ],
+)  # fmt: skip
+def test_a_presumption_denied_or_not_about_the_person_writes_nothing(
+    asked: str, answer: str
+) -> None:
+    assert answered.restated(asked, answer) is None
+
+
 def test_the_question_answered_is_the_last_one_asked() -> None:
     asked = "Where do you live? Oh wait, and how old are you?"
     assert answered.restated(asked, "32") == "i'm 32 years old."  # typed as the person typed
