@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from services.memory_upserter.extract import asking
+from services.memory_upserter.extract.restating import KIN
 
 # What opens an answer without saying anything: courtesy, a yes, interjections.
 _COURTESY = re.compile(
@@ -49,6 +50,8 @@ _PRO_FORM = re.compile(
     r"^(?:a\s+lot|lots|very\s+much|so\s+much|all\s+the\s+time|always|still\s+there|"
     r"for\s+sure|you\s+bet|big\s+time|100\s*%?)[\s!.]*$"
 )
+_THEIR = re.compile(r"(?i)^what(?:'s|\s+are|\s+is)\s+(?:their|his|her)\s+names?$")
+_ROLE_IN = re.compile(rf"(?i)\b(?P<whose>(?:my|our|his|her|their)\s+)?(?P<role>{KIN})s?\b")
 _LONGEST = 300  # characters of a question or an answer read: a short answer is short
 _FULL = re.compile(r"(?i)^(?:I|I'm|I've|I'd|I'll|im|ive|my|we|we're|our|it's|its|that's)\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|\s+[-–—]\s+")
@@ -62,6 +65,19 @@ def question(asked: str) -> str | None:
         if sentence.endswith("?"):
             return asking.opening(sentence[-_LONGEST:])
     return None
+
+
+def named(q: str, asked: str) -> str:
+    """ "What are their names?" as the name question it is, when the asker's turn names one
+    kind of the person's ("Aw, your dogs are adorable!", "Pets sure bring joy") — never the
+    asker's own ("my dog")."""
+    if not _THEIR.match(q):
+        return q
+    said = [(m["whose"], m["role"].lower()) for m in _ROLE_IN.finditer(asked)]
+    roles = {role for _, role in said}
+    if len(roles) != 1 or any(whose for whose, _ in said):
+        return q  # two kinds, or someone's named ("my dog", "her friend"): whose is unclear
+    return f"what's your {roles.pop()}'s name"
 
 
 def answer(message: str) -> tuple[bool, str] | None:
@@ -95,6 +111,7 @@ def restated(asked: str | None, message: str) -> str | None:
     if not asked:
         return None
     q = question(asked)
+    q = named(q, asked) if q else None
     said = answer(message) if q else None
     if q is None or said is None:
         return None

@@ -219,7 +219,7 @@ def their_name(m: re.Match[str], yes: bool, rest: str) -> str | None:
     names = [n.strip(" .!") for n in re.split(r"\s*(?:,|\band\b|&)\s*", _chunk(rest) or rest)]
     if not names or not all(n and n.isalpha() and is_name(n) for n in names):
         return None
-    return " ".join(f"My {role}'s name is {n.capitalize()}." for n in names)
+    return " ".join(f"{n.capitalize()} is my {role}." for n in names)
 
 
 def age(m: re.Match[str], yes: bool, rest: str) -> str | None:

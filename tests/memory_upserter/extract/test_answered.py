@@ -184,3 +184,30 @@ def test_only_the_persons_own_message_is_read_with_the_question() -> None:
     """In an import, another speaker's message is theirs: the question is not read into it."""
     plan = extract([Utterance("lisbon", "Marta")], now=NOW, asked="where do you live?")
     assert plan.facts == []
+
+
+@pytest.mark.parametrize(
+    "asked, answer, expected",
+    [
+        ("Aw, your rabbits are adorable! What are their names?", "Clover and Pip!",
+         {("HAS_PET", "Clover"), ("HAS_PET", "Pip")}),
+        ("Your son looks so happy! What's his name?", "Theo, he just turned 4",
+         {("HAS_SON", "Theo")}),
+    ],
+)  # fmt: skip
+def test_whose_names_are_asked_is_what_the_askers_turn_names(
+    asked: str, answer: str, expected: set[tuple[str, str]]
+) -> None:
+    assert expected <= facts_of(answer, asked)
+
+
+@pytest.mark.parametrize(
+    "asked, answer",
+    [
+        ("My dog is so cute! What's his name?", "Rex"),  # the asker's own
+        ("I met your sister and her friend! What's her name?", "Ana"),  # which one?
+        ("What are their names?", "Luna and Oliver"),  # nobody named
+    ],
+)  # fmt: skip
+def test_a_name_question_whose_owner_is_unclear_writes_nothing(asked: str, answer: str) -> None:
+    assert answered.restated(asked, answer) is None
