@@ -13,7 +13,11 @@ question's words:
 - the answer is short and elliptic — yes with what it names ("yeah, a golden retriever"), a
   pro-form ("I love to", "I do"), a value ("lisbon", "since 2019", "32") — never negative
   ("nope", "not really", "not yet"), hedged ("maybe", "not sure"), a question back, or a
-  statement of its own (that one the rules read as it stands).
+  statement of its own (the rules read that as it stands) — but for a name ("im kenji") and a
+  question that presumes what the person does ("what got you into pottery?"), which any answer
+  that does not deny it confirms;
+- "what are their names?" asks for the one kind of the person's the asker's turn names ("your
+  dogs are adorable!"), never the asker's own ("my dog").
 """
 
 from __future__ import annotations
