@@ -13,7 +13,8 @@ notice, so a designer sees what the model got wrong):
 
 - a word of a closed list read case-insensitively, and its synonyms (:data:`SYNONYMS`:
   ``memory_type`` "PERSONAL", "Hobby", "EVENT" → PROFILE, "Job" → PROJECT; a category "city" →
-  Location, one not in the list → Other, never a Person); a field named another way ("fact"
+  Location, one not in the list → Other, never a Person; a ``scope`` that names the persona,
+  "coach", "sol" → agent); a field named another way ("fact"
   for ``text``, camelCase: :data:`.repair.FIELD_SYNONYMS`);
 - a predicate with spaces, hyphens or dots → underscores ("lives in" → ``lives_in``);
 - a number out of range clamped (``importance`` 7 → 3, ``confidence`` 3 → 1; one written as a
