@@ -224,10 +224,11 @@ def _person_new_job(m: re.Match[str], out: Emitter) -> None:
 @rule(
     "pets_named",
     rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+own)\s+(?:two|three|four|\d)\s+"
-    rf"(?P<role>cat|dog|kitten|puppy|rabbit|bunnie|hamster)s)\s*[,:]?\s+{NAME}\s+(?i:and)\s+"
+    rf"(?P<role>cat|dog|kitten|puppy|rabbit|bunnie|hamster|kid)s)\s*[,:]?\s+{NAME}\s+(?i:and)\s+"
     rf"(?P<other>{_CAP})",
 )
 def _pets_named(m: re.Match[str], out: Emitter) -> None:
+    """ "we have two cats, Miso and Tofu", "I have two kids, Leo and Sofia": each by name."""
     for name in (_name(m["name"]), _name(m["other"])):
         if name:
             _relationship(out, m["role"], name)

@@ -80,7 +80,11 @@ def _add_to_list(m: re.Match[str], out: Emitter) -> None:
         out.todo("GOAL", m["task"])
 
 
-@todo_rule("my_goal", r"(?i:\bmy\s+(?:new\s+|main\s+)?goal\s+is\s+to)\s+(?P<task>.+)$")
+@todo_rule(
+    "my_goal",
+    r"(?i:\bmy\s+(?:new\s+|main\s+|big\s+)?goal(?:\s+(?:for\s+)?(?:this|next|the)\s+(?:year|month|"
+    r"week|summer|spring|fall|autumn|winter))?\s+is\s+to)\s+(?P<task>.+)$",
+)
 def _my_goal(m: re.Match[str], out: Emitter) -> None:
     out.todo("GOAL", m["task"])
 
