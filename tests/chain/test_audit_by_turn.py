@@ -145,3 +145,41 @@ async def test_a_home_the_person_did_not_say_stays_out_of_foundation(nodes) -> N
     later, _ = await me.says("hm", {"facts": []})
     foundation = [f["text"] for f in later["hydrate"]["GRAPH"]["foundation"]]
     assert "User lives in Lisbon" not in foundation
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("ive got 2 kids, tom and ellie 😊", ["Tom is the user's kid", "Ellie is the user's kid"]),
+        ("im not a nurse anymore, i retrained as a paramedic", ["User works as a paramedic"]),
+    ],
+)
+async def test_people_and_jobs_said_in_passing_are_written(
+    nodes, said: str, written: list[str]
+) -> None:
+    me = Person(nodes)
+    await me.says(said)
+    assert set(written) <= set(await current_texts(me))
+
+
+async def test_a_goal_for_this_year_is_a_goal(nodes) -> None:
+    me = Person(nodes)
+    _, commit = await me.says("my goal this year is to run a half marathon")
+    assert [(t["kind"], t["text"]) for t in commit["todos"]] == [("GOAL", "Run a half marathon")]
+
+
+async def test_after_which_marta_is_answered_the_next_todo_means_her_and_asks_nothing(
+    nodes,
+) -> None:
+    """003 §10: active → most recent → ask. The Marta just chosen is active: "remind me to
+    email marta too" links her (the offline judge writes it) and is not asked again."""
+    me = Person(nodes)
+    await me.says("My sister Marta lives in Porto.")
+    await me.says("My colleague Marta Silva sits next to me.")
+    asked, _ = await me.says("Remind me to call Marta")
+    assert asked["next"] == "question"
+    await me.says("my sister")
+    later, commit = await me.says("remind me to email marta too")
+    assert later["next"] == "model"
+    assert commit["questions"] == [], commit["warnings"]
+    assert [t["text"] for t in commit["todos"]] == ["Email Marta"]

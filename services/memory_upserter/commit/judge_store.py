@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from uuid import UUID
 
 import msgspec
 
@@ -67,7 +68,8 @@ SELECT k.request_hash, k.response,
                                                    AND s.entity_ref = 'self:user')),
                    ARRAY(SELECT a.alias FROM entity_aliases a
                           WHERE a.user_id = $1 AND a.entity_id = p.entity_id
-                          ORDER BY a.created_at, a.alias))
+                          ORDER BY a.created_at, a.alias),
+                   p.entity_id = ANY($8::uuid[]))
                    ORDER BY p.created_at, p.entity_id), '[]')
           FROM entities p
          WHERE p.user_id = $1 AND p.active AND p.category = 'Person'
@@ -107,17 +109,20 @@ async def judge_context(
     now: datetime,
     idle: timedelta,
     names: Sequence[str],
+    active: Sequence[UUID] = (),
 ) -> JudgeContext:
     """Before any extraction (outside the transaction): a stored answer for this turn, the
     session's recent user messages, the names the user goes by, and the user's people named
-    ``names`` (normalized) with the user's relations to them and their aliases."""
+    ``names`` (normalized) with the user's relations to them, their aliases and whether the
+    session has them ``active`` (the one just named or chosen)."""
     row = await conn.fetchrow(
-        JUDGE_CONTEXT, user_id, agent_id, chat_id, key, now, idle, list(names)
+        JUDGE_CONTEXT, user_id, agent_id, chat_id, key, now, idle, list(names), list(active)
     )
     assert row is not None  # one row, always
     stored = Stored(row["request_hash"], row["response"]) if row["request_hash"] else None
     known = [
-        Known(name, ref, tuple(roles), tuple(aliases)) for name, ref, roles, aliases in row["known"]
+        Known(name, ref, tuple(roles), tuple(aliases), active=active)
+        for name, ref, roles, aliases, active in row["known"]
     ]
     return JudgeContext(stored, [(t, s) for t, s in row["earlier"]], list(row["self_names"]), known)
 
@@ -131,8 +136,9 @@ async def judge_turn(
     new = [Utterance(r.text, r.speaker) for r in turn.user_rows if not is_command(r.text)]
     async with db.acquire() as conn:
         context = await judge_context(
-            conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, _names(new)
-        )
+            conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, _names(new),
+            _uuids(req.active_entity_ids),
+        )  # fmt: skip
     if context.stored is not None:
         return context.stored
     if not new:  # a slash command says so; a turn with no user message (an import) says nothing
@@ -178,6 +184,17 @@ async def judge_turn(
         known=tuple(context.known),
         renames=tuple(Rename(k.entity_ref, k.name, name) for k, name in corrected),
     )
+
+
+def _uuids(ids: Sequence[str]) -> list[UUID]:
+    """The request's active entity ids that are ids at all (another string matches no row)."""
+    out = []
+    for i in ids:
+        try:
+            out.append(UUID(i))
+        except ValueError:
+            continue
+    return out
 
 
 def _names(new: Sequence[Utterance]) -> list[str]:
