@@ -183,3 +183,25 @@ async def test_after_which_marta_is_answered_the_next_todo_means_her_and_asks_no
     assert later["next"] == "model"
     assert commit["questions"] == [], commit["warnings"]
     assert [t["text"] for t in commit["todos"]] == ["Email Marta"]
+
+
+@pytest.mark.parametrize(
+    ("status", "after"),
+    [("done", "DONE"), ("completed", "DONE"), ("cancelled", "DROPPED"), ("pending", "PENDING")],
+)
+async def test_a_todo_a_model_relists_with_its_status_is_closed(
+    nodes, status: str, after: str
+) -> None:
+    """The sloppy model's habit (v5a, v5b): a finished todo re-listed in ``todos`` with a
+    ``status``, never in ``done``/``dropped``."""
+    me = Person(nodes)
+    await me.says(
+        "need to call the plumber tomorrow",
+        {"todos": [{"kind": "COMMITMENT", "text": "Call the plumber", "due": "tomorrow"}]},
+    )
+    _, commit = await me.says(
+        "plumber sorted 👍",
+        {"todos": [{"kind": "COMMITMENT", "text": "Call the plumber", "status": status}]},
+    )
+    todos = [(t["text"], t["status"]) for t in (await me.memory())["todos"]]
+    assert todos == [("Call the plumber", after)], commit["warnings"]
