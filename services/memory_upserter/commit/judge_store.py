@@ -2,8 +2,9 @@
 in, and a turn committed already answered again.
 
 :func:`judge_context` is one statement: a stored answer for this turn (a retry stops there),
-the session's recent user messages, the names the user goes by, and the user's people whose
-names (full, given or alias) the turn uses. :func:`judge_turn` reads it and asks the shadow
+the session's recent user messages and its last assistant reply (the question a short answer
+answers), the names the user goes by, and the user's people whose names (full, given or alias)
+the turn uses. :func:`judge_turn` reads it and asks the shadow
 judge (:mod:`.judge`) for the plan of a turn that came without one; :func:`plan_turn` reads it
 for a model's plan, whose facts the person's recent messages may ground too
 (:mod:`.grounding`) — and, for a fact the plan ends (``valid_to``), the person's live facts;
@@ -17,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from uuid import UUID
 
 import msgspec
 
@@ -33,7 +33,13 @@ from services.memory_upserter.commit.ending import CUE, ends_said, tied_titles
 from services.memory_upserter.commit.judge import judge, names_in
 from services.memory_upserter.commit.known import known_in
 from services.memory_upserter.commit.spoken import CORRECTION
-from services.memory_upserter.commit.turn import Judgement, ReadTurn, Rename, Stored
+from services.memory_upserter.commit.turn import (
+    Judgement,
+    MessageRow,
+    ReadTurn,
+    Rename,
+    Stored,
+)
 from services.memory_upserter.extract.extractor import Utterance
 from services.memory_upserter.extract.people import Known
 from services.memory_upserter.extract.renamed import renamed, without_renamed
@@ -52,6 +58,15 @@ SELECT k.request_hash, k.response,
                    AND m.role = 'user' AND m.active
                    AND m.ts >= $5::timestamptz - interval '60 minutes'
                  ORDER BY m.seq DESC LIMIT 12) w) AS earlier,
+       (SELECT m.text
+          FROM sessions s
+          JOIN messages m ON m.user_id = s.user_id AND m.session_id = s.session_id
+         WHERE s.user_id = $1 AND s.agent_id = $2 AND s.chat_id = $3
+           AND s.ended_at IS NULL
+           AND s.last_activity_at >= $5::timestamptz - $6::interval
+           AND m.role = 'assistant' AND m.active
+           AND m.ts >= $5::timestamptz - interval '60 minutes'
+         ORDER BY m.seq DESC LIMIT 1) AS asked,
        ARRAY(SELECT a.alias FROM entities e
                JOIN entity_aliases a ON a.user_id = e.user_id AND a.entity_id = e.entity_id
               WHERE e.user_id = $1 AND e.entity_ref = 'self:user'
@@ -69,7 +84,7 @@ SELECT k.request_hash, k.response,
                    ARRAY(SELECT a.alias FROM entity_aliases a
                           WHERE a.user_id = $1 AND a.entity_id = p.entity_id
                           ORDER BY a.created_at, a.alias),
-                   p.entity_id = ANY($8::uuid[]))
+                   p.entity_id::text = ANY($8::text[]))
                    ORDER BY p.created_at, p.entity_id), '[]')
           FROM entities p
          WHERE p.user_id = $1 AND p.active AND p.category = 'Person'
@@ -98,6 +113,7 @@ class JudgeContext:
     earlier: list[tuple[str, str | None]]
     self_names: list[str]
     known: list[Known]
+    asked: str | None = None  # the session's last assistant reply: the question just asked
 
 
 async def judge_context(
@@ -109,7 +125,7 @@ async def judge_context(
     now: datetime,
     idle: timedelta,
     names: Sequence[str],
-    active: Sequence[UUID] = (),
+    active: Sequence[str] = (),
 ) -> JudgeContext:
     """Before any extraction (outside the transaction): a stored answer for this turn, the
     session's recent user messages, the names the user goes by, and the user's people named
@@ -124,7 +140,13 @@ async def judge_context(
         Known(name, ref, tuple(roles), tuple(aliases), active=active)
         for name, ref, roles, aliases, active in row["known"]
     ]
-    return JudgeContext(stored, [(t, s) for t, s in row["earlier"]], list(row["self_names"]), known)
+    return JudgeContext(
+        stored,
+        [(t, s) for t, s in row["earlier"]],
+        list(row["self_names"]),
+        known,
+        row["asked"],
+    )
 
 
 async def judge_turn(
@@ -137,7 +159,7 @@ async def judge_turn(
     async with db.acquire() as conn:
         context = await judge_context(
             conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, _names(new),
-            _uuids(req.active_entity_ids),
+            list(req.active_entity_ids),
         )  # fmt: skip
     if context.stored is not None:
         return context.stored
@@ -152,6 +174,7 @@ async def judge_turn(
         known=context.known,
         now=turn.now,
         timeout_s=settings.llm_timeout_s,
+        asked=asked_before(turn.rows) or context.asked,
     )
     corrected = renamed([u.text for u in new if u.speaker is None], context.known)
     plan, ended = without_renamed(judged.plan, corrected), list[Notice]()
@@ -186,15 +209,15 @@ async def judge_turn(
     )
 
 
-def _uuids(ids: Sequence[str]) -> list[UUID]:
-    """The request's active entity ids that are ids at all (another string matches no row)."""
-    out = []
-    for i in ids:
-        try:
-            out.append(UUID(i))
-        except ValueError:
-            continue
-    return out
+def asked_before(rows: Sequence[MessageRow]) -> str | None:
+    """The assistant message a request sends before its first user message (an import of both
+    sides): the question that message answers, ahead of the session's last reply."""
+    before = []
+    for r in rows:
+        if r.role == "user":
+            break
+        before.append(r.text)
+    return before[-1] if before else None
 
 
 def _names(new: Sequence[Utterance]) -> list[str]:
