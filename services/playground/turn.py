@@ -160,7 +160,18 @@ class Conversation:
             # decides what to remember (no plan is sent).
             return None, offline_reply(envelope["envelope"], text), "offline"
         answer = await self.ask_model(envelope["messages"], envelope["response_format"])
-        return answer, json.loads(answer).get("reply", ""), "model"
+        return answer, _reply_of(answer), "model"
+
+
+def _reply_of(answer: str) -> str:
+    """The reply of a model's answer as written; "" when it is not a JSON object (fenced,
+    prose around it: the commit reads it leniently and answers the reply it found)."""
+    try:
+        said = json.loads(answer)
+    except ValueError:
+        return ""
+    reply = said.get("reply") if isinstance(said, dict) else None
+    return reply if isinstance(reply, str) else ""
 
 
 def _commit_body(

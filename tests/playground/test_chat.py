@@ -132,6 +132,25 @@ async def test_with_a_model_its_answer_is_the_reply_and_its_plan_is_written(
     assert [f["text"] for f in commit["facts"]] == ["The user loves climbing."]
 
 
+async def test_a_model_answer_in_a_fence_is_read_as_the_commit_reads_it(
+    nodes: httpx.AsyncClient, user_id: str
+) -> None:
+    """A small model wraps its JSON in a fence and a sentence: ``twin chat`` does not crash on
+    it; the reply is the one the commit read (wt8/audit)."""
+    answer = {"reply": "Faro, lovely!", "plan": {"facts": [
+        {"memory_type": "PROFILE", "predicate": "lives_in", "value": "Faro",
+         "text": "User lives in Faro"}]}}  # fmt: skip
+
+    async def ask(messages: list[dict], response_format: dict) -> str:
+        return f"Sure! Here you go:\n```json\n{json.dumps(answer)}\n```"
+
+    exchange = await conversation(nodes, user_id, ask_model=ask).say("i live in faro", now=T0)
+    assert exchange.source == "model" and exchange.reply == "Faro, lovely!"
+    assert [f["text"] for f in exchange.answers["memory-upserter"]["facts"]] == [
+        "User lives in Faro"
+    ]
+
+
 async def test_a_refused_turn_names_the_node_and_its_problem(nodes: httpx.AsyncClient) -> None:
     with pytest.raises(NodeError) as refused:
         await conversation(nodes, "@not-a-user").say("hello")

@@ -12,6 +12,7 @@ from datetime import datetime
 from uuid import UUID
 
 from contracts.plan import PlanFact
+from contracts.slots import UNVERIFIED_BELOW
 from services.core.memory_store.fact_ops import FactWrite
 from services.core.memory_store.fact_types import nonempty
 from services.core.memory_store.keys import canonical_predicate, memory_key, primary_ref
@@ -20,6 +21,16 @@ from services.memory_upserter.commit.fact_text import plain_fact_text
 from services.memory_upserter.commit.read import SELF
 from services.memory_upserter.commit.turn import TurnPlan, Validity
 from services.memory_upserter.extract.temporal import parse_when
+from services.memory_upserter.extract.vocabulary import FOUNDATION_ROLES
+
+# The person's own identity — name, home, work, study, diet, family, partner, pets: in every
+# persona's FOUNDATION (importance 2 or more), whatever importance the model wrote (a small
+# model writes none, so 1): what one persona learned reaches the others.
+IDENTITY = frozenset(
+    {"NAME", "LIVES_IN", "WORKS_AT", "JOB_TITLE", "HOMETOWN", "BORN_IN", "MARRIED_TO",
+     "MARITAL_STATUS", "STUDIES_AT", "DIET", "HAS_SPOUSE", "DATING", "HAS_CHILDREN", "HAS_KIDS"}
+    | {f"HAS_{role}" for role in FOUNDATION_ROLES}
+)  # fmt: skip
 
 
 def fact_writes(
@@ -86,7 +97,7 @@ def fact_write(
         fact_type=fact.fact_type,
         object_entity_id=object_id,
         value=fact.value if object_id is None else None,
-        importance=fact.importance,
+        importance=standing(fact, predicate, about_self=s == SELF),
         pinned=fact.pinned,
         confidence=fact.confidence,
         scope=fact.scope,
@@ -97,6 +108,15 @@ def fact_write(
         valid_from=valid[0],
         valid_to=valid[1],
     )
+
+
+def standing(fact: PlanFact, predicate: str, *, about_self: bool) -> int:
+    """The fact's importance: at least 2 for the person's own identity (:data:`IDENTITY`),
+    global and verified (an unsure fact stays as it was lowered, out of FOUNDATION)."""
+    identity = about_self and predicate in IDENTITY and fact.scope == "global"
+    if identity and fact.confidence >= UNVERIFIED_BELOW:
+        return max(fact.importance, 2)
+    return fact.importance
 
 
 def validity(fact: PlanFact, now: datetime) -> tuple[datetime | None, datetime | None]:

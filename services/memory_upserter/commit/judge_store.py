@@ -83,7 +83,8 @@ SELECT k.request_hash, k.response,
                                                    AND s.entity_ref = 'self:user')),
                    ARRAY(SELECT a.alias FROM entity_aliases a
                           WHERE a.user_id = $1 AND a.entity_id = p.entity_id
-                          ORDER BY a.created_at, a.alias))
+                          ORDER BY a.created_at, a.alias),
+                   p.entity_id::text = ANY($8::text[]))
                    ORDER BY p.created_at, p.entity_id), '[]')
           FROM entities p
          WHERE p.user_id = $1 AND p.active AND p.category = 'Person'
@@ -124,17 +125,20 @@ async def judge_context(
     now: datetime,
     idle: timedelta,
     names: Sequence[str],
+    active: Sequence[str] = (),
 ) -> JudgeContext:
     """Before any extraction (outside the transaction): a stored answer for this turn, the
     session's recent user messages, the names the user goes by, and the user's people named
-    ``names`` (normalized) with the user's relations to them and their aliases."""
+    ``names`` (normalized) with the user's relations to them, their aliases and whether the
+    session has them ``active`` (the one just named or chosen)."""
     row = await conn.fetchrow(
-        JUDGE_CONTEXT, user_id, agent_id, chat_id, key, now, idle, list(names)
+        JUDGE_CONTEXT, user_id, agent_id, chat_id, key, now, idle, list(names), list(active)
     )
     assert row is not None  # one row, always
     stored = Stored(row["request_hash"], row["response"]) if row["request_hash"] else None
     known = [
-        Known(name, ref, tuple(roles), tuple(aliases)) for name, ref, roles, aliases in row["known"]
+        Known(name, ref, tuple(roles), tuple(aliases), active=active)
+        for name, ref, roles, aliases, active in row["known"]
     ]
     return JudgeContext(
         stored,
@@ -154,8 +158,9 @@ async def judge_turn(
     new = [Utterance(r.text, r.speaker) for r in turn.user_rows if not is_command(r.text)]
     async with db.acquire() as conn:
         context = await judge_context(
-            conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, _names(new)
-        )
+            conn, req.user_id, req.agent_id, req.chat_id, turn.key, turn.now, idle, _names(new),
+            list(req.active_entity_ids),
+        )  # fmt: skip
     if context.stored is not None:
         return context.stored
     if not new:  # a slash command says so; a turn with no user message (an import) says nothing

@@ -13,7 +13,8 @@ notice, so a designer sees what the model got wrong):
 
 - a word of a closed list read case-insensitively, and its synonyms (:data:`SYNONYMS`:
   ``memory_type`` "PERSONAL", "Hobby", "EVENT" → PROFILE, "Job" → PROJECT; a category "city" →
-  Location, one not in the list → Other, never a Person); a field named another way ("fact"
+  Location, one not in the list → Other, never a Person; a ``scope`` that names the persona,
+  "coach", "sol" → agent); a field named another way ("fact"
   for ``text``, camelCase: :data:`.repair.FIELD_SYNONYMS`);
 - a predicate with spaces, hyphens or dots → underscores ("lives in" → ``lives_in``);
 - a number out of range clamped (``importance`` 7 → 3, ``confidence`` 3 → 1; one written as a
@@ -24,7 +25,9 @@ notice, so a designer sees what the model got wrong):
   grammar: :func:`.extract.temporal.parse_when`, :func:`.extract.due.parse_due`), written back
   as ISO date-times; a time not understood, out of 1970–2199, or an end before its start is
   dropped (``due``: ``due_not_understood``), the fact or todo kept;
-- ``object`` and ``value`` both given: the value is dropped (the entity link is kept).
+- ``object`` and ``value`` both given: the value is dropped (the entity link is kept);
+- a todo re-listed with ``"status": "done"`` / ``"cancelled"``: its words join ``done`` /
+  ``dropped`` (:mod:`.todo_status`).
 
 A fact relating an entity to itself, or missing what it says, is dropped whole. :func:`read_answer`
 reads the raw ``answer``: fenced or surrounded JSON found, almost-JSON mended (:mod:`.json_repair`);
@@ -56,6 +59,7 @@ from services.memory_upserter.commit.relatives import ROLE_WORDS, SHORT_ROLES
 from services.memory_upserter.commit.relatives import SELF_HANDLES as SELF_HANDLES
 from services.memory_upserter.commit.relatives import is_name as is_name
 from services.memory_upserter.commit.repair import Reader, short
+from services.memory_upserter.commit.todo_status import split_closed
 from services.memory_upserter.commit.written_dates import numeric_date
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.extract.temporal import parse_when
@@ -96,12 +100,15 @@ def read_plan(
         if (built := reader.struct(part, PlanFact, where)) is not None
         if (fact := _fact(reader, built, where, now, said)) is not None
     ]
+    parts, done, dropped, closed = split_closed(_parts(reader, raw, "todos", path))
+    reader.notes += closed  # a todo re-listed as "done": its words are a done (.todo_status)
     todos = [
         _todo(reader, built, where, now)
-        for where, part in _parts(reader, raw, "todos", path)
+        for where, part in parts
         if (built := reader.struct(part, PlanTodo, where)) is not None
     ]
-    return msgspec.structs.replace(rest, facts=facts, todos=todos), reader.notes
+    closes = {"done": [*rest.done, *done][:20], "dropped": [*rest.dropped, *dropped][:20]}
+    return msgspec.structs.replace(rest, facts=facts, todos=todos, **closes), reader.notes
 
 
 def _parts(reader: Reader, raw: dict[str, Any], key: str, path: str) -> list[tuple[str, Any]]:

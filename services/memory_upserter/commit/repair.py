@@ -74,6 +74,12 @@ SYNONYMS: dict[str, str] = {
 }
 
 
+_SCOPES = {"global", "agent"}
+# a scope word that still means the person's memory, shared by every persona (else: the
+# persona's own, whatever name the model gave it)
+_EVERYONES = frozenset("user person profile public all everyone everybody general common".split())
+
+
 # A field a small model names another way ("fact" for a fact's text, "type" for its
 # memory_type, "task" for a todo's text, camelCase): read as that field when the part has it
 # and was not also given it; the first one the part has, for a word that fits several.
@@ -223,6 +229,8 @@ def _literal(raw: Any, values: tuple[Any, ...]) -> tuple[Any, str | None]:
                 return by_fold[candidate], None
         if SYNONYMS.get(key) in values:
             return SYNONYMS[key], None
+        if set(values) == _SCOPES and key not in _EVERYONES:
+            return "agent", None  # "coach", "sol": the persona naming itself, its own note
         if "Other" in values:
             return "Other", None
     return None, f"{short(raw)} is not one of {', '.join(map(str, values))}"

@@ -253,10 +253,34 @@ def _first_end(text: str, *patterns: re.Pattern[str]) -> int | float:
     return min(ends, default=float("inf"))
 
 
+_STOPPED = re.compile(
+    r"(?i)^(?:actually,?\s+|well,?\s+|so,?\s+)?(?P<who>I|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|"
+    r"recently\s+)?(?:stopped|quit|gave\s+up)\s+(?P<verb>[a-z]{2,}ing)\s+(?P<rest>[^,;]+?)"
+    r"\s*(?:[.!]|,.*)?$"
+)
+# a gerund's verb that ends in "e" ("smoking": smoke); a doubled consonant drops ("running": run)
+_E_VERBS = frozenset(
+    "smok danc rid bak skat writ driv hik bik cycl vap mak tak dat liv mov practic cod sav us "
+    "serv shar com giv lov car bak jok vot shav scor tast wast".split()
+)
+
+
+def _base(gerund: str) -> str:
+    stem = gerund.lower()[:-3]
+    if stem in _E_VERBS:
+        return stem + "e"
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] in "bdgmnprt":
+        return stem[:-1]
+    return stem
+
+
 def ended(clause: str, *, correcting: bool = False) -> str | None:
-    """ "I no longer work at Acme" / "I don't live in London anymore" → the statement that
-    ended ("I work at Acme"); in a correction a plain negation ends too ("that's wrong, I'm
-    not allergic to shellfish"); None for any other clause (a plain negation writes nothing)."""
+    """ "I no longer work at Acme" / "I don't live in London anymore" / "I stopped playing
+    guitar" → the statement that ended ("I work at Acme", "I play guitar"); in a correction a
+    plain negation ends too ("that's wrong, I'm not allergic to shellfish"); None for any
+    other clause (a plain negation writes nothing)."""
+    if (stopped := _STOPPED.match(clause.strip())) is not None:
+        return f"{stopped['who']} {_base(stopped['verb'])} {stopped['rest']}"
     m = _ENDED.match(clause.strip())
     if m is None or ("longer" not in m["neg"].lower() and not m["tail"] and not correcting):
         return None

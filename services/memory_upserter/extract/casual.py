@@ -136,7 +136,7 @@ _BARE = re.compile(
     r"living\s+(?:in|with)|staying\s+in|starting\s+(?:at|a\s+new\s+job)|training\s+for|allergic\s+to|just\s+moved|lost\s+my\s+job|"
     r"got\s+promoted)\b"
 )
-_AND_VERB = re.compile(r"(?i)\band\s+(?=(?:work|live|moved)\s+(?:at|for|in|to)\b)")
+_AND_VERB = re.compile(r"(?i)\b(and|but)\s+(?=(?:work|live|moved)\s+(?:at|for|in|to)\b)")
 _BARE_SUBJECT = {
     "living": "I'm ",
     "staying": "I'm ",
@@ -162,7 +162,7 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     text = _I_CONTRACTED.sub("I", text)  # "i'm", "i've", "i'll", "i'd"
     text = _SHORT_KIN.sub(lambda m: f"my {_KIN_SHORT[m[1].lower()]}", text)  # "my sis": sister
     text = _BARE.sub(lambda m: _BARE_SUBJECT.get(m["verb"].split()[0].lower(), "I ") + m[0], text)
-    text = _AND_VERB.sub("and I ", text)
+    text = _AND_VERB.sub(r"\1 I ", text)  # "from brazil but live in toronto now": but I live
     text = _ROLE_S_NAME.sub(lambda m: f"my {m.group(1)}'s name", text)
     for name in sorted({n for n in names if n.strip()}, key=len, reverse=True):
         text = re.sub(rf"(?i)(?<!\w){re.escape(name)}(?!\w)", name, text)

@@ -18,6 +18,7 @@ from datetime import date, datetime, time, timedelta
 
 from services.core.when import (
     DEFAULT_HOUR,
+    MONTH_WORD,
     MONTHS,
     NUMBER_WORDS,
     PARTS,
@@ -28,7 +29,7 @@ from services.core.when import (
     month_number,
     month_year,
 )
-from services.memory_upserter.extract.coming import WEEKEND, field_period, weekend_due
+from services.memory_upserter.extract.coming import NEXT, WEEKEND, end_of, field_period, weekend_due
 
 __all__ = ["NUMBER_WORDS", "WEEKDAYS", "Due", "find_due", "parse_due", "without_due"]
 
@@ -92,7 +93,27 @@ def find_due(text: str, now: datetime) -> Due | None:
         at = _resolve(clock.groupdict(), now)
         if at is not None:
             return Due(at, clock.start(), clock.end())
-    return None
+    return _period_due(text, now)
+
+
+# "next month", "by the end of the month", "this week": a period's first day (an end: its last)
+_PERIOD_DUE = re.compile(
+    rf"(?i)\b(?:(?:by|until|till)\s+)?(?:{NEXT}|(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?"
+    rf"(?P<ewhat>week|month|year|{MONTH_WORD})|(?P<thisweek>this\s+week))\b"
+)
+
+
+def _period_due(text: str, now: datetime) -> Due | None:
+    """The due date of a period said in the text (the grammar a plan's ``due`` reads too:
+    :func:`.coming.field_period`), at the default hour, never before today."""
+    m = _PERIOD_DUE.search(text)
+    if m is None:
+        return None
+    today = now.date()
+    days = end_of("week", today) if m["thisweek"] else field_period(m.group(0), today)
+    if days is None:
+        return None
+    return Due(datetime.combine(max(days[0], today), time(DEFAULT_HOUR), now.tzinfo), *m.span())
 
 
 # A month or a year alone ("december", "in January", "March 2026", "2026-12", "2026").

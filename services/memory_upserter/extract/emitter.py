@@ -5,6 +5,7 @@ extractor (:mod:`.extractor`) runs them over each sentence."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -14,6 +15,11 @@ from services.memory_upserter.extract.due import find_due, without_due
 from services.memory_upserter.extract.people import People
 from services.memory_upserter.extract.phrase import without_filler
 from services.memory_upserter.text import fold
+
+# what chat puts after a task that is no part of it
+_CHAT_END = re.compile(
+    r"(?i)(?:\s+(?:too|as\s+well|also|pls|please|plz|lol|haha|thx|thanks|btw|tho|ok))+\W*$"
+)
 
 
 @dataclass
@@ -153,7 +159,7 @@ class Emitter:
         if not self.is_user:
             return
         due = find_due(task, self.now) if dated else None
-        text = without_due(task, due)
+        text = _CHAT_END.sub("", without_due(task, due))  # "email marta too pls": Email marta
         if dated and due is None and also_due_in:
             due = find_due(also_due_in, self.now)
         if len(text) < 2:

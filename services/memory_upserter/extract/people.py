@@ -67,6 +67,7 @@ class Known:
     aliases: tuple[str, ...] = ()
     category: str = "Person"
     entity_id: str | None = None
+    active: bool = False  # active in the session: named or chosen a moment ago (003 §10)
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,8 @@ class People:
                 same = self.namesakes(key)
                 if len(same) < 2 or _told_apart(same, said, found.start()):
                     continue
+                if sum(k.active for k in same) == 1:
+                    continue  # the active one is meant (003 §10: active → recent → ask)
                 shown = text[found.start() : found.end()] if text.isascii() else key
                 question = which_question(
                     shown[:1].upper() + shown[1:], numbered([phrase(*_described(k)) for k in same])

@@ -70,7 +70,11 @@ SAID = "Done, I sent the report to my sister Marta, who lives in Lisbon. I'll ca
 # claim is the person's, and claims asks commit/whose for firmness (as grounding did before) —
 # one more file, called in and back: stays 73 → 75, returns 40 → 41, the calls alone 9 → 10
 # (core 169/111/36 → 171/112/37).
-BOUNDS = {"memory_upserter": (75, 41, 10), "memory_upserter+core": (171, 112, 37)}
+# wt8/audit: fact_write asks its own `standing` (the person's identity facts rank for every
+# persona's FOUNDATION) after core's memory_key, and read_plan asks commit/todo_status which
+# re-listed todos are closed — one more file, called in and back: core 171/112/37 →
+# 173/113/39 (the package's own walk within its bounds).
+BOUNDS = {"memory_upserter": (75, 41, 10), "memory_upserter+core": (173, 113, 39)}
 
 
 @pytest.mark.parametrize("scope", list(SCOPES))

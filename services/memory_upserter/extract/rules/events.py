@@ -35,6 +35,8 @@ _CONDITIONS = (
     r"long\s+covid|insomnia|sleep\s+apnea|endometriosis|pcos|psoriasis|eczema|lupus|"
     r"multiple\s+sclerosis|ms|a\s+heart\s+condition|tinnitus"
 )
+# the person's partner by the word they used ("my gf sara"): what a break-up ends besides
+_DATING = ("HAS_GIRLFRIEND", "HAS_BOYFRIEND", "HAS_FIANCE")
 _FOODS = r"meat|fish|pork|beef|chicken|dairy|eggs|seafood|red\s+meat|gluten|sugar"
 
 
@@ -153,6 +155,8 @@ def _broke_up(m: re.Match[str], out: Emitter) -> None:
         person = out.person(name, "partner")
         text = f"{name} was {out.whose} partner"
         out.fact("HAS_PARTNER", text, obj=person, memory_type="PEOPLE", fact_type="relationship")
+        if out.is_user:  # "my gf sara" was stored as a girlfriend: that relation ends too
+            out.ends.extend(f"{p} naming {name}" for p in _DATING)
 
 
 @rule(
@@ -220,10 +224,11 @@ def _person_new_job(m: re.Match[str], out: Emitter) -> None:
 @rule(
     "pets_named",
     rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+own)\s+(?:two|three|four|\d)\s+"
-    rf"(?P<role>cat|dog|kitten|puppy|rabbit|bunnie|hamster)s)\s*[,:]?\s+{NAME}\s+(?i:and)\s+"
+    rf"(?P<role>cat|dog|kitten|puppy|rabbit|bunnie|hamster|kid)s)\s*[,:]?\s+{NAME}\s+(?i:and)\s+"
     rf"(?P<other>{_CAP})",
 )
 def _pets_named(m: re.Match[str], out: Emitter) -> None:
+    """ "we have two cats, Miso and Tofu", "I have two kids, Leo and Sofia": each by name."""
     for name in (_name(m["name"]), _name(m["other"])):
         if name:
             _relationship(out, m["role"], name)

@@ -1,4 +1,5 @@
-"""Basic self-statements in Portuguese, Spanish, French and German: where the person lives,
+"""Basic self-statements in Portuguese, Spanish, French and German (and where an Italian
+speaker lives: "abito a Roma"): where the person lives,
 their name, their employer, their job ("trabajo como enfermera"), a vegetarian or vegan diet
 and a named pet ("tengo un perro que se llama Toby"). Anything else in those languages writes
 nothing: a rule that half-reads a sentence writes a fragment, and fragments are worse than
@@ -18,7 +19,8 @@ _END = r"(?=\s*(?:[,.;:!?]|$|\s(?:e|y|et|und|mas|pero|mais|aber|com|con|avec|mit
 @rule(
     "lives_in_other",
     rf"(?i:\b(?:eu\s+)?moro\s+(?:em|no|na)|\b(?:yo\s+)?vivo\s+en|\bj'habite\s+(?:à|a|en)|"
-    rf"\bje\s+vis\s+(?:à|a|en)|\bich\s+wohne\s+in|\bich\s+lebe\s+in)\s+(?P<place>{_WORDS}){_END}",
+    rf"\bje\s+vis\s+(?:à|a|en)|\bich\s+wohne\s+in|\bich\s+lebe\s+in|\b(?:io\s+)?abito\s+(?:a|in)|"
+    rf"\b(?:io\s+)?vivo\s+a)\s+(?P<place>{_WORDS}){_END}",
 )
 def _lives_in_other(m: re.Match[str], out: Emitter) -> None:
     place = _place(m["place"])
@@ -41,7 +43,7 @@ def _name_other(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "works_at_other",
-    rf"(?i:\bich\s+arbeite\s+bei|\bje\s+travaille\s+chez|\btrabalho\s+(?:na|no)|\btrabajo\s+en)"
+    rf"(?i:\b(?:ich|und)\s+arbeite\s+bei|\bje\s+travaille\s+chez|\btrabalho\s+(?:na|no)|\btrabajo\s+en)"
     rf"\s+(?P<org>{_WORDS}){_END}",
 )
 def _works_at_other(m: re.Match[str], out: Emitter) -> None:
@@ -55,7 +57,7 @@ def _works_at_other(m: re.Match[str], out: Emitter) -> None:
 @rule(
     "job_other",
     r"(?i:\btrabajo\s+como|\btrabalho\s+como|\bje\s+suis|\bich\s+bin|\bsoy|\bsou)\s+"
-    r"(?:une?\s+|una?\s+|uma?\s+)?(?P<job>enfermer[oa]|médic[oa]|medic[oa]|profesora?|professora?|"
+    r"(?:une?\s+|una?\s+|uma?\s+)?(?P<job>enfermer[oa]|enfermeir[oa]|médic[oa]|medic[oa]|profesora?|professora?|"
     r"abogad[oa]|ingenier[oa]|engenheir[oa]|infirmière|infirmier|médecin|avocate?|ingénieure?|"
     r"krankenschwester|arzt|ärztin|lehrerin|lehrer|ingenieurin|ingenieur|anwältin|anwalt)\b",
 )

@@ -56,6 +56,20 @@ def _remind_me(m: re.Match[str], out: Emitter) -> None:
 
 
 @todo_rule(
+    "remind_me_after",
+    r"^\W*(?P<task>(?!(?i:remind|please|pls|plz|can|could|would|will|I|we|you)\b)[^,.;:!?]{3,120}?)"
+    r"(?:\s*,\s*|\s+)(?i:(?:and\s+)?(?:please|pls|plz)\s+)?(?i:remind\s+me)(?:\s+(?i:please|pls|plz))?"
+    r"\W*$",
+    requested=True,
+)
+def _remind_me_after(m: re.Match[str], out: Emitter) -> None:
+    """ "call beatriz tomorrow, remind me pls": the task said first, the request after — only
+    an act ("call …"), never a thing or a feeling ("this song, remind me")."""
+    if _ACT.match(m["task"]):
+        out.todo("REMINDER", m["task"])
+
+
+@todo_rule(
     "add_to_list",
     r"(?i:\b(?:add|put)\s+)(?P<task>.+?)(?i:\s+(?:to|on)\s+my\s+(?:to-?do\s+|"
     r"task\s+|goals?\s+|bucket\s+)?(?:list|goals|tasks))\b",
@@ -66,7 +80,11 @@ def _add_to_list(m: re.Match[str], out: Emitter) -> None:
         out.todo("GOAL", m["task"])
 
 
-@todo_rule("my_goal", r"(?i:\bmy\s+(?:new\s+|main\s+)?goal\s+is\s+to)\s+(?P<task>.+)$")
+@todo_rule(
+    "my_goal",
+    r"(?i:\bmy\s+(?:new\s+|main\s+|big\s+)?goal(?:\s+(?:for\s+)?(?:this|next|the)\s+(?:year|month|"
+    r"week|summer|spring|fall|autumn|winter))?\s+is\s+to)\s+(?P<task>.+)$",
+)
 def _my_goal(m: re.Match[str], out: Emitter) -> None:
     out.todo("GOAL", m["task"])
 
@@ -132,8 +150,8 @@ def _habit(m: re.Match[str], out: Emitter) -> None:
 
 @todo_rule(
     "need_to_by",
-    r"(?i:(?:^\W*|(?P<after>,\s*|\s+(?:so|and)\s+))(?:I\s+)?(?:really\s+|still\s+)?(?:need|have|"
-    r"gotta|got)\s+to\s+)(?!figure|decide|think|sort|work\s+out)(?P<task>.+)$",
+    r"(?i:(?:^\W*|(?P<after>,\s*|\s+(?:so|and)\s+))(?:I\s+)?(?:really\s+|still\s+)?(?:(?:need|"
+    r"have|got)\s+to|gotta)\s+)(?!figure|decide|think|sort|work\s+out)(?P<task>.+)$",
 )
 def _need_to_by(m: re.Match[str], out: Emitter) -> None:
     """ "need to renew my passport before March": a commitment only when it is dated — by its

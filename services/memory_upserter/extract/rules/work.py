@@ -112,3 +112,13 @@ def _job_said_plainly(m: re.Match[str], out: Emitter) -> None:
     does not name."""
     role = " ".join(m["role"].lower().split())
     _job_title(out, role)
+
+
+@rule(
+    "retrained_as",
+    rf"(?i:\bI(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:retrained|requalified|"
+    rf"qualified|re-?trained)\s+as\s+an?\s+){_JOB}",
+)
+def _retrained_as(m: re.Match[str], out: Emitter) -> None:
+    """ "i'm not a nurse anymore, i retrained as a paramedic": the new job title."""
+    _job_title(out, m["role"])
