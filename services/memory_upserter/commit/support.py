@@ -55,6 +55,9 @@ FAMILIES = tuple(
         "divorced divorce separated",
         "retired retirement retire",
         "pregnant expecting",
+        "christmas xmas",
+        # "staying home" over the holidays ← "not going anywhere"
+        "staying stay home anywhere",
         "cycling cycle cyclist bike bikes biking bicycle",
         "healed recovered fine",
         "hour hours h hr hrs",
@@ -76,7 +79,7 @@ LIKING = re.compile(
     r"ing)\b|can'?t\s+stand|dislik|detest|loath|keen\s+on|fond\s+of|crazy\s+about|big\s+on|"
     r"interest|hooked|"
     # said of the thing: "oolong is great too", "their nata is the best"
-    r"(?:is|are|was|were|['’]s)\s+(?:so\s+|really\s+|pretty\s+|just\s+)?(?:great|amazing|"
+    r"(?:is|are|was|were|['’]s)\s+(?:so\s+|really\s+|pretty\s+|just\s+|such\s+an?\s+)?(?:great|amazing|"
     r"awesome|the\s+best|delicious|tasty|yummy|lovely|fantastic)\b)|<3|\u2764"
 )
 # "User loves their job": a liking said by the fact's verb, whatever its predicate

@@ -89,23 +89,49 @@ _OWN = re.compile(
     r"(?i)\b(?:interested|keen|ready\s+to|will|['’]ll|going\s+to|gonna|soon|upcoming|next|"
     r"future)\b"
 )
+# a fact that states the pursuit of a wish, not the wish come true
+_PURSUIT = re.compile(
+    r"(?i)\b(?:learning|studying|practi[cs]ing|training|working\s+on|saving|taking\s+lessons)\b"
+)
 _OF_PERSON = re.compile(r"(?i)^\s*(?:the\s+)?user\b(?!['’]s)")
 _SENTENCES = re.compile(r"[.!?\n]+")
-_CLAUSES = re.compile(r"[;,]+|\s(?:but|so|though|although)\s")
 _REL_SUBJECT = re.compile(rf"(?i)^\s*(?:the\s+)?user['’]s\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b")
+# a reason given of someone else opens a clause: "… moving to york bc callum got a job there"
+_CLAUSES = re.compile(r"[;,]+|\s(?:but|so|though|although|bc|because|cause|cuz|coz)\s")
+# the person as the one who does it: a subject pronoun ("our kid bo loves dinos" is Bo's)
+SUBJECT_I = re.compile(
+    r"(?i)(?<![\w'’])(?:i|im|i['’]m|ive|i['’]ve|i['’]d|i['’]ll|we|we['’]re|we['’]ve|we['’]ll|"
+    r"myself)(?![\w'’])"
+)
+_OPENING = r"^\W*(?:(?:lol|lmao|also|and|oh|btw|omg|ugh|so|well|plus|haha|wow|guess\s+what)\W+)*"
+# a clause opening on someone else: a relation ("our kid bo…", "my sister…"), a possessive
+# ("tom's new gym…", "callums sister…"), or a name the person uses for someone ("lara is…")
+_REL_OPENING = re.compile(rf"(?i){_OPENING}(?:my|our)\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b")
+_POSSESSIVE_OPENING = re.compile(
+    rf"(?i){_OPENING}([a-z]+)(?:['’]s\b|s\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b)"
+)
+_NAMED_OPENING = re.compile(
+    rf"(?i){_OPENING}([a-z]+)\s+(?:is|was|has|had|got|gets|just|started|starts|moved|moves|"
+    r"moving|ate|loves|likes|said|says|wants|works|lives|goes|went|took|did|does|left|quit|"
+    r"bought|called|texted|brought|asked|told|made|booked|runs|plays|ran|played|used)\b"
+)
 
 
-def owners(message: str) -> list[tuple[str, bool]]:
+def owners(message: str, names: frozenset[str] = frozenset()) -> list[tuple[str, bool]]:
     """Each clause of one message, and whether it is someone else's (module docstring): a
     clause that says neither goes on with the one before it in its sentence, or — a fragment
-    of three words at most ("… had twins!!! two boys") — in the sentence before."""
+    of three words at most ("… had twins!!! two boys") — in the sentence before. A clause
+    that opens on someone else ("our kid bo…", "tom's gym…", ``names``: "lara is…") is theirs
+    unless the person is a subject of it too ("my sister and i…")."""
     out: list[tuple[str, bool]] = []
     other = False
     for sentence in _SENTENCES.split(message):
         for n, clause in enumerate(c.strip() for c in _CLAUSES.split(sentence)):
             if not clause:
                 continue
-            if FIRST_PERSON.search(clause):
+            if _opens_on_other(clause, names) and not SUBJECT_I.search(clause):
+                other = True
+            elif FIRST_PERSON.search(clause):
                 other = False
             elif SOMEONE_ELSE.search(clause):
                 other = True
@@ -113,6 +139,33 @@ def owners(message: str) -> list[tuple[str, bool]]:
                 other = False
             out.append((clause, other))
     return out
+
+
+def _opens_on_other(clause: str, names: frozenset[str]) -> bool:
+    """The clause opens on someone else: a relation of the person's or of another's, or a
+    name the person uses for someone (``names``)."""
+    if _REL_OPENING.match(clause):
+        return True
+    if (m := _POSSESSIVE_OPENING.match(clause)) and m[1].lower() not in STOP_WORDS | _NOT_NAMES:
+        return True
+    return bool((m := _NAMED_OPENING.match(clause)) and m[1].lower() in names - STOP_WORDS)
+
+
+_NOT_NAMES = frozenset("what there here let who where how everything nothing life work".split())
+_TITLED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b")
+_AFTER_RELATION = re.compile(
+    rf"(?i)\b(?:my|our|his|her|their|[a-z]+['’]?s)\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\s+([a-z]+)"
+)
+
+
+def people_named(texts: Iterable[str], stored: Iterable[str]) -> frozenset[str]:
+    """The names the person uses for people: after a relation ("my sister lara", "callums
+    sister lotte"), or written as a name (a capital mid-sentence, a stored fact's name)."""
+    texts = (*texts,)
+    found = {m[1].lower() for t in (*texts, *stored) for m in _AFTER_RELATION.finditer(t)}
+    found |= {m[1].lower() for t in texts for m in _TITLED.finditer(t)}
+    found |= {w.lower() for t in stored for w in re.findall(r"\b[A-Z][a-z]{2,}\b", t)}
+    return frozenset(found - STOP_WORDS - {"user"})
 
 
 def families(text: str) -> set[int]:
@@ -126,7 +179,7 @@ def relation_said(fact: PlanFact, texts: Iterable[str]) -> bool:
     mine = {
         i
         for text in texts
-        for m in re.finditer(r"(?i)\bmy\s+((?:[\w-]+\s+)?[\w-]+)", text)
+        for m in re.finditer(r"(?i)\b(?:my|our)\s+((?:[\w-]+\s+)?[\w-]+)", text)
         for i in families(m[1])
     }
     return bool(mine & families(f"{fact.predicate.replace('_', ' ')} {fact.text}"))
@@ -199,12 +252,12 @@ def _someone_elses(
         return None
     # the fact's own words too: its value may rest on an earlier turn ("is applying there too")
     named = [*supported, *(g.norm(w) for w in words(fact.text) if w not in STOP_WORDS)]
-    rows = [
-        (clause, other)
-        for message in said.this_turn
-        for clause, other in owners(message)
-        if names(named, frozenset(g.bag_of([clause])))
-    ]
+    people = people_named((*said.this_turn, *said.earlier), said.stored)
+    clauses = [(c, other) for message in said.this_turn for c, other in owners(message, people)]
+    rows = [(c, o) for c, o in clauses if names(supported, frozenset(g.bag_of([c])))]
+    # its value's own clauses decide ("callum got a job at the uni" for "User got a job at the
+    # uni in york"), else any clause naming its words
+    rows = rows or [(c, o) for c, o in clauses if names(named, frozenset(g.bag_of([c])))]
     return rows[0][0][:120] if rows and all(other for _, other in rows) else None
 
 
@@ -219,6 +272,9 @@ def _wished(fact: PlanFact, supported: Sequence[str], said: Said, names: Names) 
         return None
     split = [(c, *wish_split(c)) for message in said.this_turn for c in _SENTENCES.split(message)]
     inside = frozenset(g.bag_of(i for _, i, _ in split))
+    pursuit = _PURSUIT.search(fact.text)
+    if pursuit and not any(g.said_in(g.norm(w), inside) for w in words(pursuit[0])):
+        return None  # "User is learning Spanish" ← "i wanna get my spanish to b1 … lessons"
     outside = frozenset(g.bag_of(o for _, _, o in split))
     if all(names([w], inside) and not names([w], outside) for w in supported):
         return next(c for c, i, _ in split if names(supported, frozenset(g.bag_of([i]))))[:120]
@@ -245,7 +301,9 @@ def _hedge(
     def names(bag: frozenset[str]) -> bool:
         return said(supported, bag)
 
-    hedged = functools.partial(_hedge_in, fact_words=own, mine=mine)
+    hedged = functools.partial(hedge_in, fact_words=own, mine=mine)
+    if _firmly_told(own, clauses, hedged):
+        return None
 
     named = [c for message in clauses for c, bag in message if names(bag)]
     for message in clauses:
@@ -263,11 +321,26 @@ def _hedge(
     return None
 
 
+def _firmly_told(
+    own: frozenset[str], clauses: Clauses, hedged: Callable[[str], str | None]
+) -> bool:
+    """A clause that is not hedged names most of the fact's content words, two at least
+    ("ivy's company has an office there" beside "thinking maybe we move to lisbon")."""
+    content = {w for w in own if w not in STOP_WORDS and len(w) > 2 and not w.endswith("_")}
+    content = {w for w in content if w.removesuffix("s") == w or w.removesuffix("s") not in content}
+    for message in clauses:
+        for clause, bag in message:
+            told = {w for w in content if g.said_in(g.norm(w), bag)}
+            if len(told) >= 2 and len(told) * 2 > len(content) and not hedged(clause):
+                return True
+    return False
+
+
 # a presupposed thing split off a hedged clause (:data:`.spoken.PRESUPPOSED`)
 _TAIL = re.compile(r"(?i)^(?:before|after|until|till|during|for)\s")
 
 
-def _hedge_in(clause: str, fact_words: frozenset[str], mine: bool = False) -> str | None:
+def hedge_in(clause: str, fact_words: frozenset[str], mine: bool = False) -> str | None:
     """The hedge of a clause, unless the fact carries it (a dream job stated as one) or, for a
     fact of the person (``mine``), it hedges what someone else does ("i think tiago's taking…")."""
     for match in HEDGE.finditer(clause):
