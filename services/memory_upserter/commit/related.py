@@ -9,9 +9,10 @@ sister or brother of the person's. Then:
 
 - framed another way ("my bf jonas", "jonas from work" is no friend), or framed as someone
   else's relation ("callums sister lotte" is no sister of the person's): dropped;
-- named by the person this turn and never framed ("anything else you enjoy, nate?", "biscuit ate
-  one of callums socks"): a mention is no relation, dropped;
-- never named this turn: lowered (it may have been said sessions ago);
+- a pet, as the person or a stored fact put it ("a puppy named biscuit": "Biscuit is the
+  user's friend"), or the one the person talks to ("anything else you enjoy doing, nate?"): a
+  mention is no relation, dropped;
+- otherwise lowered (it may have been said sessions ago: "tomas is one today!");
 - a pet that is a toy ("that stuffed animal dog you gave me"): no pet, dropped.
 """
 
@@ -84,8 +85,10 @@ def relation_unsaid(fact: PlanFact, said: Said) -> Verdict | None:
         return "dropped", f"the person called them their {other}, not their {word}"
     if theirs := _framed_as_others(fact, said.this_turn):
         return "dropped", f"the person called them {theirs!r}, not their {word}"
-    if _named(fact, said.this_turn):
-        return "dropped", f"a mention: the person never called them their {word}"
+    if pet := _framed_as_pet(fact, texts):
+        return "dropped", f"the person's {pet}, not their {word}"
+    if addressed := _addressed(fact, said.this_turn):
+        return "dropped", f"the person talks to {addressed}: no {word} said"
     return "lowered", f"unsure: the person never called them their {word}"
 
 
@@ -95,8 +98,36 @@ def _names(fact: PlanFact) -> set[str]:
     return found - STOP_WORDS - set(_FAMILY_OF)
 
 
-def _named(fact: PlanFact, texts: Sequence[str]) -> bool:
-    return any(re.search(rf"(?i)\b{re.escape(n)}\b", t) for n in _names(fact) for t in texts)
+_PET = r"(?:dog|cat|puppy|pup|kitten|pet|rabbit|bunny|hamster|parrot|horse|pony)"
+
+
+def _framed_as_pet(fact: PlanFact, texts: Sequence[str]) -> str | None:
+    """The someone is a pet, as the person or a stored fact put it: "our puppy biscuit", "a
+    puppy named biscuit", "Biscuit is the user's puppy"."""
+    for name in map(re.escape, _names(fact)):
+        for text in texts:
+            found = re.search(
+                rf"(?i)\b{_PET}\w*\b[^.!?]{{0,40}}?(?:named|called)\s+(?:her\s+|him\s+|it\s+)?{name}\b|"
+                rf"\b{_PET}\s+{name}\b|\b{name}\W{{0,3}}"
+                rf"(?:is\s+|was\s+)?(?:my|our|the\s+user['’]s|a|an)\s+(?:\w+\s+)?{_PET}\b",
+                text,
+            )
+            if found:
+                return str(re.search(rf"(?i){_PET}", found[0])[0])  # type: ignore[index]
+    return None
+
+
+def _addressed(fact: PlanFact, texts: Sequence[str]) -> str | None:
+    """The someone is the one the person talks to: "hey nate!", "…, nate?"."""
+    for name in map(re.escape, _names(fact)):
+        for text in texts:
+            if re.search(
+                rf"(?i)(?:^|[.!?]\s*)(?:hey|hi|hello|yo|oh|thanks|thank\s+you)?\W*{name}\W*[,!]|"
+                rf",\s*{name}\s*[?!.]",
+                text,
+            ):
+                return name
+    return None
 
 
 def _framed_as_others(fact: PlanFact, texts: Sequence[str]) -> str | None:

@@ -4,8 +4,8 @@ one call from :mod:`.claims`: :func:`unstanding`).
 - **The past as present** (:data:`PAST`): "i used to have a dog back in michigan" is no "User
   lives in Michigan", "he used to make me these cute notes when we were kids" no "User's
   brother writes her cute notes". A fact stated in the present whose words this turn sit only
-  in clauses about the past is dropped; one that says the past ("used to", "grew up", "was",
-  an ended fact) is what was said.
+  in clauses about the past is dropped (not a start that lasts: "started guitar five years
+  ago"); one that says the past ("used to", "grew up", "was", an ended fact) is what was said.
 - **A jest or a self-assessment as who they are**: an identity ("User is an expert hiker")
   with a word said only under a hedge ("I think I am an expert hiker now") is hedged.
 - **An identity the person never named**: "User is a film director" from "filming my own
@@ -36,6 +36,8 @@ _PAST_FACT = re.compile(
     r"(?i)\b(?:used\s+to|was|were|had|did|grew\s+up|former\w*|previous\w*|ex|past|childhood|"
     r"kids?|child|ago|no\s+longer|anymore|not|never|once)\b|\b[a-z]{3,}ed\b"
 )
+# a start that lasts: "started playing guitar five years ago" is still so
+_BEGUN = re.compile(r"(?i)\b(?:start\w*|began|begun|took\s+up|picked\s+up|since|ever\s+since)\b")
 IDENTITY = re.compile(r"(?i)^\s*(?:the\s+)?user\s+(?:is|was|works\s+as)\s+(?:a|an)\s+")
 
 
@@ -69,7 +71,8 @@ def _past_only(
     if fact.valid_to or not supported or _PAST_FACT.search(fact.text):
         return None
     naming = [c for m in clauses for c, bag in m if any(said_word(w, bag) for w in supported)]
-    return naming[0] if naming and all(PAST.search(c) for c in naming) else None
+    past = [c for c in naming if PAST.search(c) and not _BEGUN.search(c)]
+    return naming[0] if naming and len(past) == len(naming) else None
 
 
 def _identity(fact: PlanFact) -> list[str]:

@@ -12,8 +12,7 @@
   Google", "the Porto half marathon" no "lives in Porto", "the shelter" no "volunteers";
 - a routine's day goes with its activity (:func:`routine_unsaid`): "User goes cycling on
   fridays" needs a clause naming friday *and* something else of it — "fridays off" grounds no
-  cycling, even when "bike" was said turns before; "i ride tue and thu" grounds "User rides on
-  tuesdays".
+  cycling, even when "bike" was said turns before; "i ride tue and thu" grounds "rides on tue".
 """
 
 from __future__ import annotations
@@ -56,8 +55,7 @@ FAMILIES = tuple(
         "retired retirement retire",
         "pregnant expecting",
         "christmas xmas",
-        # "staying home" over the holidays ← "not going anywhere"
-        "staying stay home anywhere",
+        "staying stay home anywhere",  # "staying home" ← "not going anywhere"
         "cycling cycle cyclist bike bikes biking bicycle",
         "healed recovered fine",
         "hour hours h hr hrs",

@@ -36,6 +36,15 @@ from typing import TYPE_CHECKING, Literal
 
 from contracts.plan import PlanFact
 from services.memory_upserter.commit import grounding as g
+from services.memory_upserter.commit.owners import (
+    _ANY_RELATION,
+    FIRST_PERSON,
+    RELATIONS,
+    SOMEONE_ELSE,
+    families,
+    owners,
+    people_named,
+)
 from services.memory_upserter.commit.spoken import (
     DECISION,
     HEDGE,
@@ -47,43 +56,11 @@ from services.memory_upserter.commit.spoken import (
 from services.memory_upserter.commit.support import CLAIMS
 from services.memory_upserter.text import STOP_WORDS, words
 
+__all__ = ["FIRST_PERSON", "RELATIONS", "SOMEONE_ELSE", "families", "firmness", "owners"]
+
 if TYPE_CHECKING:
     from services.memory_upserter.commit.grounding import Said
 
-# One family of relation words: a fact naming one rests on the person's "my <any of them>".
-RELATIONS = tuple(
-    frozenset(family.split())
-    for family in (
-        "mother mom mum mommy mama father dad daddy papa parent parents family folks stepmom "
-        "stepdad",
-        "child children kid kids son sons daughter daughters toddler baby babies twins",
-        "partner wife husband spouse gf bf girlfriend boyfriend fiance fiancee hubby",
-        "sister sisters brother brothers sibling siblings sis bro",
-        "friend friends buddy pal mate bestie",
-        "coworker coworkers colleague colleagues boss manager teammate",
-        "dog cat pet puppy kitten",
-        "cousin aunt uncle grandma grandpa grandmother grandfather niece nephew granny gran nan "
-        "nani nana nonna oma opa abuela abuelo avo",
-        "roommate flatmate neighbor neighbour landlord",
-    )
-)
-_ANY_RELATION = "|".join(sorted({w for family in RELATIONS for w in family}, key=len)[::-1])
-FIRST_PERSON = re.compile(
-    r"(?i)(?<![\w'’])(?:i|im|i['’]m|ive|i['’]ve|i['’]d|i['’]ll|me|myself|we|we['’]re|"
-    r"we['’]ve|we['’]ll|us|our|ours)(?![\w'’])"
-)
-# said of someone else: a subject pronoun, or an opening "my <relative>" (the other speaker's
-# things are :data:`.spoken.YOURS`)
-SOMEONE_ELSE = re.compile(
-    rf"(?i)(?<![\w'’])(?:he|she|they|hes|he['’]s|shes|she['’]s|theyre|they['’]re|he['’]d|"
-    rf"she['’]d|he['’]ll|she['’]ll)(?![\w'’])|"
-    rf"^\W*(?:(?:lol|lmao|also|and|oh|btw|omg|ugh|so|well|plus|haha|wow|guess\s+what)\W+)*"
-    rf"(?:my\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b|"
-    # a bare name said the way people name people: "ana from work", "joe from the gym"
-    r"(?!(?:stuff|things?|people|everyone|someone|nothing|emails?|news|calls?)\b)[a-z]+\s+"
-    r"from\s+(?:work|uni|school|college|class|church|yoga|the\s+(?:gym|office|team|club)|"
-    r"gym|the\s+\w+\s+team)\b)"
-)
 # a fact stating the wish itself, or a state to come ("User will be in Lisbon until Sunday")
 _OWN = re.compile(
     r"(?i)\b(?:interested|keen|ready\s+to|will|['’]ll|going\s+to|gonna|soon|upcoming|next|"
@@ -96,81 +73,6 @@ _PURSUIT = re.compile(
 _OF_PERSON = re.compile(r"(?i)^\s*(?:the\s+)?user\b(?!['’]s)")
 _SENTENCES = re.compile(r"[.!?\n]+")
 _REL_SUBJECT = re.compile(rf"(?i)^\s*(?:the\s+)?user['’]s\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b")
-# a reason given of someone else opens a clause: "… moving to york bc callum got a job there"
-_CLAUSES = re.compile(r"[;,]+|\s(?:but|so|though|although|bc|because|cause|cuz|coz)\s")
-# the person as the one who does it: a subject pronoun ("our kid bo loves dinos" is Bo's)
-SUBJECT_I = re.compile(
-    r"(?i)(?<![\w'’])(?:i|im|i['’]m|ive|i['’]ve|i['’]d|i['’]ll|we|we['’]re|we['’]ve|we['’]ll|"
-    r"myself)(?![\w'’])"
-)
-_OPENING = r"^\W*(?:(?:lol|lmao|also|and|oh|btw|omg|ugh|so|well|plus|haha|wow|guess\s+what)\W+)*"
-# a clause opening on someone else: a relation ("our kid bo…", "my sister…"), a possessive
-# ("tom's new gym…", "callums sister…"), or a name the person uses for someone ("lara is…")
-_REL_OPENING = re.compile(rf"(?i){_OPENING}(?:my|our)\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b")
-_POSSESSIVE_OPENING = re.compile(
-    rf"(?i){_OPENING}([a-z]+)(?:['’]s\b|s\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b)"
-)
-_NAMED_OPENING = re.compile(
-    rf"(?i){_OPENING}([a-z]+)\s+(?:is|was|has|had|got|gets|just|started|starts|moved|moves|"
-    r"moving|ate|loves|likes|said|says|wants|works|lives|goes|went|took|did|does|left|quit|"
-    r"bought|called|texted|brought|asked|told|made|booked|runs|plays|ran|played|used)\b"
-)
-
-
-def owners(message: str, names: frozenset[str] = frozenset()) -> list[tuple[str, bool]]:
-    """Each clause of one message, and whether it is someone else's (module docstring): a
-    clause that says neither goes on with the one before it in its sentence, or — a fragment
-    of three words at most ("… had twins!!! two boys") — in the sentence before. A clause
-    that opens on someone else ("our kid bo…", "tom's gym…", ``names``: "lara is…") is theirs
-    unless the person is a subject of it too ("my sister and i…")."""
-    out: list[tuple[str, bool]] = []
-    other = False
-    for sentence in _SENTENCES.split(message):
-        for n, clause in enumerate(c.strip() for c in _CLAUSES.split(sentence)):
-            if not clause:
-                continue
-            if _opens_on_other(clause, names) and not SUBJECT_I.search(clause):
-                other = True
-            elif FIRST_PERSON.search(clause):
-                other = False
-            elif SOMEONE_ELSE.search(clause):
-                other = True
-            elif n == 0 and len(clause.split()) > 3:
-                other = False
-            out.append((clause, other))
-    return out
-
-
-def _opens_on_other(clause: str, names: frozenset[str]) -> bool:
-    """The clause opens on someone else: a relation of the person's or of another's, or a
-    name the person uses for someone (``names``)."""
-    if _REL_OPENING.match(clause):
-        return True
-    if (m := _POSSESSIVE_OPENING.match(clause)) and m[1].lower() not in STOP_WORDS | _NOT_NAMES:
-        return True
-    return bool((m := _NAMED_OPENING.match(clause)) and m[1].lower() in names - STOP_WORDS)
-
-
-_NOT_NAMES = frozenset("what there here let who where how everything nothing life work".split())
-_TITLED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b")
-_AFTER_RELATION = re.compile(
-    rf"(?i)\b(?:my|our|his|her|their|[a-z]+['’]?s)\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\s+([a-z]+)"
-)
-
-
-def people_named(texts: Iterable[str], stored: Iterable[str]) -> frozenset[str]:
-    """The names the person uses for people: after a relation ("my sister lara", "callums
-    sister lotte"), or written as a name (a capital mid-sentence, a stored fact's name)."""
-    texts = (*texts,)
-    found = {m[1].lower() for t in (*texts, *stored) for m in _AFTER_RELATION.finditer(t)}
-    found |= {m[1].lower() for t in texts for m in _TITLED.finditer(t)}
-    found |= {w.lower() for t in stored for w in re.findall(r"\b[A-Z][a-z]{2,}\b", t)}
-    return frozenset(found - STOP_WORDS - {"user"})
-
-
-def families(text: str) -> set[int]:
-    said = set(words(text))
-    return {i for i, family in enumerate(RELATIONS) if said & family}
 
 
 def relation_said(fact: PlanFact, texts: Iterable[str]) -> bool:
@@ -215,7 +117,8 @@ def firmness(
         return any(said_word(w, bag) for w in ws)
 
     mine = of_person and bool(_OF_PERSON.match(fact.text))
-    if (hedge := _hedge(supported, clauses, _fact_words(fact), names, mine)) is not None:
+    text = frozenset(w for w in words(fact.text) if w not in STOP_WORDS and len(w) > 2)
+    if (hedge := _hedge(supported, clauses, _fact_words(fact), names, mine, text)) is not None:
         return "hedged", f"hedged: {hedge!r}"
     if not of_person or not _OF_PERSON.match(fact.text):  # "Nora is engaged to Felix"
         return None
@@ -253,10 +156,18 @@ def _someone_elses(
     # the fact's own words too: its value may rest on an earlier turn ("is applying there too")
     named = [*supported, *(g.norm(w) for w in words(fact.text) if w not in STOP_WORDS)]
     people = people_named((*said.this_turn, *said.earlier), said.stored)
+    from services.memory_upserter.commit.claims import claim_words  # a cycle: claims uses us
+
+    claim = claim_words(fact)
     clauses = [(c, other) for message in said.this_turn for c, other in owners(message, people)]
-    rows = [(c, o) for c, o in clauses if names(supported, frozenset(g.bag_of([c])))]
-    # its value's own clauses decide ("callum got a job at the uni" for "User got a job at the
-    # uni in york"), else any clause naming its words
+    rows = [
+        (c, o)
+        for c, o in clauses
+        if names(supported, bag := frozenset(g.bag_of([c])))
+        or any(g.said_in(w, bag) for w in claim)
+    ]
+    # the clauses of its value and claim decide ("callum got a job at the uni" for "User got a
+    # job at the uni in york"), else any clause naming its words
     rows = rows or [(c, o) for c, o in clauses if names(named, frozenset(g.bag_of([c])))]
     return rows[0][0][:120] if rows and all(other for _, other in rows) else None
 
@@ -288,7 +199,12 @@ def _fact_words(fact: PlanFact) -> frozenset[str]:
 
 
 def _hedge(
-    supported: Sequence[str], clauses: Clauses, own: frozenset[str], said: Names, mine: bool
+    supported: Sequence[str],
+    clauses: Clauses,
+    own: frozenset[str],
+    said: Names,
+    mine: bool,
+    text: frozenset[str] = frozenset(),
 ) -> str | None:
     """The clause of this turn that hedges the fact, if any: every clause that names it hedges,
     but for a presupposed thing split off ("maybe … | before our trip"), where one of its words
@@ -302,7 +218,7 @@ def _hedge(
         return said(supported, bag)
 
     hedged = functools.partial(hedge_in, fact_words=own, mine=mine)
-    if _firmly_told(own, clauses, hedged):
+    if _firmly_told(text, clauses, hedged):
         return None
 
     named = [c for message in clauses for c, bag in message if names(bag)]
@@ -322,16 +238,15 @@ def _hedge(
 
 
 def _firmly_told(
-    own: frozenset[str], clauses: Clauses, hedged: Callable[[str], str | None]
+    text: frozenset[str], clauses: Clauses, hedged: Callable[[str], str | None]
 ) -> bool:
     """A clause that is not hedged names most of the fact's content words, two at least
     ("ivy's company has an office there" beside "thinking maybe we move to lisbon")."""
-    content = {w for w in own if w not in STOP_WORDS and len(w) > 2 and not w.endswith("_")}
-    content = {w for w in content if w.removesuffix("s") == w or w.removesuffix("s") not in content}
     for message in clauses:
         for clause, bag in message:
-            told = {w for w in content if g.said_in(g.norm(w), bag)}
-            if len(told) >= 2 and len(told) * 2 > len(content) and not hedged(clause):
+            told = {w for w in text if g.said_in(g.norm(w), bag)}
+            firm = not hedged(clause) and not _TAIL.match(clause)
+            if firm and len(told) >= 2 and len(told) * 2 > len(text):
                 return True
     return False
 
