@@ -87,6 +87,7 @@ class Said:
     stored: tuple[str, ...] = ()  # the person's live facts: what an ending may restate
     reply: str = ""  # this turn's reply: what only the assistant said (:mod:`.claims`)
     selves: tuple[str, ...] = ()  # the names the person goes by (:mod:`.selves`)
+    people: tuple[str, ...] = ()  # whom the person knows: "Person:Lara", "Pet:Biscuit"
 
     # The words as a fact is read against them (:mod:`.spoken`): captions aside (``told``), and
     # for a fact claiming a thing as the person's, the other speaker's things aside (``mine``).
@@ -106,6 +107,7 @@ class Said:
             self.stored,
             self.reply,
             self.selves,
+            self.people,
         )
 
     # Read once for all the plan's facts (grounding each fact against a fresh read of up to

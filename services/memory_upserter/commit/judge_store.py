@@ -57,6 +57,15 @@ SELECT k.request_hash, k.response,
              UNION ALL
              SELECT display_name FROM users WHERE user_id = $1 AND display_name IS NOT NULL
        ) AS self_names,
+       ARRAY(SELECT k.n FROM (
+               SELECT p.category || ':' || p.name AS n, p.last_seen AS t FROM entities p
+                WHERE p.user_id = $1 AND p.active AND p.category IN ('Person', 'Pet')
+                  AND p.entity_ref IS DISTINCT FROM 'self:user' AND {visible("p", "$2")}
+               UNION ALL
+               SELECT 'Pet:' || (r.object_value #>> '{{}}'), r.created_at FROM relations r
+                WHERE r.user_id = $1 AND r.status = 'ACTIVE' AND r.predicate = 'HAS_PET'
+                  AND jsonb_typeof(r.object_value) = 'string' AND {visible("r", "$2")}
+              ) k ORDER BY k.t DESC NULLS LAST LIMIT 300) AS people,
        (SELECT COALESCE(jsonb_agg(jsonb_build_array(
                    p.name, p.entity_ref,
                    ARRAY(SELECT r.predicate FROM relations r
@@ -96,6 +105,7 @@ class JudgeContext:
     earlier: list[tuple[str, str | None]]
     self_names: list[str]
     known: list[Known]
+    people: tuple[str, ...] = ()  # "Person:Lara", "Pet:Biscuit": whom the person knows
 
 
 async def judge_context(
@@ -119,7 +129,8 @@ async def judge_context(
     known = [
         Known(name, ref, tuple(roles), tuple(aliases)) for name, ref, roles, aliases in row["known"]
     ]
-    return JudgeContext(stored, [(t, s) for t, s in row["earlier"]], list(row["self_names"]), known)
+    earlier = [(t, s) for t, s in row["earlier"]]
+    return JudgeContext(stored, earlier, list(row["self_names"]), known, tuple(row["people"]))
 
 
 async def judge_turn(
@@ -219,6 +230,7 @@ async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement 
         notes=tuple(ended),
         known=tuple(known),
         stored_facts=tuple(r["text"] for r in live),
+        people=context.people,
     )
 
 

@@ -115,13 +115,18 @@ _AFTER_RELATION = re.compile(
 )
 
 
+_KNOWN = re.compile(r"^(?:Person|Pet):\S")
+
+
 def people_named(texts: Iterable[str], stored: Iterable[str]) -> frozenset[str]:
     """The names the person uses for people: after a relation ("my sister lara", "callums
-    sister lotte"), or written as a name (a capital mid-sentence, a stored fact's name)."""
+    sister lotte"), or written as a name (a capital mid-sentence, a stored fact's name, a
+    known entity's: "Person:Lara")."""
     texts = (*texts,)
     found = {m[1].lower() for t in (*texts, *stored) for m in _AFTER_RELATION.finditer(t)}
     found |= {m[1].lower() for t in texts for m in _TITLED.finditer(t)}
     found |= {w.lower() for t in stored for w in re.findall(r"\b[A-Z][a-z]{2,}\b", t)}
+    found |= {n.split(":", 1)[1].split()[0].lower() for n in stored if _KNOWN.match(n)}
     return frozenset(found - STOP_WORDS - {"user"})
 
 

@@ -151,6 +151,7 @@ def _facts(
             judged.stored_facts,
             turn.reply or "",
             tuple(judged.self_names),
+            judged.people,
         )
         facts, dropped = weigh(facts, said, _alias_names(plan, judged, said))
         notes += dropped

@@ -85,7 +85,8 @@ def relation_unsaid(fact: PlanFact, said: Said) -> Verdict | None:
         return "dropped", f"the person called them their {other}, not their {word}"
     if theirs := _framed_as_others(fact, said.this_turn):
         return "dropped", f"the person called them {theirs!r}, not their {word}"
-    if pet := _framed_as_pet(fact, texts):
+    pets = {w for n in said.people if n.startswith("Pet:") for w in words(n.split(":", 1)[1])}
+    if pet := _framed_as_pet(fact, texts) or ("pet" if _names(fact) & pets else None):
         return "dropped", f"the person's {pet}, not their {word}"
     if addressed := _addressed(fact, said.this_turn):
         return "dropped", f"the person talks to {addressed}: no {word} said"

@@ -155,7 +155,7 @@ def _someone_elses(
         return None
     # the fact's own words too: its value may rest on an earlier turn ("is applying there too")
     named = [*supported, *(g.norm(w) for w in words(fact.text) if w not in STOP_WORDS)]
-    people = people_named((*said.this_turn, *said.earlier), said.stored)
+    people = people_named((*said.this_turn, *said.earlier), (*said.stored, *said.people))
     from services.memory_upserter.commit.claims import claim_words  # a cycle: claims uses us
 
     claim = claim_words(fact)
