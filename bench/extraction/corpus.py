@@ -75,6 +75,7 @@ class Message:
     must: tuple[Fact, ...]
     may: tuple[Fact, ...]
     held_out: bool
+    asked: str | None = None  # the question just asked (``question >> answer`` in the file)
 
 
 def held_out(key: str) -> bool:
@@ -120,6 +121,7 @@ SPLITS = {
     "telegram-fresh.txt": _all_held_out,
     "telegram-probe.txt": _all_tuned,
     "locomo-style.txt": _all_tuned,  # LoCoMo-style frames (bench/extraction/styled.py)
+    "answers.txt": held_out_telegram,  # question >> answer pairs (round 8): two in five held out
 }
 
 
@@ -130,7 +132,9 @@ def load_messages(path: Path = DATA / "messages.txt") -> list[Message]:
         if not line.strip() or line.startswith("#"):
             continue
         category, text, must, may = (c.strip() for c in line.split("|", 3))
-        out.append(Message(category, text, _facts(must), _facts(may), split(text)))
+        asked, _, said = text.rpartition(" >> ")
+        held = split(text)
+        out.append(Message(category, said, _facts(must), _facts(may), held, asked or None))
     return out
 
 

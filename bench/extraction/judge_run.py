@@ -33,11 +33,16 @@ while with would your yours really things thing feel feels felt make made like l
 
 
 def written_facts(
-    text: str, speaker: str | None = None, *, plan_extras: bool = False
+    text: str,
+    speaker: str | None = None,
+    *,
+    plan_extras: bool = False,
+    asked: str | None = None,
 ) -> list[Fact]:
-    """The facts the judge writes for one message; with ``plan_extras`` also its todos
-    (``TODO``), forget targets (``FORGET``) and a completion (``DONE``)."""
-    plan = extract([Utterance(text, speaker)], now=NOW)
+    """The facts the judge writes for one message (after ``asked``, the question just asked);
+    with ``plan_extras`` also its todos (``TODO``), forget targets (``FORGET``) and a
+    completion (``DONE``)."""
+    plan = extract([Utterance(text, speaker)], now=NOW, asked=asked)
     out = []
     if plan_extras:
         out += [Fact("user", "TODO", (fold(t.text),)) for t in plan.todos]
@@ -65,7 +70,7 @@ def run_messages(
     tallies, times = [], []
     for m in messages:
         start = time.perf_counter()
-        facts = written_facts(m.text, plan_extras=plan_extras)
+        facts = written_facts(m.text, plan_extras=plan_extras, asked=m.asked)
         times.append((time.perf_counter() - start) * 1000)
         tallies.append(score(m, facts))
     return tallies, times

@@ -83,13 +83,16 @@ def run(path: Path = LOCOMO, side: str = "a") -> Report:
         )
         for n, turns in sessions:
             now = session_time(conv[f"session_{n}_date_time"])
+            asked = None  # the other speaker's turn just before: the question it may ask
             for turn in turns:
                 text = turn["text"] + (
                     f" [shares a photo: {turn['blip_caption']}]" if turn.get("blip_caption") else ""
                 )
                 if turn["speaker"] != person:
+                    asked = turn["text"]
                     continue  # the other speaker's words are theirs, not the person's
-                plan = extract([Utterance(text)], now=now)
+                plan = extract([Utterance(text)], now=now, asked=asked)
+                asked = None
                 report.turns += 1
                 report.turns_written += bool(plan.facts or plan.todos)
                 for f in plan.facts:

@@ -18,6 +18,7 @@ CORPORA = (
     ("probe", "telegram-probe.txt", True),  # tuned on: the precision causes, written 2026-11-27
     ("fresh", "telegram-fresh.txt", True),  # held out whole: labelled before the judge ran
     ("styled", "locomo-style.txt", True),  # tuned on: LoCoMo-style frames (styled.py), round 7
+    ("answers", "answers.txt", True),  # question >> answer pairs, two in five held out (round 8)
 )
 
 
@@ -39,7 +40,9 @@ def main() -> None:
                 f"garbled {total.garbled} ({ratio(total.garbled_share)})"
             )
             if args.misses and not held and file != "telegram-fresh.txt":
-                for t in chosen:
+                for m, t in zip(messages, tallies, strict=True):
+                    if m.held_out:
+                        continue
                     for line in (*t.missed, *t.false):
                         print("   ", line)
 

@@ -120,14 +120,26 @@ async def judge(
     now: datetime,
     timeout_s: float,
     known: Sequence[Known] = (),
+    asked: str | None = None,
 ) -> Judged:
+    """The turn's plan; ``asked`` (the assistant's previous reply) lets the offline judge read a
+    short answer with the question it answers ("since I was 17" after "how long have you been
+    painting?")."""
     context = window(earlier, new)
     said_before = [u.text for u in context]
 
     async def read_offline() -> Extracted:
         # CPU-bound on long messages: off the loop, which every node of `twin up` shares
         return await asyncio.to_thread(
-            extract_turn, new, now=now, context=context, self_names=self_names, known=known
+            functools.partial(
+                extract_turn,
+                new,
+                now=now,
+                context=context,
+                self_names=self_names,
+                known=known,
+                asked=asked,
+            )
         )
 
     async def offline(warning: str | None = None) -> Judged:

@@ -2,8 +2,9 @@
 in, and a turn committed already answered again.
 
 :func:`judge_context` is one statement: a stored answer for this turn (a retry stops there),
-the session's recent user messages, the names the user goes by, and the user's people whose
-names (full, given or alias) the turn uses. :func:`judge_turn` reads it and asks the shadow
+the session's recent user messages and its last assistant reply (the question a short answer
+answers), the names the user goes by, and the user's people whose names (full, given or alias)
+the turn uses. :func:`judge_turn` reads it and asks the shadow
 judge (:mod:`.judge`) for the plan of a turn that came without one; :func:`plan_turn` reads it
 for a model's plan, whose facts the person's recent messages may ground too
 (:mod:`.grounding`) — and, for a fact the plan ends (``valid_to``), the person's live facts;
@@ -30,9 +31,15 @@ from services.core.settings import Settings
 from services.memory_upserter.commit.asked import resolve_ends
 from services.memory_upserter.commit.ending import CUE, ends_said, tied_titles
 from services.memory_upserter.commit.judge import judge, names_in
-from services.memory_upserter.commit.known import known_in
+from services.memory_upserter.commit.known import PEOPLE, known_in
 from services.memory_upserter.commit.spoken import CORRECTION
-from services.memory_upserter.commit.turn import Judgement, ReadTurn, Rename, Stored
+from services.memory_upserter.commit.turn import (
+    Judgement,
+    MessageRow,
+    ReadTurn,
+    Rename,
+    Stored,
+)
 from services.memory_upserter.extract.extractor import Utterance
 from services.memory_upserter.extract.people import Known
 from services.memory_upserter.extract.renamed import renamed, without_renamed
@@ -51,21 +58,22 @@ SELECT k.request_hash, k.response,
                    AND m.role = 'user' AND m.active
                    AND m.ts >= $5::timestamptz - interval '60 minutes'
                  ORDER BY m.seq DESC LIMIT 12) w) AS earlier,
+       (SELECT m.text
+          FROM sessions s
+          JOIN messages m ON m.user_id = s.user_id AND m.session_id = s.session_id
+         WHERE s.user_id = $1 AND s.agent_id = $2 AND s.chat_id = $3
+           AND s.ended_at IS NULL
+           AND s.last_activity_at >= $5::timestamptz - $6::interval
+           AND m.role = 'assistant' AND m.active
+           AND m.ts >= $5::timestamptz - interval '60 minutes'
+         ORDER BY m.seq DESC LIMIT 1) AS asked,
        ARRAY(SELECT a.alias FROM entities e
                JOIN entity_aliases a ON a.user_id = e.user_id AND a.entity_id = e.entity_id
               WHERE e.user_id = $1 AND e.entity_ref = 'self:user'
              UNION ALL
              SELECT display_name FROM users WHERE user_id = $1 AND display_name IS NOT NULL
        ) AS self_names,
-       ARRAY(SELECT k.n FROM (
-               SELECT p.category || ':' || p.name AS n, p.last_seen AS t FROM entities p
-                WHERE p.user_id = $1 AND p.active AND p.category IN ('Person', 'Pet')
-                  AND p.entity_ref IS DISTINCT FROM 'self:user' AND {visible("p", "$2")}
-               UNION ALL
-               SELECT 'Pet:' || (r.object_value #>> '{{}}'), r.created_at FROM relations r
-                WHERE r.user_id = $1 AND r.status = 'ACTIVE' AND r.predicate = 'HAS_PET'
-                  AND jsonb_typeof(r.object_value) = 'string' AND {visible("r", "$2")}
-              ) k ORDER BY k.t DESC NULLS LAST LIMIT 300) AS people,
+       {PEOPLE} AS people,
        (SELECT COALESCE(jsonb_agg(jsonb_build_array(
                    p.name, p.entity_ref,
                    ARRAY(SELECT r.predicate FROM relations r
@@ -105,6 +113,7 @@ class JudgeContext:
     earlier: list[tuple[str, str | None]]
     self_names: list[str]
     known: list[Known]
+    asked: str | None = None  # the session's last assistant reply: the question just asked
     people: tuple[str, ...] = ()  # "Person:Lara", "Pet:Biscuit": whom the person knows
 
 
@@ -129,8 +138,14 @@ async def judge_context(
     known = [
         Known(name, ref, tuple(roles), tuple(aliases)) for name, ref, roles, aliases in row["known"]
     ]
-    earlier = [(t, s) for t, s in row["earlier"]]
-    return JudgeContext(stored, earlier, list(row["self_names"]), known, tuple(row["people"]))
+    return JudgeContext(
+        stored,
+        [(t, s) for t, s in row["earlier"]],
+        list(row["self_names"]),
+        known,
+        row["asked"],
+        tuple(row["people"]),
+    )
 
 
 async def judge_turn(
@@ -157,6 +172,7 @@ async def judge_turn(
         known=context.known,
         now=turn.now,
         timeout_s=settings.llm_timeout_s,
+        asked=asked_before(turn.rows) or context.asked,
     )
     corrected = renamed([u.text for u in new if u.speaker is None], context.known)
     plan, ended = without_renamed(judged.plan, corrected), list[Notice]()
@@ -189,6 +205,17 @@ async def judge_turn(
         known=tuple(context.known),
         renames=tuple(Rename(k.entity_ref, k.name, name) for k, name in corrected),
     )
+
+
+def asked_before(rows: Sequence[MessageRow]) -> str | None:
+    """The assistant message a request sends before its first user message (an import of both
+    sides): the question that message answers, ahead of the session's last reply."""
+    before = []
+    for r in rows:
+        if r.role == "user":
+            break
+        before.append(r.text)
+    return before[-1] if before else None
 
 
 def _names(new: Sequence[Utterance]) -> list[str]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from contracts.plan import MemoryWritePlan, PlanFact
-from services.memory_upserter.extract import assertion, casual, instead, rules, tone
+from services.memory_upserter.extract import answered, assertion, casual, instead, rules, tone
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.people import Known, People
 from services.memory_upserter.extract.temporal import validity
@@ -64,9 +64,12 @@ def extract(
     context: Sequence[Utterance] = (),
     self_names: Sequence[str] = (),
     known: Sequence[Known] = (),
+    asked: str | None = None,
 ) -> MemoryWritePlan:
     """The plan for this turn's messages; ``context`` only seeds pronoun resolution."""
-    return extract_turn(new, now=now, context=context, self_names=self_names, known=known).plan
+    return extract_turn(
+        new, now=now, context=context, self_names=self_names, known=known, asked=asked
+    ).plan
 
 
 def extract_turn(
@@ -76,7 +79,10 @@ def extract_turn(
     context: Sequence[Utterance] = (),
     self_names: Sequence[str] = (),
     known: Sequence[Known] = (),
+    asked: str | None = None,
 ) -> Extracted:
+    """The plan for this turn's messages. ``asked`` is the other side's previous turn (the
+    assistant's last reply): a short answer to its question is read with it (:mod:`.answered`)."""
     selves = {fold(n) for n in self_names} | {"me", "user"}
     names = [*self_names, *(k.name for k in known), *(a for k in known for a in k.aliases)]
     out = Emitter(now=now, people=People(known), names=names)
@@ -84,8 +90,8 @@ def extract_turn(
         scratch = Emitter(now=now, last_person=out.last_person, heard=out.heard)
         _read(utterance, scratch, selves)
         out.last_person = scratch.last_person
-    for utterance in new:
-        _read(utterance, out, selves)
+    for i, utterance in enumerate(new):
+        _read(utterance, out, selves, asked if i == 0 else None)
     plan = MemoryWritePlan(
         entities=list(out.entities.values()),
         facts=list(out.facts.values()),
@@ -99,16 +105,18 @@ def extract_turn(
     return Extracted(plan, out.people.questions())
 
 
-def _read(utterance: Utterance, out: Emitter, selves: set[str]) -> None:
+def _read(utterance: Utterance, out: Emitter, selves: set[str], asked: str | None = None) -> None:
     speaker = (utterance.speaker or "").strip()
     out.is_user = not speaker or fold(speaker) in selves
     last_person = out.last_person  # the speaker is never "she" in their own words
     out.subject = "user" if out.is_user else out.entity(speaker, "Person")
     out.last_person = last_person
+    answer = answered.restated(asked, utterance.text) if out.is_user else None
     text = casual.normalise(utterance.text, out.names)
     out.message = text
     before = set(out.facts)
-    for sentence in _SENTENCE.split(text):
+    said = [casual.normalise(answer, out.names), text] if answer else [text]
+    for sentence in (s for t in said for s in _SENTENCE.split(t)):
         for part in assertion.parts(sentence.strip()):
             if part.strip(" .,!?"):
                 _sentence(part, out)

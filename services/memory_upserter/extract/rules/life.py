@@ -55,7 +55,11 @@ _LISTED = (
     r"(?P<items>(?:(?:an?|one|two|three|four|five|six|\d)\s+[a-z]+(?:\s+[a-z]+)?\s*"
     r"(?:,\s*and|,|and|&)\s+){0,3})"
 )
-_PETS = r"dog|cat|puppy|kitten|parrot|hamster|rabbit|bunny|horse|turtle|fish|snake|bird"
+_PETS = (
+    r"dog|cat|puppy|kitten|parrot|hamster|rabbit|bunny|horse|turtle|fish|snake|bird|"
+    r"(?:golden\s+|labrador\s+)?retriever|labrador|beagle|poodle|terrier|spaniel|bulldog|husky|"
+    r"collie|dachshund|chihuahua|pug|greyhound"
+)
 _KIDS = r"kids?|children|child|sons?|daughters?|grandchildren|grandkids"
 _PET_ITEM = re.compile(rf"(?i)\b(?P<n>an?|two|three|four|\d)\s+(?P<pet>{_PETS})s?\b")
 _KID_ITEM = re.compile(
