@@ -38,6 +38,8 @@ from contracts.plan import PlanFact
 from services.core.when import MONTHS, WEEKDAYS
 from services.memory_upserter.commit import grounding as g
 from services.memory_upserter.commit import whose
+from services.memory_upserter.commit.related import relation_unsaid
+from services.memory_upserter.commit.standing import unstanding
 from services.memory_upserter.commit.support import FILLER
 from services.memory_upserter.text import STOP_WORDS, words
 
@@ -101,6 +103,8 @@ def unfounded(
     spoken = [w for w in claim if said_word(w, bag)]
     if spoken and (firm := whose.firmness(fact, spoken, said, clauses, said_word, True)):
         return firm[0], f"the claim is {firm[1]}"
+    if (stands := unstanding(fact, supported, claim, clauses, said_word, bag)) is not None:
+        return stands  # type: ignore[return-value]
     relation = relation_unsaid(fact, said)
     if relation is not None and relation[0] == "dropped":
         return relation
@@ -153,62 +157,6 @@ def _shorthand(word: str, bag: frozenset[str]) -> bool:
     )
 
 
-# "X is the user's close friend", "User's cousin is arjun", ``friend_of``, ``has_cousin``
-_USERS_RELATION = re.compile(r"(?i)\buser['’]s\s+((?:[\w-]+\s+){0,2}[\w-]+)")
-# said in a sentence naming them: "jonas from work", "priya, the one at my job", "i report to
-# pedro": a colleague
-_WORK = re.compile(r"(?i)\b(?:work|job|office|team|colleagues?|coworkers?|report\w*\s+to)\b")
-_COLLEAGUES = next(i for i, family in enumerate(whose.RELATIONS) if "coworker" in family)
-# a pet is no relation to put in words, nor is a whole family ("User's family is from delhi")
-_NOT_RELATIONS = {i for i, family in enumerate(whose.RELATIONS) if "pet" in family}
-
-
-_FAMILY_OF = {w: i for i, family in enumerate(whose.RELATIONS) for w in family}
-_RELATION_WORD = re.compile(rf"(?i)\b(?:{'|'.join(sorted(_FAMILY_OF, key=len)[::-1])})\b")
-
-
-def _families(text: str) -> set[int]:
-    return {_FAMILY_OF[m[0].lower()] for m in _RELATION_WORD.finditer(text)}
-
-
-def relation_unsaid(fact: PlanFact, said: Said) -> Verdict | None:
-    """The relation a fact gives someone to the person ("X is the user's friend"), when no word
-    of it (its family) is in the person's words, nor how they framed that someone: dropped
-    when they framed them another way ("my bf jonas", "jonas from work" is no friend), else
-    lowered (it may have been said sessions ago); None when said."""
-    named = _USERS_RELATION.search(fact.text)
-    if named is None:
-        return None
-    claimed = _families(re.sub(r"(?i)\bfamily\b", " ", named[1])) - _NOT_RELATIONS
-    texts = (*said.this_turn, *said.earlier, *said.stored)
-    if not claimed or claimed & (_framed(fact, texts) | _families(" ".join(texts))):
-        return None
-    word = next(m[0] for m in _RELATION_WORD.finditer(named[1]))
-    # framed otherwise this turn (earlier, it may have been a namesake: "my friend priya")
-    if framed := _framed(fact, said.this_turn):
-        other = next(w for w in whose.RELATIONS[min(framed)] if len(w) > 3)
-        return "dropped", f"the person called them their {other}, not their {word}"
-    return "lowered", f"unsure: the person never called them their {word}"
-
-
-def _framed(fact: PlanFact, texts: Sequence[str]) -> set[int]:
-    """How the person framed the someone the fact names, right beside the name: "my sister
-    priya", "priya (my sister)", "jonas from work" and "i report to pedro" (a colleague)."""
-    named = re.sub(r"(?i)\b(?:the\s+)?user['’]s\b.*", "", fact.text)  # "Jonas Lind is the…"
-    names = {n for field in (g.target_of(fact), named) for n in words(field or "") if len(n) > 1}
-    found: set[int] = set()
-    for name in names - STOP_WORDS:
-        for text in texts:
-            for m in re.finditer(rf"(?i)\bmy\s+((?:[\w-]+\s+){{0,2}}){name}\b", text):
-                found |= _families(m[1])
-            for m in re.finditer(rf"(?i)\b{name}\W{{0,3}}(?:is\s+|was\s+)?my\s+([\w-]+)", text):
-                found |= _families(m[1])
-            sentences = re.split(r"[.!?\n]+", text)
-            if any(re.search(rf"(?i)\b{name}\b", c) and _WORK.search(c) for c in sentences):
-                found.add(_COLLEAGUES)
-    return found
-
-
 # a frequency or a habit, as a fact claims it and as the person says it
 FREQUENCY = re.compile(
     r"(?i)\b(?:regular(?:ly)?|often|usually|normally|every|each|daily|weekly|nightly|"
@@ -232,7 +180,8 @@ ONE_OFF = re.compile(
 )
 LASTING = re.compile(
     r"(?i)\b(?:bec[ao]m\w*|start\w*|join\w*|began|begun|took\s+up|picked\s+up|got\s+into|"
-    r"getting\s+into|hired|promoted|moved|graduated|married|adopted|switch\w*|now)\b"
+    r"getting\s+into|hired|promoted|moved|graduated|married|adopted|switch\w*|now|"
+    r"got\s+(?:a|an|the|my)\s+(?:new\s+)?(?:job|role|position|offer))\b"
 )
 
 
@@ -250,7 +199,13 @@ def _one_off(clause: str) -> bool:
     )
 
 
-_IDENTITY = re.compile(r"(?i)^\s*(?:the\s+)?user\s+(?:is|was)\s+(?:a|an)\s+")
+# who they are or what they do ("User is a runner", "User works as a writer", "User goes
+# climbing"): no one-off makes it
+_IDENTITY = re.compile(
+    r"(?i)^\s*(?:the\s+)?user\s+(?:(?:is|was)\s+(?:a|an)\s+|works\s+(?:as|in)\b|(?:goes|plays|"
+    r"runs|climbs|hikes|swims|cycles|rides|writes|paints|does|practi[cs]es|trains|teaches|"
+    r"coaches|dances|sings|bakes|skis|surfs|skates|lifts|acts|directs|films)\b)"
+)
 
 
 def habit_unsaid(fact: PlanFact, said: Said, said_word: whose.SaidWord) -> str | None:

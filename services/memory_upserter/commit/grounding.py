@@ -47,7 +47,7 @@ from datetime import date, datetime
 from typing import Literal
 
 from contracts.plan import PlanFact
-from services.memory_upserter.commit import claims
+from services.memory_upserter.commit import claims, selves
 from services.memory_upserter.commit.read import SELF_HANDLES
 from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, OTHERS, PRESUPPOSED, YOURS
 from services.memory_upserter.commit.support import (
@@ -86,6 +86,8 @@ class Said:
     earlier: tuple[str, ...] = ()
     stored: tuple[str, ...] = ()  # the person's live facts: what an ending may restate
     reply: str = ""  # this turn's reply: what only the assistant said (:mod:`.claims`)
+    selves: tuple[str, ...] = ()  # the names the person goes by (:mod:`.selves`)
+    people: tuple[str, ...] = ()  # whom the person knows: "Person:Lara", "Pet:Biscuit"
 
     # The words as a fact is read against them (:mod:`.spoken`): captions aside (``told``), and
     # for a fact claiming a thing as the person's, the other speaker's things aside (``mine``).
@@ -104,6 +106,8 @@ class Said:
             tuple(map(clean, self.earlier)),
             self.stored,
             self.reply,
+            self.selves,
+            self.people,
         )
 
     # Read once for all the plan's facts (grounding each fact against a fresh read of up to
@@ -160,7 +164,9 @@ def target_of(fact: PlanFact) -> str | None:
 
 
 def ground(fact: PlanFact, said: Said) -> Grounding:
-    """The fact's verdict (module docstring)."""
+    """The fact's verdict (module docstring); a fact naming the person by their own name is
+    read as one of the person (:func:`.selves.as_person`)."""
+    fact = selves.as_person(fact, said)
     target = target_of(fact)
     if target is None:
         return Grounding("kept")

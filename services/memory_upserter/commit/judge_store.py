@@ -31,7 +31,7 @@ from services.core.settings import Settings
 from services.memory_upserter.commit.asked import resolve_ends
 from services.memory_upserter.commit.ending import CUE, ends_said, tied_titles
 from services.memory_upserter.commit.judge import judge, names_in
-from services.memory_upserter.commit.known import known_in
+from services.memory_upserter.commit.known import PEOPLE, known_in
 from services.memory_upserter.commit.spoken import CORRECTION
 from services.memory_upserter.commit.turn import (
     Judgement,
@@ -73,6 +73,7 @@ SELECT k.request_hash, k.response,
              UNION ALL
              SELECT display_name FROM users WHERE user_id = $1 AND display_name IS NOT NULL
        ) AS self_names,
+       {PEOPLE} AS people,
        (SELECT COALESCE(jsonb_agg(jsonb_build_array(
                    p.name, p.entity_ref,
                    ARRAY(SELECT r.predicate FROM relations r
@@ -114,6 +115,7 @@ class JudgeContext:
     self_names: list[str]
     known: list[Known]
     asked: str | None = None  # the session's last assistant reply: the question just asked
+    people: tuple[str, ...] = ()  # "Person:Lara", "Pet:Biscuit": whom the person knows
 
 
 async def judge_context(
@@ -146,6 +148,7 @@ async def judge_context(
         list(row["self_names"]),
         known,
         row["asked"],
+        tuple(row["people"]),
     )
 
 
@@ -259,6 +262,7 @@ async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement 
         notes=tuple(ended),
         known=tuple(known),
         stored_facts=tuple(r["text"] for r in live),
+        people=context.people,
     )
 
 

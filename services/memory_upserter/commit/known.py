@@ -17,6 +17,19 @@ from services.memory_upserter.text import fold
 if TYPE_CHECKING:
     from services.core.deps import Connection
 
+# whom the person knows, for grounding (:mod:`.related`, :mod:`.owners`): their people and pets
+# by name, "Person:Lara", "Pet:Biscuit" (a pet also as a HAS_PET value), most recent first
+PEOPLE = f"""
+ARRAY(SELECT k.n FROM (
+               SELECT p.category || ':' || p.name AS n, p.last_seen AS t FROM entities p
+                WHERE p.user_id = $1 AND p.active AND p.category IN ('Person', 'Pet')
+                  AND p.entity_ref IS DISTINCT FROM 'self:user' AND {visible("p", "$2")}
+               UNION ALL
+               SELECT 'Pet:' || (r.object_value #>> '{{}}'), r.created_at FROM relations r
+                WHERE r.user_id = $1 AND r.status = 'ACTIVE' AND r.predicate = 'HAS_PET'
+                  AND jsonb_typeof(r.object_value) = 'string' AND {visible("r", "$2")}
+              ) k ORDER BY k.t DESC NULLS LAST LIMIT 300)"""
+
 KNOWN = f"""
 SELECT e.entity_id::text, e.name, e.entity_ref, e.category,
        ARRAY(SELECT r.predicate FROM relations r

@@ -150,6 +150,8 @@ def _facts(
             tuple(judged.context),
             judged.stored_facts,
             turn.reply or "",
+            tuple(judged.self_names),
+            judged.people,
         )
         facts, dropped = weigh(facts, said, _alias_names(plan, judged, said))
         notes += dropped

@@ -12,8 +12,7 @@
   Google", "the Porto half marathon" no "lives in Porto", "the shelter" no "volunteers";
 - a routine's day goes with its activity (:func:`routine_unsaid`): "User goes cycling on
   fridays" needs a clause naming friday *and* something else of it — "fridays off" grounds no
-  cycling, even when "bike" was said turns before; "i ride tue and thu" grounds "User rides on
-  tuesdays".
+  cycling, even when "bike" was said turns before; "i ride tue and thu" grounds "rides on tue".
 """
 
 from __future__ import annotations
@@ -55,6 +54,8 @@ FAMILIES = tuple(
         "divorced divorce separated",
         "retired retirement retire",
         "pregnant expecting",
+        "christmas xmas",
+        "staying stay home anywhere",  # "staying home" ← "not going anywhere"
         "cycling cycle cyclist bike bikes biking bicycle",
         "healed recovered fine",
         "hour hours h hr hrs",
@@ -76,7 +77,7 @@ LIKING = re.compile(
     r"ing)\b|can'?t\s+stand|dislik|detest|loath|keen\s+on|fond\s+of|crazy\s+about|big\s+on|"
     r"interest|hooked|"
     # said of the thing: "oolong is great too", "their nata is the best"
-    r"(?:is|are|was|were|['’]s)\s+(?:so\s+|really\s+|pretty\s+|just\s+)?(?:great|amazing|"
+    r"(?:is|are|was|were|['’]s)\s+(?:so\s+|really\s+|pretty\s+|just\s+|such\s+an?\s+)?(?:great|amazing|"
     r"awesome|the\s+best|delicious|tasty|yummy|lovely|fantastic)\b)|<3|\u2764"
 )
 # "User loves their job": a liking said by the fact's verb, whatever its predicate

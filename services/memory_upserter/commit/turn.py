@@ -157,6 +157,7 @@ class Judgement:
     notes: tuple[Notice, ...] = ()
     known: tuple[Known, ...] = ()  # the user's entities the plan's names may mean
     stored_facts: tuple[str, ...] = ()  # live fact texts a plan's ending fact may restate
+    people: tuple[str, ...] = ()  # the person's people and pets, "Person:Lara" (grounding)
     todo_answer: TodoAnswer | None = None  # "the dentist one": the todo a "which one?" meant
     renames: tuple[Rename, ...] = ()  # names the person corrected ("her name is ana not anna")
 

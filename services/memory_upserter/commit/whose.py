@@ -36,6 +36,15 @@ from typing import TYPE_CHECKING, Literal
 
 from contracts.plan import PlanFact
 from services.memory_upserter.commit import grounding as g
+from services.memory_upserter.commit.owners import (
+    _ANY_RELATION,
+    FIRST_PERSON,
+    RELATIONS,
+    SOMEONE_ELSE,
+    families,
+    owners,
+    people_named,
+)
 from services.memory_upserter.commit.spoken import (
     DECISION,
     HEDGE,
@@ -47,77 +56,23 @@ from services.memory_upserter.commit.spoken import (
 from services.memory_upserter.commit.support import CLAIMS
 from services.memory_upserter.text import STOP_WORDS, words
 
+__all__ = ["FIRST_PERSON", "RELATIONS", "SOMEONE_ELSE", "families", "firmness", "owners"]
+
 if TYPE_CHECKING:
     from services.memory_upserter.commit.grounding import Said
 
-# One family of relation words: a fact naming one rests on the person's "my <any of them>".
-RELATIONS = tuple(
-    frozenset(family.split())
-    for family in (
-        "mother mom mum mommy mama father dad daddy papa parent parents family folks stepmom "
-        "stepdad",
-        "child children kid kids son sons daughter daughters toddler baby babies twins",
-        "partner wife husband spouse gf bf girlfriend boyfriend fiance fiancee hubby",
-        "sister sisters brother brothers sibling siblings sis bro",
-        "friend friends buddy pal mate bestie",
-        "coworker coworkers colleague colleagues boss manager teammate",
-        "dog cat pet puppy kitten",
-        "cousin aunt uncle grandma grandpa grandmother grandfather niece nephew granny gran nan "
-        "nani nana nonna oma opa abuela abuelo avo",
-        "roommate flatmate neighbor neighbour landlord",
-    )
-)
-_ANY_RELATION = "|".join(sorted({w for family in RELATIONS for w in family}, key=len)[::-1])
-FIRST_PERSON = re.compile(
-    r"(?i)(?<![\w'’])(?:i|im|i['’]m|ive|i['’]ve|i['’]d|i['’]ll|me|myself|we|we['’]re|"
-    r"we['’]ve|we['’]ll|us|our|ours)(?![\w'’])"
-)
-# said of someone else: a subject pronoun, or an opening "my <relative>" (the other speaker's
-# things are :data:`.spoken.YOURS`)
-SOMEONE_ELSE = re.compile(
-    rf"(?i)(?<![\w'’])(?:he|she|they|hes|he['’]s|shes|she['’]s|theyre|they['’]re|he['’]d|"
-    rf"she['’]d|he['’]ll|she['’]ll)(?![\w'’])|"
-    rf"^\W*(?:(?:lol|lmao|also|and|oh|btw|omg|ugh|so|well|plus|haha|wow|guess\s+what)\W+)*"
-    rf"(?:my\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b|"
-    # a bare name said the way people name people: "ana from work", "joe from the gym"
-    r"(?!(?:stuff|things?|people|everyone|someone|nothing|emails?|news|calls?)\b)[a-z]+\s+"
-    r"from\s+(?:work|uni|school|college|class|church|yoga|the\s+(?:gym|office|team|club)|"
-    r"gym|the\s+\w+\s+team)\b)"
-)
 # a fact stating the wish itself, or a state to come ("User will be in Lisbon until Sunday")
 _OWN = re.compile(
     r"(?i)\b(?:interested|keen|ready\s+to|will|['’]ll|going\s+to|gonna|soon|upcoming|next|"
     r"future)\b"
 )
+# a fact that states the pursuit of a wish, not the wish come true
+_PURSUIT = re.compile(
+    r"(?i)\b(?:learning|studying|practi[cs]ing|training|working\s+on|saving|taking\s+lessons)\b"
+)
 _OF_PERSON = re.compile(r"(?i)^\s*(?:the\s+)?user\b(?!['’]s)")
 _SENTENCES = re.compile(r"[.!?\n]+")
-_CLAUSES = re.compile(r"[;,]+|\s(?:but|so|though|although)\s")
 _REL_SUBJECT = re.compile(rf"(?i)^\s*(?:the\s+)?user['’]s\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b")
-
-
-def owners(message: str) -> list[tuple[str, bool]]:
-    """Each clause of one message, and whether it is someone else's (module docstring): a
-    clause that says neither goes on with the one before it in its sentence, or — a fragment
-    of three words at most ("… had twins!!! two boys") — in the sentence before."""
-    out: list[tuple[str, bool]] = []
-    other = False
-    for sentence in _SENTENCES.split(message):
-        for n, clause in enumerate(c.strip() for c in _CLAUSES.split(sentence)):
-            if not clause:
-                continue
-            if FIRST_PERSON.search(clause):
-                other = False
-            elif SOMEONE_ELSE.search(clause):
-                other = True
-            elif n == 0 and len(clause.split()) > 3:
-                other = False
-            out.append((clause, other))
-    return out
-
-
-def families(text: str) -> set[int]:
-    said = set(words(text))
-    return {i for i, family in enumerate(RELATIONS) if said & family}
 
 
 def relation_said(fact: PlanFact, texts: Iterable[str]) -> bool:
@@ -126,7 +81,7 @@ def relation_said(fact: PlanFact, texts: Iterable[str]) -> bool:
     mine = {
         i
         for text in texts
-        for m in re.finditer(r"(?i)\bmy\s+((?:[\w-]+\s+)?[\w-]+)", text)
+        for m in re.finditer(r"(?i)\b(?:my|our)\s+((?:[\w-]+\s+)?[\w-]+)", text)
         for i in families(m[1])
     }
     return bool(mine & families(f"{fact.predicate.replace('_', ' ')} {fact.text}"))
@@ -162,7 +117,8 @@ def firmness(
         return any(said_word(w, bag) for w in ws)
 
     mine = of_person and bool(_OF_PERSON.match(fact.text))
-    if (hedge := _hedge(supported, clauses, _fact_words(fact), names, mine)) is not None:
+    text = frozenset(w for w in words(fact.text) if w not in STOP_WORDS and len(w) > 2)
+    if (hedge := _hedge(supported, clauses, _fact_words(fact), names, mine, text)) is not None:
         return "hedged", f"hedged: {hedge!r}"
     if not of_person or not _OF_PERSON.match(fact.text):  # "Nora is engaged to Felix"
         return None
@@ -199,12 +155,20 @@ def _someone_elses(
         return None
     # the fact's own words too: its value may rest on an earlier turn ("is applying there too")
     named = [*supported, *(g.norm(w) for w in words(fact.text) if w not in STOP_WORDS)]
+    people = people_named((*said.this_turn, *said.earlier), (*said.stored, *said.people))
+    from services.memory_upserter.commit.claims import claim_words  # a cycle: claims uses us
+
+    claim = claim_words(fact)
+    clauses = [(c, other) for message in said.this_turn for c, other in owners(message, people)]
     rows = [
-        (clause, other)
-        for message in said.this_turn
-        for clause, other in owners(message)
-        if names(named, frozenset(g.bag_of([clause])))
+        (c, o)
+        for c, o in clauses
+        if names(supported, bag := frozenset(g.bag_of([c])))
+        or any(g.said_in(w, bag) for w in claim)
     ]
+    # the clauses of its value and claim decide ("callum got a job at the uni" for "User got a
+    # job at the uni in york"), else any clause naming its words
+    rows = rows or [(c, o) for c, o in clauses if names(named, frozenset(g.bag_of([c])))]
     return rows[0][0][:120] if rows and all(other for _, other in rows) else None
 
 
@@ -219,6 +183,9 @@ def _wished(fact: PlanFact, supported: Sequence[str], said: Said, names: Names) 
         return None
     split = [(c, *wish_split(c)) for message in said.this_turn for c in _SENTENCES.split(message)]
     inside = frozenset(g.bag_of(i for _, i, _ in split))
+    pursuit = _PURSUIT.search(fact.text)
+    if pursuit and not any(g.said_in(g.norm(w), inside) for w in words(pursuit[0])):
+        return None  # "User is learning Spanish" ← "i wanna get my spanish to b1 … lessons"
     outside = frozenset(g.bag_of(o for _, _, o in split))
     if all(names([w], inside) and not names([w], outside) for w in supported):
         return next(c for c, i, _ in split if names(supported, frozenset(g.bag_of([i]))))[:120]
@@ -232,7 +199,12 @@ def _fact_words(fact: PlanFact) -> frozenset[str]:
 
 
 def _hedge(
-    supported: Sequence[str], clauses: Clauses, own: frozenset[str], said: Names, mine: bool
+    supported: Sequence[str],
+    clauses: Clauses,
+    own: frozenset[str],
+    said: Names,
+    mine: bool,
+    text: frozenset[str] = frozenset(),
 ) -> str | None:
     """The clause of this turn that hedges the fact, if any: every clause that names it hedges,
     but for a presupposed thing split off ("maybe … | before our trip"), where one of its words
@@ -245,7 +217,9 @@ def _hedge(
     def names(bag: frozenset[str]) -> bool:
         return said(supported, bag)
 
-    hedged = functools.partial(_hedge_in, fact_words=own, mine=mine)
+    hedged = functools.partial(hedge_in, fact_words=own, mine=mine)
+    if _firmly_told(text, clauses, hedged):
+        return None
 
     named = [c for message in clauses for c, bag in message if names(bag)]
     for message in clauses:
@@ -263,11 +237,25 @@ def _hedge(
     return None
 
 
+def _firmly_told(
+    text: frozenset[str], clauses: Clauses, hedged: Callable[[str], str | None]
+) -> bool:
+    """A clause that is not hedged names most of the fact's content words, two at least
+    ("ivy's company has an office there" beside "thinking maybe we move to lisbon")."""
+    for message in clauses:
+        for clause, bag in message:
+            told = {w for w in text if g.said_in(g.norm(w), bag)}
+            firm = not hedged(clause) and not _TAIL.match(clause)
+            if firm and len(told) >= 2 and len(told) * 2 > len(text):
+                return True
+    return False
+
+
 # a presupposed thing split off a hedged clause (:data:`.spoken.PRESUPPOSED`)
 _TAIL = re.compile(r"(?i)^(?:before|after|until|till|during|for)\s")
 
 
-def _hedge_in(clause: str, fact_words: frozenset[str], mine: bool = False) -> str | None:
+def hedge_in(clause: str, fact_words: frozenset[str], mine: bool = False) -> str | None:
     """The hedge of a clause, unless the fact carries it (a dream job stated as one) or, for a
     fact of the person (``mine``), it hedges what someone else does ("i think tiago's taking…")."""
     for match in HEDGE.finditer(clause):
