@@ -54,6 +54,8 @@ STYLE_CHOICES = (
     "sloppy-v4",
     "careful-v5",
     "sloppy-v5",
+    "careful-v6",
+    "sloppy-v6",
 )
 
 
