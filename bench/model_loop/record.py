@@ -21,7 +21,7 @@ Against running nodes (``TWIN_PORT_OFFSET=700 uv run twin up``), for one fixture
 
 When ``/v1/turn`` answers ``question``, the flow's own answer (the question as the reply) is
 committed and recorded with no labels, as the replay does. ``from-locomo`` writes a fixture's
-turns from LoCoMo (speaker A as the person, each session's date as the turn's time).
+turns from LoCoMo (speaker A or B as the person, each session's date as the turn's time).
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ STYLE_CHOICES = (
     "sloppy-v4",
     "careful-v5",
     "sloppy-v5",
+    "careful-v6",
+    "sloppy-v6",
 )
 
 
@@ -217,16 +219,16 @@ class Recording:
 # --- LoCoMo turns ------------------------------------------------------------------------------
 
 
-def locomo_turns(sample: dict[str, Any], dia_ids: list[str], agent: str, chat: str) -> list:
-    """The chosen turns of speaker A at their session's date, two minutes apart within a session
-    (LoCoMo dates sessions, not turns); a shared photo's caption is appended to its turn."""
+def locomo_turns(sample: dict, dia_ids: list[str], agent: str, chat: str, speaker: str) -> list:
+    """The chosen turns of ``speaker`` (A or B) at their session's date, two minutes apart in a
+    session (LoCoMo dates sessions, not turns); a shared photo's caption is appended to a turn."""
     talk = sample["conversation"]
     turns: list[dict[str, Any]] = []
     for n, dia_id in enumerate(dia_ids):
         session = dia_id.split(":")[0].removeprefix("D")
         said = next(t for t in talk[f"session_{session}"] if t["dia_id"] == dia_id)
-        if said["speaker"] != talk["speaker_a"]:
-            raise SystemExit(f"{dia_id} is {said['speaker']}'s, not speaker A's")
+        if said["speaker"] != talk[f"speaker_{speaker.lower()}"]:
+            raise SystemExit(f"{dia_id} is {said['speaker']}'s, not speaker {speaker}'s")
         at = datetime.strptime(talk[f"session_{session}_date_time"], "%I:%M %p on %d %B, %Y")
         at += timedelta(minutes=2 * sum(t["session"] == session for t in turns))
         text = said["text"].strip()
@@ -257,7 +259,8 @@ def _args() -> argparse.Namespace:
     parser.add_argument("--offset", type=int, default=int(os.environ.get("TWIN_PORT_OFFSET", "0")))
     parser.add_argument("--locomo", help="locomo-dev.json (from-locomo)")
     parser.add_argument("--sample", help="the LoCoMo sample_id (from-locomo)")
-    parser.add_argument("--turns", help="comma-separated dia_ids of speaker A (from-locomo)")
+    parser.add_argument("--turns", help="comma-separated dia_ids of the speaker (from-locomo)")
+    parser.add_argument("--speaker", choices=("A", "B"), default="A", help="(from-locomo)")
     parser.add_argument("--agent", default="twin", help="the persona the turns go to (from-locomo)")
     return parser.parse_args()
 
@@ -268,7 +271,7 @@ def from_locomo(path: Path, args: argparse.Namespace) -> None:
     )
     conv = json.loads(path.read_text())
     chat = f"locomo-{args.sample}"
-    conv["turns"] = locomo_turns(sample, args.turns.split(","), args.agent, chat)
+    conv["turns"] = locomo_turns(sample, args.turns.split(","), args.agent, chat, args.speaker)
     for turn in conv["turns"]:
         del turn["session"]
     _save(path, conv)
