@@ -31,6 +31,7 @@ V6 = {c for c in RECORDED if c.startswith("v6")}
 
 def test_the_v6_set_is_recorded_and_held_out() -> None:
     assert {"v6a-telegram-wiktor", "v6b-telegram-sunniva"} <= V6  # half A (v6a)
+    assert {"v6c-locomo-nate", "v6d-telegram-aino"} <= V6  # half B (v6b)
     assert {c for c, _ in RUNS} == V6
     assert {(c, s) for c in V6 for s in STYLES_V6} == set(RUNS)
     assert all(RECORDED[c]["held_out"] for c in V6)
