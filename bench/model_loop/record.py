@@ -21,7 +21,7 @@ Against running nodes (``TWIN_PORT_OFFSET=700 uv run twin up``), for one fixture
 
 When ``/v1/turn`` answers ``question``, the flow's own answer (the question as the reply) is
 committed and recorded with no labels, as the replay does. ``from-locomo`` writes a fixture's
-turns from LoCoMo (speaker A as the person, each session's date as the turn's time).
+turns from LoCoMo (speaker A or B as the person, each session's date as the turn's time).
 """
 
 from __future__ import annotations
@@ -39,22 +39,18 @@ import httpx
 
 from bench.common import NODE_PORTS, OUT
 from bench.model_loop.handles import graph_handles, recorded
-from bench.model_loop.replay import FIXTURES, ask, commit, plan_facts, play_turn, question_answer
+from bench.model_loop.replay import (
+    ALL_STYLES,
+    FIXTURES,
+    ask,
+    commit,
+    plan_facts,
+    play_turn,
+    question_answer,
+)
 
 SCRATCH = OUT / "model_loop"
 LABELS = ("fair", "invented")
-STYLE_CHOICES = (
-    "careful",
-    "sloppy",
-    "careful-v2",
-    "sloppy-v2",
-    "careful-v3",
-    "sloppy-v3",
-    "careful-v4",
-    "sloppy-v4",
-    "careful-v5",
-    "sloppy-v5",
-)
 
 
 def _fixture(name: str) -> Path:
@@ -217,16 +213,16 @@ class Recording:
 # --- LoCoMo turns ------------------------------------------------------------------------------
 
 
-def locomo_turns(sample: dict[str, Any], dia_ids: list[str], agent: str, chat: str) -> list:
-    """The chosen turns of speaker A at their session's date, two minutes apart within a session
-    (LoCoMo dates sessions, not turns); a shared photo's caption is appended to its turn."""
+def locomo_turns(sample: dict, dia_ids: list[str], agent: str, chat: str, speaker: str) -> list:
+    """The chosen turns of ``speaker`` (A or B) at their session's date, two minutes apart in a
+    session (LoCoMo dates sessions, not turns); a shared photo's caption is appended to a turn."""
     talk = sample["conversation"]
     turns: list[dict[str, Any]] = []
     for n, dia_id in enumerate(dia_ids):
         session = dia_id.split(":")[0].removeprefix("D")
         said = next(t for t in talk[f"session_{session}"] if t["dia_id"] == dia_id)
-        if said["speaker"] != talk["speaker_a"]:
-            raise SystemExit(f"{dia_id} is {said['speaker']}'s, not speaker A's")
+        if said["speaker"] != talk[f"speaker_{speaker.lower()}"]:
+            raise SystemExit(f"{dia_id} is {said['speaker']}'s, not speaker {speaker}'s")
         at = datetime.strptime(talk[f"session_{session}_date_time"], "%I:%M %p on %d %B, %Y")
         at += timedelta(minutes=2 * sum(t["session"] == session for t in turns))
         text = said["text"].strip()
@@ -251,13 +247,14 @@ def _args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("command", choices=("start", "answer", "from-locomo"))
     parser.add_argument("fixture")
-    parser.add_argument("--style", choices=STYLE_CHOICES)
+    parser.add_argument("--style", choices=ALL_STYLES)
     parser.add_argument("--labels", default="", help="one per plan fact: fair or invented")
     parser.add_argument("--complete", action="store_true", help="add strict decoding's blanks")
     parser.add_argument("--offset", type=int, default=int(os.environ.get("TWIN_PORT_OFFSET", "0")))
     parser.add_argument("--locomo", help="locomo-dev.json (from-locomo)")
     parser.add_argument("--sample", help="the LoCoMo sample_id (from-locomo)")
-    parser.add_argument("--turns", help="comma-separated dia_ids of speaker A (from-locomo)")
+    parser.add_argument("--turns", help="comma-separated dia_ids of the speaker (from-locomo)")
+    parser.add_argument("--speaker", choices=("A", "B"), default="A", help="(from-locomo)")
     parser.add_argument("--agent", default="twin", help="the persona the turns go to (from-locomo)")
     return parser.parse_args()
 
@@ -268,7 +265,7 @@ def from_locomo(path: Path, args: argparse.Namespace) -> None:
     )
     conv = json.loads(path.read_text())
     chat = f"locomo-{args.sample}"
-    conv["turns"] = locomo_turns(sample, args.turns.split(","), args.agent, chat)
+    conv["turns"] = locomo_turns(sample, args.turns.split(","), args.agent, chat, args.speaker)
     for turn in conv["turns"]:
         del turn["session"]
     _save(path, conv)

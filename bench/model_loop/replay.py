@@ -38,15 +38,14 @@ STYLES_V3 = ("careful-v3", "sloppy-v3")
 STYLES_V4 = ("careful-v4", "sloppy-v4")
 # a fresh blind held-out set, recorded in two halves at once (v5a, v5b), before any change
 STYLES_V5 = ("careful-v5", "sloppy-v5")
+# a fresh blind held-out set, two halves at once again (v6a, v6b), before any change
+STYLES_V6 = ("careful-v6", "sloppy-v6")
+ALL_STYLES = (*STYLES, *STYLES_V2, *STYLES_V3, *STYLES_V4, *STYLES_V5, *STYLES_V6)
 
 
 def styles_of(conv: dict[str, Any]) -> list[str]:
     """The styles every turn of the conversation holds an answer of."""
-    return [
-        s
-        for s in (*STYLES, *STYLES_V2, *STYLES_V3, *STYLES_V4, *STYLES_V5)
-        if all(s in t.get("answers", {}) for t in conv["turns"])
-    ]
+    return [s for s in ALL_STYLES if all(s in t.get("answers", {}) for t in conv["turns"])]
 
 
 def conversations(folder: Path = FIXTURES) -> list[dict[str, Any]]:
