@@ -74,6 +74,11 @@ SYNONYMS: dict[str, str] = {
 }
 
 
+# A required word of a closed list that has a default reading: a todo of a kind the contract
+# does not know ("HOMEWORK") is still a todo, kept with the default kind (and noted).
+KEPT_AS: dict[tuple[str, str], str] = {("PlanTodo", "kind"): "REMINDER"}
+
+
 # A field a small model names another way ("fact" for a fact's text, "type" for its
 # memory_type, "task" for a todo's text, camelCase): read as that field when the part has it
 # and was not also given it; the first one the part has, for a word that fits several.
@@ -176,6 +181,11 @@ class Reader:
                 self.note("plan_field_dropped", f"{path}.{key}", "unknown field")
                 continue
             ok, repaired = self.value(value, spec.type, f"{path}.{key}")
+            if not ok and (cls.__name__, key) in KEPT_AS:  # "HOMEWORK": a todo all the same
+                ok, repaired = True, KEPT_AS[cls.__name__, key]
+                why = self.notes.pop().detail if self.notes else f"{path}.{key}: invalid"
+                detail = f"{why}; read as {repaired!r}, the default"
+                self.notes.append(Notice(code="plan_repaired", detail=detail))
             if ok:
                 clean[key] = repaired
             elif spec.required:  # the field's notice becomes the part's
