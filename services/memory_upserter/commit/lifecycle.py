@@ -3,9 +3,9 @@ against this agent's pending todos, before anything is written:
 
 - **A forget that names a todo drops it.** "forget the ikea shelf", "forget the bike shop
   thing, sold the bike": a ``forget`` target (the person's request, read by rule, or a model's
-  that the request holds) whose first clause names a pending todo by its words
-  (:func:`.todos.find`) drops that todo and forgets nothing; several such todos ask which.
-  Only a target that names no todo stays a forget request.
+  that the request holds) whose first clause names a pending todo by its words — every one of
+  them in the todo (:func:`.todos.find`) — drops that todo and forgets nothing; several such
+  todos ask which. Only a target that names no todo stays a forget request.
 - **A past tense of the todo's verb closes it.** "booked the train", "called kasia last
   night", "vet's booked ✅" (:mod:`.did`): when a model's plan says a commitment is done
   (``complete_commitment``) without naming it and the person never said "done", or when the
@@ -27,7 +27,7 @@ from contracts.memory import Notice
 from services.core.handles import handle_of
 from services.memory_upserter.commit.did import done_by_words
 from services.memory_upserter.commit.todo_question import ask
-from services.memory_upserter.commit.todos import find, load_pending
+from services.memory_upserter.commit.todos import content_words, find, load_pending, overlap
 from services.memory_upserter.commit.turn import PendingTodo, TurnPlan
 
 if TYPE_CHECKING:  # the statements run on the caller's connection; importing stays pure
@@ -46,7 +46,9 @@ def forget_names_todo(target: str, pending: Sequence[PendingTodo]) -> list[Pendi
     """The pending todos a forget target's first clause names ("the ikea shelf, we're keeping
     it" → "Return the IKEA shelf"); [] when it names none (a memory to forget)."""
     head = _FIRST_CLAUSE.split(target, maxsplit=1)[0]
-    return find(head, pending) if head.strip() else []
+    named = list(dict.fromkeys(content_words(head)))
+    # every word of it in the todo: "my sister marta" is a memory, not "Call Marta"
+    return [p for p in find(head, pending) if overlap(named, p.text) == len(named)]
 
 
 def may_close_by_words(plan: TurnPlan) -> bool:
