@@ -4,8 +4,9 @@ against this agent's pending todos, before anything is written:
 - **A forget that names a todo drops it.** "forget the ikea shelf", "forget the bike shop
   thing, sold the bike": a ``forget`` target (the person's request, read by rule, or a model's
   that the request holds) whose first clause names a pending todo by its words — every one of
-  them in the todo (:func:`.todos.find`) — drops that todo and forgets nothing; several such
-  todos ask which. Only a target that names no todo stays a forget request.
+  them in the todo, two at least or "… thing" (:func:`.todos.find`) — drops that todo and
+  forgets nothing; several such todos ask which. Only a target that names no todo stays a
+  forget request.
 - **A past tense of the todo's verb closes it.** "booked the train", "called kasia last
   night", "vet's booked ✅" (:mod:`.did`): when a model's plan says a commitment is done
   (``complete_commitment``) without naming it and the person never said "done", or when the
@@ -35,6 +36,7 @@ if TYPE_CHECKING:  # the statements run on the caller's connection; importing st
 
 JUDGED = ("offline_extractor", "llm_judge")  # no model plan: the judge read the person's words
 _FIRST_CLAUSE = re.compile(r"[,;:()!?.]|\s+-\s+|\b(?:since|because|bc|cause|we're|were)\b", re.I)
+_THING = re.compile(r"(?i)\b(?:thing|todo|to-do|reminder|task|errand)\b")
 NOT_DONE = Notice(
     code="commitment_not_completed",
     detail="complete_commitment needs the user to say done, finished or completed, or what "
@@ -47,7 +49,10 @@ def forget_names_todo(target: str, pending: Sequence[PendingTodo]) -> list[Pendi
     it" → "Return the IKEA shelf"); [] when it names none (a memory to forget)."""
     head = _FIRST_CLAUSE.split(target, maxsplit=1)[0]
     named = list(dict.fromkeys(content_words(head)))
-    # every word of it in the todo: "my sister marta" is a memory, not "Call Marta"
+    # every word of it in the todo, and more than a name: "marta", "my sister marta" are a
+    # memory to forget even with "Call Marta" pending; "the bike shop thing" is the todo
+    if len(named) < 2 and not _THING.search(head):
+        return []
     return [p for p in find(head, pending) if overlap(named, p.text) == len(named)]
 
 

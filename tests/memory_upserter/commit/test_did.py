@@ -77,3 +77,4 @@ def test_a_forget_target_names_a_todo_by_its_first_clause() -> None:
     assert forget_names_todo("my old address", pending) == []
     assert forget_names_todo("marta silva", pending) == []
     assert forget_names_todo("my sister hanna", pending) == []  # a memory, not the todo
+    assert forget_names_todo("hanna", pending) == []
