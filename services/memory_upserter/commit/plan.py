@@ -3,9 +3,9 @@ becomes memory. :func:`prepare` calls the steps in order: the plan's facts the p
 hold (a model's facts weighed against this turn's and the session's recent words by
 :mod:`.grounding`: unsure ones kept lowered, hedged and unsupported ones dropped; affect a
 fact only through ``promote_affect``), their names resolved (:mod:`.names`), each todo with
-its due time and source sentence (:mod:`.todo_rows`); a commitment is completed only when the
-person says done — or, when the plan says so, their past-tense words name the todo ("called
-marta!!"). :func:`prepare` returns the writes and its notices; it never changes what it is
+its due time and source sentence (:mod:`.todo_rows`); which todos the person's words close
+(a past tense, a forget that names a todo) is decided against the pending ones at commit
+(:mod:`.lifecycle`). :func:`prepare` returns the writes and its notices; it never changes what it is
 given."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from services.memory_upserter.commit.kinds import category_hints
 from services.memory_upserter.commit.names import resolve_plan
 from services.memory_upserter.commit.read import AFFECT_PREDICATES
 from services.memory_upserter.commit.todo_question import called_off
-from services.memory_upserter.commit.todo_rows import did_sentences, todo_rows
+from services.memory_upserter.commit.todo_rows import todo_rows
 from services.memory_upserter.commit.turn import (
     PLAN_PATHS,
     Judgement,
@@ -69,7 +69,6 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
             )
         )
     asked = [judged.todo_answer] if judged.todo_answer is not None else []
-    did = [] if done_said or not plan.complete_commitment else did_sentences([r.text for r in own])
     forget = list(plan.forget)
     if source in ("request", "answer") and forget:  # the person asks; a model never forgets
         forget = forgets_asked(forget, [r.text for r in own], turn.now)
@@ -81,13 +80,6 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
             for t in plan.forget
             if t not in forget
         ]
-    if plan.complete_commitment and not done_said and not did:
-        notes.append(
-            Notice(
-                code="commitment_not_completed",
-                detail="complete_commitment needs the user to say done, finished or completed",
-            )
-        )
     return TurnPlan(
         turn=turn,
         plan_source=source,
@@ -99,9 +91,7 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
         fact_source="llm_plan" if source in ("request", "answer") else "shadow_extraction",
         notes=tuple(notes),
         questions=tuple(dict.fromkeys([*judged.questions, *resolved.open.values()])),
-        done=tuple(
-            [*([] if off else plan.done), *did, *(a.text for a in asked if a.verb == "done")]
-        ),
+        done=tuple([*([] if off else plan.done), *(a.text for a in asked if a.verb == "done")]),
         dropped=tuple(
             [
                 *plan.dropped,

@@ -78,6 +78,9 @@ _SCOPES = {"global", "agent"}
 # a scope word that still means the person's memory, shared by every persona (else: the
 # persona's own, whatever name the model gave it)
 _EVERYONES = frozenset("user person profile public all everyone everybody general common".split())
+# A required word of a closed list that has a default reading: a todo of a kind the contract
+# does not know ("HOMEWORK") is still a todo, kept with the default kind (and noted).
+KEPT_AS: dict[tuple[str, str], str] = {("PlanTodo", "kind"): "REMINDER"}
 
 
 # A field a small model names another way ("fact" for a fact's text, "type" for its
@@ -182,6 +185,11 @@ class Reader:
                 self.note("plan_field_dropped", f"{path}.{key}", "unknown field")
                 continue
             ok, repaired = self.value(value, spec.type, f"{path}.{key}")
+            if not ok and (cls.__name__, key) in KEPT_AS:  # "HOMEWORK": a todo all the same
+                ok, repaired = True, KEPT_AS[cls.__name__, key]
+                why = self.notes.pop().detail if self.notes else f"{path}.{key}: invalid"
+                detail = f"{why}; read as {repaired!r}, the default"
+                self.notes.append(Notice(code="plan_repaired", detail=detail))
             if ok:
                 clean[key] = repaired
             elif spec.required:  # the field's notice becomes the part's

@@ -1,10 +1,8 @@
 """The plan's todos as rows (pure): each once, with its due time, the user's sentence it comes
-from and that sentence's message (002 "source_ref"); and the person's past-tense sentences that
-may name a todo done ("called marta!!")."""
+from and that sentence's message (002 "source_ref")."""
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Sequence
 
@@ -13,12 +11,6 @@ from contracts.plan import MemoryWritePlan
 from services.memory_upserter.commit.turn import MessageRow, ReadTurn, TodoRow
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.text import SENTENCES, TODO_CUES, fold, statement_in, words
-
-# A sentence that opens with what the person did: "called marta!!", "i finally booked it"
-_DID = re.compile(
-    r"(?i)\W*(?:i\s+|we\s+)?(?:just\s+|finally\s+|already\s+)?(?:[a-z]{2,}ed|did|went|got|"
-    r"sent|paid|bought|made|took|wrote|met|saw|ran|gave|told|spoke|rang|found|left|brought)\b"
-)
 
 
 def todo_rows(
@@ -78,15 +70,3 @@ def source_of(
             if score and score >= best[0]:
                 best = (score, index, sentence.strip())
     return (snippet or best[2][:2000]) or None, best[1]
-
-
-def did_sentences(said: Sequence[str]) -> list[str]:
-    """The person's past-tense sentences ("called marta!!"): a plan that says a commitment is
-    done without naming it, when the person never said "done", closes the todo these name by
-    their words — or none, with a notice (:mod:`.todos`)."""
-    return [
-        s.strip()
-        for text in said
-        for s in SENTENCES.split(text)
-        if _DID.match(s) and not TODO_CUES.search(s)
-    ][:5]

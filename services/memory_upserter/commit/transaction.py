@@ -21,6 +21,7 @@ from services.memory_upserter.commit.capture import capture_turn
 from services.memory_upserter.commit.entities import write_entities
 from services.memory_upserter.commit.facts import write_facts
 from services.memory_upserter.commit.finish import finish
+from services.memory_upserter.commit.lifecycle import settle_todos
 from services.memory_upserter.commit.response import respond
 from services.memory_upserter.commit.rows import LogRow, SessionRow
 from services.memory_upserter.commit.turn import Stored, TurnPlan, Written
@@ -87,6 +88,7 @@ async def transaction(
     req, now = plan.turn.req, plan.turn.now
     await lock_user(conn, req.user_id)
     await _open(conn, plan, idle)
+    plan = await settle_todos(conn, plan)  # a forget naming a todo drops it; "booked the train"
     session = await _log(conn, plan)
     named = await write_entities(conn, plan)
     facts = await write_facts(conn, plan, named)

@@ -96,7 +96,8 @@ _CORRECTION = re.compile(
     r"(?:wait|sorry|oops)\b\W*)+(?=\S)"
 )
 _FORGET = re.compile(
-    r"(?i)^\W*(?:(?:please|pls|plz|can\s+you|could\s+you|would\s+you|and|also|ok|hey)\W+)*"
+    r"(?i)^\W*(?:(?:please|pls|plz|can\s+you|could\s+you|would\s+you|and|also|ok|hey|oh|so|"
+    r"btw)\W+)*"
     r"(?:forget|don't\s+remember|do\s+not\s+remember|stop\s+remembering|unlearn|delete)\s+"
     r"(?:(?:that|what)\s+I\s+(?:told\s+you|said|mentioned)(?:\s+about|\s+that)?\s+|"
     r"about\s+|that\s+)?(?P<target>.+?)\W*(?:\s+(?:please|pls|plz))?\W*$"
@@ -174,6 +175,8 @@ def forget_target(sentence: str) -> str | None:
     m = _FORGET.match(sentence)
     if m is None or re.match(r"(?i)to\b", m["target"]) or _CANCELLED.search(m["target"]):
         return None  # "forget the dentist thing, cancelled": a todo dropped, not a memory
+    if re.fullmatch(r"(?i)(?:about\s+)?(?:it|that|this|them|all\s+that)\W*", m["target"]):
+        return None  # "forget it", "nah forget that": never mind, nothing named to forget
     return m["target"].strip() or None
 
 

@@ -210,7 +210,7 @@ async def test_a_plan_with_bad_parts_stores_the_turn_the_good_facts_and_warns_ea
         "$.plan.facts[4].value": "plan_repaired",  # the dog's name: HAS_DOG → Pixel (a Pet)
         "$.plan.facts[5].valid_to": "plan_field_dropped",
         "$.plan.facts[6]": "plan_part_dropped",
-        "$.plan.todos[0].kind": "plan_part_dropped",
+        "$.plan.todos[0].kind": "plan_repaired",  # an unknown kind: the default, kept
         "$.plan.mood": "plan_field_dropped",
     }
     logged = await rows(resources, "SELECT role FROM messages WHERE user_id = $1", user_id)

@@ -77,6 +77,7 @@ def test_a_sloppy_plan_keeps_every_valid_part_and_names_each_drop() -> None:
     assert stay.valid_to == "2026-12-05T00:00:00+00:00"  # through all of Friday the 4th
     assert likes.valid_from is None
     assert [(t.kind, t.due) for t in read.todos] == [
+        ("REMINDER", None),  # "CHORE": a todo all the same, of the default kind
         ("REMINDER", "2026-12-19T15:00:00+00:00"),
         ("COMMITMENT", None),
     ]
@@ -94,7 +95,7 @@ def test_a_sloppy_plan_keeps_every_valid_part_and_names_each_drop() -> None:
         f"{p}.facts[4].reason": "plan_field_dropped",
         f"{p}.facts[5]": "plan_part_dropped",
         f"{p}.facts[6]": "plan_part_dropped",
-        f"{p}.todos[0].kind": "plan_part_dropped",
+        f"{p}.todos[0].kind": "plan_repaired",
         f"{p}.todos[1].kind": "plan_repaired",
         f"{p}.todos[2].due": "due_not_understood",
         f"{p}.entities[0].category": "plan_repaired",

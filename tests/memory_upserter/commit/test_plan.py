@@ -11,6 +11,7 @@ import msgspec
 from contracts.memory import CommitRequest
 from services.core.memory_store.shapes import EntityResult
 from services.memory_upserter.commit.fact_writes import fact_writes
+from services.memory_upserter.commit.lifecycle import settle
 from services.memory_upserter.commit.plan import prepare
 from services.memory_upserter.commit.read import read
 from services.memory_upserter.commit.todos import bare_done
@@ -105,11 +106,15 @@ def test_a_bare_done_completes_the_one_pending_todo_the_person_names_or_asks() -
 
 def test_a_commitment_said_done_in_past_tense_words_is_closed_by_those_words() -> None:
     """A plan says a commitment is done; the person never said "done" but "called marta!!":
-    their past-tense sentence names the todo, as a ``done`` entry in words (:mod:`.todos`).
-    Without the plan's word, or with nothing in past tense, nothing is named."""
-    called = _done_turn("called marta!! she says hi. shes coming to visit in april", complete=True)
-    assert (called.done, called.done_said) == (("called marta!!",), False)
+    the pending todo their past tense names is done (:mod:`.lifecycle`, at commit). Without the
+    plan's word (a model's plan), or with nothing in past tense, nothing is closed."""
+    marta, dentist = PendingTodo("1" * 32, "Call Marta"), PendingTodo("2" * 32, "Book the dentist")
+    called = settle(
+        _done_turn("called marta!! she says hi. shes coming to visit in april", complete=True),
+        [marta, dentist],
+    )
+    assert (called.done, called.done_said) == (("T111111",), False)
     assert not [n for n in called.notes if n.code == "commitment_not_completed"]
-    assert _done_turn("called marta!! she says hi").done == ()
-    still = _done_turn("i will call marta later", complete=True)
+    assert settle(_done_turn("called marta!! she says hi"), [marta]).done == ()
+    still = settle(_done_turn("i will call marta later", complete=True), [marta, dentist])
     assert still.done == () and "commitment_not_completed" in [n.code for n in still.notes]

@@ -250,7 +250,8 @@ def _done_with(m: re.Match[str], out: Emitter) -> None:
 
 @todo_rule(
     "forget_it",
-    rf"(?i:\b(?:forget|drop|scratch|cancel|skip)\s+(?:about\s+)?)(?!it\b|that\b|this\b|me\b)"
+    rf"(?<!(?i:don't\s))(?<!(?i:dont\s))(?<!(?i:not\s))(?<!(?i:never\s))"
+    rf"(?i:\b(?:forget|drop|scratch|cancel|skip)\s+(?:about\s+)?)(?!(?i:it|that|this|me|to)\b)"
     rf"{_CLOSED_TASK}(?=.*\b(?i:cancel(?:l?ed)?|not\s+(?:\w+ing|needed|gonna)|no\s+longer|"
     r"anymore|off|for\s+now)\b|[,.;:!?]?\s*$)",
     requested=True,
