@@ -56,6 +56,7 @@ from services.memory_upserter.commit.relatives import ROLE_WORDS, SHORT_ROLES
 from services.memory_upserter.commit.relatives import SELF_HANDLES as SELF_HANDLES
 from services.memory_upserter.commit.relatives import is_name as is_name
 from services.memory_upserter.commit.repair import Reader, short
+from services.memory_upserter.commit.said_bounds import said_bounds
 from services.memory_upserter.commit.written_dates import numeric_date
 from services.memory_upserter.extract.due import parse_due
 from services.memory_upserter.extract.temporal import parse_when
@@ -196,13 +197,18 @@ def _fact(
     shaped = shaped_predicate(fact.predicate, fact.value, fact.text) if by_shape else None
     if shaped is not None:  # "job" + "User works at Spotify": the text's verb decides
         fact = msgspec.structs.replace(fact, predicate=shaped)
+    fact = said_bounds(reader, fact, path, said, now)
     past = past_tense(fact.text)
     tense = said_past(fact.valid_from, said)
     start = _when(
         reader, fact.valid_from, f"{path}.valid_from", now, end=False,
         past=past if tense is None else tense,
     )  # fmt: skip
-    end = _when(reader, fact.valid_to, f"{path}.valid_to", now, end=True, past=past)
+    named = said_past(fact.valid_to, [fact.text])  # "…, last day is the 27th": that clause's
+    end = _when(
+        reader, fact.valid_to, f"{path}.valid_to", now, end=True,
+        past=past if named is None else named,
+    )  # fmt: skip
     if start is not None and end is not None and end < start:
         reader.note("plan_field_dropped", f"{path}.valid_to", "must not be before valid_from")
         end = None

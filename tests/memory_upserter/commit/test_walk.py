@@ -70,7 +70,11 @@ SAID = "Done, I sent the report to my sister Marta, who lives in Lisbon. I'll ca
 # claim is the person's, and claims asks commit/whose for firmness (as grounding did before) —
 # one more file, called in and back: stays 73 → 75, returns 40 → 41, the calls alone 9 → 10
 # (core 169/111/36 → 171/112/37).
-BOUNDS = {"memory_upserter": (75, 41, 10), "memory_upserter+core": (171, 112, 37)}
+# wt8/lead (issue 27, v6's misses): lenient asks commit/said_bounds for a time bound the person
+# said that a small model's fact left out ("from dec 1 im at studio szum"), which reads that
+# clause with extract/temporal and core/when's tense — in and back: core 171/112/37 → 175/114/38
+# (memory_upserter alone unchanged, 75/40/9).
+BOUNDS = {"memory_upserter": (75, 41, 10), "memory_upserter+core": (175, 114, 38)}
 
 
 @pytest.mark.parametrize("scope", list(SCOPES))
