@@ -13,8 +13,9 @@ question names (:mod:`services.rag_gate.period`). :func:`calendar` reads a whole
 - each optionally with a time of day: ``at 3pm``, ``3:30 pm``, ``at 15:00``, ``at 10``,
   ``noon``, ``in the morning`` (a bare hour: 1–6 is the afternoon, 7–12 the morning and
   noon); a time alone is today's, or tomorrow's once past;
-- led by ``since``/``from``/``as of`` (the time is past), ``until``/``till``/``through``/
-  ``by`` (it is to come), or ``in``/``on``/``at``/``the``, which say nothing.
+- led by ``since`` (the time is past), ``until``/``till``/``through``/``by`` (it is to
+  come), or ``from``/``starting``/``as of``/``in``/``on``/``at``/``the``, which say nothing
+  ("from dec 1" is as often to come as past: the caller's ``past`` decides).
 
 A period (year, month, day) is read for its **side**: a start (``valid_from``) is the period's
 first instant; an **end** (``valid_to``) its last, i.e. the next period's first instant (a
@@ -67,7 +68,7 @@ MONTH_WORD = (
 _WD = rf"(?:{'|'.join(w[:3] + '(?:' + w[3:] + ')?' for w in WEEKDAYS)})"
 _ORD = r"(?:st|nd|rd|th)"
 _LEAD = re.compile(
-    r"^(?:(?P<since>since|from|starting(?:\s+from)?|as\s+of|beginning)"
+    r"^(?:(?P<since>since)|from|starting(?:\s+from)?|as\s+of|beginning"
     r"|(?P<until>until|till|'?til|through|thru|by|before|up\s+to)"
     r"|in|on|at|during|of|for)\s+"
 )

@@ -59,6 +59,7 @@ from services.memory_upserter.commit.relatives import ROLE_WORDS, SHORT_ROLES
 from services.memory_upserter.commit.relatives import SELF_HANDLES as SELF_HANDLES
 from services.memory_upserter.commit.relatives import is_name as is_name
 from services.memory_upserter.commit.repair import Reader, short
+from services.memory_upserter.commit.said_bounds import said_bounds
 from services.memory_upserter.commit.todo_status import split_closed
 from services.memory_upserter.commit.written_dates import numeric_date
 from services.memory_upserter.extract.due import parse_due
@@ -203,13 +204,18 @@ def _fact(
     shaped = shaped_predicate(fact.predicate, fact.value, fact.text) if by_shape else None
     if shaped is not None:  # "job" + "User works at Spotify": the text's verb decides
         fact = msgspec.structs.replace(fact, predicate=shaped)
+    fact = said_bounds(reader, fact, path, said, now)
     past = past_tense(fact.text)
     tense = said_past(fact.valid_from, said)
     start = _when(
         reader, fact.valid_from, f"{path}.valid_from", now, end=False,
         past=past if tense is None else tense,
     )  # fmt: skip
-    end = _when(reader, fact.valid_to, f"{path}.valid_to", now, end=True, past=past)
+    named = said_past(fact.valid_to, [fact.text])  # "…, last day is the 27th": that clause's
+    end = _when(
+        reader, fact.valid_to, f"{path}.valid_to", now, end=True,
+        past=past if named is None else named,
+    )  # fmt: skip
     if start is not None and end is not None and end < start:
         reader.note("plan_field_dropped", f"{path}.valid_to", "must not be before valid_from")
         end = None
@@ -230,13 +236,10 @@ _CLAUSES = re.compile(r"[.!?;,\n]+|\s(?:but|and|so|though|although)\s")
 
 
 def said_past(field: str | None, said: Sequence[str]) -> bool | None:
-    """Whether the person said a start's day or month in the past tense, in the clause that
-    names it: "my mum is in hospital since sunday", "she left on the 1st" (a bare "sunday" then
-    is the last one, not the next) — but "…since sunday, probably out by wednesday": Wednesday
-    is next, and "got the job!! i start nov 2": the coming Nov 2 whatever tense the model's
-    fact is in; nor is "switched to 4 days a week from july" (a start: "from", "starting", "as
-    of"). None: the person did not say it (the fact's own tense decides). An end is
-    never read so: "signed up for the half on may 10" ends on the coming May 10."""
+    """Whether ``said`` names the field's day or month in a past-tense clause: "my mum is in
+    hospital since sunday", "she left on the 1st" (the last Sunday, the 1st gone) — not "…since
+    sunday, probably out by wednesday", "got the job!! i start nov 2", nor "switched to 4 days a
+    week from july" (a start). None: not said there (the fact's own tense decides)."""
     key = _DAY_WORD.search(field or "")
     if key is None:
         return None

@@ -40,9 +40,10 @@ _END = re.compile(
 )
 
 
-def field_period(text: str, today: date) -> tuple[date, date] | None:
+def field_period(text: str, today: date, *, past: bool = False) -> tuple[date, date] | None:
     """The period a plan field's words name when they are only a "next …" ("next month",
-    "until next January"), else None."""
+    "until next January"), a weekend or an "end of …" (of a named month: the last one when
+    ``past``, "since end of october"), else None."""
     whole = _FIELD.fullmatch(text)
     if whole:
         return next_period(whole["nwhat"], today)
@@ -50,12 +51,12 @@ def field_period(text: str, today: date) -> tuple[date, date] | None:
     if weekend_words:
         return weekend(weekend_words["wkend"] or "this weekend", today)
     end = _END.fullmatch(text)
-    return end_of(end["ewhat"], today) if end else None
+    return end_of(end["ewhat"], today, past=past) if end else None
 
 
-def end_of(what: str, today: date) -> tuple[date, date] | None:
+def end_of(what: str, today: date, *, past: bool = False) -> tuple[date, date] | None:
     """``[last day, day after it)`` of the week, month, year or named month (the coming one,
-    this month counting) that "end of ``what``" names."""
+    this month counting, or with ``past`` the last one) that "end of ``what``" names."""
     what = what.lower()
     if what == "week":
         sunday = today + timedelta(days=6 - today.weekday())
@@ -66,7 +67,7 @@ def end_of(what: str, today: date) -> tuple[date, date] | None:
         first = today.replace(day=1)
     else:
         month = month_number(what)
-        first = date(month_year(month, today, past=False), month, 1)
+        first = date(month_year(month, today, past=past), month, 1)
     after = _month_after(first)
     return after - timedelta(days=1), after
 

@@ -5,10 +5,9 @@ returns the sentence without them, so "I moved to Porto last week" is the fact "
 valid from a week before the turn, never a place called "Porto Last Week".
 
 - a start: "last week/month/year", "last Saturday", "yesterday", "this morning", "3 days ago",
-  "in March", "in March 2024", "in 2019", "since 2019", "since March", "since last week" ("in March"
-  without a year is the coming March unless the sentence is past tense — "started in March" —
-  :func:`.when.past_tense`; "since March" is the last one), "back in 2019", "a few years back",
-  a season ("last spring", "over the winter": :func:`.coming.season_start`), "earlier this year";
+  "in/from March (2024)", "from dec 1" (the coming one unless the sentence is past tense,
+  :func:`.when.past_tense`), "in 2019", "since 2019/March/last week" (the last one), "back in
+  2019", "a few years back", "last spring", "over the winter", "earlier this year";
 - a start to come: "next week/month/year/weekend", "next January", "this / the weekend" (its
   Saturday; in the past tense the last one) (:mod:`.coming`), "in two weeks";
 - an end: "until Friday", "till tomorrow", "until next week", "until 2026-03-01", and "for two
@@ -16,12 +15,12 @@ valid from a week before the turn, never a place called "Porto Last Week".
 - "now", "currently", "these days", "at the moment" only say "current" and are dropped.
 
 :func:`parse_when` reads a plan's ``valid_from``/``valid_to``: the calendar words of
-:mod:`services.core.when` (one grammar with the due dates), or the same relative words.
-"""
+:mod:`services.core.when` (one grammar with the due dates), or the same relative words."""
 
 from __future__ import annotations
 
 import re
+from calendar import monthrange
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -77,7 +76,11 @@ _PHRASES = [
         rf"for\s+(?:the\s+next\s+|another\s+|(?:about|around|almost|nearly|over|roughly|some|"
         rf"the\s+(?:last|past))\s+)?{_N}\s+{_U}",
     ),
-    ("month", rf"(?:back\s+)?(?P<prep>in|since|from)\s+{_MONTH}(?:\s+(?P<myear>(?:19|20)\d\d))?"),
+    (
+        "month",
+        rf"(?:back\s+)?(?P<prep>in|since|from)\s+{_MONTH}(?:\s+(?P<mday>\d{{1,2}})(?:st|nd|rd|th)?)?"
+        r"(?:\s+(?P<myear>(?:19|20)\d\d))?",
+    ),
     ("year", r"(?:back\s+)?(?P<yprep>in|since|from)\s+(?P<year>(?:19|20)\d\d)"),
     ("season", SEASON),
     ("this", r"(?P<when>earlier\s+|later\s+)?this\s+(?P<tunit>week|month|year)"),
@@ -87,7 +90,8 @@ _PHRASES = [
         r"any\s+more",
     ),
 ]
-PATTERNS = [(k, re.compile(rf"\b{p}\b", re.IGNORECASE)) for k, p in _PHRASES]
+# grouped: a phrase's alternatives are each a whole word ("now" never matches in "Nowy")
+PATTERNS = [(k, re.compile(rf"\b(?:{p})\b", re.IGNORECASE)) for k, p in _PHRASES]
 _PERFECT = re.compile(r"(?i)\b(?:'ve|have|has|had)\s+(?:been\s+)?\w+")
 
 
@@ -149,7 +153,7 @@ def parse_when(
     at = calendar(text, now, "end" if end else "start", past=past)
     if at is not None:
         return at
-    period = field_period(text, now.date())
+    period = field_period(text, now.date(), past=bool(past) and not end)
     if period is not None:
         return _day(period[1] if end else period[0], now)
     found = validity(text.strip(), now)
@@ -185,14 +189,19 @@ def _resolve(
         span = timedelta(days=_count(m["n"]) * _UNIT[m["unit"].lower()])
         return ("from", _day(today - span, now)) if perfect else ("to", now + span)
     if kind == "month":
-        month = month_number(m["mon"])
-        back = m["prep"].lower() != "in" or past
-        year = int(m["myear"]) if m["myear"] else month_year(month, today, past=back)
-        return "from", _day(date(year, month, 1), now)
+        return "from", _day(_month_day(m, today, past), now)
     if kind == "year":
         year = int(m["year"])
         return ("from", _day(date(year, 1, 1), now)) if year <= today.year else None
     return None
+
+
+def _month_day(m: re.Match[str], today: date, past: bool) -> date:
+    """ "since march" (the last one), "from dec 1" (to come unless said in the past tense)."""
+    month, back = month_number(m["mon"]), m["prep"].lower() == "since" or past
+    year = int(m["myear"]) if m["myear"] else month_year(month, today, past=back)
+    day = int(m["mday"] or 1)
+    return date(year, month, day if day <= monthrange(year, month)[1] else 1)
 
 
 def _coming(
