@@ -43,26 +43,19 @@ from services.memory_upserter.forget.audit import FORGOTTEN_ANSWER
 from services.memory_upserter.text import STOP_WORDS, is_command, words
 
 JUDGE_CONTEXT = f"""
+WITH recent AS (  -- this chat's open session, its active messages of the last hour
+  SELECT m.text, m.speaker, m.seq, m.role
+    FROM sessions s
+    JOIN messages m ON m.user_id = s.user_id AND m.session_id = s.session_id
+   WHERE s.user_id = $1 AND s.agent_id = $2 AND s.chat_id = $3
+     AND s.ended_at IS NULL
+     AND s.last_activity_at >= $5::timestamptz - $6::interval
+     AND m.active AND m.ts >= $5::timestamptz - interval '60 minutes')
 SELECT k.request_hash, k.response,
        (SELECT COALESCE(jsonb_agg(jsonb_build_array(w.text, w.speaker) ORDER BY w.seq), '[]')
-          FROM (SELECT m.text, m.speaker, m.seq
-                  FROM sessions s
-                  JOIN messages m ON m.user_id = s.user_id AND m.session_id = s.session_id
-                 WHERE s.user_id = $1 AND s.agent_id = $2 AND s.chat_id = $3
-                   AND s.ended_at IS NULL
-                   AND s.last_activity_at >= $5::timestamptz - $6::interval
-                   AND m.role = 'user' AND m.active
-                   AND m.ts >= $5::timestamptz - interval '60 minutes'
-                 ORDER BY m.seq DESC LIMIT 12) w) AS earlier,
-       (SELECT m.text
-          FROM sessions s
-          JOIN messages m ON m.user_id = s.user_id AND m.session_id = s.session_id
-         WHERE s.user_id = $1 AND s.agent_id = $2 AND s.chat_id = $3
-           AND s.ended_at IS NULL
-           AND s.last_activity_at >= $5::timestamptz - $6::interval
-           AND m.role = 'assistant' AND m.active
-           AND m.ts >= $5::timestamptz - interval '60 minutes'
-         ORDER BY m.seq DESC LIMIT 1) AS asked,
+          FROM (SELECT text, speaker, seq FROM recent WHERE role = 'user'
+                 ORDER BY seq DESC LIMIT 12) w) AS earlier,
+       (SELECT text FROM recent WHERE role = 'assistant' ORDER BY seq DESC LIMIT 1) AS asked,
        ARRAY(SELECT a.alias FROM entities e
                JOIN entity_aliases a ON a.user_id = e.user_id AND a.entity_id = e.entity_id
               WHERE e.user_id = $1 AND e.entity_ref = 'self:user'
