@@ -60,8 +60,10 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
     todos, todo_notes = todo_rows(plan, turn, own, PLAN_PATHS.get(source, "plan"))
     notes += todo_notes
     done_said = any(says_done(r.text) for r in own)
-    off = bool(plan.done) and not done_said and called_off([r.text for r in own])
-    if off:  # "nvm the card" sent as done: the person called it off
+    # "nvm the card" sent as done: the person called it off — unless the plan drops something
+    # too: that model told done from dropped ("passport came back … forget the insurance")
+    off = bool(plan.done) and not plan.dropped and not done_said and called_off(said)
+    if off:
         notes.append(
             Notice(
                 code="plan_repaired",
