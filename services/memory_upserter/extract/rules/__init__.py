@@ -10,6 +10,7 @@ the person does and keeps (:mod:`.doing`: a fallback for a clause nothing else w
 goals; :mod:`.work`: jobs got or held; :mod:`.family`: relatives lost, friends, homes
 described; :mod:`.study`: school and degrees; :mod:`.health`: injuries, conditions, diets;
 :mod:`.lately`: activities kept up; :mod:`.fondness`: likes said the long way;
+:mod:`.joys`: likes said by what a pastime gives the person;
 :mod:`.pastimes`: taken up, groups joined, habits, works underway), the shapes of a clause
 that say a habit or a belonging whatever the verb (:mod:`.habits`: a present verb with a word of
 frequency, "been …ing"; :mod:`.belongs`: service, seats, likes said by what they do to the
@@ -39,6 +40,7 @@ from services.memory_upserter.extract.rules import (
     habits,
     health,
     implied,
+    joys,
     keeps,
     kin,
     languages,
@@ -60,7 +62,7 @@ from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTER
 
 FACT_ORDER: tuple[ModuleType, ...] = (
     basics, did, profile, life, events, languages, everyday, doing, keeps, talk, work, family,
-    study, health, lately, fondness, pastimes, projects, changes, habits, belongs, implied,
+    study, health, lately, fondness, joys, pastimes, projects, changes, habits, belongs, implied,
     tastes, named, kin, dropped,
 )  # fmt: skip
 TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans, notes)

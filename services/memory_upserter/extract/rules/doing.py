@@ -30,7 +30,8 @@ _ING = (
     r"following|planning|designing|knitting|gardening|sprucing\s+up|tweaking|wrapping\s+up|"
     r"offering|doing|attending|collecting|fostering|caring\s+for|looking\s+after|helping\s+out"
     r"(?:\s+(?:at|with))?|working\s+(?:on|towards?|out\s+at)|training\s+(?:at|in)|making|"
-    r"turning|majoring\s+in|having|throwing|holding|finishing(?:\s+up)?"
+    r"turning|majoring\s+in|having|throwing|holding|finishing(?:\s+up)?|trying\s+out|"
+    r"experimenting\s+with"
 )
 # Activities that last by their nature: "I'm learning the piano" is ongoing. Any other verb of
 # the list ("I'm reading", "I'm taking the bus home") may be this minute's, and says an activity
