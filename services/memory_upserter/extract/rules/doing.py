@@ -86,7 +86,7 @@ _FRAGMENT = re.compile(
 _FINITE = re.compile(
     r"(?i)(?:\b(?:is|are|was|were|isn't|aren't|wasn't|has|have|had|can|could|will|would|"
     r"should|must|helps?|makes?|gives?|keeps?|means?|gets?|brings?|feels?|seems?|sounds?|"
-    r"matters?|rocks?|works?|takes?|needs?|requires?|sucks?|pays?|did|does|do)\b|['’]re\b|"
+    r"matters?|rocks?(?!\s+climbing)|works?|takes?|needs?|requires?|sucks?|pays?|did|does|do)\b|['’]re\b|"
     r"\b(?:it|that|what|there|here|he|she|who)['’]s\b|['’]s\s+(?:a|an|the|so|been|not|just|"
     r"really|very|always|never|what|how|all|too|no|great|hard|tough|fun)\b)"
 )

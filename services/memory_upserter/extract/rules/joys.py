@@ -111,3 +111,54 @@ def _is_part_of_my_life(m: re.Match[str], out: Emitter) -> None:
 def _my_thing(m: re.Match[str], out: Emitter) -> None:
     """ "Guitar's mostly my thing", "Pottery is definitely my thing"."""
     _liked(out, m["thing"])
+
+
+_UNWIND = r"(?:recharge|unwind|relax|de-?stress|cope|escape|decompress|switch\s+off|reset|chill)"
+
+
+@rule(
+    "how_i_unwind",
+    rf"{_OPENER}{_PASTIME}\s*(?:['’]s|\s+is|\s+has\s+(?:always\s+)?been)\s+{_ADVERB}(?:how\s+I\s+"
+    rf"(?i:{_UNWIND})|my\s+(?:(?:main|favou?rite|go-to|best)\s+)?way\s+of\s+(?i:coping|unwinding|"
+    rf"relaxing|de-?stressing|escaping|recharging|dealing\s+with\s+\w+))\b",
+)
+def _how_i_unwind(m: re.Match[str], out: Emitter) -> None:
+    """ "Hiking is how I recharge", "Writing has always been my way of coping"."""
+    _liked(out, m["thing"])
+
+
+@rule(
+    "something_i_love",
+    rf"{_OPENER}{_PASTIME}\s*(?:['’]s|\s+is|\s+has\s+(?:always\s+)?been)\s+{_ADVERB}(?:something|"
+    rf"one\s+thing)\s+I(?:['’]ve|\s+have)?\s+(?:always\s+|really\s+|truly\s+)*(?:loved|enjoyed|"
+    rf"love|enjoy|been\s+passionate\s+about)\b",
+)
+def _something_i_love(m: re.Match[str], out: Emitter) -> None:
+    """ "Reading is something I've always loved"."""
+    _liked(out, m["thing"])
+
+
+@rule(
+    "my_hobby",
+    rf"{_OPENER}{_PASTIME}\s*(?:['’]s|\s+is|\s+has\s+become)\s+{_ADVERB}(?:one\s+of\s+my\s+"
+    rf"(?:(?:favou?rite|main|many)\s+)?hobbies|my\s+(?:(?:new|latest|main|favou?rite|big)\s+)?"
+    rf"(?:hobby|obsession))\b|(?i:\bmy\s+(?:(?:new|latest|main|favou?rite|current)\s+)?hobby\s+"
+    rf"(?:is|these\s+days\s+is|right\s+now\s+is)\s+){_PASTIME.replace('thing', 'after')}\b",
+)
+def _my_hobby(m: re.Match[str], out: Emitter) -> None:
+    """ "Photography is my new hobby", "Cooking is one of my hobbies", "My new hobby is
+    birdwatching" — a pastime of the person's."""
+    what = _pastime(m["thing"] or m["after"])
+    if out.is_user and what is not None:
+        out.fact("DOES", f"{out.who} has {_own(what)} as a hobby", value=_own(what),
+                 fact_type="habit", confidence=0.75)  # fmt: skip
+
+
+@rule(
+    "a_lifesaver",
+    rf"{_OPENER}{_PASTIME}\s*(?:['’]s|\s+is|\s+has\s+(?:really\s+)?been)\s+{_ADVERB}(?:such\s+)?an?\s+"
+    rf"(?:(?:total|real|huge|big|absolute)\s+)?(?:game[\s-]?changer|life[\s-]?saver|blessing)\s+for\s+me\b",
+)
+def _a_lifesaver(m: re.Match[str], out: Emitter) -> None:
+    """ "Yoga has been a game changer for me", "Running is a lifesaver for me"."""
+    _liked(out, m["thing"])

@@ -128,8 +128,9 @@ def _is_my_pick(m: re.Match[str], out: Emitter) -> None:
 @rule(
     "pet_named_after",
     rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+got|\s+adopted|\s+rescued)\s+(?:an?|another|two|"
-    rf"three|a\s+couple\s+of)\s+(?:new\s+|little\s+|rescue\s+|baby\s+|sweet\s+)?"
-    rf"(?P<role>{_PET_ROLES})s?\b[^.!?]{{0,40}}?"
+    rf"three|a\s+couple\s+of)\s+(?:new\s+|little\s+|rescue\s+|baby\s+|sweet\s+|pet\s+)?"
+    rf"(?P<role>{_PET_ROLES}|snake|gecko|lizard|ferret|tortoise|guinea\s+pig|budgie|hedgehog|"
+    rf"goldfish|chinchilla)s?\b[^.!?]{{0,40}}?"
     rf"(?:\b(?:his|her|its|their)\s+names?\s+(?:is|are)|\b(?:called|named)))\s+{NAME}",
 )
 def _pet_named_after(m: re.Match[str], out: Emitter) -> None:

@@ -205,7 +205,7 @@ def _child_named(m: re.Match[str], out: Emitter) -> None:
 @rule(
     "home_country",
     rf"(?i:\b(?:my\s+(?:home\s*(?:country|town|land)|native\s+(?:country|land)|motherland)"
-    rf"(?:\s*,\s*|\s+(?:of|is|was)\s+|\s+)|back\s+home\s+in\s+))(?P<place>{_CAP}[^,.;:!?]*?){_STOP}",
+    rf"(?:\s*,\s*|\s+(?:of|is|was|in)\s+|\s+)|back\s+home\s+in\s+))(?P<place>{_CAP}[^,.;:!?]*?){_STOP}",
 )
 def _home_country(m: re.Match[str], out: Emitter) -> None:
     place = _place(m["place"])

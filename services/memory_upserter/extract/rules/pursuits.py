@@ -1,0 +1,71 @@
+"""Pastimes said in the plain shapes the closed verb lists of :mod:`.doing` miss (issue 28,
+round 9): what the person does a lot of ("I do a lot of baking these days", "I do martial
+arts") and what they do in their spare time, whatever the verb ("I make jewelry in my spare
+time", "In my free time I restore old bikes").
+
+A pastime's gerund (:data:`.pastimes.HOBBY_ING`) or noun (:data:`.pastimes.ACTIVITY`) only:
+"I do a lot of thinking", "I do my best", "I do the dishes" are no pastime. Spare time is the
+person's own ("in my spare time"); a verb of thought or wish ("I wish I had more spare time",
+"I think in my free time …") writes nothing. A fallback: a clause another rule wrote from
+writes nothing here. Their place in the rule table: :mod:`.rules`."""
+
+from __future__ import annotations
+
+import re
+
+from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.doing import _PHRASE, _own, _whole
+from services.memory_upserter.extract.rules.pastimes import ACTIVITY, HOBBY_ING
+from services.memory_upserter.extract.rules.registry import rule
+
+_SPORTS = re.compile(r"(?i)(?:martial\s+arts|crossfit|parkour|triathlons?)")
+
+
+@rule(
+    "do_a_lot_of",
+    r"(?i:\bI\s+(?:also\s+|still\s+|usually\s+|mostly\s+)?do\s+(?:(?:a\s+lot|lots|tons|"
+    r"a\s+bunch|a\s+ton|a\s+bit)\s+of\s+|some\s+)?)" + _PHRASE,
+)
+def _do_a_lot_of(m: re.Match[str], out: Emitter) -> None:
+    """ "I do a lot of baking these days", "I do martial arts"."""
+    what = _whole(re.sub(r"(?i)\s+(?:these\s+days|nowadays|lately|now)$", "", m["what"]))
+    if what is None or out.clause_said or not out.is_user:
+        return
+    if HOBBY_ING.fullmatch(what) or ACTIVITY.fullmatch(what) or _SPORTS.fullmatch(what):
+        what = _own(what.lower())
+        out.fact("DOES", f"{out.who} does {what}", value=what, fact_type="habit", confidence=0.7)
+
+
+_NOT_DOING = (
+    r"am|was|have|had|think|feel|guess|hope|wish|want|need|mean|know|believe|wonder|miss|hate|"
+    r"can|could|would|will|should|might|must|do|don't|did|get|got|like|love|just|try|used"
+)
+_SPARE = r"(?i:in\s+(?:my|our)\s+(?:spare|free|down|off)\s*time)"
+
+
+@rule(
+    "in_my_spare_time",
+    rf"(?i:\bI\s+(?:(?:also|usually|often|mostly|sometimes)\s+)?)(?!(?i:{_NOT_DOING})\b)"
+    rf"(?P<verb>[a-z]{{3,}})\s+(?P<what>[a-z][\w' -]{{2,60}}?)\s+{_SPARE}|"
+    rf"{_SPARE},?\s+(?i:I\s+(?:(?:also|usually|often|mostly|sometimes)\s+)?)"
+    rf"(?!(?i:{_NOT_DOING})\b)(?P<verb2>[a-z]{{3,}})\s+(?P<what2>[a-z][\w' -]{{2,60}}?)"
+    rf"(?=\s*(?:[,.;:!?]|$))",
+)
+def _in_my_spare_time(m: re.Match[str], out: Emitter) -> None:
+    """ "I make jewelry in my spare time", "In my free time I restore old bikes"."""
+    verb, what = (m["verb"] or m["verb2"]).lower(), _whole(m["what"] or m["what2"])
+    if what is None or out.clause_said or not out.is_user or verb.endswith(("ed", "ing")):
+        return
+    does = _third_person(verb)
+    what = _own(what)
+    out.fact("DOES", f"{out.who} {does} {what} in their spare time", value=f"{verb} {what}",
+             fact_type="habit", confidence=0.7)  # fmt: skip
+
+
+def _third_person(verb: str) -> str:
+    """ "make" → "makes", "watch" → "watches", "study" → "studies"."""
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ies"
+    if re.search(r"(?:s|sh|ch|x|z|o)$", verb):
+        return verb + "es"
+    return verb + "s"

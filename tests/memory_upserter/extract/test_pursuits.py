@@ -1,0 +1,67 @@
+"""Plain shapes in LoCoMo's register the rule table missed (issue 28, round 9): pastimes done a
+lot or in spare time, taken up by a gerund, named hobbies, a likes said by a pastime's place in
+the person's life, an origin said by the move, a baby on the way, a named pet of any kind — and
+the look-alikes that must write nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from services.memory_upserter.extract.extractor import Utterance, extract
+
+NOW = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a LoCoMo session's date
+
+
+def facts_of(text: str) -> set[tuple[str, str | None]]:
+    plan = extract([Utterance(text)], now=NOW)
+    return {(f.predicate, f.object or f.value) for f in plan.facts}
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("I do a lot of baking these days.", ("DOES", "baking")),
+        ("I do martial arts.", ("DOES", "martial arts")),
+        ("I make jewelry in my spare time.", ("DOES", "make jewelry")),
+        ("In my free time I restore old bikes.", ("DOES", "restore old bikes")),
+        ("I've gotten really into baking sourdough.", ("DOES", "baking sourdough")),
+        ("I've taken up rock climbing.", ("DOES", "rock climbing")),
+        ("Photography is my new hobby.", ("DOES", "photography")),
+        ("My new hobby is birdwatching.", ("DOES", "birdwatching")),
+        ("Cooking is one of my hobbies.", ("DOES", "cooking")),
+        ("Hiking is how I recharge.", ("LIKES", "hiking")),
+        ("Writing has always been my way of coping.", ("LIKES", "writing")),
+        ("Reading is something I've always loved.", ("LIKES", "reading")),
+        ("Yoga has been a game changer for me.", ("LIKES", "yoga")),
+        ("I moved here from Sweden a few years ago.", ("FROM", "Sweden")),
+        ("We immigrated from Vietnam.", ("FROM", "Vietnam")),
+        ("My partner and I are expecting our first baby!", ("EXPECTING", "baby")),
+        ("I'm going to be a dad!", ("EXPECTING", "baby")),
+        ("I've got a pet snake named Noodle.", ("HAS_PET", "Noodle")),
+    ],
+)
+def test_written(text: str, expected: tuple[str, str]) -> None:
+    assert expected in facts_of(text)
+
+
+@pytest.mark.parametrize(
+    "text, predicate",
+    [
+        ("I do a lot of thinking.", "DOES"),
+        ("I do my best.", "DOES"),
+        ("I do the dishes in my spare time.", "DOES"),
+        ("I wish I had more spare time.", "DOES"),
+        ("This is how I relax.", "LIKES"),
+        ("Mel is something I've always loved.", "LIKES"),
+        ("My hobby is what keeps me sane.", "DOES"),
+        ("I moved from Boston to Chicago last year.", "FROM"),  # a stop, not an origin
+        ("My friend moved here from Spain.", "FROM"),  # the friend's
+        ("I'm expecting a call.", "EXPECTING"),
+        ("We are expecting guests tonight.", "EXPECTING"),
+        ("I'm going to be a mentor for kids.", "EXPECTING"),
+    ],
+)
+def test_not_written(text: str, predicate: str) -> None:
+    assert not {p for p, _ in facts_of(text)} & {predicate}
