@@ -65,3 +65,17 @@ def test_written(text: str, expected: tuple[str, str]) -> None:
 )
 def test_not_written(text: str, predicate: str) -> None:
     assert not {p for p, _ in facts_of(text)} & {predicate}
+
+
+@pytest.mark.parametrize(
+    "text, todo",
+    [
+        ("We've been doing family movie nights every Friday.", False),  # a habit, not a plan
+        ("I'm volunteering at the shelter every Friday.", False),
+        ("I'm volunteering at the shelter on Friday.", True),  # this Friday: a plan
+    ],
+)
+def test_a_day_that_comes_back_is_a_habit(text: str, todo: bool) -> None:
+    plan = extract([Utterance(text)], now=NOW)
+    assert bool(plan.todos) is todo
+    assert any(f.predicate == "DOES" for f in plan.facts) is not todo

@@ -131,13 +131,20 @@ def _own(what: str) -> str:
                   lambda w: _OWN[w.group(0)], what)  # fmt: skip
 
 
+# A day that comes back ("every Friday", "each morning"): a habit's, not a plan's date.
+_RECURRING = re.compile(
+    r"(?i)\b(?:every|each)\s+(?:other\s+)?(?:day|night|morning|evening|week|weekend|month|year|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b"
+)
+
+
 def _activity(out: Emitter, doing: str, text: str, *, lasting: bool) -> None:
     """An activity of the person's (value: its phrase); a future one is a plan (a todo); one
     that may be this minute's (not ``lasting``) writes nothing. A fallback: a clause another
     rule already wrote a fact from writes no activity too."""
     if out.clause_said:
         return
-    when = find_due(out.sentence, out.now)
+    when = None if _RECURRING.search(out.sentence) else find_due(out.sentence, out.now)
     ahead = out.valid_from is not None and out.valid_from > out.now
     if ahead or (when is not None and when.at > out.now and out.valid_from is None):
         out.todo(
