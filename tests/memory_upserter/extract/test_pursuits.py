@@ -35,6 +35,14 @@ def facts_of(text: str) -> set[tuple[str, str | None]]:
         ("Writing has always been my way of coping.", ("LIKES", "writing")),
         ("Reading is something I've always loved.", ("LIKES", "reading")),
         ("Yoga has been a game changer for me.", ("LIKES", "yoga")),
+        ("I find cooking really relaxing.", ("LIKES", "cooking")),
+        ("I get so much joy out of gardening.", ("LIKES", "gardening")),
+        ("Painting never gets old for me.", ("LIKES", "painting")),
+        ("Music means everything to me.", ("LIKES", "music")),
+        (
+            "My favorite thing is spending time with my family.",
+            ("LIKES", "spending time with their family"),
+        ),
         ("I moved here from Sweden a few years ago.", ("FROM", "Sweden")),
         ("We immigrated from Vietnam.", ("FROM", "Vietnam")),
         ("My partner and I are expecting our first baby!", ("EXPECTING", "baby")),
@@ -61,6 +69,12 @@ def test_written(text: str, expected: tuple[str, str]) -> None:
         ("I'm expecting a call.", "EXPECTING"),
         ("We are expecting guests tonight.", "EXPECTING"),
         ("I'm going to be a mentor for kids.", "EXPECTING"),
+        ("Volunteering really fulfills me.", "DOES"),  # a subject, no activity underway
+        ("My favorite thing is spending time with my family.", "FAVORITE"),  # cut at "with"
+        ("I find it really relaxing.", "LIKES"),
+        ("I find your paintings relaxing.", "LIKES"),
+        ("Your support means everything to me.", "LIKES"),
+        ("Seeing you happy means so much to me.", "LIKES"),
     ],
 )
 def test_not_written(text: str, predicate: str) -> None:

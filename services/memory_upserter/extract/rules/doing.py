@@ -188,6 +188,8 @@ def _doing_subjectless(m: re.Match[str], out: Emitter) -> None:
     verb = " ".join(m["verb"].lower().split())
     what = _whole(m["what"], object_=verb not in _INTRANSITIVE)
     alone = re.match(r"\s*(?:[—–.!]|\s-\s|$)", m.string[m.end() :])
+    if re.match(r"(?i)(?:really|truly|always|just|totally|definitely|also|so|never)\b", m["what"]):
+        return  # "Volunteering really fulfills me": the gerund is its sentence's subject
     lasting = _LASTING.match(verb) or _DURATION.search(m.string)
     if what is not None and alone and out.is_user:
         doing = f"{' '.join(m['verb'].lower().split())} {what}"

@@ -50,9 +50,14 @@ bring sing sling sting wing swing""".split()
 )
 
 
+_ADVERBS = frozenset("really truly just always also still totally so very quite pretty".split())
+
+
 def _pastime(thing: str) -> str | None:
     """The pastime the subject names, lower case; None when it names none."""
     words = thing.lower().split()
+    while len(words) > 1 and words[-1] in _ADVERBS:
+        words.pop()  # "cooking really [relaxing]": the adverb is the predicate's
     if words[0] in _NOT_PASTIME or words[0] in ("my", "our"):
         return None
     if len(words) == 1:
@@ -142,7 +147,7 @@ def _something_i_love(m: re.Match[str], out: Emitter) -> None:
     "my_hobby",
     rf"{_OPENER}{_PASTIME}\s*(?:['’]s|\s+is|\s+has\s+become)\s+{_ADVERB}(?:one\s+of\s+my\s+"
     rf"(?:(?:favou?rite|main|many)\s+)?hobbies|my\s+(?:(?:new|latest|main|favou?rite|big)\s+)?"
-    rf"(?:hobby|obsession))\b|(?i:\bmy\s+(?:(?:new|latest|main|favou?rite|current)\s+)?hobby\s+"
+    rf"(?:hobby|obsession))\b|(?i:\bmy\s+(?:(?:new|latest|main|current)\s+)?hobby\s+"
     rf"(?:is|these\s+days\s+is|right\s+now\s+is)\s+){_PASTIME.replace('thing', 'after')}\b",
 )
 def _my_hobby(m: re.Match[str], out: Emitter) -> None:
@@ -161,4 +166,31 @@ def _my_hobby(m: re.Match[str], out: Emitter) -> None:
 )
 def _a_lifesaver(m: re.Match[str], out: Emitter) -> None:
     """ "Yoga has been a game changer for me", "Running is a lifesaver for me"."""
+    _liked(out, m["thing"])
+
+
+_FOUND = r"(?:relaxing|calming|soothing|therapeutic|fun|rewarding|fulfilling|meditative|freeing)"
+
+
+@rule(
+    "i_find_it",
+    rf"(?i:\bI\s+(?:(?:really|always|honestly|also|just)\s+)?(?:find|found)\s+)"
+    rf"{_PASTIME.replace('[A-Za-z]', '[a-z]')}\s+(?i:(?:so|really|very|super|incredibly|"
+    rf"quite|pretty|deeply)\s+)?(?i:{_FOUND})\b|"
+    rf"(?i:\bI\s+(?:(?:really|always|honestly|also|just)\s+)?(?:find|get|take)\s+(?:so\s+much|"
+    rf"a\s+lot\s+of|such|great|real)?\s*(?:joy|peace|comfort|happiness|pleasure)\s+(?:in|from|"
+    rf"out\s+of)\s+){_PASTIME.replace('thing', 'source').replace('[A-Za-z]', '[a-z]')}\b",
+)
+def _i_find_it(m: re.Match[str], out: Emitter) -> None:
+    """ "I find cooking really relaxing", "I get so much joy out of gardening"."""
+    _liked(out, m["thing"] or m["source"])
+
+
+@rule(
+    "never_gets_old",
+    rf"{_OPENER}{_PASTIME}\s+(?:(?:never\s+gets\s+old|means\s+(?:everything|the\s+world|so\s+much)"
+    rf")(?:\s+(?:for|to)\s+me)?)(?=\s*(?:[.!,;]|$))",
+)
+def _never_gets_old(m: re.Match[str], out: Emitter) -> None:
+    """ "Painting never gets old for me", "Music means everything to me"."""
     _liked(out, m["thing"])
