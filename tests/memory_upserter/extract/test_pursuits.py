@@ -48,6 +48,8 @@ def facts_of(text: str) -> set[tuple[str, str | None]]:
         ("My partner and I are expecting our first baby!", ("EXPECTING", "baby")),
         ("I'm going to be a dad!", ("EXPECTING", "baby")),
         ("I've got a pet snake named Noodle.", ("HAS_PET", "Noodle")),
+        ("My job at the bank keeps me busy.", ("WORKS_AT", "bank")),
+        ("I've been freelancing as a graphic designer.", ("JOB_TITLE", "graphic designer")),
     ],
 )
 def test_written(text: str, expected: tuple[str, str]) -> None:
@@ -69,7 +71,10 @@ def test_written(text: str, expected: tuple[str, str]) -> None:
         ("I'm expecting a call.", "EXPECTING"),
         ("We are expecting guests tonight.", "EXPECTING"),
         ("I'm going to be a mentor for kids.", "EXPECTING"),
-        ("Volunteering really fulfills me.", "DOES"),  # a subject, no activity underway
+        ("Volunteering really fulfills me.", "DOES"),
+        ("Your job at the bank sounds fun.", "WORKS_AT"),
+        ("I also lost my job at Door Dash this month.", "WORKS_AT"),
+        ("I was fired from my job at the bank.", "WORKS_AT"),  # a subject, no activity underway
         ("My favorite thing is spending time with my family.", "FAVORITE"),  # cut at "with"
         ("I find it really relaxing.", "LIKES"),
         ("I find your paintings relaxing.", "LIKES"),
