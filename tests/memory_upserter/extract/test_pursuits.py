@@ -49,6 +49,11 @@ def facts_of(text: str) -> set[tuple[str, str | None]]:
         ("I'm going to be a dad!", ("EXPECTING", "baby")),
         ("I've got a pet snake named Noodle.", ("HAS_PET", "Noodle")),
         ("My job at the bank keeps me busy.", ("WORKS_AT", "bank")),
+        (
+            "I'm putting in a lot of work on my business even with the obstacles.",
+            ("WORKS_ON", "their business"),
+        ),
+        ("I've been putting so much time into my garden.", ("WORKS_ON", "their garden")),
         ("I've been freelancing as a graphic designer.", ("JOB_TITLE", "graphic designer")),
     ],
 )
@@ -73,6 +78,8 @@ def test_written(text: str, expected: tuple[str, str]) -> None:
         ("I'm going to be a mentor for kids.", "EXPECTING"),
         ("Volunteering really fulfills me.", "DOES"),
         ("Your job at the bank sounds fun.", "WORKS_AT"),
+        ("I'm putting a lot of time into your project.", "WORKS_ON"),
+        ("I'm putting my heart into it.", "WORKS_ON"),
         ("I also lost my job at Door Dash this month.", "WORKS_AT"),
         ("I was fired from my job at the bank.", "WORKS_AT"),  # a subject, no activity underway
         ("My favorite thing is spending time with my family.", "FAVORITE"),  # cut at "with"

@@ -69,3 +69,22 @@ def _third_person(verb: str) -> str:
     if re.search(r"(?:s|sh|ch|x|z|o)$", verb):
         return verb + "es"
     return verb + "s"
+
+
+@rule(
+    "putting_work_into",
+    r"(?i:\bI(?:'m|\s+am|(?:'ve|\s+have)\s+been)\s+(?:(?:really|still|also|currently)\s+)?"
+    r"(?:putting|pouring|investing)\s+(?:in\s+)?(?:(?:a\s+lot\s+of|lots\s+of|so\s+much|all\s+(?:of\s+)?"
+    r"my|my|long|extra|more)\s+)?(?P<effort>work|time|effort|energy|hours|heart(?:\s+and\s+soul)?)"
+    r"\s+(?:in|into|on)\s+(?P<what>(?:my|our|the)\s+[a-z][\w' -]{2,50}?))"
+    r"(?=\s*(?:[,.;:!?]|$|\s(?:even|despite|because|'cause|and|but|so|these|lately|right)\b))",
+)
+def _putting_work_into(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm putting in a lot of work on my business", "I've been putting so much time into my
+    garden": a work of the person's underway (never "this"/"that", a thing only pointed at)."""
+    what = _whole(m["what"])
+    if what is None or not out.is_user:
+        return
+    what = _own(what)
+    out.fact("WORKS_ON", f"{out.who} is putting a lot of {m['effort'].lower()} into {what}",
+             value=what, memory_type="PROJECT", confidence=0.7)  # fmt: skip
