@@ -105,3 +105,19 @@ def test_a_day_that_comes_back_is_a_habit(text: str, todo: bool) -> None:
     plan = extract([Utterance(text)], now=NOW)
     assert bool(plan.todos) is todo
     assert any(f.predicate == "DOES" for f in plan.facts) is not todo
+
+
+@pytest.mark.parametrize(
+    "text, goal",
+    [
+        ("I'm hoping to run a marathon next year.", "Run a marathon"),
+        ("I'm thinking of opening a second store.", "Consider opening a second store"),
+        ("I'm thinking of buying a house.", "Consider buying a house"),
+        ("I'm hoping to help you out.", None),  # the listener
+        ("I'm hoping to get some rest.", None),  # no goal one pursues
+        ("I'm thinking of going to bed.", None),
+    ],
+)
+def test_a_goal_weighed_or_hoped(text: str, goal: str | None) -> None:
+    plan = extract([Utterance(text)], now=NOW)
+    assert [t.text for t in plan.todos] == ([goal] if goal else [])
