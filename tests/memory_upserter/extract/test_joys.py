@@ -29,6 +29,12 @@ def likes(text: str, asked: str | None = None) -> set[str]:
         ("Playing my guitar gives me peace.", "playing their guitar"),
         ("Running makes me feel alive.", "running"),
         ("Gotcha! Dance is my stress fix too.", "dance"),
+        (
+            "Contemporary dance is so expressive and graceful - it really speaks to me.",
+            "contemporary dance",
+        ),
+        ("Clay is incredible, it brings me so much joy!", "clay"),
+        ("Abstract art gives me so much joy.", "abstract art"),
     ],
 )
 def test_a_pastime_by_what_it_gives(text: str, value: str) -> None:
@@ -48,6 +54,10 @@ def test_a_pastime_by_what_it_gives(text: str, value: str) -> None:
         "Something makes me so happy.",
         "Work is my thing.",
         "Playing it helps me get my emotions out.",
+        "Your painting is lovely, it speaks to me.",
+        "The music is great, it speaks to me.",
+        "Mel is amazing, it makes me happy.",
+        "It speaks to me.",
     ],
 )
 def test_no_pastime_no_like(text: str) -> None:

@@ -22,7 +22,7 @@ from services.memory_upserter.extract.rules.registry import rule
 
 _OPENER = r"^\W*(?:(?i:and|but|so|yeah|yes|oh|honestly|plus|also|wow|man)\W+)*"
 # A pastime as the clause's subject: a gerund phrase ("Playing my guitar") or one noun ("Art").
-_PASTIME = r"(?P<thing>[A-Za-z][a-z]+ing(?:\s+(?:my\s+)?[a-z]+){0,2}|[A-Za-z][a-z]+)"
+_PASTIME = r"(?P<thing>[A-Za-z][a-z]+ing(?:\s+(?:my\s+)?[a-z]+){0,2}|[A-Za-z][a-z]+(?:\s+[a-z]+)?)"
 _ADVERB = r"(?:(?i:really|truly|just|always|honestly|definitely|also|still|totally)\s+)*"
 _MUCH = r"(?:(?:so\s+much|such|a\s+lot\s+of|great|real|pure|true|endless)\s+)?"
 _JOY = r"(?:joy|happiness|peace|comfort|calm|fulfil?lment|energy|purpose|freedom)"
@@ -50,6 +50,9 @@ bring sing sling sting wing swing""".split()
 )
 
 
+_DETERMINERS = frozenset(
+    "the a an this that these those your his her their its our my some any every".split()
+)
 _ADVERBS = frozenset("really truly just always also still totally so very quite pretty".split())
 
 
@@ -64,6 +67,8 @@ def _pastime(thing: str) -> str | None:
         head = words[0]
         gerund = head.endswith("ing") and len(head) > 5  # "dancing", never "king"
         return head if gerund or head in PASTIME_NOUNS or ACTIVITY.fullmatch(head) else None
+    if len(words) == 2 and words[1] in PASTIME_NOUNS and words[0] not in _DETERMINERS:
+        return " ".join(words)  # "contemporary dance", "abstract art"
     if not words[0].endswith("ing") or words[-1] in ("it", "them", "this", "that", "you"):
         return None  # "Playing guitar", never "Art class" as a phrase nor "Seeing it"
     return " ".join(words)
@@ -194,3 +199,26 @@ def _i_find_it(m: re.Match[str], out: Emitter) -> None:
 def _never_gets_old(m: re.Match[str], out: Emitter) -> None:
     """ "Painting never gets old for me", "Music means everything to me"."""
     _liked(out, m["thing"])
+
+
+_DOES_FOR_ME = (
+    rf"(?:speaks\s+to\s+me|resonates\s+with\s+me|(?:brings|gives)\s+me\s+{_MUCH}{_JOY}|makes\s+me\s+"
+    rf"(?:feel\s+)?{_HAPPY}|helps\s+me\s+(?:to\s+)?(?:{_EXPRESS}|{_UNWIND})|keeps\s+me\s+(?:sane|"
+    rf"going|grounded|calm))"
+)
+# The sentence opens on a pastime described ("Clay is incredible", "Contemporary dance is so
+# expressive"): the "it" of its next clause.
+_DESCRIBED = re.compile(rf"{_OPENER}{_PASTIME}\s*(?:['’]s|\s+is|\s+are|\s+has\s+been)\s")
+
+
+@rule(
+    "it_does_for_me",
+    rf"(?:^\W*|,\s*)(?i:and\s+)?(?i:it)\s+{_ADVERB}(?i:{_DOES_FOR_ME})\b",
+)
+def _it_does_for_me(m: re.Match[str], out: Emitter) -> None:
+    """ "Contemporary dance is so expressive and graceful - it really speaks to me", "Clay is
+    incredible, it brings me so much joy": "it" is the pastime the sentence opened on (never one
+    of another sentence, nor "This song is great, it speaks to me": no pastime)."""
+    opened = _DESCRIBED.match(out.sentence)
+    if opened is not None and out.sentence.find(m.group(0).strip(" ,")) > opened.end():
+        _liked(out, opened["thing"])
