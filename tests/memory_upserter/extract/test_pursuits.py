@@ -48,6 +48,7 @@ def facts_of(text: str) -> set[tuple[str, str | None]]:
         ("My partner and I are expecting our first baby!", ("EXPECTING", "baby")),
         ("I'm going to be a dad!", ("EXPECTING", "baby")),
         ("I've got a pet snake named Noodle.", ("HAS_PET", "Noodle")),
+        ("My two cats keep me company.", ("HAS_PET", "cats")),
         ("My job at the bank keeps me busy.", ("WORKS_AT", "bank")),
         (
             "I'm putting in a lot of work on my business even with the obstacles.",
