@@ -122,3 +122,26 @@ def test_a_day_that_comes_back_is_a_habit(text: str, todo: bool) -> None:
 def test_a_goal_weighed_or_hoped(text: str, goal: str | None) -> None:
     plan = extract([Utterance(text)], now=NOW)
     assert [t.text for t in plan.todos] == ([goal] if goal else [])
+
+
+@pytest.mark.parametrize(
+    "asked, text, expected, wrong",
+    [
+        ("Where do you live now?", "Still in Boston, near the harbor.",
+         ("LIVES_IN", "Boston"), ("LIVES_IN", "Still")),
+        ("What inspired you to start your business?", "My love for baking, honestly.",
+         ("LIKES", "baking"), ("LIKES", "their business")),
+    ],
+)  # fmt: skip
+def test_an_answer_whole(
+    asked: str, text: str, expected: tuple[str, str], wrong: tuple[str, str]
+) -> None:
+    plan = extract([Utterance(text)], now=NOW, asked=asked)
+    said = {(f.predicate, f.object or f.value) for f in plan.facts}
+    assert expected in said
+    assert wrong not in said
+
+
+def test_a_group_without_its_relative_clause() -> None:
+    plan = extract([Utterance("I'm part of a hiking group that meets every Sunday.")], now=NOW)
+    assert [f.value for f in plan.facts if f.predicate == "MEMBER_OF"] == ["a hiking group"]

@@ -205,7 +205,8 @@ def _fan(m: re.Match[str], out: Emitter) -> None:
 def _member_of(m: re.Match[str], out: Emitter) -> None:
     """ "I'm part of a local running club", "I'm in a band with some friends", "I've been a
     member of the hiking club for years": a group the person belongs to."""
-    what = _whole(re.sub(r"(?i)\s+for\s+(?:years|ages|a\s+while|\w+\s+years)$", "", m["what"]))
+    said = re.split(r"(?i)\s+(?:that|who|which)\s", m["what"])[0]  # "a group [that meets …]"
+    what = _whole(re.sub(r"(?i)\s+for\s+(?:years|ages|a\s+while|\w+\s+years)$", "", said))
     if what is not None and m["in"]:
         what = re.split(r"(?i)\s+(?:with|at|for|in)\s", what)[0]  # "a band [with some friends]"
     if what is not None and not re.match(
