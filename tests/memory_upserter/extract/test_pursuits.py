@@ -49,6 +49,11 @@ def facts_of(text: str) -> set[tuple[str, str | None]]:
         ("I'm going to be a dad!", ("EXPECTING", "baby")),
         ("I've got a pet snake named Noodle.", ("HAS_PET", "Noodle")),
         ("My two cats keep me company.", ("HAS_PET", "cats")),
+        (
+            "Here's a pic of my garden, I grow tomatoes and herbs.",
+            ("DOES", "grow tomatoes and herbs"),
+        ),
+        ("I spend a lot of time at the beach.", ("DOES", "time at the beach")),
         ("My job at the bank keeps me busy.", ("WORKS_AT", "bank")),
         (
             "I'm putting in a lot of work on my business even with the obstacles.",
@@ -81,6 +86,9 @@ def test_written(text: str, expected: tuple[str, str]) -> None:
         ("Your job at the bank sounds fun.", "WORKS_AT"),
         ("I'm putting a lot of time into your project.", "WORKS_ON"),
         ("I'm putting my heart into it.", "WORKS_ON"),
+        ("I grow tired of it.", "DOES"),
+        ("As I grow older I care less.", "DOES"),
+        ("I spend a lot of time thinking about it.", "DOES"),
         ("I also lost my job at Door Dash this month.", "WORKS_AT"),
         ("I was fired from my job at the bank.", "WORKS_AT"),  # a subject, no activity underway
         ("My favorite thing is spending time with my family.", "FAVORITE"),  # cut at "with"

@@ -88,3 +88,34 @@ def _putting_work_into(m: re.Match[str], out: Emitter) -> None:
     what = _own(what)
     out.fact("WORKS_ON", f"{out.who} is putting a lot of {m['effort'].lower()} into {what}",
              value=what, memory_type="PROJECT", confidence=0.7)  # fmt: skip
+
+
+@rule(
+    "i_grow",
+    r"(?i:\bI\s+(?:also\s+|still\s+|usually\s+|mostly\s+)?grow\s+)(?!(?i:up|old|older|tired|"
+    r"weary|more|less|into|out|apart|closer|fond|used|stronger|bored|impatient|sick|to|it|them|"
+    r"a\s+lot|so|as)\b)" + _PHRASE,
+)
+def _i_grow(m: re.Match[str], out: Emitter) -> None:
+    """ "I grow tomatoes and herbs": a garden kept (never "I grow tired of it")."""
+    what = _whole(m["what"])
+    if what is not None and out.is_user and not out.clause_said:
+        what = _own(what)
+        out.fact("DOES", f"{out.who} grows {what}", value=f"grow {what}", fact_type="habit",
+                 confidence=0.7)  # fmt: skip
+
+
+@rule(
+    "spend_time_at",
+    r"(?i:\bI\s+(?:also\s+|still\s+|usually\s+)?spend\s+(?:a\s+lot\s+of|lots\s+of|so\s+much|"
+    r"most\s+of\s+my|all\s+(?:of\s+)?my|a\s+ton\s+of)\s+(?:free\s+|spare\s+)?time\s+)"
+    r"(?P<where>(?i:at|in|on|by)\s+(?i:the|my|our)\s+[a-z][\w' -]{2,40}?)(?=\s*(?:[,.;:!?]|$|\s"
+    r"(?:and|but|so|because|with|when|these|lately|now)\b))",
+)
+def _spend_time_at(m: re.Match[str], out: Emitter) -> None:
+    """ "I spend a lot of time at the beach": where the person's free time goes."""
+    where = _whole(m["where"], object_=False)
+    if where is not None and out.is_user and not out.clause_said:
+        where = _own(where)
+        out.fact("DOES", f"{out.who} spends a lot of time {where}", value=f"time {where}",
+                 fact_type="habit", confidence=0.7)  # fmt: skip
