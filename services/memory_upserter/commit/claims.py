@@ -103,18 +103,21 @@ def unfounded(
     spoken = [w for w in claim if said_word(w, bag)]
     if spoken and (firm := whose.firmness(fact, spoken, said, clauses, said_word, True)):
         return firm[0], f"the claim is {firm[1]}"
+    relation = relation_unsaid(fact, said)
+    why = None if relation is None else relation[1].removeprefix("unsure: ")
+    if said.trust == "session":  # a plan in the schema's shape: its words decide (:mod:`.shape`)
+        return None if why is None else ("lowered", f"unsure: {why}")
     if (stands := unstanding(fact, supported, claim, clauses, said_word, bag)) is not None:
         return stands  # type: ignore[return-value]
-    relation = relation_unsaid(fact, said)
-    if relation is not None and relation[0] == "dropped":
-        return relation
+    if relation is not None:  # held strictly (:mod:`.shape`): a relation needs its word said
+        return "dropped", relation[1] if relation[0] == "dropped" else f"{why} (held strictly)"
     if (habit := habit_unsaid(fact, said, said_word)) is not None:
         return "dropped", habit
     if (word := _assistants(fact, claim, said, bag, said_word)) is not None:
         # an offer added to the person's own claim ("runs" → "long runs"); else unsure
         added = word in claim and bool(spoken)
         return "dropped" if added else "lowered", f"only the assistant offered {word!r}"
-    return relation
+    return None
 
 
 def _assistants(

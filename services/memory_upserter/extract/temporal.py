@@ -4,7 +4,8 @@
 returns the sentence without them, so "I moved to Porto last week" is the fact "lives in Porto"
 valid from a week before the turn, never a place called "Porto Last Week".
 
-- a start: "last week/month/year", "last Saturday", "yesterday", "this morning", "3 days ago",
+- a start: "last week/month/year", "last Saturday", "yesterday", "this morning" (or
+  afternoon, evening), "3 days ago",
   "in/from March (2024)", "from dec 1" (the coming one unless the sentence is past tense,
   :func:`.when.past_tense`), "in 2019", "since 2019/March/last week" (the last one), "back in
   2019", "a few years back", "last spring", "over the winter", "earlier this year";
@@ -59,7 +60,11 @@ _PHRASES = [
         r"(?:since\s+)?(?P<last>last|this\s+past)\s+(?:(?P<lunit>week|month|year|weekend|night)|"
         rf"(?P<lwd>{'|'.join(WEEKDAYS)}))",
     ),
-    ("yesterday", r"(?:since\s+)?(?P<yday>yesterday|earlier\s+today|this\s+morning|today)"),
+    (
+        "yesterday",
+        r"(?:since\s+)?(?P<yday>yesterday|earlier\s+today|this\s+(?:morning|afternoon|evening)|"
+        r"today)",
+    ),
     (
         "until",
         r"(?:until|till|'til|through)\s+(?P<uwhat>tomorrow|tonight|the\s+(?P<uth>\d{1,2})(?:st|nd|"

@@ -1,0 +1,91 @@
+"""Whether a model's answer has the shape strict decoding gives (pure): how much of a plan's
+word grounding to trust (:mod:`.grounding`, :class:`Trust`).
+
+The turn hands the model a strict ``response_format`` (:func:`~services.envelope_validator.
+answer_format.response_format`): every object closed, every property required, every enum
+closed. Whether the integrator's endpoint enforces it is their choice, and it shows in what
+comes back. An answer that is exactly one JSON object the schema admits — no fence or prose
+around it, every field present, no field the schema lacks, each type and enum as the schema
+says (:func:`conforms`) — is the work of a model that followed [ANSWER FORMAT]: its facts are
+held to the conversation (``"session"``). An answer that needed the lenient reader
+(:mod:`.lenient`: a fence, a missing ``plan`` or field, ``"PERSONAL"`` for an enum, a fact
+beside ``reply``) was written by a model that did not follow the schema, so its claims are
+held strictly (``"strict"``): the claim rules of :mod:`.claims` decide as well as the words.
+
+Where this is wrong: a strong model in plain JSON mode that leaves out one optional field is
+held strictly (its fair inferences — a relation, a habit said once — may be dropped); a weak
+model under strict decoding is held to the session (its invented relations and habits kept,
+though its hedges and unsaid words are still dropped). bench/RESULTS.md measures both.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Literal
+
+import msgspec
+
+__all__ = ["Trust", "conforms", "trust_of"]
+
+Trust = Literal["session", "strict"]
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "boolean": (bool,),
+    "integer": (int,),
+    "number": (int, float),
+    "array": (list,),
+    "object": (dict,),
+    "null": (type(None),),
+}
+
+
+@functools.cache
+def _schema() -> dict[str, Any]:
+    from services.envelope_validator.answer_format import response_format
+
+    return response_format().json_schema.schema
+
+
+def trust_of(answer: str | None, plan: dict[str, Any] | None = None) -> Trust:
+    """``"session"`` for an answer (or a plan the flow sent as an object) strict decoding could
+    have written, else ``"strict"``."""
+    if answer is not None:
+        return "session" if conforms(answer) else "strict"
+    fits = plan is not None and _admits(_schema()["properties"]["plan"], plan)
+    return "session" if fits else "strict"
+
+
+def conforms(raw: str) -> bool:
+    """The raw answer is one JSON object, nothing around it, that the strict schema admits."""
+    try:
+        value = msgspec.json.decode(raw.strip().encode())
+    except msgspec.DecodeError:
+        return False
+    return isinstance(value, dict) and _admits(_schema(), value)
+
+
+def _admits(node: dict[str, Any], value: Any) -> bool:
+    """``value`` is one the strict-mode ``node`` admits (the subset :mod:`.json_schema` emits:
+    type, enum, const, properties all required and closed, items, anyOf)."""
+    if "anyOf" in node:
+        return any(_admits(option, value) for option in node["anyOf"])
+    if "enum" in node and value not in node["enum"]:
+        return False
+    if "const" in node and value != node["const"]:
+        return False
+    kinds = node.get("type")
+    if kinds is not None:
+        names = [kinds] if isinstance(kinds, str) else kinds
+        allowed = tuple(t for n in names for t in _TYPES[n])
+        is_bool = isinstance(value, bool)
+        if not isinstance(value, allowed) or (is_bool and bool not in allowed):
+            return False
+    if isinstance(value, dict) and "properties" in node:
+        properties = node["properties"]
+        if value.keys() != properties.keys():  # every property, none other
+            return False
+        return all(_admits(properties[k], v) for k, v in value.items())
+    if isinstance(value, list) and "items" in node:
+        return all(_admits(node["items"], item) for item in value)
+    return True
