@@ -39,6 +39,7 @@ from services.core.when import MONTHS, WEEKDAYS
 from services.memory_upserter.commit import grounding as g
 from services.memory_upserter.commit import whose
 from services.memory_upserter.commit.related import relation_unsaid
+from services.memory_upserter.commit.spoken import CORRECTION
 from services.memory_upserter.commit.standing import unstanding
 from services.memory_upserter.commit.support import FILLER
 from services.memory_upserter.text import STOP_WORDS, words
@@ -99,25 +100,24 @@ def unfounded(
         return "dropped", "the person said it is fine: no allergy or aversion"
     if (firm := whose.firmness(fact, supported, said, clauses, said_word, of_person)) is not None:
         return firm
+    if (negation := negated(fact, supported, clauses, said_word)) is not None:
+        return "dropped", f"said only as what is not: {negation[:120]!r}"
     claim = claim_words(fact)
     spoken = [w for w in claim if said_word(w, bag)]
     if spoken and (firm := whose.firmness(fact, spoken, said, clauses, said_word, True)):
         return firm[0], f"the claim is {firm[1]}"
-    relation = relation_unsaid(fact, said)
-    why = None if relation is None else relation[1].removeprefix("unsure: ")
-    if said.trust == "session":  # a plan in the schema's shape: its words decide (:mod:`.shape`)
-        return None if why is None else ("lowered", f"unsure: {why}")
     if (stands := unstanding(fact, supported, claim, clauses, said_word, bag)) is not None:
         return stands  # type: ignore[return-value]
-    if relation is not None:  # held strictly (:mod:`.shape`): a relation needs its word said
-        return "dropped", relation[1] if relation[0] == "dropped" else f"{why} (held strictly)"
+    relation = relation_unsaid(fact, said)
+    if relation is not None and relation[0] == "dropped":
+        return relation
     if (habit := habit_unsaid(fact, said, said_word)) is not None:
         return "dropped", habit
     if (word := _assistants(fact, claim, said, bag, said_word)) is not None:
         # an offer added to the person's own claim ("runs" → "long runs"); else unsure
         added = word in claim and bool(spoken)
         return "dropped" if added else "lowered", f"only the assistant offered {word!r}"
-    return None
+    return relation
 
 
 def _assistants(
@@ -234,6 +234,46 @@ def habit_unsaid(fact: PlanFact, said: Said, said_word: whose.SaidWord) -> str |
     if habit and naming and not any(_habitual(c) for c in naming):
         return f"the person said no habit or frequency: {naming[0].strip()[:120]!r}"
     return None
+
+
+# "no gigs for me", "never smoked": a negator at most two words before (not a correction's "not
+# york its harrogate", nor "wait no, thu is swimming")
+_NOT = frozenset("no not never nothing without dont didnt cant wont isnt arent wasnt".split())
+_NEGATED_FACT = re.compile(
+    r"(?i)\b(?:not|no|never|without|doesn['’]?t|don['’]?t|won['’]?t|isn['’]?t|can['’]?t|cannot|"
+    r"unable|quit|stopped|gave\s+up|avoid\w*)\b"
+)
+
+
+def negated(
+    fact: PlanFact, supported: Sequence[str], clauses: whose.Clauses, said: whose.SaidWord
+) -> str | None:
+    """The clause, when every clause this turn that names the fact's words says them only
+    after a negator ("no gigs for me this week" for "User goes to gigs"); None when the fact
+    states the negation, an allergy or aversion, or a clause says them plainly or corrects."""
+    if (
+        not supported
+        or _NEGATED_FACT.search(fact.text)
+        or _AVERSION.search(f"{fact.predicate} {fact.text}")
+    ):
+        return None
+    naming = [
+        c for message in clauses for c, bag in message if any(said(w, bag) for w in supported)
+    ]
+    if not naming or any(not _after_negator(c, supported, said) for c in naming):
+        return None
+    if any(CORRECTION.search(c) for c in naming):  # "wait no, thu is…": a correction says it
+        return None
+    return naming[0]
+
+
+def _after_negator(clause: str, supported: Sequence[str], said: whose.SaidWord) -> bool:
+    tokens = [t.replace("'", "").replace("’", "") for t in clause.lower().split()]
+    return all(
+        any(n in _NOT for n in tokens[max(0, i - 2) : i])
+        for i, t in enumerate(tokens)
+        if any(said(w, frozenset(g.bag_of([t]))) for w in supported)
+    )
 
 
 # "tree nuts are fine", "dairy is ok": an allergy or aversion whose words this turn are said

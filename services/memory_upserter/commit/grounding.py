@@ -50,7 +50,7 @@ from typing import Literal
 from contracts.plan import PlanFact
 from services.memory_upserter.commit import claims, selves
 from services.memory_upserter.commit.read import SELF_HANDLES
-from services.memory_upserter.commit.shape import Trust
+from services.memory_upserter.commit.shape import Trust, weighed
 from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, OTHERS, PRESUPPOSED, YOURS
 from services.memory_upserter.commit.support import (
     FILLER,
@@ -210,15 +210,13 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     # firmly the person's, and what the fact claims as they said it (:mod:`.claims`,
     # :mod:`.whose`): an unsure claim decides last
     claimed = claims.unfounded(fact, supported, said, bag, clauses, said_word, of_person)
+    claim = unsaid_claim(fact, (*texts, *said.stored) if restating else texts)
+    if claim is not None and (claimed is None or claimed[0] == "lowered"):
+        claimed = "dropped", f"the person said no {claim}"
+    # how far the claim rules decide: by the plan's shape (:func:`.shape.weighed`)
+    claimed = weighed(claimed, said.trust)
     if claimed is not None and claimed[0] != "lowered":
         return Grounding(*claimed)
-    claim = (
-        None
-        if said.trust == "session"
-        else unsaid_claim(fact, (*texts, *said.stored) if restating else texts)
-    )
-    if claim is not None:
-        return Grounding("dropped", f"the person said no {claim} (a plan held strictly)")
     if missing:
         return Grounding(
             "lowered", f"unsure: nothing the person said supports {', '.join(missing)}"

@@ -25,9 +25,10 @@ from typing import Any, Literal
 
 import msgspec
 
-__all__ = ["Trust", "conforms", "trust_of"]
+__all__ = ["Trust", "conforms", "trust_of", "weighed"]
 
 Trust = Literal["session", "strict"]
+Verdict = tuple[Literal["dropped", "hedged", "lowered"], str]
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -54,6 +55,19 @@ def trust_of(answer: str | None, plan: dict[str, Any] | None = None) -> Trust:
         return "session" if conforms(answer) else "strict"
     fits = plan is not None and _admits(_schema()["properties"]["plan"], plan)
     return "session" if fits else "strict"
+
+
+def weighed(verdict: Verdict | None, trust: Trust) -> Verdict | None:
+    """A claim rule's verdict (:mod:`.claims`: an owner, a relation, a habit, a kind of claim
+    the person never put in words, a word only the assistant offered) as the plan's shape
+    trusts it: a hedge is kept out whatever the shape; held strictly, an unsure claim is
+    dropped; held to the conversation, an unfounded claim is only unsure — kept lowered, out
+    of FOUNDATION. Each with the reason, and the shape named."""
+    if verdict is None or verdict[0] == "hedged":
+        return verdict
+    if trust == "strict":
+        return "dropped", f"{verdict[1].removeprefix('unsure: ')} (plan held strictly)"
+    return "lowered", f"unsure: {verdict[1].removeprefix('unsure: ')} (plan in the schema's shape)"
 
 
 def conforms(raw: str) -> bool:

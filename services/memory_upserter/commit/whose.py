@@ -108,8 +108,7 @@ def firmness(
 ) -> tuple[Literal["dropped", "hedged"], str] | None:
     """Whether the person's supporting words were a firm statement of their own: hedged this
     turn (:func:`_hedge`); or, for a fact claiming something of the person (``of_person``,
-    its text "User …"), said of someone else (dropped; a plan held strictly only: :mod:`.shape`)
-    or only as a wish (hedged). The verdict
+    its text "User …"), said of someone else (dropped) or only as a wish (hedged). The verdict
     and the clause that says so; None when the fact is the person's, firmly. ``clauses``: this
     turn's, each with its bag of words; ``said_word``: whether a word is in a bag, in a form or
     a family of it (:mod:`.grounding`)."""
@@ -123,8 +122,7 @@ def firmness(
         return "hedged", f"hedged: {hedge!r}"
     if not of_person or not _OF_PERSON.match(fact.text):  # "Nora is engaged to Felix"
         return None
-    strict = said.trust == "strict"  # a plan in the schema's shape reads its own owners
-    if strict and (whose := _someone_elses(fact, supported, said, names)) is not None:
+    if (whose := _someone_elses(fact, supported, said, names)) is not None:
         return "dropped", f"said of someone else: {whose!r}"
     if (wish := _wished(fact, supported, said, names)) is not None:
         return "hedged", f"a wish, not a fact: {wish!r}"

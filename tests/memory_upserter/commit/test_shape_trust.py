@@ -61,7 +61,7 @@ def _said(this_turn: str, trust: str, earlier: tuple[str, ...] = ()) -> Said:
     return Said(NOW, (this_turn,), earlier, trust=trust)  # type: ignore[arg-type]
 
 
-def test_someone_elses_clause_holds_only_a_plan_held_strictly() -> None:
+def test_someone_elses_clause_drops_a_fact_held_strictly_and_lowers_one_in_shape() -> None:
     # the person tells of their dog; "he" is the dog, the fact is the dog's and fair
     said = "we got a rescue greyhound, hes called rocket. he was adopted from a shelter in leeds"
     fact = PlanFact(
@@ -71,7 +71,7 @@ def test_someone_elses_clause_holds_only_a_plan_held_strictly() -> None:
         value="a shelter in Leeds",
         text="User adopted Rocket from a shelter in Leeds",
     )
-    assert ground(fact, _said(said, "session")).verdict == "kept"
+    assert ground(fact, _said(said, "session")).verdict == "lowered"
     assert ground(fact, _said(said, "strict")).verdict == "dropped"
 
 
@@ -87,6 +87,18 @@ def test_a_relation_never_said_is_unsure_for_the_session_and_dropped_when_strict
     assert ground(fact, _said(said, "session")).verdict == "lowered"
 
 
+def test_a_value_the_model_normalised_rests_on_the_facts_own_words_in_shape() -> None:
+    fact = PlanFact(
+        memory_type="PROFILE",
+        predicate="occupation",
+        value="professional baker",
+        text="User makes a living from baking sourdough",
+    )
+    said = "the sourdough stall pays the rent now, i make a living baking!!"
+    assert ground(fact, _said(said, "session")).verdict == "kept"
+    assert ground(fact, _said(said, "strict")).verdict == "dropped"
+
+
 def test_a_hedge_is_kept_out_whatever_the_shape() -> None:
     fact = PlanFact(
         memory_type="PROFILE", predicate="works_at", value="Zalando", text="User works at Zalando"
@@ -96,10 +108,25 @@ def test_a_hedge_is_kept_out_whatever_the_shape() -> None:
         assert ground(fact, said).verdict == "hedged", trust
 
 
-def test_a_liking_needs_its_words_only_when_held_strictly() -> None:
+def test_a_liking_without_its_words_is_dropped_strictly_and_lowered_in_shape() -> None:
     fact = PlanFact(
         memory_type="PROFILE", predicate="likes", value="quizzes", text="User likes quizzes"
     )
     said = "pub quiz time with the team tonight"
     assert ground(fact, _said(said, "strict")).verdict == "dropped"
-    assert ground(fact, _said(said, "session")).verdict == "kept"
+    assert ground(fact, _said(said, "session")).verdict == "lowered"
+
+
+def test_a_thing_said_only_as_what_is_not_is_no_fact_of_it() -> None:
+    gigs = PlanFact(
+        memory_type="PROFILE", predicate="hobby", value="gigs", text="User goes to gigs"
+    )
+    said = "stuck at the office till friday so no gigs for me this week"
+    assert ground(gigs, _said(said, "strict")).verdict == "dropped"
+    assert ground(gigs, _said(said, "session")).verdict == "lowered"
+    plain = "cant wait for the gigs on friday, no joke"  # a negator elsewhere is none
+    assert ground(gigs, _said(plain, "strict")).verdict == "kept"
+    nuts = PlanFact(
+        memory_type="PROFILE", predicate="allergy", value="nuts", text="User is allergic to nuts"
+    )
+    assert ground(nuts, _said("no nuts for me, allergic", "strict")).verdict == "kept"
