@@ -23,9 +23,13 @@ parent", "is visiting") — and its kind are weighed too:
   schedule of days or a lasting change ("i can do gym 4x a week", "i run", "switching to mon
   wed fri", "took up running"); a one-off ("went running once", "tried yoga yesterday") is no
   habit, and no identity either ("User is a runner").
+- **What is not** (:func:`negated`): "no gigs for me this week" is no "User goes to gigs".
 - **A like** needs words of liking in a message naming the liked thing
   (:func:`.support.unsaid_claim`); an allergy said only where
   the person clears the thing ("nuts are fine") is none (:func:`cleared`).
+
+Each verdict is weighed by the plan's shape (:func:`.shape.weighed`): it drops a fact from a
+plan that needed repair, and only lowers one from a plan in the schema's shape.
 """
 
 from __future__ import annotations
@@ -253,6 +257,7 @@ def negated(
     states the negation, an allergy or aversion, or a clause says them plainly or corrects."""
     if (
         not supported
+        or fact.valid_to  # an ending states the "not anymore" itself
         or _NEGATED_FACT.search(fact.text)
         or _AVERSION.search(f"{fact.predicate} {fact.text}")
     ):

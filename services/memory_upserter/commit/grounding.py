@@ -35,6 +35,11 @@ person's live facts is ``kept``: it was grounded when it was stored —
   that says it hedges, or — for a fact grounded only in earlier messages — this turn hedges a
   decision about it. A hedge is not a current fact, and the commit keeps it out of memory with
   a warning: the model writes it when the person decides.
+
+How far the claim rules decide depends on the plan's shape (:mod:`.shape`): for a plan in the
+strict schema's shape (``Said.trust == "session"``) the words may also be what memory holds of
+the person, a photo they shared, the fact's own sentence for a normalised value, and a claim
+rule's doubt only lowers the fact; for one that needed repair it drops it.
 """
 
 from __future__ import annotations

@@ -1,21 +1,34 @@
-"""Whether a model's answer has the shape strict decoding gives (pure): how much of a plan's
-word grounding to trust (:mod:`.grounding`, :class:`Trust`).
+"""A plan's trust from its own shape (pure): how far grounding's claim rules decide
+(:mod:`.grounding`, :mod:`.claims`).
 
 The turn hands the model a strict ``response_format`` (:func:`~services.envelope_validator.
 answer_format.response_format`): every object closed, every property required, every enum
 closed. Whether the integrator's endpoint enforces it is their choice, and it shows in what
-comes back. An answer that is exactly one JSON object the schema admits — no fence or prose
-around it, every field present, no field the schema lacks, each type and enum as the schema
-says (:func:`conforms`) — is the work of a model that followed [ANSWER FORMAT]: its facts are
-held to the conversation (``"session"``). An answer that needed the lenient reader
-(:mod:`.lenient`: a fence, a missing ``plan`` or field, ``"PERSONAL"`` for an enum, a fact
-beside ``reply``) was written by a model that did not follow the schema, so its claims are
-held strictly (``"strict"``): the claim rules of :mod:`.claims` decide as well as the words.
+comes back. :func:`conforms`: the answer is exactly one JSON object the schema admits — no fence
+or prose around it, every field present, none the schema lacks, each type and enum as the schema
+says. Such a plan is the work of a model that followed [ANSWER FORMAT]; one that needed the
+lenient reader (:mod:`.lenient`: a fence, a missing ``plan`` or field, ``"PERSONAL"`` for an
+enum, facts beside ``reply``) was written by a model that did not follow the schema.
 
-Where this is wrong: a strong model in plain JSON mode that leaves out one optional field is
-held strictly (its fair inferences — a relation, a habit said once — may be dropped); a weak
-model under strict decoding is held to the session (its invented relations and habits kept,
-though its hedges and unsaid words are still dropped). bench/RESULTS.md measures both.
+- **Held to the conversation** (``"session"``, a conforming plan): a fact's words are looked for
+  in the person's words of the session and in what memory holds of them (their live facts); a
+  value the model normalised may rest on the fact's own sentence ("professional gamer" ← "User
+  makes a living from gaming"); a photo the person shared is theirs; a persona's own note
+  (``scope: agent``) may rest on its reply. A claim rule's doubt (someone else's clause, a
+  relation, a habit, a liking, a home, a word only the assistant offered) only lowers the fact:
+  kept unsure, out of FOUNDATION (:func:`weighed`).
+- **Held strictly** (``"strict"``, any other plan): captions and the other speaker's things
+  aside, and every claim rule's doubt drops the fact — an unsure relation too ("Espen is the
+  user's partner" when the person never said partner).
+- Either way a fact with less than half its words said is dropped, and a hedge or a wish is kept
+  out. Each dropped or lowered fact's warning names why, and "(plan held strictly)" or "(plan in
+  the schema's shape)".
+
+Where this is wrong: a strong model in plain JSON mode that leaves out one empty field, or fences
+its JSON, is held strictly (its fair relations, habits and owners said loosely are dropped); a
+weak model under strict decoding is held to the conversation (its invented relations, habits
+and likings are kept, lowered). bench/RESULTS.md (block "wt9/trust") measures both by replaying
+the recorded answers in the other shape (:mod:`bench.model_loop.perturb`).
 """
 
 from __future__ import annotations
