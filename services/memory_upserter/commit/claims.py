@@ -28,7 +28,7 @@ parent", "is visiting") — and its kind are weighed too:
   (:func:`.support.unsaid_claim`); an allergy said only where
   the person clears the thing ("nuts are fine") is none (:func:`cleared`).
 
-Each verdict is weighed by the plan's shape (:func:`.shape.weighed`): it drops a fact from a
+Each verdict is weighed by the plan's shape (:func:`.grounding.weighed`): it drops a fact from a
 plan that needed repair, and only lowers one from a plan in the schema's shape.
 """
 

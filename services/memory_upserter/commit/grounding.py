@@ -55,7 +55,7 @@ from typing import Literal
 from contracts.plan import PlanFact
 from services.memory_upserter.commit import claims, selves
 from services.memory_upserter.commit.read import SELF_HANDLES
-from services.memory_upserter.commit.shape import Trust, weighed
+from services.memory_upserter.commit.shape import Trust
 from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, OTHERS, PRESUPPOSED, YOURS
 from services.memory_upserter.commit.support import (
     FILLER,
@@ -63,7 +63,14 @@ from services.memory_upserter.commit.support import (
     dates_said,
     unsaid_claim,
 )
-from services.memory_upserter.commit.wordforms import bag_of, norm, normalised, said_in, stem
+from services.memory_upserter.commit.wordforms import (
+    bag_of,
+    norm,
+    normalised,
+    said_in,
+    said_word,
+    stem,
+)
 from services.memory_upserter.commit.written_dates import iso_dates
 from services.memory_upserter.text import STOP_WORDS, fold, words
 
@@ -194,9 +201,6 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     restating = bool(fact.replaces) or said.corrects or said.trust == "session"
     bag = said.bag_with_stored if restating else said.bag
 
-    def said_word(w: str, bag: frozenset[str]) -> bool:  # a family first: read once, here
-        return normalised(w, bag) or said_in(w, bag)
-
     wanted, dates, missing = _unsaid(target, said, bag, said_word)
     if missing and said.trust == "session" and target != fact.text:
         # a value the model normalised ("professional gamer"): the fact's own sentence may
@@ -218,7 +222,7 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     claim = unsaid_claim(fact, (*texts, *said.stored) if restating else texts)
     if claim is not None and (claimed is None or claimed[0] == "lowered"):
         claimed = "dropped", f"the person said no {claim}"
-    # how far the claim rules decide: by the plan's shape (:func:`.shape.weighed`)
+    # how far the claim rules decide: by the plan's shape (:mod:`.shape`)
     claimed = weighed(claimed, said.trust)
     if claimed is not None and claimed[0] != "lowered":
         return Grounding(*claimed)
@@ -227,6 +231,19 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
             "lowered", f"unsure: nothing the person said supports {', '.join(missing)}"
         )
     return Grounding(*claimed) if claimed is not None else Grounding("kept")
+
+
+def weighed(verdict: claims.Verdict | None, trust: Trust) -> claims.Verdict | None:
+    """A claim rule's verdict (:mod:`.claims`: an owner, a relation, a habit, a kind of claim
+    the person never put in words, a word only the assistant offered) as the plan's shape
+    trusts it: a hedge is kept out whatever the shape; held strictly, an unsure claim is
+    dropped; held to the conversation, an unfounded claim is only unsure — kept lowered, out
+    of FOUNDATION. Each with the reason, and the shape named."""
+    if verdict is None or verdict[0] == "hedged":
+        return verdict
+    if trust == "strict":
+        return "dropped", f"{verdict[1].removeprefix('unsure: ')} (plan held strictly)"
+    return "lowered", f"unsure: {verdict[1].removeprefix('unsure: ')} (plan in the schema's shape)"
 
 
 def _read_as(fact: PlanFact, said: Said, of_person: bool) -> Said:

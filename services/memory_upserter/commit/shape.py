@@ -16,7 +16,7 @@ enum, facts beside ``reply``) was written by a model that did not follow the sch
   makes a living from gaming"); a photo the person shared is theirs; a persona's own note
   (``scope: agent``) may rest on its reply. A claim rule's doubt (someone else's clause, a
   relation, a habit, a liking, a home, a word only the assistant offered) only lowers the fact:
-  kept unsure, out of FOUNDATION (:func:`weighed`).
+  kept unsure, out of FOUNDATION (:func:`.grounding.weighed`, the one step that applies it).
 - **Held strictly** (``"strict"``, any other plan): captions and the other speaker's things
   aside, and every claim rule's doubt drops the fact — an unsure relation too ("Espen is the
   user's partner" when the person never said partner).
@@ -38,10 +38,9 @@ from typing import Any, Literal
 
 import msgspec
 
-__all__ = ["Trust", "conforms", "trust_of", "weighed"]
+__all__ = ["Trust", "conforms", "trust_of"]
 
 Trust = Literal["session", "strict"]
-Verdict = tuple[Literal["dropped", "hedged", "lowered"], str]
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -68,19 +67,6 @@ def trust_of(answer: str | None, plan: dict[str, Any] | None = None) -> Trust:
         return "session" if conforms(answer) else "strict"
     fits = plan is not None and _admits(_schema()["properties"]["plan"], plan)
     return "session" if fits else "strict"
-
-
-def weighed(verdict: Verdict | None, trust: Trust) -> Verdict | None:
-    """A claim rule's verdict (:mod:`.claims`: an owner, a relation, a habit, a kind of claim
-    the person never put in words, a word only the assistant offered) as the plan's shape
-    trusts it: a hedge is kept out whatever the shape; held strictly, an unsure claim is
-    dropped; held to the conversation, an unfounded claim is only unsure — kept lowered, out
-    of FOUNDATION. Each with the reason, and the shape named."""
-    if verdict is None or verdict[0] == "hedged":
-        return verdict
-    if trust == "strict":
-        return "dropped", f"{verdict[1].removeprefix('unsure: ')} (plan held strictly)"
-    return "lowered", f"unsure: {verdict[1].removeprefix('unsure: ')} (plan in the schema's shape)"
 
 
 def conforms(raw: str) -> bool:

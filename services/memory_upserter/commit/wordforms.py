@@ -15,7 +15,7 @@ from services.memory_upserter.commit.support import (
 )
 from services.memory_upserter.text import NUMBER_WORDS, words
 
-__all__ = ["bag_of", "norm", "normalised", "said_in", "stem"]
+__all__ = ["bag_of", "norm", "normalised", "said_in", "said_word", "stem"]
 
 
 def stem(word: str) -> str:
@@ -75,3 +75,8 @@ def normalised(word: str, bag: frozenset[str]) -> bool:
         and any(said_in(member, bag) for member in family)
         for family in FAMILIES
     )
+
+
+def said_word(word: str, bag: frozenset[str]) -> bool:
+    """The word, in a form or a word of its family, is in ``bag`` (a family first: read once)."""
+    return normalised(word, bag) or said_in(word, bag)
