@@ -1,10 +1,10 @@
 """A plan's trust from its own shape (pure): how far grounding's claim rules decide
 (:mod:`.grounding`, :mod:`.claims`).
 
-The turn hands the model a strict ``response_format`` (:func:`~services.envelope_validator.
-answer_format.response_format`): every object closed, every property required, every enum
-closed. Whether the integrator's endpoint enforces it is their choice, and it shows in what
-comes back. :func:`conforms`: the answer is exactly one JSON object the schema admits — no fence
+The turn hands the model a strict ``response_format`` (envelope-validator's ``answer_format``,
+:func:`services.core.json_schema.strict_schema` of the answer): every object closed, every
+property required, every enum closed. Whether the integrator's endpoint enforces it is their
+choice, and it shows in what comes back. :func:`conforms`: the answer is exactly one JSON object the schema admits — no fence
 or prose around it, every field present, none the schema lacks, each type and enum as the schema
 says. Such a plan is the work of a model that followed [ANSWER FORMAT]; one that needed the
 lenient reader (:mod:`.lenient`: a fence, a missing ``plan`` or field, ``"PERSONAL"`` for an
@@ -38,6 +38,9 @@ from typing import Any, Literal
 
 import msgspec
 
+from contracts.plan import LLMAnswer
+from services.core.json_schema import strict_schema
+
 __all__ = ["Trust", "conforms", "trust_of"]
 
 Trust = Literal["session", "strict"]
@@ -55,9 +58,9 @@ _TYPES: dict[str, tuple[type, ...]] = {
 
 @functools.cache
 def _schema() -> dict[str, Any]:
-    from services.envelope_validator.answer_format import response_format
-
-    return response_format().json_schema.schema
+    """The answer's strict schema, as envelope-validator's ``response_format`` sends it (that
+    one also drops descriptions; types, enums and required fields are these)."""
+    return strict_schema(LLMAnswer)
 
 
 def trust_of(answer: str | None, plan: dict[str, Any] | None = None) -> Trust:
