@@ -4,11 +4,12 @@
 The turn hands the model a strict ``response_format`` (envelope-validator's ``answer_format``,
 :func:`services.core.json_schema.strict_schema` of the answer): every object closed, every
 property required, every enum closed. Whether the integrator's endpoint enforces it is their
-choice, and it shows in what comes back. :func:`conforms`: the answer is exactly one JSON object the schema admits — no fence
-or prose around it, every field present, none the schema lacks, each type and enum as the schema
-says. Such a plan is the work of a model that followed [ANSWER FORMAT]; one that needed the
-lenient reader (:mod:`.lenient`: a fence, a missing ``plan`` or field, ``"PERSONAL"`` for an
-enum, facts beside ``reply``) was written by a model that did not follow the schema.
+choice, and it shows in what comes back. :func:`conforms`: the answer is exactly one JSON object
+the schema admits — no fence or prose around it, every field present, none the schema lacks,
+each type and enum as the schema says. Such a plan is the work of a model that followed [ANSWER
+FORMAT]; one that needed the lenient reader (:mod:`.lenient`: a fence, a missing ``plan`` or
+field, ``"PERSONAL"`` for an enum, facts beside ``reply``) was written by a model that did not
+follow the schema.
 
 - **Held to the conversation** (``"session"``, a conforming plan): a fact's words are looked for
   in the person's words of the session and in what memory holds of them (their live facts); a
