@@ -116,7 +116,7 @@ class Said:
 
     @functools.cached_property
     def with_reply(self) -> Said:  # a persona's own note: its reply is its words too
-        return dataclasses.replace(self, this_turn=(*self.this_turn, self.reply))
+        return dataclasses.replace(self, this_turn=(*self.this_turn, self.reply), reply="")
 
     def _without(self, clean: Callable[[str], str]) -> Said:
         return Said(
@@ -249,12 +249,13 @@ def weighed(verdict: claims.Verdict | None, trust: Trust) -> claims.Verdict | No
 def _read_as(fact: PlanFact, said: Said, of_person: bool) -> Said:
     """The person's words as the fact is read against them: for a plan held strictly, captions
     aside (and for a fact claiming a thing as the person's, the other speaker's things); for one
-    held to the conversation (:mod:`.shape`), a photo the person shared is theirs, and a
+    held to the conversation (:mod:`.shape`), a photo the person shared is theirs. Either way a
     persona's own note (``scope: agent``) may rest on what the persona replied."""
     if said.trust == "strict":
-        return said.mine if of_person else said.told
-    shared = said.yours_aside if of_person else said
-    return shared.with_reply if fact.scope == "agent" else shared
+        read = said.mine if of_person else said.told
+    else:
+        read = said.yours_aside if of_person else said
+    return read.with_reply if fact.scope == "agent" else read
 
 
 def _unsaid(
