@@ -6,8 +6,8 @@ What a worker shares with the others and what it keeps for itself:
 
 - **a test file stays whole on one worker** (its module fixtures are built once), and so does
   every folder whose session fixtures are costly: ``tests/e2e`` (one unit per n8n mode: each
-  mode's stacks are built once, and the two modes' waits overlap) and
-  ``tests/model_loop`` (each recorded conversation replayed once per style for the whole run).
+  mode's stacks are built once, and the two modes' waits overlap) and ``tests/model_loop`` (one
+  unit per recorded set: each conversation is replayed once per style for the whole run).
   They are handed out first, the rest as workers free up;
 - **Postgres**: each worker creates its own databases (their names are random already);
 - **Redis**: the run's db, as runs side by side already share it: every test writes only under
@@ -68,13 +68,21 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _group(item: pytest.Item) -> str:
-    """The unit a worker takes whole: each n8n mode's E2E tests (that mode's stacks), the rest
-    of a :data:`WHOLE` folder, else the test's file."""
+    """The unit a worker takes whole: each n8n mode's E2E tests (that mode's stacks), each
+    recorded set's replay tests (its replays), the rest of a :data:`WHOLE` folder, else the
+    test's file."""
     parts = item.path.relative_to(TESTS).parts if item.path.is_relative_to(TESTS) else ()
-    if parts and parts[0] in WHOLE:
-        mode = getattr(item, "callspec", None) and item.callspec.params.get("stack")
-        return f"{parts[0]}-{mode}" if mode else parts[0]
-    return str(item.path)
+    if not parts or parts[0] not in WHOLE:
+        return str(item.path)
+    params = item.callspec.params if hasattr(item, "callspec") else {}
+    if "stack" in params:
+        return f"{parts[0]}-{params['stack']}"
+    styles = (
+        [params["style"]] if "style" in params else getattr(params.get("recorded"), "styles", ())
+    ) or getattr(getattr(item, "module", None), "STYLES", ())
+    if styles:  # "careful-v5": the v5 set's replays; "careful": the first set's
+        return f"{parts[0]}-v{styles[0].rpartition('-v')[2] if '-v' in styles[0] else '1'}"
+    return parts[0]
 
 
 def _rank(item: pytest.Item) -> int:

@@ -137,7 +137,7 @@ async def test_the_figures(replayed, capsys, recorded: RecordedSet) -> None:
 async def test_the_targets_are_met(replayed, recorded: RecordedSet) -> None:
     """A careful model's false drops ≤ 2 % of its fair facts, a sloppy model's inventions kept
     ≤ 5 % (``v2``: tuned and held-out conversations together)."""
-    careful, sloppy = (await totals(replayed, recorded.runs, s) for s in recorded.styles)
+    careful, sloppy = [await totals(replayed, recorded.runs, s) for s in recorded.styles]
     assert careful["fair"] > 0 and sloppy["invented"] > 0, (careful, sloppy)
     assert careful["fair_dropped"] <= 0.02 * careful["fair"], careful
     assert sloppy["invented_kept"] <= 0.05 * sloppy["invented"], sloppy
@@ -157,16 +157,17 @@ async def test_a_careful_models_handles_name_the_replays_rows(
     assert not unknown
 
 
-async def test_the_v2_figures_per_style_and_split(replayed, capsys) -> None:
-    for style in V2.styles:
-        for held_out in (False, True):
-            n = await totals(replayed, V2.runs, style, held_out)
-            with capsys.disabled():
-                print(
-                    f"\n{style:10} {'held-out' if held_out else 'tuned':8} turns {n['turns']:3}"
-                    f"  lost {n['lost']}  fair dropped {n['fair_dropped']}/{n['fair']}"
-                    f"  invented kept {n['invented_kept']}/{n['invented']}"
-                )
-            assert n["fair_dropped"] <= n["fair"] and n["invented_kept"] <= n["invented"]
+@pytest.mark.parametrize("style", V2.styles)
+async def test_the_v2_figures_per_style_and_split(replayed, capsys, style: str) -> None:
+    played = [(c, s) for c, s in V2.runs if s == style]
+    for held_out in (False, True):
+        n = await totals(replayed, played, style, held_out)
+        with capsys.disabled():
+            print(
+                f"\n{style:10} {'held-out' if held_out else 'tuned':8} turns {n['turns']:3}"
+                f"  lost {n['lost']}  fair dropped {n['fair_dropped']}/{n['fair']}"
+                f"  invented kept {n['invented_kept']}/{n['invented']}"
+            )
+        assert n["fair_dropped"] <= n["fair"] and n["invented_kept"] <= n["invented"]
     with capsys.disabled():
-        print("\n".join(await misses(replayed, V2.runs)))
+        print("\n".join(await misses(replayed, played)))
