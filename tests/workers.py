@@ -1,14 +1,13 @@
 """The suite on every core: ``uv run pytest`` runs the whole suite in worker processes
-(pytest-xdist; ``-n auto --dist loadgroup`` in pyproject.toml's addopts): one a core and one
-more, up to four. A run of some files or folders stays in one process (no workers to start).
+(pytest-xdist; ``-n auto`` in pyproject.toml's addopts): one a core and one more, up to four.
+A run of some files or folders stays in one process (no workers to start).
 
-What a worker shares with the others and what it keeps for itself:
+What a worker takes whole, and what it keeps for itself:
 
-- **a test file stays whole on one worker** (its module fixtures are built once), and so does
-  every folder whose session fixtures are costly: ``tests/e2e`` (one unit per n8n mode: each
-  mode's stacks are built once, and the two modes' waits overlap) and ``tests/model_loop`` (one
-  unit per recorded set: each conversation is replayed once per style for the whole run).
-  They are handed out first, the rest as workers free up;
+- **a unit** (:func:`unit`): a test file, whose module fixtures are then built once; all the
+  E2E tests of one n8n mode (that mode's stacks are built once, and the two modes' waits
+  overlap); all the tests of one recorded set's replays (each conversation is replayed once per
+  style). The E2E units are handed out first, then the replay sets', then the files;
 - **Postgres**: each worker creates its own databases (their names are random already);
 - **Redis**: the run's db, as runs side by side already share it: every test writes only under
   its own fresh user ids (tests/conftest.py);
@@ -22,13 +21,13 @@ What a worker shares with the others and what it keeps for itself:
 from __future__ import annotations
 
 import os
-from pathlib import Path
+import re
+from typing import Any
 
 import pytest
+from xdist.scheduler import LoadScopeScheduling
 
-TESTS = Path(__file__).parent
-# folders whose tests share costly session fixtures: one worker each, handed out first
-WHOLE = ("e2e", "model_loop")
+N8N_MODES = ("single", "queue")  # tests/e2e/stack.py: the stack fixture's ids
 MAX_WORKERS = 4
 STORES_OUT = "twin_stores"
 # what tests/conftest.py's summary line says of the stores (set where the fixtures run)
@@ -67,39 +66,43 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["TWIN_E2E_N8N_PORTS"] = f"{start}-{start + size - 1}"
 
 
-def _group(item: pytest.Item) -> str:
-    """The unit a worker takes whole: each n8n mode's E2E tests (that mode's stacks), each
-    recorded set's replay tests (its replays), the rest of a :data:`WHOLE` folder, else the
-    test's file."""
-    parts = item.path.relative_to(TESTS).parts if item.path.is_relative_to(TESTS) else ()
-    if not parts or parts[0] not in WHOLE:
-        return str(item.path)
-    params = item.callspec.params if hasattr(item, "callspec") else {}
-    if "stack" in params:
-        return f"{parts[0]}-{params['stack']}"
-    styles = (
-        [params["style"]] if "style" in params else getattr(params.get("recorded"), "styles", ())
-    ) or getattr(getattr(item, "module", None), "STYLES", ())
-    if styles:  # "careful-v5": the v5 set's replays; "careful": the first set's
-        return f"{parts[0]}-v{styles[0].rpartition('-v')[2] if '-v' in styles[0] else '1'}"
-    return parts[0]
+def unit(nodeid: str) -> str:
+    """The unit a worker takes whole, read from a test's id: an E2E test of one n8n mode goes
+    with that mode's (its stacks), a test of one recorded set's replays with that set's (its
+    replays: ``careful-v5`` in the id, or the set ``v5`` alone), any other with its file's."""
+    path, _, rest = nodeid.partition("::")
+    words = rest.partition("[")[2].removesuffix("]").split("-")
+    if path.startswith("tests/e2e/") and (modes := [w for w in words if w in N8N_MODES]):
+        return f"tests/e2e::{modes[0]}"
+    played = re.search(r"(?:^|-)(?:careful|sloppy)-(v\d+)(?:-|$)|^(v\d+)$", "-".join(words))
+    return f"{path}::{played.group(1) or played.group(2)}" if played else path
+
+
+class ByUnit(LoadScopeScheduling):
+    """xdist's scope scheduling with :func:`unit` as the scope (xdist's own ``loadgroup`` reads
+    marks it cannot apply to node ids under pytest 9.2)."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return unit(nodeid)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> ByUnit | None:
+    """Ours for xdist's default (``load``); any other ``--dist`` asked for is xdist's."""
+    return ByUnit(config, log) if config.getvalue("dist") == "load" else None
 
 
 def _rank(item: pytest.Item) -> int:
-    group = _group(item).partition("-")[0]
-    return WHOLE.index(group) if group in WHOLE else len(WHOLE)
+    found = unit(item.nodeid)
+    return 0 if found.startswith("tests/e2e::") else 1 if "::" in found else 2
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In a worker: mark each test with its unit before xdist reads the marks (in a hook of its
-    own, which this one precedes), and put the whole folders first (pyproject's
-    ``--no-loadscope-reorder`` keeps this order when units are handed out)."""
-    if "PYTEST_XDIST_WORKER" not in os.environ:
-        return
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group(_group(item)))
-    items.sort(key=_rank)
+    """In a worker: the E2E units first, then the replay sets', then the files in collection
+    order (pyproject's ``--no-loadscope-reorder`` hands units out in this order)."""
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        items.sort(key=_rank)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
