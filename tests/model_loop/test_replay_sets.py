@@ -1,5 +1,6 @@
 """The recorded sets after the first (``*-v2`` … ``*-v6``) replayed through the real chain, one
-line each in :data:`SETS`: a new set is one more line there (and its fixtures).
+line each in :data:`SETS`: a new set is one more line there (and its fixtures), e.g.
+``RecordedSet("v7", recorded.STYLES_V7, (…conversations…), MISSED.format("v7"), True)``.
 
 ``v2``: the answers recorded with handles in the prompt (``careful-v2``, ``sloppy-v2``: contracts
 1.5), their handles translated to the replay's rows (:mod:`bench.model_loop.handles`), tuned and
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from bench.model_loop.replay import STYLES_V2, STYLES_V3, STYLES_V4, STYLES_V5, STYLES_V6
+from bench.model_loop import replay as recorded
 from tests.model_loop.conftest import RECORDED
 from tests.model_loop.replays import (
     Run,
@@ -80,11 +81,11 @@ WIKTOR, SUNNIVA, NATE, AINO = (
     "v6d-telegram-aino",
 )
 SETS = (
-    RecordedSet("v2", STYLES_V2),
-    RecordedSet("v3", STYLES_V3, (KAI, NOOR, LEO)),
-    RecordedSet("v4", STYLES_V4, (MIA, RAJ, INES, CAROLINE)),
-    RecordedSet("v5", STYLES_V5, (YARA, DARIO, JOANNA, DANI), MISSED.format("v5"), True),
-    RecordedSet("v6", STYLES_V6, (WIKTOR, SUNNIVA, NATE, AINO), MISSED.format("v6"), True),
+    RecordedSet("v2", recorded.STYLES_V2),
+    RecordedSet("v3", recorded.STYLES_V3, (KAI, NOOR, LEO)),
+    RecordedSet("v4", recorded.STYLES_V4, (MIA, RAJ, INES, CAROLINE)),
+    RecordedSet("v5", recorded.STYLES_V5, (YARA, DARIO, JOANNA, DANI), MISSED.format("v5"), True),
+    RecordedSet("v6", recorded.STYLES_V6, (WIKTOR, SUNNIVA, NATE, AINO), MISSED.format("v6"), True),
 )
 BLIND = [s for s in SETS if s.name != "v2"]  # held out whole: every conversation of the set
 V2 = SETS[0]
