@@ -38,9 +38,13 @@ from services.core.embedded import EmbeddedPostgres, EmbeddedRedis
 from services.core.migrate import apply_migrations
 from services.core.settings import Settings
 
+pytest.register_assert_rewrite("tests.workers")  # imported here before it is a plugin
+from tests.workers import STORES_KEY  # noqa: E402
+
+pytest_plugins = ("tests.workers",)  # the suite on every core (pytest-xdist)
+
 PG_ADMIN = os.environ.get("TWIN_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("TWIN_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
-STORES_KEY = pytest.StashKey[dict[str, str]]()
 
 
 def _answers(url: str, default_port: int) -> bool:

@@ -14,9 +14,11 @@ import pytest
 
 from services.core.host import bind, server
 from services.core.settings import Settings
+from tests.e2e.processes import free_port
 
-PORTS = (18371, 18372)  # this helper's range (18300-18399)
-SLOW_PORT = 18373
+# free ports, chosen once for the module: runs and workers side by side never share one
+PORTS = (free_port(), free_port())
+SLOW_PORT = free_port()
 CAP = 3
 GET = b"GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n"
 

@@ -24,12 +24,16 @@ def free_port(span: str = "") -> int:
                 _TAKEN.add(port)
                 return port
         raise RuntimeError(f"no free port in {span}")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    while True:  # the OS may hand a port out again once closed: never the same one twice
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        if port not in _TAKEN:
+            _TAKEN.add(port)
+            return port
 
 
-_TAKEN: set[int] = set()  # handed out from a span this run (a port is free until bound)
+_TAKEN: set[int] = set()  # handed out this run (a port is free until bound)
 
 
 def port_in_use(port: int) -> bool:

@@ -1,5 +1,5 @@
 """The six nodes in-process over the run's stores, and each recorded conversation replayed once
-per style (cached for the module: every test reads the same replay)."""
+per style (cached for the whole run: every test, in every module, reads the same replay)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from tests.chain.conversation import six_nodes
 
 RECORDED = {conv["id"]: conv for conv in conversations()}
 # the conversations recorded in the first styles (test_replay.py); the ones recorded with
-# handles in the prompt (``*-v2``, test_replay_v2.py) are in RECORDED too
+# handles in the prompt and the later sets (test_replay_sets.py) are in RECORDED too
 CONVERSATIONS = {k: c for k, c in RECORDED.items() if set(STYLES) <= set(styles_of(c))}
 
 
@@ -39,9 +39,16 @@ async def nodes(resources: Clients, app_client) -> AsyncIterator[dict[str, httpx
         yield clients
 
 
+@pytest.fixture(scope="session")
+def replays() -> dict[tuple[str, str], Replayed]:
+    """Each (conversation, style) replayed so far in this run (a module's nodes replay it, every
+    module reads it)."""
+    return {}
+
+
 @pytest.fixture(scope="module")
-def replayed(nodes) -> Any:
-    cache: dict[tuple[str, str], Replayed] = {}
+def replayed(nodes, replays: dict[tuple[str, str], Replayed]) -> Any:
+    cache = replays
 
     async def get(conv_id: str, style: str) -> Replayed:
         if (conv_id, style) not in cache:

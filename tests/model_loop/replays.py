@@ -1,4 +1,4 @@
-"""What the replay tests of every recorded set share (test_replay.py, _v2 … _v5): which
+"""What the replay tests of every recorded set share (test_replay.py, test_replay_sets.py): which
 (conversation, style) runs a set holds, its checks as test cases (xfail, not strict, with the
 missing behaviour as the reason), the two per-run assertions, and the figures summed per style."""
 

@@ -19,6 +19,11 @@ quiet() {  # the node CLI draws spinners: keep its output for when a step fails
   if ! "$@" >"$out" 2>&1; then cat "$out" >&2; return 1; fi
 }
 
+# One build at a time per checkout (two test workers, or two runs, building together share
+# node_modules/ and dist/).
+exec 9>"$pkg/.build.lock"
+if command -v flock >/dev/null 2>&1; then flock 9; fi
+
 want=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ "$(cat node_modules/.lock-sha256 2>/dev/null)" != "$want" ]; then
   log "npm ci (package-lock.json)"
