@@ -53,3 +53,16 @@ async def test_a_fact_ended_before_it_was_recorded_keeps_its_day(nodes) -> None:
         "2026-04-05T00:00:00+00:00",
         "2026-04-06T00:00:00+00:00",
     )
+
+
+async def test_a_fact_said_again_after_its_end_commits_as_a_new_one(nodes) -> None:
+    """On call "till friday", then on call again the next week: the commit answers 200 with a
+    new fact (it had answered 503 on every retry, the turn lost), the old one kept as history."""
+    me = Person(nodes)
+    on_call = fact("user", "status", "User is on call", value="on call", valid_to="friday")
+    await me.says("im on call till friday ugh", {"facts": [on_call]})
+    again = {**on_call, "valid_to": None}
+    _, commit = await me.says("on call AGAIN this week 🙄", {"facts": [again]}, minutes=8 * 24 * 60)
+    assert [f["outcome"] for f in commit["facts"]] == ["created"], commit
+    rows = [r for r in (await me.memory())["relations"] if r["predicate"] == "STATUS"]
+    assert sorted(r["status"] for r in rows) == ["ACTIVE", "SUPERSEDED"], rows

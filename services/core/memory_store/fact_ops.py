@@ -130,8 +130,10 @@ class _Batch:
         fact = replace(fact, valid_to=turn.end)
         ending = ends(fact, self.now)
         holder = self.by_key.get((fact.scope, fact.agent_id or "", fact.memory_key or ""))
-        if same is not None and expired(same, self.now) and not ending:
-            holder, same = same, None  # restating an expired fact opens a new row
+        lapsed = same if same is not None and expired(same, self.now) and not ending else None
+        if lapsed is not None:  # said again after its end: a new row, the old one history
+            same = None
+            self.claimed.discard(lapsed.rel_id)
         targets = [
             row
             for row in (holder if turn.supersedes else None, self.by_id.get(fact.replaces or _NONE))
@@ -139,7 +141,15 @@ class _Batch:
         ]
         if same is not None:
             return self._again(fact, same, turn, ending, targets)
-        return self._insert(fact, holder, turn, ending, targets)
+        return self._insert(fact, holder, turn, ending, targets, lapsed)
+
+    def retire(self, row: Existing, by: UUID) -> None:
+        """An expired row said again becomes history (``SUPERSEDED`` at its own end, by the new
+        row): the identity is unique among live rows, so it cannot stay ``ACTIVE`` beside it."""
+        if row.rel_id not in self.closed:
+            self.closed.add(row.rel_id)
+            self.ops.closes.append(CloseRow(row.rel_id, None, row.valid_to, False))
+            self.ops.links.append(LinkRow(row.rel_id, by))
 
     def close(self, row: Existing, by: UUID, at: datetime | None) -> UUID | None:
         """``row`` ends where ``by`` begins: superseded now, or — ``by`` beginning later —
@@ -170,9 +180,12 @@ class _Batch:
         turn: Turn,
         ending: bool,
         targets: list[Existing],
+        lapsed: Existing | None,
     ) -> FactResult:
         """A new row for the fact, holding its key unless it ends or another row keeps it."""
         new_id = uuid.uuid4()
+        if lapsed is not None:
+            self.retire(lapsed, new_id)
         keyless = ending or not turn.takes_key
         if holder is not None and holder.rel_id in self.claimed - self.released:
             keyless = True  # the holder, restated as another fact of the batch, keeps its key

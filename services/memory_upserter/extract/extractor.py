@@ -31,7 +31,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from contracts.plan import MemoryWritePlan, PlanFact
-from services.memory_upserter.extract import answered, assertion, casual, instead, rules, tone
+from services.memory_upserter.extract import (
+    agreeing,
+    answered,
+    assertion,
+    casual,
+    instead,
+    rules,
+    tone,
+)
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.people import Known, People
 from services.memory_upserter.extract.temporal import validity
@@ -111,7 +119,11 @@ def _read(utterance: Utterance, out: Emitter, selves: set[str], asked: str | Non
     last_person = out.last_person  # the speaker is never "she" in their own words
     out.subject = "user" if out.is_user else out.entity(speaker, "Person")
     out.last_person = last_person
-    answer = answered.restated(asked, utterance.text) if out.is_user else None
+    answer = (
+        answered.restated(asked, utterance.text) or agreeing.agreed(asked, utterance.text)
+        if out.is_user
+        else None
+    )  # a short answer to the question just asked, or "me too" to a like just said
     text = casual.normalise(utterance.text, out.names)
     out.message = text
     before = set(out.facts)

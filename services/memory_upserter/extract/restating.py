@@ -172,6 +172,7 @@ def where(m: re.Match[str], yes: bool, rest: str) -> str | None:
     value = _value(rest)
     if value is None:
         return None
+    value = re.sub(r"(?i)^(?:still|now|currently|actually|mostly|just|right\s+now)\s+", "", value)
     prep = re.match(r"(?i)(in|at|near|outside|around|from|for)\s+", value)
     if prep is not None:
         value = value[prep.end() :]
@@ -248,4 +249,12 @@ def presumed(m: re.Match[str], yes: bool, rest: str) -> str | None:
     x = _mine(loved or groups.get("x") or groups.get("x2") or "")
     if not x or len(x.split()) > 6 or re.match(r"(?i)(?:the|a|an|some|being|having)\b", x):
         return None
+    if not loved and _VENTURE.search(x):  # "what inspired you to start your business?"
+        return f"I started {x}." if re.search(r"(?i)\b(?:start|begin)\b", m.string) else None
     return f"I love {x}." if loved else f"I'm into {x}."
+
+
+_VENTURE = re.compile(
+    r"(?i)\b(?:business|biz|company|store|shop|studio|startup|bakery|restaurant|cafe|brand|"
+    r"channel|blog|podcast|charity|foundation|nonprofit|job|career)\b"
+)

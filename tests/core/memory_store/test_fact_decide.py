@@ -98,7 +98,9 @@ def test_restating_an_expired_fact_opens_a_new_row_and_leaves_the_old_as_history
     ops = decide([lives_in(LISBON)], [gone], count_reference=True, now=NOW)
     (result,) = ops.results
     assert result.outcome == "created" and result.rel_id != gone.rel_id
-    assert ops.updates == [] and ops.closes == []
+    assert ops.updates == [] and result.replaced_id is None
+    # the expired row leaves the live rows (their identity is unique), ending where it ended
+    assert [(c.id, c.at, c.keep) for c in ops.closes] == [(gone.rel_id, gone.valid_to, False)]
 
 
 def test_replaces_closes_the_named_row_even_under_another_key() -> None:

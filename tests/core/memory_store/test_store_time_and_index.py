@@ -86,6 +86,28 @@ async def test_an_ended_fact_is_history_and_holds_no_key(pool: asyncpg.Pool, use
     assert rows[result.rel_id]["memory_key"] is None
 
 
+async def test_a_fact_said_again_after_its_end_is_a_new_row_and_the_old_stays_history(
+    pool: asyncpg.Pool, user_id: str
+) -> None:
+    """On call "till friday", then on call again the next week: the expired row is closed as
+    history and a new row opens — in the same transaction, never a unique-key clash (the
+    identity is unique among ACTIVE rows)."""
+    on_call = NOW + timedelta(days=2)
+    async with pool.acquire() as conn, conn.transaction():
+        me = await self_entity_id(conn, user_id)
+
+        def said(**time: datetime) -> FactWrite:
+            return FactWrite(me, "STATUS", "User is on call", "PROFILE", value="on call", **time)
+
+        (first,) = await apply_facts(conn, user_id, [said(valid_to=on_call)], now=NOW)
+        later = NOW + timedelta(days=7)
+        (again,) = await apply_facts(conn, user_id, [said()], now=later)
+        rows = await _rows(conn, user_id)
+    assert again.outcome == "created" and again.rel_id != first.rel_id
+    assert rows[first.rel_id]["status"] != "ACTIVE"
+    assert rows[first.rel_id]["valid_to"] == on_call
+
+
 async def test_a_restatement_merges_provenance_and_the_index_skips_what_it_reflects(
     resources: Clients, pool: asyncpg.Pool, user_id: str
 ) -> None:

@@ -10,11 +10,14 @@ the person does and keeps (:mod:`.doing`: a fallback for a clause nothing else w
 goals; :mod:`.work`: jobs got or held; :mod:`.family`: relatives lost, friends, homes
 described; :mod:`.study`: school and degrees; :mod:`.health`: injuries, conditions, diets;
 :mod:`.lately`: activities kept up; :mod:`.fondness`: likes said the long way;
-:mod:`.pastimes`: taken up, groups joined, habits, works underway), the shapes of a clause
+:mod:`.joys`: likes said by what a pastime gives the person;
+:mod:`.pastimes`: taken up, groups joined, habits, works underway; :mod:`.pursuits`: done a
+lot, done in spare time), the shapes of a clause
 that say a habit or a belonging whatever the verb (:mod:`.habits`: a present verb with a word of
 frequency, "been …ing"; :mod:`.belongs`: service, seats, likes said by what they do to the
 person), and last the relations said
-in passing (:mod:`.kin`), which a named relation outranks. What the person used to do writes
+in passing (:mod:`.homes`: an origin said by the move; :mod:`.kin`), which a named relation
+outranks. What the person used to do writes
 nothing (the corpora's "past" category). Within a module, rules keep the order they are written
 in. The todo rules (:mod:`.todos`, then the goals of :mod:`.talk`, :mod:`.family` and
 :mod:`.health`, then the dated arrangements of :mod:`.plans` and the notes the person asks to
@@ -38,7 +41,9 @@ from services.memory_upserter.extract.rules import (
     fondness,
     habits,
     health,
+    homes,
     implied,
+    joys,
     keeps,
     kin,
     languages,
@@ -50,6 +55,7 @@ from services.memory_upserter.extract.rules import (
     plans,
     profile,
     projects,
+    pursuits,
     study,
     talk,
     tastes,
@@ -60,8 +66,8 @@ from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTER
 
 FACT_ORDER: tuple[ModuleType, ...] = (
     basics, did, profile, life, events, languages, everyday, doing, keeps, talk, work, family,
-    study, health, lately, fondness, pastimes, projects, changes, habits, belongs, implied,
-    tastes, named, kin, dropped,
+    study, health, lately, fondness, joys, pastimes, pursuits, projects, changes, habits, belongs,
+    implied, tastes, named, homes, kin, dropped,
 )  # fmt: skip
 TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans, notes)
 

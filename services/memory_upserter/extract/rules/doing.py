@@ -30,7 +30,8 @@ _ING = (
     r"following|planning|designing|knitting|gardening|sprucing\s+up|tweaking|wrapping\s+up|"
     r"offering|doing|attending|collecting|fostering|caring\s+for|looking\s+after|helping\s+out"
     r"(?:\s+(?:at|with))?|working\s+(?:on|towards?|out\s+at)|training\s+(?:at|in)|making|"
-    r"turning|majoring\s+in|having|throwing|holding|finishing(?:\s+up)?"
+    r"turning|majoring\s+in|having|throwing|holding|finishing(?:\s+up)?|trying\s+out|"
+    r"experimenting\s+with"
 )
 # Activities that last by their nature: "I'm learning the piano" is ongoing. Any other verb of
 # the list ("I'm reading", "I'm taking the bus home") may be this minute's, and says an activity
@@ -85,7 +86,7 @@ _FRAGMENT = re.compile(
 _FINITE = re.compile(
     r"(?i)(?:\b(?:is|are|was|were|isn't|aren't|wasn't|has|have|had|can|could|will|would|"
     r"should|must|helps?|makes?|gives?|keeps?|means?|gets?|brings?|feels?|seems?|sounds?|"
-    r"matters?|rocks?|works?|takes?|needs?|requires?|sucks?|pays?|did|does|do)\b|['’]re\b|"
+    r"matters?|rocks?(?!\s+climbing)|works?|takes?|needs?|requires?|sucks?|pays?|did|does|do)\b|['’]re\b|"
     r"\b(?:it|that|what|there|here|he|she|who)['’]s\b|['’]s\s+(?:a|an|the|so|been|not|just|"
     r"really|very|always|never|what|how|all|too|no|great|hard|tough|fun)\b)"
 )
@@ -130,13 +131,20 @@ def _own(what: str) -> str:
                   lambda w: _OWN[w.group(0)], what)  # fmt: skip
 
 
+# A day that comes back ("every Friday", "each morning"): a habit's, not a plan's date.
+_RECURRING = re.compile(
+    r"(?i)\b(?:every|each)\s+(?:other\s+)?(?:day|night|morning|evening|week|weekend|month|year|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b"
+)
+
+
 def _activity(out: Emitter, doing: str, text: str, *, lasting: bool) -> None:
     """An activity of the person's (value: its phrase); a future one is a plan (a todo); one
     that may be this minute's (not ``lasting``) writes nothing. A fallback: a clause another
     rule already wrote a fact from writes no activity too."""
     if out.clause_said:
         return
-    when = find_due(out.sentence, out.now)
+    when = None if _RECURRING.search(out.sentence) else find_due(out.sentence, out.now)
     ahead = out.valid_from is not None and out.valid_from > out.now
     if ahead or (when is not None and when.at > out.now and out.valid_from is None):
         out.todo(
@@ -180,6 +188,8 @@ def _doing_subjectless(m: re.Match[str], out: Emitter) -> None:
     verb = " ".join(m["verb"].lower().split())
     what = _whole(m["what"], object_=verb not in _INTRANSITIVE)
     alone = re.match(r"\s*(?:[—–.!]|\s-\s|$)", m.string[m.end() :])
+    if re.match(r"(?i)(?:really|truly|always|just|totally|definitely|also|so|never)\b", m["what"]):
+        return  # "Volunteering really fulfills me": the gerund is its sentence's subject
     lasting = _LASTING.match(verb) or _DURATION.search(m.string)
     if what is not None and alone and out.is_user:
         doing = f"{' '.join(m['verb'].lower().split())} {what}"

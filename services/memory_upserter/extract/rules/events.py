@@ -105,11 +105,16 @@ def _died(m: re.Match[str], out: Emitter) -> None:
 
 @rule(
     "expecting",
-    r"(?i:\b(?:(?P<self>I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:expecting(?:\s+a\s+baby)?|"
-    r"pregnant|having\s+a\s+baby)|my\s+(?P<role>wife|partner|girlfriend|fiancee|fiancée)\s+"
-    r"(?:is|'s)\s+(?:pregnant|expecting))\b)",
+    r"(?i:\b(?:(?P<self>I(?:'m|\s+am)|we(?:'re|\s+are)|I\s+are)\s+(?:expecting(?:\s+(?:a\s+baby|"
+    r"our\s+(?:first\s+|second\s+|third\s+)?(?:baby|child|kid))|(?=\s*(?:[.!,;]|$)))|pregnant|"
+    r"having\s+a\s+baby)|my\s+(?P<role>wife|"
+    r"partner|girlfriend|fiancee|fiancée)\s+(?:is|'s)\s+(?:pregnant|expecting)|(?:I(?:'m|\s+am)|"
+    r"we(?:'re|\s+are))\s+(?:going\s+to|gonna|about\s+to)\s+be\s+(?:a\s+)?(?:dad|mom|mum|"
+    r"father|mother|parents?|first-time\s+(?:dad|mom|parents?)))\b)",
 )
 def _expecting(m: re.Match[str], out: Emitter) -> None:
+    """ "We're expecting!", "my partner and I are expecting our first baby" (its clause: "I are
+    expecting …"), "I'm going to be a dad!"; never "I'm expecting a call"."""
     out.fact("EXPECTING", f"{out.who} is expecting a baby", value="baby", importance=3)
 
 

@@ -273,7 +273,8 @@ def _career_goal(m: re.Match[str], out: Emitter) -> None:
     r"(?:considering|thinking\s+(?:about|of)|looking\s+into))\s+(?P<task>(?i:a\s+career\s+in|"
     r"going\s+(?:back\s+)?to\s+(?:school|college|university|grad\s+school)|"
     r"becoming\s+an?\s+|"
-    r"studying|switching\s+careers|changing\s+careers)[^,.;:!?]*)",
+    r"studying|switching\s+careers|changing\s+careers|(?:opening|starting|launching|adopting|"
+    r"buying|writing|publishing)\s+(?:an?|my|our|a\s+second|another)\s)[^,.;:!?]*)",
 )
 def _considering(m: re.Match[str], out: Emitter) -> None:
     """ "I'm considering a career in counseling": a goal the person weighs (a career, school)."""

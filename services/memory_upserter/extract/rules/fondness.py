@@ -22,8 +22,8 @@ from services.memory_upserter.extract.rules.registry import liked, rule
 from services.memory_upserter.extract.vocabulary import NOT_NAMES
 
 _LIVES_FOR = (
-    r"escape|passion|therapy|outlet|stress[- ]?(?:buster|relief|reliever)|sanctuary|happy\s+place|"
-    r"safe\s+place|refuge|muse|lifeline|go-to|favou?rite\s+(?:thing|hobby|pastime)|"
+    r"escape|passion|therapy|outlet|stress[- ]?(?:buster|relief|reliever|fix)|sanctuary|"
+    r"happy\s+place|safe\s+place|refuge|muse|lifeline|go-to|favou?rite\s+(?:thing|hobby|pastime)|"
     r"everything|whole\s+life|life|thing"
 )
 _SUBJECT_THING = r"(?P<thing>(?:[A-Za-z][a-z]+ing(?:\s+[a-z]+){0,3}|[A-Z][a-z]+))"

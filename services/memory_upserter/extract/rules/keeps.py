@@ -128,8 +128,9 @@ def _is_my_pick(m: re.Match[str], out: Emitter) -> None:
 @rule(
     "pet_named_after",
     rf"(?i:\b(?:I|we)(?:\s+have|'ve\s+got|\s+got|\s+adopted|\s+rescued)\s+(?:an?|another|two|"
-    rf"three|a\s+couple\s+of)\s+(?:new\s+|little\s+|rescue\s+|baby\s+|sweet\s+)?"
-    rf"(?P<role>{_PET_ROLES})s?\b[^.!?]{{0,40}}?"
+    rf"three|a\s+couple\s+of)\s+(?:new\s+|little\s+|rescue\s+|baby\s+|sweet\s+|pet\s+)?"
+    rf"(?P<role>{_PET_ROLES}|snake|gecko|lizard|ferret|tortoise|guinea\s+pig|budgie|hedgehog|"
+    rf"goldfish|chinchilla)s?\b[^.!?]{{0,40}}?"
     rf"(?:\b(?:his|her|its|their)\s+names?\s+(?:is|are)|\b(?:called|named)))\s+{NAME}",
 )
 def _pet_named_after(m: re.Match[str], out: Emitter) -> None:
@@ -204,7 +205,8 @@ def _fan(m: re.Match[str], out: Emitter) -> None:
 def _member_of(m: re.Match[str], out: Emitter) -> None:
     """ "I'm part of a local running club", "I'm in a band with some friends", "I've been a
     member of the hiking club for years": a group the person belongs to."""
-    what = _whole(re.sub(r"(?i)\s+for\s+(?:years|ages|a\s+while|\w+\s+years)$", "", m["what"]))
+    said = re.split(r"(?i)\s+(?:that|who|which)\s", m["what"])[0]  # "a group [that meets …]"
+    what = _whole(re.sub(r"(?i)\s+for\s+(?:years|ages|a\s+while|\w+\s+years)$", "", said))
     if what is not None and m["in"]:
         what = re.split(r"(?i)\s+(?:with|at|for|in)\s", what)[0]  # "a band [with some friends]"
     if what is not None and not re.match(

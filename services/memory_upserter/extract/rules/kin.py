@@ -76,7 +76,10 @@ _GRAND["grandfather"] = "grandpa"
 _WORDS = "|".join(sorted(map(re.escape, [*_UNNAMED, *_GRAND]), key=len, reverse=True))
 # "our kids" is as often a town's as theirs
 _OURS = "son|daughter|dogs?|cats?|puppy|kitten|baby|turtles?|hamster|bunny|parrot|guinea pig"
-_KIN_ADJ = r"(?:late\s+|little\s+|older\s+|younger\s+|big\s+|baby\s+|eldest\s+|youngest\s+)?"
+_KIN_ADJ = (
+    r"(?:(?:two|three|four|five|2|3|4|5)\s+)?(?:late\s+|little\s+|older\s+|younger\s+|big\s+|"
+)
+_KIN_ADJ += r"baby\s+|eldest\s+|youngest\s+)?"  # "my two cats", "my two little boys"
 _NAMED_NEXT = (
     rf"(?!['’]s\b|-)(?!,?\s+{_CAP})(?!(?:'s\s+name)?\s+(?i:is|was)\s+(?:called\s+|named\s+)?{_CAP})"
 )
@@ -205,7 +208,7 @@ def _child_named(m: re.Match[str], out: Emitter) -> None:
 @rule(
     "home_country",
     rf"(?i:\b(?:my\s+(?:home\s*(?:country|town|land)|native\s+(?:country|land)|motherland)"
-    rf"(?:\s*,\s*|\s+(?:of|is|was)\s+|\s+)|back\s+home\s+in\s+))(?P<place>{_CAP}[^,.;:!?]*?){_STOP}",
+    rf"(?:\s*,\s*|\s+(?:of|is|was|in)\s+|\s+)|back\s+home\s+in\s+))(?P<place>{_CAP}[^,.;:!?]*?){_STOP}",
 )
 def _home_country(m: re.Match[str], out: Emitter) -> None:
     place = _place(m["place"])

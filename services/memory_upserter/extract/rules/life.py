@@ -153,6 +153,8 @@ def _avoids(m: re.Match[str], out: Emitter) -> None:
 )
 def _favorite(m: re.Match[str], out: Emitter) -> None:
     thing, kind = _thing(m["thing"]), m["kind"].lower()
+    if kind.split()[0] in ("thing", "things", "activity", "pastime"):
+        return  # "my favorite thing is spending time with my family": a like (fondness), whole
     if thing:
         out.fact(
             "FAVORITE",

@@ -29,6 +29,18 @@ ACTIVITY = re.compile(
     r"(?:an?\s+)?(?:new\s+)?(?:[\w-]+\s+){0,2}(?:class|classes|course|lessons|program|programme|"
     r"workout\s+routine|training))\b"
 )
+# Gerunds that name a pastime (what one takes up, does a lot of, does in spare time).
+HOBBY_ING = re.compile(
+    r"(?i)(?:baking|cooking|painting|drawing|sketching|writing|reading|running|jogging|hiking|"
+    r"swimming|dancing|singing|knitting|sewing|crocheting|quilting|gardening|climbing|cycling|"
+    r"biking|skating|skateboarding|surfing|fishing|camping|journaling|meditating|volunteering|"
+    r"lifting|weightlifting|boxing|skiing|snowboarding|sculpting|woodworking|birdwatching|"
+    r"bird\s+watching|collecting|coding|blogging|vlogging|photographing|composing|rowing|"
+    r"kayaking|sailing|canoeing|gaming|bouldering|stargazing|scrapbooking|embroidering|"
+    r"horse\s*back\s+riding|horse\s+riding|rock\s+climbing|traveling|travelling)"
+    r"(?:\s+(?!(?:it|them|this|that|you|a|an|the|my|our|his|her|their|some|late|away|out|"
+    r"around|home|back|for|to|with|in|at|on|again|more|less|now|today|tonight)\b)[a-z-]+){0,2}"
+)
 # A group one belongs to.
 GROUP = re.compile(
     r"(?i)\b(?:club|band|choir|team|league|group|orchestra|crew|gym|society|church|community|"
@@ -49,13 +61,15 @@ def _does(out: Emitter, text: str, value: str, confidence: float = 0.7) -> None:
     "took_up",
     rf"(?i:\bI(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|also\s+|really\s+)?"
     rf"(?:started|took\s+up|taken\s+up|picked\s+up|got\s+(?:back\s+)?into|gotten\s+"
-    rf"(?:back\s+)?into|began))\s+{_PHRASE}",
+    rf"(?:back\s+|really\s+|so\s+)?into|began))\s+{_PHRASE}",
 )
 def _took_up(m: re.Match[str], out: Emitter) -> None:
     """ "I recently started pottery and I'm hooked!", "I've taken up surfing", "I got back into
     skateboarding": an activity since then (dated)."""
     what = _whole(_untimed(m["what"]), object_=False)
-    if what is not None and ACTIVITY.fullmatch(what) and not out.clause_said:
+    if what is None or out.clause_said:
+        return
+    if ACTIVITY.fullmatch(what) or HOBBY_ING.fullmatch(what):  # "I've gotten into baking bread"
         what = _own(what)
         out.valid_from = out.valid_from or out.now
         said = f"has been {what}" if re.match(r"[a-z]+ing\b", what) else f"took up {what}"

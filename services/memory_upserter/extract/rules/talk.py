@@ -203,7 +203,11 @@ def _goal_of(m: re.Match[str], out: Emitter) -> None:
 def _hoping_to(m: re.Match[str], out: Emitter) -> None:
     """ "I'm hoping to finish my novel by the end of the year": a goal when it names an act."""
     task = _own_task(m["task"])
-    if task and _ACT.match(task) and not re.match(r"(?i)(?:see|hear|talk|chat)\b", task):
+    if task is None or re.match(r"(?i)(?:see|hear|talk|chat)\b", task):
+        return
+    if _ACT.match(task) or (
+        _GOAL_VERB.match(task) and not _OUTING.match(task) and not _VAGUE_GOAL.search(task)
+    ):  # "I'm hoping to run a marathon next year"; never "… to help you out"
         out.todo("GOAL", task)
 
 

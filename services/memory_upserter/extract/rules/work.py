@@ -1,9 +1,11 @@
 """Work told in conversation: a job got or held ("I got a temp job", "a new job as a nurse at
 the city hospital", "I started working at the hospital last year", "I've been working as a
 software engineer for about five years", "I've been a teacher for 15 years", "I've been at
-Google for 5 years" — dated then) and jobs the occupation list does not name ("a professional
-basketball player", "a content creator"). A status said alone ("I'm retired", "a stay-at-home
-mom") is left to the everyday rules: written here it cost a held-out false write in the
+Google for 5 years" — dated then), jobs the occupation list does not name ("a professional
+basketball player", "a content creator") and a workplace said in passing ("my job at the
+bank"; never "lost my job at …"). "I quit my job" is an ending (the corpora's label), not a
+new fact. A status said alone ("I'm retired", "a stay-at-home mom") is left to the everyday
+rules: written here it cost a held-out false write in the
 Telegram corpus. Their place in the rule table: :mod:`.rules`."""
 
 from __future__ import annotations
@@ -121,4 +123,29 @@ def _job_said_plainly(m: re.Match[str], out: Emitter) -> None:
 )
 def _retrained_as(m: re.Match[str], out: Emitter) -> None:
     """ "i'm not a nurse anymore, i retrained as a paramedic": the new job title."""
+    _job_title(out, m["role"])
+
+
+@rule(
+    "my_job_at",
+    rf"(?i:\bmy\s+(?:(?:new|current|day|full-time|part-time|regular)\s+)?job\s+(?:at|with)\s+)"
+    rf"(?:{_WORKPLACE}|(?:the\s+)?{ORG})",
+)
+def _my_job_at(m: re.Match[str], out: Emitter) -> None:
+    """ "My job at the bank keeps me busy": where the person works, said in passing; never a job
+    lost or left ("I also lost my job at Door Dash")."""
+    if out.is_user and not _LEFT.search(m.string[: m.start()]):
+        _workplace(out, m)
+
+
+_LEFT = re.compile(r"(?i)\b(?:lost|losing|quit|quitting|left|leaving|from|fired|miss|missed)\s+$")
+
+
+@rule(
+    "freelancing_as",
+    rf"(?i:\bI(?:'ve|\s+have)\s+been\s+freelancing\s+|\bI(?:'m|\s+am)\s+(?:now\s+|currently\s+)?"
+    rf"freelancing\s+|\bI\s+freelance\s+)(?i:as)\s+an?\s+{_JOB}",
+)
+def _freelancing_as(m: re.Match[str], out: Emitter) -> None:
+    """ "I've been freelancing as a graphic designer": the job, freelance."""
     _job_title(out, m["role"])
