@@ -249,11 +249,18 @@ def score(result: TurnResult, raw: str, labels: list[str], written: list[dict]) 
         if label == "fair":
             result.fair += 1
             if not here:
-                result.fair_dropped.append(name)
+                result.fair_dropped.append(f"{name}{_why(fact, result.warnings)}")
         elif label == "invented":
             result.invented += 1
             if here:
                 result.invented_kept.append(name)
+
+
+def _why(fact: dict[str, Any], warnings: list[str]) -> str:
+    """The warning that names a dropped fact's text, if any: why the commit left it out."""
+    text = str(fact.get("text", ""))[:60]
+    why = next((w for w in warnings if text and text in w), "")
+    return f" — {why.split(' — ')[-1][:160]}" if why else ""
 
 
 async def replay(

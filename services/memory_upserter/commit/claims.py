@@ -23,9 +23,13 @@ parent", "is visiting") — and its kind are weighed too:
   schedule of days or a lasting change ("i can do gym 4x a week", "i run", "switching to mon
   wed fri", "took up running"); a one-off ("went running once", "tried yoga yesterday") is no
   habit, and no identity either ("User is a runner").
+- **What is not** (:func:`negated`): "no gigs for me this week" is no "User goes to gigs".
 - **A like** needs words of liking in a message naming the liked thing
   (:func:`.support.unsaid_claim`); an allergy said only where
   the person clears the thing ("nuts are fine") is none (:func:`cleared`).
+
+Each verdict is weighed by the plan's shape (:func:`.grounding.weighed`): it drops a fact from a
+plan that needed repair, and only lowers one from a plan in the schema's shape.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from services.core.when import MONTHS, WEEKDAYS
 from services.memory_upserter.commit import grounding as g
 from services.memory_upserter.commit import whose
 from services.memory_upserter.commit.related import relation_unsaid
+from services.memory_upserter.commit.spoken import CORRECTION
 from services.memory_upserter.commit.standing import unstanding
 from services.memory_upserter.commit.support import FILLER
 from services.memory_upserter.text import STOP_WORDS, words
@@ -99,6 +104,8 @@ def unfounded(
         return "dropped", "the person said it is fine: no allergy or aversion"
     if (firm := whose.firmness(fact, supported, said, clauses, said_word, of_person)) is not None:
         return firm
+    if (negation := negated(fact, supported, clauses, said_word)) is not None:
+        return "dropped", f"said only as what is not: {negation[:120]!r}"
     claim = claim_words(fact)
     spoken = [w for w in claim if said_word(w, bag)]
     if spoken and (firm := whose.firmness(fact, spoken, said, clauses, said_word, True)):
@@ -231,6 +238,47 @@ def habit_unsaid(fact: PlanFact, said: Said, said_word: whose.SaidWord) -> str |
     if habit and naming and not any(_habitual(c) for c in naming):
         return f"the person said no habit or frequency: {naming[0].strip()[:120]!r}"
     return None
+
+
+# "no gigs for me", "never smoked": a negator at most two words before (not a correction's "not
+# york its harrogate", nor "wait no, thu is swimming")
+_NOT = frozenset("no not never nothing without dont didnt cant wont isnt arent wasnt".split())
+_NEGATED_FACT = re.compile(
+    r"(?i)\b(?:not|no|never|without|doesn['’]?t|don['’]?t|won['’]?t|isn['’]?t|can['’]?t|cannot|"
+    r"unable|quit|stopped|gave\s+up|avoid\w*)\b"
+)
+
+
+def negated(
+    fact: PlanFact, supported: Sequence[str], clauses: whose.Clauses, said: whose.SaidWord
+) -> str | None:
+    """The clause, when every clause this turn that names the fact's words says them only
+    after a negator ("no gigs for me this week" for "User goes to gigs"); None when the fact
+    states the negation, an allergy or aversion, or a clause says them plainly or corrects."""
+    if (
+        not supported
+        or fact.valid_to  # an ending states the "not anymore" itself
+        or _NEGATED_FACT.search(fact.text)
+        or _AVERSION.search(f"{fact.predicate} {fact.text}")
+    ):
+        return None
+    naming = [
+        c for message in clauses for c, bag in message if any(said(w, bag) for w in supported)
+    ]
+    if not naming or any(not _after_negator(c, supported, said) for c in naming):
+        return None
+    if any(CORRECTION.search(c) for c in naming):  # "wait no, thu is…": a correction says it
+        return None
+    return naming[0]
+
+
+def _after_negator(clause: str, supported: Sequence[str], said: whose.SaidWord) -> bool:
+    tokens = [t.replace("'", "").replace("’", "") for t in clause.lower().split()]
+    return all(
+        any(n in _NOT for n in tokens[max(0, i - 2) : i])
+        for i, t in enumerate(tokens)
+        if any(said(w, frozenset(g.bag_of([t]))) for w in supported)
+    )
 
 
 # "tree nuts are fine", "dairy is ok": an allergy or aversion whose words this turn are said

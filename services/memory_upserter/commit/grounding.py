@@ -35,13 +35,19 @@ person's live facts is ``kept``: it was grounded when it was stored —
   that says it hedges, or — for a fact grounded only in earlier messages — this turn hedges a
   decision about it. A hedge is not a current fact, and the commit keeps it out of memory with
   a warning: the model writes it when the person decides.
+
+How far the claim rules decide depends on the plan's shape (:mod:`.shape`): for a plan in the
+strict schema's shape (``Said.trust == "session"``) the words may also be what memory holds of
+the person, a photo they shared, the fact's own sentence for a normalised value, and a claim
+rule's doubt only lowers the fact; for one that needed repair it drops it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal
@@ -49,22 +55,26 @@ from typing import Literal
 from contracts.plan import PlanFact
 from services.memory_upserter.commit import claims, selves
 from services.memory_upserter.commit.read import SELF_HANDLES
+from services.memory_upserter.commit.shape import Trust
 from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, OTHERS, PRESUPPOSED, YOURS
 from services.memory_upserter.commit.support import (
-    CONTRACTIONS,
-    FAMILIES,
     FILLER,
-    ORDINAL,
-    SHORT_NAMES,
-    UNIT,
     date_supported,
     dates_said,
     unsaid_claim,
 )
+from services.memory_upserter.commit.wordforms import (
+    bag_of,
+    norm,
+    normalised,
+    said_in,
+    said_word,
+    stem,
+)
 from services.memory_upserter.commit.written_dates import iso_dates
-from services.memory_upserter.text import NUMBER_WORDS, STOP_WORDS, fold, words
+from services.memory_upserter.text import STOP_WORDS, fold, words
 
-__all__ = ["Grounding", "Said", "ground", "stem"]
+__all__ = ["Grounding", "Said", "bag_of", "ground", "norm", "normalised", "said_in", "stem"]
 
 Verdict = Literal["kept", "lowered", "dropped", "hedged"]
 
@@ -88,6 +98,7 @@ class Said:
     reply: str = ""  # this turn's reply: what only the assistant said (:mod:`.claims`)
     selves: tuple[str, ...] = ()  # the names the person goes by (:mod:`.selves`)
     people: tuple[str, ...] = ()  # whom the person knows: "Person:Lara", "Pet:Biscuit"
+    trust: Trust = "strict"  # the plan's shape (:mod:`.shape`): which claim rules weigh it
 
     # The words as a fact is read against them (:mod:`.spoken`): captions aside (``told``), and
     # for a fact claiming a thing as the person's, the other speaker's things aside (``mine``).
@@ -99,6 +110,14 @@ class Said:
     def mine(self) -> Said:
         return self._without(lambda t: YOURS.sub(" ", CAPTION.sub(" ", t)))
 
+    @functools.cached_property
+    def yours_aside(self) -> Said:  # captions kept: a plan held to the conversation
+        return self._without(lambda t: YOURS.sub(" ", t))
+
+    @functools.cached_property
+    def with_reply(self) -> Said:  # a persona's own note: its reply is its words too
+        return dataclasses.replace(self, this_turn=(*self.this_turn, self.reply))
+
     def _without(self, clean: Callable[[str], str]) -> Said:
         return Said(
             self.now,
@@ -108,6 +127,7 @@ class Said:
             self.reply,
             self.selves,
             self.people,
+            self.trust,
         )
 
     # Read once for all the plan's facts (grounding each fact against a fresh read of up to
@@ -174,29 +194,22 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     if fact.valid_to and _restates(fact, said.stored):
         return Grounding("kept")
     about_self = fold(fact.subject) in SELF_HANDLES
-    said = said.mine if about_self and not OTHERS.search(fact.text) else said.told
+    said = _read_as(fact, said, about_self and not OTHERS.search(fact.text))
     texts = (*said.this_turn, *said.earlier)
-    # a correction or a successor ("replaces") restates a fact stored before, maybe sessions ago
-    restating = bool(fact.replaces) or said.corrects
+    # a correction or a successor ("replaces") restates a fact stored before, maybe sessions ago;
+    # a plan held to the conversation may rest on what memory holds of the person (:mod:`.shape`)
+    restating = bool(fact.replaces) or said.corrects or said.trust == "session"
     bag = said.bag_with_stored if restating else said.bag
-    dates = [
-        (date(int(m[1]), int(m[2]), int(m[3] or 1)), m[3] is not None)
-        for m in _ISO.finditer(target)
-        if 1 <= int(m[2]) <= 12 and 1 <= int(m[3] or 1) <= 31
-    ]
-    wanted = [
-        norm(w) for w in words(_ISO.sub(" ", target)) if w not in STOP_WORDS and w not in FILLER
-    ]
-    resolved = said.dates if dates else ()
 
-    def said_word(w: str, bag: frozenset[str]) -> bool:  # a family first: read once, here
-        return normalised(w, bag) or said_in(w, bag)
-
-    missing = [w for w in wanted if not said_word(w, bag) and not _year(w, said)]
-    today = said.now.date()
-    missing += [
-        d.isoformat() for d, whole in dates if not date_supported(d, whole, bag, resolved, today)
-    ]
+    wanted, dates, missing = _unsaid(target, said, bag, said_word)
+    if missing and said.trust == "session" and target != fact.text:
+        # a value the model normalised ("professional gamer"): the fact's own sentence may
+        # be in the person's words ("User makes a living from gaming")
+        found = _unsaid(fact.text, said, bag, said_word)
+        if len(found[2]) * (len(wanted) + len(dates)) < len(missing) * (
+            len(found[0]) + len(found[1])
+        ):
+            wanted, dates, missing = found
     units = len(wanted) + len(dates)
     if units and len(missing) * 2 > units:
         return Grounding("dropped", f"nothing the person said supports {', '.join(missing)}")
@@ -206,15 +219,63 @@ def ground(fact: PlanFact, said: Said) -> Grounding:
     # firmly the person's, and what the fact claims as they said it (:mod:`.claims`,
     # :mod:`.whose`): an unsure claim decides last
     claimed = claims.unfounded(fact, supported, said, bag, clauses, said_word, of_person)
+    claim = unsaid_claim(fact, (*texts, *said.stored) if restating else texts)
+    if claim is not None and (claimed is None or claimed[0] == "lowered"):
+        claimed = "dropped", f"the person said no {claim}"
+    # how far the claim rules decide: by the plan's shape (:mod:`.shape`)
+    claimed = weighed(claimed, said.trust)
     if claimed is not None and claimed[0] != "lowered":
         return Grounding(*claimed)
-    if (claim := unsaid_claim(fact, (*texts, *said.stored) if restating else texts)) is not None:
-        return Grounding("dropped", f"the person said no {claim}")
     if missing:
         return Grounding(
             "lowered", f"unsure: nothing the person said supports {', '.join(missing)}"
         )
     return Grounding(*claimed) if claimed is not None else Grounding("kept")
+
+
+def weighed(verdict: claims.Verdict | None, trust: Trust) -> claims.Verdict | None:
+    """A claim rule's verdict (:mod:`.claims`: an owner, a relation, a habit, a kind of claim
+    the person never put in words, a word only the assistant offered) as the plan's shape
+    trusts it: a hedge is kept out whatever the shape; held strictly, an unsure claim is
+    dropped; held to the conversation, an unfounded claim is only unsure — kept lowered, out
+    of FOUNDATION. Each with the reason, and the shape named."""
+    if verdict is None or verdict[0] == "hedged":
+        return verdict
+    if trust == "strict":
+        return "dropped", f"{verdict[1].removeprefix('unsure: ')} (plan held strictly)"
+    return "lowered", f"unsure: {verdict[1].removeprefix('unsure: ')} (plan in the schema's shape)"
+
+
+def _read_as(fact: PlanFact, said: Said, of_person: bool) -> Said:
+    """The person's words as the fact is read against them: for a plan held strictly, captions
+    aside (and for a fact claiming a thing as the person's, the other speaker's things); for one
+    held to the conversation (:mod:`.shape`), a photo the person shared is theirs, and a
+    persona's own note (``scope: agent``) may rest on what the persona replied."""
+    if said.trust == "strict":
+        return said.mine if of_person else said.told
+    shared = said.yours_aside if of_person else said
+    return shared.with_reply if fact.scope == "agent" else shared
+
+
+def _unsaid(
+    target: str, said: Said, bag: frozenset[str], said_word: Callable[[str, frozenset[str]], bool]
+) -> tuple[list[str], list[tuple[date, bool]], list[str]]:
+    """The target's content words and ISO dates, and those of them nothing said supports."""
+    dates = [
+        (date(int(m[1]), int(m[2]), int(m[3] or 1)), m[3] is not None)
+        for m in _ISO.finditer(target)
+        if 1 <= int(m[2]) <= 12 and 1 <= int(m[3] or 1) <= 31
+    ]
+    wanted = [
+        norm(w) for w in words(_ISO.sub(" ", target)) if w not in STOP_WORDS and w not in FILLER
+    ]
+    resolved = said.dates if dates else ()
+    missing = [w for w in wanted if not said_word(w, bag) and not _year(w, said)]
+    today = said.now.date()
+    missing += [
+        d.isoformat() for d, whole in dates if not date_supported(d, whole, bag, resolved, today)
+    ]
+    return wanted, dates, missing
 
 
 def _year(word: str, said: Said) -> bool:
@@ -230,63 +291,4 @@ def _restates(fact: PlanFact, stored: Sequence[str]) -> bool:
     return bool(wanted) and any(
         all(said_in(w, bag) for w in wanted)
         for bag in (frozenset(bag_of([text])) for text in stored)
-    )
-
-
-def stem(word: str) -> str:
-    """A crude stem: a plural, an -ing or -ed form, a silent e ("move", "moving") meet."""
-    if len(w := word) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zes")):
-        w = w[:-2]
-    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        w = w[:-1]
-    for suffix in ("ing", "ed"):
-        if len(w) > len(suffix) + 2 and w.endswith(suffix):
-            w = w[: -len(suffix)]
-            break
-    double = len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls"  # running → run
-    silent_e = len(w) > 3 and w[-1] == "e" and w[-2] not in "aeiouy"  # move → mov, as moving
-    return w[:-1] if double or silent_e else w
-
-
-def _same(w: str, s: str) -> bool:
-    """One word in two forms: equal, one stem, or one a close prefix of the other."""
-    if w == s or stem(w) == stem(s):
-        return True
-    if len(w) < 4 or len(s) < 4:
-        return False
-    return s.startswith(w[: max(4, len(w) - 2)]) or w.startswith(s[: max(4, len(s) - 2)])
-
-
-def norm(word: str) -> str:
-    ordinal = ORDINAL.match(word)
-    if ordinal:
-        return ordinal[1].lstrip("0")
-    return NUMBER_WORDS.get(word) or SHORT_NAMES.get(word, word)
-
-
-def _forms(word: str) -> tuple[str, ...]:
-    """The word, and what it stands for: a number and its unit, a contraction's words."""
-    unit = UNIT.match(word)
-    if unit:
-        return (word, unit[1], unit[2])
-    return (word, *CONTRACTIONS.get(word, ()))
-
-
-def bag_of(texts: Iterable[str]) -> set[str]:
-    return {norm(f) for text in texts for w in words(text) for f in _forms(w)}
-
-
-def said_in(word: str, bag: frozenset[str]) -> bool:
-    if word.isdigit():
-        return word.lstrip("0") in bag or word in bag
-    return word in bag or any(_same(word, s) for s in bag)
-
-
-def normalised(word: str, bag: frozenset[str]) -> bool:
-    return any(
-        any(_same(word, member) for member in family)
-        and any(said_in(member, bag) for member in family)
-        for family in FAMILIES
     )

@@ -226,10 +226,12 @@ async def plan_turn(db: Database, turn: ReadTurn, idle: timedelta) -> Judgement 
     assert turn.plan is not None and turn.plan_source is not None
     req = turn.req
     texts = [r.text for r in turn.user_rows]
-    # the person's live facts: what an ending, a successor or a correction may restate
+    # the person's live facts: what an ending, a successor or a correction may restate, and
+    # what a plan held to the conversation may rest on (:mod:`.shape`)
     ending = any(f.valid_to or f.replaces for f in turn.plan.facts) or any(
         CORRECTION.search(t) for t in texts
     )
+    ending = ending or (turn.trust == "session" and bool(turn.plan.facts))
     said = ends_said(texts, turn.plan.facts) if any(CUE.search(t) for t in texts) else []
     if any(f.valid_to for f in turn.plan.facts):  # a job the plan ends ends its title
         said += tied_titles(turn.plan.facts)

@@ -142,6 +142,7 @@ def _facts(
             turn.reply or "",
             tuple(judged.self_names),
             judged.people,
+            turn.trust,
         )
         facts, dropped = weigh(facts, said, _alias_names(plan, judged, said))
         notes += dropped

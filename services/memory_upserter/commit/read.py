@@ -32,6 +32,7 @@ from services.core.clock import check_times, request_clock
 from services.core.errors import FieldError, InvalidInput
 from services.memory_upserter.commit.lenient import SELF_HANDLES as SELF_HANDLES
 from services.memory_upserter.commit.lenient import read_answer, read_plan
+from services.memory_upserter.commit.shape import trust_of
 from services.memory_upserter.commit.stays import stays
 from services.memory_upserter.commit.turn import MessageRow, ReadTurn
 from services.memory_upserter.text import (
@@ -143,6 +144,7 @@ def read(req: CommitRequest, zone: tzinfo = UTC) -> ReadTurn:
         plan_source=source,
         zone=zone,
         notes=tuple(notes),
+        trust=trust_of(req.answer, req.plan),
     )
 
 

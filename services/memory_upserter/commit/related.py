@@ -43,7 +43,8 @@ _PETS = {i for i, family in enumerate(whose.RELATIONS) if "pet" in family}
 
 _FAMILY_OF = {w: i for i, family in enumerate(whose.RELATIONS) for w in family}
 _ANY = "|".join(sorted(_FAMILY_OF, key=len)[::-1])
-_RELATION_WORD = re.compile(rf"(?i)\b(?:{_ANY})\b")
+# a relation word in any form: "besties", "mums party" (a possessive typed without its apostrophe)
+_RELATION_WORD = re.compile(rf"(?i)\b({_ANY})(?:['’]?s)?\b")
 _ADJECTIVE = r"(?:(?:older|younger|little|big|baby|twin|new|best|other|old|half|step)\s+)?"
 # a relation word that belongs to someone else: "his sister", "callum's sister", "callums
 # sister" (never "my", "our", nor "the user's", which model-written facts say)
@@ -56,7 +57,7 @@ _TOY = re.compile(r"(?i)\b(?:stuffed|toy|plush|teddy|soft|cuddly)\s+(?:\w+\s+)?(
 
 
 def _families(text: str) -> set[int]:
-    return {_FAMILY_OF[m[0].lower()] for m in _RELATION_WORD.finditer(text)}
+    return {_FAMILY_OF[m[1].lower()] for m in _RELATION_WORD.finditer(text)}
 
 
 def own_families(text: str) -> set[int]:
@@ -78,7 +79,7 @@ def relation_unsaid(fact: PlanFact, said: Said) -> Verdict | None:
         return ("dropped", f"a toy, not a pet: {toy[0]!r}") if toy else None
     if not claimed or claimed & (_framed(fact, texts) | own_families(" ".join(texts))):
         return None
-    word = next(m[0] for m in _RELATION_WORD.finditer(named[1]))
+    word = next(m[1] for m in _RELATION_WORD.finditer(named[1]))
     # framed otherwise this turn (earlier, it may have been a namesake: "my friend priya")
     if framed := _framed(fact, said.this_turn):
         other = next(w for w in whose.RELATIONS[min(framed)] if len(w) > 3)

@@ -19,6 +19,7 @@ from contracts.common import Role, TodoKind
 from contracts.memory import CommitRequest, CommitResponse, Notice
 from contracts.plan import MemoryWritePlan, PlanFact
 from services.core.memory_store.shapes import EntityWrite
+from services.memory_upserter.commit.shape import Trust
 from services.memory_upserter.extract.people import Known
 from services.memory_upserter.forget.types import Forgotten
 
@@ -119,6 +120,7 @@ class ReadTurn:
     plan_source: Literal["request", "answer"] | None  # None: the request has no plan
     zone: tzinfo = UTC  # the person's time zone (users.timezone, else the request's offset)
     notes: tuple[Notice, ...] = ()  # what reading the model's plan or answer repaired or dropped
+    trust: Trust = "strict"  # the plan's shape: how its facts are grounded (:mod:`.shape`)
 
 
 @dataclass(frozen=True)

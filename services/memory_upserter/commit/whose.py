@@ -240,14 +240,14 @@ def _hedge(
 def _firmly_told(
     text: frozenset[str], clauses: Clauses, hedged: Callable[[str], str | None]
 ) -> bool:
-    """A clause that is not hedged names most of the fact's content words, two at least
-    ("ivy's company has an office there" beside "thinking maybe we move to lisbon")."""
+    """The clauses of a message that are not hedged name most of the fact's content words, two
+    at least ("ivy's company has an office there" beside "thinking maybe we move to lisbon";
+    "i used to live there as a student, back in 2015-2018" beside "moving to turku i guess")."""
     for message in clauses:
-        for clause, bag in message:
-            told = {w for w in text if g.said_in(g.norm(w), bag)}
-            firm = not hedged(clause) and not _TAIL.match(clause)
-            if firm and len(told) >= 2 and len(told) * 2 > len(text):
-                return True
+        firm = [bag for clause, bag in message if not hedged(clause) and not _TAIL.match(clause)]
+        told = {w for w in text for bag in firm if g.said_in(g.norm(w), bag)}
+        if len(told) >= 2 and len(told) * 2 > len(text):
+            return True
     return False
 
 

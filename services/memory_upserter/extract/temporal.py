@@ -59,7 +59,11 @@ _PHRASES = [
         r"(?:since\s+)?(?P<last>last|this\s+past)\s+(?:(?P<lunit>week|month|year|weekend|night)|"
         rf"(?P<lwd>{'|'.join(WEEKDAYS)}))",
     ),
-    ("yesterday", r"(?:since\s+)?(?P<yday>yesterday|earlier\s+today|this\s+morning|today)"),
+    (
+        "yesterday",
+        r"(?:since\s+)?(?P<yday>yesterday|earlier\s+today|this\s+(?:morning|afternoon|evening)|"
+        r"today)",
+    ),
     (
         "until",
         r"(?:until|till|'til|through)\s+(?P<uwhat>tomorrow|tonight|the\s+(?P<uth>\d{1,2})(?:st|nd|"
@@ -84,11 +88,7 @@ _PHRASES = [
     ("year", r"(?:back\s+)?(?P<yprep>in|since|from)\s+(?P<year>(?:19|20)\d\d)"),
     ("season", SEASON),
     ("this", r"(?P<when>earlier\s+|later\s+)?this\s+(?P<tunit>week|month|year)"),
-    (
-        "now",
-        r"(?:right\s+)?now|currently|these\s+days|at\s+the\s+moment|nowadays|anymore|"
-        r"any\s+more",
-    ),
+    ("now", r"(?:right\s+)?now|currently|these\s+days|at\s+the\s+moment|nowadays|any\s*more"),
 ]
 # grouped: a phrase's alternatives are each a whole word ("now" never matches in "Nowy")
 PATTERNS = [(k, re.compile(rf"\b(?:{p})\b", re.IGNORECASE)) for k, p in _PHRASES]

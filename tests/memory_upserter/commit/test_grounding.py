@@ -282,7 +282,8 @@ def test_an_ending_that_restates_a_stored_fact_is_grounded_by_it() -> None:
     assert ground(ending, Said(NOW, said, (), stored)).verdict == "kept"
     assert ground(ending, Said(NOW, said, (), ("User is a nurse",))).verdict == "lowered"
     current = msgspec.structs.replace(ending, valid_to=None)
-    assert ground(current, Said(NOW, said, (), stored)).verdict == "lowered"
+    # said only as what is not ("not doing nights"): no current fact of it (claims.negated)
+    assert ground(current, Said(NOW, said, (), stored)).verdict == "dropped"
 
 
 def test_a_correction_may_restate_a_fact_stored_sessions_ago() -> None:
