@@ -33,6 +33,8 @@ import re
 from datetime import date, datetime, time, timedelta
 from typing import Literal
 
+from services.core.calendar_words import FOREIGN_HOLIDAYS, FOREIGN_NAMES
+
 Side = Literal["start", "end", "due"]
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (
@@ -60,6 +62,7 @@ SHORTHANDS = {
     "nye": "december 31", "new year's day": "january 1", "new years day": "january 1",
     "halloween": "october 31", "valentine's day": "february 14", "valentines day": "february 14",
 }  # fmt: skip
+SHORTHANDS |= FOREIGN_NAMES | {w: SHORTHANDS[e] for w, e in FOREIGN_HOLIDAYS.items()}
 _SHORTHAND = re.compile(rf"(?<![\w-])(?:{'|'.join(map(re.escape, SHORTHANDS))})(?![\w-])")
 MONTH_WORD = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
@@ -69,8 +72,8 @@ _WD = rf"(?:{'|'.join(w[:3] + '(?:' + w[3:] + ')?' for w in WEEKDAYS)})"
 _ORD = r"(?:st|nd|rd|th)"
 _LEAD = re.compile(
     r"^(?:(?P<since>since)|from|starting(?:\s+from)?|as\s+of|beginning"
-    r"|(?P<until>until|till|'?til|through|thru|by|before|up\s+to)"
-    r"|in|on|at|during|of|for)\s+"
+    r"|(?P<until>until|till|'?til|through|thru|by|before|up\s+to|bis|hasta)"
+    r"|in|on|at|during|of|for|am|ab|il|le|el|al|dal)\s+"
 )
 _CLOCK = re.compile(
     r"(?:^|\s*,?\s+)(?:at\s+|@\s*)?(?:(?P<word>noon|midday|midnight)"
@@ -92,7 +95,7 @@ _DAYS = [
     (
         "dm",
         re.compile(
-            rf"(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}?\s+(?:of\s+)?(?P<mon>{MONTH_WORD})\.?"
+            rf"(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}?\.?\s+(?:of\s+)?(?P<mon>{MONTH_WORD})\.?"
             r"(?:,?\s+(?P<y>\d{4}))?"
         ),
     ),
@@ -110,7 +113,6 @@ _FUTURE = re.compile(
     r"(?i)\b(?:will|'ll|going\s+to|gonna|about\s+to|plans?\s+to|planning|next|soon|upcoming|"
     r"(?:am|is|are|'m|'re)\s+\w+ing)\b"
 )
-
 
 _ED = re.compile(r"(?i)\b[a-z]{2,}ed\b")
 _NOT_PAST = frozenset(  # -ed words that describe a state, not an event
@@ -135,7 +137,7 @@ def calendar(text: str, now: datetime, side: Side, *, past: bool | None = None) 
     raw = text.strip()
     iso = _iso(raw, now)
     if iso is not None:
-        return iso if len(raw) > 10 else _side(iso.date(), _next_day(iso.date()), None, side, now)
+        return iso if len(raw) > 10 else _side(*_one(iso.date()), None, side, now)
     s = " ".join(raw.lower().replace(",", " ").strip(" .!").split())
     s = _SHORTHAND.sub(lambda m: SHORTHANDS[m[0]], s)
     lead = _LEAD.match(s)
@@ -257,11 +259,7 @@ def _side(
 
 
 def _one(day: date) -> tuple[date, date]:
-    return day, _next_day(day)
-
-
-def _next_day(day: date) -> date:
-    return day + timedelta(days=1)
+    return day, day + timedelta(days=1)
 
 
 def _next_month(first: date) -> date:

@@ -31,9 +31,10 @@ class Person:
         return (T0 + timedelta(minutes=self.minute)).isoformat()
 
     async def says(
-        self, text: str, plan: dict[str, Any] | None = None, minutes: int = 1
+        self, text: str, plan: dict[str, Any] | None = None, minutes: int = 1, reply: str = "Okay."
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """``/v1/turn`` for ``text``, then the commit of the question or of ``plan``'s answer."""
+        """``/v1/turn`` for ``text``, then the commit of the question or of ``plan``'s answer
+        (``reply`` beside it)."""
         self.minute += minutes
         message_id = uuid.uuid4().hex
         one = await ok(
@@ -42,7 +43,7 @@ class Person:
             {**self.ids, "message": text, "message_id": message_id, "now": self.now(),
              "persona_prompt": "You are deanna, a friendly assistant."},
         )  # fmt: skip
-        answer: dict[str, Any] = {"reply": "Okay."}
+        answer: dict[str, Any] = {"reply": reply}
         if one["next"] == "question":
             answer = {"reply": one["hydrate"]["GRAPH"]["pending_question"]["question"]}
         elif plan is not None:

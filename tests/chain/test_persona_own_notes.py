@@ -44,3 +44,26 @@ async def test_a_coachs_own_notes_are_in_its_own_prompt_and_never_in_anothers(no
     other, _ = await me.says("what do you know about my running?", {"facts": []})
     assert "Monday, Wednesday and Friday" not in str(other)
     assert "10k" not in str(other) and "long run" not in str(other)
+
+
+async def test_a_tutors_plan_written_in_its_own_reply_is_its_note(nodes) -> None:
+    """The persona's own note rests on its own reply too (the person only agreed); a fact of
+    the person's own that only the reply says is still not theirs."""
+    me = Person(nodes)
+    me.ids["agent_id"] = "lena"
+    plan = {
+        "facts": [
+            fact("user", "lesson_plan", "Lena's plan: Wednesday Schreiben and Sprechen, Friday "
+                 "Lesen and Hören", value="Wednesday Schreiben + Sprechen, Friday Lesen + Hören",
+                 scope="agent"),
+            fact("user", "studies", "User studies Schreiben on Wednesdays", value="Schreiben"),
+        ]
+    }  # fmt: skip
+    reply = (
+        "Super! Plan: Wednesday evenings Schreiben und Sprechen, Friday evenings Lesen und "
+        "Hören, and a short writing task at the weekend."
+    )
+    _, commit = await me.says("ok lena sounds good 👍", plan, reply=reply)
+    assert [(f["scope"], f["outcome"]) for f in commit["facts"]] == [("agent", "created")]
+    later, _ = await me.says("hallo! ready for today", {"facts": []}, minutes=60 * 24)
+    assert "Wednesday Schreiben and Sprechen" in system(later)

@@ -160,3 +160,19 @@ async def test_a_todo_of_an_unknown_kind_is_kept_with_a_warning(nodes) -> None:
     assert [t["text"] for t in said["todos"]] == ["5 sentences in imperfecto"]
     (warning,) = [w for w in said["warnings"] if "HOMEWORK" in w["detail"]]
     assert warning["code"] == "plan_repaired" and ".todos[0].kind" in warning["detail"]
+
+
+async def test_a_plan_that_tells_done_from_dropped_keeps_both_beside_words_of_calling_off(
+    nodes,
+) -> None:
+    """ "nvm…", "forget…", "no need" read a model's ``done`` as dropped only when the plan drops
+    nothing itself: a plan with both told them apart."""
+    ids = _ids()
+    await _todos(nodes, ids, 0, "Renew the passport", "Sort the travel insurance")
+    said = "passport came back today thank god. and forget the travel insurance, no need"
+    plan = {"done": ["renew the passport"], "dropped": ["sort the travel insurance"]}
+    closed = await answer(nodes, ids, said, 1, "great, both sorted!", plan)
+    assert _closed(closed) == {
+        "Renew the passport": "completed",
+        "Sort the travel insurance": "dropped",
+    }, closed["warnings"]

@@ -54,6 +54,7 @@ from services.core.clock import out_of_range
 from services.core.memory_store.keys import BY_SHAPE, shaped_predicate
 from services.core.when import MONTHS, WEEKDAYS, past_tense
 from services.memory_upserter.commit.answer_shape import loose_plan, reply_named
+from services.memory_upserter.commit.fact_kind import typed
 from services.memory_upserter.commit.json_repair import mend
 from services.memory_upserter.commit.relatives import ROLE_WORDS, SHORT_ROLES
 from services.memory_upserter.commit.relatives import SELF_HANDLES as SELF_HANDLES
@@ -98,7 +99,7 @@ def read_plan(
     facts = [
         fact
         for where, part in _parts(reader, raw, "facts", path)
-        if (built := reader.struct(part, PlanFact, where)) is not None
+        if (built := reader.struct(typed(reader, part, where), PlanFact, where)) is not None
         if (fact := _fact(reader, built, where, now, said)) is not None
     ]
     parts, done, dropped, closed = split_closed(_parts(reader, raw, "todos", path))
@@ -230,7 +231,6 @@ _DAY_WORD = re.compile(
     rf"(?i)\b(?:{'|'.join(w[:3] + '(?:' + w[3:] + ')?' for w in (*WEEKDAYS, *MONTHS))}"
     r"|\d{1,2}(?:st|nd|rd|th))\b"
 )
-
 
 _CLAUSES = re.compile(r"[.!?;,\n]+|\s(?:but|and|so|though|although)\s")
 

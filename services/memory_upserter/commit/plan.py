@@ -10,6 +10,7 @@ given."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 
 import msgspec
@@ -60,8 +61,10 @@ def prepare(turn: ReadTurn, judged: Judgement) -> TurnPlan:
     todos, todo_notes = todo_rows(plan, turn, own, PLAN_PATHS.get(source, "plan"))
     notes += todo_notes
     done_said = any(says_done(r.text) for r in own)
-    off = bool(plan.done) and not done_said and called_off([r.text for r in own])
-    if off:  # "nvm the card" sent as done: the person called it off
+    # "nvm the card" sent as done: the person called it off — unless the plan drops something
+    # too: that model told done from dropped ("passport came back … forget the insurance")
+    off = bool(plan.done) and not plan.dropped and not done_said and called_off(said)
+    if off:
         notes.append(
             Notice(
                 code="plan_repaired",
@@ -166,6 +169,15 @@ def _by_name(fact: PlanFact, names: Mapping[str, str]) -> PlanFact:
     return msgspec.structs.replace(fact, object=obj, value=value)
 
 
+def _own_notes(said: Said) -> Said:
+    """What a persona's own note (``scope: "agent"``: the coach's plan, the tutor's schedule)
+    rests on: the person's words and the persona's own reply this turn, which is where such a
+    plan is usually written — not only what the person said."""
+    if not said.reply:
+        return said
+    return dataclasses.replace(said, this_turn=(*said.this_turn, said.reply), reply="")
+
+
 def weigh(
     facts: Sequence[PlanFact], said: Said, names: Mapping[str, str] | None = None
 ) -> tuple[list[PlanFact], list[Notice]]:
@@ -176,7 +188,9 @@ def weigh(
     kept: list[PlanFact] = []
     notes: list[Notice] = []
     for fact in facts:
-        found = ground(_by_name(fact, names or {}), said)
+        found = ground(
+            _by_name(fact, names or {}), _own_notes(said) if fact.scope == "agent" else said
+        )
         what = f"{fact.predicate} {fact.value if fact.value is not None else fact.object!r}"
         if found.verdict == "kept":
             kept.append(fact)

@@ -11,7 +11,8 @@ one call from :mod:`.claims`: :func:`unstanding`).
 - **An identity the person never named**: "User is a film director" from "filming my own
   movie" — the identity's head word ("director"), said in no form nor family, drops it.
 - **A number dressed as a claim**: "User has a family of 5" from "dinner for 5" — a fact whose
-  value is only a number while no word of its claim was said is dropped.
+  value is only a number while no word of its claim was said is dropped; an age said as "im
+  63" or "turned 40" is said (a bare number after "I'm" is an age).
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ _PAST_FACT = re.compile(
 )
 # a start that lasts: "started playing guitar five years ago" is still so
 _BEGUN = re.compile(r"(?i)\b(?:start\w*|began|begun|took\s+up|picked\s+up|since|ever\s+since)\b")
+# a fact that claims an age: "User is 63 years old", "User's age is 23"
+_AGE_CLAIM = re.compile(r"(?i)\b(?:years?\s+old|age|aged)\b")
 IDENTITY = re.compile(r"(?i)^\s*(?:the\s+)?user\s+(?:is|was|works\s+as)\s+(?:a|an)\s+")
 
 
@@ -61,8 +64,15 @@ def unstanding(
             return "dropped", f"the person never named themselves a {head[-1]}"
     target = (g.target_of(fact) or "").strip()
     if target.isdigit() and claim and not any(said_word(w, bag) for w in claim):
-        return "dropped", f"only the number was said, not {' '.join(claim)!r}"
+        if not (_AGE_CLAIM.search(fact.text) and _age_said(target, clauses)):
+            return "dropped", f"only the number was said, not {' '.join(claim)!r}"
     return None
+
+
+def _age_said(number: str, clauses: whose.Clauses) -> bool:
+    """ "im 63", "i'm 23 btw", "turned 40 last week": a bare number after "I'm" is an age."""
+    said = re.compile(rf"(?i)\b(?:i'?m|i\s+am|turn(?:ed|ing|s)?)\s+(?:now\s+|only\s+)?{number}\b")
+    return any(said.search(c) for m in clauses for c, _ in m)
 
 
 def _past_only(

@@ -2,9 +2,9 @@
 
 - :data:`FAMILIES`: standard normalisations — a word of a family supports any other of it
   ("married" ← "my husband and I", "deceased" ← "passed away", "engineer" ← "dev");
-- :data:`SHORT_NAMES`: a day's or month's short name is the name ("tue", "thurs", "jan");
-- :func:`dates_said`, :func:`date_supported`: the dates a person's words resolve to, and
-  whether a fact's date is one of them;
+- :data:`SHORT_NAMES`: a day's, month's or holiday's short or foreign name is the name ("tue",
+  "jan", "mittwochs", "natale"); :func:`dates_said`, :func:`date_supported`: the dates a
+  person's words resolve to, and whether a fact's date is one of them;
 - :data:`FILLER`: words that carry no claim of their own ("first place" ← "took home first");
 - a liking (LIKES, LOVES_JOB, "User loves their job") needs the person's words of liking
   (:data:`LIKING`, :func:`states_liking`); a wish or goal, a home and volunteering need their
@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from contracts.plan import PlanFact
+from services.core.calendar_words import FOREIGN_HOLIDAYS, FOREIGN_NAMES
 from services.core.memory_store.keys import canonical_predicate
 from services.core.when import DAY_SHORTHANDS, MONTHS, WEEKDAYS
 from services.memory_upserter.commit import grounding as g
@@ -84,11 +85,10 @@ LIKING = re.compile(
 LIKES_TEXT = re.compile(r"(?i)\b(?:likes|loves|enjoys|adores|prefers|hates|dislikes)\b")
 # Words that carry no claim of their own: "first place" ← "took home first"
 FILLER = frozenset("place thing things stuff lot bit kind sort".split())
-# "tue", "thurs", "sat", "jan", "sept": a day's or month's short name is the name
 SHORT_NAMES = {
     **{name[:3]: name for name in (*WEEKDAYS, *MONTHS) if name != name[:3]},
     **DAY_SHORTHANDS,
-    "sept": "september",
+    **{"sept": "september", **FOREIGN_NAMES, **FOREIGN_HOLIDAYS},
 }
 
 

@@ -33,6 +33,11 @@ TUNED = [
      _f("Mia is the user's sister", "mia", "sister"), KEEP),
     ("his brother tom is a chef, the food was unreal", (),
      _f("Tom is the user's brother", "tom", "brother"), DROP),
+    # an age said as "im 63": a bare number after "I'm" is an age; a count is no age
+    ("morning its brendan here, im 63 live in cork with my wife", (),
+     _f("User is 63 years old", "63", "age"), KEEP),
+    ("turned 40 last week and nobody came lol", (), _f("User is 40 years old", "40", "age"), KEEP),
+    ("booked dinner for 5 at 8", (), _f("User is 5 years old", "5", "age"), DROP),
     # the one the person talks to is no friend by being talked to
     ("haha same, what r u up to this weekend, sam?", (),
      _f("Sam is the user's friend", "sam", "friend"), DROP),
