@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
 Verdict = tuple[Literal["dropped", "hedged", "lowered"], str]
 
-_OF_PERSON = re.compile(r"(?i)^\s*(?:the\s+)?user\b(?!['’]s)")
+
 # the claim ends at the first preposition, connective or punctuation after "User …"
 _CLAIM_END = re.compile(
     r"(?i)\b(?:at|in|on|for|with|to|from|by|about|of|since|until|till|after|before|during|"
@@ -77,7 +77,7 @@ def claim_words(fact: PlanFact) -> list[str]:
     """The words of what the fact claims of the person: its text after "User" up to the first
     preposition, the fact's own value aside when more is left ("User is visiting arjun" →
     "visiting"); none for a fact not stated of the person."""
-    found = _OF_PERSON.match(fact.text)
+    found = whose.OF_PERSON.match(fact.text)
     if found is None:
         return []
     rest = fact.text[found.end() :]
@@ -129,7 +129,7 @@ def _assistants(
 ) -> str | None:
     """A word of the fact the person never used and this turn's reply suggested ("Let's make
     Saturday your long run day"): the claim's first."""
-    if not said.reply or _OF_PERSON.match(fact.text) is None:
+    if not said.reply or whose.OF_PERSON.match(fact.text) is None:
         return None
     offered = [c for c in g.CLAUSES.split(said.reply) if SUGGESTS.search(c)]
     reply = frozenset(g.bag_of(offered))

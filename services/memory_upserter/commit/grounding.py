@@ -53,7 +53,7 @@ from datetime import date, datetime
 from typing import Literal
 
 from contracts.plan import PlanFact
-from services.memory_upserter.commit import claims, selves
+from services.memory_upserter.commit import claims, selves, whose
 from services.memory_upserter.commit.read import SELF_HANDLES
 from services.memory_upserter.commit.shape import Trust
 from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, OTHERS, PRESUPPOSED, YOURS
@@ -249,12 +249,17 @@ def weighed(verdict: claims.Verdict | None, trust: Trust) -> claims.Verdict | No
 def _read_as(fact: PlanFact, said: Said, of_person: bool) -> Said:
     """The person's words as the fact is read against them: for a plan held strictly, captions
     aside (and for a fact claiming a thing as the person's, the other speaker's things); for one
-    held to the conversation (:mod:`.shape`), a photo the person shared is theirs, and a
-    persona's own note (``scope: agent``) may rest on what the persona replied."""
+    held to the conversation (:mod:`.shape`), a photo the person shared is theirs. A persona's
+    own note (``scope: agent``) may rest on what the persona replied: any in a plan of the
+    schema's shape; in one held strictly, a note ("Lena's plan: …"), not a claim that the
+    person does what only the reply offered ("User does long runs on saturday")."""
     if said.trust == "strict":
-        return said.mine if of_person else said.told
-    shared = said.yours_aside if of_person else said
-    return shared.with_reply if fact.scope == "agent" else shared
+        read = said.mine if of_person else said.told
+        note = fact.scope == "agent" and not whose.OF_PERSON.match(fact.text)
+    else:
+        read = said.yours_aside if of_person else said
+        note = fact.scope == "agent"
+    return read.with_reply if note else read
 
 
 def _unsaid(

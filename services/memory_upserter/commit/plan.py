@@ -10,7 +10,6 @@ given."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 
 import msgspec
@@ -169,15 +168,6 @@ def _by_name(fact: PlanFact, names: Mapping[str, str]) -> PlanFact:
     return msgspec.structs.replace(fact, object=obj, value=value)
 
 
-def _own_notes(said: Said) -> Said:
-    """What a persona's own note (``scope: "agent"``: the coach's plan, the tutor's schedule)
-    rests on: the person's words and the persona's own reply this turn, which is where such a
-    plan is usually written — not only what the person said."""
-    if not said.reply:
-        return said
-    return dataclasses.replace(said, this_turn=(*said.this_turn, said.reply), reply="")
-
-
 def weigh(
     facts: Sequence[PlanFact], said: Said, names: Mapping[str, str] | None = None
 ) -> tuple[list[PlanFact], list[Notice]]:
@@ -188,9 +178,7 @@ def weigh(
     kept: list[PlanFact] = []
     notes: list[Notice] = []
     for fact in facts:
-        found = ground(
-            _by_name(fact, names or {}), _own_notes(said) if fact.scope == "agent" else said
-        )
+        found = ground(_by_name(fact, names or {}), said)
         what = f"{fact.predicate} {fact.value if fact.value is not None else fact.object!r}"
         if found.verdict == "kept":
             kept.append(fact)

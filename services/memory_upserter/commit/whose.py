@@ -70,7 +70,8 @@ _OWN = re.compile(
 _PURSUIT = re.compile(
     r"(?i)\b(?:learning|studying|practi[cs]ing|training|working\s+on|saving|taking\s+lessons)\b"
 )
-_OF_PERSON = re.compile(r"(?i)^\s*(?:the\s+)?user\b(?!['’]s)")
+# the fact claims what the person does or is ("User does long runs…"), not a note
+OF_PERSON = re.compile(r"(?i)^\s*(?:the\s+)?user\b(?!['’]s)")
 _SENTENCES = re.compile(r"[.!?\n]+")
 _REL_SUBJECT = re.compile(rf"(?i)^\s*(?:the\s+)?user['’]s\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b")
 
@@ -116,11 +117,11 @@ def firmness(
     def names(ws: Sequence[str], bag: frozenset[str]) -> bool:
         return any(said_word(w, bag) for w in ws)
 
-    mine = of_person and bool(_OF_PERSON.match(fact.text))
+    mine = of_person and bool(OF_PERSON.match(fact.text))
     text = frozenset(w for w in words(fact.text) if w not in STOP_WORDS and len(w) > 2)
     if (hedge := _hedge(supported, clauses, _fact_words(fact), names, mine, text)) is not None:
         return "hedged", f"hedged: {hedge!r}"
-    if not of_person or not _OF_PERSON.match(fact.text):  # "Nora is engaged to Felix"
+    if not of_person or not OF_PERSON.match(fact.text):  # "Nora is engaged to Felix"
         return None
     if (whose := _someone_elses(fact, supported, said, names)) is not None:
         return "dropped", f"said of someone else: {whose!r}"

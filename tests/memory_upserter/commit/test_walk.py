@@ -92,7 +92,10 @@ SAID = "Done, I sent the report to my sister Marta, who lives in Lisbon. I'll ca
 # keep grounding under 300 lines), which grounding calls for the bag of words and for each word
 # — three calls in and back: 91/50/18 → 97/54/22, core 197/129/50 → 203/133/54. Folding the
 # bag and the word test into one wordforms call per fact is the next cut.
-BOUNDS = {"memory_upserter": (97, 54, 22), "memory_upserter+core": (203, 133, 54)}
+# wt9/lead2: read_plan asks commit/fact_kind for a fact's kind when the model left it out — one
+# call in and back, one file and one return more: 97/54/22 → 99/55/23, core 203/133/54 →
+# 205/134/55.
+BOUNDS = {"memory_upserter": (99, 55, 23), "memory_upserter+core": (205, 134, 55)}
 
 
 @pytest.mark.parametrize("scope", list(SCOPES))
