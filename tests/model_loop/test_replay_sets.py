@@ -1,11 +1,11 @@
-"""The recorded sets after the first (``*-v2`` … ``*-v6``) replayed through the real chain, one
+"""The recorded sets after the first (``*-v2`` … ``*-v7``) replayed through the real chain, one
 line each in :data:`SETS`: a new set is one more line there (and its fixtures), e.g.
 ``RecordedSet("v7", recorded.STYLES_V7, (…conversations…), MISSED.format("v7"), True)``.
 
 ``v2``: the answers recorded with handles in the prompt (``careful-v2``, ``sloppy-v2``: contracts
 1.5), their handles translated to the replay's rows (:mod:`bench.model_loop.handles`), tuned and
 held-out conversations apart. ``v3``: three conversations written and answered after every
-earlier set had been read, never tuned on. ``v4`` … ``v6``: blind held-out sets, each recorded
+earlier set had been read, never tuned on. ``v4`` … ``v7``: blind held-out sets, each recorded
 in two halves (tests/fixtures/model_loop/README.md): each half's conversations, checks and sloppy
 habits committed before any answer, then answered turn by turn from each turn's exact prompt
 before any product change.
@@ -80,12 +80,21 @@ WIKTOR, SUNNIVA, NATE, AINO = (
     "v6c-locomo-nate",
     "v6d-telegram-aino",
 )
+ELENI, GINA, BRENDAN, GIULIA = (
+    "v7a-telegram-eleni",
+    "v7b-locomo-gina",
+    "v7c-telegram-brendan",
+    "v7d-telegram-giulia",
+)
 SETS = (
     RecordedSet("v2", recorded.STYLES_V2),
     RecordedSet("v3", recorded.STYLES_V3, (KAI, NOOR, LEO)),
     RecordedSet("v4", recorded.STYLES_V4, (MIA, RAJ, INES, CAROLINE)),
     RecordedSet("v5", recorded.STYLES_V5, (YARA, DARIO, JOANNA, DANI), MISSED.format("v5"), True),
     RecordedSet("v6", recorded.STYLES_V6, (WIKTOR, SUNNIVA, NATE, AINO), MISSED.format("v6"), True),
+    RecordedSet(
+        "v7", recorded.STYLES_V7, (ELENI, GINA, BRENDAN, GIULIA), MISSED.format("v7"), True
+    ),
 )
 BLIND = [s for s in SETS if s.name != "v2"]  # held out whole: every conversation of the set
 V2 = SETS[0]
