@@ -36,6 +36,8 @@ NEGATED = re.compile(
     re.IGNORECASE,
 )
 # A todo's source sentence: how a message splits, and what sounds like a todo.
+# emoji (and their joiners): in chat they end a sentence or a clause ("omg 🙄 he's my boyfriend")
+EMOJI = "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d\U000e0000-\U000e007f]+"
 SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 TODO_CUES = re.compile(
     r"(?i)\b(?:remind|i'll|i will|going to|gonna|promise|add|list|need to|"

@@ -72,7 +72,7 @@ from services.memory_upserter.commit.wordforms import (
     stem,
 )
 from services.memory_upserter.commit.written_dates import iso_dates
-from services.memory_upserter.text import STOP_WORDS, fold, words
+from services.memory_upserter.text import EMOJI, STOP_WORDS, fold, words
 
 __all__ = ["Grounding", "Said", "bag_of", "ground", "norm", "normalised", "said_in", "stem"]
 
@@ -81,7 +81,7 @@ Verdict = Literal["kept", "lowered", "dropped", "hedged"]
 # Clauses: a hedge reaches to the next comma, "but" or "so", not across a run-on message, nor
 # into a presupposed thing ("… before our trip").
 # a dash between words ("booked the venue — it's a dream") ends a clause too
-CLAUSES = re.compile(rf"[.!?;,\n—–]+|\s-+\s|\s(?:but|so|though|although)\s|{PRESUPPOSED}")
+CLAUSES = re.compile(rf"[.!?;,\n—–]+|\s-+\s|\s(?:but|so|though|although)\s|{PRESUPPOSED}|{EMOJI}")
 
 
 _ISO = re.compile(r"\b(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ]\d{2}:[\d:.]+(?:Z|[+-][\d:]+)?)?")

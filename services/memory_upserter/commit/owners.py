@@ -1,14 +1,16 @@
 """Whose a clause of the person's message is: theirs, or someone else's (pure data and one
 reading, :func:`owners`; :mod:`.whose` weighs facts with it).
 
-A clause is the person's own when it says "i", "me", "we"…; someone else's when, without
-those, it is said of "he", "she", "they", or opens on someone else — "my <relative or friend>",
+A clause is the person's own when they are its subject ("i", "we"…); someone else's when,
+without that, it is said of "he", "she", "they" (the person only its object: "nikos told us
+hes leaving" is his), or opens on someone else — "my <relative or friend>",
 "our kid bo…", a possessive ("tom's new gym…", "callums sister…"), or a name the person uses
 for someone ("lara is moving…", "callum got a job…": :func:`people_named`) — unless the person
 is a subject of it too ("my sister and i went…"). A clause that says neither goes on with the
 one before it in its sentence, or from the sentence before when a fragment of three words at
-most ("… had twins!!! two boys"); otherwise a sentence's first clause is the person's. A
-reason ("bc", "because") opens a clause of its own.
+most ("… had twins!!! two boys"); otherwise a sentence's first clause is the person's, and so
+is one that names the person only as object ("me", "us"). A reason ("bc", "because") and a
+colon ("news from home: my brother…") open a clause of their own; an emoji ends a sentence.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from services.memory_upserter.text import STOP_WORDS, words
+from services.memory_upserter.text import EMOJI, STOP_WORDS, words
 
 # One family of relation words: a fact naming one rests on the person's "my <any of them>".
 RELATIONS = tuple(
@@ -52,9 +54,9 @@ SOMEONE_ELSE = re.compile(
     r"from\s+(?:work|uni|school|college|class|church|yoga|the\s+(?:gym|office|team|club)|"
     r"gym|the\s+\w+\s+team)\b)"
 )
-_SENTENCES = re.compile(r"[.!?\n]+")
+_SENTENCES = re.compile(rf"[.!?\n]+|{EMOJI}")
 # a reason given of someone else opens a clause: "… moving to york bc callum got a job there"
-_CLAUSES = re.compile(r"[;,]+|\s(?:but|so|though|although|bc|because|cause|cuz|coz)\s")
+_CLAUSES = re.compile(r"[;,:]+|\s(?:but|so|though|although|bc|because|cause|cuz|coz)\s")
 # the person as the one who does it: a subject pronoun ("our kid bo loves dinos" is Bo's)
 SUBJECT_I = re.compile(
     r"(?i)(?<![\w'’])(?:i|im|i['’]m|ive|i['’]ve|i['’]d|i['’]ll|we|we['’]re|we['’]ve|we['’]ll|"
@@ -88,10 +90,12 @@ def owners(message: str, names: frozenset[str] = frozenset()) -> list[tuple[str,
                 continue
             if _opens_on_other(clause, names) and not SUBJECT_I.search(clause):
                 other = True
+            elif SUBJECT_I.search(clause):
+                other = False
+            elif SOMEONE_ELSE.search(clause):  # "nikos told us hes leaving": his, not ours
+                other = True
             elif FIRST_PERSON.search(clause):
                 other = False
-            elif SOMEONE_ELSE.search(clause):
-                other = True
             elif n == 0 and len(clause.split()) > 3:
                 other = False
             out.append((clause, other))

@@ -6,6 +6,8 @@ A subject is the person's name when the person goes by it (a stored name, or an 
 in their words: "im yara", "dario here", "my name is ana"), or when the person never said it at
 all in their recent words while the fact names it first: a model does not invent a third
 person, it names the one it talks to (someone named sessions ago is said again when spoken of).
+A fact of the person's that names no subject at all ("Leaving for a job in Munich", "Works at
+Acme": a small model's shorthand) is read as "User …" too.
 """
 
 from __future__ import annotations
@@ -36,10 +38,21 @@ def introduced(texts: tuple[str, ...]) -> set[str]:
     return {fold(m[1] or m[2]) for text in texts for m in INTRODUCED.finditer(text)}
 
 
+# a fact of the person's written with no subject: "Leaving for a job in Munich", "Works at Acme"
+# (a verb first, never a name: "Mats got into…", "Nikos lives in…" name their subject)
+_NO_SUBJECT = re.compile(
+    r"^(?:[A-Z][a-z]+ing|Works|Lives|Loves|Likes|Enjoys|Hates|Has|Had|Is|Was|Got|Went|Plays|"
+    r"Runs|Does|Did|Wants|Needs|Owns|Studies|Started|Moved|Quit)\s+[a-z]"
+)
+
+
 def as_person(fact: PlanFact, said: Said) -> PlanFact:
-    """The fact with the person's own name as its subject read as "User" (module docstring);
-    any other fact as it is."""
+    """The fact with the person's own name as its subject read as "User" (module docstring),
+    and one of the person's that names no subject ("Leaving for a job in Munich") read as
+    "User leaving…", so that whose the claim is is weighed; any other fact as it is."""
     subject = fold(fact.subject).strip()
+    if subject in SELF_HANDLES and _NO_SUBJECT.match(fact.text.strip()):
+        return msgspec.structs.replace(fact, text=f"User {fact.text.strip()}")
     if subject in SELF_HANDLES or not _NAME.fullmatch(subject) or subject in STOP_WORDS:
         return fact
     own = re.compile(rf"(?i)\b{re.escape(subject)}\b")

@@ -19,10 +19,9 @@ import re
 from collections.abc import Iterable
 
 from services.memory_upserter.extract.vocabulary import COMMON, ROLES, TITLES
+from services.memory_upserter.text import EMOJI
 
-_EMOJI = re.compile(
-    "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d\U000e0000-\U000e007f]+"
-)
+_EMOJI = re.compile(EMOJI)
 _FILLER = re.compile(r"(?i)(?:^|(?<=\s)|(?<=,))(?:lol+|lmao|haha\w*|btw|tbh|ngl|fyi|imo|rn)\b")
 # Openers that announce what follows, not hedge or negate it.
 _OPENER = re.compile(

@@ -39,9 +39,9 @@ ROWS = [
      _user("trip", "rosa", "User is visiting rosa in march"), "hedged"),
     ("my aunt rosa just moved to faro!! visiting her in march, flights booked", (), "",
      _user("trip", "rosa", "User is visiting rosa in march"), "kept"),
-    # someone else's wish for the person is no fact of theirs
+    # someone else's wish for the person is no fact of theirs: said of her ("she wants me…")
     ("mara called about the wedding, she wants me to give a speech", (), "",
-     _user("speech", "speech", "User is giving a speech at mara's wedding"), "hedged"),
+     _user("speech", "speech", "User is giving a speech at mara's wedding"), "dropped"),
     ("mara called about the wedding, im giving a speech!!", (), "",
      _user("speech", "speech", "User is giving a speech at mara's wedding"), "kept"),
     # a state to come, a hope, a readiness: never a current state or job

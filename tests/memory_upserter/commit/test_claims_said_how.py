@@ -33,6 +33,19 @@ TUNED = [
      _f("Mia is the user's sister", "mia", "sister"), KEEP),
     ("his brother tom is a chef, the food was unreal", (),
      _f("Tom is the user's brother", "tom", "brother"), DROP),
+    # the person only as object of someone else's news: his, not theirs ("told us hes…")
+    ("nikos just told us hes leaving for a job in munich in january 😭 whole floor is sad", (),
+     _f("User is leaving for a job in Munich", "munich", "moving_to"), DROP),
+    ("he told me i got the job at acme!!", (), _f("User got a job at Acme", "acme", "job"), KEEP),
+    # a colon opens a clause: "news from home: my brother…" is the brother's
+    ("NEWS from home: my little brother luca got into medicine in padova!!! 🎉", (),
+     _f("User got into medicine in Padova", "medicine padova", "studies"), DROP),
+    # an emoji ends a sentence: the hedge after it is another sentence's
+    ("jonas and I had a huge fight again omg 🙄 he's my boyfriend btw and I think he's wrong",
+     (), _f("Jonas is the user's boyfriend", "jonas", "boyfriend"), KEEP),
+    # a fact with no subject of the person's is weighed as "User …"
+    ("nikos just told us hes leaving for a job in munich", (),
+     _f("Leaving for a job in Munich", "munich", "moving_to"), DROP),
     # an age said as "im 63": a bare number after "I'm" is an age; a count is no age
     ("morning its brendan here, im 63 live in cork with my wife", (),
      _f("User is 63 years old", "63", "age"), KEEP),
