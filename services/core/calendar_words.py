@@ -13,7 +13,7 @@ out because they are also common words or names elsewhere: "mai" (Italian "never
 
 from __future__ import annotations
 
-import unicodedata
+from services.core.text import fold
 
 _DAYS = {
     "monday": "montag montags lunedì lunes lundi segunda-feira",
@@ -51,16 +51,12 @@ HOLIDAYS = {  # the English name, which the time grammar reads as its date
 }
 
 
-def _unaccented(word: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
-
-
 def _names(table: dict[str, str]) -> dict[str, str]:
     return {
         form: english
         for english, spelled in table.items()
         for word in spelled.split()
-        for form in (word, _unaccented(word))
+        for form in (word, fold(word))
     }
 
 

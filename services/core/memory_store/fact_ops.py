@@ -143,14 +143,6 @@ class _Batch:
             return self._again(fact, same, turn, ending, targets)
         return self._insert(fact, holder, turn, ending, targets, lapsed)
 
-    def retire(self, row: Existing, by: UUID) -> None:
-        """An expired row said again becomes history (``SUPERSEDED`` at its own end, by the new
-        row): the identity is unique among live rows, so it cannot stay ``ACTIVE`` beside it."""
-        if row.rel_id not in self.closed:
-            self.closed.add(row.rel_id)
-            self.ops.closes.append(CloseRow(row.rel_id, None, row.valid_to, False))
-            self.ops.links.append(LinkRow(row.rel_id, by))
-
     def close(self, row: Existing, by: UUID, at: datetime | None) -> UUID | None:
         """``row`` ends where ``by`` begins: superseded now, or — ``by`` beginning later —
         kept current until then, giving up its key."""
@@ -184,8 +176,8 @@ class _Batch:
     ) -> FactResult:
         """A new row for the fact, holding its key unless it ends or another row keeps it."""
         new_id = uuid.uuid4()
-        if lapsed is not None:
-            self.retire(lapsed, new_id)
+        if lapsed is not None:  # history at its own end: the identity is unique among live rows
+            self.close(lapsed, new_id, lapsed.valid_to)
         keyless = ending or not turn.takes_key
         if holder is not None and holder.rel_id in self.claimed - self.released:
             keyless = True  # the holder, restated as another fact of the batch, keeps its key

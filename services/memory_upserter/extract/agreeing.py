@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from services.memory_upserter.text import SENTENCES
+
 _LONGEST = 400  # characters of the other side's turn read: a like is said early and short
 # The message opens on agreement: "me too", "same here", "so do I", "same!" — with a yes, a
 # name or an interjection before it, and nothing after it but its sentence's end.
@@ -31,7 +33,6 @@ _LIKE = re.compile(
     r"\bmy\s+(?:fave|favou?rite|top\s+pick)\b|\bis\s+my\s+(?:fave|favou?rite|top\s+pick)\b)"
 )
 _TO_YOU = re.compile(r"(?i)\b(?:you|your|yours|u|ur)\b")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def agreed(asked: str | None, message: str) -> str | None:
@@ -39,14 +40,14 @@ def agreed(asked: str | None, message: str) -> str | None:
     them (module docstring); None otherwise."""
     if not asked or not agreeing(message):
         return None
-    said = [s.strip() for s in _SENTENCE.split(asked[:_LONGEST]) if s.strip()]
+    said = [s.strip() for s in SENTENCES.split(asked[:_LONGEST]) if s.strip()]
     liked = [like for s in said if (like := likes_said(s))]
     return " ".join(liked) or None
 
 
 def agreeing(message: str) -> bool:
     """The message opens on agreeing with what was just said ("Yeah, me too!")."""
-    opening = _SENTENCE.split(message.strip().replace("’", "'"), maxsplit=1)[0]
+    opening = SENTENCES.split(message.strip().replace("’", "'"), maxsplit=1)[0]
     return bool(_AGREE.match(opening)) and not _NOT_AGREEING.search(opening)
 
 

@@ -7,18 +7,10 @@ speaker's, the past, a pronoun, an errand, an outing)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from services.memory_upserter.extract.extractor import Utterance, extract
-
-NOW = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a LoCoMo session's date
-
-
-def facts_of(text: str) -> set[tuple[str, str | None]]:
-    plan = extract([Utterance(text)], now=NOW)
-    return {(f.predicate, f.object or f.value) for f in plan.facts}
+from tests.memory_upserter.extract.locomo_said import NOW, facts_of
 
 
 @pytest.mark.parametrize(
