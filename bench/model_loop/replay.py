@@ -42,7 +42,18 @@ STYLES_V5 = ("careful-v5", "sloppy-v5")
 STYLES_V6 = ("careful-v6", "sloppy-v6")
 # a fresh blind held-out set, two halves at once (v7a, v7b), answered on main e2bc343
 STYLES_V7 = ("careful-v7", "sloppy-v7")
-ALL_STYLES = (*STYLES, *STYLES_V2, *STYLES_V3, *STYLES_V4, *STYLES_V5, *STYLES_V6, *STYLES_V7)
+# v8: blind held-out, round 10 (written and answered before any change of the round merged)
+STYLES_V8 = ("careful-v8", "sloppy-v8")
+ALL_STYLES = (
+    *STYLES,
+    *STYLES_V2,
+    *STYLES_V3,
+    *STYLES_V4,
+    *STYLES_V5,
+    *STYLES_V6,
+    *STYLES_V7,
+    *STYLES_V8,
+)
 
 
 def styles_of(conv: dict[str, Any]) -> list[str]:
