@@ -86,7 +86,12 @@ ELENI, GINA, BRENDAN, GIULIA = (
     "v7c-telegram-brendan",
     "v7d-telegram-giulia",
 )
-HANA, MELANIE = "v8a-telegram-hana", "v8b-locomo-melanie"
+HANA, MELANIE, FREYA, NEREA = (
+    "v8a-telegram-hana",
+    "v8b-locomo-melanie",
+    "v8c-telegram-freya",
+    "v8d-telegram-nerea",
+)
 SETS = (
     RecordedSet("v2", recorded.STYLES_V2),
     RecordedSet("v3", recorded.STYLES_V3, (KAI, NOOR, LEO)),
@@ -96,7 +101,7 @@ SETS = (
     RecordedSet(
         "v7", recorded.STYLES_V7, (ELENI, GINA, BRENDAN, GIULIA), MISSED.format("v7"), True
     ),
-    RecordedSet("v8", recorded.STYLES_V8, (HANA, MELANIE), MISSED.format("v8"), True),
+    RecordedSet("v8", recorded.STYLES_V8, (HANA, MELANIE, FREYA, NEREA), MISSED.format("v8"), True),
 )
 BLIND = [s for s in SETS if s.name != "v2"]  # held out whole: every conversation of the set
 V2 = SETS[0]
