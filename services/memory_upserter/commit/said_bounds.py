@@ -7,7 +7,12 @@ clause of the person's words that names the fact's value or object is read with 
 judge's time grammar (:func:`..extract.temporal.validity`); a start still to come ("from",
 "starting", "as of") or an end ("till", "until") it gives is the fact's, where the plan wrote
 none. A start already past is left alone (the
-fact is current either way, and the judge's reading of the past is rougher)."""
+fact is current either way, and the judge's reading of the past is rougher).
+
+The start word must lead a time phrase ("from dec 1", "starting monday"): "tom from work… in
+january" is no start. And a relation (``fact_type`` relationship: a sister, a colleague) takes
+no said start: a time word beside it is its news's ("tom from work is leaving for lloyds in
+january", "my sister is due in june"), and a relation begun in the future would hide it."""
 
 from __future__ import annotations
 
@@ -18,13 +23,17 @@ from datetime import datetime
 import msgspec
 
 from contracts.plan import PlanFact
+from services.core.when import MONTH_WORD
 from services.memory_upserter.commit.repair import Reader
 from services.memory_upserter.extract.temporal import validity
 from services.memory_upserter.text import fold
 
 _CLAUSES = re.compile(r"[.!?;,\n]+|\s(?:but|then|and\s+then|so)\s")
 # only words that say a bound: "training for a 10k in may" is no start of the training
-_STARTS = re.compile(r"(?i)\b(?:from|starting|as\s+of|beginning)\b")
+_STARTS = re.compile(
+    r"(?i)\b(?:from|starting|as\s+of|beginning)\s+(?:on\s+)?(?:the\s+|this\s+|next\s+)?"
+    rf"(?:\d|tomorrow|today|tonight|{MONTH_WORD}|(?:mon|tue|wed|thu|fri|sat|sun)\w*)"
+)
 _ENDS = re.compile(r"(?i)(?:\b(?:until|till|through|thru)|'til)\b")
 
 
@@ -43,12 +52,17 @@ def said_bounds(
                 continue
             when = validity(clause, now)
             start = when.valid_from if when.valid_from and when.valid_from > now else None
-            start = None if fact.valid_from or not _STARTS.search(clause) else start
+            start = None if fact.valid_from or not _starts(fact, clause) else start
             end = None if fact.valid_to or not _ENDS.search(clause) else when.valid_to
             if start is None and end is None:
                 continue
             return _bounded(reader, fact, path, start, end)
     return fact
+
+
+def _starts(fact: PlanFact, clause: str) -> bool:
+    """The clause says a start (a start word leading a time), and the fact can take one."""
+    return fact.fact_type != "relationship" and _STARTS.search(clause) is not None
 
 
 def _bounded(

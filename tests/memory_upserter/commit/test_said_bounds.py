@@ -51,6 +51,34 @@ def test_only_the_clause_naming_the_value_gives_its_bound() -> None:
     assert written.valid_from == "2026-12-02T00:00:00+00:00"  # the model's own start stands
 
 
+def test_a_start_word_leads_a_time_and_a_relation_takes_no_said_start() -> None:
+    """v8c: "tom from work… lloyds in january and my sister kirsty is pregnant" put 2027-01-01
+    on "Tom is the user's colleague" and "Kirsty is the user's sister": the "from" of "tom from
+    work" read as a start, and both relations hidden from GRAPH until January."""
+    said = (
+        "omg two bits of news. tom from work just told me hes leaving boots to go to lloyds in "
+        "january and my sister kirsty is pregnant!!! due in june"
+    )
+    nov_24 = datetime(2026, 11, 24, 12, 40, tzinfo=UTC)
+    colleague, sister = _read(
+        [
+            _fact("Tom is the user's colleague at Boots", "Boots") | {"object": "Tom"},
+            {"memory_type": "PEOPLE", "predicate": "has_sister", "object": "Kirsty",
+             "text": "Kirsty is the user's sister", "fact_type": "relationship"},
+        ],
+        said,
+        nov_24,
+    )  # fmt: skip
+    assert colleague.valid_from is None and sister.valid_from is None
+    moved = "my sister kirsty moves in with us from january, so excited"
+    (relation,) = _read(
+        [{"memory_type": "PEOPLE", "predicate": "has_sister", "object": "Kirsty",
+          "text": "Kirsty is the user's sister", "fact_type": "relationship"}],
+        moved, nov_24,
+    )  # fmt: skip
+    assert relation.valid_from is None  # a sister from January is her move's start, not hers
+
+
 def test_an_end_is_read_in_the_tense_of_its_own_clause() -> None:
     (old_job,) = _read(
         [_fact("User handed in notice at Teatr Nowy, last day is the 27th", "Teatr Nowy",
