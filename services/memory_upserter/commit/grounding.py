@@ -81,7 +81,7 @@ Verdict = Literal["kept", "lowered", "dropped", "hedged"]
 # Clauses: a hedge reaches to the next comma, "but" or "so", not across a run-on message, nor
 # into a presupposed thing ("… before our trip").
 # a dash between words ("booked the venue — it's a dream") ends a clause too
-CLAUSES = re.compile(rf"[.!?;,\n—–]+|\s-+\s|\s(?:but|so|though|although)\s|{PRESUPPOSED}|{EMOJI}")
+CLAUSES = re.compile(rf"[.!?;,\n—–()]+|\s-+\s|\s(?:but|so|though|although)\s|{PRESUPPOSED}|{EMOJI}")
 
 
 _ISO = re.compile(r"\b(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ]\d{2}:[\d:.]+(?:Z|[+-][\d:]+)?)?")

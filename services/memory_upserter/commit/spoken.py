@@ -41,6 +41,11 @@ HEDGE = re.compile(
     r"someday|some\s+day|one\s+day|pretty\s+sure|fairly\s+sure|i\s+reckon|fingers\s+crossed)\b"
 )
 
+# a hedge on a name only: "boulderbar wienzeile i think it's called" is no doubt of the climbing
+HEDGED_NAME = re.compile(
+    r"(?i)\s+(?:it|that|the\s+\w+|she|he)\s*(?:['’]?s|\s+is|\s+was)\s+(?:called|named|spelled)\b"
+)
+
 # A hedged decision about something said before: "i think im taking it", "maybe ill go with
 # that one", "probably taking the offer" (``noun``: what it points at, when it names it;
 # :mod:`.whose`).

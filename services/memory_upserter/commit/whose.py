@@ -48,6 +48,7 @@ from services.memory_upserter.commit.owners import (
 from services.memory_upserter.commit.spoken import (
     DECISION,
     HEDGE,
+    HEDGED_NAME,
     HEDGED_OTHER,
     NEGATED,
     refused,
@@ -260,6 +261,8 @@ def hedge_in(clause: str, fact_words: frozenset[str], mine: bool = False) -> str
     """The hedge of a clause, unless the fact carries it (a dream job stated as one) or, for a
     fact of the person (``mine``), it hedges what someone else does ("i think tiago's taking…")."""
     for match in HEDGE.finditer(clause):
+        if HEDGED_NAME.match(clause, match.end()):
+            continue
         carried = set(words(match[0])) <= fact_words
         if not carried and not (mine and HEDGED_OTHER.match(clause, match.end())):
             return match[0]

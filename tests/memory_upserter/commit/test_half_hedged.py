@@ -26,3 +26,31 @@ def test_most_words_said_only_under_a_hedge_hedge_the_fact() -> None:
         "hedged"
     )
     assert _verdict(said, _user("aunt_moved", "Cork", "User's aunt Lena moved to Cork")) == "kept"
+
+
+def test_a_hedge_on_a_name_only_is_no_doubt_of_the_fact() -> None:
+    """v8a (blind): "…boulderbar wienzeile i think it's called" hedges the spelling, not that she
+    climbs there; "i think" on the climbing itself still hedges it."""
+    said = (
+        "first session at the new gym in vienna, boulderbar wienzeile i think it's called. "
+        "maybe ill get a membership there, idk its kinda pricey"
+    )
+    gym = _user("climbs_at", "Boulderbar Wienzeile", "User boulders at Boulderbar Wienzeile")
+    assert _verdict(said, gym) == "kept"
+    doubted = "i think i'll boulder at boulderbar wienzeile from now on"
+    assert _verdict(doubted, gym) == "hedged"
+
+
+def test_an_aside_in_brackets_is_its_own_clause() -> None:
+    """v8d (blind): "max (my boyfriend) keeps saying he wants to move to munich someday" — the
+    wish is Max's, the aside says firmly who he is."""
+    said = "and max (my boyfriend) keeps saying he wants to move to munich someday, not happening"
+    partner = PlanFact(
+        memory_type="PEOPLE",
+        subject="user",
+        predicate="has_partner",
+        object="Max",
+        text="Max is the user's boyfriend",
+        fact_type="relationship",
+    )
+    assert _verdict(said, partner) == "kept"
