@@ -56,7 +56,15 @@ SOMEONE_ELSE = re.compile(
 )
 _SENTENCES = re.compile(rf"[.!?\n]+|{EMOJI}")
 # a reason given of someone else opens a clause: "… moving to york bc callum got a job there"
-_CLAUSES = re.compile(r"[;,:]+|\s(?:but|so|though|although|bc|because|cause|cuz|coz)\s")
+_CLAUSES = re.compile(
+    r"[;,:]+|\s(?:but|so|though|although|bc|because|cause|cuz|coz)\s"
+    # a conjunction before "my <relation>": "we were all freaked when my son got into an accident"
+    rf"|\s(?:and|when|while|after|since|as|until|till|before|if)\s+(?=(?:my|our)\s+(?:[\w-]+\s+)?"
+    rf"(?:{_ANY_RELATION})\b)"
+)
+# an aside in brackets is a clause of its own, its emoji no sentence end: "my mate tom from uni
+# (diff tom, not work tom 😂) is coming up…" goes on being Tom's
+_ASIDE = re.compile(r"\(([^()]*)\)")
 # the person as the one who does it: a subject pronoun ("our kid bo loves dinos" is Bo's)
 SUBJECT_I = re.compile(
     r"(?i)(?<![\w'’])(?:i|im|i['’]m|ive|i['’]ve|i['’]d|i['’]ll|we|we['’]re|we['’]ve|we['’]ll|"
@@ -65,7 +73,12 @@ SUBJECT_I = re.compile(
 _OPENING = r"^\W*(?:(?:lol|lmao|also|and|oh|btw|omg|ugh|so|well|plus|haha|wow|guess\s+what)\W+)*"
 # a clause opening on someone else: a relation ("our kid bo…", "my sister…"), a possessive
 # ("tom's new gym…", "callums sister…"), or a name the person uses for someone ("lara is…")
-_REL_OPENING = re.compile(rf"(?i){_OPENING}(?:my|our)\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b")
+_REL_OPENING = re.compile(
+    rf"(?i){_OPENING}(?:(?:my|our|(?:one|some|two|a\s+couple)\s+of\s+my)\s+(?:[\w-]+\s+)?"
+    rf"(?:{_ANY_RELATION})\b|(?:a|an|one)\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\s+of\s+(?:mine|ours)\b"
+    # someone else's thing: "his flight got moved", "her landlord…"
+    r"|(?:his|her|their)\s+\w+)"
+)
 _POSSESSIVE_OPENING = re.compile(
     rf"(?i){_OPENING}([a-z]+)(?:['’]s\b|s\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b)"
 )
@@ -84,8 +97,9 @@ def owners(message: str, names: frozenset[str] = frozenset()) -> list[tuple[str,
     unless the person is a subject of it too ("my sister and i…")."""
     out: list[tuple[str, bool]] = []
     other = False
-    for sentence in _SENTENCES.split(message):
-        for n, clause in enumerate(c.strip() for c in _CLAUSES.split(sentence)):
+    asides = _ASIDE.sub(lambda m: f"; {re.sub(EMOJI, ' ', m[1])};", message)
+    for sentence in _SENTENCES.split(asides):
+        for n, clause in enumerate(c.strip() for c in _CLAUSES.split(sentence.strip())):
             if not clause:
                 continue
             if _opens_on_other(clause, names) and not SUBJECT_I.search(clause):

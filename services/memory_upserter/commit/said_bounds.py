@@ -41,10 +41,9 @@ def said_bounds(
     reader: Reader, fact: PlanFact, path: str, said: Sequence[str], now: datetime
 ) -> PlanFact:
     """The fact with the start to come and the end the person said for it, where it has none."""
-    if fact.valid_from and fact.valid_to:
-        return fact
+    started = fact.valid_from or fact.fact_type == "relationship"  # no said start for a relation
     named = fold(fact.object or fact.value or "").strip()
-    if len(named) < 3:
+    if (started and fact.valid_to) or len(named) < 3:
         return fact
     for text in reversed(said):  # the latest words first
         for clause in _CLAUSES.split(text):
@@ -52,17 +51,12 @@ def said_bounds(
                 continue
             when = validity(clause, now)
             start = when.valid_from if when.valid_from and when.valid_from > now else None
-            start = None if fact.valid_from or not _starts(fact, clause) else start
+            start = None if started or not _STARTS.search(clause) else start
             end = None if fact.valid_to or not _ENDS.search(clause) else when.valid_to
             if start is None and end is None:
                 continue
             return _bounded(reader, fact, path, start, end)
     return fact
-
-
-def _starts(fact: PlanFact, clause: str) -> bool:
-    """The clause says a start (a start word leading a time), and the fact can take one."""
-    return fact.fact_type != "relationship" and _STARTS.search(clause) is not None
 
 
 def _bounded(

@@ -59,7 +59,7 @@ DECISION = re.compile(
 # is…" (never the person: "i", "im", "we", nor "it's", "that's"; :mod:`.whose`)
 HEDGED_OTHER = re.compile(
     r"(?i)\s+(?:that\s+)?(?:he|she|they|(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|was|will|has|"
-    r"might|may|gets?|got|['’]s)|(?!(?:it|that|this|there|what|who|i|im|we|everything|nothing|"
+    r"might|may|gets?|got|['’]s)|(?!(?:it|that|this|there|what|who|i|im|ill|ive|id|we|everything|nothing|"
     r"something|someone)\b)[a-z]+(?:['’]s|\s+(?:is|was|will|has|might|may|gets?|got))\b)"
 )
 

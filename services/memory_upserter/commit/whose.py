@@ -71,8 +71,9 @@ _OWN = re.compile(
 _PURSUIT = re.compile(
     r"(?i)\b(?:learning|studying|practi[cs]ing|training|working\s+on|saving|taking\s+lessons)\b"
 )
-# the fact claims what the person does or is ("User does long runs…"), not a note
-OF_PERSON = re.compile(r"(?i)^\s*(?:the\s+)?user\b(?!['’]s)")
+# the fact claims what the person does, is or has ("User does long runs…", "User's flight got
+# moved"), not a note, nor a relative's ("User's sister…")
+OF_PERSON = re.compile(rf"(?i)^\s*(?:the\s+)?user\b(?!['’]s\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b)")
 _SENTENCES = re.compile(r"[.!?\n]+")
 _REL_SUBJECT = re.compile(rf"(?i)^\s*(?:the\s+)?user['’]s\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b")
 

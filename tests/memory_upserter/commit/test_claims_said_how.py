@@ -37,6 +37,18 @@ TUNED = [
     ("nikos just told us hes leaving for a job in munich in january 😭 whole floor is sad", (),
      _f("User is leaving for a job in Munich", "munich", "moving_to"), DROP),
     ("he told me i got the job at acme!!", (), _f("User got a job at Acme", "acme", "job"), KEEP),
+    # the blind v8 set's (round 10): "a buddy of mine", a conjunction before "my son", an aside
+    # in brackets (its emoji no sentence end), "his flight"
+    ("Yeah, a buddy of mine adopted last year. It was a long process, but now they're happy", (),
+     _f("User adopted a kid last year", "kid", "adopted"), DROP),
+    ("my buddy and i adopted a puppy last year", (), _f("User adopted a puppy", "puppy", "adopted"),
+     KEEP),
+    ("We were all freaked when my son got into an accident. We were so lucky he was okay.", (),
+     _f("User got into a car accident", "car accident", "accident"), DROP),
+    ("my mate tom from uni (diff tom, not work tom 😂) is coming up to manc on the 12th", (),
+     _f("User is coming up to manc on the 12th", "manc", "travel"), DROP),
+    ("tom from uni just cancelled 😩 his flight got moved so hes not coming on the 12th anymore",
+     (), _f("User's flight got moved", "flight", "flight_changed"), DROP),
     # a colon opens a clause: "news from home: my brother…" is the brother's
     ("NEWS from home: my little brother luca got into medicine in padova!!! 🎉", (),
      _f("User got into medicine in Padova", "medicine padova", "studies"), DROP),

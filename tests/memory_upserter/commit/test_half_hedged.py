@@ -39,6 +39,9 @@ def test_a_hedge_on_a_name_only_is_no_doubt_of_the_fact() -> None:
     assert _verdict(said, gym) == "kept"
     doubted = "i think i'll boulder at boulderbar wienzeile from now on"
     assert _verdict(doubted, gym) == "hedged"
+    # the names said firmly, the claim ("membership") only under "maybe": hedged
+    member = _user("membership", "Boulderbar Wienzeile", "User gets a membership at Boulderbar")
+    assert _verdict(said, member) == "hedged"
 
 
 def test_an_aside_in_brackets_is_its_own_clause() -> None:

@@ -66,7 +66,9 @@ async def judged(
     settings: Settings, resources: Clients, app_client
 ) -> AsyncIterator[httpx.AsyncClient]:
     llm = open_llm(base_url=BASE_URL, api_key="sk-test", model="m", timeout=5.0, max_retries=0)
-    quick = msgspec.structs.replace(settings, llm_timeout_s=0.5)
+    # the judge's budget: short enough for the stall test, long enough that a loaded CI machine
+    # (load 10+) never turns a mocked answer into a fallback (0.5 s did, under xdist)
+    quick = msgspec.structs.replace(settings, llm_timeout_s=3.0)
     with_llm = resources.replace(llm=llm, settings=quick)
     async with app_client(create_app(SPEC, quick, with_llm)) as client:
         yield client
@@ -104,7 +106,7 @@ async def test_a_model_that_times_out_falls_back_to_the_offline_extractor(
     judged: httpx.AsyncClient, user_id: str
 ) -> None:
     async def stall(request: httpx.Request) -> httpx.Response:
-        await asyncio.sleep(5)
+        await asyncio.sleep(30)
         return httpx.Response(200, json=completion("{}"))
 
     async with respx.mock(base_url=BASE_URL, assert_all_called=False) as router:
