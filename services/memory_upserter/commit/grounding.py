@@ -53,7 +53,7 @@ from datetime import date, datetime
 from typing import Literal
 
 from contracts.plan import PlanFact
-from services.memory_upserter.commit import claims, selves, whose
+from services.memory_upserter.commit import claims, selves, spoken, whose
 from services.memory_upserter.commit.read import SELF_HANDLES
 from services.memory_upserter.commit.shape import Trust
 from services.memory_upserter.commit.spoken import CAPTION, CORRECTION, OTHERS, PRESUPPOSED, YOURS
@@ -170,10 +170,10 @@ class Grounding:
 
 
 def target_of(fact: PlanFact) -> str | None:
-    """The words a fact's grounding is read from: its value, else its object (a ref by its
-    name), else — a fact that names neither ("Marta is having a girl") — its text; None when
-    that leaves nothing to ground."""
-    target = fact.value if fact.value is not None else fact.object
+    """The words a fact's grounding is read from: its value (not a yes), else its object (a ref
+    by its name), else — naming neither ("Marta is having a girl") — its text; None when that
+    leaves nothing to ground."""
+    target = fact.value if fold(fact.value or "no") not in spoken.YES_NO else fact.object
     if target is None:
         target = fact.text
     if fold(target) in SELF_HANDLES:

@@ -90,6 +90,8 @@ NEGATED = re.compile(
 )
 
 _SENTENCES = re.compile(r"[.!?\n]+")
+# a value that only says the fact holds or not ("pregnant": "yes"): the text says what it is
+YES_NO = frozenset({"yes", "no", "true", "false", "y", "n", "1", "0", "none", "null", "n/a"})
 
 
 def refused(message: str) -> tuple[list[str], list[str]]:

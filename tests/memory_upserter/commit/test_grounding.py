@@ -294,3 +294,16 @@ def test_a_correction_may_restate_a_fact_stored_sessions_ago() -> None:
     succeeds = msgspec.structs.replace(fact, replaces="F1a2b3c")
     assert ground(succeeds, Said(NOW, ("the 25th then",), (), stored)).verdict == "kept"
     assert ground(fact, Said(NOW, ("the 25th works for me",), (), stored)).verdict == "dropped"
+
+
+def test_a_yes_value_says_nothing_and_the_text_is_read() -> None:
+    """v8a (blind), a small model: "Jana is pregnant" with value "yes" was dropped ("nothing the
+    person said supports yes"); the text is what it claims."""
+    said = Said(NOW, ("my sister jana just told me shes pregnant!!! im gonna be an aunt",))
+    fact = PlanFact(
+        memory_type="PEOPLE", subject="Jana", predicate="pregnant", value="yes",
+        text="Jana is pregnant",
+    )  # fmt: skip
+    assert ground(fact, said).verdict == "kept"
+    invented = msgspec.structs.replace(fact, text="Jana is engaged to Tomas", predicate="engaged")
+    assert ground(invented, said).verdict == "dropped"
