@@ -18,6 +18,7 @@ from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan, PlanFact
 from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.commit.apart import confirmed
+from services.memory_upserter.commit.copied import as_claim
 from services.memory_upserter.commit.grounding import Said, ground
 from services.memory_upserter.commit.judge import forgets_asked
 from services.memory_upserter.commit.kinds import category_hints
@@ -178,7 +179,7 @@ def weigh(
     kept: list[PlanFact] = []
     notes: list[Notice] = []
     for fact in facts:
-        found = ground(_by_name(fact, names or {}), said)
+        found = ground(_by_name(as_claim(fact), names or {}), said)
         what = f"{fact.predicate} {fact.value if fact.value is not None else fact.object!r}"
         if found.verdict == "kept":
             kept.append(fact)

@@ -55,7 +55,7 @@ from services.memory_upserter.commit.spoken import (
     wish_split,
 )
 from services.memory_upserter.commit.support import CLAIMS
-from services.memory_upserter.text import STOP_WORDS, words
+from services.memory_upserter.text import EMOJI, STOP_WORDS, words
 
 __all__ = ["FIRST_PERSON", "RELATIONS", "SOMEONE_ELSE", "families", "firmness", "owners"]
 
@@ -74,7 +74,7 @@ _PURSUIT = re.compile(
 # the fact claims what the person does, is or has ("User does long runs…", "User's flight got
 # moved"), not a note, nor a relative's ("User's sister…")
 OF_PERSON = re.compile(rf"(?i)^\s*(?:the\s+)?user\b(?!['’]s\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b)")
-_SENTENCES = re.compile(r"[.!?\n]+")
+_SENTENCES = re.compile(rf"[.!?\n]+|{EMOJI}")  # an emoji ends a sentence (:mod:`.owners`)
 _REL_SUBJECT = re.compile(rf"(?i)^\s*(?:the\s+)?user['’]s\s+(?:[\w-]+\s+)?(?:{_ANY_RELATION})\b")
 
 

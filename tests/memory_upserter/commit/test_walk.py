@@ -95,7 +95,10 @@ SAID = "Done, I sent the report to my sister Marta, who lives in Lisbon. I'll ca
 # wt9/lead2: read_plan asks commit/fact_kind for a fact's kind when the model left it out — one
 # call in and back, one file and one return more: 97/54/22 → 99/55/23, core 203/133/54 →
 # 205/134/55.
-BOUNDS = {"memory_upserter": (99, 55, 23), "memory_upserter+core": (205, 134, 55)}
+# wt10/v8m (the blind v8 set's misses): weigh asks commit/copied whether a fact's text copies
+# the person's words before grounding it — one file, in and back: 99/55/23 → 101/56/24,
+# core 205/134/55 → 207/135/56.
+BOUNDS = {"memory_upserter": (101, 56, 24), "memory_upserter+core": (207, 135, 56)}
 
 
 @pytest.mark.parametrize("scope", list(SCOPES))
