@@ -84,7 +84,10 @@ def test_someone_elses_news_is_not_the_persons(message: str, fact: PlanFact) -> 
 
 def test_the_owner_of_a_clause_is_read_in_its_english() -> None:
     said = owners("ich bin offiziell in wien!! meine schwester lea heiratet im juni")
-    assert said == [("ich bin offiziell in wien", False), ("meine schwester lea heiratet im juni", True)]
+    assert said == [
+        ("ich bin offiziell in wien", False),
+        ("meine schwester lea heiratet im juni", True),
+    ]
 
 
 def test_a_home_said_in_german_is_a_home() -> None:
