@@ -24,10 +24,18 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from services.core.lexicon import CONTENT, FUNCTION, OWN_KIN, PLACES
+from services.core.lexicon import CONTENT, FIRST_PERSON, FUNCTION, OWN_KIN, PLACES
 from services.core.text import fold
 
-__all__ = ["ENGLISH_TOO", "english", "english_in", "foreign", "language", "with_english"]
+__all__ = [
+    "ENGLISH_TOO",
+    "english",
+    "english_in",
+    "for_judge",
+    "foreign",
+    "language",
+    "with_english",
+]
 
 
 def _table(table: dict[str, str]) -> dict[str, str]:
@@ -42,6 +50,7 @@ def _table(table: dict[str, str]) -> dict[str, str]:
 _CONTENT = _table({**CONTENT, **PLACES})
 _FUNCTION = {lang: _table(table) for lang, table in FUNCTION.items()}
 _KIN = _table(OWN_KIN)
+_FIRST = _table(FIRST_PERSON)
 # little words that are English words too, or typed English ("im" for "I'm"): never a sign
 ENGLISH_TOO = frozenset(
     "a i o e y me no in am so as do die son will hat mi ma la le lo l j d qu da de en es est car "
@@ -70,23 +79,38 @@ def language(sentence: str, around: str | None = None) -> str | None:
     best = max(signs, key=lambda lang: signs[lang])
     if signs[best] >= 2 or (signs[best] == 1 and content >= 1):
         return best
-    return around if around is not None and signs[around] >= 1 else None
+    if around is not None and signs[around] >= 1:
+        return around
+    if content >= 2:  # "mi hermana vive en madrid": its little words are English-looking
+        said = {fold(w) for w in _WORD.findall(sentence.lower())}
+        every = Counter({lang: len(said & set(t)) for lang, t in _FUNCTION.items()})
+        lang, hits = every.most_common(1)[0]
+        return lang if hits else None
+    return None
 
 
-def english_in(sentence: str, lang: str | None) -> str:
-    """One sentence glossed as one in ``lang`` (None: the content words and cities alone)."""
+def english_in(sentence: str, lang: str | None, *, plain: bool = False) -> str:
+    """One sentence glossed as one in ``lang`` (None: the content words and cities alone);
+    ``plain``: one English word for each (the first: "flat", not "flat apartment"), and a verb
+    said of oneself with its "I" ("vivo" → "i live") — a sentence the offline judge can read."""
     function = _FUNCTION.get(lang or "", {})
+    first = _FIRST if plain and lang is not None else {}
     out: list[str] = []
     last = ""
 
     def one(m: re.Match[str]) -> str:
         nonlocal last
         word = m[0].lower()
-        en = function.get(word) or function.get(fold(word))
+        en = function.get(word, function.get(fold(word)))
         if en is None and lang is not None and (kin := _KIN.get(word) or _KIN.get(fold(word))):
             en = kin if last in _DETERMINERS else f"my {kin}"
+        if en is None and first and (en := first.get(word) or first.get(fold(word))):
+            en = en.removeprefix("i ") if last == "i" else en  # "ich wohne": "i live"
         if en is None:
-            en = _CONTENT.get(word) or _CONTENT.get(fold(word)) or m[0]
+            en = _CONTENT.get(word) or _CONTENT.get(fold(word))
+            en = m[0] if en is None else en.split()[0] if plain else en
+        if plain and "the" in en.split():  # "alérgica a los cacahuetes": no article
+            en = " ".join(w for w in en.split() if w != "the")
         last = en.rsplit(" ", 1)[-1]
         out.append(en)
         return en
@@ -94,12 +118,14 @@ def english_in(sentence: str, lang: str | None) -> str:
     return _WORD.sub(one, sentence)
 
 
-def english(text: str) -> str:
-    """The whole text glossed, sentence by sentence (module docstring)."""
+def english(text: str, *, plain: bool = False) -> str:
+    """The whole text glossed, sentence by sentence (module docstring; ``plain``:
+    :func:`english_in`)."""
     parts = _SENTENCE.split(text)
     around = language(text)
     return "".join(
-        part if i % 2 else english_in(part, language(part, around)) for i, part in enumerate(parts)
+        part if i % 2 else english_in(part, language(part, around), plain=plain)
+        for i, part in enumerate(parts)
     )
 
 
@@ -113,3 +139,9 @@ def with_english(text: str) -> str:
     """The text, and below it its gloss when some sentence of it is in another language: the
     person's words as grounding reads them."""
     return f"{text}\n{english(text)}" if foreign(text) else text
+
+
+def for_judge(text: str) -> str:
+    """The text as the offline judge reads it: a message in another language as its plain
+    gloss ("vivo en valencia" → "i live in valencia"), any other as it is."""
+    return re.sub(r" {2,}", " ", english(text, plain=True)) if foreign(text) else text

@@ -20,6 +20,7 @@ family, health, hobbies, pets, life events, liking and time.
 - :data:`FUNCTION`: each language's pronouns, possessives, articles and connectives, read only
   in a sentence of that language (:func:`services.core.gloss.language`): "mi" is es "my" but
   it "me", "im" de "in the" but typed English "I'm", "ma" it "but" and fr "my".
+- :data:`FIRST_PERSON`: verbs said of oneself with no "I" ("vivo en valencia").
 - :data:`OWN_KIN`: kin words that, bare ("mama bleibt bis sonntag"), mean the person's own.
 - :data:`PLACES`: cities under their English name ("wien" → vienna, "sevilla" → seville).
 """
@@ -62,7 +63,8 @@ CONTENT = {
     "room": "zimmer habitación quarto chambre",
     "moving move moved": "umzug umziehen ziehe zieht umgezogen mudanza mudarse mudo mudé mudamos "
     "mudado trasloco traslocato trasferito mudança mudei déménagé déménagement emménagé",
-    "live lives": "wohne wohnt wohnen vivo vive vivimos abito abita moro mora habite habiter",
+    "lives live": "wohnt vive abita mora habite",
+    "live lives": "wohnen vivir vivimos abitare morar habiter",
     "city": "stadt ciudad città cidade",
     "new": "neu neue neuen neuer neues nuevo nueva nuovo nuova novo nova nouveau nouvelle",
     "window": "fenster ventana finestra janela fenêtre",
@@ -177,9 +179,21 @@ CONTENT = {
     "helps helping": "hilft helfe ayuda aiuta ajuda aide",
     "unpacking unpack": "auspacken desempacar disimballare",
     "officially": "offiziell oficialmente ufficialmente",
+    "called": "llama chiama heißt heisst chamada chamado",
+    "name": "nome nombre",
     "goes go": "gehe geht voy vado vou vais",
     "already": "schon già déjà",
     "only": "nur solo apenas seulement",
+}
+
+# A verb said of oneself without "I" (es, it, pt drop it): "vivo en valencia" is "I live in
+# valencia". Read before :data:`CONTENT` in a sentence of another language.
+FIRST_PERSON = {
+    "i live": "vivo moro abito wohne",
+    "i work": "trabajo lavoro trabalho arbeite travaille",
+    "my name is": "llamo chiamo chamo heiße heisse appelle",
+    "i have": "tengo tenho",
+    "i am": "soy estoy sou estou",
 }
 
 # Read only in a sentence of that language (module docstring).
@@ -193,6 +207,7 @@ FUNCTION = {
         "at the": "beim", "at": "bei", "on the": "am", "until": "bis", "to the": "zum zur",
         "from the": "vom", "of": "von", "for": "für", "maybe": "vielleicht", "think": "glaube",
         "want": "will möchte", "have": "habe hab", "has": "hat", "now": "jetzt", "may": "mai",
+        "to": "gegen",
     },
     "es": {
         "i": "yo", "my": "mi mis", "mine": "mío mía", "we": "nosotros nosotras",
@@ -201,8 +216,8 @@ FUNCTION = {
         "are": "son están", "and": "y", "but": "pero", "because": "porque", "not": "no",
         "that": "que", "of": "de", "of the": "del", "a": "un una", "to": "a", "in": "en",
         "with": "con", "without": "sin", "for": "para por", "already": "ya", "went": "fue",
-        "i have": "tengo", "has": "tiene", "i want": "quiero", "i think": "creo",
-        "maybe": "quizás quizá", "april": "abril",
+        "i have": "tengo", "has": "tiene", "i want": "quiero", "i think": "creo", "as": "como",
+        "maybe": "quizás quizá", "april": "abril", "": "se",
     },
     "it": {
         "i": "io", "me": "mi", "my": "mio mia miei mie", "we": "noi", "our": "nostro nostra",
@@ -210,7 +225,7 @@ FUNCTION = {
         "am": "sono", "is": "è", "and": "e", "but": "ma", "because": "perché perche",
         "not": "non", "that": "che", "of": "di", "of the": "del della", "a": "un una uno",
         "with": "con", "for": "per", "until": "fino", "i have": "ho", "has": "ha",
-        "i want": "voglio", "i think": "penso credo", "maybe": "forse", "never": "mai",
+        "i want": "voglio", "i think": "penso credo", "maybe": "forse", "never": "mai", "": "si",
     },
     "pt": {
         "i": "eu", "me": "me", "my": "meu minha meus minhas", "we": "nós", "our": "nosso nossa",
@@ -218,7 +233,7 @@ FUNCTION = {
         "i am": "sou estou", "is": "é está", "and": "e", "but": "mas", "because": "porque",
         "not": "não", "that": "que", "of": "de", "of the": "do da", "a": "um uma", "in": "em",
         "in the": "no na", "with": "com", "for": "para", "until": "até", "i have": "tenho",
-        "i want": "quero", "i think": "acho", "maybe": "talvez",
+        "i want": "quero", "i think": "acho", "maybe": "talvez", "": "se",
     },
     "fr": {
         "i": "je j", "me": "moi", "my": "mon ma mes", "we": "nous", "our": "notre nos",
