@@ -91,10 +91,11 @@ def language(sentence: str, around: str | None = None) -> str | None:
 
 def english_in(sentence: str, lang: str | None, *, plain: bool = False) -> str:
     """One sentence glossed as one in ``lang`` (None: the content words and cities alone);
-    ``plain``: one English word for each (the first: "flat", not "flat apartment"), and a verb
-    said of oneself with its "I" ("vivo" → "i live") — a sentence the offline judge can read."""
+    ``plain``: one English word for each (the first: "flat", not "flat apartment") and no
+    article — a sentence the offline judge can read. A verb said of oneself gets its "I"
+    ("vivo" → "i live")."""
     function = _FUNCTION.get(lang or "", {})
-    first = _FIRST if plain and lang is not None else {}
+    first = _FIRST if lang is not None else {}
     out: list[str] = []
     last = ""
 
