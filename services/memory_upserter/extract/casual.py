@@ -143,6 +143,8 @@ _BARE_SUBJECT = {
     "allergic": "I'm ",
     "starting": "I'm ",
 }
+# An object pronoun right after a word: the word is a verb ("my cat ignores me"), not a name.
+_ITS_OBJECT = re.compile(r"(?i)\s+(?:me|him|us|them|everyone|everybody|everything)\b")
 _PLACE_LEAD = frozenset("new san santa los las st saint rio sao são cape hong buenos el la".split())
 
 
@@ -187,6 +189,8 @@ def _capitalised(text: str, matches: list[re.Match[str]]) -> str:
             if not (is_name(word) or lead):
                 break
             pos = text.index(word, pos)
+            if _ITS_OBJECT.match(text, pos + len(word)):
+                break  # "my cat ignores me": a verb, its object after it
             chars[pos] = chars[pos].upper()
             pos += len(word)
     return "".join(chars)

@@ -13,7 +13,7 @@ from contracts.common import Category, MemoryType, TodoKind
 from contracts.plan import FactType, PlanEntity, PlanFact, PlanTodo
 from services.memory_upserter.extract.due import find_due, without_due
 from services.memory_upserter.extract.people import People
-from services.memory_upserter.extract.phrase import without_filler
+from services.memory_upserter.extract.phrase import whole, without_filler
 from services.memory_upserter.text import fold
 
 # what chat puts after a task that is no part of it
@@ -112,11 +112,13 @@ class Emitter:
         confidence: float = 0.8,
     ) -> None:
         if obj is not None:
+            if not whole(obj):
+                return  # "working on myself", "allergic to stuff": no thing of theirs
             obj = without_filler(obj) or obj  # as :meth:`entity` named it
         if value is not None:
-            value = without_filler(value)  # "hiking tbh": hiking
+            value = whole(value)  # "hiking tbh": hiking; "also latex": latex
             if not value:
-                return  # "allergic to … and stuff": the stuff is no allergy
+                return  # "… and stuff", "dogs are fine", "chatting with you": no value of theirs
         subject = subject or self.subject
         valid_from = self.valid_from
         if fact_type == "relationship" and valid_from is not None and valid_from > self.now:

@@ -128,7 +128,14 @@ def _read(utterance: Utterance, out: Emitter, selves: set[str], asked: str | Non
     out.message = text
     before = set(out.facts)
     said = [casual.normalise(answer, out.names), text] if answer else [text]
+    earlier = set(out.facts)  # the facts before the sentence before this one
     for sentence in (s for t in said for s in _SENTENCE.split(t)):
+        taken_back, here = tone.retracted(sentence) or (sentence, False), set(out.facts)
+        sentence = taken_back[0]
+        if taken_back[1]:  # "i'm a doctor. jk im a student": the doctor is taken back
+            for key in here - earlier:
+                del out.facts[key]
+        earlier = here
         for part in assertion.parts(sentence.strip()):
             if part.strip(" .,!?"):
                 _sentence(part, out)

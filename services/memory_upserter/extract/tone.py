@@ -143,6 +143,19 @@ def hedged_after(sentence: str) -> bool:
     )
 
 
+# "jk", "just kidding": what was said before it, in its sentence or the one before, is taken back.
+_RETRACT = re.compile(r"(?i)(?<![\w'])(?:jk|j/k|just\s+(?:kidding|joking)|kidding)(?![\w'])\W*")
+
+
+def retracted(sentence: str) -> tuple[str, bool] | None:
+    """What a sentence still says after a "jk" in it (None: it takes nothing back), and
+    whether the "jk" opens it (so the sentence before is what it takes back)."""
+    found = next(reversed([*_RETRACT.finditer(sentence)]), None)
+    if found is None:
+        return None
+    return sentence[found.end() :], not sentence[: found.start()].strip(" .,!?")
+
+
 def vague_past(sentence: str) -> bool:
     """The sentence puts what it tells in a past no date is said for ("last summer", "at
     university", "a while ago"): an event it tells is not dated today."""

@@ -1,0 +1,86 @@
+"""The offline judge's values are whole phrases of the person's own (issue 28, round 10): a
+list's connective, a degree or a comparison the value ends on is cut; a value that is a clause
+of its own, a pronoun, a lone intensifier or words about the listener is no value; a word with
+an object after it is a verb, not a name; and "jk" takes back what was just said."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from services.memory_upserter.extract import phrase, tone
+from services.memory_upserter.extract.extractor import Utterance, extract
+
+NOW = datetime(2026, 1, 7, 15, 0, tzinfo=UTC)
+
+
+def facts_of(text: str) -> set[tuple]:
+    plan = extract([Utterance(text)], now=NOW)
+    return {(f.subject, f.predicate, (f.object or f.value or "").lower()) for f in plan.facts}
+
+
+@pytest.mark.parametrize(
+    "value, kept",
+    [
+        ("also latex", "latex"),
+        ("sushi that much", "sushi"),
+        ("pizza more than anything", "pizza"),
+        ("my dog more than my husband", "my dog"),
+        ("road trips with my friends and family", "road trips with my friends and family"),
+        ("an app that is for dog walkers", "an app that is for dog walkers"),
+        ("dogs are fine", ""),
+        ("chatting with you", ""),
+        ("your memory", ""),
+        ("myself", ""),
+        ("huge", ""),
+    ],
+)
+def test_whole_value(value: str, kept: str) -> None:
+    assert phrase.whole(value) == kept
+
+
+@pytest.mark.parametrize(
+    "text, wanted, unwanted",
+    [
+        (
+            "im allergic to peanuts and shellfish, also latex",
+            ("user", "ALLERGY", "latex"),
+            ("user", "ALLERGY", "also latex"),
+        ),
+        ("im allergic to cats, dogs are fine", ("user", "ALLERGY", "cats"), None),
+        ("i love pizza more than anything", ("user", "LIKES", "pizza"), None),
+    ],
+)
+def test_values_cut_to_the_phrase(text: str, wanted: tuple, unwanted: tuple | None) -> None:
+    facts = facts_of(text)
+    assert wanted in facts
+    assert unwanted not in facts
+    assert all(f[2] != "dogs are fine" for f in facts)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "i like chatting with you",
+        "i'm a huge nerd",
+        "i love how my cat ignores me",
+        "i'm a nurse jk",
+        "i love my job lol jk i hate it",
+    ],
+)
+def test_no_value_of_theirs(text: str) -> None:
+    assert not {f for f in facts_of(text) if f[1] in ("LIKES", "HAS_PET", "JOB_TITLE")}
+
+
+def test_jk_takes_back_the_sentence_before() -> None:
+    facts = facts_of("i'm a doctor. jk im a student")
+    assert ("user", "JOB_TITLE", "student") in facts
+    assert ("user", "JOB_TITLE", "doctor") not in facts
+    assert tone.retracted("i live in paris") is None
+    assert tone.retracted("jk i live in lyon") == ("i live in lyon", True)
+
+
+def test_a_name_is_still_a_name() -> None:
+    assert ("user", "HAS_PET", "milo") in facts_of("my cat milo is sick again")
+    assert ("user", "HAS_PET", "rex") in facts_of("my dog rex loves the beach")
