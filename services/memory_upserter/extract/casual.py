@@ -28,6 +28,7 @@ _OPENER = re.compile(
     r"(?i)(?:^|(?<=[.!?]\s))\W*(?:guess\s+what|not\s+gonna\s+lie|no\s+joke|fun\s+fact|you\s+know\s+"
     r"what|(?:big|good|great|little|some)\s+(?:news|update))\b[\s?!:,.-]*"
 )
+_ASIDE = re.compile(r"\s*\(([^()]*\w[^()]*)\)")
 _HELLO = re.compile(r"(?i)^(\W*(?:hi|hello|hey|hiya)(?:\s+there)?)\s*!+\s+")
 _FORMS = {
     "i": "I",
@@ -154,6 +155,7 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     text = re.sub("[\u2705\u2714\u2611]\ufe0f?", ". done. ", text)  # a tick: done
     text = _EMOJI.sub(". ", text)
     text = re.sub(r"([.!?])\s*,\s*", r"\1 ", _FILLER.sub("", text))  # "…? BTW, I …": "…? I …"
+    text = _ASIDE.sub(r", \1,", text)  # "i live in berlin (for now)": an aside, not the place
     text = _OPENER.sub("", text)  # "guess what, i got engaged": the news, not a guess
     text = _HELLO.sub(r"\1, ", text)  # "hey! im ana": the greeting stays with the name
     lowercase = not re.search(r"[A-ZÀ-Þ]", text)

@@ -29,6 +29,7 @@ _SARCASM = re.compile(
     r"^\W*(?:oh\s+)?(?:great|wonderful|fantastic|perfect|lovely|awesome|sure|yeah|yay)\b\W+"
     r"(?:I|we)\s+(?:just\s+|totally\s+|really\s+|absolutely\s+|sure\s+do\s+)?(?:love|adore|enjoy)|"
     r"\b(?:yeah|oh|sure)\W+I\s+(?:just|totally|sure|absolutely)\s+(?:love|adore|enjoy)|"
+    r"\b(?:yeah|oh|sure)\W+(?:I'm|I\s+am)\s+(?:totally|definitely|such)\s+(?:an?\s+)?\w+|"
     r"\bI\s+(?:just\s+)?(?:totally|absolutely)\s+love\s+(?:being|getting|waiting|when|how|doing)\b)"
 )
 _HEDGE_AFTER = re.compile(

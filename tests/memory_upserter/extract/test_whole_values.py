@@ -84,3 +84,30 @@ def test_jk_takes_back_the_sentence_before() -> None:
 def test_a_name_is_still_a_name() -> None:
     assert ("user", "HAS_PET", "milo") in facts_of("my cat milo is sick again")
     assert ("user", "HAS_PET", "rex") in facts_of("my dog rex loves the beach")
+
+
+def test_whose_like_it_is() -> None:
+    facts = facts_of("my husband loves football, i dont get it")
+    assert ("Husband", "LIKES", "football") in facts
+    assert not {f for f in facts if f[0] == "user" and "LIKES" in f[1]}
+
+
+def test_a_clause_after_before_or_because_has_its_own_time() -> None:
+    plan = extract([Utterance("i was a teacher for 10 years before i became a writer")], now=NOW)
+    assert all(f.valid_to is None for f in plan.facts)
+    assert ("user", "LEARNING", "japanese") in facts_of(
+        "i'm learning japanese because i want to move to tokyo"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["yeah i'm totally a fitness person lol", "im living on a boat in amsterdam lol"],
+)
+def test_not_a_taste_nor_a_project(text: str) -> None:
+    assert not {f for f in facts_of(text) if f[1] in ("LIKES", "WORKS_ON")}
+
+
+def test_an_aside_in_brackets_is_no_part_of_the_value() -> None:
+    assert ("user", "LIVES_IN", "berlin") in facts_of("i live in berlin (for now)")
+    assert ("user", "JOB_TITLE", "nurse") in facts_of("i'm a nurse (night shifts ugh)")

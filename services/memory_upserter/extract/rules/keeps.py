@@ -238,6 +238,7 @@ def _my_work(m: re.Match[str], out: Emitter) -> None:
              importance=2, confidence=0.75)  # fmt: skip
 
 
+_ONE_PERSON = frozenset("son daughter wife husband partner boyfriend girlfriend".split())
 _HOUSEHOLD = (
     r"kids|children|family|fam|son|daughter|wife|husband|partner|boys|girls|boyfriend|girlfriend"
 )
@@ -256,6 +257,11 @@ def _family_likes(m: re.Match[str], out: Emitter) -> None:
         return  # "me and my wife enjoy hiking": the person's own like (we_like)
     if what is not None and not re.match(r"(?i)(?:it|that|this|them|you)\b", what):
         who = "family" if m["who"].lower() == "fam" else m["who"].lower()
+        if who in _ONE_PERSON:  # "my husband loves football": his like, not the household's
+            one = out.entity(who.capitalize(), "Person")
+            out.fact("LIKES", f"{one} likes {what}", subject=one, value=what,
+                     fact_type="preference", confidence=0.7)  # fmt: skip
+            return
         verb = "like" if who in ("kids", "children", "boys", "girls") else "likes"
         out.fact("FAMILY_LIKES", f"{out.whose.capitalize()} {who} {verb} {what}", value=what,
                  memory_type="PEOPLE", fact_type="preference", confidence=0.7)  # fmt: skip
