@@ -60,7 +60,7 @@ _FILLERS = (
     r"for\s+real",
     r"in\s+general",
     r"a\s+lot",
-    r"(?:so|that|too|very)\s+much",
+    r"(?:way\s+)?(?:so|that|too|very)\s+much",
     r"more\s+than\s+(?:anything|anyone|ever|life)(?:\s+else)?",
     r"at\s+all",
     r"so\s+bad(?:ly)?",

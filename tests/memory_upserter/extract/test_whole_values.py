@@ -111,3 +111,10 @@ def test_not_a_taste_nor_a_project(text: str) -> None:
 def test_an_aside_in_brackets_is_no_part_of_the_value() -> None:
     assert ("user", "LIVES_IN", "berlin") in facts_of("i live in berlin (for now)")
     assert ("user", "JOB_TITLE", "nurse") in facts_of("i'm a nurse (night shifts ugh)")
+
+
+def test_the_workday_over_closes_no_todo() -> None:
+    from services.memory_upserter.text import says_done
+
+    assert not says_done("all done with work for today")
+    assert says_done("done with the passport thing")
