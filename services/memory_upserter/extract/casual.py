@@ -205,3 +205,20 @@ def is_name(word: str) -> bool:
         len(bare) > 5 and bare.endswith("ly")
     )
     return len(bare) >= 2 and bare.isalpha() and bare not in COMMON and not verbish
+
+
+# A pasted exchange ("him: i live in paris. me: cool"): a speaker's label before a colon.
+_LABEL = re.compile(r"(?i)(?:^|(?<=[\s.!?]))(me|him|her|he|she|they|them|mum|mom|dad|boss)\s*:\s+")
+
+
+def own_turns(text: str) -> str:
+    """In a pasted exchange with the person's own "me:" turns, only those turns; other text
+    as it is."""
+    labels = list(_LABEL.finditer(text))
+    if not any(m[1].lower() == "me" for m in labels) or len(labels) < 2:
+        return text
+    ends = [m.start() for m in labels[1:]] + [len(text)]
+    head = text[: labels[0].start()]
+    turns = zip(labels, ends, strict=True)
+    mine = [text[m.end() : end] for m, end in turns if m[1].lower() == "me"]
+    return " ".join(t.strip() for t in (head, *mine) if t.strip())

@@ -124,7 +124,7 @@ def _read(utterance: Utterance, out: Emitter, selves: set[str], asked: str | Non
         if out.is_user
         else None
     )  # a short answer to the question just asked, or "me too" to a like just said
-    text = casual.normalise(utterance.text, out.names)
+    text = casual.normalise(casual.own_turns(utterance.text), out.names)
     out.message = text
     before = set(out.facts)
     said = [casual.normalise(answer, out.names), text] if answer else [text]

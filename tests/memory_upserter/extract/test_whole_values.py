@@ -118,3 +118,12 @@ def test_the_workday_over_closes_no_todo() -> None:
 
     assert not says_done("all done with work for today")
     assert says_done("done with the passport thing")
+
+
+def test_a_pasted_exchange_keeps_only_the_persons_turns() -> None:
+    from services.memory_upserter.extract import casual
+
+    assert casual.own_turns("him: i live in paris. me: cool") == "cool"
+    assert casual.own_turns("my kids: emma and leo") == "my kids: emma and leo"
+    assert not facts_of("him: i live in paris. me: cool")
+    assert ("user", "LIVES_IN", "porto") in facts_of("me: i live in porto")
