@@ -28,6 +28,7 @@ _OPENER = re.compile(
     r"(?i)(?:^|(?<=[.!?]\s))\W*(?:guess\s+what|not\s+gonna\s+lie|no\s+joke|fun\s+fact|you\s+know\s+"
     r"what|(?:big|good|great|little|some)\s+(?:news|update))\b[\s?!:,.-]*"
 )
+_ARROW = re.compile(r"\s*(?:-+>|=+>|→|⇒|<-+|<3+|\s\|\s)\s*")  # a text arrow, a "<3", a bar
 _ASIDE = re.compile(r"\s*\(([^()]*\w[^()]*)\)")
 _HELLO = re.compile(r"(?i)^(\W*(?:hi|hello|hey|hiya)(?:\s+there)?)\s*!+\s+")
 _FORMS = {
@@ -153,7 +154,7 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     """The message as the rules read it (module docstring); its meaning unchanged."""
     text = text.replace("’", "'").replace("‘", "'")
     text = re.sub("[\u2705\u2714\u2611]\ufe0f?", ". done. ", text)  # a tick: done
-    text = _EMOJI.sub(". ", text)
+    text = _EMOJI.sub(". ", _ARROW.sub(". ", text))  # "moved to berlin -> loving it", "<3"
     text = re.sub(r"([.!?])\s*,\s*", r"\1 ", _FILLER.sub("", text))  # "…? BTW, I …": "…? I …"
     text = _ASIDE.sub(r", \1,", text)  # "i live in berlin (for now)": an aside, not the place
     text = _OPENER.sub("", text)  # "guess what, i got engaged": the news, not a guess

@@ -127,3 +127,8 @@ def test_a_pasted_exchange_keeps_only_the_persons_turns() -> None:
     assert casual.own_turns("my kids: emma and leo") == "my kids: emma and leo"
     assert not facts_of("him: i live in paris. me: cool")
     assert ("user", "LIVES_IN", "porto") in facts_of("me: i live in porto")
+
+
+def test_a_text_arrow_ends_the_value() -> None:
+    assert ("user", "LIVES_IN", "berlin") in facts_of("moved to berlin -> loving it")
+    assert ("user", "HAS_PET", "mochi") in facts_of("i have a cat named mochi<3")
