@@ -21,6 +21,12 @@ _CHAT_END = re.compile(
     r"(?i)(?:\s+(?:too|as\s+well|also|pls|please|plz|lol|haha|thx|thanks|btw|tho|ok))+\W*$"
 )
 
+# Words of a relation's beginning: only then does the clause's time date the relation.
+_BEGINS = re.compile(
+    r"(?i)\b(?:born|adopt\w*|rescued|married|wed|engaged|dating|met|got|new|welcomed|since|"
+    r"brought\s+home|moved\s+in|gave\s+birth|had\s+(?:a|our|my|their)|became|becoming)\b"
+)
+
 
 @dataclass
 class Emitter:
@@ -121,8 +127,12 @@ class Emitter:
                 return  # "… and stuff", "dogs are fine", "chatting with you": no value of theirs
         subject = subject or self.subject
         valid_from = self.valid_from
-        if fact_type == "relationship" and valid_from is not None and valid_from > self.now:
-            valid_from = None  # "my brother Ben is starting uni in Sept": Ben is his brother now
+        if (
+            fact_type == "relationship"
+            and valid_from is not None
+            and (valid_from > self.now or not _BEGINS.search(self.sentence))
+        ):  # "my brother Ben is starting uni in Sept", "my daughter lost a tooth today": the
+            valid_from = None  # time is the event's; the relation began long before
         key = (fold(subject), predicate, fold(obj or value or ""))
         if fact_type == "relationship" and key in self.facts:
             # a relation said again keeps the time its first rule gave it ("my grandpa died in

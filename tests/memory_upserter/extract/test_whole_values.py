@@ -132,3 +132,10 @@ def test_a_pasted_exchange_keeps_only_the_persons_turns() -> None:
 def test_a_text_arrow_ends_the_value() -> None:
     assert ("user", "LIVES_IN", "berlin") in facts_of("moved to berlin -> loving it")
     assert ("user", "HAS_PET", "mochi") in facts_of("i have a cat named mochi<3")
+
+
+def test_an_event_does_not_date_the_relation() -> None:
+    plan = extract([Utterance("my daughter lost her first tooth today")], now=NOW)
+    assert [f.valid_from for f in plan.facts if f.predicate == "HAS_DAUGHTER"] == [None]
+    born = extract([Utterance("my son was born in 2019")], now=NOW)
+    assert [f.valid_from[:4] for f in born.facts if f.predicate == "HAS_SON"] == ["2019"]
