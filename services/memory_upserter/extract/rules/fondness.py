@@ -43,7 +43,7 @@ def _lives_for(m: re.Match[str], out: Emitter) -> None:
         return
     if m["what"].lower() in ("thing", "life", "everything") and not thing.endswith("ing"):
         return  # "Music is my life" is a like, "Work is my life" a complaint: gerunds only
-    _like(out, thing)
+    _like(out, thing, as_=m["what"].lower())
 
 
 _ITEM = r"[a-z][a-z' -]{2,30}?"

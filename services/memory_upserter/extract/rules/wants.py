@@ -37,7 +37,9 @@ _WEIGHED = re.compile(
     r"traveling|travelling|moving|buying|adopting|opening|building|making|writing|painting|"
     r"planting|hosting|throwing|organi[sz]ing|booking|applying|volunteering|running|training|"
     r"entering|camping|hiking|renovating|redoing|selling|launching|creating|taking\s+up|"
-    r"picking\s+up|heading|flying|driving|checking\s+out)\b"
+    r"picking\s+up|heading|flying|driving|checking\s+out|working\s+with|collaborating|"
+    r"partnering|teaming\s+up|reaching\s+out\s+to\s+(?!you)|expanding|hiring|switching|"
+    r"enrolling|studying|going\s+back)\b"
 )
 
 
