@@ -83,7 +83,7 @@ _RHYTHM_TAIL = re.compile(
     r"(?i)(?:\s+(?:(?:(?:on|in|during)\s+)?(?:most|many|some|all|the)\s+(?:days?|nights?|evenings?|mornings?|weekends?|"
     r"weeks?|sundays|saturdays|summers?|winters?)|at\s+least|at\s+most|whenever\s+.*|"
     r"(?:when|if)\s+I\s+can|as\s+(?:much|often)\s+as\s+I\s+can|recently|lately|these\s+days|"
-    r"nowadays|regularly|often|daily|weekly|all\s+the\s+time|a\s+(?:couple|few)(?:\s+of)?"
+    r"nowadays|regularly|often|more(?:\s+often)?|a\s+ton|daily|weekly|all\s+the\s+time|a\s+(?:couple|few)(?:\s+of)?"
     r"(?:\s+times)?|(?:about|around|like|roughly)|(?:once|twice)(?:\s+or\s+twice)?|"
     r"every\s+(?:so\s+often|now\s+and\s+then|chance\s+I\s+get)))+\s*$"
 )
