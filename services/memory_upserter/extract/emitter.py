@@ -13,8 +13,10 @@ from contracts.common import Category, MemoryType, TodoKind
 from contracts.plan import FactType, PlanEntity, PlanFact, PlanTodo
 from services.memory_upserter.extract.due import find_due, without_due
 from services.memory_upserter.extract.people import People
-from services.memory_upserter.extract.phrase import whole, without_filler
+from services.memory_upserter.extract.phrase import whole, without_filler, without_rhythm
 from services.memory_upserter.text import fold
+
+_TASTES = frozenset({"LIKES", "DISLIKES", "LOVES", "ENJOYS"})  # values said with a rhythm too
 
 # what chat puts after a task that is no part of it
 _CHAT_END = re.compile(
@@ -123,6 +125,8 @@ class Emitter:
             obj = without_filler(obj) or obj  # as :meth:`entity` named it
         if value is not None:
             value = whole(value)  # "hiking tbh": hiking; "also latex": latex
+            if fact_type == "habit" or predicate in _TASTES:
+                value = without_rhythm(value)  # "hiking most weekends": hiking
             if not value:
                 return  # "… and stuff", "dogs are fine", "chatting with you": no value of theirs
         subject = subject or self.subject

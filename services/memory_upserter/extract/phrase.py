@@ -111,3 +111,25 @@ def whole(value: str) -> str:
     if _CLAUSE.match(kept) or _LISTENER.search(kept):
         return ""
     return kept
+
+
+# How often or how lately, said after an activity ("go hiking with my kids most weekends", "go
+# to the gym at least [three times a week]", "baking recently"): the habit's rhythm, no part of
+# what is done. The clause's time words (:mod:`.temporal`) take the dated ones first.
+_RHYTHM_TAIL = re.compile(
+    r"(?i)(?:\s+(?:(?:(?:on|in|during)\s+)?(?:most|many|some|all|the)\s+(?:days?|nights?|evenings?|mornings?|weekends?|"
+    r"weeks?|sundays|saturdays|summers?|winters?)|at\s+least|at\s+most|whenever\s+.*|"
+    r"(?:when|if)\s+I\s+can|as\s+(?:much|often)\s+as\s+I\s+can|recently|lately|these\s+days|"
+    r"nowadays|regularly|often|more(?:\s+often)?|a\s+ton|daily|weekly|all\s+the\s+time|a\s+(?:couple|few)(?:\s+of)?"
+    r"(?:\s+times)?|(?:about|around|like|roughly)|(?:once|twice)(?:\s+or\s+twice)?|"
+    r"every\s+(?:so\s+often|now\s+and\s+then|chance\s+I\s+get)))+\s*$"
+)
+# "doing a lot of baking": the baking.
+_AMOUNT_HEAD = re.compile(r"(?i)^doing\s+(?:a\s+lot\s+of|lots\s+of|some|more|a\s+bit\s+of)\s+")
+
+
+def without_rhythm(value: str) -> str:
+    """An activity without how often it is done ("hiking with my kids most weekends": hiking
+    with my kids); a value that is nothing else stays as it was."""
+    kept = _AMOUNT_HEAD.sub("", _RHYTHM_TAIL.sub("", value)).strip()
+    return kept or value
