@@ -179,7 +179,7 @@ CONTENT = {
     "helps helping": "hilft helfe ayuda aiuta ajuda aide",
     "unpacking unpack": "auspacken desempacar disimballare",
     "officially": "offiziell oficialmente ufficialmente",
-    "called": "llama chiama heißt heisst chamada chamado",
+    "called": "llama chiama heißt heisst chamada chamado appelle",
     "name": "nome nombre",
     "goes go": "gehe geht voy vado vou vais",
     "already": "schon già déjà",
@@ -191,7 +191,7 @@ CONTENT = {
 FIRST_PERSON = {
     "i live": "vivo moro abito wohne",
     "i work": "trabajo lavoro trabalho arbeite travaille",
-    "my name is": "llamo chiamo chamo heiße heisse appelle",
+    "my name is": "llamo chiamo chamo heiße heisse",
     "i have": "tengo tenho",
     "i am": "soy estoy sou estou",
 }
@@ -241,7 +241,7 @@ FUNCTION = {
         "his": "son sa ses", "am": "suis", "is": "est", "are": "sont", "and": "et",
         "but": "mais", "because": "parce car", "not": "ne pas", "that": "que qu", "of": "de d",
         "of the": "du des", "a": "un une", "in": "dans en", "with": "avec", "for": "pour",
-        "i have": "ai", "i think": "pense crois", "maybe": "peut-être", "may": "mai",
+        "have": "ai", "i think": "pense crois", "maybe": "peut-être", "may": "mai", "who": "qui",
     },
 }  # fmt: skip
 
