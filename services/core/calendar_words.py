@@ -9,9 +9,13 @@ model's plan, where "Wednesday" is supported by "mittwochs".
 Each word is given with and without its accents (the grounding compares folded words). Left
 out because they are also common words or names elsewhere: "mai" (Italian "never"), "mars",
 "mayo", "julio", "marco", "tarde", "mañana" (also "tomorrow"), "noel" and the bare Portuguese
-"segunda"… ("second"…); the Portuguese weekdays are read in their "-feira" form."""
+"segunda"… ("second"…); the Portuguese weekdays are read in their "-feira" form. Those words
+and a few phrases ("nächste woche", "la semana que viene") are read in a whole time field only
+(:func:`field_in_english`), where they cannot mean anything else."""
 
 from __future__ import annotations
+
+import re
 
 from services.core.text import fold
 
@@ -63,3 +67,41 @@ def _names(table: dict[str, str]) -> dict[str, str]:
 # other languages' weekdays, months and parts of the day → the English word
 FOREIGN_NAMES = {**_names(_DAYS), **_names(_MONTHS), **_names(_PARTS)}
 FOREIGN_HOLIDAYS = _names(HOLIDAYS)
+
+
+# Read only in a whole time field (a plan's ``valid_from``/``valid_to``, a todo's ``due``: a
+# small model writes them in the person's language), where they cannot be anything else:
+# "mañana" (also "morning"), "mai" (it "never"), "im" (typed English "I'm"). Phrases by "|".
+_FIELD = {
+    "next week": "nächste woche|la semana que viene|la próxima semana|la prossima settimana|"
+    "a próxima semana|la semaine prochaine",
+    "next month": "nächsten monat|el mes que viene|el próximo mes|il mese prossimo|"
+    "o próximo mês|le mois prochain",
+    "this weekend": "am wochenende|dieses wochenende|este fin de semana|questo fine settimana|"
+    "este fim de semana|ce week-end",
+    "tomorrow": "morgen|mañana|domani|amanhã|demain",
+    "today": "heute|hoy|oggi|hoje|aujourd'hui",
+    "yesterday": "gestern|ayer|ieri|ontem|hier",
+    "until": "bis|hasta|fino a|até|jusqu'à",
+    "since": "seit|desde|depuis",
+    "in": "im|nel|en|em",
+    "at": "um|a las|a la|alle|às|à",
+    "may": "mai",
+}
+FIELD_WORDS = {
+    form: english
+    for english, spelled in _FIELD.items()
+    for phrase in spelled.split("|")
+    for form in (phrase, fold(phrase))
+}
+_LONGEST_FIRST = sorted(FIELD_WORDS, key=len, reverse=True)
+_FIELD_PHRASE = re.compile(rf"(?<![\w-])(?:{'|'.join(map(re.escape, _LONGEST_FIRST))})(?![\w-])")
+
+
+def field_in_english(field: str) -> str:
+    """A time field's words of another language as English ("nächste woche" → "next week",
+    "im mai" → "in may", "mañana" → "tomorrow"); other words as they are."""
+    low = field.lower()
+    return (
+        _FIELD_PHRASE.sub(lambda m: FIELD_WORDS[m[0]], low) if _FIELD_PHRASE.search(low) else field
+    )

@@ -9,7 +9,8 @@ question names (:mod:`services.rag_gate.period`). :func:`calendar` reads a whole
 - a year ``2019``, a month ``2026-12`` / ``December 2026`` / ``January``, a day
   ``2026-12-04`` / ``Dec 4`` / ``4th of December`` / ``the 19th``, a weekday ``friday`` /
   ``next friday`` / ``last friday``, ``today`` / ``tomorrow`` / ``yesterday`` / ``tonight``;
-- chat shorthands written in full first ("tmrw" → "tomorrow", "tonite", "yday");
+- chat shorthands written in full first ("tmrw" → "tomorrow", "tonite", "yday"), and the
+  time words of another language ("mañana", "im mai": :func:`.calendar_words.field_in_english`);
 - each optionally with a time of day: ``at 3pm``, ``3:30 pm``, ``at 15:00``, ``at 10``,
   ``noon``, ``in the morning`` (a bare hour: 1–6 is the afternoon, 7–12 the morning and
   noon); a time alone is today's, or tomorrow's once past;
@@ -33,7 +34,7 @@ import re
 from datetime import date, datetime, time, timedelta
 from typing import Literal
 
-from services.core.calendar_words import FOREIGN_HOLIDAYS, FOREIGN_NAMES
+from services.core.calendar_words import FOREIGN_HOLIDAYS, FOREIGN_NAMES, field_in_english
 
 Side = Literal["start", "end", "due"]
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -139,7 +140,7 @@ def calendar(text: str, now: datetime, side: Side, *, past: bool | None = None) 
     if iso is not None:
         return iso if len(raw) > 10 else _side(*_one(iso.date()), None, side, now)
     s = " ".join(raw.lower().replace(",", " ").strip(" .!").split())
-    s = _SHORTHAND.sub(lambda m: SHORTHANDS[m[0]], s)
+    s = _SHORTHAND.sub(lambda m: SHORTHANDS[m[0]], field_in_english(s))
     lead = _LEAD.match(s)
     while lead:
         past = True if lead["since"] else False if lead["until"] else past

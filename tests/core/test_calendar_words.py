@@ -37,9 +37,17 @@ def test_a_foreign_day_or_month_is_read_as_its_english_name(said: str, side, day
     assert read is not None and read.date().isoformat() == day, (said, read)
 
 
-@pytest.mark.parametrize("said", ["mai", "mars", "segunda", "mañana"])
+@pytest.mark.parametrize("said", ["mars", "segunda"])
 def test_a_word_that_is_something_else_elsewhere_is_no_date(said: str) -> None:
     assert calendar(said, NOW, "start") is None
+
+
+@pytest.mark.parametrize(("said", "day"), [("mai", "2027-05-01"), ("mañana", "2026-12-11")])
+def test_a_word_that_is_a_time_word_in_a_field_is_read_there(said: str, day: str) -> None:
+    """Something else in running text ("mai": it "never"), a time word in a whole time field
+    (:func:`services.core.calendar_words.field_in_english`; running text never reaches it)."""
+    read = calendar(said, NOW, "start")
+    assert read is not None and read.date().isoformat() == day
 
 
 def _fact(value: str, text: str) -> PlanFact:

@@ -11,6 +11,8 @@ one before it in its sentence, or from the sentence before when a fragment of th
 most ("… had twins!!! two boys"); otherwise a sentence's first clause is the person's, and so
 is one that names the person only as object ("me", "us"). A reason ("bc", "because") and a
 colon ("news from home: my brother…") open a clause of their own; an emoji ends a sentence.
+A clause in another language is read in its English gloss (:mod:`services.core.gloss`): "meine
+schwester ana heiratet…", "mi primo ya se fue…" and "mama bleibt…" are someone else's.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from services.core import gloss
 from services.memory_upserter.text import EMOJI, STOP_WORDS, words
 
 # One family of relation words: a fact naming one rests on the person's "my <any of them>".
@@ -57,7 +60,8 @@ SOMEONE_ELSE = re.compile(
 _SENTENCES = re.compile(rf"[.!?\n]+|{EMOJI}")
 # a reason given of someone else opens a clause: "… moving to york bc callum got a job there"
 _CLAUSES = re.compile(
-    r"[;,:]+|\s(?:but|so|though|although|bc|because|cause|cuz|coz)\s"
+    r"[;,:]+|\s(?:but|so|though|although|bc|because|cause|cuz|coz|"
+    r"aber|weil|pero|porque|perché|perche|mais)\s"  # the same in other languages
     # a conjunction before "my <relation>": "we were all freaked when my son got into an accident"
     rf"|\s(?:and|when|while|after|since|as|until|till|before|if)\s+(?=(?:my|our)\s+(?:[\w-]+\s+)?"
     rf"(?:{_ANY_RELATION})\b)"
@@ -97,11 +101,14 @@ def owners(message: str, names: frozenset[str] = frozenset()) -> list[tuple[str,
     unless the person is a subject of it too ("my sister and i…")."""
     out: list[tuple[str, bool]] = []
     other = False
+    around = gloss.language(message)
     asides = _ASIDE.sub(lambda m: f"; {re.sub(EMOJI, ' ', m[1])};", message)
     for sentence in _SENTENCES.split(asides):
-        for n, clause in enumerate(c.strip() for c in _CLAUSES.split(sentence.strip())):
-            if not clause:
+        lang = gloss.language(sentence, around)  # another language's clause read in English
+        for n, said in enumerate(c.strip() for c in _CLAUSES.split(sentence.strip())):
+            if not said:
                 continue
+            clause = gloss.english_in(said, lang) if lang else said
             if _opens_on_other(clause, names) and not SUBJECT_I.search(clause):
                 other = True
             elif SUBJECT_I.search(clause):
@@ -112,7 +119,7 @@ def owners(message: str, names: frozenset[str] = frozenset()) -> list[tuple[str,
                 other = False
             elif n == 0 and len(clause.split()) > 3:
                 other = False
-            out.append((clause, other))
+            out.append((said, other))
     return out
 
 

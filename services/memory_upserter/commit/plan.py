@@ -16,6 +16,7 @@ import msgspec
 
 from contracts.memory import Notice
 from contracts.plan import MemoryWritePlan, PlanFact
+from services.core import gloss
 from services.core.memory_store.keys import canonical_predicate
 from services.memory_upserter.commit.apart import confirmed
 from services.memory_upserter.commit.copied import as_claim
@@ -23,6 +24,7 @@ from services.memory_upserter.commit.grounding import Said, ground
 from services.memory_upserter.commit.judge import forgets_asked
 from services.memory_upserter.commit.kinds import category_hints
 from services.memory_upserter.commit.names import resolve_plan
+from services.memory_upserter.commit.quoted import as_quote
 from services.memory_upserter.commit.read import AFFECT_PREDICATES
 from services.memory_upserter.commit.todo_question import called_off
 from services.memory_upserter.commit.todo_rows import todo_rows
@@ -139,8 +141,8 @@ def _facts(
     if judged.source != "offline_extractor":  # a model's plan: only what the person said
         said = Said(
             turn.now,
-            tuple(r.text for r in own),
-            tuple(judged.context),
+            tuple(gloss.with_english(r.text) for r in own),  # another language with its English
+            tuple(map(gloss.with_english, judged.context)),
             judged.stored_facts,
             turn.reply or "",
             tuple(judged.self_names),
@@ -175,11 +177,12 @@ def weigh(
     """The facts the person's words support (:mod:`.grounding`), one naming someone by an
     alias read by their name (:func:`_by_name`): the unsure ones kept lowered — confidence at
     most 0.5, importance at most 1, never pinned, so out of FOUNDATION — the unsupported and
-    the hedged ones dropped; a notice for each."""
+    the hedged ones dropped; a copy of the person's words in another language kept lowered
+    (:mod:`.quoted`); a notice for each."""
     kept: list[PlanFact] = []
     notes: list[Notice] = []
     for fact in facts:
-        found = ground(_by_name(as_claim(fact), names or {}), said)
+        found = as_quote(fact.text, ground(_by_name(as_claim(fact), names or {}), said))
         what = f"{fact.predicate} {fact.value if fact.value is not None else fact.object!r}"
         if found.verdict == "kept":
             kept.append(fact)

@@ -1,11 +1,13 @@
 """A word as grounding (:mod:`.grounding`) meets it in the person's words (pure): a form of it
 ("dogs" ~ "dog", "moving" ~ "move"), a number or a short name for it ("two" → 2, "tue" →
-tuesday), a contraction's words, or a word of its standard family (:data:`.support.FAMILIES`)."""
+tuesday), a contraction's words, a word of its standard family (:data:`.support.FAMILIES`), or
+its English when the person wrote in another language (:mod:`services.core.gloss`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from services.core.gloss import english
 from services.memory_upserter.commit.support import (
     CONTRACTIONS,
     FAMILIES,
@@ -60,7 +62,15 @@ def _forms(word: str) -> tuple[str, ...]:
 
 
 def bag_of(texts: Iterable[str]) -> set[str]:
-    return {norm(f) for text in texts for w in words(text) for f in _forms(w)}
+    """Every word of ``texts`` in its forms, and the English of a word of another language
+    ("schwester" → sister, "wien" → vienna: :mod:`services.core.gloss`)."""
+    return {norm(f) for text in texts for w in _words(text) for f in _forms(w)}
+
+
+def _words(text: str) -> list[str]:
+    said = words(text)
+    glossed = words(english(text))
+    return said if glossed == said else [*said, *glossed]
 
 
 def said_in(word: str, bag: frozenset[str]) -> bool:

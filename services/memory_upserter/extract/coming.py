@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from services.core.calendar_words import field_in_english
 from services.core.when import MONTH_WORD, month_number, month_year
 
 NEXT = rf"next\s+(?P<nwhat>weekend|week|month|year|{MONTH_WORD})"
@@ -44,6 +45,7 @@ def field_period(text: str, today: date, *, past: bool = False) -> tuple[date, d
     """The period a plan field's words name when they are only a "next …" ("next month",
     "until next January"), a weekend or an "end of …" (of a named month: the last one when
     ``past``, "since end of october"), else None."""
+    text = field_in_english(text)  # "nächste woche", "la semana que viene"
     whole = _FIELD.fullmatch(text)
     if whole:
         return next_period(whole["nwhat"], today)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from contracts.plan import MemoryWritePlan, PlanFact
+from services.core import gloss
 from services.memory_upserter.extract import (
     agreeing,
     answered,
@@ -124,19 +125,34 @@ def _read(utterance: Utterance, out: Emitter, selves: set[str], asked: str | Non
         if out.is_user
         else None
     )  # a short answer to the question just asked, or "me too" to a like just said
-    text = casual.normalise(utterance.text, out.names)
+    text = casual.normalise(casual.own_turns(utterance.text), out.names)
     out.message = text
     before = set(out.facts)
     said = [casual.normalise(answer, out.names), text] if answer else [text]
-    for sentence in (s for t in said for s in _SENTENCE.split(t)):
-        for part in assertion.parts(sentence.strip()):
-            if part.strip(" .,!?"):
-                _sentence(part, out)
-                out.heard[out.subject] = f"{out.said_before[-2000:]} {part}"
+    _hear(said, out)
+    if set(out.facts) == before and (plain := gloss.for_judge(utterance.text)) != utterance.text:
+        _hear([casual.normalise(plain, out.names)], out)  # another language: read in English
     if tone.sarcastic(utterance.text):  # "oh great, I love being stuck in traffic 🙄": not a like
         for key in out.facts.keys() - before:
             if key[1] in tone.SARCASM_INVERTS:
                 del out.facts[key]
+
+
+def _hear(said: Sequence[str], out: Emitter) -> None:
+    """Each sentence of what was said, part by part (:mod:`.assertion`); a sentence taken back
+    ("jk im a student") drops what the sentence before it wrote."""
+    earlier = set(out.facts)  # the facts before the sentence before this one
+    for sentence in (s for t in said for s in _SENTENCE.split(t)):
+        taken_back, here = tone.retracted(sentence) or (sentence, False), set(out.facts)
+        sentence = taken_back[0]
+        if taken_back[1]:  # "i'm a doctor. jk im a student": the doctor is taken back
+            for key in here - earlier:
+                del out.facts[key]
+        earlier = here
+        for part in assertion.parts(sentence.strip()):
+            if part.strip(" .,!?"):
+                _sentence(part, out)
+                out.heard[out.subject] = f"{out.said_before[-2000:]} {part}"
 
 
 def _named_in(statement: str, out: Emitter) -> list[str]:

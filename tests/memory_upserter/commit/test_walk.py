@@ -98,7 +98,13 @@ SAID = "Done, I sent the report to my sister Marta, who lives in Lisbon. I'll ca
 # wt10/v8m (the blind v8 set's misses): weigh asks commit/copied whether a fact's text copies
 # the person's words before grounding it — one file, in and back: 99/55/23 → 101/56/24,
 # core 205/134/55 → 207/135/56.
-BOUNDS = {"memory_upserter": (101, 56, 24), "memory_upserter+core": (207, 135, 56)}
+# wt10/multi (issues 27, 28: other languages): weigh asks commit/quoted whether a kept fact
+# copies the person's foreign words, and the person's words and each bag of words pass through
+# core/gloss (the English of another language's words), the time field through
+# core/calendar_words — in and back: 99/55/23 → 101/56/24, core 205/134/55 → 213/139/60.
+# Folding the gloss into one call where `Said` is built (the bag reading its glossed texts)
+# is the next cut.
+BOUNDS = {"memory_upserter": (103, 57, 25), "memory_upserter+core": (215, 140, 61)}
 
 
 @pytest.mark.parametrize("scope", list(SCOPES))

@@ -66,7 +66,9 @@ def _job_other(m: re.Match[str], out: Emitter) -> None:
     out.fact("JOB_TITLE", f"{out.who} works as {job}", value=job, importance=2, confidence=0.8)
 
 
-_DIETS = {"veget": "vegetarian", "végét": "vegetarian", "vega": "vegan", "véga": "vegan"}
+# by the first four letters: "vegano"[:5] is "vegan", which no five-letter key named (a
+# KeyError that failed the whole judge on "soy vegano")
+_DIETS = {"vege": "vegetarian", "végé": "vegetarian", "vega": "vegan", "véga": "vegan"}
 
 
 @rule(
@@ -75,7 +77,7 @@ _DIETS = {"veget": "vegetarian", "végét": "vegetarian", "vega": "vegan", "vég
     r"vegetarian[oa]|vegan[oa]|végétarienne|végétarien|végane|vegan))\b",
 )
 def _diet_other(m: re.Match[str], out: Emitter) -> None:
-    diet = _DIETS[m["diet"][:5].lower()]
+    diet = _DIETS[m["diet"][:4].lower()]
     out.fact("DIET", f"{out.who} is {diet}", value=diet, importance=2, confidence=0.8)
 
 
