@@ -31,7 +31,6 @@ __all__ = [
     "ENGLISH_TOO",
     "english",
     "english_in",
-    "for_judge",
     "foreign",
     "language",
     "with_english",
@@ -140,9 +139,3 @@ def with_english(text: str) -> str:
     """The text, and below it its gloss when some sentence of it is in another language: the
     person's words as grounding reads them."""
     return f"{text}\n{english(text)}" if foreign(text) else text
-
-
-def for_judge(text: str) -> str:
-    """The text as the offline judge reads it: a message in another language as its plain
-    gloss ("vivo en valencia" → "i live in valencia"), any other as it is."""
-    return re.sub(r" {2,}", " ", english(text, plain=True)) if foreign(text) else text

@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from contracts.plan import MemoryWritePlan, PlanFact
-from services.core import gloss
 from services.memory_upserter.extract import (
     agreeing,
     answered,
@@ -130,8 +129,6 @@ def _read(utterance: Utterance, out: Emitter, selves: set[str], asked: str | Non
     before = set(out.facts)
     said = [casual.normalise(answer, out.names), text] if answer else [text]
     _hear(said, out)
-    if set(out.facts) == before and (plain := gloss.for_judge(utterance.text)) != utterance.text:
-        _hear([casual.normalise(plain, out.names)], out)  # another language: read in English
     if tone.sarcastic(utterance.text):  # "oh great, I love being stuck in traffic 🙄": not a like
         for key in out.facts.keys() - before:
             if key[1] in tone.SARCASM_INVERTS:
