@@ -7,7 +7,8 @@
   not the person's: "whoa, your store looks great!" grounds no store of the user's. A fact
   that says whose the thing is ("User follows deanna's couch-to-5k plan" ← "I'm on your
   couch-to-5k plan") rests on them as said.
-- A hedge ("i think", "maybe", "may have", "my ideal studio", "my dream job") is no firm fact —
+- A hedge ("i think", "maybe", "may have", "my ideal studio", "my dream job", "we'll see", "i
+  wish i could") is no firm fact —
   unless the fact says the hedge itself ("User's dream job is…"), which is then what was said.
 - A correction ("correction", "actually", "i meant", "its not may 18 its may 25", "wrong") restates
   a fact the person gave before, maybe sessions ago: its words may rest on the person's live
@@ -38,7 +39,9 @@ HEDGE = re.compile(
     r"(?i)\b(?:i\s+think|i\s+guess|i\s+suppose|i\s+believe|maybe|might|may\s+have|"
     r"probably|prob|perhaps|possibly|not\s+sure|unsure|thinking\s+(?:about|of)|considering|"
     r"hopefully|hoping|wondering|what\s+if|if\s+i|idk|not\s+decided|undecided|ideal|dream|"
-    r"someday|some\s+day|one\s+day|pretty\s+sure|fairly\s+sure|i\s+reckon|fingers\s+crossed)\b"
+    r"someday|some\s+day|one\s+day|pretty\s+sure|fairly\s+sure|i\s+reckon|fingers\s+crossed|"
+    # a non-answer ("i said well see") and a counterfactual ("i wish i could do a course")
+    r"we['’]?ll\s+see|well\s+see|wish(?:ing)?\s+i\s+(?:could|had|was|were|did|knew)|if\s+only)\b"
 )
 
 # A hedged decision about something said before: "i think im taking it", "maybe ill go with

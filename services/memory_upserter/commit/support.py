@@ -85,6 +85,12 @@ LIKING = re.compile(
 LIKES_TEXT = re.compile(r"(?i)\b(?:likes|loves|enjoys|adores|prefers|hates|dislikes)\b")
 # Words that carry no claim of their own: "first place" ← "took home first"
 FILLER = frozenset("place thing things stuff lot bit kind sort".split())
+# words that carry no claim of their own: auxiliaries and light verbs ("is doing a dance")
+AUX = frozenset(
+    """am is are was were be been being do does did doing has have had having will would can
+    could should shall may might must get gets got getting go goes going currently now still
+    also really just very""".split()
+)
 SHORT_NAMES = {
     **{name[:3]: name for name in (*WEEKDAYS, *MONTHS) if name != name[:3]},
     **DAY_SHORTHANDS,
@@ -282,18 +288,3 @@ def date_supported(
     if (not whole or day.day == 1) and month_said:
         return True
     return str(day.year) in bag and (day.month, day.day) == (1, 1)
-
-
-# Said in another form (grounding's bag of words): a number glued to its unit, an ordinal,
-# a contraction typed without (or split at) its apostrophe.
-ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
-UNIT = re.compile(r"^(\d+(?:[.,]\d+)?)([a-z]{1,3})$")
-# contractions as typed without the apostrophe (or split by it: "don", "t")
-CONTRACTIONS = {
-    **{
-        f"{w}nt": (w, "not") for w in "do does did is was are were have has had could would".split()
-    },
-    **{f"{w}n": (w, "not") for w in "do does did is was are were have has had could would".split()},
-    **{"cant": ("can", "not"), "wont": ("will", "not"), "shouldnt": ("should", "not")},
-    **{"never": ("not",), "nah": ("not",), "nope": ("not",)},
-}
