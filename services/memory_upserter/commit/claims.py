@@ -20,6 +20,8 @@ parent", "is visiting") — and its kind are weighed too:
   bf jonas", "jonas from work" is no friend) it is dropped, never framed it is lowered.
 - **A habit or a frequency** ("regularly", ``habit``) needs the person's words of how often, and
   no one-off makes a habit or who they are (:mod:`.habits`).
+- **More than was said** (:mod:`.strength`): a degree ("best friend" from "my buddy"), how much
+  ("naps a lot"), a diet from a dish, someone else's thing only remarked on.
 - **What is not** (:func:`negated`): "no gigs for me this week" is no "User goes to gigs".
 - **A like** needs words of liking in a message naming the liked thing
   (:func:`.support.unsaid_claim`); an allergy said only where
@@ -43,6 +45,7 @@ from services.memory_upserter.commit.habits import habit_unsaid
 from services.memory_upserter.commit.related import relation_unsaid
 from services.memory_upserter.commit.spoken import CORRECTION
 from services.memory_upserter.commit.standing import unstanding
+from services.memory_upserter.commit.strength import overstated
 from services.memory_upserter.commit.support import AUX, FILLER
 from services.memory_upserter.text import STOP_WORDS, words
 
@@ -109,6 +112,8 @@ def unfounded(
         return relation
     if (habit := habit_unsaid(fact, said, said_word)) is not None:
         return "dropped", habit
+    if (over := overstated(fact, said, said_word)) is not None:
+        return over
     if (word := _assistants(fact, claim, said, bag, said_word)) is not None:
         # an offer added to the person's own claim ("runs" → "long runs"); else unsure
         added = word in claim and bool(spoken)

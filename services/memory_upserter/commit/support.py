@@ -27,7 +27,7 @@ from services.core.calendar_words import FOREIGN_HOLIDAYS, FOREIGN_NAMES
 from services.core.memory_store.keys import canonical_predicate
 from services.core.when import DAY_SHORTHANDS, MONTHS, WEEKDAYS
 from services.memory_upserter.commit import grounding as g
-from services.memory_upserter.commit.spoken import NEGATED, REFUSAL
+from services.memory_upserter.commit.spoken import CORRECTION, NEGATED, REFUSAL
 from services.memory_upserter.extract.temporal import validity
 from services.memory_upserter.text import SENTENCES, STOP_WORDS, words
 
@@ -156,10 +156,14 @@ CLAIMS = (
         re.compile(
             # a "home country" is an origin, not where the person lives now
             r"(?i)\b(?:liv(?:e|es|ed|ing)|mov(?:e|ed|es|ing)|relocat\w*|home(?!\s+countr)|"
-            r"hometown|based|"
+            r"hometown|based|wohn\w*|zieh\w*|umzug|vivo|mudo|me\s+mud\w*|abito|trasfer\w*|"
+            r"habite|d[ée]m[ée]nag\w*|mieszka\w*|"
             # "from" as an origin ("im from the uk", "rome from 2019"), not a thing's way
             # ("stolen from the garage")
             r"(?:i['’]?m|am|are|we['’]?re|originally|come|comes|came)\s+from|"
+            # … nor a trip's ("driving up from oslo", "flying in from rome")
+            r"(?<!up\s)(?<!in\s)(?<!over\s)(?<!down\s)(?<!back\s)(?<!driving\s)(?<!flying\s)"
+            r"(?<!coming\s)(?<!train\s)(?<!drove\s)(?<!flew\s)"
             r"from(?!\s+(?:the|a|an|my|his|her|their|our|your)\b)|resid\w*|settled|born|grew\s+up|raised|flat|apartment|apt|house|rent\w*|"
             r"landlord|neighbou?r\w*|local|here\s+in|back\s+in|stay\w*|my\s+(?:city|town)|"
             r"our\s+(?:city|town)|place|commut\w*|(?:i'?m|we'?re|were)\s+(?:\w+\s+)?in|"
@@ -207,7 +211,11 @@ def unsaid_claim(fact: PlanFact, texts: Sequence[str]) -> str | None:
             kin_home = claim.name == "home" and bool(RELATIVE_IN.search(said))
             if kin_home and _KIN_FACT.search(f"{fact.text} {fact.predicate.lower()}_"):
                 continue
-            if not claim.said.search(said):
+            # a home is said where its place is ("live in trondheim" is no home for mats in oslo)
+            naming = _naming(fact, texts)  # … or a correction of where ("its actually X")
+            corrects = any(CORRECTION.search(t) for t in naming)
+            here = " \n ".join(naming) if claim.name == "home" and not corrects else said
+            if not claim.said.search(here):
                 return claim.name
     return None
 
