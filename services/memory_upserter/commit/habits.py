@@ -4,10 +4,11 @@ said (pure; one call from :mod:`.claims`: :func:`habit_unsaid`).
 A habit or a frequency ("regularly", "every week", "3 times a week", ``habit``) needs a clause
 of the person's naming the activity that says how often, a habitual "i <verb>", a schedule of
 days or a lasting change ("i can do gym 4x a week", "i run", "switching to mon wed fri", "took
-up running"); a one-off ("went running once", "tried yoga yesterday", "gestern … zum ersten
-Mal") is no habit, and no identity either ("User is a runner"). The activity is the fact's
-value when the person said it ("User goes bouldering with the lighting crew": bouldering, not
-the crew they went with).
+up running"), and how often when the fact says it ("every weekend" is not "last weekend"); a
+one-off ("went running once", "tried yoga yesterday", "gestern … zum ersten Mal") is no habit,
+and no identity either ("User is a runner"). The activity is the fact's value when the person
+said it ("User goes bouldering with the lighting crew": bouldering, not the crew they went
+with).
 """
 
 from __future__ import annotations
@@ -61,8 +62,18 @@ LASTING = re.compile(
 def _habitual(clause: str) -> bool:
     """The clause says how often, or that it is a habit: "4x a week", "i run", "took up yoga",
     a schedule of days ("switching to mon wed fri")."""
-    if any(p.search(clause) for p in (FREQUENCY, HABITUAL, LASTING)):
-        return True
+    return any(p.search(clause) for p in (FREQUENCY, HABITUAL, LASTING)) or _days(clause)
+
+
+# a day that recurs, said once: "the saturday swim", "a weekend yoga class" (not "last weekend")
+_A_DAY = re.compile(
+    r"(?i)(?<!last\s)(?<!this\s)(?<!next\s)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"weekend|mon|tue|wed|thu|fri|sat|sun)\b"
+)
+
+
+def _days(clause: str) -> bool:
+    """A schedule of days: "mon wed fri", "tue and thu"."""
     return len(g.bag_of([clause]) & set(WEEKDAYS)) > 1
 
 
@@ -98,6 +109,10 @@ def habit_unsaid(fact: PlanFact, said: Said, said_word: whose.SaidWord) -> str |
         return f"a one-off, not a habit or who they are: {naming[0].strip()[:120]!r}"
     if habit and naming and not any(_habitual(c) for c in naming):
         return f"the person said no habit or frequency: {naming[0].strip()[:120]!r}"
+    # how often, when the fact says it ("every weekend"), is said in words of how often
+    stated = FREQUENCY.search(fact.text)
+    if stated and naming and not any(FREQUENCY.search(c) or _A_DAY.search(c) for c in naming):
+        return f"the person said not how often ({stated[0]!r}): {naming[0].strip()[:120]!r}"
     return None
 
 

@@ -141,3 +141,26 @@ def _wish_end(sentence: str, start: int) -> int:
         if len(re.split(r"[,;]|\s[-—–]\s", after)[0].split()) > 3:
             return start + comma.start()
     return limit
+
+
+# Someone else's wish: "siobhan wants to do the camino", "mom wants me to move back" — a
+# subject before the wish that is not the person ("i", "we", or an adverb after them).
+OTHERS_WISH = re.compile(
+    r"(?i)\b(?!(?:i|we|id|i['’]d|we['’]d|really|also|still|so|just|kinda|totally|always|"
+    r"def|definitely|actually|who|that|which|everyone|anyone)\b)(?:[a-z]+)\s+(?:really\s+|"
+    r"also\s+|still\s+)?(?:wants?|wanna|would\s+(?:like|love)|hopes?|wishes|keeps?\s+saying)"
+    r"\s+(?:(?:me|us)\s+)?(?:to|of|for)\b"
+)
+# where their wish ends: the person's own words start ("… in may i said well see")
+_OTHERS_END = re.compile(r"(?i)[,;.!?]|\b(?:so|but|and\s+(?:i|we)|i|we|im|i['’]m)\b")
+
+
+def others_wishes(message: str) -> list[str]:
+    """What someone else wishes in the message ("do the camino in may" of "siobhan wants to do
+    the camino in may i said well see"): each span after their wish, to the person's next
+    words."""
+    spans = []
+    for m in OTHERS_WISH.finditer(message):
+        end = _OTHERS_END.search(message, m.end())
+        spans.append(message[m.end() : end.start() if end else len(message)])
+    return spans

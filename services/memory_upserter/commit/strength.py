@@ -34,7 +34,7 @@ from contracts.plan import PlanFact
 from services.memory_upserter.commit import grounding as g
 from services.memory_upserter.commit import whose
 from services.memory_upserter.commit.support import AUX, CLAIMS, FILLER
-from services.memory_upserter.text import STOP_WORDS, words
+from services.memory_upserter.text import SENTENCES, STOP_WORDS, words
 
 if TYPE_CHECKING:
     from services.memory_upserter.commit.grounding import Said
@@ -79,8 +79,12 @@ def _degree(fact: PlanFact, texts: Sequence[str], said_word: whose.SaidWord) -> 
 
 def _said_degree(degree: str, head: str, text: str, said_word: whose.SaidWord) -> bool:
     fused = _FUSED.get(degree.replace("-", " "))
-    if fused and re.search(rf"(?i)\b(?:{fused})\b", text):
-        return True
+    for sentence in SENTENCES.split(text) if fused else ():
+        # "bestie" says it alone; "make a living" says it of what the sentence names
+        alone = degree in ("best", "closest")
+        here = alone or said_word(head, frozenset(g.bag_of([sentence])))
+        if here and re.search(rf"(?i)\b(?:{fused})\b", sentence):
+            return True
     spelled = degree.replace(" ", "[- ]").replace("-", "[- ]")
     kin = whose.families(head)
     for m in re.finditer(rf"(?i)\b{spelled}\s+((?:[\w'’-]+\s+)?[\w'’-]+)", text):

@@ -166,7 +166,7 @@ CLAIMS = (
             r"(?<!coming\s)(?<!train\s)(?<!drove\s)(?<!flew\s)"
             r"from(?!\s+(?:the|a|an|my|his|her|their|our|your)\b)|resid\w*|settled|born|grew\s+up|raised|flat|apartment|apt|house|rent\w*|"
             r"landlord|neighbou?r\w*|local|here\s+in|back\s+in|stay\w*|my\s+(?:city|town)|"
-            r"our\s+(?:city|town)|place|commut\w*|(?:i'?m|we'?re|were)\s+(?:\w+\s+)?in|"
+            r"our\s+(?:city|town)|(?:my|our|his|her|their|new|own)\s+place|commut\w*|(?:i'?m|we'?re|were)\s+(?:\w+\s+)?in|"
             # "shes on her own in hull": where someone lives alone
             r"(?:s?he['’]?s|i['’]?m|they['’]?re|lives?|living)\s+(?:all\s+)?"
             r"(?:on\s+(?:my|his|her|their)\s+own|alone)\s+in)\b"
