@@ -65,11 +65,13 @@ def _habitual(clause: str) -> bool:
     return any(p.search(clause) for p in (FREQUENCY, HABITUAL, LASTING)) or _days(clause)
 
 
-# a day that recurs, said once: "the saturday swim", "a weekend yoga class" (not "last weekend")
-_A_DAY = re.compile(
-    r"(?i)(?<!last\s)(?<!this\s)(?<!next\s)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
-    r"weekend|mon|tue|wed|thu|fri|sat|sun)\b"
-)
+# a day that recurs, said once: "the saturday swim", "a weekend yoga class", "nur mittwochs"
+# (in any language grounding reads: :mod:`.wordforms`), not "last weekend" or "this friday"
+_ONE_DAY = re.compile(r"(?i)\b(?:last|this|next|on)\s+\w+")
+
+
+def _a_day(clause: str) -> bool:
+    return bool(g.bag_of([_ONE_DAY.sub(" ", clause)]) & {*WEEKDAYS, "weekend"})
 
 
 def _days(clause: str) -> bool:
@@ -111,7 +113,7 @@ def habit_unsaid(fact: PlanFact, said: Said, said_word: whose.SaidWord) -> str |
         return f"the person said no habit or frequency: {naming[0].strip()[:120]!r}"
     # how often, when the fact says it ("every weekend"), is said in words of how often
     stated = FREQUENCY.search(fact.text)
-    if stated and naming and not any(FREQUENCY.search(c) or _A_DAY.search(c) for c in naming):
+    if stated and naming and not any(FREQUENCY.search(c) or _a_day(c) for c in naming):
         return f"the person said not how often ({stated[0]!r}): {naming[0].strip()[:120]!r}"
     return None
 
