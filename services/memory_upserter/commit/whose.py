@@ -22,6 +22,9 @@
   A fact whose words this turn sit only there is not a current fact ("User is a runner"),
   unless it states the wish ("User wants to…") or is about a relative ("User's parents live
   in Porto").
+- **Someone else's wish** (:func:`.spoken.others_wishes`): "siobhan wants to do the camino in
+  may i said well see" — a fact of the person ("User and Siobhan are doing the Camino") whose
+  words this turn sit only in what another wishes is dropped, even when it states a plan.
 - **An idea turned down** (:func:`.spoken.refused`): "mom says i should move back but
   nah", "…. nope": a fact whose words this turn sit only in it is never a current fact,
   unless it states the refusal ("User does not want to move back") or is a relative's.
