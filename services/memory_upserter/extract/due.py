@@ -30,6 +30,7 @@ from services.core.when import (
     month_year,
 )
 from services.memory_upserter.extract.coming import NEXT, WEEKEND, end_of, field_period, weekend_due
+from services.memory_upserter.extract.day_part import not_past_today, vague_words
 
 __all__ = ["NUMBER_WORDS", "WEEKDAYS", "Due", "find_due", "parse_due", "without_due"]
 
@@ -128,7 +129,13 @@ def parse_due(value: str, now: datetime) -> datetime | None:
     """A plan's ``due``, in ``now``'s zone (the person's): the calendar words of
     :func:`.when.calendar` ("2026-12-04", "friday", "19th at 3pm", "tomorrow at 10"), else
     the first due expression in it ("in 2 hours"); None when not understood. A month or a year
-    alone that has begun is never overdue from the start (:func:`_coming`)."""
+    alone that has begun is never overdue from the start (:func:`_coming`), nor today's
+    evening said after it (:mod:`.day_part`)."""
+    at = _due(value := vague_words(value), now)
+    return at if at is None else not_past_today(at, value, now)
+
+
+def _due(value: str, now: datetime) -> datetime | None:
     at = calendar(value, now, "due")
     period = _PERIOD.fullmatch(value.strip())
     if at is not None and period is not None and at < now:

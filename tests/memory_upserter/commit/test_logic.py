@@ -40,7 +40,7 @@ ME, MARTA, LISBON, PORTO = (uuid.uuid4() for _ in range(4))
                 predicate="lives_in",
                 object_ref="lisbon",
             ),
-            "profile|person|self|fact|lives_in",
+            "fact|person|self|lives_in",
         ),
         (
             dict(
@@ -51,7 +51,7 @@ ME, MARTA, LISBON, PORTO = (uuid.uuid4() for _ in range(4))
                 predicate="HAS_SISTER",
                 object_ref="marta",
             ),
-            "people|person|self|relationship|has_sister|marta",
+            "fact|person|self|has_sister|marta",
         ),
         (
             dict(
@@ -62,7 +62,7 @@ ME, MARTA, LISBON, PORTO = (uuid.uuid4() for _ in range(4))
                 predicate="ALLERGY",
                 value="Peanuts",
             ),
-            "profile|person|self|fact|allergy|v:peanuts",
+            "fact|person|self|allergy|v:peanuts",
         ),
         (
             dict(
@@ -73,7 +73,7 @@ ME, MARTA, LISBON, PORTO = (uuid.uuid4() for _ in range(4))
                 predicate="status",
                 value="beta",
             ),
-            "project|project|dashboard_redesign|fact|status",
+            "fact|project|dashboard_redesign|status",
         ),
         (
             dict(
@@ -84,7 +84,7 @@ ME, MARTA, LISBON, PORTO = (uuid.uuid4() for _ in range(4))
                 predicate="resides_in",
                 object_ref="x",
             ),
-            "people|place|lisbon|fact|lives_in",
+            "fact|place|lisbon|lives_in",
         ),
     ],
 )
