@@ -62,6 +62,7 @@ SHORTHANDS = {
     "xmas": "december 25", "new year's eve": "december 31", "new years eve": "december 31",
     "nye": "december 31", "new year's day": "january 1", "new years day": "january 1",
     "after work": "evening", "after school": "afternoon", "later today": "today",
+    "later": "evening", "later on": "evening", "in a bit": "evening",
     "halloween": "october 31", "valentine's day": "february 14", "valentines day": "february 14",
 }  # fmt: skip
 SHORTHANDS |= FOREIGN_NAMES | {w: SHORTHANDS[e] for w, e in FOREIGN_HOLIDAYS.items()}
@@ -141,7 +142,7 @@ def calendar(text: str, now: datetime, side: Side, *, past: bool | None = None) 
     clock, s = _clock(s)
     if clock is False:
         return None
-    if s.endswith("tonight"):  # the night's hour; "tonight at 8" is 20:00
+    if s.endswith("tonight") and side == "due":  # the night's hour; "tonight at 8" is 20:00
         clock = _at_night(clock)
     for kind, pattern in _DAYS:
         match = pattern.fullmatch(s)

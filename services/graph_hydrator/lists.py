@@ -31,7 +31,7 @@ before pinned because the profile is what the operator declared the person to be
 put it first) while a pin is one turn's emphasis; both come before anything ranked.
 12 at most, the same text once.
 
-Todos are this agent's alone (000): pending commitments (5), active threads (3), frictions (3)
+Todos are this agent's alone (000): pending commitments (8), active threads (3), frictions (3)
 and recent wins — commitments done within the last 48 hours (3). A reminder ("remind me to
 call Marta") is a commitment with a due date; goals and habits are threads the person keeps
 working on: :data:`LIST_OF_KIND` says which list each kind of todo joins. Each list is deduped by
@@ -57,7 +57,7 @@ FOUNDATION_CAP = 12
 OWN_NOTES_CAP = 4  # a persona's own notes ranked ahead of the person's home and work, at most
 AFFECT_PREDICATES = frozenset({"FEELS"})  # memory-upserter's promote_affect
 SELF_TYPES = frozenset({"PROFILE", "PEOPLE"})  # the person's identity and their relations
-TODO_CAPS = {"COMMITMENT": 5, "THREAD": 3, "FRICTION": 3, "WIN": 3}
+TODO_CAPS = {"COMMITMENT": 8, "THREAD": 3, "FRICTION": 3, "WIN": 3}  # 8: bench/RESULTS.md
 LIST_OF_KIND = {
     "COMMITMENT": "COMMITMENT",
     "REMINDER": "COMMITMENT",

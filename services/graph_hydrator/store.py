@@ -50,10 +50,10 @@ _LIVE_FACT = f"""r.user_id = $1
    AND (r.status = 'ACTIVE' OR (r.status = 'SUPERSEDED' AND r.valid_to IS NOT NULL))
    AND {visible("r", "$2")}
    AND (r.valid_to IS NULL OR r.valid_to > $3) AND (r.valid_from IS NULL OR r.valid_from <= $3)"""
-# Or an ACTIVE row scheduled to start later ("from dec 3 i'm at X"), shown with its start.
+# Or an ACTIVE row scheduled by ``now`` to start later ("from dec 3 i'm at X"), with its start.
 _LIVE_OR_SCHEDULED = _LIVE_FACT.replace(
     "(r.valid_from IS NULL OR r.valid_from <= $3)",
-    "(r.valid_from IS NULL OR r.valid_from <= $3 OR r.status = 'ACTIVE')",
+    "(r.valid_from IS NULL OR r.valid_from <= $3 OR (r.status = 'ACTIVE' AND r.created_at <= $3))",
 )
 
 

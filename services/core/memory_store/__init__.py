@@ -11,19 +11,17 @@ takes it itself unless told the caller already holds it.
 
 **Memory key** (000 ``memoryKey``, extended so distinct facts stay apart)::
 
-    {fact|psyche}|{entity_type}|{primary_ref}|{predicate}[|{object}]
+    {memory_type}|{entity_type}|{primary_ref}|{fact_type}|{predicate}[|{object}]
 
-``psyche`` for a reflection's PSYCHE guess, ``fact`` for any other memory type (PROFILE, PEOPLE,
-PROJECT: a model's filing never splits one predicate into two keys, nor does its fact type);
-``entity_type`` from the subject's category (person, place, org, project, else the category);
-``primary_ref`` the subject's ``entity_ref`` slug (``self`` for the user, the entity id when it
-has no ref); ``predicate`` canonical and lower-case;
+lower-case memory type; ``entity_type`` from the subject's category (person, place, org,
+project, else the category); ``primary_ref`` the subject's ``entity_ref`` slug (``self`` for
+the user, the entity id when it has no ref); ``predicate`` canonical and lower-case;
 ``object`` — the object's slug or the value's slug — only for multi-valued predicates. So a
 single-valued predicate (:data:`EXCLUSIVE_PREDICATES`: LIVES_IN, WORKS_AT, NAME …) has one key
 per subject: a different value is a contradiction, which closes the old row (``SUPERSEDED``,
 ``valid_to``, ``superseded_by``) instead of overwriting it. Multi-valued ones (LIKES, ALLERGY,
 HAS_SISTER …) get a key per value: a new value adds a fact, a repeated one updates it.
-``fact|person|marta|has_brother|john`` · ``fact|person|self|lives_in``.
+``people|person|marta|relationship|has_brother|john`` · ``profile|person|self|fact|lives_in``.
 
 **Use** (reflection-writer storing a psyche fact)::
 

@@ -167,15 +167,9 @@ def memory_key(
     object_ref: str | None = None,
     value: str | None = None,
 ) -> str:
-    """The dedup key (module docstring); ``subject_ref``/``object_ref`` from :func:`primary_ref`.
-    One predicate is one key whatever filing the writer chose: ``works_at`` filed once as
-    PROJECT and once as PROFILE (or as a "fact" and a "relationship") is one job, so neither
-    ``memory_type`` nor ``fact_type`` is part of it — only a reflection's PSYCHE guess keeps a
-    key of its own (``psyche|…``), so a guess never supersedes what the person said. Migration
-    0011 re-keyed the rows written before."""
+    """The dedup key (module docstring); ``subject_ref``/``object_ref`` from :func:`primary_ref`."""
     pred = canonical_predicate(predicate)
-    group = "psyche" if memory_type.upper() == "PSYCHE" else "fact"
-    parts = [group, entity_type(category), subject_ref, pred.lower()]
+    parts = [memory_type.lower(), entity_type(category), subject_ref, fact_type, pred.lower()]
     if pred not in EXCLUSIVE_PREDICATES:
         parts.append(object_ref if object_ref is not None else "v:" + slug(value or "", 48))
     return "|".join(parts)

@@ -66,7 +66,7 @@ async def test_a_fact_starting_later_keeps_the_old_one_current_until_it_starts(
     kept, coming = rows[old.rel_id], rows[new.rel_id]
     assert (kept["status"], kept["valid_to"], kept["memory_key"]) == ("ACTIVE", starts, None)
     assert coming["valid_from"] == starts
-    assert coming["memory_key"] == "fact|person|self|works_at"
+    assert coming["memory_key"] == "profile|person|self|fact|works_at"
 
 
 async def test_an_ended_fact_is_history_and_holds_no_key(pool: asyncpg.Pool, user_id: str) -> None:

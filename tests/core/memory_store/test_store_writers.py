@@ -173,7 +173,7 @@ async def test_a_contradiction_closes_the_old_fact_and_links_its_replacement(
         moved.rel_id,
     )
     assert old["reference_count"] == 2 and new["status"] == "ACTIVE"
-    assert old["memory_key"] == new["memory_key"] == "fact|person|self|lives_in"
+    assert old["memory_key"] == new["memory_key"] == "profile|person|self|fact|lives_in"
 
 
 async def test_multi_valued_facts_accumulate_and_scopes_keep_apart(
@@ -254,8 +254,8 @@ async def test_a_key_is_computed_when_the_writer_gives_none(
             )
         }
     assert keys == {
-        "psyche|person|self|values|v:values_honesty",
-        "fact|person|marta|has_brother|self",
+        "psyche|person|self|value|values|v:values_honesty",
+        "people|person|marta|relationship|has_brother|self",
     }
 
 

@@ -81,8 +81,8 @@ async def test_a_plan_writes_entities_facts_and_todos_and_indexes_the_facts(
         ("Lisbon", "place:lisbon", "created"),
     ]
     assert [(f["predicate"], f["memory_key"], f["outcome"]) for f in answer["facts"]] == [
-        ("HAS_SISTER", "fact|person|self|has_sister|marta", "created"),
-        ("LIVES_IN", "fact|person|marta|lives_in", "created"),
+        ("HAS_SISTER", "people|person|self|relationship|has_sister|marta", "created"),
+        ("LIVES_IN", "people|person|marta|fact|lives_in", "created"),
     ]
     (todo,) = answer["todos"]
     assert (todo["kind"], todo["text"], todo["due_at"], todo["outcome"]) == (

@@ -40,7 +40,7 @@ ME, MARTA, LISBON, PORTO = (uuid.uuid4() for _ in range(4))
                 predicate="lives_in",
                 object_ref="lisbon",
             ),
-            "fact|person|self|lives_in",
+            "profile|person|self|fact|lives_in",
         ),
         (
             dict(
@@ -51,7 +51,7 @@ ME, MARTA, LISBON, PORTO = (uuid.uuid4() for _ in range(4))
                 predicate="HAS_SISTER",
                 object_ref="marta",
             ),
-            "fact|person|self|has_sister|marta",
+            "people|person|self|relationship|has_sister|marta",
         ),
         (
             dict(
@@ -62,7 +62,7 @@ ME, MARTA, LISBON, PORTO = (uuid.uuid4() for _ in range(4))
                 predicate="ALLERGY",
                 value="Peanuts",
             ),
-            "fact|person|self|allergy|v:peanuts",
+            "profile|person|self|fact|allergy|v:peanuts",
         ),
         (
             dict(
@@ -73,7 +73,7 @@ ME, MARTA, LISBON, PORTO = (uuid.uuid4() for _ in range(4))
                 predicate="status",
                 value="beta",
             ),
-            "fact|project|dashboard_redesign|status",
+            "project|project|dashboard_redesign|fact|status",
         ),
         (
             dict(
@@ -84,7 +84,7 @@ ME, MARTA, LISBON, PORTO = (uuid.uuid4() for _ in range(4))
                 predicate="resides_in",
                 object_ref="x",
             ),
-            "fact|place|lisbon|lives_in",
+            "people|place|lisbon|fact|lives_in",
         ),
     ],
 )

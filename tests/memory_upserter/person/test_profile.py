@@ -83,7 +83,7 @@ async def test_the_display_name_becomes_a_name_of_the_user_for_imports(
     body = turn(user_id, None, reply=None)
     body["messages"] = [{"role": "user", "speaker": "Ana", "text": "I live in Porto now."}]
     answer = await commit(client, body)
-    assert [f["memory_key"] for f in answer["facts"]] == ["fact|person|self|lives_in"]
+    assert [f["memory_key"] for f in answer["facts"]] == ["profile|person|self|fact|lives_in"]
 
 
 async def test_a_conversation_may_contradict_a_seeded_fact(
