@@ -4,7 +4,10 @@ the matcher is :mod:`overlap` (strict and partial) beside the old 4-letter one. 
 is printed as aggregates only (counts per kind), never its sentences.
 
 ``--misses`` prints the tuning split's in-scope misses (speakers A and B) with what the judge
-wrote from their evidence turns: material to tune on. It refuses the report split.
+wrote from their evidence turns: material to tune on. It refuses the report split. ``--conv``
+narrows the misses to one tuning conversation, for leave-one-conversation-out tuning: develop on
+one conversation's misses, measure on the other's totals (printed per conversation, both
+speakers) before reading them.
 """
 
 from __future__ import annotations
@@ -93,6 +96,7 @@ def line(label: str, rows: list[Judged]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.extraction.coverage")
     parser.add_argument("--misses", action="store_true", help="the tuning split's misses")
+    parser.add_argument("--conv", choices=TUNE, help="only this tuning conversation's misses")
     args = parser.parse_args()
     sides = {"a": judged(side="a"), "b": judged(side="b")}
     parts = (("tune A", TUNE, "a"), ("tune B", TUNE, "b"), ("report A", REPORT, "a"))
@@ -101,10 +105,12 @@ def main() -> None:
         print(line(f"{label} ({', '.join(convs)})", rows))
         for name, _ in Counter(r.kind for r in rows).most_common():
             print(line(f"  {name}", [r for r in rows if r.kind == name]))
+    for conv in TUNE:  # leave-one-conversation-out: each tuning conversation, both speakers
+        print(line(f"{conv} A+B", [r for s in sides.values() for r in s if r.conv == conv]))
     if args.misses:
         for side in ("a", "b"):
             for r in sides[side]:
-                if r.conv in TUNE and not r.strict:
+                if r.conv in ((args.conv,) if args.conv else TUNE) and not r.strict:
                     print(
                         f"{side} {r.conv} [{r.kind}] {'partial' if r.partial else 'miss'}: "
                         f"{r.text}\n      wrote: {' | '.join(r.writes) or '-'}"

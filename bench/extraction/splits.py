@@ -19,6 +19,8 @@ CORPORA = (
     ("fresh", "telegram-fresh.txt", True),  # held out whole: labelled before the judge ran
     ("styled", "locomo-style.txt", True),  # tuned on: LoCoMo-style frames (styled.py), round 7
     ("answers", "answers.txt", True),  # question >> answer pairs, two in five held out (round 8)
+    ("fresh2", "telegram-fresh2.txt", True),  # round 10: half held out, labelled before the judge
+    ("doings", "telegram-doings.txt", True),  # what the person does and wants (round 10)
 )
 
 

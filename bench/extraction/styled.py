@@ -41,7 +41,7 @@ FRAMES: dict[str, list[tuple[str, str, str]]] = {
         ("I've taken up {x} this summer, it's so much fun!", "DOES={x}", ""),
         ("Hey! I got back into {x} recently and I'm loving it.", "DOES={x}", ""),
         ("I recently started {x} and I'm hooked!", "DOES={x}", ""),
-        ("I've been doing a lot of {x} lately, keeps me sane.", "", "DOES=doing a lot of {x}"),
+        ("I've been doing a lot of {x} lately, keeps me sane.", "", "DOES=doing a lot of {x}/{x}"),
         ("{X} is a great way for me to unwind after work.", "LIKES={x}", ""),
         ("Honestly {x} relaxes me after a long day.", "LIKES={x}", ""),
         ("My sister has taken up {x} this summer.", "", "HAS_SISTER=sister; sister:DOES={x}"),

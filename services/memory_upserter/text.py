@@ -86,6 +86,7 @@ _NOT_A_TASK_DONE = re.compile(
     r"(?i)^\W*(?:(?:I'm|I\s+am|im|we're|all|so|ok|okay)\s+)*done\s+for\s+(?:the\s+)?(?:day|today|"
     r"tonight|now|week|night)\b|"
     r"\bdone\s+(?:talking|arguing|chatting|discussing|here\s+for\s+today)\b|"
+    r"\bdone\s+with\s+(?:work|school|uni|college|class(?:es)?|today|the\s+day|this\s+week)\b|"
     r"\bmy\s+[a-z]+(?:\s+[A-Za-z]+)?\s+(?:just\s+|finally\s+)?(?:finished|completed|is\s+done|'s\s+done)\b|"
     r"\b(?:last\s+(?:year|month|summer|spring|fall|autumn|winter)|years?\s+ago|in\s+(?:19|20)\d\d|"
     r"back\s+in|when\s+I\s+was)\b"

@@ -46,8 +46,9 @@ _CLAUSES = re.compile(
     r"\s*(?:;|—|–|\s-\s|,?\s+but\s+|,\s+(?=(?:I|we|my(?!\s+(?:dog|cat|puppy|kitten|"
     r"guinea\s+pig|hamster|rabbit|bunny|parrot|turtle)[.!]?\s*$)|and\s+I|so\s+I)\b)"
     r"|(?<!\b[Mm]e),?\s+(?:and|so)\s+(?=(?:I|I'm|I've|my|we)\b)|,\s+(?:anyway|anyways)\b,?"
-    r"|,\s*(?:and\s+)?(?:now|actually)\b,?)\s*"
-)
+    r"|,\s*(?:and\s+)?(?:now|actually)\b,?"
+    r"|,?\s+(?:before|after|because|cause|although|though|whereas)\s+(?=(?:I|I'm|I've|we|my)\b))\s*"
+)  # "…for 10 years before i became a writer": each clause its own time
 _GREETING = re.compile(
     r"(?i)\W*(?:hi|hello|hey|hiya|good\s+(?:morning|evening|afternoon))"
     r"(?:\s+there)?\W*"

@@ -28,6 +28,8 @@ _OPENER = re.compile(
     r"(?i)(?:^|(?<=[.!?]\s))\W*(?:guess\s+what|not\s+gonna\s+lie|no\s+joke|fun\s+fact|you\s+know\s+"
     r"what|(?:big|good|great|little|some)\s+(?:news|update))\b[\s?!:,.-]*"
 )
+_ARROW = re.compile(r"\s*(?:-+>|=+>|→|⇒|<-+|<3+|\s\|\s)\s*")  # a text arrow, a "<3", a bar
+_ASIDE = re.compile(r"\s*\(([^()]*\w[^()]*)\)")
 _HELLO = re.compile(r"(?i)^(\W*(?:hi|hello|hey|hiya)(?:\s+there)?)\s*!+\s+")
 _FORMS = {
     "i": "I",
@@ -143,6 +145,8 @@ _BARE_SUBJECT = {
     "allergic": "I'm ",
     "starting": "I'm ",
 }
+# An object pronoun right after a word: the word is a verb ("my cat ignores me"), not a name.
+_ITS_OBJECT = re.compile(r"(?i)\s+(?:me|him|us|them|everyone|everybody|everything)\b")
 _PLACE_LEAD = frozenset("new san santa los las st saint rio sao são cape hong buenos el la".split())
 
 
@@ -150,8 +154,9 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     """The message as the rules read it (module docstring); its meaning unchanged."""
     text = text.replace("’", "'").replace("‘", "'")
     text = re.sub("[\u2705\u2714\u2611]\ufe0f?", ". done. ", text)  # a tick: done
-    text = _EMOJI.sub(". ", text)
+    text = _EMOJI.sub(". ", _ARROW.sub(". ", text))  # "moved to berlin -> loving it", "<3"
     text = re.sub(r"([.!?])\s*,\s*", r"\1 ", _FILLER.sub("", text))  # "…? BTW, I …": "…? I …"
+    text = _ASIDE.sub(r", \1,", text)  # "i live in berlin (for now)": an aside, not the place
     text = _OPENER.sub("", text)  # "guess what, i got engaged": the news, not a guess
     text = _HELLO.sub(r"\1, ", text)  # "hey! im ana": the greeting stays with the name
     lowercase = not re.search(r"[A-ZÀ-Þ]", text)
@@ -187,6 +192,8 @@ def _capitalised(text: str, matches: list[re.Match[str]]) -> str:
             if not (is_name(word) or lead):
                 break
             pos = text.index(word, pos)
+            if _ITS_OBJECT.match(text, pos + len(word)):
+                break  # "my cat ignores me": a verb, its object after it
             chars[pos] = chars[pos].upper()
             pos += len(word)
     return "".join(chars)
@@ -199,3 +206,20 @@ def is_name(word: str) -> bool:
         len(bare) > 5 and bare.endswith("ly")
     )
     return len(bare) >= 2 and bare.isalpha() and bare not in COMMON and not verbish
+
+
+# A pasted exchange ("him: i live in paris. me: cool"): a speaker's label before a colon.
+_LABEL = re.compile(r"(?i)(?:^|(?<=[\s.!?]))(me|him|her|he|she|they|them|mum|mom|dad|boss)\s*:\s+")
+
+
+def own_turns(text: str) -> str:
+    """In a pasted exchange with the person's own "me:" turns, only those turns; other text
+    as it is."""
+    labels = list(_LABEL.finditer(text))
+    if not any(m[1].lower() == "me" for m in labels) or len(labels) < 2:
+        return text
+    ends = [m.start() for m in labels[1:]] + [len(text)]
+    head = text[: labels[0].start()]
+    turns = zip(labels, ends, strict=True)
+    mine = [text[m.end() : end] for m, end in turns if m[1].lower() == "me"]
+    return " ".join(t.strip() for t in (head, *mine) if t.strip())

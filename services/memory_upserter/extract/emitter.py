@@ -13,12 +13,20 @@ from contracts.common import Category, MemoryType, TodoKind
 from contracts.plan import FactType, PlanEntity, PlanFact, PlanTodo
 from services.memory_upserter.extract.due import find_due, without_due
 from services.memory_upserter.extract.people import People
-from services.memory_upserter.extract.phrase import without_filler
+from services.memory_upserter.extract.phrase import whole, without_filler, without_rhythm
 from services.memory_upserter.text import fold
+
+_TASTES = frozenset({"LIKES", "DISLIKES", "LOVES", "ENJOYS"})  # values said with a rhythm too
 
 # what chat puts after a task that is no part of it
 _CHAT_END = re.compile(
     r"(?i)(?:\s+(?:too|as\s+well|also|pls|please|plz|lol|haha|thx|thanks|btw|tho|ok))+\W*$"
+)
+
+# Words of a relation's beginning: only then does the clause's time date the relation.
+_BEGINS = re.compile(
+    r"(?i)\b(?:born|adopt\w*|rescued|married|wed|engaged|dating|met|got|new|welcomed|since|"
+    r"brought\s+home|moved\s+in|gave\s+birth|had\s+(?:a|our|my|their)|became|becoming)\b"
 )
 
 
@@ -112,15 +120,23 @@ class Emitter:
         confidence: float = 0.8,
     ) -> None:
         if obj is not None:
+            if not whole(obj):
+                return  # "working on myself", "allergic to stuff": no thing of theirs
             obj = without_filler(obj) or obj  # as :meth:`entity` named it
         if value is not None:
-            value = without_filler(value)  # "hiking tbh": hiking
+            value = whole(value)  # "hiking tbh": hiking; "also latex": latex
+            if fact_type == "habit" or predicate in _TASTES:
+                value = without_rhythm(value)  # "hiking most weekends": hiking
             if not value:
-                return  # "allergic to … and stuff": the stuff is no allergy
+                return  # "… and stuff", "dogs are fine", "chatting with you": no value of theirs
         subject = subject or self.subject
         valid_from = self.valid_from
-        if fact_type == "relationship" and valid_from is not None and valid_from > self.now:
-            valid_from = None  # "my brother Ben is starting uni in Sept": Ben is his brother now
+        if (
+            fact_type == "relationship"
+            and valid_from is not None
+            and (valid_from > self.now or not _BEGINS.search(self.sentence))
+        ):  # "my brother Ben is starting uni in Sept", "my daughter lost a tooth today": the
+            valid_from = None  # time is the event's; the relation began long before
         key = (fold(subject), predicate, fold(obj or value or ""))
         if fact_type == "relationship" and key in self.facts:
             # a relation said again keeps the time its first rule gave it ("my grandpa died in

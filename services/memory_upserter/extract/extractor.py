@@ -124,11 +124,18 @@ def _read(utterance: Utterance, out: Emitter, selves: set[str], asked: str | Non
         if out.is_user
         else None
     )  # a short answer to the question just asked, or "me too" to a like just said
-    text = casual.normalise(utterance.text, out.names)
+    text = casual.normalise(casual.own_turns(utterance.text), out.names)
     out.message = text
     before = set(out.facts)
     said = [casual.normalise(answer, out.names), text] if answer else [text]
+    earlier = set(out.facts)  # the facts before the sentence before this one
     for sentence in (s for t in said for s in _SENTENCE.split(t)):
+        taken_back, here = tone.retracted(sentence) or (sentence, False), set(out.facts)
+        sentence = taken_back[0]
+        if taken_back[1]:  # "i'm a doctor. jk im a student": the doctor is taken back
+            for key in here - earlier:
+                del out.facts[key]
+        earlier = here
         for part in assertion.parts(sentence.strip()):
             if part.strip(" .,!?"):
                 _sentence(part, out)

@@ -29,6 +29,7 @@ _SARCASM = re.compile(
     r"^\W*(?:oh\s+)?(?:great|wonderful|fantastic|perfect|lovely|awesome|sure|yeah|yay)\b\W+"
     r"(?:I|we)\s+(?:just\s+|totally\s+|really\s+|absolutely\s+|sure\s+do\s+)?(?:love|adore|enjoy)|"
     r"\b(?:yeah|oh|sure)\W+I\s+(?:just|totally|sure|absolutely)\s+(?:love|adore|enjoy)|"
+    r"\b(?:yeah|oh|sure)\W+(?:I'm|I\s+am)\s+(?:totally|definitely|such)\s+(?:an?\s+)?\w+|"
     r"\bI\s+(?:just\s+)?(?:totally|absolutely)\s+love\s+(?:being|getting|waiting|when|how|doing)\b)"
 )
 _HEDGE_AFTER = re.compile(
@@ -141,6 +142,19 @@ def hedged_after(sentence: str) -> bool:
     return bool(
         _HEDGE_AFTER.search(stripped) or _HEDGE_OPEN.match(stripped) or _UNDECIDED.search(stripped)
     )
+
+
+# "jk", "just kidding": what was said before it, in its sentence or the one before, is taken back.
+_RETRACT = re.compile(r"(?i)(?<![\w'])(?:jk|j/k|just\s+(?:kidding|joking)|kidding)(?![\w'])\W*")
+
+
+def retracted(sentence: str) -> tuple[str, bool] | None:
+    """What a sentence still says after a "jk" in it (None: it takes nothing back), and
+    whether the "jk" opens it (so the sentence before is what it takes back)."""
+    found = next(reversed([*_RETRACT.finditer(sentence)]), None)
+    if found is None:
+        return None
+    return sentence[found.end() :], not sentence[: found.start()].strip(" .,!?")
 
 
 def vague_past(sentence: str) -> bool:

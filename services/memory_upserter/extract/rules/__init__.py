@@ -20,8 +20,9 @@ in passing (:mod:`.homes`: an origin said by the move; :mod:`.kin`), which a nam
 outranks. What the person used to do writes
 nothing (the corpora's "past" category). Within a module, rules keep the order they are written
 in. The todo rules (:mod:`.todos`, then the goals of :mod:`.talk`, :mod:`.family` and
-:mod:`.health`, then the dated arrangements of :mod:`.plans` and the notes the person asks to
-keep, :mod:`.notes`) are a table of their own.
+:mod:`.health`, then the dated arrangements of :mod:`.plans`, the plans and wants said the
+everyday way (:mod:`.wants`) and the notes the person asks to keep, :mod:`.notes`) are a table
+of their own.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from services.memory_upserter.extract.rules import (
     talk,
     tastes,
     todos,
+    wants,
     work,
 )
 from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTERED_TODOS, Rule
@@ -69,7 +71,7 @@ FACT_ORDER: tuple[ModuleType, ...] = (
     study, health, lately, fondness, joys, pastimes, pursuits, projects, changes, habits, belongs,
     implied, tastes, named, homes, kin, dropped,
 )  # fmt: skip
-TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans, notes)
+TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans, wants, notes)
 
 
 def _table(registered: list[Rule], order: tuple[ModuleType, ...]) -> tuple[Rule, ...]:

@@ -43,7 +43,7 @@ def _lives_for(m: re.Match[str], out: Emitter) -> None:
         return
     if m["what"].lower() in ("thing", "life", "everything") and not thing.endswith("ing"):
         return  # "Music is my life" is a like, "Work is my life" a complaint: gerunds only
-    _like(out, thing)
+    _like(out, thing, as_=m["what"].lower())
 
 
 _ITEM = r"[a-z][a-z' -]{2,30}?"
@@ -214,9 +214,11 @@ _AND_VERB = re.compile(
 
 @rule(
     "interested_in",
-    rf"(?i:\bI(?:'m|\s+am|(?:'ve|\s+have)\s+been)\s+(?:really\s+|very\s+|so\s+|super\s+|also\s+|"
-    rf"always\s+|mostly\s+)*(?P<how>interested\s+in|getting\s+(?:really\s+)?into|fascinated\s+by|"
-    rf"hooked\s+on|obsessed\s+with))\s+{_SINCE}",
+    rf"(?i:\bI(?:'m|\s+am|(?:'ve|\s+have)\s+been|(?=\s+(?:recently\s+|just\s+|finally\s+)?got\b))"
+    rf"\s+(?:really\s+|very\s+|so\s+|super\s+|also\s+|always\s+|mostly\s+|recently\s+|just\s+|"
+    rf"finally\s+)*(?P<how>interested\s+in|getting\s+(?:really\s+)?into|fascinated\s+by|"
+    rf"hooked\s+on|obsessed\s+with|got\s+(?P<keen>(?:really|so|super|totally|big\s+time)\s+)?into))"
+    rf"\s+{_SINCE}",
 )
 def _interested_in(m: re.Match[str], out: Emitter) -> None:
     """ "I'm really interested in photography", "I'm getting into birdwatching lately"."""
@@ -224,8 +226,10 @@ def _interested_in(m: re.Match[str], out: Emitter) -> None:
     what = liked(_whole(said, object_=False))
     if what is None or re.match(r"(?i)(?:what|how|this|that|it|your|you)\b", what):
         return
+    if m["how"][:3].lower() == "got" and not m["keen"]:
+        return  # "I got into college", "got into arguing": no taste; "got really into yoga" is
     what, how = _own(what), " ".join(m["how"].lower().split())
-    how = "getting into" if how.startswith("getting") else how
+    how = "getting into" if how.startswith("getting") else "got into" if how[:3] == "got" else how
     out.fact("LIKES", f"{out.who} is {how} {what}", value=what, fact_type="preference",
              confidence=0.7)  # fmt: skip
 

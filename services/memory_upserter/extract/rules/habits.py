@@ -35,7 +35,7 @@ finds seem seems look looks sound sounds talk talks chat text call message spend
 check come comes just only even also really actually finally put take takes give gives use
 uses used wake sleep eat eats
 drink drinks live lives stay stays work works deal cope struggle handle manage face miss
-text read reads""".split()
+text read reads cry cries laugh laughs smile smiles panic stress overthink""".split()
 )
 # A word of frequency after the activity: it recurs.
 _OFTEN = (
@@ -43,7 +43,10 @@ _OFTEN = (
     r"afternoon|week|weekend|month|year|summer|winter|spring|fall|autumn|season|holiday|"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|days|weeks|months|years)|"
     r"once\s+a\s+(?:day|week|month|year)|twice\s+a\s+(?:day|week|month|year)|"
-    r"(?:\w+\s+)?times\s+a\s+(?:day|week|month|year)|daily|weekly|monthly|"
+    r"(?:(?:like|about|around|at\s+least)\s+)?(?:\w+\s+)?times\s+a\s+(?:day|week|month|year)|"
+    r"daily|weekly|monthly|most\s+(?:days|nights|mornings|evenings|weekends|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)|in\s+the\s+(?:evenings|mornings)|"
+    r"when(?:ever)?\s+I\s+can\b|whenever\s+(?:the|we|I|it|there)\b|"
     r"on\s+(?:the\s+)?(?:weekends|(?:mon|tues|wednes|thurs|fri|satur|sun)days)|"
     r"in\s+my\s+(?:free|spare|down)\s+time|on\s+the\s+side|whenever\s+I\s+(?:can|get\s+the\s+"
     r"chance)|as\s+often\s+as\s+I\s+can"

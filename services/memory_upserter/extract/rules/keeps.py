@@ -20,11 +20,13 @@ _PETS = (*(r for r, label in ROLES.items() if label == "PET"), "guinea pig", "bi
 _PET_ROLES = "|".join(sorted((re.escape(r) for r in _PETS), key=len, reverse=True))
 
 
-def _like(out: Emitter, what: str) -> None:
+def _like(out: Emitter, what: str, *, as_: str = "") -> None:
     """A like said some other way than "I like X": stated, but less firmly — never one of the
-    words said to the assistant ("talking to you helps me relax")."""
+    words said to the assistant ("talking to you helps me relax"); ``as_``: what the person
+    called it ("Dance is my stress relief": User likes dance as their stress relief)."""
     if not _TO_YOU.search(what):
-        out.fact("LIKES", f"{out.who} likes {what}", value=what, fact_type="preference",
+        said = f" as their {as_}" if as_ else ""
+        out.fact("LIKES", f"{out.who} likes {what}{said}", value=what, fact_type="preference",
                  confidence=0.7)  # fmt: skip
 
 
@@ -122,7 +124,8 @@ def _is_my_pick(m: re.Match[str], out: Emitter) -> None:
     """ "… but contemporary is my top pick", "Dance is my stress relief": a like."""
     what = _whole(m["what"], object_=False)
     if what is not None and out.is_user:
-        _like(out, what)
+        called = re.search(r"(?i)\bmy\s+(.+)$", m.group(0))
+        _like(out, what, as_=" ".join(called.group(1).lower().split()) if called else "")
 
 
 @rule(
@@ -238,6 +241,7 @@ def _my_work(m: re.Match[str], out: Emitter) -> None:
              importance=2, confidence=0.75)  # fmt: skip
 
 
+_ONE_PERSON = frozenset("son daughter wife husband partner boyfriend girlfriend".split())
 _HOUSEHOLD = (
     r"kids|children|family|fam|son|daughter|wife|husband|partner|boys|girls|boyfriend|girlfriend"
 )
@@ -256,6 +260,11 @@ def _family_likes(m: re.Match[str], out: Emitter) -> None:
         return  # "me and my wife enjoy hiking": the person's own like (we_like)
     if what is not None and not re.match(r"(?i)(?:it|that|this|them|you)\b", what):
         who = "family" if m["who"].lower() == "fam" else m["who"].lower()
+        if who in _ONE_PERSON:  # "my husband loves football": his like, not the household's
+            one = out.entity(who.capitalize(), "Person")
+            out.fact("LIKES", f"{one} likes {what}", subject=one, value=what,
+                     fact_type="preference", confidence=0.7)  # fmt: skip
+            return
         verb = "like" if who in ("kids", "children", "boys", "girls") else "likes"
         out.fact("FAMILY_LIKES", f"{out.whose.capitalize()} {who} {verb} {what}", value=what,
                  memory_type="PEOPLE", fact_type="preference", confidence=0.7)  # fmt: skip

@@ -67,6 +67,9 @@ def _took_up(m: re.Match[str], out: Emitter) -> None:
     """ "I recently started pottery and I'm hooked!", "I've taken up surfing", "I got back into
     skateboarding": an activity since then (dated)."""
     what = _whole(_untimed(m["what"]), object_=False)
+    if what is not None and re.fullmatch(r"(?i)(?:a|my)\s+(?:new\s+)?(?:hobby|pastime)", what):
+        named = re.match(r"\s*[-–—:]\s*([^,.;:!?]+)", m.string[m.end() :])  # "a new hobby - x"
+        what = _whole(_untimed(named.group(1)), object_=False) if named else None
     if what is None or out.clause_said:
         return
     if ACTIVITY.fullmatch(what) or HOBBY_ING.fullmatch(what):  # "I've gotten into baking bread"

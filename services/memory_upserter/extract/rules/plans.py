@@ -53,7 +53,10 @@ def _untimed(task: str, out: Emitter) -> str:
 
 
 _TURNS = re.compile(r"\s*[,;]\s*|\s+(?:and|but|so)\s+(?=(?:I|I'm|it|it's|we|we're|that)\b)|\s+-\s+")
-_PURPOSE = re.compile(r"(?i)\s+(?:to|so\s+(?:that\s+)?I\s+can|in\s+order\s+to)\s+(?=[a-z])")
+_PURPOSE = re.compile(
+    r"(?i)\s+(?:to|so\s+(?:that\s+)?I\s+can|in\s+order\s+to)\s+"
+    r"(?!(?:the|a|an|my|our|his|her|their|this|that|some)\b)(?=[a-z])"
+)  # "taking the kids to the aquarium" is where, not what for
 
 
 @todo_rule(

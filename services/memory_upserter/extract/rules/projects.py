@@ -31,7 +31,8 @@ _NOT_MAKING = frozenset(
 worrying missing loving enjoying wanting getting having being doing looking seeing hearing
 talking chatting telling saying asking considering reflecting reading watching listening
 checking visiting leaving taking catching driving riding selling buying renting sharing
-showing sending posting liking hating cleaning moving attending celebrating""".split()
+showing sending posting liking hating cleaning moving attending celebrating living staying
+sleeping sitting lying standing""".split()
 )
 _DET = r"(?:my|our|the|a|an|this|that|some|his|her)"
 _VAGUE = re.compile(

@@ -158,8 +158,15 @@ _CUT_VERB = re.compile(
 
 
 def liked(text: str | None) -> str | None:
-    """A liked thing as a whole phrase: "going on road trips" is "road trips"."""
-    thing = re.sub(r"(?i)^(?:going\s+(?:on\s+|to\s+)?|to\s+go\s+(?:on\s+|to\s+)?)", "", text or "")
+    """A liked thing as a whole phrase: "going on road trips" is "road trips", "to travel" is
+    "travel"."""
+    if NOT_THINGS.match((text or "").strip()):
+        return None  # "to say", "to think": no liked thing, before the "to" goes
+    thing = re.sub(
+        r"(?i)^(?:going\s+(?:on\s+|to\s+)?|to\s+go\s+(?:on\s+|to\s+)?|to\s+(?=[a-z]{3,}\b))",
+        "",
+        text or "",
+    )
     stripped = thing.strip()
     if _NOT_LIKED.search(stripped) or _LOVED_ONE.match(stripped) or _CUT_ADJECTIVE.search(stripped):
         return None

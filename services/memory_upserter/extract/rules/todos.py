@@ -109,7 +109,18 @@ def _i_will(m: re.Match[str], out: Emitter) -> None:
     ):
         return  # "I'm going to the dentist on friday": a trip (:mod:`.plans`), not "going to" + act
     if promised or (not maybe and (find_due(task, out.now) or _ACT.match(task))):
-        out.todo("COMMITMENT", task)
+        out.todo("COMMITMENT", _trip(task) if "going" in (m["verb"] or "").lower() else task)
+
+
+_NOT_PLACE = re.compile(
+    r"(?i)(?:relax|rest|sleep|stay|chill|try|see|watch|work|need|be|have|miss|keep|do|take|"
+    r"make|get|give|spend|let|use|wait|show|tell|say|think|focus|enjoy|celebrate|hang)\b"
+)
+
+
+def _trip(task: str) -> str:
+    """ "I'm going to lisbon next month": a trip, said as one (never the bare place)."""
+    return task if _ACT.match(task) or _NOT_PLACE.match(task) else f"go to {task}"
 
 
 @todo_rule(
