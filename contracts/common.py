@@ -11,9 +11,11 @@ import msgspec
 
 # Every version a node still reads: blobs saved in Redis and bodies n8n sends may carry an older
 # one. Each version only added optional fields; CHANGELOG.md says which.
-ContractVersion = Literal["1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9"]
+ContractVersion = Literal[
+    "1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10"
+]
 
-SLOT_CONTRACT_VERSION: Final[ContractVersion] = "1.9"
+SLOT_CONTRACT_VERSION: Final[ContractVersion] = "1.10"
 
 # Ids are opaque strings chosen by the caller: "tg:12345", "alice", "deanna", "tg:987".
 UserId = Annotated[

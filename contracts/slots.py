@@ -128,6 +128,18 @@ class GraphEntity(Struct, kw_only=True, frozen=True):
     aliases: Annotated[list[str], msgspec.Meta(max_length=MANY)] = []
     last_seen: datetime | None = None
     seed: Literal["mention", "active", "neighbor"] = "neighbor"
+    hint: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=120,
+                description="What tells this entity apart from another of the same name in the "
+                "same slot (since 1.10): what it is to the person ('brother', 'colleague') or "
+                "its strongest relation; null when no other entity shares its name.",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class GraphEdge(Struct, kw_only=True, frozen=True):
@@ -146,7 +158,20 @@ class GraphEdge(Struct, kw_only=True, frozen=True):
     importance: Importance = 1
     pinned: bool = False
     critical: bool = False
-    valid_from: datetime | None = None
+    valid_from: Annotated[
+        datetime | None,
+        msgspec.Meta(
+            description="When it holds from; later than the read's ``now`` for a change the "
+            "person scheduled ('from dec 3 i'm at X': since 1.10 such facts are in the slot)."
+        ),
+    ] = None
+    valid_to: Annotated[
+        datetime | None,
+        msgspec.Meta(
+            description="When it stops holding (exclusive; since 1.10): 'until friday', or the "
+            "day a scheduled successor starts. None: open."
+        ),
+    ] = None
     updated_at: datetime | None = None
     provenance: Provenance
 
@@ -169,6 +194,13 @@ class FactLine(Struct, kw_only=True, frozen=True):
             "is rendered as unverified, never as authoritative GRAPH."
         ),
     ] = 1.0
+    valid_to: Annotated[
+        datetime | None,
+        msgspec.Meta(
+            description="When the fact stops holding (exclusive; since 1.10), rendered as its "
+            "last day; None: open."
+        ),
+    ] = None
     provenance: Provenance
 
 

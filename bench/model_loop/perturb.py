@@ -9,13 +9,18 @@ measured by replaying recorded answers in the other shape (pure transforms of a 
   to the conversation. An answer whose facts the reader would not all keep is left as it is
   (its labels follow its facts one to one).
 
-Run by ``TWIN_TRUST_COST=1 uv run pytest tests/model_loop/test_trust_cost.py -s``."""
+Run by ``TWIN_TRUST_COST=1 uv run pytest tests/model_loop/test_trust_cost.py -s``.
+
+:func:`with_inventions`: recorded sloppy answers with inventions of a small model's kinds added
+(:data:`INVENTED`, written by us after the guards they test: tuned on), replayed by
+``TWIN_INVENTED=1 uv run pytest tests/model_loop/test_invented_by_me.py -s``."""
 
 from __future__ import annotations
 
 import copy
 import json
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -82,4 +87,28 @@ def restyled(conv: dict[str, Any], style: str, how: str) -> dict[str, Any]:
         answer["raw"] = (
             without_a_field(raw) if how == "without_a_field" else completed(raw, turn["at"])
         )
+    return out
+
+
+INVENTED = Path(__file__).with_name("invented_r10.json")
+
+
+def with_inventions(
+    conv: dict[str, Any], style: str, added: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """``conv`` with each of ``added`` (``{"conv", "turn", "fact"}``, this conversation's) put
+    into ``style``'s answer of its turn, labelled invented: a small model's plan with one more
+    invention. An answer with no plan gets one of its own facts; the answer is written back as
+    bare JSON (a sloppy answer misses fields: still held strictly)."""
+    out = copy.deepcopy(conv)
+    turns = {t["i"]: t for t in out["turns"]}
+    for entry in (a for a in added if a["conv"] == conv["id"]):
+        answer = turns[entry["turn"]]["answers"][style]
+        read = read_answer(answer["raw"])
+        plan = read.plan if isinstance(read.plan, dict) else {}
+        facts = plan_facts(answer["raw"]) or []
+        body = {"reply": read.reply or "ok", "plan": {**plan, "facts": [*facts, entry["fact"]]}}
+        answer["raw"] = json.dumps(body, ensure_ascii=False)
+        labels = [*answer.get("labels", []), *["unlabelled"] * len(facts)][: len(facts)]
+        answer["labels"] = [*labels, "invented"]
     return out

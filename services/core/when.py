@@ -9,8 +9,9 @@ question names (:mod:`services.rag_gate.period`). :func:`calendar` reads a whole
 - a year ``2019``, a month ``2026-12`` / ``December 2026`` / ``January``, a day
   ``2026-12-04`` / ``Dec 4`` / ``4th of December`` / ``the 19th``, a weekday ``friday`` /
   ``next friday`` / ``last friday``, ``today`` / ``tomorrow`` / ``yesterday`` / ``tonight``;
-- chat shorthands written in full first ("tmrw" → "tomorrow", "tonite", "yday"), and the
-  time words of another language ("mañana", "im mai": :func:`.calendar_words.field_in_english`);
+- chat shorthands written in full first ("tmrw" → "tomorrow", "after work" → "evening"), and
+  the time words of another language ("mañana", "im mai": :func:`.calendar_words.field_in_english`);
+  "tonight" is 21:00, "tonight at 8" 20:00;
 - each optionally with a time of day: ``at 3pm``, ``3:30 pm``, ``at 15:00``, ``at 10``,
   ``noon``, ``in the morning`` (a bare hour: 1–6 is the afternoon, 7–12 the morning and
   noon); a time alone is today's, or tomorrow's once past;
@@ -61,6 +62,8 @@ SHORTHANDS = {
     "christmas eve": "december 24", "xmas eve": "december 24", "christmas": "december 25",
     "xmas": "december 25", "new year's eve": "december 31", "new years eve": "december 31",
     "nye": "december 31", "new year's day": "january 1", "new years day": "january 1",
+    "after work": "evening", "after school": "afternoon", "later today": "today",
+    "later": "evening", "later on": "evening", "in a bit": "evening",
     "halloween": "october 31", "valentine's day": "february 14", "valentines day": "february 14",
 }  # fmt: skip
 SHORTHANDS |= FOREIGN_NAMES | {w: SHORTHANDS[e] for w, e in FOREIGN_HOLIDAYS.items()}
@@ -71,6 +74,8 @@ MONTH_WORD = (
 )
 _WD = rf"(?:{'|'.join(w[:3] + '(?:' + w[3:] + ')?' for w in WEEKDAYS)})"
 _ORD = r"(?:st|nd|rd|th)"
+_YEAR = r"(?:,?\s+(?P<y>\d{4}))?"
+_MON_YEAR = rf"(?P<mon>{MONTH_WORD})\.?{_YEAR}"
 _LEAD = re.compile(
     r"^(?:(?P<since>since)|from|starting(?:\s+from)?|as\s+of|beginning"
     r"|(?P<until>until|till|'?til|through|thru|by|before|up\s+to|bis|hasta)"
@@ -87,19 +92,8 @@ _DAYS = [
     ("ymd", re.compile(r"(?P<y>\d{4})-(?P<mo>\d{1,2})-(?P<d>\d{1,2})")),
     ("ym", re.compile(r"(?P<y>\d{4})[-/](?P<mo>\d{1,2})")),
     ("y", re.compile(r"(?P<y>(?:19|20|21)\d\d)")),
-    (
-        "md",
-        re.compile(
-            rf"(?P<mon>{MONTH_WORD})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}?(?:,?\s+(?P<y>\d{{4}}))?"
-        ),
-    ),
-    (
-        "dm",
-        re.compile(
-            rf"(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}?\.?\s+(?:of\s+)?(?P<mon>{MONTH_WORD})\.?"
-            r"(?:,?\s+(?P<y>\d{4}))?"
-        ),
-    ),
+    ("md", re.compile(rf"(?P<mon>{MONTH_WORD})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}?{_YEAR}")),
+    ("dm", re.compile(rf"(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}?\.?\s+(?:of\s+)?{_MON_YEAR}")),
     ("m", re.compile(rf"(?P<mon>{MONTH_WORD})\.?(?:,?\s+(?P<y>\d{{4}}))?")),
     ("d", re.compile(rf"(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}")),
     ("wd", re.compile(rf"(?:(?P<rel>next|last|this|coming)\s+)?(?P<wd>{_WD})")),
@@ -149,6 +143,8 @@ def calendar(text: str, now: datetime, side: Side, *, past: bool | None = None) 
     clock, s = _clock(s)
     if clock is False:
         return None
+    if s.endswith("tonight") and side == "due":  # the night's hour; "tonight at 8" is 20:00
+        clock = _at_night(clock)
     for kind, pattern in _DAYS:
         match = pattern.fullmatch(s)
         if match is not None:
@@ -209,6 +205,11 @@ def _clock(s: str) -> tuple[time | None | Literal[False], str]:
     if hour > 23 or minute > 59:
         return False, rest
     return time(hour, minute), rest
+
+
+def _at_night(clock: time | None) -> time:
+    hour = PARTS["night"] if clock is None else clock.hour + 12 * (1 <= clock.hour < 12)
+    return time(hour, clock.minute if clock else 0)
 
 
 def _period(

@@ -30,7 +30,7 @@ from services.envelope_validator.caps import (
 )
 from services.envelope_validator.checks import TODO_LISTS
 from services.envelope_validator.evidence import Evidence, budget, collect, dedupe
-from services.envelope_validator.once import recalled_once, tail_once
+from services.envelope_validator.once import newer_still_listed, recalled_once, tail_once
 
 
 def degraded(request: EnvelopeRequest, w: Warnings) -> None:
@@ -107,9 +107,8 @@ def episode(request: EnvelopeRequest, history: list[Turn], latest: str, w: Warni
     hits = cap(
         repeats(e.hits, lambda h: h.episode_id, "EPISODE.hits", w), "episodes", "EPISODE.hits", w
     )
-    recalled = recalled_once(
-        repeats(e.turns, lambda t: t.message_id, "EPISODE.turns", w), history, w
-    )
+    ranked = repeats(e.turns, lambda t: t.message_id, "EPISODE.turns", w)
+    recalled = newer_still_listed(recalled_once(ranked, history, w), e.turns)
     return msgspec.structs.replace(
         e,
         latest_session_summary=latest or None,
@@ -148,10 +147,12 @@ def affect_expired(request: EnvelopeRequest, now: datetime, w: Warnings) -> bool
     return expired
 
 
-def evidence(envelope: InferenceEnvelope, request: EnvelopeRequest, w: Warnings) -> list[Evidence]:
+def evidence(
+    envelope: InferenceEnvelope, request: EnvelopeRequest, now: datetime, w: Warnings
+) -> list[Evidence]:
     """The relevant memories ranked, without what the foundation says, within the budget."""
     foundation = [f.text for f in envelope.GRAPH.foundation]
-    ranked, repeated = dedupe(collect(envelope, request.ranking), foundation)
+    ranked, repeated = dedupe(collect(envelope, request.ranking, now), foundation)
     if repeated:
         w.add(
             "deduplicated",

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 from contracts.envelope import InferenceEnvelope
@@ -77,11 +78,14 @@ def words(text: str) -> int:
     return len(text.split())
 
 
-def collect(env: InferenceEnvelope, ranking: Sequence[RankedItem]) -> list[Evidence]:
-    """Every evidence item of the envelope, best first."""
+def collect(
+    env: InferenceEnvelope, ranking: Sequence[RankedItem], now: datetime | None = None
+) -> list[Evidence]:
+    """Every evidence item of the envelope, best first (``now``: a relation starting later
+    reads "from", not "since")."""
     scores: dict[tuple[str, str], float] = {(r.kind, r.id): r.score for r in ranking}
     scored: list[tuple[float, int, int, Evidence]] = []
-    for slot in [_turn_items(env), *_graph_items(env.GRAPH), *_past_items(env)]:
+    for slot in [_turn_items(env), *_graph_items(env.GRAPH, now), *_past_items(env)]:
         for rank, (kind, item_id, source, line, text, weight) in enumerate(slot, 1):
             score = scores.get((kind, item_id), weight / (RRF_K + rank))
             n = words(text)
@@ -110,7 +114,7 @@ def _turn_items(env: InferenceEnvelope) -> list[_Item]:
     ]
 
 
-def _graph_items(graph: GraphSlot) -> list[list[_Item]]:
+def _graph_items(graph: GraphSlot, now: datetime | None) -> list[list[_Item]]:
     """GRAPH's relevant facts, entity cards' facts and edges, each in its producer's order."""
     return [
         [
@@ -141,7 +145,7 @@ def _graph_items(graph: GraphSlot) -> list[list[_Item]]:
                 "edge",
                 e.rel_id,
                 graph_source(e.confidence),
-                quote(lines.edge(e)),
+                quote(lines.edge(e, now)),
                 lines.edge_text(e),
                 EDGE_WEIGHT,
             )

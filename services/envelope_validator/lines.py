@@ -13,7 +13,7 @@ block, open a section, nor fake a header — every line it produces starts with 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -50,17 +50,23 @@ def fact(
     text: str,
     *,
     since: datetime | None = None,
+    until: datetime | None = None,
+    now: datetime | None = None,
     critical: bool = False,
     agent_scope: bool = False,
 ) -> dict[str, Any]:
     """The one shape of every GRAPH fact line — foundation, relevant fact, card fact, relation:
-    ``{"id": "F3a9c1b", "fact": "…"}`` plus ``since``, ``critical`` and ``scope`` when they
-    say something. ``id`` is the handle the model names in ``replaces`` and ``ends``
-    (:func:`services.core.handles.handle_of`); a card fact whose producer sent no ids has none."""
+    ``{"id": "F3a9c1b", "fact": "…"}`` plus ``since`` (or ``from``, for a start after ``now``:
+    a change the person scheduled), ``until`` (the last day it holds), ``critical`` and
+    ``scope`` when they say something. ``id`` is the handle the model names in ``replaces``
+    and ``ends`` (:func:`services.core.handles.handle_of`); a card fact whose producer sent no
+    ids has none."""
     line: dict[str, Any] = {"id": handle_of("fact", row_id)} if row_id else {}
     line["fact"] = text
     if since is not None:
-        line["since"] = since.date().isoformat()
+        line["from" if now is not None and since > now else "since"] = since.date().isoformat()
+    if until is not None:
+        line["until"] = last_day(until)
     if critical:
         line["critical"] = True
     if agent_scope:
@@ -68,8 +74,14 @@ def fact(
     return line
 
 
+def last_day(end: datetime) -> str:
+    """The last day a fact holds: its end is exclusive, so an end at midnight ("until friday",
+    stored as Saturday 00:00) is the day before."""
+    return (end - timedelta(microseconds=1)).date().isoformat()
+
+
 def fact_line(fact_line: FactLine) -> dict[str, Any]:
-    return fact(fact_line.fact_id, fact_line.text)
+    return fact(fact_line.fact_id, fact_line.text, until=fact_line.valid_to)
 
 
 def card_facts(card: EntityCard) -> list[tuple[str | None, str]]:
@@ -84,6 +96,8 @@ def entity(entity: GraphEntity) -> dict[str, Any]:
         line["ref"] = entity.entity_ref
     if entity.aliases:
         line["aliases"] = entity.aliases
+    if entity.hint:
+        line["hint"] = entity.hint
     if entity.seed == "mention":
         line["mentioned_now"] = True
     return line
@@ -97,11 +111,13 @@ def edge_text(edge: GraphEdge) -> str:
     return f"{edge.subject} {edge.predicate} {target}"
 
 
-def edge(edge: GraphEdge) -> dict[str, Any]:
+def edge(edge: GraphEdge, now: datetime | None = None) -> dict[str, Any]:
     return fact(
         edge.rel_id,
         edge_text(edge),
         since=edge.valid_from,
+        until=edge.valid_to,
+        now=now,
         critical=edge.critical,
         agent_scope=edge.scope == "agent",
     )

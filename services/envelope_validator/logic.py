@@ -120,7 +120,7 @@ def assemble(request: EnvelopeRequest, now: datetime) -> Assembled:
         EPISODE=episode,
         KNOWLEDGE=knowledge,
     )
-    kept = step.evidence(envelope, request, w)
+    kept = step.evidence(envelope, request, now, w)
     envelope = step.with_tail(envelope, request, history, kept, w)
     return Assembled(
         envelope=envelope,

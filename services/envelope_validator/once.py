@@ -83,3 +83,27 @@ def tail_once(
             "recalled turn",
         )
     return kept
+
+
+NEWER = "newer_on_topic"  # rag-gate's score detail: the rank of the later turn on its topic
+
+
+def newer_still_listed(
+    kept: Sequence[RecalledTurn], ranked: Sequence[RecalledTurn]
+) -> list[RecalledTurn]:
+    """``kept`` (what is left of rag-gate's ``ranked`` turns) with each turn's ``newer_on_topic``
+    pointing at the later turn's rank among ``kept``, or dropped when that turn is no longer
+    listed (the recent turns replay it): a turn reads as history only beside the turn that
+    superseded it, never alone on an ordinary turn."""
+    position = {t.message_id: n for n, t in enumerate(kept, 1) if t.message_id}
+    out = []
+    for turn in kept:
+        rank = int(turn.score_details.get(NEWER, 0))
+        if rank:
+            newer = ranked[rank - 1].message_id if rank <= len(ranked) else None
+            details = {k: v for k, v in turn.score_details.items() if k != NEWER}
+            if newer in position:
+                details[NEWER] = float(position[newer])
+            turn = msgspec.structs.replace(turn, score_details=details)
+        out.append(turn)
+    return out

@@ -31,7 +31,7 @@ before pinned because the profile is what the operator declared the person to be
 put it first) while a pin is one turn's emphasis; both come before anything ranked.
 12 at most, the same text once.
 
-Todos are this agent's alone (000): pending commitments (5), active threads (3), frictions (3)
+Todos are this agent's alone (000): pending commitments (8), active threads (3), frictions (3)
 and recent wins — commitments done within the last 48 hours (3). A reminder ("remind me to
 call Marta") is a commitment with a due date; goals and habits are threads the person keeps
 working on: :data:`LIST_OF_KIND` says which list each kind of todo joins. Each list is deduped by
@@ -48,6 +48,7 @@ from typing import Any, TypeVar
 
 from contracts.common import Provenance
 from contracts.slots import UNVERIFIED_BELOW, FactLine, TodoLine
+from services.core.text import fold
 from services.graph_hydrator.rows import FactRow, TodoRow
 from services.graph_hydrator.subgraph import is_critical, merge_scopes
 from services.graph_hydrator.text import dedupe_key
@@ -56,7 +57,7 @@ FOUNDATION_CAP = 12
 OWN_NOTES_CAP = 4  # a persona's own notes ranked ahead of the person's home and work, at most
 AFFECT_PREDICATES = frozenset({"FEELS"})  # memory-upserter's promote_affect
 SELF_TYPES = frozenset({"PROFILE", "PEOPLE"})  # the person's identity and their relations
-TODO_CAPS = {"COMMITMENT": 5, "THREAD": 3, "FRICTION": 3, "WIN": 3}
+TODO_CAPS = {"COMMITMENT": 8, "THREAD": 3, "FRICTION": 3, "WIN": 3}  # 8: bench/RESULTS.md
 LIST_OF_KIND = {
     "COMMITMENT": "COMMITMENT",
     "REMINDER": "COMMITMENT",
@@ -133,6 +134,7 @@ def pick_foundation(facts: Iterable[FactRow]) -> list[FactLine]:
             pinned=f.pinned,
             source=f.source,
             confidence=f.confidence,
+            valid_to=f.valid_to,
             provenance=Provenance(
                 row_id=f.fact_id, message_ids=list(f.message_ids), source=f.source
             ),
@@ -156,13 +158,16 @@ def _own_notes_capped(ranked: list[FactRow]) -> list[FactRow]:
 
 
 def todo_rank(todo: TodoRow) -> tuple[Any, ...]:
+    """A list's order, the same on every read: a commitment by nearest due (none last), then
+    newest, then its folded text — todos written by one plan share their ``created_at``, and a
+    random id as the tie-break made one of them vanish from one turn to the next."""
     if todo.bucket == "COMMITMENT":
         due = todo.due_at.timestamp() if todo.due_at else _FAR
-        return (due, -todo.created_at.timestamp(), todo.todo_id)
+        return (due, -todo.created_at.timestamp(), fold(todo.text), todo.todo_id)
     if todo.bucket == "WIN":
         done = todo.completed_at.timestamp() if todo.completed_at else 0
-        return (-done, todo.todo_id)
-    return (-todo.updated_at.timestamp(), todo.todo_id)
+        return (-done, fold(todo.text), todo.todo_id)
+    return (-todo.updated_at.timestamp(), fold(todo.text), todo.todo_id)
 
 
 def bucket_of(todo: TodoRow, now: datetime) -> str | None:
@@ -181,18 +186,30 @@ def bucket_of(todo: TodoRow, now: datetime) -> str | None:
 
 def pick_todos(todos: Iterable[TodoRow], now: datetime) -> dict[str, list[TodoLine]]:
     """``{"COMMITMENT": [...], "THREAD": [...], "FRICTION": [...], "WIN": [...]}``."""
+    return {
+        name: [_todo_line(t) for t in dedupe(rows, lambda t: t.text, TODO_CAPS[name])]
+        for name, rows in _buckets(todos, now).items()
+    }
+
+
+def hidden_todos(todos: Iterable[TodoRow], now: datetime) -> dict[str, int]:
+    """How many todos of each list its cap left out (``"todos_commitment": 2``), none when
+    every one is shown: the prompt cannot name what it does not list."""
+    hidden = {
+        f"todos_{name.lower()}": len(dedupe(rows, lambda t: t.text, len(rows))) - TODO_CAPS[name]
+        for name, rows in _buckets(todos, now).items()
+    }
+    return {name: count for name, count in hidden.items() if count > 0}
+
+
+def _buckets(todos: Iterable[TodoRow], now: datetime) -> dict[str, list[TodoRow]]:
+    """Each list's todos in its order (:func:`todo_rank`)."""
     buckets: dict[str, list[TodoRow]] = {name: [] for name in TODO_CAPS}
     for todo in todos:
         bucket = bucket_of(todo, now)
         if bucket is not None:
             buckets[bucket].append(todo)
-    return {
-        name: [
-            _todo_line(t)
-            for t in dedupe(sorted(rows, key=todo_rank), lambda t: t.text, TODO_CAPS[name])
-        ]
-        for name, rows in buckets.items()
-    }
+    return {name: sorted(rows, key=todo_rank) for name, rows in buckets.items()}
 
 
 def _todo_line(todo: TodoRow) -> TodoLine:

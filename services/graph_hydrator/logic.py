@@ -19,8 +19,8 @@ from contracts.common import Provenance
 from contracts.hydrate import HydrateRequest, HydrateResponse, Mention
 from contracts.slots import GraphEdge, GraphEntity, GraphSlot
 from services.graph_hydrator import kin
-from services.graph_hydrator.lists import pick_foundation, pick_todos
-from services.graph_hydrator.question import ask
+from services.graph_hydrator.lists import hidden_todos, pick_foundation, pick_todos
+from services.graph_hydrator.question import ask, namesakes_told_apart
 from services.graph_hydrator.resolve import Seeds, valid_ids
 from services.graph_hydrator.rows import EdgeRow, EntityRow, FactRow, TodoRow
 from services.graph_hydrator.subgraph import is_critical, select_subgraph
@@ -77,6 +77,7 @@ def _edge(edge: EdgeRow) -> GraphEdge:
         pinned=edge.pinned,
         critical=is_critical(edge.predicate),
         valid_from=edge.valid_from,
+        valid_to=edge.valid_to,
         updated_at=edge.updated_at,
         provenance=Provenance(
             row_id=edge.rel_id, message_ids=list(edge.message_ids), source=edge.source
@@ -101,10 +102,14 @@ def assemble(
     graph = GraphSlot(
         user_id=request.user_id,
         agent_id=request.agent_id,
-        entities=[
-            *(_entity(row, reason) for row, reason in seeds.seeds.values()),
-            *(_entity(row, "neighbor") for row in sub.neighbors),
-        ],
+        entities=namesakes_told_apart(
+            [
+                *(_entity(row, reason) for row, reason in seeds.seeds.values()),
+                *(_entity(row, "neighbor") for row in sub.neighbors),
+            ],
+            [*(row for row, _ in seeds.seeds.values()), *sub.neighbors],
+            edges,
+        ),
         edges=[_edge(e) for e in sub.edges],
         foundation=pick_foundation(facts),
         commitments=lists["COMMITMENT"],
@@ -113,7 +118,7 @@ def assemble(
         wins=lists["WIN"],
         pending_question=ask(asked, edges) if asked is not None else None,
         summary_spine=spine,
-        dropped=sub.dropped,
+        dropped=sub.dropped | hidden_todos(todos, now),
     )
     return HydrateResponse(
         GRAPH=graph,

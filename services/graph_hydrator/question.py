@@ -10,9 +10,12 @@ that would still read the same get when they were last mentioned, then a number.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from contracts.slots import Candidate, Disambiguation
+import msgspec
+
+from contracts.slots import Candidate, Disambiguation, GraphEntity
 from services.core.text import fold
 from services.core.which import numbered, phrase, which_question
 from services.graph_hydrator.resolve import Found
@@ -126,3 +129,19 @@ def ask(found: Found, edges: Sequence[EdgeRow]) -> Disambiguation:
             for c, phrase in zip(ordered, phrases, strict=True)
         ],
     )
+
+
+def namesakes_told_apart(
+    entities: list[GraphEntity], rows: Sequence[EntityRow], edges: Sequence[EdgeRow]
+) -> list[GraphEntity]:
+    """``entities`` (one per row of ``rows``, in order) with a ``hint`` on each that shares
+    its name with another: what :func:`describe` would call it in the question ("brother",
+    "colleague"), so two bare "Nikos" lines never read the same."""
+    names = Counter(fold(e.name) for e in entities)
+    shared = [row for row in rows if names[fold(row.name)] > 1]
+    apart = len({_kin_detail(row) for row in shared}) == len(shared)
+    hints = {row.entity_id: describe(row, fold(row.name), edges, kin=apart)[1] for row in shared}
+    return [
+        msgspec.structs.replace(e, hint=hints[e.entity_id]) if e.entity_id in hints else e
+        for e in entities
+    ]

@@ -32,7 +32,8 @@ class EntityRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class EdgeRow(msgspec.Struct, frozen=True, kw_only=True):
-    """An ACTIVE, currently valid relation visible to this agent, with both endpoints."""
+    """An ACTIVE relation visible to this agent, with both endpoints: currently valid, or one
+    the person scheduled (``valid_from`` after the read's ``now``)."""
 
     rel_id: str
     scope: Scope
@@ -47,6 +48,7 @@ class EdgeRow(msgspec.Struct, frozen=True, kw_only=True):
     pinned: bool = False
     source: str | None = None
     valid_from: datetime | None = None
+    valid_to: datetime | None = None
     message_ids: tuple[str, ...] = ()
 
 
@@ -68,6 +70,7 @@ class FactRow(msgspec.Struct, frozen=True, kw_only=True):
     about_self: bool = False
     message_ids: tuple[str, ...] = ()
     confidence: float = 1.0
+    valid_to: datetime | None = None
 
     @property
     def seeded(self) -> bool:

@@ -16,9 +16,8 @@ millisecond queries (see ``bench/graph_hydrator.py``).
 
 ``find_entities``   names/aliases (a person's given name too) equal to any lookup key, the
                     session's active ids, and relatives named by a relation word ("my sister")
-``load_edges``      1-hop relations of a set of entities, both directions, pre-ranked; no
-                    PSYCHE inference unless pinned (the prompt carries PROFILE, PEOPLE and
-                    PROJECT facts: 001)
+``load_edges``      1-hop relations of a set of entities, both directions, pre-ranked, the
+                    scheduled ones too; no PSYCHE inference unless pinned (001)
 ``load_foundation`` the candidates of :func:`lists.is_foundation`, pre-ordered
 ``load_todos``      the four todo lists, each pre-ranked by a window function
 """
@@ -51,6 +50,11 @@ _LIVE_FACT = f"""r.user_id = $1
    AND (r.status = 'ACTIVE' OR (r.status = 'SUPERSEDED' AND r.valid_to IS NOT NULL))
    AND {visible("r", "$2")}
    AND (r.valid_to IS NULL OR r.valid_to > $3) AND (r.valid_from IS NULL OR r.valid_from <= $3)"""
+# Or an ACTIVE row scheduled by ``now`` to start later ("from dec 3 i'm at X"), with its start.
+_LIVE_OR_SCHEDULED = _LIVE_FACT.replace(
+    "(r.valid_from IS NULL OR r.valid_from <= $3)",
+    "(r.valid_from IS NULL OR r.valid_from <= $3 OR (r.status = 'ACTIVE' AND r.created_at <= $3))",
+)
 
 
 def _endpoint(column: str, fields: str) -> str:
@@ -100,11 +104,11 @@ SELECT e.entity_id::text, e.name_normalized, e.name, e.category, e.scope, e.enti
 LOAD_EDGES = f"""
 SELECT r.rel_id::text, r.scope, r.predicate, r.object_id IS NOT NULL AS to_entity,
        r.object_value, r.text, r.confidence::float8, r.importance, r.pinned, r.source,
-       r.valid_from, r.updated_at, r.provenance_message_ids,
+       r.valid_from, r.valid_to, r.updated_at, r.provenance_message_ids,
        {_endpoint("subject_id", _ENTITY_RECORD)} AS s,
        {_endpoint("object_id", _ENTITY_RECORD)} AS o
   FROM relations r
- WHERE {_LIVE_FACT} AND (r.memory_type <> 'PSYCHE' OR r.pinned)
+ WHERE {_LIVE_OR_SCHEDULED} AND (r.memory_type <> 'PSYCHE' OR r.pinned)
    AND (r.subject_id = ANY($4::uuid[]) OR r.object_id = ANY($4::uuid[]))
  ORDER BY r.scope = 'agent' DESC, upper(r.predicate) = ANY($5::text[]) DESC,
           r.confidence DESC, r.updated_at DESC, r.importance DESC, r.rel_id
@@ -114,7 +118,7 @@ SELECT r.rel_id::text, r.scope, r.predicate, r.object_id IS NOT NULL AS to_entit
 LOAD_FOUNDATION = f"""
 SELECT r.rel_id::text, r.subject_id::text, r.predicate, r.scope, r.text, r.memory_type,
        r.importance, r.pinned, r.source, r.created_at, r.updated_at, r.provenance_message_ids,
-       r.confidence::float8, r.subject_id = {_SELF} AS about_self,
+       r.confidence::float8, r.valid_to, r.subject_id = {_SELF} AS about_self,
        {_endpoint("subject_id", "true")} IS NOT NULL
        AND (r.object_id IS NULL OR {_endpoint("object_id", "true")} IS NOT NULL) AS visible
   FROM relations r
@@ -144,7 +148,7 @@ SELECT todo_id, kind, bucket, text, status, due_at, created_at, updated_at, comp
                    ORDER BY CASE WHEN t.bucket = 'COMMITMENT' THEN t.due_at END ASC NULLS LAST,
                             CASE WHEN t.bucket = 'COMMITMENT' THEN t.created_at END DESC,
                             CASE WHEN t.bucket = 'WIN' THEN t.completed_at END DESC,
-                            t.updated_at DESC, t.todo_id) AS rank
+                            t.updated_at DESC, t.text_normalized COLLATE "C", t.todo_id) AS rank
           FROM (SELECT *, CASE WHEN status = 'DONE' THEN 'WIN'
                                WHEN kind IN ('COMMITMENT', 'REMINDER') THEN 'COMMITMENT'
                                WHEN kind IN ('THREAD', 'GOAL', 'HABIT') THEN 'THREAD'
@@ -238,10 +242,17 @@ async def load_edges(
                 pinned=r["pinned"],
                 source=r["source"],
                 valid_from=r["valid_from"],
+                valid_to=r["valid_to"],
                 message_ids=tuple(str(m) for m in r["provenance_message_ids"]),
             )
         )
     return edges
+
+
+_FACT_COLUMNS = (
+    "subject_id", "predicate", "scope", "text", "memory_type", "importance", "pinned", "source",
+    "created_at", "updated_at", "confidence", "valid_to",
+)  # fmt: skip
 
 
 async def load_foundation(
@@ -260,19 +271,9 @@ async def load_foundation(
     return [
         FactRow(
             fact_id=r["rel_id"],
-            subject_id=r["subject_id"],
-            predicate=r["predicate"],
-            scope=r["scope"],
-            text=r["text"],
-            memory_type=r["memory_type"],
-            importance=r["importance"],
-            pinned=r["pinned"],
-            source=r["source"],
-            created_at=r["created_at"],
-            updated_at=r["updated_at"],
             about_self=bool(r["about_self"]),
             message_ids=tuple(str(m) for m in r["provenance_message_ids"]),
-            confidence=r["confidence"],
+            **{column: r[column] for column in _FACT_COLUMNS},
         )
         for r in rows
         if r["visible"]
@@ -280,14 +281,8 @@ async def load_foundation(
 
 
 async def load_todos(conn: Connection, user_id: str, agent_id: str, now: datetime) -> list[TodoRow]:
-    rows = await conn.fetch(
-        LOAD_TODOS,
-        user_id,
-        agent_id,
-        now - WINS_WINDOW,
-        now,
-        max(TODO_CAPS.values()) * FETCH_FACTOR,
-    )
+    most = max(TODO_CAPS.values()) * FETCH_FACTOR
+    rows = await conn.fetch(LOAD_TODOS, user_id, agent_id, now - WINS_WINDOW, now, most)
     return [TodoRow(**dict(r)) for r in rows]
 
 

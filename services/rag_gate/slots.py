@@ -278,6 +278,7 @@ def facts_slot(
                 score=round(r.score, 4),
                 score_details=r.details,
                 confidence=row.confidence,
+                valid_to=row.valid_to,
                 provenance=Provenance(
                     row_id=row.rel_id,
                     source=row.source,

@@ -68,6 +68,7 @@ class FactRow(msgspec.Struct, frozen=True):
     subject: EntityRow
     object: EntityRow | None
     confidence: float = 1.0
+    valid_to: datetime | None = None
 
 
 class MessageRow(msgspec.Struct, frozen=True):
@@ -132,7 +133,7 @@ SELECT 'fact', jsonb_build_object(
            'confidence', r.confidence,
            'importance', r.importance, 'pinned', r.pinned, 'source', r.source,
            'updated_at', r.updated_at, 'message_ids', r.provenance_message_ids,
-           'subject', {_ENTITY_JSON.format(t="s")},
+           'valid_to', r.valid_to, 'subject', {_ENTITY_JSON.format(t="s")},
            'object', CASE WHEN o.entity_id IS NULL THEN NULL
                           ELSE {_ENTITY_JSON.format(t="o")} END)
   FROM relations r {_ENDPOINTS}

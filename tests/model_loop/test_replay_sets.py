@@ -96,11 +96,10 @@ SETS = (
     RecordedSet("v2", recorded.STYLES_V2),
     RecordedSet("v3", recorded.STYLES_V3, (KAI, NOOR, LEO)),
     RecordedSet("v4", recorded.STYLES_V4, (MIA, RAJ, INES, CAROLINE)),
-    RecordedSet("v5", recorded.STYLES_V5, (YARA, DARIO, JOANNA, DANI), MISSED.format("v5"), True),
-    RecordedSet("v6", recorded.STYLES_V6, (WIKTOR, SUNNIVA, NATE, AINO), MISSED.format("v6"), True),
-    RecordedSet(
-        "v7", recorded.STYLES_V7, (ELENI, GINA, BRENDAN, GIULIA), MISSED.format("v7"), True
-    ),
+    # v5, v6, v7: targets met since wt10/sloppy (bench/RESULTS.md), no longer xfail
+    RecordedSet("v5", recorded.STYLES_V5, (YARA, DARIO, JOANNA, DANI), None, True),
+    RecordedSet("v6", recorded.STYLES_V6, (WIKTOR, SUNNIVA, NATE, AINO), None, True),
+    RecordedSet("v7", recorded.STYLES_V7, (ELENI, GINA, BRENDAN, GIULIA), None, True),
     RecordedSet("v8", recorded.STYLES_V8, (HANA, MELANIE, FREYA, NEREA), MISSED.format("v8"), True),
 )
 BLIND = [s for s in SETS if s.name != "v2"]  # held out whole: every conversation of the set

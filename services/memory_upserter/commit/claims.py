@@ -18,11 +18,10 @@ parent", "is visiting") — and its kind are weighed too:
   relation (:data:`.whose.RELATIONS`) in the person's words or live facts, or their framing of
   that someone ("lena from work", "i report to tomas": a colleague); framed another way ("my
   bf jonas", "jonas from work" is no friend) it is dropped, never framed it is lowered.
-- **A habit or a frequency** ("regularly", "every week", "3 times a week", ``habit``) needs a
-  clause of the person's naming the activity that says how often, a habitual "i <verb>", a
-  schedule of days or a lasting change ("i can do gym 4x a week", "i run", "switching to mon
-  wed fri", "took up running"); a one-off ("went running once", "tried yoga yesterday") is no
-  habit, and no identity either ("User is a runner").
+- **A habit or a frequency** ("regularly", ``habit``) needs the person's words of how often, and
+  no one-off makes a habit or who they are (:mod:`.habits`).
+- **More than was said** (:mod:`.strength`): a degree ("best friend" from "my buddy"), how much
+  ("naps a lot"), a diet from a dish, someone else's thing only remarked on.
 - **What is not** (:func:`negated`): "no gigs for me this week" is no "User goes to gigs".
 - **A like** needs words of liking in a message naming the liked thing
   (:func:`.support.unsaid_claim`); an allergy said only where
@@ -42,10 +41,12 @@ from contracts.plan import PlanFact
 from services.core.when import MONTHS, WEEKDAYS
 from services.memory_upserter.commit import grounding as g
 from services.memory_upserter.commit import whose
+from services.memory_upserter.commit.habits import habit_unsaid
 from services.memory_upserter.commit.related import relation_unsaid
 from services.memory_upserter.commit.spoken import CORRECTION
 from services.memory_upserter.commit.standing import unstanding
-from services.memory_upserter.commit.support import FILLER
+from services.memory_upserter.commit.strength import overstated
+from services.memory_upserter.commit.support import AUX, FILLER
 from services.memory_upserter.text import STOP_WORDS, words
 
 if TYPE_CHECKING:
@@ -58,12 +59,6 @@ Verdict = tuple[Literal["dropped", "hedged", "lowered"], str]
 _CLAIM_END = re.compile(
     r"(?i)\b(?:at|in|on|for|with|to|from|by|about|of|since|until|till|after|before|during|"
     r"because|and|but|or|while|when|who|which|that|as|than|into|over|via|per)\b|[,.;:!?()—–]"
-)
-# words that carry no claim of their own: auxiliaries and light verbs ("is doing a dance")
-AUX = frozenset(
-    """am is are was were be been being do does did doing has have had having will would can
-    could should shall may might must get gets got getting go goes going currently now still
-    also really just very""".split()
 )
 # words that frame a claim rather than make it (its kind is weighed by its own rule: a wish,
 # a liking, a refusal), never counted as only the assistant's
@@ -117,6 +112,8 @@ def unfounded(
         return relation
     if (habit := habit_unsaid(fact, said, said_word)) is not None:
         return "dropped", habit
+    if (over := overstated(fact, said, said_word)) is not None:
+        return over
     if (word := _assistants(fact, claim, said, bag, said_word)) is not None:
         # an offer added to the person's own claim ("runs" → "long runs"); else unsure
         added = word in claim and bool(spoken)
@@ -162,82 +159,6 @@ def _shorthand(word: str, bag: frozenset[str]) -> bool:
         for s in bag
         if s.isalpha() and len(s) < len(word)
     )
-
-
-# a frequency or a habit, as a fact claims it and as the person says it
-FREQUENCY = re.compile(
-    r"(?i)\b(?:regular(?:ly)?|often|usually|normally|every|each|daily|weekly|nightly|"
-    r"monthly|habit\w*|routine\w*|frequent\w*|twice|most\s+(?:days|weeks|mornings)|"
-    r"times?\s+(?:a|per|each)|(?:a|per)\s+(?:day|week|month)|\d+\s*x|mornings|evenings|"
-    r"nights|weekends|(?:mon|tues?|wednes|thurs?|fri|satur|sun)days)\b"
-)
-_HABIT_PREDICATE = re.compile(r"(?i)habit|routine|frequency|schedule")
-# "i run", "we usually cook": a first person in the present, not a one-off or a wish
-HABITUAL = re.compile(
-    r"(?i)\b(?:i|we)\s+(?:usually\s+|normally\s+|still\s+|also\s+|always\s+)?(?!(?:am|was|"
-    r"were|went|did|had|got|tried|just|think|guess|might|may|will|can|could|would|should|"
-    r"wanna|want|need|hope|wish|mean|feel|love|like)\b)[a-z]+(?<!ed)\b"
-)
-# a one-off: "once", "tried", "went for a", "yesterday" — not a change that lasts ("took up
-# running", "started at klarna", "became a dad")
-ONE_OFF = re.compile(
-    r"(?i)\b(?:once|one\s+time|first\s+time|tried|gave\s+\w+\s+a\s+(?:try|go|shot)|"
-    r"had\s+a\s+go|went\s+for\s+an?|did\s+an?|yesterday|last\s+(?:night|week|weekend|month|"
-    r"year|time)|this\s+morning|the\s+other\s+day|earlier\s+today|ago)\b"
-)
-LASTING = re.compile(
-    r"(?i)\b(?:bec[ao]m\w*|start\w*|join\w*|began|begun|took\s+up|picked\s+up|got\s+into|"
-    r"getting\s+into|hired|promoted|moved|graduated|married|adopted|switch\w*|now|"
-    r"got\s+(?:a|an|the|my)\s+(?:new\s+)?(?:job|role|position|offer))\b"
-)
-
-
-def _habitual(clause: str) -> bool:
-    """The clause says how often, or that it is a habit: "4x a week", "i run", "took up yoga",
-    a schedule of days ("switching to mon wed fri")."""
-    if any(p.search(clause) for p in (FREQUENCY, HABITUAL, LASTING)):
-        return True
-    return len(g.bag_of([clause]) & set(WEEKDAYS)) > 1
-
-
-def _one_off(clause: str) -> bool:
-    return (
-        bool(ONE_OFF.search(clause)) and not LASTING.search(clause) and not FREQUENCY.search(clause)
-    )
-
-
-# who they are or what they do ("User is a runner", "User works as a writer", "User goes
-# climbing"): no one-off makes it
-_IDENTITY = re.compile(
-    r"(?i)^\s*(?:the\s+)?user\s+(?:(?:is|was)\s+(?:a|an)\s+|works\s+(?:as|in)\b|(?:goes|plays|"
-    r"runs|climbs|hikes|swims|cycles|rides|writes|paints|does|practi[cs]es|trains|teaches|"
-    r"coaches|dances|sings|bakes|skis|surfs|skates|lifts|acts|directs|films)\b)"
-)
-
-
-def habit_unsaid(fact: PlanFact, said: Said, said_word: whose.SaidWord) -> str | None:
-    """Why a habit, frequency or identity the fact claims is not the person's: no clause naming
-    its activity says how often ("renew my gym membership" for "goes to the gym regularly"),
-    or each one that does tells a one-off; None otherwise."""
-    habit = bool(FREQUENCY.search(fact.text) or _HABIT_PREDICATE.search(fact.predicate))
-    if not habit and not _IDENTITY.match(fact.text):
-        return None
-    activity = [
-        w
-        for w in (g.norm(w) for w in words(f"{g.target_of(fact) or ''} {fact.text}"))
-        if w not in STOP_WORDS | AUX and w not in FILLER and not FREQUENCY.fullmatch(w)
-    ]
-    naming = [
-        c
-        for text in (*said.this_turn, *said.earlier)
-        for c in g.CLAUSES.split(text)
-        if any(said_word(w, frozenset(g.bag_of([c]))) for w in activity)
-    ]
-    if naming and all(_one_off(c) for c in naming):
-        return f"a one-off, not a habit or who they are: {naming[0].strip()[:120]!r}"
-    if habit and naming and not any(_habitual(c) for c in naming):
-        return f"the person said no habit or frequency: {naming[0].strip()[:120]!r}"
-    return None
 
 
 # "no gigs for me", "never smoked": a negator at most two words before (not a correction's "not

@@ -7,7 +7,8 @@
   not the person's: "whoa, your store looks great!" grounds no store of the user's. A fact
   that says whose the thing is ("User follows deanna's couch-to-5k plan" ← "I'm on your
   couch-to-5k plan") rests on them as said.
-- A hedge ("i think", "maybe", "may have", "my ideal studio", "my dream job") is no firm fact —
+- A hedge ("i think", "maybe", "may have", "my ideal studio", "my dream job", "we'll see", "i
+  wish i could") is no firm fact —
   unless the fact says the hedge itself ("User's dream job is…"), which is then what was said.
 - A correction ("correction", "actually", "i meant", "its not may 18 its may 25", "wrong") restates
   a fact the person gave before, maybe sessions ago: its words may rest on the person's live
@@ -38,7 +39,9 @@ HEDGE = re.compile(
     r"(?i)\b(?:i\s+think|i\s+guess|i\s+suppose|i\s+believe|maybe|might|may\s+have|"
     r"probably|prob|perhaps|possibly|not\s+sure|unsure|thinking\s+(?:about|of)|considering|"
     r"hopefully|hoping|wondering|what\s+if|if\s+i|idk|not\s+decided|undecided|ideal|dream|"
-    r"someday|some\s+day|one\s+day|pretty\s+sure|fairly\s+sure|i\s+reckon|fingers\s+crossed)\b"
+    r"someday|some\s+day|one\s+day|pretty\s+sure|fairly\s+sure|i\s+reckon|fingers\s+crossed|"
+    # a non-answer ("i said well see") and a counterfactual ("i wish i could do a course")
+    r"we['’]?ll\s+see|well\s+see|wish(?:ing)?\s+i\s+(?:could|had|was|were|did|knew)|if\s+only)\b"
 )
 
 # a hedge on a name only: "boulderbar wienzeile i think it's called" is no doubt of the climbing
@@ -145,3 +148,26 @@ def _wish_end(sentence: str, start: int) -> int:
         if len(re.split(r"[,;]|\s[-—–]\s", after)[0].split()) > 3:
             return start + comma.start()
     return limit
+
+
+# Someone else's wish: "siobhan wants to do the camino", "mom wants me to move back" — a
+# subject before the wish that is not the person ("i", "we", or an adverb after them).
+OTHERS_WISH = re.compile(
+    r"(?i)\b(?!(?:i|we|id|i['’]d|we['’]d|really|also|still|so|just|kinda|totally|always|"
+    r"def|definitely|actually|who|that|which|everyone|anyone)\b)(?:[a-z]+)\s+(?:really\s+|"
+    r"also\s+|still\s+)?(?:wants?|wanna|would\s+(?:like|love)|hopes?|wishes|keeps?\s+saying)"
+    r"\s+(?:(?:me|us)\s+)?(?:to|of|for)\b"
+)
+# where their wish ends: the person's own words start ("… in may i said well see")
+_OTHERS_END = re.compile(r"(?i)[,;.!?]|\b(?:so|but|and\s+(?:i|we)|i|we|im|i['’]m)\b")
+
+
+def others_wishes(message: str) -> list[str]:
+    """What someone else wishes in the message ("do the camino in may" of "siobhan wants to do
+    the camino in may i said well see"): each span after their wish, to the person's next
+    words."""
+    spans = []
+    for m in OTHERS_WISH.finditer(message):
+        end = _OTHERS_END.search(message, m.end())
+        spans.append(message[m.end() : end.start() if end else len(message)])
+    return spans

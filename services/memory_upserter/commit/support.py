@@ -27,7 +27,7 @@ from services.core.calendar_words import FOREIGN_HOLIDAYS, FOREIGN_NAMES
 from services.core.memory_store.keys import canonical_predicate
 from services.core.when import DAY_SHORTHANDS, MONTHS, WEEKDAYS
 from services.memory_upserter.commit import grounding as g
-from services.memory_upserter.commit.spoken import NEGATED, REFUSAL
+from services.memory_upserter.commit.spoken import CORRECTION, NEGATED, REFUSAL
 from services.memory_upserter.extract.temporal import validity
 from services.memory_upserter.text import SENTENCES, STOP_WORDS, words
 
@@ -85,6 +85,12 @@ LIKING = re.compile(
 LIKES_TEXT = re.compile(r"(?i)\b(?:likes|loves|enjoys|adores|prefers|hates|dislikes)\b")
 # Words that carry no claim of their own: "first place" ← "took home first"
 FILLER = frozenset("place thing things stuff lot bit kind sort".split())
+# words that carry no claim of their own: auxiliaries and light verbs ("is doing a dance")
+AUX = frozenset(
+    """am is are was were be been being do does did doing has have had having will would can
+    could should shall may might must get gets got getting go goes going currently now still
+    also really just very""".split()
+)
 SHORT_NAMES = {
     **{name[:3]: name for name in (*WEEKDAYS, *MONTHS) if name != name[:3]},
     **DAY_SHORTHANDS,
@@ -150,13 +156,17 @@ CLAIMS = (
         re.compile(
             # a "home country" is an origin, not where the person lives now
             r"(?i)\b(?:liv(?:e|es|ed|ing)|mov(?:e|ed|es|ing)|relocat\w*|home(?!\s+countr)|"
-            r"hometown|based|"
+            r"hometown|based|wohn\w*|zieh\w*|umzug|vivo|mudo|me\s+mud\w*|abito|trasfer\w*|"
+            r"habite|d[ée]m[ée]nag\w*|mieszka\w*|"
             # "from" as an origin ("im from the uk", "rome from 2019"), not a thing's way
             # ("stolen from the garage")
             r"(?:i['’]?m|am|are|we['’]?re|originally|come|comes|came)\s+from|"
+            # … nor a trip's ("driving up from oslo", "flying in from rome")
+            r"(?<!up\s)(?<!in\s)(?<!over\s)(?<!down\s)(?<!back\s)(?<!driving\s)(?<!flying\s)"
+            r"(?<!coming\s)(?<!train\s)(?<!drove\s)(?<!flew\s)"
             r"from(?!\s+(?:the|a|an|my|his|her|their|our|your)\b)|resid\w*|settled|born|grew\s+up|raised|flat|apartment|apt|house|rent\w*|"
             r"landlord|neighbou?r\w*|local|here\s+in|back\s+in|stay\w*|my\s+(?:city|town)|"
-            r"our\s+(?:city|town)|place|commut\w*|(?:i'?m|we'?re|were)\s+(?:\w+\s+)?in|"
+            r"our\s+(?:city|town)|(?:my|our|his|her|their|new|own)\s+place|commut\w*|(?:i'?m|we'?re|were)\s+(?:\w+\s+)?in|"
             # "shes on her own in hull": where someone lives alone
             r"(?:s?he['’]?s|i['’]?m|they['’]?re|lives?|living)\s+(?:all\s+)?"
             r"(?:on\s+(?:my|his|her|their)\s+own|alone)\s+in)\b"
@@ -201,7 +211,11 @@ def unsaid_claim(fact: PlanFact, texts: Sequence[str]) -> str | None:
             kin_home = claim.name == "home" and bool(RELATIVE_IN.search(said))
             if kin_home and _KIN_FACT.search(f"{fact.text} {fact.predicate.lower()}_"):
                 continue
-            if not claim.said.search(said):
+            # a home is said where its place is ("live in trondheim" is no home for mats in oslo)
+            naming = _naming(fact, texts)  # … or a correction of where ("its actually X")
+            corrects = any(CORRECTION.search(t) for t in naming)
+            here = " \n ".join(naming) if claim.name == "home" and not corrects else said
+            if not claim.said.search(here):
                 return claim.name
     return None
 
@@ -282,18 +296,3 @@ def date_supported(
     if (not whole or day.day == 1) and month_said:
         return True
     return str(day.year) in bag and (day.month, day.day) == (1, 1)
-
-
-# Said in another form (grounding's bag of words): a number glued to its unit, an ordinal,
-# a contraction typed without (or split at) its apostrophe.
-ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
-UNIT = re.compile(r"^(\d+(?:[.,]\d+)?)([a-z]{1,3})$")
-# contractions as typed without the apostrophe (or split by it: "don", "t")
-CONTRACTIONS = {
-    **{
-        f"{w}nt": (w, "not") for w in "do does did is was are were have has had could would".split()
-    },
-    **{f"{w}n": (w, "not") for w in "do does did is was are were have has had could would".split()},
-    **{"cant": ("can", "not"), "wont": ("will", "not"), "shouldnt": ("should", "not")},
-    **{"never": ("not",), "nah": ("not",), "nope": ("not",)},
-}

@@ -22,6 +22,9 @@
   A fact whose words this turn sit only there is not a current fact ("User is a runner"),
   unless it states the wish ("User wants to…") or is about a relative ("User's parents live
   in Porto").
+- **Someone else's wish** (:func:`.spoken.others_wishes`): "siobhan wants to do the camino in
+  may i said well see" — a fact of the person ("User and Siobhan are doing the Camino") whose
+  words this turn sit only in what another wishes is dropped, even when it states a plan.
 - **An idea turned down** (:func:`.spoken.refused`): "mom says i should move back but
   nah", "…. nope": a fact whose words this turn sit only in it is never a current fact,
   unless it states the refusal ("User does not want to move back") or is a relative's.
@@ -51,6 +54,7 @@ from services.memory_upserter.commit.spoken import (
     HEDGED_NAME,
     HEDGED_OTHER,
     NEGATED,
+    others_wishes,
     refused,
     wish_split,
 )
@@ -127,11 +131,35 @@ def firmness(
         return None
     if (whose := _someone_elses(fact, supported, said, names)) is not None:
         return "dropped", f"said of someone else: {whose!r}"
+    if (theirs := _others_wish(fact, supported, said, names)) is not None:
+        return "dropped", f"someone else's wish: {theirs!r}"
     if (wish := _wished(fact, supported, said, names)) is not None:
         return "hedged", f"a wish, not a fact: {wish!r}"
     if (idea := _turned_down(fact, supported, said, names)) is not None:
         return "dropped", f"an idea the person turned down: {idea!r}"
     return None
+
+
+def _others_wish(fact: PlanFact, supported: Sequence[str], said: Said, names: Names) -> str | None:
+    """What someone else wishes this turn ("siobhan wants to do the camino"), when the fact's
+    words sit only there and it claims them of the person ("User and Siobhan are doing the
+    Camino"); never for a relative's fact."""
+    if not supported or about_relative(fact):
+        return None
+    spans = [s for message in said.this_turn for s in others_wishes(message)]
+    inside = frozenset(g.bag_of(spans))
+    outside = _rest(said, spans)
+    if spans and all(names([w], inside) and not names([w], outside) for w in supported):
+        return spans[0].strip()[:120]
+    return None
+
+
+def _rest(said: Said, spans: Sequence[str]) -> frozenset[str]:
+    """The words of this turn outside someone else's wishes."""
+    rest = " ".join(said.this_turn)
+    for span in spans:
+        rest = rest.replace(span, " ")
+    return frozenset(g.bag_of([rest]))
 
 
 def _turned_down(fact: PlanFact, supported: Sequence[str], said: Said, names: Names) -> str | None:

@@ -5,19 +5,29 @@ its English when the person wrote in another language (:mod:`services.core.gloss
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from services.core.gloss import english
-from services.memory_upserter.commit.support import (
-    CONTRACTIONS,
-    FAMILIES,
-    ORDINAL,
-    SHORT_NAMES,
-    UNIT,
-)
+from services.memory_upserter.commit.support import FAMILIES, SHORT_NAMES
 from services.memory_upserter.text import NUMBER_WORDS, words
 
 __all__ = ["bag_of", "norm", "normalised", "said_in", "said_word", "stem"]
+
+
+# Said in another form (grounding's bag of words): a number glued to its unit, an ordinal,
+# a contraction typed without (or split at) its apostrophe.
+ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
+UNIT = re.compile(r"^(\d+(?:[.,]\d+)?)([a-z]{1,3})$")
+# contractions as typed without the apostrophe (or split by it: "don", "t")
+CONTRACTIONS = {
+    **{
+        f"{w}nt": (w, "not") for w in "do does did is was are were have has had could would".split()
+    },
+    **{f"{w}n": (w, "not") for w in "do does did is was are were have has had could would".split()},
+    **{"cant": ("can", "not"), "wont": ("will", "not"), "shouldnt": ("should", "not")},
+    **{"never": ("not",), "nah": ("not",), "nope": ("not",)},
+}
 
 
 def stem(word: str) -> str:

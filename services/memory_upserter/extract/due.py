@@ -1,13 +1,10 @@
 """When a todo is due, from the words the user used (pure: ``now`` is passed in).
 
-"tomorrow", "tonight", "today", "this evening", "on Friday", "next Monday", "by Friday at
-5pm", "this weekend", "the weekend", "next weekend" (its Saturday; said on a Sunday, "this
-weekend" is today: :func:`.coming.weekend_due`), "next week", "in 3 days", "in 2 hours", "at
-17:30", "at 10" (a bare hour: :func:`.when.bare_hour`), "the 19th", "2026-01-05". A day without
-a time of day means 09:00 (18:00 for "today"), in the zone of ``now`` (the person's); a bare
-time already past today means tomorrow; a weekday means its next occurrence (never today). A
-plan's ``due`` field (:func:`parse_due`) is read with the calendar grammar of
-:mod:`services.core.when` first.
+"tomorrow", "tonight", "this evening", "on Friday", "by Friday at 5pm", "this weekend" (said on
+a Sunday: today, :func:`.coming.weekend_due`), "next week", "in 2 hours", "at 10" (a bare hour:
+:func:`.when.bare_hour`), "the 19th", "2026-01-05". A day without a time of day means 09:00
+(18:00 for "today"), in the zone of ``now``; a bare time already past today means tomorrow; a
+weekday its next occurrence. A plan's ``due`` (:func:`parse_due`) reads :mod:`.when` first.
 """
 
 from __future__ import annotations
@@ -125,10 +122,20 @@ _PERIOD = re.compile(
 
 
 def parse_due(value: str, now: datetime) -> datetime | None:
-    """A plan's ``due``, in ``now``'s zone (the person's): the calendar words of
-    :func:`.when.calendar` ("2026-12-04", "friday", "19th at 3pm", "tomorrow at 10"), else
-    the first due expression in it ("in 2 hours"); None when not understood. A month or a year
-    alone that has begun is never overdue from the start (:func:`_coming`)."""
+    """A plan's ``due`` in ``now``'s zone: :func:`.when.calendar` ("19th at 3pm"), else the first
+    due expression ("in 2 hours"); None if not understood. Never overdue from the start: a
+    month begun (:func:`_coming`), a time of today without a clock time, already past."""
+    at = _due(value, now)
+    if at is None or at.date() != now.date() or at > now or _CLOCK_GIVEN.search(value):
+        return at  # else a time of today said with no clock time, already past ("after work"
+    return min(now + GRACE, datetime.combine(now.date(), LATE, now.tzinfo))  # at 19:30)
+
+
+_CLOCK_GIVEN = re.compile(r"(?i)\d\s*[ap]\.?m\b|\d:\d\d|\bat\s+\d|\bnoon\b|\bmidday\b|\d-\d\dT")
+GRACE, LATE = timedelta(hours=2), time(23, 59)  # a passed time of today moves 2 h on, ≤ 23:59
+
+
+def _due(value: str, now: datetime) -> datetime | None:
     at = calendar(value, now, "due")
     period = _PERIOD.fullmatch(value.strip())
     if at is not None and period is not None and at < now:
