@@ -19,6 +19,7 @@ CORPORA = (
     ("fresh", "telegram-fresh.txt", True),  # held out whole: labelled before the judge ran
     ("styled", "locomo-style.txt", True),  # tuned on: LoCoMo-style frames (styled.py), round 7
     ("answers", "answers.txt", True),  # question >> answer pairs, two in five held out (round 8)
+    ("people", "people.txt", True),  # people and standing facts, two in five held out (round 10)
 )
 
 
