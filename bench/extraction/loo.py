@@ -1,4 +1,4 @@
-"""Leave one conversation out on the LoCoMo tuning split (``uv run python -m bench.extraction.loo``):
+"""Leave one conversation out on the LoCoMo tuning split (``python -m bench.extraction.loo``):
 the coverage of each tuning conversation alone, per speaker and per observation kind, so rules
 developed on one conversation's misses (``--misses conv-26``) are checked on the other before
 its misses are read. The report split is printed as totals only, as :mod:`coverage` does.
