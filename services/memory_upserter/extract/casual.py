@@ -133,7 +133,8 @@ _BARE = re.compile(
     r"(?:a\s+new\s+job|at|working)|work\s+(?:at|for|as)|got\s+(?:laid\s+off|fired|married|"
     r"engaged|divorced|a\s+(?:new\s+)?job)|"
     r"living\s+(?:in|with)|staying\s+in|starting\s+(?:at|a\s+new\s+job)|training\s+for|allergic\s+to|just\s+moved|lost\s+my\s+job|"
-    r"got\s+promoted)\b"
+    r"got\s+promoted|been\s+(?:living|based|working)\s+(?:in|at|as|for)|grew\s+up\s+in|"
+    r"born\s+and\s+raised\s+in)\b"
 )
 _AND_VERB = re.compile(r"(?i)\b(and|but)\s+(?=(?:work|live|moved)\s+(?:at|for|in|to)\b)")
 _BARE_SUBJECT = {
@@ -142,6 +143,8 @@ _BARE_SUBJECT = {
     "training": "I'm ",
     "allergic": "I'm ",
     "starting": "I'm ",
+    "been": "I've ",
+    "born": "I was ",
 }
 _PLACE_LEAD = frozenset("new san santa los las st saint rio sao são cape hong buenos el la".split())
 
@@ -154,7 +157,7 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     text = re.sub(r"([.!?])\s*,\s*", r"\1 ", _FILLER.sub("", text))  # "…? BTW, I …": "…? I …"
     text = _OPENER.sub("", text)  # "guess what, i got engaged": the news, not a guess
     text = _HELLO.sub(r"\1, ", text)  # "hey! im ana": the greeting stays with the name
-    lowercase = not re.search(r"[A-ZÀ-Þ]", text)
+    lowercase = not re.search(r"[A-ZÀ-Þ]", re.sub(r"\b[A-Z]{2,}\b", "", text))  # "AGAIN" shouts
     text = re.sub(r"(?i)(?<!\w)w/(?=\s)", "with", text)  # "w/ my gf" (before "w" is read)
     text = _FORM.sub(lambda m: _FORMS[m.group(0).lower()], text)
     text = _ME_AND.sub(r"\1 and I ", text)  # "me and my bf live in porto": my bf and I live …

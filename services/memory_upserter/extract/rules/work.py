@@ -22,7 +22,8 @@ _WORKPLACE = (
     r"(?P<place>(?:the|a|an)\s+(?:[a-z][\w-]*\s+){0,3}?(?:hospital|clinic|school|university|"
     r"college|library|museum|bank|bakery|cafe|café|restaurant|hotel|store|shop|warehouse|"
     r"factory|farm|gym|studio|lab|company|firm|agency|startup|nonprofit|charity|center|centre|"
-    r"daycare|pharmacy|newspaper|magazine|theater|theatre|office|garage|shelter))\b"
+    r"daycare|pharmacy|newspaper|magazine|theater|theatre|office|garage|shelter|post\s+office|"
+    r"supermarket|grocery\s+store|salon|airport|station))\b"
 )
 
 
