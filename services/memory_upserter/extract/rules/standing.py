@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from services.memory_upserter.extract.emitter import Emitter
+from services.memory_upserter.extract.rules.keeps import pet
 from services.memory_upserter.extract.rules.profile import _JOBS
 from services.memory_upserter.extract.rules.registry import (
     _CAP,
@@ -203,3 +204,32 @@ def _been_in_place(m: re.Match[str], out: Emitter) -> None:
 )
 def _married_status(m: re.Match[str], out: Emitter) -> None:
     out.fact("MARITAL_STATUS", f"{out.who} is married", value="married", importance=2)
+
+
+@rule(
+    "my_home_in",
+    rf"(?i:\bmy\s+(?:own\s+|little\s+|new\s+)?(?:home|house|apartment|flat|condo)\s+"
+    rf"(?:is\s+)?(?:in|here\s+in)\s+)(?P<place>{_CAP}(?:\s+{_CAP}){{0,2}})"
+    rf"(?:(?=\s+(?:is|was|has|where)\b)|{_STOP})",
+)
+def _my_home_in(m: re.Match[str], out: Emitter) -> None:
+    """ "My home in Boston is small but cozy": where the person lives."""
+    place = _place(m["place"])
+    if place and out.is_user and not re.search(r"(?i)\b(?:old|former|first|childhood)\s+$",
+                                                m.string[: m.start("place") - 20]):  # fmt: skip
+        out.entity(place, "Location")
+        out.fact("LIVES_IN", f"{out.who} lives in {place}", obj=place, importance=2,
+                 confidence=0.8)  # fmt: skip
+
+
+@rule(
+    "adopted_from_shelter",
+    rf"(?i:\b(?:I|we)\s+(?:just\s+|finally\s+)?(?:adopted|rescued)\s+){NAME}"
+    rf"(?=\s+(?i:from\s+(?:a|an|the|our|my)\s+(?:\w+\s+)?(?:shelter|rescue|pound|breeder)))",
+)
+def _adopted_from_shelter(m: re.Match[str], out: Emitter) -> None:
+    """ "We adopted Bella from a shelter two years ago": a pet, named."""
+    name = _name(m["name"])
+    if name and out.is_user:
+        kind = re.search(r"(?i)\b(dog|cat|puppy|kitten|rabbit|bunny|horse)\b", m.string)
+        pet(out, kind.group(1).lower() if kind else "pet", name)

@@ -69,7 +69,8 @@ def _workplace(out: Emitter, m: re.Match[str]) -> None:
 
 @rule(
     "working_as",
-    rf"(?i:\bI(?:'ve|\s+have)\s+been\s+(?:working|employed)\s+|\bI(?:'m|\s+am)\s+"
+    rf"(?i:\bI(?:'ve|\s+have)\s+(?:been\s+(?:working|employed)|worked)\s+(?=as\b)|"
+    rf"\bI(?:'ve|\s+have)\s+been\s+(?:working|employed)\s+|\bI(?:'m|\s+am)\s+"
     rf"(?:now\s+|currently\s+|still\s+)?working\s+)(?:(?i:as)\s+an?\s+{_JOB})?"
     rf"(?:\s*(?i:at|for|in)\s+(?:{_WORKPLACE}|(?:the\s+)?{ORG}))?",
 )
