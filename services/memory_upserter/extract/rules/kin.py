@@ -78,7 +78,7 @@ _OURS = "son|daughter|dogs?|cats?|puppy|kitten|baby|turtles?|hamster|bunny|parro
 _KIN_ADJ = (
     r"(?:(?:two|three|four|five|2|3|4|5)\s+)?(?:late\s+|little\s+|older\s+|younger\s+|big\s+|"
 )
-_KIN_ADJ += r"baby\s+|eldest\s+|youngest\s+)?"  # "my two cats", "my two little boys"
+_KIN_ADJ += r"baby\s+|eldest\s+|oldest\s+|youngest\s+|first\s+|second\s+|third\s+|new\s+)?"
 _NAMED_NEXT = (
     rf"(?!['’]s\b|-)(?!,?\s+{_CAP})(?!(?:'s\s+name)?\s+(?i:is|was)\s+(?:called\s+|named\s+)?{_CAP})"
 )
