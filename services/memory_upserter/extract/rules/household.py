@@ -16,7 +16,7 @@ import re
 
 from services.memory_upserter.extract.emitter import Emitter
 from services.memory_upserter.extract.rules.family import timeless_relationship
-from services.memory_upserter.extract.rules.keeps import pet
+from services.memory_upserter.extract.rules.keeps import _PET_ROLES, pet
 from services.memory_upserter.extract.rules.registry import (
     _CAP,
     _STOP,
@@ -199,3 +199,41 @@ def _gave_birth(m: re.Match[str], out: Emitter) -> None:
     else:
         out.fact(f"HAS_{role.upper()}", f"{out.who} has {_article(role)}", value=role,
                  memory_type="PEOPLE", fact_type="relationship", importance=2)  # fmt: skip
+
+
+@rule(
+    "pet_named_after",
+    rf"(?i:\b(?:I|we)\s+(?:just\s+)?(?:got|adopted|rescued)\s+an?\s+(?:new\s+|little\s+|rescue\s+)*"
+    rf"(?P<role>puppy|kitten|dog|cat|bunny|rabbit|hamster)\b[^.!?]{{0,40}}?\b(?:named|called)\s+"
+    rf"(?:him|her|it)\s+){NAME}",
+)
+def _pet_named_after(m: re.Match[str], out: Emitter) -> None:
+    """ "I got a kitten last week, named him Pickles": the pet, by the name given."""
+    name = _name(m["name"])
+    if name and out.is_user:
+        _relationship(out, m["role"], name)
+
+
+@rule(
+    "pregnant_for",
+    r"(?i:\b(?:I(?:'m|\s+am)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine)\s+"
+    r"(?:weeks?|months?)\s+pregnant|(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+having\s+(?P<what>twins|"
+    r"triplets|a\s+(?:baby\s+)?(?:boy|girl))))\b",
+)
+def _pregnant_for(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm 7 months pregnant", "we're having twins": a baby on the way."""
+    if out.is_user:
+        what = " ".join((m["what"] or "a baby").lower().split())
+        out.fact("EXPECTING", f"{out.who} is expecting {what}", value="baby", importance=3)
+
+
+@rule(
+    "pet_is_called",
+    rf"(?i:\b(?:my|our)\s+(?:[a-z]+\s+)?(?P<role>{_PET_ROLES})\s+"
+    rf"(?:is|'s)\s+(?:called|named)\s+){NAME}",
+)
+def _pet_is_called(m: re.Match[str], out: Emitter) -> None:
+    """ "Our golden retriever is called Sunny": a pet, of a kind the vocabulary may not list."""
+    name = _name(m["name"])
+    if name and out.is_user:
+        pet(out, " ".join(m["role"].lower().split()), name)

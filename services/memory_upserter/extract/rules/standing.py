@@ -53,7 +53,8 @@ def _promoted_to(m: re.Match[str], out: Emitter) -> None:
 _WHERE = (
     r"(?:the|a|an)\s+(?:[a-z][\w-]*\s+){0,2}?(?:hospital|clinic|school|university|college|"
     r"library|bank|bakery|cafe|café|restaurant|hotel|store|shop|warehouse|factory|farm|gym|"
-    r"studio|lab|firm|agency|startup|nonprofit|charity|center|centre|daycare|pharmacy|garage)"
+    r"studio|lab|firm|agency|startup|nonprofit|charity|center|centre|daycare|pharmacy|garage|"
+    r"coffee\s+shop|bar|salon)"
 )
 
 
@@ -132,3 +133,14 @@ def _bad_body_part(m: re.Match[str], out: Emitter) -> None:
     if out.is_user:
         what = " ".join(m["what"].lower().split())
         out.fact("CONDITION", f"{out.who} has a {what}", value=what, importance=3, confidence=0.8)
+
+
+@rule(
+    "the_role_at",
+    rf"(?i:\bI(?:'m|\s+am)\s+(?:now\s+)?the\s+)(?P<role>(?:(?:head|lead|assistant|general|store|"
+    rf"shift|floor)\s+)?(?:manager|owner|supervisor|director|chef|baker|receptionist|"
+    rf"accountant|nurse|teacher|coach|librarian))\s+(?i:at|of|for)\s+(?P<place>{_WHERE})",
+)
+def _the_role_at(m: re.Match[str], out: Emitter) -> None:
+    """ "I'm the manager at a coffee shop": the job, and where."""
+    _works_at_as(m, out)
