@@ -237,3 +237,25 @@ def _pet_is_called(m: re.Match[str], out: Emitter) -> None:
     name = _name(m["name"])
     if name and out.is_user:
         pet(out, " ".join(m["role"].lower().split()), name)
+
+
+_KIND = re.compile(r"(?i)\b(dog|cat|puppy|kitten|bunny|rabbit|hamster|parrot)s?\b")
+
+
+@rule(
+    "fur_baby",
+    r"(?i:\bmy\s+(?:little\s+|sweet\s+)?(?P<many>fur\s*-?\s*bab(?:y|ies)|furry\s+(?:friends?|"
+    r"bab(?:y|ies)|companions?)|four-legged\s+(?:friends?|companions?)|fur\s*kids?))\b",
+)
+def _fur_baby(m: re.Match[str], out: Emitter) -> None:
+    """ "Here's my furry friend!", "my fur babies": the person's pet(s), of the kind the message
+    names if it does ("…a photo of a dog")."""
+    if not out.is_user or any(k[0] == "user" and k[1] == "HAS_PET" for k in out.facts):
+        return
+    kind = _KIND.search(out.message[:2000])  # bounded: a long message stays linear
+    plural = re.search(r"(?i)ies|friends|companions|kids", m["many"])
+    value = kind.group(1).lower() if kind else "pet"
+    value = value + "s" if plural else value
+    said = value if plural else _article(value)
+    out.fact("HAS_PET", f"{out.who} has {said}", value=value, memory_type="PEOPLE",
+             fact_type="relationship", importance=2, confidence=0.75)  # fmt: skip

@@ -66,6 +66,8 @@ _UNNAMED = {
     "brother": ("HAS_BROTHER", "brother"),
     "sister": ("HAS_SISTER", "sister"),
     "cousin": ("HAS_COUSIN", "cousin"),
+    "mentor": ("HAS_MENTOR", "mentor"),
+    "therapist": ("HAS_THERAPIST", "therapist"),
 }
 # Relatives said only as company ("my brother and I", "with my cousin"): the role alone says
 # little, so only in these frames (never "my sister's dog", "my sister lives in Rome").
