@@ -21,6 +21,7 @@ CORPORA = (
     ("answers", "answers.txt", True),  # question >> answer pairs, two in five held out (round 8)
     ("fresh2", "telegram-fresh2.txt", True),  # round 10: half held out, labelled before the judge
     ("doings", "telegram-doings.txt", True),  # what the person does and wants (round 10)
+    ("people", "people.txt", True),  # people and standing facts, two in five held out (round 10)
 )
 
 

@@ -108,9 +108,9 @@ _WORD = r"[^\W\d_][\w'-]*"
 _TITLED = re.compile(rf"(?<!\w)(?:{'|'.join(TITLES)})\.\s+(?P<name>{_WORD})")
 # Words a name usually follows, when the person types in lowercase.
 _NAME_AFTER = re.compile(
-    rf"(?i)(?:\bmy\s+(?:best\s+|older\s+|younger\s+|little\s+|big\s+)?(?:{_ROLE_WORDS})"
+    rf"(?i)(?:\b(?:my|our)\s+(?:best\s+|older\s+|younger\s+|little\s+|big\s+)?(?:{_ROLE_WORDS})"
     rf"(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?|\b(?:have|got)\s+an?\s+(?:older\s+|"
-    rf"younger\s+|little\s+|big\s+)?(?:{_ROLE_WORDS})(?:\s+named|\s+called|,)?|\b(?:named|called|name\s+is|"
+    rf"younger\s+|little\s+|big\s+)?(?:{_ROLE_WORDS})(?:\s+named|\s+called|,)?|\b(?:(?:named|called)\s+(?:him|her)|named|called|name\s+is|"
     rf"name's|call\s+me|go\s+by|"
     rf"(?:hi|hello|hey|hiya)(?:\s+there)?\W+(?:I'm|this\s+is|it's)|married\s+to|engaged\s+to|dating|broke\s+up\s+with|me\s+and|his\s+name\s+is|"
     rf"this\s+is|meet|no\s+longer\s+with|not\s+with|se\s+llama|s'appelle|namens|chamad[oa]|"
@@ -135,15 +135,23 @@ _BARE = re.compile(
     r"(?:a\s+new\s+job|at|working)|work\s+(?:at|for|as)|got\s+(?:laid\s+off|fired|married|"
     r"engaged|divorced|a\s+(?:new\s+)?job)|"
     r"living\s+(?:in|with)|staying\s+in|starting\s+(?:at|a\s+new\s+job)|training\s+for|allergic\s+to|just\s+moved|lost\s+my\s+job|"
-    r"got\s+promoted)\b"
+    r"got\s+promoted|been\s+(?:living|based|working)\s+(?:in|at|as|for)|grew\s+up\s+in|"
+    r"born\s+and\s+raised\s+in|been\s+(?:a\s+)?(?:vegan|vegetarian|pescatarian|gluten[- ]free|"
+    r"dairy[- ]free|sober)|(?:hurt|injured|broke|sprained|twisted|tore|pulled)\s+my|"
+    r"live\s+with\s+my|moved\s+back\s+(?:home\s+)?to|got\s+an?\s+(?:new\s+)?(?:puppy|kitten|"
+    r"dog|cat|pup))\b"
 )
-_AND_VERB = re.compile(r"(?i)\b(and|but)\s+(?=(?:work|live|moved)\s+(?:at|for|in|to)\b)")
+_AND_VERB = re.compile(
+    r"(?i)\b(and|but)\s+(?=(?:work|live|moved)\s+(?:at|for|in|to)\b|grew\s+up\s+in\b)"
+)
 _BARE_SUBJECT = {
     "living": "I'm ",
     "staying": "I'm ",
     "training": "I'm ",
     "allergic": "I'm ",
     "starting": "I'm ",
+    "been": "I've ",
+    "born": "I was ",
 }
 # An object pronoun right after a word: the word is a verb ("my cat ignores me"), not a name.
 _ITS_OBJECT = re.compile(r"(?i)\s+(?:me|him|us|them|everyone|everybody|everything)\b")
@@ -159,7 +167,7 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     text = _ASIDE.sub(r", \1,", text)  # "i live in berlin (for now)": an aside, not the place
     text = _OPENER.sub("", text)  # "guess what, i got engaged": the news, not a guess
     text = _HELLO.sub(r"\1, ", text)  # "hey! im ana": the greeting stays with the name
-    lowercase = not re.search(r"[A-ZÀ-Þ]", text)
+    lowercase = not re.search(r"[A-ZÀ-Þ]", re.sub(r"\b[A-Z]{2,}\b", "", text))  # "AGAIN" shouts
     text = re.sub(r"(?i)(?<!\w)w/(?=\s)", "with", text)  # "w/ my gf" (before "w" is read)
     text = _FORM.sub(lambda m: _FORMS[m.group(0).lower()], text)
     text = _ME_AND.sub(r"\1 and I ", text)  # "me and my bf live in porto": my bf and I live …

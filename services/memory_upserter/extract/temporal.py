@@ -53,7 +53,7 @@ _N = (
 _U = r"(?P<unit>day|week|month|year)s?"
 
 _PHRASES = [
-    ("ago", rf"{_N}\s+{_U}\s+(?:ago|back)"),
+    ("ago", rf"(?:(?:about|around|almost|nearly|over|some|roughly)\s+)?{_N}\s+{_U}\s+(?:ago|back)"),
     (
         "last",
         r"(?:since\s+)?(?P<last>last|this\s+past)\s+(?:(?P<lunit>week|month|year|weekend|night)|"

@@ -60,14 +60,15 @@ NAMED_BY_ROLE = {
     "granny": "Grandma",
 }
 # A title before a name ("Mrs. Lee", "Dr. Patel"): its dot ends no sentence; the name keeps it.
-TITLES = ("mrs", "mr", "ms", "mx", "dr", "prof", "rev")
+TITLES = ("mrs", "mr", "ms", "mx", "dr", "prof", "rev", "st", "mt")  # "St. Mary's"
 TITLE = rf"(?:{'|'.join(t[0].upper() + t[1:] for t in TITLES)})\."
 NOT_NAMES = frozenset(
     """i i'm i've i'll i'd my me we he she they it this that the a an and but
 so then just also maybe yes no ok okay hi hey monday tuesday wednesday thursday friday saturday
 sunday january february march april may june july august september october november december
 today tomorrow tonight yesterday mom dad who whom whose what where when why how which
-is are was were do does did can could would should will not never actually""".split()
+is are was were do does did can could would should will not never actually since after before
+because while though although once until if as yeah oh wow well thanks""".split()
 )
 # Occupations "I'm a …" names (one or two words may precede: "software engineer").
 OCCUPATIONS = frozenset(

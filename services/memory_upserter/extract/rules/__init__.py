@@ -16,13 +16,14 @@ lot, done in spare time), the shapes of a clause
 that say a habit or a belonging whatever the verb (:mod:`.habits`: a present verb with a word of
 frequency, "been …ing"; :mod:`.belongs`: service, seats, likes said by what they do to the
 person), and last the relations said
-in passing (:mod:`.homes`: an origin said by the move; :mod:`.kin`), which a named relation
-outranks. What the person used to do writes
-nothing (the corpora's "past" category). Within a module, rules keep the order they are written
-in. The todo rules (:mod:`.todos`, then the goals of :mod:`.talk`, :mod:`.family` and
-:mod:`.health`, then the dated arrangements of :mod:`.plans`, the plans and wants said the
-everyday way (:mod:`.wants`) and the notes the person asks to keep, :mod:`.notes`) are a table
-of their own.
+in passing (:mod:`.standing`: hired, promoted, conditions said as adjectives, a time in a
+place; :mod:`.household`: pets had, siblings placed, parents, a spouse married;
+:mod:`.homes`: an origin said by the move; :mod:`.kin`), which a named relation outranks.
+What the person used to do writes nothing (the corpora's "past" category). Within a module,
+rules keep the order they are written in. The todo rules (:mod:`.todos`, then the goals of
+:mod:`.talk`, :mod:`.family` and :mod:`.health`, then the dated arrangements of :mod:`.plans`,
+the plans and wants said the everyday way (:mod:`.wants`) and the notes the person asks to
+keep, :mod:`.notes`) are a table of their own.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from services.memory_upserter.extract.rules import (
     habits,
     health,
     homes,
+    household,
     implied,
     joys,
     keeps,
@@ -57,6 +59,7 @@ from services.memory_upserter.extract.rules import (
     profile,
     projects,
     pursuits,
+    standing,
     study,
     talk,
     tastes,
@@ -69,7 +72,7 @@ from services.memory_upserter.extract.rules.registry import REGISTERED, REGISTER
 FACT_ORDER: tuple[ModuleType, ...] = (
     basics, did, profile, life, events, languages, everyday, doing, keeps, talk, work, family,
     study, health, lately, fondness, joys, pastimes, pursuits, projects, changes, habits, belongs,
-    implied, tastes, named, homes, kin, dropped,
+    implied, tastes, named, standing, household, homes, kin, dropped,
 )  # fmt: skip
 TODO_ORDER: tuple[ModuleType, ...] = (todos, talk, family, health, plans, wants, notes)
 

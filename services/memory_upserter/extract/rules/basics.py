@@ -51,7 +51,7 @@ def _my_name(m: re.Match[str], out: Emitter) -> None:
     r"'m\s+living|'re\s+"
     r"living|\s+are\s+living|(?:'ve|\s+have)\s+been\s+living|\s+reside|'m\s+"
     r"based|\s+am\s+based|'re\s+based|(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|"
-    r"finally\s+)?(?:moved|relocated)(?:\s+from\s+[^,.;:!?]+?)?)(?:\s+with\s+(?:my|our)\s+(?:\w+\s+){0,2}?\w+)?\s+"
+    r"finally\s+)?(?:moved|relocated)(?:\s+back(?:\s+home)?)?(?:\s+from\s+[^,.;:!?]+?)?)(?:\s+with\s+(?:my|our)\s+(?:\w+\s+){0,2}?\w+)?\s+"
     r"(?:in|to))\s+" + PLACE,
 )
 def _lives_in(m: re.Match[str], out: Emitter) -> None:

@@ -59,7 +59,7 @@ _DIETS = (
 @rule(
     "diet_said_long",
     rf"(?i:\bI(?:'m|\s+am|(?:'ve|\s+have)\s+been)\s+(?:now\s+|strictly\s+|mostly\s+)?(?:on|"
-    rf"doing|following|trying|eating)\s+(?:an?\s+|the\s+)?|\bI(?:'ve|\s+have)\s+been\s+an?\s+)"
+    rf"doing|following|trying|eating)\s+(?:an?\s+|the\s+)?|\bI(?:'ve|\s+have)\s+been\s+(?:an?\s+)?)"
     rf"(?P<diet>(?i:{_DIETS}))\b(?:\s+diet)?",
 )
 def _diet_said_long(m: re.Match[str], out: Emitter) -> None:

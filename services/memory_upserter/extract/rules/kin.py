@@ -1,16 +1,15 @@
 """Relations said in passing — the way people mention their life without stating it: "my kids",
 "my husband and I", "the wife and kids", "our dog", "our one-year-old, his name is Kyle",
 "back home in Sweden", "my home country, Sweden", "losing my job was hard", "lost my job as a
-banker", "I got promoted", "my new job", "I work at the shelter", "I'm married".
+banker", "I got promoted", "my new job", "I work at the shelter".
 
-Conservative: a role word with no name says only that the person has one. It never names an
-entity after the role (no "Wife" person), and it never uses a single-valued predicate
-(``HAS_WIFE``, ``HAS_MOTHER`` …: :data:`~services.core.memory_store.keys.EXCLUSIVE_PREDICATES`),
-so "my wife and I" cannot replace a known "my wife Sofia": a spouse is ``HAS_SPOUSE``, a partner
-``DATING``, children ``HAS_CHILDREN``, a pet ``HAS_PET`` — each with the role word as its value.
-Mother, father and siblings without a name are left to the rules that say something about
-them ("my sister lives in Rome" says where a sister lives, not that there is one). These
-rules come last in the table: a named relation of the same kind in the turn wins.
+Conservative: a role word with no name says only that the person has one — never an entity
+named after the role, never a single-valued predicate (``HAS_WIFE``, ``HAS_MOTHER`` …), so "my
+wife and I" cannot replace a known "my wife Sofia": a spouse is ``HAS_SPOUSE``, a partner
+``DATING``, children ``HAS_CHILDREN``, a pet ``HAS_PET``, the role word as value, undated unless
+had ("walking my dog this morning"), none for a partner left ("my boyfriend and I broke up").
+Mother, father and siblings without a name are left to the rules that say something about them.
+These rules come last in the table: a named relation of the same kind in the turn wins.
 """
 
 from __future__ import annotations
@@ -67,6 +66,8 @@ _UNNAMED = {
     "brother": ("HAS_BROTHER", "brother"),
     "sister": ("HAS_SISTER", "sister"),
     "cousin": ("HAS_COUSIN", "cousin"),
+    "mentor": ("HAS_MENTOR", "mentor"),
+    "therapist": ("HAS_THERAPIST", "therapist"),
 }
 # Relatives said only as company ("my brother and I", "with my cousin"): the role alone says
 # little, so only in these frames (never "my sister's dog", "my sister lives in Rome").
@@ -79,7 +80,7 @@ _OURS = "son|daughter|dogs?|cats?|puppy|kitten|baby|turtles?|hamster|bunny|parro
 _KIN_ADJ = (
     r"(?:(?:two|three|four|five|2|3|4|5)\s+)?(?:late\s+|little\s+|older\s+|younger\s+|big\s+|"
 )
-_KIN_ADJ += r"baby\s+|eldest\s+|youngest\s+)?"  # "my two cats", "my two little boys"
+_KIN_ADJ += r"baby\s+|eldest\s+|oldest\s+|youngest\s+|first\s+|second\s+|third\s+|new\s+)?"
 _NAMED_NEXT = (
     rf"(?!['’]s\b|-)(?!,?\s+{_CAP})(?!(?:'s\s+name)?\s+(?i:is|was)\s+(?:called\s+|named\s+)?{_CAP})"
 )
@@ -131,7 +132,18 @@ def _role_unnamed(m: re.Match[str], out: Emitter) -> None:
         return
     if m["the"] and _OF.match(m.string, m.end()):
         return  # "the wife of my boss"
+    if _UNNAMED.get(role, ("",))[0] in ("DATING", "HAS_SPOUSE") and _ENDED.search(_near(m, out)):
+        return  # "me and my boyfriend broke up": no partner now
+    when, out.valid_from = (
+        out.valid_from,
+        (out.valid_from if _HAD.search(m.string[: m.start()]) else None),
+    )  # "walking my dog this morning": the walk's time, not the dog's
     _unnamed(out, role)
+    out.valid_from = when
+
+
+_ENDED = re.compile(r"(?i)\b(?:(?:broke|break\w*|split)\s+up|separated|divorc\w+|dumped|ex)\b")
+_HAD = re.compile(r"(?i)\b(?:had|have|got|adopted|rescued|married|met)\s+(?:\w+\s+){0,2}$")
 
 
 def _near(m: re.Match[str], out: Emitter) -> str:
@@ -276,15 +288,6 @@ def _works_at_place(m: re.Match[str], out: Emitter) -> None:
     workplace as words (no named org)."""
     text = f"{out.who} works at {m['article'].lower()} {m['place']}"
     out.fact("WORKS_AT", text, value=m["place"], importance=2, confidence=0.75)
-
-
-@rule(
-    "married_status",
-    r"(?i:\b(?:I(?:'m|\s+am)\s+(?:happily\s+)?married|we(?:'ve|\s+have)\s+been\s+married))\b"
-    r"(?!\s+to\b)",
-)
-def _married_status(m: re.Match[str], out: Emitter) -> None:
-    out.fact("MARITAL_STATUS", f"{out.who} is married", value="married", importance=2)
 
 
 assert all(

@@ -35,7 +35,7 @@ ORG = rf"(?P<org>{_CAP}(?:\s+(?:&\s+)?{_CAP}){{0,3}})"
 _STOP = (
     r"(?=\s*(?:[,.;:!?)]|$|\s(?:and|or|but|because|so|since|though|although|when|while|if|"
     r"with|for|at|on|in|to|from|every|today|tomorrow|tonight|now|yet|right|not|originally|until|till|"
-    r"these|lately|already|too|tho|anyway|I|my|we)\b))"
+    r"these|lately|already|too|tho|anyway|after|before|I|my|we)\b))"
 )
 # A liked thing runs to the end of its phrase, prepositions included ("road trips with friends
 # and family"), and stops where another statement or a time begins.

@@ -22,7 +22,8 @@ _WORKPLACE = (
     r"(?P<place>(?:the|a|an)\s+(?:[a-z][\w-]*\s+){0,3}?(?:hospital|clinic|school|university|"
     r"college|library|museum|bank|bakery|cafe|café|restaurant|hotel|store|shop|warehouse|"
     r"factory|farm|gym|studio|lab|company|firm|agency|startup|nonprofit|charity|center|centre|"
-    r"daycare|pharmacy|newspaper|magazine|theater|theatre|office|garage|shelter))\b"
+    r"daycare|pharmacy|newspaper|magazine|theater|theatre|office|garage|shelter|post\s+office|"
+    r"supermarket|grocery\s+store|salon|airport|station))\b"
 )
 
 
@@ -68,7 +69,8 @@ def _workplace(out: Emitter, m: re.Match[str]) -> None:
 
 @rule(
     "working_as",
-    rf"(?i:\bI(?:'ve|\s+have)\s+been\s+(?:working|employed)\s+|\bI(?:'m|\s+am)\s+"
+    rf"(?i:\bI(?:'ve|\s+have)\s+(?:been\s+(?:working|employed)|worked)\s+(?=as\b)|"
+    rf"\bI(?:'ve|\s+have)\s+been\s+(?:working|employed)\s+|\bI(?:'m|\s+am)\s+"
     rf"(?:now\s+|currently\s+|still\s+)?working\s+)(?:(?i:as)\s+an?\s+{_JOB})?"
     rf"(?:\s*(?i:at|for|in)\s+(?:{_WORKPLACE}|(?:the\s+)?{ORG}))?",
 )
