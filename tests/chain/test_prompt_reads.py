@@ -1,6 +1,6 @@
-"""What the model reads, as a person meets it through ``/v1/turn`` + ``/v1/commit`` (issue 27 §7,
-the blind-set writers' reports): a scheduled change is shown with its start and the fact it ends
-with its last day; two people of one name are told apart on their entity lines; the todo list's
+"""What the model reads, as a person meets it through ``/v1/turn`` + ``/v1/commit`` (issue 27,
+item 7, the blind-set writers' reports): a scheduled change is shown with its start and the fact it
+ends with its last day; two people of one name are told apart on their entity lines; the todo list's
 order is the same on every read; a vague time of day is not overdue at once (one predicate as
 one memory key whatever memory type the model filed it under: not yet, xfail)."""
 

@@ -134,16 +134,10 @@ def _role_unnamed(m: re.Match[str], out: Emitter) -> None:
         return  # "the wife of my boss"
     if _UNNAMED.get(role, ("",))[0] in ("DATING", "HAS_SPOUSE") and _ENDED.search(_near(m, out)):
         return  # "me and my boyfriend broke up": no partner now
-    when, out.valid_from = (
-        out.valid_from,
-        (out.valid_from if _HAD.search(m.string[: m.start()]) else None),
-    )  # "walking my dog this morning": the walk's time, not the dog's
-    _unnamed(out, role)
-    out.valid_from = when
+    _unnamed(out, role)  # undated unless a beginning is said (Emitter.fact: _BEGINS)
 
 
 _ENDED = re.compile(r"(?i)\b(?:(?:broke|break\w*|split)\s+up|separated|divorc\w+|dumped|ex)\b")
-_HAD = re.compile(r"(?i)\b(?:had|have|got|adopted|rescued|married|met)\s+(?:\w+\s+){0,2}$")
 
 
 def _near(m: re.Match[str], out: Emitter) -> str:
