@@ -44,6 +44,8 @@ STYLES_V6 = ("careful-v6", "sloppy-v6")
 STYLES_V7 = ("careful-v7", "sloppy-v7")
 # v8: blind held-out, round 10 (written and answered before any change of the round merged)
 STYLES_V8 = ("careful-v8", "sloppy-v8")
+# v9: blind held-out, round 11 (written and answered on main as the round began)
+STYLES_V9 = ("careful-v9", "sloppy-v9")
 ALL_STYLES = (
     *STYLES,
     *STYLES_V2,
@@ -53,6 +55,7 @@ ALL_STYLES = (
     *STYLES_V6,
     *STYLES_V7,
     *STYLES_V8,
+    *STYLES_V9,
 )
 
 
