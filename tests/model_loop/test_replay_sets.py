@@ -92,6 +92,12 @@ HANA, MELANIE, FREYA, NEREA = (
     "v8c-telegram-freya",
     "v8d-telegram-nerea",
 )
+KASIA, MARIA, ROISIN, LUKAS = (
+    "v9a-telegram-kasia",
+    "v9b-locomo-maria",
+    "v9c-telegram-roisin",
+    "v9d-telegram-lukas",
+)
 SETS = (
     RecordedSet("v2", recorded.STYLES_V2),
     RecordedSet("v3", recorded.STYLES_V3, (KAI, NOOR, LEO)),
@@ -101,6 +107,7 @@ SETS = (
     RecordedSet("v6", recorded.STYLES_V6, (WIKTOR, SUNNIVA, NATE, AINO), None, True),
     RecordedSet("v7", recorded.STYLES_V7, (ELENI, GINA, BRENDAN, GIULIA), None, True),
     RecordedSet("v8", recorded.STYLES_V8, (HANA, MELANIE, FREYA, NEREA), MISSED.format("v8"), True),
+    RecordedSet("v9", recorded.STYLES_V9, (KASIA, MARIA, ROISIN, LUKAS), MISSED.format("v9"), True),
 )
 BLIND = [s for s in SETS if s.name != "v2"]  # held out whole: every conversation of the set
 V2 = SETS[0]
