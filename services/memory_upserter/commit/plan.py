@@ -11,6 +11,7 @@ given."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
 
 import msgspec
 
@@ -137,7 +138,7 @@ def _facts(
                 ),
             )
         )
-    promoted, note = _promotion(plan, [r.text for r in own])
+    promoted, note = _promotion(plan, [r.text for r in own], turn.now)
     if judged.source != "offline_extractor":  # a model's plan: only what the person said
         said = Said(
             turn.now,
@@ -204,8 +205,16 @@ def weigh(
     return kept, notes
 
 
-def _promotion(plan: MemoryWritePlan, said: Sequence[str]) -> tuple[list[PlanFact], list[Notice]]:
-    """``promote_affect`` as a FEELS fact when the user's words hold its statement."""
+# how long a feeling the person stated stays current: "bit stressed tbh" is this week's, not who
+# they are (after it, the fact is history: searchable, no longer shown as current)
+FEELING_HOLDS = timedelta(days=7)
+
+
+def _promotion(
+    plan: MemoryWritePlan, said: Sequence[str], now: datetime
+) -> tuple[list[PlanFact], list[Notice]]:
+    """``promote_affect`` as a FEELS fact when the user's words hold its statement, current
+    for :data:`FEELING_HOLDS` from the turn."""
     promotion = plan.promote_affect
     if promotion is None:
         return [], []
@@ -228,5 +237,6 @@ def _promotion(plan: MemoryWritePlan, said: Sequence[str]) -> tuple[list[PlanFac
         importance=0,
         confidence=0.7,
         text=f'User said they feel {label}: "{promotion.user_statement[:400]}"',
+        valid_to=(now + FEELING_HOLDS).isoformat(),
     )
     return [fact], []

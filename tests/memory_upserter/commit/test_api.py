@@ -406,10 +406,16 @@ async def test_affect_becomes_a_fact_only_when_stated_and_promoted(
     assert (promoted["predicate"], promoted["memory_type"]) == ("FEELS", "PROFILE")
     (row,) = await rows(
         resources,
-        "SELECT importance, fact_type, object_value FROM relations WHERE user_id = $1",
+        "SELECT importance, fact_type, object_value, valid_to FROM relations WHERE user_id = $1",
         user_id,
     )
-    assert row == {"importance": 0, "fact_type": "fact", "object_value": "anxious"}
+    # a feeling is this week's, not who the person is: current for seven days, then history
+    assert row == {
+        "importance": 0,
+        "fact_type": "fact",
+        "object_value": "anxious",
+        "valid_to": T0 + timedelta(days=7),
+    }
 
 
 async def test_the_llms_raw_answer_gives_the_plan_and_the_reply(
